@@ -1,0 +1,207 @@
+"""Oracle helpers: compare xnp with NumPy (eager, under jit, and through
+``eval_jaxpr(make_jaxpr(f))``), seeded input generation and case grids.
+
+    check_vs_numpy(lambda xp, x: xp.sum(x, axis=0), x)
+
+runs the body with ``xp = numpy`` (the oracle) and with ``xp = xnp`` eagerly,
+under ``xnp.jit`` (second call must not retrace) and via the jaxpr; values,
+shapes and dtypes must match (tolerances from ``tests/tolerances.py``). If
+NumPy raises, xnp must raise an instance of the same public class.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import ml_dtypes
+import numpy as np
+
+import xnp
+from tests import tolerances
+from xnp.tracing import eval_jaxpr
+
+EDGE_SHAPES = [(), (0,), (1,), (3, 1), (2, 0, 4)]
+SMALL_SHAPES = EDGE_SHAPES + [(3,), (2, 3), (4, 1, 3), (2, 3, 4)]
+
+BOOL = [np.dtype(np.bool_)]
+SIGNED = [np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)]
+UNSIGNED = [np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)]
+INTEGER = SIGNED + UNSIGNED
+FLOATING = [np.dtype(t) for t in (np.float16, ml_dtypes.bfloat16, np.float32, np.float64)]
+COMPLEX = [np.dtype(np.complex64), np.dtype(np.complex128)]
+INEXACT = FLOATING + COMPLEX
+NUMERIC = INTEGER + INEXACT
+ALL = BOOL + NUMERIC
+
+FULL_GRID = [False]  # set by conftest from --full-grid
+
+
+def grid(n: int = 100, seed: int = 0, **axes) -> list:
+    """Cartesian product of the named axes, sampled down to ``n`` cases with a fixed seed
+    (all of them with ``--full-grid``). Each case is a namespace with the axis names."""
+    names = list(axes)
+    cases = [Case(**dict(zip(names, vals))) for vals in itertools.product(*axes.values())]
+    if FULL_GRID[0] or len(cases) <= n:
+        return cases
+    return random.Random(seed).sample(cases, n)
+
+
+class Case:
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def __repr__(self):
+        return ",".join(f"{k}={_short(v)}" for k, v in self.__dict__.items())
+
+
+def _short(v):
+    if isinstance(v, np.dtype):
+        return v.name
+    return repr(v).replace(" ", "")
+
+
+def make_array(rng: np.random.Generator, shape, dtype, kind: str = "normal") -> np.ndarray:
+    """Random test data of ``dtype``: normals for floats (``kind='positive'`` for > 0),
+    small ints, random bools; complex gets a random imaginary part."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        lo = 1 if kind == "positive" else max(info.min, -20)
+        hi = min(info.max, 20)
+        return rng.integers(lo, hi + 1, size=shape).astype(dtype)
+    base = rng.standard_normal(shape)
+    if kind == "positive":
+        base = np.abs(base) + 0.1
+    if dtype.kind == "c":
+        base = base + 1j * rng.standard_normal(shape)
+    return np.asarray(base).astype(dtype)
+
+
+def assert_allclose(actual, expected, *, kind: str = "elementwise", check_dtype: bool = True,
+                    err_msg: str = "", rtol: float | None = None, atol: float | None = None):
+    """Compare an xnp result (or pytree of them) with a NumPy one: shape, dtype, values."""
+    if isinstance(expected, (tuple, list)):
+        assert isinstance(actual, (tuple, list)) and len(actual) == len(expected), err_msg
+        for a, e in zip(actual, expected):
+            assert_allclose(a, e, kind=kind, check_dtype=check_dtype, err_msg=err_msg,
+                            rtol=rtol, atol=atol)
+        return
+    assert not isinstance(actual, xnp.tracing.Tracer), f"got a tracer: {actual} {err_msg}"
+    a = np.asarray(actual)
+    e = np.asarray(expected)
+    assert a.shape == e.shape, f"shape {a.shape} != {e.shape} {err_msg}"
+    if check_dtype:
+        assert a.dtype == e.dtype, f"dtype {a.dtype} != {e.dtype} {err_msg}"
+    if e.dtype.kind in "biu" and a.dtype.kind in "biu":
+        np.testing.assert_array_equal(a, e, err_msg=err_msg)
+        return
+    r = tolerances.rtol(e.dtype, kind) if rtol is None else rtol
+    t = tolerances.atol(e.dtype, kind) if atol is None else atol
+    np.testing.assert_allclose(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64),
+                               e.astype(np.complex128 if e.dtype.kind == "c" else np.float64),
+                               rtol=r, atol=t, equal_nan=True, err_msg=err_msg)
+
+
+def _to_xnp(x):
+    if isinstance(x, np.ndarray):
+        return xnp.asarray(x)
+    return x
+
+
+def check_vs_numpy(body: Callable, *args, kind: str = "elementwise", check_dtype: bool = True,
+                   jit: bool = True, jaxpr: bool = True, rtol=None, atol=None, static=()):
+    """Run ``body(xp, *args)`` with NumPy and with xnp (eager, jit, eval_jaxpr) and compare.
+
+    ``args`` are NumPy arrays or Python values; those at positions in ``static``
+    are passed as static arguments under jit. If NumPy raises, every xnp path
+    must raise an instance of the same class.
+    """
+    repro = f"body={getattr(body, '__name__', body)} args={[_describe(a) for a in args]}"
+    try:
+        expected = body(np, *args)
+        np_error = None
+    except Exception as e:  # the oracle decides the expected exception class
+        np_error = e
+    xargs = [_to_xnp(a) for a in args]
+
+    def jit_body(*a):
+        return body(xnp, *a)
+
+    if np_error is not None:
+        cls = type(np_error)
+        if issubclass(cls, np.exceptions.AxisError):
+            cls = np.exceptions.AxisError
+        import pytest
+
+        with pytest.raises(_public_base(cls)):
+            body(xnp, *xargs)
+        if jit:
+            with pytest.raises(_public_base(cls)):
+                xnp.jit(jit_body, static_argnums=static)(*xargs)
+        return
+    eager = body(xnp, *xargs)
+    assert_allclose(eager, expected, kind=kind, check_dtype=check_dtype,
+                    err_msg="eager " + repro, rtol=rtol, atol=atol)
+    if jit:
+        jf = xnp.jit(jit_body, static_argnums=static)
+        out = jf(*xargs)
+        assert_allclose(out, expected, kind=kind if kind != "elementwise" else "jit",
+                        check_dtype=check_dtype, err_msg="jit " + repro, rtol=rtol, atol=atol)
+        jf(*xargs)
+        assert jf.trace_count == 1, "second call with equal avals retraced"
+    if jaxpr and not static:
+        closed = xnp.make_jaxpr(jit_body)(*xargs)
+        leaves = xnp.tree_util.tree_leaves(xargs)
+        outs = eval_jaxpr(closed.jaxpr, closed.consts, *leaves)
+        exp_leaves = xnp.tree_util.tree_leaves(expected)
+        assert_allclose(outs, list(exp_leaves) if isinstance(expected, (tuple, list)) else [expected],
+                        kind=kind, check_dtype=check_dtype, err_msg="eval_jaxpr " + repro,
+                        rtol=rtol, atol=atol)
+    return eager
+
+
+def _public_base(cls):
+    """NumPy's private exception subclasses are matched by their public base."""
+    name = cls.__module__ or ""
+    if name.startswith("numpy") and cls.__name__.startswith("_"):
+        for base in cls.__mro__[1:]:
+            if not base.__name__.startswith("_"):
+                return base
+    return cls
+
+
+def _describe(a):
+    if isinstance(a, np.ndarray):
+        return f"np.{a.dtype.name}{list(a.shape)}"
+    return repr(a)
+
+
+@dataclass
+class OpRecord:
+    """One primitive in the op table.
+
+    ``fun(*arrays)`` calls the lax wrapper (params baked in); ``reference(*ndarrays)``
+    is NumPy's answer; ``nargs`` array operands, drawn with ``sampler(rng, shape, dtype)``
+    (default :func:`make_array`) for each shape in ``shapes`` and dtype in ``dtypes``.
+    ``shapes`` entries are one shape (used for every operand) or a tuple of shapes.
+    ``errors``: list of (args, exception class, message regex) for shape/dtype-rule errors.
+    """
+
+    name: str
+    fun: Callable
+    reference: Callable
+    nargs: int
+    dtypes: list
+    shapes: list = field(default_factory=lambda: list(SMALL_SHAPES))
+    sampler: Callable | None = None
+    kind: str = "elementwise"
+    rtol: float | None = None  # override; say why where used
+    atol: float | None = None
+    errors: list = field(default_factory=list)
+    check_dtype: bool = True
+    extra: Any = None

@@ -1,0 +1,431 @@
+"""The ``Array`` type's operators, methods and NumPy protocols.
+
+The value containers themselves live in :mod:`xnp.tracing.core` (``Array`` for
+eager values, ``Tracer`` for traced ones); this module gives both the same
+NumPy-style surface, written on :mod:`xnp.numpy_api`. Eager arrays have
+NumPy's semantics (in-place operators write into the array; basic slices are
+views). On a tracer, ``x[idx] = v`` and ``x += y`` rebind the tracer to the
+updated value (functionalization, DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import numpy_api as _api
+from xnp.tracing import core
+from xnp.tracing.core import Array, Tracer
+
+__all__ = ["Array", "ArrayMethods"]
+
+
+def _inplace(name: str, op):
+    def method(self, other):
+        res = op(self, other)
+        if type(self) is Array:
+            ra = core.aval_of(res)
+            if ra.shape != self.shape:
+                raise ValueError(
+                    f"non-broadcastable output operand with shape {self.shape} doesn't match "
+                    f"the broadcast shape {ra.shape}")
+            if not np.can_cast(ra.dtype, self.dtype, "same_kind"):
+                raise TypeError(
+                    f"Cannot cast ufunc '{name}' output from {ra.dtype!r} to {self.dtype!r} "
+                    "with casting rule 'same_kind'")
+            self._writable_value()[...] = res._value
+            return self
+        return _api.indexing.rebind_traced(self, res, name)
+
+    method.__name__ = f"__i{name}__"
+    return method
+
+
+class ArrayMethods:
+    """Operators and methods shared by eager arrays and tracers."""
+
+    __slots__ = ()
+
+    # -- arithmetic
+    def __add__(self, o):
+        return _api.add(self, o)
+
+    def __radd__(self, o):
+        return _api.add(o, self)
+
+    def __sub__(self, o):
+        return _api.subtract(self, o)
+
+    def __rsub__(self, o):
+        return _api.subtract(o, self)
+
+    def __mul__(self, o):
+        return _api.multiply(self, o)
+
+    def __rmul__(self, o):
+        return _api.multiply(o, self)
+
+    def __truediv__(self, o):
+        return _api.true_divide(self, o)
+
+    def __rtruediv__(self, o):
+        return _api.true_divide(o, self)
+
+    def __floordiv__(self, o):
+        return _api.floor_divide(self, o)
+
+    def __rfloordiv__(self, o):
+        return _api.floor_divide(o, self)
+
+    def __mod__(self, o):
+        return _api.remainder(self, o)
+
+    def __rmod__(self, o):
+        return _api.remainder(o, self)
+
+    def __divmod__(self, o):
+        return _api.divmod(self, o)
+
+    def __rdivmod__(self, o):
+        return _api.divmod(o, self)
+
+    def __pow__(self, o):
+        return _api.power(self, o)
+
+    def __rpow__(self, o):
+        return _api.power(o, self)
+
+    def __matmul__(self, o):
+        return _api.matmul(self, o)
+
+    def __rmatmul__(self, o):
+        return _api.matmul(o, self)
+
+    def __neg__(self):
+        return _api.negative(self)
+
+    def __pos__(self):
+        return _api.positive(self)
+
+    def __abs__(self):
+        return _api.absolute(self)
+
+    def __invert__(self):
+        return _api.invert(self)
+
+    # -- bitwise / logical
+    def __and__(self, o):
+        return _api.bitwise_and(self, o)
+
+    def __rand__(self, o):
+        return _api.bitwise_and(o, self)
+
+    def __or__(self, o):
+        return _api.bitwise_or(self, o)
+
+    def __ror__(self, o):
+        return _api.bitwise_or(o, self)
+
+    def __xor__(self, o):
+        return _api.bitwise_xor(self, o)
+
+    def __rxor__(self, o):
+        return _api.bitwise_xor(o, self)
+
+    def __lshift__(self, o):
+        return _api.left_shift(self, o)
+
+    def __rlshift__(self, o):
+        return _api.left_shift(o, self)
+
+    def __rshift__(self, o):
+        return _api.right_shift(self, o)
+
+    def __rrshift__(self, o):
+        return _api.right_shift(o, self)
+
+    # -- comparisons
+    def __eq__(self, o):
+        return _api.equal(self, o)
+
+    def __ne__(self, o):
+        return _api.not_equal(self, o)
+
+    def __lt__(self, o):
+        return _api.less(self, o)
+
+    def __le__(self, o):
+        return _api.less_equal(self, o)
+
+    def __gt__(self, o):
+        return _api.greater(self, o)
+
+    def __ge__(self, o):
+        return _api.greater_equal(self, o)
+
+    # -- in place (NumPy semantics eagerly; rebinding on tracers)
+    __iadd__ = _inplace("add", lambda a, b: _api.add(a, b))
+    __isub__ = _inplace("subtract", lambda a, b: _api.subtract(a, b))
+    __imul__ = _inplace("multiply", lambda a, b: _api.multiply(a, b))
+    __itruediv__ = _inplace("divide", lambda a, b: _api.true_divide(a, b))
+    __ifloordiv__ = _inplace("floor_divide", lambda a, b: _api.floor_divide(a, b))
+    __imod__ = _inplace("remainder", lambda a, b: _api.remainder(a, b))
+    __ipow__ = _inplace("power", lambda a, b: _api.power(a, b))
+    __imatmul__ = _inplace("matmul", lambda a, b: _api.matmul(a, b))
+    __iand__ = _inplace("bitwise_and", lambda a, b: _api.bitwise_and(a, b))
+    __ior__ = _inplace("bitwise_or", lambda a, b: _api.bitwise_or(a, b))
+    __ixor__ = _inplace("bitwise_xor", lambda a, b: _api.bitwise_xor(a, b))
+    __ilshift__ = _inplace("left_shift", lambda a, b: _api.left_shift(a, b))
+    __irshift__ = _inplace("right_shift", lambda a, b: _api.right_shift(a, b))
+
+    # -- indexing
+    def __getitem__(self, idx):
+        return _api.indexing.getitem(self, idx)
+
+    def __setitem__(self, idx, value):
+        _api.indexing.setitem(self, idx, value)
+
+    @property
+    def at(self):
+        """``x.at[idx].set(v)`` / ``.add/.multiply/.min/.max/.get``: functional updates (as in JAX)."""
+        return _api.indexing.AtIndexer(self)
+
+    # -- methods
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        return _api.astype(self, dtype, copy=copy)
+
+    def reshape(self, *shape, order="C"):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return _api.reshape(self, shape, order=order)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
+            axes = axes[0]
+        return _api.transpose(self, axes or None)
+
+    @property
+    def T(self):
+        return _api.transpose(self)
+
+    @property
+    def mT(self):
+        return _api.matrix_transpose(self)
+
+    def flatten(self, order="C"):
+        return _api.ravel(self, order=order)
+
+    def ravel(self, order="C"):
+        return _api.ravel(self, order=order)
+
+    def squeeze(self, axis=None):
+        return _api.squeeze(self, axis)
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+        return _api.sum(self, axis, dtype, out, keepdims, initial, where)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+        return _api.prod(self, axis, dtype, out, keepdims, initial, where)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+        return _api.mean(self, axis, dtype, out, keepdims, where=where)
+
+    def max(self, axis=None, out=None, keepdims=False, initial=None, where=None):
+        return _api.max(self, axis, out, keepdims, initial, where)
+
+    def min(self, axis=None, out=None, keepdims=False, initial=None, where=None):
+        return _api.min(self, axis, out, keepdims, initial, where)
+
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        return _api.argmax(self, axis, out, keepdims=keepdims)
+
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        return _api.argmin(self, axis, out, keepdims=keepdims)
+
+    def all(self, axis=None, out=None, keepdims=False, *, where=None):
+        return _api.all(self, axis, out, keepdims, where=where)
+
+    def any(self, axis=None, out=None, keepdims=False, *, where=None):
+        return _api.any(self, axis, out, keepdims, where=where)
+
+    def dot(self, b, out=None):
+        return _api.dot(self, b, out)
+
+    def clip(self, min=None, max=None, out=None):
+        return _api.clip(self, min, max, out)
+
+    def copy(self, order="C"):
+        return _api.array(self, copy=True)
+
+    def conj(self):
+        return _api.conjugate(self)
+
+    def conjugate(self):
+        return _api.conjugate(self)
+
+    @property
+    def real(self):
+        return _api.real(self)
+
+    @property
+    def imag(self):
+        return _api.imag(self)
+
+    def __round__(self, ndigits=None):
+        if ndigits is None:
+            return round(float(self))
+        return _api.round(self, ndigits)
+
+    def __array_namespace__(self, *, api_version=None):
+        import xnp  # noqa: PLC0415
+
+        return xnp
+
+
+# ------------------------------------------------------------------ eager-only protocols
+
+
+def _repr(self):
+    v = self._value
+    body = np.array2string(v, separator=", ", prefix="Array(")
+    weak = ", weak_type=True" if self._weak else ""
+    if v.size == 0 and v.ndim > 1 or v.size == 0:
+        return f"Array({body}, shape={v.shape}, dtype={v.dtype.name}{weak})"
+    return f"Array({body}, dtype={v.dtype.name}{weak})"
+
+
+def _str(self):
+    return str(self._value)
+
+
+def _array(self, dtype=None, copy=None):
+    v = self._value
+    if dtype is not None and np.dtype(dtype) != v.dtype:
+        return v.astype(dtype)
+    if copy:
+        return v.copy()
+    return v
+
+
+def _len(self):
+    v = self._value
+    if v.ndim == 0:
+        raise TypeError("len() of unsized object")
+    return len(v)
+
+
+def _iter(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def _bool(self):
+    return bool(self._value)
+
+
+def _int(self):
+    return int(self._value)
+
+
+def _float(self):
+    return float(self._value)
+
+
+def _complex(self):
+    return complex(self._value)
+
+
+def _index(self):
+    v = self._value
+    if v.ndim != 0 or v.dtype.kind not in "iub":
+        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+    return int(v)
+
+
+def _hash(self):
+    raise TypeError("unhashable type: 'xnp.Array'")
+
+
+def _item(self, *args):
+    return self._value.item(*args)
+
+
+def _tolist(self):
+    return self._value.tolist()
+
+
+def _tobytes(self, order="C"):
+    return self._value.tobytes(order)
+
+
+def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    kwargs = {}
+    if max_version is not None:
+        kwargs["max_version"] = max_version
+    if dl_device is not None:
+        kwargs["dl_device"] = dl_device
+    if copy is not None:
+        kwargs["copy"] = copy
+    return self._value.__dlpack__(**kwargs)
+
+
+def _dlpack_device(self):
+    return self._value.__dlpack_device__()
+
+
+def _reduce(self):
+    return (_rebuild, (np.array(self._value), self._weak))
+
+
+def _rebuild(value, weak):
+    return Array(value, weak)
+
+
+class _Device:
+    """The device an array lives on (``cpu:0`` for the NumPy backend)."""
+
+    platform = "cpu"
+    id = 0
+
+    def __repr__(self):
+        return "CpuDevice(id=0)"
+
+    def __str__(self):
+        return "cpu:0"
+
+
+CPU_DEVICE = _Device()
+
+
+def _device(self):
+    return CPU_DEVICE
+
+
+def _to_device(self, device, /, *, stream=None):
+    if device is not CPU_DEVICE and str(device) != "cpu:0":
+        raise ValueError(f"xnp: unknown device {device!r}; only cpu:0 is available")
+    return self
+
+
+def _install() -> None:
+    """Give ``Array`` and ``Tracer`` the shared methods, and ``Array`` its eager protocols."""
+    for cls in (Array, Tracer):
+        for name, member in vars(ArrayMethods).items():
+            if name.startswith("__") and name in ("__module__", "__qualname__", "__doc__",
+                                                 "__slots__", "__dict__", "__weakref__"):
+                continue
+            setattr(cls, name, member)
+    eager = {
+        "__repr__": _repr, "__str__": _str, "__array__": _array, "__len__": _len,
+        "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
+        "__complex__": _complex, "__index__": _index, "__hash__": _hash, "item": _item,
+        "tolist": _tolist, "tobytes": _tobytes, "__dlpack__": _dlpack,
+        "__dlpack_device__": _dlpack_device, "__reduce__": _reduce,
+        "device": property(_device), "to_device": _to_device,
+    }
+    for name, fn in eager.items():
+        setattr(Array, name, fn)
+    Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it
+
+
+_install()

@@ -1,0 +1,39 @@
+"""The NumPy eager backend (CPU): the shared xp implementations bound to ``numpy``."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from xnp.backends.xp_impls import UNSUPPORTED, XP_IMPLS
+from xnp.tracing import core
+
+__all__ = ["NumpyBackend", "BACKEND"]
+
+
+class NumpyBackend:
+    """Eager backend on NumPy: ``impls[prim](*ndarrays, **params) -> ndarray``."""
+
+    name = "numpy"
+    native_types = (np.ndarray,)
+
+    def __init__(self):
+        self.impls = {p: functools.partial(fn, np) for p, fn in XP_IMPLS.items()}
+        self.unsupported = dict(UNSUPPORTED)
+
+    @staticmethod
+    def wrap_native(x):
+        return x if type(x) is np.ndarray else np.asarray(x)
+
+    @staticmethod
+    def from_host(x: np.ndarray) -> np.ndarray:
+        return x
+
+    @staticmethod
+    def to_host(x) -> np.ndarray:
+        return x
+
+
+BACKEND = NumpyBackend()
+core.register_eager_backend(BACKEND)

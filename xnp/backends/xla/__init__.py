@@ -1,0 +1,87 @@
+"""The XLA backend: lowering to StableHLO and execution through jaxlib's PJRT runtime."""
+
+from __future__ import annotations
+
+from xnp.backends.xla import client as _client
+from xnp.backends.xla.lowering import lower_closed_jaxpr
+from xnp.backends.xla.mlir import canonical_text
+from xnp.tracing import core
+from xnp.tracing.jit import register_jit_backend
+
+__all__ = ["Lowered", "Compiled", "XlaJitBackend"]
+
+
+class Lowered:
+    """A lowered jitted function: ``as_text()`` gives the StableHLO module."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def as_text(self) -> str:
+        """The StableHLO module, printed by MLIR in canonical syntax."""
+        return canonical_text(self._module.text)
+
+    def compile(self) -> "Compiled":
+        return Compiled(self._module)
+
+
+class Compiled:
+    """A compiled executable: ``as_text()`` (XLA's optimised HLO), ``cost_analysis()``,
+    ``call_flat(leaves)``."""
+
+    def __init__(self, module):
+        self._module = module
+        c = self._client = _client.get_client()
+        self._exe = c.compile(module.text)
+        self._const_bufs = [c.put(x) for x in module.const_args]
+        self._in_avals = module.in_avals
+        self._out_avals = module.out_avals
+        self._handlers = [c.result_handler(a) for a in module.out_avals]
+        self._donated = module.donated
+
+    def as_text(self) -> str:
+        return self._exe.hlo_modules()[0].to_string()
+
+    def cost_analysis(self) -> dict:
+        return dict(self._exe.cost_analysis())
+
+    def _buffer(self, x, aval):
+        t = type(x)
+        if t is core.Array:
+            buf = x._buf  # set only while the host value is absent or a read-only view of it
+            if buf is not None and buf is not _client.DONATED:
+                return buf
+            return self._client.put(x._value)
+        if t in (int, float, complex, bool):
+            return self._client.put(core.scalar_to_ndarray(x, aval.dtype))
+        return self._client.put(x if t is _NDARRAY else _asarray(x))
+
+    def call_flat(self, leaves):
+        bufs = self._const_bufs + [self._buffer(x, a) for x, a in zip(leaves, self._in_avals)]
+        outs = self._client.execute(self._exe, bufs, self._handlers)
+        if any(self._donated):
+            for x, d in zip(leaves, self._donated):
+                if d and type(x) is core.Array:
+                    x._val = None
+                    x._buf = _client.DONATED
+        return [core.Array(None, a.weak_type, b) for a, b in zip(self._out_avals, outs)]
+
+
+import numpy as _np  # noqa: E402
+
+_NDARRAY = _np.ndarray
+_asarray = _np.asarray
+
+
+class XlaJitBackend:
+    """The jit backend registered with ``xnp.tracing.jit``."""
+
+    name = "xla"
+
+    @staticmethod
+    def lower(closed, name, donated=()):
+        return Lowered(lower_closed_jaxpr(closed, name, donated))
+
+
+register_jit_backend(XlaJitBackend())
+core.register_buffer_reader(_client.to_host)

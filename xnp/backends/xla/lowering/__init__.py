@@ -1,0 +1,8 @@
+"""Lowering rules (one module per lax family) and the jaxpr -> StableHLO module writer."""
+
+from xnp.backends.xla.lowering._core import LOWERINGS, UNSUPPORTED, lowering
+from xnp.backends.xla.lowering import (calls, elementwise, linalg, reductions,  # noqa: F401
+                                       shape_ops, slicing)
+from xnp.backends.xla.lowering.module import lower_closed_jaxpr
+
+__all__ = ["LOWERINGS", "UNSUPPORTED", "lowering", "lower_closed_jaxpr"]

@@ -1,0 +1,290 @@
+"""Lowering as an interpreter over a jaxpr that writes StableHLO text.
+
+A lowering rule takes a :class:`LoweringRuleContext` and the operand
+:class:`Value`s and returns the list of result ``Value``s:
+
+    @lowering(lax.add_p)
+    def _lower_add(ctx, x, y):
+        x, y = ctx.broadcast_operands(x, y)
+        return [ctx.op("stablehlo.add", [x, y])]
+
+Ops are written in MLIR's generic form (robust across StableHLO versions);
+``Lowered.as_text()`` prints the parsed module in canonical syntax.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from xnp.tracing.avals import ShapedArray
+from xnp.tracing.jaxpr import Jaxpr, Literal
+
+__all__ = ["Value", "lowering", "LOWERINGS", "UNSUPPORTED", "LoweringRuleContext",
+           "FunctionBuilder", "tensor_type", "element_type", "dense_attr", "lower_jaxpr_body",
+           "comparison_type", "i64_array"]
+
+LOWERINGS: dict = {}
+# primitive -> reason, for primitives the XLA backend cannot lower
+UNSUPPORTED: dict = {}
+
+_ELEMENT_TYPES = {
+    np.dtype(np.bool_): "i1",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.int16): "i16",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+    np.dtype(np.uint8): "ui8",
+    np.dtype(np.uint16): "ui16",
+    np.dtype(np.uint32): "ui32",
+    np.dtype(np.uint64): "ui64",
+    np.dtype(np.float16): "f16",
+    np.dtype(ml_dtypes.bfloat16): "bf16",
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.complex64): "complex<f32>",
+    np.dtype(np.complex128): "complex<f64>",
+    np.dtype(ml_dtypes.float8_e4m3fn): "f8E4M3FN",
+    np.dtype(ml_dtypes.float8_e5m2): "f8E5M2",
+}
+
+
+def lowering(prim):
+    """Decorator registering a lowering rule for ``prim``."""
+
+    def register(fn):
+        LOWERINGS[prim] = fn
+        return fn
+
+    return register
+
+
+def element_type(dtype) -> str:
+    return _ELEMENT_TYPES[np.dtype(dtype)]
+
+
+def tensor_type(aval: ShapedArray) -> str:
+    dims = "".join(f"{d}x" for d in aval.shape)
+    return f"tensor<{dims}{element_type(aval.dtype)}>"
+
+
+def i64_array(values) -> str:
+    """``array<i64: 0, 1>`` (dense i64 array attribute)."""
+    vals = ", ".join(str(int(v)) for v in values)
+    return f"array<i64: {vals}>" if vals else "array<i64>"
+
+
+def comparison_type(dtype) -> str:
+    dt = np.dtype(dtype)
+    if dt == np.bool_ or dt.kind == "u":
+        return "UNSIGNED"
+    if dt.kind == "i":
+        return "SIGNED"
+    return "FLOAT"
+
+
+def _scalar_text(v, dtype: np.dtype) -> str:
+    if dtype == np.bool_:
+        return "true" if bool(v) else "false"
+    if dtype.kind in "iu":
+        return str(int(v))
+    # floats: exact bit pattern in hex
+    bits = np.asarray(v, dtype).view(f"u{dtype.itemsize}")
+    return "0x" + format(int(bits), f"0{dtype.itemsize * 2}X")
+
+
+def _nested_bool(a: np.ndarray) -> str:
+    if a.ndim == 0:
+        return "true" if bool(a) else "false"
+    return "[" + ", ".join(_nested_bool(x) for x in a) + "]"
+
+
+def dense_attr(value: np.ndarray) -> str:
+    """``dense<...>`` for a host array: splat, bool list, or little-endian hex bytes."""
+    a = np.asarray(value)
+    dt = a.dtype
+    flat = a.reshape(-1)
+    if dt.kind != "c" and flat.size > 0 and (flat.size == 1 or _is_splat(flat)):
+        return f"dense<{_scalar_text(flat[0], dt)}>"
+    if dt == np.bool_:
+        return f"dense<{_nested_bool(a)}>"
+    if flat.size == 0:
+        return "dense<>"
+    data = np.ascontiguousarray(a).astype(dt.newbyteorder("<"), copy=False).tobytes()
+    return f'dense<"0x{data.hex().upper()}">'
+
+
+def _is_splat(flat: np.ndarray) -> bool:
+    first = flat[0]
+    if flat.dtype.kind == "f" or flat.dtype in (np.dtype(ml_dtypes.bfloat16),):
+        bits = flat.view(f"u{flat.dtype.itemsize}")
+        return bool((bits == bits[0]).all())
+    return bool((flat == first).all())
+
+
+class Value:
+    """An SSA value in the function being written: its name and aval."""
+
+    __slots__ = ("name", "aval")
+
+    def __init__(self, name: str, aval: ShapedArray):
+        self.name = name
+        self.aval = aval
+
+    @property
+    def type(self) -> str:
+        return tensor_type(self.aval)
+
+    def __repr__(self):
+        return f"{self.name}:{self.type}"
+
+
+class FunctionBuilder:
+    """Accumulates the body lines of one function; names are unique per module."""
+
+    def __init__(self, module):
+        self.module = module
+        self.lines: list[str] = []
+        self.indent = 4
+
+    def fresh(self) -> str:
+        return self.module.fresh()
+
+    def emit(self, line: str) -> None:
+        self.lines.append(" " * self.indent + line)
+
+    def op(self, name: str, operands, result_avals, attrs: str = "", regions=None) -> list[Value]:
+        """Emit ``"name"(operands) ({regions}) {attrs} : (types) -> types``; returns results."""
+        results = [Value("", a) for a in result_avals]
+        lhs = ""
+        if len(results) == 1:
+            results[0].name = self.fresh()
+            lhs = f"{results[0].name} = "
+        elif results:
+            base = self.fresh()
+            for i, r in enumerate(results):
+                r.name = f"{base}#{i}"
+            lhs = f"{base}:{len(results)} = "
+        ops = ", ".join(v.name for v in operands)
+        in_t = ", ".join(v.type for v in operands)
+        out_t = ", ".join(r.type for r in results)
+        out_t = f"({out_t})" if len(results) != 1 else out_t
+        attr = f" {{{attrs}}}" if attrs else ""
+        if regions:
+            self.emit(f'{lhs}"{name}"({ops}) ({{')
+            for k, region in enumerate(regions):
+                if k:
+                    self.emit("}, {")
+                for line in region:
+                    self.emit("  " + line)
+            self.emit(f"}}){attr} : ({in_t}) -> {out_t}")
+        else:
+            self.emit(f'{lhs}"{name}"({ops}){attr} : ({in_t}) -> {out_t}')
+        return results
+
+    def constant(self, value: np.ndarray, weak_type: bool = False) -> Value:
+        value = np.asarray(value)
+        aval = ShapedArray(value.shape, value.dtype, weak_type)
+        v = Value(self.fresh(), aval)
+        self.emit(f"{v.name} = stablehlo.constant {dense_attr(value)} : {v.type}")
+        return v
+
+    def region(self, arg_avals, body) -> list[str]:
+        """Lines of a one-block region: ``body(builder, *args) -> list[Value]`` is returned."""
+        sub = FunctionBuilder(self.module)
+        sub.indent = 2
+        args = [Value(self.fresh(), a) for a in arg_avals]
+        outs = body(sub, *args)
+        head = ", ".join(f"{a.name}: {a.type}" for a in args)
+        ret_ops = ", ".join(o.name for o in outs)
+        ret_t = ", ".join(o.type for o in outs)
+        sub.emit(f'"stablehlo.return"({ret_ops}) : ({ret_t}) -> ()')
+        return [f"^bb0({head}):"] + sub.lines
+
+
+class LoweringRuleContext:
+    """What a lowering rule sees: the builder, the equation's avals and helpers."""
+
+    __slots__ = ("b", "avals_in", "avals_out", "module")
+
+    def __init__(self, builder: FunctionBuilder, avals_in, avals_out):
+        self.b = builder
+        self.module = builder.module
+        self.avals_in = avals_in
+        self.avals_out = avals_out
+
+    def op(self, name, operands, out_aval=None, attrs="", regions=None) -> Value:
+        """One-result op; the result aval defaults to the equation's only output."""
+        aval = out_aval if out_aval is not None else self.avals_out[0]
+        return self.b.op(name, operands, [aval], attrs, regions)[0]
+
+    def ops(self, name, operands, out_avals, attrs="", regions=None) -> list[Value]:
+        return self.b.op(name, operands, out_avals, attrs, regions)
+
+    def constant(self, value, dtype=None) -> Value:
+        return self.b.constant(np.asarray(value, dtype=dtype))
+
+    def broadcast_in_dim(self, x: Value, shape, dims) -> Value:
+        if x.aval.shape == tuple(shape):
+            return x
+        out = x.aval.update(shape=tuple(shape))
+        return self.op("stablehlo.broadcast_in_dim", [x], out,
+                       f"broadcast_dimensions = {i64_array(dims)}")
+
+    def broadcast_operands(self, *xs: Value) -> list[Value]:
+        """Broadcast rank-0 and size-1 operands to the equation's output shape."""
+        shape = self.avals_out[0].shape
+        out = []
+        for x in xs:
+            if x.aval.shape == shape:
+                out.append(x)
+            elif x.aval.ndim == 0:
+                out.append(self.broadcast_in_dim(x, shape, ()))
+            else:
+                out.append(self.broadcast_in_dim(x, shape, range(len(shape))))
+        return out
+
+    def convert(self, x: Value, dtype) -> Value:
+        dtype = np.dtype(dtype)
+        if x.aval.dtype == dtype:
+            return x
+        return self.op("stablehlo.convert", [x], x.aval.update(dtype=dtype, weak_type=False))
+
+    def region(self, arg_avals, body):
+        return self.b.region(arg_avals, body)
+
+    def lower_jaxpr(self, jaxpr: Jaxpr, consts, args) -> list[Value]:
+        """Inline ``jaxpr`` here (for call-like primitives)."""
+        return lower_jaxpr_body(self.b, jaxpr, consts, args)
+
+
+def lower_jaxpr_body(builder: FunctionBuilder, jaxpr: Jaxpr, consts, args) -> list[Value]:
+    """Emit the equations of ``jaxpr`` with ``constvars``/``invars`` bound to Values."""
+    env: dict = {}
+
+    def read(v):
+        if type(v) is Literal:
+            return builder.constant(v.val, v.aval.weak_type)
+        return env[v]
+
+    for v, c in zip(jaxpr.constvars, consts):
+        env[v] = c
+    for v, a in zip(jaxpr.invars, args):
+        env[v] = a
+    for eqn in jaxpr.eqns:
+        rule = LOWERINGS.get(eqn.primitive)
+        if rule is None:
+            reason = UNSUPPORTED.get(eqn.primitive, "no lowering rule")
+            raise NotImplementedError(
+                f"xnp: the XLA backend cannot lower primitive '{eqn.primitive.name}' ({reason}).")
+        ins = [read(v) for v in eqn.invars]
+        ctx = LoweringRuleContext(builder, [v.aval for v in eqn.invars],
+                                  [v.aval for v in eqn.outvars])
+        outs = rule(ctx, *ins, **eqn.params)
+        if len(outs) != len(eqn.outvars):
+            raise AssertionError(f"internal error in xnp: lowering of {eqn.primitive.name} "
+                                 f"returned {len(outs)} values for {len(eqn.outvars)} outputs")
+        for v, o in zip(eqn.outvars, outs):
+            # keep the jaxpr's aval (weak type) on the value; the tensor type is the same
+            env[v] = Value(o.name, v.aval)
+    return [read(v) for v in jaxpr.outvars]

@@ -1,0 +1,1 @@
+"""Lowering rules of the reductions primitives."""

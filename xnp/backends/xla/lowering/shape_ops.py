@@ -1,0 +1,1 @@
+"""Lowering rules of the shape_ops primitives."""

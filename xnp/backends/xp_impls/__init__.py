@@ -1,0 +1,13 @@
+"""Eager implementations written against an array module ``xp`` (NumPy or CuPy).
+
+``XP_IMPLS[prim](xp, *operands, **params)`` returns the native result. Each
+family module adds its entries; a backend binds ``xp``. Implementations must
+return NumPy's result for the primitive's (strict) semantics, and must return
+views where NumPy's corresponding operation returns a view (slices, reshape,
+transpose), so eager code keeps NumPy's aliasing.
+"""
+
+from xnp.backends.xp_impls._table import UNSUPPORTED, XP_IMPLS
+from xnp.backends.xp_impls import elementwise, linalg, reductions, shape_ops, slicing  # noqa: F401
+
+__all__ = ["XP_IMPLS", "UNSUPPORTED"]

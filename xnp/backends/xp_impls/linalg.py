@@ -1,0 +1,1 @@
+"""xp implementations of the linalg primitives."""

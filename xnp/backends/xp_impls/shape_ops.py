@@ -1,0 +1,1 @@
+"""xp implementations of the shape_ops primitives."""

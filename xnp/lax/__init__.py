@@ -1,0 +1,16 @@
+"""``xnp.lax``: every primitive and its strict wrapper (no promotion, no rank broadcasting).
+
+One module per family: elementwise, shape_ops, slicing (slices, dynamic slices,
+gather/scatter), reductions, linalg (dot_general).
+"""
+
+from xnp.lax import elementwise, linalg, reductions, shape_ops, slicing
+
+_FAMILIES = (elementwise, shape_ops, slicing, reductions, linalg)
+
+__all__ = []
+for _m in _FAMILIES:
+    for _name in _m.__all__:
+        globals()[_name] = getattr(_m, _name)
+        __all__.append(_name)
+del _m, _name

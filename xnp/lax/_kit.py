@@ -1,0 +1,153 @@
+"""Rule kits shared by the primitive families: named dtype categories, argument
+checks, and constructors for whole families (``unary``, ``binary``, ``compare``)
+so that each member is a line or two.
+
+lax is strict: operands of an n-ary elementwise primitive have equal dtypes;
+shapes are equal, except that rank-0 operands and size-1 dimensions broadcast
+(never rank promotion: that is ``xnp``'s job, through ``broadcast_in_dim``).
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from xnp.tracing import Primitive, ShapedArray
+from xnp.tracing.avals import SUPPORTED_DTYPES
+
+__all__ = [
+    "BOOL", "SIGNED", "UNSIGNED", "INTEGER", "FLOATING", "COMPLEX", "INEXACT", "NUMERIC",
+    "ALL", "INT_OR_BOOL", "check_dtype", "broadcast_shapes", "same_dtype", "unary", "binary",
+    "compare", "check_axes", "normalize_dtype", "category_name", "zeros_like_aval",
+]
+
+BOOL = frozenset({np.dtype(np.bool_)})
+SIGNED = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
+UNSIGNED = frozenset(np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
+INTEGER = SIGNED | UNSIGNED
+FLOATING = frozenset(np.dtype(t) for t in (
+    np.float16, np.float32, np.float64, ml_dtypes.bfloat16,
+    ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2))
+COMPLEX = frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
+INEXACT = FLOATING | COMPLEX
+NUMERIC = INTEGER | INEXACT
+ALL = frozenset(SUPPORTED_DTYPES)
+INT_OR_BOOL = INTEGER | BOOL
+REAL = INTEGER | FLOATING  # ordered numeric types (no complex)
+REAL_OR_BOOL = REAL | BOOL
+
+_CATEGORY_NAMES = {
+    BOOL: "bool", SIGNED: "signed integer", UNSIGNED: "unsigned integer", INTEGER: "integer",
+    FLOATING: "floating", COMPLEX: "complex", INEXACT: "floating or complex",
+    NUMERIC: "numeric", ALL: "any", INT_OR_BOOL: "integer or bool", REAL: "real (non-complex)",
+    REAL_OR_BOOL: "real or bool",
+}
+
+
+def category_name(accept) -> str:
+    return _CATEGORY_NAMES.get(frozenset(accept), "/".join(sorted(d.name for d in accept)))
+
+
+def normalize_dtype(dtype) -> np.dtype:
+    return np.dtype(dtype)
+
+
+def check_dtype(name: str, aval: ShapedArray, accept, what: str = "operand") -> None:
+    """``TypeError`` unless ``aval.dtype`` is in the category ``accept``."""
+    if aval.dtype not in accept:
+        raise TypeError(
+            f"xnp.lax.{name}: {what} dtype {aval.dtype} is not accepted; "
+            f"needs a {category_name(accept)} dtype (got {aval.str_short()}).")
+
+
+def same_dtype(name: str, *avals: ShapedArray) -> np.dtype:
+    """The common dtype of ``avals``; ``TypeError`` naming all of them if they differ."""
+    dt = avals[0].dtype
+    for a in avals[1:]:
+        if a.dtype != dt:
+            raise TypeError(
+                f"xnp.lax.{name}: operands must have equal dtypes, got "
+                f"{', '.join(a.str_short() for a in avals)}.")
+    return dt
+
+
+def broadcast_shapes(name: str, *avals: ShapedArray) -> tuple[int, ...]:
+    """Shape of an elementwise result: equal ranks (or rank 0), each dim equal or 1."""
+    shapes = [a.shape for a in avals if a.shape != ()]
+    if not shapes:
+        return ()
+    rank = len(shapes[0])
+    if any(len(s) != rank for s in shapes):
+        raise TypeError(
+            f"xnp.lax.{name}: operands must have equal ranks (or be scalars), got "
+            f"{', '.join(a.str_short() for a in avals)}.")
+    out = []
+    for dims in zip(*shapes):
+        big = {d for d in dims if d != 1}
+        if len(big) > 1:
+            raise TypeError(
+                f"xnp.lax.{name}: incompatible shapes {', '.join(a.str_short() for a in avals)}.")
+        out.append(big.pop() if big else 1)
+    return tuple(out)
+
+
+def check_axes(name: str, aval: ShapedArray, axes, what: str = "axes") -> None:
+    """``axes`` sorted, unique and in ``[0, ndim)``, else ``ValueError``."""
+    axes = tuple(axes)
+    if any(not isinstance(a, (int, np.integer)) for a in axes):
+        raise TypeError(f"xnp.lax.{name}: {what} must be ints, got {axes}")
+    if list(axes) != sorted(set(axes)) or any(a < 0 or a >= aval.ndim for a in axes):
+        raise ValueError(
+            f"xnp.lax.{name}: {what}={axes} must be sorted, unique and in [0, {aval.ndim}) "
+            f"for operand {aval.str_short()}.")
+
+
+def zeros_like_aval(aval: ShapedArray):
+    return np.zeros(aval.shape, aval.dtype)
+
+
+# --------------------------------------------------------------------------- family kits
+
+
+def unary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear=False,
+          differentiable=True) -> Primitive:
+    """An elementwise one-operand primitive; ``out_dtype(dtype) -> dtype`` if it changes."""
+
+    def shape(x):
+        return x.shape
+
+    def dtype(x):
+        check_dtype(name, x, accept)
+        return out_dtype(x.dtype) if out_dtype is not None else x.dtype
+
+    return Primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
+                     differentiable=differentiable)
+
+
+def binary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear=False,
+           differentiable=True) -> Primitive:
+    """An elementwise two-operand primitive with equal operand dtypes."""
+
+    def shape(x, y):
+        return broadcast_shapes(name, x, y)
+
+    def dtype(x, y):
+        dt = same_dtype(name, x, y)
+        check_dtype(name, x, accept)
+        return out_dtype(dt) if out_dtype is not None else dt
+
+    return Primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
+                     differentiable=differentiable)
+
+
+def _never_weak(*weak_types, **params) -> bool:
+    return False
+
+
+def compare(name: str, accept=ALL) -> Primitive:
+    """A comparison: bool result, never weak, not differentiable."""
+    return binary(name, accept, out_dtype=lambda dt: np.dtype(np.bool_), weak_type=_never_weak,
+                  differentiable="comparisons have boolean outputs")
+
+
+never_weak = _never_weak

@@ -1,0 +1,3 @@
+"""TODO: filled in by the linalg family."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""TODO: filled in by the reductions family."""
+
+__all__ = []

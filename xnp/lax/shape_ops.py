@@ -1,0 +1,3 @@
+"""TODO: filled in by the shape_ops family."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""TODO: filled in by the slicing family."""
+
+__all__ = []

@@ -1,0 +1,295 @@
+"""Shared helpers of the NumPy surface: input conversion, NEP 50 promotion with
+weak Python scalars, NumPy broadcasting (rank promotion), axis normalisation
+and ``out=``. NumPy may compute metadata here (dtypes, shapes), never data.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from xnp import config, lax
+from xnp.tracing import core
+from xnp.tracing.avals import ShapedArray, canonical_dtype
+
+__all__ = [
+    "is_xnp", "asarray_for", "aval_for", "result_dtype", "promote", "promote_to",
+    "broadcast_to_rank", "broadcast_arrays", "binary_operands", "normalize_axis",
+    "normalize_axes", "write_out", "check_unsupported", "default_float", "default_int",
+    "static_int", "AxisError", "to_inexact_dtype",
+]
+
+AxisError = np.exceptions.AxisError
+_PY_SCALARS = (int, float, complex, bool)
+
+
+def is_xnp(x) -> bool:
+    """An xnp eager array or a tracer."""
+    return type(x) is core.Array or isinstance(x, core.Tracer)
+
+
+def default_float() -> np.dtype:
+    return np.dtype(np.float64 if config.get("enable_x64") else np.float32)
+
+
+def default_int() -> np.dtype:
+    return np.dtype(np.int64 if config.get("enable_x64") else np.int32)
+
+
+def asarray_for(fname: str, x, argname: str = "a", dtype=None):
+    """``x`` as an xnp value (Array or tracer); lists/tuples/NumPy data are converted.
+
+    Python scalars become weakly typed 0-d values (NEP 50).
+
+    Raises
+    ------
+    TypeError
+        ``x`` is not array-like (names ``fname`` and ``argname``).
+    """
+    if is_xnp(x):
+        return x
+    t = type(x)
+    if t in _PY_SCALARS:
+        dt = core.python_scalar_dtype(x)
+        return core.lift(core.scalar_to_ndarray(x, dt), weak_type=t is not bool)
+    if isinstance(x, (np.ndarray, np.generic)):
+        canonical_dtype(x.dtype, name=argname)
+        return core.lift(np.asarray(x))
+    if isinstance(x, (list, tuple)):
+        return _from_sequence(fname, x, argname)
+    if hasattr(x, "__array__") or hasattr(x, "__array_interface__"):
+        return core.lift(_checked_ndarray(fname, np.asarray(x), argname))
+    raise TypeError(
+        f"xnp.{fname}: argument `{argname}` of type {t.__name__} is not array-like: {x!r}")
+
+
+def _checked_ndarray(fname, a: np.ndarray, argname) -> np.ndarray:
+    if a.dtype == object or a.dtype.kind in "USVOM":
+        raise TypeError(
+            f"xnp.{fname}: argument `{argname}` converts to a NumPy {a.dtype} array; xnp arrays "
+            "hold numbers only (ragged or non-numeric sequences are not supported).")
+    if a.dtype.kind == "i" and a.dtype != np.int64 and a.dtype.itemsize == 8:
+        a = a.astype(np.int64)
+    canonical_dtype(a.dtype, name=argname)
+    return a
+
+
+def _from_sequence(fname, seq, argname):
+    leaves = []
+
+    def has_traced(s):
+        for v in s:
+            if isinstance(v, (list, tuple)):
+                if has_traced(v):
+                    return True
+            elif is_xnp(v):
+                leaves.append(v)
+                if isinstance(v, core.Tracer):
+                    return True
+        return False
+
+    if has_traced(seq) or leaves:
+        # stack element by element so traced entries stay traced
+        from xnp.numpy_api import manipulation  # noqa: PLC0415
+
+        items = [asarray_for(fname, v, argname) for v in seq]
+        return manipulation.stack(items)
+    try:
+        a = np.asarray(seq)
+    except (ValueError, OverflowError) as e:
+        raise TypeError(f"xnp.{fname}: argument `{argname}` is not a valid array: {e}") from None
+    if a.dtype == np.int64 or a.dtype.kind == "i":
+        a = a.astype(default_int(), copy=False)
+    elif a.dtype == np.float64:
+        a = a.astype(default_float(), copy=False)
+    return core.lift(_checked_ndarray(fname, a, argname))
+
+
+def aval_for(x) -> ShapedArray:
+    return core.aval_of(x)
+
+
+def _stand_in(aval: ShapedArray):
+    """What ``np.result_type`` sees for an operand: a dtype, or a Python scalar if weak."""
+    if not aval.weak_type:
+        return aval.dtype
+    kind = aval.dtype.kind
+    if kind == "c":
+        return 0j
+    if kind == "f" or aval.dtype.name == "bfloat16":
+        return 0.0
+    if kind in "iu":
+        return 0
+    return aval.dtype
+
+
+def result_dtype(*avals: ShapedArray) -> tuple[np.dtype, bool]:
+    """NumPy 2 (NEP 50) result dtype of ``avals``; weak Python scalars defer to arrays.
+
+    Returns ``(dtype, weak)``: weak when every operand is weak.
+    """
+    weak = all(a.weak_type for a in avals)
+    if weak:
+        kinds = {a.dtype.kind for a in avals}
+        if "c" in kinds:
+            return (np.dtype(np.complex128 if config.get("enable_x64") else np.complex64), True)
+        if "f" in kinds or "V" in kinds:
+            return default_float(), True
+        return avals[0].dtype if len(kinds) == 1 else default_int(), True
+    dt = np.result_type(*[_stand_in(a) for a in avals])
+    return dt, False
+
+
+def promote_to(fname: str, x, dtype: np.dtype, weak: bool = False):
+    """Convert ``x`` (xnp value or Python scalar) to ``dtype``; Python ints out of range
+    raise ``OverflowError`` as in NumPy."""
+    if type(x) in _PY_SCALARS:
+        return core.lift(core.scalar_to_ndarray(x, dtype), weak_type=weak)
+    aval = core.aval_of(x)
+    if aval.dtype == dtype:
+        return x  # only weakness differs: lax ops combine weak and strong operands of one dtype
+    return lax.convert_element_type(x, dtype, weak_type=weak)
+
+
+def promote(fname: str, *args):
+    """Operands converted to their common (NEP 50) dtype. Returns (values, dtype, weak)."""
+    avals = [core.aval_of(a) for a in args]
+    dt, weak = result_dtype(*avals)
+    return [promote_to(fname, a, dt, weak) for a in args], dt, weak
+
+
+def broadcast_to_rank(x, ndim: int):
+    """Prepend size-1 dims to reach ``ndim`` (rank-0 values stay rank 0: lax broadcasts them)."""
+    aval = core.aval_of(x)
+    k = ndim - aval.ndim
+    if k <= 0 or aval.ndim == 0:
+        return x
+    return lax.broadcast_in_dim(x, (1,) * k + aval.shape, tuple(range(k, ndim)))
+
+
+def broadcast_shapes(fname: str, *shapes) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(
+            f"xnp.{fname}: operands could not be broadcast together with shapes "
+            + " ".join(str(tuple(s)) for s in shapes)) from None
+
+
+def broadcast_arrays(fname: str, *xs):
+    """Rank-promote operands for a lax elementwise op; checks NumPy broadcastability."""
+    shapes = [core.aval_of(x).shape for x in xs]
+    out = broadcast_shapes(fname, *shapes)
+    return [broadcast_to_rank(x, len(out)) for x in xs], out
+
+
+def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):
+    """Convert, promote (NEP 50) and rank-broadcast two ufunc operands."""
+    a = x1 if type(x1) in _PY_SCALARS else asarray_for(fname, x1, argnames[0])
+    b = x2 if type(x2) in _PY_SCALARS else asarray_for(fname, x2, argnames[1])
+    (a, b), dt, weak = promote(fname, a, b)
+    (a, b), _ = broadcast_arrays(fname, a, b)
+    return a, b, dt
+
+
+def to_inexact_dtype(dt: np.dtype) -> np.dtype:
+    """The dtype NumPy computes float functions in: ints/bool -> float64, floats unchanged."""
+    if dt.kind in "fc" or dt.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        return dt
+    if dt.kind == "b" or dt.itemsize >= 4:
+        return default_float()
+    return np.dtype(np.float16) if dt.itemsize == 1 else np.dtype(np.float32)
+
+
+def static_int(fname: str, value, argname: str) -> int:
+    """A concrete Python int from ``value`` (int, NumPy integer, concrete array).
+
+    Raises
+    ------
+    xnp.errors.ConcretizationTypeError
+        ``value`` is traced.
+    TypeError
+        ``value`` is not an integer.
+    """
+    if isinstance(value, core.Tracer):
+        v = value.to_concrete_value()
+        if v is None:
+            from xnp.tracing import errors  # noqa: PLC0415
+
+            raise errors.ConcretizationTypeError(errors.concretization_message(
+                value, f"It arose in the xnp.{fname} argument '{argname}', which must be static."))
+        value = v
+    if type(value) is core.Array:
+        value = value._value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.ndarray)):
+        raise TypeError(f"xnp.{fname}: `{argname}` must be an integer, got {value!r}")
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0 or value.dtype.kind not in "iu":
+            raise TypeError(f"xnp.{fname}: `{argname}` must be an integer, got {value!r}")
+    return int(value)
+
+
+def normalize_axis(fname: str, axis, ndim: int, argname: str = "axis") -> int:
+    """A non-negative axis; ``AxisError`` (a ValueError and IndexError) when out of range."""
+    if isinstance(axis, core.Tracer):
+        static_int(fname, axis, argname)
+    if not isinstance(axis, (numbers.Integral,)) or isinstance(axis, bool):
+        raise TypeError(f"xnp.{fname}: `{argname}` must be an int, got {axis!r}")
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim, f"xnp.{fname}")
+    return axis % ndim if ndim else 0
+
+
+def normalize_axes(fname: str, axis, ndim: int, argname: str = "axis") -> tuple[int, ...]:
+    """Sorted tuple of non-negative axes; None means all. Repeated axes raise ValueError."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (list, tuple)):
+        axes = [normalize_axis(fname, a, ndim, argname) for a in axis]
+    else:
+        axes = [normalize_axis(fname, axis, ndim, argname)]
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"xnp.{fname}: repeated axis in `{argname}`={axis!r}")
+    return tuple(sorted(axes))
+
+
+def check_unsupported(fname: str, **kwargs) -> None:
+    """``NotImplementedError`` for NumPy parameters xnp keeps in a signature but does not do.
+
+    Pass ``name=(value, default, why)``.
+    """
+    for name, (value, default, why) in kwargs.items():
+        if value is not default and not (isinstance(value, str) and value == default):
+            raise NotImplementedError(f"xnp.{fname}: `{name}={value!r}` is not supported: {why}")
+
+
+def write_out(fname: str, out, res):
+    """NumPy's ``out=``: write ``res`` into ``out`` (same shape; same_kind casting).
+
+    Eager: in place, as NumPy does. Under jit the traced ``out`` is rebound to
+    the new value (functionalized). Returns ``out`` (or ``res`` when ``out`` is None).
+    """
+    if out is None:
+        return res
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"xnp.{fname}: `out` must be one array, got a tuple of {len(out)}")
+        out = out[0]
+    if not is_xnp(out):
+        raise TypeError(f"xnp.{fname}: `out` must be an xnp array, got {type(out).__name__}")
+    ra, oa = core.aval_of(res), core.aval_of(out)
+    if ra.shape != oa.shape:
+        raise ValueError(f"xnp.{fname}: `out` has shape {oa.shape} but the result has shape {ra.shape}")
+    if not np.can_cast(ra.dtype, oa.dtype, "same_kind"):
+        raise TypeError(
+            f"xnp.{fname}: cannot cast the result from {ra.dtype} to `out` dtype {oa.dtype} "
+            "with casting rule 'same_kind'")
+    if ra.dtype != oa.dtype:
+        res = lax.convert_element_type(res, oa.dtype)
+    if type(out) is core.Array:
+        out._writable_value()[...] = res._value if type(res) is core.Array else res
+        return out
+    out._assign(core.current_trace().to_tracer(res))
+    return out

@@ -1,0 +1,541 @@
+"""Primitives, ``bind``, traces, tracers and eager arrays.
+
+Trace discipline: one *current trace* (a context variable, changed only by
+:func:`set_current_trace`, restored in ``finally``). ``Primitive.bind`` hands
+the call to the current trace:
+
+* :class:`EvalTrace` (no transformation active) runs the eager backend's
+  implementation of the primitive;
+* a staging trace (``jit``/``make_jaxpr``, :mod:`xnp.tracing.partial_eval`)
+  records a ``JaxprEqn`` and returns a tracer: every call is staged, even when
+  all arguments are constants (omnistaging);
+* later transformations (jvp, vmap) process the call with their rule and bind
+  again on their parent trace.
+
+A trace has an ``alive`` flag that is cleared when its transformation ends;
+using one of its tracers afterwards raises ``UnexpectedTracerError`` naming
+the line that created the tracer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+from typing import Any, Callable
+
+import numpy as np
+
+from xnp import config as _config
+from xnp.tracing import errors
+from xnp.tracing.avals import ShapedArray
+
+__all__ = [
+    "Primitive",
+    "Trace",
+    "EvalTrace",
+    "Tracer",
+    "Array",
+    "SourceInfo",
+    "current_trace",
+    "set_current_trace",
+    "register_eager_backend",
+    "eager_backend",
+    "source_info",
+    "aval_of",
+    "is_python_scalar",
+]
+
+_XNP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# --------------------------------------------------------------------------- source info
+
+
+class SourceInfo:
+    """Where user code triggered an operation: file, line, 0-based column, function."""
+
+    __slots__ = ("file", "line", "col", "function")
+
+    def __init__(self, file: str, line: int, col: int | None, function: str):
+        self.file = file
+        self.line = line
+        self.col = col
+        self.function = function
+
+    def __str__(self):
+        col = f":{self.col}" if self.col is not None else ""
+        return f"{self.file}:{self.line}{col} ({self.function})"
+
+
+def _user_frame():
+    f = sys._getframe(2)
+    while f is not None and f.f_code.co_filename.startswith(_XNP_DIR):
+        f = f.f_back
+    return f
+
+
+def source_info() -> SourceInfo | None:
+    """The innermost stack frame outside the xnp package (None if there is none)."""
+    f = _user_frame()
+    if f is None:
+        return None
+    col = None
+    try:
+        pos = next(itertools.islice(f.f_code.co_positions(), f.f_lasti // 2, None))
+        col = pos[2]
+    except (StopIteration, AttributeError, ValueError):
+        pass
+    return SourceInfo(f.f_code.co_filename, f.f_lineno, col, f.f_code.co_name)
+
+
+# --------------------------------------------------------------------------- primitives
+
+
+def _default_weak_type(*weak_types, **params) -> bool:
+    return bool(weak_types) and all(weak_types)
+
+
+class Primitive:
+    """A named operation; every interpretation of it is a rule keyed by this object.
+
+    Parameters
+    ----------
+    name : str
+        The jaxpr name (``add``, ``reduce_sum``).
+    shape : callable(*avals, **params) -> tuple (or list of tuples if ``multiple_results``)
+        Shape rule; raises ``TypeError``/``ValueError`` naming the primitive.
+    dtype : callable(*avals, **params) -> np.dtype (or list)
+        Dtype rule; strict (no promotion at the lax level).
+    weak_type : callable(*weak_types, **params) -> bool, optional
+        Default: the result is weak when every operand is weak.
+    jvp, transpose, batch : callables, optional
+        Transformation rules (used by the AD and batching traces).
+    multiple_results : bool
+        ``bind`` returns a list.
+    differentiable : bool or str
+        False (or a reason string) for primitives whose outputs carry no tangent.
+
+    Calling convention: array operands positional, static parameters as
+    keywords (hashable, canonical: tuples of ints, ``np.dtype``).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        shape: Callable | None = None,
+        dtype: Callable | None = None,
+        weak_type: Callable | None = None,
+        abstract_eval: Callable | None = None,
+        jvp: Callable | None = None,
+        transpose: Callable | None = None,
+        batch: Callable | None = None,
+        multiple_results: bool = False,
+        differentiable: bool | str = True,
+    ):
+        self.name = name
+        self.shape_rule = shape
+        self.dtype_rule = dtype
+        self.weak_type_rule = weak_type or _default_weak_type
+        self._abstract_eval = abstract_eval
+        self.jvp = jvp
+        self.transpose = transpose
+        self.batch = batch
+        self.multiple_results = multiple_results
+        self.differentiable = differentiable
+        self.impl = None  # an xnp-level eager rule (call primitives); else the backend's table
+
+    def __repr__(self):
+        return self.name
+
+    def bind(self, *args, **params):
+        """Apply the primitive under the current trace (eager, staged or transformed)."""
+        return _STATE.trace.process_primitive(self, args, params)
+
+    def abstract_eval(self, *avals: ShapedArray, **params):
+        """Output aval(s) from input avals: the shape, dtype and weak-type rules."""
+        if self._abstract_eval is not None:
+            return self._abstract_eval(*avals, **params)
+        shape = self.shape_rule(*avals, **params)
+        dtype = self.dtype_rule(*avals, **params)
+        weak = self.weak_type_rule(*(a.weak_type for a in avals), **params)
+        if self.multiple_results:
+            return [ShapedArray(s, d, weak) for s, d in zip(shape, dtype)]
+        return ShapedArray(shape, dtype, weak)
+
+
+# --------------------------------------------------------------------------- traces
+
+
+class Trace:
+    """Base of all traces. ``alive`` is cleared when the transformation ends."""
+
+    alive = True
+    transformation = "eval"
+
+    def process_primitive(self, prim: Primitive, args, params):  # pragma: no cover
+        raise NotImplementedError
+
+
+class _State:
+    __slots__ = ("trace",)
+
+    def __init__(self):
+        self.trace: Trace = EvalTrace()
+
+
+class set_current_trace:
+    """Context manager: make ``trace`` the current trace; restores the previous one."""
+
+    __slots__ = ("new", "prev")
+
+    def __init__(self, trace: Trace):
+        self.new = trace
+
+    def __enter__(self):
+        self.prev = _STATE.trace
+        _STATE.trace = self.new
+        return self.new
+
+    def __exit__(self, *exc):
+        _STATE.trace = self.prev
+        return False
+
+
+def current_trace() -> Trace:
+    return _STATE.trace
+
+
+# --------------------------------------------------------------------------- eager backends
+
+_EAGER_BACKENDS: dict[str, Any] = {}
+_DEFAULT_EAGER = ["numpy"]
+
+
+def register_eager_backend(backend) -> None:
+    """Register an eager backend: an object with ``name``, ``impls`` (primitive ->
+    callable on native arrays), ``native_types`` and ``from_host(ndarray)``."""
+    _EAGER_BACKENDS[backend.name] = backend
+
+
+def eager_backend(name: str | None = None):
+    name = name or _DEFAULT_EAGER[0]
+    try:
+        return _EAGER_BACKENDS[name]
+    except KeyError:
+        raise ValueError(f"xnp: unknown eager backend {name!r}; have {sorted(_EAGER_BACKENDS)}")
+
+
+def is_python_scalar(x) -> bool:
+    return type(x) in (int, float, complex, bool)
+
+
+_PY_SCALAR_DTYPES = {
+    bool: np.dtype(np.bool_),
+    int: np.dtype(np.int64),
+    float: np.dtype(np.float64),
+    complex: np.dtype(np.complex128),
+}
+
+
+def python_scalar_dtype(x) -> np.dtype:
+    """Default dtype of a Python scalar (int64, float64, complex128; bool)."""
+    t = type(x)
+    if not _config._OPTIONS["enable_x64"] and t in (int, float, complex):
+        return {int: np.dtype(np.int32), float: np.dtype(np.float32),
+                complex: np.dtype(np.complex64)}[t]
+    return _PY_SCALAR_DTYPES[t]
+
+
+def scalar_to_ndarray(x, dtype: np.dtype | None = None) -> np.ndarray:
+    """A Python scalar as a 0-d ndarray of its default dtype (``OverflowError`` if out of range)."""
+    dt = dtype or python_scalar_dtype(x)
+    try:
+        return np.asarray(x, dtype=dt)
+    except OverflowError as e:
+        raise OverflowError(f"Python integer {x} out of bounds for {dt}") from e
+
+
+def aval_of(x) -> ShapedArray:
+    """Aval of an xnp Array, tracer, NumPy array/scalar or Python scalar.
+
+    Raises
+    ------
+    TypeError
+        ``x`` is not array-like.
+    """
+    t = type(x)
+    if t is Array:
+        return x.aval
+    if isinstance(x, Tracer):
+        return x.aval
+    if t in _PY_SCALAR_DTYPES:
+        dt = python_scalar_dtype(x)
+        if t is int:
+            scalar_to_ndarray(x, dt)  # range check
+        return ShapedArray((), dt, weak_type=t is not bool)
+    if isinstance(x, (np.ndarray, np.generic)):
+        from xnp.tracing.avals import canonical_dtype  # noqa: PLC0415
+
+        return ShapedArray(np.shape(x), canonical_dtype(x.dtype))
+    raise TypeError(f"xnp: value of type {t.__name__} is not an array: {x!r}")
+
+
+class EvalTrace(Trace):
+    """No transformation: run the eager backend's implementation now."""
+
+    def process_primitive(self, prim, args, params):
+        if prim.impl is not None:
+            for a in args:
+                if isinstance(a, Tracer):
+                    a._check_alive()
+            return prim.impl(*args, **params)
+        vals = []
+        weaks = []
+        for a in args:
+            t = type(a)
+            if t is Array:
+                vals.append(a._value)
+                weaks.append(a._weak)
+            elif isinstance(a, Tracer):
+                a._check_alive()
+                raise AssertionError(f"internal error in xnp: live {type(a).__name__} in eager mode")
+            elif t in _PY_SCALAR_DTYPES:
+                vals.append(scalar_to_ndarray(a))
+                weaks.append(t is not bool)
+            else:
+                vals.append(np.asarray(a))
+                weaks.append(False)
+        backend = _EAGER_BACKENDS[_DEFAULT_EAGER[0]]
+        impl = backend.impls.get(prim)
+        if impl is None:
+            raise NotImplementedError(
+                f"xnp: eager backend '{backend.name}' has no rule for primitive '{prim.name}'."
+            )
+        out = impl(*vals, **params)
+        weak = prim.weak_type_rule(*weaks, **params)
+        if prim.multiple_results:
+            return [Array(backend.wrap_native(o), weak) for o in out]
+        return Array(backend.wrap_native(out), weak)
+
+
+_STATE = _State()
+
+
+def lift(value, weak_type: bool = False):
+    """Make a host value (NumPy array) an xnp value of the current trace.
+
+    Eagerly this is an ``Array``; while staging it is a tracer bound to a
+    constvar (or a literal for scalars), so creation functions called under
+    ``jit`` return tracers (omnistaging) without recording an equation.
+    """
+    t = _STATE.trace
+    backend = _EAGER_BACKENDS[_DEFAULT_EAGER[0]]
+    arr = Array(backend.from_host(value), weak_type)
+    to_tracer = getattr(t, "to_tracer", None)
+    return arr if to_tracer is None else to_tracer(arr)
+
+
+# --------------------------------------------------------------------------- tracers
+
+
+class Tracer:
+    """A value under a transformation: knows its aval (shape, dtype, weak type), not its data.
+
+    Reading metadata (``shape``, ``dtype``, ``ndim``, ``size``, ``len``) is free and
+    static. Converting to a Python or NumPy value raises the matching
+    ``xnp.errors`` class, unless the tracer is concrete (``to_concrete_value``).
+    Operators and array methods are installed by :mod:`xnp.array`.
+    """
+
+    __slots__ = ("_trace", "__weakref__")
+    __array_priority__ = 100
+
+    @property
+    def aval(self) -> ShapedArray:  # pragma: no cover
+        raise NotImplementedError
+
+    @property
+    def shape(self):
+        return self.aval.shape
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    @property
+    def ndim(self):
+        return self.aval.ndim
+
+    @property
+    def size(self):
+        return self.aval.size
+
+    @property
+    def weak_type(self):
+        return self.aval.weak_type
+
+    def to_concrete_value(self):
+        """The concrete value behind this tracer, or None when it is abstract."""
+        return None
+
+    def _origin_message(self) -> str:
+        return ""
+
+    def _check_alive(self):
+        if not self._trace.alive:
+            raise errors.UnexpectedTracerError(self._leak_message())
+
+    def _leak_message(self) -> str:
+        return (
+            "Encountered an unexpected tracer. A function transformed by xnp had a side effect, "
+            f"allowing a reference to an intermediate value with type {self.aval} to escape "
+            "the scope of the transformation.\n" + errors.docs_pointer(errors.UnexpectedTracerError)
+        )
+
+    def __len__(self):
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object (a 0-d traced array)")
+        return self.aval.shape[0]
+
+    def __iter__(self):
+        if not self.aval.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.aval.shape[0]))
+
+    def __hash__(self):
+        raise TypeError(f"unhashable type: '{type(self).__name__}' (traced array {self.aval})")
+
+    def __bool__(self):
+        v = self.to_concrete_value()
+        if v is None:
+            raise errors.TracerBoolConversionError(errors.bool_conversion_message(self))
+        return bool(v)
+
+    def __int__(self):
+        v = self.to_concrete_value()
+        if v is None:
+            raise errors.ConcretizationTypeError(
+                errors.concretization_message(self, "", conversion="int"))
+        return int(v)
+
+    def __float__(self):
+        # D-5: float()/complex() would drop the tangent of a concrete jvp tracer: always raise.
+        raise errors.ConcretizationTypeError(
+            errors.concretization_message(self, "", conversion="float"))
+
+    def __complex__(self):
+        raise errors.ConcretizationTypeError(
+            errors.concretization_message(self, "", conversion="complex"))
+
+    def __index__(self):
+        v = self.to_concrete_value()
+        if v is None or not np.issubdtype(self.aval.dtype, np.integer):
+            raise errors.TracerIntegerConversionError(errors.index_conversion_message(self))
+        return int(v)
+
+    def __array__(self, dtype=None, copy=None):
+        raise errors.TracerArrayConversionError(errors.array_conversion_message(self))
+
+    def item(self, *args):
+        v = self.to_concrete_value()
+        if v is None:
+            raise errors.ConcretizationTypeError(
+                errors.concretization_message(self, "This occurred in the item() method of xnp.Array"))
+        return np.asarray(v).item(*args)
+
+    def tolist(self):
+        raise errors.ConcretizationTypeError(errors.method_message(self, "tolist()"))
+
+    def tobytes(self, order="C"):
+        raise errors.ConcretizationTypeError(errors.method_message(self, "tobytes()"))
+
+    def __dlpack__(self, *args, **kwargs):
+        raise errors.ConcretizationTypeError(errors.method_message(self, "__dlpack__()"))
+
+    def __dlpack_device__(self):
+        raise errors.ConcretizationTypeError(errors.method_message(self, "__dlpack_device__()"))
+
+    @property
+    def committed(self):
+        raise errors.ConcretizationTypeError(errors.method_message(self, "committed"))
+
+    def __getattr__(self, name):
+        if name == "device":
+            raise AttributeError(
+                f"{type(self).__name__} has no attribute device: a traced value has no device yet")
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+
+
+# --------------------------------------------------------------------------- eager arrays
+
+_BUFFER_READER: list = [None]
+
+
+def register_buffer_reader(fn: Callable) -> None:
+    """Set the function that turns a device buffer into a host (NumPy) array."""
+    _BUFFER_READER[0] = fn
+
+
+class Array:
+    """An eager xnp array: wraps the eager backend's native array (a NumPy ndarray on CPU).
+
+    Eager code has NumPy's semantics, views and in-place updates included. An
+    array returned by a jitted call also remembers its device buffer (``_buf``)
+    so the next jitted call needs no transfer; the host view of it is read-only
+    and is copied on the first write (copy-on-write), which drops the buffer.
+    Operators and methods are installed by :mod:`xnp.array`.
+    """
+
+    __slots__ = ("_val", "_buf", "_weak", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, value, weak_type: bool = False, buf=None):
+        self._val = value
+        self._buf = buf
+        self._weak = weak_type
+
+    @property
+    def _value(self):
+        v = self._val
+        if v is None:
+            v = self._val = _BUFFER_READER[0](self._buf)
+        return v
+
+    def _writable_value(self):
+        """The native array, copied first if it is a read-only view of a device buffer."""
+        v = self._value
+        if not v.flags.writeable:
+            if self._buf is None:
+                raise ValueError("xnp: assignment destination is read-only")
+            v = self._val = v.copy()
+            self._buf = None
+        else:
+            self._buf = None
+        return v
+
+    @property
+    def aval(self) -> ShapedArray:
+        v = self._value
+        return ShapedArray(v.shape, v.dtype, self._weak)
+
+    @property
+    def weak_type(self) -> bool:
+        return self._weak
+
+    @property
+    def shape(self):
+        return self._value.shape
+
+    @property
+    def dtype(self):
+        return self._value.dtype
+
+    @property
+    def ndim(self):
+        return self._value.ndim
+
+    @property
+    def size(self):
+        return self._value.size

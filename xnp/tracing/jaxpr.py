@@ -1,0 +1,194 @@
+"""The jaxpr IR: ``Var``, ``Literal``, ``JaxprEqn``, ``Jaxpr``, ``ClosedJaxpr``;
+``eval_jaxpr`` and the type checker ``typecheck_jaxpr``.
+
+A jaxpr is a list of equations in SSA form over typed variables; a closed
+jaxpr also holds the values of its constvars (``consts``).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from xnp.tracing.avals import ShapedArray
+
+__all__ = ["Var", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "eval_jaxpr",
+           "typecheck_jaxpr", "JaxprTypeError"]
+
+_ids = itertools.count()
+
+
+class Var:
+    """A jaxpr variable: a typed SSA name (names are given by the printer)."""
+
+    __slots__ = ("aval", "id")
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+        self.id = next(_ids)
+
+    def __repr__(self):
+        return f"Var({self.id}:{self.aval.str_short()})"
+
+
+class Literal:
+    """A scalar constant inlined into an equation: prints as ``1.0:f64[]``."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val, aval: ShapedArray):
+        self.val = val  # a 0-d np.ndarray of aval.dtype
+        self.aval = aval
+
+    def __str__(self):
+        return f"{self.val[()]!s}:{self.aval.str_short()}"
+
+    __repr__ = __str__
+
+
+class JaxprEqn:
+    """``outvars = primitive[params] invars``, with the user source line that made it."""
+
+    __slots__ = ("primitive", "invars", "params", "outvars", "source_info")
+
+    def __init__(self, primitive, invars, params, outvars, source_info=None):
+        self.primitive = primitive
+        self.invars = invars
+        self.params = params
+        self.outvars = outvars
+        self.source_info = source_info
+
+    def __repr__(self):
+        from xnp.tracing.pretty import pp_eqn  # noqa: PLC0415
+
+        return pp_eqn(self)
+
+
+class Jaxpr:
+    """An open jaxpr: constvars, invars, equations and outvars."""
+
+    __slots__ = ("constvars", "invars", "eqns", "outvars", "debug_info")
+
+    def __init__(self, constvars, invars, eqns, outvars, debug_info=None):
+        self.constvars = list(constvars)
+        self.invars = list(invars)
+        self.eqns = list(eqns)
+        self.outvars = list(outvars)
+        self.debug_info = debug_info
+
+    @property
+    def in_avals(self):
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self):
+        return [v.aval for v in self.outvars]
+
+    def __str__(self):
+        from xnp.tracing.pretty import pp_jaxpr  # noqa: PLC0415
+
+        return pp_jaxpr(self)
+
+    __repr__ = __str__
+
+
+class ClosedJaxpr:
+    """A jaxpr with the values of its constvars (``consts``)."""
+
+    __slots__ = ("jaxpr", "consts")
+
+    def __init__(self, jaxpr: Jaxpr, consts):
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+
+    @property
+    def eqns(self):
+        return self.jaxpr.eqns
+
+    @property
+    def in_avals(self):
+        return self.jaxpr.in_avals
+
+    @property
+    def out_avals(self):
+        return self.jaxpr.out_avals
+
+    def __str__(self):
+        return str(self.jaxpr)
+
+    __repr__ = __str__
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts, *args):
+    """Evaluate ``jaxpr`` by binding each equation's primitive on the current trace.
+
+    Returns the list of outputs. Under a transformation the equations are
+    re-traced, so ``eval_jaxpr`` composes with ``jit`` and ``make_jaxpr``.
+    """
+    env: dict[Var, object] = {}
+
+    def read(v):
+        return v.val if type(v) is Literal else env[v]
+
+    if len(consts) != len(jaxpr.constvars) or len(args) != len(jaxpr.invars):
+        raise TypeError(
+            f"eval_jaxpr: expected {len(jaxpr.constvars)} consts and {len(jaxpr.invars)} args, "
+            f"got {len(consts)} and {len(args)}"
+        )
+    for v, x in zip(jaxpr.constvars, consts):
+        env[v] = x
+    for v, x in zip(jaxpr.invars, args):
+        env[v] = x
+    for eqn in jaxpr.eqns:
+        outs = eqn.primitive.bind(*[read(v) for v in eqn.invars], **eqn.params)
+        if not eqn.primitive.multiple_results:
+            outs = [outs]
+        for v, x in zip(eqn.outvars, outs):
+            env[v] = x
+    return [read(v) for v in jaxpr.outvars]
+
+
+class JaxprTypeError(TypeError):
+    """A jaxpr is ill-typed (an internal error in whoever built it)."""
+
+
+def typecheck_jaxpr(jaxpr: Jaxpr) -> None:
+    """Recompute every equation's output avals from its abstract-eval rule and compare.
+
+    Raises
+    ------
+    JaxprTypeError
+        A variable is used before definition, defined twice, or an equation's
+        recorded output type differs from what its rule computes.
+    """
+    defined = set()
+    for v in list(jaxpr.constvars) + list(jaxpr.invars):
+        if v in defined:
+            raise JaxprTypeError(f"variable {v} bound twice")
+        defined.add(v)
+
+    def check_in(v, where):
+        if type(v) is Literal:
+            if not isinstance(v.val, np.ndarray) or v.val.shape != () or v.val.dtype != v.aval.dtype:
+                raise JaxprTypeError(f"bad literal {v} in {where}")
+            return v.aval
+        if v not in defined:
+            raise JaxprTypeError(f"variable {v} used before definition in {where}")
+        return v.aval
+
+    for eqn in jaxpr.eqns:
+        in_avals = [check_in(v, eqn.primitive.name) for v in eqn.invars]
+        out = eqn.primitive.abstract_eval(*in_avals, **eqn.params)
+        outs = out if eqn.primitive.multiple_results else [out]
+        if len(outs) != len(eqn.outvars):
+            raise JaxprTypeError(f"{eqn.primitive.name}: {len(outs)} results vs {len(eqn.outvars)} outvars")
+        for o, v in zip(outs, eqn.outvars):
+            if o != v.aval:
+                raise JaxprTypeError(
+                    f"{eqn.primitive.name}: rule gives {o!r} but the equation records {v.aval!r}")
+            if v in defined:
+                raise JaxprTypeError(f"variable {v} bound twice")
+            defined.add(v)
+    for v in jaxpr.outvars:
+        check_in(v, "outvars")

@@ -1,0 +1,438 @@
+"""``xnp.jit`` and ``xnp.make_jaxpr``.
+
+``jit(f)(*args)``: split static from dynamic arguments, flatten the dynamic
+ones (pytrees) to avals, look up (tree structure, avals incl. weak types,
+static values compared by type and value, config) in a bounded per-function
+cache; on a miss trace ``f`` to a ``ClosedJaxpr`` and compile it with the
+registered jit backend (XLA). Called inside another trace, a jitted function
+is staged as one ``jit`` equation holding its jaxpr.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import inspect
+import sys
+
+import numpy as np
+
+from xnp import config
+from xnp.tracing import core
+from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
+from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
+from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
+from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+
+__all__ = ["jit", "make_jaxpr", "jit_p", "register_jit_backend", "Lowered", "Compiled", "Traced"]
+
+_JIT_BACKEND: list = [None]
+
+
+def register_jit_backend(backend) -> None:
+    """Set the compiler behind ``jit``: an object with ``lower(closed_jaxpr, name, donated)``
+    returning a lowered module (``as_text()``, ``compile()``) whose compiled form is
+    called with the flat list of argument values and returns the flat outputs."""
+    _JIT_BACKEND[0] = backend
+
+
+def _jit_backend():
+    b = _JIT_BACKEND[0]
+    if b is None:
+        raise RuntimeError("xnp: no jit backend is registered (import xnp, not xnp.tracing)")
+    return b
+
+
+# --------------------------------------------------------------------------- the jit primitive
+
+
+def _jit_abstract_eval(*avals, jaxpr: ClosedJaxpr, name: str):
+    return list(jaxpr.out_avals)
+
+
+def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
+    return eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
+
+
+jit_p = core.Primitive("jit", abstract_eval=_jit_abstract_eval, multiple_results=True)
+jit_p.impl = _jit_impl  # runs through bind, so it works on every eager backend
+
+
+def _closure_convert(closed: ClosedJaxpr):
+    """Move constvars to the front of the invars; returns (jaxpr without consts, consts)."""
+    j = closed.jaxpr
+    new = Jaxpr([], j.constvars + j.invars, j.eqns, j.outvars, j.debug_info)
+    return ClosedJaxpr(new, []), closed.consts
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+class _Static:
+    """A static argument in a cache key: compared by (type, value)."""
+
+    __slots__ = ("value", "_hash")
+
+    def __init__(self, value):
+        self.value = value
+        try:
+            self._hash = hash((type(value), value))
+        except TypeError as e:
+            raise ValueError(
+                "Non-hashable static arguments are not supported. An error occurred while "
+                f"trying to hash an object of type {type(value)}, {value!r}. The error was:\n"
+                f"TypeError: {e}") from None
+
+    def __eq__(self, other):
+        return type(other) is _Static and type(self.value) is type(other.value) and (
+            self.value == other.value) is True
+
+    def __hash__(self):
+        return self._hash
+
+
+def _positional_param_count(sig):
+    if sig is None:
+        return None
+    n = 0
+    for p in sig.parameters.values():
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            return None
+        if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            n += 1
+    return n
+
+
+def _resolve_static(fun, static_argnums, static_argnames):
+    try:
+        sig = inspect.signature(fun)
+    except (TypeError, ValueError):
+        sig = None
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    if isinstance(static_argnames, str):
+        static_argnames = (static_argnames,)
+    nums = tuple(static_argnums) if static_argnums is not None else None
+    names = tuple(static_argnames) if static_argnames is not None else None
+    npos = _positional_param_count(sig)
+    if nums is not None and npos is not None:
+        for i in nums:
+            if not -npos <= i < npos:
+                raise ValueError(
+                    f"Jitted function has static_argnums={nums}, but only accepts {npos} "
+                    "positional arguments.")
+    params = list(sig.parameters) if sig is not None else []
+    positional = [p for p in params if sig.parameters[p].kind in (
+        inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    if nums is not None and names is None:
+        names = tuple(positional[i] for i in nums if npos is not None and -npos <= i < npos)
+    elif names is not None and nums is None:
+        nums = tuple(positional.index(n) for n in names if n in positional)
+    nums = tuple(i % npos if (i < 0 and npos) else i for i in (nums or ()))
+    return sig, frozenset(nums), frozenset(names or ()), npos
+
+
+def _arg_aval(x, path: str, fun_name: str) -> ShapedArray:
+    try:
+        return core.aval_of(x)
+    except TypeError:
+        raise TypeError(
+            f"Error interpreting argument to {fun_name} as an abstract array. The problematic "
+            f"value is of type {type(x)} and was passed to the function at path {path}.\n"
+            "This typically means that a jit-wrapped function was called with a non-array "
+            "argument, and this argument was not marked as static using the static_argnums or "
+            "static_argnames parameters of xnp.jit.") from None
+
+
+class _Entry:
+    __slots__ = ("closed", "out_tree", "mutated", "compiled", "n_out")
+
+    def __init__(self, closed, out_tree, mutated, n_out):
+        self.closed = closed
+        self.out_tree = out_tree
+        self.mutated = mutated
+        self.n_out = n_out
+        self.compiled = None
+
+
+class _Staged:
+    """What tracing produced for one call signature."""
+
+
+def _flatten_outputs(out):
+    leaves, tree = tree_flatten(out)
+    return leaves, tree
+
+
+class JitWrapped:
+    """The callable returned by :func:`jit`; ``__wrapped__`` is the original function."""
+
+    def __init__(self, fun, static_argnums, static_argnames, donate_argnums, transformation="jit"):
+        if not callable(fun):
+            raise TypeError(f"xnp.jit: expected a callable, got {type(fun).__name__}: {fun!r}")
+        functools.update_wrapper(self, fun)
+        self._fun = fun
+        self._sig, self._static_nums, self._static_names, self._npos = _resolve_static(
+            fun, static_argnums, static_argnames)
+        if isinstance(donate_argnums, int):
+            donate_argnums = (donate_argnums,)
+        self._donate = frozenset(donate_argnums or ())
+        self._cache: collections.OrderedDict = collections.OrderedDict()
+        self._last_key = None
+        self._transformation = transformation
+        self._name = getattr(fun, "__name__", "fun")
+        self.trace_count = 0
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    # -- argument handling
+    def _split(self, args, kwargs):
+        dyn_args, statics, donated = [], [], []
+        for i, a in enumerate(args):
+            if i in self._static_nums:
+                statics.append((i, _Static(a)))
+            else:
+                dyn_args.append(a)
+                donated.append(i in self._donate)
+        dyn_kwargs = {}
+        for k in sorted(kwargs):
+            if k in self._static_names:
+                statics.append((k, _Static(kwargs[k])))
+            else:
+                dyn_kwargs[k] = kwargs[k]
+        return tuple(dyn_args), dyn_kwargs, tuple(statics), donated
+
+    def _names_for(self, args, kwargs, dyn_args, dyn_kwargs):
+        names = signature_arg_names(self._fun, args, kwargs)
+        pos_names = []
+        if names is not None:
+            pos_names = [n for i, n in enumerate(names[: len(args)]) if i not in self._static_nums]
+        else:
+            pos_names = [f"args[{i}]" for i in range(len(args)) if i not in self._static_nums]
+        return pos_names
+
+    def _flat(self, args, kwargs):
+        dyn_args, dyn_kwargs, statics, donated = self._split(args, kwargs)
+        pos_names = self._names_for(args, kwargs, dyn_args, dyn_kwargs)
+        path_leaves, in_tree = tree_flatten_with_path((dyn_args, dyn_kwargs))
+        leaves, paths = [], []
+        donate_flat = []
+        for path, leaf in path_leaves:
+            if path[0] == "[0]":
+                i = int(path[1][1:-1])
+                head = pos_names[i] if i < len(pos_names) else f"args[{i}]"
+                paths.append(head + keystr(path[2:]))
+                donate_flat.append(donated[i])
+            else:
+                paths.append(path[1][2:-2] + keystr(path[2:]))
+                donate_flat.append(False)
+            leaves.append(leaf)
+        return leaves, paths, in_tree, statics, donate_flat
+
+    def _rebuild_fun(self, in_tree, statics):
+        fun = self._fun
+
+        def flat_fun(*leaves):
+            dyn_args, dyn_kwargs = tree_unflatten(in_tree, leaves)
+            args = list(dyn_args)
+            kwargs = dict(dyn_kwargs)
+            for key, st in statics:
+                if isinstance(key, int):
+                    args.insert(key, st.value)
+                else:
+                    kwargs[key] = st.value
+            out = fun(*args, **kwargs)
+            out_leaves, out_tree = _flatten_outputs(out)
+            flat_fun.out_tree = out_tree
+            return out_leaves
+
+        return flat_fun
+
+    def _stage(self, leaves, paths, in_tree, statics):
+        avals = tuple(_arg_aval(x, p, self._name) for x, p in zip(leaves, paths))
+        key = (in_tree, avals, statics, config.snapshot())
+        entry = self._cache.get(key)
+        if entry is not None:
+            self._cache.move_to_end(key)
+            return entry, avals
+        if config.get("log_compiles"):
+            print(self._explain(key, paths), file=sys.stderr)
+        flat_fun = self._rebuild_fun(in_tree, statics)
+        dbg = debug_info_for(self._fun, self._transformation, paths)
+        closed, mutated = trace_to_jaxpr(flat_fun, avals, dbg)
+        self.trace_count += 1
+        n_out = len(closed.jaxpr.outvars) - sum(mutated)
+        entry = _Entry(closed, flat_fun.out_tree, mutated, n_out)
+        self._cache[key] = entry
+        self._last_key = key
+        if len(self._cache) > config.get("jit_cache_size"):
+            self._cache.popitem(last=False)
+        return entry, avals
+
+    def _explain(self, key, paths) -> str:
+        in_tree, avals, statics, cfg = key
+        head = f"xnp: compiling {self._name} for ({', '.join(a.str_short() for a in avals)})"
+        last = self._last_key
+        if last is None:
+            return head + ": first call"
+        reasons = []
+        if last[0] != in_tree:
+            reasons.append(f"argument structure changed: {last[0]} -> {in_tree}")
+        elif last[1] != avals:
+            for p, a, b in zip(paths, last[1], avals):
+                if a != b:
+                    reasons.append(f"argument {p} changed from {a} to {b}")
+        if last[2] != statics:
+            old = dict(last[2])
+            for k, st in statics:
+                if k not in old or old[k] != st:
+                    prev = old[k].value if k in old else None
+                    reasons.append(f"static argument {k} changed from {prev!r} to {st.value!r}")
+        if last[3] != cfg:
+            reasons.append("configuration changed")
+        return head + ": retrace because " + "; ".join(reasons or ["cache entry was evicted"])
+
+    # -- calling
+    def __call__(self, *args, **kwargs):
+        leaves, paths, in_tree, statics, donate_flat = self._flat(args, kwargs)
+        trace = core.current_trace()
+        staged = type(trace) is not core.EvalTrace or any(isinstance(x, core.Tracer) for x in leaves)
+        entry, _ = self._stage(leaves, paths, in_tree, statics)
+        if staged:
+            return self._bind_nested(entry, leaves)
+        if entry.compiled is None:
+            entry.compiled = _jit_backend().lower(
+                entry.closed, self._name, tuple(donate_flat)).compile()
+        outs = entry.compiled.call_flat(leaves)
+        if any(entry.mutated):
+            _write_back(leaves, entry.mutated, outs[entry.n_out:])
+        return tree_unflatten(entry.out_tree, outs[: entry.n_out])
+
+    def _bind_nested(self, entry, leaves):
+        if any(entry.mutated):
+            raise NotImplementedError(
+                f"xnp.jit: {self._name} updates one of its array arguments in place and is "
+                "called inside another transformation; return the updated value instead.")
+        jaxpr, consts = _closure_convert(entry.closed)
+        outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
+        return tree_unflatten(entry.out_tree, outs)
+
+    def trace(self, *args, **kwargs) -> "Traced":
+        """Trace for these arguments; ``.jaxpr`` is the ClosedJaxpr, ``.lower()`` lowers it."""
+        leaves, paths, in_tree, statics, donate_flat = self._flat(args, kwargs)
+        entry, avals = self._stage(leaves, paths, in_tree, statics)
+        return Traced(entry, self._name, tuple(donate_flat))
+
+    def lower(self, *args, **kwargs) -> "Lowered":
+        """Lower for these arguments: ``.as_text()`` is the StableHLO module."""
+        return self.trace(*args, **kwargs).lower()
+
+    def eval_shape(self, *args, **kwargs):
+        """Output shapes and dtypes (``ShapeDtypeStruct`` pytree) without running anything."""
+        entry = self.trace(*args, **kwargs)._entry
+        structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type)
+                   for a in entry.closed.out_avals[: entry.n_out]]
+        return tree_unflatten(entry.out_tree, structs)
+
+    def clear_cache(self):
+        self._cache.clear()
+        self._last_key = None
+
+
+def _write_back(leaves, mutated, values):
+    it = iter(values)
+    for leaf, m in zip(leaves, mutated):
+        if not m:
+            continue
+        new = next(it)
+        if type(leaf) is core.Array:
+            dst = leaf._writable_value()
+            dst[...] = np.asarray(new._value)
+        elif isinstance(leaf, np.ndarray):
+            np.copyto(leaf, np.asarray(new._value), casting="same_kind")
+
+
+class Traced:
+    """The result of ``jitted.trace(*args)``: the ``jaxpr`` and the output tree."""
+
+    def __init__(self, entry, name, donated):
+        self._entry = entry
+        self._name = name
+        self._donated = donated
+        self.jaxpr = entry.closed
+
+    def lower(self) -> "Lowered":
+        return _jit_backend().lower(self._entry.closed, self._name, self._donated)
+
+
+# Lowered/Compiled are defined by the backend; these names document the protocol.
+Lowered = object
+Compiled = object
+
+
+def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=None):
+    """Compile ``fun`` with XLA: trace once per call signature, run the cached executable.
+
+    Parameters
+    ----------
+    fun : callable
+        Takes arrays (and pytrees of arrays) and returns arrays (or pytrees).
+    static_argnums : int or tuple of int, optional
+        Positional arguments treated as compile-time constants (hashable; a new
+        value, compared by type and value, retraces). Negative values count from
+        the end. Inferred from ``static_argnames`` when only that is given.
+    static_argnames : str or tuple of str, optional
+        Keyword arguments treated as static; inferred from ``static_argnums``
+        when only that is given.
+    donate_argnums : int or tuple of int, optional
+        Positional array arguments whose device buffers XLA may reuse for outputs.
+        A donated xnp array is invalid afterwards.
+
+    Returns
+    -------
+    callable
+        Same signature; results are xnp arrays (0-d for scalars). ``.lower(*args)``,
+        ``.trace(*args)``, ``.eval_shape(*args)`` and ``__wrapped__`` are available.
+
+    Raises
+    ------
+    ValueError
+        A static argument is unhashable, or ``static_argnums`` is out of range.
+    TypeError
+        A dynamic argument is not an array, scalar or pytree of them.
+    xnp.errors.ConcretizationTypeError (and subclasses)
+        The function needs the value of a traced argument.
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames, donate_argnums=donate_argnums)
+    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)
+
+
+def make_jaxpr(fun, static_argnums=(), static_argnames=None, return_shape=False):
+    """A function that traces ``fun`` and returns its ``ClosedJaxpr``.
+
+    Every xnp/lax call is recorded, including calls on constants only
+    (omnistaging); NumPy computations run at trace time and appear as
+    constants. With ``return_shape=True`` the function returns
+    ``(closed_jaxpr, shapes)`` where ``shapes`` is a pytree of
+    ``ShapeDtypeStruct`` matching ``fun``'s output.
+
+    Raises the same errors as :func:`jit` for bad arguments.
+    """
+    wrapped = JitWrapped(fun, static_argnums, static_argnames, None)
+
+    @functools.wraps(fun)
+    def make(*args, **kwargs):
+        entry = wrapped.trace(*args, **kwargs)._entry
+        wrapped.clear_cache()
+        if return_shape:
+            structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type)
+                       for a in entry.closed.out_avals[: entry.n_out]]
+            return entry.closed, tree_unflatten(entry.out_tree, structs)
+        return entry.closed
+
+    return make

@@ -1,0 +1,302 @@
+"""Staging: ``DynamicJaxprTrace`` records every primitive bound while it is the
+current trace into a jaxpr (omnistaging: calls on constants are staged too).
+
+Constants met while staging: Python/NumPy scalars become ``Literal``s, other
+arrays become constvars (``ClosedJaxpr.consts``), tracers of an enclosing live
+trace become constvars whose value is that tracer (closure conversion), and
+tracers of a trace that has ended raise ``UnexpectedTracerError``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+
+import numpy as np
+
+from xnp.tracing import core, errors
+from xnp.tracing.avals import ShapedArray
+from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, typecheck_jaxpr
+from xnp.tracing.pretty import pp_eqn
+
+__all__ = ["DebugInfo", "DynamicJaxprTrace", "JitTracer", "trace_to_jaxpr", "debug_info_for"]
+
+
+class DebugInfo:
+    """What a trace is for: the traced function, where it is defined, its argument names
+    (one per flat input, e.g. ``x`` or ``params['w']``) and the transformation name."""
+
+    __slots__ = ("func_name", "file", "line", "arg_names", "transformation")
+
+    def __init__(self, func_name, file, line, arg_names, transformation):
+        self.func_name = func_name
+        self.file = file
+        self.line = line
+        self.arg_names = arg_names
+        self.transformation = transformation
+
+    def where(self) -> str:
+        loc = f" at {self.file}:{self.line}" if self.file else ""
+        return f"{self.func_name}{loc}"
+
+
+def _unwrap(fun):
+    while hasattr(fun, "__wrapped__"):
+        fun = fun.__wrapped__
+    return fun
+
+
+def debug_info_for(fun, transformation: str, arg_names) -> DebugInfo:
+    base = _unwrap(fun)
+    name = getattr(base, "__name__", type(base).__name__)
+    code = getattr(base, "__code__", None)
+    file = os.path.basename(code.co_filename) if code is not None else None
+    line = code.co_firstlineno if code is not None else None
+    return DebugInfo(name, file, line, list(arg_names), transformation)
+
+
+def signature_arg_names(fun, args, kwargs) -> list[str] | None:
+    """Names of positional ``args`` and keyword ``kwargs`` as the signature binds them."""
+    try:
+        sig = inspect.signature(_unwrap(fun))
+        bound = sig.bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return None
+    names = []
+    for pname, value in bound.arguments.items():
+        kind = sig.parameters[pname].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            names.extend(f"{pname}[{i}]" for i in range(len(value)))
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            names.extend(value.keys())
+        else:
+            names.append(pname)
+    return names
+
+
+class JitTracer(core.Tracer):
+    """A tracer of a staging trace: an aval and the jaxpr variable (or literal) it stands for."""
+
+    __slots__ = ("_aval", "val", "src", "view_of")
+
+    def __init__(self, trace, aval: ShapedArray, val, src=None):
+        self._trace = trace
+        self._aval = aval
+        self.val = val
+        self.src = src
+        self.view_of = None
+
+    @property
+    def aval(self):
+        return self._aval
+
+    def __repr__(self):
+        return f"JitTracer({self._aval})"
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        return repr(self)
+
+    def _origin_message(self) -> str:
+        return self._trace.origin_message(self)
+
+    def _leak_message(self) -> str:
+        dbg = self._trace.debug_info
+        src = self.src
+        lines = [
+            "Encountered an unexpected tracer. A function transformed by xnp had a side effect, "
+            f"allowing for a reference to an intermediate value with type {self._aval} wrapped "
+            "in a JitTracer to escape the scope of the transformation.",
+            "xnp transformations require that functions explicitly return their outputs, and "
+            "disallow saving intermediate values to global state.",
+            f"The function being traced when the value leaked was {dbg.where()} traced for "
+            f"{dbg.transformation}.",
+        ]
+        if src is not None:
+            lines.append("------------------------------")
+            lines.append(f"The leaked intermediate value was created on line {src}.")
+            lines.append("------------------------------")
+        lines.append(
+            "To catch the leak earlier, trace inside `with xnp.checking_leaks():`, which raises "
+            "when the transformation ends while one of its tracers is still referenced.")
+        lines.append(errors.docs_pointer(errors.UnexpectedTracerError))
+        return "\n".join(lines)
+
+    def _assign(self, new: "JitTracer") -> None:
+        """Rebind this tracer to ``new``'s value (functionalized in-place update)."""
+        self._aval = new._aval
+        self.val = new.val
+        self.src = new.src
+
+
+def _is_literal_candidate(x) -> bool:
+    return isinstance(x, np.generic) or (isinstance(x, np.ndarray) and x.ndim == 0)
+
+
+class DynamicJaxprTrace(core.Trace):
+    """Records equations; the trace behind ``jit`` and ``make_jaxpr``."""
+
+    def __init__(self, debug_info: DebugInfo):
+        self.debug_info = debug_info
+        self.transformation = debug_info.transformation
+        self.alive = True
+        self.eqns: list[JaxprEqn] = []
+        self.invars: list[Var] = []
+        self.arg_tracers: list[JitTracer] = []
+        self.constvars: list[Var] = []
+        self.const_values: list = []
+        self._const_ids: dict[int, JitTracer] = {}
+        self.producer: dict[Var, JaxprEqn] = {}
+
+    # -- inputs and constants
+    def new_arg(self, aval: ShapedArray) -> JitTracer:
+        v = Var(aval)
+        self.invars.append(v)
+        t = JitTracer(self, aval, v, None)
+        self.arg_tracers.append(t)
+        return t
+
+    def _new_const(self, value, aval: ShapedArray) -> JitTracer:
+        cached = self._const_ids.get(id(value))
+        if cached is not None:
+            return cached
+        v = Var(aval)
+        self.constvars.append(v)
+        self.const_values.append(value)
+        t = JitTracer(self, aval, v, None)
+        self._const_ids[id(value)] = t
+        return t
+
+    def to_tracer(self, x) -> JitTracer:
+        if isinstance(x, JitTracer) and x._trace is self:
+            return x
+        if isinstance(x, core.Tracer):
+            x._check_alive()
+            return self._new_const(x, x.aval)  # closure over an enclosing trace's value
+        t = type(x)
+        if t is core.Array:
+            if x.ndim == 0:
+                val = np.asarray(x._value)
+                return JitTracer(self, x.aval, Literal(val, x.aval))
+            return self._new_const(x, x.aval)
+        aval = core.aval_of(x)
+        if core.is_python_scalar(x):
+            val = core.scalar_to_ndarray(x, aval.dtype)
+            return JitTracer(self, aval, Literal(val, aval))
+        if _is_literal_candidate(x):
+            val = np.asarray(x)
+            return JitTracer(self, aval, Literal(val, aval))
+        return self._new_const(x, aval)
+
+    # -- primitives
+    def process_primitive(self, prim, args, params):
+        tracers = [self.to_tracer(a) for a in args]
+        out = prim.abstract_eval(*[t._aval for t in tracers], **params)
+        src = core.source_info()
+        outs = out if prim.multiple_results else [out]
+        outvars = [Var(a) for a in outs]
+        eqn = JaxprEqn(prim, [t.val for t in tracers], params, outvars, src)
+        self.eqns.append(eqn)
+        for v in outvars:
+            self.producer[v] = eqn
+        res = [JitTracer(self, a, v, src) for a, v in zip(outs, outvars)]
+        return res if prim.multiple_results else res[0]
+
+    # -- errors
+    def _arg_dependencies(self, val) -> list[str]:
+        names = self.debug_info.arg_names
+        index = {v: i for i, v in enumerate(self.invars)}
+        seen, stack, found = set(), [val], []
+        while stack:
+            v = stack.pop()
+            if type(v) is Literal or v in seen:
+                continue
+            seen.add(v)
+            if v in index:
+                i = index[v]
+                found.append(names[i] if names and i < len(names) else f"<arg {i}>")
+                continue
+            eqn = self.producer.get(v)
+            if eqn is not None:
+                stack.extend(eqn.invars)
+        return sorted(set(found), key=found.index)
+
+    def _producing_eqns(self, val, limit=5) -> list[JaxprEqn]:
+        chain, stack, seen = [], [val], set()
+        while stack and len(chain) < limit:
+            v = stack.pop()
+            if type(v) is Literal or v in seen:
+                continue
+            seen.add(v)
+            eqn = self.producer.get(v)
+            if eqn is not None:
+                chain.append(eqn)
+                stack.extend(eqn.invars)
+        return chain[::-1]
+
+    def origin_message(self, tracer: JitTracer) -> str:
+        dbg = self.debug_info
+        msg = f"The error occurred while tracing the function {dbg.where()} for {dbg.transformation}."
+        deps = self._arg_dependencies(tracer.val)
+        if deps:
+            if len(deps) == 1:
+                what = f"the argument {deps[0]}"
+            else:
+                what = "the arguments " + ", ".join(deps[:-1]) + f" and {deps[-1]}"
+            return (msg + " This concrete value was not available in Python because it depends "
+                    f"on the value of {what}.")
+        chain = self._producing_eqns(tracer.val)
+        if chain:
+            ops = "\n".join(f"  operation {pp_eqn(e)}\n    from line {e.source_info}" for e in chain)
+            return msg + " This value became a tracer due to xnp operations on these lines:\n\n" + ops
+        return msg
+
+    # -- result
+    def to_jaxpr(self, out_tracers) -> ClosedJaxpr:
+        outvars = [t.val for t in out_tracers]
+        jaxpr = Jaxpr(self.constvars, self.invars, self.eqns, outvars, self.debug_info)
+        return ClosedJaxpr(jaxpr, self.const_values)
+
+
+_CHECK_TYPES = [False]
+
+
+def trace_to_jaxpr(fun, in_avals, debug_info: DebugInfo):
+    """Trace ``fun(*tracers)`` (flat inputs and outputs) into a ``ClosedJaxpr``.
+
+    ``fun`` returns a flat list of outputs. Returns ``(closed_jaxpr, mutated)``
+    where ``mutated[i]`` is True when input ``i``'s tracer was updated in place
+    (``x[idx] = v``, ``x += y``); the closed jaxpr then has one extra output per
+    mutated input, after the function's outputs, holding its final value.
+    """
+    trace = DynamicJaxprTrace(debug_info)
+    try:
+        with core.set_current_trace(trace):
+            in_tracers = [trace.new_arg(a) for a in in_avals]
+            outs = fun(*in_tracers)
+            out_tracers = [_output_tracer(trace, o, debug_info, i) for i, o in enumerate(outs)]
+            mutated = [t.val is not v for t, v in zip(trace.arg_tracers, trace.invars)]
+            out_tracers += [t for t, m in zip(trace.arg_tracers, mutated) if m]
+            closed = trace.to_jaxpr(out_tracers)
+    finally:
+        trace.alive = False
+    if _CHECK_TYPES[0]:
+        typecheck_jaxpr(closed.jaxpr)
+    return closed, mutated
+
+
+def _output_tracer(trace, out, debug_info, i):
+    try:
+        return trace.to_tracer(out)
+    except TypeError:
+        raise TypeError(
+            f"xnp: output {i} of {debug_info.func_name} is a {type(out).__name__} ({out!r}), "
+            "not an array; functions transformed by xnp must return arrays, scalars or "
+            "pytrees of them."
+        ) from None
+
+
+def enable_typecheck(flag: bool = True) -> None:
+    """Type-check every traced jaxpr (used by the test suite)."""
+    _CHECK_TYPES[0] = flag

@@ -21,6 +21,7 @@ __all__ = [
 ]
 
 AxisError = np.exceptions.AxisError
+_ARRAY = core.Array
 _PY_SCALARS = (int, float, complex, bool)
 
 
@@ -124,11 +125,24 @@ def _stand_in(aval: ShapedArray):
     return aval.dtype
 
 
+_RESULT_CACHE: dict = {}
+
+
 def result_dtype(*avals: ShapedArray) -> tuple[np.dtype, bool]:
     """NumPy 2 (NEP 50) result dtype of ``avals``; weak Python scalars defer to arrays.
 
     Returns ``(dtype, weak)``: weak when every operand is weak.
     """
+    key = tuple((a.dtype, a.weak_type) for a in avals)
+    hit = _RESULT_CACHE.get(key)
+    if hit is not None and hit[2] == config.snapshot():
+        return hit[0], hit[1]
+    dt, weak = _result_dtype(avals)
+    _RESULT_CACHE[key] = (dt, weak, config.snapshot())
+    return dt, weak
+
+
+def _result_dtype(avals) -> tuple[np.dtype, bool]:
     weak = all(a.weak_type for a in avals)
     if weak:
         kinds = {a.dtype.kind for a in avals}
@@ -169,6 +183,13 @@ def broadcast_to_rank(x, ndim: int):
 
 
 def broadcast_shapes(fname: str, *shapes) -> tuple[int, ...]:
+    """NumPy broadcasting of ``shapes``; ``ValueError`` naming ``fname`` and the shapes."""
+    big = [s for s in shapes if s != ()]
+    if not big:
+        return ()
+    first = big[0]
+    if all(s == first for s in big):
+        return tuple(first)
     try:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
@@ -181,15 +202,37 @@ def broadcast_arrays(fname: str, *xs):
     """Rank-promote operands for a lax elementwise op; checks NumPy broadcastability."""
     shapes = [core.aval_of(x).shape for x in xs]
     out = broadcast_shapes(fname, *shapes)
+    if all(len(s) in (0, len(out)) for s in shapes):
+        return list(xs), out
     return [broadcast_to_rank(x, len(out)) for x in xs], out
 
 
 def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):
-    """Convert, promote (NEP 50) and rank-broadcast two ufunc operands."""
+    """Convert, promote (NEP 50) and rank-broadcast two ufunc operands.
+
+    Returns ``(a, b, dtype)``: lax-ready operands of one dtype and equal rank
+    (or rank 0).
+    """
+    if type(x1) is _ARRAY and type(x2) is _ARRAY:
+        # fast path for the common eager case: same dtype, same shape
+        m1, m2 = x1._meta(), x2._meta()
+        if m1.dtype == m2.dtype and m1.shape == m2.shape:
+            return x1, x2, m1.dtype
     a = x1 if type(x1) in _PY_SCALARS else asarray_for(fname, x1, argnames[0])
     b = x2 if type(x2) in _PY_SCALARS else asarray_for(fname, x2, argnames[1])
-    (a, b), dt, weak = promote(fname, a, b)
-    (a, b), _ = broadcast_arrays(fname, a, b)
+    av_a, av_b = core.aval_of(a), core.aval_of(b)
+    dt, weak = result_dtype(av_a, av_b)
+    if av_a.dtype != dt or type(a) in _PY_SCALARS:
+        a = promote_to(fname, a, dt, weak)
+    if av_b.dtype != dt or type(b) in _PY_SCALARS:
+        b = promote_to(fname, b, dt, weak)
+    sa, sb = av_a.shape, av_b.shape
+    if sa != sb and sa != () and sb != ():
+        out = broadcast_shapes(fname, sa, sb)
+        if len(sa) != len(out):
+            a = broadcast_to_rank(a, len(out))
+        if len(sb) != len(out):
+            b = broadcast_to_rank(b, len(out))
     return a, b, dt
 
 

@@ -77,10 +77,12 @@ class ShapedArray:
     __slots__ = ("shape", "dtype", "weak_type", "_hash")
 
     def __init__(self, shape, dtype, weak_type: bool = False):
-        self.shape = tuple(int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
+        if type(shape) is not tuple:
+            shape = tuple(int(d) for d in shape)
+        self.shape = shape
+        self.dtype = dtype if isinstance(dtype, np.dtype) else np.dtype(dtype)
         self.weak_type = bool(weak_type)
-        self._hash = hash((self.shape, self.dtype, self.weak_type))
+        self._hash = None
 
     @property
     def ndim(self) -> int:
@@ -115,7 +117,10 @@ class ShapedArray:
         )
 
     def __hash__(self):
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self.shape, self.dtype, self.weak_type))
+        return h
 
     def __str__(self):
         return f"{'~' if self.weak_type else ''}{self.dtype.name}[{_dims(self.shape)}]"

@@ -296,14 +296,15 @@ class EvalTrace(Trace):
         for a in args:
             t = type(a)
             if t is Array:
-                vals.append(a._value)
+                v = a._val
+                vals.append(v if v is not None else a._value)
                 weaks.append(a._weak)
-            elif isinstance(a, Tracer):
-                a._check_alive()
-                raise AssertionError(f"internal error in xnp: live {type(a).__name__} in eager mode")
             elif t in _PY_SCALAR_DTYPES:
                 vals.append(scalar_to_ndarray(a))
                 weaks.append(t is not bool)
+            elif isinstance(a, Tracer):
+                a._check_alive()
+                raise AssertionError(f"internal error in xnp: live {type(a).__name__} in eager mode")
             else:
                 vals.append(np.asarray(a))
                 weaks.append(False)
@@ -315,9 +316,10 @@ class EvalTrace(Trace):
             )
         out = impl(*vals, **params)
         weak = prim.weak_type_rule(*weaks, **params)
+        native = backend.native_type
         if prim.multiple_results:
-            return [Array(backend.wrap_native(o), weak) for o in out]
-        return Array(backend.wrap_native(out), weak)
+            return [Array(o if type(o) is native else backend.wrap_native(o), weak) for o in out]
+        return Array(out if type(out) is native else backend.wrap_native(out), weak)
 
 
 _STATE = _State()
@@ -515,10 +517,18 @@ class Array:
             self._buf = None
         return v
 
+    def _meta(self):
+        v = self._val
+        if v is not None:
+            return v
+        buf = self._buf
+        aval = getattr(buf, "aval", None)
+        return aval if aval is not None else self._value
+
     @property
     def aval(self) -> ShapedArray:
-        v = self._value
-        return ShapedArray(v.shape, v.dtype, self._weak)
+        m = self._meta()
+        return ShapedArray(m.shape, m.dtype, self._weak)
 
     @property
     def weak_type(self) -> bool:
@@ -526,16 +536,24 @@ class Array:
 
     @property
     def shape(self):
-        return self._value.shape
+        return self._meta().shape
 
     @property
     def dtype(self):
-        return self._value.dtype
+        return self._meta().dtype
 
     @property
     def ndim(self):
-        return self._value.ndim
+        return len(self._meta().shape)
 
     @property
     def size(self):
-        return self._value.size
+        m = self._meta()
+        return m.size if type(m) is np.ndarray else int(np.prod(m.shape, dtype=np.int64))
+
+    def block_until_ready(self):
+        """Wait for a pending device computation behind this array; returns self."""
+        buf = self._buf
+        if buf is not None and hasattr(buf, "block_until_ready"):
+            buf.block_until_ready()
+        return self

@@ -145,15 +145,40 @@ def _arg_aval(x, path: str, fun_name: str) -> ShapedArray:
 
 
 class _Entry:
-    __slots__ = ("closed", "out_tree", "mutated", "compiled", "n_out")
+    __slots__ = ("closed", "out_tree", "mutated", "compiled", "n_out", "single", "any_mutated")
 
     def __init__(self, closed, out_tree, mutated, n_out):
         self.closed = closed
         self.out_tree = out_tree
         self.mutated = mutated
+        self.any_mutated = any(mutated)
         self.n_out = n_out
+        self.single = out_tree == _LEAF_TREE and n_out == 1
         self.compiled = None
 
+
+_LEAF_TREE = tree_flatten(0)[1]
+_SCALAR_TYPES = (int, float, complex, bool)
+
+
+def _fast_signature(args):
+    """A cheap cache key for positional arguments that are all arrays or scalars, else None."""
+    sig = []
+    for a in args:
+        t = type(a)
+        if t is core.Array:
+            m = a._meta()
+            sig.append((m.shape, m.dtype, a._weak))
+        elif t is _NDARRAY:
+            sig.append((a.shape, a.dtype))
+        elif t in _SCALAR_TYPES:
+            sig.append(t)
+        else:
+            return None
+    return tuple(sig)
+
+
+_NDARRAY = np.ndarray
 
 class _Staged:
     """What tracing produced for one call signature."""
@@ -182,6 +207,9 @@ class JitWrapped:
         self._transformation = transformation
         self._name = getattr(fun, "__name__", "fun")
         self.trace_count = 0
+        # fast dispatch: positional array/scalar arguments, no static or donated ones
+        self._fast: dict = {}
+        self._fast_ok = not self._static_nums and not self._static_names and not self._donate
 
     def __get__(self, obj, objtype=None):
         if obj is None:
@@ -297,6 +325,29 @@ class JitWrapped:
 
     # -- calling
     def __call__(self, *args, **kwargs):
+        if self._fast_ok and not kwargs and type(core._STATE.trace) is core.EvalTrace:
+            sig = _fast_signature(args)
+            if sig is not None:
+                key = (sig, config.snapshot())
+                entry = self._fast.get(key)
+                if entry is not None:
+                    outs = entry.compiled.call_flat(args)
+                    if entry.single:
+                        return outs[0]
+                    if entry.any_mutated:
+                        _write_back(args, entry.mutated, outs[entry.n_out:])
+                    return tree_unflatten(entry.out_tree, outs[: entry.n_out])
+                out = self._call_slow(args, kwargs)
+                entry = self._last_entry
+                if entry is not None and entry.compiled is not None:
+                    if len(self._fast) >= config.get("jit_cache_size"):
+                        self._fast.clear()
+                    self._fast[key] = entry
+                return out
+        return self._call_slow(args, kwargs)
+
+    def _call_slow(self, args, kwargs):
+        self._last_entry = None
         leaves, paths, in_tree, statics, donate_flat = self._flat(args, kwargs)
         trace = core.current_trace()
         staged = type(trace) is not core.EvalTrace or any(isinstance(x, core.Tracer) for x in leaves)
@@ -307,6 +358,7 @@ class JitWrapped:
             entry.compiled = _jit_backend().lower(
                 entry.closed, self._name, tuple(donate_flat)).compile()
         outs = entry.compiled.call_flat(leaves)
+        self._last_entry = entry
         if any(entry.mutated):
             _write_back(leaves, entry.mutated, outs[entry.n_out:])
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])
@@ -339,6 +391,7 @@ class JitWrapped:
 
     def clear_cache(self):
         self._cache.clear()
+        self._fast.clear()
         self._last_key = None
 
 

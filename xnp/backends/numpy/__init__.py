@@ -17,6 +17,7 @@ class NumpyBackend:
 
     name = "numpy"
     native_types = (np.ndarray,)
+    native_type = np.ndarray
 
     def __init__(self):
         self.impls = {p: functools.partial(fn, np) for p, fn in XP_IMPLS.items()}

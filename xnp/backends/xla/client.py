@@ -21,7 +21,8 @@ from jaxlib import xla_client as xc  # noqa: E402
 
 from xnp.backends.xla import mlir  # noqa: E402
 
-__all__ = ["Client", "get_client", "JAXLIB_VERSION", "XlaRuntimeError"]
+__all__ = ["Client", "get_client", "JAXLIB_VERSION", "XlaRuntimeError", "available_platforms",
+           "to_host", "compile_options"]
 
 JAXLIB_VERSION = tuple(int(p) for p in jaxlib.__version__.split(".")[:3])
 XlaRuntimeError = getattr(_jax, "XlaRuntimeError", RuntimeError)
@@ -45,15 +46,65 @@ class _PutAval:
         self.weak_type = weak_type
 
 
+# PJRT plugin packages: platform -> (namespace module, shared library name)
+_PLUGINS = {
+    "cuda": [("jax_plugins.xla_cuda13", "xla_cuda_plugin.so"),
+             ("jax_plugins.xla_cuda12", "xla_cuda_plugin.so")],
+}
+
+
+def _find_plugin(platform: str):
+    """Path of an installed PJRT plugin library for ``platform``, or None.
+
+    Found with ``importlib.util.find_spec`` so the plugin package's ``__init__``
+    (which imports the jax package) never runs.
+    """
+    import importlib.util  # noqa: PLC0415
+
+    for module, libname in _PLUGINS.get(platform, ()):
+        try:
+            spec = importlib.util.find_spec(module)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        path = os.path.join(list(spec.submodule_search_locations)[0], libname)
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def available_platforms() -> list[str]:
+    """``["cpu"]`` plus every platform whose PJRT plugin is installed (not yet initialised)."""
+    return ["cpu"] + [p for p in _PLUGINS if _find_plugin(p) is not None]
+
+
+def _make_plugin_client(platform: str):
+    # Follows the plugin protocol described in xla-runtime.md section 1; verified up to
+    # device enumeration on a machine without a GPU, not yet run on a GPU.
+    path = _find_plugin(platform)
+    if path is None:
+        raise RuntimeError(f"xnp: no PJRT plugin for platform {platform!r} is installed "
+                           "(pip install 'xnp[gpu]').")
+    xc.load_pjrt_plugin_dynamically(platform, path)
+    if not xc.pjrt_plugin_initialized(platform):
+        xc.initialize_pjrt_plugin(platform)
+    return xc.make_c_api_client(platform, xc.generate_pjrt_gpu_plugin_options())
+
+
 class Client:
-    """A PJRT client for one platform (CPU now; GPU/TPU plugins when installed)."""
+    """A PJRT client for one platform: ``cpu``, or ``cuda`` when its plugin is installed."""
 
     def __init__(self, platform: str = "cpu"):
-        if platform != "cpu":
-            raise NotImplementedError(f"xnp: XLA platform {platform!r} is not wired up yet")
-        _cpu_feature_guard.check_cpu_features()
+        if platform == "cpu":
+            _cpu_feature_guard.check_cpu_features()
+            self.client = xc.make_cpu_client()
+        elif platform in _PLUGINS:
+            self.client = _make_plugin_client(platform)
+        else:
+            raise ValueError(f"xnp: unknown XLA platform {platform!r}; known: cpu, "
+                             + ", ".join(_PLUGINS))
         self.platform = platform
-        self.client = xc.make_cpu_client()
         self.device = self.client.devices()[0]
         self.devices = xc.DeviceList((self.device,))
         self.sharding = xc.SingleDeviceSharding(self.device)
@@ -108,7 +159,9 @@ def to_host(buf) -> np.ndarray:
         if hasattr(buf, "_to_np_array_did_copy"):
             return buf._to_np_array_did_copy()[0]
         return buf._single_device_array_to_np_array_did_copy()[0]
-    buf.block_until_ready()
+    if buf.platform() != "cpu":
+        # the buffer protocol is CPU-only; elsewhere np.asarray would give an object array
+        return buf._single_device_array_to_np_array_did_copy()[0]
     return np.asarray(buf)
 
 

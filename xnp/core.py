@@ -1,0 +1,11 @@
+"""Public names of the tracing core for extension authors (``xnp.core.ShapedArray`` etc.)."""
+
+from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
+from xnp.tracing.core import Array, EvalTrace, Primitive, Trace, Tracer, current_trace
+from xnp.tracing.jaxpr import (ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr,
+                               typecheck_jaxpr)
+from xnp.tracing.partial_eval import DynamicJaxprTrace, JitTracer
+
+__all__ = ["ShapeDtypeStruct", "ShapedArray", "Array", "EvalTrace", "Primitive", "Trace",
+           "Tracer", "current_trace", "ClosedJaxpr", "Jaxpr", "JaxprEqn", "Literal", "Var",
+           "eval_jaxpr", "typecheck_jaxpr", "DynamicJaxprTrace", "JitTracer"]

@@ -1,9 +1,10 @@
 """The NumPy-compatible surface, written on ``xnp.lax`` only, one module per topic."""
 
 from xnp.numpy_api import _util  # noqa: F401
-from xnp.numpy_api import creation, elementwise, indexing, linalg, manipulation, reductions
+from xnp.numpy_api import (creation, dtypes, elementwise, indexing, linalg, manipulation,
+                           reductions)
 
-_MODULES = (creation, elementwise, indexing, linalg, manipulation, reductions)
+_MODULES = (dtypes, creation, elementwise, indexing, linalg, manipulation, reductions)
 
 __all__ = []
 for _m in _MODULES:

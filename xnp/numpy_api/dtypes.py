@@ -1,0 +1,179 @@
+"""Dtypes, scalar types and dtype functions (``xnp.float32``, ``xnp.result_type``, ...).
+
+Scalar types are usable wherever NumPy accepts a dtype (``np.dtype(xnp.float32)``,
+``x.astype(xnp.int8)``, ``x.dtype == xnp.float64``) and, called, they create a
+0-d xnp array of that dtype (staged under ``jit``, as every xnp call is).
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from xnp.numpy_api._util import asarray_for, result_dtype
+from xnp.tracing import core
+from xnp.tracing.avals import ShapedArray, canonical_dtype
+
+__all__ = [
+    "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float8_e4m3fn",
+    "float8_e5m2", "intp", "uintp", "double", "single", "half", "cdouble", "csingle", "int_",
+    "float_", "complex_", "dtype", "finfo", "iinfo", "issubdtype", "isdtype", "result_type",
+    "promote_types", "can_cast", "generic", "number", "integer", "signedinteger",
+    "unsignedinteger", "inexact", "floating", "complexfloating", "pi", "e", "inf", "nan",
+    "euler_gamma", "newaxis",
+]
+
+dtype = np.dtype
+finfo = ml_dtypes.finfo
+iinfo = ml_dtypes.iinfo
+generic = np.generic
+number = np.number
+integer = np.integer
+signedinteger = np.signedinteger
+unsignedinteger = np.unsignedinteger
+inexact = np.inexact
+floating = np.floating
+complexfloating = np.complexfloating
+pi = np.pi
+e = np.e
+inf = np.inf
+nan = np.nan
+euler_gamma = np.euler_gamma
+newaxis = None
+
+
+class _ScalarMeta(type):
+    """Metaclass of xnp's scalar types: a dtype stand-in that creates 0-d arrays when called."""
+
+    def __call__(cls, x=0):
+        from xnp.numpy_api.creation import asarray  # noqa: PLC0415
+
+        return asarray(x, dtype=cls.dtype)
+
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, cls.dtype.type)
+
+    def __eq__(cls, other):
+        if isinstance(other, _ScalarMeta):
+            return cls.dtype == other.dtype
+        try:
+            return cls.dtype == np.dtype(other)
+        except TypeError:
+            return False
+
+    def __hash__(cls):
+        return hash(cls.dtype)
+
+    def __repr__(cls):
+        return f"<class 'xnp.{cls.__name__}'>"
+
+
+def _scalar_type(name: str, np_type) -> type:
+    return _ScalarMeta(name, (), {"dtype": np.dtype(np_type), "__doc__":
+                                  f"The {np.dtype(np_type).name} scalar type: `xnp.{name}(x)` "
+                                  f"is a 0-d {np.dtype(np_type).name} array; usable as a dtype."})
+
+
+bool_ = _scalar_type("bool_", np.bool_)
+bool = bool_  # noqa: A001  (NumPy 2 / Array API spelling)
+int8 = _scalar_type("int8", np.int8)
+int16 = _scalar_type("int16", np.int16)
+int32 = _scalar_type("int32", np.int32)
+int64 = _scalar_type("int64", np.int64)
+uint8 = _scalar_type("uint8", np.uint8)
+uint16 = _scalar_type("uint16", np.uint16)
+uint32 = _scalar_type("uint32", np.uint32)
+uint64 = _scalar_type("uint64", np.uint64)
+float16 = _scalar_type("float16", np.float16)
+bfloat16 = _scalar_type("bfloat16", ml_dtypes.bfloat16)
+float32 = _scalar_type("float32", np.float32)
+float64 = _scalar_type("float64", np.float64)
+complex64 = _scalar_type("complex64", np.complex64)
+complex128 = _scalar_type("complex128", np.complex128)
+float8_e4m3fn = _scalar_type("float8_e4m3fn", ml_dtypes.float8_e4m3fn)
+float8_e5m2 = _scalar_type("float8_e5m2", ml_dtypes.float8_e5m2)
+intp = int64
+uintp = uint64
+int_ = int64
+double = float64
+float_ = float64
+single = float32
+half = float16
+cdouble = complex128
+complex_ = complex128
+csingle = complex64
+
+
+def _as_np_dtype(t):
+    if isinstance(t, _ScalarMeta):
+        return t.dtype
+    return np.dtype(t)
+
+
+def issubdtype(arg1, arg2) -> bool:
+    """``numpy.issubdtype`` that also understands xnp scalar types and ml_dtypes
+    (bfloat16 and float8 are floating)."""
+    d1 = _as_np_dtype(arg1)
+    if isinstance(arg2, _ScalarMeta):
+        return d1 == arg2.dtype
+    if arg2 in (np.floating, np.inexact, np.number, np.generic) and d1.name in (
+            "bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        return True
+    return np.issubdtype(d1, arg2)
+
+
+_KINDS = {
+    "bool": lambda d: d.kind == "b",
+    "signed integer": lambda d: d.kind == "i",
+    "unsigned integer": lambda d: d.kind == "u",
+    "integral": lambda d: d.kind in "iu",
+    "real floating": lambda d: d.kind == "f" or d.name in ("bfloat16", "float8_e4m3fn",
+                                                          "float8_e5m2"),
+    "complex floating": lambda d: d.kind == "c",
+}
+_KINDS["numeric"] = lambda d: d.kind in "iufc" or _KINDS["real floating"](d)
+
+
+def isdtype(dtype, kind) -> bool:
+    """Array API ``isdtype``: is ``dtype`` of ``kind`` (a dtype, a kind name, or a tuple)."""
+    d = _as_np_dtype(dtype)
+    if isinstance(kind, tuple):
+        return any(isdtype(d, k) for k in kind)
+    if isinstance(kind, str):
+        try:
+            return _KINDS[kind](d)
+        except KeyError:
+            raise ValueError(f"xnp.isdtype: unknown kind {kind!r}") from None
+    return d == _as_np_dtype(kind)
+
+
+def result_type(*arrays_and_dtypes) -> np.dtype:
+    """NumPy 2 result dtype (NEP 50): Python scalars and weakly typed arrays defer to the
+    other operands; xnp arrays and tracers are looked at by their aval only."""
+    avals = []
+    for x in arrays_and_dtypes:
+        if isinstance(x, (np.dtype, _ScalarMeta)) or (isinstance(x, type) and
+                                                       issubclass(x, np.generic)):
+            avals.append(ShapedArray((), _as_np_dtype(x)))
+        elif isinstance(x, str):
+            avals.append(ShapedArray((), canonical_dtype(x)))
+        elif type(x) is core.Array or isinstance(x, core.Tracer) or core.is_python_scalar(x):
+            avals.append(core.aval_of(x))
+        else:
+            avals.append(core.aval_of(asarray_for("result_type", x)))
+    if not avals:
+        raise ValueError("xnp.result_type: at least one array or dtype is required")
+    return result_dtype(*avals)[0]
+
+
+def promote_types(type1, type2) -> np.dtype:
+    """The smallest dtype both can be safely cast to (``numpy.promote_types``)."""
+    return np.promote_types(_as_np_dtype(type1), _as_np_dtype(type2))
+
+
+def can_cast(from_, to, casting="safe") -> bool:
+    """``numpy.can_cast`` for dtypes and xnp arrays (by dtype)."""
+    if type(from_) is core.Array or isinstance(from_, core.Tracer):
+        from_ = from_.dtype
+    return np.can_cast(_as_np_dtype(from_), _as_np_dtype(to), casting)

@@ -207,17 +207,48 @@ def broadcast_arrays(fname: str, *xs):
     return [broadcast_to_rank(x, len(out)) for x in xs], out
 
 
+_SCALAR_PROMOTION: dict = {}
+
+
+def _scalar_operand(arr, scalar):
+    """Fast path for ``array op python_scalar`` when the array's dtype wins (NEP 50)."""
+    m = arr._meta()
+    key = (m.dtype, arr._weak, type(scalar), config.snapshot())
+    hit = _SCALAR_PROMOTION.get(key)
+    if hit is None:
+        hit = _SCALAR_PROMOTION[key] = result_dtype(
+            ShapedArray((), m.dtype, arr._weak), core.aval_of(scalar))
+    dt, weak = hit
+    if dt != m.dtype:
+        return None, None
+    try:
+        value = np.asarray(scalar, dtype=dt)
+    except OverflowError as e:
+        raise OverflowError(f"Python integer {scalar} out of bounds for {dt}") from e
+    return core.lift(value, weak_type=weak), dt
+
+
 def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):
     """Convert, promote (NEP 50) and rank-broadcast two ufunc operands.
 
     Returns ``(a, b, dtype)``: lax-ready operands of one dtype and equal rank
     (or rank 0).
     """
-    if type(x1) is _ARRAY and type(x2) is _ARRAY:
-        # fast path for the common eager case: same dtype, same shape
-        m1, m2 = x1._meta(), x2._meta()
-        if m1.dtype == m2.dtype and m1.shape == m2.shape:
-            return x1, x2, m1.dtype
+    t1, t2 = type(x1), type(x2)
+    if t1 is _ARRAY:
+        if t2 is _ARRAY:
+            # fast path for the common eager case: same dtype, same shape
+            m1, m2 = x1._meta(), x2._meta()
+            if m1.dtype == m2.dtype and m1.shape == m2.shape:
+                return x1, x2, m1.dtype
+        elif t2 in _PY_SCALARS:
+            b, dt = _scalar_operand(x1, x2)
+            if b is not None:
+                return x1, b, dt
+    elif t2 is _ARRAY and t1 in _PY_SCALARS:
+        a, dt = _scalar_operand(x2, x1)
+        if a is not None:
+            return a, x2, dt
     a = x1 if type(x1) in _PY_SCALARS else asarray_for(fname, x1, argnames[0])
     b = x2 if type(x2) in _PY_SCALARS else asarray_for(fname, x2, argnames[1])
     av_a, av_b = core.aval_of(a), core.aval_of(b)

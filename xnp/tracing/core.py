@@ -272,8 +272,8 @@ def aval_of(x) -> ShapedArray:
         return x.aval
     if t in _PY_SCALAR_DTYPES:
         dt = python_scalar_dtype(x)
-        if t is int:
-            scalar_to_ndarray(x, dt)  # range check
+        if t is int and not -(1 << 63) <= x < (1 << 64):
+            raise OverflowError(f"Python int {x} too large to convert to {dt}")
         return ShapedArray((), dt, weak_type=t is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
         from xnp.tracing.avals import canonical_dtype  # noqa: PLC0415

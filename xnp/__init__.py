@@ -11,14 +11,16 @@ from xnp.backends import numpy as _numpy_backend  # noqa: F401  (registers the e
 from xnp.backends import xla as _xla_backend  # noqa: F401  (registers the jit backend)
 from xnp import numpy_api as _numpy_api
 from xnp import array as _array_module  # noqa: F401  (installs Array/Tracer methods)
+from xnp import core
 from xnp.tracing import errors
+from xnp.tracing.partial_eval import checking_leaks
 from xnp.tracing import pytree as tree_util
 from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.core import Array
 from xnp.tracing.jit import jit, make_jaxpr
 
-__all__ = ["config", "lax", "errors", "tree_util", "ShapeDtypeStruct", "Array", "jit",
-           "make_jaxpr"]
+__all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "Array", "jit",
+           "make_jaxpr", "checking_leaks"]
 
 for _name in _numpy_api.__all__:
     globals()[_name] = getattr(_numpy_api, _name)

@@ -168,11 +168,24 @@ class Primitive:
 # --------------------------------------------------------------------------- traces
 
 
+_LEVELS = itertools.count(1)
+
+
+def next_level() -> int:
+    """A level for a new trace: traces created later are nested inside live earlier ones."""
+    return next(_LEVELS)
+
+
 class Trace:
-    """Base of all traces. ``alive`` is cleared when the transformation ends."""
+    """Base of all traces. ``alive`` is cleared when the transformation ends.
+
+    ``level`` orders live traces: a trace created later is nested inside every
+    live trace created before it (dynamic scoping), so it has a higher level.
+    """
 
     alive = True
     transformation = "eval"
+    level = 0
 
     def process_primitive(self, prim: Primitive, args, params):  # pragma: no cover
         raise NotImplementedError
@@ -303,8 +316,7 @@ class EvalTrace(Trace):
                 vals.append(scalar_to_ndarray(a))
                 weaks.append(t is not bool)
             elif isinstance(a, Tracer):
-                a._check_alive()
-                raise AssertionError(f"internal error in xnp: live {type(a).__name__} in eager mode")
+                return find_top_trace(self, args).process_primitive(prim, args, params)
             else:
                 vals.append(np.asarray(a))
                 weaks.append(False)
@@ -323,6 +335,23 @@ class EvalTrace(Trace):
 
 
 _STATE = _State()
+
+
+def find_top_trace(current: Trace, args) -> Trace:
+    """The innermost trace among ``current`` and the traces of the tracer arguments.
+
+    A tracer whose trace has ended raises ``UnexpectedTracerError``. Used when a
+    trace receives a tracer of a trace nested inside it (e.g. tangents staged by
+    ``linearize`` while primals are computed on the enclosing trace).
+    """
+    top = current
+    for a in args:
+        if isinstance(a, Tracer):
+            a._check_alive()
+            t = a._trace
+            if t.level > top.level:
+                top = t
+    return top
 
 
 def lift(value, weak_type: bool = False):
@@ -392,7 +421,8 @@ class Tracer:
     def _leak_message(self) -> str:
         return (
             "Encountered an unexpected tracer. A function transformed by xnp had a side effect, "
-            f"allowing a reference to an intermediate value with type {self.aval} to escape "
+            f"allowing a reference to an intermediate value with type {self.aval.strip_weak_type()} "
+            "to escape "
             "the scope of the transformation.\n" + errors.docs_pointer(errors.UnexpectedTracerError)
         )
 

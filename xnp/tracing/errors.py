@@ -93,11 +93,17 @@ def docs_pointer(cls: type) -> str:
     return _DOCS.format(name=cls.__name__)
 
 
+def _shape(tracer) -> str:
+    """The aval as the messages show it: ``float64[3]`` (no ``~`` weak-type mark, as in JAX)."""
+    aval = tracer.aval
+    return str(aval.strip_weak_type())
+
+
 def concretization_message(tracer, what: str, *, conversion: str | None = None) -> str:
     """Message for ConcretizationTypeError: ``what`` explains which operation needed a value."""
     lines = [
         "Abstract tracer value encountered where concrete value is expected: "
-        f"traced array with shape {tracer.aval}"
+        f"traced array with shape {_shape(tracer)}"
     ]
     if conversion is not None:
         lines.append(
@@ -114,7 +120,7 @@ def concretization_message(tracer, what: str, *, conversion: str | None = None) 
 
 
 def bool_conversion_message(tracer) -> str:
-    lines = [f"Attempted boolean conversion of traced array with shape {tracer.aval}."]
+    lines = [f"Attempted boolean conversion of traced array with shape {_shape(tracer)}."]
     origin = tracer._origin_message()
     if origin:
         lines.append(origin)
@@ -127,7 +133,7 @@ def bool_conversion_message(tracer) -> str:
 
 
 def index_conversion_message(tracer) -> str:
-    lines = [f"The __index__() method was called on traced array with shape {tracer.aval}."]
+    lines = [f"The __index__() method was called on traced array with shape {_shape(tracer)}."]
     origin = tracer._origin_message()
     if origin:
         lines.append(origin)
@@ -138,7 +144,7 @@ def index_conversion_message(tracer) -> str:
 def array_conversion_message(tracer) -> str:
     lines = [
         "The numpy.ndarray conversion method __array__() was called on traced array "
-        f"with shape {tracer.aval}"
+        f"with shape {_shape(tracer)}"
     ]
     origin = tracer._origin_message()
     if origin:
@@ -152,5 +158,5 @@ def array_conversion_message(tracer) -> str:
 
 def method_message(tracer, method: str) -> str:
     head = concretization_message(tracer, f"The {method} method was called on traced array "
-                                          f"with shape {tracer.aval}.")
+                                          f"with shape {_shape(tracer)}.")
     return head

@@ -11,6 +11,7 @@ import itertools
 
 import numpy as np
 
+from xnp.tracing import core
 from xnp.tracing.avals import ShapedArray
 
 __all__ = ["Var", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "eval_jaxpr",
@@ -129,7 +130,11 @@ def eval_jaxpr(jaxpr: Jaxpr, consts, *args):
     env: dict[Var, object] = {}
 
     def read(v):
-        return v.val if type(v) is Literal else env[v]
+        if type(v) is not Literal:
+            return env[v]
+        if v.aval.weak_type:  # a bare ndarray would be strong: keep the Python-scalar weakness
+            return core.lift(v.val, weak_type=True)
+        return v.val
 
     if len(consts) != len(jaxpr.constvars) or len(args) != len(jaxpr.invars):
         raise TypeError(
@@ -146,21 +151,37 @@ def eval_jaxpr(jaxpr: Jaxpr, consts, *args):
             outs = [outs]
         for v, x in zip(eqn.outvars, outs):
             env[v] = x
-    return [read(v) for v in jaxpr.outvars]
+    # literal outputs become xnp values of the current trace, like every other output
+    return [core.lift(v.val, v.aval.weak_type) if type(v) is Literal else env[v]
+            for v in jaxpr.outvars]
 
 
 class JaxprTypeError(TypeError):
     """A jaxpr is ill-typed (an internal error in whoever built it)."""
 
 
+def _sub_jaxprs(params):
+    """The jaxprs held by an equation's params (``jit``'s ``jaxpr``, cond branches, ...)."""
+    for value in params.values():
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if isinstance(item, ClosedJaxpr):
+                yield item.jaxpr
+            elif isinstance(item, Jaxpr):
+                yield item
+
+
 def typecheck_jaxpr(jaxpr: Jaxpr) -> None:
     """Recompute every equation's output avals from its abstract-eval rule and compare.
+
+    Sub-jaxprs held in params (a nested ``jit``, control-flow bodies) are checked too.
 
     Raises
     ------
     JaxprTypeError
-        A variable is used before definition, defined twice, or an equation's
-        recorded output type differs from what its rule computes.
+        A variable is used before definition, defined twice, an equation's
+        recorded output type differs from what its rule computes, or a shape rule
+        returned non-``int`` dimensions.
     """
     defined = set()
     for v in list(jaxpr.constvars) + list(jaxpr.invars):
@@ -179,11 +200,17 @@ def typecheck_jaxpr(jaxpr: Jaxpr) -> None:
 
     for eqn in jaxpr.eqns:
         in_avals = [check_in(v, eqn.primitive.name) for v in eqn.invars]
+        for sub in _sub_jaxprs(eqn.params):
+            typecheck_jaxpr(sub)
         out = eqn.primitive.abstract_eval(*in_avals, **eqn.params)
         outs = out if eqn.primitive.multiple_results else [out]
         if len(outs) != len(eqn.outvars):
             raise JaxprTypeError(f"{eqn.primitive.name}: {len(outs)} results vs {len(eqn.outvars)} outvars")
         for o, v in zip(outs, eqn.outvars):
+            if any(type(d) is not int for d in o.shape):
+                raise JaxprTypeError(
+                    f"{eqn.primitive.name}: the shape rule returned {o.shape!r}; shape entries "
+                    "must be Python ints (tracer shapes are static Python data)")
             if o != v.aval:
                 raise JaxprTypeError(
                     f"{eqn.primitive.name}: rule gives {o!r} but the equation records {v.aval!r}")

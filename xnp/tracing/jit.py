@@ -133,6 +133,13 @@ def _resolve_static(fun, static_argnums, static_argnames):
 
 
 def _arg_aval(x, path: str, fun_name: str) -> ShapedArray:
+    if isinstance(x, ShapeDtypeStruct):
+        return ShapedArray(x.shape, x.dtype, x.weak_type)
+    if isinstance(x, (np.ndarray, np.generic)):
+        try:
+            return core.aval_of(x)
+        except TypeError as e:
+            raise TypeError(f"xnp.jit: argument {path} of {fun_name}: {e}") from None
     try:
         return core.aval_of(x)
     except TypeError:
@@ -153,7 +160,7 @@ class _Entry:
         self.mutated = mutated
         self.any_mutated = any(mutated)
         self.n_out = n_out
-        self.single = out_tree == _LEAF_TREE and n_out == 1
+        self.single = out_tree == _LEAF_TREE and n_out == 1 and not self.any_mutated
         self.compiled = None
 
 

@@ -9,6 +9,8 @@ tracers of a trace that has ended raise ``UnexpectedTracerError``.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import inspect
 import os
 
@@ -19,7 +21,8 @@ from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, typecheck_jaxpr
 from xnp.tracing.pretty import pp_eqn
 
-__all__ = ["DebugInfo", "DynamicJaxprTrace", "JitTracer", "trace_to_jaxpr", "debug_info_for"]
+__all__ = ["DebugInfo", "DynamicJaxprTrace", "JitTracer", "trace_to_jaxpr", "debug_info_for",
+           "checking_leaks"]
 
 
 class DebugInfo:
@@ -106,7 +109,8 @@ class JitTracer(core.Tracer):
         src = self.src
         lines = [
             "Encountered an unexpected tracer. A function transformed by xnp had a side effect, "
-            f"allowing for a reference to an intermediate value with type {self._aval} wrapped "
+            "allowing for a reference to an intermediate value with type "
+            f"{self._aval.strip_weak_type()} wrapped "
             "in a JitTracer to escape the scope of the transformation.",
             "xnp transformations require that functions explicitly return their outputs, and "
             "disallow saving intermediate values to global state.",
@@ -205,22 +209,22 @@ class DynamicJaxprTrace(core.Trace):
 
     # -- errors
     def _arg_dependencies(self, val) -> list[str]:
+        """Names of the arguments ``val`` depends on, in argument order."""
         names = self.debug_info.arg_names
         index = {v: i for i, v in enumerate(self.invars)}
-        seen, stack, found = set(), [val], []
+        seen, stack, found = set(), [val], set()
         while stack:
             v = stack.pop()
             if type(v) is Literal or v in seen:
                 continue
             seen.add(v)
             if v in index:
-                i = index[v]
-                found.append(names[i] if names and i < len(names) else f"<arg {i}>")
+                found.add(index[v])
                 continue
             eqn = self.producer.get(v)
             if eqn is not None:
                 stack.extend(eqn.invars)
-        return sorted(set(found), key=found.index)
+        return [names[i] if names and i < len(names) else f"<arg {i}>" for i in sorted(found)]
 
     def _producing_eqns(self, val, limit=5) -> list[JaxprEqn]:
         chain, stack, seen = [], [val], set()
@@ -260,6 +264,49 @@ class DynamicJaxprTrace(core.Trace):
 
 
 _CHECK_TYPES = [False]
+_CHECK_LEAKS = [False]
+
+
+@contextlib.contextmanager
+def checking_leaks():
+    """Raise ``UnexpectedTracerError`` as soon as a trace ends with one of its tracers still
+    referenced (saved to a global, a closure or an object: a side effect).
+
+    Without it a leaked tracer is reported only when it is used later. The check runs
+    a garbage collection at the end of every trace inside the block, so it is slow;
+    use it for debugging::
+
+        with xnp.checking_leaks():
+            xnp.jit(fn_that_saves_a_global)(1.0)   # raises, naming the line that made it
+    """
+    prev = _CHECK_LEAKS[0]
+    _CHECK_LEAKS[0] = True
+    try:
+        yield
+    finally:
+        _CHECK_LEAKS[0] = prev
+
+
+def _check_no_leaks(trace: DynamicJaxprTrace) -> None:
+    """Raise if a tracer of the ended ``trace`` is still referenced (only in checking mode)."""
+    trace.arg_tracers = []
+    trace._const_ids = {}
+    gc.collect()
+    leaked = [o for o in gc.get_objects() if type(o) is JitTracer and o._trace is trace]
+    if not leaked:
+        return
+    dbg = trace.debug_info
+    lines = [
+        f"Leaked {len(leaked)} tracer(s) of the trace of {dbg.where()} for "
+        f"{dbg.transformation}: the function kept a reference to an intermediate value "
+        "(a side effect: a global, a closure or an object attribute).",
+    ]
+    for t in leaked[:5]:
+        where = f"created on line {t.src}" if t.src is not None else "an argument of the function"
+        lines.append(f"  {t!r}, {where}")
+    lines.append("Return the value from the function instead of saving it.")
+    lines.append(errors.docs_pointer(errors.UnexpectedTracerError))
+    raise errors.UnexpectedTracerError("\n".join(lines))
 
 
 def trace_to_jaxpr(fun, in_avals, debug_info: DebugInfo):
@@ -269,6 +316,8 @@ def trace_to_jaxpr(fun, in_avals, debug_info: DebugInfo):
     where ``mutated[i]`` is True when input ``i``'s tracer was updated in place
     (``x[idx] = v``, ``x += y``); the closed jaxpr then has one extra output per
     mutated input, after the function's outputs, holding its final value.
+    Inside :func:`checking_leaks`, raises ``UnexpectedTracerError`` if a tracer
+    outlives the trace.
     """
     trace = DynamicJaxprTrace(debug_info)
     try:
@@ -283,6 +332,9 @@ def trace_to_jaxpr(fun, in_avals, debug_info: DebugInfo):
         trace.alive = False
     if _CHECK_TYPES[0]:
         typecheck_jaxpr(closed.jaxpr)
+    if _CHECK_LEAKS[0]:
+        del in_tracers, outs, out_tracers
+        _check_no_leaks(trace)
     return closed, mutated
 
 

@@ -2,8 +2,11 @@
 
 ``{ lambda <constvars> ; <invars>. let <eqns> in (<outvars>) }``; variables named
 ``a, b, ..., z, ba, bb, ...`` in order of first appearance (one naming context
-across nested jaxprs); params sorted by name; an equation whose one-line form
+across nested jaxprs); params sorted by name (``name`` first, as JAX prints
+``jit[name=f jaxpr=...]``), strings unquoted; an equation whose one-line form
 is wider than 80 columns (or that holds a sub-jaxpr) puts one param per line.
+The inner jaxpr of a call equation (``jit``) names its inputs and outputs after
+the equation's operands and results, as JAX does.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ def _name(n: int) -> str:
 class _Names:
     def __init__(self):
         self.names = {}
+        self.count = 0
 
     def __call__(self, v) -> str:
         if type(v) is Literal:
@@ -38,11 +42,24 @@ class _Names:
             return "_"
         n = self.names.get(v)
         if n is None:
-            n = self.names[v] = _name(len(self.names))
+            n = self.names[v] = _name(self.count)
+            self.count += 1
         return n
+
+    def alias(self, inner, outer) -> None:
+        """Print ``inner`` (a sub-jaxpr variable) with the name of ``outer`` (an operand or
+        result of the enclosing equation), as JAX does for ``jit`` equations."""
+        if type(inner) is Literal or type(outer) is Literal or inner is None or outer is None:
+            return
+        if inner not in self.names:
+            self.names[inner] = self(outer)
 
     def binder(self, v) -> str:
         return f"{self(v)}:{v.aval.str_short()}"
+
+
+# params printed before the others (which are sorted by name)
+_FIRST_PARAMS = ("name",)
 
 
 def pp_param(value, names: _Names | None = None, indent: int = 0) -> str:
@@ -52,6 +69,8 @@ def pp_param(value, names: _Names | None = None, indent: int = 0) -> str:
         return _pp_jaxpr(jaxpr, names or _Names(), indent)
     if isinstance(value, np.dtype):
         return value.name
+    if isinstance(value, str):
+        return value
     if isinstance(value, type) and issubclass(value, np.generic):
         return np.dtype(value).name
     if isinstance(value, tuple) and value and all(isinstance(v, (Jaxpr, ClosedJaxpr)) for v in value):
@@ -60,12 +79,31 @@ def pp_param(value, names: _Names | None = None, indent: int = 0) -> str:
     return repr(value)
 
 
+def _param_keys(params) -> list[str]:
+    first = [k for k in _FIRST_PARAMS if k in params]
+    return first + sorted(k for k in params if k not in first)
+
+
+def _alias_call_names(eqn, names: _Names) -> None:
+    """Name a call's inner invars/outvars after the equation's operands/results."""
+    inner = eqn.params.get("jaxpr")
+    if not isinstance(inner, (Jaxpr, ClosedJaxpr)):
+        return
+    jaxpr = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
+    inner_in = list(jaxpr.constvars) + list(jaxpr.invars)
+    if len(inner_in) == len(eqn.invars):
+        for i, o in zip(inner_in, eqn.invars):
+            names.alias(i, o)
+    if len(jaxpr.outvars) == len(eqn.outvars):
+        for i, o in zip(jaxpr.outvars, eqn.outvars):
+            names.alias(i, o)
+
+
 def _pp_eqn(eqn, names: _Names, indent: int) -> str:
     outs = " ".join(names.binder(v) if v is not None else "_" for v in eqn.outvars)
     ins = " ".join(names(v) for v in eqn.invars)
-    keys = sorted(eqn.params)
-    has_sub = any(isinstance(eqn.params[k], (Jaxpr, ClosedJaxpr, tuple)) and _holds_jaxpr(eqn.params[k])
-                  for k in keys)
+    keys = _param_keys(eqn.params)
+    has_sub = any(_holds_jaxpr(eqn.params[k]) for k in keys)
     pad = " " * indent
     if not keys:
         return f"{pad}{outs} = {eqn.primitive.name} {ins}".rstrip()
@@ -74,6 +112,8 @@ def _pp_eqn(eqn, names: _Names, indent: int) -> str:
         line = f"{pad}{outs} = {eqn.primitive.name}[{one}] {ins}".rstrip()
         if len(line) <= _WIDTH:
             return line
+    else:
+        _alias_call_names(eqn, names)
     body = "\n".join(f"{pad}  {k}={pp_param(eqn.params[k], names, indent + 2)}" for k in keys)
     return f"{pad}{outs} = {eqn.primitive.name}[\n{body}\n{pad}] {ins}".rstrip()
 

@@ -157,6 +157,16 @@ class PyTreeDef:
 _LEAF = PyTreeDef(None, None, ())
 
 
+def _sorted_keys(d: dict) -> list:
+    try:
+        return sorted(d)
+    except TypeError:
+        raise ValueError(
+            "xnp.tree_util: the keys of a dict pytree must be sortable (they are flattened in "
+            f"sorted order); got keys {list(d)!r}. Use an OrderedDict to keep insertion order."
+        ) from None
+
+
 def _flatten(x, leaves, paths, path, is_leaf):
     if is_leaf is not None and is_leaf(x):
         leaves.append(x)
@@ -170,7 +180,7 @@ def _flatten(x, leaves, paths, path, is_leaf):
         kids = [_flatten(c, leaves, paths, path + (f"[{i}]",), is_leaf) for i, c in enumerate(x)]
         return PyTreeDef(t, None, kids)
     if t is dict or t is collections.OrderedDict:
-        keys = sorted(x) if t is dict else list(x)
+        keys = _sorted_keys(x) if t is dict else list(x)
         kids = [_flatten(x[k], leaves, paths, path + (f"[{k!r}]",), is_leaf) for k in keys]
         return PyTreeDef(t, tuple(keys), kids)
     if _is_namedtuple(x):

@@ -1,0 +1,147 @@
+"""Batching: ``BatchTrace`` carries a batched value and the axis it is batched on.
+
+Each primitive's batching rule (``Primitive(batch=...)``) has the signature
+``batch(vals, dims, **params) -> (out, out_dim)`` (lists for
+``multiple_results``): ``dims[i]`` is the batch axis of ``vals[i]`` or None
+when that operand is not batched; the rule computes on the enclosing trace.
+Tracers under vmap are abstract: ``bool()`` of a batched value raises
+``TracerBoolConversionError``.
+"""
+
+from __future__ import annotations
+
+from xnp.tracing import core
+from xnp.tracing.avals import ShapedArray
+
+__all__ = ["BatchTrace", "BatchTracer", "batch_call", "register_batch_ops", "not_mapped",
+           "moveaxis", "broadcast_batched"]
+
+not_mapped = None
+
+_OPS: dict = {}
+
+
+def register_batch_ops(*, moveaxis, broadcast) -> None:
+    """Set ``moveaxis(x, src, dst)`` and ``broadcast(x, size, axis)`` (from ``xnp.lax``)."""
+    _OPS["moveaxis"] = moveaxis
+    _OPS["broadcast"] = broadcast
+
+
+def moveaxis(x, src: int, dst: int):
+    if src == dst:
+        return x
+    return _OPS["moveaxis"](x, src, dst)
+
+
+def broadcast_batched(x, size: int, axis: int):
+    """Insert a new axis of length ``size`` at ``axis`` (an unbatched value made batched)."""
+    return _OPS["broadcast"](x, size, axis)
+
+
+class BatchTracer(core.Tracer):
+    """A value batched along ``batch_dim`` (None: the same for every batch member)."""
+
+    __slots__ = ("val", "batch_dim")
+
+    def __init__(self, trace, val, batch_dim):
+        self._trace = trace
+        self.val = val
+        self.batch_dim = batch_dim
+
+    @property
+    def aval(self):
+        a = core.aval_of(self.val)
+        if self.batch_dim is None:
+            return a
+        shape = a.shape[: self.batch_dim] + a.shape[self.batch_dim + 1:]
+        return ShapedArray(shape, a.dtype, a.weak_type)
+
+    def __repr__(self):
+        return f"VmapTracer(aval={self.aval}, batched={core.aval_of(self.val)})"
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        return repr(self)
+
+    def _origin_message(self) -> str:
+        dbg = self._trace.fun_name
+        return (f"The error occurred while tracing the function {dbg} for vmap: values "
+                "differ between batch members, so Python cannot branch on them.")
+
+    def _assign(self, new):
+        self.val = new.val
+        self.batch_dim = new.batch_dim
+
+
+class BatchTrace(core.Trace):
+    """vmap's trace: rules compute batched results on the parent trace."""
+
+    transformation = "vmap"
+
+    def __init__(self, parent: core.Trace, axis_size: int, fun_name: str = "<fun>"):
+        self.parent = parent
+        self.axis_size = axis_size
+        self.level = core.next_level()
+        self.fun_name = fun_name
+
+    def to_val_dim(self, x):
+        if isinstance(x, BatchTracer) and x._trace is self:
+            return x.val, x.batch_dim
+        return x, None
+
+    def process_primitive(self, prim, args, params):
+        top = core.find_top_trace(self, args)
+        if top is not self:
+            return top.process_primitive(prim, args, params)
+        vals, dims = [], []
+        for a in args:
+            v, d = self.to_val_dim(a)
+            vals.append(v)
+            dims.append(d)
+        with core.set_current_trace(self.parent):
+            if all(d is None for d in dims):
+                return prim.bind(*vals, **params)
+            if prim.batch is None:
+                raise NotImplementedError(
+                    f"xnp.vmap: batching of primitive '{prim.name}' is not implemented yet.")
+            out, out_dim = prim.batch(vals, dims, **params)
+        if prim.multiple_results:
+            return [BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
+        return BatchTracer(self, out, out_dim)
+
+
+def batch_call(fun, args, in_dims, axis_size: int, out_dims_fn, fun_name="<fun>"):
+    """Run ``fun(*args)`` (flat) batched: ``in_dims[i]`` is the batch axis of ``args[i]``.
+
+    ``out_dims_fn(n_outputs)`` gives the requested output axes (None = unbatched,
+    which requires the output not to depend on the batch). Returns the outputs
+    with their batch axes moved to the requested positions.
+    """
+    trace = BatchTrace(core.current_trace(), axis_size, fun_name)
+    try:
+        tracers = [BatchTracer(trace, a, d) if d is not None else a for a, d in zip(args, in_dims)]
+        with core.set_current_trace(trace):
+            outs = fun(*tracers)
+        out_dims = out_dims_fn(len(outs))
+        results = []
+        for i, (o, want) in enumerate(zip(outs, out_dims)):
+            v, d = trace.to_val_dim(o)
+            if want is None:
+                if d is not None:
+                    raise ValueError(
+                        f"xnp.vmap: output {i} of {fun_name} is batched but out_axes is None "
+                        "for it; only outputs that do not depend on the mapped inputs may use "
+                        "out_axes=None.")
+                results.append(v)
+                continue
+            nd = len(core.aval_of(v).shape) + (1 if d is None else 0)
+            want = want % nd if want < 0 else want
+            if d is None:
+                results.append(broadcast_batched(v, axis_size, want))
+            else:
+                results.append(moveaxis(v, d, want))
+    finally:
+        trace.alive = False
+    return results
+

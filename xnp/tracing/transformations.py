@@ -1,0 +1,426 @@
+"""User-facing transformations: ``jvp``, ``linearize``, ``vjp``, ``grad``,
+``value_and_grad``, ``jacfwd``, ``jacrev``, ``hessian`` and ``vmap``.
+
+They flatten pytrees, run the traces of :mod:`xnp.tracing.ad` and
+:mod:`xnp.tracing.batching`, and check their inputs with errors that name the
+function and the argument.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from xnp.tracing import ad, batching, core
+from xnp.tracing.ad import Zero
+from xnp.tracing.partial_eval import debug_info_for
+from xnp.tracing.pytree import tree_flatten, tree_map, tree_structure, tree_unflatten
+
+__all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
+           "vmap"]
+
+
+def _fun_name(fun) -> str:
+    return getattr(fun, "__name__", type(fun).__name__)
+
+
+def _flat_fun(fun, in_tree, store):
+    def flat(*leaves):
+        args = tree_unflatten(in_tree, leaves)
+        out = fun(*args)
+        out_leaves, out_tree = tree_flatten(out)
+        store["out_tree"] = out_tree
+        return out_leaves
+
+    return flat
+
+
+def _as_value(x, fname, what):
+    try:
+        core.aval_of(x)
+    except TypeError:
+        raise TypeError(f"xnp.{fname}: {what} must be arrays or scalars, got "
+                        f"{type(x).__name__}: {x!r}") from None
+    return x
+
+
+def _zero_tangent(aval):
+    return ad.instantiate(Zero(aval))
+
+
+# ----------------------------------------------------------------------------- forward mode
+
+
+def jvp(fun, primals, tangents, has_aux: bool = False):
+    """Forward-mode derivative: ``(fun(*primals), J(primals) @ tangents)``.
+
+    ``primals`` and ``tangents`` are tuples (or lists) with equal pytree structure,
+    shapes and dtypes. Inside ``fun`` values are JVP tracers with concrete primals
+    (outside ``jit``), so Python control flow on them works.
+
+    Raises
+    ------
+    TypeError
+        ``primals``/``tangents`` are not tuples, structures or dtypes differ.
+    ValueError
+        Shapes of a primal and its tangent differ.
+    """
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("xnp.jvp: primals and tangents must be tuples or lists, got "
+                        f"{type(primals).__name__} and {type(tangents).__name__}")
+    p_leaves, p_tree = tree_flatten(tuple(primals))
+    t_leaves, t_tree = tree_flatten(tuple(tangents))
+    if p_tree != t_tree:
+        raise TypeError(f"xnp.jvp: primal and tangent structures differ: {p_tree} vs {t_tree}")
+    p_leaves = [_as_value(p, "jvp", "primals") for p in p_leaves]
+    store = {}
+    flat = _flat_fun(fun, p_tree, store)
+    p_out, t_out = ad.jvp_call(flat, p_leaves, t_leaves)
+    out_tree = store["out_tree"]
+    t_out = [ad.instantiate(t) for t in t_out]
+    if has_aux:
+        (p, aux), (t, _) = tree_unflatten(out_tree, p_out), tree_unflatten(out_tree, t_out)
+        return p, t, aux
+    return tree_unflatten(out_tree, p_out), tree_unflatten(out_tree, t_out)
+
+
+def _linearize(fun, primals, fname, has_aux=False):
+    p_leaves, p_tree = tree_flatten(tuple(primals))
+    p_leaves = [_as_value(p, fname, "arguments") for p in p_leaves]
+    store = {}
+    flat = _flat_fun(fun, p_tree, store)
+    dbg = debug_info_for(fun, fname, [f"args{i}" for i in range(len(p_leaves))])
+    p_out, lin_jaxpr, consts, out_zero = ad.linearize_call(flat, p_leaves, dbg)
+    return p_leaves, p_tree, p_out, store["out_tree"], lin_jaxpr, consts, out_zero
+
+
+def linearize(fun, *primals):
+    """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` evaluates the linearized
+    function (its jaxpr is staged once; the primal computation is not repeated)."""
+    from xnp.tracing.jaxpr import eval_jaxpr  # noqa: PLC0415
+
+    p_leaves, p_tree, p_out, out_tree, jaxpr, consts, out_zero = _linearize(
+        fun, primals, "linearize")
+    out_avals = [core.aval_of(p).strip_weak_type() for p in p_out]
+
+    def f_jvp(*tangents):
+        t_leaves, t_tree = tree_flatten(tuple(tangents))
+        if t_tree != p_tree:
+            raise TypeError(f"xnp.linearize: tangent structure {t_tree} differs from the "
+                            f"primals' {p_tree}")
+        outs = iter(eval_jaxpr(jaxpr, consts, *t_leaves))
+        res = [_zero_tangent(a) if z else next(outs) for a, z in zip(out_avals, out_zero)]
+        return tree_unflatten(out_tree, res)
+
+    return tree_unflatten(out_tree, p_out), f_jvp
+
+
+# ----------------------------------------------------------------------------- reverse mode
+
+
+def vjp(fun, *primals, has_aux: bool = False):
+    """Reverse-mode: ``(fun(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per
+    primal (a tuple), each shaped like its primal. With ``has_aux``, ``fun`` returns
+    ``(out, aux)`` and the result is ``(out, vjp_fn, aux)``."""
+    p_leaves, p_tree, p_out, out_tree, jaxpr, consts, out_zero = _linearize(fun, primals, "vjp")
+    aux = None
+    if has_aux:
+        out_struct = tree_unflatten(out_tree, p_out)
+        if not (isinstance(out_struct, tuple) and len(out_struct) == 2):
+            raise TypeError("xnp.vjp(has_aux=True): the function must return a pair (out, aux)")
+        n_main = len(tree_flatten(out_struct[0])[0])
+        aux = out_struct[1]
+        main_tree = tree_structure(out_struct[0])
+    else:
+        n_main = len(p_out)
+        main_tree = out_tree
+    in_avals = [core.aval_of(p).strip_weak_type() for p in p_leaves]
+    main_avals = [core.aval_of(p).strip_weak_type() for p in p_out[:n_main]]
+
+    def vjp_fn(ct):
+        ct_leaves, ct_tree = tree_flatten(ct)
+        if ct_tree != main_tree:
+            raise TypeError(f"xnp.vjp: cotangent structure {ct_tree} differs from the output "
+                            f"structure {main_tree}")
+        for i, (c, a) in enumerate(zip(ct_leaves, main_avals)):
+            ca = core.aval_of(c)
+            if ca.shape != a.shape:
+                raise ValueError(f"xnp.vjp: cotangent {i} has shape {ca.shape} but the output "
+                                 f"has shape {a.shape}")
+        full = list(ct_leaves) + [Zero(core.aval_of(p).strip_weak_type()) for p in p_out[n_main:]]
+        cts = [c for c, z in zip(full, out_zero) if not z]
+        cts_in = ad.backward_pass(jaxpr, consts, cts)
+        res = [ad.instantiate(c) if type(c) is not Zero else _zero_tangent(a)
+               for c, a in zip(cts_in, in_avals)]
+        return tree_unflatten(p_tree, res)
+
+    main = tree_unflatten(main_tree, p_out[:n_main]) if has_aux else tree_unflatten(out_tree, p_out)
+    if has_aux:
+        return main, vjp_fn, aux
+    return main, vjp_fn
+
+
+def _check_argnums(fname, argnums, nargs):
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for a in nums:
+        if not isinstance(a, int) or not -nargs <= a < nargs:
+            raise ValueError(f"xnp.{fname}: argnums={argnums!r} is out of range for "
+                             f"{nargs} positional arguments")
+    return nums
+
+
+def _check_diff_input(fname, x, i, allow_int, holomorphic):
+    for leaf in tree_flatten(x)[0]:
+        aval = core.aval_of(leaf)
+        kind = aval.dtype.kind
+        if holomorphic and kind != "c":
+            raise TypeError(f"xnp.{fname}(holomorphic=True) needs complex inputs; argument {i} "
+                            f"has dtype {aval.dtype}")
+        if kind in "biu" and not allow_int:
+            raise TypeError(
+                f"xnp.{fname} requires real- or complex-valued inputs (inexact dtypes); argument "
+                f"{i} has dtype {aval.dtype}. Convert it with .astype(float), or pass "
+                "allow_int=True to get zero gradients for integer inputs.")
+
+
+def value_and_grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+                   allow_int: bool = False):
+    """A function returning ``(fun(*args), gradient)`` of a scalar-output ``fun``.
+
+    The gradient has the structure of ``args[argnums]`` (a tuple if ``argnums`` is a
+    tuple). ``fun`` must return a real scalar (0-d float), or a complex scalar with
+    ``holomorphic=True``; with ``has_aux`` it returns ``(scalar, aux)`` and the result
+    is ``((value, aux), gradient)``.
+
+    Raises
+    ------
+    TypeError
+        The output is not a scalar of inexact dtype, or an input is an integer array
+        (unless ``allow_int``).
+    """
+    name = _fun_name(fun)
+
+    @functools.wraps(fun)
+    def value_and_grad_f(*args, **kwargs):
+        nums = _check_argnums("grad", argnums, len(args))
+        for i in nums:
+            _check_diff_input("grad", args[i], i, allow_int, holomorphic)
+        diff_args = [args[i] for i in nums]
+
+        def partial_fun(*dargs):
+            full = list(args)
+            for i, d in zip(nums, dargs):
+                full[i] = d
+            return fun(*full, **kwargs)
+
+        out, vjp_fn, *aux = vjp(partial_fun, *diff_args, has_aux=has_aux)
+        aval = core.aval_of(out) if not isinstance(out, (tuple, list, dict)) else None
+        if aval is None or aval.shape != ():
+            shape = aval.shape if aval is not None else type(out).__name__
+            raise TypeError(f"xnp.grad: {name} must return a scalar (0-d array), got {shape}; "
+                            "use xnp.vjp or xnp.jacrev for non-scalar outputs")
+        if aval.dtype.kind == "c" and not holomorphic:
+            raise TypeError(f"xnp.grad: {name} returned a complex scalar; pass "
+                            "holomorphic=True to differentiate it")
+        if aval.dtype.kind not in "fcV" and aval.dtype.name not in ("bfloat16",):
+            raise TypeError(f"xnp.grad: {name} must return a floating scalar, got {aval.dtype}")
+        one = core.lift(np.ones((), aval.dtype))
+        g = vjp_fn(one)
+        g = g[0] if isinstance(argnums, int) else tuple(g)
+        if has_aux:
+            return (out, aux[0]), g
+        return out, g
+
+    return value_and_grad_f
+
+
+def grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+         allow_int: bool = False):
+    """Gradient of a scalar-output ``fun`` with respect to ``args[argnums]``.
+
+    See :func:`value_and_grad` for the parameters and errors. With ``has_aux`` the
+    result is ``(gradient, aux)``. Inside ``fun`` values are grad tracers whose
+    primals are concrete (outside ``jit``), so Python control flow on them works.
+    """
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+
+    @functools.wraps(fun)
+    def grad_f(*args, **kwargs):
+        (value, *aux), g = _split_aux(vg(*args, **kwargs), has_aux)
+        return (g, aux[0]) if has_aux else g
+
+    return grad_f
+
+
+def _split_aux(res, has_aux):
+    value, g = res
+    if has_aux:
+        return (value[0], value[1]), g
+    return (value,), g
+
+
+# ----------------------------------------------------------------------------- batching
+
+
+def _broadcast_prefix(fname, prefix, tree, what):
+    """Expand an axis spec (int/None or a pytree prefix of ``tree``) to one entry per leaf."""
+    leaves, treedef = tree_flatten(tree)
+    if prefix is None or isinstance(prefix, int):
+        return [prefix] * len(leaves)
+    try:
+        expanded = tree_map(lambda ax, sub: [ax] * len(tree_flatten(sub)[0]), prefix, tree,
+                            is_leaf=lambda x: x is None or isinstance(x, int))
+    except (ValueError, TypeError):
+        raise ValueError(f"xnp.{fname}: {what} {prefix!r} does not match the structure of the "
+                         f"arguments {treedef}") from None
+    return [ax for group in tree_flatten(expanded, is_leaf=lambda x: isinstance(x, list))[0]
+            for ax in group]
+
+
+def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
+    """Vectorise ``fun`` over a new leading (or ``in_axes``-given) axis of its arguments.
+
+    Parameters
+    ----------
+    fun : callable
+        Takes and returns arrays (pytrees of arrays).
+    in_axes : int, None, or a tuple/pytree prefix of the arguments
+        The mapped axis of each argument (negative counts from the end); None: not mapped.
+    out_axes : int, None, or a pytree prefix of the output
+        Where the mapped axis goes in each output; None: the output is not mapped (it
+        must not depend on mapped inputs).
+    axis_size : int, optional
+        Needed when no argument is mapped.
+
+    Raises
+    ------
+    ValueError
+        ``in_axes`` does not match the arguments, an axis is out of range, mapped
+        sizes differ, or no argument is mapped and ``axis_size`` is not given.
+    """
+    name = _fun_name(fun)
+
+    @functools.wraps(fun)
+    def vmapped(*args):
+        if isinstance(in_axes, list):
+            raise TypeError("xnp.vmap: in_axes must be an int, None or a tuple (not a list)")
+        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+            raise ValueError(f"xnp.vmap: in_axes has {len(in_axes)} entries but {name} was "
+                             f"called with {len(args)} positional arguments")
+        leaves, in_tree = tree_flatten(args)
+        axes = _broadcast_prefix("vmap", in_axes if isinstance(in_axes, tuple) else
+                                 (in_axes,) * len(args), args, "in_axes")
+        sizes = set()
+        dims = []
+        for i, (x, ax) in enumerate(zip(leaves, axes)):
+            if ax is None:
+                dims.append(None)
+                continue
+            aval = core.aval_of(x)
+            if not -aval.ndim <= ax < aval.ndim:
+                raise ValueError(f"xnp.vmap: in_axes {ax} is out of range for argument leaf {i} "
+                                 f"of {name} with shape {aval.shape}")
+            ax = ax % aval.ndim
+            dims.append(ax)
+            sizes.add(aval.shape[ax])
+        if len(sizes) > 1:
+            desc = ", ".join(f"leaf {i}: axis {d} of {core.aval_of(x).shape}"
+                             for i, (x, d) in enumerate(zip(leaves, dims)) if d is not None)
+            raise ValueError(f"xnp.vmap: mapped axes of {name} have different sizes: {desc}")
+        if not sizes:
+            if axis_size is None:
+                raise ValueError(f"xnp.vmap: no argument of {name} is mapped (in_axes all None); "
+                                 "pass axis_size")
+            size = axis_size
+        else:
+            size = sizes.pop()
+            if axis_size is not None and axis_size != size:
+                raise ValueError(f"xnp.vmap: axis_size={axis_size} but mapped axes have size {size}")
+        store = {}
+        flat = _flat_fun(fun, in_tree, store)
+
+        def out_dims(n):
+            tree = store["out_tree"]
+            return _broadcast_prefix("vmap", out_axes, tree_unflatten(tree, [0] * n), "out_axes")
+
+        outs = batching.batch_call(flat, leaves, dims, size, out_dims, name)
+        return tree_unflatten(store["out_tree"], outs)
+
+    return vmapped
+
+
+# ----------------------------------------------------------------------------- jacobians
+
+
+def _std_basis(x):
+    aval = core.aval_of(x)
+    n = int(np.prod(aval.shape))
+    eye = np.eye(n, dtype=aval.dtype).reshape((n,) + aval.shape)
+    return core.lift(eye)
+
+
+def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
+    """Jacobian by forward mode (``vmap`` of ``jvp`` over the standard basis).
+
+    Output shape: ``out.shape + arg.shape`` for each output leaf and argument.
+    """
+
+    @functools.wraps(fun)
+    def jac(*args):
+        nums = _check_argnums("jacfwd", argnums, len(args))
+        for i in nums:
+            _check_diff_input("jacfwd", args[i], i, False, holomorphic)
+        if len(nums) != 1 or has_aux:
+            raise NotImplementedError("xnp.jacfwd: one int argnums without has_aux is supported")
+        i = nums[0]
+        x = args[i]
+
+        def f_i(xi):
+            full = list(args)
+            full[i] = xi
+            return fun(*full)
+
+        basis = _std_basis(x)
+        pushfwd = vmap(lambda t: jvp(f_i, (x,), (t,))[1], in_axes=0, out_axes=-1)
+        jac_flat = pushfwd(basis)
+        xshape = core.aval_of(x).shape
+        return tree_map(lambda j: j.reshape(j.shape[:-1] + xshape), jac_flat)
+
+    return jac
+
+
+def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+           allow_int: bool = False):
+    """Jacobian by reverse mode (``vmap`` of the ``vjp`` function over output basis vectors).
+
+    Output shape: ``out.shape + arg.shape``.
+    """
+
+    @functools.wraps(fun)
+    def jac(*args):
+        nums = _check_argnums("jacrev", argnums, len(args))
+        for i in nums:
+            _check_diff_input("jacrev", args[i], i, allow_int, holomorphic)
+        if len(nums) != 1 or has_aux:
+            raise NotImplementedError("xnp.jacrev: one int argnums without has_aux is supported")
+        i = nums[0]
+
+        def f_i(xi):
+            full = list(args)
+            full[i] = xi
+            return fun(*full)
+
+        y, pullback = vjp(f_i, args[i])
+        basis = _std_basis(y)
+        rows = vmap(lambda ct: pullback(ct)[0])(basis)
+        yshape = core.aval_of(y).shape
+        xshape = core.aval_of(args[i]).shape
+        return rows.reshape(yshape + xshape)
+
+    return jac
+
+
+def hessian(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
+    """Hessian: ``jacfwd(jacrev(fun))``."""
+    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)

@@ -306,11 +306,16 @@ class EvalTrace(Trace):
             return prim.impl(*args, **params)
         vals = []
         weaks = []
+        backend = _EAGER_BACKENDS[_DEFAULT_EAGER[0]]
         for a in args:
             t = type(a)
             if t is Array:
-                v = a._val
-                vals.append(v if v is not None else a._value)
+                if a._buf is not None and prim in backend.view_prims:
+                    # a view of a jit output: copy it first so writes through the view land
+                    vals.append(a._writable_value())
+                else:
+                    v = a._val
+                    vals.append(v if v is not None else a._value)
                 weaks.append(a._weak)
             elif t in _PY_SCALAR_DTYPES:
                 vals.append(scalar_to_ndarray(a))
@@ -320,7 +325,6 @@ class EvalTrace(Trace):
             else:
                 vals.append(np.asarray(a))
                 weaks.append(False)
-        backend = _EAGER_BACKENDS[_DEFAULT_EAGER[0]]
         impl = backend.impls.get(prim)
         if impl is None:
             raise NotImplementedError(

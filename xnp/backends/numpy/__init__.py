@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from xnp.backends.xp_impls import UNSUPPORTED, XP_IMPLS
+from xnp.backends.xp_impls import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
 from xnp.tracing import core
 
 __all__ = ["NumpyBackend", "BACKEND"]
@@ -22,6 +22,7 @@ class NumpyBackend:
     def __init__(self):
         self.impls = {p: functools.partial(fn, np) for p, fn in XP_IMPLS.items()}
         self.unsupported = dict(UNSUPPORTED)
+        self.view_prims = frozenset(VIEW_PRIMITIVES)
 
     @staticmethod
     def wrap_native(x):

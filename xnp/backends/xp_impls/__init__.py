@@ -7,7 +7,11 @@ views where NumPy's corresponding operation returns a view (slices, reshape,
 transpose), so eager code keeps NumPy's aliasing.
 """
 
-from xnp.backends.xp_impls._table import UNSUPPORTED, XP_IMPLS
+from xnp import lax
+from xnp.backends.xp_impls._table import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
 from xnp.backends.xp_impls import elementwise, linalg, reductions, shape_ops, slicing  # noqa: F401
 
-__all__ = ["XP_IMPLS", "UNSUPPORTED"]
+VIEW_PRIMITIVES.update({lax.slice_p, lax.reshape_p, lax.transpose_p, lax.squeeze_p, lax.rev_p,
+                        lax.broadcast_in_dim_p, lax.real_p, lax.imag_p})
+
+__all__ = ["XP_IMPLS", "UNSUPPORTED", "VIEW_PRIMITIVES"]

@@ -1,3 +1,271 @@
-"""TODO: filled in by the reductions family."""
+"""Reduction primitives: ``reduce_sum``, ``reduce_prod``, ``reduce_max``, ``reduce_min``,
+``reduce_and``, ``reduce_or``, ``reduce_xor`` (param ``axes``: a sorted tuple of
+distinct non-negative ints) and the index reductions ``argmax`` / ``argmin``
+(params ``axes``: a one-element tuple, ``index_dtype``).
 
-__all__ = []
+Strict, like all of ``lax``: no dtype promotion and no accumulation upcast
+(``xnp.sum`` and friends decide the accumulator dtype and convert first).
+Semantics on NaN follow NumPy on every backend: ``reduce_max``/``reduce_min``
+return NaN when a reduced element is NaN (``numpy.max``), and ``argmax``/``argmin``
+return the index of the first NaN (``numpy.argmax``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import ml_dtypes
+import numpy as np
+
+from xnp.lax import _kit as kit
+from xnp.tracing import Array, Primitive, ShapedArray, core
+
+__all__ = [
+    "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or",
+    "reduce_xor", "argmax", "argmin",
+    "reduce_sum_p", "reduce_prod_p", "reduce_max_p", "reduce_min_p", "reduce_and_p",
+    "reduce_or_p", "reduce_xor_p", "argmax_p", "argmin_p",
+]
+
+
+def checked_bind(prim: Primitive, *args, **params):
+    """``prim.bind`` (kept for callers; every trace, the eager one included, runs the
+    shape/dtype rules: EvalTrace checks them once per operand signature)."""
+    return prim.bind(*args, **params)
+
+
+def reduction_identity(kind: str, dtype) -> np.ndarray:
+    """The identity of a reduction as a 0-d array of ``dtype``.
+
+    ``kind``: ``sum``/``or``/``xor`` -> 0, ``prod`` -> 1, ``and`` -> all bits set,
+    ``max`` -> the lowest value (``-inf`` where the dtype has infinities, else its
+    finite minimum; the minimum integer; ``False``), ``min`` -> the highest value.
+    Used by the backends (initial values, empty reductions) and by ``xnp.max(where=)``.
+    """
+    dt = np.dtype(dtype)
+    if kind in ("sum", "or", "xor"):
+        return np.zeros((), dt)
+    if kind == "prod":
+        return np.ones((), dt)
+    if kind == "and":
+        if dt in kit.INT_OR_BOOL:
+            return np.asarray(np.invert(np.zeros((), dt)))
+        return np.ones((), dt)
+    if kind not in ("max", "min"):
+        raise ValueError(f"internal error in xnp: unknown reduction kind {kind!r}")
+    sign = -1 if kind == "max" else 1
+    if dt in kit.BOOL:
+        return np.asarray(kind == "min")
+    if dt in kit.INTEGER:
+        info = np.iinfo(dt)
+        return np.asarray(info.min if kind == "max" else info.max, dt)
+    with np.errstate(invalid="ignore", over="ignore"):
+        inf = np.asarray(sign * np.inf).astype(dt)
+    if np.isinf(inf.astype(np.float64)):
+        return inf
+    info = ml_dtypes.finfo(dt)
+    return np.asarray(info.min if kind == "max" else info.max, dt)
+
+
+def _canonical_axes(name: str, axes) -> tuple[int, ...]:
+    """``axes`` as a sorted tuple of Python ints (validated against the operand by the rule)."""
+    if type(axes) is tuple and all(type(a) is int for a in axes):  # the common, fast case
+        return axes if all(a < b for a, b in zip(axes, axes[1:])) else tuple(sorted(axes))
+    if _is_int(axes):
+        axes = (axes,)
+    try:
+        items = tuple(axes)
+    except TypeError:
+        items = None
+    if items is None or not all(_is_int(a) for a in items):
+        raise TypeError(f"xnp.lax.{name}: `axes` must be a tuple of ints, got {axes!r}")
+    return tuple(sorted(int(a) for a in items))
+
+
+def _is_int(a) -> bool:
+    return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
+
+
+@functools.lru_cache(maxsize=1024)
+def _reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...]:
+    kit.check_axes(name, x, axes)
+    return tuple(n for i, n in enumerate(x.shape) if i not in axes)
+
+
+def _reducer(name: str, accept) -> Primitive:
+    """A reduction over ``axes`` whose result keeps the operand dtype."""
+
+    def shape(x: ShapedArray, *, axes: tuple[int, ...]) -> tuple[int, ...]:
+        return _reduced_shape(name, x, axes)
+
+    def dtype(x: ShapedArray, *, axes: tuple[int, ...]) -> np.dtype:
+        kit.check_dtype(name, x, accept)
+        return x.dtype
+
+    return Primitive(name, shape=shape, dtype=dtype)
+
+
+# --------------------------------------------------------------------------- reduce_sum
+
+reduce_sum_p = _reducer("reduce_sum", kit.NUMERIC)
+
+
+def reduce_sum(x: Array, axes) -> Array:
+    """Sum of ``x`` over ``axes``.
+
+    Strict: ``axes`` are non-negative and unique (they are sorted here); no dtype
+    promotion and no accumulation upcast (``xnp.sum`` adds both). Shape:
+    ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (numeric; not bool).
+
+    Raises
+    ------
+    TypeError
+        ``x`` has a bool dtype, or ``axes`` are not ints.
+    ValueError
+        An axis is repeated or out of range.
+    """
+    return checked_bind(reduce_sum_p, x, axes=_canonical_axes("reduce_sum", axes))
+
+
+# --------------------------------------------------------------------------- reduce_prod
+
+reduce_prod_p = _reducer("reduce_prod", kit.NUMERIC)
+
+
+def reduce_prod(x: Array, axes) -> Array:
+    """Product of ``x`` over ``axes``; the empty product is 1.
+
+    Shape: ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (numeric; not bool).
+    Integer products wrap around on overflow, as in NumPy.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`reduce_sum`.
+    """
+    return checked_bind(reduce_prod_p, x, axes=_canonical_axes("reduce_prod", axes))
+
+
+# --------------------------------------------------------------------------- reduce_max
+
+reduce_max_p = _reducer("reduce_max", kit.REAL_OR_BOOL)
+
+
+def reduce_max(x: Array, axes) -> Array:
+    """Maximum of ``x`` over ``axes``, propagating NaN as ``numpy.max`` does.
+
+    The maximum over an empty set is the dtype's lowest value (``-inf`` for floats
+    with infinities, the minimum integer, ``False``); ``xnp.max`` raises instead, as
+    NumPy does. Shape: ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (bool,
+    integer or floating; complex is not ordered here).
+
+    Raises
+    ------
+    TypeError
+        ``x`` is complex.
+    ValueError
+        An axis is repeated or out of range.
+    """
+    return checked_bind(reduce_max_p, x, axes=_canonical_axes("reduce_max", axes))
+
+
+# --------------------------------------------------------------------------- reduce_min
+
+reduce_min_p = _reducer("reduce_min", kit.REAL_OR_BOOL)
+
+
+def reduce_min(x: Array, axes) -> Array:
+    """Minimum of ``x`` over ``axes``, propagating NaN as ``numpy.min`` does.
+
+    The minimum over an empty set is the dtype's highest value. Otherwise as
+    :func:`reduce_max`.
+    """
+    return checked_bind(reduce_min_p, x, axes=_canonical_axes("reduce_min", axes))
+
+
+# --------------------------------------------------------------------------- bitwise / logical
+
+reduce_and_p = _reducer("reduce_and", kit.INT_OR_BOOL)
+
+
+def reduce_and(x: Array, axes) -> Array:
+    """Bitwise AND over ``axes`` (logical AND for bool); the empty AND has every bit set.
+
+    Shape: ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (bool or integer).
+    ``xnp.all`` converts to bool first.
+    """
+    return checked_bind(reduce_and_p, x, axes=_canonical_axes("reduce_and", axes))
+
+
+reduce_or_p = _reducer("reduce_or", kit.INT_OR_BOOL)
+
+
+def reduce_or(x: Array, axes) -> Array:
+    """Bitwise OR over ``axes`` (logical OR for bool); the empty OR is 0 / ``False``.
+
+    Shape: ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (bool or integer).
+    """
+    return checked_bind(reduce_or_p, x, axes=_canonical_axes("reduce_or", axes))
+
+
+reduce_xor_p = _reducer("reduce_xor", kit.INT_OR_BOOL)
+
+
+def reduce_xor(x: Array, axes) -> Array:
+    """Bitwise XOR over ``axes`` (parity for bool); the empty XOR is 0 / ``False``.
+
+    Shape: ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (bool or integer).
+    """
+    return checked_bind(reduce_xor_p, x, axes=_canonical_axes("reduce_xor", axes))
+
+
+# --------------------------------------------------------------------------- argmax / argmin
+
+
+def _index_reducer(name: str) -> Primitive:
+    """``argmax``/``argmin``: one axis, an integer result of ``index_dtype``."""
+
+    def shape(x: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype):
+        if len(axes) != 1:
+            raise ValueError(f"xnp.lax.{name}: `axes` must hold exactly one axis, got {axes}.")
+        kit.check_axes(name, x, axes)
+        if x.shape[axes[0]] == 0:
+            raise ValueError(
+                f"xnp.lax.{name}: the reduced axis {axes[0]} of {x.str_short()} is empty; "
+                f"{name} needs at least one element.")
+        return tuple(n for i, n in enumerate(x.shape) if i != axes[0])
+
+    def dtype(x: ShapedArray, *, axes: tuple[int, ...], index_dtype: np.dtype):
+        kit.check_dtype(name, x, kit.REAL_OR_BOOL)
+        kit.check_dtype(name, ShapedArray((), index_dtype), kit.INTEGER, "index_dtype")
+        return index_dtype
+
+    return Primitive(name, shape=shape, dtype=dtype, weak_type=kit.never_weak,
+                     differentiable="integer-valued index output")
+
+
+argmax_p = _index_reducer("argmax")
+argmin_p = _index_reducer("argmin")
+
+
+def argmax(x: Array, axis: int, index_dtype=np.int64) -> Array:
+    """Index of the maximum of ``x`` along ``axis`` (the first one on ties; the first NaN
+    if there is one, as ``numpy.argmax``).
+
+    Shape: ``x.shape`` without ``axis``. Dtype: ``index_dtype`` (an integer dtype).
+
+    Raises
+    ------
+    TypeError
+        ``x`` is complex, or ``index_dtype`` is not an integer dtype.
+    ValueError
+        ``axis`` is out of range or the axis is empty.
+    """
+    axes = _canonical_axes("argmax", axis)
+    return checked_bind(argmax_p, x, axes=axes, index_dtype=np.dtype(index_dtype))
+
+
+def argmin(x: Array, axis: int, index_dtype=np.int64) -> Array:
+    """Index of the minimum of ``x`` along ``axis``; ties and NaN as :func:`argmax`."""
+    axes = _canonical_axes("argmin", axis)
+    return checked_bind(argmin_p, x, axes=axes, index_dtype=np.dtype(index_dtype))

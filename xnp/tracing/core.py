@@ -330,6 +330,7 @@ class EvalTrace(Trace):
             raise NotImplementedError(
                 f"xnp: eager backend '{backend.name}' has no rule for primitive '{prim.name}'."
             )
+        _check_rules(prim, vals, weaks, params)
         out = impl(*vals, **params)
         weak = prim.weak_type_rule(*weaks, **params)
         native = backend.native_type
@@ -339,6 +340,23 @@ class EvalTrace(Trace):
 
 
 _STATE = _State()
+_CHECKED: set = set()
+
+
+def _check_rules(prim, vals, weaks, params) -> None:
+    """Run the shape/dtype rules once per (primitive, operand shapes/dtypes, params), so an
+    eager call with bad operands raises the rule's error instead of reaching the backend."""
+    key = (prim, tuple([(v.shape, v.dtype) for v in vals]), tuple(params.items()))
+    try:
+        if key in _CHECKED:
+            return
+    except TypeError:  # an unhashable param: check every time
+        key = None
+    prim.abstract_eval(*[ShapedArray(v.shape, v.dtype, w) for v, w in zip(vals, weaks)], **params)
+    if key is not None:
+        if len(_CHECKED) > 100_000:
+            _CHECKED.clear()
+        _CHECKED.add(key)
 
 
 def find_top_trace(current: Trace, args) -> Trace:

@@ -145,6 +145,7 @@ class DynamicJaxprTrace(core.Trace):
         self.debug_info = debug_info
         self.transformation = debug_info.transformation
         self.alive = True
+        self.level = core.next_level()
         self.eqns: list[JaxprEqn] = []
         self.invars: list[Var] = []
         self.arg_tracers: list[JitTracer] = []
@@ -195,6 +196,12 @@ class DynamicJaxprTrace(core.Trace):
 
     # -- primitives
     def process_primitive(self, prim, args, params):
+        for a in args:
+            if isinstance(a, core.Tracer) and a._trace is not self:
+                top = core.find_top_trace(self, args)
+                if top is not self:
+                    return top.process_primitive(prim, args, params)
+                break
         tracers = [self.to_tracer(a) for a in args]
         out = prim.abstract_eval(*[t._aval for t in tracers], **params)
         src = core.source_info()

@@ -1,0 +1,159 @@
+"""Kits for transformation rules (jvp, transpose, batching), so each primitive's
+rule is a line or two. Rules compute with lax functions only, so they trace
+again under any enclosing transformation.
+
+Conventions (see :mod:`xnp.tracing.ad` and :mod:`xnp.tracing.batching`):
+
+* ``jvp(primals, tangents, **params) -> (primal_out, tangent_out)``; a tangent
+  may be ``Zero`` (symbolic).
+* ``transpose(ct, *args, **params) -> list`` with ``UndefinedPrimal`` for linear
+  arguments and None for the cotangents of non-linear ones.
+* ``batch(vals, dims, **params) -> (out, out_dim)``.
+"""
+
+from __future__ import annotations
+
+from xnp.tracing import core
+from xnp.tracing.ad import UndefinedPrimal, Zero, add_tangents, instantiate, tangent_aval
+from xnp.tracing.batching import moveaxis
+
+__all__ = [
+    "Zero", "UndefinedPrimal", "is_undefined", "instantiate", "add_tangents", "zero_like",
+    "defjvp", "linear_unary_jvp", "linear_nary_jvp", "elementwise_batch", "unary_batch",
+    "reducer_batch", "bdim_to_front", "aval", "unbroadcast",
+]
+
+
+def is_undefined(x) -> bool:
+    return type(x) is UndefinedPrimal
+
+
+def aval(x):
+    return x.aval if type(x) in (UndefinedPrimal, Zero) else core.aval_of(x)
+
+
+def zero_like(x) -> Zero:
+    return Zero(tangent_aval(aval(x)))
+
+
+def defjvp(prim, *per_operand):
+    """A jvp rule from one function per operand: ``g(t_i, *primals, **params)`` gives the
+    output tangent's part from operand ``i`` (None: not differentiable in ``i``)."""
+
+    def jvp(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        total = Zero(tangent_aval(core.aval_of(out)))
+        for g, t in zip(per_operand, tangents):
+            if g is None or type(t) is Zero:
+                continue
+            total = add_tangents(total, g(t, *primals, **params))
+        return out, total
+
+    return jvp
+
+
+def linear_unary_jvp(prim):
+    """jvp of a primitive linear in its (only) array operand: apply it to the tangent."""
+
+    def jvp(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        (t,) = tangents[:1]
+        if type(t) is Zero:
+            return out, Zero(tangent_aval(core.aval_of(out)))
+        return out, prim.bind(t, *primals[1:], **params)
+
+    return jvp
+
+
+def linear_nary_jvp(prim):
+    """jvp of a primitive linear in all operands jointly (add, sub, concatenate):
+    apply it to the tangents, zeros instantiated."""
+
+    def jvp(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if all(type(t) is Zero for t in tangents):
+            return out, Zero(tangent_aval(core.aval_of(out)))
+        ts = [instantiate(t) for t in tangents]
+        return out, prim.bind(*ts, **params)
+
+    return jvp
+
+
+def unbroadcast(ct, target_aval):
+    """Sum ``ct`` down to ``target_aval``'s shape (the transpose of lax's implicit
+    rank-0 and size-1 broadcasting in elementwise ops)."""
+    from xnp.lax import reductions, shape_ops  # noqa: PLC0415
+
+    ct_aval = core.aval_of(ct)
+    shape = target_aval.shape
+    if ct_aval.shape == shape:
+        return ct
+    if shape == ():
+        return reductions.reduce_sum(ct, tuple(range(ct_aval.ndim)))
+    axes = tuple(i for i, (a, b) in enumerate(zip(ct_aval.shape, shape)) if a != b)
+    summed = reductions.reduce_sum(ct, axes)
+    return shape_ops.reshape(summed, shape)
+
+
+# ----------------------------------------------------------------------------- batching
+
+
+def bdim_to_front(x, d, size):
+    """``x`` with its batch axis first (broadcast to ``size`` when unbatched, d is None)."""
+    from xnp.lax import shape_ops  # noqa: PLC0415
+
+    if d is None:
+        a = core.aval_of(x)
+        return shape_ops.broadcast_in_dim(x, (size,) + a.shape, tuple(range(1, a.ndim + 1)))
+    return moveaxis(x, d, 0)
+
+
+def unary_batch(prim):
+    """Batching of a primitive that maps each element/slice independently and keeps the
+    batch axis where it is (elementwise unary ops)."""
+
+    def batch(vals, dims, **params):
+        return prim.bind(*vals, **params), dims[0]
+
+    return batch
+
+
+def elementwise_batch(prim):
+    """Batching of an n-ary elementwise primitive: batch axes moved to the front; unbatched
+    operands get a leading size-1 axis (lax broadcasts size-1 and rank-0 operands)."""
+
+    def batch(vals, dims, **params):
+        from xnp.lax import shape_ops  # noqa: PLC0415
+
+        size = next(core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+        ranks = [core.aval_of(v).ndim - (0 if d is None else 1) for v, d in zip(vals, dims)]
+        rank = max(ranks)
+        out = []
+        for v, d, r in zip(vals, dims, ranks):
+            a = core.aval_of(v)
+            if d is None:
+                if r == 0:
+                    out.append(v)
+                else:
+                    out.append(shape_ops.broadcast_in_dim(v, (1,) + a.shape,
+                                                          tuple(range(1, a.ndim + 1))))
+                continue
+            v = moveaxis(v, d, 0)
+            if r < rank:  # a batched scalar next to rank-`rank` operands
+                v = shape_ops.reshape(v, (size,) + (1,) * rank)
+            out.append(v)
+        return prim.bind(*out, **params), 0
+
+    return batch
+
+
+def reducer_batch(prim):
+    """Batching of a reduction with an ``axes`` param: batch axis to the front, axes shifted."""
+
+    def batch(vals, dims, *, axes, **params):
+        (x,), (d,) = vals, dims
+        x = moveaxis(x, d, 0)
+        return prim.bind(x, axes=tuple(a + 1 for a in axes), **params), 0
+
+    return batch
+

@@ -1,3 +1,193 @@
-"""TODO: filled in by the linalg family."""
+"""Linear-algebra products: ``dot_general``.
 
-__all__ = []
+``dot_general(lhs, rhs, dimension_numbers)`` contracts ``lhs`` and ``rhs`` over
+pairs of contracting dimensions and maps over pairs of batch dimensions. The
+result's dimensions are, in order (XLA's convention): the batch dimensions, the
+free (neither batch nor contracting) dimensions of ``lhs``, then those of ``rhs``.
+With no contracting dimensions it is an outer product.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from xnp.lax import _kit as kit
+from xnp.lax.reductions import checked_bind
+from xnp.tracing import Array, Primitive, ShapedArray, core
+
+__all__ = ["DotDimensionNumbers", "dot_general", "dot_general_p", "PRECISIONS"]
+
+PRECISIONS = ("DEFAULT", "HIGH", "HIGHEST")
+_KINDS = (kit.SIGNED, kit.UNSIGNED, kit.FLOATING, kit.COMPLEX)
+
+
+def _int_tuple(name: str, what: str, dims) -> tuple[int, ...]:
+    try:
+        out = tuple(int(d) for d in dims)
+    except TypeError:
+        raise TypeError(
+            f"xnp.lax.{name}: {what} must be a sequence of ints, got {dims!r}") from None
+    if any(isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)) for d in dims):
+        raise TypeError(f"xnp.lax.{name}: {what} must be a sequence of ints, got {dims!r}")
+    return out
+
+
+class DotDimensionNumbers(tuple):
+    """``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``, each a tuple of ints.
+
+    Hashable and canonical (a jaxpr param); prints as JAX does:
+    ``(([1], [0]), ([], []))``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, dimension_numbers):
+        if type(dimension_numbers) is cls:
+            return dimension_numbers
+        return _canonical_dimension_numbers(cls, dimension_numbers)
+
+    @property
+    def contracting(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return self[0]
+
+    @property
+    def batch(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return self[1]
+
+    def __repr__(self):
+        (lc, rc), (lb, rb) = self
+        return f"(({list(lc)}, {list(rc)}), ({list(lb)}, {list(rb)}))"
+
+    __str__ = __repr__
+
+
+def _canonical_dimension_numbers(cls, dimension_numbers):
+    try:
+        (lc, rc), (lb, rb) = dimension_numbers
+    except (TypeError, ValueError):
+        raise TypeError(
+            "xnp.lax.dot_general: `dimension_numbers` must be "
+            "((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch)), got "
+            f"{dimension_numbers!r}") from None
+    what = ("lhs contracting dims", "rhs contracting dims", "lhs batch dims", "rhs batch dims")
+    lc, rc, lb, rb = (_int_tuple("dot_general", w, d) for w, d in zip(what, (lc, rc, lb, rb)))
+    return tuple.__new__(cls, ((lc, rc), (lb, rb)))
+
+
+def _check_dims(name, aval, dims, what):
+    for d in dims:
+        if not 0 <= d < aval.ndim:
+            raise ValueError(
+                f"xnp.lax.{name}: {what} {dims} out of range for operand {aval.str_short()}.")
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"xnp.lax.{name}: {what} {dims} repeat a dimension.")
+
+
+def _dot_general_shape(lhs: ShapedArray, rhs: ShapedArray, *, dimension_numbers,
+                       preferred_element_type=None, precision=None) -> tuple[int, ...]:
+    return _dot_shape(lhs, rhs, dimension_numbers)
+
+
+@functools.lru_cache(maxsize=1024)
+def _dot_shape(lhs: ShapedArray, rhs: ShapedArray, dimension_numbers) -> tuple[int, ...]:
+    (lc, rc), (lb, rb) = dimension_numbers
+    name = "dot_general"
+    if len(lc) != len(rc):
+        raise ValueError(
+            f"xnp.lax.{name}: {len(lc)} lhs contracting dims {list(lc)} vs {len(rc)} rhs "
+            f"contracting dims {list(rc)}; they must pair up.")
+    if len(lb) != len(rb):
+        raise ValueError(
+            f"xnp.lax.{name}: {len(lb)} lhs batch dims {list(lb)} vs {len(rb)} rhs batch dims "
+            f"{list(rb)}; they must pair up.")
+    _check_dims(name, lhs, lc, "lhs contracting dims")
+    _check_dims(name, rhs, rc, "rhs contracting dims")
+    _check_dims(name, lhs, lb, "lhs batch dims")
+    _check_dims(name, rhs, rb, "rhs batch dims")
+    if set(lc) & set(lb):
+        raise ValueError(f"xnp.lax.{name}: lhs dims {sorted(set(lc) & set(lb))} are both "
+                         "contracting and batch dims.")
+    if set(rc) & set(rb):
+        raise ValueError(f"xnp.lax.{name}: rhs dims {sorted(set(rc) & set(rb))} are both "
+                         "contracting and batch dims.")
+    for kind, ld, rd in (("contracting", lc, rc), ("batch", lb, rb)):
+        for i, j in zip(ld, rd):
+            if lhs.shape[i] != rhs.shape[j]:
+                raise TypeError(
+                    f"xnp.lax.{name}: {kind} dims must have equal sizes, but lhs dim {i} has "
+                    f"size {lhs.shape[i]} and rhs dim {j} has size {rhs.shape[j]} "
+                    f"({lhs.str_short()} and {rhs.str_short()}).")
+    batch = tuple(lhs.shape[i] for i in lb)
+    lfree = tuple(n for i, n in enumerate(lhs.shape) if i not in lc and i not in lb)
+    rfree = tuple(n for i, n in enumerate(rhs.shape) if i not in rc and i not in rb)
+    return batch + lfree + rfree
+
+
+def _dot_general_dtype(lhs: ShapedArray, rhs: ShapedArray, *, dimension_numbers,
+                       preferred_element_type=None, precision=None) -> np.dtype:
+    dt = kit.same_dtype("dot_general", lhs, rhs)
+    kit.check_dtype("dot_general", lhs, kit.NUMERIC | kit.BOOL)
+    if preferred_element_type is None:
+        return dt
+    pref = np.dtype(preferred_element_type)
+    kit.check_dtype("dot_general", ShapedArray((), pref), kit.NUMERIC | kit.BOOL,
+                    "preferred_element_type")
+    same_kind = any(dt in cat and pref in cat for cat in _KINDS)
+    if pref != dt and not (same_kind and pref.itemsize >= dt.itemsize) and dt not in kit.BOOL:
+        raise TypeError(
+            f"xnp.lax.dot_general: preferred_element_type={pref.name} must be the operand dtype "
+            f"{dt.name} or a wider dtype of the same kind ({lhs.str_short()}, {rhs.str_short()}).")
+    return pref
+
+
+dot_general_p = Primitive(
+    "dot_general",
+    shape=_dot_general_shape,
+    dtype=_dot_general_dtype,
+    weak_type=kit.never_weak,
+)
+
+
+def _canonical_precision(precision):
+    if precision is None:
+        return None
+    pair = (precision, precision) if isinstance(precision, str) else tuple(precision)
+    if len(pair) != 2 or any(not isinstance(p, str) or p.upper() not in PRECISIONS for p in pair):
+        raise ValueError(
+            f"xnp.lax.dot_general: `precision` must be None, one of {PRECISIONS} or a pair of "
+            f"them, got {precision!r}")
+    return tuple(p.upper() for p in pair)
+
+
+def dot_general(lhs: Array, rhs: Array, dimension_numbers, precision=None,
+                preferred_element_type=None) -> Array:
+    """General tensor contraction (XLA's DotGeneral).
+
+    ``dimension_numbers = ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``.
+
+    Shape: batch dims, then ``lhs`` free dims, then ``rhs`` free dims (each in
+    operand order). Dtype: operands must have equal dtypes (``xnp.dot`` promotes);
+    the result has ``preferred_element_type`` (default: the operand dtype, recorded
+    explicitly; it may be a wider dtype of the same kind, which is then the
+    accumulator, or any dtype for bool operands). Bool operands
+    give a bool result (OR of ANDs, as ``numpy.dot``). ``precision`` is None (full
+    float precision, the only mode the NumPy-exact backends need), a name in
+    ``PRECISIONS`` or a pair of names; it is only passed on to XLA.
+
+    Raises
+    ------
+    TypeError
+        Operand dtypes differ, contracting/batch sizes differ, or
+        ``preferred_element_type`` would narrow the result.
+    ValueError
+        Dimension numbers are out of range, repeated, or do not pair up.
+    """
+    if preferred_element_type is None:
+        preferred_element_type = core.aval_of(lhs).dtype
+    params = {"dimension_numbers": DotDimensionNumbers(dimension_numbers),
+              "preferred_element_type": np.dtype(preferred_element_type)}
+    if precision is not None:  # absent when None, so jaxprs print as JAX's do
+        params["precision"] = _canonical_precision(precision)
+    return checked_bind(dot_general_p, lhs, rhs, **params)

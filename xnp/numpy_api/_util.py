@@ -100,10 +100,12 @@ def _from_sequence(fname, seq, argname):
         a = np.asarray(seq)
     except (ValueError, OverflowError) as e:
         raise TypeError(f"xnp.{fname}: argument `{argname}` is not a valid array: {e}") from None
-    if a.dtype == np.int64 or a.dtype.kind == "i":
-        a = a.astype(default_int(), copy=False)
-    elif a.dtype == np.float64:
-        a = a.astype(default_float(), copy=False)
+    if not config.get("enable_x64"):
+        # Python numbers default to 32-bit types with x64 off (explicit NumPy dtypes stay)
+        if a.dtype == np.int64:
+            a = a.astype(default_int(), copy=False)
+        elif a.dtype == np.float64:
+            a = a.astype(default_float(), copy=False)
     return core.lift(_checked_ndarray(fname, a, argname))
 
 

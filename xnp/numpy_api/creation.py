@@ -1,31 +1,727 @@
-"""Array creation."""
+"""Array creation: ``array``/``asarray`` conversion, filled arrays (``zeros``, ``full``,
+``*_like``), ranges (``arange``, ``linspace``), ``eye``/``identity``, ``copy``, ``astype``.
+
+Host data (Python scalars, lists, NumPy arrays) is converted on the host and
+lifted with ``core.lift``: eagerly an ``Array``, under ``jit`` a constant (a
+literal or constvar, no equation). Everything computed from shapes is staged
+with lax (omnistaging): ``zeros(3)`` is ``broadcast_in_dim`` of a literal,
+``arange(3)`` is ``iota``. Shapes, sizes and ranges must be static.
+"""
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 
-from xnp import lax
-from xnp.numpy_api._util import asarray_for, is_xnp
-from xnp.tracing import core
-from xnp.tracing.avals import canonical_dtype
+from xnp import config, lax
+from xnp.lax.shape_ops import canonicalize_shape
+from xnp.numpy_api import elementwise as ew
+from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported, default_float,
+                                 default_int, is_xnp, normalize_axis, result_dtype, static_int)
+from xnp.tracing import core, errors
+from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray, canonical_dtype
 
-__all__ = ["array", "asarray", "astype"]
+__all__ = [
+    "array", "asarray", "asanyarray", "ascontiguousarray", "zeros", "ones", "full", "empty",
+    "zeros_like", "ones_like", "full_like", "empty_like", "arange", "linspace", "eye",
+    "identity", "copy", "astype",
+]
+
+_PY_SCALARS = (bool, int, float, complex)
+_NO_LIKE = "xnp has no array-function dispatch (`like=`)"
+_NO_SUBCLASS = "xnp has no array subclasses"
+_ROW_MAJOR = "xnp arrays are row-major (C order) only"
 
 
-def asarray(a, dtype=None, order=None, *, device=None, copy=None):
-    x = asarray_for("asarray", a)
-    if dtype is not None:
-        x = astype(x, dtype)
+# --------------------------------------------------------------------------- helpers
+
+
+def _check_order(fname: str, order, allowed=("C", "K", "A", None)) -> None:
+    if order not in allowed:
+        if order == "F":
+            raise NotImplementedError(f"xnp.{fname}: `order='F'` is not supported: {_ROW_MAJOR}.")
+        raise ValueError(f"xnp.{fname}: `order` must be one of {allowed}, got {order!r}")
+
+
+def _check_device(fname: str, device) -> None:
+    if device is None or str(device) in ("cpu", "cpu:0"):
+        return
+    raise ValueError(f"xnp.{fname}: unknown device {device!r}; only the CPU device is available")
+
+
+def _dtype_arg(dtype, argname: str = "dtype") -> np.dtype | None:
+    return None if dtype is None else canonical_dtype(dtype, name=argname)
+
+
+def _holds_xnp(obj) -> bool:
+    if is_xnp(obj):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_holds_xnp(v) for v in obj)
+    return False
+
+
+def _is_python_data(obj) -> bool:
+    if type(obj) in _PY_SCALARS:
+        return True
+    return isinstance(obj, (list, tuple)) and all(_is_python_data(v) for v in obj)
+
+
+def _narrow_defaults(a: np.ndarray) -> np.ndarray:
+    """With ``enable_x64`` off, Python numbers get 32-bit default dtypes."""
+    if config.get("enable_x64"):
+        return a
+    kind = a.dtype.kind
+    if kind == "i" and a.dtype.itemsize == 8:
+        return a.astype(default_int())
+    if kind == "f" and a.dtype.itemsize == 8:
+        return a.astype(default_float())
+    if kind == "c" and a.dtype.itemsize == 16:
+        return a.astype(np.complex64)
+    return a
+
+
+def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
+    """Convert host data (no xnp values inside) on the host and lift it (strongly typed)."""
+    try:
+        host = np.array(obj, dtype=dt, copy=copy)
+    except OverflowError as e:
+        raise OverflowError(f"xnp.{fname}: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"xnp.{fname}: {e}") from None
+    if host.dtype not in SUPPORTED_DTYPES and host.dtype.kind in "USVOMm":
+        raise TypeError(
+            f"xnp.{fname}: the argument converts to a NumPy {host.dtype} array; xnp arrays hold "
+            "numbers only (ragged or non-numeric sequences are not supported).")
+    if dt is None and _is_python_data(obj):
+        host = _narrow_defaults(host)
+    canonical_dtype(host.dtype, name="object")
+    return core.lift(host)
+
+
+def _cast(fname: str, x, dt: np.dtype | None, copy):
+    """``x`` (an xnp value) as ``dt``: the same object, a copy, or a conversion."""
+    aval = core.aval_of(x)
+    if dt is None or (dt == aval.dtype and not aval.weak_type):
+        return lax.copy(x) if copy else x
+    if copy is False and dt != aval.dtype:
+        raise ValueError(
+            f"xnp.{fname}: Unable to avoid copy while creating an array as requested "
+            f"(converting {aval.str_short()} to {dt} needs one).")
+    return lax.convert_element_type(x, dt, weak_type=False)
+
+
+def _convert(fname: str, obj, dtype, copy):
+    dt = _dtype_arg(dtype)
+    if is_xnp(obj):
+        return _cast(fname, obj, dt, copy)
+    if _holds_xnp(obj):
+        if copy is False:
+            raise ValueError(
+                f"xnp.{fname}: Unable to avoid copy while creating an array as requested "
+                "(a sequence of arrays is always copied).")
+        x = asarray_for(fname, obj, "object")
+        return x if dt is None else lax.convert_element_type(x, dt)
+    return _from_host(fname, obj, dt, copy)
+
+
+def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False):
+    """``shape`` filled with the host scalar ``value`` cast to ``dt``: a broadcast literal."""
+    if isinstance(value, _PY_SCALARS):
+        try:
+            scalar = np.array(value, dtype=dt)  # range-checked, as NumPy does for Python ints
+        except OverflowError as e:
+            raise OverflowError(f"xnp.{fname}: {e}") from None
+    else:
+        scalar = np.asarray(value).astype(dt)  # NumPy scalars cast unsafely
+    return lax.broadcast_in_dim(core.lift(scalar, weak_type=weak), shape, ())
+
+
+def _broadcast_fill(fname: str, fill, shape, dt: np.dtype, fresh: bool):
+    """``fill`` cast to ``dt`` and broadcast to ``shape``: a new array (``fresh``: ``fill``
+    is a private copy, so a same-size broadcast, which is a view of it, needs no copy)."""
+    aval = core.aval_of(fill)
+    if len(aval.shape) > len(shape) or any(
+            a not in (1, s) for a, s in zip(aval.shape[::-1], shape[::-1])):
+        raise ValueError(
+            f"xnp.{fname}: could not broadcast `fill_value` of shape {aval.shape} into "
+            f"shape {shape}")
+    converted = aval.dtype != dt
+    if converted:
+        fill = lax.convert_element_type(fill, dt, weak_type=False)
+    k = len(shape) - aval.ndim
+    out = lax.broadcast_in_dim(fill, shape, tuple(range(k, len(shape))))
+    if not converted and not fresh and aval.size == math.prod(shape):
+        out = lax.copy(out)  # a same-size broadcast is a view of `fill`
+    return out
+
+
+def _broadcast_to(x, shape):
+    aval = core.aval_of(x)
+    if aval.shape == shape:
+        return x
+    k = len(shape) - aval.ndim
+    return lax.broadcast_in_dim(x, shape, tuple(range(k, len(shape))))
+
+
+def _input_aval(fname: str, a, argname: str = "a") -> ShapedArray:
+    """The aval ``a`` would have as an xnp array, computed without converting data."""
+    if is_xnp(a):
+        return core.aval_of(a)
+    if type(a) in _PY_SCALARS:
+        return core.aval_of(a).strip_weak_type()
+    if isinstance(a, (np.ndarray, np.generic)):
+        return ShapedArray(np.shape(a), canonical_dtype(a.dtype, name=argname))
+    if _holds_xnp(a):
+        return core.aval_of(asarray_for(fname, a, argname))
+    host = np.asarray(a)
+    if _is_python_data(a):
+        host = _narrow_defaults(host)
+    return ShapedArray(host.shape, canonical_dtype(host.dtype, name=argname))
+
+
+# --------------------------------------------------------------------------- conversion
+
+
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0,
+          like=None):
+    """Create an array from array-like data; copies by default.
+
+    Parameters
+    ----------
+    object : array_like
+        xnp arrays (also traced ones), NumPy arrays and scalars, Python
+        scalars, nested lists/tuples of these.
+    dtype : dtype, optional
+        Result dtype. Default: the data's dtype (NumPy's rules for Python data:
+        int64, float64, complex128, bool). Python scalars give strongly typed
+        0-d arrays, as ``numpy.array`` does.
+    copy : bool or None
+        True (default): always a new array. None: copy only if needed.
+        False: never copy; ``ValueError`` if a copy (or conversion) is needed.
+    order : {'K', 'A', 'C'}
+        Layout request; xnp arrays are row-major, so these all mean C order.
+    ndmin : int
+        Prepend size-1 dimensions up to this rank.
+
+    Returns
+    -------
+    Array
+        Under ``jit``, host data becomes a constant of the trace (no equation);
+        copying an xnp value is a ``copy`` equation.
+
+    Raises
+    ------
+    TypeError
+        Non-numeric or ragged data, or an unsupported dtype.
+    OverflowError
+        A Python int does not fit ``dtype``.
+    ValueError
+        ``copy=False`` but a copy is needed.
+    NotImplementedError
+        ``order='F'``, ``subok=True``, ``ndmax != 0`` or ``like`` given.
+    """
+    check_unsupported("array", subok=(subok, False, _NO_SUBCLASS), like=(like, None, _NO_LIKE),
+                      ndmax=(ndmax, 0, "nesting-depth limits are not needed for numeric data"))
+    _check_order("array", order)
+    x = _convert("array", object, dtype, copy)
+    ndmin = int(ndmin)
+    aval = core.aval_of(x)
+    if ndmin > aval.ndim:
+        k = ndmin - aval.ndim
+        x = lax.broadcast_in_dim(x, (1,) * k + aval.shape, tuple(range(k, ndmin)))
     return x
 
 
-def array(object, dtype=None, *, copy=True, order="K", ndmin=0):
-    x = asarray_for("array", object)
-    if dtype is not None:
-        x = astype(x, dtype)
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """Convert ``a`` to an xnp array; an xnp array of the right dtype is returned as is.
+
+    Parameters
+    ----------
+    a : array_like
+        As for :func:`array`.
+    dtype : dtype, optional
+        Result dtype (default: the data's; NumPy's defaults for Python data).
+    order : {None, 'K', 'A', 'C'}
+        Layout request; row-major only.
+    device : None or 'cpu'
+        The only device of the NumPy eager backend.
+    copy : bool or None
+        None (default): copy only when needed (a NumPy input is shared, not
+        copied, as ``numpy.asarray`` does). True: always copy. False: never;
+        ``ValueError`` if a copy is needed (e.g. a dtype change or a list).
+
+    Returns
+    -------
+    Array
+        Under ``jit``, host data becomes a constant (no equation).
+
+    Raises
+    ------
+    TypeError, OverflowError, ValueError, NotImplementedError
+        As for :func:`array`; ``ValueError`` for an unknown device.
+    """
+    check_unsupported("asarray", like=(like, None, _NO_LIKE))
+    _check_order("asarray", order)
+    _check_device("asarray", device)
+    return _convert("asarray", a, dtype, copy)
+
+
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """Same as :func:`asarray` (xnp has no array subclasses)."""
+    check_unsupported("asanyarray", like=(like, None, _NO_LIKE))
+    _check_order("asanyarray", order)
+    _check_device("asanyarray", device)
+    return _convert("asanyarray", a, dtype, copy)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """:func:`asarray` with at least one dimension (a 0-d input becomes shape ``(1,)``).
+
+    Every xnp array is row-major, so no data is moved for layout.
+    """
+    check_unsupported("ascontiguousarray", like=(like, None, _NO_LIKE))
+    x = _convert("ascontiguousarray", a, dtype, None)
+    if core.aval_of(x).ndim == 0:
+        x = lax.broadcast_in_dim(x, (1,), ())
     return x
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
+    """Cast ``x`` to ``dtype`` (unsafe casting, as ``ndarray.astype``).
+
+    Parameters
+    ----------
+    x : Array
+        An xnp array (array-likes are converted first).
+    dtype : dtype
+        The target dtype. The result is strongly typed.
+    copy : bool
+        True (default): always a new array. False: return ``x`` itself when
+        it already has ``dtype``.
+    device : None or 'cpu'
+
+    Returns
+    -------
+    Array
+        Under ``jit``: a ``convert_element_type`` equation, or ``copy`` when
+        the dtype is unchanged (a distinct value, so writes to it never reach ``x``).
+
+    Raises
+    ------
+    TypeError
+        ``dtype`` is not an xnp dtype.
+    """
+    _check_device("astype", device)
     dt = canonical_dtype(dtype)
-    return lax.convert_element_type(x, dt)
+    x = asarray_for("astype", x, "x")
+    aval = core.aval_of(x)
+    if aval.dtype == dt and not aval.weak_type:
+        return lax.copy(x) if copy else x
+    return lax.convert_element_type(x, dt, weak_type=False)
+
+
+def copy(a, order="K", subok=False):
+    """A copy of ``a`` (same as ``xnp.array(a, copy=True)``).
+
+    Raises
+    ------
+    NotImplementedError
+        ``order='F'`` or ``subok=True``.
+    """
+    check_unsupported("copy", subok=(subok, False, _NO_SUBCLASS))
+    _check_order("copy", order)
+    return _convert("copy", a, None, True)
+
+
+# --------------------------------------------------------------------------- filled arrays
+
+
+def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    """An array of ``shape`` filled with 0.
+
+    ``shape`` is an int or a sequence of ints and must be static (Python or
+    NumPy integers; under ``jit`` take sizes from ``x.shape``). ``dtype``
+    defaults to float64. Under ``jit`` this is ``broadcast_in_dim`` of a literal.
+
+    Raises
+    ------
+    xnp.errors.ConcretizationTypeError
+        A traced size ("Shapes must be 1D sequences of concrete values of
+        integer type"). It subclasses ``TypeError``.
+    TypeError
+        A non-integer size or an unsupported dtype.
+    ValueError
+        A negative size.
+    NotImplementedError
+        ``order='F'`` or ``like`` given.
+    """
+    check_unsupported("zeros", like=(like, None, _NO_LIKE))
+    _check_order("zeros", order, ("C",))
+    _check_device("zeros", device)
+    shape = canonicalize_shape("zeros", shape)
+    return _fill("zeros", 0, shape, _dtype_arg(dtype) or default_float())
+
+
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    """An array of ``shape`` filled with 1; as :func:`zeros` otherwise."""
+    check_unsupported("ones", like=(like, None, _NO_LIKE))
+    _check_order("ones", order, ("C",))
+    _check_device("ones", device)
+    shape = canonicalize_shape("ones", shape)
+    return _fill("ones", 1, shape, _dtype_arg(dtype) or default_float())
+
+
+def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    """Same as :func:`zeros`: xnp fills "uninitialised" arrays with 0 so results are
+    deterministic (NumPy leaves the memory as it was)."""
+    check_unsupported("empty", like=(like, None, _NO_LIKE))
+    _check_order("empty", order, ("C",))
+    _check_device("empty", device)
+    shape = canonicalize_shape("empty", shape)
+    return _fill("empty", 0, shape, _dtype_arg(dtype) or default_float())
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """An array of ``shape`` filled with ``fill_value``.
+
+    Parameters
+    ----------
+    shape : int or sequence of int
+        Static, as for :func:`zeros`.
+    fill_value : scalar or array_like
+        Broadcast to ``shape`` (NumPy broadcasting); may be traced.
+    dtype : dtype, optional
+        Default: the dtype of ``fill_value`` (NumPy's for Python scalars:
+        bool, int64, float64, complex128). The fill is cast unsafely, as in
+        NumPy; an out-of-range Python int raises ``OverflowError`` (as NumPy
+        does) and a complex Python fill for a real dtype raises ``TypeError``
+        (NumPy warns and drops the imaginary part).
+
+    Raises
+    ------
+    ValueError
+        ``fill_value`` does not broadcast to ``shape``; a negative size.
+    xnp.errors.ConcretizationTypeError, TypeError, OverflowError, NotImplementedError
+        As for :func:`zeros`.
+    """
+    check_unsupported("full", like=(like, None, _NO_LIKE))
+    _check_order("full", order, ("C",))
+    _check_device("full", device)
+    shape = canonicalize_shape("full", shape)
+    dt = _dtype_arg(dtype)
+    if type(fill_value) in _PY_SCALARS or isinstance(fill_value, np.generic):
+        return _fill("full", fill_value, shape, dt or _input_aval("full", fill_value).dtype)
+    fresh = not is_xnp(fill_value)
+    fill = _convert("full", fill_value, None, True if fresh else None)
+    return _broadcast_fill("full", fill, shape, dt or core.aval_of(fill).dtype, fresh)
+
+
+def _like(fname: str, a, dtype, shape, order, device):
+    _check_order(fname, order)
+    _check_device(fname, device)
+    aval = _input_aval(fname, a)
+    dt = _dtype_arg(dtype) or aval.dtype
+    weak = aval.weak_type and dtype is None
+    shp = aval.shape if shape is None else canonicalize_shape(fname, shape)
+    return dt, weak, shp
+
+
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Zeros with the shape and dtype of ``a`` (``dtype``/``shape`` override them).
+
+    Only ``a``'s aval is used; its data is not read. The result is weakly
+    typed when ``a`` is a weakly typed xnp value and no ``dtype`` is given.
+    Under ``jit`` this is ``broadcast_in_dim`` of a literal. ``subok`` has no
+    effect (xnp has no subclasses).
+
+    Raises
+    ------
+    xnp.errors.ConcretizationTypeError
+        ``shape`` is traced.
+    NotImplementedError
+        ``order='F'``.
+    """
+    dt, weak, shp = _like("zeros_like", a, dtype, shape, order, device)
+    return _fill("zeros_like", 0, shp, dt, weak)
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Ones with the shape and dtype of ``a``; as :func:`zeros_like` otherwise."""
+    dt, weak, shp = _like("ones_like", a, dtype, shape, order, device)
+    return _fill("ones_like", 1, shp, dt, weak)
+
+
+def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Same as :func:`zeros_like` (xnp fills "uninitialised" arrays with 0)."""
+    dt, weak, shp = _like("empty_like", prototype, dtype, shape, order, device)
+    return _fill("empty_like", 0, shp, dt, weak)
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``fill_value`` broadcast to the shape of ``a``, in ``a``'s dtype (or ``dtype``).
+
+    The fill is cast unsafely to the result dtype, as NumPy does (``full_like``
+    of an int array with 1.7 gives 1); an out-of-range Python int raises
+    ``OverflowError``. ``fill_value`` may be a traced value.
+
+    Raises
+    ------
+    ValueError
+        ``fill_value`` does not broadcast to the shape.
+    """
+    dt, weak, shp = _like("full_like", a, dtype, shape, order, device)
+    if type(fill_value) in _PY_SCALARS or isinstance(fill_value, np.generic):
+        return _fill("full_like", fill_value, shp, dt, weak)
+    fresh = not is_xnp(fill_value)
+    fill = _convert("full_like", fill_value, None, True if fresh else None)
+    return _broadcast_fill("full_like", fill, shp, dt, fresh)
+
+
+# --------------------------------------------------------------------------- ranges
+
+
+def _static_number(fname: str, value, argname: str):
+    """A static Python/NumPy number from ``value``; traced values raise ConcretizationTypeError."""
+    if isinstance(value, core.Tracer):
+        v = value.to_concrete_value()
+        if v is None:
+            raise errors.ConcretizationTypeError(errors.concretization_message(
+                value, f"It arose in the xnp.{fname} argument '{argname}', which must be static: "
+                "the length of the result depends on it. Pass a Python number (mark the "
+                "argument static with static_argnums/static_argnames)."))
+        return np.asarray(v, dtype=value.aval.dtype)[()]
+    if type(value) is core.Array:
+        v = value._value
+        if v.ndim != 0:
+            raise TypeError(f"xnp.{fname}: `{argname}` must be a scalar, got shape {v.shape}")
+        return v[()]
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0:
+            raise TypeError(f"xnp.{fname}: `{argname}` must be a scalar, got shape {value.shape}")
+        return value[()]
+    if isinstance(value, (numbers.Number, np.generic)):
+        return value
+    raise TypeError(f"xnp.{fname}: `{argname}` must be a number, got {value!r}")
+
+
+def _arange_dtype(values) -> np.dtype:
+    """NumPy's arange dtype: the default int promoted with each argument's own dtype."""
+    dts = [np.asarray(v).dtype for v in values]
+    dt = np.result_type(np.int64, *dts)
+    return _narrow_defaults(np.zeros((), dt)).dtype if all(
+        isinstance(v, _PY_SCALARS) for v in values) else dt
+
+
+def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like=None):
+    """Evenly spaced values in ``[start, stop)`` with spacing ``step``.
+
+    ``arange(stop)``, ``arange(start, stop)``, ``arange(start, stop, step)``.
+
+    Parameters
+    ----------
+    start_or_stop, stop, step : number
+        Must be static (Python/NumPy numbers or concrete arrays): the length
+        depends on them. Complex values are not supported.
+    dtype : dtype, optional
+        Default as in NumPy: int64 promoted with the dtypes of the arguments
+        (``arange(3)`` is int64, ``arange(3.0)`` float64, any float32 argument
+        still gives float64).
+
+    Returns
+    -------
+    Array
+        Length ``ceil((stop - start) / step)`` (0 if negative). Values are
+        ``start + i * delta`` computed in the result dtype with
+        ``delta = dtype(start + step) - dtype(start)``, as NumPy does
+        (float16/bfloat16 compute in float32). Under ``jit`` this is an
+        ``iota`` (times ``delta``, plus ``start`` when those are not 1 and 0).
+
+    Raises
+    ------
+    xnp.errors.ConcretizationTypeError
+        An argument is traced (the message names ``arange`` and the argument).
+    ZeroDivisionError
+        ``step`` is 0.
+    ValueError
+        The length is not finite.
+    TypeError
+        bool ``dtype`` with more than 2 elements, as in NumPy.
+    NotImplementedError
+        Complex arguments or dtype; ``like`` given.
+    """
+    check_unsupported("arange", like=(like, None, _NO_LIKE))
+    _check_device("arange", device)
+    if stop is None:
+        start, stop = 0, _static_number("arange", start_or_stop, "stop")
+    else:
+        start = _static_number("arange", start_or_stop, "start")
+        stop = _static_number("arange", stop, "stop")
+    step = _static_number("arange", step, "step")
+    args = (start, stop, step)
+    if any(np.iscomplexobj(v) for v in args):
+        raise NotImplementedError("xnp.arange: complex arguments are not supported")
+    dt = _dtype_arg(dtype) or _arange_dtype(args)
+    if dt.kind == "c":
+        raise NotImplementedError("xnp.arange: complex dtypes are not supported")
+    if step == 0:
+        raise ZeroDivisionError("xnp.arange: `step` must not be zero (division by zero)")
+    with np.errstate(all="ignore"):
+        length = (stop - start) / step
+    if not np.isfinite(length):
+        raise ValueError(f"xnp.arange: the length (stop - start) / step = {length} is not finite")
+    n = max(0, math.ceil(length))
+    if dt == np.bool_:
+        if n > 2:
+            raise TypeError("xnp.arange: arange() is only supported for booleans when the result "
+                            "has at most length 2.")
+        return lax.convert_element_type(arange(start, stop, step, dtype=np.int64), dt)
+    calc = dt if dt.kind not in "f" or dt.itemsize >= 4 else np.dtype(np.float32)
+    with np.errstate(all="ignore"):
+        first = np.array(start).astype(dt).astype(calc)
+        delta = np.array(start + step).astype(dt).astype(calc) - first
+    out = lax.iota(calc, (n,), 0)
+    if delta != 1:
+        out = lax.mul(out, core.lift(np.asarray(delta, calc)))
+    if first != 0:
+        out = lax.add(out, core.lift(np.asarray(first, calc)))
+    if calc != dt:
+        out = lax.convert_element_type(out, dt)
+    return out
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """``num`` evenly spaced samples from ``start`` to ``stop``.
+
+    Parameters
+    ----------
+    start, stop : array_like
+        Scalars or arrays (broadcast together; may be traced). The samples
+        run along a new axis ``axis``.
+    num : int
+        Number of samples; static, >= 0.
+    endpoint : bool
+        Include ``stop`` (then the spacing is ``(stop - start) / (num - 1)``).
+    retstep : bool
+        Also return the spacing (NaN when ``num < 2`` with ``endpoint``, or 0 samples).
+    dtype : dtype, optional
+        Computation uses the inexact result type of ``start`` and ``stop``
+        (float64 for Python numbers and integers); integer ``dtype`` rounds
+        down (floor), as NumPy does.
+    axis : int
+        Where the new axis goes in the result.
+
+    Returns
+    -------
+    Array, or (Array, step)
+        Values ``start + i * step``; the last sample is exactly ``stop`` when
+        ``endpoint``. Unlike NumPy there is no special path for a spacing
+        that underflows to 0 (denormal ranges).
+
+    Raises
+    ------
+    ValueError
+        ``num`` is negative.
+    xnp.errors.ConcretizationTypeError
+        ``num`` is traced.
+    numpy.exceptions.AxisError
+        ``axis`` out of range.
+    """
+    _check_device("linspace", device)
+    num = _static_number("linspace", num, "num")
+    if isinstance(num, (bool, np.bool_)) or not isinstance(num, (numbers.Integral, np.integer)):
+        raise TypeError(f"xnp.linspace: `num` must be an integer, got {num!r}")
+    num = int(num)
+    if num < 0:
+        raise ValueError(f"xnp.linspace: Number of samples, {num}, must be non-negative.")
+    div = (num - 1) if endpoint else num
+    a = asarray_for("linspace", start, "start")
+    b = asarray_for("linspace", stop, "stop")
+    av_a, av_b = core.aval_of(a), core.aval_of(b)
+    dt = result_dtype(av_a, av_b)[0]
+    if dt.kind not in "fc" and dt.name not in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        dt = default_float()  # NumPy: result_type(start, stop, 0.0)
+    out_dt = _dtype_arg(dtype) or dt
+    a = lax.convert_element_type(a, dt) if av_a.dtype != dt else a
+    b = lax.convert_element_type(b, dt) if av_b.dtype != dt else b
+    bshape = broadcast_shapes("linspace", av_a.shape, av_b.shape)
+    ndim = len(bshape)
+    a = _broadcast_to(a, bshape)
+    b = _broadcast_to(b, bshape)
+    delta = ew.subtract(b, a)
+    rows = num - 1 if (endpoint and num > 1) else num
+
+    def samples(scale):
+        idx = lax.iota(dt, (rows,) + (1,) * ndim, 0)
+        return ew.add(ew.multiply(idx, scale), a)
+
+    if div > 0:
+        step = ew.true_divide(delta, div)
+        y = samples(step)
+    else:
+        step = float("nan")
+        y = samples(delta)
+    if rows != num:
+        last = lax.broadcast_in_dim(b, (1,) + bshape, tuple(range(1, ndim + 1)))
+        y = lax.concatenate([y, last], 0)
+    if axis != 0:
+        ax = normalize_axis("linspace", axis, ndim + 1)
+        perm = list(range(1, ndim + 1))
+        perm.insert(ax, 0)
+        y = lax.transpose(y, tuple(perm))
+    if out_dt.kind in "iu":
+        y = ew.floor(y)
+    if out_dt != dt:
+        y = lax.convert_element_type(y, out_dt)
+    if retstep:
+        return y, step
+    return y
+
+
+# --------------------------------------------------------------------------- eye
+
+
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    """A 2-D array with ones on diagonal ``k`` (0: main, > 0: above, < 0: below).
+
+    ``N``, ``M`` (default ``N``) and ``k`` must be static. ``dtype`` defaults
+    to float64. Under ``jit`` this is a ``broadcast_in_dim`` of 1, a ``pad``
+    with interior padding ``M`` (which spaces the ones ``M + 1`` apart in the
+    flattened matrix) and a ``reshape``.
+
+    Raises
+    ------
+    ValueError
+        A negative ``N`` or ``M``.
+    xnp.errors.ConcretizationTypeError
+        ``N``, ``M`` or ``k`` is traced.
+    NotImplementedError
+        ``order='F'``, ``like`` given.
+    """
+    check_unsupported("eye", like=(like, None, _NO_LIKE))
+    _check_order("eye", order, ("C",))
+    _check_device("eye", device)
+    n = static_int("eye", N, "N")
+    m = n if M is None else static_int("eye", M, "M")
+    k = static_int("eye", k, "k")
+    if n < 0 or m < 0:
+        raise ValueError(f"xnp.eye: negative dimensions are not allowed, got N={n}, M={m}")
+    dt = default_float() if dtype is None or dtype is float else canonical_dtype(dtype)
+    length = max(0, min(n, m - k) if k >= 0 else min(n + k, m))
+    if length == 0:
+        return _fill("eye", 0, (n, m), dt)
+    ones_ = _fill("eye", 1, (length,), dt)
+    low = k if k >= 0 else -k * m
+    high = n * m - low - length - (length - 1) * m
+    zero = core.lift(np.zeros((), dt))
+    flat = lax.pad(ones_, zero, ((low, high, m),))
+    return lax.reshape(flat, (n, m))
+
+
+def identity(n, dtype=None, *, like=None):
+    """The ``n`` x ``n`` identity matrix (float64 by default); see :func:`eye`."""
+    check_unsupported("identity", like=(like, None, _NO_LIKE))
+    return eye(n, dtype=dtype)

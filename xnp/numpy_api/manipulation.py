@@ -1,3 +1,857 @@
-"""TODO"""
+"""Array manipulation: reshaping, transposing, joining, splitting, tiling, padding,
+flipping and rolling (NumPy's "array manipulation routines").
 
-__all__ = []
+Shapes, axes, counts and offsets are static (Python/NumPy integers; a traced
+one raises ``xnp.errors.ConcretizationTypeError``). Eagerly, functions that
+return views in NumPy (reshape, ravel, transpose, swapaxes, moveaxis, squeeze,
+expand_dims, flip, split) return views here too; joins, tiles, pads and rolls
+return new arrays. ``broadcast_to`` returns a new writable array where NumPy
+returns a read-only view (see its docstring).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from xnp import lax
+from xnp.lax.shape_ops import canonicalize_shape
+from xnp.numpy_api.creation import _convert
+from xnp.numpy_api._util import (check_unsupported, is_xnp, normalize_axes,
+                                 normalize_axis, result_dtype, static_int, write_out)
+from xnp.tracing import core
+from xnp.tracing.avals import canonical_dtype
+
+__all__ = [
+    "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
+    "squeeze", "expand_dims", "concatenate", "concat", "stack", "hstack", "vstack", "dstack",
+    "column_stack", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to",
+    "broadcast_arrays", "broadcast_shapes", "flip", "flipud", "fliplr", "pad", "tile", "repeat",
+    "split", "array_split", "roll", "append",
+]
+
+_ROW_MAJOR = "xnp arrays are row-major (C order) only"
+
+
+def _asarray(fname: str, a, argname: str = "a"):
+    """``a`` as an xnp value; Python scalars give strongly typed arrays, as in NumPy."""
+    if is_xnp(a):
+        return a
+    return _convert(fname, a, None, None)
+
+
+def _aval(x):
+    return core.aval_of(x)
+
+
+def _fmt(aval) -> str:
+    return f"{aval.dtype.name}[{','.join(str(d) for d in aval.shape)}]"
+
+
+# --------------------------------------------------------------------------- reshaping
+
+
+def reshape(a, /, shape, order="C", *, copy=None):
+    """Give ``a`` a new shape with the same number of elements (row-major order).
+
+    Parameters
+    ----------
+    a : array_like
+    shape : int or tuple of ints
+        Static; one entry may be -1 (inferred; like NumPy, any negative value
+        means "inferred"). NumPy integers are accepted;
+        under ``jit`` compute sizes from ``x.shape`` or with NumPy.
+    order : {'C'}
+        Only row-major order is supported.
+    copy : bool or None
+        None: a view when possible (eagerly, as NumPy). True: a new array.
+
+    Returns
+    -------
+    Array
+        Under ``jit`` one ``reshape`` equation.
+
+    Raises
+    ------
+    ValueError
+        The element counts differ ("cannot reshape float64[6] into shape
+        (4, 2)"), more than one -1, or another negative size.
+    xnp.errors.ConcretizationTypeError
+        A traced size: "Shapes must be 1D sequences of concrete values of
+        integer type", with where the value became a tracer.
+    NotImplementedError
+        ``order`` other than 'C'; ``copy=False`` (xnp cannot promise a view).
+    """
+    if order != "C":
+        raise NotImplementedError(f"xnp.reshape: `order={order!r}` is not supported: {_ROW_MAJOR}.")
+    if copy is False:
+        raise NotImplementedError("xnp.reshape: `copy=False` is not supported: xnp cannot "
+                                  "guarantee that no copy is made.")
+    x = _asarray("reshape", a)
+    aval = _aval(x)
+    new = canonicalize_shape("reshape", shape, allow_negative=True)
+    unknown = [i for i, d in enumerate(new) if d < 0]  # NumPy: any negative size is "unknown"
+    if len(unknown) > 1:
+        raise ValueError(f"xnp.reshape: can only specify one unknown dimension, got {new}")
+    known = math.prod(d for d in new if d >= 0)
+    if unknown:
+        if known == 0 or aval.size % known:
+            raise ValueError(f"xnp.reshape: cannot reshape {_fmt(aval)} into shape {new}: "
+                             f"{aval.size} elements do not fill the other dimensions.")
+        new = tuple(aval.size // known if d < 0 else d for d in new)
+    elif known != aval.size:
+        raise ValueError(f"xnp.reshape: cannot reshape {_fmt(aval)} into shape {new}: "
+                         f"{aval.size} elements vs {known}.")
+    out = lax.reshape(x, new)
+    return lax.copy(out) if copy else out
+
+
+def ravel(a, order="C"):
+    """``a`` flattened to one dimension in row-major order (a view when possible).
+
+    Raises
+    ------
+    NotImplementedError
+        ``order`` other than 'C'.
+    """
+    if order != "C":
+        raise NotImplementedError(f"xnp.ravel: `order={order!r}` is not supported: {_ROW_MAJOR}.")
+    x = _asarray("ravel", a)
+    return lax.reshape(x, (_aval(x).size,))
+
+
+def transpose(a, axes=None):
+    """Permute the axes of ``a``; by default reverse them. Eagerly a view.
+
+    ``axes`` is a permutation of ``range(a.ndim)`` (negative values count
+    from the end).
+
+    Raises
+    ------
+    ValueError
+        ``axes`` has the wrong length ("axes don't match array") or repeats an axis.
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    """
+    x = _asarray("transpose", a)
+    nd = _aval(x).ndim
+    if axes is None:
+        perm = tuple(range(nd))[::-1]
+    else:
+        axes = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+        if len(axes) != nd:
+            raise ValueError(f"xnp.transpose: axes don't match array: got {len(axes)} axes for "
+                             f"an array of dimension {nd}")
+        perm = tuple(normalize_axis("transpose", ax, nd, "axes") for ax in axes)
+        if len(set(perm)) != nd:
+            raise ValueError(f"xnp.transpose: repeated axis in transpose, axes={axes}")
+    return lax.transpose(x, perm)
+
+
+permute_dims = transpose
+
+
+def matrix_transpose(x, /):
+    """Swap the last two axes of ``x`` (ndim >= 2). Eagerly a view.
+
+    Raises
+    ------
+    ValueError
+        ``x`` has fewer than 2 dimensions.
+    """
+    x = _asarray("matrix_transpose", x, "x")
+    nd = _aval(x).ndim
+    if nd < 2:
+        raise ValueError(f"xnp.matrix_transpose: Input array must be at least 2-dimensional, "
+                         f"but it is {nd}")
+    return lax.transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def swapaxes(a, axis1, axis2):
+    """Interchange two axes of ``a``. Eagerly a view.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    """
+    x = _asarray("swapaxes", a)
+    nd = _aval(x).ndim
+    i = normalize_axis("swapaxes", axis1, nd, "axis1")
+    j = normalize_axis("swapaxes", axis2, nd, "axis2")
+    perm = list(range(nd))
+    perm[i], perm[j] = perm[j], perm[i]
+    return lax.transpose(x, tuple(perm))
+
+
+def _axis_list(fname, value, nd, argname):
+    vals = value if isinstance(value, (tuple, list)) else (value,)
+    out = [normalize_axis(fname, v, nd, argname) for v in vals]
+    if len(set(out)) != len(out):
+        raise ValueError(f"xnp.{fname}: repeated axis in `{argname}` argument")
+    return out
+
+
+def moveaxis(a, source, destination):
+    """Move axes ``source`` to positions ``destination`` (ints or sequences); others keep
+    their order. Eagerly a view.
+
+    Raises
+    ------
+    ValueError
+        ``source`` and ``destination`` differ in length, or repeat an axis.
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    """
+    x = _asarray("moveaxis", a)
+    nd = _aval(x).ndim
+    src = _axis_list("moveaxis", source, nd, "source")
+    dst = _axis_list("moveaxis", destination, nd, "destination")
+    if len(src) != len(dst):
+        raise ValueError("xnp.moveaxis: `source` and `destination` arguments must have the same "
+                         "number of elements")
+    order = [n for n in range(nd) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return lax.transpose(x, tuple(order))
+
+
+def squeeze(a, axis=None):
+    """Remove size-1 axes (all of them, or those in ``axis``). Eagerly a view.
+
+    Raises
+    ------
+    ValueError
+        A selected axis does not have size 1.
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    """
+    x = _asarray("squeeze", a)
+    aval = _aval(x)
+    if axis is None:
+        dims = tuple(i for i, d in enumerate(aval.shape) if d == 1)
+    elif aval.ndim == 0 and not isinstance(axis, (tuple, list)) and axis in (0, -1):
+        dims = ()  # NumPy accepts axis 0 / -1 for a 0-d array
+    else:
+        dims = normalize_axes("squeeze", axis, aval.ndim)
+        for d in dims:
+            if aval.shape[d] != 1:
+                raise ValueError(f"xnp.squeeze: cannot select an axis to squeeze out which has "
+                                 f"size not equal to one (axis {d} of {_fmt(aval)})")
+    return lax.squeeze(x, dims)
+
+
+def expand_dims(a, axis):
+    """Insert size-1 axes at positions ``axis`` of the result (int or tuple). Eagerly a view.
+
+    Raises
+    ------
+    ValueError
+        A repeated axis.
+    numpy.exceptions.AxisError
+        An axis is out of range for the result's rank.
+    """
+    x = _asarray("expand_dims", a)
+    nd = _aval(x).ndim
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out_nd = nd + len(axes)
+    norm = [normalize_axis("expand_dims", ax, out_nd) for ax in axes]
+    if len(set(norm)) != len(norm):
+        raise ValueError("xnp.expand_dims: repeated axis")
+    return lax.expand_dims(x, tuple(norm))
+
+
+# --------------------------------------------------------------------------- joining
+
+
+def _join_dtype(fname, avals, dtype, casting):
+    if dtype is None:
+        dt, weak = result_dtype(*avals)
+    else:
+        dt, weak = canonical_dtype(dtype), False
+    for av in avals:
+        if not np.can_cast(av.dtype, dt, casting):
+            raise TypeError(f"xnp.{fname}: Cannot cast array data from {av.dtype!r} to {dt!r} "
+                            f"according to the rule {casting!r}")
+    return dt, weak
+
+
+def _promote_all(xs, avals, dt, weak):
+    return [x if av.dtype == dt else lax.convert_element_type(x, dt, weak_type=weak)
+            for x, av in zip(xs, avals)]
+
+
+def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays along an existing axis.
+
+    Parameters
+    ----------
+    arrays : sequence of array_like
+        Equal ranks (>= 1); shapes equal except along ``axis``.
+    axis : int or None
+        None flattens every array first.
+    out : Array, optional
+        Written in place (shape must match; cast with ``same_kind``).
+    dtype : dtype, optional
+        Result dtype; default is the NEP 50 result type of the inputs.
+    casting : str
+        Rule each input must satisfy to be cast to the result dtype.
+
+    Returns
+    -------
+    Array
+        A new array; under ``jit`` one ``concatenate`` equation (plus
+        ``convert_element_type`` for inputs of another dtype).
+
+    Raises
+    ------
+    ValueError
+        No arrays, 0-d arrays, different ranks, or mismatched dimensions.
+    TypeError
+        A cast violates ``casting``; both ``out`` and ``dtype`` given.
+    numpy.exceptions.AxisError
+        ``axis`` out of range.
+    """
+    if out is not None and dtype is not None:
+        raise TypeError("xnp.concatenate: concatenate() only takes `out` or `dtype` as an "
+                        "argument, but both were provided.")
+    xs = [_asarray("concatenate", a, "arrays") for a in arrays]
+    if not xs:
+        raise ValueError("xnp.concatenate: need at least one array to concatenate")
+    if axis is None:
+        xs = [ravel(x) for x in xs]
+        axis = 0
+    avals = [_aval(x) for x in xs]
+    nd = avals[0].ndim
+    if nd == 0:
+        raise ValueError("xnp.concatenate: zero-dimensional arrays cannot be concatenated")
+    ax = normalize_axis("concatenate", axis, nd)
+    for i, av in enumerate(avals[1:], 1):
+        if av.ndim != nd:
+            raise ValueError(
+                f"xnp.concatenate: all the input arrays must have same number of dimensions, but "
+                f"the array at index 0 has {nd} dimension(s) and the array at index {i} has "
+                f"{av.ndim} dimension(s)")
+        for d in range(nd):
+            if d != ax and av.shape[d] != avals[0].shape[d]:
+                raise ValueError(
+                    "xnp.concatenate: all the input array dimensions except for the "
+                    f"concatenation axis must match exactly, but along dimension {d}, the array "
+                    f"at index 0 has size {avals[0].shape[d]} and the array at index {i} has size "
+                    f"{av.shape[d]}")
+    dt, weak = _join_dtype("concatenate", avals, dtype, casting)
+    res = lax.concatenate(_promote_all(xs, avals, dt, weak), ax)
+    return write_out("concatenate", out, res)
+
+
+concat = concatenate
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join equally shaped arrays along a new axis ``axis`` of the result.
+
+    Dtype, ``out`` and ``casting`` as for :func:`concatenate`.
+
+    Raises
+    ------
+    ValueError
+        No arrays, or shapes differ ("all input arrays must have the same shape").
+    numpy.exceptions.AxisError
+        ``axis`` out of range for the result.
+    """
+    if out is not None and dtype is not None:
+        raise TypeError("xnp.stack: stack() only takes `out` or `dtype` as an argument, but "
+                        "both were provided.")
+    xs = [_asarray("stack", a, "arrays") for a in arrays]
+    if not xs:
+        raise ValueError("xnp.stack: need at least one array to stack")
+    avals = [_aval(x) for x in xs]
+    if any(av.shape != avals[0].shape for av in avals):
+        raise ValueError("xnp.stack: all input arrays must have the same shape, got "
+                         + ", ".join(_fmt(av) for av in avals))
+    ax = normalize_axis("stack", axis, avals[0].ndim + 1)
+    dt, weak = _join_dtype("stack", avals, dtype, casting)
+    xs = [lax.expand_dims(x, (ax,)) for x in _promote_all(xs, avals, dt, weak)]
+    return write_out("stack", out, lax.concatenate(xs, ax))
+
+
+def _at_least(fname, nd_min, a):
+    x = _asarray(fname, a, "arys")
+    aval = _aval(x)
+    if aval.ndim >= nd_min:
+        return x
+    if nd_min == 3 and aval.ndim == 2:
+        return lax.expand_dims(x, (2,))
+    if nd_min == 3 and aval.ndim == 1:
+        return lax.expand_dims(x, (0, 2))
+    return lax.reshape(x, (1,) * (nd_min - aval.ndim) + aval.shape)
+
+
+def atleast_1d(*arys):
+    """Arrays with at least one dimension (0-d becomes shape (1,)); views of the inputs.
+
+    Returns one array for one argument, else a tuple.
+    """
+    res = tuple(_at_least("atleast_1d", 1, a) for a in arys)
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_2d(*arys):
+    """Arrays with at least two dimensions: 0-d -> (1, 1), (N,) -> (1, N)."""
+    res = tuple(_at_least("atleast_2d", 2, a) for a in arys)
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_3d(*arys):
+    """Arrays with at least three dimensions: 0-d -> (1, 1, 1), (N,) -> (1, N, 1),
+    (M, N) -> (M, N, 1)."""
+    res = tuple(_at_least("atleast_3d", 3, a) for a in arys)
+    return res[0] if len(res) == 1 else res
+
+
+def _seq(fname, tup):
+    if not isinstance(tup, (list, tuple)) and not is_xnp(tup):
+        raise TypeError(f"xnp.{fname}: arrays to stack must be passed as a sequence, got "
+                        f"{type(tup).__name__}")
+    return list(tup)
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """Join horizontally: along axis 0 for 1-D inputs, else axis 1 (0-d become 1-D)."""
+    xs = [_at_least("hstack", 1, a) for a in _seq("hstack", tup)]
+    ax = 0 if xs and _aval(xs[0]).ndim == 1 else 1
+    return concatenate(xs, ax, dtype=dtype, casting=casting)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    """Join vertically (axis 0) after making every input at least 2-D."""
+    xs = [_at_least("vstack", 2, a) for a in _seq("vstack", tup)]
+    return concatenate(xs, 0, dtype=dtype, casting=casting)
+
+
+def dstack(tup):
+    """Join along axis 2 after making every input at least 3-D."""
+    xs = [_at_least("dstack", 3, a) for a in _seq("dstack", tup)]
+    return concatenate(xs, 2)
+
+
+def column_stack(tup):
+    """Join 1-D arrays as columns of a 2-D array (2-D inputs are joined along axis 1)."""
+    cols = []
+    for a in _seq("column_stack", tup):
+        x = _asarray("column_stack", a, "tup")
+        aval = _aval(x)
+        if aval.ndim < 2:
+            x = lax.reshape(x, (aval.size, 1))
+        cols.append(x)
+    return concatenate(cols, 1)
+
+
+def append(arr, values, axis=None):
+    """``values`` appended to ``arr``: both flattened when ``axis`` is None, else joined
+    along ``axis`` (as :func:`concatenate`). A new array."""
+    x = _asarray("append", arr, "arr")
+    v = _asarray("append", values, "values")
+    if axis is None:
+        if _aval(x).ndim != 1:
+            x = ravel(x)
+        v = ravel(v)
+        axis = _aval(x).ndim - 1
+    return concatenate([x, v], axis)
+
+
+# --------------------------------------------------------------------------- broadcasting
+
+
+def broadcast_shapes(*args):
+    """The shape NumPy broadcasting gives for ``args`` (ints or tuples of ints; static).
+
+    Raises
+    ------
+    ValueError
+        The shapes do not broadcast.
+    """
+    shapes = [canonicalize_shape("broadcast_shapes", s, argname="args") for s in args]
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError as e:
+        raise ValueError(f"xnp.broadcast_shapes: {e}") from None
+
+
+def broadcast_to(array, shape, subok=False):
+    """``array`` broadcast to ``shape`` (NumPy broadcasting; ``shape`` static).
+
+    Differs from NumPy: where the shape grows the result is a new writable
+    array (NumPy returns a read-only view that shares memory); when only
+    size-1 dims are added it is a view of ``array``. Under ``jit`` one
+    ``broadcast_in_dim`` equation.
+
+    Raises
+    ------
+    ValueError
+        ``array`` cannot be broadcast to ``shape``.
+    NotImplementedError
+        ``subok=True``.
+    """
+    check_unsupported("broadcast_to", subok=(subok, False, "xnp has no array subclasses"))
+    x = _asarray("broadcast_to", array, "array")
+    aval = _aval(x)
+    shape = canonicalize_shape("broadcast_to", shape)
+    k = len(shape) - aval.ndim
+    if k < 0 or any(d not in (1, s) for d, s in zip(aval.shape, shape[k:])):
+        raise ValueError(
+            f"xnp.broadcast_to: operands could not be broadcast together with remapped shapes "
+            f"[original->remapped]: {aval.shape} and requested shape {shape}")
+    return lax.broadcast_in_dim(x, shape, tuple(range(k, len(shape))))
+
+
+def broadcast_arrays(*args, subok=False):
+    """The arrays broadcast against each other (a tuple); arrays that already have the
+    common shape are returned as they are, others as by :func:`broadcast_to`."""
+    check_unsupported("broadcast_arrays", subok=(subok, False, "xnp has no array subclasses"))
+    xs = [_asarray("broadcast_arrays", a, "args") for a in args]
+    shape = broadcast_shapes(*[_aval(x).shape for x in xs])
+    return tuple(x if _aval(x).shape == shape else broadcast_to(x, shape) for x in xs)
+
+
+# --------------------------------------------------------------------------- flipping
+
+
+def flip(m, axis=None):
+    """Reverse the order of elements along ``axis`` (None: all axes). Eagerly a view.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    """
+    x = _asarray("flip", m, "m")
+    return lax.rev(x, normalize_axes("flip", axis, _aval(x).ndim))
+
+
+def flipud(m):
+    """Reverse axis 0. ``ValueError`` for 0-d input."""
+    x = _asarray("flipud", m, "m")
+    if _aval(x).ndim < 1:
+        raise ValueError("xnp.flipud: Input must be >= 1-d.")
+    return lax.rev(x, (0,))
+
+
+def fliplr(m):
+    """Reverse axis 1. ``ValueError`` for input with fewer than 2 dimensions."""
+    x = _asarray("fliplr", m, "m")
+    if _aval(x).ndim < 2:
+        raise ValueError("xnp.fliplr: Input must be >= 2-d.")
+    return lax.rev(x, (1,))
+
+
+# --------------------------------------------------------------------------- padding, tiling
+
+
+def _static_int_array(fname: str, value, argname: str) -> np.ndarray:
+    """A static integer NumPy array from nested ints/sequences/concrete arrays."""
+    if isinstance(value, (list, tuple)):
+        items = [_static_int_array(fname, v, argname) for v in value]
+        try:
+            return np.array(items) if items else np.zeros((0,), np.int64)
+        except ValueError as e:
+            raise ValueError(f"xnp.{fname}: `{argname}`: {e}") from None
+    if is_xnp(value):
+        aval = _aval(value)
+        if aval.ndim == 0:
+            return np.asarray(static_int(fname, value, argname))
+        if isinstance(value, core.Tracer):
+            static_int(fname, value, argname)  # raises ConcretizationTypeError
+        value = value._value
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iu" and arr.size:
+        raise TypeError(f"xnp.{fname}: `{argname}` must be of integral type, got {value!r}")
+    return arr.astype(np.int64)
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """Pad ``array`` with a constant value (``mode='constant'`` only).
+
+    Parameters
+    ----------
+    array : array_like
+    pad_width : int or sequence
+        Static, non-negative; ``n``, ``(before, after)``, or one pair per
+        axis (broadcast to shape ``(ndim, 2)`` as in NumPy).
+    mode : {'constant', 'empty'}
+        'empty' pads with 0 (deterministic). The other NumPy modes raise
+        ``NotImplementedError``.
+    constant_values : scalar or sequence, default 0
+        A scalar (may be traced) or static values broadcast to ``(ndim, 2)``;
+        cast to ``array``'s dtype (unsafe; out-of-range Python ints raise
+        ``OverflowError``, as NumPy does). With one value the jaxpr has one
+        ``pad``; with per-axis values, two per padded axis (later axes win at
+        the corners, as in NumPy).
+
+    Raises
+    ------
+    ValueError
+        Negative widths, widths that do not broadcast, an unknown mode, or
+        keyword arguments other than ``constant_values``.
+    TypeError
+        Non-integral ``pad_width``.
+    """
+    known = ("edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",
+             "symmetric", "wrap")
+    if mode not in ("constant", "empty"):
+        if mode in known or callable(mode):
+            raise NotImplementedError(f"xnp.pad: mode {mode!r} is not supported; only "
+                                      "'constant' (and 'empty') are implemented.")
+        raise ValueError(f"xnp.pad: mode {mode!r} is not supported")
+    allowed = {"constant_values"} if mode == "constant" else set()
+    extra = set(kwargs) - allowed
+    if extra:
+        raise ValueError(f"xnp.pad: unsupported keyword arguments for mode {mode!r}: {extra}")
+    x = _asarray("pad", array, "array")
+    aval = _aval(x)
+    widths = _static_int_array("pad", pad_width, "pad_width")
+    if (widths < 0).any():
+        raise ValueError("xnp.pad: index can't contain negative values")
+    try:
+        widths = np.broadcast_to(widths, (aval.ndim, 2))
+    except ValueError:
+        raise ValueError(f"xnp.pad: `pad_width` of shape {widths.shape} does not broadcast to "
+                         f"({aval.ndim}, 2) for an array of shape {aval.shape}") from None
+    values = kwargs.get("constant_values", 0)
+    if is_xnp(values) and _aval(values).ndim == 0:
+        pv = values if _aval(values).dtype == aval.dtype else lax.convert_element_type(
+            values, aval.dtype)
+        return lax.pad(x, pv, [(int(b), int(a), 0) for b, a in widths])
+    if is_xnp(values):
+        values = values._value if type(values) is core.Array else np.asarray(values)
+    host = _pad_values(values, aval.dtype, aval.ndim)
+    uniform = host.size == 0 or bool((host == host.flat[0]).all())
+    if uniform:
+        pv = core.lift(np.asarray(host.flat[0] if host.size else 0).astype(aval.dtype))
+        return lax.pad(x, pv, [(int(b), int(a), 0) for b, a in widths])
+    for ax in range(aval.ndim):
+        for side in (0, 1):
+            if widths[ax, side]:
+                config = [(0, 0, 0)] * aval.ndim
+                config[ax] = (int(widths[ax, 0]), 0, 0) if side == 0 else (0, int(widths[ax, 1]), 0)
+                x = lax.pad(x, core.lift(np.asarray(host[ax, side])), config)
+    return x if widths.any() else lax.copy(x)
+
+
+def _pad_values(values, dtype, ndim) -> np.ndarray:
+    """Static ``constant_values`` cast to ``dtype`` and broadcast to ``(ndim, 2)``."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "biufc" and arr.dtype.name != "bfloat16":
+        raise TypeError(f"xnp.pad: `constant_values` must be numbers, got {values!r}")
+    if type(values) is int:
+        try:
+            arr = np.array(values, dtype=dtype)
+        except OverflowError as e:
+            raise OverflowError(f"xnp.pad: {e}") from None
+    arr = arr.astype(dtype)
+    try:
+        return np.broadcast_to(arr, (ndim, 2))
+    except ValueError:
+        raise ValueError(f"xnp.pad: `constant_values` of shape {arr.shape} does not broadcast "
+                         f"to ({ndim}, 2)") from None
+
+
+def tile(A, reps):
+    """``A`` repeated ``reps`` times along each axis (a new array).
+
+    ``reps`` (static int or tuple) and ``A.ndim`` are padded with leading 1s
+    to the same length; the result has shape ``A.shape * reps``. Under ``jit``
+    a ``broadcast_in_dim`` to interleaved ``(r0, n0, r1, n1, ...)`` and a ``reshape``.
+
+    Raises
+    ------
+    ValueError
+        A negative repetition count.
+    """
+    x = _asarray("tile", A, "A")
+    aval = _aval(x)
+    reps = canonicalize_shape("tile", reps, argname="reps")
+    d = max(len(reps), aval.ndim)
+    reps = (1,) * (d - len(reps)) + reps
+    shape = (1,) * (d - aval.ndim) + aval.shape
+    inter = tuple(v for pair in zip(reps, shape) for v in pair)
+    if d - aval.ndim:
+        x = lax.reshape(x, shape)
+    out = lax.broadcast_in_dim(x, inter, tuple(range(1, 2 * d, 2)))
+    out = lax.reshape(out, tuple(r * n for r, n in zip(reps, shape)))
+    return lax.copy(out) if all(r == 1 for r in reps) else out
+
+
+def _repeat_uniform(x, ax, r):
+    aval = _aval(x)
+    if r == 1:
+        return lax.copy(x)
+    inter = aval.shape[:ax + 1] + (r,) + aval.shape[ax + 1:]
+    dims = tuple(range(ax + 1)) + tuple(range(ax + 2, aval.ndim + 1))
+    out = lax.broadcast_in_dim(x, inter, dims)
+    shape = aval.shape[:ax] + (aval.shape[ax] * r,) + aval.shape[ax + 1:]
+    return lax.reshape(out, shape)
+
+
+def _slice_axis(x, ax, start, stop):
+    aval = _aval(x)
+    starts = [0] * aval.ndim
+    limits = list(aval.shape)
+    starts[ax], limits[ax] = start, stop
+    return lax.slice(x, tuple(starts), tuple(limits))
+
+
+def repeat(a, repeats, axis=None):
+    """Repeat each element of ``a`` (flattened when ``axis`` is None) ``repeats`` times.
+
+    ``repeats`` is a static int, or a static sequence with one count per
+    element along ``axis``. Under ``jit``: a uniform count is a broadcast and a
+    reshape; per-element counts slice runs of equal counts and join them.
+
+    Raises
+    ------
+    ValueError
+        Negative counts, or a count sequence of the wrong length.
+    xnp.errors.ConcretizationTypeError
+        ``repeats`` is traced.
+    """
+    x = _asarray("repeat", a)
+    if axis is None:
+        x = ravel(x)
+        axis = 0
+    aval = _aval(x)
+    if aval.ndim == 0:
+        x = lax.reshape(x, (1,))
+        aval = _aval(x)
+    ax = normalize_axis("repeat", axis, aval.ndim)
+    counts = _static_int_array("repeat", repeats, "repeats")
+    if counts.ndim > 1:
+        raise ValueError("xnp.repeat: `repeats` must be an int or a 1-D sequence")
+    if (counts < 0).any():
+        raise ValueError("xnp.repeat: negative dimensions are not allowed")
+    n = aval.shape[ax]
+    if counts.size == 1 or (counts.size == n and n and (counts == counts.flat[0]).all()):
+        return _repeat_uniform(x, ax, int(counts.flat[0]))
+    if counts.size != n:
+        raise ValueError(f"xnp.repeat: operands could not be broadcast together with shape "
+                         f"({n},) ({counts.size},)")
+    pieces = []
+    start = 0
+    while start < n:
+        stop = start + 1
+        while stop < n and counts[stop] == counts[start]:
+            stop += 1
+        if counts[start]:
+            pieces.append(_repeat_uniform(_slice_axis(x, ax, start, stop), ax, int(counts[start])))
+        start = stop
+    if not pieces:
+        return _repeat_uniform(x, ax, 0)
+    return lax.concatenate(pieces, ax) if len(pieces) > 1 else pieces[0]
+
+
+# --------------------------------------------------------------------------- splitting, rolling
+
+
+def _split_points(fname, indices_or_sections, n, *, equal):
+    if isinstance(indices_or_sections, (list, tuple, np.ndarray)) or (
+            is_xnp(indices_or_sections) and _aval(indices_or_sections).ndim == 1):
+        idx = _static_int_array(fname, indices_or_sections, "indices_or_sections").tolist()
+        bounds = [0] + idx + [n]
+        return [slice(lo, hi).indices(n)[:2] for lo, hi in zip(bounds[:-1], bounds[1:])]
+    sections = static_int(fname, indices_or_sections, "indices_or_sections")
+    if equal and n % sections:
+        raise ValueError(f"xnp.{fname}: array split does not result in an equal division "
+                         f"({n} elements into {sections} sections)")
+    if sections <= 0:
+        raise ValueError(f"xnp.{fname}: number sections must be larger than 0.")
+    each, extras = divmod(n, sections)
+    sizes = [each + 1] * extras + [each] * (sections - extras)
+    out, start = [], 0
+    for s in sizes:
+        out.append((start, start + s))
+        start += s
+    return out
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """Split ``ary`` into sub-arrays along ``axis`` (a list; eagerly views).
+
+    ``indices_or_sections``: an int N (N parts; the first ``len % N`` get one
+    extra element) or a sorted sequence of split indices (static; Python
+    slice semantics, so out-of-range indices give empty parts).
+
+    Raises
+    ------
+    ValueError
+        N <= 0.
+    """
+    x = _asarray("array_split", ary, "ary")
+    aval = _aval(x)
+    ax = normalize_axis("array_split", axis, aval.ndim)
+    bounds = _split_points("array_split", indices_or_sections, aval.shape[ax], equal=False)
+    return [_slice_axis(x, ax, lo, max(lo, hi)) for lo, hi in bounds]
+
+
+def split(ary, indices_or_sections, axis=0):
+    """As :func:`array_split`, but an int N must divide the axis length.
+
+    Raises
+    ------
+    ValueError
+        The division is not equal.
+    ZeroDivisionError
+        N is 0 (as in NumPy).
+    """
+    x = _asarray("split", ary, "ary")
+    aval = _aval(x)
+    ax = normalize_axis("split", axis, aval.ndim)
+    n = aval.shape[ax]
+    if not isinstance(indices_or_sections, (list, tuple, np.ndarray)) and not (
+            is_xnp(indices_or_sections) and _aval(indices_or_sections).ndim == 1):
+        if static_int("split", indices_or_sections, "indices_or_sections") == 0:
+            raise ZeroDivisionError("xnp.split: integer modulo by zero (0 sections)")
+    bounds = _split_points("split", indices_or_sections, n, equal=True)
+    return [_slice_axis(x, ax, lo, max(lo, hi)) for lo, hi in bounds]
+
+
+def roll(a, shift, axis=None):
+    """Shift elements cyclically by ``shift`` along ``axis`` (None: the flattened array).
+
+    ``shift`` and ``axis`` are static ints or tuples (broadcast together;
+    shifts of the same axis add). A new array; under ``jit`` two slices and a
+    ``concatenate`` per rolled axis.
+
+    Raises
+    ------
+    ValueError
+        ``shift`` and ``axis`` do not broadcast.
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    xnp.errors.ConcretizationTypeError
+        ``shift`` is traced.
+    """
+    x = _asarray("roll", a)
+    aval = _aval(x)
+    if axis is None:
+        return reshape(roll(ravel(x), shift, 0), aval.shape)
+    shifts = _static_int_array("roll", shift, "shift").reshape(-1)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    axes = [normalize_axis("roll", ax, aval.ndim) for ax in axes]
+    try:
+        shifts, axes_b = np.broadcast_arrays(shifts, np.asarray(axes, dtype=np.int64))
+    except ValueError:
+        raise ValueError("xnp.roll: 'shift' and 'axis' should be scalars or 1D sequences "
+                         "of the same length") from None
+    total = {}
+    for s, ax in zip(shifts.tolist(), axes_b.tolist()):
+        total[ax] = total.get(ax, 0) + s
+    out = x
+    for ax, s in sorted(total.items()):
+        n = aval.shape[ax]
+        s = s % n if n else 0
+        if s:
+            out = lax.concatenate([_slice_axis(out, ax, n - s, n), _slice_axis(out, ax, 0, n - s)],
+                                  ax)
+    return lax.copy(out) if out is x else out
+

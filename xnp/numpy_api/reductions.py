@@ -1,3 +1,666 @@
-"""TODO"""
+"""Reductions (NumPy's "sums, products", "order statistics", "averages and variances",
+"logic functions: truth value testing"): ``sum``, ``prod``, ``mean``, ``max``/``amax``,
+``min``/``amin``, ``argmax``, ``argmin``, ``all``, ``any``, ``var``, ``std``,
+``count_nonzero``, ``ptp``.
 
-__all__ = []
+Everything here validates, normalises and picks dtypes with NumPy's rules, then
+calls ``xnp.lax``. Accumulation dtypes follow NumPy: bool and narrow integers
+sum/multiply in the default integer of their signedness; ``mean``/``var``/``std``
+of integers are float64; float16/bfloat16 accumulate in float32 and are cast
+back (on every backend, so eager and jit agree). Axes must be static.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from xnp import config, lax
+from xnp.lax import _kit as kit
+from xnp.lax.reductions import reduction_identity
+from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_rank,
+                                 default_float, default_int, normalize_axes, normalize_axis,
+                                 write_out)
+from xnp.tracing import core
+from xnp.tracing.avals import canonical_dtype
+
+__all__ = ["sum", "prod", "mean", "max", "amax", "min", "amin", "argmax", "argmin", "all",
+           "any", "var", "std", "count_nonzero", "ptp"]
+
+_NARROW_FLOATS = frozenset(d for d in kit.FLOATING if d.itemsize < 4)
+_NUMPY_OP_NAMES = {"max": "maximum", "min": "minimum"}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _asarray(fname: str, a):
+    """``a`` as an xnp value; Python scalars become *strong* 0-d arrays, since a reduction's
+    result is an array (NumPy returns a NumPy scalar), not a Python scalar."""
+    if core.is_python_scalar(a):
+        return core.lift(core.scalar_to_ndarray(a))
+    return asarray_for(fname, a)
+
+
+def _default_uint() -> np.dtype:
+    return np.dtype(np.uint64 if config.get("enable_x64") else np.uint32)
+
+
+def _sum_dtype(fname: str, in_dtype: np.dtype, dtype) -> tuple[np.dtype, np.dtype]:
+    """``(accumulator, result)`` dtypes of ``sum``/``prod`` (NumPy's rules, float16 in float32)."""
+    if dtype is not None:
+        result = canonical_dtype(dtype, name="dtype")
+    elif in_dtype in kit.BOOL or (
+            in_dtype in kit.SIGNED and in_dtype.itemsize < default_int().itemsize):
+        result = default_int()
+    elif in_dtype in kit.UNSIGNED and in_dtype.itemsize < _default_uint().itemsize:
+        result = _default_uint()
+    else:
+        result = in_dtype
+    return _accumulator(result), result
+
+
+def _accumulator(dt: np.dtype) -> np.dtype:
+    return np.dtype(np.float32) if dt in _NARROW_FLOATS else dt
+
+
+def _inexact_dtype(in_dtype: np.dtype, dtype) -> np.dtype:
+    """Result dtype of ``mean``: ``dtype`` if given, float64 for bool/integers, else the input's."""
+    if dtype is not None:
+        return canonical_dtype(dtype, name="dtype")
+    if in_dtype in kit.INT_OR_BOOL:
+        return default_float()
+    return in_dtype
+
+
+def _const(value, dtype):
+    return core.lift(np.asarray(value, dtype))
+
+
+def _cast(x, dtype):
+    dtype = np.dtype(dtype)
+    if core.aval_of(x).dtype == dtype:
+        return x
+    return lax.convert_element_type(x, dtype)
+
+
+def _initial_value(fname: str, initial, dtype: np.dtype):
+    """``initial`` as a 0-d value of ``dtype`` (unsafe cast, as NumPy; out-of-range Python
+    ints raise OverflowError)."""
+    if core.is_python_scalar(initial):
+        if type(initial) is int and dtype in kit.INTEGER:
+            return core.lift(core.scalar_to_ndarray(initial, dtype))
+        with np.errstate(all="ignore"):
+            return _const(np.asarray(initial).astype(dtype), dtype)
+    if isinstance(initial, (np.ndarray, np.generic)) or (
+            type(initial) is core.Array or isinstance(initial, core.Tracer)):
+        x = asarray_for(fname, initial, "initial")
+        if core.aval_of(x).ndim != 0:
+            raise ValueError(f"xnp.{fname}: `initial` must be a scalar, got shape "
+                             f"{core.aval_of(x).shape}")
+        return _cast(x, dtype)
+    raise TypeError(f"xnp.{fname}: `initial` must be a scalar, got {initial!r}")
+
+
+def _mask(fname: str, where, shape):
+    """``where`` as a bool value broadcastable to ``shape`` (rank-promoted), or None for all."""
+    if where is None or where is True:
+        return None
+    w = asarray_for(fname, where, "where")
+    aval = core.aval_of(w)
+    if aval.dtype not in kit.BOOL:
+        raise TypeError(f"xnp.{fname}: `where` must be a bool array, got dtype {aval.dtype}")
+    if broadcast_shapes(fname, aval.shape, shape) != tuple(shape):
+        raise ValueError(f"xnp.{fname}: `where` of shape {aval.shape} does not broadcast to "
+                         f"the input shape {tuple(shape)}")
+    return broadcast_to_rank(w, len(shape))
+
+
+def _full_mask(mask, shape):
+    """``mask`` broadcast to exactly ``shape`` (for counting elements)."""
+    aval = core.aval_of(mask)
+    if aval.shape == tuple(shape):
+        return mask
+    return lax.broadcast_in_dim(mask, tuple(shape), tuple(range(aval.ndim)) if aval.ndim else ())
+
+
+def _axes(fname: str, axis, ndim: int) -> tuple[int, ...]:
+    """Normalised axes; like NumPy's ufunc reductions, a 0-d input accepts the int axis 0 or
+    -1 (and reduces nothing)."""
+    if ndim == 0 and type(axis) is int and axis in (0, -1):
+        return ()
+    return normalize_axes(fname, axis, ndim)
+
+
+def _keep(res, axes, keepdims: bool):
+    if keepdims and axes:
+        return lax.expand_dims(res, axes)
+    return res
+
+
+def _reduce(fname, x, axes, reducer, kind, *, keepdims=False, initial=None, mask=None,
+            combine=None):
+    """Reduce ``x`` (already in the accumulator dtype) over ``axes``: masked elements
+    become ``kind``'s identity, ``initial`` is combined once with ``combine``."""
+    dt = core.aval_of(x).dtype
+    if mask is not None:
+        x = lax.select_n(mask, _const(reduction_identity(kind, dt), dt), x)
+    res = reducer(x, axes)
+    if initial is not None:
+        res = combine(res, _initial_value(fname, initial, dt))
+    return _keep(res, axes, keepdims)
+
+
+def _count(x, axes, mask, dtype):
+    """Number of (unmasked) elements reduced into each output: a static constant without
+    a mask, a traced count with one."""
+    shape = core.aval_of(x).shape
+    if mask is None:
+        n = 1
+        for a in axes:
+            n *= shape[a]
+        return _const(n, dtype)
+    return lax.reduce_sum(_cast(_full_mask(mask, shape), dtype), axes)
+
+
+# --------------------------------------------------------------------------- sum / prod
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    """Sum of array elements over the given axes.
+
+    Follows ``numpy.sum`` (NumPy 2.x semantics); differences are under Notes.
+
+    Parameters
+    ----------
+    a : array_like
+        Any numeric or bool dtype; lists and scalars convert as in ``xnp.asarray``.
+    axis : None, int or tuple of int
+        Axes to reduce; negative values count from the end; None means all.
+        Must be a Python value, also under ``jit`` (it decides the output shape).
+    dtype : dtype, optional
+        Accumulator and result dtype. Default ``a.dtype``, but bool and narrow
+        integers widen to the default integer (keeping signedness), as in NumPy.
+        ``dtype=bool`` sums with logical OR, as NumPy does.
+    out : Array, optional
+        Written in place, as in NumPy (under jit the traced `out` is rebound); its
+        shape must match.
+    keepdims : bool
+        Keep reduced axes as length-1 dimensions.
+    initial : scalar, optional
+        Added once to every output element (cast to the result dtype).
+    where : array_like of bool, optional
+        Broadcast against ``a``; masked-out elements contribute 0.
+
+    Returns
+    -------
+    Array
+        Shape ``a.shape`` without the reduced axes (or with length 1 when
+        ``keepdims``); dtype as described under ``dtype``.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    ValueError
+        An axis is repeated, ``where`` does not broadcast to ``a``, or ``out`` has
+        the wrong shape.
+    xnp.errors.ConcretizationTypeError
+        ``axis`` is a traced value.
+
+    Notes
+    -----
+    Unlike NumPy, reducing over all axes returns a 0-d ``Array``, not a scalar.
+    float16 and bfloat16 accumulate in float32 on every backend.
+
+    Examples
+    --------
+    >>> xnp.sum(xnp.arange(6).reshape(2, 3), axis=1)
+    Array([ 3, 12], dtype=int64)
+    """
+    return _sum_or_prod("sum", a, axis, dtype, out, keepdims, initial, where)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    """Product of array elements over the given axes.
+
+    Follows ``numpy.prod``; parameters, dtype rules and errors as :func:`sum`
+    (``dtype=bool`` multiplies with logical AND). The empty product is 1;
+    masked-out elements contribute 1; ``initial`` multiplies every output once.
+    Integer products wrap around on overflow, as in NumPy.
+
+    Returns
+    -------
+    Array
+        Shape ``a.shape`` without the reduced axes (length 1 when ``keepdims``).
+    """
+    return _sum_or_prod("prod", a, axis, dtype, out, keepdims, initial, where)
+
+
+_SUM_PROD = {
+    # fname: (numeric reducer, numeric combine, bool reducer, bool combine, identity kind)
+    "sum": (lax.reduce_sum, lax.add, lax.reduce_or, lax.or_, "sum", "or"),
+    "prod": (lax.reduce_prod, lax.mul, lax.reduce_and, lax.and_, "prod", "and"),
+}
+
+
+def _sum_or_prod(fname, a, axis, dtype, out, keepdims, initial, where):
+    x = _asarray(fname, a)
+    aval = core.aval_of(x)
+    axes = _axes(fname, axis, aval.ndim)
+    acc, result = _sum_dtype(fname, aval.dtype, dtype)
+    reducer, combine, bool_reducer, bool_combine, kind, bool_kind = _SUM_PROD[fname]
+    if acc in kit.BOOL:  # NumPy: add/multiply on bool are logical or/and
+        reducer, combine, kind = bool_reducer, bool_combine, bool_kind
+    mask = _mask(fname, where, aval.shape)
+    res = _reduce(fname, _cast(x, acc), axes, reducer, kind, keepdims=keepdims,
+                  initial=initial, mask=mask, combine=combine)
+    return write_out(fname, out, _cast(res, result))
+
+
+# --------------------------------------------------------------------------- max / min
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    """Maximum of array elements over the given axes (``numpy.max``).
+
+    NaN propagates: the maximum of a set holding NaN is NaN.
+
+    Parameters
+    ----------
+    a : array_like
+        bool, integer or floating (complex is not supported, see Notes).
+    axis : None, int or tuple of int
+        Axes to reduce (static); None means all.
+    out : Array, optional
+        Written in place, as in NumPy.
+    keepdims : bool
+        Keep reduced axes as length-1 dimensions.
+    initial : scalar, optional
+        Included once in every maximum; required with ``where`` or for an empty
+        reduction.
+    where : array_like of bool, optional
+        Broadcast against ``a``; only these elements take part (needs ``initial``).
+
+    Returns
+    -------
+    Array
+        Dtype of ``a``; shape ``a.shape`` without the reduced axes.
+
+    Raises
+    ------
+    ValueError
+        A reduced axis is empty and there is no ``initial`` (NumPy's "zero-size array
+        to reduction operation maximum which has no identity"), ``where`` without
+        ``initial``, or a repeated axis.
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    NotImplementedError
+        ``a`` is complex.
+
+    Notes
+    -----
+    NumPy orders complex numbers lexicographically; xnp does not support complex
+    ``max``/``min``/``argmax``/``argmin`` yet and raises instead.
+    """
+    return _extremum("max", "max", a, axis, out, keepdims, initial, where)
+
+
+def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    """Alias of :func:`max` (``numpy.amax``)."""
+    return _extremum("amax", "max", a, axis, out, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    """Minimum of array elements over the given axes (``numpy.min``).
+
+    NaN propagates. Parameters, errors and notes as :func:`max`.
+    """
+    return _extremum("min", "min", a, axis, out, keepdims, initial, where)
+
+
+def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    """Alias of :func:`min` (``numpy.amin``)."""
+    return _extremum("amin", "min", a, axis, out, keepdims, initial, where)
+
+
+def _check_ordered(fname, aval):
+    if aval.dtype in kit.COMPLEX:
+        raise NotImplementedError(
+            f"xnp.{fname}: complex input ({aval.str_short()}) is not supported: NumPy orders "
+            "complex numbers lexicographically, which xnp does not implement yet. "
+            "Reduce the real and imaginary parts separately.")
+
+
+def _extremum(fname, kind, a, axis, out, keepdims, initial, where):
+    x = _asarray(fname, a)
+    aval = core.aval_of(x)
+    _check_ordered(fname, aval)
+    axes = _axes(fname, axis, aval.ndim)
+    op = _NUMPY_OP_NAMES[kind]
+    if initial is None:
+        if where is not None and where is not True:
+            raise ValueError(f"xnp.{fname}: reduction operation '{op}' does not have an "
+                             "identity, so to use a where mask one has to specify 'initial'")
+        if builtins.any(aval.shape[i] == 0 for i in axes):
+            raise ValueError(f"xnp.{fname}: zero-size array to reduction operation {op} which "
+                             f"has no identity (input shape {aval.shape}, axis={axis!r})")
+    reducer, combine = (lax.reduce_max, lax.max) if kind == "max" else (lax.reduce_min, lax.min)
+    mask = _mask(fname, where, aval.shape)
+    res = _reduce(fname, x, axes, reducer, kind, keepdims=keepdims, initial=initial,
+                  mask=mask, combine=combine)
+    return write_out(fname, out, res)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """Range (maximum minus minimum) over the given axes (``numpy.ptp``).
+
+    Dtype of ``a`` (integer ranges wrap around, as in NumPy); NaN propagates.
+
+    Raises
+    ------
+    TypeError
+        ``a`` is bool (NumPy has no bool subtraction).
+    ValueError, numpy.exceptions.AxisError, NotImplementedError
+        As :func:`max`.
+    """
+    x = _asarray("ptp", a)
+    aval = core.aval_of(x)
+    if aval.dtype in kit.BOOL:
+        raise TypeError("xnp.ptp: bool input is not supported: NumPy has no boolean "
+                        "subtract (use xnp.any / xnp.all, or convert to int first)")
+    hi = _extremum("ptp", "max", x, axis, None, keepdims, None, None)
+    lo = _extremum("ptp", "min", x, axis, None, keepdims, None, None)
+    return write_out("ptp", out, lax.sub(hi, lo))
+
+
+# --------------------------------------------------------------------------- argmax / argmin
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """Index of the maximum along an axis (``numpy.argmax``): the first one on ties, and
+    the first NaN if there is one.
+
+    Parameters
+    ----------
+    a : array_like
+        bool, integer or floating.
+    axis : None or int
+        Static. None: index into the flattened array.
+    out : Array, optional
+        Written in place.
+    keepdims : bool
+        Keep the reduced axis (all axes when ``axis`` is None) with length 1.
+
+    Returns
+    -------
+    Array
+        int64 indices (the default integer); shape ``a.shape`` without ``axis``.
+
+    Raises
+    ------
+    ValueError
+        The reduced axis (or the array, for ``axis=None``) is empty.
+    numpy.exceptions.AxisError
+        ``axis`` is out of range.
+    NotImplementedError
+        ``a`` is complex (see :func:`max`).
+    """
+    return _argextremum("argmax", lax.argmax, a, axis, out, keepdims)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    """Index of the minimum along an axis (``numpy.argmin``); ties and NaN, parameters and
+    errors as :func:`argmax`."""
+    return _argextremum("argmin", lax.argmin, a, axis, out, keepdims)
+
+
+def _argextremum(fname, prim, a, axis, out, keepdims):
+    x = _asarray(fname, a)
+    aval = core.aval_of(x)
+    _check_ordered(fname, aval)
+    if axis is None:
+        if aval.size == 0:
+            raise ValueError(f"xnp.{fname}: attempt to get {fname} of an empty sequence "
+                             f"(input shape {aval.shape})")
+        flat = x if aval.ndim == 1 else lax.reshape(x, (aval.size,))
+        res = prim(flat, 0, default_int())
+        if keepdims:
+            res = lax.reshape(res, (1,) * aval.ndim)
+        return write_out(fname, out, res)
+    if aval.ndim == 0:  # NumPy treats a 0-d input as 1-d here
+        ax = normalize_axis(fname, axis, 1)
+        return write_out(fname, out, prim(lax.reshape(x, (1,)), ax, default_int()))
+    ax = normalize_axis(fname, axis, aval.ndim)
+    if aval.shape[ax] == 0:
+        raise ValueError(f"xnp.{fname}: attempt to get {fname} of an empty sequence "
+                         f"(axis {ax} of input shape {aval.shape} is empty)")
+    res = prim(x, ax, default_int())
+    return write_out(fname, out, _keep(res, (ax,), keepdims))
+
+
+# --------------------------------------------------------------------------- all / any
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    """Whether every element over the given axes is true (non-zero; NaN counts as true),
+    as ``numpy.all``.
+
+    Parameters
+    ----------
+    a : array_like
+        Any dtype; compared with 0.
+    axis : None, int or tuple of int
+        Static; None means all axes.
+    out : Array, optional
+        Written in place (cast to its dtype).
+    keepdims : bool
+        Keep reduced axes with length 1.
+    where : array_like of bool, optional
+        Only these elements are tested (the others count as true).
+
+    Returns
+    -------
+    Array
+        bool; shape ``a.shape`` without the reduced axes. The empty ``all`` is True.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError, ValueError
+        Bad or repeated axes; ``where`` does not broadcast.
+    """
+    return _logical("all", lax.reduce_and, "and", a, axis, out, keepdims, where)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    """Whether any element over the given axes is true (non-zero), as ``numpy.any``.
+
+    Parameters and errors as :func:`all`; masked-out elements count as false and the
+    empty ``any`` is False.
+    """
+    return _logical("any", lax.reduce_or, "or", a, axis, out, keepdims, where)
+
+
+def _truth(x):
+    aval = core.aval_of(x)
+    if aval.dtype in kit.BOOL:
+        return x
+    return lax.ne(x, _const(0, aval.dtype))
+
+
+def _logical(fname, reducer, kind, a, axis, out, keepdims, where):
+    x = _asarray(fname, a)
+    aval = core.aval_of(x)
+    axes = _axes(fname, axis, aval.ndim)
+    mask = _mask(fname, where, aval.shape)
+    res = _reduce(fname, _truth(x), axes, reducer, kind, keepdims=keepdims, mask=mask)
+    return write_out(fname, out, res)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """Number of non-zero elements over the given axes (``numpy.count_nonzero``).
+
+    Returns
+    -------
+    Array
+        int64 (the default integer); 0-d for ``axis=None`` (NumPy returns a Python int).
+
+    Raises
+    ------
+    numpy.exceptions.AxisError, ValueError
+        Bad or repeated axes.
+    """
+    x = _asarray("count_nonzero", a)
+    aval = core.aval_of(x)
+    axes = _axes("count_nonzero", axis, aval.ndim)
+    res = lax.reduce_sum(_cast(_truth(x), default_int()), axes)
+    return _keep(res, axes, keepdims)
+
+
+# --------------------------------------------------------------------------- mean / var / std
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """Arithmetic mean over the given axes (``numpy.mean``).
+
+    Parameters
+    ----------
+    a : array_like
+        Numeric or bool.
+    axis : None, int or tuple of int
+        Static; None means all axes.
+    dtype : dtype, optional
+        Result dtype. Default: float64 for bool and integer input, else ``a.dtype``.
+        float16/bfloat16 accumulate in float32. An integer ``dtype`` sums in that
+        dtype and truncates the quotient, as NumPy does.
+    out : Array, optional
+        Written in place.
+    keepdims : bool
+        Keep reduced axes with length 1.
+    where : array_like of bool, optional
+        Only these elements are averaged.
+
+    Returns
+    -------
+    Array
+        Shape ``a.shape`` without the reduced axes. The mean of no elements is NaN
+        (NumPy also warns; xnp does not).
+
+    Raises
+    ------
+    numpy.exceptions.AxisError, ValueError
+        Bad or repeated axes; ``where`` does not broadcast; ``out`` shape.
+    """
+    x = _asarray("mean", a)
+    aval = core.aval_of(x)
+    axes = normalize_axes("mean", axis, aval.ndim)
+    result = _inexact_dtype(aval.dtype, dtype)
+    mask = _mask("mean", where, aval.shape)
+    res = _mean(x, axes, result, mask, keepdims)
+    return write_out("mean", out, res)
+
+
+def _mean(x, axes, result, mask, keepdims):
+    """Mean of ``x`` over ``axes`` with result dtype ``result``."""
+    if result in kit.INT_OR_BOOL:
+        # NumPy: sum in the integer dtype, true-divide in float64, cast back (truncating)
+        total = _reduce("mean", _cast(x, result), axes, lax.reduce_sum, "sum", mask=mask)
+        quotient = lax.div(_cast(total, default_float()), _count(x, axes, mask, default_float()))
+        return _keep(_cast(quotient, result), axes, keepdims)
+    acc = _accumulator(result)
+    total = _reduce("mean", _cast(x, acc), axes, lax.reduce_sum, "sum", mask=mask)
+    res = lax.div(total, _count(x, axes, mask, acc))
+    return _keep(_cast(res, result), axes, keepdims)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None,
+        correction=None):
+    """Variance over the given axes (``numpy.var``): ``sum(|x - mean|**2) / (N - ddof)``.
+
+    Parameters
+    ----------
+    a : array_like
+        Numeric or bool.
+    axis : None, int or tuple of int
+        Static; None means all axes.
+    dtype : dtype, optional
+        Computation dtype. Default: float64 for bool/integers, else ``a.dtype``
+        (float16/bfloat16 compute in float32). Complex input gives the real dtype.
+    out : Array, optional
+        Written in place.
+    ddof : int or float
+        Delta degrees of freedom (static); ``N - ddof`` is clipped at 0, so too
+        large a ``ddof`` gives inf or NaN (NumPy also warns).
+    keepdims : bool
+        Keep reduced axes with length 1.
+    where : array_like of bool, optional
+        Only these elements take part.
+    mean : array_like, optional
+        A precomputed mean with the ``keepdims=True`` shape.
+    correction : int or float, optional
+        Array API name of ``ddof``; give at most one of them.
+
+    Returns
+    -------
+    Array
+        Shape ``a.shape`` without the reduced axes.
+
+    Raises
+    ------
+    ValueError
+        Both ``ddof`` and ``correction`` are given; bad axes; ``where``/``mean`` do
+        not broadcast.
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    """
+    return _var("var", a, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None,
+        correction=None):
+    """Standard deviation over the given axes (``numpy.std``): the square root of
+    :func:`var`; parameters, dtypes and errors as there."""
+    return _var("std", a, axis, dtype, out, ddof, keepdims, where, mean, correction, True)
+
+
+def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root):
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError(f"xnp.{fname}: ddof and correction can't be provided "
+                             "simultaneously.")
+        ddof = correction
+    if isinstance(ddof, core.Tracer):
+        raise TypeError(f"xnp.{fname}: `ddof` must be a static number, got a traced value")
+    x = _asarray(fname, a)
+    aval = core.aval_of(x)
+    axes = normalize_axes(fname, axis, aval.ndim)
+    result = _inexact_dtype(aval.dtype, dtype)
+    acc = _accumulator(result)
+    mask = _mask(fname, where, aval.shape)
+    xc = _cast(x, acc)
+    if mean_ is None:
+        m = _mean(xc, axes, acc, mask, keepdims=True)
+    else:
+        m = _cast(asarray_for(fname, mean_, "mean"), acc)
+        mshape = core.aval_of(m).shape
+        if broadcast_shapes(fname, mshape, aval.shape) != aval.shape:
+            raise ValueError(f"xnp.{fname}: `mean` of shape {mshape} does not broadcast to the "
+                             f"input shape {aval.shape}")
+        m = broadcast_to_rank(m, aval.ndim)
+    d = lax.sub(xc, m)
+    if acc in kit.COMPLEX:
+        re, im = lax.real(d), lax.imag(d)
+        sq = lax.add(lax.mul(re, re), lax.mul(im, im))
+    else:
+        sq = lax.mul(d, d)
+    real_acc = core.aval_of(sq).dtype
+    total = _reduce(fname, sq, axes, lax.reduce_sum, "sum", mask=mask)
+    n = _count(x, axes, mask, real_acc)
+    dof = lax.max(lax.sub(n, _const(ddof, real_acc)), _const(0, real_acc))
+    res = lax.div(total, dof)
+    if root:
+        res = lax.sqrt(res)
+    real_result = np.finfo(result).dtype if result in kit.COMPLEX else result
+    return write_out(fname, out, _keep(_cast(res, real_result), axes, keepdims))
+

@@ -496,3 +496,57 @@ def make_jaxpr(fun, static_argnums=(), static_argnames=None, return_shape=False)
         return entry.closed
 
     return make
+
+
+# --------------------------------------------------------------------------- transformation rules
+
+
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
+    """jvp of a nested jit: the jvp jaxpr, split so that the primal part runs on the
+    enclosing trace and the tangent part (linear, fed by residuals) is its own jit call."""
+    from xnp.tracing import ad  # noqa: PLC0415
+    from xnp.tracing.jaxpr_transforms import jvp_jaxpr, partial_eval_jaxpr  # noqa: PLC0415
+
+    nonzeros = [type(t) is not ad.Zero for t in tangents]
+    jj = jvp_jaxpr(jaxpr, nonzeros)
+    call = _closure_convert(jj)[0]
+    n_consts = len(jj.consts)
+    n_in = len(primals)
+    unknowns = [False] * (n_consts + n_in) + [True] * sum(nonzeros)
+    known, unknown, out_unknown, n_res = partial_eval_jaxpr(call.jaxpr, unknowns)
+    n_out = len(jaxpr.out_avals)
+    known_outs = jit_p.bind(*jj.consts, *primals, jaxpr=ClosedJaxpr(known, []), name=name)
+    n_known_out = len(known.outvars) - n_res
+    known_vals, residuals = known_outs[:n_known_out], known_outs[n_known_out:]
+    nz_tangents = [t for t in tangents if type(t) is not ad.Zero]
+    unknown_outs = jit_p.bind(*residuals, *nz_tangents, jaxpr=ClosedJaxpr(unknown, []),
+                              name=name) if unknown.outvars else []
+    kit, uit = iter(known_vals), iter(unknown_outs)
+    outs = [next(uit) if u else next(kit) for u in out_unknown]
+    return outs[:n_out], outs[n_out:]
+
+
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
+    from xnp.tracing import ad  # noqa: PLC0415
+    from xnp.tracing.jaxpr_transforms import transpose_linear  # noqa: PLC0415
+
+    call = _closure_convert(jaxpr)
+    cts = [ad.instantiate(c) if type(c) is ad.Zero else c for c in cts]
+    res = transpose_linear(call[0].jaxpr, list(call[1]) + list(args), cts)
+    return res[len(call[1]):]
+
+
+def _jit_batch(vals, dims, *, jaxpr: ClosedJaxpr, name: str):
+    from xnp.tracing import core as _core  # noqa: PLC0415
+    from xnp.tracing.jaxpr_transforms import batch_jaxpr  # noqa: PLC0415
+
+    size = next(_core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+    bj = batch_jaxpr(jaxpr, dims, size)
+    call, consts = _closure_convert(bj)
+    outs = jit_p.bind(*consts, *vals, jaxpr=call, name=name)
+    return outs, [0] * len(outs)
+
+
+jit_p.jvp = _jit_jvp
+jit_p.transpose = _jit_transpose
+jit_p.batch = _jit_batch

@@ -1,1 +1,63 @@
-"""xp implementations of the reductions primitives."""
+"""xp implementations of the reduction primitives (``xnp.lax.reductions``).
+
+The result keeps the operand dtype (no accumulation upcast at this level) and
+follows NumPy on NaN: ``max``/``min`` propagate it, ``argmax``/``argmin`` return
+the first NaN's index. An empty max/min gives the lax identity (NumPy raises;
+``xnp.max`` raises before it gets here).
+"""
+
+from xnp import lax
+from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.lax.reductions import reduction_identity
+
+__all__ = []
+
+
+def _reduce_sum(xp, x, *, axes):
+    return xp.sum(x, axis=axes, dtype=x.dtype)
+
+
+def _reduce_prod(xp, x, *, axes):
+    return xp.prod(x, axis=axes, dtype=x.dtype)
+
+
+def _extremum(fname, kind):
+    def impl(xp, x, *, axes):
+        if any(x.shape[a] == 0 for a in axes):
+            shape = tuple(n for i, n in enumerate(x.shape) if i not in axes)
+            return xp.full(shape, reduction_identity(kind, x.dtype), dtype=x.dtype)
+        return getattr(xp, fname)(x, axis=axes)
+
+    return impl
+
+
+def _bitwise(ufunc_name, bool_impl):
+    def impl(xp, x, *, axes):
+        if x.dtype == bool:
+            return bool_impl(xp, x, axes)
+        return getattr(xp, ufunc_name).reduce(x, axis=axes, dtype=x.dtype)
+
+    return impl
+
+
+def _parity(xp, x, axes):
+    return xp.sum(x, axis=axes, dtype=xp.int64) % 2 == 1
+
+
+def _argminmax(fname):
+    def impl(xp, x, *, axes, index_dtype):
+        # numpy.argmax/argmin return the first extremum and the first NaN, as lax specifies
+        return getattr(xp, fname)(x, axis=axes[0]).astype(index_dtype, copy=False)
+
+    return impl
+
+
+XP_IMPLS[lax.reduce_sum_p] = _reduce_sum
+XP_IMPLS[lax.reduce_prod_p] = _reduce_prod
+XP_IMPLS[lax.reduce_max_p] = _extremum("max", "max")
+XP_IMPLS[lax.reduce_min_p] = _extremum("min", "min")
+XP_IMPLS[lax.reduce_and_p] = _bitwise("bitwise_and", lambda xp, x, axes: xp.all(x, axis=axes))
+XP_IMPLS[lax.reduce_or_p] = _bitwise("bitwise_or", lambda xp, x, axes: xp.any(x, axis=axes))
+XP_IMPLS[lax.reduce_xor_p] = _bitwise("bitwise_xor", _parity)
+XP_IMPLS[lax.argmax_p] = _argminmax("argmax")
+XP_IMPLS[lax.argmin_p] = _argminmax("argmin")

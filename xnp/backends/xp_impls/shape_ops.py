@@ -1,1 +1,66 @@
-"""xp implementations of the shape_ops primitives."""
+"""xp implementations of the shape_ops primitives (``xnp.lax.shape_ops``).
+
+Views where NumPy gives views (reshape, transpose, squeeze, rev, and a
+``broadcast_in_dim`` that only inserts size-1 dims), so eager code keeps
+NumPy's aliasing; new writable arrays otherwise (a growing broadcast is
+materialised rather than returned as NumPy's read-only broadcast view).
+"""
+
+from xnp import lax
+from xnp.backends.xp_impls._table import XP_IMPLS
+
+
+def _broadcast_in_dim(xp, x, *, shape, broadcast_dimensions):
+    inter = [1] * len(shape)
+    for i, d in enumerate(broadcast_dimensions):
+        inter[d] = x.shape[i]
+    v = xp.reshape(x, inter)
+    if tuple(inter) == tuple(shape):
+        return v  # only size-1 dims inserted: a view, as numpy.expand_dims
+    return xp.broadcast_to(v, shape).copy()
+
+
+def _reshape(xp, x, *, new_sizes, dimensions):
+    if dimensions is not None:
+        x = xp.transpose(x, dimensions)
+    return xp.reshape(x, new_sizes)
+
+
+def _iota(xp, *, dtype, shape, dimension):
+    line = xp.arange(shape[dimension], dtype=xp.int64).astype(dtype, copy=False)
+    if len(shape) == 1:
+        return line
+    inter = [1] * len(shape)
+    inter[dimension] = shape[dimension]
+    return xp.broadcast_to(xp.reshape(line, inter), shape).copy()
+
+
+def _pad(xp, x, pv, *, padding_config):
+    out_shape = []
+    src, dst = [], []
+    empty = False
+    for (lo, hi, interior), n in zip(padding_config, x.shape):
+        size = lo + hi + n + max(n - 1, 0) * interior
+        out_shape.append(size)
+        step = interior + 1
+        # input element i lands at lo + i * step; keep those inside [0, size)
+        first = 0 if lo >= 0 else (-lo + step - 1) // step
+        last = min(n - 1, (size - 1 - lo) // step)
+        empty = empty or last < first
+        src.append(slice(first, last + 1))
+        dst.append(slice(lo + first * step, lo + last * step + 1, step))
+    out = xp.full(out_shape, pv, dtype=x.dtype)
+    if not empty:
+        out[tuple(dst)] = x[tuple(src)]
+    return out
+
+
+XP_IMPLS[lax.broadcast_in_dim_p] = _broadcast_in_dim
+XP_IMPLS[lax.reshape_p] = _reshape
+XP_IMPLS[lax.squeeze_p] = lambda xp, x, *, dimensions: xp.squeeze(x, axis=dimensions)
+XP_IMPLS[lax.transpose_p] = lambda xp, x, *, permutation: xp.transpose(x, permutation)
+XP_IMPLS[lax.concatenate_p] = lambda xp, *xs, dimension: xp.concatenate(xs, axis=dimension)
+XP_IMPLS[lax.iota_p] = _iota
+XP_IMPLS[lax.rev_p] = lambda xp, x, *, dimensions: xp.flip(x, axis=dimensions)
+XP_IMPLS[lax.pad_p] = _pad
+XP_IMPLS[lax.copy_p] = lambda xp, x: xp.array(x, copy=True)

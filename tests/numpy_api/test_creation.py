@@ -1,0 +1,483 @@
+"""xnp.numpy_api.creation vs NumPy: eager, jit and jaxpr (check_vs_numpy), plus copy and
+aliasing semantics, weak types, static-shape errors and the seed cases S-11, S-19,
+S-20, S-21, S-25, S-33 that concern creation functions."""
+
+import re
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import xnp
+import xnp as xp
+from tests.helpers import ALL, EDGE_SHAPES, NUMERIC, assert_allclose, check_vs_numpy, grid
+
+SHAPES = EDGE_SHAPES + [(2, 3), 4, (np.int64(2), 3)]
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --------------------------------------------------------------------------- filled arrays
+
+
+@pytest.mark.parametrize("case", grid(fn=["zeros", "ones", "empty"], shape=SHAPES,
+                                      dtype=[None] + ALL, n=36))
+def test_zeros_ones_empty_match_numpy(case):
+    np_fn = "zeros" if case.fn == "empty" else case.fn  # empty is zeros in xnp (deterministic)
+
+    def body(m):
+        fn = getattr(m, np_fn if m is np else case.fn)
+        return fn(case.shape) if case.dtype is None else fn(case.shape, dtype=case.dtype)
+
+    check_vs_numpy(lambda m: body(m))
+
+
+@pytest.mark.parametrize("case", grid(
+    fill=[0, 7, -3, 2.5, True, 1j, np.float32(1.5), np.int8(-4), np.uint64(5)],
+    shape=[(), (3,), (2, 0, 4), (2, 3)], dtype=[None, np.float32, np.int64, np.bool_], n=40))
+def test_full_scalar_fill_matches_numpy(case):
+    real_dtype = case.dtype is not None and np.dtype(case.dtype).kind != "c"
+    if real_dtype and isinstance(case.fill, complex):
+        pytest.skip("NumPy warns and drops the imaginary part; not an xnp behaviour")
+    check_vs_numpy(lambda m: m.full(case.shape, case.fill, dtype=case.dtype))
+
+
+def test_full_array_fill_broadcasts(rng):
+    fill = rng.standard_normal(3)
+    check_vs_numpy(lambda m, f: m.full((2, 3), f), fill)
+    check_vs_numpy(lambda m, f: m.full((2, 3), f, dtype=np.int32), fill)
+    check_vs_numpy(lambda m, f: m.full((4, 3), f), fill.reshape(1, 3))
+    check_vs_numpy(lambda m: m.full((2, 2), [1, 2]))
+    check_vs_numpy(lambda m, f: m.full((2,), f), np.zeros(3))  # ValueError in both
+
+
+def test_full_same_shape_fill_is_copied():
+    a = xp.arange(3.0)
+    b = xp.full((3,), a)
+    assert not np.shares_memory(np.asarray(a), np.asarray(b))
+    host = np.arange(3.0)
+    c = xp.full((3,), host)
+    assert not np.shares_memory(host, np.asarray(c))
+
+
+def test_full_out_of_range_python_int_raises():
+    with pytest.raises(OverflowError):
+        xp.full(3, 300, dtype=np.int8)
+    with pytest.raises(OverflowError):
+        np.full(3, 300, dtype=np.int8)
+
+
+@pytest.mark.parametrize("case", grid(fn=["zeros_like", "ones_like", "empty_like", "full_like"],
+                                      shape=EDGE_SHAPES + [(2, 3)], dtype=ALL,
+                                      override=[None, "dtype", "shape"], n=40))
+def test_like_functions_match_numpy(case, rng):
+    x = rng.standard_normal(case.shape).astype(case.dtype)
+    kw = {}
+    if case.override == "dtype":
+        kw["dtype"] = np.int16
+    elif case.override == "shape":
+        kw["shape"] = (2, 1)
+    np_fn = "zeros_like" if case.fn == "empty_like" else case.fn
+
+    def body(m, x):
+        fn = getattr(m, np_fn if m is np else case.fn)
+        if case.fn == "full_like":
+            return fn(x, 3, **kw)
+        return fn(x, **kw)
+
+    check_vs_numpy(body, x)
+
+
+def test_full_like_casts_unsafely_and_takes_array_fill():
+    check_vs_numpy(lambda m, x: m.full_like(x, 1.7), np.zeros(3, np.int32))
+    check_vs_numpy(lambda m, x, f: m.full_like(x, f), np.zeros((2, 3)), np.arange(3))
+
+
+def test_like_of_python_data():
+    check_vs_numpy(lambda m: m.zeros_like(2.0))
+    check_vs_numpy(lambda m: m.ones_like([[1, 2], [3, 4]]))
+    assert xp.zeros_like(2.0).weak_type is False  # NumPy: a float64 array
+
+
+def test_like_keeps_weak_type_of_weak_xnp_values():
+    out = []
+    xnp.jit(lambda y: out.append(repr(xp.zeros_like(y))) or y)(2.0)
+    assert out == ["JitTracer(~float64[])"]
+    out.clear()
+    xnp.jit(lambda y: out.append(repr(xp.zeros_like(y, dtype=np.float32))) or y)(2.0)
+    assert out == ["JitTracer(float32[])"]
+
+
+def test_filled_arrays_are_writable_eagerly():
+    for a in (xp.zeros(3), xp.ones((2, 2)), xp.full(3, 2.0), xp.zeros_like(np.ones(2)),
+              xp.arange(4), xp.eye(2), xp.linspace(0, 1, 3), xp.array([1, 2])):
+        assert np.asarray(a).flags.writeable
+
+
+# --------------------------------------------------------------------------- static shapes
+
+
+def test_numpy_integer_shape_entries_are_accepted():
+    assert xp.zeros(np.int64(3)).shape == (3,)
+    assert xp.ones((np.int32(2), np.int64(3))).shape == (2, 3)
+    assert xp.zeros(xp.asarray(4)).shape == (4,)  # concrete 0-d integer array
+    r = xnp.jit(lambda x: xp.zeros((np.prod(x.shape),)))(xp.ones((2, 3)))
+    assert r.shape == (6,)
+
+
+@pytest.mark.parametrize("bad,exc", [(2.0, TypeError), ((2, 1.5), TypeError), (-1, ValueError),
+                                     ((2, -3), ValueError), ("3", TypeError)])
+def test_bad_static_shapes_match_numpy(bad, exc):
+    with pytest.raises(exc):
+        np.zeros(bad)
+    with pytest.raises(exc, match=r"xnp\.zeros"):
+        xp.zeros(bad)
+
+
+@pytest.mark.parametrize("make", [
+    lambda i: xp.zeros(i), lambda i: xp.ones((2, i)), lambda i: xp.full(i, 1.0),
+    lambda i: xp.empty(i), lambda i: xp.zeros_like(xp.ones(3), shape=(i,)),
+])
+def test_traced_shape_raises_concretization_error(make):
+    def f(x):
+        return make(x.astype(np.int64))
+
+    with pytest.raises(xnp.errors.ConcretizationTypeError) as info:
+        xnp.jit(f)(2.0)
+    msg = str(info.value)
+    assert isinstance(info.value, TypeError)
+    assert "Shapes must be 1D sequences of concrete values of integer type" in msg
+    assert "JitTracer(int64[])" in msg
+    assert "argument x" in msg  # provenance: where the value came from
+
+
+def test_traced_shape_error_shows_operation_provenance():
+    @xnp.jit
+    def g(x):
+        n = xp.add(x.shape[0], 0)  # staged even on constants: a traced size
+        return xp.zeros(n)
+
+    with pytest.raises(xnp.errors.ConcretizationTypeError) as info:
+        g(xp.ones(3))
+    msg = str(info.value)
+    assert "Shapes must be 1D sequences of concrete values of integer type" in msg
+    assert "operation" in msg and "add" in msg and "test_creation.py" in msg
+
+
+# --------------------------------------------------------------------------- arange
+
+
+ARANGE_CASES = [
+    (5,), (0,), (-2,), (1, 10), (1, 10, 3), (10, 1, -3), (0.5, 3), (-3, 5.5, 1.5), (0, 1, 0.1),
+    (5, 1), (0.1, 1, 0.2), (np.float32(3),), (np.int32(2), np.int32(7)), (np.uint8(3),),
+    (2, 2), (-5, -20, -4), (1e3,),
+]
+ARANGE_DTYPES = [None, np.float32, np.int64, np.int8, np.uint8, np.float16, ml_dtypes.bfloat16]
+
+
+@pytest.mark.parametrize("case", grid(args=ARANGE_CASES, dtype=ARANGE_DTYPES, n=50))
+def test_arange_matches_numpy(case):
+    if case.dtype in (np.int8, np.uint8) and any(abs(float(a)) > 100 for a in case.args):
+        pytest.skip("values out of the dtype's range wrap differently")
+    if case.dtype is np.uint8 and any(float(a) < 0 for a in case.args):
+        pytest.skip("negative start for an unsigned dtype: NumPy raises or wraps by version")
+    kw = {} if case.dtype is None else {"dtype": case.dtype}
+    check_vs_numpy(lambda m: m.arange(*case.args, **kw))
+
+
+@pytest.mark.parametrize("args,kw", [((0, 5, 0), {}), ((5,), {"dtype": bool}),
+                                     ((0, np.inf), {}), ((2,), {"dtype": bool})])
+def test_arange_special_cases_match_numpy(args, kw):
+    check_vs_numpy(lambda m: m.arange(*args, **kw))
+
+
+def test_arange_is_staged_as_iota():
+    j = xnp.make_jaxpr(lambda: xp.arange(3))()
+    assert norm(str(j)) == ("{ lambda ; . let a:i64[3] = iota[dimension=0 dtype=int64 "
+                            "shape=(3,)] in (a,) }")
+    j2 = xnp.make_jaxpr(lambda x: x + xp.arange(3.0))(np.ones(3))  # S-11
+    assert norm(str(j2)) == ("{ lambda ; a:f64[3]. let b:f64[3] = iota[dimension=0 dtype=float64 "
+                             "shape=(3,)] c:f64[3] = add a b in (c,) }")
+    j3 = xnp.make_jaxpr(lambda: xp.arange(1, 10, 3))()
+    assert [e.primitive.name for e in j3.eqns] == ["iota", "mul", "add"]
+    text = xnp.jit(lambda: xp.arange(3)).lower().as_text()
+    assert "stablehlo.iota" in text
+
+
+def test_arange_traced_stop_raises_naming_arange_and_stop():  # S-25
+    with pytest.raises(xnp.errors.ConcretizationTypeError, match=r"arange.*'stop'") as info:
+        xnp.jit(lambda x: xp.arange(x))(2.0)
+    assert "argument x" in str(info.value)
+    with pytest.raises(xnp.errors.ConcretizationTypeError, match=r"'step'"):
+        xnp.jit(lambda s: xp.arange(0, 5, s))(2)
+
+
+def test_arange_accepts_concrete_arrays():
+    assert_allclose(xp.arange(xp.asarray(3)), np.arange(3))
+    assert_allclose(xp.arange(np.array(2.5)), np.arange(np.array(2.5)))
+
+
+# --------------------------------------------------------------------------- linspace
+
+
+LINSPACE_CASES = [
+    dict(start=0, stop=1), dict(start=0, stop=1, num=5),
+    dict(start=0, stop=1, num=5, endpoint=False), dict(start=1, stop=0, num=1),
+    dict(start=0, stop=1, num=0), dict(start=0, stop=10, num=5, dtype=int),
+    dict(start=2, stop=3, num=4, retstep=True), dict(start=-1.5, stop=2, num=7, dtype=np.float32),
+    dict(start=0, stop=1, num=1, retstep=True), dict(start=5, stop=5, num=3),
+    dict(start=-3, stop=7, num=6, endpoint=False, dtype=np.int16),
+]
+
+
+@pytest.mark.parametrize("kw", LINSPACE_CASES)
+def test_linspace_matches_numpy(kw):
+    check_vs_numpy(lambda m: m.linspace(**kw), kind="reduction")
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_linspace_array_endpoints(axis):
+    start = np.array([0.0, 1.0])
+    stop = np.array([[2.0, 5.0], [1.0, -1.0], [0.5, 0.5]])
+    check_vs_numpy(lambda m, a, b: m.linspace(a, b, 4, axis=axis), start, stop, kind="reduction")
+    check_vs_numpy(lambda m, a, b: m.linspace(a, b, 3, retstep=True, axis=axis),
+                   start.astype(np.float32), stop.astype(np.float32), kind="reduction")
+
+
+def test_linspace_errors():
+    check_vs_numpy(lambda m: m.linspace(0, 1, -1))
+    with pytest.raises(xnp.errors.ConcretizationTypeError, match="num"):
+        xnp.jit(lambda n: xp.linspace(0, 1, n))(3)
+
+
+# --------------------------------------------------------------------------- eye, identity
+
+
+@pytest.mark.parametrize("case", grid(nm=[(3, None), (3, 4), (4, 2), (0, None), (1, 1), (2, 0)],
+                                      k=[-5, -2, -1, 0, 1, 3], dtype=[None, np.int32, np.bool_,
+                                                                      np.complex64], n=36))
+def test_eye_matches_numpy(case):
+    n, m = case.nm
+    kw = {} if case.dtype is None else {"dtype": case.dtype}
+    check_vs_numpy(lambda mod: mod.eye(n, m, case.k, **kw))
+
+
+def test_eye_identity_misc():
+    check_vs_numpy(lambda m: m.identity(3))
+    check_vs_numpy(lambda m: m.identity(2, dtype=np.int8))
+    check_vs_numpy(lambda m: m.eye(-1))
+    check_vs_numpy(lambda m: m.eye(np.int64(3), M=np.int32(2)))
+
+
+# --------------------------------------------------------------------------- array / asarray
+
+
+ARRAY_DATA = [
+    1, 2.5, True, 1j, [1, 2, 3], [[1.0, 2.0], [3.0, 4.0]], [True, False], [1, 2.5], [[1j]],
+    (1, 2), [], [[]], np.float32(3), np.arange(6).reshape(2, 3), np.array(3, np.int8),
+    [np.int32(1), np.int32(2)],
+]
+
+
+@pytest.mark.parametrize("case", grid(data=list(range(len(ARRAY_DATA))),
+                                      fn=["array", "asarray", "asanyarray", "ascontiguousarray"],
+                                      dtype=[None, np.float32, np.int16, np.complex128], n=50))
+def test_array_conversion_matches_numpy(case):
+    data = ARRAY_DATA[case.data]
+    if isinstance(data, complex) or (isinstance(data, list) and data and isinstance(data[0], list)
+                                     and data[0] and isinstance(data[0][0], complex)):
+        if case.dtype is not None and np.dtype(case.dtype).kind != "c":
+            pytest.skip("complex -> real conversion is an error/warning in NumPy")
+    kw = {} if case.dtype is None else {"dtype": case.dtype}
+    check_vs_numpy(lambda m: getattr(m, case.fn)(data, **kw))
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("case", grid(shape=EDGE_SHAPES + [(2, 3)], dtype=ALL, n=20))
+def test_array_of_arrays_matches_numpy(case, rng):
+    x = rng.standard_normal(case.shape).astype(case.dtype)
+    check_vs_numpy(lambda m, x: m.array(x), x)
+    check_vs_numpy(lambda m, x: m.asarray(x, dtype=np.float32), x)
+    check_vs_numpy(lambda m, x: m.array(x, ndmin=3), x)
+    check_vs_numpy(lambda m, x: m.array([x, x]), x)
+
+
+def test_array_copy_semantics():
+    host = np.arange(3.0)
+    assert not np.shares_memory(np.asarray(xp.array(host)), host)
+    assert np.shares_memory(np.asarray(xp.asarray(host)), host)  # numpy.asarray shares too
+    a = xp.arange(3.0)
+    assert xp.asarray(a) is a
+    assert xp.asarray(a, dtype=np.float64) is a
+    b = xp.array(a)
+    assert b is not a and not np.shares_memory(np.asarray(a), np.asarray(b))
+    c = xp.array(a, copy=None)
+    assert c is a
+    assert not np.shares_memory(np.asarray(xp.copy(a)), np.asarray(a))
+    d = xp.asarray(a, copy=True)
+    assert not np.shares_memory(np.asarray(d), np.asarray(a))
+
+
+def test_array_copy_false_errors_match_numpy():
+    check_vs_numpy(lambda m: m.asarray([1, 2], copy=False), jit=False)
+    check_vs_numpy(lambda m, x: m.asarray(x, dtype=np.float32, copy=False), np.ones(3), jit=False)
+    with pytest.raises(ValueError):
+        xnp.jit(lambda x: xp.asarray(x, dtype=np.float32, copy=False))(np.ones(3))
+
+
+def test_array_bad_inputs():
+    check_vs_numpy(lambda m: m.array([[1, 2], [3]]))  # ragged: ValueError
+    with pytest.raises(TypeError, match=r"xnp\.array"):
+        xp.array(["a", "b"])
+    with pytest.raises(OverflowError):
+        xp.array(300, dtype=np.int8)
+    with pytest.raises(NotImplementedError, match="order='F'"):
+        xp.array([1], order="F")
+    with pytest.raises(NotImplementedError, match="like"):
+        xp.asarray([1], like=np.ones(1))
+
+
+def test_python_scalars_give_strong_arrays():
+    assert xp.asarray(2.0).weak_type is False
+    assert xp.array(3).dtype == np.int64
+    out = []
+    xnp.jit(lambda x: out.append(repr(xp.asarray(2.0))) or x)(1.0)
+    assert out == ["JitTracer(float64[])"]
+
+
+def test_array_of_traced_values_is_staged():
+    j = xnp.make_jaxpr(lambda x, y: xp.array([x, y]))(1.0, np.float32(2))
+    assert j.out_avals[0].shape == (2,) and j.out_avals[0].dtype == np.float32
+    r = xnp.jit(lambda x: xp.array([x, 2 * x]))(np.float64(3))
+    assert_allclose(r, np.array([3.0, 6.0]))
+
+
+def test_astype_and_copy():
+    check_vs_numpy(lambda m, x: m.astype(x, np.int8), np.linspace(-3, 3, 7))
+    a = xp.arange(3)
+    assert xp.astype(a, np.int64, copy=False) is a
+    b = xp.astype(a, np.int64)
+    assert b is not a and not np.shares_memory(np.asarray(a), np.asarray(b))
+    j = xnp.make_jaxpr(lambda x: (x.astype(np.float64), x.astype(np.int32)))(np.ones(2))
+    assert [e.primitive.name for e in j.eqns] == ["copy", "convert_element_type"]
+    check_vs_numpy(lambda m, x: m.copy(x), np.arange(4.0))
+
+
+def test_jit_copy_is_distinct_value():
+    # writes to an xnp.array copy must not reach the original, also under jit
+    def f(x):
+        y = xp.array(x)
+        y += 1
+        return x, y
+
+    ex, ey = f(xp.zeros(2))
+    jx, jy = xnp.jit(f)(np.zeros(2))
+    assert_allclose(ex, np.zeros(2))
+    assert_allclose(jx, np.zeros(2))
+    assert_allclose(jy, np.ones(2))
+
+
+# --------------------------------------------------------------------------- seed cases
+
+
+def test_s19_prints(capsys):
+    @xnp.jit
+    def f(x):
+        print(f"x = {x}")
+        print(f"x.shape = {x.shape}")
+        print(f"xp.array(x.shape).prod() = {xp.array(x.shape).prod()}")
+        print(f"np.prod(x.shape) = {np.prod(x.shape)!r}")
+        print(repr(xp.array(x.shape)))
+
+    f(xp.ones((2, 3)))
+    assert capsys.readouterr().out.splitlines() == [
+        "x = JitTracer(float64[2,3])", "x.shape = (2, 3)",
+        "xp.array(x.shape).prod() = JitTracer(int64[])", "np.prod(x.shape) = np.int64(6)",
+        "JitTracer(int64[2])"]
+
+
+def test_s20_reshape_with_numpy_size():
+    @xnp.jit
+    def f(x):
+        return x.reshape((np.prod(x.shape),))
+
+    r = f(xp.ones((2, 3)))
+    assert r.shape == (6,) and r.dtype == np.float64
+    j = xnp.make_jaxpr(f.__wrapped__)(xp.ones((2, 3)))
+    assert norm(str(j)) == ("{ lambda ; a:f64[2,3]. let b:f64[6] = reshape[dimensions=None "
+                            "new_sizes=(6,)] a in (b,) }")
+
+
+def test_s21_shape_arithmetic_jaxpr_and_error():
+    j = xnp.make_jaxpr(lambda x: xp.prod(xp.array(x.shape)))(xp.ones((3, 4)))
+    assert norm(str(j)) == ("{ lambda a:i64[2]; b:f64[3,4]. let "
+                            "c:i64[] = reduce_prod[axes=(0,)] a in (c,) }")
+
+    @xnp.jit
+    def ex1(x):
+        size = xp.prod(xp.array(x.shape))
+        return x.reshape((size,))
+
+    with pytest.raises(TypeError) as info:
+        ex1(xp.ones((3, 4)))
+    msg = str(info.value)
+    assert isinstance(info.value, xnp.errors.ConcretizationTypeError)
+    assert "Shapes must be 1D sequences of concrete values of integer type" in msg
+    assert "JitTracer(int64[])" in msg
+    assert "ex1" in msg and re.search(r"reduce_prod\[axes=\(0,\)\]", msg)
+    assert re.search(r"test_creation\.py:\d+", msg)
+
+
+def test_s33_creation_calls_return_tracers(capsys):
+    @xnp.jit
+    def f(x):
+        for v in (xp.array(x.shape), xp.asarray([1, 2, 3]), xp.arange(3), xp.ones(3),
+                  xp.zeros_like(x), xp.float64(2)):
+            print(repr(v))
+        return x
+
+    f(xp.ones((3, 4)))
+    assert capsys.readouterr().out.splitlines() == [
+        "JitTracer(int64[2])", "JitTracer(int64[3])", "JitTracer(int64[3])",
+        "JitTracer(float64[3])", "JitTracer(float64[3,4])", "JitTracer(float64[])"]
+    j = xnp.make_jaxpr(lambda x: (xp.ones(3), xp.zeros_like(x)))(np.ones((3, 4), np.int64))
+    assert norm(str(j)) == (
+        "{ lambda ; a:i64[3,4]. let b:f64[3] = broadcast_in_dim[broadcast_dimensions=() "
+        "shape=(3,)] 1.0:f64[] c:i64[3,4] = broadcast_in_dim[broadcast_dimensions=() "
+        "shape=(3, 4)] 0:i64[] in (b, c) }")
+
+
+def test_eager_creation_returns_xnp_arrays():
+    for v in (xp.array((3, 4)), xp.asarray([1, 2, 3]), xp.arange(3), xp.ones(3), xp.eye(2),
+              xp.linspace(0, 1, 2), xp.full(2, 1)):
+        assert type(v) is xnp.Array
+
+
+def test_numeric_dtypes_round_trip(rng):
+    for dt in NUMERIC:
+        x = rng.standard_normal(3).astype(dt)
+        assert_allclose(xp.array(x), x)
+
+
+def test_s36_mask_built_on_device():
+    @xnp.jit
+    def select_tril(x):
+        mask = xp.arange(x.shape[0])[:, None] > xp.arange(x.shape[1])
+        return xnp.lax.select(mask, x, xp.zeros_like(x))
+
+    x = np.arange(12).reshape((3, 4))
+    assert_allclose(select_tril(x), np.array([[0, 0, 0, 0], [4, 0, 0, 0], [8, 9, 0, 0]]))
+    j = xnp.make_jaxpr(select_tril.__wrapped__)(x)
+    assert not j.jaxpr.constvars
+    text = norm(str(j))
+    assert re.search(r"b:i64\[3\] = iota\[dimension=0 dtype=int64 shape=\(3,\)\] "
+                     r"c:i64\[3,1\] = broadcast_in_dim\[broadcast_dimensions=\(0,\) "
+                     r"shape=\(3, 1\)\] b "
+                     r"d:i64\[4\] = iota\[dimension=0 dtype=int64 shape=\(4,\)\]", text), text
+    assert re.search(r"f:bool\[3,4\] = gt c e "
+                     r"g:i64\[3,4\] = broadcast_in_dim\[broadcast_dimensions=\(\) "
+                     r"shape=\(3, 4\)\] 0:i64\[\]", text), text
+    hlo = xnp.jit(select_tril.__wrapped__).lower(x).as_text()
+    assert hlo.count("stablehlo.iota") == 2 and "dense<[[" not in hlo  # no baked-in mask

@@ -1,0 +1,494 @@
+"""xnp.numpy_api.manipulation vs NumPy (eager, jit, jaxpr via check_vs_numpy) over edge
+shapes, errors with NumPy's classes, eager aliasing (views where NumPy has views), and
+lax-level properties of the shape primitives: weak types, eager views, StableHLO text."""
+
+import numpy as np
+import pytest
+
+import xnp
+import xnp as xp
+from tests.helpers import (ALL, EDGE_SHAPES, NUMERIC, SMALL_SHAPES, assert_allclose,
+                           check_vs_numpy, grid)
+from xnp import lax
+
+ND_SHAPES = [s for s in SMALL_SHAPES if s != ()]
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _data(rng, shape, dtype=np.float64):
+    return rng.standard_normal(shape).astype(dtype)
+
+
+# --------------------------------------------------------------------------- reshape, ravel
+
+
+def _targets(shape):
+    size = int(np.prod(shape))
+    return [(-1,), tuple(reversed(shape)), (size, 1), (1, -1), size, (-1, 1, 1)]
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, target=range(6), dtype=ALL, n=36))
+def test_reshape_matches_numpy(case, rng):
+    x = _data(rng, case.shape, case.dtype)
+    target = _targets(case.shape)[case.target]
+    check_vs_numpy(lambda m, x: m.reshape(x, target), x)
+    check_vs_numpy(lambda m, x: x.reshape(target), x)
+
+
+@pytest.mark.parametrize("shape,target", [((6,), (4, 2)), ((6,), (-1, -1)), ((6,), (-1, 4)),
+                                          ((0,), (-1, 0)), ((6,), (-2, 3)), ((2, 3), (7,))])
+def test_reshape_errors_match_numpy(shape, target):
+    check_vs_numpy(lambda m, x: m.reshape(x, target), np.zeros(shape))
+
+
+def test_reshape_error_message_names_shapes():
+    with pytest.raises(ValueError, match=r"xnp\.reshape: cannot reshape float64\[6\] into shape "
+                                         r"\(4, 2\)"):
+        xp.reshape(xp.zeros(6), (4, 2))
+    with pytest.raises(ValueError, match=r"cannot reshape float64\[6\] into shape \(4, 2\)"):
+        xnp.jit(lambda x: x.reshape(4, 2))(np.zeros(6))
+
+
+def test_reshape_method_forms_and_unsupported():
+    x = xp.arange(6)
+    assert x.reshape(2, 3).shape == (2, 3)
+    assert x.reshape((3, 2)).shape == (3, 2)
+    assert x.reshape([3, -1]).shape == (3, 2)
+    assert x.reshape(np.int64(6)).shape == (6,)
+    with pytest.raises(NotImplementedError, match="order"):
+        xp.reshape(x, (2, 3), order="F")
+    with pytest.raises(NotImplementedError, match="copy=False"):
+        xp.reshape(x, (2, 3), copy=False)
+    y = xp.reshape(x, (2, 3), copy=True)
+    assert not np.shares_memory(np.asarray(x), np.asarray(y))
+
+
+def test_reshape_with_traced_size_raises():  # S-18
+    @xnp.jit
+    def f(x):
+        return x.reshape(xp.array(x.shape).prod())
+
+    with pytest.raises(xnp.errors.ConcretizationTypeError) as info:
+        f(xp.ones((2, 3)))
+    msg = str(info.value)
+    assert "Shapes must be 1D sequences of concrete values of integer type" in msg
+    assert "JitTracer(int64[])" in msg and "reduce_prod" in msg
+
+
+@pytest.mark.parametrize("shape", SMALL_SHAPES)
+def test_ravel_matches_numpy(shape, rng):
+    x = _data(rng, shape)
+    check_vs_numpy(lambda m, x: m.ravel(x), x)
+    check_vs_numpy(lambda m, x: x.flatten(), x)
+    check_vs_numpy(lambda m, x: m.ravel(m.transpose(x)), x)
+
+
+def test_ravel_order_unsupported():
+    with pytest.raises(NotImplementedError):
+        xp.ravel(xp.zeros(3), order="F")
+
+
+# --------------------------------------------------------------------------- eager aliasing
+
+
+def _shares(a, b):
+    return np.shares_memory(np.asarray(a), np.asarray(b))
+
+
+def test_views_share_memory_like_numpy():
+    a = xp.arange(24.0).reshape(2, 3, 4)
+    assert _shares(a, a.reshape(6, 4))
+    assert _shares(a, xp.ravel(a))
+    assert _shares(a, a.T)
+    assert _shares(a, xp.transpose(a, (1, 0, 2)))
+    assert _shares(a, xp.swapaxes(a, 0, 2))
+    assert _shares(a, xp.moveaxis(a, 0, -1))
+    assert _shares(a, xp.expand_dims(a, 1))
+    assert _shares(a, xp.squeeze(xp.expand_dims(a, 0)))
+    assert _shares(a, xp.flip(a, 1))
+    assert _shares(a, xp.atleast_3d(a))
+    for part in xp.split(a, 2, axis=2):
+        assert _shares(a, part)
+    # new arrays where NumPy makes new arrays
+    assert not _shares(a, xp.concatenate([a, a]))
+    assert not _shares(a, xp.stack([a]))
+    assert not _shares(a, xp.tile(a, 1))
+    assert not _shares(a, xp.pad(a, 0))
+    assert not _shares(a, xp.roll(a, 0))
+    assert not _shares(a, xp.repeat(a, 1))
+    assert not _shares(a, xp.broadcast_to(a, (2,) + a.shape))
+
+
+def test_write_through_reshape_view_changes_base():
+    if not hasattr(xnp.numpy_api.indexing, "setitem"):
+        pytest.skip("xnp.numpy_api.indexing.setitem (Array.__setitem__) is not available yet")
+    a = xp.arange(6.0)
+    b = a.reshape(2, 3)
+    b[0, 0] = 9
+    assert float(np.asarray(a)[0]) == 9.0
+    t = b.T
+    t[2, 1] = -1
+    assert float(np.asarray(a)[5]) == -1.0
+
+
+# --------------------------------------------------------------------------- transposes
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, axes=["none", "rev", "neg"], n=18))
+def test_transpose_matches_numpy(case, rng):
+    x = _data(rng, case.shape)
+    nd = len(case.shape)
+    axes = {"none": None, "rev": tuple(reversed(range(nd))),
+            "neg": tuple(range(-1, -nd - 1, -1))}[case.axes]
+    check_vs_numpy(lambda m, x: m.transpose(x, axes), x)
+    check_vs_numpy(lambda m, x: m.permute_dims(x, axes), x)
+    check_vs_numpy(lambda m, x: x.T, x)
+
+
+@pytest.mark.parametrize("axes", [(0, 0), (0,), (0, 2), (0, 1, 2)])
+def test_transpose_errors_match_numpy(axes):
+    check_vs_numpy(lambda m, x: m.transpose(x, axes), np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("shape", SMALL_SHAPES)
+def test_matrix_transpose_matches_numpy(shape, rng):
+    x = _data(rng, shape)
+    check_vs_numpy(lambda m, x: m.matrix_transpose(x), x)
+    if len(shape) >= 2:
+        check_vs_numpy(lambda m, x: x.mT, x)
+
+
+@pytest.mark.parametrize("case", grid(shape=ND_SHAPES, a1=[0, -1, 1, 5], a2=[0, -1, 2], n=40))
+def test_swapaxes_matches_numpy(case, rng):
+    check_vs_numpy(lambda m, x: m.swapaxes(x, case.a1, case.a2), _data(rng, case.shape))
+
+
+@pytest.mark.parametrize("src,dst", [(0, -1), (-1, 0), ([0, 1], [1, 0]), ([0, 2], [2, 0]),
+                                     (0, 5), ([0, 0], [0, 1]), ([0, 1], [0])])
+def test_moveaxis_matches_numpy(src, dst, rng):
+    check_vs_numpy(lambda m, x: m.moveaxis(x, src, dst), _data(rng, (2, 3, 4)))
+
+
+# --------------------------------------------------------------------------- squeeze / expand
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES + [(1, 1, 1), (1, 3, 1)],
+                                      axis=[None, 0, -1, (0, -1), 1], n=40))
+def test_squeeze_matches_numpy(case, rng):
+    check_vs_numpy(lambda m, x: m.squeeze(x, case.axis), _data(rng, case.shape))
+    check_vs_numpy(lambda m, x: x.squeeze(case.axis), _data(rng, case.shape))
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, axis=[0, -1, 1, (0, 1), (0, -1), (0, 0),
+                                                                 4, (-5,)], n=40))
+def test_expand_dims_matches_numpy(case, rng):
+    check_vs_numpy(lambda m, x: m.expand_dims(x, case.axis), _data(rng, case.shape))
+
+
+# --------------------------------------------------------------------------- joining
+
+
+@pytest.mark.parametrize("case", grid(shapes=[((2, 3), (2, 3)), ((0,), (3,)),
+                                              ((2, 0, 4), (2, 0, 4)), ((3, 1), (3, 1)),
+                                              ((1,), (1,))],
+                                      dtypes=[(np.float64, np.float64), (np.int8, np.uint8),
+                                              (np.int32, np.float32), (np.bool_, np.int16),
+                                              (np.float16, np.complex64)],
+                                      axis=[0, -1, None], n=24))
+def test_concatenate_matches_numpy(case, rng):
+    a = _data(rng, case.shapes[0], case.dtypes[0])
+    b = _data(rng, case.shapes[1], case.dtypes[1])
+    check_vs_numpy(lambda m, a, b: m.concatenate([a, b], axis=case.axis), a, b)
+    check_vs_numpy(lambda m, a, b: m.concat((a, b, a), axis=case.axis), a, b)
+
+
+@pytest.mark.parametrize("arrays,kw", [
+    ([(2, 3), (2, 4)], {}), ([(2, 3), (2,)], {}), ([(), ()], {}), ([], {}),
+    ([(2,), (2,)], {"axis": 1}), ([(2,), (3,)], {"dtype": np.int64}),
+    ([(2,), (3,)], {"dtype": np.float32, "casting": "same_kind"}),
+    ([(2,), (3,)], {"dtype": np.float32, "casting": "safe"}),
+])
+def test_concatenate_errors_and_dtype_match_numpy(arrays, kw, rng):
+    xs = [_data(rng, s) for s in arrays]
+    check_vs_numpy(lambda m, *xs: m.concatenate(list(xs), **kw), *xs)
+
+
+def test_concatenate_out_and_python_lists():
+    out = xp.zeros(5)
+    res = xp.concatenate([xp.ones(2), [2, 3, 4]], out=out)
+    assert res is out
+    assert_allclose(out, np.array([1.0, 1, 2, 3, 4]))
+    with pytest.raises(TypeError):
+        xp.concatenate([xp.ones(2)], out=xp.zeros(2), dtype=np.float64)
+    check_vs_numpy(lambda m: m.concatenate([[1, 2], [3.5]]))
+    check_vs_numpy(lambda m, x: m.concatenate(x), np.arange(6.0).reshape(2, 3))
+
+
+def test_concatenate_jaxpr_and_stablehlo():
+    j = xnp.make_jaxpr(lambda a, b: xp.concatenate([a, b], axis=1))(np.ones((2, 1)),
+                                                                    np.ones((2, 3)))
+    assert norm(str(j)) == ("{ lambda ; a:f64[2,1] b:f64[2,3]. let c:f64[2,4] = "
+                            "concatenate[dimension=1] a b in (c,) }")
+    text = xnp.jit(lambda a, b: xp.concatenate([a, b])).lower(np.ones(2), np.ones(3)).as_text()
+    assert "stablehlo.concatenate" in text and "dim = 0" in text
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, axis=[0, -1, 1], n=14))
+def test_stack_matches_numpy(case, rng):
+    a, b = _data(rng, case.shape), _data(rng, case.shape, np.float32)
+    check_vs_numpy(lambda m, a, b: m.stack([a, b], axis=case.axis), a, b)
+    check_vs_numpy(lambda m, a, b: m.stack([a, b, a], case.axis, dtype=np.float32), a, b)
+
+
+def test_stack_errors_match_numpy(rng):
+    check_vs_numpy(lambda m, a, b: m.stack([a, b]), np.zeros(2), np.zeros(3))
+    check_vs_numpy(lambda m: m.stack([]))
+    check_vs_numpy(lambda m, a: m.stack([a, a], axis=3), np.zeros(2))
+
+
+@pytest.mark.parametrize("fn", ["hstack", "vstack", "dstack", "column_stack"])
+@pytest.mark.parametrize("shapes", [[(), ()], [(3,), (3,)], [(2, 3), (2, 3)], [(0,), (0,)],
+                                    [(2, 1), (2, 1)], [(1, 2, 3), (1, 2, 3)]])
+def test_stacking_helpers_match_numpy(fn, shapes, rng):
+    xs = [_data(rng, s) for s in shapes]
+    check_vs_numpy(lambda m, *xs: getattr(m, fn)(list(xs)), *xs)
+
+
+@pytest.mark.parametrize("fn", ["atleast_1d", "atleast_2d", "atleast_3d"])
+def test_atleast_matches_numpy(fn, rng):
+    for shape in [(), (3,), (2, 3), (2, 3, 4), (0,)]:
+        x = _data(rng, shape)
+        check_vs_numpy(lambda m, x: getattr(m, fn)(x), x)
+    check_vs_numpy(lambda m, a, b: getattr(m, fn)(a, b), _data(rng, ()), _data(rng, (2,)))
+    check_vs_numpy(lambda m: getattr(m, fn)(2.0))
+
+
+def test_append_matches_numpy(rng):
+    check_vs_numpy(lambda m, a, b: m.append(a, b), _data(rng, (2, 3)), _data(rng, (4,)))
+    check_vs_numpy(lambda m, a, b: m.append(a, b, axis=0), _data(rng, (2, 3)), _data(rng, (1, 3)))
+
+
+# --------------------------------------------------------------------------- broadcasting
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, target=[(2, 3, 4), (5, 3, 1), (0, 1),
+                                                                  (4,), (3, 4, 1, 3), ()], n=40))
+def test_broadcast_to_matches_numpy(case, rng):
+    check_vs_numpy(lambda m, x: m.broadcast_to(x, case.target), _data(rng, case.shape))
+
+
+def test_broadcast_arrays_and_shapes_match_numpy(rng):
+    a, b, c = _data(rng, (3, 1)), _data(rng, (4,)), _data(rng, ())
+    check_vs_numpy(lambda m, a, b, c: m.broadcast_arrays(a, b, c), a, b, c)
+    check_vs_numpy(lambda m, a, b: m.broadcast_arrays(a, b), a, _data(rng, (2,)))
+    assert xp.broadcast_shapes((2, 1), (3,), (1, 1, 3)) == np.broadcast_shapes(
+        (2, 1), (3,), (1, 1, 3))
+    assert xp.broadcast_shapes(3, (2, 1)) == (2, 3)
+    with pytest.raises(ValueError):
+        xp.broadcast_shapes((2,), (3,))
+    same = xp.asarray(a)
+    assert xp.broadcast_arrays(same, same)[0] is same
+
+
+# --------------------------------------------------------------------------- flipping
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, axis=[None, 0, -1, (0, 1), 3], n=40))
+def test_flip_matches_numpy(case, rng):
+    check_vs_numpy(lambda m, x: m.flip(x, case.axis), _data(rng, case.shape))
+
+
+@pytest.mark.parametrize("shape", SMALL_SHAPES)
+def test_flipud_fliplr_match_numpy(shape, rng):
+    x = _data(rng, shape)
+    check_vs_numpy(lambda m, x: m.flipud(x), x)
+    check_vs_numpy(lambda m, x: m.fliplr(x), x)
+
+
+# --------------------------------------------------------------------------- pad
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, dtype=[np.float64, np.int8, np.bool_,
+                                                                 np.complex64],
+                                      width=[0, 2, (1, 2), ((1, 0),), "per-axis"],
+                                      value=[0, 5, 1.5, "pairs"], n=40))
+def test_pad_matches_numpy(case, rng):
+    x = _data(rng, case.shape, case.dtype)
+    nd = len(case.shape)
+    width = tuple((i % 2, 2 - i % 2) for i in range(nd)) if case.width == "per-axis" else case.width
+    value = tuple((i + 1, -(i + 2)) for i in range(nd)) if case.value == "pairs" else case.value
+    if case.dtype == np.bool_ and case.value == "pairs":
+        value = tuple((True, False) for _ in range(nd))
+    check_vs_numpy(lambda m, x: m.pad(x, width, constant_values=value), x)
+
+
+def test_pad_special_cases(rng):
+    x = _data(rng, (2, 3))
+    check_vs_numpy(lambda m, x: m.pad(x, -1), x)
+    check_vs_numpy(lambda m, x: m.pad(x, 1.5), x)
+    check_vs_numpy(lambda m, x: m.pad(x, ((1, 2), (3, 4), (5, 6))), x)
+    check_vs_numpy(lambda m, x: m.pad(x, 1, mode="foo"), x)
+    check_vs_numpy(lambda m, x: m.pad(x, 1, foo=3), x)
+    # NumPy leaves the border of mode="empty" uninitialised: compare shape and interior only
+    r = xp.pad(xp.ones((2, 3)), 1, mode="empty")
+    assert r.shape == (4, 5)
+    assert_allclose(r[1:3, 1:4], np.ones((2, 3)))
+    with pytest.raises(NotImplementedError, match="reflect"):
+        xp.pad(x, 1, mode="reflect")
+    with pytest.raises(OverflowError):
+        xp.pad(np.zeros(2, np.int8), 1, constant_values=300)
+    # a traced scalar padding value is an operand of the pad equation
+    r = xnp.jit(lambda x, v: xp.pad(x, 1, constant_values=v))(np.zeros(2), 7.0)
+    assert_allclose(r, np.array([7.0, 0, 0, 7]))
+    j = xnp.make_jaxpr(lambda x: xp.pad(x, (1, 2)))(np.zeros(3))
+    assert norm(str(j)) == ("{ lambda ; a:f64[3]. let b:f64[6] = pad[padding_config=((1, 2, 0),)] "
+                            "a 0.0:f64[] in (b,) }")
+    text = xnp.jit(lambda x: xp.pad(x, (1, 2))).lower(np.zeros(3)).as_text()
+    assert "stablehlo.pad" in text and "low = [1]" in text and "high = [2]" in text
+
+
+def test_pad_traced_width_raises():
+    with pytest.raises(xnp.errors.ConcretizationTypeError):
+        xnp.jit(lambda x, w: xp.pad(x, w))(np.zeros(2), 1)
+
+
+# --------------------------------------------------------------------------- tile / repeat
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES,
+                                      reps=[1, 2, 0, (2, 1), (1, 2, 3), (2, 1, 1, 2), ()], n=50))
+def test_tile_matches_numpy(case, rng):
+    check_vs_numpy(lambda m, x: m.tile(x, case.reps), _data(rng, case.shape))
+
+
+def test_tile_errors():
+    check_vs_numpy(lambda m, x: m.tile(x, -1), np.zeros(3))
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, repeats=[0, 1, 3, "seq"],
+                                      axis=[None, 0, -1], n=40))
+def test_repeat_matches_numpy(case, rng):
+    x = _data(rng, case.shape)
+    if case.repeats == "seq":
+        n = x.size if case.axis is None else (x.shape[case.axis] if x.ndim else 1)
+        repeats = [(i * 2) % 3 for i in range(n)]
+    else:
+        repeats = case.repeats
+    check_vs_numpy(lambda m, x: m.repeat(x, repeats, axis=case.axis), x)
+
+
+def test_repeat_errors_match_numpy():
+    check_vs_numpy(lambda m, x: m.repeat(x, [1, 2]), np.zeros(3))
+    check_vs_numpy(lambda m, x: m.repeat(x, -1), np.zeros(3))
+    check_vs_numpy(lambda m, x: m.repeat(x, 2, axis=2), np.zeros(3))
+    check_vs_numpy(lambda m: m.repeat(5, 3))
+    with pytest.raises(xnp.errors.ConcretizationTypeError):
+        xnp.jit(lambda x, r: xp.repeat(x, r))(np.zeros(2), 2)
+
+
+# --------------------------------------------------------------------------- split / roll
+
+
+@pytest.mark.parametrize("case", grid(shape=[(6,), (2, 6), (0,), (4, 0, 3)],
+                                      fn=["split", "array_split"],
+                                      sections=[1, 2, 3, 4, [1, 3], [-1], [2, 10], [3, 1], []],
+                                      axis=[0, -1], n=36))
+def test_split_matches_numpy(case, rng):
+    x = _data(rng, case.shape)
+    check_vs_numpy(lambda m, x: getattr(m, case.fn)(x, case.sections, axis=case.axis), x)
+
+
+def test_split_errors_match_numpy():
+    check_vs_numpy(lambda m, x: m.split(x, 0), np.zeros(4))
+    check_vs_numpy(lambda m, x: m.array_split(x, 0), np.zeros(4))
+    check_vs_numpy(lambda m, x: m.split(x, 2, axis=1), np.zeros(4))
+
+
+@pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, shift=[0, 1, -2, 7, (1, 2)],
+                                      axis=[None, 0, -1, (0, -1)], n=36))
+def test_roll_matches_numpy(case, rng):
+    x = _data(rng, case.shape)
+    check_vs_numpy(lambda m, x: m.roll(x, case.shift, axis=case.axis), x)
+
+
+# --------------------------------------------------------------------------- lax-level properties
+
+
+def test_shape_ops_pass_weak_type_through():
+    seen = {}
+
+    def f(y):
+        v = lax.broadcast_in_dim(y, (3,), ())
+        seen["broadcast_in_dim"] = v.weak_type
+        seen["reshape"] = lax.reshape(v, (3, 1)).weak_type
+        seen["squeeze"] = lax.squeeze(lax.reshape(v, (3, 1)), (1,)).weak_type
+        seen["transpose"] = lax.transpose(v, (0,)).weak_type
+        seen["rev"] = lax.rev(v, (0,)).weak_type
+        seen["concatenate"] = lax.concatenate([v, v], 0).weak_type
+        seen["concatenate_mixed"] = lax.concatenate([v, xp.zeros(3)], 0).weak_type
+        seen["pad"] = lax.pad(v, xp.float64(0), ((1, 1, 0),)).weak_type
+        seen["copy"] = lax.copy(v).weak_type
+        seen["iota"] = lax.iota(np.float64, (3,)).weak_type
+        return y
+
+    xnp.jit(f)(2.0)
+    assert seen == {"broadcast_in_dim": True, "reshape": True, "squeeze": True, "transpose": True,
+                    "rev": True, "concatenate": True, "concatenate_mixed": False, "pad": True,
+                    "copy": True, "iota": False}
+    seen.clear()
+    f(xp.add(1.0, 1.0))  # eagerly the same
+    assert seen["reshape"] and not seen["iota"] and not seen["concatenate_mixed"]
+
+
+def test_eager_lax_shape_ops_views_and_copies():
+    a = xp.arange(6.0)
+    assert _shares(a, lax.reshape(a, (2, 3)))
+    assert _shares(a, lax.broadcast_in_dim(a, (1, 6, 1), (1,)))
+    assert not _shares(a, lax.broadcast_in_dim(a, (2, 6), (1,)))
+    assert np.asarray(lax.broadcast_in_dim(a, (2, 6), (1,))).flags.writeable
+    assert not _shares(a, lax.copy(a))
+    assert _shares(a, lax.rev(a, (0,)))
+
+
+def test_lax_shape_rule_errors_are_raised_eagerly_and_staged():
+    for fn in (lambda x: lax.reshape(x, (4, 2)), lambda x: lax.transpose(x, (1,)),
+               lambda x: lax.broadcast_in_dim(x, (2, 5), (1,)), lambda x: lax.squeeze(x, (0,))):
+        for call in (fn, xnp.jit(fn)):
+            with pytest.raises((TypeError, ValueError), match=r"xnp\.lax\.\w+: .*f64\[6\]"):
+                call(np.zeros(6) if call is not fn else xp.zeros(6))
+
+
+def test_lax_traced_shape_param_raises():
+    with pytest.raises(xnp.errors.ConcretizationTypeError,
+                       match="Shapes must be 1D sequences of concrete values of integer type"):
+        xnp.jit(lambda x, n: lax.broadcast_in_dim(x, (n,), ()))(1.0, 3)
+
+
+def test_stablehlo_of_shape_ops():
+    def f(x):
+        return (lax.reshape(x, (3, 2)), lax.transpose(x, (1, 0)), lax.rev(x, (1,)),
+                lax.iota(np.int64, (2, 3), 1), lax.broadcast_in_dim(x, (4, 2, 3), (1, 2)),
+                lax.squeeze(lax.reshape(x, (1, 2, 3)), (0,)))
+
+    text = xnp.jit(f).lower(np.ones((2, 3))).as_text()
+    for piece in ("stablehlo.reshape", "stablehlo.transpose", "dims = [1, 0]", "stablehlo.reverse",
+                  "stablehlo.iota dim = 1", "stablehlo.broadcast_in_dim", "dims = [1, 2]"):
+        assert piece in text, piece
+    outs = xnp.jit(f)(np.arange(6.0).reshape(2, 3))
+    for o, e in zip(outs, f(xp.arange(6.0).reshape(2, 3))):
+        assert_allclose(o, np.asarray(e))
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_iota_all_numeric_dtypes_jit(dtype):
+    r = xnp.jit(lambda: lax.iota(dtype, (2, 4), 1))()
+    assert_allclose(r, np.broadcast_to(np.arange(4).astype(dtype), (2, 4)))
+
+
+def test_edge_shapes_roundtrip(rng):
+    for shape in EDGE_SHAPES:
+        x = _data(rng, shape)
+        check_vs_numpy(lambda m, x: m.reshape(m.transpose(x), x.shape[::-1]), x)

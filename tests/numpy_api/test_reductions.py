@@ -1,0 +1,253 @@
+"""NumPy-surface tests of ``xnp/numpy_api/reductions.py`` against NumPy (eager, jit and
+``eval_jaxpr``), over sampled grids of shapes (edge shapes included) x dtypes x axis x
+keepdims, plus where=/initial=/dtype=, NaN semantics, jaxpr texts and errors."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, check_vs_numpy, grid,
+                           make_array)
+
+SHAPES = EDGE_SHAPES + [(3,), (2, 3), (2, 3, 4)]
+AXES = [None, 0, -1, (0, -1), ()]  # invalid combinations check NumPy's AxisError/ValueError
+ORDERED = BOOL + INTEGER + FLOATING
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    # NumPy warns on empty means and ddof >= N; xnp returns the same NaN/inf silently.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with np.errstate(all="ignore"):
+            yield
+
+
+def _data(case, rng, *, nan=False):
+    x = make_array(rng, case.shape, case.dtype)
+    if nan and np.dtype(case.dtype) in FLOATING and x.size:
+        x = np.array(np.round(x.astype(np.float64) * 2), dtype=case.dtype)  # ties
+        x[rng.random(case.shape) < 0.2] = np.nan
+    return x
+
+
+def _run(fname, case, rng, nan=False, **kw):
+    x = _data(case, rng, nan=nan)
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=case.axis, keepdims=case.keepdims,
+                                                    **kw), x, kind="reduction")
+
+
+# --------------------------------------------------------------------------- grids
+
+
+@pytest.mark.parametrize("fname", ["sum", "prod", "mean", "all", "any"])
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=ALL, axis=AXES,
+                                      keepdims=[False, True], n=24, seed=1))
+def test_reduction_matches_numpy(fname, case, rng):
+    _run(fname, case, rng)
+
+
+@pytest.mark.parametrize("fname", ["max", "min", "amax", "amin", "ptp"])
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=ORDERED, axis=AXES,
+                                      keepdims=[False, True], n=20, seed=2))
+def test_extremum_matches_numpy(fname, case, rng):
+    _run(fname, case, rng, nan=True)
+
+
+@pytest.mark.parametrize("fname", ["argmax", "argmin"])
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=ORDERED, axis=[None, 0, -1],
+                                      keepdims=[False, True], n=24, seed=3))
+def test_argextremum_matches_numpy(fname, case, rng):
+    _run(fname, case, rng, nan=True)
+
+
+@pytest.mark.parametrize("fname", ["var", "std"])
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=ALL, axis=AXES,
+                                      keepdims=[False, True], ddof=[0, 1], n=20, seed=4))
+def test_var_std_match_numpy(fname, case, rng):
+    _run(fname, case, rng, ddof=case.ddof)
+
+
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=ALL, axis=[None, 0, (0, -1)],
+                                      keepdims=[False, True], n=12, seed=5))
+def test_count_nonzero_matches_numpy(case, rng):
+    _run("count_nonzero", case, rng)
+
+
+# ------------------------------------------------------------------------- dtype=, where=, initial=
+
+
+@pytest.mark.parametrize("fname", ["sum", "prod"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.uint16, np.complex64, np.bool_,
+                                   np.float16])
+def test_sum_prod_dtype_argument(fname, dtype, rng):
+    x = make_array(rng, (3, 4), np.int16)
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=1, dtype=dtype), x, kind="reduction")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.complex128, np.int64])
+def test_mean_dtype_argument(dtype, rng):
+    x = make_array(rng, (3, 4), np.int32)
+    check_vs_numpy(lambda xp, x: xp.mean(x, axis=0, dtype=dtype), x, kind="reduction")
+
+
+@pytest.mark.parametrize("fname,kw", [
+    ("sum", {}), ("prod", {}), ("mean", {}), ("all", {}), ("any", {}), ("var", {}),
+    ("std", {"ddof": 1}), ("max", {"initial": -5.0}), ("min", {"initial": 5.0}),
+    ("sum", {"initial": 2.5, "keepdims": True}),
+])
+@pytest.mark.parametrize("where_shape", [(2, 3, 4), (3, 1), (4,)])
+def test_where_mask(fname, kw, where_shape, rng):
+    x = make_array(rng, (2, 3, 4), np.float64)
+    w = rng.random(where_shape) < 0.6
+    check_vs_numpy(lambda xp, x, w: getattr(xp, fname)(x, axis=(0, 2), where=w, **kw), x, w,
+                   kind="reduction")
+
+
+@pytest.mark.parametrize("fname,initial,dtype", [
+    ("sum", 10, np.int8), ("sum", 0.5, np.int64), ("prod", 3, np.uint8),
+    ("max", 100, np.int16), ("min", -3.5, np.float32), ("max", -np.inf, np.float64),
+    ("sum", 1.5, np.float16),
+])
+@pytest.mark.parametrize("shape", [(0,), (3, 4), (2, 0, 4)])
+def test_initial(fname, initial, dtype, shape, rng):
+    x = make_array(rng, shape, dtype)
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=0, initial=initial), x,
+                   kind="reduction")
+
+
+def test_out_argument(rng):
+    x = make_array(rng, (3, 4), np.float64)
+    out = xnp.zeros(4)
+    res = xnp.sum(xnp.asarray(x), axis=0, out=out)
+    assert res is out
+    np.testing.assert_allclose(np.asarray(out), x.sum(0))
+    idx = xnp.zeros(3, dtype=np.int64)
+    xnp.argmax(xnp.asarray(x), axis=1, out=idx)
+    np.testing.assert_array_equal(np.asarray(idx), x.argmax(1))
+
+
+def test_array_methods(rng):
+    x = make_array(rng, (3, 4), np.float32)
+    for body in [lambda xp, x: x.sum(0), lambda xp, x: x.mean(axis=1, keepdims=True),
+                 lambda xp, x: x.max(), lambda xp, x: x.argmin(axis=0), lambda xp, x: x.all(1),
+                 lambda xp, x: x.prod(dtype=np.float64), lambda xp, x: x.min(initial=0.0)]:
+        check_vs_numpy(body, x, kind="reduction")
+
+
+def test_python_scalars_and_lists():
+    check_vs_numpy(lambda xp: xp.sum(3), kind="reduction")
+    check_vs_numpy(lambda xp: xp.mean([1, 2, 4]), kind="reduction")
+    check_vs_numpy(lambda xp: xp.max([[1.5, 2.0], [0.0, -1.0]], axis=1), kind="reduction")
+    check_vs_numpy(lambda xp: xp.sum(2.5) * np.ones(2, np.float32), kind="reduction")
+
+
+# --------------------------------------------------------------------------- NaN and accumulation
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_nan_semantics_under_jit(dtype):
+    x = np.array([[1.0, np.nan, 3.0, np.nan], [np.nan, 2.0, 2.0, 0.0], [5.0, 5.0, -1.0, 5.0]],
+                 dtype)
+    check_vs_numpy(lambda xp, x: tuple(getattr(xp, f)(x, axis=axis)
+                                       for f in ["max", "min", "argmax", "argmin", "ptp"]
+                                       for axis in [None, 0, 1]), x, kind="reduction")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_nan_propagates_in_large_reductions(dtype):
+    # XLA's CPU emitter loses stablehlo.maximum's NaN semantics in large vectorized
+    # reductions; the lowering must still give NumPy's NaN (and the first NaN's index).
+    rng = np.random.default_rng(7)
+    x = np.round(rng.standard_normal((300, 517)) * 2).astype(dtype)
+    x[rng.random(x.shape) < 1e-3] = np.nan
+    check_vs_numpy(lambda xp, x: tuple(getattr(xp, f)(x, axis=axis)
+                                       for f in ["max", "min", "argmax", "argmin"]
+                                       for axis in [None, 0, 1]), x, kind="reduction", jaxpr=False)
+
+
+def test_float16_accumulates_in_float32():
+    x = np.full(4096, 1.0, np.float16)  # a float16 accumulator would stop at 2048
+    assert float(xnp.sum(x)) == 4096.0
+    assert float(xnp.jit(xnp.sum)(x)) == 4096.0
+    assert xnp.sum(x).dtype == np.float16
+
+
+def test_integer_sum_widens():
+    x = np.full(300, 100, np.int8)
+    check_vs_numpy(lambda xp, x: xp.sum(x), x)
+    check_vs_numpy(lambda xp, x: xp.sum(x.astype(np.uint8)), x)
+    check_vs_numpy(lambda xp, x: xp.prod(x > 0), x)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("body", [
+    lambda xp, x: xp.max(xp.ones((0,))),
+    lambda xp, x: xp.min(xp.ones((3, 0)), axis=1),
+    lambda xp, x: xp.max(xp.ones((0, 0)), axis=1),
+    lambda xp, x: xp.max(x, where=x > 0),
+    lambda xp, x: xp.argmax(xp.ones((0, 3))),
+    lambda xp, x: xp.argmin(xp.ones((3, 0)), axis=1),
+    lambda xp, x: xp.argmax(xp.asarray(1.0), axis=1),
+    lambda xp, x: xp.mean(xp.asarray(1.0), axis=0),
+    lambda xp, x: xp.sum(x, axis=2),
+    lambda xp, x: xp.sum(x, axis=(0, 0)),
+    lambda xp, x: xp.mean(x, axis=-3),
+    lambda xp, x: xp.argmax(x, axis=(0, 1)),
+    lambda xp, x: xp.ptp(x > 0),
+    lambda xp, x: xp.var(x, ddof=1, correction=1),
+    lambda xp, x: xp.sum(x, out=xp.zeros(3)),
+], ids=lambda f: "")
+def test_errors_match_numpy(body, rng):
+    check_vs_numpy(body, make_array(rng, (3, 4), np.float64))
+
+
+def test_error_messages():
+    x = xnp.ones((3, 0))
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+        xnp.max(x, axis=1)
+    with pytest.raises(ValueError, match="attempt to get argmin of an empty sequence"):
+        xnp.argmin(x)
+    with pytest.raises(np.exceptions.AxisError, match="xnp.sum"):
+        xnp.sum(x, axis=5)
+    with pytest.raises(NotImplementedError, match="complex"):
+        xnp.max(xnp.ones(3, dtype=np.complex64))
+    with pytest.raises(NotImplementedError, match="complex"):
+        xnp.jit(xnp.argmax)(np.ones(3, np.complex128))
+
+
+def test_traced_axis_is_concretization_error():
+    f = xnp.jit(lambda x, a: xnp.sum(x, axis=a))
+    with pytest.raises(xnp.errors.ConcretizationTypeError):
+        f(np.ones((2, 3)), 1)
+    assert xnp.jit(lambda x, a: xnp.sum(x, axis=a), static_argnums=1)(np.ones((2, 3)), 1).shape \
+        == (2,)
+
+
+# --------------------------------------------------------------------------- jaxprs
+
+
+def _norm(text):
+    return " ".join(str(text).split())
+
+
+def test_jaxpr_sum_all_axes():  # S-09
+    j = xnp.make_jaxpr(lambda x: x.sum())(xnp.ones((2, 3)))
+    assert _norm(j) == "{ lambda ; a:f64[2,3]. let b:f64[] = reduce_sum[axes=(0, 1)] a in (b,) }"
+
+
+def test_jaxpr_prod_of_shape():  # S-21
+    j = xnp.make_jaxpr(lambda x: xnp.prod(xnp.array(x.shape)))(xnp.ones((3, 4)))
+    assert _norm(j) == ("{ lambda a:i64[2]; b:f64[3,4]. let c:i64[] = reduce_prod[axes=(0,)] a "
+                        "in (c,) }")
+
+
+def test_jaxpr_argmax_and_mean():
+    j = xnp.make_jaxpr(lambda x: xnp.argmax(x, axis=1))(np.ones((2, 3), np.float32))
+    assert "argmax[axes=(1,) index_dtype=int64] a" in _norm(j)
+    j = xnp.make_jaxpr(lambda x: xnp.mean(x, axis=0))(np.ones((2, 3)))
+    assert "reduce_sum[axes=(0,)] a" in _norm(j) and "div" in _norm(j)

@@ -5,6 +5,7 @@ gather/scatter), reductions, linalg (dot_general).
 """
 
 from xnp.lax import elementwise, linalg, reductions, shape_ops, slicing
+from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
 _FAMILIES = (elementwise, shape_ops, slicing, reductions, linalg)
 

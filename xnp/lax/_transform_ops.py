@@ -1,0 +1,44 @@
+"""The lax operations the AD and batching traces need (registered with
+:mod:`xnp.tracing`, which may not import lax): tangent addition, zeros of an aval,
+moving a batch axis, and broadcasting an unbatched value along a new axis."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp.lax import elementwise, shape_ops
+from xnp.tracing import ShapedArray, core
+from xnp.tracing.ad import register_tangent_ops
+from xnp.tracing.batching import register_batch_ops
+
+__all__ = ["add_any", "zeros", "moveaxis", "broadcast_along"]
+
+
+def add_any(x, y):
+    """Sum of two tangents/cotangents of one aval (bool-free: tangents are inexact or ints)."""
+    return elementwise.add(x, y)
+
+
+def zeros(aval: ShapedArray):
+    """Zeros of ``aval`` (a broadcast literal, so it costs nothing to stage)."""
+    return shape_ops.broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())
+
+
+def moveaxis(x, src: int, dst: int):
+    nd = core.aval_of(x).ndim
+    perm = list(range(nd))
+    perm.pop(src)
+    perm.insert(dst, src)
+    return shape_ops.transpose(x, tuple(perm))
+
+
+def broadcast_along(x, size: int, axis: int):
+    a = core.aval_of(x)
+    shape = list(a.shape)
+    shape.insert(axis, size)
+    dims = tuple(i for i in range(len(shape)) if i != axis)
+    return shape_ops.broadcast_in_dim(x, tuple(shape), dims)
+
+
+register_tangent_ops(add=add_any, zeros=zeros)
+register_batch_ops(moveaxis=moveaxis, broadcast=broadcast_along)

@@ -1,4 +1,5 @@
-"""Oracles driven by the op table, for every primitive: eager vs NumPy reference,
+"""Oracles driven by the op table, for every primitive: eager (NumPy and XLA
+backends) vs NumPy reference,
 ``jit(f)`` vs NumPy (no retrace on the second call), ``eval_jaxpr(make_jaxpr(f))``
 vs NumPy, and every listed shape/dtype-rule error (eagerly and under jit)."""
 
@@ -51,6 +52,19 @@ def test_op_matches_numpy(rec, case):
     res = outs if isinstance(expected, (tuple, list)) else outs[0]
     assert_allclose(res, expected, kind=rec.kind, check_dtype=rec.check_dtype,
                     err_msg="eval_jaxpr " + msg, rtol=rec.rtol, atol=rec.atol)
+
+
+@pytest.mark.parametrize("rec,case", _cases())
+def test_op_eager_xla_matches_numpy(rec, case):
+    """The eager XLA backend (one cached executable per primitive) against NumPy."""
+    rng = np.random.default_rng(0)
+    args = _inputs(rec, case, rng)
+    with np.errstate(all="ignore"):
+        expected = rec.reference(*args)
+    with xnp.config.override(eager_backend="xla"):
+        out = rec.fun(*[xnp.asarray(a) for a in args])
+    assert_allclose(out, expected, kind="reduction", check_dtype=rec.check_dtype,
+                    err_msg=f"eager xla {rec.name} {case}", rtol=rec.rtol, atol=rec.atol)
 
 
 def _error_cases():

@@ -85,3 +85,5 @@ class XlaJitBackend:
 
 register_jit_backend(XlaJitBackend())
 core.register_buffer_reader(_client.to_host)
+
+from xnp.backends.xla import eager as _eager  # noqa: E402,F401  (registers the eager XLA backend)

@@ -23,6 +23,12 @@ def _inplace(name: str, op):
     def method(self, other):
         res = op(self, other)
         if type(self) is Array:
+            if isinstance(res, Tracer):
+                raise TypeError(
+                    f"xnp: an eager array cannot be updated in place with a traced value "
+                    f"(`{name}` inside a transformation); the array lives outside the traced "
+                    "function. Pass it as an argument (jit writes argument updates back) or "
+                    "return the new value.")
             ra = core.aval_of(res)
             if ra.shape != self.shape:
                 raise ValueError(

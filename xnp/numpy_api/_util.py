@@ -367,5 +367,6 @@ def write_out(fname: str, out, res):
     if type(out) is core.Array:
         out._writable_value()[...] = res._value if type(res) is core.Array else res
         return out
-    out._assign(core.current_trace().to_tracer(res))
-    return out
+    from xnp.numpy_api import indexing  # noqa: PLC0415  (indexing imports this module)
+
+    return indexing.rebind_traced(out, res, fname)

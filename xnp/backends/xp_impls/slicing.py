@@ -1,1 +1,146 @@
-"""xp implementations of the slicing primitives."""
+"""xp implementations of the slicing primitives (``xnp.lax.slicing``).
+
+``slice`` and ``dynamic_slice`` return NumPy views (basic slicing), so eager
+code keeps NumPy's aliasing. ``gather`` and the scatter family are vectorized:
+one coordinate array per operand dimension (start index + window offset +
+batch position, broadcast to the output/updates shape) and one fancy-index
+read, assignment, or unbuffered ``ufunc.at`` (duplicates accumulate).
+Out-of-bounds windows follow the primitive's ``mode`` exactly as the XLA
+lowering does: clamped (``CLIP``, and ``PROMISE_IN_BOUNDS`` for gather),
+filled (gather ``FILL_OR_DROP``) or dropped (scatter ``FILL_OR_DROP`` and
+``PROMISE_IN_BOUNDS``).
+"""
+
+import numpy as np
+
+from xnp import lax
+from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.lax.slicing import GatherScatterMode, gather_fill_value
+
+_CLIP = GatherScatterMode.CLIP
+_FILL = GatherScatterMode.FILL_OR_DROP
+
+
+def _slice(xp, x, *, start_indices, limit_indices, strides):
+    strides = strides or (1,) * x.ndim
+    return x[tuple(slice(s, e, st) for s, e, st in zip(start_indices, limit_indices, strides))]
+
+
+def _clamped_starts(x_shape, starts, sizes):
+    return [min(max(int(s), 0), n - k) for s, n, k in zip(starts, x_shape, sizes)]
+
+
+def _dynamic_slice(xp, x, *starts, slice_sizes):
+    starts = _clamped_starts(x.shape, starts, slice_sizes)
+    return x[tuple(slice(s, s + k) for s, k in zip(starts, slice_sizes))]
+
+
+def _dynamic_update_slice(xp, x, update, *starts):
+    starts = _clamped_starts(x.shape, starts, update.shape)
+    out = x.copy()
+    out[tuple(slice(s, s + k) for s, k in zip(starts, update.shape))] = update
+    return out
+
+
+def _coords(xp, ndim, out_shape, batch_pos, starts, start_map, windows, batching):
+    """Operand coordinates of every element of ``out_shape``, one array per operand dim.
+
+    ``batch_pos``: positions of the index batch dims in ``out_shape``; ``starts``:
+    int64 ``batch_shape + (K,)``; ``start_map[k]``: operand dim of entry ``k``;
+    ``windows``: ``(operand_dim, out_pos)`` of window dims; ``batching``:
+    ``(operand_dim, index_batch_dim)``.
+    """
+    rank = len(out_shape)
+    bshape = [1] * rank
+    for p, n in zip(batch_pos, starts.shape[:-1]):
+        bshape[p] = n
+    coords = [xp.zeros((1,) * rank, dtype=np.int64) for _ in range(ndim)]
+    for k, d in enumerate(start_map):
+        coords[d] = coords[d] + starts[..., k].reshape(bshape)
+    for d, p in windows:
+        shp = [1] * rank
+        shp[p] = out_shape[p]
+        coords[d] = coords[d] + xp.arange(out_shape[p], dtype=np.int64).reshape(shp)
+    for d, i in batching:
+        p = batch_pos[i]
+        shp = [1] * rank
+        shp[p] = out_shape[p]
+        coords[d] = coords[d] + xp.arange(out_shape[p], dtype=np.int64).reshape(shp)
+    return tuple(xp.broadcast_to(c, out_shape) for c in coords), bshape
+
+
+def _bounded_starts(xp, starts, upper, mode, clip):
+    """Clamp starts (``clip``) or compute the in-bounds mask of each window (else)."""
+    upper = xp.asarray(upper, dtype=np.int64)
+    clamped = xp.clip(starts, 0, xp.maximum(upper, 0))
+    if clip:
+        return clamped, None
+    valid = xp.all((starts >= 0) & (starts <= upper), axis=-1)
+    return clamped, valid
+
+
+def _gather(xp, operand, indices, *, dimension_numbers, slice_sizes, indices_are_sorted,
+            unique_indices, mode, fill_value):
+    dn = dimension_numbers
+    starts = indices.astype(np.int64)
+    batch_shape = starts.shape[:-1]
+    rank = len(batch_shape) + len(dn.offset_dims)
+    batch_pos = [i for i in range(rank) if i not in dn.offset_dims]
+    skipped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
+    window_dims = [d for d in range(operand.ndim) if d not in skipped]
+    out_shape = [0] * rank
+    for p, n in zip(batch_pos, batch_shape):
+        out_shape[p] = n
+    for p, d in zip(dn.offset_dims, window_dims):
+        out_shape[p] = slice_sizes[d]
+    upper = [operand.shape[d] - slice_sizes[d] for d in dn.start_index_map]
+    starts, valid = _bounded_starts(xp, starts, upper, mode, clip=mode is not _FILL)
+    coords, bshape = _coords(xp, operand.ndim, tuple(out_shape), batch_pos, starts,
+                             dn.start_index_map,
+                             list(zip(window_dims, dn.offset_dims)),
+                             list(zip(dn.operand_batching_dims, dn.start_indices_batching_dims)))
+    out = operand[coords]
+    if valid is not None:
+        fill = xp.asarray(gather_fill_value(operand.dtype, fill_value))
+        out = xp.where(valid.reshape(bshape), out, fill).astype(operand.dtype, copy=False)
+    return out
+
+
+def _scatter(combine):
+    def impl(xp, operand, indices, updates, *, dimension_numbers, indices_are_sorted,
+             unique_indices, mode):
+        dn = dimension_numbers
+        starts = indices.astype(np.int64)
+        scatter_pos = [i for i in range(updates.ndim) if i not in dn.update_window_dims]
+        skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+        window_dims = [d for d in range(operand.ndim) if d not in skipped]
+        window_size = dict(zip(window_dims, (updates.shape[p] for p in dn.update_window_dims)))
+        upper = [operand.shape[d] - window_size.get(d, 1) for d in dn.scatter_dims_to_operand_dims]
+        starts, valid = _bounded_starts(xp, starts, upper, mode, clip=mode is _CLIP)
+        coords, bshape = _coords(
+            xp, operand.ndim, updates.shape, scatter_pos, starts, dn.scatter_dims_to_operand_dims,
+            list(zip(window_dims, dn.update_window_dims)),
+            list(zip(dn.operand_batching_dims, dn.scatter_indices_batching_dims)))
+        if valid is not None and not bool(valid.all()):
+            keep = xp.broadcast_to(valid.reshape(bshape), updates.shape)
+            coords = tuple(c[keep] for c in coords)
+            updates = updates[keep]
+        out = operand.copy()
+        if combine is None:
+            out[coords] = updates
+        else:
+            getattr(xp, combine).at(out, coords, updates)
+        return out
+
+    return impl
+
+
+XP_IMPLS[lax.slice_p] = _slice
+XP_IMPLS[lax.dynamic_slice_p] = _dynamic_slice
+XP_IMPLS[lax.dynamic_update_slice_p] = _dynamic_update_slice
+XP_IMPLS[lax.gather_p] = _gather
+XP_IMPLS[lax.scatter_p] = _scatter(None)
+XP_IMPLS[lax.scatter_add_p] = _scatter("add")
+XP_IMPLS[lax.scatter_mul_p] = _scatter("multiply")
+XP_IMPLS[lax.scatter_min_p] = _scatter("minimum")
+XP_IMPLS[lax.scatter_max_p] = _scatter("maximum")

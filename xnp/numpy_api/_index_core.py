@@ -1,0 +1,790 @@
+"""The machinery behind NumPy indexing on xnp (``x[idx]``, ``x[idx] = v``, ``x.at[idx]``):
+index parsing and normalization, the lowering of an index to lax (views, dynamic
+slices, one gather/scatter), and the functionalization of writes under ``jit``
+(views write through to their base and are replayed from it). The public
+routines and the semantics summary are in :mod:`xnp.numpy_api.indexing`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+import weakref
+
+import numpy as np
+
+from xnp import lax
+from xnp.lax.slicing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
+from xnp.numpy_api import _util
+from xnp.numpy_api._util import asarray_for, is_xnp
+from xnp.tracing import core, errors
+from xnp.tracing.partial_eval import JitTracer
+
+__all__ = ["getitem", "setitem", "rebind_traced", "AtIndexer"]
+
+_VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+          "boolean arrays are valid indices")
+_ADVANCED = frozenset({"arr", "tarr", "bool0"})
+_CLIP = GatherScatterMode.CLIP
+_FILL = GatherScatterMode.FILL_OR_DROP
+_PROMISE = GatherScatterMode.PROMISE_IN_BOUNDS
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+class _Entry:
+    """One normalized index entry. kinds: ``slice`` (start, step, n: static),
+    ``int`` (value in range), ``dyn`` (traced 0-d int), ``arr`` (int64 ndarray),
+    ``tarr`` (traced int array), ``bool0`` (a 0-d boolean: a new axis of size 1 or 0),
+    ``new`` (None). ``pos`` is the position in the user's index tuple."""
+
+    __slots__ = ("kind", "pos", "dim", "value", "start", "step", "n")
+
+    def __init__(self, kind, pos, dim=None, value=None, start=0, step=1, n=0):
+        self.kind = kind
+        self.pos = pos
+        self.dim = dim
+        self.value = value
+        self.start = start
+        self.step = step
+        self.n = n
+
+    def key(self):
+        """What identifies the entry for the ``x[idx] = x[idx]`` no-op check (tracers by id)."""
+        v = id(self.value) if self.kind in ("dyn", "tarr") else None
+        if self.kind == "arr":
+            v = (self.value.shape, self.value.tobytes())
+        if self.kind in ("int", "bool0"):
+            v = self.value
+        return (self.kind, self.dim, v, self.start, self.step, self.n)
+
+
+def _concrete(x):
+    """Host value of an eager array or concrete tracer, else None."""
+    if type(x) is core.Array:
+        return np.asarray(x)
+    if isinstance(x, core.Tracer):
+        v = x.to_concrete_value()
+        return None if v is None else np.asarray(v)
+    return None
+
+
+def _has_tracer(seq) -> bool:
+    for v in seq:
+        if isinstance(v, (list, tuple)):
+            if _has_tracer(v):
+                return True
+        elif isinstance(v, core.Tracer):
+            return True
+    return False
+
+
+def _classify_ndarray(a: np.ndarray):
+    if a.dtype == np.bool_:
+        return ("bool0", bool(a)) if a.ndim == 0 else ("boolarr", a)
+    if a.dtype.kind in "iu":
+        return "arr", a
+    raise IndexError("arrays used as indices must be of integer (or boolean) type")
+
+
+def _classify(item):
+    """``(kind, payload)`` of one raw index item."""
+    t = type(item)
+    if t is int:
+        return "int", item
+    if t is builtins.slice:
+        return "slice", item
+    if item is None:
+        return "new", None
+    if item is Ellipsis:
+        return "ellipsis", None
+    if isinstance(item, builtins.slice):
+        return "slice", item
+    if isinstance(item, (bool, np.bool_)):
+        return "bool0", bool(item)
+    if isinstance(item, (int, np.integer)):
+        return "int", int(item)
+    if is_xnp(item):
+        v = _concrete(item)
+        if v is None:
+            aval = item.aval
+            if aval.dtype == np.bool_:
+                raise errors.NonConcreteBooleanIndexError(
+                    f"Array boolean indices must be concrete; got {aval.str_short()}\n"
+                    "Fix: use xnp.where(mask, x, fill) to keep the shape, or make the mask "
+                    "static.\n"
+                    + errors.docs_pointer(errors.NonConcreteBooleanIndexError))
+            if aval.dtype.kind not in "iu":
+                raise IndexError(_VALID)
+            return ("dyn" if aval.ndim == 0 else "tarr"), item
+        if v.ndim == 0 and v.dtype.kind in "iu":
+            return "int", int(v)  # a 0-d xnp integer acts as NumPy's integer scalars do
+        return _classify_ndarray(v)
+    if isinstance(item, np.ndarray):
+        return _classify_ndarray(item)
+    if isinstance(item, (list, tuple)):
+        if _has_tracer(item):
+            return _classify(asarray_for("getitem", item, "index"))
+        try:
+            a = np.asarray(item)
+        except (ValueError, TypeError):
+            raise IndexError(_VALID) from None
+        if a.size == 0 and a.dtype.kind == "f":
+            a = a.astype(np.int64)
+        if a.dtype == object:
+            raise IndexError(_VALID)
+        return _classify_ndarray(a)
+    raise IndexError(_VALID)
+
+
+_SIMPLE = (int, type(None))
+
+
+def _slice_entry(sl, pos, dim, n):
+    if type(sl.start) in _SIMPLE and type(sl.stop) in _SIMPLE and type(sl.step) in _SIMPLE:
+        start, stop, step = sl.indices(n)
+        return _Entry("slice", pos, dim, start=start, step=step, n=len(range(start, stop, step)))
+    parts = []
+    for c in (sl.start, sl.stop, sl.step):
+        if isinstance(c, core.Tracer):
+            v = c.to_concrete_value()
+            if v is None:
+                raise IndexError(
+                    f"Slice entries must be static integers. Got {sl} at position {pos}\n"
+                    "Fix: for a slice of static size at a traced start use "
+                    "xnp.lax.dynamic_slice(x, starts, sizes), or make the bound static.")
+            c = v
+        if type(c) is core.Array:
+            c = operator.index(c)
+        parts.append(c)
+    start, stop, step = builtins.slice(*parts).indices(n)
+    return _Entry("slice", pos, dim, start=start, step=step, n=len(range(start, stop, step)))
+
+
+def _check_int(v: int, dim: int, n: int, check: bool) -> int:
+    if check and not -n <= v < n:
+        raise IndexError(f"index {v} is out of bounds for axis {dim} with size {n}")
+    return v + n if v < 0 else v
+
+
+def _check_array(a: np.ndarray, dim: int, n: int, check: bool) -> np.ndarray:
+    a = a.astype(np.int64)
+    if check and a.size:
+        bad = (a < -n) | (a >= n)
+        if bad.any():
+            raise IndexError(
+                f"index {a[bad].flat[0]} is out of bounds for axis {dim} with size {n}")
+    return np.where(a < 0, a + n, a)
+
+
+def _check_arrays(entries, shape):
+    """The deferred bounds check of concrete index arrays (already normalized)."""
+    for e in entries:
+        if e.kind == "arr" and e.value.size:
+            n = shape[e.dim]
+            bad = (e.value < 0) | (e.value >= n)
+            if bad.any():
+                v = e.value[bad].flat[0]
+                raise IndexError(f"index {v - n if v < 0 else v} is out of bounds for axis "
+                                 f"{e.dim} with size {n}")
+
+
+def _parse(shape, idx, check: bool = True, defer_arrays: bool = False):
+    """Normalized entries of ``idx`` for an array of ``shape`` and whether NumPy would
+    return a scalar (every dimension indexed by an integer).
+
+    ``check``: raise ``IndexError`` for out-of-bounds concrete indices;
+    ``defer_arrays``: leave index arrays to :func:`_check_arrays` (NumPy checks
+    them after the assigned value's shape)."""
+    raw = idx if type(idx) is tuple else (idx,)
+    items = [_classify(item) for item in raw]
+    if sum(k == "ellipsis" for k, _ in items) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = 0
+    for k, p in items:
+        if k in ("slice", "int", "dyn", "arr", "tarr"):
+            consumed += 1
+        elif k == "boolarr":
+            consumed += p.ndim
+    ndim = len(shape)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but "
+                         f"{consumed} were indexed")
+    entries, d = [], 0
+    for pos, (kind, p) in enumerate(items):
+        if kind == "ellipsis":
+            for _ in range(ndim - consumed):
+                entries.append(_slice_entry(builtins.slice(None), pos, d, shape[d]))
+                d += 1
+        elif kind in ("new", "bool0"):
+            entries.append(_Entry(kind, pos, value=p))
+        elif kind == "slice":
+            entries.append(_slice_entry(p, pos, d, shape[d]))
+            d += 1
+        elif kind == "int":
+            entries.append(_Entry("int", pos, d, _check_int(p, d, shape[d], check)))
+            d += 1
+        elif kind == "arr":
+            entries.append(_Entry("arr", pos, d,
+                                  _check_array(p, d, shape[d], check and not defer_arrays)))
+            d += 1
+        elif kind in ("dyn", "tarr"):
+            entries.append(_Entry(kind, pos, d, p))
+            d += 1
+        else:  # boolarr: its True positions, one index array per covered dimension
+            for k in range(p.ndim):
+                if p.shape[k] != shape[d + k]:
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {d + k}; size of "
+                        f"axis is {shape[d + k]} but size of corresponding boolean axis is "
+                        f"{p.shape[k]}")
+            for k, nz in enumerate(np.nonzero(p)):
+                entries.append(_Entry("arr", pos, d + k, nz.astype(np.int64)))
+            d += p.ndim
+    while d < ndim:
+        entries.append(_slice_entry(builtins.slice(None), len(items), d, shape[d]))
+        d += 1
+    scalar = len(items) == ndim and all(k in ("int", "dyn") for k, _ in items)
+    return entries, scalar
+
+
+# --------------------------------------------------------------------------- index arithmetic
+
+
+def _const(value, dtype):
+    return core.lift(np.asarray(value, dtype))
+
+
+def _normalized(t, n: int):
+    """A traced integer index in the default int dtype with negative values counted from the end."""
+    dt = _util.default_int()
+    unsigned = core.aval_of(t).dtype.kind == "u"
+    if core.aval_of(t).dtype != dt:
+        t = lax.convert_element_type(t, dt)
+    if unsigned:
+        return t
+    return lax.select(lax.lt(t, _const(0, dt)), lax.add(t, _const(n, dt)), t)
+
+
+def _basic_read(x, entries):
+    """``x[entries]`` for static slices, ints and None: slice, rev, squeeze, expand_dims."""
+    shape = core.aval_of(x).shape
+    starts, limits, strides = [0] * len(shape), list(shape), [1] * len(shape)
+    rev, squeeze, new_pos, out_pos = [], [], [], 0
+    for e in entries:
+        if e.kind == "new":
+            new_pos.append(out_pos)
+            out_pos += 1
+        elif e.kind == "int":
+            starts[e.dim], limits[e.dim] = e.value, e.value + 1
+            squeeze.append(e.dim)
+        else:
+            out_pos += 1
+            if e.n == 0:
+                starts[e.dim] = limits[e.dim] = 0
+            elif e.step > 0:
+                starts[e.dim] = e.start
+                limits[e.dim] = e.start + (e.n - 1) * e.step + 1
+                strides[e.dim] = e.step
+            else:
+                starts[e.dim] = e.start + (e.n - 1) * e.step
+                limits[e.dim] = e.start + 1
+                strides[e.dim] = -e.step
+                if e.n > 1:
+                    rev.append(e.dim)
+    # params are valid by construction: bind the primitives directly (no wrapper checks)
+    y = x
+    if starts != [0] * len(shape) or limits != list(shape) or strides != [1] * len(shape):
+        st = None if strides == [1] * len(shape) else tuple(strides)
+        y = lax.slice_p.bind(y, start_indices=tuple(starts), limit_indices=tuple(limits),
+                             strides=st)
+    if rev:
+        y = lax.rev_p.bind(y, dimensions=tuple(rev))
+    if squeeze:
+        y = lax.squeeze_p.bind(y, dimensions=tuple(squeeze))
+    if new_pos:
+        y = lax.expand_dims(y, new_pos)
+    return y
+
+
+def _dyn_read(x, entries):
+    """Traced scalar indices (no index arrays): one ``dynamic_slice``, then the basic path."""
+    shape = core.aval_of(x).shape
+    starts, sizes, rest = [0] * len(shape), list(shape), []
+    for e in entries:
+        if e.kind == "dyn":
+            if shape[e.dim] == 0:
+                raise IndexError(f"index is out of bounds for axis {e.dim} with size 0")
+            starts[e.dim] = _normalized(e.value, shape[e.dim])
+            sizes[e.dim] = 1
+            rest.append(_Entry("int", e.pos, e.dim, 0))
+        else:
+            rest.append(e)
+    return _basic_read(lax.dynamic_slice(x, starts, sizes), rest)
+
+
+def _read(x, entries):
+    if any(e.kind == "dyn" for e in entries):
+        return _dyn_read(x, entries)
+    return _basic_read(x, entries)
+
+
+class _Plan:
+    """An index as one gather: ``indices``, dimension numbers, slice sizes, output shape."""
+
+    __slots__ = ("indices", "dnums", "slice_sizes", "out_shape", "traced", "empty")
+
+
+def _place(values, bshape, start):
+    """``values`` (broadcast right-aligned into ``bshape[start:start + k]``) as ``bshape``."""
+    shape = [1] * len(bshape)
+    shape[start:start + values.ndim] = values.shape
+    return np.broadcast_to(values.reshape(shape), bshape)
+
+
+def _gather_plan(shape, entries) -> _Plan:
+    any_adv = any(e.kind in _ADVANCED for e in entries)
+    adv = [e for e in entries if any_adv and e.kind in _ADVANCED | {"int", "dyn"}]
+    shapes = []
+    for e in adv:
+        if e.kind == "bool0":
+            shapes.append((1,) if e.value else (0,))
+        elif e.kind in ("arr", "tarr"):
+            shapes.append(tuple(core.aval_of(e.value).shape) if e.kind == "tarr" else e.value.shape)
+    try:
+        a_shape = tuple(np.broadcast_shapes(*shapes)) if shapes else ()
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with "
+                         "shapes " + " ".join(str(s) for s in shapes)) from None
+    positions = sorted({e.pos for e in adv})
+    contiguous = not positions or positions[-1] - positions[0] == len(positions) - 1
+    out_shape, batch, offset_dims, where = [], [], [], {}
+    a_start = 0
+
+    def place_a():
+        nonlocal a_start
+        a_start = len(batch)
+        out_shape.extend(a_shape)
+        batch.extend(a_shape)
+
+    if adv and not contiguous:
+        place_a()
+    placed = bool(adv) and not contiguous
+    adv_ids = {id(e) for e in adv}
+    for e in entries:
+        if id(e) in adv_ids:
+            if not placed:
+                place_a()
+                placed = True
+        elif e.kind == "slice" and e.step == 1:
+            offset_dims.append(len(out_shape))
+            out_shape.append(e.n)
+        elif e.kind in ("slice", "new"):
+            where[id(e)] = len(batch)
+            n = e.n if e.kind == "slice" else 1
+            out_shape.append(n)
+            batch.append(n)
+    bshape = tuple(batch)
+    idx_dt = _util.default_int()
+    conc, traced, collapsed = [], [], []
+    sizes = list(shape)
+    for e in entries:
+        if e.kind in ("new", "bool0"):
+            continue
+        d = e.dim
+        if e.kind == "slice" and e.step == 1:
+            sizes[d] = e.n
+            if e.start:
+                conc.append((d, np.full(bshape, e.start)))
+            continue
+        sizes[d] = 1
+        collapsed.append(d)
+        if e.kind == "slice":
+            conc.append((d, _place(e.start + e.step * np.arange(e.n), bshape, where[id(e)])))
+        elif e.kind == "int":
+            conc.append((d, np.full(bshape, e.value)))
+        elif e.kind == "arr":
+            conc.append((d, _place(np.broadcast_to(e.value, a_shape), bshape, a_start)))
+        else:  # dyn / tarr
+            t = _normalized(e.value, shape[d])
+            r = core.aval_of(t).ndim
+            dims = tuple(a_start + len(a_shape) - r + j for j in range(r))
+            traced.append((d, lax.broadcast_in_dim(t, bshape + (1,), dims)))
+    plan = _Plan()
+    plan.out_shape = tuple(out_shape)
+    plan.empty = 0 in out_shape
+    plan.traced = bool(traced)
+    if not plan.empty and any(shape[d] == 0 for d in collapsed):
+        raise IndexError("index is out of bounds for an axis of size 0")
+    pieces = []
+    if conc or not traced:
+        block = np.stack([v for _, v in conc], axis=-1) if conc else np.zeros(bshape + (0,))
+        pieces.append(core.lift(block.astype(idx_dt)))
+    pieces.extend(t for _, t in traced)
+    plan.indices = pieces[0] if len(pieces) == 1 else lax.concatenate(pieces, len(bshape))
+    start_map = tuple(d for d, _ in conc) + tuple(d for d, _ in traced)
+    plan.dnums = GatherDimensionNumbers(tuple(offset_dims), tuple(sorted(collapsed)), start_map)
+    plan.slice_sizes = tuple(sizes)
+    return plan
+
+
+def _empty(shape, aval):
+    return lax.broadcast_in_dim(core.lift(np.zeros((), aval.dtype), aval.weak_type), shape, ())
+
+
+def _gather_entries(x, entries, mode=None, fill_value=None):
+    """``x[entries]`` as one gather (a copy); ``mode=None``: clip traced indices."""
+    aval = core.aval_of(x)
+    plan = _gather_plan(aval.shape, entries)
+    if plan.empty:
+        return _empty(plan.out_shape, aval)
+    if mode is None:
+        mode = _CLIP if plan.traced else _PROMISE
+    return lax.gather_p.bind(x, plan.indices, dimension_numbers=plan.dnums,
+                             slice_sizes=plan.slice_sizes, indices_are_sorted=False,
+                             unique_indices=False, mode=mode, fill_value=fill_value)
+
+
+# --------------------------------------------------------------------------- views under jit
+
+
+class _ViewOf:
+    """``view_of`` record of a traced basic-index view: its base, index and the base value
+    (jaxpr variable) it was read from."""
+
+    __slots__ = ("base", "entries", "base_val")
+
+    def __init__(self, base, entries, base_val):
+        self.base = base
+        self.entries = entries
+        self.base_val = base_val
+
+
+_VIEWS: dict = {}  # id(base tracer) -> (weakref to the base, [weakrefs to its views])
+
+
+def _forget(key, ref):
+    entry = _VIEWS.get(key)
+    if entry is not None and entry[0] is ref:
+        del _VIEWS[key]
+
+
+def _register_view(base, view, entries):
+    view.view_of = _ViewOf(base, entries, getattr(base, "val", None))
+    if not isinstance(base, JitTracer):
+        return
+    key = id(base)
+    entry = _VIEWS.get(key)
+    if entry is None or entry[0]() is not base:
+        entry = _VIEWS[key] = (weakref.ref(base, lambda r, k=key: _forget(k, r)), [])
+    refs = entry[1]
+    refs[:] = [r for r in refs if r() is not None]
+    refs.append(weakref.ref(view))
+
+
+def _live_views(base):
+    entry = _VIEWS.get(id(base))
+    if entry is None or entry[0]() is not base:
+        return []
+    return [v for v in (r() for r in entry[1]) if v is not None]
+
+
+def _replay_views(t, skip=None):
+    """Re-read the live views of ``t`` after ``t`` was written (NumPy aliasing under jit)."""
+    for v in _live_views(t):
+        if v is skip or v.view_of is None or v.view_of.base is not t:
+            continue
+        v._assign(core.current_trace().to_tracer(_read(t, v.view_of.entries)))
+        v.view_of.base_val = t.val
+        _replay_views(v)
+
+
+def _rebind(t, new, skip=None):
+    """Write ``new`` (``t``'s aval) into the traced array ``t``: rebind it, write through to
+    its base if it is a view, and replay its own views."""
+    if not isinstance(t, JitTracer):
+        raise NotImplementedError(
+            f"xnp: in-place update of a {type(t).__name__} ({t.aval.str_short()}) is not "
+            "supported yet (only under jit/make_jaxpr); use x.at[idx].set(v) or x = x + y.")
+    if t._trace is not core.current_trace():
+        raise NotImplementedError(
+            f"xnp: in-place update of a traced array {t.aval.str_short()} that belongs to an "
+            "enclosing transformation (a closure of a nested jit or a lax control-flow body) is "
+            "not supported; return the new value instead.")
+    new = core.current_trace().to_tracer(new)
+    rec = t.view_of
+    if rec is not None:
+        base = rec.base
+        if not isinstance(base, JitTracer):
+            raise NotImplementedError(
+                "xnp: writing through a view of an eager array inside a traced function is not "
+                "supported (it would modify a global as a side effect); pass the array as an "
+                "argument (jit writes updated arguments back) or index it outside the function.")
+        if rec.base_val is not base.val:
+            raise NotImplementedError(
+                "xnp: writing through a view of a traced array whose base was updated by an "
+                "operation that does not propagate to views (e.g. out=); index the base array "
+                "instead.")
+        _rebind(base, _write(base, rec.entries, new, view_write=True), skip=t)
+        t._assign(new)
+        rec.base_val = base.val
+    else:
+        t._assign(new)
+    _replay_views(t, skip)
+
+
+# --------------------------------------------------------------------------- updates
+
+
+def _prepare_value(value, aval, out_shape):
+    """``value`` cast to ``aval.dtype`` (NumPy's assignment casting), broadcast to ``out_shape``."""
+    dt = aval.dtype
+    if core.is_python_scalar(value):
+        v = core.lift(core.scalar_to_ndarray(value, dt), aval.weak_type)
+    else:
+        v = asarray_for("setitem", value, "value")
+        va = core.aval_of(v)
+        if va.dtype != dt or (aval.weak_type and not va.weak_type):
+            v = lax.convert_element_type(v, dt, weak_type=aval.weak_type)
+    vshape = core.aval_of(v).shape
+    orig = vshape
+    k = 0
+    while len(vshape) - k > len(out_shape) and vshape[k] == 1:
+        k += 1
+    if k:
+        vshape = vshape[k:]
+        v = lax.reshape(v, vshape)
+    r = len(vshape)
+    tail = out_shape[len(out_shape) - r:]
+    if r > len(out_shape) or any(a not in (1, b) for a, b in zip(vshape, tail)):
+        raise ValueError(f"shape mismatch: value array of shape {orig} could not be broadcast to "
+                         f"indexing result of shape {tuple(out_shape)}")
+    if vshape != tuple(out_shape):
+        dims = tuple(range(len(out_shape) - r, len(out_shape)))
+        v = lax.broadcast_in_dim(v, tuple(out_shape), dims)
+    return v
+
+
+_SCATTERS = {"set": lax.scatter, "add": lax.scatter_add, "multiply": lax.scatter_mul,
+             "min": lax.scatter_min, "max": lax.scatter_max}
+
+
+def _write(x, entries, value, kind="set", mode=None, view_write=False, check_arrays=False):
+    """``x`` with ``value`` written (or combined) at ``entries``: functional.
+
+    ``mode=None``: static in-bounds indices; traced ones drop out-of-bounds
+    writes, except for ``view_write`` (clamped, mirroring how the view was read).
+    """
+    aval = core.aval_of(x)
+    dus = kind == "set" and mode is None and all(
+        e.kind in ("int", "new") or (e.kind == "dyn" and view_write) or (
+            e.kind == "slice" and e.step == 1) for e in entries)
+    if dus:
+        out_shape = [1 if e.kind == "new" else e.n for e in entries if e.kind in ("slice", "new")]
+        upd = _prepare_value(value, aval, tuple(out_shape))
+        window = tuple(e.n if e.kind == "slice" else 1 for e in entries if e.kind != "new")
+        if core.aval_of(upd).shape != window:
+            upd = lax.reshape(upd, window)
+        starts = []
+        for e in entries:
+            if e.kind == "dyn":
+                starts.append(_normalized(e.value, aval.shape[e.dim]))
+            elif e.kind != "new":
+                starts.append(e.start if e.kind == "slice" else e.value)
+        return lax.dynamic_update_slice(x, upd, starts)
+    plan = _gather_plan(aval.shape, entries)
+    upd = _prepare_value(value, aval, plan.out_shape)
+    if check_arrays:
+        _check_arrays(entries, aval.shape)
+    if plan.empty:
+        return x
+    if mode is None:
+        mode = (_CLIP if view_write else _FILL) if plan.traced else _PROMISE
+    sdn = ScatterDimensionNumbers(plan.dnums.offset_dims, plan.dnums.collapsed_slice_dims,
+                                  plan.dnums.start_index_map)
+    return _SCATTERS[kind](x, plan.indices, upd, sdn, mode=mode)
+
+
+def _native_index(idx):
+    if type(idx) is core.Array:
+        return idx._value
+    if type(idx) is tuple:
+        return tuple(_native_index(i) for i in idx)
+    return idx
+
+
+# --------------------------------------------------------------------------- array.py hooks
+
+
+def getitem(x, idx):
+    """``x[idx]`` with NumPy semantics (used by ``Array.__getitem__``).
+
+    Basic indexing gives a view eagerly (writes through it reach ``x``), and
+    under ``jit`` a traced view whose writes propagate to ``x``. Index arrays
+    and masks give copies (a gather). A concrete out-of-bounds index raises
+    ``IndexError``; a traced one is clamped into range (after negative values
+    are counted from the end), as ``dynamic_slice``/``gather`` mode ``clip`` do.
+
+    Raises
+    ------
+    IndexError
+        Out-of-bounds concrete index, too many indices, bad index types, a mask
+        of the wrong shape, traced slice bounds.
+    xnp.errors.NonConcreteBooleanIndexError
+        A traced boolean mask (its True count decides the result shape).
+    """
+    entries, scalar = _parse(x.shape, idx)
+    if any(e.kind in _ADVANCED for e in entries):
+        return _gather_entries(x, entries)
+    out = _read(x, entries)
+    if scalar:  # NumPy returns a scalar: never an alias of x
+        if out is x or type(out) is core.Array:
+            out = lax.copy(out)
+        return out
+    if isinstance(out, JitTracer) and out is not x:
+        _register_view(x, out, entries)
+    return out
+
+
+def setitem(x, idx, value) -> None:
+    """``x[idx] = value`` with NumPy semantics (used by ``Array.__setitem__``).
+
+    Eager arrays are written in place (NumPy's casting, broadcasting, masks,
+    last write wins for repeated indices). A tracer is rebound to the updated
+    value (``dynamic_update_slice`` or ``scatter``); writes into a traced view
+    reach its base. Out-of-bounds traced indices are dropped.
+
+    Raises
+    ------
+    IndexError, ValueError, OverflowError, TypeError
+        As NumPy (bad index, shape mismatch, Python int out of range, casting).
+    NotImplementedError
+        Writing into an eager array inside a traced function (a side effect),
+        or into a tracer of an enclosing transformation.
+    """
+    if type(x) is core.Array:
+        if type(core.current_trace()) is not core.EvalTrace:
+            raise NotImplementedError(
+                f"xnp: writing into the eager array {x.aval.str_short()} inside a traced function "
+                "would happen only once, while tracing. Pass the array as an argument (jit writes "
+                "updated arguments back to the caller) or create it inside the function.")
+        nval = value._value if type(value) is core.Array else value
+        x._writable_value()[_native_index(idx)] = nval
+        return
+    entries, _ = _parse(x.aval.shape, idx, defer_arrays=True)
+    rec = getattr(value, "view_of", None)
+    if (rec is not None and rec.base is x and rec.base_val is x.val
+            and [e.key() for e in rec.entries] == [e.key() for e in entries]):
+        return  # x[idx] = x[idx] (the tail of `x[idx] += y`): already written through
+    _rebind(x, _write(x, entries, value, check_arrays=True))
+
+
+def rebind_traced(tracer, new, opname: str):
+    """``tracer op= y`` under a transformation: rebind ``tracer`` to ``new`` (``op(tracer, y)``).
+
+    NumPy's in-place rules: the result must keep ``tracer``'s shape
+    (``ValueError``) and cast to its dtype with ``same_kind`` (``TypeError``).
+    A view writes through to its base. A weakly typed 0-d tracer stands for a
+    Python scalar, which is immutable: ``new`` is returned and nothing is rebound.
+    """
+    if tracer.aval.weak_type and tracer.aval.ndim == 0:
+        return new
+    na, ta = core.aval_of(new), tracer.aval
+    if na.shape != ta.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {ta.shape} doesn't match "
+                         f"the broadcast shape {na.shape}")
+    if not np.can_cast(na.dtype, ta.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{opname}' output from {na.dtype!r} to {ta.dtype!r} "
+                        "with casting rule 'same_kind'")
+    if na.dtype != ta.dtype or na.weak_type != ta.weak_type:
+        new = lax.convert_element_type(new, ta.dtype, weak_type=ta.weak_type)
+    _rebind(tracer, new)
+    return tracer
+
+
+class AtIndexer:
+    """``x.at``: ``x.at[idx]`` gives an object with functional updates (as in JAX)."""
+
+    __slots__ = ("_x",)
+
+    def __init__(self, x):
+        self._x = x
+
+    def __getitem__(self, idx):
+        return _IndexUpdateRef(self._x, idx)
+
+    def __repr__(self):
+        return f"AtIndexer({self._x!r})"
+
+
+class _IndexUpdateRef:
+    """``x.at[idx]``: ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``min``, ``max``.
+
+    Every method returns a new array; ``x`` is never modified. The value is cast
+    to ``x.dtype``. Unlike ``x[idx] += v``, repeated indices all contribute to
+    ``add``/``multiply``/``min``/``max`` (``numpy.add.at`` semantics); for ``set``
+    the last write wins eagerly and on CPU.
+
+    ``mode``: ``None`` (default): a concrete out-of-bounds index raises
+    ``IndexError`` (NumPy), a traced one is clamped by ``get`` and dropped by
+    updates. ``"clip"``: clamp into range. ``"fill"``/``"drop"``: ``get`` gives
+    ``fill_value`` (default NaN, the integer minimum, or True), updates are
+    dropped. ``"promise_in_bounds"``: no checks (what XLA does otherwise: clamp
+    for ``get``, drop for updates). Negative indices count from the end first.
+    ``indices_are_sorted``/``unique_indices`` are accepted for JAX compatibility
+    and have no effect.
+    """
+
+    __slots__ = ("_x", "_idx")
+
+    def __init__(self, x, idx):
+        self._x = x
+        self._idx = idx
+
+    def _entries(self, mode, defer_arrays=False):
+        return _parse(core.aval_of(self._x).shape, self._idx, check=mode is None,
+                      defer_arrays=defer_arrays)[0]
+
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
+        """``x[idx]`` as a new array (a gather), with ``mode``/``fill_value`` as above."""
+        if mode is None:
+            return _gather_entries(self._x, self._entries(None))
+        mode = GatherScatterMode.from_any(mode)
+        return _gather_entries(self._x, self._entries(mode), mode, fill_value)
+
+    def _update(self, kind, values, mode):
+        mode = None if mode is None else GatherScatterMode.from_any(mode)
+        return _write(self._x, self._entries(mode, True), values, kind, mode,
+                      check_arrays=mode is None)
+
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[idx] = values``."""
+        return self._update("set", values, mode)
+
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``values`` added at ``idx`` (repeated indices accumulate)."""
+        return self._update("add", values, mode)
+
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``values`` subtracted at ``idx`` (repeated indices accumulate)."""
+        dt = core.aval_of(self._x).dtype
+        if core.is_python_scalar(values):
+            v = core.lift(core.scalar_to_ndarray(values, dt))
+        else:
+            v = asarray_for("at.subtract", values, "values")
+            if core.aval_of(v).dtype != dt:
+                v = lax.convert_element_type(v, dt)
+        return self._update("add", lax.neg(v), mode)
+
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with the elements at ``idx`` multiplied by ``values``."""
+        return self._update("multiply", values, mode)
+
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``minimum(x[idx], values)`` at ``idx``."""
+        return self._update("min", values, mode)
+
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``maximum(x[idx], values)`` at ``idx``."""
+        return self._update("max", values, mode)

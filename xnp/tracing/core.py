@@ -542,13 +542,14 @@ class Array:
     Operators and methods are installed by :mod:`xnp.array`.
     """
 
-    __slots__ = ("_val", "_buf", "_weak", "__weakref__")
+    __slots__ = ("_val", "_buf", "_weak", "_aval", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, value, weak_type: bool = False, buf=None):
         self._val = value
         self._buf = buf
         self._weak = weak_type
+        self._aval = None  # cached: in-place writes never change shape or dtype
 
     @property
     def _value(self):
@@ -579,8 +580,11 @@ class Array:
 
     @property
     def aval(self) -> ShapedArray:
-        m = self._meta()
-        return ShapedArray(m.shape, m.dtype, self._weak)
+        a = self._aval
+        if a is None:
+            m = self._meta()
+            a = self._aval = ShapedArray(m.shape, m.dtype, self._weak)
+        return a
 
     @property
     def weak_type(self) -> bool:

@@ -174,8 +174,10 @@ def _fast_signature(args):
     for a in args:
         t = type(a)
         if t is core.Array:
-            m = a._meta()
-            sig.append((m.shape, m.dtype, a._weak))
+            av = a._aval
+            if av is None:
+                av = a.aval
+            sig.append((av.shape, av.dtype, av.weak_type))
         elif t is _NDARRAY:
             sig.append((a.shape, a.dtype))
         elif t in _SCALAR_TYPES:

@@ -64,7 +64,12 @@ class Compiled:
                 if d and type(x) is core.Array:
                     x._val = None
                     x._buf = _client.DONATED
-        return [core.Array(None, a.weak_type, b) for a, b in zip(self._out_avals, outs)]
+        results = []
+        for a, b in zip(self._out_avals, outs):
+            arr = core.Array(None, a.weak_type, b)
+            arr._aval = a
+            results.append(arr)
+        return results
 
 
 import numpy as _np  # noqa: E402

@@ -1,0 +1,47 @@
+"""Run every benchmark (``make bench``): tables of timings and ratios, printed, never asserted.
+
+Exits with status 1 only if a benchmark raised (e.g. an xnp function is missing),
+never because of a timing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import bench_compile  # noqa: E402
+import bench_demos  # noqa: E402
+import bench_eager_large  # noqa: E402
+import bench_eager_overhead  # noqa: E402
+import bench_jit_call  # noqa: E402
+import bench_jit_chain  # noqa: E402
+import bench_lax_ops  # noqa: E402  (g), added by the sorting/scan work
+from _harness import machine_line  # noqa: E402
+
+__all__ = ["main"]
+
+BENCHMARKS = (bench_eager_overhead, bench_eager_large, bench_jit_call, bench_compile,
+              bench_jit_chain, bench_demos, bench_lax_ops)
+
+
+def main() -> int:
+    print(f"xnp benchmarks; {machine_line()}")
+    failed = []
+    for b in BENCHMARKS:
+        try:
+            b.main()
+        except Exception:
+            print(f"\n## {b.__name__}: FAILED")
+            traceback.print_exc(file=sys.stdout)
+            failed.append(b.__name__)
+    if failed:
+        print(f"\nbenchmarks that raised: {', '.join(failed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

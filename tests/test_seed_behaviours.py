@@ -729,24 +729,32 @@ def test_S26_device_and_astype():
     assert isinstance(seen["astype"], xnp.tracing.Tracer)
 
 
-@skip_needs("lax.cond, lax.while_loop, lax.fori_loop, lax.scan and vmap")
-def test_S27_conversions_inside_lax_bodies():
-    def br(x):
-        if x > 0:
-            return x
-        return -x
+def _s27_br(x):
+    if x > 0:
+        return x
+    return -x
 
-    calls = [
-        lambda: xnp.lax.cond(True, br, lambda x: x, 1.0),
-        lambda: xnp.lax.while_loop(lambda v: v < 3, br, 1.0),
-        lambda: xnp.lax.while_loop(lambda v: bool(v < 3), lambda v: v + 1, 1.0),
-        lambda: xnp.lax.fori_loop(0, 3, lambda i, v: br(v), 1.0),
-        lambda: xnp.lax.scan(lambda c, x: (br(c), x), 1.0, xp.arange(3.0)),
-        lambda: xnp.vmap(br)(xp.ones(3)),
+
+def test_S27_conversions_inside_lax_bodies():
+    br = _s27_br
+    calls = [  # (call, construct, argument) as JAX names them
+        (lambda: xnp.lax.cond(True, br, lambda x: x, 1.0), "cond", "x"),
+        (lambda: xnp.lax.while_loop(lambda v: v < 3, br, 1.0), "while_body", "x"),
+        (lambda: xnp.lax.while_loop(lambda v: bool(v < 3), lambda v: v + 1, 1.0),
+         "while_cond", "v"),
+        (lambda: xnp.lax.fori_loop(0, 3, lambda i, v: br(v), 1.0), "fori_loop", "v"),
+        (lambda: xnp.lax.scan(lambda c, x: (br(c), x), 1.0, xp.arange(3.0)), "scan", "c"),
     ]
-    for call in calls:
-        with pytest.raises(errors.TracerBoolConversionError):
+    for call, construct, arg in calls:
+        with pytest.raises(errors.TracerBoolConversionError) as e:
             call()
+        assert f"for {construct}." in str(e.value) and f"argument {arg}." in str(e.value)
+
+
+@skip_needs("vmap")
+def test_S27_conversion_inside_vmap():
+    with pytest.raises(errors.TracerBoolConversionError):
+        xnp.vmap(_s27_br)(xp.ones(3))
 
 
 # ======================================================================= 6. abstract vs concrete
@@ -798,20 +806,26 @@ def test_S28_transformation_rows():
         (lambda p: xnp.vmap(xnp.grad(p))(xp.array([1.0, 2.0])), errors.TracerBoolConversionError,
          "GradTracer(primal=VmapTracer(aval=float64[], batched=float64[2]), "
          "typeof(tangent)=f64[])"),
-        (lambda p: xnp.lax.cond(True, p, p, 2.0), errors.TracerBoolConversionError,
-         "JitTracer(~float64[])"),
-        (lambda p: xnp.lax.while_loop(lambda v: p(v) > 10, p, 2.0),
-         errors.TracerBoolConversionError, "JitTracer(~float64[])"),
-        (lambda p: xnp.lax.fori_loop(0, 2, lambda i, v: p(v), 2.0),
-         errors.TracerBoolConversionError, "JitTracer(~float64[])"),
-        (lambda p: xnp.lax.scan(lambda c, a: (p(c), a), 2.0, xp.arange(2.0)),
-         errors.TracerBoolConversionError, "JitTracer(~float64[])"),
         (lambda p: xnp.vjp(p, 2.0), True, "GradTracer(primal=2.0, typeof(tangent)=f64[])"),
     ]
     for run, ok, r in rows:
         probe, rec = _probe_recorder()
         run(probe)
         assert rec == {"repr": r, "ok": ok}
+
+
+def test_S28_lax_body_rows():
+    rows = [
+        lambda p: xnp.lax.cond(True, p, p, 2.0),
+        lambda p: xnp.lax.switch(1, [p, p], 2.0),
+        lambda p: xnp.lax.while_loop(lambda v: p(v) > 10, p, 2.0),
+        lambda p: xnp.lax.fori_loop(0, 2, lambda i, v: p(v), 2.0),
+        lambda p: xnp.lax.scan(lambda c, a: (p(c), a), 2.0, xp.arange(2.0)),
+    ]
+    for run in rows:
+        probe, rec = _probe_recorder()
+        run(probe)
+        assert rec == {"repr": "JitTracer(~float64[])", "ok": errors.TracerBoolConversionError}
 
 
 def divide(x, y):
@@ -878,8 +892,6 @@ def test_S30_other_tracer_reprs():
     xnp.jvp(rec, (1.0,), (1.0,))
     xnp.jit(xnp.grad(lambda x: rec(x) * 1.0))(1.0)
     xnp.vmap(xnp.grad(lambda x: rec(x) * 1.0))(xp.ones(3))
-    xnp.lax.cond(True, rec, rec, 1)
-    xnp.lax.scan(lambda c, a: (c, rec(a)), 0.0, xp.arange(3.0))
     assert seen == [
         "VmapTracer(aval=float64[3], batched=float64[5,3])",
         "GradTracer(primal=1.0, typeof(tangent)=f64[])",
@@ -887,10 +899,22 @@ def test_S30_other_tracer_reprs():
         "JVPTracer(primal=1.0, tangent=1.0)",
         "GradTracer(primal=JitTracer(~float64[]), typeof(tangent)=f64[])",
         "GradTracer(primal=VmapTracer(aval=float64[], batched=float64[3]), typeof(tangent)=f64[])",
-        "JitTracer(~int64[])",
-        "JitTracer(~int64[])",
-        "JitTracer(float64[])",
     ]
+
+
+def test_S30_lax_body_reprs():
+    seen = []
+
+    def rec(x):
+        seen.append(repr(x))
+        return x
+
+    xnp.lax.cond(True, rec, rec, 1)
+    xnp.lax.scan(lambda c, a: (c, rec(a)), 0.0, xp.arange(3.0))
+    xnp.lax.while_loop(lambda v: rec(v) < 3, lambda v: rec(v) + 1, 1)
+    xnp.lax.fori_loop(0, 2, lambda i, v: rec(v), 1.0)
+    assert seen == ["JitTracer(~int64[])", "JitTracer(~int64[])", "JitTracer(float64[])",
+                    "JitTracer(~int64[])", "JitTracer(~int64[])", "JitTracer(~float64[])"]
 
 
 @skip_needs("grad, jvp and vjp")
@@ -929,7 +953,6 @@ def test_S31_concrete_primal_tracers():
         assert isinstance(results["astype"], xnp.tracing.Tracer)
 
 
-@skip_needs("lax.cond, lax.while_loop, lax.fori_loop and lax.scan")
 def test_S32_lax_control_flow():
     assert float(xnp.lax.cond(True, lambda x: x + 1, lambda x: x - 1, 2.0)) == 3.0
     assert float(xnp.lax.while_loop(lambda v: v < 10, lambda v: v * 2, 1.0)) == 16.0

@@ -260,6 +260,14 @@ def slice(operand: Array, start_indices, limit_indices, strides=None) -> Array: 
     return checked_bind(slice_p, operand, start_indices=start, limit_indices=limit, strides=strides)
 
 
+def _from_end(index, default: int, n: int) -> int:
+    """A slice bound: None -> ``default``; negative values count from the end (``n``)."""
+    if index is None:
+        return default
+    i = operator.index(index)
+    return i + n if i < 0 else i
+
+
 def slice_in_dim(operand: Array, start_index, limit_index, stride: int = 1, axis: int = 0) -> Array:
     """:func:`slice` along one ``axis`` (``None`` bounds mean the whole axis)."""
     shape = core.aval_of(operand).shape
@@ -267,8 +275,9 @@ def slice_in_dim(operand: Array, start_index, limit_index, stride: int = 1, axis
     start = [0] * len(shape)
     limit = list(shape)
     strides = [1] * len(shape)
-    start[axis] = 0 if start_index is None else operator.index(start_index)
-    limit[axis] = shape[axis] if limit_index is None else operator.index(limit_index)
+    n = shape[axis]
+    start[axis] = _from_end(start_index, 0, n)
+    limit[axis] = _from_end(limit_index, n, n)
     strides[axis] = operator.index(stride)
     return slice(operand, start, limit, strides)
 

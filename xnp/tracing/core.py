@@ -302,7 +302,9 @@ class EvalTrace(Trace):
         if prim.impl is not None:
             for a in args:
                 if isinstance(a, Tracer):
-                    a._check_alive()
+                    top = find_top_trace(self, args)
+                    if top is not self:
+                        return top.process_primitive(prim, args, params)
             return prim.impl(*args, **params)
         vals = []
         weaks = []

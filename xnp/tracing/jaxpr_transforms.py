@@ -36,7 +36,7 @@ def closed_call_jaxpr(closed: ClosedJaxpr) -> ClosedJaxpr:
     return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.eqns, j.outvars, j.debug_info), [])
 
 
-def jvp_jaxpr(closed: ClosedJaxpr, nonzeros, instantiate_all: bool = True) -> ClosedJaxpr:
+def jvp_jaxpr(closed: ClosedJaxpr, nonzeros) -> ClosedJaxpr:
     """A jaxpr ``(primals..., nonzero tangents...) -> (primal outs..., tangent outs...)``.
 
     Tangent outputs are always instantiated (zeros where the tangent is symbolically 0).
@@ -54,7 +54,7 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros, instantiate_all: bool = True) -> Cl
                                    primals, tangents)
         return list(p_out) + [ad.instantiate(t) for t in t_out]
 
-    return trace_flat(fun, in_avals + t_avals, "jvp")
+    return trace_flat(fun, in_avals + t_avals, "jvp_body", "jvp")
 
 
 def partial_eval_jaxpr(jaxpr: Jaxpr, unknowns):

@@ -501,31 +501,7 @@ def make_jaxpr(fun, static_argnums=(), static_argnames=None, return_shape=False)
 
 
 # --------------------------------------------------------------------------- transformation rules
-
-
-def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
-    """jvp of a nested jit: the jvp jaxpr, split so that the primal part runs on the
-    enclosing trace and the tangent part (linear, fed by residuals) is its own jit call."""
-    from xnp.tracing import ad  # noqa: PLC0415
-    from xnp.tracing.jaxpr_transforms import jvp_jaxpr, partial_eval_jaxpr  # noqa: PLC0415
-
-    nonzeros = [type(t) is not ad.Zero for t in tangents]
-    jj = jvp_jaxpr(jaxpr, nonzeros)
-    call = _closure_convert(jj)[0]
-    n_consts = len(jj.consts)
-    n_in = len(primals)
-    unknowns = [False] * (n_consts + n_in) + [True] * sum(nonzeros)
-    known, unknown, out_unknown, n_res = partial_eval_jaxpr(call.jaxpr, unknowns)
-    n_out = len(jaxpr.out_avals)
-    known_outs = jit_p.bind(*jj.consts, *primals, jaxpr=ClosedJaxpr(known, []), name=name)
-    n_known_out = len(known.outvars) - n_res
-    known_vals, residuals = known_outs[:n_known_out], known_outs[n_known_out:]
-    nz_tangents = [t for t in tangents if type(t) is not ad.Zero]
-    unknown_outs = jit_p.bind(*residuals, *nz_tangents, jaxpr=ClosedJaxpr(unknown, []),
-                              name=name) if unknown.outvars else []
-    kit, uit = iter(known_vals), iter(unknown_outs)
-    outs = [next(uit) if u else next(kit) for u in out_unknown]
-    return outs[:n_out], outs[n_out:]
+# (the jvp rule is set by xnp.lax.control_flow.calls: it shares cond/scan's linearization)
 
 
 def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
@@ -549,6 +525,5 @@ def _jit_batch(vals, dims, *, jaxpr: ClosedJaxpr, name: str):
     return outs, [0] * len(outs)
 
 
-jit_p.jvp = _jit_jvp
 jit_p.transpose = _jit_transpose
 jit_p.batch = _jit_batch

@@ -86,6 +86,8 @@ def _param_keys(params) -> list[str]:
 
 def _alias_call_names(eqn, names: _Names) -> None:
     """Name a call's inner invars/outvars after the equation's operands/results."""
+    if eqn.primitive.name != "jit":  # only call primitives pass operands through unchanged
+        return
     inner = eqn.params.get("jaxpr")
     if not isinstance(inner, (Jaxpr, ClosedJaxpr)):
         return

@@ -3,6 +3,8 @@
 from xnp.backends.xla.lowering._core import LOWERINGS, UNSUPPORTED, lowering
 from xnp.backends.xla.lowering import (calls, elementwise, linalg, reductions,  # noqa: F401
                                        shape_ops, slicing)
+from xnp.backends.xla.lowering import control_flow  # noqa: F401
+from xnp.backends.xla.lowering import cumulative, sorting, windowed  # noqa: F401
 from xnp.backends.xla.lowering.module import lower_closed_jaxpr
 
 __all__ = ["LOWERINGS", "UNSUPPORTED", "lowering", "lower_closed_jaxpr"]

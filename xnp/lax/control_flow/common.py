@@ -1,0 +1,456 @@
+"""Machinery shared by the control-flow primitives (``cond``, ``while``, ``scan``).
+
+* Tracing user bodies abstractly into closed jaxprs (:func:`trace_body`), with debug
+  info naming the construct (``for cond``) and the body's arguments, so tracer errors
+  inside a body say where they come from (seed S-27). Bodies are always traced, also
+  when called eagerly with concrete values (S-28, S-32).
+* Closure conversion: the constants a body closes over (arrays, and tracers of an
+  enclosing trace) become leading inputs of its jaxpr and are passed to ``bind`` as
+  operands, so every transformation sees them.
+* Jaxpr surgery used by the rules: extra unused inputs, reordering, weak-type fixes,
+  splitting a body into its primal and linear parts for reverse mode
+  (:func:`linearize_jaxpr`), jvp/batching of a jaxpr that report which outputs carry
+  a tangent / a batch axis (for the fixed points over loop carries).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp.lax import _kit as kit
+from xnp.lax import _rules as rules
+from xnp.lax import elementwise
+from xnp.tracing import ad, batching, core
+from xnp.tracing.ad import Zero
+from xnp.tracing.avals import ShapedArray
+from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
+from xnp.tracing.jaxpr_transforms import trace_flat
+from xnp.tracing.partial_eval import (DebugInfo, DynamicJaxprTrace, JitTracer, debug_info_for,
+                                     signature_arg_names, trace_to_jaxpr)
+from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+
+__all__ = [
+    "TracedBody", "trace_body", "flat_arg_names", "flat_avals", "join_consts",
+    "closure_convert", "internal_trace", "jaxpr_name", "add_invars", "reorder_invars",
+    "strong_outputs", "check_same_types", "weak_promotion", "fix_aval", "Linearized",
+    "linearize_jaxpr", "differentiable", "jvp_jaxpr_nz", "is_linearizing", "batch_jaxpr_dims",
+    "as_operand", "redirect",
+]
+
+
+# --------------------------------------------------------------------------- tracing bodies
+
+
+class TracedBody:
+    """A traced body: ``jaxpr`` takes (consts..., flat args...) and has no consts of its own;
+    ``consts`` are the closed-over values; ``out_tree`` the structure of its result."""
+
+    __slots__ = ("jaxpr", "consts", "out_tree")
+
+    def __init__(self, jaxpr: ClosedJaxpr, consts, out_tree):
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+        self.out_tree = out_tree
+
+    @property
+    def out_avals(self):
+        return self.jaxpr.out_avals
+
+    @property
+    def nconsts(self) -> int:
+        return len(self.consts)
+
+
+def flat_avals(tree):
+    """``(leaves, treedef, avals)`` of a pytree of array-likes.
+
+    Raises
+    ------
+    TypeError
+        A leaf is not an array or scalar.
+    """
+    leaves, treedef = tree_flatten(tree)
+    return leaves, treedef, [core.aval_of(x) for x in leaves]
+
+
+def flat_arg_names(fun, args) -> list[str]:
+    """One name per flat input: the parameter name plus the pytree path (``c['w']``)."""
+    names = signature_arg_names(fun, tuple(args), {})
+    if names is None or len(names) != len(args):
+        names = [f"args[{i}]" for i in range(len(args))]
+    flat = []
+    for name, arg in zip(names, args):
+        for path, _ in tree_flatten_with_path(arg)[0]:
+            flat.append(name + keystr(path))
+    return flat
+
+
+def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_names=None,
+               wrapper=None):
+    """Trace ``fun(*args)`` abstractly into a :class:`TracedBody`.
+
+    ``args`` is the tuple of positional arguments (pytrees; only their structure is
+    used), ``in_avals`` the avals of its flat leaves. ``wrapper(fun, *args)`` (optional)
+    is what is actually traced (``fori_loop`` wraps the user's body). The debug info
+    names ``debug_fun`` (default ``fun``), the flat inputs (``arg_names``, default
+    from ``fun``'s signature) and ``transformation`` (tracer errors say "for scan").
+    """
+    leaves, in_tree = tree_flatten(tuple(args))
+    if arg_names is None or len(arg_names) != len(leaves):
+        arg_names = flat_arg_names(fun, args)
+    dbg = debug_info_for(debug_fun or fun, transformation, arg_names)
+    store = {}
+
+    def flat_fun(*flat):
+        call_args = tree_unflatten(in_tree, flat)
+        out = wrapper(fun, *call_args) if wrapper is not None else fun(*call_args)
+        out_leaves, out_tree = tree_flatten(out)
+        store["out_tree"] = out_tree
+        return out_leaves
+
+    closed, mutated = trace_to_jaxpr(flat_fun, list(in_avals), dbg)
+    if any(mutated):
+        raise NotImplementedError(
+            f"xnp.lax.{transformation}: {dbg.func_name} updates one of its arguments in place "
+            "(x[i] = v or x += y); return the new value instead.")
+    jaxpr, consts = closure_convert(closed)
+    return TracedBody(jaxpr, consts, store["out_tree"])
+
+
+def closure_convert(closed: ClosedJaxpr):
+    """``(jaxpr with constvars moved to the front of the invars, consts)``."""
+    j = closed.jaxpr
+    if not j.constvars:
+        return closed, []
+    new = Jaxpr([], j.constvars + j.invars, j.eqns, j.outvars, j.debug_info)
+    return ClosedJaxpr(new, []), list(closed.consts)
+
+
+def jaxpr_name(closed: ClosedJaxpr) -> str:
+    dbg = closed.jaxpr.debug_info
+    return getattr(dbg, "func_name", None) or "body"
+
+
+def internal_trace(fun, in_avals, name: str, transformation: str):
+    """Trace an internal function of the rules (flat in, flat list out) abstractly:
+    ``(jaxpr with consts as leading invars, consts)``."""
+    return closure_convert(trace_flat(fun, list(in_avals), name, transformation))
+
+
+# --------------------------------------------------------------------------- jaxpr surgery
+
+
+def add_invars(closed: ClosedJaxpr, before=(), after=()) -> ClosedJaxpr:
+    """The same computation with unused inputs of avals ``before``/``after`` added."""
+    j = closed.jaxpr
+    pre = [Var(a) for a in before]
+    post = [Var(a) for a in after]
+    new = Jaxpr(j.constvars, pre + list(j.invars) + post, j.eqns, j.outvars, j.debug_info)
+    return ClosedJaxpr(new, closed.consts)
+
+
+def reorder_invars(closed: ClosedJaxpr, order, out_order=None) -> ClosedJaxpr:
+    """Invars (and optionally outvars) permuted: new position ``k`` holds old ``order[k]``."""
+    j = closed.jaxpr
+    invars = [j.invars[i] for i in order]
+    outvars = j.outvars if out_order is None else [j.outvars[i] for i in out_order]
+    return ClosedJaxpr(Jaxpr(j.constvars, invars, j.eqns, outvars, j.debug_info), closed.consts)
+
+
+def join_consts(bodies):
+    """Give every body the same inputs: (consts of body 0, consts of body 1, ..., args).
+
+    Returns ``(jaxprs, consts)``; each jaxpr ignores the other bodies' consts.
+    """
+    all_consts = [c for b in bodies for c in b.consts]
+    const_avals = [[v.aval for v in b.jaxpr.jaxpr.invars[: b.nconsts]] for b in bodies]
+    jaxprs = []
+    for k, b in enumerate(bodies):
+        before = [a for avals in const_avals[:k] for a in avals]
+        j = b.jaxpr.jaxpr
+        own = j.invars[: b.nconsts]
+        rest = j.invars[b.nconsts:]
+        after = [a for avals in const_avals[k + 1:] for a in avals]
+        invars = [Var(a) for a in before] + own + [Var(a) for a in after] + rest
+        jaxprs.append(ClosedJaxpr(Jaxpr([], invars, j.eqns, j.outvars, j.debug_info), []))
+    return jaxprs, all_consts
+
+
+def strong_outputs(closed: ClosedJaxpr, targets) -> ClosedJaxpr:
+    """Outputs converted to the avals ``targets`` where they differ only in weak type or
+    (for weak outputs) in dtype (a ``convert_element_type`` equation is appended)."""
+    j = closed.jaxpr
+    eqns = list(j.eqns)
+    outvars = []
+    for v, target in zip(j.outvars, targets):
+        if v.aval == target:
+            outvars.append(v)
+            continue
+        if type(v) is Literal:
+            outvars.append(Literal(np.asarray(v.val, target.dtype), target))
+            continue
+        new = Var(target)
+        eqns.append(JaxprEqn(elementwise.convert_element_type_p, [v],
+                             {"new_dtype": target.dtype, "weak_type": target.weak_type},
+                             [new], None))
+        outvars.append(new)
+    return ClosedJaxpr(Jaxpr(j.constvars, j.invars, eqns, outvars, j.debug_info), closed.consts)
+
+
+def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
+def check_same_types(fname: str, what: str, names, avals_a, avals_b, label_a: str,
+                     label_b: str) -> None:
+    """``TypeError`` listing the leaves whose shape or dtype differ (weak type ignored)."""
+    bad = [f"  {n}: {label_a} {a.str_short()} vs {label_b} {b.str_short()}"
+           for n, a, b in zip(names, avals_a, avals_b) if not _same_type(a, b)]
+    if bad:
+        raise TypeError(f"xnp.lax.{fname}: {what} must have identical types (shape and dtype):\n"
+                        + "\n".join(bad))
+
+
+_KIND_ORDER = {"b": 0, "i": 1, "u": 1, "f": 2, "V": 2, "c": 3}
+
+
+def weak_promotion(in_aval: ShapedArray, out_aval: ShapedArray) -> ShapedArray | None:
+    """For a loop carry whose input is weak (a Python scalar) and whose body output type
+    differs: the aval the input should take (as JAX's ``_promote_weak_typed_inputs``:
+    the output's dtype, strong), or None when no weak-type promotion explains the
+    difference (a bool never promotes; a kind never goes down, e.g. float -> int)."""
+    if not in_aval.weak_type or in_aval.shape != out_aval.shape:
+        return None
+    if in_aval.dtype == out_aval.dtype:
+        return None if out_aval.weak_type else in_aval.strip_weak_type()
+    k_in = _KIND_ORDER.get(in_aval.dtype.kind)
+    k_out = _KIND_ORDER.get(out_aval.dtype.kind)
+    if k_in is not None and k_out is not None and k_out >= k_in > 0:
+        return ShapedArray(in_aval.shape, out_aval.dtype)
+    return None
+
+
+def fix_aval(x, aval: ShapedArray):
+    """``x`` (a value, or a symbolic ``Zero``: instantiated) with exactly ``aval``'s dtype
+    and weak type (a ``convert_element_type`` where they differ)."""
+    if type(x) is Zero:
+        x = ad.instantiate(Zero(aval.strip_weak_type()))
+    xa = core.aval_of(x)
+    if xa == aval:
+        return x
+    return elementwise.convert_element_type(x, aval.dtype, aval.weak_type)
+
+
+# --------------------------------------------------------------------------- linearizing a body
+
+
+class Linearized:
+    """A body split for reverse mode (see :func:`linearize_jaxpr`).
+
+    ``known``: ClosedJaxpr (consts folded in as leading invars, values in
+    ``known_consts``) mapping the body's inputs to (primal outputs..., computed
+    residuals...). ``lin``: ClosedJaxpr (no consts) mapping (residuals...,
+    nonzero tangents...) to the output tangents where ``out_nz``. ``res_kinds[i]``
+    says where residual ``i`` comes from: ``("invar", k)`` the body's input ``k``,
+    ``("const", value)`` a concrete value, ``("computed", j)`` computed output ``j``.
+    """
+
+    __slots__ = ("known", "known_consts", "lin", "out_nz", "res_kinds", "n_computed")
+
+    def __init__(self, known, known_consts, lin, out_nz, res_kinds):
+        self.known = known
+        self.known_consts = known_consts
+        self.lin = lin
+        self.out_nz = out_nz
+        self.res_kinds = res_kinds
+        self.n_computed = sum(1 for k in res_kinds if k[0] == "computed")
+
+    @property
+    def res_avals(self):
+        return [v.aval for v in self.lin.jaxpr.invars[: len(self.res_kinds)]]
+
+    def residuals(self, inputs, computed):
+        """Residual values from the body's input values and the computed residuals."""
+        out = []
+        for kind in self.res_kinds:
+            if kind[0] == "invar":
+                out.append(inputs[kind[1]])
+            elif kind[0] == "const":
+                out.append(kind[1])
+            else:
+                out.append(computed[kind[1]])
+        return out
+
+
+def linearize_jaxpr(closed: ClosedJaxpr, nonzeros, instantiate, hoistable=None) -> Linearized:
+    """Split ``closed`` into a known (primal) part and a linear (tangent) part.
+
+    The body runs under a linearizing JVP trace whose primals are staged into the
+    known jaxpr and whose tangents are staged into a separate linear jaxpr (as
+    ``xnp.linearize`` does); nested control-flow primitives see the same setting and
+    split themselves, so nesting works. Tangent outputs are kept for inexact outputs
+    that are nonzero or have ``instantiate[i]``. ``hoistable(k)`` says whether input
+    ``k`` may be used as a residual directly (else it is output as a computed one).
+    """
+    in_avals = list(closed.in_avals)
+    out_avals = closed.out_avals
+    name = jaxpr_name(closed)
+    store = {}
+
+    def fun(*primals):
+        known_trace = core.current_trace()
+        jtrace = ad.JVPTrace(known_trace, linearizing=True)
+        ttrace = DynamicJaxprTrace(DebugInfo(name, None, None, [], "linearize"))
+        try:
+            tangents = [ttrace.new_arg(ad.tangent_aval(a)) if nz else Zero(ad.tangent_aval(a))
+                        for a, nz in zip(in_avals, nonzeros)]
+            tracers = [ad.JVPTracer(jtrace, p, t) for p, t in zip(primals, tangents)]
+            with core.set_current_trace(jtrace):
+                outs = eval_jaxpr(closed.jaxpr, closed.consts, *tracers)
+            p_out, t_out, out_nz = [], [], []
+            with core.set_current_trace(ttrace):
+                for o, inst, a in zip(outs, instantiate, out_avals):
+                    p, t = jtrace.to_primal_tangent(o)
+                    p_out.append(p)
+                    keep = differentiable(a) and (inst or type(t) is not Zero)
+                    out_nz.append(keep)
+                    if keep:
+                        t_out.append(ttrace.to_tracer(fix_aval(t, ad.tangent_aval(a))))
+            lin = ttrace.to_jaxpr(t_out)
+        finally:
+            jtrace.alive = False
+            ttrace.alive = False
+        positions = {v: k for k, v in enumerate(known_trace.invars)}
+        kinds, computed = [], []
+        for r in lin.consts:
+            if isinstance(r, JitTracer) and r._trace is known_trace:
+                if type(r.val) is Literal:
+                    kinds.append(("const", core.Array(r.val.val, r.val.aval.weak_type)))
+                    continue
+                k = positions.get(r.val)
+                if k is not None and (hoistable is None or hoistable(k)):
+                    kinds.append(("invar", k))
+                    continue
+                kinds.append(("computed", len(computed)))
+                computed.append(r)
+            else:
+                kinds.append(("const", r))
+        store["lin"] = closure_convert(lin)[0]
+        store["out_nz"] = out_nz
+        store["kinds"] = kinds
+        return p_out + computed
+
+    known, known_consts = internal_trace(fun, in_avals, name, "linearize")
+    return Linearized(known, known_consts, store["lin"], store["out_nz"], store["kinds"])
+
+
+# --------------------------------------------------------------------------- jvp and batching
+
+
+def differentiable(aval: ShapedArray) -> bool:
+    """Only floating and complex values carry tangents (integer/bool ones are zero)."""
+    return aval.dtype in kit.INEXACT
+
+
+def jvp_jaxpr_nz(closed: ClosedJaxpr, nonzeros, instantiate):
+    """A jaxpr ``(primals..., nonzero tangents...) -> (primal outs..., tangent outs...)``.
+
+    Output tangents are present where nonzero or where ``instantiate[i]`` (as zeros),
+    and only for inexact outputs; tangents are never weak-typed. Returns
+    ``(ClosedJaxpr (may hold consts), out_nonzeros)``.
+    """
+    in_avals = list(closed.in_avals)
+    n = len(in_avals)
+    t_avals = [ad.tangent_aval(a) for a, nz in zip(in_avals, nonzeros) if nz]
+    out_avals = closed.out_avals
+    store = {}
+
+    def fun(*args):
+        primals = list(args[:n])
+        it = iter(args[n:])
+        tangents = [next(it) if nz else Zero(ad.tangent_aval(a))
+                    for a, nz in zip(in_avals, nonzeros)]
+        p_out, t_out = ad.jvp_call(lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs),
+                                   primals, tangents)
+        out_nz, ts = [], []
+        for t, inst, a in zip(t_out, instantiate, out_avals):
+            keep = differentiable(a) and (inst or type(t) is not Zero)
+            out_nz.append(keep)
+            if keep:
+                ts.append(fix_aval(t, ad.tangent_aval(a)))
+        store["nz"] = out_nz
+        return list(p_out) + ts
+
+    jj = trace_flat(fun, in_avals + t_avals, jaxpr_name(closed), "jvp")
+    return jj, store["nz"]
+
+
+def is_linearizing(tangents) -> bool:
+    """True when tangents are staged by a trace nested inside the current one (reverse
+    mode: ``linearize``/``vjp``/``grad``): the rule must keep primal work on the
+    current trace and stage only the linear part."""
+    level = core.current_trace().level
+    return any(isinstance(t, core.Tracer) and t._trace.level > level for t in tangents)
+
+
+def batch_jaxpr_dims(closed: ClosedJaxpr, in_dims, size: int, instantiate):
+    """A jaxpr of the batched computation: input ``i`` batched at ``in_dims[i]`` (None:
+    unbatched); outputs batched at axis 0, or unbatched where they do not depend on the
+    batch and ``instantiate[i]`` is False. Returns ``(ClosedJaxpr, out_batched)``."""
+    in_avals = []
+    for a, d in zip(closed.in_avals, in_dims):
+        if d is None:
+            in_avals.append(a)
+        else:
+            in_avals.append(ShapedArray(a.shape[:d] + (size,) + a.shape[d:], a.dtype,
+                                        a.weak_type))
+    store = {}
+
+    def fun(*args):
+        trace = batching.BatchTrace(core.current_trace(), size, jaxpr_name(closed))
+        try:
+            tracers = [batching.BatchTracer(trace, a, d) if d is not None else a
+                       for a, d in zip(args, in_dims)]
+            with core.set_current_trace(trace):
+                outs = eval_jaxpr(closed.jaxpr, closed.consts, *tracers)
+            res, batched = [], []
+            for o, inst in zip(outs, instantiate):
+                v, d = trace.to_val_dim(o)
+                if d is None and not inst:
+                    res.append(v)
+                    batched.append(False)
+                else:
+                    res.append(rules.bdim_to_front(v, d, size))
+                    batched.append(True)
+        finally:
+            trace.alive = False
+        store["batched"] = batched
+        return res
+
+    bj = trace_flat(fun, in_avals, jaxpr_name(closed), "vmap")
+    return bj, store["batched"]
+
+
+# --------------------------------------------------------------------------- eager helpers
+
+
+def as_operand(x, aval: ShapedArray | None = None):
+    """An eager operand as an ``xnp.Array`` (Python scalars are weak)."""
+    if type(x) is core.Array or isinstance(x, core.Tracer):
+        return x
+    a = aval if aval is not None else core.aval_of(x)
+    if core.is_python_scalar(x):
+        return core.Array(core.scalar_to_ndarray(x, a.dtype), a.weak_type)
+    return core.lift(np.asarray(x), a.weak_type)
+
+
+def redirect(prim, args, params):
+    """For an eager rule (``Primitive.impl``) that received tracers of a live trace (the
+    eval trace does not look for them: reverse mode binds the linear part of a
+    control-flow primitive with staged tangents while the eval trace is current): hand
+    the call to that trace. Returns None when every argument is concrete."""
+    cur = core.current_trace()
+    top = core.find_top_trace(cur, args)
+    if top is cur:
+        return None
+    return top.process_primitive(prim, args, params)

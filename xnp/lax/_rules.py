@@ -20,7 +20,8 @@ from xnp.tracing.batching import moveaxis
 __all__ = [
     "Zero", "UndefinedPrimal", "is_undefined", "instantiate", "add_tangents", "zero_like",
     "defjvp", "linear_unary_jvp", "linear_nary_jvp", "elementwise_batch", "unary_batch",
-    "reducer_batch", "bdim_to_front", "aval", "unbroadcast",
+    "reducer_batch", "bdim_to_front", "aval", "unbroadcast", "zero_ct_passthrough",
+    "shift_axes", "batch_size",
 ]
 
 
@@ -79,6 +80,20 @@ def linear_nary_jvp(prim):
     return jvp
 
 
+def zero_ct_passthrough(rule):
+    """Wrap a transpose rule so that a symbolic-zero cotangent gives symbolic-zero
+    cotangents to the linear operands (and None to the others) without calling it."""
+
+    def transpose(ct, *args, **params):
+        if type(ct) is Zero:
+            return [zero_like(a) if is_undefined(a) else None for a in args]
+        return rule(ct, *args, **params)
+
+    transpose.__name__ = getattr(rule, "__name__", "transpose")
+    transpose.__doc__ = rule.__doc__
+    return transpose
+
+
 def unbroadcast(ct, target_aval):
     """Sum ``ct`` down to ``target_aval``'s shape (the transpose of lax's implicit
     rank-0 and size-1 broadcasting in elementwise ops)."""
@@ -96,6 +111,16 @@ def unbroadcast(ct, target_aval):
 
 
 # ----------------------------------------------------------------------------- batching
+
+
+def shift_axes(axes, bdim: int) -> tuple[int, ...]:
+    """``axes`` of an unbatched operand as axes of its batched value (batch axis at ``bdim``)."""
+    return tuple(a + (a >= bdim) for a in axes)
+
+
+def batch_size(vals, dims) -> int:
+    """The batch size: the length of the first batched operand's batch axis."""
+    return next(core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
 
 
 def bdim_to_front(x, d, size):
@@ -148,12 +173,15 @@ def elementwise_batch(prim):
 
 
 def reducer_batch(prim):
-    """Batching of a reduction with an ``axes`` param: batch axis to the front, axes shifted."""
+    """Batching of a reduction with an ``axes`` param (reduce_*, argmax/argmin): the batch
+    axis stays where it is and ``axes`` shift past it; the result's batch axis is the
+    batch axis's position among the kept axes (no transpose is staged)."""
 
     def batch(vals, dims, *, axes, **params):
         (x,), (d,) = vals, dims
-        x = moveaxis(x, d, 0)
-        return prim.bind(x, axes=tuple(a + 1 for a in axes), **params), 0
+        new_axes = shift_axes(axes, d)
+        out_dim = d - sum(1 for a in new_axes if a < d)
+        return prim.bind(x, axes=new_axes, **params), out_dim
 
     return batch
 

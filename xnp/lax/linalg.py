@@ -5,6 +5,14 @@ pairs of contracting dimensions and maps over pairs of batch dimensions. The
 result's dimensions are, in order (XLA's convention): the batch dimensions, the
 free (neither batch nor contracting) dimensions of ``lhs``, then those of ``rhs``.
 With no contracting dimensions it is an outer product.
+
+Transformation rules: the jvp is bilinear (``dot(dx, y) + dot(x, dy)``); the
+transpose in either operand is a ``dot_general`` of the cotangent with the other
+operand (contracting the other operand's free dims, keeping the batch dims)
+followed by a ``transpose`` back to the operand's dimension order; the batching
+rule turns a batch axis of both operands into a new leading batch dimension and a
+batch axis of one operand into a free dimension (its position in the result is
+returned, so no transpose is staged).
 """
 
 from __future__ import annotations
@@ -14,6 +22,8 @@ import functools
 import numpy as np
 
 from xnp.lax import _kit as kit
+from xnp.lax import _rules as R
+from xnp.lax import elementwise, shape_ops
 from xnp.lax.reductions import checked_bind
 from xnp.tracing import Array, Primitive, ShapedArray, core
 
@@ -142,12 +152,95 @@ def _dot_general_dtype(lhs: ShapedArray, rhs: ShapedArray, *, dimension_numbers,
     return pref
 
 
+def _dot_general_jvp_lhs(t, lhs, rhs, **params):
+    return dot_general_p.bind(t, rhs, **params)
+
+
+def _dot_general_jvp_rhs(t, lhs, rhs, **params):
+    return dot_general_p.bind(lhs, t, **params)
+
+
+def _consecutive(*groups):
+    """Consecutive index ranges of the lengths of ``groups``: ``(0..n0), (n0..n0+n1), ...``."""
+    out, start = [], 0
+    for g in groups:
+        out.append(tuple(range(start, start + len(g))))
+        start += len(g)
+    return out
+
+
+def _free(ndim, contracting, batch):
+    return tuple(i for i in range(ndim) if i not in contracting and i not in batch)
+
+
+def _dot_transpose_operand(ct, x_aval, y, dimension_numbers, params, swap_ans):
+    """Cotangent of the operand ``x`` of ``dot_general(x, y)`` (``swap_ans``: of
+    ``dot_general(y, x)``; ``dimension_numbers`` are then given with x's first)."""
+    (xc, yc), (xb, yb) = dimension_numbers
+    y_aval = core.aval_of(y)
+    x_free = _free(x_aval.ndim, xc, xb)
+    y_free = _free(y_aval.ndim, yc, yb)
+    if swap_ans:  # ct dims: batch, y's free dims, x's free dims
+        ct_batch, ct_y, _ = _consecutive(xb, y_free, x_free)
+    else:  # ct dims: batch, x's free dims, y's free dims
+        ct_batch, _, ct_y = _consecutive(xb, x_free, y_free)
+    # contract ct with y over y's free dims, keep the batch dims: the result has x's batch
+    # dims, x's free dims, then x's contracting dims ordered as y's contracting dims are
+    dims = ((ct_y, y_free), (ct_batch, yb))
+    x_contract_by_y = tuple(xc[i] for i in np.argsort(yc))
+    perm = tuple(int(i) for i in np.argsort(tuple(xb) + x_free + x_contract_by_y))
+    ct_dtype = core.aval_of(ct).dtype
+    if y_aval.dtype != ct_dtype:  # preferred_element_type widened the result
+        y = elementwise.convert_element_type(y, ct_dtype)
+    out = dot_general_p.bind(ct, y, **dict(params, dimension_numbers=DotDimensionNumbers(dims),
+                                           preferred_element_type=ct_dtype))
+    if perm != tuple(range(len(perm))):
+        out = shape_ops.transpose(out, perm)
+    if ct_dtype != x_aval.dtype:
+        out = elementwise.convert_element_type(out, x_aval.dtype)
+    return out
+
+
+def _dot_general_transpose(ct, lhs, rhs, *, dimension_numbers, **params):
+    (lc, rc), (lb, rb) = dimension_numbers
+    if R.is_undefined(lhs) and R.is_undefined(rhs):
+        raise AssertionError("internal error in xnp: dot_general transposed in both operands")
+    if R.is_undefined(lhs):
+        return [_dot_transpose_operand(ct, lhs.aval, rhs, dimension_numbers, params, False),
+                None]
+    swapped = ((rc, lc), (rb, lb))
+    return [None, _dot_transpose_operand(ct, rhs.aval, lhs, swapped, params, True)]
+
+
+def _dot_general_batch(vals, dims, *, dimension_numbers, **params):
+    (lhs, rhs), (dl, dr) = vals, dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    if dl is not None and dr is not None:  # a new (leading) batch dimension
+        dn = ((R.shift_axes(lc, dl), R.shift_axes(rc, dr)),
+              ((dl,) + R.shift_axes(lb, dl), (dr,) + R.shift_axes(rb, dr)))
+        out_dim = 0
+    elif dl is not None:  # a new free dim of lhs
+        lc, lb = R.shift_axes(lc, dl), R.shift_axes(lb, dl)
+        dn = ((lc, rc), (lb, rb))
+        out_dim = len(lb) + _free(core.aval_of(lhs).ndim, lc, lb).index(dl)
+    else:  # a new free dim of rhs
+        rc, rb = R.shift_axes(rc, dr), R.shift_axes(rb, dr)
+        dn = ((lc, rc), (lb, rb))
+        n_lhs_free = len(_free(core.aval_of(lhs).ndim, lc, lb))
+        out_dim = len(rb) + n_lhs_free + _free(core.aval_of(rhs).ndim, rc, rb).index(dr)
+    out = dot_general_p.bind(lhs, rhs, dimension_numbers=DotDimensionNumbers(dn), **params)
+    return out, out_dim
+
+
 dot_general_p = Primitive(
     "dot_general",
     shape=_dot_general_shape,
     dtype=_dot_general_dtype,
     weak_type=kit.never_weak,
+    transpose=R.zero_ct_passthrough(_dot_general_transpose),
+    batch=_dot_general_batch,
 )
+dot_general_p.jvp = R.defjvp(dot_general_p, _dot_general_jvp_lhs, _dot_general_jvp_rhs)
 
 
 def _canonical_precision(precision):

@@ -8,6 +8,15 @@ Strict, like all of ``lax``: no dtype promotion and no accumulation upcast
 Semantics on NaN follow NumPy on every backend: ``reduce_max``/``reduce_min``
 return NaN when a reduced element is NaN (``numpy.max``), and ``argmax``/``argmin``
 return the index of the first NaN (``numpy.argmax``).
+
+Transformation rules: ``reduce_sum`` is linear (its transpose broadcasts the
+cotangent back). ``reduce_prod``'s jvp never divides by ``x``: it multiplies
+pairs in a tree (``d(ab) = da b + a db`` per level), so zeros are exact.
+``reduce_max``/``reduce_min``'s jvp gives the output the tangent at the
+extremum; on ties the tangents of the tied elements are averaged (each gets
+weight ``1/k``, JAX's choice), so ``grad(max)`` splits 1 equally among them; a NaN
+extremum gives a NaN tangent. The bitwise reductions and ``argmax``/``argmin`` are
+not differentiable. Every reduction batches by shifting ``axes`` past the batch axis.
 """
 
 from __future__ import annotations
@@ -18,6 +27,8 @@ import ml_dtypes
 import numpy as np
 
 from xnp.lax import _kit as kit
+from xnp.lax import _rules as R
+from xnp.lax import elementwise, shape_ops
 from xnp.tracing import Array, Primitive, ShapedArray, core
 
 __all__ = [
@@ -92,8 +103,8 @@ def _reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[in
     return tuple(n for i, n in enumerate(x.shape) if i not in axes)
 
 
-def _reducer(name: str, accept) -> Primitive:
-    """A reduction over ``axes`` whose result keeps the operand dtype."""
+def _reducer(name: str, accept, differentiable=True) -> Primitive:
+    """A reduction over ``axes`` whose result keeps the operand dtype (batching rule included)."""
 
     def shape(x: ShapedArray, *, axes: tuple[int, ...]) -> tuple[int, ...]:
         return _reduced_shape(name, x, axes)
@@ -102,12 +113,26 @@ def _reducer(name: str, accept) -> Primitive:
         kit.check_dtype(name, x, accept)
         return x.dtype
 
-    return Primitive(name, shape=shape, dtype=dtype)
+    prim = Primitive(name, shape=shape, dtype=dtype, differentiable=differentiable)
+    prim.batch = R.reducer_batch(prim)
+    return prim
+
+
+def _kept(ndim: int, axes) -> tuple[int, ...]:
+    return tuple(i for i in range(ndim) if i not in axes)
 
 
 # --------------------------------------------------------------------------- reduce_sum
 
+def _reduce_sum_transpose(ct, x, *, axes):
+    # x is the linear placeholder (only x.aval is known); copy ct back along axes
+    shape = x.aval.shape
+    return [shape_ops.broadcast_in_dim(ct, shape, _kept(len(shape), axes))]
+
+
 reduce_sum_p = _reducer("reduce_sum", kit.NUMERIC)
+reduce_sum_p.jvp = R.linear_unary_jvp(reduce_sum_p)
+reduce_sum_p.transpose = R.zero_ct_passthrough(_reduce_sum_transpose)
 
 
 def reduce_sum(x: Array, axes) -> Array:
@@ -129,7 +154,51 @@ def reduce_sum(x: Array, axes) -> Array:
 
 # --------------------------------------------------------------------------- reduce_prod
 
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    """d prod(x) = sum_i t_i prod_{j != i} x_j, without dividing by x (exact at zeros).
+
+    The reduced axes are flattened into one leading axis of length n; each level pairs
+    neighbours (padding an odd length with a 1 and a zero tangent) and applies
+    ``d(ab) = da b + a db`` as one contraction of the tangent pairs with the swapped
+    primal pairs, so the work is O(size) and the tangent is linear in ``t`` through
+    ``pad``/``reshape``/``dot_general`` only (all transposable).
+    """
+    from xnp.lax.linalg import dot_general  # noqa: PLC0415  (linalg imports this module)
+
+    (x,), (t,) = primals, tangents
+    out = reduce_prod_p.bind(x, axes=axes)
+    if not axes:
+        return out, t
+    a = core.aval_of(x)
+    kept = _kept(a.ndim, axes)
+    rest = tuple(a.shape[i] for i in kept)
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    if n == 0:  # the empty product is the constant 1
+        return out, R.zero_like(out)
+    perm = tuple(axes) + kept
+    if perm == tuple(range(a.ndim)) and a.shape == (n,) + rest:  # already (n, *rest)
+        xs, ts = x, t
+    else:
+        xs = shape_ops.reshape(x, (n,) + rest, perm)
+        ts = shape_ops.reshape(t, (n,) + rest, perm)
+    one, zero = np.ones((), a.dtype), np.zeros((), a.dtype)
+    batch = (0,) + tuple(range(2, 2 + len(rest)))
+    while n > 1:
+        if n % 2:
+            grow = ((0, 1, 0),) + ((0, 0, 0),) * len(rest)
+            xs, ts, n = shape_ops.pad(xs, one, grow), shape_ops.pad(ts, zero, grow), n + 1
+        xs = shape_ops.reshape(xs, (n // 2, 2) + rest)
+        ts = shape_ops.reshape(ts, (n // 2, 2) + rest)
+        ts = dot_general(ts, shape_ops.rev(xs, (1,)), (((1,), (1,)), (batch, batch)))
+        xs = reduce_prod_p.bind(xs, axes=(1,))
+        n //= 2
+    return out, shape_ops.reshape(ts, rest)
+
+
 reduce_prod_p = _reducer("reduce_prod", kit.NUMERIC)
+reduce_prod_p.jvp = _reduce_prod_jvp
 
 
 def reduce_prod(x: Array, axes) -> Array:
@@ -148,7 +217,30 @@ def reduce_prod(x: Array, axes) -> Array:
 
 # --------------------------------------------------------------------------- reduce_max
 
+def _chooser_jvp(prim):
+    """jvp of reduce_max/reduce_min: the tangent averaged over the locations of the extremum
+    (weights 1/k on k ties, as JAX), a contraction of t with weights computed from x."""
+
+    def jvp(primals, tangents, *, axes):
+        from xnp.lax.linalg import dot_general  # noqa: PLC0415
+
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axes=axes)
+        if not axes:
+            return out, t
+        a = core.aval_of(x)
+        kept = _kept(a.ndim, axes)
+        at_extremum = elementwise.eq(x, shape_ops.broadcast_in_dim(out, a.shape, kept))
+        weights = elementwise.convert_element_type(at_extremum, a.dtype)
+        counts = reduce_sum_p.bind(weights, axes=axes)
+        weights = elementwise.div(weights, shape_ops.broadcast_in_dim(counts, a.shape, kept))
+        return out, dot_general(t, weights, ((axes, axes), (kept, kept)))
+
+    return jvp
+
+
 reduce_max_p = _reducer("reduce_max", kit.REAL_OR_BOOL)
+reduce_max_p.jvp = _chooser_jvp(reduce_max_p)
 
 
 def reduce_max(x: Array, axes) -> Array:
@@ -172,6 +264,7 @@ def reduce_max(x: Array, axes) -> Array:
 # --------------------------------------------------------------------------- reduce_min
 
 reduce_min_p = _reducer("reduce_min", kit.REAL_OR_BOOL)
+reduce_min_p.jvp = _chooser_jvp(reduce_min_p)
 
 
 def reduce_min(x: Array, axes) -> Array:
@@ -185,7 +278,9 @@ def reduce_min(x: Array, axes) -> Array:
 
 # --------------------------------------------------------------------------- bitwise / logical
 
-reduce_and_p = _reducer("reduce_and", kit.INT_OR_BOOL)
+_BITWISE = "bitwise/logical reductions of integer or bool values have no tangents"
+
+reduce_and_p = _reducer("reduce_and", kit.INT_OR_BOOL, differentiable=_BITWISE)
 
 
 def reduce_and(x: Array, axes) -> Array:
@@ -197,7 +292,7 @@ def reduce_and(x: Array, axes) -> Array:
     return checked_bind(reduce_and_p, x, axes=_canonical_axes("reduce_and", axes))
 
 
-reduce_or_p = _reducer("reduce_or", kit.INT_OR_BOOL)
+reduce_or_p = _reducer("reduce_or", kit.INT_OR_BOOL, differentiable=_BITWISE)
 
 
 def reduce_or(x: Array, axes) -> Array:
@@ -208,7 +303,7 @@ def reduce_or(x: Array, axes) -> Array:
     return checked_bind(reduce_or_p, x, axes=_canonical_axes("reduce_or", axes))
 
 
-reduce_xor_p = _reducer("reduce_xor", kit.INT_OR_BOOL)
+reduce_xor_p = _reducer("reduce_xor", kit.INT_OR_BOOL, differentiable=_BITWISE)
 
 
 def reduce_xor(x: Array, axes) -> Array:
@@ -240,8 +335,10 @@ def _index_reducer(name: str) -> Primitive:
         kit.check_dtype(name, ShapedArray((), index_dtype), kit.INTEGER, "index_dtype")
         return index_dtype
 
-    return Primitive(name, shape=shape, dtype=dtype, weak_type=kit.never_weak,
+    prim = Primitive(name, shape=shape, dtype=dtype, weak_type=kit.never_weak,
                      differentiable="integer-valued index output")
+    prim.batch = R.reducer_batch(prim)
+    return prim
 
 
 argmax_p = _index_reducer("argmax")

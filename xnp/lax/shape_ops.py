@@ -12,6 +12,16 @@ is never weak. Params are canonical: tuples of Python ints, ``np.dtype``.
 Eager results (backends/xp_impls/shape_ops.py) are NumPy views where NumPy
 returns views (reshape, transpose, squeeze, rev, a ``broadcast_in_dim`` that
 only inserts size-1 dims) and new writable arrays otherwise.
+
+Transformation rules: every primitive here except ``iota`` is linear in its
+array operands (``pad``: jointly in the operand and the padding value), so its
+jvp applies the primitive to the tangents and its transpose maps the cotangent
+back (sums for broadcasts, crops for ``concatenate``/``pad``, the inverse
+permutation for ``transpose``). The transposes use only this family, reductions
+and ``dot_general`` (crops are ``pad`` with negative edges), so they differentiate
+again. Batching rules keep the batch axis in place where the parameters can be
+shifted past it (``squeeze``, ``rev``, ``pad``, ``copy``) and move it to the
+front otherwise.
 """
 
 from __future__ import annotations
@@ -21,7 +31,9 @@ import operator
 import numpy as np
 
 from xnp.lax import _kit as kit
+from xnp.lax import _rules as R
 from xnp.tracing import Array, Primitive, ShapedArray, core, errors
+from xnp.tracing.batching import moveaxis
 
 __all__ = [
     "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose", "concatenate", "iota",
@@ -181,11 +193,36 @@ def _broadcast_in_dim_shape(x: ShapedArray, *, shape, broadcast_dimensions):
     return shape
 
 
+def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
+    # Sum over the dims broadcast_in_dim created (new dims and stretched size-1 dims),
+    # then restore the operand's size-1 dims.
+    from xnp.lax.reductions import reduce_sum  # noqa: PLC0415  (reductions imports this module)
+
+    xshape = x.aval.shape
+    created = set(range(len(shape))) - set(broadcast_dimensions)
+    created |= {d for i, d in enumerate(broadcast_dimensions) if xshape[i] == 1 and shape[d] != 1}
+    summed = reduce_sum(ct, tuple(sorted(created))) if created else ct
+    if core.aval_of(summed).shape != xshape:
+        summed = reshape(summed, xshape)
+    return [summed]
+
+
+def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions):
+    (x,), (d,) = vals, dims
+    x = moveaxis(x, d, 0)
+    size = core.aval_of(x).shape[0]
+    out_dims = (0,) + tuple(b + 1 for b in broadcast_dimensions)
+    return broadcast_in_dim_p.bind(x, shape=(size,) + shape, broadcast_dimensions=out_dims), 0
+
+
 broadcast_in_dim_p = Primitive(
     "broadcast_in_dim",
     shape=_broadcast_in_dim_shape,
     dtype=lambda x, **params: x.dtype,
+    transpose=R.zero_ct_passthrough(_broadcast_in_dim_transpose),
+    batch=_broadcast_in_dim_batch,
 )
+broadcast_in_dim_p.jvp = R.linear_unary_jvp(broadcast_in_dim_p)
 
 
 def broadcast_in_dim(operand: Array, shape, broadcast_dimensions) -> Array:
@@ -259,7 +296,25 @@ def _reshape_shape(x: ShapedArray, *, new_sizes, dimensions):
     return new_sizes
 
 
-reshape_p = Primitive("reshape", shape=_reshape_shape, dtype=lambda x, **params: x.dtype)
+def _reshape_transpose(ct, x, *, new_sizes, dimensions):
+    xshape = x.aval.shape
+    if dimensions is None:
+        return [reshape(ct, xshape)]
+    permuted = reshape(ct, tuple(xshape[d] for d in dimensions))
+    return [transpose(permuted, tuple(int(i) for i in np.argsort(dimensions)))]
+
+
+def _reshape_batch(vals, dims, *, new_sizes, dimensions):
+    (x,), (d,) = vals, dims
+    x = moveaxis(x, d, 0)
+    size = core.aval_of(x).shape[0]
+    perm = None if dimensions is None else (0,) + tuple(p + 1 for p in dimensions)
+    return reshape(x, (size,) + new_sizes, perm), 0
+
+
+reshape_p = Primitive("reshape", shape=_reshape_shape, dtype=lambda x, **params: x.dtype,
+                      transpose=R.zero_ct_passthrough(_reshape_transpose), batch=_reshape_batch)
+reshape_p.jvp = R.linear_unary_jvp(reshape_p)
 
 
 def reshape(operand: Array, new_sizes, dimensions=None) -> Array:
@@ -299,7 +354,20 @@ def _squeeze_shape(x: ShapedArray, *, dimensions):
     return tuple(n for i, n in enumerate(x.shape) if i not in dimensions)
 
 
-squeeze_p = Primitive("squeeze", shape=_squeeze_shape, dtype=lambda x, **params: x.dtype)
+def _squeeze_transpose(ct, x, *, dimensions):
+    return [reshape(ct, x.aval.shape)]
+
+
+def _squeeze_batch(vals, dims, *, dimensions):
+    (x,), (d,) = vals, dims
+    new_dims = R.shift_axes(dimensions, d)
+    out_dim = d - sum(1 for a in new_dims if a < d)
+    return squeeze_p.bind(x, dimensions=new_dims), out_dim
+
+
+squeeze_p = Primitive("squeeze", shape=_squeeze_shape, dtype=lambda x, **params: x.dtype,
+                      transpose=R.zero_ct_passthrough(_squeeze_transpose), batch=_squeeze_batch)
+squeeze_p.jvp = R.linear_unary_jvp(squeeze_p)
 
 
 def squeeze(operand: Array, dimensions) -> Array:
@@ -325,7 +393,20 @@ def _transpose_shape(x: ShapedArray, *, permutation):
     return tuple(x.shape[p] for p in permutation)
 
 
-transpose_p = Primitive("transpose", shape=_transpose_shape, dtype=lambda x, **params: x.dtype)
+def _transpose_transpose(ct, x, *, permutation):
+    return [transpose(ct, tuple(int(i) for i in np.argsort(permutation)))]
+
+
+def _transpose_batch(vals, dims, *, permutation):
+    (x,), (d,) = vals, dims
+    perm = (d,) + R.shift_axes(permutation, d)
+    return transpose_p.bind(x, permutation=perm), 0
+
+
+transpose_p = Primitive("transpose", shape=_transpose_shape, dtype=lambda x, **params: x.dtype,
+                        transpose=R.zero_ct_passthrough(_transpose_transpose),
+                        batch=_transpose_batch)
+transpose_p.jvp = R.linear_unary_jvp(transpose_p)
 
 
 def transpose(operand: Array, permutation) -> Array:
@@ -370,7 +451,34 @@ def _concatenate_dtype(*xs: ShapedArray, dimension):
     return kit.same_dtype("concatenate", *xs)
 
 
-concatenate_p = Primitive("concatenate", shape=_concatenate_shape, dtype=_concatenate_dtype)
+def _crop(x, dimension: int, start: int, stop: int):
+    """``x[..., start:stop, ...]`` along ``dimension``, as a ``pad`` with negative edges (so the
+    transposes of this family need no other family and differentiate again)."""
+    a = core.aval_of(x)
+    config = [(0, 0, 0)] * a.ndim
+    config[dimension] = (-start, stop - a.shape[dimension], 0)
+    return pad(x, np.zeros((), a.dtype), tuple(config))
+
+
+def _concatenate_transpose(ct, *xs, dimension):
+    cts, start = [], 0
+    for x in xs:
+        stop = start + R.aval(x).shape[dimension]
+        cts.append(_crop(ct, dimension, start, stop) if R.is_undefined(x) else None)
+        start = stop
+    return cts
+
+
+def _concatenate_batch(vals, dims, *, dimension):
+    size = R.batch_size(vals, dims)
+    xs = [R.bdim_to_front(v, d, size) for v, d in zip(vals, dims)]
+    return concatenate_p.bind(*xs, dimension=dimension + 1), 0
+
+
+concatenate_p = Primitive("concatenate", shape=_concatenate_shape, dtype=_concatenate_dtype,
+                          transpose=R.zero_ct_passthrough(_concatenate_transpose),
+                          batch=_concatenate_batch)
+concatenate_p.jvp = R.linear_nary_jvp(concatenate_p)
 
 
 def concatenate(operands, dimension: int) -> Array:
@@ -411,8 +519,14 @@ def _iota_dtype(*, dtype, shape, dimension):
     return dtype
 
 
+def _iota_batch(vals, dims, **params):
+    # No operands, so nothing is ever batched (BatchTrace binds it directly); complete for
+    # callers that batch every equation: the result is the same for every batch member.
+    return iota_p.bind(**params), None
+
+
 iota_p = Primitive("iota", shape=_iota_shape, dtype=_iota_dtype, weak_type=kit.never_weak,
-                   differentiable="iota has no operands")
+                   differentiable="iota has no operands", batch=_iota_batch)
 
 
 def iota(dtype, shape, dimension: int = 0) -> Array:
@@ -440,7 +554,18 @@ def _rev_shape(x: ShapedArray, *, dimensions):
     return x.shape
 
 
-rev_p = Primitive("rev", shape=_rev_shape, dtype=lambda x, **params: x.dtype)
+def _rev_transpose(ct, x, *, dimensions):
+    return [rev_p.bind(ct, dimensions=dimensions)]
+
+
+def _rev_batch(vals, dims, *, dimensions):
+    (x,), (d,) = vals, dims
+    return rev_p.bind(x, dimensions=R.shift_axes(dimensions, d)), d
+
+
+rev_p = Primitive("rev", shape=_rev_shape, dtype=lambda x, **params: x.dtype,
+                  transpose=R.zero_ct_passthrough(_rev_transpose), batch=_rev_batch)
+rev_p.jvp = R.linear_unary_jvp(rev_p)
 
 
 def rev(operand: Array, dimensions) -> Array:
@@ -491,7 +616,78 @@ def _pad_dtype(x: ShapedArray, pv: ShapedArray, *, padding_config):
     return kit.same_dtype("pad", x, pv)
 
 
-pad_p = Primitive("pad", shape=_pad_shape, dtype=_pad_dtype, weak_type=_same_weak_as_operand)
+def _unpad(ct, shape, padding_config):
+    """The transpose of ``pad`` in the operand: the entries of ``ct`` at the operand's
+    positions (zeros where ``pad`` cropped operand entries away)."""
+    a = core.aval_of(ct)
+    zero = np.zeros((), a.dtype)
+    # 1. undo the edges: negated edge padding (an edge that cropped comes back as zeros)
+    ct = pad(ct, zero, tuple((-lo, -hi, 0) for lo, hi, _ in padding_config))
+    # 2. undo interior padding: each dim now has n + (n - 1) * interior entries; pad to
+    # n * (interior + 1), split into (n, interior + 1) and keep column 0
+    strided = [it > 0 and n > 1 for (_, _, it), n in zip(padding_config, shape)]
+    if not any(strided):
+        return ct
+    grow, split, keep_first = [], [], []
+    for (_, _, it), n, s in zip(padding_config, shape, strided):
+        grow.append((0, it if s else 0, 0))
+        split += [n, it + 1] if s else [n]
+        keep_first += [(0, 0, 0), (0, -it, 0)] if s else [(0, 0, 0)]
+    ct = pad(ct, zero, tuple(grow))
+    ct = pad(reshape(ct, tuple(split)), zero, tuple(keep_first))
+    return reshape(ct, shape)
+
+
+def _pad_jvp(primals, tangents, *, padding_config):
+    # linear jointly in (operand, padding_value); a zero padding-value tangent is a literal 0
+    (x, pv), (tx, tpv) = primals, tangents
+    out = pad_p.bind(x, pv, padding_config=padding_config)
+    if type(tx) is R.Zero and type(tpv) is R.Zero:
+        return out, R.zero_like(out)
+    dt = core.aval_of(out).dtype
+    tpv = np.zeros((), dt) if type(tpv) is R.Zero else tpv
+    return out, pad_p.bind(R.instantiate(tx), tpv, padding_config=padding_config)
+
+
+def _pad_transpose(ct, x, padding_value, *, padding_config):
+    from xnp.lax.linalg import dot_general  # noqa: PLC0415  (linalg imports this module)
+
+    shape = R.aval(x).shape
+    ct_x = _unpad(ct, shape, padding_config) if R.is_undefined(x) else None
+    ct_pv = None
+    if R.is_undefined(padding_value):
+        # the padding value's cotangent is the sum of ct over the padding positions: a full
+        # contraction with the 0/1 padding mask (linear in ct, no subtraction needed)
+        dt = core.aval_of(ct).dtype
+        mask = pad(broadcast_in_dim(np.zeros((), dt), shape, ()), np.ones((), dt), padding_config)
+        every = tuple(range(len(shape)))
+        ct_pv = dot_general(ct, mask, ((every, every), ((), ())))
+    return [ct_x, ct_pv]
+
+
+def _pad_batch(vals, dims, *, padding_config):
+    (x, pv), (dx, dpv) = vals, dims
+    if dpv is None:  # one padding value: pad the batch axis by nothing, in place
+        config = padding_config[:dx] + ((0, 0, 0),) + padding_config[dx:]
+        return pad_p.bind(x, pv, padding_config=config), dx
+    # a padding value per batch member: pad with zeros, then select it at the padding positions
+    from xnp.lax.elementwise import select_n  # noqa: PLC0415
+
+    size = R.batch_size(vals, dims)
+    x = R.bdim_to_front(x, dx, size)
+    a = core.aval_of(x)
+    config = ((0, 0, 0),) + padding_config
+    out = pad_p.bind(x, np.zeros((), a.dtype), padding_config=config)
+    out_shape = core.aval_of(out).shape
+    mask = pad(broadcast_in_dim(np.False_, a.shape[1:], ()), np.True_, padding_config)
+    mask = broadcast_in_dim(mask, out_shape, tuple(range(1, len(out_shape))))
+    pv = broadcast_in_dim(moveaxis(pv, dpv, 0), out_shape, (0,))
+    return select_n(mask, out, pv), 0
+
+
+pad_p = Primitive("pad", shape=_pad_shape, dtype=_pad_dtype, weak_type=_same_weak_as_operand,
+                  jvp=_pad_jvp, transpose=R.zero_ct_passthrough(_pad_transpose),
+                  batch=_pad_batch)
 
 
 def pad(operand: Array, padding_value: Array, padding_config) -> Array:
@@ -523,7 +719,10 @@ def pad(operand: Array, padding_value: Array, padding_config) -> Array:
 
 # --------------------------------------------------------------------------- copy
 
-copy_p = Primitive("copy", shape=lambda x: x.shape, dtype=lambda x: x.dtype)
+copy_p = Primitive("copy", shape=lambda x: x.shape, dtype=lambda x: x.dtype,
+                   transpose=R.zero_ct_passthrough(lambda ct, x: [copy_p.bind(ct)]))
+copy_p.jvp = R.linear_unary_jvp(copy_p)
+copy_p.batch = R.unary_batch(copy_p)
 
 
 def copy(operand: Array) -> Array:

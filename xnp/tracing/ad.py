@@ -95,6 +95,12 @@ def add_tangents(a, b):
     return _OPS["add"](a, b)
 
 
+def is_differentiable_aval(aval: ShapedArray) -> bool:
+    """Inexact (floating or complex) values carry tangents; integers and bools do not."""
+    return aval.dtype.kind in "fc" or aval.dtype.name in ("bfloat16", "float8_e4m3fn",
+                                                        "float8_e5m2")
+
+
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
     """Tangents of inexact values have the primal's dtype (never weak)."""
     return aval.strip_weak_type()
@@ -208,9 +214,12 @@ def _check_tangent(i, p, t):
 def jvp_call(fun, primals, tangents):
     """Run ``fun(*primals)`` (flat) under a JVPTrace; returns (primal_outs, tangent_outs)."""
     trace = JVPTrace(core.current_trace())
+    tangents = list(tangents)
     for i, (p, t) in enumerate(zip(primals, tangents)):
         if type(t) is not Zero:
             _check_tangent(i, p, t)
+            if not is_differentiable_aval(core.aval_of(p)):
+                tangents[i] = Zero(tangent_aval(core.aval_of(p)))  # ints/bools: no tangent
     try:
         in_tracers = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
         with core.set_current_trace(trace):
@@ -228,16 +237,19 @@ def jvp_call(fun, primals, tangents):
 def linearize_call(fun, primals, debug_info):
     """Run ``fun(*primals)`` (flat) with staged tangents.
 
-    Returns ``(primal_outs, lin_jaxpr, lin_consts, out_zero)``: ``lin_jaxpr`` maps
-    input tangents to output tangents (consts = residuals); ``out_zero[i]`` is True
-    when output ``i``'s tangent is identically zero (it is not an output of the jaxpr).
+    Returns ``(primal_outs, lin_jaxpr, lin_consts, out_zero, in_nz)``: ``lin_jaxpr`` maps
+    the tangents of the inputs with ``in_nz`` (inexact inputs; integer and bool inputs
+    have none) to output tangents (consts = residuals); ``out_zero[i]`` is True when
+    output ``i``'s tangent is identically zero (it is not an output of the jaxpr).
     """
     from xnp.tracing.partial_eval import DynamicJaxprTrace  # noqa: PLC0415
 
     trace = JVPTrace(core.current_trace(), linearizing=True)
     tangent_trace = DynamicJaxprTrace(debug_info)
     try:
-        tangents = [tangent_trace.new_arg(tangent_aval(core.aval_of(p))) for p in primals]
+        tangents = [tangent_trace.new_arg(tangent_aval(core.aval_of(p)))
+                    if is_differentiable_aval(core.aval_of(p)) else
+                    Zero(tangent_aval(core.aval_of(p))) for p in primals]
         in_tracers = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
         with core.set_current_trace(trace):
             outs = fun(*in_tracers)
@@ -252,7 +264,8 @@ def linearize_call(fun, primals, debug_info):
     finally:
         trace.alive = False
         tangent_trace.alive = False
-    return p_out, closed.jaxpr, closed.consts, out_zero
+    in_nz = [type(t) is not Zero for t in tangents]
+    return p_out, closed.jaxpr, closed.consts, out_zero, in_nz
 
 
 def backward_pass(jaxpr: Jaxpr, consts, cts_out):

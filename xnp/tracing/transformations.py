@@ -91,8 +91,8 @@ def _linearize(fun, primals, fname, has_aux=False):
     store = {}
     flat = _flat_fun(fun, p_tree, store)
     dbg = debug_info_for(fun, fname, [f"args{i}" for i in range(len(p_leaves))])
-    p_out, lin_jaxpr, consts, out_zero = ad.linearize_call(flat, p_leaves, dbg)
-    return p_leaves, p_tree, p_out, store["out_tree"], lin_jaxpr, consts, out_zero
+    p_out, lin_jaxpr, consts, out_zero, in_nz = ad.linearize_call(flat, p_leaves, dbg)
+    return p_leaves, p_tree, p_out, store["out_tree"], lin_jaxpr, consts, out_zero, in_nz
 
 
 def linearize(fun, *primals):
@@ -100,7 +100,7 @@ def linearize(fun, *primals):
     function (its jaxpr is staged once; the primal computation is not repeated)."""
     from xnp.tracing.jaxpr import eval_jaxpr  # noqa: PLC0415
 
-    p_leaves, p_tree, p_out, out_tree, jaxpr, consts, out_zero = _linearize(
+    p_leaves, p_tree, p_out, out_tree, jaxpr, consts, out_zero, in_nz = _linearize(
         fun, primals, "linearize")
     out_avals = [core.aval_of(p).strip_weak_type() for p in p_out]
 
@@ -109,7 +109,7 @@ def linearize(fun, *primals):
         if t_tree != p_tree:
             raise TypeError(f"xnp.linearize: tangent structure {t_tree} differs from the "
                             f"primals' {p_tree}")
-        outs = iter(eval_jaxpr(jaxpr, consts, *t_leaves))
+        outs = iter(eval_jaxpr(jaxpr, consts, *[t for t, nz in zip(t_leaves, in_nz) if nz]))
         res = [_zero_tangent(a) if z else next(outs) for a, z in zip(out_avals, out_zero)]
         return tree_unflatten(out_tree, res)
 
@@ -123,7 +123,8 @@ def vjp(fun, *primals, has_aux: bool = False):
     """Reverse-mode: ``(fun(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per
     primal (a tuple), each shaped like its primal. With ``has_aux``, ``fun`` returns
     ``(out, aux)`` and the result is ``(out, vjp_fn, aux)``."""
-    p_leaves, p_tree, p_out, out_tree, jaxpr, consts, out_zero = _linearize(fun, primals, "vjp")
+    p_leaves, p_tree, p_out, out_tree, jaxpr, consts, out_zero, in_nz = _linearize(
+        fun, primals, "vjp")
     aux = None
     if has_aux:
         out_struct = tree_unflatten(out_tree, p_out)
@@ -150,9 +151,10 @@ def vjp(fun, *primals, has_aux: bool = False):
                                  f"has shape {a.shape}")
         full = list(ct_leaves) + [Zero(core.aval_of(p).strip_weak_type()) for p in p_out[n_main:]]
         cts = [c for c, z in zip(full, out_zero) if not z]
-        cts_in = ad.backward_pass(jaxpr, consts, cts)
+        cts_in = iter(ad.backward_pass(jaxpr, consts, cts))
+        cts_all = [next(cts_in) if nz else Zero(a) for nz, a in zip(in_nz, in_avals)]
         res = [ad.instantiate(c) if type(c) is not Zero else _zero_tangent(a)
-               for c, a in zip(cts_in, in_avals)]
+               for c, a in zip(cts_all, in_avals)]
         return tree_unflatten(p_tree, res)
 
     main = tree_unflatten(main_tree, p_out[:n_main]) if has_aux else tree_unflatten(out_tree, p_out)
@@ -172,7 +174,11 @@ def _check_argnums(fname, argnums, nargs):
 
 def _check_diff_input(fname, x, i, allow_int, holomorphic):
     for leaf in tree_flatten(x)[0]:
-        aval = core.aval_of(leaf)
+        try:
+            aval = core.aval_of(leaf)
+        except TypeError:
+            raise TypeError(f"xnp.{fname}: argument {i} must be an array, a scalar or a pytree "
+                            f"of them, got {type(leaf).__name__}: {leaf!r}") from None
         kind = aval.dtype.kind
         if holomorphic and kind != "c":
             raise TypeError(f"xnp.{fname}(holomorphic=True) needs complex inputs; argument {i} "

@@ -1,7 +1,31 @@
-"""Lowering rules of the elementwise primitives."""
+"""Lowering rules of the elementwise primitives.
+
+Where XLA's op differs from the semantics ``xnp.lax`` documents (and the eager
+backends implement), the rule adds the fix-up and says why:
+
+* integer ``div``/``rem`` by zero: XLA gives -1 (all ones) / the dividend; xnp
+  gives 0 (NumPy's answer) by dividing by 1 there and selecting 0.
+* ``abs``/``sign`` of unsigned integers: StableHLO has no unsigned abs/sign.
+* ``convert_element_type`` to bool is ``x != 0`` (as NumPy; also for complex),
+  complex to real keeps the real part. Floating to integer is XLA's convert:
+  truncation towards zero, saturating at the integer range, NaN -> 0
+  (NumPy's own result is platform-defined there).
+* ``select_n`` with an int32 ``which`` and more than two cases is a tree of
+  ``compare LT`` + ``select`` (out-of-range indices clamp, as eagerly).
+
+Everything else maps to one StableHLO (or CHLO) op; XLA's ``maximum``/``minimum``
+already propagate NaN and its shifts already give 0 / the sign fill for counts
+outside ``[0, bits)``, both as NumPy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
 
 from xnp import lax
 from xnp.backends.xla.lowering._core import comparison_type, lowering
+
+__all__: list = []
 
 
 def _nary(hlo_name):
@@ -15,24 +39,228 @@ for _prim, _name in [
     (lax.add_p, "stablehlo.add"),
     (lax.sub_p, "stablehlo.subtract"),
     (lax.mul_p, "stablehlo.multiply"),
+    (lax.pow_p, "stablehlo.power"),  # integers, y < 0: XLA rounds x ** y towards zero (as lax)
+    (lax.max_p, "stablehlo.maximum"),  # propagates NaN, like numpy.maximum
+    (lax.min_p, "stablehlo.minimum"),
     (lax.neg_p, "stablehlo.negate"),
+    (lax.floor_p, "stablehlo.floor"),
+    (lax.ceil_p, "stablehlo.ceil"),
+    (lax.is_finite_p, "stablehlo.is_finite"),
+    (lax.and_p, "stablehlo.and"),
+    (lax.or_p, "stablehlo.or"),
+    (lax.xor_p, "stablehlo.xor"),
+    (lax.not_p, "stablehlo.not"),
+    (lax.shift_left_p, "stablehlo.shift_left"),
+    (lax.shift_right_arithmetic_p, "stablehlo.shift_right_arithmetic"),
+    (lax.shift_right_logical_p, "stablehlo.shift_right_logical"),
+    (lax.exp_p, "stablehlo.exponential"),
+    (lax.log_p, "stablehlo.log"),
+    (lax.log1p_p, "stablehlo.log_plus_one"),
+    (lax.expm1_p, "stablehlo.exponential_minus_one"),
+    (lax.sqrt_p, "stablehlo.sqrt"),
+    (lax.rsqrt_p, "stablehlo.rsqrt"),
+    (lax.cbrt_p, "stablehlo.cbrt"),
+    (lax.tanh_p, "stablehlo.tanh"),
+    (lax.sin_p, "stablehlo.sine"),
+    (lax.cos_p, "stablehlo.cosine"),
+    (lax.tan_p, "stablehlo.tan"),
+    (lax.atan2_p, "stablehlo.atan2"),
+    (lax.asin_p, "chlo.asin"),
+    (lax.acos_p, "chlo.acos"),
+    (lax.atan_p, "chlo.atan"),
+    (lax.sinh_p, "chlo.sinh"),
+    (lax.cosh_p, "chlo.cosh"),
+    (lax.asinh_p, "chlo.asinh"),
+    (lax.acosh_p, "chlo.acosh"),
+    (lax.atanh_p, "chlo.atanh"),
+    (lax.logistic_p, "stablehlo.logistic"),
+    (lax.real_p, "stablehlo.real"),
+    (lax.imag_p, "stablehlo.imag"),
+    (lax.complex_p, "stablehlo.complex"),
+    (lax.bitcast_convert_type_p, "stablehlo.bitcast_convert"),
 ]:
     lowering(_prim)(_nary(_name))
+
+
+def _full(ctx, value, dtype, shape):
+    """A constant of ``shape`` filled with ``value`` (a scalar constant, broadcast)."""
+    c = ctx.constant(np.asarray(value, dtype))
+    return ctx.broadcast_in_dim(c, shape, ())
+
+
+def _compare_values(ctx, x, y, direction):
+    attrs = (f"comparison_direction = #stablehlo<comparison_direction {direction}>, "
+             f"compare_type = #stablehlo<comparison_type {comparison_type(x.aval.dtype)}>")
+    out = x.aval.update(dtype=np.dtype(np.bool_), weak_type=False)
+    return ctx.op("stablehlo.compare", [x, y], out, attrs=attrs)
+
+
+def _select(ctx, pred, on_true, on_false):
+    return ctx.op("stablehlo.select", [pred, on_true, on_false], on_true.aval)
 
 
 def _compare(direction):
     def rule(ctx, x, y):
         x, y = ctx.broadcast_operands(x, y)
-        attrs = (f"comparison_direction = #stablehlo<comparison_direction {direction}>, "
-                 f"compare_type = #stablehlo<comparison_type {comparison_type(x.aval.dtype)}>")
-        return [ctx.op("stablehlo.compare", [x, y], attrs=attrs)]
+        return [_compare_values(ctx, x, y, direction)]
 
     return rule
 
 
-lowering(lax.gt_p)(_compare("GT"))
+for _prim, _dir in [(lax.eq_p, "EQ"), (lax.ne_p, "NE"), (lax.lt_p, "LT"), (lax.le_p, "LE"),
+                    (lax.gt_p, "GT"), (lax.ge_p, "GE")]:
+    lowering(_prim)(_compare(_dir))
+
+
+def _int_division(hlo_name):
+    # NumPy: integer x / 0 and x % 0 are 0; XLA alone gives -1 (all ones) / x.
+    def rule(ctx, x, y):
+        x, y = ctx.broadcast_operands(x, y)
+        dt = x.aval.dtype
+        if dt.kind not in "iu":
+            return [ctx.op(hlo_name, [x, y])]
+        shape = x.aval.shape
+        zero = _full(ctx, 0, dt, shape)
+        is_zero = _compare_values(ctx, y, zero, "EQ")
+        safe_y = _select(ctx, is_zero, _full(ctx, 1, dt, shape), y)
+        q = ctx.op(hlo_name, [x, safe_y])
+        return [_select(ctx, is_zero, zero, q)]
+
+    return rule
+
+
+lowering(lax.div_p)(_int_division("stablehlo.divide"))
+lowering(lax.rem_p)(_int_division("stablehlo.remainder"))
+
+
+@lowering(lax.abs_p)
+def _lower_abs(ctx, x):
+    if x.aval.dtype.kind == "u":
+        return [x]  # StableHLO has no unsigned abs; |x| == x
+    return [ctx.op("stablehlo.abs", [x])]
+
+
+@lowering(lax.sign_p)
+def _lower_sign(ctx, x):
+    dt = x.aval.dtype
+    if dt.kind == "u":  # StableHLO has no unsigned sign: (x != 0) as 0/1
+        zero = _full(ctx, 0, dt, x.aval.shape)
+        return [_select(ctx, _compare_values(ctx, x, zero, "NE"),
+                        _full(ctx, 1, dt, x.aval.shape), zero)]
+    if dt.kind == "c":
+        return [_complex_sign(ctx, x)]
+    return [ctx.op("stablehlo.sign", [x])]
+
+
+def _complex_sign(ctx, x):
+    # XLA: x / |x|, NaN when a part is infinite. NumPy: (sign(re), 0) when only re is
+    # infinite, (0, sign(im)) when only im is, NaN when both are.
+    part = x.aval.update(dtype=np.finfo(x.aval.dtype).dtype)
+    shape = x.aval.shape
+    s = ctx.op("stablehlo.sign", [x])
+    re = ctx.op("stablehlo.real", [x], part)
+    im = ctx.op("stablehlo.imag", [x], part)
+    inf = _full(ctx, np.inf, part.dtype, shape)
+    zero = _full(ctx, 0, part.dtype, shape)
+    re_inf = _compare_values(ctx, ctx.op("stablehlo.abs", [re], part), inf, "EQ")
+    im_inf = _compare_values(ctx, ctx.op("stablehlo.abs", [im], part), inf, "EQ")
+    pred = re_inf.aval
+    only_re = ctx.op("stablehlo.and", [re_inf, ctx.op("stablehlo.not", [im_inf], pred)], pred)
+    only_im = ctx.op("stablehlo.and", [im_inf, ctx.op("stablehlo.not", [re_inf], pred)], pred)
+    re_unit = ctx.op("stablehlo.complex", [ctx.op("stablehlo.sign", [re], part), zero])
+    im_unit = ctx.op("stablehlo.complex", [zero, ctx.op("stablehlo.sign", [im], part)])
+    return _select(ctx, only_re, re_unit, _select(ctx, only_im, im_unit, s))
+
+
+@lowering(lax.round_p)
+def _lower_round(ctx, x, *, rounding_method):
+    name = "stablehlo.round_nearest_even" if rounding_method == 1 else "stablehlo.round_nearest_afz"
+    return [ctx.op(name, [x])]
+
+
+@lowering(lax.exp2_p)
+def _lower_exp2(ctx, x):
+    # No StableHLO exp2. Reals: 2 ** x through power (exact for integral x, unlike
+    # exp(x * ln 2)). Complex: exp(x * ln 2) scaling both parts by the real ln 2 (XLA's
+    # complex power gives NaN for an infinite exponent; NumPy gives inf + 0j).
+    dt = x.aval.dtype
+    if dt.kind != "c":
+        return [ctx.op("stablehlo.power", [_full(ctx, 2, dt, x.aval.shape), x])]
+    part = x.aval.update(dtype=np.finfo(dt).dtype)
+    ln2 = _full(ctx, np.log(2.0), part.dtype, x.aval.shape)
+    re = ctx.op("stablehlo.multiply", [ctx.op("stablehlo.real", [x], part), ln2], part)
+    im = ctx.op("stablehlo.multiply", [ctx.op("stablehlo.imag", [x], part), ln2], part)
+    return [ctx.op("stablehlo.exponential", [ctx.op("stablehlo.complex", [re, im])])]
+
+
+@lowering(lax.integer_pow_p)
+def _lower_integer_pow(ctx, x, *, y):
+    # repeated squaring: exact for integers; for floats a few roundings, like JAX
+    n = -y if y < 0 else y
+    acc = None
+    base = x
+    while n > 0:
+        if n & 1:
+            acc = base if acc is None else ctx.op("stablehlo.multiply", [acc, base])
+        n >>= 1
+        if n > 0:
+            base = ctx.op("stablehlo.multiply", [base, base])
+    if acc is None:
+        acc = _full(ctx, 1, x.aval.dtype, x.aval.shape)
+    if y < 0:
+        acc = ctx.op("stablehlo.divide", [_full(ctx, 1, x.aval.dtype, x.aval.shape), acc])
+    return [acc]
+
+
+@lowering(lax.conj_p)
+def _lower_conj(ctx, x):
+    real_aval = x.aval.update(dtype=np.finfo(x.aval.dtype).dtype)
+    re = ctx.op("stablehlo.real", [x], real_aval)
+    im = ctx.op("stablehlo.imag", [x], real_aval)
+    neg_im = ctx.op("stablehlo.negate", [im], real_aval)
+    return [ctx.op("stablehlo.complex", [re, neg_im])]
 
 
 @lowering(lax.convert_element_type_p)
 def _lower_convert(ctx, x, *, new_dtype, weak_type):
+    src = x.aval.dtype
+    if src == new_dtype:
+        return [x]
+    if new_dtype.kind == "b":  # x != 0, as NumPy (XLA's convert would truncate first)
+        zero = _full(ctx, 0, src, x.aval.shape)
+        return [_compare_values(ctx, x, zero, "NE")]
+    if src.kind == "b" and new_dtype.kind in "fcV":  # "V": bfloat16, float8 (ml_dtypes)
+        # bool -> float as select(x, 1, 0): XLA's simplifier rewrites convert(pred) / y into
+        # select(pred, 1 / y, 0), which gives 0 instead of NaN for 0 / 0.
+        shape = x.aval.shape
+        return [_select(ctx, x, _full(ctx, 1, new_dtype, shape), _full(ctx, 0, new_dtype, shape))]
+    if src.kind == "c" and new_dtype.kind != "c":  # NumPy keeps the real part
+        x = ctx.op("stablehlo.real", [x], x.aval.update(dtype=np.finfo(src).dtype))
     return [ctx.op("stablehlo.convert", [x])]
+
+
+def _select_tree(ctx, which, cases, offset):
+    """``cases[which - offset]``: a balanced tree of ``which < mid`` selects."""
+    if len(cases) == 1:
+        return cases[0]
+    mid = len(cases) // 2
+    bound = _full(ctx, offset + mid, which.aval.dtype, which.aval.shape)
+    pred = _compare_values(ctx, which, bound, "LT")
+    lo = _select_tree(ctx, which, cases[:mid], offset)
+    hi = _select_tree(ctx, which, cases[mid:], offset + mid)
+    return _select(ctx, pred, lo, hi)
+
+
+@lowering(lax.select_n_p)
+def _lower_select_n(ctx, which, *cases):
+    which, *cases = ctx.broadcast_operands(which, *cases)
+    if len(cases) == 1:
+        return [cases[0]]
+    if which.aval.dtype.kind == "b":
+        return [_select(ctx, which, cases[1], cases[0])]
+    return [_select_tree(ctx, which, cases, 0)]
+
+
+@lowering(lax.clamp_p)
+def _lower_clamp(ctx, lo, x, hi):
+    return [ctx.op("stablehlo.clamp", [lo, x, hi])]

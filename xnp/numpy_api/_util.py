@@ -144,16 +144,34 @@ def result_dtype(*avals: ShapedArray) -> tuple[np.dtype, bool]:
     return dt, weak
 
 
+_COMPLEX_OF = {2: np.dtype(np.complex64), 4: np.dtype(np.complex64),
+               8: np.dtype(np.complex128)}
+
+
+def _kind(dt: np.dtype) -> str:
+    """NumPy's kind letter, with ml_dtypes' floats (kind 'V') counted as 'f'."""
+    return "f" if dt.kind == "V" else dt.kind
+
+
 def _result_dtype(avals) -> tuple[np.dtype, bool]:
-    weak = all(a.weak_type for a in avals)
-    if weak:
-        kinds = {a.dtype.kind for a in avals}
-        if "c" in kinds:
+    weak_kinds = {_kind(a.dtype) for a in avals if a.weak_type}
+    strong = [a.dtype for a in avals if not a.weak_type]
+    if not strong:
+        if "c" in weak_kinds:
             return (np.dtype(np.complex128 if config.get("enable_x64") else np.complex64), True)
-        if "f" in kinds or "V" in kinds:
+        if "f" in weak_kinds:
             return default_float(), True
-        return avals[0].dtype if len(kinds) == 1 else default_int(), True
-    dt = np.result_type(*[_stand_in(a) for a in avals])
+        return avals[0].dtype if len(weak_kinds) == 1 else default_int(), True
+    dt = strong[0] if len(strong) == 1 else np.result_type(*strong)
+    # NEP 50: a Python scalar only matters when its kind is above the arrays' kind
+    kind = _kind(dt)
+    if "c" in weak_kinds and kind != "c":
+        dt = _COMPLEX_OF.get(dt.itemsize, np.dtype(np.complex128)) if kind == "f" else (
+            np.dtype(np.complex128 if config.get("enable_x64") else np.complex64))
+    elif "f" in weak_kinds and kind in "biu":
+        dt = default_float()
+    elif "i" in weak_kinds and kind == "b":
+        dt = default_int()
     return dt, False
 
 
@@ -273,9 +291,9 @@ def to_inexact_dtype(dt: np.dtype) -> np.dtype:
     """The dtype NumPy computes float functions in: ints/bool -> float64, floats unchanged."""
     if dt.kind in "fc" or dt.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
         return dt
-    if dt.kind == "b" or dt.itemsize >= 4:
-        return default_float()
-    return np.dtype(np.float16) if dt.itemsize == 1 else np.dtype(np.float32)
+    if dt.kind == "b" or dt.itemsize == 1:
+        return np.dtype(np.float16)  # as NumPy: np.sin(True) and np.sin(int8) are float16
+    return np.dtype(np.float32) if dt.itemsize == 2 else default_float()
 
 
 def static_int(fname: str, value, argname: str) -> int:

@@ -1,0 +1,244 @@
+"""Private helpers shared by the ufunc modules (conversion, promotion, ``dtype=``,
+``out=``/``where=`` handling). See :mod:`xnp.numpy_api.elementwise` for the conventions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.numpy_api import _util
+from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
+from xnp.tracing import core
+from xnp.tracing.avals import canonical_dtype
+
+__all__: list = []  # private helpers only
+
+_PY_SCALARS = (int, float, complex, bool)
+_BOOL = np.dtype(np.bool_)
+_INT8 = np.dtype(np.int8)
+_F16 = np.dtype(np.float16)
+_NoValue = getattr(np, "_NoValue", None)
+_LN2 = float(np.log(2.0))
+_LN10 = float(np.log(10.0))
+
+
+# =========================================================================== helpers
+
+
+def _extras(fname, casting, order, subok, signature):
+    """Reject the ufunc keywords xnp cannot honour (see the module docstring)."""
+    if casting not in ("same_kind", "unsafe", "safe", "equiv", "no"):
+        raise ValueError(f"xnp.{fname}: casting must be one of 'no', 'equiv', 'safe', "
+                         f"'same_kind', or 'unsafe', got {casting!r}")
+    if order not in ("K", "A", "C", None):
+        raise NotImplementedError(f"xnp.{fname}: `order={order!r}` is not supported: xnp "
+                                  "results are always C-contiguous")
+    if signature is not None:
+        raise NotImplementedError(f"xnp.{fname}: `signature=` is not supported; use dtype= "
+                                  "or cast the inputs")
+
+
+def _dtype_of(x) -> np.dtype:
+    return x.dtype
+
+
+_FLOAT_DTYPES: dict = {}
+
+
+def _float_dtype(dt: np.dtype) -> np.dtype:
+    """The dtype NumPy's float functions compute in (bool -> float16, as NumPy)."""
+    key = (dt, _util.default_float())
+    out = _FLOAT_DTYPES.get(key)
+    if out is None:
+        out = _FLOAT_DTYPES[key] = _F16 if dt.kind == "b" else _util.to_inexact_dtype(dt)
+    return out
+
+
+def _cast(fname, x, dt, casting, i=0):
+    """``x`` cast to ``dt`` for ``dtype=``, checking the ``casting`` rule as NumPy does."""
+    src = _dtype_of(x)
+    if src == dt:
+        return x
+    if not np.can_cast(src, dt, casting):
+        raise TypeError(f"xnp.{fname}: cannot cast input {i} from {src} to {dt} with casting "
+                        f"rule {casting!r}")
+    return lax.convert_element_type(x, dt, weak_type=False)
+
+
+def _as_dtype(fname, x, dt):
+    """``x`` converted to ``dt`` keeping its weak type (promotion inside a function)."""
+    if _dtype_of(x) == dt:
+        return x
+    return lax.convert_element_type(x, dt, weak_type=x.weak_type)
+
+
+def _binary(fname, x1, x2, dtype, casting):
+    """Promoted, rank-broadcast operands and their dtype (``dtype=`` applied)."""
+    a, b, dt = binary_operands(fname, x1, x2)
+    if dtype is not None:
+        dt = canonical_dtype(dtype)
+        a, b = _cast(fname, a, dt, casting, 0), _cast(fname, b, dt, casting, 1)
+    return a, b, dt
+
+
+def _unary(fname, x, dtype, casting):
+    x = asarray_for(fname, x, "x")
+    if dtype is not None:
+        x = _cast(fname, x, canonical_dtype(dtype), casting)
+    return x
+
+
+def _inexact(fname, x, dtype=None, casting="same_kind", argname="x"):
+    """``x`` in the dtype NumPy's float functions compute in (ints -> float)."""
+    if type(x) in _PY_SCALARS and dtype is None:
+        # convert on the host: a literal, like JAX (no convert equation)
+        dt = _float_dtype(core.python_scalar_dtype(x))
+        return core.lift(np.asarray(x, dt), weak_type=type(x) is not bool)
+    x = asarray_for(fname, x, argname)
+    if dtype is not None:
+        dt = canonical_dtype(dtype)
+        if dt.kind not in "fcV":
+            raise TypeError(f"xnp.{fname}: no loop for dtype={dt}; it needs an inexact dtype")
+        return _cast(fname, x, dt, casting)
+    return _as_dtype(fname, x, _float_dtype(_dtype_of(x)))
+
+
+def _binary_inexact(fname, x1, x2, dtype, casting, *, default_float=False):
+    """Promoted operands moved to the float dtype (ints -> float64 if ``default_float``).
+
+    Otherwise the float dtype comes from each (non-weak) operand's own dtype, as NumPy
+    picks its loop: int8 with uint8 computes in float16, not in float32 via int16.
+    """
+    if type(x1) not in _PY_SCALARS:
+        x1 = asarray_for(fname, x1, "x1")
+    if type(x2) not in _PY_SCALARS:
+        x2 = asarray_for(fname, x2, "x2")
+    a, b, dt = _binary(fname, x1, x2, dtype, casting)
+    if dt.kind in "biu":
+        if dtype is not None:
+            raise TypeError(f"xnp.{fname}: no loop for dtype={dt}; it needs an inexact dtype")
+        if default_float:
+            dt = _util.default_float()
+        else:
+            strong = [_float_dtype(_dtype_of(v)) for v in (x1, x2)
+                      if type(v) not in _PY_SCALARS and not v.weak_type]
+            dt = np.result_type(*strong) if strong else _float_dtype(dt)
+        a, b = _as_dtype(fname, a, dt), _as_dtype(fname, b, dt)
+    return a, b, dt
+
+
+def _finish(fname, res, out, where, casting="same_kind"):
+    """Apply ``where=`` and ``out=`` to a result."""
+    if where is not True and not (type(where) is np.bool_ and where):
+        if out is None:
+            raise NotImplementedError(
+                f"xnp.{fname}: `where=` needs `out=`: NumPy leaves the masked-out elements "
+                "uninitialised, which xnp does not reproduce. Pass out= (masked-out elements "
+                "keep its values) or use xnp.where(mask, result, fallback).")
+        target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+        res = _out_cast(fname, res, target, casting)
+        mask = asarray_for(fname, where, "where")
+        if _dtype_of(mask) != _BOOL:
+            mask = lax.ne(mask, _zero_like_dtype(mask))
+        (mask, old, new), _ = broadcast_arrays(fname, mask, target, res)
+        res = lax.select_n(mask, old, new)
+    elif out is None:
+        return res
+    elif casting != "same_kind":
+        target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+        res = _out_cast(fname, res, target, casting)
+    return write_out(fname, out, res)
+
+
+def _out_cast(fname, res, out, casting):
+    if not _util.is_xnp(out):
+        raise TypeError(f"xnp.{fname}: `out` must be an xnp array, got {type(out).__name__}")
+    src, dst = _dtype_of(res), _dtype_of(out)
+    if src == dst:
+        return res
+    if not np.can_cast(src, dst, casting):
+        raise TypeError(f"xnp.{fname}: cannot cast the result from {src} to `out` dtype {dst} "
+                        f"with casting rule {casting!r}")
+    return lax.convert_element_type(res, dst)
+
+
+def _zero_like_dtype(x):
+    """A 0-d zero of ``x``'s dtype (broadcasts in lax ops)."""
+    return core.lift(np.zeros((), _dtype_of(x)))
+
+
+def _scalar(value, dt):
+    """A 0-d constant of dtype ``dt``."""
+    return core.lift(np.asarray(value, dt))
+
+
+def _copy(x):
+    """A new array equal to ``x`` (NumPy's ufuncs never alias their input); no-op when traced."""
+    if isinstance(x, core.Tracer):
+        return x
+    return lax.convert_element_type(x, _dtype_of(x), weak_type=x.weak_type)
+
+
+def _zeros_like(x):
+    """Zeros with ``x``'s shape and dtype."""
+    z = _zero_like_dtype(x)
+    if x.shape == ():
+        return z
+    return lax.broadcast_in_dim(z, x.shape, ())
+
+
+def _is_nan(x):
+    return lax.ne(x, x)
+
+
+def _not_nan(x):
+    return lax.eq(x, x)
+
+
+def _reject(fname, x, kinds, what):
+    """``TypeError`` (NumPy's class) if the dtype kind of ``x`` is in ``kinds``."""
+    dt = _dtype_of(x)
+    if dt.kind in kinds:
+        raise TypeError(f"xnp.{fname}: not supported for {dt} input ({what})")
+
+
+def _bool_to_int8(fname, a, b, dt):
+    """NumPy has no bool loop for some integer ufuncs: bool computes in int8."""
+    if dt.kind == "b":
+        return _as_dtype(fname, a, _INT8), _as_dtype(fname, b, _INT8), _INT8
+    return a, b, dt
+
+
+# =========================================================================== arithmetic
+
+
+def _copysign(x, s):
+    """``|x|`` with the sign bit of ``s`` (floating; equal dtypes)."""
+    ax = lax.abs(x)
+    return lax.select(_signbit_float(s), lax.neg(ax), ax)
+
+
+def _complex_ge(a, b, strict):
+    """NumPy's lexicographic complex order (``CGE``/``CGT``): reals first, then imaginary
+    parts; a NaN imaginary part makes the real-part comparison fail."""
+    ar, ai, br, bi = lax.real(a), lax.imag(a), lax.real(b), lax.imag(b)
+    first = lax.and_(lax.gt(ar, br), lax.and_(_not_nan(ai), _not_nan(bi)))
+    second = lax.and_(lax.eq(ar, br), lax.gt(ai, bi) if strict else lax.ge(ai, bi))
+    return lax.or_(first, second)
+
+
+def _complex_has_nan(z):
+    return lax.or_(_is_nan(lax.real(z)), _is_nan(lax.imag(z)))
+
+
+def _truth(x):
+    """``x != 0`` as bool (bool input unchanged)."""
+    if _dtype_of(x).kind == "b":
+        return x
+    return lax.ne(x, _zero_like_dtype(x))
+
+
+def _signbit_float(x):
+    """The sign bit of a floating ``x`` (True for -0.0 and negative NaNs), via its bits."""
+    bits = lax.bitcast_convert_type(x, np.dtype(f"i{_dtype_of(x).itemsize}"))
+    return lax.lt(bits, _zero_like_dtype(bits))

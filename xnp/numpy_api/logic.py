@@ -1,0 +1,328 @@
+"""Comparisons, logical and bitwise functions, floating-point classification and
+complex parts (NumPy ufuncs; conventions as in :mod:`xnp.numpy_api.elementwise`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.numpy_api import _util
+from xnp.numpy_api._util import asarray_for, binary_operands
+from xnp.tracing.avals import canonical_dtype
+from xnp.numpy_api._ufunc import (
+    _BOOL, _INT8,
+    _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge, _complex_has_nan, _copy,
+    _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan, _reject, _scalar, _signbit_float,
+    _truth, _unary, _zero_like_dtype, _zeros_like,
+)
+
+__all__ = [
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
+    "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "bitwise_not", "invert", "bitwise_invert", "left_shift", "right_shift",
+    "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite", "signbit",
+    "copysign", "real", "imag", "conj", "conjugate", "angle",
+]
+
+
+def _compare_operands(fname, x1, x2, dtype):
+    if dtype is not None and canonical_dtype(dtype) != _BOOL:
+        raise TypeError(f"xnp.{fname}: no loop for dtype={dtype!r}; comparisons return bool")
+    return binary_operands(fname, x1, x2)
+
+
+def _ordered(fname, x1, x2, dtype, lax_op, swap, strict):
+    """``lax_op(a, b)`` for real dtypes; NumPy's lexicographic order for complex."""
+    a, b, dt = _compare_operands(fname, x1, x2, dtype)
+    if dt.kind == "c":
+        return _complex_ge(b, a, strict) if swap else _complex_ge(a, b, strict)
+    return lax_op(a, b)
+
+
+def equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """Elementwise ``x1 == x2`` (bool); NaN is unequal to everything."""
+    _extras("equal", casting, order, subok, signature)
+    a, b, _ = _compare_operands("equal", x1, x2, dtype)
+    return _finish("equal", lax.eq(a, b), out, where, casting)
+
+
+def not_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+              subok=True, signature=None):
+    """Elementwise ``x1 != x2`` (bool)."""
+    _extras("not_equal", casting, order, subok, signature)
+    a, b, _ = _compare_operands("not_equal", x1, x2, dtype)
+    return _finish("not_equal", lax.ne(a, b), out, where, casting)
+
+
+def less(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """Elementwise ``x1 < x2`` (bool; complex: lexicographic, as NumPy)."""
+    _extras("less", casting, order, subok, signature)
+    res = _ordered("less", x1, x2, dtype, lax.lt, True, True)
+    return _finish("less", res, out, where, casting)
+
+
+def less_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+               dtype=None, subok=True, signature=None):
+    """Elementwise ``x1 <= x2`` (bool; complex: lexicographic)."""
+    _extras("less_equal", casting, order, subok, signature)
+    res = _ordered("less_equal", x1, x2, dtype, lax.le, True, False)
+    return _finish("less_equal", res, out, where, casting)
+
+
+def greater(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Elementwise ``x1 > x2`` (bool; complex: lexicographic)."""
+    _extras("greater", casting, order, subok, signature)
+    res = _ordered("greater", x1, x2, dtype, lax.gt, False, True)
+    return _finish("greater", res, out, where, casting)
+
+
+def greater_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+                  dtype=None, subok=True, signature=None):
+    """Elementwise ``x1 >= x2`` (bool; complex: lexicographic)."""
+    _extras("greater_equal", casting, order, subok, signature)
+    res = _ordered("greater_equal", x1, x2, dtype, lax.ge, False, False)
+    return _finish("greater_equal", res, out, where, casting)
+
+
+# =========================================================================== logic and bits
+
+
+
+
+def _logical(fname, lax_op, x1, x2, dtype):
+    a, b, _ = _compare_operands(fname, x1, x2, dtype)
+    return lax_op(_truth(a), _truth(b))
+
+
+def logical_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+                dtype=None, subok=True, signature=None):
+    """Truth-value AND (bool result; non-zero is true)."""
+    _extras("logical_and", casting, order, subok, signature)
+    res = _logical("logical_and", lax.and_, x1, x2, dtype)
+    return _finish("logical_and", res, out, where, casting)
+
+
+def logical_or(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+               dtype=None, subok=True, signature=None):
+    """Truth-value OR (bool result)."""
+    _extras("logical_or", casting, order, subok, signature)
+    res = _logical("logical_or", lax.or_, x1, x2, dtype)
+    return _finish("logical_or", res, out, where, casting)
+
+
+def logical_xor(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+                dtype=None, subok=True, signature=None):
+    """Truth-value XOR (bool result)."""
+    _extras("logical_xor", casting, order, subok, signature)
+    res = _logical("logical_xor", lax.xor, x1, x2, dtype)
+    return _finish("logical_xor", res, out, where, casting)
+
+
+def logical_not(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+                subok=True, signature=None):
+    """Truth-value NOT (bool result)."""
+    _extras("logical_not", casting, order, subok, signature)
+    if dtype is not None and canonical_dtype(dtype) != _BOOL:
+        raise TypeError(f"xnp.logical_not: no loop for dtype={dtype!r}")
+    x = asarray_for("logical_not", x, "x")
+    return _finish("logical_not", lax.not_(_truth(x)), out, where, casting)
+
+
+def _integer_operands(fname, x1, x2, dtype, casting):
+    a, b, dt = _binary(fname, x1, x2, dtype, casting)
+    _reject(fname, a, "fcV", "needs integer or bool inputs")
+    return a, b, dt
+
+
+def bitwise_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+                dtype=None, subok=True, signature=None):
+    """Bitwise AND of integers (logical for bool); floats raise ``TypeError``."""
+    _extras("bitwise_and", casting, order, subok, signature)
+    a, b, _ = _integer_operands("bitwise_and", x1, x2, dtype, casting)
+    return _finish("bitwise_and", lax.and_(a, b), out, where, casting)
+
+
+def bitwise_or(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+               dtype=None, subok=True, signature=None):
+    """Bitwise OR of integers (logical for bool); floats raise ``TypeError``."""
+    _extras("bitwise_or", casting, order, subok, signature)
+    a, b, _ = _integer_operands("bitwise_or", x1, x2, dtype, casting)
+    return _finish("bitwise_or", lax.or_(a, b), out, where, casting)
+
+
+def bitwise_xor(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+                dtype=None, subok=True, signature=None):
+    """Bitwise XOR of integers (logical for bool); floats raise ``TypeError``."""
+    _extras("bitwise_xor", casting, order, subok, signature)
+    a, b, _ = _integer_operands("bitwise_xor", x1, x2, dtype, casting)
+    return _finish("bitwise_xor", lax.xor(a, b), out, where, casting)
+
+
+def invert(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+           subok=True, signature=None):
+    """Bitwise NOT of integers (logical NOT for bool); floats raise ``TypeError``."""
+    _extras("invert", casting, order, subok, signature)
+    x = _unary("invert", x, dtype, casting)
+    _reject("invert", x, "fcV", "needs integer or bool input")
+    return _finish("invert", lax.not_(x), out, where, casting)
+
+
+bitwise_not = invert
+bitwise_invert = invert
+
+
+def left_shift(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+               dtype=None, subok=True, signature=None):
+    """``x1 << x2`` for integers (bool computes in int8); a count outside ``[0, bits)``
+    gives 0, as NumPy; floats raise ``TypeError``."""
+    _extras("left_shift", casting, order, subok, signature)
+    a, b, dt = _integer_operands("left_shift", x1, x2, dtype, casting)
+    a, b, dt = _bool_to_int8("left_shift", a, b, dt)
+    return _finish("left_shift", lax.shift_left(a, b), out, where, casting)
+
+
+def right_shift(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+                dtype=None, subok=True, signature=None):
+    """``x1 >> x2``: arithmetic for signed, logical for unsigned integers; a count outside
+    ``[0, bits)`` gives 0, or -1 for negative ``x1``, as NumPy; floats raise ``TypeError``."""
+    _extras("right_shift", casting, order, subok, signature)
+    a, b, dt = _integer_operands("right_shift", x1, x2, dtype, casting)
+    a, b, dt = _bool_to_int8("right_shift", a, b, dt)
+    op = lax.shift_right_logical if dt.kind == "u" else lax.shift_right_arithmetic
+    return _finish("right_shift", op(a, b), out, where, casting)
+
+
+bitwise_left_shift = left_shift
+bitwise_right_shift = right_shift
+
+
+# =========================================================================== classification
+
+
+def _predicate_operand(fname, x, dtype):
+    if dtype is not None and canonical_dtype(dtype) != _BOOL:
+        raise TypeError(f"xnp.{fname}: no loop for dtype={dtype!r}; the result is bool")
+    return asarray_for(fname, x, "x")
+
+
+def isnan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """True where ``x`` is NaN (either part for complex); always False for integers/bool."""
+    _extras("isnan", casting, order, subok, signature)
+    x = _predicate_operand("isnan", x, dtype)
+    res = _complex_has_nan(x) if _dtype_of(x).kind == "c" else _is_nan(x)
+    return _finish("isnan", res, out, where, casting)
+
+
+def _is_inf(x):
+    return lax.eq(lax.abs(x), _scalar(np.inf, _dtype_of(x)))
+
+
+def isinf(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """True where ``x`` is +-inf (either part for complex); always False for integers/bool."""
+    _extras("isinf", casting, order, subok, signature)
+    x = _predicate_operand("isinf", x, dtype)
+    kind = _dtype_of(x).kind
+    if kind == "c":
+        res = lax.or_(_is_inf(lax.real(x)), _is_inf(lax.imag(x)))
+    elif kind in "biu":
+        res = lax.ne(x, x)
+    else:
+        res = _is_inf(x)
+    return _finish("isinf", res, out, where, casting)
+
+
+def isfinite(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+             subok=True, signature=None):
+    """True where ``x`` is neither inf nor NaN (both parts for complex); always True
+    for integers/bool."""
+    _extras("isfinite", casting, order, subok, signature)
+    x = _predicate_operand("isfinite", x, dtype)
+    kind = _dtype_of(x).kind
+    if kind == "c":
+        res = lax.and_(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
+    elif kind in "biu":
+        res = lax.eq(x, x)
+    else:
+        res = lax.is_finite(x)
+    return _finish("isfinite", res, out, where, casting)
+
+
+
+
+def signbit(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """True where the sign bit is set (``-0.0`` included; ``x < 0`` for integers);
+    complex raises ``TypeError``."""
+    _extras("signbit", casting, order, subok, signature)
+    x = _predicate_operand("signbit", x, dtype)
+    kind = _dtype_of(x).kind
+    _reject("signbit", x, "c", "complex numbers have no sign bit")
+    if kind in "bu":
+        res = lax.ne(x, x)
+    elif kind == "i":
+        res = lax.lt(x, _zero_like_dtype(x))
+    else:
+        res = _signbit_float(x)
+    return _finish("signbit", res, out, where, casting)
+
+
+def copysign(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+             subok=True, signature=None):
+    """``|x1|`` with the sign bit of ``x2`` (real floats; integers convert as for ``sin``)."""
+    _extras("copysign", casting, order, subok, signature)
+    a, b, _ = _binary_inexact("copysign", x1, x2, dtype, casting)
+    _reject("copysign", a, "c", "real inputs only")
+    return _finish("copysign", _copysign(a, b), out, where, casting)
+
+
+# =========================================================================== complex parts
+
+
+def real(val):
+    """Real part (the real dtype for complex input; other input is returned as is)."""
+    x = asarray_for("real", val, "val")
+    return lax.real(x) if _dtype_of(x).kind == "c" else x
+
+
+def imag(val):
+    """Imaginary part (the real dtype for complex input; zeros of ``val``'s dtype otherwise)."""
+    x = asarray_for("imag", val, "val")
+    return lax.imag(x) if _dtype_of(x).kind == "c" else _zeros_like(x)
+
+
+def conjugate(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+              subok=True, signature=None):
+    """Complex conjugate; real input is copied unchanged (bool gives int8, as NumPy)."""
+    _extras("conjugate", casting, order, subok, signature)
+    x = _unary("conjugate", x, dtype, casting)
+    if _dtype_of(x).kind == "b":
+        x = _as_dtype("conjugate", x, _INT8)
+    res = lax.conj(x) if _dtype_of(x).kind == "c" else _copy(x)
+    return _finish("conjugate", res, out, where, casting)
+
+
+conj = conjugate
+
+
+def angle(z, deg=False):
+    """Counterclockwise angle from the positive real axis, in ``(-pi, pi]`` (degrees if
+    ``deg``); ``arctan2(imag(z), real(z))``. Real input gives 0 or pi (in float)."""
+    x = asarray_for("angle", z, "z")
+    if _dtype_of(x).kind == "c":
+        res = lax.atan2(lax.imag(x), lax.real(x))
+    else:
+        if _dtype_of(x).kind == "b":  # NumPy: arctan2(0, z) promotes bool with the int 0
+            x = _as_dtype("angle", x, _util.default_int())
+        x = _inexact("angle", x)
+        res = lax.atan2(_zero_like_dtype(x), x)
+    if deg:
+        res = lax.mul(res, _scalar(180.0 / np.pi, _dtype_of(res)))
+    return res
+
+
+# =========================================================================== selection

@@ -1,0 +1,287 @@
+"""Exponentials, logarithms, roots, trigonometric and hyperbolic functions (NumPy
+ufuncs; conventions as in :mod:`xnp.numpy_api.elementwise`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.numpy_api._ufunc import (
+    _LN10, _LN2, _binary_inexact, _dtype_of, _extras, _finish, _inexact, _reject, _scalar,
+)
+
+__all__ = [
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2", "sqrt",
+    "cbrt", "hypot", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh",
+    "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "asin", "acos", "atan", "atan2", "asinh",
+    "acosh", "atanh", "deg2rad", "rad2deg", "degrees", "radians",
+]
+
+
+def _float_unary(fname, op, x, out, where, casting, dtype, *, complex_ok=True):
+    x = _inexact(fname, x, dtype, casting)
+    if not complex_ok:
+        _reject(fname, x, "c", "real inputs only")
+    return _finish(fname, op(x), out, where, casting)
+
+
+def exp(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+        subok=True, signature=None):
+    """``e ** x`` (integers convert to float as described in the module docstring)."""
+    _extras("exp", casting, order, subok, signature)
+    return _float_unary("exp", lax.exp, x, out, where, casting, dtype)
+
+
+def exp2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """``2 ** x`` (float)."""
+    _extras("exp2", casting, order, subok, signature)
+    return _float_unary("exp2", lax.exp2, x, out, where, casting, dtype)
+
+
+def expm1(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """``exp(x) - 1``, accurate for small ``x`` (float)."""
+    _extras("expm1", casting, order, subok, signature)
+    return _float_unary("expm1", lax.expm1, x, out, where, casting, dtype)
+
+
+def log(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+        subok=True, signature=None):
+    """Natural logarithm; NaN for negative reals, -inf at 0 (float)."""
+    _extras("log", casting, order, subok, signature)
+    return _float_unary("log", lax.log, x, out, where, casting, dtype)
+
+
+def log2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """Base-2 logarithm, computed as ``log(x) / log(2)`` (may differ from NumPy in the
+    last bit)."""
+    _extras("log2", casting, order, subok, signature)
+    x = _inexact("log2", x, dtype, casting)
+    return _finish("log2", _div_by_const(lax.log(x), _LN2), out, where, casting)
+
+
+def log10(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """Base-10 logarithm, computed as ``log(x) / log(10)`` (may differ from NumPy in the
+    last bit, e.g. ``log10(1000.0)`` can be ``2.9999999999999996``)."""
+    _extras("log10", casting, order, subok, signature)
+    x = _inexact("log10", x, dtype, casting)
+    return _finish("log10", _div_by_const(lax.log(x), _LN10), out, where, casting)
+
+
+def _div_by_const(x, c: float):
+    return lax.div(x, _scalar(c, _dtype_of(x)))
+
+
+def log1p(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """``log(1 + x)``, accurate for small ``x`` (float)."""
+    _extras("log1p", casting, order, subok, signature)
+    return _float_unary("log1p", lax.log1p, x, out, where, casting, dtype)
+
+
+def logaddexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+              subok=True, signature=None):
+    """``log(exp(x1) + exp(x2))`` without overflow (real floats; NumPy's algorithm)."""
+    _extras("logaddexp", casting, order, subok, signature)
+    a, b, dt = _binary_inexact("logaddexp", x1, x2, dtype, casting)
+    _reject("logaddexp", a, "c", "real inputs only")
+    d = lax.sub(a, b)
+    zero = _scalar(0, dt)
+    res = lax.select(lax.gt(d, zero), lax.add(a, lax.log1p(lax.exp(lax.neg(d)))),
+                     lax.add(b, lax.log1p(lax.exp(d))))
+    res = lax.select(lax.eq(a, b), lax.add(a, _scalar(_LN2, dt)), res)  # also inf == inf
+    return _finish("logaddexp", res, out, where, casting)
+
+
+def logaddexp2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
+               dtype=None, subok=True, signature=None):
+    """``log2(2**x1 + 2**x2)`` without overflow (real floats; NumPy's algorithm)."""
+    _extras("logaddexp2", casting, order, subok, signature)
+    a, b, dt = _binary_inexact("logaddexp2", x1, x2, dtype, casting)
+    _reject("logaddexp2", a, "c", "real inputs only")
+    d = lax.sub(a, b)
+    zero = _scalar(0, dt)
+
+    def log2_1p_exp2(t):
+        return _div_by_const(lax.log1p(lax.exp2(t)), _LN2)
+
+    res = lax.select(lax.gt(d, zero), lax.add(a, log2_1p_exp2(lax.neg(d))),
+                     lax.add(b, log2_1p_exp2(d)))
+    res = lax.select(lax.eq(a, b), lax.add(a, _scalar(1, dt)), res)
+    return _finish("logaddexp2", res, out, where, casting)
+
+
+def sqrt(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """Non-negative square root; NaN for negative reals (float or complex)."""
+    _extras("sqrt", casting, order, subok, signature)
+    return _float_unary("sqrt", lax.sqrt, x, out, where, casting, dtype)
+
+
+def cbrt(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """Real cube root (negative for negative ``x``); complex raises ``TypeError``."""
+    _extras("cbrt", casting, order, subok, signature)
+    return _float_unary("cbrt", lax.cbrt, x, out, where, casting, dtype, complex_ok=False)
+
+
+def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """``sqrt(x1**2 + x2**2)`` without intermediate overflow; inf if either is inf
+    (even with a NaN in the other), as C ``hypot``. Real inputs only."""
+    _extras("hypot", casting, order, subok, signature)
+    a, b, dt = _binary_inexact("hypot", x1, x2, dtype, casting)
+    _reject("hypot", a, "c", "real inputs only")
+    a, b = lax.abs(a), lax.abs(b)
+    big, small = lax.max(a, b), lax.min(a, b)
+    zero, one = _scalar(0, dt), _scalar(1, dt)
+    t = lax.div(small, lax.select(lax.eq(big, zero), one, big))
+    res = lax.mul(big, lax.sqrt(lax.add(one, lax.mul(t, t))))
+    inf = _scalar(np.inf, dt)
+    res = lax.select(lax.or_(lax.eq(a, inf), lax.eq(b, inf)), inf, res)
+    return _finish("hypot", res, out, where, casting)
+
+
+# =========================================================================== trigonometric
+
+
+def sin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+        subok=True, signature=None):
+    """Sine (radians; float or complex)."""
+    _extras("sin", casting, order, subok, signature)
+    return _float_unary("sin", lax.sin, x, out, where, casting, dtype)
+
+
+def cos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+        subok=True, signature=None):
+    """Cosine (radians; float or complex)."""
+    _extras("cos", casting, order, subok, signature)
+    return _float_unary("cos", lax.cos, x, out, where, casting, dtype)
+
+
+def tan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+        subok=True, signature=None):
+    """Tangent (radians; float or complex)."""
+    _extras("tan", casting, order, subok, signature)
+    return _float_unary("tan", lax.tan, x, out, where, casting, dtype)
+
+
+def arcsin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+           subok=True, signature=None):
+    """Inverse sine; NaN outside [-1, 1] for real input (float or complex)."""
+    _extras("arcsin", casting, order, subok, signature)
+    return _float_unary("arcsin", lax.asin, x, out, where, casting, dtype)
+
+
+def arccos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+           subok=True, signature=None):
+    """Inverse cosine; NaN outside [-1, 1] for real input (float or complex)."""
+    _extras("arccos", casting, order, subok, signature)
+    return _float_unary("arccos", lax.acos, x, out, where, casting, dtype)
+
+
+def arctan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+           subok=True, signature=None):
+    """Inverse tangent (float or complex)."""
+    _extras("arctan", casting, order, subok, signature)
+    return _float_unary("arctan", lax.atan, x, out, where, casting, dtype)
+
+
+def arctan2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Angle of the point ``(x2, x1)`` in radians, in ``[-pi, pi]`` (real floats)."""
+    _extras("arctan2", casting, order, subok, signature)
+    a, b, _ = _binary_inexact("arctan2", x1, x2, dtype, casting)
+    _reject("arctan2", a, "c", "real inputs only")
+    return _finish("arctan2", lax.atan2(a, b), out, where, casting)
+
+
+def sinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """Hyperbolic sine (float or complex)."""
+    _extras("sinh", casting, order, subok, signature)
+    return _float_unary("sinh", lax.sinh, x, out, where, casting, dtype)
+
+
+def cosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """Hyperbolic cosine (float or complex)."""
+    _extras("cosh", casting, order, subok, signature)
+    return _float_unary("cosh", lax.cosh, x, out, where, casting, dtype)
+
+
+def tanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """Hyperbolic tangent (float or complex)."""
+    _extras("tanh", casting, order, subok, signature)
+    return _float_unary("tanh", lax.tanh, x, out, where, casting, dtype)
+
+
+def arcsinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Inverse hyperbolic sine (float or complex)."""
+    _extras("arcsinh", casting, order, subok, signature)
+    return _float_unary("arcsinh", lax.asinh, x, out, where, casting, dtype)
+
+
+def arccosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Inverse hyperbolic cosine; NaN below 1 for real input (float or complex)."""
+    _extras("arccosh", casting, order, subok, signature)
+    return _float_unary("arccosh", lax.acosh, x, out, where, casting, dtype)
+
+
+def arctanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Inverse hyperbolic tangent; NaN outside [-1, 1] for real input (float or complex)."""
+    _extras("arctanh", casting, order, subok, signature)
+    return _float_unary("arctanh", lax.atanh, x, out, where, casting, dtype)
+
+
+asin = arcsin
+acos = arccos
+atan = arctan
+atan2 = arctan2
+asinh = arcsinh
+acosh = arccosh
+atanh = arctanh
+
+
+def _scale(fname, x, factor, out, where, casting, dtype):
+    x = _inexact(fname, x, dtype, casting)
+    _reject(fname, x, "c", "real inputs only")
+    return _finish(fname, lax.mul(x, _scalar(factor, _dtype_of(x))), out, where, casting)
+
+
+def deg2rad(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Degrees to radians: ``x * (pi / 180)`` (real floats)."""
+    _extras("deg2rad", casting, order, subok, signature)
+    return _scale("deg2rad", x, np.pi / 180.0, out, where, casting, dtype)
+
+
+def rad2deg(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Radians to degrees: ``x * (180 / pi)`` (real floats)."""
+    _extras("rad2deg", casting, order, subok, signature)
+    return _scale("rad2deg", x, 180.0 / np.pi, out, where, casting, dtype)
+
+
+def radians(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Same as ``deg2rad``."""
+    _extras("radians", casting, order, subok, signature)
+    return _scale("radians", x, np.pi / 180.0, out, where, casting, dtype)
+
+
+def degrees(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Same as ``rad2deg``."""
+    _extras("degrees", casting, order, subok, signature)
+    return _scale("degrees", x, 180.0 / np.pi, out, where, casting, dtype)
+
+
+# =========================================================================== comparisons

@@ -157,10 +157,8 @@ def _sorted_dims(name: str, dims, aval: ShapedArray) -> tuple[int, ...]:
 
 
 def _bind(prim: Primitive, *args, **params):
-    """``prim.bind``, running the shape/dtype rules first when evaluating eagerly (staging
-    traces run them anyway), so direct lax callers get xnp's errors, not the library's."""
-    if type(core.current_trace()) is core.EvalTrace:
-        prim.abstract_eval(*[core.aval_of(a) for a in args], **params)
+    """``prim.bind`` (every trace runs the shape/dtype rules; the eager one caches them per
+    operand signature), kept as the family's single binding point."""
     return prim.bind(*args, **params)
 
 

@@ -5,12 +5,9 @@ semantics documented in ``xnp.lax.elementwise`` (where those differ from the
 NumPy ufunc of the same name the difference is handled here: integer
 division truncates, shifts of signed values are logical where asked, ...).
 
-The eager path does not run the abstract rules, so every implementation is
-wrapped by ``_strict``: a per-signature cache of dtypes that passed the dtype
-rule and a shape-equality check keep the happy path to a few dict/tuple
-operations; anything else runs the primitive's abstract eval, which raises
-the same TypeError/ValueError as under ``jit`` (or passes, e.g. for size-1
-broadcasting).
+The eager trace runs each primitive's shape/dtype rules once per operand
+signature before calling these (``xnp.tracing.core``), so bad operands raise the
+same TypeError/ValueError as under ``jit``.
 """
 
 from __future__ import annotations
@@ -19,59 +16,14 @@ import numpy as np
 
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
-from xnp.tracing.avals import ShapedArray
 
 __all__: list = []
 
 
-def _check(prim, args, params):
-    prim.abstract_eval(*[ShapedArray(a.shape, a.dtype) for a in args], **params)
-
-
-def _strict(prim, fn):
-    """``fn`` guarded by ``prim``'s shape/dtype rules (cached by operand dtypes and params)."""
-    passed = set()
-
-    def impl(xp, *args, **params):
-        key = (*[a.dtype for a in args], *params.values())
-        if key not in passed:
-            _check(prim, args, params)
-            passed.add(key)
-        else:
-            shapes = [a.shape for a in args if a.shape != ()]
-            if shapes and any(s != shapes[0] for s in shapes):
-                _check(prim, args, params)
-        return fn(xp, *args, **params)
-
-    def unary_params(xp, x, **params):
-        key = (x.dtype, *params.values())
-        if key not in passed:
-            _check(prim, (x,), params)
-            passed.add(key)
-        return fn(xp, x, **params)
-
-    def unary(xp, x):
-        if x.dtype not in passed:
-            _check(prim, (x,), {})
-            passed.add(x.dtype)
-        return fn(xp, x)
-
-    def binary(xp, x, y):
-        dt = x.dtype
-        if dt not in passed or y.dtype != dt:
-            _check(prim, (x, y), {})
-            passed.add(dt)
-        elif x.shape != y.shape and x.shape != () and y.shape != ():
-            _check(prim, (x, y), {})
-        return fn(xp, x, y)
-
-    return {1: unary, 2: binary, "1p": unary_params, None: impl}
-
-
 def _register(prim, fn, arity: int | str | None = None):
-    """``XP_IMPLS[prim]``: ``fn`` checked by ``_strict``; ``arity`` 1 or 2 (no params),
-    ``"1p"`` (one operand with params) or None (anything)."""
-    XP_IMPLS[prim] = _strict(prim, fn)[arity]
+    """``XP_IMPLS[prim] = fn`` (``arity`` documents the call shape: 1, 2, ``"1p"`` for one
+    operand with params, None for anything)."""
+    XP_IMPLS[prim] = fn
 
 
 def _is_int(x) -> bool:

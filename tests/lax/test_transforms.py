@@ -115,7 +115,8 @@ def missing_rules_are_skips():
 
 
 def _is_inexact(a) -> bool:
-    return np.asarray(a).dtype.kind in "fc"
+    dt = np.asarray(a).dtype
+    return dt.kind in "fc" or dt.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 
 
 def _positive(rng, shape, dtype):

@@ -1,6 +1,6 @@
 """Slicing primitives: static ``slice``, ``dynamic_slice``, ``dynamic_update_slice``,
-``gather`` and the scatter family (``scatter``, ``scatter_add``, ``scatter_mul``,
-``scatter_min``, ``scatter_max``), with JAX's dimension-number structures.
+and JAX's dimension-number structures shared with ``gather`` and the scatter family
+(:mod:`xnp.lax.gather_scatter`).
 
 Conventions (as in JAX): the index vector of ``gather``/``scatter`` indices is
 always their last dimension (``index_vector_dim = indices.ndim - 1``); indices
@@ -30,17 +30,17 @@ from typing import NamedTuple
 import numpy as np
 
 from xnp.lax import _kit as kit
+from xnp.lax import _rules as R
 from xnp.lax.reductions import checked_bind
-from xnp.lax.shape_ops import squeeze
+from xnp.lax.shape_ops import broadcast_in_dim, concatenate, pad, squeeze
 from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing.batching import moveaxis
 
 __all__ = [
-    "slice", "dynamic_slice", "dynamic_update_slice", "gather", "scatter", "scatter_add",
-    "scatter_mul", "scatter_min", "scatter_max", "slice_in_dim", "index_in_dim",
+    "slice", "dynamic_slice", "dynamic_update_slice", "slice_in_dim", "index_in_dim",
     "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice_in_dim",
     "GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode",
-    "slice_p", "dynamic_slice_p", "dynamic_update_slice_p", "gather_p", "scatter_p",
-    "scatter_add_p", "scatter_mul_p", "scatter_min_p", "scatter_max_p",
+    "slice_p", "dynamic_slice_p", "dynamic_update_slice_p",
 ]
 
 _builtin_slice = slice
@@ -209,6 +209,11 @@ def _check_index_map(name, what, index_map, operand, indices, obd, context):
                          f"dims {obd}; {context}.")
 
 
+def _zeros(shape, dtype):
+    """A zero array of ``shape`` on the current trace (a broadcast scalar)."""
+    return broadcast_in_dim(np.zeros((), dtype), tuple(shape), ())
+
+
 # --------------------------------------------------------------------------- slice
 
 
@@ -258,6 +263,33 @@ def slice(operand: Array, start_indices, limit_indices, strides=None) -> Array: 
         if all(s == 1 for s in strides) and len(strides) == len(start):
             strides = None
     return checked_bind(slice_p, operand, start_indices=start, limit_indices=limit, strides=strides)
+
+
+def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
+    # pad the cotangent back with zeros; strides become interior padding
+    shape = R.aval(x).shape
+    out_shape = core.aval_of(ct).shape
+    config = []
+    for d, (n, s, m) in enumerate(zip(shape, start_indices, out_shape)):
+        st = 1 if strides is None else strides[d]
+        last = s + (m - 1) * st + 1 if m else s  # one past the last element taken
+        config.append((s, n - last, st - 1))
+    dt = core.aval_of(ct).dtype
+    return [pad(ct, np.zeros((), dt), tuple(config))]
+
+
+def _slice_batch(vals, dims, *, start_indices, limit_indices, strides):
+    (x,), (d,) = vals, dims
+    size = core.aval_of(x).shape[d]
+    start = start_indices[:d] + (0,) + start_indices[d:]
+    limit = limit_indices[:d] + (size,) + limit_indices[d:]
+    st = None if strides is None else strides[:d] + (1,) + strides[d:]
+    return slice_p.bind(x, start_indices=start, limit_indices=limit, strides=st), d
+
+
+slice_p.jvp = R.linear_unary_jvp(slice_p)
+slice_p.transpose = R.zero_ct_passthrough(_slice_transpose)
+slice_p.batch = _slice_batch
 
 
 def _from_end(index, default: int, n: int) -> int:
@@ -325,6 +357,65 @@ def _dynamic_slice_shape(x: ShapedArray, *starts, slice_sizes):
 
 dynamic_slice_p = Primitive("dynamic_slice", shape=_dynamic_slice_shape,
                             dtype=lambda x, *starts, **params: x.dtype, weak_type=_operand_weak)
+
+
+def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
+    a = R.aval(x)
+    ct_x = dynamic_update_slice_p.bind(_zeros(a.shape, core.aval_of(ct).dtype), ct, *starts)
+    return [ct_x] + [None] * len(starts)
+
+
+def _stacked_starts(starts, sdims, size):
+    """Batched scalar start indices as one ``(size, len(starts))`` index array (a common
+    integer dtype; unbatched starts are broadcast)."""
+    from xnp.lax.elementwise import convert_element_type  # noqa: PLC0415
+
+    dts = {core.aval_of(s).dtype for s in starts}
+    dt = dts.pop() if len(dts) == 1 else np.dtype(np.int64)
+    cols = []
+    for s, d in zip(starts, sdims):
+        if core.aval_of(s).dtype != dt:
+            s = convert_element_type(s, dt)
+        s = broadcast_in_dim(s, (size, 1), () if d is None else (0,))
+        cols.append(s)
+    return concatenate(cols, 1)
+
+
+def _dynamic_slice_batch(vals, dims, *, slice_sizes):
+    x, starts = vals[0], vals[1:]
+    dx, sdims = dims[0], dims[1:]
+    size = R.batch_size(vals, dims)
+    if all(d is None for d in sdims):
+        # only the operand is batched: take the whole batch axis, starting at 0
+        dt = core.aval_of(starts[0]).dtype if starts else np.dtype(np.int64)
+        starts = list(starts[:dx]) + [np.zeros((), dt)] + list(starts[dx:])
+        sizes = slice_sizes[:dx] + (size,) + slice_sizes[dx:]
+        return dynamic_slice_p.bind(x, *starts, slice_sizes=sizes), dx
+    # batched starts: a clamping gather (CLIP clamps whole windows in bounds, as here)
+    n = len(slice_sizes)
+    idx = _stacked_starts(starts, sdims, size)
+    window = tuple(range(1, n + 1))
+    if dx is None:
+        dn = GatherDimensionNumbers(offset_dims=window, collapsed_slice_dims=(),
+                                    start_index_map=tuple(range(n)))
+        sizes = slice_sizes
+    else:
+        x = moveaxis(x, dx, 0)
+        dn = GatherDimensionNumbers(offset_dims=window, collapsed_slice_dims=(),
+                                    start_index_map=window, operand_batching_dims=(0,),
+                                    start_indices_batching_dims=(0,))
+        sizes = (1,) + slice_sizes
+    from xnp.lax.gather_scatter import gather_p  # noqa: PLC0415  (it imports this module)
+
+    out = gather_p.bind(x, idx, dimension_numbers=dn, slice_sizes=sizes,
+                        indices_are_sorted=False, unique_indices=False,
+                        mode=GatherScatterMode.CLIP, fill_value=None)
+    return out, 0
+
+
+dynamic_slice_p.jvp = R.linear_unary_jvp(dynamic_slice_p)
+dynamic_slice_p.transpose = R.zero_ct_passthrough(_dynamic_slice_transpose)
+dynamic_slice_p.batch = _dynamic_slice_batch
 
 
 def _start_values(name: str, start_indices) -> list:
@@ -430,6 +521,53 @@ def dynamic_update_slice(operand: Array, update: Array, start_indices) -> Array:
     return checked_bind(dynamic_update_slice_p, operand, update, *starts)
 
 
+def _dynamic_update_slice_jvp(primals, tangents):
+    # linear jointly in (operand, update); the starts are integers (no tangent)
+    x, u, *starts = primals
+    tx, tu = tangents[:2]
+    out = dynamic_update_slice_p.bind(x, u, *starts)
+    if type(tx) is R.Zero and type(tu) is R.Zero:
+        return out, R.zero_like(out)
+    return out, dynamic_update_slice_p.bind(R.instantiate(tx), R.instantiate(tu), *starts)
+
+
+def _dynamic_update_slice_transpose(ct, x, u, *starts):
+    ushape = R.aval(u).shape
+    dt = core.aval_of(ct).dtype
+    ct_x = (dynamic_update_slice_p.bind(ct, _zeros(ushape, dt), *starts)
+            if R.is_undefined(x) else None)
+    ct_u = (dynamic_slice_p.bind(ct, *starts, slice_sizes=tuple(ushape))
+            if R.is_undefined(u) else None)
+    return [ct_x, ct_u] + [None] * len(starts)
+
+
+def _dynamic_update_slice_batch(vals, dims):
+    (x, u, *starts), (dx, du, *sdims) = vals, dims
+    size = R.batch_size(vals, dims)
+    x = R.bdim_to_front(x, dx, size)
+    u = R.bdim_to_front(u, du, size)
+    if all(d is None for d in sdims):
+        dt = core.aval_of(starts[0]).dtype if starts else np.dtype(np.int64)
+        return dynamic_update_slice_p.bind(x, u, np.zeros((), dt), *starts), 0
+    # batched starts: a clamping scatter with the batch as paired batching dims
+    n = len(starts)
+    idx = _stacked_starts(starts, sdims, size)
+    window = tuple(range(1, n + 1))
+    dn = ScatterDimensionNumbers(update_window_dims=window, inserted_window_dims=(),
+                                 scatter_dims_to_operand_dims=window, operand_batching_dims=(0,),
+                                 scatter_indices_batching_dims=(0,))
+    from xnp.lax.gather_scatter import scatter_p  # noqa: PLC0415  (it imports this module)
+
+    out = scatter_p.bind(x, idx, u, dimension_numbers=dn, indices_are_sorted=True,
+                         unique_indices=True, mode=GatherScatterMode.CLIP)
+    return out, 0
+
+
+dynamic_update_slice_p.jvp = _dynamic_update_slice_jvp
+dynamic_update_slice_p.transpose = R.zero_ct_passthrough(_dynamic_update_slice_transpose)
+dynamic_update_slice_p.batch = _dynamic_update_slice_batch
+
+
 def dynamic_update_slice_in_dim(operand: Array, update: Array, start_index, axis: int) -> Array:
     """:func:`dynamic_update_slice` at ``start_index`` along ``axis`` (0 elsewhere)."""
     ndim = core.aval_of(operand).ndim
@@ -437,238 +575,3 @@ def dynamic_update_slice_in_dim(operand: Array, update: Array, start_index, axis
     starts = [0] * ndim
     starts[axis] = start_index
     return dynamic_update_slice(operand, update, starts)
-
-
-# --------------------------------------------------------------------------- gather
-
-
-def _gather_shape(operand: ShapedArray, indices: ShapedArray, *, dimension_numbers, slice_sizes,
-                  indices_are_sorted, unique_indices, mode, fill_value):
-    name = "gather"
-    dn = dimension_numbers
-    ctx = _Ctx(dn, operand=operand, indices=indices)
-    _check_indices(name, indices, ctx)
-    batch_shape = indices.shape[:-1]
-    out_rank = len(batch_shape) + len(dn.offset_dims)
-    _check_sorted_unique(name, "offset_dims", dn.offset_dims, out_rank, ctx)
-    _check_sorted_unique(name, "collapsed_slice_dims", dn.collapsed_slice_dims, operand.ndim, ctx)
-    _check_batching(name, operand, indices, dn.operand_batching_dims,
-                    dn.start_indices_batching_dims, "operand_batching_dims",
-                    "start_indices_batching_dims", ctx)
-    if set(dn.collapsed_slice_dims) & set(dn.operand_batching_dims):
-        raise ValueError(f"xnp.lax.{name}: `collapsed_slice_dims` and `operand_batching_dims` "
-                         f"overlap; {ctx}.")
-    _check_index_map(name, "start_index_map", dn.start_index_map, operand, indices,
-                     dn.operand_batching_dims, ctx)
-    if len(slice_sizes) != operand.ndim:
-        raise ValueError(f"xnp.lax.{name}: slice_sizes={slice_sizes} needs one entry per operand "
-                         f"dimension; {ctx}.")
-    for d, (size, n) in enumerate(zip(slice_sizes, operand.shape)):
-        if not 0 <= size <= n:
-            raise ValueError(f"xnp.lax.{name}: slice_sizes[{d}]={size} must be in [0, {n}]; {ctx}.")
-    for d in dn.collapsed_slice_dims + dn.operand_batching_dims:
-        if slice_sizes[d] != 1:
-            raise ValueError(f"xnp.lax.{name}: collapsed and batching dims need slice size 1, but "
-                             f"slice_sizes[{d}]={slice_sizes[d]}; {ctx}.")
-    skipped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
-    window = [slice_sizes[d] for d in range(operand.ndim) if d not in skipped]
-    if len(window) != len(dn.offset_dims):
-        raise ValueError(
-            f"xnp.lax.{name}: {len(dn.offset_dims)} offset_dims for {len(window)} window "
-            f"(non-collapsed, non-batching) operand dims; {ctx}.")
-    out = [0] * out_rank
-    for pos, size in zip(dn.offset_dims, window):
-        out[pos] = size
-    batch_pos = [i for i in range(out_rank) if i not in dn.offset_dims]
-    for pos, size in zip(batch_pos, batch_shape):
-        out[pos] = size
-    return tuple(out)
-
-
-gather_p = Primitive("gather", shape=_gather_shape,
-                     dtype=lambda operand, indices, **params: operand.dtype,
-                     weak_type=_operand_weak)
-
-
-def _canonical_dnums(cls, dimension_numbers, name):
-    if not isinstance(dimension_numbers, cls):
-        raise TypeError(f"xnp.lax.{name}: `dimension_numbers` must be a {cls.__name__}, got "
-                        f"{dimension_numbers!r}")
-    return cls(*(_int_tuple(name, f, v) for f, v in zip(cls._fields, dimension_numbers)))
-
-
-def _static_fill(name, fill_value):
-    if fill_value is None or core.is_python_scalar(fill_value):
-        return fill_value
-    if isinstance(fill_value, (np.generic, np.ndarray)) and np.ndim(fill_value) == 0:
-        return np.asarray(fill_value).item()
-    raise TypeError(f"xnp.lax.{name}: `fill_value` must be a static scalar (Python or NumPy), "
-                    f"got {type(fill_value).__name__}")
-
-
-def gather(operand: Array, start_indices: Array, dimension_numbers: GatherDimensionNumbers,
-           slice_sizes, *, indices_are_sorted: bool = False, unique_indices: bool = False,
-           mode=None, fill_value=None) -> Array:
-    """Gather windows of ``slice_sizes`` from ``operand`` at ``start_indices`` (StableHLO gather).
-
-    ``start_indices`` has any integer dtype and rank >= 1; its last dim is the
-    index vector (``len(start_index_map)`` entries), the others are batch dims.
-    Output shape: the batch dims at the positions not in ``offset_dims`` and
-    the window sizes (``slice_sizes`` without collapsed and batching dims) at
-    ``offset_dims``. ``mode`` (:class:`GatherScatterMode` or string; default
-    ``FILL_OR_DROP``) says what out-of-bounds windows give: clamped windows
-    (``"clip"``), ``fill_value`` (``"fill"``; default NaN / int min / uint max /
-    True), or whatever XLA does (``"promise_in_bounds"``: clamped).
-    ``indices_are_sorted``/``unique_indices`` are hints passed on to XLA.
-
-    Raises
-    ------
-    TypeError
-        Non-integer or rank-0 indices, bad ``dimension_numbers`` type.
-    ValueError
-        Dimension numbers inconsistent with the shapes (the message shows them).
-    """
-    dn = _canonical_dnums(GatherDimensionNumbers, dimension_numbers, "gather")
-    sizes = _int_tuple("gather", "slice_sizes", slice_sizes)
-    return checked_bind(gather_p, operand, start_indices, dimension_numbers=dn, slice_sizes=sizes,
-                         indices_are_sorted=bool(indices_are_sorted),
-                         unique_indices=bool(unique_indices),
-                         mode=GatherScatterMode.from_any(mode),
-                         fill_value=_static_fill("gather", fill_value))
-
-
-# --------------------------------------------------------------------------- scatter
-
-
-def _scatter_shape_rule(name):
-    def rule(operand: ShapedArray, indices: ShapedArray, updates: ShapedArray, *,
-             dimension_numbers, indices_are_sorted, unique_indices, mode):
-        dn = dimension_numbers
-        ctx = _Ctx(dn, operand=operand, indices=indices, updates=updates)
-        _check_indices(name, indices, ctx)
-        _check_sorted_unique(name, "update_window_dims", dn.update_window_dims, updates.ndim, ctx)
-        _check_sorted_unique(name, "inserted_window_dims", dn.inserted_window_dims, operand.ndim,
-                             ctx)
-        _check_batching(name, operand, indices, dn.operand_batching_dims,
-                        dn.scatter_indices_batching_dims, "operand_batching_dims",
-                        "scatter_indices_batching_dims", ctx)
-        if set(dn.inserted_window_dims) & set(dn.operand_batching_dims):
-            raise ValueError(f"xnp.lax.{name}: `inserted_window_dims` and `operand_batching_dims` "
-                             f"overlap; {ctx}.")
-        _check_index_map(name, "scatter_dims_to_operand_dims", dn.scatter_dims_to_operand_dims,
-                         operand, indices, dn.operand_batching_dims, ctx)
-        batch_shape = indices.shape[:-1]
-        if updates.ndim != len(dn.update_window_dims) + len(batch_shape):
-            raise ValueError(
-                f"xnp.lax.{name}: updates must have rank len(update_window_dims) + indices.ndim - 1"
-                f" = {len(dn.update_window_dims) + len(batch_shape)}; {ctx}.")
-        skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
-        window_operand_dims = [d for d in range(operand.ndim) if d not in skipped]
-        if len(window_operand_dims) != len(dn.update_window_dims):
-            raise ValueError(
-                f"xnp.lax.{name}: {len(dn.update_window_dims)} update_window_dims for "
-                f"{len(window_operand_dims)} window (non-inserted, non-batching) operand dims; "
-                f"{ctx}.")
-        for ud, od in zip(dn.update_window_dims, window_operand_dims):
-            if updates.shape[ud] > operand.shape[od]:
-                raise ValueError(
-                    f"xnp.lax.{name}: update window dim {ud} (size {updates.shape[ud]}) is larger "
-                    f"than operand dim {od} (size {operand.shape[od]}); {ctx}.")
-        scatter_dims = [d for d in range(updates.ndim) if d not in dn.update_window_dims]
-        if tuple(updates.shape[d] for d in scatter_dims) != tuple(batch_shape):
-            raise ValueError(
-                f"xnp.lax.{name}: the update scatter dims {tuple(scatter_dims)} must have the "
-                f"indices' batch shape {tuple(batch_shape)}; {ctx}.")
-        return operand.shape
-
-    return rule
-
-
-def _scatter_dtype_rule(name, accept):
-    def rule(operand, indices, updates, **params):
-        kit.check_dtype(name, operand, accept)
-        return kit.same_dtype(name, operand, updates)
-
-    return rule
-
-
-def _scatter_primitive(name, accept):
-    return Primitive(name, shape=_scatter_shape_rule(name), dtype=_scatter_dtype_rule(name, accept),
-                     weak_type=_operand_and_update_weak)
-
-
-scatter_p = _scatter_primitive("scatter", kit.ALL)
-scatter_add_p = _scatter_primitive("scatter_add", kit.NUMERIC | kit.BOOL)
-scatter_mul_p = _scatter_primitive("scatter_mul", kit.NUMERIC | kit.BOOL)
-scatter_min_p = _scatter_primitive("scatter_min", kit.REAL_OR_BOOL)
-scatter_max_p = _scatter_primitive("scatter_max", kit.REAL_OR_BOOL)
-
-
-def _scatter_bind(prim, operand, scatter_indices, updates, dimension_numbers, indices_are_sorted,
-                  unique_indices, mode):
-    dn = _canonical_dnums(ScatterDimensionNumbers, dimension_numbers, prim.name)
-    return checked_bind(prim, operand, scatter_indices, updates, dimension_numbers=dn,
-                     indices_are_sorted=bool(indices_are_sorted),
-                     unique_indices=bool(unique_indices), mode=GatherScatterMode.from_any(mode))
-
-
-def scatter(operand: Array, scatter_indices: Array, updates: Array,
-            dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
-            unique_indices: bool = False, mode=None) -> Array:
-    """``operand`` with update windows written at ``scatter_indices`` (StableHLO scatter).
-
-    Functional (the operand is not modified). ``scatter_indices``: any integer
-    dtype, last dim the index vector. ``updates``: the operand's dtype; its
-    dims not in ``update_window_dims`` equal the indices' batch dims. When
-    several updates hit one element the last one wins eagerly; under XLA the
-    order is implementation-defined (sequential, hence last, on CPU).
-    ``mode``: ``"clip"`` clamps start indices, ``"drop"`` (default) and
-    ``"promise_in_bounds"`` skip windows that are not entirely in bounds.
-
-    Raises
-    ------
-    TypeError
-        Non-integer or rank-0 indices, dtype mismatch.
-    ValueError
-        Dimension numbers inconsistent with the shapes (the message shows them).
-    """
-    return _scatter_bind(scatter_p, operand, scatter_indices, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
-
-
-def scatter_add(operand: Array, scatter_indices: Array, updates: Array,
-                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
-                unique_indices: bool = False, mode=None) -> Array:
-    """Like :func:`scatter` but adds; duplicate indices accumulate (``numpy.add.at``).
-
-    Numeric or bool dtypes (bool adds as logical or).
-    """
-    return _scatter_bind(scatter_add_p, operand, scatter_indices, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
-
-
-def scatter_mul(operand: Array, scatter_indices: Array, updates: Array,
-                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
-                unique_indices: bool = False, mode=None) -> Array:
-    """Like :func:`scatter` but multiplies; duplicates accumulate (``numpy.multiply.at``)."""
-    return _scatter_bind(scatter_mul_p, operand, scatter_indices, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
-
-
-def scatter_min(operand: Array, scatter_indices: Array, updates: Array,
-                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
-                unique_indices: bool = False, mode=None) -> Array:
-    """Like :func:`scatter` but keeps the minimum (``numpy.minimum.at``; NaN propagates).
-
-    Real or bool dtypes (no complex).
-    """
-    return _scatter_bind(scatter_min_p, operand, scatter_indices, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)
-
-
-def scatter_max(operand: Array, scatter_indices: Array, updates: Array,
-                dimension_numbers: ScatterDimensionNumbers, *, indices_are_sorted: bool = False,
-                unique_indices: bool = False, mode=None) -> Array:
-    """Like :func:`scatter` but keeps the maximum (``numpy.maximum.at``; NaN propagates)."""
-    return _scatter_bind(scatter_max_p, operand, scatter_indices, updates, dimension_numbers,
-                         indices_are_sorted, unique_indices, mode)

@@ -540,3 +540,17 @@ def test_S31_D5_conversions_of_concrete_primals(run):
     require(lax.convert_element_type_p, rules=("jvp",))
     assert seen["index"] == 2
     assert isinstance(seen["astype"], xnp.tracing.Tracer)  # x.astype(float) stays a tracer
+
+
+def test_stop_gradient_blocks_derivatives_eagerly_and_under_jit():
+    x = xnp.asarray([1.0, 2.0, 3.0])
+
+    def f(v):
+        return xnp.sum(v * xnp.stop_gradient(v))
+
+    np.testing.assert_allclose(np.asarray(xnp.grad(f)(x)), [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(np.asarray(xnp.jit(xnp.grad(f))(x)), [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(np.asarray(xnp.stop_gradient(x)), [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(np.asarray(xnp.vmap(xnp.stop_gradient)(x)), [1.0, 2.0, 3.0])
+    _, t = xnp.jvp(xnp.stop_gradient, (x,), (xnp.ones(3),))
+    np.testing.assert_allclose(np.asarray(t), [0.0, 0.0, 0.0])

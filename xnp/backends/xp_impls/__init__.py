@@ -14,6 +14,7 @@ from xnp.backends.xp_impls import control_flow  # noqa: F401  (Primitive.impl ru
 from xnp.backends.xp_impls import cumulative, sorting, windowed  # noqa: F401
 
 VIEW_PRIMITIVES.update({lax.slice_p, lax.reshape_p, lax.transpose_p, lax.squeeze_p, lax.rev_p,
+                        lax.stop_gradient_p,
                         lax.broadcast_in_dim_p, lax.real_p, lax.imag_p})
 
 __all__ = ["XP_IMPLS", "UNSUPPORTED", "VIEW_PRIMITIVES"]

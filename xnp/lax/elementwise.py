@@ -27,7 +27,9 @@ import operator
 import numpy as np
 
 from xnp.lax import _kit as kit
-from xnp.tracing import Array, Primitive, ShapedArray
+from xnp.lax import _rules as R
+from xnp.lax import shape_ops
+from xnp.tracing import Array, Primitive, ShapedArray, core
 
 __all__ = [
     # arithmetic
@@ -68,6 +70,68 @@ def _real_dtype(dt: np.dtype) -> np.dtype:
 
 def _real_of_complex(dt: np.dtype) -> np.dtype:
     return _real_dtype(dt) if dt.kind == "c" else dt
+
+
+# --------------------------------------------------------------------------- rule helpers
+# jvp/transpose/batch rules compute with the lax wrappers below (late-bound names), so they
+# trace again under any enclosing transformation (grad(grad(f)), vmap(grad(f)), ...).
+
+
+def _c(x, value) -> np.ndarray:
+    """A rank-0 constant of ``x``'s dtype (lax ops broadcast rank-0 operands)."""
+    return np.array(value, dtype=R.aval(x).dtype)
+
+
+def _to_shape(t, aval):
+    """``t`` broadcast to ``aval``'s shape (a tangent of a rank-0/size-1 operand)."""
+    ta = core.aval_of(t)
+    if ta.shape == aval.shape:
+        return t
+    dims = () if ta.ndim == 0 else tuple(range(aval.ndim))
+    return shape_ops.broadcast_in_dim(t, aval.shape, dims)
+
+
+def _jvp(prim, *per_operand):
+    """jvp from one ``g(t, ans, *primals, **params)`` per operand (None: no derivative in
+    that operand); each part is broadcast to the output shape and the parts are summed."""
+
+    def jvp(primals, tangents, **params):
+        ans = prim.bind(*primals, **params)
+        out_aval = R.aval(ans).strip_weak_type()
+        total = R.Zero(out_aval)
+        for g, t in zip(per_operand, tangents):
+            if g is None or type(t) is R.Zero:
+                continue
+            total = R.add_tangents(total, _to_shape(g(t, ans, *primals, **params), out_aval))
+        return ans, total
+
+    return jvp
+
+
+def _transpose(*per_operand):
+    """Transpose from one ``f(ct, *args, **params)`` per operand (None: never linear there);
+    each cotangent is summed back to its operand's shape (implicit broadcasting)."""
+
+    def transpose(ct, *args, **params):
+        return [R.unbroadcast(f(ct, *args, **params), a.aval)
+                if f is not None and R.is_undefined(a) else None
+                for f, a in zip(per_operand, args)]
+
+    return R.zero_ct_passthrough(transpose)
+
+
+def _set_rules(prim, *, jvp=None, transpose=None, batch=None, differentiable=None):
+    if jvp is not None:
+        prim.jvp = jvp
+    if transpose is not None:
+        prim.transpose = transpose
+    prim.batch = batch if batch is not None else (
+        R.unary_batch(prim) if prim in _ARITY_ONE else R.elementwise_batch(prim))
+    if differentiable is not None:
+        prim.differentiable = differentiable
+
+
+_ARITY_ONE: set = set()  # filled below with the one-operand primitives
 
 
 # --------------------------------------------------------------------------- arithmetic
@@ -225,6 +289,86 @@ def is_finite(x: Array) -> Array:
     return is_finite_p.bind(x)
 
 
+# arithmetic rules
+_ARITY_ONE.update({neg_p, abs_p, sign_p, floor_p, ceil_p, round_p, is_finite_p,
+                   integer_pow_p})
+_set_rules(add_p, jvp=R.linear_nary_jvp(add_p),
+           transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: ct))
+_set_rules(sub_p, jvp=R.linear_nary_jvp(sub_p),
+           transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: neg(ct)))
+_set_rules(mul_p, jvp=_jvp(mul_p, lambda t, ans, x, y: mul(t, y),
+                           lambda t, ans, x, y: mul(x, t)),
+           transpose=_transpose(lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct)))
+_set_rules(div_p, jvp=_jvp(div_p, lambda t, ans, x, y: div(t, y),
+                           lambda t, ans, x, y: mul(mul(neg(t), x), integer_pow(y, -2))),
+           transpose=_transpose(lambda ct, x, y: div(ct, y), None))
+
+
+def _trunc(x):
+    """``x`` rounded towards zero (floating)."""
+    return mul(sign(x), floor(abs(x)))
+
+
+# d rem(x, y) = dx - trunc(x / y) dy  (JAX's rule)
+_set_rules(rem_p, jvp=_jvp(rem_p, lambda t, ans, x, y: t,
+                           lambda t, ans, x, y: mul(neg(t), _trunc(div(x, y)))))
+
+
+def _replace_zero(x):
+    return select_n(eq(x, _c(x, 0)), x, _c(x, 1))
+
+
+def _pow_jvp_x(t, ans, x, y):
+    # y * x**(y-1), with 0 where y == 0 (so 0**0 has derivative 0, not NaN)
+    jac = select_n(eq(y, _c(y, 0)), mul(_replace_zero(y), pow(x, sub(y, _c(y, 1)))),
+                   _c(y, 0))
+    return mul(t, jac)
+
+
+def _pow_jvp_y(t, ans, x, y):
+    # log(x) * x**y, with log(1) where x == 0 (0 ** y has derivative 0 in y)
+    return mul(t, mul(log(_replace_zero(x)), ans))
+
+
+_set_rules(pow_p, jvp=_jvp(pow_p, _pow_jvp_x, _pow_jvp_y))
+
+
+def _integer_pow_jvp(t, ans, x, *, y):
+    if y == 0:
+        return mul(t, _c(t, 0))
+    return mul(t, mul(_c(x, y), integer_pow(x, y - 1) if y != 1 else _c(x, 1)))
+
+
+_set_rules(integer_pow_p, jvp=_jvp(integer_pow_p, _integer_pow_jvp))
+
+
+def _balanced_eq(x, z, y):
+    """1 where x == z (halved where also y == z: ties split the tangent 0.5/0.5), else 0."""
+    one = _c(z, 1)
+    return div(select_n(eq(x, z), _c(z, 0), one), select_n(eq(y, z), one, _c(z, 2)))
+
+
+_set_rules(max_p, jvp=_jvp(max_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+                           lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x))))
+_set_rules(min_p, jvp=_jvp(min_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+                           lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x))))
+_set_rules(neg_p, jvp=R.linear_unary_jvp(neg_p), transpose=_transpose(lambda ct, x: neg(ct)))
+
+
+def _abs_jvp(t, ans, x):
+    if R.aval(x).dtype.kind == "c":
+        # d|z| = Re(conj(z) dz) / |z|  (0 at z == 0)
+        scale = div(conj(x), _replace_zero(convert_element_type(ans, R.aval(x).dtype)))
+        return real(mul(t, scale))
+    return select_n(ge(x, _c(x, 0)), neg(t), t)  # JAX: derivative 1 at x == 0
+
+
+_set_rules(abs_p, jvp=_jvp(abs_p, _abs_jvp))
+for _p in (sign_p, floor_p, ceil_p, round_p):
+    _set_rules(_p, differentiable="piecewise constant: zero derivative")
+_set_rules(is_finite_p)
+
+
 # --------------------------------------------------------------------------- comparisons
 
 eq_p = kit.compare("eq", kit.ALL)
@@ -263,6 +407,11 @@ def gt(x: Array, y: Array) -> Array:
 def ge(x: Array, y: Array) -> Array:
     """``x >= y`` elementwise (real or bool)."""
     return ge_p.bind(x, y)
+
+
+# comparison rules (not differentiable: declared by kit.compare)
+for _p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p):
+    _set_rules(_p)
 
 
 # --------------------------------------------------------------------------- logical, bitwise
@@ -311,6 +460,13 @@ def shift_right_logical(x: Array, y: Array) -> Array:
     """``x >> y`` filling with zeros (integers, signed ones treated as their bit pattern);
     a count outside ``[0, bits)`` gives 0."""
     return shift_right_logical_p.bind(x, y)
+
+
+# logical / bitwise rules
+_ARITY_ONE.add(not_p)
+for _p in (and_p, or_p, xor_p, not_p, shift_left_p, shift_right_arithmetic_p,
+           shift_right_logical_p):
+    _set_rules(_p, differentiable="integer or bool operands and result")
 
 
 # --------------------------------------------------------------------------- transcendental
@@ -449,6 +605,46 @@ def logistic(x: Array) -> Array:
     return logistic_p.bind(x)
 
 
+# transcendental rules: d f(x) = f'(x) dx, written with the result ``ans`` where cheaper
+_UNARY_JVPS = {
+    exp_p: lambda t, ans, x: mul(t, ans),
+    exp2_p: lambda t, ans, x: mul(t, mul(ans, _c(x, np.log(2.0)))),
+    log_p: lambda t, ans, x: div(t, x),
+    log1p_p: lambda t, ans, x: div(t, add(x, _c(x, 1))),
+    expm1_p: lambda t, ans, x: mul(t, add(ans, _c(ans, 1))),
+    sqrt_p: lambda t, ans, x: div(t, mul(ans, _c(ans, 2))),
+    rsqrt_p: lambda t, ans, x: mul(t, mul(div(ans, x), _c(x, -0.5))),
+    cbrt_p: lambda t, ans, x: mul(t, mul(integer_pow(ans, -2), _c(x, 1 / 3))),
+    tanh_p: lambda t, ans, x: mul(t, sub(_c(ans, 1), mul(ans, ans))),
+    sin_p: lambda t, ans, x: mul(t, cos(x)),
+    cos_p: lambda t, ans, x: neg(mul(t, sin(x))),
+    tan_p: lambda t, ans, x: mul(t, add(_c(ans, 1), mul(ans, ans))),
+    asin_p: lambda t, ans, x: mul(t, rsqrt(sub(_c(x, 1), mul(x, x)))),
+    acos_p: lambda t, ans, x: neg(mul(t, rsqrt(sub(_c(x, 1), mul(x, x))))),
+    atan_p: lambda t, ans, x: div(t, add(_c(x, 1), mul(x, x))),
+    sinh_p: lambda t, ans, x: mul(t, cosh(x)),
+    cosh_p: lambda t, ans, x: mul(t, sinh(x)),
+    asinh_p: lambda t, ans, x: mul(t, rsqrt(add(mul(x, x), _c(x, 1)))),
+    acosh_p: lambda t, ans, x: mul(t, rsqrt(mul(sub(x, _c(x, 1)), add(x, _c(x, 1))))),
+    atanh_p: lambda t, ans, x: div(t, mul(sub(_c(x, 1), x), add(_c(x, 1), x))),
+    logistic_p: lambda t, ans, x: mul(t, mul(ans, sub(_c(ans, 1), ans))),
+}
+_ARITY_ONE.update(_UNARY_JVPS)
+for _p, _g in _UNARY_JVPS.items():
+    _set_rules(_p, jvp=_jvp(_p, _g))
+
+
+def _atan2_denominator(x, y):
+    return add(mul(x, x), mul(y, y))
+
+
+# atan2(x, y) = atan(x / y): d = (y dx - x dy) / (x^2 + y^2)
+_set_rules(atan2_p, jvp=_jvp(
+    atan2_p,
+    lambda t, ans, x, y: mul(t, div(y, _atan2_denominator(x, y))),
+    lambda t, ans, x, y: mul(neg(t), div(x, _atan2_denominator(x, y)))))
+
+
 # --------------------------------------------------------------------------- complex parts
 
 real_p = kit.unary("real", kit.COMPLEX, out_dtype=_real_dtype)
@@ -476,6 +672,18 @@ def conj(x: Array) -> Array:
 def complex(x: Array, y: Array) -> Array:  # noqa: A001
     """``x + 1j * y`` from float32 (-> complex64) or float64 (-> complex128) parts."""
     return complex_p.bind(x, y)
+
+
+# complex-part rules: all linear (over the reals); transposes as JAX's
+_ARITY_ONE.update({real_p, imag_p, conj_p})
+_set_rules(real_p, jvp=R.linear_unary_jvp(real_p),
+           transpose=_transpose(lambda ct, x: complex(ct, _c(ct, 0))))
+_set_rules(imag_p, jvp=R.linear_unary_jvp(imag_p),
+           transpose=_transpose(lambda ct, x: complex(_c(ct, 0), neg(ct))))
+_set_rules(conj_p, jvp=R.linear_unary_jvp(conj_p),
+           transpose=_transpose(lambda ct, x: conj(ct)))
+_set_rules(complex_p, jvp=R.linear_nary_jvp(complex_p),
+           transpose=_transpose(lambda ct, x, y: real(ct), lambda ct, x, y: imag(neg(ct))))
 
 
 # --------------------------------------------------------------------------- conversions
@@ -533,6 +741,32 @@ bitcast_convert_type_p = Primitive("bitcast_convert_type", shape=_bitcast_shape,
 def bitcast_convert_type(x: Array, new_dtype) -> Array:
     """Reinterpret the bits of ``x`` as ``new_dtype`` (real dtypes of equal bit width)."""
     return bitcast_convert_type_p.bind(x, new_dtype=np.dtype(new_dtype))
+
+
+# conversion rules
+
+def _is_inexact(dt) -> bool:
+    return np.dtype(dt) in kit.INEXACT
+
+
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
+    (x,), (t,) = primals, tangents
+    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    if type(t) is R.Zero or not (_is_inexact(new_dtype) and _is_inexact(R.aval(x).dtype)):
+        return out, R.Zero(R.aval(out).strip_weak_type())  # to int/bool: no tangent
+    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=False)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type):
+    # complex -> real keeps the real part, so real -> complex is its transpose (and back)
+    return [convert_element_type_p.bind(ct, new_dtype=x.aval.dtype, weak_type=False)]
+
+
+_ARITY_ONE.update({convert_element_type_p, bitcast_convert_type_p})
+_set_rules(convert_element_type_p, jvp=_convert_jvp,
+           transpose=R.zero_ct_passthrough(_convert_transpose))
+# equal bit widths only (the dtype rule), so batching never changes the shape
+_set_rules(bitcast_convert_type_p, differentiable="bit reinterpretation has no derivative")
 
 
 # --------------------------------------------------------------------------- selection
@@ -600,3 +834,64 @@ def clamp(lo: Array, x: Array, hi: Array) -> Array:
     ``lo`` and ``hi`` are rank 0 or have ``x``'s shape; all three share one dtype.
     """
     return clamp_p.bind(lo, x, hi)
+
+
+
+# selection rules
+
+
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = select_n_p.bind(which, *cases)
+    if all(type(t) is R.Zero for t in tangents[1:]):
+        return out, R.Zero(R.aval(out).strip_weak_type())
+    return out, select_n_p.bind(which, *[R.instantiate(t) for t in tangents[1:]])
+
+
+def _select_n_transpose(ct, which, *cases):
+    zero = _c(ct, 0)
+    return [None] + [
+        R.unbroadcast(select_n(which, *[ct if j == i else zero for j in range(len(cases))]),
+                      c.aval) if R.is_undefined(c) else None
+        for i, c in enumerate(cases)]
+
+
+_set_rules(select_n_p, jvp=_select_n_jvp, transpose=R.zero_ct_passthrough(_select_n_transpose))
+
+
+def _clamp_jvp_lo(t, ans, lo, x, hi):
+    return select_n(and_(gt(lo, x), lt(lo, hi)), _c(t, 0), t)
+
+
+def _clamp_jvp_x(t, ans, lo, x, hi):
+    # JAX's rule: the tangent passes strictly inside (lo, hi); 0 at the bounds
+    return select_n(and_(gt(x, lo), lt(x, hi)), _c(t, 0), t)
+
+
+def _clamp_jvp_hi(t, ans, lo, x, hi):
+    # hi < max(x, lo), not JAX's hi < x: with lo > hi the result is hi for every x
+    return select_n(lt(hi, max(x, lo)), _c(t, 0), t)
+
+
+def _clamp_batch(vals, dims):
+    """Batch axes to the front; ``x`` batched; a bound that is not an unbatched scalar is
+    broadcast to ``x``'s batched shape (clamp's bounds are rank 0 or ``x``'s shape)."""
+    size = R.batch_size(vals, dims)
+    lo, x, hi = vals
+    x = R.bdim_to_front(x, dims[1], size)
+    shape = core.aval_of(x).shape
+    out = []
+    for b, d in ((lo, dims[0]), (hi, dims[2])):
+        ba = core.aval_of(b)
+        if d is None and ba.ndim == 0:
+            out.append(b)
+        elif d is None:
+            out.append(shape_ops.broadcast_in_dim(b, shape, tuple(range(1, len(shape)))))
+        else:
+            b = R.bdim_to_front(b, d, size)
+            out.append(shape_ops.broadcast_in_dim(b, shape, tuple(range(ba.ndim))))
+    return clamp_p.bind(out[0], x, out[1]), 0
+
+
+_set_rules(clamp_p, jvp=_jvp(clamp_p, _clamp_jvp_lo, _clamp_jvp_x, _clamp_jvp_hi),
+           batch=_clamp_batch)

@@ -7,7 +7,8 @@ import importlib
 
 from tests.helpers import OpRecord
 
-FAMILIES = ["elementwise", "shape_ops", "slicing", "reductions", "linalg"]
+FAMILIES = ["elementwise", "shape_ops", "slicing", "reductions", "linalg", "windowed",
+            "cumulative", "sorting"]
 
 
 def all_records() -> list[OpRecord]:

@@ -3,8 +3,11 @@
 from xnp.numpy_api import _util  # noqa: F401
 from xnp.numpy_api import (creation, dtypes, elementwise, indexing, linalg, manipulation,
                            reductions)
+from xnp.numpy_api import cumulative, sorting
+from xnp.numpy_api import logic, transcendental
 
-_MODULES = (dtypes, creation, elementwise, indexing, linalg, manipulation, reductions)
+_MODULES = (dtypes, creation, elementwise, transcendental, logic, indexing, linalg,
+            manipulation, reductions, cumulative, sorting)
 
 __all__ = []
 for _m in _MODULES:

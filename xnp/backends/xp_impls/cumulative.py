@@ -1,0 +1,48 @@
+"""xp implementations of the cumulative primitives (``xnp.lax.cumulative``): NumPy's
+``ufunc.accumulate`` in the operand's dtype (``cumsum``/``cumprod`` with
+``dtype=x.dtype``, so integers wrap and nothing is upcast); ``reverse=True`` flips
+the axis before and after."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.backends.xp_impls._table import XP_IMPLS
+
+__all__: list = []
+
+
+def _accumulate(fn):
+    def impl(xp, x, *, axis, reverse):
+        if reverse:
+            x = xp.flip(x, axis)
+        out = fn(xp, x, axis)
+        if reverse:
+            out = xp.ascontiguousarray(xp.flip(out, axis))
+        return out
+
+    return impl
+
+
+XP_IMPLS[lax.cumsum_p] = _accumulate(lambda xp, x, axis: xp.cumsum(x, axis=axis, dtype=x.dtype))
+XP_IMPLS[lax.cumprod_p] = _accumulate(lambda xp, x, axis: xp.cumprod(x, axis=axis, dtype=x.dtype))
+
+
+def _quiet(fn):
+    """``fn`` without the invalid-value warning ml_dtypes' maximum/minimum give on NaN
+    (NumPy's own float types do not warn there)."""
+
+    def run(xp, x, axis):
+        with np.errstate(invalid="ignore"):
+            return fn(xp, x, axis)
+
+    return run
+
+
+XP_IMPLS[lax.cummax_p] = _accumulate(
+    _quiet(lambda xp, x, axis: xp.maximum.accumulate(x, axis=axis)))
+XP_IMPLS[lax.cummin_p] = _accumulate(
+    _quiet(lambda xp, x, axis: xp.minimum.accumulate(x, axis=axis)))
+XP_IMPLS[lax.cumlogsumexp_p] = _accumulate(
+    lambda xp, x, axis: xp.logaddexp.accumulate(x, axis=axis))

@@ -1,0 +1,67 @@
+"""xp implementations of the sorting primitives (``xnp.lax.sorting``).
+
+``is_stable=True`` sorts with ``kind="stable"`` (or ``lexsort``, always stable);
+``is_stable=False`` with NumPy's default kind, so eager results are NumPy's own
+(equal elements, e.g. ``-0.0``/``0.0``, in NumPy's order). NumPy's order is the
+lax order (NaN last, ``-0.0 == 0.0``, complex lexicographic) for its own dtypes;
+ml_dtypes floats (bfloat16, float8), whose NumPy sort does not order NaN, are
+sorted by their float32 values (an exact, order-preserving conversion).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.backends.xp_impls._table import XP_IMPLS
+
+__all__: list = []
+
+
+def _foreign(dtype) -> bool:
+    """A dtype NumPy does not sort natively (ml_dtypes' floats)."""
+    return dtype.type.__module__.startswith("ml_dtypes")
+
+
+def _orderable(xp, key):
+    if _foreign(key.dtype):
+        return key.astype(np.float32)
+    return key
+
+
+def _sort(xp, *operands, dimension, is_stable, num_keys):
+    # an unstable sort is NumPy's default kind, so eager results equal NumPy's own
+    kind = "stable" if is_stable else None
+    if len(operands) == 1 and not _foreign(operands[0].dtype):
+        return [xp.sort(operands[0], axis=dimension, kind=kind)]
+    keys = [_orderable(xp, k) for k in operands[:num_keys]]
+    if num_keys == 1:
+        perm = xp.argsort(keys[0], axis=dimension, kind=kind)
+    else:
+        perm = xp.lexsort(keys[::-1], axis=dimension)  # lexsort's primary key is the last
+    return [xp.take_along_axis(o, perm, axis=dimension) for o in operands]
+
+
+def _top_k(xp, x, *, k, index_dtype):
+    key = _orderable(xp, x)
+    if key.dtype.kind == "f":
+        keys = [-key, key == key]  # primary (last): NaN first; then descending values
+    else:
+        keys = [~key]  # order-reversing for ints (no overflow) and bool
+    perm = xp.lexsort(keys, axis=-1)[..., :k]
+    return [xp.take_along_axis(x, perm, axis=-1), perm.astype(index_dtype)]
+
+
+def _searchsorted(xp, a, v, *, side, index_dtype):
+    a, v = _orderable(xp, a), _orderable(xp, v)
+    if a.ndim == 1:
+        return xp.searchsorted(a, v, side=side).astype(index_dtype)
+    out = xp.empty(v.shape, index_dtype)
+    for idx in np.ndindex(*a.shape[:-1]):
+        out[idx] = xp.searchsorted(a[idx], v[idx], side=side)
+    return out
+
+
+XP_IMPLS[lax.sort_p] = _sort
+XP_IMPLS[lax.top_k_p] = _top_k
+XP_IMPLS[lax.searchsorted_p] = _searchsorted

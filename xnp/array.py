@@ -259,6 +259,23 @@ class ArrayMethods:
     def clip(self, min=None, max=None, out=None):
         return _api.clip(self, min, max, out)
 
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        """Sort in place (eagerly) / rebind (traced), as ``ndarray.sort``."""
+        res = _api.sort(self, axis=axis, kind=kind, order=order, stable=stable)
+        self[...] = res
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        return _api.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return _api.cumsum(self, axis, dtype, out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        return _api.cumprod(self, axis, dtype, out)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        return _api.searchsorted(self, v, side, sorter)
+
     def copy(self, order="C"):
         return _api.array(self, copy=True)
 

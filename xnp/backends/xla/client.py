@@ -174,7 +174,10 @@ DONATED = _Donated()
 
 
 def _collect_garbage(*_):
-    _jax.collect_garbage()
+    try:
+        _jax.collect_garbage()
+    except BaseException:  # noqa: BLE001  (a gc callback must not raise, e.g. at interpreter exit)
+        pass
 
 
 _CLIENTS: dict = {}

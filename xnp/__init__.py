@@ -5,11 +5,11 @@ traces a function into a jaxpr and compiles it with XLA.
 """
 
 from xnp import config
-from xnp import tracing as _tracing
+from xnp import tracing as _tracing  # noqa: F401
 from xnp import lax
 from xnp.backends import numpy as _numpy_backend  # noqa: F401  (registers the eager backend)
 from xnp.backends import xla as _xla_backend  # noqa: F401  (registers the jit backend)
-from xnp import numpy_api as _numpy_api
+from xnp import numpy_api as _numpy_api  # noqa: F401  (imports every topic module)
 from xnp import array as _array_module  # noqa: F401  (installs Array/Tracer methods)
 from xnp import core
 from xnp.tracing import errors
@@ -26,7 +26,80 @@ __all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "
            "make_jaxpr", "checking_leaks", "grad", "hessian", "jacfwd", "jacrev", "jvp",
            "linearize", "value_and_grad", "vjp", "vmap", "stop_gradient"]
 
-for _name in _numpy_api.__all__:
-    globals()[_name] = getattr(_numpy_api, _name)
-    __all__.append(_name)
-del _name
+# the NumPy surface (generated from each module's __all__; tests/meta checks they agree)
+from xnp.numpy_api.dtypes import (bfloat16, bool, bool_, can_cast, cdouble, complex128, complex64,
+                                  complex_, complexfloating, csingle, double, dtype, e,
+                                  euler_gamma, finfo, float16, float32, float64, float8_e4m3fn,
+                                  float8_e5m2, float_, floating, generic, half, iinfo, inexact,
+                                  inf, int16, int32, int64, int8, int_, integer, intp, isdtype,
+                                  issubdtype, nan, newaxis, number, pi, promote_types, result_type,
+                                  signedinteger, single, uint16, uint32, uint64, uint8, uintp,
+                                  unsignedinteger)
+from xnp.numpy_api.creation import (arange, array, asanyarray, asarray, ascontiguousarray, astype,
+                                    copy, empty, empty_like, eye, full, full_like, identity,
+                                    linspace, ones, ones_like, zeros, zeros_like)
+from xnp.numpy_api.elementwise import (abs, absolute, add, around, ceil, clip, divide, divmod,
+                                       fabs, float_power, floor, floor_divide, fmax, fmin, fmod,
+                                       maximum, minimum, mod, multiply, negative, positive, pow,
+                                       power, reciprocal, remainder, rint, round, sign, square,
+                                       subtract, true_divide, trunc, where)
+from xnp.numpy_api.transcendental import (acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan,
+                                          arctan2, arctanh, asin, asinh, atan, atan2, atanh, cbrt,
+                                          cos, cosh, deg2rad, degrees, exp, exp2, expm1, hypot,
+                                          log, log10, log1p, log2, logaddexp, logaddexp2, rad2deg,
+                                          radians, sin, sinh, sqrt, tan, tanh)
+from xnp.numpy_api.logic import (angle, bitwise_and, bitwise_invert, bitwise_left_shift,
+                                 bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, conj,
+                                 conjugate, copysign, equal, greater, greater_equal, imag, invert,
+                                 isfinite, isinf, isnan, left_shift, less, less_equal, logical_and,
+                                 logical_not, logical_or, logical_xor, not_equal, real,
+                                 right_shift, signbit)
+from xnp.numpy_api.indexing import (argwhere, compress, extract, flatnonzero, nonzero,
+                                    put_along_axis, take, take_along_axis)
+from xnp.numpy_api.linalg import (dot, inner, matmul, outer, tensordot, vdot, vecdot)
+from xnp.numpy_api.manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d,
+                                        broadcast_arrays, broadcast_shapes, broadcast_to,
+                                        column_stack, concat, concatenate, dstack, expand_dims,
+                                        flip, fliplr, flipud, hstack, matrix_transpose, moveaxis,
+                                        pad, permute_dims, ravel, repeat, reshape, roll, split,
+                                        squeeze, stack, swapaxes, tile, transpose, vstack)
+from xnp.numpy_api.reductions import (all, amax, amin, any, argmax, argmin, count_nonzero, max,
+                                      mean, min, prod, ptp, std, sum, var)
+from xnp.numpy_api.cumulative import (cumprod, cumsum, cumulative_prod, cumulative_sum, diff,
+                                      ediff1d, nancumprod, nancumsum)
+from xnp.numpy_api.sorting import (argpartition, argsort, lexsort, partition, searchsorted, sort,
+                                   sort_complex)
+
+__all__ += [
+    "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float8_e4m3fn",
+    "float8_e5m2", "intp", "uintp", "double", "single", "half", "cdouble", "csingle", "int_",
+    "float_", "complex_", "dtype", "finfo", "iinfo", "issubdtype", "isdtype", "result_type",
+    "promote_types", "can_cast", "generic", "number", "integer", "signedinteger",
+    "unsignedinteger", "inexact", "floating", "complexfloating", "pi", "e", "inf", "nan",
+    "euler_gamma", "newaxis", "array", "asarray", "asanyarray", "ascontiguousarray", "zeros",
+    "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange",
+    "linspace", "eye", "identity", "copy", "astype", "add", "subtract", "multiply", "divide",
+    "true_divide", "floor_divide", "remainder", "mod", "fmod", "divmod", "power", "pow",
+    "float_power", "negative", "positive", "absolute", "abs", "fabs", "sign", "square",
+    "reciprocal", "maximum", "minimum", "fmax", "fmin", "floor", "ceil", "trunc", "rint",
+    "round", "around", "where", "clip", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+    "logaddexp", "logaddexp2", "sqrt", "cbrt", "hypot", "sin", "cos", "tan", "arcsin", "arccos",
+    "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "asin",
+    "acos", "atan", "atan2", "asinh", "acosh", "atanh", "deg2rad", "rad2deg", "degrees",
+    "radians", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_not", "invert", "bitwise_invert", "left_shift", "right_shift",
+    "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite", "signbit",
+    "copysign", "real", "imag", "conj", "conjugate", "angle", "nonzero", "flatnonzero",
+    "argwhere", "take", "take_along_axis", "put_along_axis", "compress", "extract", "dot",
+    "matmul", "vdot", "inner", "outer", "tensordot", "vecdot", "reshape", "ravel", "transpose",
+    "permute_dims", "matrix_transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims",
+    "concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack",
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "broadcast_arrays",
+    "broadcast_shapes", "flip", "flipud", "fliplr", "pad", "tile", "repeat", "split",
+    "array_split", "roll", "append", "sum", "prod", "mean", "max", "amax", "min", "amin",
+    "argmax", "argmin", "all", "any", "var", "std", "count_nonzero", "ptp", "cumsum", "cumprod",
+    "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod", "diff", "ediff1d", "sort",
+    "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex"
+]

@@ -90,3 +90,12 @@ def test_imports_point_one_way(package, forbidden):
     for path in (ROOT / package).rglob("*.py"):
         for m in _imports(path):
             assert not m.startswith(forbidden), f"{path} imports {m}"
+
+
+def test_top_level_exports_every_numpy_api_name():
+    import xnp.numpy_api as api
+
+    missing = sorted(set(api.__all__) - set(xnp.__all__))
+    assert not missing, f"xnp/__init__.py does not import {missing}; regenerate its import list"
+    for name in api.__all__:
+        assert getattr(xnp, name) is getattr(api, name), name

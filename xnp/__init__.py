@@ -17,12 +17,13 @@ from xnp.tracing.partial_eval import checking_leaks
 from xnp.tracing import pytree as tree_util
 from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.core import Array
+from xnp.tracing.core import Array as ndarray  # `isinstance(x, np.ndarray)` after `import xnp as np`
 from xnp.lax.ad_util import stop_gradient
 from xnp.tracing.jit import jit, make_jaxpr
 from xnp.tracing.transformations import (grad, hessian, jacfwd, jacrev, jvp, linearize,
                                          value_and_grad, vjp, vmap)
 
-__all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "Array", "jit",
+__all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "Array", "ndarray", "jit",
            "make_jaxpr", "checking_leaks", "grad", "hessian", "jacfwd", "jacrev", "jvp",
            "linearize", "value_and_grad", "vjp", "vmap", "stop_gradient"]
 

@@ -2,22 +2,20 @@
 higher-order primitives (nested ``jit``, ``cond``, ``while``, ``scan``):
 
 * :func:`jvp_jaxpr`: a jaxpr computing primal and tangent outputs;
-* :func:`partial_eval_jaxpr`: split a jaxpr into the part computable from known
-  inputs (plus residuals) and the part that needs the unknown ones;
+* :func:`closure_convert`: constants of a body as leading operands;
 * :func:`batch_jaxpr`: a jaxpr of the batched computation (batch axes first);
 * :func:`transpose_linear`: cotangents of a jaxpr linear in some of its inputs.
 """
 
 from __future__ import annotations
 
-from xnp.tracing import ad, batching, core
+from xnp.tracing import ad, batching
 from xnp.tracing.ad import Zero
 from xnp.tracing.avals import ShapedArray
-from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
+from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from xnp.tracing.partial_eval import DebugInfo, trace_to_jaxpr
 
-__all__ = ["jvp_jaxpr", "partial_eval_jaxpr", "batch_jaxpr", "transpose_linear",
-           "closed_call_jaxpr", "trace_flat"]
+__all__ = ["jvp_jaxpr", "batch_jaxpr", "transpose_linear", "closure_convert", "trace_flat"]
 
 
 def trace_flat(fun, in_avals, name: str = "body", transformation: str = "jit") -> ClosedJaxpr:
@@ -30,10 +28,14 @@ def trace_flat(fun, in_avals, name: str = "body", transformation: str = "jit") -
     return closed
 
 
-def closed_call_jaxpr(closed: ClosedJaxpr) -> ClosedJaxpr:
-    """The same computation with constvars turned into leading invars (no consts)."""
+def closure_convert(closed: ClosedJaxpr):
+    """``(jaxpr with constvars moved to the front of the invars, consts)``: how a
+    higher-order primitive passes a body's constants as operands."""
     j = closed.jaxpr
-    return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.eqns, j.outvars, j.debug_info), [])
+    if not j.constvars:
+        return closed, []
+    new = Jaxpr([], j.constvars + j.invars, j.eqns, j.outvars, j.debug_info)
+    return ClosedJaxpr(new, []), list(closed.consts)
 
 
 def jvp_jaxpr(closed: ClosedJaxpr, nonzeros) -> ClosedJaxpr:
@@ -55,52 +57,6 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros) -> ClosedJaxpr:
         return list(p_out) + [ad.instantiate(t) for t in t_out]
 
     return trace_flat(fun, in_avals + t_avals, "jvp_body", "jvp")
-
-
-def partial_eval_jaxpr(jaxpr: Jaxpr, unknowns):
-    """Split ``jaxpr`` (no constvars) by which invars are unknown.
-
-    Returns ``(known, unknown, out_unknown, n_res)``:
-    ``known``: known invars -> (known outputs..., residuals...);
-    ``unknown``: (residuals..., unknown invars...) -> unknown outputs;
-    ``out_unknown[i]``: output ``i`` is produced by ``unknown`` (outputs that depend only
-    on known inputs come from ``known``).
-    """
-    assert not jaxpr.constvars, "internal error in xnp: partial_eval_jaxpr needs no constvars"
-    unknown_vars = {v for v, u in zip(jaxpr.invars, unknowns) if u}
-    known_eqns, unknown_eqns = [], []
-    for eqn in jaxpr.eqns:
-        if any(type(v) is not Literal and v in unknown_vars for v in eqn.invars):
-            unknown_eqns.append(eqn)
-            unknown_vars.update(eqn.outvars)
-        else:
-            known_eqns.append(eqn)
-    out_unknown = [type(v) is not Literal and v in unknown_vars for v in jaxpr.outvars]
-    # residuals: known values read by unknown equations
-    residuals, seen = [], set()
-    for eqn in unknown_eqns:
-        for v in eqn.invars:
-            if type(v) is not Literal and v not in unknown_vars and v not in seen:
-                seen.add(v)
-                residuals.append(v)
-    known_in = [v for v, u in zip(jaxpr.invars, unknowns) if not u]
-    known_out = [v for v, u in zip(jaxpr.outvars, out_unknown) if not u]
-    known = Jaxpr([], known_in, known_eqns, known_out + residuals, jaxpr.debug_info)
-    res_vars = [Var(v.aval) for v in residuals]
-    rename = dict(zip(residuals, res_vars))
-    unknown_in = [v for v, u in zip(jaxpr.invars, unknowns) if u]
-    unknown_eqns = [_rename_eqn(e, rename) for e in unknown_eqns]
-    unknown_out = [rename.get(v, v) if type(v) is not Literal else v
-                   for v, u in zip(jaxpr.outvars, out_unknown) if u]
-    unknown = Jaxpr([], res_vars + unknown_in, unknown_eqns, unknown_out, jaxpr.debug_info)
-    return known, unknown, out_unknown, len(residuals)
-
-
-def _rename_eqn(eqn, rename):
-    from xnp.tracing.jaxpr import JaxprEqn  # noqa: PLC0415
-
-    ins = [rename.get(v, v) if type(v) is not Literal else v for v in eqn.invars]
-    return JaxprEqn(eqn.primitive, ins, eqn.params, eqn.outvars, eqn.source_info)
 
 
 def batch_jaxpr(closed: ClosedJaxpr, dims, axis_size: int) -> ClosedJaxpr:
@@ -133,5 +89,3 @@ def transpose_linear(jaxpr: Jaxpr, args, cts):
     lin_cts = iter(ad.backward_pass(j, known_vals, cts))
     return [next(lin_cts) if lin else None for lin in linear]
 
-
-_ = core  # the rules built from these helpers bind on the current trace

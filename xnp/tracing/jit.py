@@ -20,7 +20,7 @@ import numpy as np
 from xnp import config
 from xnp.tracing import core
 from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
-from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
+from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
@@ -59,10 +59,9 @@ jit_p.impl = _jit_impl  # runs through bind, so it works on every eager backend
 
 
 def _closure_convert(closed: ClosedJaxpr):
-    """Move constvars to the front of the invars; returns (jaxpr without consts, consts)."""
-    j = closed.jaxpr
-    new = Jaxpr([], j.constvars + j.invars, j.eqns, j.outvars, j.debug_info)
-    return ClosedJaxpr(new, []), closed.consts
+    from xnp.tracing.jaxpr_transforms import closure_convert  # noqa: PLC0415
+
+    return closure_convert(closed)
 
 
 # --------------------------------------------------------------------------- arguments

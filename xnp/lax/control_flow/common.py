@@ -24,6 +24,7 @@ from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import Zero
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
+from xnp.tracing import jaxpr_transforms
 from xnp.tracing.jaxpr_transforms import trace_flat
 from xnp.tracing.partial_eval import (DebugInfo, DynamicJaxprTrace, JitTracer, debug_info_for,
                                      signature_arg_names, trace_to_jaxpr)
@@ -117,13 +118,7 @@ def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_
     return TracedBody(jaxpr, consts, store["out_tree"])
 
 
-def closure_convert(closed: ClosedJaxpr):
-    """``(jaxpr with constvars moved to the front of the invars, consts)``."""
-    j = closed.jaxpr
-    if not j.constvars:
-        return closed, []
-    new = Jaxpr([], j.constvars + j.invars, j.eqns, j.outvars, j.debug_info)
-    return ClosedJaxpr(new, []), list(closed.consts)
+closure_convert = jaxpr_transforms.closure_convert
 
 
 def jaxpr_name(closed: ClosedJaxpr) -> str:

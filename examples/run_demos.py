@@ -1,4 +1,5 @@
-"""Run the demos (``make demo``): logistic regression and the solar-system N-body.
+"""Run the demos (``make demo``): logistic regression, a small network trained with
+``xnp.grad``, and the solar-system N-body.
 
 Each demo runs the same NumPy-style code three ways (NumPy, ``import xnp as np``
 eagerly, and under ``xnp.jit``), prints timings, and checks that the three agree.
@@ -15,11 +16,13 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import logistic_regression  # noqa: E402
+import mlp_grad  # noqa: E402
 import nbody  # noqa: E402
 
 __all__ = ["main"]
 
-DEMOS = (("logistic regression", logistic_regression), ("n-body", nbody))
+DEMOS = (("logistic regression", logistic_regression), ("MLP with xnp.grad", mlp_grad),
+         ("n-body", nbody))
 
 
 def main() -> int:

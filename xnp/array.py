@@ -320,6 +320,21 @@ def _str(self):
     return str(self._value)
 
 
+def _format(self, spec):
+    v = self._value
+    if spec and v.ndim == 0:
+        return format(v.item(), spec)
+    return format(str(v), spec)
+
+
+def _nbytes(self):
+    return self._value.nbytes
+
+
+def _itemsize(self):
+    return self.dtype.itemsize
+
+
 def _array(self, dtype=None, copy=None):
     v = self._value
     if dtype is not None and np.dtype(dtype) != v.dtype:
@@ -439,7 +454,8 @@ def _install() -> None:
                 continue
             setattr(cls, name, member)
     eager = {
-        "__repr__": _repr, "__str__": _str, "__array__": _array, "__len__": _len,
+        "__repr__": _repr, "__str__": _str, "__format__": _format,
+        "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array, "__len__": _len,
         "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
         "__complex__": _complex, "__index__": _index, "__hash__": _hash, "item": _item,
         "tolist": _tolist, "tobytes": _tobytes, "__dlpack__": _dlpack,

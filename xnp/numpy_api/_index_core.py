@@ -505,8 +505,11 @@ def _rebind(t, new, skip=None):
     its base if it is a view, and replay its own views."""
     if not isinstance(t, JitTracer):
         raise NotImplementedError(
-            f"xnp: in-place update of a {type(t).__name__} ({t.aval.str_short()}) is not "
-            "supported yet (only under jit/make_jaxpr); use x.at[idx].set(v) or x = x + y.")
+            f"xnp: in-place update (x[idx] = v, x += y) of a {type(t).__name__} "
+            f"({t.aval.str_short()}) is not supported yet: under grad/jvp/vmap, writes through "
+            "views cannot be tracked. Fix: write x = x.at[idx].set(v) or x = x + y, or apply the "
+            "transformation to a jitted function (xnp.grad(xnp.jit(f)) works; the jit traces "
+            "the in-place updates first).")
     if t._trace is not core.current_trace():
         raise NotImplementedError(
             f"xnp: in-place update of a traced array {t.aval.str_short()} that belongs to an "

@@ -403,7 +403,27 @@ class JitWrapped:
         self._last_key = None
 
 
+def _check_no_aliasing(leaves, mutated, names=None):
+    """A mutated argument that shares memory with another argument would see a different
+    update order than eager NumPy code; refuse instead of returning a different answer."""
+    arrays = [(i, leaf._value if type(leaf) is core.Array else leaf) for i, leaf in
+              enumerate(leaves) if type(leaf) is core.Array or isinstance(leaf, np.ndarray)]
+    for i, leaf in enumerate(leaves):
+        if not mutated[i]:
+            continue
+        mine = leaf._value if type(leaf) is core.Array else leaf
+        if not isinstance(mine, np.ndarray):
+            continue
+        for j, other in arrays:
+            if j != i and np.shares_memory(mine, other):
+                raise NotImplementedError(
+                    f"xnp.jit: argument {i} is updated in place and shares memory with argument "
+                    f"{j} (the same array passed twice, or overlapping views); a jitted call "
+                    "cannot reproduce NumPy's aliasing there. Pass a copy (a.copy()).")
+
+
 def _write_back(leaves, mutated, values):
+    _check_no_aliasing(leaves, mutated)
     it = iter(values)
     for leaf, m in zip(leaves, mutated):
         if not m:

@@ -172,3 +172,11 @@ def test_tracer_conversion_errors_inside_jit():
                     "array": errors.TracerArrayConversionError,
                     "tolist": errors.ConcretizationTypeError,
                     "item": errors.ConcretizationTypeError}
+
+
+def test_format_nbytes_itemsize_like_numpy():
+    a = xnp.asarray(1.23456)
+    assert f"{a:.2f}" == f"{np.asarray(1.23456):.2f}" == "1.23"
+    b = xnp.ones((2, 3), dtype=np.float32)
+    assert b.nbytes == 24 and b.itemsize == 4
+    assert f"{xnp.asarray([1, 2])}" == f"{np.array([1, 2])}"

@@ -440,3 +440,21 @@ def test_python_int_out_of_range_argument():
 def test_unsupported_dtype_argument_message_names_dtype():
     with pytest.raises(TypeError, match="dtype"):
         xnp.jit(lambda x: x)(np.array(["a"]))
+
+
+def test_mutated_argument_aliasing_another_argument_raises():
+    def f(a, b):
+        a += 1
+        return b
+
+    a = xnp.zeros(3)
+    with pytest.raises(NotImplementedError, match="shares memory"):
+        xnp.jit(f)(a, a)
+    np.testing.assert_array_equal(np.asarray(a), np.zeros(3))  # nothing was written
+    base = xnp.zeros(4)
+    with pytest.raises(NotImplementedError, match="shares memory"):
+        xnp.jit(f)(base[:2], base[1:3])
+    b, c = xnp.zeros(3), xnp.zeros(3)
+    out = xnp.jit(f)(b, c)
+    np.testing.assert_array_equal(np.asarray(b), np.ones(3))
+    np.testing.assert_array_equal(np.asarray(out), np.zeros(3))

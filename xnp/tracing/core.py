@@ -306,35 +306,53 @@ class EvalTrace(Trace):
                     if top is not self:
                         return top.process_primitive(prim, args, params)
             return prim.impl(*args, **params)
+        backend = _EAGER_BACKENDS[_DEFAULT_EAGER[0]]
         vals = []
         weaks = []
-        backend = _EAGER_BACKENDS[_DEFAULT_EAGER[0]]
+        view_prim = prim in backend.view_prims
         for a in args:
-            t = type(a)
-            if t is Array:
-                if a._buf is not None and prim in backend.view_prims:
-                    # a view of a jit output: copy it first so writes through the view land
-                    vals.append(a._writable_value())
-                else:
-                    v = a._val
-                    vals.append(v if v is not None else a._value)
+            if type(a) is Array:
+                v = a._val
+                if v is None or (view_prim and a._buf is not None):
+                    # a jit output: read it; before a view op copy it (writes through the
+                    # view must land in the array, which a read-only buffer view cannot take)
+                    v = a._writable_value() if view_prim else a._value
+                vals.append(v)
                 weaks.append(a._weak)
-            elif t in _PY_SCALAR_DTYPES:
-                vals.append(scalar_to_ndarray(a))
-                weaks.append(t is not bool)
-            elif isinstance(a, Tracer):
-                return find_top_trace(self, args).process_primitive(prim, args, params)
             else:
-                vals.append(np.asarray(a))
-                weaks.append(False)
+                t = type(a)
+                if t in _PY_SCALAR_DTYPES:
+                    vals.append(scalar_to_ndarray(a))
+                    weaks.append(t is not bool)
+                elif isinstance(a, Tracer):
+                    return find_top_trace(self, args).process_primitive(prim, args, params)
+                else:
+                    vals.append(np.asarray(a))
+                    weaks.append(False)
         impl = backend.impls.get(prim)
         if impl is None:
             raise NotImplementedError(
                 f"xnp: eager backend '{backend.name}' has no rule for primitive '{prim.name}'."
             )
-        _check_rules(prim, vals, weaks, params)
-        out = impl(*vals, **params)
-        weak = prim.weak_type_rule(*weaks, **params)
+        if params:
+            _check_rules(prim, vals, weaks, params)
+            out = impl(*vals, **params)
+        else:
+            if len(vals) == 2:
+                v0, v1 = vals
+                key = (prim, v0.shape, v0.dtype, v1.shape, v1.dtype)
+            elif len(vals) == 1:
+                v0 = vals[0]
+                key = (prim, v0.shape, v0.dtype)
+            else:
+                key = (prim, *[(v.shape, v.dtype) for v in vals])
+            if key not in _CHECKED:
+                _check_rules(prim, vals, weaks, params)
+                _CHECKED.add(key)
+            out = impl(*vals)
+        rule = prim.weak_type_rule
+        weak = (all(weaks) if weaks else False) if rule is _default_weak_type else rule(
+            *weaks, **params)
         native = backend.native_type
         if prim.multiple_results:
             return [Array(o if type(o) is native else backend.wrap_native(o), weak) for o in out]

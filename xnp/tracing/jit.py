@@ -336,9 +336,9 @@ class JitWrapped:
         if self._fast_ok and not kwargs and type(core._STATE.trace) is core.EvalTrace:
             sig = _fast_signature(args)
             if sig is not None:
-                key = (sig, config.snapshot())
-                entry = self._fast.get(key)
-                if entry is not None:
+                hit = self._fast.get(sig)
+                if hit is not None and hit[1] is config._SNAPSHOT[0]:
+                    entry = hit[0]
                     outs = entry.compiled.call_flat(args)
                     if entry.single:
                         return outs[0]
@@ -350,7 +350,7 @@ class JitWrapped:
                 if entry is not None and entry.compiled is not None:
                     if len(self._fast) >= config.get("jit_cache_size"):
                         self._fast.clear()
-                    self._fast[key] = entry
+                    self._fast[sig] = (entry, config.snapshot())
                 return out
         return self._call_slow(args, kwargs)
 

@@ -38,6 +38,7 @@ class Compiled:
         self._out_avals = module.out_avals
         self._handlers = [c.result_handler(a) for a in module.out_avals]
         self._donated = module.donated
+        self._any_donated = any(module.donated)
 
     def as_text(self) -> str:
         return self._exe.hlo_modules()[0].to_string()
@@ -57,21 +58,30 @@ class Compiled:
         return self._client.put(x if t is _NDARRAY else _asarray(x))
 
     def call_flat(self, leaves):
-        bufs = self._const_bufs + [self._buffer(x, a) for x, a in zip(leaves, self._in_avals)]
-        outs = self._client.execute(self._exe, bufs, self._handlers)
-        if any(self._donated):
+        bufs = list(self._const_bufs)
+        donated_sentinel = _client.DONATED
+        for x, a in zip(leaves, self._in_avals):
+            if type(x) is _ARRAY:
+                buf = x._buf  # set only while the host value is absent or a read-only view of it
+                if buf is not None and buf is not donated_sentinel:
+                    bufs.append(buf)
+                    continue
+            bufs.append(self._buffer(x, a))
+        outs = self._exe.execute_sharded(bufs).consume_with_handlers(self._handlers)
+        if self._any_donated:
             for x, d in zip(leaves, self._donated):
-                if d and type(x) is core.Array:
+                if d and type(x) is _ARRAY:
                     x._val = None
-                    x._buf = _client.DONATED
+                    x._buf = donated_sentinel
         results = []
         for a, b in zip(self._out_avals, outs):
-            arr = core.Array(None, a.weak_type, b)
+            arr = _ARRAY(None, a.weak_type, b)
             arr._aval = a
             results.append(arr)
         return results
 
 
+_ARRAY = core.Array
 import numpy as _np  # noqa: E402
 
 _NDARRAY = _np.ndarray

@@ -3,8 +3,6 @@
 transformation checks of the sorting primitives (jvp vs finite differences, vjp vs
 jvp, vmap vs a loop)."""
 
-import contextlib
-import re
 import warnings
 
 import ml_dtypes
@@ -12,7 +10,10 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import ALL, EDGE_SHAPES, FLOATING, INTEGER, check_vs_numpy, grid, make_array
+from tests.helpers import (
+    ALL, central_difference, check_vs_numpy, EDGE_SHAPES, FLOATING, grid, INTEGER, make_array,
+    rules_of_other_families_may_be_missing,
+)
 from xnp import lax
 
 SHAPES = EDGE_SHAPES + [(5,), (2, 3), (3, 1, 4), (40,)]
@@ -232,23 +233,12 @@ _OWN = {"sort", "top_k", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp"
         "reduce_window", "reduce_window_sum", "reduce_window_max", "reduce_window_min"}
 
 
-@contextlib.contextmanager
 def _other_rules_may_be_missing():
-    """A rule missing in another primitive family (elementwise, slicing) is a visible skip;
-    one missing in the sorting/cumulative/windowed families fails."""
-    try:
-        yield
-    except NotImplementedError as e:
-        m = re.search(r"primitive '(\w+)'", str(e))
-        if m is None or m.group(1) in _OWN:
-            raise
-        pytest.skip(f"{m.group(1)} lacks a rule yet (issue: transformations): {e}")
+    return rules_of_other_families_may_be_missing(_OWN)
 
 
 
-def _fd(f, x, v, h=1e-6):
-    return (np.asarray(f(xnp.asarray(x + h * v))) - np.asarray(f(xnp.asarray(x - h * v)))) / (
-        2 * h)
+_fd = central_difference
 
 
 def _distinct(rng, shape):

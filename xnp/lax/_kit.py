@@ -9,6 +9,8 @@ shapes are equal, except that rank-0 operands and size-1 dimensions broadcast
 
 from __future__ import annotations
 
+import operator
+
 import ml_dtypes
 import numpy as np
 
@@ -18,7 +20,7 @@ from xnp.tracing.avals import SUPPORTED_DTYPES
 __all__ = [
     "BOOL", "SIGNED", "UNSIGNED", "INTEGER", "FLOATING", "COMPLEX", "INEXACT", "NUMERIC",
     "ALL", "INT_OR_BOOL", "check_dtype", "broadcast_shapes", "same_dtype", "unary", "binary",
-    "compare", "check_axes", "normalize_dtype", "category_name", "zeros_like_aval",
+    "compare", "check_axes", "normalize_dtype", "category_name", "zeros_like_aval", "int_tuple",
 ]
 
 BOOL = frozenset({np.dtype(np.bool_)})
@@ -100,6 +102,19 @@ def check_axes(name: str, aval: ShapedArray, axes, what: str = "axes") -> None:
         raise ValueError(
             f"xnp.lax.{name}: {what}={axes} must be sorted, unique and in [0, {aval.ndim}) "
             f"for operand {aval.str_short()}.")
+
+
+def int_tuple(name: str, what: str, values) -> tuple[int, ...]:
+    """A canonical tuple-of-ints param; ``TypeError`` naming ``xnp.lax.<name>`` otherwise
+    (bools and floats are rejected; NumPy integers are accepted)."""
+    try:
+        out = tuple(operator.index(v) for v in values)
+    except TypeError:
+        raise TypeError(
+            f"xnp.lax.{name}: `{what}` must be a sequence of ints, got {values!r}") from None
+    if any(isinstance(v, (bool, np.bool_)) for v in values):
+        raise TypeError(f"xnp.lax.{name}: `{what}` must be a sequence of ints, got {values!r}")
+    return out
 
 
 def zeros_like_aval(aval: ShapedArray):

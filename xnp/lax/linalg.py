@@ -33,15 +33,7 @@ PRECISIONS = ("DEFAULT", "HIGH", "HIGHEST")
 _KINDS = (kit.SIGNED, kit.UNSIGNED, kit.FLOATING, kit.COMPLEX)
 
 
-def _int_tuple(name: str, what: str, dims) -> tuple[int, ...]:
-    try:
-        out = tuple(int(d) for d in dims)
-    except TypeError:
-        raise TypeError(
-            f"xnp.lax.{name}: {what} must be a sequence of ints, got {dims!r}") from None
-    if any(isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)) for d in dims):
-        raise TypeError(f"xnp.lax.{name}: {what} must be a sequence of ints, got {dims!r}")
-    return out
+_int_tuple = kit.int_tuple
 
 
 class DotDimensionNumbers(tuple):

@@ -127,13 +127,7 @@ def _traced_shape_message(fname: str, shape, tracer, argname: str) -> str:
     return "\n".join(lines)
 
 
-def _int_tuple(name: str, what: str, values) -> tuple[int, ...]:
-    """Canonical int tuple param; TypeError naming ``xnp.lax.<name>`` otherwise."""
-    try:
-        return tuple(operator.index(v) for v in values)
-    except TypeError:
-        raise TypeError(
-            f"xnp.lax.{name}: `{what}` must be a sequence of ints, got {values!r}") from None
+_int_tuple = kit.int_tuple
 
 
 def _avals_str(*avals: ShapedArray) -> str:

@@ -118,12 +118,7 @@ class ScatterDimensionNumbers(NamedTuple):
     scatter_indices_batching_dims: tuple = ()
 
 
-def _int_tuple(name: str, what: str, values) -> tuple[int, ...]:
-    try:
-        return tuple(operator.index(v) for v in values)
-    except TypeError:
-        raise TypeError(
-            f"xnp.lax.{name}: `{what}` must be a sequence of ints, got {values!r}") from None
+_int_tuple = kit.int_tuple
 
 
 def _operand_weak(*weak_types, **params) -> bool:

@@ -19,13 +19,15 @@ from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.core import Array
 from xnp.tracing.core import Array as ndarray  # `isinstance(x, np.ndarray)` after `import xnp as np`
 from xnp.lax.ad_util import stop_gradient
+from xnp.tracing.custom_derivatives import custom_jvp, custom_vjp
 from xnp.tracing.jit import jit, make_jaxpr
 from xnp.tracing.transformations import (grad, hessian, jacfwd, jacrev, jvp, linearize,
                                          value_and_grad, vjp, vmap)
 
 __all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "Array", "ndarray", "jit",
            "make_jaxpr", "checking_leaks", "grad", "hessian", "jacfwd", "jacrev", "jvp",
-           "linearize", "value_and_grad", "vjp", "vmap", "stop_gradient"]
+           "linearize", "value_and_grad", "vjp", "vmap", "stop_gradient", "custom_jvp",
+           "custom_vjp"]
 
 # the NumPy surface (generated from each module's __all__; tests/meta checks they agree)
 from xnp.numpy_api.dtypes import (bfloat16, bool, bool_, can_cast, cdouble, complex128, complex64,

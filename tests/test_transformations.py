@@ -19,6 +19,8 @@ import re
 import numpy as np
 import pytest
 
+from tests.helpers import central_difference
+
 import xnp
 from xnp import errors, lax
 from xnp.tracing import Primitive
@@ -554,3 +556,34 @@ def test_stop_gradient_blocks_derivatives_eagerly_and_under_jit():
     np.testing.assert_allclose(np.asarray(xnp.vmap(xnp.stop_gradient)(x)), [1.0, 2.0, 3.0])
     _, t = xnp.jvp(xnp.stop_gradient, (x,), (xnp.ones(3),))
     np.testing.assert_allclose(np.asarray(t), [0.0, 0.0, 0.0])
+
+
+def test_jacobians_of_pytrees_with_tuple_argnums_and_aux_match_finite_differences():
+    a0, b0 = np.array([1.0, 2.0]), np.array([3.0, -1.0, 0.5])
+
+    def f(a, b):
+        return {"s": xnp.sum(xnp.sin(a)) * xnp.sum(b), "v": xnp.concatenate([a * 2.0, b ** 2])}
+
+    for jac in (xnp.jacfwd(f, argnums=(0, 1)), xnp.jacrev(f, argnums=(0, 1))):
+        J = jac(xnp.asarray(a0), xnp.asarray(b0))
+        for k, (x0, other) in enumerate(((a0, b0), (b0, a0))):
+            for name in ("s", "v"):
+                for i in range(x0.size):
+                    e = np.zeros_like(x0)
+                    e[i] = 1.0
+
+                    def col(v, k=k, name=name):
+                        args = (v, xnp.asarray(other)) if k == 0 else (xnp.asarray(other), v)
+                        return f(*args)[name]
+
+                    fd = central_difference(col, x0, e)
+                    block = np.asarray(J[name][k])
+                    np.testing.assert_allclose(block[..., i], fd, rtol=1e-6, atol=1e-8)
+
+    def with_aux(v):
+        return xnp.sum(v ** 2), {"first": v[0]}
+
+    for jac in (xnp.jacfwd(with_aux, has_aux=True), xnp.jacrev(with_aux, has_aux=True)):
+        J, aux = jac(xnp.asarray(a0))
+        np.testing.assert_allclose(np.asarray(J), 2 * a0)
+        assert isinstance(aux["first"], xnp.Array) and float(aux["first"]) == 1.0

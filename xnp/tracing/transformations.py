@@ -359,70 +359,128 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
 # ----------------------------------------------------------------------------- jacobians
 
 
-def _std_basis(x):
-    aval = core.aval_of(x)
-    n = int(np.prod(aval.shape))
-    eye = np.eye(n, dtype=aval.dtype).reshape((n,) + aval.shape)
-    return core.lift(eye)
+def _jac_setup(fname, fun, argnums, args, has_aux, allow_int, holomorphic):
+    """Flatten the differentiated arguments; returns (x_leaves, x_tree, g) where
+    ``g(*x_leaves) -> (y_leaves, y_tree, aux)`` runs ``fun`` with them substituted."""
+    nums = _check_argnums(fname, argnums, len(args))
+    for i in nums:
+        _check_diff_input(fname, args[i], i, allow_int, holomorphic)
+    x_leaves, x_tree = tree_flatten(tuple(args[i] for i in nums))
+
+    def g(*leaves):
+        full = list(args)
+        for i, v in zip(nums, tree_unflatten(x_tree, list(leaves))):
+            full[i] = v
+        out = fun(*full)
+        if has_aux:
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise TypeError(f"xnp.{fname}(has_aux=True): the function must return a pair "
+                                "(out, aux)")
+            out, aux = out
+        else:
+            aux = None
+        y_leaves, y_tree = tree_flatten(out)
+        return y_leaves, y_tree, aux
+
+    return x_leaves, x_tree, g
+
+
+def _basis_blocks(avals, n_total):
+    """One (n_total, *shape) slice of the identity per aval: leaf k's part of each basis row."""
+    eye = np.eye(n_total)
+    blocks, off = [], 0
+    for a in avals:
+        size = int(np.prod(a.shape, dtype=np.int64))
+        blocks.append(core.lift(eye[:, off:off + size].reshape((n_total,) + a.shape)
+                                .astype(a.dtype)))
+        off += size
+    return blocks
+
+
+def _assemble(y_avals, y_tree, x_avals, x_tree, block, argnums):
+    """The Jacobian pytree: the output's structure, each leaf holding the inputs' structure
+    of blocks ``block(j, k)`` shaped ``y_j.shape + x_k.shape``."""
+    rows = []
+    for j in range(len(y_avals)):
+        per_x = tree_unflatten(x_tree, [block(j, k) for k in range(len(x_avals))])
+        rows.append(per_x[0] if isinstance(argnums, int) else per_x)
+    return tree_unflatten(y_tree, rows)
 
 
 def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
-    """Jacobian by forward mode (``vmap`` of ``jvp`` over the standard basis).
+    """Jacobian by forward mode (``vmap`` of ``jvp`` over the standard basis of the inputs).
 
-    Output shape: ``out.shape + arg.shape`` for each output leaf and argument.
+    For output leaf ``y`` and argument leaf ``x`` the block has shape
+    ``y.shape + x.shape``; outputs and (tuple) ``argnums`` may be pytrees, giving a
+    pytree of blocks (output structure outside, argument structure inside). With
+    ``has_aux`` the function returns ``(out, aux)`` and the result is ``(jac, aux)``.
     """
 
     @functools.wraps(fun)
     def jac(*args):
-        nums = _check_argnums("jacfwd", argnums, len(args))
-        for i in nums:
-            _check_diff_input("jacfwd", args[i], i, False, holomorphic)
-        if len(nums) != 1 or has_aux:
-            raise NotImplementedError("xnp.jacfwd: one int argnums without has_aux is supported")
-        i = nums[0]
-        x = args[i]
+        x_leaves, x_tree, g = _jac_setup("jacfwd", fun, argnums, args, has_aux, False,
+                                         holomorphic)
+        x_avals = [core.aval_of(x).strip_weak_type() for x in x_leaves]
+        n = sum(int(np.prod(a.shape, dtype=np.int64)) for a in x_avals)
+        store = {}
 
-        def f_i(xi):
-            full = list(args)
-            full[i] = xi
-            return fun(*full)
+        def push(*ts):
+            def flat(*xs):
+                y_leaves, store["y_tree"], aux = g(*xs)
+                store["aux"] = aux
+                return y_leaves
 
-        basis = _std_basis(x)
-        pushfwd = vmap(lambda t: jvp(f_i, (x,), (t,))[1], in_axes=0, out_axes=-1)
-        jac_flat = pushfwd(basis)
-        xshape = core.aval_of(x).shape
-        return tree_map(lambda j: j.reshape(j.shape[:-1] + xshape), jac_flat)
+            y, t = jvp(lambda *xs: flat(*xs), tuple(x_leaves), ts)
+            store["y_avals"] = [core.aval_of(v).strip_weak_type() for v in y]
+            return t
+
+        cols = vmap(push, in_axes=0, out_axes=-1)(*_basis_blocks(x_avals, n))
+        y_avals = store["y_avals"]
+        offsets = np.cumsum([0] + [int(np.prod(a.shape, dtype=np.int64)) for a in x_avals])
+
+        def block(j, k):
+            c = cols[j][..., offsets[k]:offsets[k + 1]]
+            return c.reshape(y_avals[j].shape + x_avals[k].shape)
+
+        out = _assemble(y_avals, store["y_tree"], x_avals, x_tree, block, argnums)
+        if has_aux:
+            _, _, aux = g(*x_leaves)
+            return out, aux
+        return out
 
     return jac
 
 
 def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
            allow_int: bool = False):
-    """Jacobian by reverse mode (``vmap`` of the ``vjp`` function over output basis vectors).
+    """Jacobian by reverse mode (``vmap`` of the pullback over the output's standard basis).
 
-    Output shape: ``out.shape + arg.shape``.
+    Shapes and structure as for :func:`jacfwd`.
     """
 
     @functools.wraps(fun)
     def jac(*args):
-        nums = _check_argnums("jacrev", argnums, len(args))
-        for i in nums:
-            _check_diff_input("jacrev", args[i], i, allow_int, holomorphic)
-        if len(nums) != 1 or has_aux:
-            raise NotImplementedError("xnp.jacrev: one int argnums without has_aux is supported")
-        i = nums[0]
+        x_leaves, x_tree, g = _jac_setup("jacrev", fun, argnums, args, has_aux, allow_int,
+                                         holomorphic)
+        x_avals = [core.aval_of(x).strip_weak_type() for x in x_leaves]
+        store = {}
 
-        def f_i(xi):
-            full = list(args)
-            full[i] = xi
-            return fun(*full)
+        def flat(*xs):
+            y_leaves, store["y_tree"], aux = g(*xs)
+            return y_leaves, aux
 
-        y, pullback = vjp(f_i, args[i])
-        basis = _std_basis(y)
-        rows = vmap(lambda ct: pullback(ct)[0])(basis)
-        yshape = core.aval_of(y).shape
-        xshape = core.aval_of(args[i]).shape
-        return rows.reshape(yshape + xshape)
+        y, pullback, aux = vjp(flat, *x_leaves, has_aux=True)
+        y_avals = [core.aval_of(v).strip_weak_type() for v in y]
+        m = sum(int(np.prod(a.shape, dtype=np.int64)) for a in y_avals)
+        rows = vmap(lambda *cts: pullback(list(cts)))(*_basis_blocks(y_avals, m))
+        offsets = np.cumsum([0] + [int(np.prod(a.shape, dtype=np.int64)) for a in y_avals])
+
+        def block(j, k):
+            r = rows[k][offsets[j]:offsets[j + 1]]
+            return r.reshape(y_avals[j].shape + x_avals[k].shape)
+
+        out = _assemble(y_avals, store["y_tree"], x_avals, x_tree, block, argnums)
+        return (out, aux) if has_aux else out
 
     return jac
 

@@ -227,4 +227,4 @@ def rules_of_other_families_may_be_missing(own: set):
             raise
         import pytest
 
-        pytest.skip(f"{m.group(1)} lacks a rule yet (issue: transformations): {e}")
+        pytest.skip(f"{m.group(1)} lacks a rule yet (not implemented in xnp yet): {e}")

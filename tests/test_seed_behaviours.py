@@ -27,7 +27,7 @@ import xnp.core
 from xnp import errors
 from xnp.tracing import partial_eval
 
-NEEDS = "needs {} (issue: transformations and control flow)"
+NEEDS = "needs {} (not implemented in xnp yet)"
 
 
 def skip_needs(feature):

@@ -7,7 +7,7 @@ The test functions are built from primitives whose rules exist (shape ops, reduc
 ``dot_general``); ``reduce_prod`` is the nonlinear workhorse. Where a test needs a rule of
 another family (``add``'s rules for second derivatives, elementwise ops such as ``sin``)
 it checks for it first or meets it while running, and skips with the reason
-"<prim> has no <rule> rule yet (issue: transformations)" so the skip count shows it.
+"<prim> has no <rule> rule yet (not implemented in xnp yet)" so the skip count shows it.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def missing_rules_are_skips():
         prim = PRIMS.get(m.group(1)) if m else None
         if prim is None or getattr(prim, rule) is not None:
             raise
-        pytest.skip(f"{prim.name} has no {rule} rule yet (issue: transformations)")
+        pytest.skip(f"{prim.name} has no {rule} rule yet (not implemented in xnp yet)")
 
 
 def require(*prims, rules=("jvp", "transpose", "batch")):
@@ -52,7 +52,7 @@ def require(*prims, rules=("jvp", "transpose", "batch")):
             if rule == "transpose" and p.name in ("sin", "cos"):
                 continue  # nonlinear: no transpose rule by design
             if getattr(p, rule) is None:
-                pytest.skip(f"{p.name} has no {rule} rule yet (issue: transformations)")
+                pytest.skip(f"{p.name} has no {rule} rule yet (not implemented in xnp yet)")
 
 
 def prod(x):

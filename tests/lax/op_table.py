@@ -7,7 +7,7 @@ import importlib
 
 from tests.helpers import OpRecord
 
-FAMILIES = ["elementwise", "shape_ops", "slicing", "reductions", "linalg", "windowed",
+FAMILIES = ["elementwise", "shape_ops", "slicing", "reductions", "linalg", "special", "windowed",
             "cumulative", "sorting"]
 
 

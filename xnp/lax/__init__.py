@@ -7,10 +7,11 @@ gather/scatter), reductions, linalg (dot_general).
 from xnp.lax import ad_util, elementwise, gather_scatter, linalg, reductions, shape_ops, slicing
 from xnp.lax import control_flow
 from xnp.lax import cumulative, sorting, windowed
+from xnp.lax import special
 from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
-_FAMILIES = (ad_util, elementwise, shape_ops, slicing, gather_scatter, reductions, linalg, control_flow,
-             windowed, cumulative, sorting)
+_FAMILIES = (ad_util, elementwise, shape_ops, slicing, gather_scatter, reductions, linalg,
+             control_flow, windowed, cumulative, sorting, special)
 
 __all__ = []
 for _m in _FAMILIES:

@@ -12,6 +12,7 @@ from xnp.backends.xp_impls._table import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
 from xnp.backends.xp_impls import elementwise, linalg, reductions, shape_ops, slicing  # noqa: F401
 from xnp.backends.xp_impls import control_flow  # noqa: F401  (Primitive.impl rules)
 from xnp.backends.xp_impls import cumulative, sorting, windowed  # noqa: F401
+from xnp.backends.xp_impls import special  # noqa: F401
 
 VIEW_PRIMITIVES.update({lax.slice_p, lax.reshape_p, lax.transpose_p, lax.squeeze_p, lax.rev_p,
                         lax.stop_gradient_p,

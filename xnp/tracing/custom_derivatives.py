@@ -114,14 +114,20 @@ class custom_jvp:
     def __call__(self, *args):
         if self.jvp is None:
             raise TypeError(f"xnp.custom_jvp: {self.__name__} has no jvp rule; call .defjvp first")
-        static = tuple(args[i] for i in self.nondiff_argnums)
-        dyn = tuple(a for i, a in enumerate(args) if i not in self.nondiff_argnums)
-        leaves, in_tree = tree_flatten(dyn)
-        closed, out_tree = _trace_primal(self.fun, args, self.nondiff_argnums, leaves, in_tree,
-                                         self.__name__)
-        rule = _Rule(self.jvp, self.nondiff_argnums, in_tree, out_tree, static)
-        outs = custom_jvp_call_p.bind(*leaves, call_jaxpr=closed, rule=rule)
-        return tree_unflatten(out_tree, outs)
+        return _bind_custom(custom_jvp_call_p, self, self.jvp, args)
+
+
+def _bind_custom(prim, wrapper, user_rule, args):
+    """Trace ``wrapper.fun`` on the differentiable arguments and bind ``prim`` with the rule."""
+    nondiff = wrapper.nondiff_argnums
+    static = tuple(args[i] for i in nondiff)
+    dyn = tuple(a for i, a in enumerate(args) if i not in nondiff)
+    leaves, in_tree = tree_flatten(dyn)
+    closed, out_tree = _trace_primal(wrapper.fun, args, nondiff, leaves, in_tree,
+                                     wrapper.__name__)
+    rule = _Rule(user_rule, nondiff, in_tree, out_tree, static)
+    outs = prim.bind(*leaves, call_jaxpr=closed, rule=rule)
+    return tree_unflatten(out_tree, outs)
 
 
 def _trace_primal(fun, args, nondiff, leaves, in_tree, name):
@@ -214,11 +220,4 @@ class custom_vjp:
     def __call__(self, *args):
         if self.rules is None:
             raise TypeError(f"xnp.custom_vjp: {self.__name__} has no rules; call .defvjp first")
-        static = tuple(args[i] for i in self.nondiff_argnums)
-        dyn = tuple(a for i, a in enumerate(args) if i not in self.nondiff_argnums)
-        leaves, in_tree = tree_flatten(dyn)
-        closed, out_tree = _trace_primal(self.fun, args, self.nondiff_argnums, leaves, in_tree,
-                                         self.__name__)
-        rule = _Rule(self.rules, self.nondiff_argnums, in_tree, out_tree, static)
-        outs = custom_vjp_call_p.bind(*leaves, call_jaxpr=closed, rule=rule)
-        return tree_unflatten(out_tree, outs)
+        return _bind_custom(custom_vjp_call_p, self, self.rules, args)

@@ -268,6 +268,18 @@ def _trace_branches(fname, funs, labels, operands):
     return leaves, bodies, tree0
 
 
+def _scalar_aval(fname: str, argname: str, value, what: str):
+    """The aval of a 0-d selector; ``TypeError`` naming ``xnp.lax.<fname>`` otherwise."""
+    try:
+        aval = core.aval_of(value)
+    except TypeError:
+        raise TypeError(f"xnp.lax.{fname}: {argname} must be {what}, got "
+                        f"{type(value).__name__}: {value!r}") from None
+    if aval.shape != ():
+        raise TypeError(f"xnp.lax.{fname}: {argname} must be a scalar, got {aval.str_short()}")
+    return aval
+
+
 def cond(pred, true_fun, false_fun, *operands):
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, staged as one
     ``cond`` primitive.
@@ -302,13 +314,7 @@ def cond(pred, true_fun, false_fun, *operands):
         raise TypeError("xnp.lax.cond: pred is None")
     if not callable(true_fun) or not callable(false_fun):
         raise TypeError("xnp.lax.cond: true_fun and false_fun must be callable")
-    try:
-        aval = core.aval_of(pred)
-    except TypeError:
-        raise TypeError(f"xnp.lax.cond: pred must be a scalar bool or number, got "
-                        f"{type(pred).__name__}: {pred!r}") from None
-    if aval.shape != ():
-        raise TypeError(f"xnp.lax.cond: pred must be a scalar, got {aval.str_short()}")
+    aval = _scalar_aval("cond", "pred", pred, "a scalar bool or number")
     if aval.dtype not in kit.BOOL:
         if aval.dtype not in kit.REAL:
             raise TypeError(f"xnp.lax.cond: pred must be a bool or real number, got "
@@ -350,13 +356,7 @@ def switch(index, branches, *operands):
         raise ValueError("xnp.lax.switch: branches must be a non-empty sequence of callables")
     if not all(callable(b) for b in branches):
         raise TypeError("xnp.lax.switch: every branch must be callable")
-    try:
-        aval = core.aval_of(index)
-    except TypeError:
-        raise TypeError(f"xnp.lax.switch: index must be an integer scalar, got "
-                        f"{type(index).__name__}: {index!r}") from None
-    if aval.shape != ():
-        raise TypeError(f"xnp.lax.switch: index must be a scalar, got {aval.str_short()}")
+    aval = _scalar_aval("switch", "index", index, "an integer scalar")
     if aval.dtype not in kit.INTEGER:
         raise TypeError(f"xnp.lax.switch: index must be an integer, got {aval.str_short()}")
     index = elementwise.convert_element_type(index, _INT32)

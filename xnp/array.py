@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import numpy_api as _api
-from xnp.tracing import core
+from xnp.tracing import core, fastpath
 from xnp.tracing.core import Array, Tracer
 
 __all__ = ["Array", "ArrayMethods"]
@@ -445,6 +445,21 @@ def _to_device(self, device, /, *, stream=None):
     return self
 
 
+# eager operators that skip the dispatch layers when they can (xnp.tracing.fastpath)
+_FAST_BINARY_OPERATORS = {
+    "__add__": ("add", False), "__radd__": ("add", True),
+    "__sub__": ("subtract", False), "__rsub__": ("subtract", True),
+    "__mul__": ("multiply", False), "__rmul__": ("multiply", True),
+    "__truediv__": ("true_divide", False), "__rtruediv__": ("true_divide", True),
+    "__and__": ("bitwise_and", False), "__rand__": ("bitwise_and", True),
+    "__or__": ("bitwise_or", False), "__ror__": ("bitwise_or", True),
+    "__xor__": ("bitwise_xor", False), "__rxor__": ("bitwise_xor", True),
+    "__eq__": ("equal", False), "__ne__": ("not_equal", False),
+    "__lt__": ("less", False), "__le__": ("less_equal", False),
+    "__gt__": ("greater", False), "__ge__": ("greater_equal", False),
+}
+
+
 def _install() -> None:
     """Give ``Array`` and ``Tracer`` the shared methods, and ``Array`` its eager protocols."""
     for cls in (Array, Tracer):
@@ -464,6 +479,11 @@ def _install() -> None:
     }
     for name, fn in eager.items():
         setattr(Array, name, fn)
+    for name, (fname, swap) in _FAST_BINARY_OPERATORS.items():
+        setattr(Array, name, fastpath.binary(fname, swap=swap)(getattr(ArrayMethods, name)))
+    for name, fname in (("__neg__", "negative"), ("__abs__", "absolute")):
+        setattr(Array, name, fastpath.unary(fname)(getattr(ArrayMethods, name)))
+    Array.__getitem__ = fastpath.getitem(ArrayMethods.__getitem__)
     Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it
 
 

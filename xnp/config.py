@@ -68,6 +68,9 @@ def update(name: str, value) -> None:
 
         core.eager_backend(value)  # validates
         core._DEFAULT_EAGER[0] = value
+        from xnp.tracing import fastpath  # noqa: PLC0415
+
+        fastpath.refresh()
     _OPTIONS[name] = value
     _SNAPSHOT[0] = None
 

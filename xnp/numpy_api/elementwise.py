@@ -40,7 +40,7 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
-from xnp.tracing import core
+from xnp.tracing import core, fastpath
 from xnp.numpy_api._ufunc import (
     _INT8,
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
@@ -56,6 +56,7 @@ __all__ = [
 ]
 
 
+@fastpath.binary("add")
 def add(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Elementwise ``x1 + x2``. Bool inputs give bool (logical or), as NumPy."""
@@ -65,6 +66,7 @@ def add(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     return _finish("add", res, out, where, casting)
 
 
+@fastpath.binary("subtract")
 def subtract(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``x1 - x2``. Bool inputs raise ``TypeError`` (as NumPy; use logical_xor)."""
@@ -76,6 +78,7 @@ def subtract(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
     return _finish("subtract", lax.sub(a, b), out, where, casting)
 
 
+@fastpath.binary("multiply")
 def multiply(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``x1 * x2``. Bool inputs give bool (logical and), as NumPy."""
@@ -85,6 +88,7 @@ def multiply(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
     return _finish("multiply", res, out, where, casting)
 
 
+@fastpath.binary("divide")
 def divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """True division ``x1 / x2``. Bool and integer inputs give float64 (as NumPy);
@@ -249,6 +253,7 @@ def float_power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
     return _finish("float_power", lax.pow(a, b), out, where, casting)
 
 
+@fastpath.unary("negative")
 def negative(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``-x``; bool input raises ``TypeError`` (as NumPy). Unsigned wraps."""
@@ -269,6 +274,7 @@ def positive(x, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     return _finish("positive", _copy(x), out, where, casting)
 
 
+@fastpath.unary("absolute")
 def absolute(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``|x|``. Complex input gives the real dtype; bool and unsigned are
@@ -341,6 +347,7 @@ def _extremum(fname, x1, x2, dtype, casting, *, larger, ignore_nan):
     return res
 
 
+@fastpath.binary("maximum")
 def maximum(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Elementwise maximum; NaN in either operand gives NaN. Complex inputs compare
@@ -350,6 +357,7 @@ def maximum(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
     return _finish("maximum", res, out, where, casting)
 
 
+@fastpath.binary("minimum")
 def minimum(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Elementwise minimum; NaN in either operand gives NaN (complex: lexicographic)."""

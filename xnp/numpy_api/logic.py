@@ -15,6 +15,7 @@ from xnp.numpy_api._ufunc import (
     _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan, _reject, _scalar, _signbit_float,
     _truth, _unary, _zero_like_dtype, _zeros_like,
 )
+from xnp.tracing import fastpath
 
 __all__ = [
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
@@ -39,6 +40,7 @@ def _ordered(fname, x1, x2, dtype, lax_op, swap, strict):
     return lax_op(a, b)
 
 
+@fastpath.binary("equal")
 def equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """Elementwise ``x1 == x2`` (bool); NaN is unequal to everything."""
@@ -47,6 +49,7 @@ def equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     return _finish("equal", lax.eq(a, b), out, where, casting)
 
 
+@fastpath.binary("not_equal")
 def not_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
     """Elementwise ``x1 != x2`` (bool)."""
@@ -55,6 +58,7 @@ def not_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     return _finish("not_equal", lax.ne(a, b), out, where, casting)
 
 
+@fastpath.binary("less")
 def less(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Elementwise ``x1 < x2`` (bool; complex: lexicographic, as NumPy)."""
@@ -63,6 +67,7 @@ def less(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
     return _finish("less", res, out, where, casting)
 
 
+@fastpath.binary("less_equal")
 def less_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                dtype=None, subok=True, signature=None):
     """Elementwise ``x1 <= x2`` (bool; complex: lexicographic)."""
@@ -71,6 +76,7 @@ def less_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
     return _finish("less_equal", res, out, where, casting)
 
 
+@fastpath.binary("greater")
 def greater(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Elementwise ``x1 > x2`` (bool; complex: lexicographic)."""
@@ -79,6 +85,7 @@ def greater(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
     return _finish("greater", res, out, where, casting)
 
 
+@fastpath.binary("greater_equal")
 def greater_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                   dtype=None, subok=True, signature=None):
     """Elementwise ``x1 >= x2`` (bool; complex: lexicographic)."""
@@ -137,6 +144,7 @@ def _integer_operands(fname, x1, x2, dtype, casting):
     return a, b, dt
 
 
+@fastpath.binary("bitwise_and")
 def bitwise_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                 dtype=None, subok=True, signature=None):
     """Bitwise AND of integers (logical for bool); floats raise ``TypeError``."""
@@ -145,6 +153,7 @@ def bitwise_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
     return _finish("bitwise_and", lax.and_(a, b), out, where, casting)
 
 
+@fastpath.binary("bitwise_or")
 def bitwise_or(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                dtype=None, subok=True, signature=None):
     """Bitwise OR of integers (logical for bool); floats raise ``TypeError``."""
@@ -153,6 +162,7 @@ def bitwise_or(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
     return _finish("bitwise_or", lax.or_(a, b), out, where, casting)
 
 
+@fastpath.binary("bitwise_xor")
 def bitwise_xor(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                 dtype=None, subok=True, signature=None):
     """Bitwise XOR of integers (logical for bool); floats raise ``TypeError``."""

@@ -9,6 +9,7 @@ from xnp import lax
 from xnp.numpy_api._ufunc import (
     _LN10, _LN2, _binary_inexact, _dtype_of, _extras, _finish, _inexact, _reject, _scalar,
 )
+from xnp.tracing import fastpath
 
 __all__ = [
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2", "sqrt",
@@ -25,6 +26,7 @@ def _float_unary(fname, op, x, out, where, casting, dtype, *, complex_ok=True):
     return _finish(fname, op(x), out, where, casting)
 
 
+@fastpath.unary("exp")
 def exp(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """``e ** x`` (integers convert to float as described in the module docstring)."""
@@ -32,6 +34,7 @@ def exp(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
     return _float_unary("exp", lax.exp, x, out, where, casting, dtype)
 
 
+@fastpath.unary("exp2")
 def exp2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """``2 ** x`` (float)."""
@@ -39,6 +42,7 @@ def exp2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
     return _float_unary("exp2", lax.exp2, x, out, where, casting, dtype)
 
 
+@fastpath.unary("expm1")
 def expm1(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """``exp(x) - 1``, accurate for small ``x`` (float)."""
@@ -46,6 +50,7 @@ def expm1(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
     return _float_unary("expm1", lax.expm1, x, out, where, casting, dtype)
 
 
+@fastpath.unary("log")
 def log(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Natural logarithm; NaN for negative reals, -inf at 0 (float)."""
@@ -75,6 +80,7 @@ def _div_by_const(x, c: float):
     return lax.div(x, _scalar(c, _dtype_of(x)))
 
 
+@fastpath.unary("log1p")
 def log1p(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """``log(1 + x)``, accurate for small ``x`` (float)."""
@@ -114,6 +120,7 @@ def logaddexp2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
     return _finish("logaddexp2", res, out, where, casting)
 
 
+@fastpath.unary("sqrt")
 def sqrt(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Non-negative square root; NaN for negative reals (float or complex)."""
@@ -148,6 +155,7 @@ def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
 # =========================================================================== trigonometric
 
 
+@fastpath.unary("sin")
 def sin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Sine (radians; float or complex)."""
@@ -155,6 +163,7 @@ def sin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
     return _float_unary("sin", lax.sin, x, out, where, casting, dtype)
 
 
+@fastpath.unary("cos")
 def cos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Cosine (radians; float or complex)."""
@@ -162,6 +171,7 @@ def cos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
     return _float_unary("cos", lax.cos, x, out, where, casting, dtype)
 
 
+@fastpath.unary("tan")
 def tan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Tangent (radians; float or complex)."""
@@ -169,6 +179,7 @@ def tan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
     return _float_unary("tan", lax.tan, x, out, where, casting, dtype)
 
 
+@fastpath.unary("arcsin")
 def arcsin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """Inverse sine; NaN outside [-1, 1] for real input (float or complex)."""
@@ -176,6 +187,7 @@ def arcsin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=
     return _float_unary("arcsin", lax.asin, x, out, where, casting, dtype)
 
 
+@fastpath.unary("arccos")
 def arccos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """Inverse cosine; NaN outside [-1, 1] for real input (float or complex)."""
@@ -183,6 +195,7 @@ def arccos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=
     return _float_unary("arccos", lax.acos, x, out, where, casting, dtype)
 
 
+@fastpath.unary("arctan")
 def arctan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """Inverse tangent (float or complex)."""
@@ -199,6 +212,7 @@ def arctan2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
     return _finish("arctan2", lax.atan2(a, b), out, where, casting)
 
 
+@fastpath.unary("sinh")
 def sinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Hyperbolic sine (float or complex)."""
@@ -206,6 +220,7 @@ def sinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
     return _float_unary("sinh", lax.sinh, x, out, where, casting, dtype)
 
 
+@fastpath.unary("cosh")
 def cosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Hyperbolic cosine (float or complex)."""
@@ -213,6 +228,7 @@ def cosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
     return _float_unary("cosh", lax.cosh, x, out, where, casting, dtype)
 
 
+@fastpath.unary("tanh")
 def tanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Hyperbolic tangent (float or complex)."""
@@ -220,6 +236,7 @@ def tanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
     return _float_unary("tanh", lax.tanh, x, out, where, casting, dtype)
 
 
+@fastpath.unary("arcsinh")
 def arcsinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Inverse hyperbolic sine (float or complex)."""
@@ -227,6 +244,7 @@ def arcsinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
     return _float_unary("arcsinh", lax.asinh, x, out, where, casting, dtype)
 
 
+@fastpath.unary("arccosh")
 def arccosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Inverse hyperbolic cosine; NaN below 1 for real input (float or complex)."""
@@ -234,6 +252,7 @@ def arccosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
     return _float_unary("arccosh", lax.acosh, x, out, where, casting, dtype)
 
 
+@fastpath.unary("arctanh")
 def arctanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Inverse hyperbolic tangent; NaN outside [-1, 1] for real input (float or complex)."""

@@ -1,0 +1,185 @@
+"""The eager fast path (xnp.tracing.fastpath) never changes a result: for every function
+and operator it serves, fast and full path agree on value, dtype, weak type and error,
+and both agree with NumPy; transformations still see every operation."""
+
+import operator
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp.array import ArrayMethods
+from xnp.backends.numpy import BACKEND
+from xnp.tracing import core, fastpath
+
+FAST = sorted(BACKEND.fast_ops)
+BINARY = [n for n in FAST if n in (
+    "add", "subtract", "multiply", "divide", "true_divide", "maximum", "minimum",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "equal", "not_equal", "less", "less_equal",
+    "greater", "greater_equal")]
+UNARY = [n for n in FAST if n not in BINARY]
+DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint8, np.int32, np.uint64, np.int64,
+                                np.float16, np.float32, np.float64, np.complex64,
+                                np.complex128)] + [xnp.bfloat16]
+SCALARS = [2.5, -1.0, 3, -7, 0, 127, 128, 300, -129, 2**40, True, 1j]
+
+
+def _sample(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.integers(0, 2, shape).astype(dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return rng.integers(max(info.min, -50), min(info.max, 50), shape, endpoint=True).astype(dt)
+    x = rng.normal(0, 3, shape)
+    if dt.kind == "c":
+        x = x + 1j * rng.normal(0, 3, shape)
+    x = x.astype(dt)
+    if x.size:
+        x.flat[0] = np.nan if dt.kind in "fc" or dt == xnp.bfloat16 else x.flat[0]
+    return x
+
+
+def _outcome(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            r = fn(*args)
+        except Exception as e:  # noqa: BLE001  (the error itself is the outcome compared)
+            return ("raise", type(e), str(e))
+    return ("ok", np.asarray(r), np.asarray(r).dtype, r.weak_type)
+
+
+def _same(fast, full):
+    assert fast[0] == full[0], (fast, full)
+    if fast[0] == "raise":
+        assert fast[1:] == full[1:]
+        return
+    a, b = fast[1], full[1]
+    if a.dtype == xnp.bfloat16:  # compared as float32: NaN == NaN for assert_array_equal
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    np.testing.assert_array_equal(a, b)
+    assert fast[2] == full[2] and fast[3] == full[3], (fast, full)
+
+
+@pytest.mark.parametrize("name", BINARY)
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_binary_fast_equals_full_path(name, dtype):
+    fn = getattr(xnp, name)
+    full = fn.__wrapped__
+    x = xnp.asarray(_sample(dtype, (2, 3), 0))
+    cases = [(x, xnp.asarray(_sample(dtype, (2, 3), 1))),   # same shape
+             (x, xnp.asarray(_sample(dtype, (3,), 2))),     # broadcast
+             (x, xnp.asarray(_sample(dtype, (), 3))),       # 0-d
+             (x, xnp.asarray(_sample(dtype, (4,), 4))),     # does not broadcast
+             (x, xnp.asarray(_sample(np.float32, (2, 3), 5)))]  # other dtype
+    cases += [(x, s) for s in SCALARS] + [(s, x) for s in SCALARS]
+    for a, b in cases:
+        _same(_outcome(fn, a, b), _outcome(full, a, b))
+        res = _outcome(fn, a, b)
+        if res[0] == "ok":  # and NumPy agrees (bfloat16 has no NumPy oracle for every op)
+            na = np.asarray(a) if isinstance(a, xnp.Array) else a
+            nb = np.asarray(b) if isinstance(b, xnp.Array) else b
+            if dtype != xnp.bfloat16:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    ref = getattr(np, name)(na, nb)
+                np.testing.assert_array_equal(res[1], ref)
+                assert res[2] == np.asarray(ref).dtype
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_unary_fast_equals_full_path(name, dtype):
+    fn = getattr(xnp, name)
+    for shape in [(2, 3), (), (0,)]:
+        x = xnp.asarray(_sample(dtype, shape, 0))
+        _same(_outcome(fn, x), _outcome(fn.__wrapped__, x))
+
+
+def test_weak_operands_keep_weak_type():
+    w = xnp.sin(2.0)  # a weak 0-d array
+    assert w.weak_type
+    for op in (operator.add, operator.mul, operator.sub, operator.truediv):
+        r = op(w, w)
+        assert r.weak_type and r.dtype == w.dtype
+        assert op(w, 1.5).weak_type
+        assert not op(w, xnp.asarray(1.0)).weak_type
+    assert not (w < w).weak_type
+    assert (-w).weak_type
+
+
+OPERATORS = [("__add__", "add"), ("__radd__", "add"), ("__sub__", "subtract"),
+             ("__rsub__", "subtract"), ("__mul__", "multiply"), ("__rmul__", "multiply"),
+             ("__truediv__", "true_divide"), ("__rtruediv__", "true_divide"),
+             ("__and__", "bitwise_and"), ("__or__", "bitwise_or"), ("__xor__", "bitwise_xor"),
+             ("__eq__", "equal"), ("__ne__", "not_equal"), ("__lt__", "less"),
+             ("__le__", "less_equal"), ("__gt__", "greater"), ("__ge__", "greater_equal")]
+
+
+@pytest.mark.parametrize("meth,name", OPERATORS)
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float64, np.complex64, np.bool_],
+                         ids=str)
+def test_operators_match_numpy(meth, name, dtype):
+    a_np, b_np = _sample(dtype, (2, 3), 0), _sample(dtype, (3,), 1)
+    a, b = xnp.asarray(a_np), xnp.asarray(b_np)
+    for other, other_np in ((b, b_np), (3, 3), (2.5, 2.5)):
+        fast = _outcome(getattr(xnp.Array, meth), a, other)
+        full = _outcome(getattr(ArrayMethods, meth), a, other)
+        _same(fast, full)
+        if fast[0] == "ok":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ref = getattr(a_np, meth)(other_np)
+            np.testing.assert_array_equal(fast[1], ref)
+            assert fast[2] == np.asarray(ref).dtype
+
+
+def test_getitem_fast_path_keeps_numpy_views_and_errors():
+    base = np.arange(12.0).reshape(3, 4)
+    x = xnp.asarray(base.copy())
+    v = x[1]
+    v[2] = -1.0                           # a basic slice is a view: writes land in x
+    assert float(x[1, 2]) == -1.0
+    s = x[1, 2]                           # a full integer index is a 0-d copy
+    assert s.shape == () and not np.shares_memory(np.asarray(s), np.asarray(x))
+    np.testing.assert_array_equal(np.asarray(x[:, 1:3]), np.asarray(x)[:, 1:3])
+    np.testing.assert_array_equal(np.asarray(x[-1, ::-2]), np.asarray(x)[-1, ::-2])
+    with pytest.raises(IndexError) as fast_err:
+        x[5]
+    with pytest.raises(IndexError) as full_err:
+        ArrayMethods.__getitem__(x, 5)
+    assert str(fast_err.value) == str(full_err.value)
+    with pytest.raises(IndexError):
+        x[1, 2, 3]
+
+
+def test_getitem_on_jit_output_copies_before_view():
+    y = xnp.jit(lambda a: a * 2.0)(xnp.arange(6.0))
+    v = y[1:3]
+    v[0] = 100.0                          # copy-on-write: the view writes into y's copy
+    assert float(y[1]) == 100.0
+
+
+def test_transformations_still_record_eager_operands():
+    a, b = xnp.asarray(np.arange(3.0)), xnp.asarray(np.ones(3))
+    jaxpr = xnp.make_jaxpr(lambda: (a + b, -a, a[1], a * 2.0))()
+    text = str(jaxpr)
+    for prim in ("add", "neg", "mul"):
+        assert f" {prim} " in text or f"= {prim}" in text, text
+    g = xnp.grad(lambda t: xnp.sum(t * t + a))(xnp.asarray(np.arange(3.0)))
+    np.testing.assert_allclose(np.asarray(g), 2 * np.arange(3.0))
+    bat = xnp.vmap(lambda t: t + a)(xnp.ones((2, 3)))
+    np.testing.assert_allclose(np.asarray(bat), np.ones((2, 3)) + np.arange(3.0))
+
+
+def test_eager_xla_backend_takes_the_full_path():
+    with xnp.config.override(eager_backend="xla"):
+        a = xnp.asarray(np.arange(3.0))
+        r = a + a
+        np.testing.assert_allclose(np.asarray(r), 2 * np.arange(3.0))
+        assert fastpath._TABLE[0] == {}   # the XLA backend offers no fast ops
+    assert core.eager_backend().name == "numpy" and fastpath._TABLE[0] is BACKEND.fast_ops
+    assert (xnp.asarray(np.ones(2)) + 1.0).dtype == np.float64

@@ -72,6 +72,7 @@ from xnp.numpy_api.cumulative import (cumprod, cumsum, cumulative_prod, cumulati
                                       ediff1d, nancumprod, nancumsum)
 from xnp.numpy_api.sorting import (argpartition, argsort, lexsort, partition, searchsorted, sort,
                                    sort_complex)
+from xnp.numpy_api.convolve import convolve, correlate
 
 __all__ += [
     "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -104,5 +105,6 @@ __all__ += [
     "array_split", "roll", "append", "sum", "prod", "mean", "max", "amax", "min", "amin",
     "argmax", "argmin", "all", "any", "var", "std", "count_nonzero", "ptp", "cumsum", "cumprod",
     "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod", "diff", "ediff1d", "sort",
-    "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex"
+    "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex",
+    "convolve", "correlate"
 ]

@@ -8,7 +8,7 @@ import importlib
 from tests.helpers import OpRecord
 
 FAMILIES = ["elementwise", "shape_ops", "slicing", "reductions", "linalg", "special", "windowed",
-            "cumulative", "sorting"]
+            "cumulative", "sorting", "decompositions", "fft", "convolution", "prng", "bits"]
 
 
 def all_records() -> list[OpRecord]:

@@ -8,10 +8,12 @@ from xnp.lax import ad_util, elementwise, gather_scatter, linalg, reductions, sh
 from xnp.lax import control_flow
 from xnp.lax import cumulative, sorting, windowed
 from xnp.lax import special
+from xnp.lax import convolution
 from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
 _FAMILIES = (ad_util, elementwise, shape_ops, slicing, gather_scatter, reductions, linalg,
-             control_flow, windowed, cumulative, sorting, special)
+             control_flow, windowed, cumulative, sorting, special,
+             convolution)
 
 __all__ = []
 for _m in _FAMILIES:

@@ -5,9 +5,10 @@ from xnp.numpy_api import (creation, dtypes, elementwise, indexing, linalg, mani
                            reductions)
 from xnp.numpy_api import cumulative, sorting
 from xnp.numpy_api import logic, transcendental
+from xnp.numpy_api import convolve
 
 _MODULES = (dtypes, creation, elementwise, transcendental, logic, indexing, linalg,
-            manipulation, reductions, cumulative, sorting)
+            manipulation, reductions, cumulative, sorting, convolve)
 
 __all__ = []
 for _m in _MODULES:

@@ -108,3 +108,6 @@ __all__ += [
     "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex",
     "convolve", "correlate"
 ]
+
+from xnp import fft  # noqa: E402  (the xnp.fft namespace)
+__all__ += ["fft"]

@@ -1,0 +1,12 @@
+"""``xnp.fft``: discrete Fourier transforms with NumPy's ``numpy.fft`` interface.
+
+The functions live in :mod:`xnp.numpy_api.np_fft` (on :func:`xnp.lax.fft`); this module
+is the public namespace, as ``numpy.fft`` is NumPy's.
+"""
+
+from xnp.numpy_api.np_fft import (fft, fft2, fftfreq, fftn, fftshift, hfft, ifft, ifft2, ifftn,
+                                  ifftshift, ihfft, irfft, irfft2, irfftn, rfft, rfft2,
+                                  rfftfreq, rfftn)
+
+__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
+           "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

@@ -111,3 +111,5 @@ __all__ += [
 
 from xnp import fft  # noqa: E402  (the xnp.fft namespace)
 __all__ += ["fft"]
+from xnp import linalg  # noqa: E402  (the xnp.linalg namespace)
+__all__ += ["linalg"]

@@ -22,7 +22,7 @@ from jaxlib import xla_client as xc  # noqa: E402
 from xnp.backends.xla import mlir  # noqa: E402
 
 __all__ = ["Client", "get_client", "JAXLIB_VERSION", "XlaRuntimeError", "available_platforms",
-           "to_host", "compile_options"]
+           "to_host", "compile_options", "register_lapack"]
 
 JAXLIB_VERSION = tuple(int(p) for p in jaxlib.__version__.split(".")[:3])
 XlaRuntimeError = getattr(_jax, "XlaRuntimeError", RuntimeError)
@@ -114,6 +114,8 @@ class Client:
     # -- compile
     def compile(self, module_text: str, compile_options=None):
         """Compile a StableHLO module (text) to a loaded executable."""
+        if self.platform == "cpu" and "lapack_" in module_text:
+            register_lapack()  # LAPACK custom calls (xnp.lax decompositions) need the handlers
         module = mlir.parse(module_text)
         opts = compile_options or xc.CompileOptions()
         return self.client.compile_and_load(module, self.devices, opts)
@@ -178,6 +180,26 @@ def _collect_garbage(*_):
         _jax.collect_garbage()
     except BaseException:  # noqa: BLE001  (a gc callback must not raise, e.g. at interpreter exit)
         pass
+
+
+_LAPACK_REGISTERED = [False]
+
+
+def register_lapack() -> None:
+    """Register jaxlib's typed-FFI LAPACK handlers (``lapack_*_ffi``) with the CPU platform
+    and initialise them, once per process.
+
+    The two steps stay together: a handler called before ``_lapack.initialize()`` (which
+    fills its kernel pointers from ``scipy.linalg.cython_lapack``) crashes the process.
+    """
+    if _LAPACK_REGISTERED[0]:
+        return
+    from jaxlib.cpu import _lapack  # noqa: PLC0415  (imports scipy: ~0.2 s, so only on demand)
+
+    for name, capsule in _lapack.registrations().items():
+        xc.register_custom_call_target(name, capsule, platform="cpu", api_version=1)
+    _lapack.initialize()
+    _LAPACK_REGISTERED[0] = True
 
 
 _CLIENTS: dict = {}

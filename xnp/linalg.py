@@ -1,0 +1,21 @@
+"""``xnp.linalg``: the ``numpy.linalg`` namespace.
+
+Decompositions and solvers (:mod:`xnp.numpy_api.np_linalg`), norms and utilities
+(:mod:`xnp.numpy_api.np_linalg_norms`), and the products ``numpy.linalg`` shares
+with the main namespace (``matmul``, ``matrix_transpose``, ``tensordot``, ``vecdot``).
+Every function traces under ``jit`` and differentiates with ``grad``; see
+:mod:`xnp.numpy_api.np_linalg` for the error conventions (``LinAlgError`` eagerly,
+NaN under ``jit``).
+"""
+
+from xnp.numpy_api import np_linalg, np_linalg_norms
+from xnp.numpy_api.linalg import matmul, tensordot, vecdot
+from xnp.numpy_api.manipulation import matrix_transpose
+
+__all__ = list(np_linalg.__all__) + list(np_linalg_norms.__all__) + [
+    "matmul", "matrix_transpose", "tensordot", "vecdot"]
+
+for _m in (np_linalg, np_linalg_norms):
+    for _name in _m.__all__:
+        globals()[_name] = getattr(_m, _name)
+del _m, _name

@@ -1,0 +1,456 @@
+"""``xnp.linalg``: NumPy's ``numpy.linalg`` decompositions and solvers, on the LAPACK
+primitives of :mod:`xnp.lax.decompositions`.
+
+Common rules (each function's docstring adds its own):
+
+* Inputs are stacks of matrices ``(..., M, N)`` (batch dimensions leading), as in
+  NumPy. Integer and bool inputs compute in the default float dtype (float64);
+  float32/complex64 stay single precision; float16 and bfloat16 raise ``TypeError``
+  (NumPy: "array type float16 is unsupported in linalg").
+* Errors NumPy raises from the data (a singular matrix in ``solve``/``inv``, a matrix
+  that is not positive definite in ``cholesky``, non-convergence) are
+  ``numpy.linalg.LinAlgError`` eagerly, where the values are known. Under ``jit`` the
+  values are not known when the function is traced: the affected results are NaN
+  (or inf) instead, as in JAX.
+* Shape errors (rank < 2, non-square input) raise ``LinAlgError`` with NumPy's
+  message, eagerly and under ``jit``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from xnp import lax
+from xnp.lax import _matrix as M
+from xnp.lax.decompositions_rules import lu_solve
+from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
+from xnp.tracing import core
+
+__all__ = ["LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "eig", "eigvals", "svd",
+           "svdvals", "solve", "inv", "det", "slogdet", "EighResult", "EigResult",
+           "QRResult", "SVDResult", "SlogdetResult"]
+
+LinAlgError = np.linalg.LinAlgError
+
+
+class EighResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
+
+
+class EigResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
+
+
+class QRResult(NamedTuple):
+    Q: object
+    R: object
+
+
+class SVDResult(NamedTuple):
+    U: object
+    S: object
+    Vh: object
+
+
+class SlogdetResult(NamedTuple):
+    sign: object
+    logabsdet: object
+
+
+# --------------------------------------------------------------------------- helpers
+
+_UNSUPPORTED_KINDS = ("float16", "bfloat16", "float8_e4m3fn", "float8_e5m2")
+
+
+def linalg_dtype(fname: str, *dtypes) -> np.dtype:
+    """The dtype NumPy's linalg computes in: ints/bool -> the default float; float16 and
+    bfloat16 -> ``TypeError``."""
+    dt = np.dtype(dtypes[0]) if len(dtypes) == 1 else np.dtype(np.result_type(*dtypes))
+    if dt.name in _UNSUPPORTED_KINDS:
+        raise TypeError(f"xnp.linalg.{fname}: array type {dt.name} is unsupported in linalg")
+    if dt.kind in "biu":
+        return default_float()
+    return dt
+
+
+def cast(x, dtype):
+    return x if core.aval_of(x).dtype == dtype else lax.convert_element_type(x, dtype)
+
+
+def stacked(fname: str, a, argname: str = "a", *, square: bool = False, dtype=None):
+    """``a`` as an xnp value of its linalg dtype; ``LinAlgError`` (NumPy's messages)
+    for rank < 2 or, with ``square``, non-square matrices."""
+    x = asarray_for(f"linalg.{fname}", a, argname)
+    aval = core.aval_of(x)
+    if aval.ndim < 2:
+        raise LinAlgError(f"{aval.ndim}-dimensional array given. Array must be at least "
+                          "two-dimensional")
+    if square and aval.shape[-1] != aval.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    return cast(x, dtype or linalg_dtype(fname, aval.dtype))
+
+
+def concrete(x):
+    """The host value of ``x`` when it is known now (eager, or under eager ``grad``), else
+    None (under ``jit``/``vmap``)."""
+    if type(x) is core.Array:
+        return np.asarray(x._value)
+    if isinstance(x, core.Tracer):
+        v = x.to_concrete_value()
+        return None if v is None else np.asarray(v)
+    return None
+
+
+def _nan_where_input_finite(out, a) -> bool:
+    """Some batch element of ``out`` is NaN although its input matrix has no NaN."""
+    o, x = concrete(out), concrete(a)
+    if o is None or x is None:
+        return False
+    nb = x.ndim - 2
+    bad = np.isnan(o).reshape(o.shape[:nb] + (-1,)).any(-1)
+    clean = ~np.isnan(x).reshape(x.shape[:nb] + (-1,)).any(-1)
+    return bool((bad & clean).any())
+
+
+def check_singular(lu) -> None:
+    """``LinAlgError("Singular matrix")`` when an eager LU factor has a zero pivot (what
+    LAPACK's gesv reports), as ``numpy.linalg.solve``/``inv``."""
+    v = concrete(lu)
+    if v is not None and v.size and (np.diagonal(v, 0, -2, -1) == 0).any():
+        raise LinAlgError("Singular matrix")
+
+
+def check_converged(fname: str, value, what: str = "SVD did not converge") -> None:
+    v = concrete(value)
+    if v is not None and np.isnan(v).any():
+        raise LinAlgError(what)
+
+
+# --------------------------------------------------------------------------- decompositions
+
+
+def cholesky(a, /, *, upper=False):
+    """Cholesky factor of Hermitian positive-definite matrices (``numpy.linalg.cholesky``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+        Only the lower triangle is read (the upper one with ``upper=True``).
+    upper : bool
+        Return the upper factor ``U`` with ``a = U^H @ U`` instead of the lower ``L``
+        with ``a = L @ L^H``.
+
+    Returns
+    -------
+    Array
+        Shape and dtype of ``a`` (ints/bool as float64); zeros in the other triangle.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        ``a`` has rank < 2 or is not square; eagerly, a matrix is not positive
+        definite. Under ``jit`` such a matrix gives an all-NaN factor instead.
+    TypeError
+        float16/bfloat16 input.
+    """
+    x = stacked("cholesky", a, square=True)
+    if upper:
+        x = M.mH(x)
+    out = lax.cholesky(x, symmetrize_input=False)
+    if _nan_where_input_finite(out, x):
+        raise LinAlgError("Matrix is not positive definite")
+    return M.mH(out) if upper else out
+
+
+def qr(a, mode="reduced"):
+    """QR decomposition ``a = Q @ R`` (``numpy.linalg.qr``), batched.
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, N)
+    mode : {'reduced', 'complete', 'r'}
+        'reduced': ``Q`` (..., M, K), ``R`` (..., K, N) with ``K = min(M, N)``;
+        'complete': ``Q`` (..., M, M), ``R`` (..., M, N); 'r': ``R`` alone (reduced).
+        'raw' raises ``NotImplementedError``.
+
+    Returns
+    -------
+    QRResult(Q, R) or Array
+        dtype of ``a`` (ints/bool as float64). Signs follow LAPACK's geqrf, as NumPy.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        ``a`` has rank < 2.
+    ValueError
+        Unknown ``mode``.
+    NotImplementedError
+        ``mode='raw'`` (LAPACK's packed Householder output is not exposed).
+    """
+    if mode == "raw":
+        raise NotImplementedError("xnp.linalg.qr: mode='raw' (Householder reflectors and tau) "
+                                  "is not implemented; use 'reduced', 'complete' or 'r'.")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    x = stacked("qr", a)
+    q, r = lax.qr(x, full_matrices=mode == "complete")
+    return r if mode == "r" else QRResult(q, r)
+
+
+def eigh(a, UPLO="L"):
+    """Eigenvalues and eigenvectors of Hermitian matrices (``numpy.linalg.eigh``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+        Only the triangle named by ``UPLO`` is read.
+    UPLO : {'L', 'U'}
+
+    Returns
+    -------
+    EighResult(eigenvalues, eigenvectors)
+        Eigenvalues real (..., M), ascending; eigenvectors as columns, dtype of ``a``.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        Rank < 2 or non-square; eagerly, non-convergence (NaN under ``jit``).
+    ValueError
+        ``UPLO`` is not 'L' or 'U'.
+    """
+    lower = _uplo(UPLO)
+    x = stacked("eigh", a, square=True)
+    v, w = lax.eigh(x, lower=lower, symmetrize_input=False)
+    if _nan_where_input_finite(w, x):
+        raise LinAlgError("Eigenvalues did not converge")
+    return EighResult(w, v)
+
+
+def _uplo(UPLO) -> bool:
+    if UPLO not in ("L", "U", "l", "u"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return UPLO in ("L", "l")
+
+
+def eigvalsh(a, UPLO="L"):
+    """Eigenvalues of Hermitian matrices, ascending (``numpy.linalg.eigvalsh``); see
+    :func:`eigh` for shapes, dtypes and errors."""
+    return eigh(a, UPLO).eigenvalues
+
+
+def eig(a):
+    """Eigenvalues and right eigenvectors of general square matrices (``numpy.linalg.eig``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+
+    Returns
+    -------
+    EigResult(eigenvalues, eigenvectors)
+        Always complex (complex64 for float32/complex64 input, else complex128), also
+        when every eigenvalue is real (NumPy then returns real arrays; a data-dependent
+        dtype cannot be traced). Eigenvectors are columns of unit norm.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        Rank < 2 or non-square; eagerly, an inf/NaN entry or non-convergence (NaN
+        results under ``jit``).
+    """
+    x = stacked("eig", a, square=True)
+    _check_finite(x)
+    w, v = lax.eig(x, compute_left_eigenvectors=False)
+    check_converged("eig", w, "Eigenvalues did not converge")
+    return EigResult(w, v)
+
+
+def _check_finite(x) -> None:
+    v = concrete(x)
+    if v is not None and not np.isfinite(v).all():
+        raise LinAlgError("Array must not contain infs or NaNs")
+
+
+def eigvals(a):
+    """Eigenvalues of general square matrices (``numpy.linalg.eigvals``): always complex;
+    see :func:`eig`."""
+    x = stacked("eigvals", a, square=True)
+    _check_finite(x)
+    (w,) = lax.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=False)
+    check_converged("eigvals", w, "Eigenvalues did not converge")
+    return w
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """Singular value decomposition ``a = U @ diag(S) @ Vh`` (``numpy.linalg.svd``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, N)
+    full_matrices : bool
+        ``U`` (..., M, M) and ``Vh`` (..., N, N); else (..., M, K) and (..., K, N),
+        ``K = min(M, N)``.
+    compute_uv : bool
+        Return ``S`` alone when False.
+    hermitian : bool
+        Accepted for NumPy compatibility; the general SVD is computed (the same
+        factorisation up to the usual sign/phase freedom of the singular vectors).
+
+    Returns
+    -------
+    SVDResult(U, S, Vh) or Array
+        ``S`` real, descending; ``U``/``Vh`` dtype of ``a``.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        Rank < 2; eagerly, non-convergence or NaN input (NaN under ``jit``).
+    """
+    x = stacked("svd", a)
+    if not compute_uv:
+        s = lax.svd(x, compute_uv=False)
+        check_converged("svd", s)
+        return s
+    u, s, vh = lax.svd(x, full_matrices=bool(full_matrices))
+    check_converged("svd", s)
+    return SVDResult(u, s, vh)
+
+
+def svdvals(x, /):
+    """Singular values, descending (``numpy.linalg.svdvals``); see :func:`svd`."""
+    return svd(x, compute_uv=False)
+
+
+# --------------------------------------------------------------------------- solvers
+
+
+def solve(a, b):
+    """Solve ``a @ x = b`` (``numpy.linalg.solve``, NumPy 2 semantics).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+    b : array_like, shape (M,) or (..., M, K)
+        A 1-D ``b`` is one vector (for every matrix of ``a``); otherwise a stack of
+        matrices; batch dimensions broadcast.
+
+    Returns
+    -------
+    Array
+        Shape (..., M) or (..., M, K); dtype the common linalg dtype of ``a`` and ``b``.
+        Computed by LU with partial pivoting (LAPACK getrf, as NumPy's gesv).
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        ``a`` has rank < 2 or is not square; eagerly, ``a`` is singular (an exact zero
+        pivot). Under ``jit`` a singular ``a`` gives inf/NaN.
+    ValueError
+        ``b``'s rows do not match ``a``.
+    """
+    xa = asarray_for("linalg.solve", a, "a")
+    xb = asarray_for("linalg.solve", b, "b")
+    dt = linalg_dtype("solve", result_dtype(core.aval_of(xa).strip_weak_type(),
+                                            core.aval_of(xb).strip_weak_type())[0])
+    xa = stacked("solve", xa, square=True, dtype=dt)
+    xb = cast(xb, dt)
+    a_shape, b_shape = core.aval_of(xa).shape, core.aval_of(xb).shape
+    m = a_shape[-1]
+    vector = len(b_shape) == 1
+    if vector:
+        xb = lax.expand_dims(xb, (1,))
+        b_shape = b_shape + (1,)
+    if len(b_shape) < 2 or b_shape[-2] != m:
+        raise ValueError(f"xnp.linalg.solve: `b` of shape {core.aval_of(xb).shape} does not "
+                         f"match `a` of shape {a_shape} (needs {m} rows).")
+    batch = broadcast_shapes("linalg.solve", a_shape[:-2], b_shape[:-2])
+    xa = _mn.broadcast_to(xa, batch + (m, m))
+    xb = _mn.broadcast_to(xb, batch + b_shape[-2:])
+    lu, _, perm = lax.lu(xa)
+    check_singular(lu)
+    x = lu_solve(lu, perm, xb)
+    return lax.squeeze(x, (len(batch) + 1,)) if vector else x
+
+
+def _inv(x):
+    """The inverse through LU, without the eager singularity check."""
+    *batch, n, _ = core.aval_of(x).shape
+    lu, _, perm = lax.lu(x)
+    eye = lax.broadcast_in_dim(M.eye(n, core.aval_of(x).dtype), tuple(batch) + (n, n),
+                               (len(batch), len(batch) + 1))
+    return lu, lu_solve(lu, perm, eye)
+
+
+def inv(a):
+    """Inverse of square matrices (``numpy.linalg.inv``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+
+    Returns
+    -------
+    Array
+        Shape of ``a``; dtype its linalg dtype (ints/bool as float64).
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        Rank < 2 or non-square; eagerly, a singular matrix (inf/NaN under ``jit``).
+    """
+    x = stacked("inv", a, square=True)
+    lu, out = _inv(x)
+    check_singular(lu)
+    return out
+
+
+def _lu_diagonal_and_parity(x):
+    """(diagonal of U, +-1 permutation sign as x's real dtype) of ``x``'s LU."""
+    lu, pivots, _ = lax.lu(x)
+    pa = core.aval_of(pivots)
+    swaps = lax.ne(pivots, lax.iota(np.dtype(np.int32), pa.shape, pa.ndim - 1))
+    count = lax.reduce_sum(lax.convert_element_type(swaps, np.int32), (pa.ndim - 1,))
+    odd = lax.rem(count, M.scalar(2, np.int32))
+    rdt = np.finfo(core.aval_of(x).dtype).dtype
+    sign = lax.sub(M.scalar(1, rdt), lax.mul(M.scalar(2, rdt), lax.convert_element_type(odd, rdt)))
+    return M.diagonal(lu), sign
+
+
+def det(a):
+    """Determinant (``numpy.linalg.det``) from the LU factorisation.
+
+    ``a``: (..., M, M); result (...), dtype of ``a`` (ints/bool as float64). A singular
+    matrix gives 0 (no error). Raises ``numpy.linalg.LinAlgError`` for rank < 2 or
+    non-square input.
+    """
+    x = stacked("det", a, square=True)
+    d, sign = _lu_diagonal_and_parity(x)
+    prod = lax.reduce_prod(d, (core.aval_of(d).ndim - 1,))
+    return lax.mul(prod, cast(sign, core.aval_of(x).dtype))
+
+
+def slogdet(a):
+    """Sign and natural log of the absolute determinant (``numpy.linalg.slogdet``).
+
+    ``a``: (..., M, M). Returns ``SlogdetResult(sign, logabsdet)``: ``sign`` of ``a``'s
+    dtype (+-1 or 0 for real input, of unit modulus or 0 for complex), ``logabsdet``
+    real (``-inf`` for a singular matrix). Raises ``numpy.linalg.LinAlgError`` for rank
+    < 2 or non-square input.
+    """
+    x = stacked("slogdet", a, square=True)
+    dt = core.aval_of(x).dtype
+    d, sign = _lu_diagonal_and_parity(x)
+    absd = lax.abs(d)
+    rdt = core.aval_of(absd).dtype
+    axis = (core.aval_of(d).ndim - 1,)
+    logabsdet = lax.reduce_sum(lax.log(absd), axis)
+    zero = lax.eq(absd, M.scalar(0, rdt))
+    safe = lax.select_n(zero, absd, M.scalar(1, rdt))
+    unit = lax.select_n(zero, lax.div(d, cast(safe, dt)), M.scalar(0, dt))
+    sgn = lax.mul(lax.reduce_prod(unit, axis), cast(sign, dt))
+    return SlogdetResult(sgn, logabsdet)

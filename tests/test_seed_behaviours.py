@@ -1243,7 +1243,6 @@ def test_S41_leak_checking_mode_should():
             xnp.jit(fn_that_saves_a_global)(1.0)
 
 
-@skip_needs("xnp.random (JAX-style PRNG keys)")
 def test_S42_prng_key_in_global_state(tmp_path, capsys):
     src = """
     import xnp                       # file example.py, line 1

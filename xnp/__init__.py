@@ -113,3 +113,5 @@ from xnp import fft  # noqa: E402  (the xnp.fft namespace)
 __all__ += ["fft"]
 from xnp import linalg  # noqa: E402  (the xnp.linalg namespace)
 __all__ += ["linalg"]
+from xnp import random  # noqa: E402  (the xnp.random namespace)
+__all__ += ["random"]

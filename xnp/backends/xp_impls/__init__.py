@@ -13,6 +13,7 @@ from xnp.backends.xp_impls import elementwise, linalg, reductions, shape_ops, sl
 from xnp.backends.xp_impls import control_flow  # noqa: F401  (Primitive.impl rules)
 from xnp.backends.xp_impls import cumulative, sorting, windowed  # noqa: F401
 from xnp.backends.xp_impls import special  # noqa: F401
+from xnp.backends.xp_impls import prng  # noqa: F401
 from xnp.backends.xp_impls import decompositions  # noqa: F401
 from xnp.backends.xp_impls import fft  # noqa: F401
 from xnp.backends.xp_impls import convolution  # noqa: F401

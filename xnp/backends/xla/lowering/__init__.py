@@ -6,6 +6,7 @@ from xnp.backends.xla.lowering import (calls, elementwise, linalg, reductions,  
 from xnp.backends.xla.lowering import control_flow  # noqa: F401
 from xnp.backends.xla.lowering import cumulative, sorting, windowed  # noqa: F401
 from xnp.backends.xla.lowering import special  # noqa: F401
+from xnp.backends.xla.lowering import prng  # noqa: F401
 from xnp.backends.xla.lowering import decompositions  # noqa: F401
 from xnp.backends.xla.lowering import fft  # noqa: F401
 from xnp.backends.xla.lowering import convolution  # noqa: F401

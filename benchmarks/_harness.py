@@ -18,7 +18,7 @@ import time
 import numpy
 
 __all__ = ["Stats", "measure", "calibrate", "block", "print_table", "machine_line", "us", "ms",
-           "examples_on_path"]
+           "examples_on_path", "jit_numpy_eager_row"]
 
 
 class Stats:
@@ -78,6 +78,24 @@ def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: flo
             block(out)
             samples[k].append((time.perf_counter() - t0) / n)
     return {k: Stats(v) for k, v in samples.items()}
+
+
+def jit_numpy_eager_row(name: str, data: tuple, xnp_fn, numpy_fn, *, repeat: int = 5,
+                        target_s: float = 0.02) -> list:
+    """One table row: ``numpy_fn(*data)`` vs ``xnp.jit(xnp_fn)`` on device-resident inputs
+    (outputs of a previous jitted call, so no transfer is timed) vs ``xnp_fn`` eagerly,
+    median ms per call and the jit/NumPy ratio."""
+    import xnp  # noqa: PLC0415  (the harness itself runs without xnp)
+
+    ident = xnp.jit(lambda *v: tuple(a + 0 if a.dtype != bool else a for a in v))
+    dev = ident(*data)
+    eager = tuple(xnp.asarray(a) for a in data)
+    jf = xnp.jit(xnp_fn)
+    st = measure({"numpy": lambda: numpy_fn(*data), "xnp.jit": lambda: jf(*dev),
+                  "xnp eager": lambda: xnp_fn(*eager)}, repeat=repeat, target_s=target_s)
+    ratio = st["xnp.jit"].median / st["numpy"].median
+    return [name, ms(st["numpy"].median), ms(st["xnp.jit"].median), ms(st["xnp eager"].median),
+            f"{ratio:.2f}x"]
 
 
 def us(seconds: float) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy
 
 import xnp
-from _harness import measure, ms, print_table
+from _harness import jit_numpy_eager_row, print_table
 
 __all__ = ["main"]
 
@@ -29,17 +29,8 @@ def _cases(rng):
 
 def main() -> None:
     rng = numpy.random.default_rng(0)
-    ident = xnp.jit(lambda v: v + 0)
-    rows = []
-    for name, data, xf, nf in _cases(rng):
-        x_dev = ident(data)  # device-resident input
-        x_eager = xnp.asarray(data)
-        jf = xnp.jit(xf)
-        st = measure({"numpy": lambda: nf(data), "xnp.jit": lambda: jf(x_dev),
-                      "xnp eager": lambda: xf(x_eager)}, repeat=5, target_s=0.05)
-        ratio = st["xnp.jit"].median / st["numpy"].median
-        rows.append([name, ms(st["numpy"].median), ms(st["xnp.jit"].median),
-                     ms(st["xnp eager"].median), f"{ratio:.2f}x"])
+    rows = [jit_numpy_eager_row(name, (data,), xf, nf, target_s=0.05)
+            for name, data, xf, nf in _cases(rng)]
     print_table("(fft) Fourier transforms (median ms per call)",
                 ["op", "numpy", "xnp.jit", "xnp eager", "jit/numpy"], rows,
                 note="jit: device-resident inputs; eager runs numpy.fft through xnp's dispatch")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy
 
 import xnp
-from _harness import measure, ms, print_table
+from _harness import jit_numpy_eager_row, print_table
 
 __all__ = ["main"]
 
@@ -30,17 +30,9 @@ def main() -> None:
     for n in (1_000, 100_000):
         x_np = rng.standard_normal(n)
         x_sorted = numpy.sort(x_np)
-        ident = xnp.jit(lambda v: v + 0.0)
         for name, (xf, nf) in _OPS.items():
             data = x_sorted if name.startswith("searchsorted") else x_np
-            x_dev = ident(data)  # device-resident input
-            x_eager = xnp.asarray(data)
-            jf = xnp.jit(xf)
-            st = measure({"numpy": lambda: nf(data), "xnp.jit": lambda: jf(x_dev),
-                          "xnp eager": lambda: xf(x_eager)}, repeat=5, target_s=0.02)
-            ratio = st["xnp.jit"].median / st["numpy"].median
-            rows.append([f"{name}, n={n}", ms(st["numpy"].median), ms(st["xnp.jit"].median),
-                         ms(st["xnp eager"].median), f"{ratio:.1f}x"])
+            rows.append(jit_numpy_eager_row(f"{name}, n={n}", (data,), xf, nf))
     print_table("(g) sorting and cumulative ops, float64 (median ms per call)",
                 ["op", "numpy", "xnp.jit", "xnp eager", "jit/numpy"], rows,
                 note="jit: device-resident inputs; eager runs NumPy through xnp's dispatch")

@@ -18,13 +18,19 @@ import bench_eager_large  # noqa: E402
 import bench_eager_overhead  # noqa: E402
 import bench_jit_call  # noqa: E402
 import bench_jit_chain  # noqa: E402
-import bench_lax_ops  # noqa: E402  (g), added by the sorting/scan work
+import bench_lax_ops  # noqa: E402  (g)
+import bench_gather_scatter  # noqa: E402
+import bench_convolution  # noqa: E402
+import bench_fft  # noqa: E402
+import bench_decompositions  # noqa: E402
+import bench_random  # noqa: E402
 from _harness import machine_line  # noqa: E402
 
 __all__ = ["main"]
 
 BENCHMARKS = (bench_eager_overhead, bench_eager_large, bench_jit_call, bench_compile,
-              bench_jit_chain, bench_demos, bench_lax_ops)
+              bench_jit_chain, bench_demos, bench_lax_ops, bench_gather_scatter, bench_convolution,
+              bench_fft, bench_decompositions, bench_random)
 
 
 def main() -> int:

@@ -565,11 +565,11 @@ class Array:
     __slots__ = ("_val", "_buf", "_weak", "_aval", "__weakref__")
     __array_priority__ = 100
 
-    def __init__(self, value, weak_type: bool = False, buf=None):
+    def __init__(self, value, weak_type: bool = False, buf=None, aval=None):
         self._val = value
         self._buf = buf
         self._weak = weak_type
-        self._aval = None  # cached: in-place writes never change shape or dtype
+        self._aval = aval  # cached: in-place writes never change shape or dtype
 
     @property
     def _value(self):

@@ -172,11 +172,11 @@ def _fast_signature(args):
     sig = []
     for a in args:
         t = type(a)
-        if t is core.Array:
+        if t is _ARRAY:
             av = a._aval
             if av is None:
                 av = a.aval
-            sig.append((av.shape, av.dtype, av.weak_type))
+            sig.append(av)  # a ShapedArray: hashed once, compared by shape, dtype, weak type
         elif t is _NDARRAY:
             sig.append((a.shape, a.dtype))
         elif t in _SCALAR_TYPES:
@@ -186,6 +186,10 @@ def _fast_signature(args):
     return tuple(sig)
 
 
+_ARRAY = core.Array
+_STATE = core._STATE
+_EVAL_TRACE = core.EvalTrace
+_SNAPSHOT = config._SNAPSHOT
 _NDARRAY = np.ndarray
 
 class _Staged:
@@ -333,15 +337,17 @@ class JitWrapped:
 
     # -- calling
     def __call__(self, *args, **kwargs):
-        if self._fast_ok and not kwargs and type(core._STATE.trace) is core.EvalTrace:
+        # the cached-call fast path: positional arrays/scalars only, no transformation
+        # active; keyed on the argument signature and the identity of the config snapshot
+        if self._fast_ok and not kwargs and type(_STATE.trace) is _EVAL_TRACE:
             sig = _fast_signature(args)
             if sig is not None:
                 hit = self._fast.get(sig)
-                if hit is not None and hit[1] is config._SNAPSHOT[0]:
-                    entry = hit[0]
-                    outs = entry.compiled.call_flat(args)
-                    if entry.single:
-                        return outs[0]
+                if hit is not None and hit[1] is _SNAPSHOT[0]:
+                    call, _, single, entry = hit
+                    if single:
+                        return call(args)
+                    outs = call(args)
                     if entry.any_mutated:
                         _write_back(args, entry.mutated, outs[entry.n_out:])
                     return tree_unflatten(entry.out_tree, outs[: entry.n_out])
@@ -350,7 +356,9 @@ class JitWrapped:
                 if entry is not None and entry.compiled is not None:
                     if len(self._fast) >= config.get("jit_cache_size"):
                         self._fast.clear()
-                    self._fast[sig] = (entry, config.snapshot())
+                    c = entry.compiled
+                    self._fast[sig] = (c.call_single if entry.single else c.call_flat,
+                                       config.snapshot(), entry.single, entry)
                 return out
         return self._call_slow(args, kwargs)
 

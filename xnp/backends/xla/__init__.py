@@ -33,10 +33,12 @@ class Compiled:
         self._module = module
         c = self._client = _client.get_client()
         self._exe = c.compile(module.text)
-        self._const_bufs = [c.put(x) for x in module.const_args]
+        self._const_bufs = tuple(c.put(x) for x in module.const_args)
         self._in_avals = module.in_avals
         self._out_avals = module.out_avals
         self._handlers = [c.result_handler(a) for a in module.out_avals]
+        self._run = self._exe.execute_sharded
+        self._out_meta = tuple((a.weak_type, a) for a in module.out_avals)
         self._donated = module.donated
         self._any_donated = any(module.donated)
 
@@ -57,28 +59,37 @@ class Compiled:
             return self._client.put(core.scalar_to_ndarray(x, aval.dtype))
         return self._client.put(x if t is _NDARRAY else _asarray(x))
 
-    def call_flat(self, leaves):
-        bufs = list(self._const_bufs)
-        donated_sentinel = _client.DONATED
-        for x, a in zip(leaves, self._in_avals):
+    def _execute(self, leaves):
+        """Run on flat arguments (eager Arrays, NumPy arrays, scalars): jaxlib output arrays.
+
+        The hot path of every cached jit call: device-resident Arrays pass their buffer,
+        anything else is put; donated Arrays are marked dead."""
+        bufs = [*self._const_bufs]
+        dead = _client.DONATED
+        for i, x in enumerate(leaves):
             if type(x) is _ARRAY:
                 buf = x._buf  # set only while the host value is absent or a read-only view of it
-                if buf is not None and buf is not donated_sentinel:
+                if buf is not None and buf is not dead:
                     bufs.append(buf)
                     continue
-            bufs.append(self._buffer(x, a))
-        outs = self._exe.execute_sharded(bufs).consume_with_handlers(self._handlers)
+            bufs.append(self._buffer(x, self._in_avals[i]))
+        outs = self._run(bufs).consume_with_handlers(self._handlers)
         if self._any_donated:
             for x, d in zip(leaves, self._donated):
                 if d and type(x) is _ARRAY:
                     x._val = None
-                    x._buf = donated_sentinel
-        results = []
-        for a, b in zip(self._out_avals, outs):
-            arr = _ARRAY(None, a.weak_type, b)
-            arr._aval = a
-            results.append(arr)
-        return results
+                    x._buf = dead
+        return outs
+
+    def call_flat(self, leaves):
+        """Run on flat arguments; a list of eager Arrays that keep their device buffers."""
+        outs = self._execute(leaves)
+        return [_ARRAY(None, w, b, a) for (w, a), b in zip(self._out_meta, outs)]
+
+    def call_single(self, leaves):
+        """``call_flat(leaves)[0]`` for an executable with exactly one output."""
+        (w, a), = self._out_meta
+        return _ARRAY(None, w, self._execute(leaves)[0], a)
 
 
 _ARRAY = core.Array

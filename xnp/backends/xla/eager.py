@@ -80,7 +80,7 @@ class XlaEagerBackend:
             entry = self._cache[key] = Compiled(self._compile(prim, list(avals), params))
         c = _client.get_client()
         bufs = [c.put(np.ascontiguousarray(v)) for v in vals]
-        outs = c.execute(entry._exe, entry._const_bufs + bufs, entry._handlers)
+        outs = c.execute(entry._exe, [*entry._const_bufs, *bufs], entry._handlers)
         host = [np.array(_client.to_host(b)) for b in outs]
         return host if prim.multiple_results else host[0]
 

@@ -24,13 +24,14 @@ import bench_convolution  # noqa: E402
 import bench_fft  # noqa: E402
 import bench_decompositions  # noqa: E402
 import bench_random  # noqa: E402
+import bench_special  # noqa: E402
 from _harness import machine_line  # noqa: E402
 
 __all__ = ["main"]
 
 BENCHMARKS = (bench_eager_overhead, bench_eager_large, bench_jit_call, bench_compile,
               bench_jit_chain, bench_demos, bench_lax_ops, bench_gather_scatter, bench_convolution,
-              bench_fft, bench_decompositions, bench_random)
+              bench_fft, bench_decompositions, bench_random, bench_special)
 
 
 def main() -> int:

@@ -50,13 +50,13 @@ from xnp.numpy_api.transcendental import (acos, acosh, arccos, arccosh, arcsin, 
                                           arctan2, arctanh, asin, asinh, atan, atan2, atanh, cbrt,
                                           cos, cosh, deg2rad, degrees, exp, exp2, expm1, hypot,
                                           log, log10, log1p, log2, logaddexp, logaddexp2, rad2deg,
-                                          radians, sin, sinh, sqrt, tan, tanh)
+                                          radians, sin, sinh, sqrt, tan, tanh, i0)
 from xnp.numpy_api.logic import (angle, bitwise_and, bitwise_invert, bitwise_left_shift,
                                  bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, conj,
                                  conjugate, copysign, equal, greater, greater_equal, imag, invert,
                                  isfinite, isinf, isnan, left_shift, less, less_equal, logical_and,
                                  logical_not, logical_or, logical_xor, not_equal, real,
-                                 right_shift, signbit)
+                                 right_shift, signbit, nextafter, bitwise_count)
 from xnp.numpy_api.indexing import (argwhere, compress, extract, flatnonzero, nonzero,
                                     put_along_axis, take, take_along_axis)
 from xnp.numpy_api.linalg import (dot, inner, matmul, outer, tensordot, vdot, vecdot)
@@ -95,7 +95,8 @@ __all__ += [
     "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
     "bitwise_xor", "bitwise_not", "invert", "bitwise_invert", "left_shift", "right_shift",
     "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite", "signbit",
-    "copysign", "real", "imag", "conj", "conjugate", "angle", "nonzero", "flatnonzero",
+    "copysign", "real", "imag", "conj", "conjugate", "angle", "nextafter", "bitwise_count",
+    "i0", "nonzero", "flatnonzero",
     "argwhere", "take", "take_along_axis", "put_along_axis", "compress", "extract", "dot",
     "matmul", "vdot", "inner", "outer", "tensordot", "vecdot", "reshape", "ravel", "transpose",
     "permute_dims", "matrix_transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims",
@@ -111,7 +112,7 @@ __all__ += [
 
 from xnp import fft  # noqa: E402  (the xnp.fft namespace)
 __all__ += ["fft"]
-from xnp import linalg  # noqa: E402  (the xnp.linalg namespace)
-__all__ += ["linalg"]
 from xnp import random  # noqa: E402  (the xnp.random namespace)
 __all__ += ["random"]
+from xnp import linalg  # noqa: E402  (the xnp.linalg namespace)
+__all__ += ["linalg"]

@@ -231,8 +231,4 @@ def test_qr_jvp_wide_raises():
     with pytest.raises(NotImplementedError, match="xnp.lax.qr"):
         xnp.jvp(lambda a: lax.qr(a, full_matrices=False), (x,), (x,))
 
-
-def test_eig_eigenvector_jvp_raises():
-    x = xnp.asarray(np.eye(2))
-    with pytest.raises(NotImplementedError, match="eigenvalues are differentiable"):
-        xnp.jvp(lambda a: lax.eig(a)[1], (x,), (x,))
+# eig's eigenvector derivatives: tests/lax/test_eig_jvp.py

@@ -236,12 +236,14 @@ def test_scatter_transpose_gives_only_winning_duplicate_the_cotangent():
 
 
 @pytest.mark.parametrize("prim", ["scatter_mul", "scatter_min", "scatter_max"])
-def test_scatter_mul_min_max_raise_on_jvp_but_batch(prim):
+def test_scatter_mul_min_max_jvp_and_batch(prim):
     op = getattr(lax, prim)
     x, u = _normal(_rng(prim), (5, 3)), _normal(_rng(prim, 1), (4, 3))
     f = lambda x, u: op(x, DUP_IDX, u, ROWS_S)  # noqa: E731
-    with pytest.raises(NotImplementedError, match=prim):
-        xnp.jvp(f, (x, u), (x, u))
+    h = 1e-6  # jvp vs central differences (more in tests/lax/test_special_transforms.py)
+    fd = (np.asarray(f(x + h * x, u + h * u)) - np.asarray(f(x - h * x, u - h * u))) / (2 * h)
+    np.testing.assert_allclose(np.asarray(xnp.jvp(f, (x, u), (x, u))[1]), fd, rtol=1e-6,
+                               atol=1e-6)
     xs = _normal(_rng(prim, 2), (B, 5, 3))
     got = xnp.vmap(f, in_axes=(0, None))(xs, u)
     assert_allclose(np.asarray(got), np.stack([np.asarray(f(xs[k], u)) for k in range(B)]))

@@ -7,6 +7,8 @@ Functions that share their inputs are checked together in one jitted body (one
 XLA compile per case keeps the suite fast).
 """
 
+import platform
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -227,14 +229,19 @@ def test_signbit_and_copysign_see_negative_zero():
     check_vs_numpy(lambda xp, x: (xp.signbit(x), xp.copysign(1.0, x), xp.copysign(x, -1.0)), x)
 
 
-def test_float_to_int_conversion_of_nan_and_inf_does_not_crash():
-    """NumPy's result is platform-defined; under jit xnp saturates and maps NaN to 0."""
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
+                    reason="NumPy's float->int cast of NaN/inf/out-of-range values is "
+                           "platform-defined; xnp's jit lowering reproduces x86-64's")
+def test_float_to_int_conversion_of_nan_and_inf_matches_numpy():
+    """Eagerly and under jit, NaN/inf/out-of-range floats convert as NumPy's cast does
+    (x86-64: the "integer indefinite" INT_MIN); tests/lax/test_float_to_int.py has the grid."""
     x = np.array([np.nan, np.inf, -np.inf, 1e30, -1e30, 2.7, -2.7])
-    out = xnp.jit(lambda x: lax.convert_element_type(x, np.int32))(x)
-    i32 = np.iinfo(np.int32)
-    np.testing.assert_array_equal(np.asarray(out), [0, i32.max, i32.min, i32.max, i32.min, 2, -2])
-    eager = lax.convert_element_type(xnp.asarray(x[5:]), np.int32)
-    np.testing.assert_array_equal(np.asarray(eager), [2, -2])
+    with np.errstate(invalid="ignore"):
+        ref = x.astype(np.int32)
+        out = xnp.jit(lambda x: lax.convert_element_type(x, np.int32))(x)
+        eager = lax.convert_element_type(xnp.asarray(x), np.int32)
+    np.testing.assert_array_equal(np.asarray(out), ref)
+    np.testing.assert_array_equal(np.asarray(eager), ref)
 
 
 def test_integer_power_negative_exponent():

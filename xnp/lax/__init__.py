@@ -8,15 +8,16 @@ from xnp.lax import ad_util, elementwise, gather_scatter, linalg, reductions, sh
 from xnp.lax import control_flow
 from xnp.lax import cumulative, sorting, windowed
 from xnp.lax import special
-from xnp.lax import prng
-from xnp.lax import decompositions
+from xnp.lax import bits
 from xnp.lax import fft as _fft_family
+from xnp.lax import prng
 from xnp.lax import convolution
+from xnp.lax import decompositions
 from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
 _FAMILIES = (ad_util, elementwise, shape_ops, slicing, gather_scatter, reductions, linalg,
-             control_flow, windowed, cumulative, sorting, special,
-             convolution, _fft_family, decompositions, prng)
+             control_flow, windowed, cumulative, sorting, special, bits,
+             _fft_family, prng, convolution, decompositions)
 
 __all__ = []
 for _m in _FAMILIES:

@@ -21,8 +21,13 @@ __all__ = [
     "Zero", "UndefinedPrimal", "is_undefined", "instantiate", "add_tangents", "zero_like",
     "defjvp", "linear_unary_jvp", "linear_nary_jvp", "elementwise_batch", "unary_batch",
     "reducer_batch", "bdim_to_front", "aval", "unbroadcast", "zero_ct_passthrough",
-    "shift_axes", "batch_size",
+    "shift_axes", "batch_size", "NON_DIFFERENTIABLE",
 ]
+
+# A derivative JAX does not have either raises NotImplementedError saying the primitive
+# "is not differentiable with respect to" the argument, with the reason; the op table's
+# transform tests (tests/lax/test_transforms.py) skip on this phrase.
+NON_DIFFERENTIABLE = "is not differentiable with respect to"
 
 
 def is_undefined(x) -> bool:

@@ -16,8 +16,11 @@ to the primitives when that module is imported.
 * ``svd``: the standard formulas (Townsend, "Differentiating the SVD"), with the
   ``m != n`` correction terms; ``full_matrices=True`` for non-square input raises
   ``NotImplementedError`` (the extra singular vectors are not unique).
-* ``eig``: eigenvalues only, ``dw = diag(V^-1 dA V)``; asking for eigenvectors under
-  differentiation raises ``NotImplementedError``.
+* ``eig``: ``dw = diag(V^-1 dA V)``; eigenvectors (right, and left as the right ones of
+  ``A^H``) by non-degenerate perturbation theory, ``dV = V (F * V^-1 dA V) + V diag(c)``,
+  ``c`` keeping LAPACK's normalisation (unit norm, largest component real), as JAX's
+  rule (which JAX enables with ``enable_eigvec_derivs=True``). Degenerate eigenvalues
+  give inf/NaN; ties for the largest component are not differentiable.
 
 Rules compute with lax functions only (:mod:`xnp.lax._matrix`), so they trace again
 under any enclosing transformation.
@@ -30,7 +33,7 @@ import numpy as np
 from xnp.lax import _matrix as M
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
-from xnp.lax import shape_ops, slicing
+from xnp.lax import reductions, shape_ops, slicing
 from xnp.lax import decompositions as D
 from xnp.tracing import core
 from xnp.tracing.ad import Zero
@@ -174,9 +177,10 @@ def _qr_jvp(primals, tangents, *, full_matrices):
         return [q, r], [R.zero_like(q), R.zero_like(r)]
     if m < n or (full_matrices and m != n):
         raise NotImplementedError(
-            "xnp.lax.qr: the derivative is implemented for m >= n with reduced output "
-            f"(full_matrices=False) or square input; got a {m}x{n} input with "
-            f"full_matrices={full_matrices}.")
+            f"xnp.lax.qr {R.NON_DIFFERENTIABLE} `x` for a {m}x{n} input with "
+            f"full_matrices={full_matrices}: the extra columns of q (m < n: of r) are not "
+            "unique, and JAX does not differentiate this case either. The derivative exists "
+            "for m >= n with full_matrices=False, or square input.")
     dx_rinv = D.triangular_solve(r, dx)  # dx r^-1 (right side, upper)
     qt_dx_rinv = M.matmul(M.mH(q), dx_rinv)
     low = M.tril(qt_dx_rinv, -1)
@@ -232,8 +236,10 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     *_, m, n = core.aval_of(a).shape
     if compute_uv and full_matrices and m != n:
         raise NotImplementedError(
-            "xnp.lax.svd: the derivative of u and vh with full_matrices=True is not "
-            f"implemented for non-square input (got {m}x{n}); use full_matrices=False.")
+            f"xnp.lax.svd {R.NON_DIFFERENTIABLE} `a` for u and vh with full_matrices=True "
+            f"and a non-square input (got {m}x{n}): the extra singular vectors are not "
+            "unique, and JAX does not differentiate this case either. Use "
+            "full_matrices=False.")
     s, u, vh = D.svd_p.bind(a, full_matrices=False, compute_uv=True)
     primal_out = [s, u, vh] if compute_uv else [s]
     if _is_zero(da):
@@ -280,20 +286,50 @@ D.svd_p.jvp = _svd_jvp
 # --------------------------------------------------------------------------- eig
 
 
+def _eigenvector_jvp(w, v, da):
+    """``(dw, dv)`` for ``a v = v diag(w)`` with LAPACK's gauge: each column of ``v`` of
+    unit 2-norm with its largest-magnitude component real (JAX's ``_eig_vec_jvp``).
+
+    ``P = v^-1 dA v``: ``dw = diag(P)``; ``dv = v (F * P) + v diag(c)`` with
+    ``F_ij = 1 / (w_j - w_i)`` off the diagonal (non-degenerate perturbation theory) and
+    ``c_j`` fixed by the two real constraints: ``Re(v_j^H dv_j) = 0`` (unit norm) and
+    ``Im(dv_kj) = 0`` at ``k = argmax_i |v_ij|`` (``v_kj`` real):
+    ``c_j = -Re(v_j^H u_j) - i Im(u_kj) / v_kj``."""
+    va = core.aval_of(v)
+    dtype, nd = va.dtype, va.ndim
+    lu, _, perm = D.lu_p.bind(v)
+    p = lu_solve(lu, perm, M.matmul(da, v))
+    u = M.matmul(v, ew.mul(_inverse_gaps(w, dtype), p))
+    rows = nd - 2
+    k = reductions.argmax(ew.abs(v), rows, np.int32)
+    iota = shape_ops.iota(np.dtype(np.int32), va.shape, rows)
+    mask = ew.convert_element_type(ew.eq(iota, shape_ops.expand_dims(k, (rows,))), dtype)
+    norm_part = ew.real(reductions.reduce_sum(ew.mul(ew.conj(v), u), (rows,)))
+    phase_part = ew.div(ew.imag(reductions.reduce_sum(ew.mul(mask, u), (rows,))),
+                        ew.real(reductions.reduce_sum(ew.mul(mask, v), (rows,))))
+    c = ew.complex(ew.neg(norm_part), ew.neg(phase_part))
+    return M.diagonal(p), ew.add(u, ew.mul(v, shape_ops.expand_dims(c, (rows,))))
+
+
 def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors):
     (a,), (da,) = primals, tangents
-    if compute_left_eigenvectors or compute_right_eigenvectors:
-        raise NotImplementedError(
-            "xnp.lax.eig: only the eigenvalues are differentiable; call it with "
-            "compute_left_eigenvectors=False, compute_right_eigenvectors=False (the "
-            "eigenvectors' phases are not unique).")
-    w, vr = D.eig_p.bind(a, compute_left_eigenvectors=False, compute_right_eigenvectors=True)
+    outs = D.eig_p.bind(a, compute_left_eigenvectors=compute_left_eigenvectors,
+                        compute_right_eigenvectors=True)
+    w, vr = outs[0], outs[-1]
+    primal_out = outs if compute_right_eigenvectors else outs[:-1]
     if _is_zero(da):
-        return [w], [R.zero_like(w)]
+        return primal_out, [R.zero_like(o) for o in primal_out]
     da = ew.convert_element_type(da, _dtype(vr))
-    lu, _, perm = D.lu_p.bind(vr)
-    dw = M.diagonal(lu_solve(lu, perm, M.matmul(da, vr)))
-    return [w], [dw]
+    if not (compute_left_eigenvectors or compute_right_eigenvectors):
+        lu, _, perm = D.lu_p.bind(vr)
+        return primal_out, [M.diagonal(lu_solve(lu, perm, M.matmul(da, vr)))]
+    dw, dvr = _eigenvector_jvp(w, vr, da)
+    tangent_out = [dw]
+    if compute_left_eigenvectors:  # vl: right eigenvectors of a^H, eigenvalues conj(w)
+        tangent_out.append(_eigenvector_jvp(ew.conj(w), outs[1], M.mH(da))[1])
+    if compute_right_eigenvectors:
+        tangent_out.append(dvr)
+    return primal_out, tangent_out
 
 
 D.eig_p.jvp = _eig_jvp

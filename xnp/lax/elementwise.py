@@ -710,11 +710,17 @@ def convert_element_type(x: Array, new_dtype, weak_type: bool = False) -> Array:
     """Cast ``x`` to ``new_dtype`` (NumPy ``astype`` with ``unsafe`` casting).
 
     Shape: ``x.shape``. ``weak_type`` marks the result as coming from a Python scalar.
-    complex -> real keeps the real part; anything -> bool is ``x != 0``.
-    Floating -> integer: eagerly NumPy's cast (NaN, inf and out-of-range values
-    give platform-defined results, with NumPy's RuntimeWarning); under XLA the
-    conversion truncates towards zero and saturates to the integer range, with
-    NaN -> 0.
+    complex -> real keeps the real part; anything -> bool is ``x != 0`` (NaN and
+    subnormals give True). Floating (complex: its real part) -> integer truncates
+    towards zero; NaN, inf and out-of-range values follow x86-64 NumPy semantics
+    (on other platforms NumPy's own cast is platform-defined): eagerly NumPy's cast
+    (with its RuntimeWarning), under XLA the same results built from selects rather
+    than XLA's saturating convert: NaN/out-of-range give the 32- or 64-bit "integer
+    indefinite" ``INT_MIN`` of C's cast, narrower targets keep its low bits (300.0 ->
+    int8 44, -1.0 -> uint8 255), uint64 uses the unsigned sequence (NaN -> 2**63), and
+    float8 sources (ml_dtypes' casts) give NaN -> 0 and saturate +-inf. One exception:
+    NumPy's contiguous float32/float64 -> uint32 SIMD loop differs from its own scalar
+    cast (which XLA follows) for NaN, -inf, x < -2**31 and x >= 2**32.
     """
     return convert_element_type_p.bind(x, new_dtype=np.dtype(new_dtype),
                                        weak_type=bool(weak_type))

@@ -353,6 +353,90 @@ def _scatter_transpose(ct, x, idx, u, *, dimension_numbers, indices_are_sorted, 
     return [ct_x, None, ct_u]
 
 
+def _nonlinear_scatter_jvp(prim, tangent):
+    """jvp of a scatter from ``tangent(x, idx, u, tx, tu, out, **params)`` (called when a
+    tangent is nonzero; either may be a symbolic Zero)."""
+
+    def jvp(primals, tangents, **params):
+        (x, idx, u), (tx, _, tu) = primals, tangents
+        out = prim.bind(x, idx, u, **params)
+        if type(tx) is R.Zero and type(tu) is R.Zero:
+            return out, R.zero_like(out)
+        return out, tangent(x, idx, u, tx, tu, out, **params)
+
+    return jvp
+
+
+def _scatter_mul_tangent(x, idx, u, tx, tu, out, **params):
+    """out[p] = x[p] * prod_k u_k over the updates k that reach p, so
+    dout[p] = dx[p] prod_k u_k + x[p] sum_k du_k prod_{j != k} u_j. The second term is
+    ``x * scatter_add(du)`` for unique indices (JAX's rule); with duplicates it is
+    ``x * P * sum_k du_k / u_k`` over the nonzero u_k when no u_k is 0 (P their product),
+    ``x * P * du_z`` when exactly one, u_z, is 0, and 0 when several are."""
+    from xnp.lax.elementwise import div, eq, mul, ne, select_n  # noqa: PLC0415
+
+    x_shape, u_shape = R.aval(x).shape, R.aval(u).shape
+    dt = R.aval(out).dtype
+    zeros_x, zeros_u = _zeros(x_shape, dt), _zeros(u_shape, dt)
+    t_out = R.Zero(R.aval(out).strip_weak_type())
+    if type(tx) is not R.Zero:
+        t_out = scatter_mul_p.bind(tx, idx, u, **params)
+    if type(tu) is R.Zero:
+        return t_out
+    if params["unique_indices"]:
+        return R.add_tangents(t_out, mul(x, scatter_add_p.bind(zeros_x, idx, tu, **params)))
+    one = np.ones((), dt)
+    nonzero = ne(u, np.zeros((), dt))
+    ones_u = broadcast_in_dim(one, u_shape, ())
+    safe_u = select_n(nonzero, ones_u, u)
+    product = scatter_mul_p.bind(broadcast_in_dim(one, x_shape, ()), idx, safe_u, **params)
+    n_zero = scatter_add_p.bind(zeros_x, idx, select_n(nonzero, ones_u, zeros_u), **params)
+    over_u = scatter_add_p.bind(zeros_x, idx, select_n(nonzero, zeros_u, div(tu, safe_u)),
+                                **params)
+    at_zero = scatter_add_p.bind(zeros_x, idx, select_n(nonzero, tu, zeros_u), **params)
+    s = select_n(eq(n_zero, np.zeros((), dt)), select_n(eq(n_zero, one), zeros_x, at_zero),
+                 over_u)
+    return R.add_tangents(t_out, mul(mul(x, product), s))
+
+
+def _scatter_mul_transpose(ct, x, idx, u, **params):
+    # linear in the operand only (the jvp's dx term): x -> x * P, P the product per position
+    if R.is_undefined(u) or R.is_undefined(idx):
+        raise NotImplementedError("xnp.lax.scatter_mul: transpose with respect to the updates "
+                                  "(it is linear in the operand only)")
+    return [scatter_mul_p.bind(ct, idx, u, **params), None, None]
+
+
+def _same(a, b):
+    """``a == b``, NaN matching NaN (a NaN result comes from a NaN input)."""
+    from xnp.lax.elementwise import and_, eq, ne, or_  # noqa: PLC0415
+
+    return or_(eq(a, b), and_(ne(a, a), ne(b, b)))
+
+
+def _scatter_extremal_tangent(x, idx, u, tx, tu, out, **params):
+    """Tangent of scatter_min/scatter_max: the mean of the tangents of the candidates (the
+    operand element and the updates reaching it) equal to the result, so ties are
+    averaged as in JAX."""
+    from xnp.lax.elementwise import convert_element_type, div, select_n  # noqa: PLC0415
+
+    tx, tu = R.instantiate(tx), R.instantiate(tu)
+    x_shape, u_shape = R.aval(x).shape, R.aval(u).shape
+    dt = R.aval(tx).dtype
+    zeros_x, zeros_u = _zeros(x_shape, dt), _zeros(u_shape, dt)
+    won = _same(u, _scatter_to_gather(out, idx, u_shape, params["dimension_numbers"],
+                                      indices_are_sorted=params["indices_are_sorted"],
+                                      unique_indices=params["unique_indices"],
+                                      mode=params["mode"]))
+    kept = _same(x, out)
+    ones_u = broadcast_in_dim(np.ones((), dt), u_shape, ())
+    count = scatter_add_p.bind(convert_element_type(kept, dt), idx,
+                               select_n(won, zeros_u, ones_u), **params)
+    total = scatter_add_p.bind(select_n(kept, zeros_x, tx), idx, select_n(won, zeros_u, tu),
+                               **params)
+    return div(total, count)
+
+
 def _scatter_batch(prim):
     """Batching of the scatter family: the batch becomes one more window dim (unbatched
     indices) or a pair of batching dims (batched indices); operand and updates are
@@ -387,10 +471,10 @@ scatter_p.jvp = _scatter_linear_jvp(scatter_p)
 scatter_p.transpose = R.zero_ct_passthrough(_scatter_transpose)
 scatter_add_p.jvp = _scatter_linear_jvp(scatter_add_p)
 scatter_add_p.transpose = R.zero_ct_passthrough(_scatter_add_transpose)
-# scatter_mul/min/max: no jvp. scatter_mul's derivative in `updates` with duplicate
-# indices needs the product of the other updates per position (JAX supports only
-# unique_indices=True); min/max need JAX's id-masking scheme for ties. Differentiating
-# them raises NotImplementedError.
+scatter_mul_p.jvp = _nonlinear_scatter_jvp(scatter_mul_p, _scatter_mul_tangent)
+scatter_mul_p.transpose = R.zero_ct_passthrough(_scatter_mul_transpose)
+scatter_min_p.jvp = _nonlinear_scatter_jvp(scatter_min_p, _scatter_extremal_tangent)
+scatter_max_p.jvp = _nonlinear_scatter_jvp(scatter_max_p, _scatter_extremal_tangent)
 for _p in (scatter_p, scatter_add_p, scatter_mul_p, scatter_min_p, scatter_max_p):
     _p.batch = _scatter_batch(_p)
 del _p

@@ -578,7 +578,8 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
             raise TypeError("xnp.arange: arange() is only supported for booleans when the result "
                             "has at most length 2.")
         return lax.convert_element_type(arange(start, stop, step, dtype=np.int64), dt)
-    calc = dt if dt.kind not in "f" or dt.itemsize >= 4 else np.dtype(np.float32)
+    # narrow floats (float16; ml_dtypes' bfloat16/float8, kind "V" or "f") step in float32
+    calc = dt if dt.kind not in "fV" or dt.itemsize >= 4 else np.dtype(np.float32)
     with np.errstate(all="ignore"):
         first = np.array(start).astype(dt).astype(calc)
         delta = np.array(start + step).astype(dt).astype(calc) - first

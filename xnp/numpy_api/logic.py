@@ -22,7 +22,7 @@ __all__ = [
     "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
     "bitwise_not", "invert", "bitwise_invert", "left_shift", "right_shift",
     "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite", "signbit",
-    "copysign", "real", "imag", "conj", "conjugate", "angle",
+    "copysign", "real", "imag", "conj", "conjugate", "angle", "nextafter", "bitwise_count",
 ]
 
 
@@ -209,6 +209,29 @@ bitwise_left_shift = left_shift
 bitwise_right_shift = right_shift
 
 
+def bitwise_count(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+                  subok=True, signature=None):
+    """Number of 1-bits in the absolute value of ``x`` (NumPy 2's ``bitwise_count``).
+
+    Integer or bool ``x`` (floats and complex raise ``TypeError``); result ``uint8`` of
+    ``x``'s shape. ``bitwise_count(-128 as int8)`` is 1 (``|x|`` wraps to itself).
+    ``dtype=`` is not supported (``NotImplementedError``).
+    """
+    _extras("bitwise_count", casting, order, subok, signature)
+    if dtype is not None:
+        raise NotImplementedError("xnp.bitwise_count: `dtype=` is not supported; the result "
+                                  "is always uint8, as NumPy's only loops")
+    x = _unary("bitwise_count", x, None, casting)
+    _reject("bitwise_count", x, "fcV", "needs integer or bool input")
+    kind = _dtype_of(x).kind
+    if kind == "b":
+        x = lax.convert_element_type(x, np.dtype(np.uint8))
+    elif kind == "i":
+        x = lax.abs(x)
+    res = lax.convert_element_type(lax.population_count(x), np.dtype(np.uint8))
+    return _finish("bitwise_count", res, out, where, casting)
+
+
 # =========================================================================== classification
 
 
@@ -288,6 +311,31 @@ def copysign(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
     a, b, _ = _binary_inexact("copysign", x1, x2, dtype, casting)
     _reject("copysign", a, "c", "real inputs only")
     return _finish("copysign", _copysign(a, b), out, where, casting)
+
+
+def nextafter(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+              subok=True, signature=None):
+    """The next representable float after ``x1`` towards ``x2``, elementwise.
+
+    Follows ``numpy.nextafter``. Dtypes: real floats; integers and bool convert to the
+    float NumPy picks its loop in (bool and int8 -> float16, int32/int64 -> float64;
+    Python scalars are weak); complex raises ``TypeError``. Shapes broadcast. NaN if
+    either is NaN; from ±0 the smallest subnormal with ``x2``'s sign; from the largest
+    finite value to inf. Where ``x1 == x2`` the result is ``x2`` (``x1`` for float16, as
+    NumPy's float16 loop: it matters for ``nextafter(0.0, -0.0)``).
+    """
+    _extras("nextafter", casting, order, subok, signature)
+    a, b, dt = _binary_inexact("nextafter", x1, x2, dtype, casting)
+    _reject("nextafter", a, "c", "real inputs only")
+    res = lax.nextafter(a, b)
+    if dt == np.float16:  # both zeros (bit test: XLA's CPU compares flush subnormals)
+        magnitude = np.asarray(0x7FFF, np.int16)
+        zero = np.asarray(0, np.int16)
+        both_zero = lax.eq(lax.and_(lax.or_(lax.bitcast_convert_type(a, np.int16),
+                                            lax.bitcast_convert_type(b, np.int16)),
+                                    magnitude), zero)
+        res = lax.select(both_zero, a, res)
+    return _finish("nextafter", res, out, where, casting)
 
 
 # =========================================================================== complex parts

@@ -21,7 +21,7 @@ from xnp.numpy_api.creation import _convert
 from xnp.numpy_api._util import (check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, result_dtype, static_int, write_out)
 from xnp.tracing import core
-from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
 
 __all__ = [
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
@@ -642,7 +642,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
 def _pad_values(values, dtype, ndim) -> np.ndarray:
     """Static ``constant_values`` cast to ``dtype`` and broadcast to ``(ndim, 2)``."""
     arr = np.asarray(values)
-    if arr.dtype.kind not in "biufc" and arr.dtype.name != "bfloat16":
+    if arr.dtype.kind not in "biufc" and arr.dtype not in SUPPORTED_DTYPES:  # ml_dtypes' floats
         raise TypeError(f"xnp.pad: `constant_values` must be numbers, got {values!r}")
     if type(values) is int:
         try:

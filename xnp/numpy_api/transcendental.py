@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import lax
+from xnp.numpy_api import _util
+from xnp.numpy_api._util import asarray_for
 from xnp.numpy_api._ufunc import (
     _LN10, _LN2, _binary_inexact, _dtype_of, _extras, _finish, _inexact, _reject, _scalar,
 )
@@ -15,7 +17,7 @@ __all__ = [
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2", "sqrt",
     "cbrt", "hypot", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh",
     "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "asin", "acos", "atan", "atan2", "asinh",
-    "acosh", "atanh", "deg2rad", "rad2deg", "degrees", "radians",
+    "acosh", "atanh", "deg2rad", "rad2deg", "degrees", "radians", "i0",
 ]
 
 
@@ -304,3 +306,24 @@ def degrees(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
 
 
 # =========================================================================== comparisons
+
+
+def i0(x):
+    """Modified Bessel function of the first kind, order 0, elementwise (``numpy.i0``).
+
+    Dtypes: float inputs keep their dtype; integers and bool compute in the default
+    float (float64), as NumPy; complex raises ``TypeError``. Computed as
+    ``bessel_i0e(|x|) * exp(|x|)`` (inf once ``exp`` overflows, as NumPy).
+
+    Raises
+    ------
+    TypeError
+        Complex input.
+    """
+    x = asarray_for("i0", x, "x")
+    if _dtype_of(x).kind == "c":
+        raise TypeError("xnp.i0: not supported for complex values")
+    if _dtype_of(x).kind not in "fV":
+        x = lax.convert_element_type(x, _util.default_float())
+    ax = lax.abs(x)
+    return lax.mul(lax.bessel_i0e(ax), lax.exp(ax))

@@ -13,10 +13,11 @@ from xnp.backends.xp_impls import elementwise, linalg, reductions, shape_ops, sl
 from xnp.backends.xp_impls import control_flow  # noqa: F401  (Primitive.impl rules)
 from xnp.backends.xp_impls import cumulative, sorting, windowed  # noqa: F401
 from xnp.backends.xp_impls import special  # noqa: F401
+from xnp.backends.xp_impls import bits  # noqa: F401
 from xnp.backends.xp_impls import prng  # noqa: F401
-from xnp.backends.xp_impls import decompositions  # noqa: F401
 from xnp.backends.xp_impls import fft  # noqa: F401
 from xnp.backends.xp_impls import convolution  # noqa: F401
+from xnp.backends.xp_impls import decompositions  # noqa: F401
 
 VIEW_PRIMITIVES.update({lax.slice_p, lax.reshape_p, lax.transpose_p, lax.squeeze_p, lax.rev_p,
                         lax.stop_gradient_p,

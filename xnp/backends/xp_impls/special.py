@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import lax
+from xnp.backends.igamma_grad import NumpyOps, igamma_grad_a
 from xnp.backends.xp_impls._table import XP_IMPLS
 
 __all__: list = []
@@ -21,16 +22,34 @@ def _special_module(xp):
     return cupyx.scipy.special
 
 
-def _via(name: str):
-    def impl(xp, x):
-        compute = np.float64 if x.dtype == np.float64 else np.float32
-        out = getattr(_special_module(xp), name)(x.astype(compute, copy=False))
-        return out.astype(x.dtype, copy=False)
+def _computed(fn):
+    """``fn(xp, *xs)`` on the operands in float64 (float64) or float32 (other dtypes),
+    cast back to the operands' dtype."""
+
+    def impl(xp, *xs):
+        dtype = xs[0].dtype
+        compute = np.float64 if dtype == np.float64 else np.float32
+        out = fn(xp, *(x.astype(compute, copy=False) for x in xs))
+        return xp.asarray(out).astype(dtype, copy=False)
 
     return impl
 
 
+def _via(name: str):
+    return _computed(lambda xp, *xs: getattr(_special_module(xp), name)(*xs))
+
+
+@_computed
+def _igamma_grad_a(xp, a, x):
+    a, x = xp.broadcast_arrays(a, x)
+    with np.errstate(all="ignore"):  # NaN/inf operands are handled by selects
+        return igamma_grad_a(NumpyOps(xp, _special_module(xp)), a, x)
+
+
 for _prim, _name in [(lax.erf_p, "erf"), (lax.erfc_p, "erfc"), (lax.erf_inv_p, "erfinv"),
                      (lax.lgamma_p, "gammaln"), (lax.digamma_p, "digamma"),
-                     (lax.bessel_i1e_p, "i1e")]:
+                     (lax.polygamma_p, "polygamma"), (lax.zeta_p, "zeta"),
+                     (lax.igamma_p, "gammainc"), (lax.igammac_p, "gammaincc"),
+                     (lax.bessel_i0e_p, "i0e"), (lax.bessel_i1e_p, "i1e")]:
     XP_IMPLS[_prim] = _via(_name)
+XP_IMPLS[lax.igamma_grad_a_p] = _igamma_grad_a

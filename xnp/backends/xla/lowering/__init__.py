@@ -5,11 +5,12 @@ from xnp.backends.xla.lowering import (calls, elementwise, linalg, reductions,  
                                        shape_ops, slicing)
 from xnp.backends.xla.lowering import control_flow  # noqa: F401
 from xnp.backends.xla.lowering import cumulative, sorting, windowed  # noqa: F401
-from xnp.backends.xla.lowering import special  # noqa: F401
+from xnp.backends.xla.lowering import special, special_series  # noqa: F401
+from xnp.backends.xla.lowering import bits  # noqa: F401
 from xnp.backends.xla.lowering import prng  # noqa: F401
-from xnp.backends.xla.lowering import decompositions  # noqa: F401
 from xnp.backends.xla.lowering import fft  # noqa: F401
 from xnp.backends.xla.lowering import convolution  # noqa: F401
+from xnp.backends.xla.lowering import decompositions  # noqa: F401
 from xnp.backends.xla.lowering.module import lower_closed_jaxpr
 
 __all__ = ["LOWERINGS", "UNSUPPORTED", "lowering", "lower_closed_jaxpr"]

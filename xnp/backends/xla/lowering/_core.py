@@ -22,7 +22,7 @@ from xnp.tracing.jaxpr import Jaxpr, Literal
 
 __all__ = ["Value", "lowering", "LOWERINGS", "UNSUPPORTED", "LoweringRuleContext",
            "FunctionBuilder", "tensor_type", "element_type", "dense_attr", "lower_jaxpr_body",
-           "comparison_type", "i64_array"]
+           "comparison_type", "i64_array", "FLOAT8", "float8_via_float32"]
 
 LOWERINGS: dict = {}
 # primitive -> reason, for primitives the XLA backend cannot lower
@@ -57,6 +57,31 @@ def lowering(prim):
         return fn
 
     return register
+
+
+FLOAT8 = frozenset(np.dtype(t) for t in (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2))
+_F32 = np.dtype(np.float32)
+
+
+def float8_via_float32(rule):
+    """Wrap a lowering rule so that float8 operands are converted to float32, the rule
+    lowers the float32 computation, and float8 results are rounded back (one rounding,
+    as NumPy's ml_dtypes loops do). For ops XLA cannot expand for float8 types (CHLO's
+    ``erfc``, ``bessel_i1e``: "failed to legalize"). Other dtypes pass through unchanged."""
+
+    def widen(aval):
+        return aval.update(dtype=_F32) if aval.dtype in FLOAT8 else aval
+
+    def wrapped(ctx, *xs, **params):
+        if not any(a.dtype in FLOAT8 for a in (*ctx.avals_in, *ctx.avals_out)):
+            return rule(ctx, *xs, **params)
+        sub = LoweringRuleContext(ctx.b, [widen(a) for a in ctx.avals_in],
+                                  [widen(a) for a in ctx.avals_out])
+        outs = rule(sub, *[ctx.convert(x, _F32) if x.aval.dtype in FLOAT8 else x for x in xs],
+                    **params)
+        return [ctx.convert(o, a.dtype) for o, a in zip(outs, ctx.avals_out)]
+
+    return wrapped
 
 
 def element_type(dtype) -> str:
@@ -115,11 +140,11 @@ def dense_attr(value: np.ndarray) -> str:
 
 
 def _is_splat(flat: np.ndarray) -> bool:
-    first = flat[0]
-    if flat.dtype.kind == "f" or flat.dtype in (np.dtype(ml_dtypes.bfloat16),):
+    if flat.dtype.kind not in "biu":
+        # floats by bit pattern (+-0, NaN payloads); ml_dtypes' floats have kind "V" or "f"
         bits = flat.view(f"u{flat.dtype.itemsize}")
         return bool((bits == bits[0]).all())
-    return bool((flat == first).all())
+    return bool((flat == flat[0]).all())
 
 
 class Value:

@@ -6,10 +6,10 @@ backends implement), the rule adds the fix-up and says why:
 * integer ``div``/``rem`` by zero: XLA gives -1 (all ones) / the dividend; xnp
   gives 0 (NumPy's answer) by dividing by 1 there and selecting 0.
 * ``abs``/``sign`` of unsigned integers: StableHLO has no unsigned abs/sign.
-* ``convert_element_type`` to bool is ``x != 0`` (as NumPy; also for complex),
-  complex to real keeps the real part. Floating to integer is XLA's convert:
-  truncation towards zero, saturating at the integer range, NaN -> 0
-  (NumPy's own result is platform-defined there).
+* ``convert_element_type`` to bool is ``x != 0`` (as NumPy; also for complex; on
+  the bits, as XLA's CPU compare flushes subnormals), complex to real keeps the
+  real part. Floating (or complex, via its real part) to integer follows NumPy's
+  x86-64 cast, not XLA's saturating convert; see ``_float_to_int``.
 * ``select_n`` with an int32 ``which`` and more than two cases is a tree of
   ``compare LT`` + ``select`` (out-of-range indices clamp, as eagerly).
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import lax
-from xnp.backends.xla.lowering._core import comparison_type, lowering
+from xnp.backends.xla.lowering._core import FLOAT8, comparison_type, lowering
 
 __all__: list = []
 
@@ -227,8 +227,7 @@ def _lower_convert(ctx, x, *, new_dtype, weak_type):
     if src == new_dtype:
         return [x]
     if new_dtype.kind == "b":  # x != 0, as NumPy (XLA's convert would truncate first)
-        zero = _full(ctx, 0, src, x.aval.shape)
-        return [_compare_values(ctx, x, zero, "NE")]
+        return [_nonzero(ctx, x)]
     if src.kind == "b" and new_dtype.kind in "fcV":  # "V": bfloat16, float8 (ml_dtypes)
         # bool -> float as select(x, 1, 0): XLA's simplifier rewrites convert(pred) / y into
         # select(pred, 1 / y, 0), which gives 0 instead of NaN for 0 / 0.
@@ -236,7 +235,81 @@ def _lower_convert(ctx, x, *, new_dtype, weak_type):
         return [_select(ctx, x, _full(ctx, 1, new_dtype, shape), _full(ctx, 0, new_dtype, shape))]
     if src.kind == "c" and new_dtype.kind != "c":  # NumPy keeps the real part
         x = ctx.op("stablehlo.real", [x], x.aval.update(dtype=np.finfo(src).dtype))
+    if new_dtype.kind in "iu" and x.aval.dtype.kind not in "iub":  # from floating
+        return [_float_to_int(ctx, x, new_dtype)]
     return [ctx.op("stablehlo.convert", [x])]
+
+
+def _nonzero(ctx, x):
+    """``x != 0``. Floating values compare their bits without the sign bit: XLA's CPU
+    compare flushes subnormals to zero, NumPy's does not (5e-324 -> True)."""
+    dt, shape = x.aval.dtype, x.aval.shape
+    if dt.kind == "c":
+        part = x.aval.update(dtype=np.finfo(dt).dtype)
+        re, im = (_nonzero(ctx, ctx.op(f"stablehlo.{p}", [x], part)) for p in ("real", "imag"))
+        return ctx.op("stablehlo.or", [re, im], re.aval)
+    if dt.kind in "iub":
+        return _compare_values(ctx, x, _full(ctx, 0, dt, shape), "NE")
+    bits = np.dtype(f"uint{8 * dt.itemsize}")
+    x = ctx.op("stablehlo.bitcast_convert", [x], x.aval.update(dtype=bits, weak_type=False))
+    magnitude = ctx.op("stablehlo.and", [x, _full(ctx, np.iinfo(bits).max >> 1, bits, shape)],
+                       x.aval)
+    return _compare_values(ctx, magnitude, _full(ctx, 0, bits, shape), "NE")
+
+
+def _float_to_int(ctx, x, new_dtype):
+    """NumPy's float -> integer cast as it behaves on x86-64 (on other platforms NumPy's
+    own cast is platform-defined), instead of XLA's convert (which saturates, NaN -> 0).
+
+    NumPy casts with C's ``(T)x``, which x86-64 compilers build from the truncating
+    ``cvttsd2si``: NaN and values whose truncation is outside the instruction's 32- or
+    64-bit signed range give that range's minimum (the "integer indefinite"). So:
+
+    * a signed "carrier" of ``max(32, bits)`` bits (unsigned targets: one that holds the
+      target's range, at most 64 bits) gets ``trunc(x)`` where ``-hi <= x < hi`` and
+      ``INT_MIN`` elsewhere (also NaN); narrower targets then keep its low bits
+      (XLA's integer convert wraps), e.g. 300.0 -> int8 44, -1.0 -> uint8 255;
+    * uint64: ``x >= 2**63`` converts ``x - 2**63`` and flips the top bit (the
+      compiler's unsigned sequence), e.g. NaN -> 2**63, -1.0 -> 2**64 - 1;
+    * float8 sources (ml_dtypes' own casts): NaN -> 0 and +-inf saturate to the target's
+      range; finite values as above.
+
+    NumPy's contiguous float32/float64 -> uint32 loop is SIMD code that gives other
+    results for NaN, -inf, x < -2**31 and x >= 2**32 (its strided, scalar and 0-d casts
+    give these); everything else matches NumPy bit for bit. The selects are emitted
+    only for float -> integer conversions. Sources narrower than float32 are widened
+    to float32 first (exact), so the bounds are representable.
+    """
+    shape, src = x.aval.shape, x.aval.dtype
+    bits = 8 * new_dtype.itemsize
+    carrier = np.dtype(f"int{max(32, bits if new_dtype.kind == 'i' else min(64, 2 * bits))}")
+    hi = 2.0 ** (8 * carrier.itemsize - 1)
+    xf = ctx.convert(x, np.float32 if src.itemsize < 4 else src)
+    fdt = xf.aval.dtype
+
+    def truncate(v):  # cvttsd2si into ``carrier``: trunc(v), or INT_MIN out of range / NaN
+        ok = ctx.op("stablehlo.and", [_compare_values(ctx, v, _full(ctx, -hi, fdt, shape), "GE"),
+                                      _compare_values(ctx, v, _full(ctx, hi, fdt, shape), "LT")],
+                    v.aval.update(dtype=np.dtype(np.bool_)))
+        safe = ctx.convert(_select(ctx, ok, v, _full(ctx, 0, fdt, shape)), carrier)
+        return _select(ctx, ok, safe, _full(ctx, np.iinfo(carrier).min, carrier, shape))
+
+    out = truncate(xf)
+    if new_dtype.kind == "u" and bits == 8 * carrier.itemsize:  # uint64
+        shifted = ctx.op("stablehlo.subtract", [xf, _full(ctx, hi, fdt, shape)], xf.aval)
+        top = ctx.op("stablehlo.xor", [truncate(shifted),
+                                       _full(ctx, np.iinfo(carrier).min, carrier, shape)],
+                     out.aval)
+        out = _select(ctx, _compare_values(ctx, xf, _full(ctx, hi, fdt, shape), "GE"), top, out)
+    out = ctx.convert(out, new_dtype)
+    if src in FLOAT8:
+        info = np.iinfo(new_dtype)
+        for bound, value in ((np.inf, info.max), (-np.inf, info.min)):
+            is_inf = _compare_values(ctx, xf, _full(ctx, bound, fdt, shape), "EQ")
+            out = _select(ctx, is_inf, _full(ctx, value, new_dtype, shape), out)
+        is_nan = _compare_values(ctx, xf, xf, "NE")
+        out = _select(ctx, is_nan, _full(ctx, 0, new_dtype, shape), out)
+    return out
 
 
 def _select_tree(ctx, which, cases, offset):

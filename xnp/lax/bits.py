@@ -1,0 +1,109 @@
+"""Bit-level elementwise primitives: ``population_count``, ``clz`` (integers),
+``nextafter`` and ``reduce_precision`` (IEEE floats: float16, bfloat16, float32,
+float64). Shapes and dtypes as the (first) operand; lax broadcasting rules (``_kit``).
+"""
+
+from __future__ import annotations
+
+import operator
+
+import ml_dtypes
+import numpy as np
+
+from xnp.lax import _kit as kit
+from xnp.lax import _rules as R
+from xnp.tracing import Array, Primitive
+
+__all__ = ["population_count", "clz", "nextafter", "reduce_precision", "population_count_p",
+           "clz_p", "nextafter_p", "reduce_precision_p"]
+
+# floats with IEEE-754 layout (sign, exponent, mantissa; inf and NaN encodings)
+IEEE_FLOATS = frozenset(np.dtype(t) for t in (np.float16, ml_dtypes.bfloat16, np.float32,
+                                              np.float64))
+
+population_count_p = kit.unary("population_count", kit.INTEGER,
+                               differentiable="population_count has integer outputs")
+clz_p = kit.unary("clz", kit.INTEGER, differentiable="clz has integer outputs")
+nextafter_p = kit.binary("nextafter", IEEE_FLOATS)
+for _p in (population_count_p, clz_p):
+    _p.batch = R.unary_batch(_p)
+nextafter_p.batch = R.elementwise_batch(nextafter_p)
+del _p
+
+
+def population_count(x: Array) -> Array:
+    """Number of set bits of each element (two's complement bits for signed integers).
+
+    Integer ``x``; result of ``x``'s shape and dtype. ``TypeError`` otherwise.
+    """
+    return population_count_p.bind(x)
+
+
+def clz(x: Array) -> Array:
+    """Number of leading zero bits of each element (the bit width for 0, 0 for negative
+    signed values). Integer ``x``; result of ``x``'s shape and dtype."""
+    return clz_p.bind(x)
+
+
+def nextafter(x1: Array, x2: Array) -> Array:
+    """The next representable value after ``x1`` towards ``x2`` (``numpy.nextafter``).
+
+    IEEE floating dtypes (float16, bfloat16, float32, float64), equal for both
+    operands; lax broadcasting. ``x2`` where ``x1 == x2`` (so ``nextafter(0.0, -0.0)``
+    is ``-0.0``), NaN if either is NaN; steps from ±0 to the smallest subnormal and from
+    the largest finite value to inf, as NumPy. Not differentiable (raises).
+    """
+    return nextafter_p.bind(x1, x2)
+
+
+# --------------------------------------------------------------------------- reduce_precision
+
+
+def _reduce_precision_dtype(x, *, exponent_bits, mantissa_bits):
+    kit.check_dtype("reduce_precision", x, IEEE_FLOATS)
+    return x.dtype
+
+
+reduce_precision_p = Primitive(
+    "reduce_precision", shape=lambda x, **params: x.shape, dtype=_reduce_precision_dtype)
+# rounding is applied to the tangent too (JAX's deflinear rule)
+reduce_precision_p.jvp = R.linear_unary_jvp(reduce_precision_p)
+reduce_precision_p.transpose = R.zero_ct_passthrough(
+    lambda ct, x, **params: [reduce_precision_p.bind(ct, **params)])
+reduce_precision_p.batch = R.unary_batch(reduce_precision_p)
+
+
+def _bits_param(name: str, value, minimum: int) -> int:
+    try:
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"xnp.lax.reduce_precision: `{name}` must be an int, got "
+                        f"{value!r}") from None
+    if v < minimum:
+        raise ValueError(f"xnp.lax.reduce_precision: `{name}` must be >= {minimum}, got {v}")
+    return v
+
+
+def reduce_precision(x: Array, exponent_bits: int, mantissa_bits: int) -> Array:
+    """``x`` rounded to a float format with ``exponent_bits`` exponent and
+    ``mantissa_bits`` explicit mantissa bits, stored back in ``x``'s dtype (XLA's
+    ReducePrecision): round to nearest even; values above the format's largest finite
+    value become ±inf; values at or below its smallest normal exponent become ±0 (the
+    format has no subnormals); NaN stays NaN (for ``mantissa_bits == 0``, which has no
+    NaN encoding, NaN becomes inf, as in XLA). Widths at least ``x``'s own leave that
+    part unchanged.
+
+    IEEE floating ``x`` (float16, bfloat16, float32, float64); result of ``x``'s shape
+    and dtype. ``exponent_bits >= 1`` and ``mantissa_bits >= 0`` are Python ints.
+
+    Raises
+    ------
+    TypeError
+        Non-IEEE-float ``x``; non-int widths.
+    ValueError
+        Widths out of range.
+    """
+    return reduce_precision_p.bind(x, exponent_bits=_bits_param("exponent_bits", exponent_bits, 1),
+                                   mantissa_bits=_bits_param("mantissa_bits", mantissa_bits, 0))

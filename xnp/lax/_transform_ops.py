@@ -1,17 +1,18 @@
 """The lax operations the AD and batching traces need (registered with
 :mod:`xnp.tracing`, which may not import lax): tangent addition, zeros of an aval,
-moving a batch axis, and broadcasting an unbatched value along a new axis."""
+moving a batch axis, broadcasting an unbatched value along a new axis and summing
+over one."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from xnp.lax import elementwise, shape_ops
+from xnp.lax import elementwise, reductions, shape_ops
 from xnp.tracing import ShapedArray, core
 from xnp.tracing.ad import register_tangent_ops
 from xnp.tracing.batching import register_batch_ops
 
-__all__ = ["add_any", "zeros", "moveaxis", "broadcast_along"]
+__all__ = ["add_any", "zeros", "moveaxis", "broadcast_along", "sum_axis"]
 
 
 def add_any(x, y):
@@ -40,5 +41,10 @@ def broadcast_along(x, size: int, axis: int):
     return shape_ops.broadcast_in_dim(x, tuple(shape), dims)
 
 
+def sum_axis(x, axis: int):
+    """Sum over one axis (the transpose of ``broadcast_along``)."""
+    return reductions.reduce_sum(x, (axis,))
+
+
 register_tangent_ops(add=add_any, zeros=zeros)
-register_batch_ops(moveaxis=moveaxis, broadcast=broadcast_along)
+register_batch_ops(moveaxis=moveaxis, broadcast=broadcast_along, sum_axis=sum_axis)

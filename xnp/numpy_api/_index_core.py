@@ -2,14 +2,14 @@
 index parsing and normalization, the lowering of an index to lax (views, dynamic
 slices, one gather/scatter), and the functionalization of writes under ``jit``
 (views write through to their base and are replayed from it). The public
-routines and the semantics summary are in :mod:`xnp.numpy_api.indexing`.
+routines and the semantics summary are in :mod:`xnp.numpy_api.indexing`; the view
+bookkeeping of traced arrays is in :mod:`xnp.numpy_api._views`.
 """
 
 from __future__ import annotations
 
 import builtins
 import operator
-import weakref
 
 import numpy as np
 
@@ -17,10 +17,11 @@ from xnp import lax
 from xnp.lax.slicing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, is_xnp
+from xnp.numpy_api._views import is_write_back_of, track_view
+from xnp.numpy_api._views import rebind as _rebind
 from xnp.tracing import core, errors
-from xnp.tracing.partial_eval import JitTracer
 
-__all__ = ["getitem", "setitem", "rebind_traced", "AtIndexer"]
+__all__ = ["getitem", "setitem"]
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
           "boolean arrays are valid indices")
@@ -446,97 +447,6 @@ def _gather_entries(x, entries, mode=None, fill_value=None):
                              unique_indices=False, mode=mode, fill_value=fill_value)
 
 
-# --------------------------------------------------------------------------- views under jit
-
-
-class _ViewOf:
-    """``view_of`` record of a traced basic-index view: its base, index and the base value
-    (jaxpr variable) it was read from."""
-
-    __slots__ = ("base", "entries", "base_val")
-
-    def __init__(self, base, entries, base_val):
-        self.base = base
-        self.entries = entries
-        self.base_val = base_val
-
-
-_VIEWS: dict = {}  # id(base tracer) -> (weakref to the base, [weakrefs to its views])
-
-
-def _forget(key, ref):
-    entry = _VIEWS.get(key)
-    if entry is not None and entry[0] is ref:
-        del _VIEWS[key]
-
-
-def _register_view(base, view, entries):
-    view.view_of = _ViewOf(base, entries, getattr(base, "val", None))
-    if not isinstance(base, JitTracer):
-        return
-    key = id(base)
-    entry = _VIEWS.get(key)
-    if entry is None or entry[0]() is not base:
-        entry = _VIEWS[key] = (weakref.ref(base, lambda r, k=key: _forget(k, r)), [])
-    refs = entry[1]
-    refs[:] = [r for r in refs if r() is not None]
-    refs.append(weakref.ref(view))
-
-
-def _live_views(base):
-    entry = _VIEWS.get(id(base))
-    if entry is None or entry[0]() is not base:
-        return []
-    return [v for v in (r() for r in entry[1]) if v is not None]
-
-
-def _replay_views(t, skip=None):
-    """Re-read the live views of ``t`` after ``t`` was written (NumPy aliasing under jit)."""
-    for v in _live_views(t):
-        if v is skip or v.view_of is None or v.view_of.base is not t:
-            continue
-        v._assign(core.current_trace().to_tracer(_read(t, v.view_of.entries)))
-        v.view_of.base_val = t.val
-        _replay_views(v)
-
-
-def _rebind(t, new, skip=None):
-    """Write ``new`` (``t``'s aval) into the traced array ``t``: rebind it, write through to
-    its base if it is a view, and replay its own views."""
-    if not isinstance(t, JitTracer):
-        raise NotImplementedError(
-            f"xnp: in-place update (x[idx] = v, x += y) of a {type(t).__name__} "
-            f"({t.aval.str_short()}) is not supported yet: under grad/jvp/vmap, writes through "
-            "views cannot be tracked. Fix: write x = x.at[idx].set(v) or x = x + y, or apply the "
-            "transformation to a jitted function (xnp.grad(xnp.jit(f)) works; the jit traces "
-            "the in-place updates first).")
-    if t._trace is not core.current_trace():
-        raise NotImplementedError(
-            f"xnp: in-place update of a traced array {t.aval.str_short()} that belongs to an "
-            "enclosing transformation (a closure of a nested jit or a lax control-flow body) is "
-            "not supported; return the new value instead.")
-    new = core.current_trace().to_tracer(new)
-    rec = t.view_of
-    if rec is not None:
-        base = rec.base
-        if not isinstance(base, JitTracer):
-            raise NotImplementedError(
-                "xnp: writing through a view of an eager array inside a traced function is not "
-                "supported (it would modify a global as a side effect); pass the array as an "
-                "argument (jit writes updated arguments back) or index it outside the function.")
-        if rec.base_val is not base.val:
-            raise NotImplementedError(
-                "xnp: writing through a view of a traced array whose base was updated by an "
-                "operation that does not propagate to views (e.g. out=); index the base array "
-                "instead.")
-        _rebind(base, _write(base, rec.entries, new, view_write=True), skip=t)
-        t._assign(new)
-        rec.base_val = base.val
-    else:
-        t._assign(new)
-    _replay_views(t, skip)
-
-
 # --------------------------------------------------------------------------- updates
 
 
@@ -624,7 +534,8 @@ def getitem(x, idx):
     """``x[idx]`` with NumPy semantics (used by ``Array.__getitem__``).
 
     Basic indexing gives a view eagerly (writes through it reach ``x``), and
-    under ``jit`` a traced view whose writes propagate to ``x``. Index arrays
+    under a transformation (``jit``, ``grad``, ``vmap``...) a traced view whose
+    writes propagate to ``x`` (:mod:`xnp.numpy_api._views`). Index arrays
     and masks give copies (a gather). A concrete out-of-bounds index raises
     ``IndexError``; a traced one is clamped into range (after negative values
     are counted from the end), as ``dynamic_slice``/``gather`` mode ``clip`` do.
@@ -645,8 +556,8 @@ def getitem(x, idx):
         if out is x or type(out) is core.Array:
             out = lax.copy(out)
         return out
-    if isinstance(out, JitTracer) and out is not x:
-        _register_view(x, out, entries)
+    if out is not x:
+        out = track_view(x, out, entries)
     return out
 
 
@@ -655,139 +566,34 @@ def setitem(x, idx, value) -> None:
 
     Eager arrays are written in place (NumPy's casting, broadcasting, masks,
     last write wins for repeated indices). A tracer is rebound to the updated
-    value (``dynamic_update_slice`` or ``scatter``); writes into a traced view
-    reach its base. Out-of-bounds traced indices are dropped.
+    value (``dynamic_update_slice`` or ``scatter``) under every transformation;
+    writes into a traced view reach its base, and the base's other live views
+    are re-read. Out-of-bounds traced indices are dropped.
 
     Raises
     ------
     IndexError, ValueError, OverflowError, TypeError
         As NumPy (bad index, shape mismatch, Python int out of range, casting).
     NotImplementedError
-        Writing into an eager array inside a traced function (a side effect),
+        Writing into an eager array inside a transformation (a side effect),
         or into a tracer of an enclosing transformation.
     """
     if type(x) is core.Array:
-        if type(core.current_trace()) is not core.EvalTrace:
+        trace = core.current_trace()
+        if type(trace) is not core.EvalTrace:
             raise NotImplementedError(
-                f"xnp: writing into the eager array {x.aval.str_short()} inside a traced function "
-                "would happen only once, while tracing. Pass the array as an argument (jit writes "
-                "updated arguments back to the caller) or create it inside the function.")
+                f"xnp: writing into the eager array {x.aval.str_short()} inside a function "
+                f"transformed by {trace.transformation} is not supported: the array is not a "
+                "value of the transformation (a global or a closure; under grad/jvp/vmap also an "
+                "array computed from constants only), so the write would be a side effect (under "
+                "jit it would happen only once, while tracing). Fix: pass the array as an "
+                "argument (jit writes updated arguments back to the caller), return a new value "
+                "(x.at[idx].set(v)), or transform xnp.jit(f) (xnp.grad(xnp.jit(f))): under jit "
+                "every array the function creates is traced and can be written.")
         nval = value._value if type(value) is core.Array else value
         x._writable_value()[_native_index(idx)] = nval
         return
     entries, _ = _parse(x.aval.shape, idx, defer_arrays=True)
-    rec = getattr(value, "view_of", None)
-    if (rec is not None and rec.base is x and rec.base_val is x.val
-            and [e.key() for e in rec.entries] == [e.key() for e in entries]):
+    if is_write_back_of(x, value, entries):
         return  # x[idx] = x[idx] (the tail of `x[idx] += y`): already written through
     _rebind(x, _write(x, entries, value, check_arrays=True))
-
-
-def rebind_traced(tracer, new, opname: str):
-    """``tracer op= y`` under a transformation: rebind ``tracer`` to ``new`` (``op(tracer, y)``).
-
-    NumPy's in-place rules: the result must keep ``tracer``'s shape
-    (``ValueError``) and cast to its dtype with ``same_kind`` (``TypeError``).
-    A view writes through to its base. A weakly typed 0-d tracer stands for a
-    Python scalar, which is immutable: ``new`` is returned and nothing is rebound.
-    """
-    if tracer.aval.weak_type and tracer.aval.ndim == 0:
-        return new
-    na, ta = core.aval_of(new), tracer.aval
-    if na.shape != ta.shape:
-        raise ValueError(f"non-broadcastable output operand with shape {ta.shape} doesn't match "
-                         f"the broadcast shape {na.shape}")
-    if not np.can_cast(na.dtype, ta.dtype, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc '{opname}' output from {na.dtype!r} to {ta.dtype!r} "
-                        "with casting rule 'same_kind'")
-    if na.dtype != ta.dtype or na.weak_type != ta.weak_type:
-        new = lax.convert_element_type(new, ta.dtype, weak_type=ta.weak_type)
-    _rebind(tracer, new)
-    return tracer
-
-
-class AtIndexer:
-    """``x.at``: ``x.at[idx]`` gives an object with functional updates (as in JAX)."""
-
-    __slots__ = ("_x",)
-
-    def __init__(self, x):
-        self._x = x
-
-    def __getitem__(self, idx):
-        return _IndexUpdateRef(self._x, idx)
-
-    def __repr__(self):
-        return f"AtIndexer({self._x!r})"
-
-
-class _IndexUpdateRef:
-    """``x.at[idx]``: ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``min``, ``max``.
-
-    Every method returns a new array; ``x`` is never modified. The value is cast
-    to ``x.dtype``. Unlike ``x[idx] += v``, repeated indices all contribute to
-    ``add``/``multiply``/``min``/``max`` (``numpy.add.at`` semantics); for ``set``
-    the last write wins eagerly and on CPU.
-
-    ``mode``: ``None`` (default): a concrete out-of-bounds index raises
-    ``IndexError`` (NumPy), a traced one is clamped by ``get`` and dropped by
-    updates. ``"clip"``: clamp into range. ``"fill"``/``"drop"``: ``get`` gives
-    ``fill_value`` (default NaN, the integer minimum, or True), updates are
-    dropped. ``"promise_in_bounds"``: no checks (what XLA does otherwise: clamp
-    for ``get``, drop for updates). Negative indices count from the end first.
-    ``indices_are_sorted``/``unique_indices`` are accepted for JAX compatibility
-    and have no effect.
-    """
-
-    __slots__ = ("_x", "_idx")
-
-    def __init__(self, x, idx):
-        self._x = x
-        self._idx = idx
-
-    def _entries(self, mode, defer_arrays=False):
-        return _parse(core.aval_of(self._x).shape, self._idx, check=mode is None,
-                      defer_arrays=defer_arrays)[0]
-
-    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
-        """``x[idx]`` as a new array (a gather), with ``mode``/``fill_value`` as above."""
-        if mode is None:
-            return _gather_entries(self._x, self._entries(None))
-        mode = GatherScatterMode.from_any(mode)
-        return _gather_entries(self._x, self._entries(mode), mode, fill_value)
-
-    def _update(self, kind, values, mode):
-        mode = None if mode is None else GatherScatterMode.from_any(mode)
-        return _write(self._x, self._entries(mode, True), values, kind, mode,
-                      check_arrays=mode is None)
-
-    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        """``x`` with ``x[idx] = values``."""
-        return self._update("set", values, mode)
-
-    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        """``x`` with ``values`` added at ``idx`` (repeated indices accumulate)."""
-        return self._update("add", values, mode)
-
-    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        """``x`` with ``values`` subtracted at ``idx`` (repeated indices accumulate)."""
-        dt = core.aval_of(self._x).dtype
-        if core.is_python_scalar(values):
-            v = core.lift(core.scalar_to_ndarray(values, dt))
-        else:
-            v = asarray_for("at.subtract", values, "values")
-            if core.aval_of(v).dtype != dt:
-                v = lax.convert_element_type(v, dt)
-        return self._update("add", lax.neg(v), mode)
-
-    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        """``x`` with the elements at ``idx`` multiplied by ``values``."""
-        return self._update("multiply", values, mode)
-
-    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        """``x`` with ``minimum(x[idx], values)`` at ``idx``."""
-        return self._update("min", values, mode)
-
-    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        """``x`` with ``maximum(x[idx], values)`` at ``idx``."""
-        return self._update("max", values, mode)

@@ -17,8 +17,9 @@ eagerly and under ``jit``. A traced index cannot be checked: reads clamp it
 into range (``x[i]`` with ``i = 10`` reads the last element; negative values
 count from the end first), writes with it are dropped. Writes through a
 basic-index view (``x[1:3] += 1``, ``v = x[0]; v[...] = 5``) reach the base
-under ``jit`` as they do eagerly; such a view is replayed from its base when
-the base is written.
+under every transformation (``jit``, ``grad``/``jvp``/``vjp``, ``vmap``) as they
+do eagerly; such a view is replayed from its base when the base is written
+(:mod:`xnp.numpy_api._views`).
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ import numpy as np
 from xnp import lax
 from xnp.lax.slicing import GatherDimensionNumbers, ScatterDimensionNumbers
 from xnp.numpy_api import _util
-from xnp.numpy_api._index_core import (_CLIP, _FILL, _PROMISE, AtIndexer, _check_array,
-                                       _concrete, _const, _empty, _Entry, _gather_entries,
-                                       _normalized, _prepare_value, _rebind, _slice_entry,
-                                       getitem, rebind_traced, setitem)
+from xnp.numpy_api._index_at import AtIndexer
+from xnp.numpy_api._index_core import (_CLIP, _FILL, _PROMISE, _check_array, _concrete, _const,
+                                       _empty, _Entry, _gather_entries, _normalized,
+                                       _prepare_value, _rebind, _slice_entry, getitem, setitem)
+from xnp.numpy_api._views import rebind_traced
 from xnp.numpy_api._util import asarray_for, is_xnp, write_out
 from xnp.tracing import core, errors
 

@@ -122,6 +122,7 @@ class JVPTracer(core.Tracer):
         self._trace = trace
         self.primal = primal
         self.tangent = tangent
+        self.view_of = None
 
     @property
     def aval(self):
@@ -153,9 +154,14 @@ class JVPTracer(core.Tracer):
     def __format__(self, spec):
         return repr(self)
 
-    def _assign(self, new):
-        self.primal = new.primal
-        self.tangent = new.tangent
+    def _with_value(self, new) -> "JVPTracer":
+        return JVPTracer(self._trace, *self._trace.to_primal_tangent(new))
+
+    def _assign(self, new) -> None:
+        self.primal, self.tangent = self._trace.to_primal_tangent(new)
+
+    def _value_token(self):
+        return self.primal
 
 
 class JVPTrace(core.Trace):

@@ -13,18 +13,20 @@ from __future__ import annotations
 from xnp.tracing import core
 from xnp.tracing.avals import ShapedArray
 
-__all__ = ["BatchTrace", "BatchTracer", "batch_call", "register_batch_ops", "not_mapped",
-           "moveaxis", "broadcast_batched"]
+__all__ = ["BatchTrace", "BatchTracer", "batch_call", "batch_call_dims", "register_batch_ops",
+           "not_mapped", "moveaxis", "broadcast_batched", "sum_batched"]
 
 not_mapped = None
 
 _OPS: dict = {}
 
 
-def register_batch_ops(*, moveaxis, broadcast) -> None:
-    """Set ``moveaxis(x, src, dst)`` and ``broadcast(x, size, axis)`` (from ``xnp.lax``)."""
+def register_batch_ops(*, moveaxis, broadcast, sum_axis) -> None:
+    """Set ``moveaxis(x, src, dst)``, ``broadcast(x, size, axis)`` and ``sum_axis(x, axis)``
+    (from ``xnp.lax``)."""
     _OPS["moveaxis"] = moveaxis
     _OPS["broadcast"] = broadcast
+    _OPS["sum_axis"] = sum_axis
 
 
 def moveaxis(x, src: int, dst: int):
@@ -38,6 +40,11 @@ def broadcast_batched(x, size: int, axis: int):
     return _OPS["broadcast"](x, size, axis)
 
 
+def sum_batched(x, axis: int):
+    """Sum over the batch axis ``axis`` (the cotangent of a value broadcast along it)."""
+    return _OPS["sum_axis"](x, axis)
+
+
 class BatchTracer(core.Tracer):
     """A value batched along ``batch_dim`` (None: the same for every batch member)."""
 
@@ -47,6 +54,7 @@ class BatchTracer(core.Tracer):
         self._trace = trace
         self.val = val
         self.batch_dim = batch_dim
+        self.view_of = None
 
     @property
     def aval(self):
@@ -69,9 +77,14 @@ class BatchTracer(core.Tracer):
         return (f"The error occurred while tracing the function {dbg} for vmap: values "
                 "differ between batch members, so Python cannot branch on them.")
 
-    def _assign(self, new):
-        self.val = new.val
-        self.batch_dim = new.batch_dim
+    def _with_value(self, new) -> "BatchTracer":
+        return BatchTracer(self._trace, *self._trace.to_val_dim(new))
+
+    def _assign(self, new) -> None:
+        self.val, self.batch_dim = self._trace.to_val_dim(new)
+
+    def _value_token(self):
+        return self.val
 
 
 class BatchTrace(core.Trace):
@@ -118,30 +131,43 @@ def batch_call(fun, args, in_dims, axis_size: int, out_dims_fn, fun_name="<fun>"
     which requires the output not to depend on the batch). Returns the outputs
     with their batch axes moved to the requested positions.
     """
+    outs = _run_batched(fun, args, in_dims, axis_size, fun_name)
+    results = []
+    for i, ((v, d), want) in enumerate(zip(outs, out_dims_fn(len(outs)))):
+        if want is None:
+            if d is not None:
+                raise ValueError(
+                    f"xnp.vmap: output {i} of {fun_name} is batched but out_axes is None "
+                    "for it; only outputs that do not depend on the mapped inputs may use "
+                    "out_axes=None.")
+            results.append(v)
+            continue
+        nd = len(core.aval_of(v).shape) + (1 if d is None else 0)
+        want = want % nd if want < 0 else want
+        if d is None:
+            results.append(broadcast_batched(v, axis_size, want))
+        else:
+            results.append(moveaxis(v, d, want))
+    return results
+
+
+def batch_call_dims(fun, args, in_dims, axis_size: int, fun_name="<fun>"):
+    """Like :func:`batch_call`, but outputs keep whether they are batched: returns
+    ``(outs, dims)`` with batched outputs' axes moved to 0 (dim 0) and unbatched
+    outputs as they are (dim None)."""
+    outs = _run_batched(fun, args, in_dims, axis_size, fun_name)
+    return ([v if d is None else moveaxis(v, d, 0) for v, d in outs],
+            [None if d is None else 0 for _, d in outs])
+
+
+def _run_batched(fun, args, in_dims, axis_size, fun_name):
+    """``fun(*args)`` on a new BatchTrace; the outputs as (value, batch axis) pairs."""
     trace = BatchTrace(core.current_trace(), axis_size, fun_name)
     try:
         tracers = [BatchTracer(trace, a, d) if d is not None else a for a, d in zip(args, in_dims)]
         with core.set_current_trace(trace):
             outs = fun(*tracers)
-        out_dims = out_dims_fn(len(outs))
-        results = []
-        for i, (o, want) in enumerate(zip(outs, out_dims)):
-            v, d = trace.to_val_dim(o)
-            if want is None:
-                if d is not None:
-                    raise ValueError(
-                        f"xnp.vmap: output {i} of {fun_name} is batched but out_axes is None "
-                        "for it; only outputs that do not depend on the mapped inputs may use "
-                        "out_axes=None.")
-                results.append(v)
-                continue
-            nd = len(core.aval_of(v).shape) + (1 if d is None else 0)
-            want = want % nd if want < 0 else want
-            if d is None:
-                results.append(broadcast_batched(v, axis_size, want))
-            else:
-                results.append(moveaxis(v, d, want))
+        return [trace.to_val_dim(o) for o in outs]
     finally:
         trace.alive = False
-    return results
 

@@ -420,9 +420,13 @@ class Tracer:
     static. Converting to a Python or NumPy value raises the matching
     ``xnp.errors`` class, unless the tracer is concrete (``to_concrete_value``).
     Operators and array methods are installed by :mod:`xnp.array`.
+
+    In-place updates (``x[idx] = v``, ``x += y``) are functionalized: every tracer
+    class implements ``_assign``, ``_with_value`` and ``_value_token`` (used by
+    :mod:`xnp.numpy_api._views`); ``view_of`` records the base of a traced view.
     """
 
-    __slots__ = ("_trace", "__weakref__")
+    __slots__ = ("_trace", "view_of", "__weakref__")
     __array_priority__ = 100
 
     @property
@@ -455,6 +459,23 @@ class Tracer:
 
     def _origin_message(self) -> str:
         return ""
+
+    # -- in-place update protocol (functionalization, see xnp/numpy_api/_views.py)
+    def _with_value(self, new) -> "Tracer":
+        """A new tracer of this tracer's trace standing for ``new`` (a value of this trace or
+        of an enclosing one, e.g. a constant)."""
+        raise NotImplementedError(
+            f"xnp: in-place updates of a {type(self).__name__} are not supported")
+
+    def _assign(self, new) -> None:
+        """Rebind this tracer to ``new`` (same aval; a value of this trace or an enclosing
+        one): the functionalized ``x[idx] = v`` / ``x += y``."""
+        raise NotImplementedError(
+            f"xnp: in-place updates of a {type(self).__name__} are not supported")
+
+    def _value_token(self):
+        """An object whose identity names the value held now; ``_assign`` changes it."""
+        raise NotImplementedError
 
     def _check_alive(self):
         if not self._trace.alive:

@@ -80,7 +80,7 @@ def signature_arg_names(fun, args, kwargs) -> list[str] | None:
 class JitTracer(core.Tracer):
     """A tracer of a staging trace: an aval and the jaxpr variable (or literal) it stands for."""
 
-    __slots__ = ("_aval", "val", "src", "view_of")
+    __slots__ = ("_aval", "val", "src")
 
     def __init__(self, trace, aval: ShapedArray, val, src=None):
         self._trace = trace
@@ -127,11 +127,18 @@ class JitTracer(core.Tracer):
         lines.append(errors.docs_pointer(errors.UnexpectedTracerError))
         return "\n".join(lines)
 
-    def _assign(self, new: "JitTracer") -> None:
+    def _with_value(self, new) -> "JitTracer":
+        return self._trace.to_tracer(new)
+
+    def _assign(self, new) -> None:
         """Rebind this tracer to ``new``'s value (functionalized in-place update)."""
+        new = self._trace.to_tracer(new)
         self._aval = new._aval
         self.val = new.val
         self.src = new.src
+
+    def _value_token(self):
+        return self.val
 
 
 def _is_literal_candidate(x) -> bool:

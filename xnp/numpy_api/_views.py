@@ -1,0 +1,175 @@
+"""NumPy aliasing for traced arrays: in-place updates under every transformation.
+
+A tracer (``jit``, ``grad``/``jvp``/``vjp``/``linearize``, ``vmap``) cannot be
+written in place; ``x[idx] = v`` and ``x += y`` *rebind* it to the updated value
+(functionalization, DESIGN.md). NumPy's aliasing is reproduced on top of that:
+
+* a basic-index read ``v = x[idx]`` of a tracer records ``v.view_of`` (its base,
+  the index and the base's value token at read time) and registers ``v`` as a
+  live view of ``x``;
+* writing ``v`` writes the new value through into its base (recursively, a view
+  of a view reaches the root) and rebinds ``v``;
+* after a base is written, its live views are re-read from it (replay).
+
+Everything goes through a small protocol each tracer class implements
+(:class:`xnp.tracing.core.Tracer`): ``_assign(new)`` rebinds the tracer,
+``_with_value(new)`` makes a new tracer of the same trace, and
+``_value_token()`` names the value held now (a jaxpr variable for ``jit``, the
+primal for ``jvp``, the batched value for ``vmap``), so a stale view is detected.
+
+Refused, with ``NotImplementedError``: writing through a view of an eager array
+inside a transformation (a side effect on a global), writing into a tracer of an
+enclosing transformation, and writing through a view whose base was rebound by
+something that does not replay views.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from xnp import lax
+from xnp.tracing import core
+
+__all__ = ["ViewOf", "track_view", "rebind", "rebind_traced", "is_write_back_of"]
+
+
+class ViewOf:
+    """``view_of`` record of a traced basic-index view: its ``base``, the index ``entries``
+    and ``base_token``, the base's value token when the view was last read (None for an
+    eager base)."""
+
+    __slots__ = ("base", "entries", "base_token")
+
+    def __init__(self, base, entries, base_token):
+        self.base = base
+        self.entries = entries
+        self.base_token = base_token
+
+
+_VIEWS: dict = {}  # id(base tracer) -> (weakref to the base, [weakrefs to its views])
+
+
+def _forget(key, ref):
+    entry = _VIEWS.get(key)
+    if entry is not None and entry[0] is ref:
+        del _VIEWS[key]
+
+
+def _register(base, view) -> None:
+    key = id(base)
+    entry = _VIEWS.get(key)
+    if entry is None or entry[0]() is not base:
+        entry = _VIEWS[key] = (weakref.ref(base, lambda r, k=key: _forget(k, r)), [])
+    refs = entry[1]
+    refs[:] = [r for r in refs if r() is not None]
+    refs.append(weakref.ref(view))
+
+
+def _live_views(base) -> list:
+    entry = _VIEWS.get(id(base))
+    if entry is None or entry[0]() is not base:
+        return []
+    return [v for v in (r() for r in entry[1]) if v is not None]
+
+
+def track_view(base, out, entries):
+    """``out`` (``base[entries]``, a basic-index read) as a view of ``base``.
+
+    A read of a tracer of the current trace that did not produce one of its tracers
+    (e.g. a slice of a value with a zero tangent under ``grad``: the read runs on the
+    enclosing trace) is wrapped into one, so the view can be written like its base.
+    Returns the (possibly wrapped) view; eager results are returned unchanged.
+    """
+    traced = isinstance(base, core.Tracer)
+    if traced and base._trace is core.current_trace() and not (
+            isinstance(out, core.Tracer) and out._trace is base._trace):
+        out = base._with_value(out)
+    if isinstance(out, core.Tracer):
+        out.view_of = ViewOf(base, entries, base._value_token() if traced else None)
+        if traced:
+            _register(base, out)
+    return out
+
+
+def _replay_views(t, skip=None) -> None:
+    """Re-read the live views of ``t`` after ``t`` was written."""
+    from xnp.numpy_api._index_core import _read  # noqa: PLC0415  (_index_core imports this module)
+
+    for v in _live_views(t):
+        rec = v.view_of
+        if v is skip or rec is None or rec.base is not t or not v._trace.alive:
+            continue
+        v._assign(_read(t, rec.entries))
+        rec.base_token = t._value_token()
+        _replay_views(v)
+
+
+def rebind(t, new, skip=None) -> None:
+    """Write ``new`` (``t``'s aval) into the traced array ``t``: rebind it, write through to
+    its base if it is a view, and replay its own live views (except ``skip``).
+
+    Raises
+    ------
+    NotImplementedError
+        ``t`` belongs to an enclosing transformation; ``t`` is a view of an eager
+        array; ``t``'s base was rebound without replaying its views.
+    """
+    from xnp.numpy_api._index_core import _write  # noqa: PLC0415  (_index_core imports this module)
+
+    if t._trace is not core.current_trace():
+        raise NotImplementedError(
+            f"xnp: in-place update of a traced array {t.aval.str_short()} that belongs to an "
+            "enclosing transformation (a closure of a nested jit/grad/vmap or a lax "
+            "control-flow body) is not supported; return the new value instead.")
+    rec = t.view_of
+    if rec is not None:
+        base = rec.base
+        if not isinstance(base, core.Tracer):
+            raise NotImplementedError(
+                "xnp: writing through a view of an eager array inside a traced function is not "
+                "supported (it would modify a global as a side effect); pass the array as an "
+                "argument (jit writes updated arguments back) or index it outside the function.")
+        if rec.base_token is not base._value_token():
+            raise NotImplementedError(
+                "xnp: writing through a view of a traced array whose base was updated by an "
+                "operation that does not propagate to views (e.g. out=); index the base array "
+                "instead.")
+        rebind(base, _write(base, rec.entries, new, view_write=True), skip=t)
+        t._assign(new)
+        rec.base_token = base._value_token()
+    else:
+        t._assign(new)
+    _replay_views(t, skip)
+
+
+def is_write_back_of(x, value, entries) -> bool:
+    """Whether ``x[entries] = value`` is the tail of ``x[idx] op= y``: ``value`` is a view
+    ``x[entries]`` read from ``x``'s current value, already written through."""
+    rec = getattr(value, "view_of", None)
+    return (rec is not None and rec.base is x and rec.base_token is x._value_token()
+            and [e.key() for e in rec.entries] == [e.key() for e in entries])
+
+
+def rebind_traced(tracer, new, opname: str):
+    """``tracer op= y`` under a transformation: rebind ``tracer`` to ``new`` (``op(tracer, y)``).
+
+    NumPy's in-place rules: the result must keep ``tracer``'s shape
+    (``ValueError``) and cast to its dtype with ``same_kind`` (``TypeError``).
+    A view writes through to its base. A weakly typed 0-d tracer stands for a
+    Python scalar, which is immutable: ``new`` is returned and nothing is rebound.
+    """
+    if tracer.aval.weak_type and tracer.aval.ndim == 0:
+        return new
+    na, ta = core.aval_of(new), tracer.aval
+    if na.shape != ta.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {ta.shape} doesn't match "
+                         f"the broadcast shape {na.shape}")
+    if not np.can_cast(na.dtype, ta.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{opname}' output from {na.dtype!r} to {ta.dtype!r} "
+                        "with casting rule 'same_kind'")
+    if na.dtype != ta.dtype or na.weak_type != ta.weak_type:
+        new = lax.convert_element_type(new, ta.dtype, weak_type=ta.weak_type)
+    rebind(tracer, new)
+    return tracer

@@ -39,6 +39,7 @@ class Compiled:
         self._handlers = [c.result_handler(a) for a in module.out_avals]
         self._run = self._exe.execute_sharded
         self._out_meta = tuple((a.weak_type, a) for a in module.out_avals)
+        self._out0 = self._out_meta[0] if len(self._out_meta) == 1 else None
         self._donated = module.donated
         self._any_donated = any(module.donated)
 
@@ -88,7 +89,7 @@ class Compiled:
 
     def call_single(self, leaves):
         """``call_flat(leaves)[0]`` for an executable with exactly one output."""
-        (w, a), = self._out_meta
+        w, a = self._out0
         return _ARRAY(None, w, self._execute(leaves)[0], a)
 
 

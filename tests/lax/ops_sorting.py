@@ -34,7 +34,11 @@ def special(rng, shape, dtype):
     if dtype.kind == "c":
         im = np.where(rng.random(shape) < 0.3, rng.choice(vals, size=shape),
                       np.round(rng.standard_normal(shape)))
-        a = a + 1j * im
+        # parts set separately: a + 1j * im would turn an infinite im into a NaN real part
+        # (1j * inf is nan+infj), with "invalid value encountered in multiply"
+        c = np.empty(np.shape(a), np.complex128)
+        c.real, c.imag = a, im
+        a = c
     return np.asarray(a).astype(dtype)
 
 
@@ -45,7 +49,9 @@ def _float_key(v):
 
 def _key(v):
     if isinstance(v, (complex, np.complexfloating)):
-        return (_float_key(v.real), _float_key(v.imag))
+        # NumPy's complex order: [R + Rj, R + nanj, nan + Rj, nan + nanj]
+        re, im = float(v.real), float(v.imag)
+        return (math.isnan(re), math.isnan(im), _float_key(re), _float_key(im))
     if isinstance(v, (np.floating, float)) or type(v).__module__.startswith("ml_dtypes"):
         return _float_key(v)
     return (0, int(v))

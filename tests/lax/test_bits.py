@@ -117,6 +117,24 @@ def test_nextafter_bit_exact(dtype):
         assert ok.all(), (dtype, a[~ok], b[~ok], np.asarray(out)[~ok], expected[~ok])
 
 
+@pytest.mark.parametrize("dtype", [np.dtype(ml_dtypes.float8_e4m3fn),
+                                   np.dtype(ml_dtypes.float8_e5m2)], ids=str)
+def test_nextafter_float8_every_pair(dtype):
+    """All 256 x 256 bit-pattern pairs vs NumPy + ml_dtypes (no inf in e4m3fn: its
+    largest finite value steps to NaN only towards NaN); NaN results compare as NaN."""
+    codes = np.arange(256, dtype=np.uint8).view(dtype)
+    a, b = np.repeat(codes, 256), np.tile(codes, 256)
+    expected = np.nextafter(a, b)
+    outs = [lax.nextafter(xnp.asarray(a), xnp.asarray(b)), xnp.jit(lax.nextafter)(a, b),
+            xnp.nextafter(xnp.asarray(a), xnp.asarray(b))]
+    with xnp.config.override(eager_backend="xla"):
+        outs.append(lax.nextafter(xnp.asarray(a), xnp.asarray(b)))
+    for out in outs:
+        assert np.asarray(out).dtype == dtype
+        ok = _same_or_both_nan(out, expected)
+        assert ok.all(), (dtype, a[~ok], b[~ok], np.asarray(out)[~ok], expected[~ok])
+
+
 def test_nextafter_batching():
     a = np.linspace(-2, 2, 12).reshape(3, 4)
     b = np.array([0.0, np.inf, -np.inf, 5.0])

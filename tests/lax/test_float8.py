@@ -33,17 +33,14 @@ F8 = [E4M3, E5M2]
 MODES = ["eager", "jit", "eager_xla"]
 
 # the reference is exact on the float8 operands themselves (bit-level semantics)
-DIRECT_REFERENCE = {"bitcast_to_signed"}
+DIRECT_REFERENCE = {"bitcast_to_signed", "nextafter"}
 # primitives that reject float8 with a TypeError, as they reject float16 and bfloat16:
 # no float8 (or any 8/16-bit float) LAPACK kernels or FFTs, no float8 complex type, and
 # reduce_precision's record only runs float64 (its float8 rejection is in its errors)
 REJECTS = re.compile(r"^(complex|cholesky|triangular_solve|lu|qr|eigh|svd|eig|fft\[RFFT"
                      r"|reduce_precision)\b")
 # float8 gaps in code owned elsewhere: strict, so a fix shows up as XPASS
-KNOWN_GAPS = {
-    "nextafter": "xnp.lax.nextafter accepts IEEE float16/bfloat16/float32/float64 only "
-                 "(xnp/lax/bits.py); NumPy + ml_dtypes define nextafter for float8",
-}
+KNOWN_GAPS: dict[str, str] = {}
 # min/max-family records: their identity (the value of an empty window) is the largest
 # finite value for a type without infinities, where the float32 reference has inf
 _MIN_MAX = re.compile(r"max|min")

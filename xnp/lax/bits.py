@@ -1,6 +1,6 @@
 """Bit-level elementwise primitives: ``population_count``, ``clz`` (integers),
-``nextafter`` and ``reduce_precision`` (IEEE floats: float16, bfloat16, float32,
-float64). Shapes and dtypes as the (first) operand; lax broadcasting rules (``_kit``).
+``nextafter`` (every real float, float8 included) and ``reduce_precision`` (IEEE floats:
+float16, bfloat16, float32, float64). Shapes and dtypes as the (first) operand; lax broadcasting rules (``_kit``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ IEEE_FLOATS = frozenset(np.dtype(t) for t in (np.float16, ml_dtypes.bfloat16, np
 population_count_p = kit.unary("population_count", kit.INTEGER,
                                differentiable="population_count has integer outputs")
 clz_p = kit.unary("clz", kit.INTEGER, differentiable="clz has integer outputs")
-nextafter_p = kit.binary("nextafter", IEEE_FLOATS)
+nextafter_p = kit.binary("nextafter", kit.FLOATING)
 for _p in (population_count_p, clz_p):
     _p.batch = R.unary_batch(_p)
 nextafter_p.batch = R.elementwise_batch(nextafter_p)
@@ -48,10 +48,12 @@ def clz(x: Array) -> Array:
 def nextafter(x1: Array, x2: Array) -> Array:
     """The next representable value after ``x1`` towards ``x2`` (``numpy.nextafter``).
 
-    IEEE floating dtypes (float16, bfloat16, float32, float64), equal for both
-    operands; lax broadcasting. ``x2`` where ``x1 == x2`` (so ``nextafter(0.0, -0.0)``
-    is ``-0.0``), NaN if either is NaN; steps from ±0 to the smallest subnormal and from
-    the largest finite value to inf, as NumPy. Not differentiable (raises).
+    Real floating dtypes (float16, bfloat16, float32, float64, float8_e4m3fn,
+    float8_e5m2), equal for both operands; lax broadcasting. ``x2`` where ``x1 == x2``
+    (so ``nextafter(0.0, -0.0)`` is ``-0.0``), NaN if either is NaN; steps from ±0 to the
+    smallest subnormal and from the largest finite value to inf, as NumPy (+ ml_dtypes
+    for float8; float8_e4m3fn has no inf, so its largest finite value only steps
+    towards a NaN ``x2``, giving NaN). Not differentiable (raises).
     """
     return nextafter_p.bind(x1, x2)
 

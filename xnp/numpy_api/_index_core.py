@@ -581,15 +581,7 @@ def setitem(x, idx, value) -> None:
     if type(x) is core.Array:
         trace = core.current_trace()
         if type(trace) is not core.EvalTrace:
-            raise NotImplementedError(
-                f"xnp: writing into the eager array {x.aval.str_short()} inside a function "
-                f"transformed by {trace.transformation} is not supported: the array is not a "
-                "value of the transformation (a global or a closure; under grad/jvp/vmap also an "
-                "array computed from constants only), so the write would be a side effect (under "
-                "jit it would happen only once, while tracing). Fix: pass the array as an "
-                "argument (jit writes updated arguments back to the caller), return a new value "
-                "(x.at[idx].set(v)), or transform xnp.jit(f) (xnp.grad(xnp.jit(f))): under jit "
-                "every array the function creates is traced and can be written.")
+            raise NotImplementedError(errors.eager_write_message(x.aval, trace.transformation))
         nval = value._value if type(value) is core.Array else value
         x._writable_value()[_native_index(idx)] = nval
         return

@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 
 from xnp import config, lax
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray, canonical_dtype
 
 __all__ = [
@@ -111,20 +111,6 @@ def _from_sequence(fname, seq, argname):
 
 def aval_for(x) -> ShapedArray:
     return core.aval_of(x)
-
-
-def _stand_in(aval: ShapedArray):
-    """What ``np.result_type`` sees for an operand: a dtype, or a Python scalar if weak."""
-    if not aval.weak_type:
-        return aval.dtype
-    kind = aval.dtype.kind
-    if kind == "c":
-        return 0j
-    if kind == "f" or aval.dtype.name == "bfloat16":
-        return 0.0
-    if kind in "iu":
-        return 0
-    return aval.dtype
 
 
 _RESULT_CACHE: dict = {}
@@ -364,6 +350,8 @@ def write_out(fname: str, out, res):
 
     Eager: in place, as NumPy does. Under jit the traced ``out`` is rebound to
     the new value (functionalized). Returns ``out`` (or ``res`` when ``out`` is None).
+    An eager ``out`` inside a transformation raises ``NotImplementedError`` (as
+    ``x[idx] = v`` does: the write would be a side effect).
     """
     if out is None:
         return res
@@ -383,6 +371,9 @@ def write_out(fname: str, out, res):
     if ra.dtype != oa.dtype:
         res = lax.convert_element_type(res, oa.dtype)
     if type(out) is core.Array:
+        trace = core.current_trace()
+        if type(trace) is not core.EvalTrace:
+            raise NotImplementedError(errors.eager_write_message(oa, trace.transformation))
         out._writable_value()[...] = res._value if type(res) is core.Array else res
         return out
     from xnp.numpy_api import indexing  # noqa: PLC0415  (indexing imports this module)

@@ -448,9 +448,12 @@ def slogdet(a):
     absd = lax.abs(d)
     rdt = core.aval_of(absd).dtype
     axis = (core.aval_of(d).ndim - 1,)
-    logabsdet = lax.reduce_sum(lax.log(absd), axis)
     zero = lax.eq(absd, M.scalar(0, rdt))
     safe = lax.select_n(zero, absd, M.scalar(1, rdt))
+    # log of the nonzero pivots only: -inf for a singular matrix without log(0)'s
+    # RuntimeWarning (NumPy's slogdet does not warn)
+    logabsdet = lax.select_n(lax.reduce_or(zero, axis), lax.reduce_sum(lax.log(safe), axis),
+                             M.scalar(-np.inf, rdt))
     unit = lax.select_n(zero, lax.div(d, cast(safe, dt)), M.scalar(0, dt))
     sgn = lax.mul(lax.reduce_prod(unit, axis), cast(sign, dt))
     return SlogdetResult(sgn, logabsdet)

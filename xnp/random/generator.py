@@ -30,6 +30,7 @@ import secrets
 import numpy as np
 
 from xnp import lax
+from xnp.lax import _kit as kit
 from xnp.lax.prng import threefry2x32_rounds
 from xnp.numpy_api import _util
 from xnp.numpy_api import elementwise as _ew
@@ -98,7 +99,7 @@ def _float_dtype(fname: str, dtype) -> np.dtype:
 
 def _array_param(fname: str, x, argname: str):
     x = _util.asarray_for(f"random.{fname}", x, argname)
-    if core.aval_of(x).dtype.kind not in "fc":
+    if core.aval_of(x).dtype not in kit.INEXACT:  # ml_dtypes floats (kind "V") stay
         x = lax.convert_element_type(x, _util.default_float())
     return x
 

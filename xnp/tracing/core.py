@@ -40,6 +40,8 @@ __all__ = [
     "current_trace",
     "set_current_trace",
     "register_eager_backend",
+    "register_in_place_writer",
+    "write_in_place",
     "eager_backend",
     "source_info",
     "aval_of",
@@ -561,6 +563,34 @@ class Tracer:
             raise AttributeError(
                 f"{type(self).__name__} has no attribute device: a traced value has no device yet")
         raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+
+
+# --------------------------------------------------------------------------- in-place writes
+
+
+def _no_in_place_writer(tracer, new) -> None:
+    raise NotImplementedError("xnp: no in-place writer is registered (import xnp, not xnp.tracing)")
+
+
+_IN_PLACE_WRITER: list = [_no_in_place_writer]
+
+
+def register_in_place_writer(fn: Callable) -> None:
+    """Set ``fn(tracer, new)``, which writes ``new`` (``tracer``'s aval) into the traced
+    array ``tracer`` with NumPy's aliasing: rebinds it, writes a view through to its
+    base and re-reads its live views. :mod:`xnp.numpy_api._views` owns that logic and
+    registers its ``rebind`` here when imported; the tracing layer, which may not import
+    ``xnp.numpy_api``, calls it through :func:`write_in_place` (a jitted function that
+    updates a traced argument in place, called inside another transformation)."""
+    _IN_PLACE_WRITER[0] = fn
+
+
+def write_in_place(tracer, new) -> None:
+    """``tracer``'s value becomes ``new``, views included (:func:`register_in_place_writer`).
+
+    Raises ``NotImplementedError`` where ``x[idx] = v`` would (e.g. ``tracer`` belongs
+    to an enclosing transformation)."""
+    _IN_PLACE_WRITER[0](tracer, new)
 
 
 # --------------------------------------------------------------------------- eager arrays

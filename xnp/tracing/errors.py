@@ -160,3 +160,18 @@ def method_message(tracer, method: str) -> str:
     head = concretization_message(tracer, f"The {method} method was called on traced array "
                                           f"with shape {_shape(tracer)}.")
     return head
+
+
+def eager_write_message(aval, transformation: str) -> str:
+    """``NotImplementedError`` text for writing into an eager array (``aval``) inside a
+    function transformed by ``transformation``: ``x[idx] = v``, ``out=``, or a jitted
+    function that updates that array argument in place."""
+    return (
+        f"xnp: writing into the eager array {aval.str_short()} inside a function "
+        f"transformed by {transformation} is not supported: the array is not a "
+        "value of the transformation (a global or a closure; under grad/jvp/vmap also an "
+        "array computed from constants only), so the write would be a side effect (under "
+        "jit it would happen only once, while tracing). Fix: pass the array as an "
+        "argument (jit writes updated arguments back to the caller), return a new value "
+        "(x.at[idx].set(v)), or transform xnp.jit(f) (xnp.grad(xnp.jit(f))): under jit "
+        "every array the function creates is traced and can be written.")

@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 from xnp import config
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
@@ -380,13 +380,20 @@ class JitWrapped:
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])
 
     def _bind_nested(self, entry, leaves):
-        if any(entry.mutated):
-            raise NotImplementedError(
-                f"xnp.jit: {self._name} updates one of its array arguments in place and is "
-                "called inside another transformation; return the updated value instead.")
+        """Stage one ``jit`` equation. The arguments the function updates in place are its
+        extra outputs (as in the eager call's write-back): each such traced argument is
+        rebound to its new value with NumPy's aliasing (``core.write_in_place``, views
+        written through); an eager one raises, as ``x[idx] = v`` on it would."""
+        targets = [leaf for leaf, m in zip(leaves, entry.mutated) if m]
+        for leaf in targets:
+            if not isinstance(leaf, core.Tracer):
+                raise NotImplementedError(errors.eager_write_message(
+                    core.aval_of(leaf), core.current_trace().transformation))
         jaxpr, consts = _closure_convert(entry.closed)
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
-        return tree_unflatten(entry.out_tree, outs)
+        for leaf, new in zip(targets, outs[entry.n_out:]):
+            core.write_in_place(leaf, new)
+        return tree_unflatten(entry.out_tree, outs[: entry.n_out])
 
     def trace(self, *args, **kwargs) -> "Traced":
         """Trace for these arguments; ``.jaxpr`` is the ClosedJaxpr, ``.lower()`` lowers it."""

@@ -44,12 +44,13 @@ def _before_and_tie(b, x, y, direction="LT"):
     order (``direction="GT"``: the descending order, NaN first)."""
     dt = x.aval.dtype
     if dt in kit.COMPLEX:
+        # NumPy's complex order [R + Rj, R + nanj, nan + Rj, nan + nanj]: lexicographic in
+        # (isnan(re), isnan(im), re, im), so -inf + nanj sorts after every non-NaN value
         part = x.aval.update(dtype=np.finfo(dt).dtype)
         re = [b.op("stablehlo.real", [v], [part])[0] for v in (x, y)]
         im = [b.op("stablehlo.imag", [v], [part])[0] for v in (x, y)]
-        before_re, tie_re = _before_and_tie(b, *re, direction)
-        before_im, tie_im = _before_and_tie(b, *im, direction)
-        return _or(b, before_re, _and(b, tie_re, before_im)), _and(b, tie_re, tie_im)
+        nan_re, nan_im = ([compare(b, v, v, "NE") for v in p] for p in (re, im))
+        return _lexicographic(b, [nan_re, nan_im, re, im], direction)
     before = compare(b, x, y, direction)
     tie = compare(b, x, y, "EQ")
     if dt in kit.INEXACT:
@@ -61,14 +62,20 @@ def _before_and_tie(b, x, y, direction="LT"):
     return before, tie
 
 
+def _lexicographic(b, pairs, direction="LT"):
+    """``(before, tie)`` of the key tuples ``pairs`` (``[(x_key, y_key), ...]``, the
+    first the most significant), each key in NumPy's order (bool: False first)."""
+    before, tie = _before_and_tie(b, *pairs[-1], direction)
+    for x, y in reversed(pairs[:-1]):
+        b_k, t_k = _before_and_tie(b, x, y, direction)
+        before, tie = _or(b, b_k, _and(b, t_k, before)), _and(b, t_k, tie)
+    return before, tie
+
+
 def _comparator(num_keys: int, direction: str = "LT"):
     def body(b, *args):
         pairs = [(args[2 * i], args[2 * i + 1]) for i in range(num_keys)]
-        result, _ = _before_and_tie(b, *pairs[-1], direction)
-        for x, y in reversed(pairs[:-1]):
-            before, tie = _before_and_tie(b, x, y, direction)
-            result = _or(b, before, _and(b, tie, result))
-        return [result]
+        return [_lexicographic(b, pairs, direction)[0]]
 
     return body
 

@@ -48,15 +48,15 @@ from xnp.numpy_api.elementwise import (abs, absolute, add, around, ceil, clip, d
                                        subtract, true_divide, trunc, where)
 from xnp.numpy_api.transcendental import (acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan,
                                           arctan2, arctanh, asin, asinh, atan, atan2, atanh, cbrt,
-                                          cos, cosh, deg2rad, degrees, exp, exp2, expm1, hypot,
+                                          cos, cosh, deg2rad, degrees, exp, exp2, expm1, hypot, i0,
                                           log, log10, log1p, log2, logaddexp, logaddexp2, rad2deg,
-                                          radians, sin, sinh, sqrt, tan, tanh, i0)
-from xnp.numpy_api.logic import (angle, bitwise_and, bitwise_invert, bitwise_left_shift,
-                                 bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, conj,
-                                 conjugate, copysign, equal, greater, greater_equal, imag, invert,
-                                 isfinite, isinf, isnan, left_shift, less, less_equal, logical_and,
-                                 logical_not, logical_or, logical_xor, not_equal, real,
-                                 right_shift, signbit, nextafter, bitwise_count)
+                                          radians, sin, sinh, sqrt, tan, tanh)
+from xnp.numpy_api.logic import (angle, bitwise_and, bitwise_count, bitwise_invert,
+                                 bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift,
+                                 bitwise_xor, conj, conjugate, copysign, equal, greater,
+                                 greater_equal, imag, invert, isfinite, isinf, isnan, left_shift,
+                                 less, less_equal, logical_and, logical_not, logical_or,
+                                 logical_xor, nextafter, not_equal, real, right_shift, signbit)
 from xnp.numpy_api.indexing import (argwhere, compress, extract, flatnonzero, nonzero,
                                     put_along_axis, take, take_along_axis)
 from xnp.numpy_api.linalg import (dot, inner, matmul, outer, tensordot, vdot, vecdot)
@@ -72,7 +72,35 @@ from xnp.numpy_api.cumulative import (cumprod, cumsum, cumulative_prod, cumulati
                                       ediff1d, nancumprod, nancumsum)
 from xnp.numpy_api.sorting import (argpartition, argsort, lexsort, partition, searchsorted, sort,
                                    sort_complex)
-from xnp.numpy_api.convolve import convolve, correlate
+from xnp.numpy_api.convolve import (convolve, correlate)
+from xnp.numpy_api.matrices import (diag, diag_indices, diag_indices_from, diagflat, diagonal,
+                                    fill_diagonal, rot90, trace, tri, tril, tril_indices,
+                                    tril_indices_from, triu, triu_indices, triu_indices_from,
+                                    vander)
+from xnp.numpy_api.grids import (fromfunction, geomspace, indices, ix_, logspace, meshgrid, mgrid,
+                                 ogrid, ravel_multi_index, unravel_index)
+from xnp.numpy_api.editing import (apply_along_axis, apply_over_axes, block, choose, copyto,
+                                   delete, dsplit, hsplit, insert, place, put, putmask, resize,
+                                   rollaxis, select, trim_zeros, unstack, vsplit)
+from xnp.numpy_api.introspection import (errstate, isscalar, iterable, may_share_memory, ndim,
+                                         shape, shares_memory, size, vectorize)
+from xnp.numpy_api.einsum import (einsum, einsum_path)
+from xnp.numpy_api.nan_functions import (isneginf, isposinf, nan_to_num, nanargmax, nanargmin,
+                                         nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar)
+from xnp.numpy_api.statistics import (average, corrcoef, cov, median, nanmedian, nanpercentile,
+                                      nanquantile, percentile, quantile)
+from xnp.numpy_api.math_misc import (allclose, array_equal, array_equiv, cross, fix, frexp, gcd,
+                                     gradient, heaviside, isclose, iscomplex, iscomplexobj, isreal,
+                                     isrealobj, kron, lcm, ldexp, matvec, modf, real_if_close,
+                                     sinc, spacing, trapezoid, unwrap, vecmat)
+from xnp.numpy_api.sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique,
+                                unique_all, unique_counts, unique_inverse, unique_values)
+from xnp.numpy_api.histograms import (bincount, digitize, histogram, histogram2d,
+                                      histogram_bin_edges, histogramdd, interp)
+from xnp.numpy_api.polynomials import (poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint,
+                                       polymul, polysub, polyval, roots)
+from xnp.numpy_api.windows import (bartlett, blackman, hamming, hanning, kaiser, packbits,
+                                   unpackbits)
 
 __all__ += [
     "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -91,23 +119,41 @@ __all__ += [
     "logaddexp", "logaddexp2", "sqrt", "cbrt", "hypot", "sin", "cos", "tan", "arcsin", "arccos",
     "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "asin",
     "acos", "atan", "atan2", "asinh", "acosh", "atanh", "deg2rad", "rad2deg", "degrees",
-    "radians", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "radians", "i0", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
     "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
     "bitwise_xor", "bitwise_not", "invert", "bitwise_invert", "left_shift", "right_shift",
     "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite", "signbit",
     "copysign", "real", "imag", "conj", "conjugate", "angle", "nextafter", "bitwise_count",
-    "i0", "nonzero", "flatnonzero",
-    "argwhere", "take", "take_along_axis", "put_along_axis", "compress", "extract", "dot",
-    "matmul", "vdot", "inner", "outer", "tensordot", "vecdot", "reshape", "ravel", "transpose",
-    "permute_dims", "matrix_transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims",
-    "concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack",
-    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "broadcast_arrays",
-    "broadcast_shapes", "flip", "flipud", "fliplr", "pad", "tile", "repeat", "split",
-    "array_split", "roll", "append", "sum", "prod", "mean", "max", "amax", "min", "amin",
-    "argmax", "argmin", "all", "any", "var", "std", "count_nonzero", "ptp", "cumsum", "cumprod",
-    "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod", "diff", "ediff1d", "sort",
-    "argsort", "lexsort", "partition", "argpartition", "searchsorted", "sort_complex",
-    "convolve", "correlate"
+    "nonzero", "flatnonzero", "argwhere", "take", "take_along_axis", "put_along_axis",
+    "compress", "extract", "dot", "matmul", "vdot", "inner", "outer", "tensordot", "vecdot",
+    "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
+    "squeeze", "expand_dims", "concatenate", "concat", "stack", "hstack", "vstack", "dstack",
+    "column_stack", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to",
+    "broadcast_arrays", "broadcast_shapes", "flip", "flipud", "fliplr", "pad", "tile", "repeat",
+    "split", "array_split", "roll", "append", "sum", "prod", "mean", "max", "amax", "min",
+    "amin", "argmax", "argmin", "all", "any", "var", "std", "count_nonzero", "ptp", "cumsum",
+    "cumprod", "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod", "diff",
+    "ediff1d", "sort", "argsort", "lexsort", "partition", "argpartition", "searchsorted",
+    "sort_complex", "convolve", "correlate", "diag", "diagonal", "diagflat", "trace", "tri",
+    "tril", "triu", "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from",
+    "diag_indices", "diag_indices_from", "fill_diagonal", "vander", "rot90", "meshgrid",
+    "indices", "ix_", "mgrid", "ogrid", "unravel_index", "ravel_multi_index", "logspace",
+    "geomspace", "fromfunction", "delete", "insert", "resize", "rollaxis", "block", "hsplit",
+    "vsplit", "dsplit", "unstack", "select", "choose", "place", "put", "putmask", "copyto",
+    "trim_zeros", "apply_along_axis", "apply_over_axes", "shape", "ndim", "size", "isscalar",
+    "iterable", "may_share_memory", "shares_memory", "errstate", "vectorize", "einsum",
+    "einsum_path", "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
+    "nanargmax", "nanargmin", "nan_to_num", "isposinf", "isneginf", "average", "median",
+    "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile", "cov", "corrcoef",
+    "isclose", "allclose", "array_equal", "array_equiv", "heaviside", "sinc", "fix", "frexp",
+    "ldexp", "modf", "gcd", "lcm", "spacing", "iscomplex", "isreal", "iscomplexobj",
+    "isrealobj", "real_if_close", "unwrap", "gradient", "trapezoid", "cross", "kron", "matvec",
+    "vecmat", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+    "isin", "intersect1d", "setdiff1d", "setxor1d", "union1d", "bincount", "digitize",
+    "histogram", "histogram_bin_edges", "histogram2d", "histogramdd", "interp", "polyval",
+    "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyfit", "roots",
+    "poly", "poly1d", "bartlett", "blackman", "hamming", "hanning", "kaiser", "packbits",
+    "unpackbits"
 ]
 
 from xnp import fft  # noqa: E402  (the xnp.fft namespace)

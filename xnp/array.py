@@ -276,6 +276,58 @@ class ArrayMethods:
     def searchsorted(self, v, side="left", sorter=None):
         return _api.searchsorted(self, v, side, sorter)
 
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        """Partition in place (eagerly) / rebind (traced), as ``ndarray.partition``."""
+        self[...] = _api.partition(self, kth, axis, kind, order)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        return _api.argpartition(self, kth, axis, kind, order)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+            mean=None, correction=None):
+        return _api.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                        correction=correction)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+            mean=None, correction=None):
+        return _api.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                        correction=correction)
+
+    def round(self, decimals=0, out=None):
+        return _api.round(self, decimals, out)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        return _api.take(self, indices, axis, out, mode)
+
+    def compress(self, condition, axis=None, out=None):
+        return _api.compress(condition, self, axis, out)
+
+    def nonzero(self):
+        return _api.nonzero(self)
+
+    def repeat(self, repeats, axis=None):
+        return _api.repeat(self, repeats, axis)
+
+    def swapaxes(self, axis1, axis2):
+        return _api.swapaxes(self, axis1, axis2)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        return _api.diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        return _api.trace(self, offset, axis1, axis2, dtype, out)
+
+    def choose(self, choices, out=None, mode="raise"):
+        return _api.choose(self, choices, out, mode)
+
+    def put(self, indices, values, mode="raise"):
+        """Write ``values`` at the flat ``indices`` in place, as ``ndarray.put``."""
+        _api.put(self, indices, values, mode)
+
+    def fill(self, value):
+        """Set every element to ``value`` in place (eagerly) / rebind (traced)."""
+        self[...] = value
+
     def copy(self, order="C"):
         return _api.array(self, copy=True)
 

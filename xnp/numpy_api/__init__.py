@@ -6,9 +6,15 @@ from xnp.numpy_api import (creation, dtypes, elementwise, indexing, linalg, mani
 from xnp.numpy_api import cumulative, sorting
 from xnp.numpy_api import logic, transcendental
 from xnp.numpy_api import convolve
+from xnp.numpy_api import sets, histograms, polynomials, windows
+from xnp.numpy_api import editing, grids, introspection, matrices
+from xnp.numpy_api import einsum as _einsum_mod
+from xnp.numpy_api import math_misc, nan_functions, statistics
 
 _MODULES = (dtypes, creation, elementwise, transcendental, logic, indexing, linalg,
-            manipulation, reductions, cumulative, sorting, convolve)
+            manipulation, reductions, cumulative, sorting, convolve, matrices, grids, editing,
+            introspection, _einsum_mod, nan_functions, statistics, math_misc, sets, histograms,
+            polynomials, windows)
 
 __all__ = []
 for _m in _MODULES:

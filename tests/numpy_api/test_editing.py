@@ -1,0 +1,217 @@
+"""xnp.numpy_api.editing vs NumPy (eager, jit, jaxpr via check_vs_numpy): delete/insert,
+resize, rollaxis, block, h/v/dsplit, unstack, select, choose (modes); in-place writers
+(place, put, putmask, copyto) eagerly, under jit (write-back) and grad; trim_zeros eager
+only; apply_along_axis / apply_over_axes; NumPy's error classes."""
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import assert_allclose, check_vs_numpy, grid, make_array
+
+DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint16, np.int64, np.float32, np.float64,
+                                np.complex64)]
+X = np.arange(12.).reshape(3, 4)
+
+
+@pytest.mark.parametrize("case", grid(obj=[0, -1, [0, 2], slice(None, None, 2), [], 7,
+                                           [True, False, True], slice(1, 1)],
+                                      axis=[None, 0, 1, -1], dtype=DTYPES, n=40))
+def test_delete_matches_numpy(case, rng):
+    x = make_array(rng, (3, 3), case.dtype)
+    check_vs_numpy(lambda m, x: m.delete(x, case.obj, case.axis), x)
+
+
+@pytest.mark.parametrize("case", grid(obj=[0, 2, -1, [1], [0, 3, 3], slice(0, 3), 9],
+                                      values=[5, [1, 2, 3], [[1], [2], [3]], 2.7],
+                                      axis=[None, 0, 1], n=50))
+def test_insert_matches_numpy(case):
+    x = np.arange(9).reshape(3, 3)
+    check_vs_numpy(lambda m, x: m.insert(x, case.obj, case.values, case.axis), x)
+
+
+def test_insert_traced_values_and_grad():
+    f = xnp.jit(lambda x, v: xnp.insert(x, [1, 2], v, axis=1))
+    assert_allclose(f(xnp.asarray(X), xnp.asarray([7., 8.])), np.insert(X, [1, 2], [7., 8.], 1))
+    g = xnp.grad(lambda v: xnp.insert(xnp.asarray(X), 1, v, axis=0).sum())(xnp.ones(4))
+    assert_allclose(g, np.ones(4))
+
+
+@pytest.mark.parametrize("shape", [(), 0, 5, (2, 7), (3, 0), (-1,)])
+@pytest.mark.parametrize("src", [np.arange(5), np.zeros(0), np.float32(3)])
+def test_resize_matches_numpy(shape, src):
+    check_vs_numpy(lambda m, a: m.resize(a, shape), src)
+
+
+@pytest.mark.parametrize("axis,start", [(0, 0), (2, 0), (0, 3), (-1, 1), (1, -3), (0, 4),
+                                        (3, 0)])
+def test_rollaxis_matches_numpy(axis, start):
+    check_vs_numpy(lambda m, a: m.rollaxis(a, axis, start), np.zeros((2, 3, 4)))
+
+
+@pytest.mark.parametrize("body", [
+    lambda m, x: m.block([[x, x], [x, x]]), lambda m, x: m.block([x[0], 1, 2.5]),
+    lambda m, x: m.block(x), lambda m, x: m.block(3), lambda m, x: m.block([[[x]]]),
+    lambda m, x: m.block([[x[:, :2], x[:, 2:]]]), lambda m, x: m.block([x.astype(np.int8), 1]),
+    lambda m, x: m.block([]), lambda m, x: m.block((x, x)), lambda m, x: m.block([[x], x]),
+    lambda m, x: m.block([[x, x[0]]]), lambda m, x: m.block([[x], [x[:, :2]]])])
+def test_block_matches_numpy(body):
+    check_vs_numpy(body, X)
+
+
+@pytest.mark.parametrize("shape", [(), (4,), (2, 4), (2, 2, 4)])
+@pytest.mark.parametrize("fname", ["hsplit", "vsplit", "dsplit"])
+@pytest.mark.parametrize("sections", [2, [1, 3], 3])
+def test_hvd_split_match_numpy(shape, fname, sections):
+    check_vs_numpy(lambda m, a: getattr(m, fname)(a, sections), np.ones(shape))
+
+
+@pytest.mark.parametrize("shape,axis", [((3, 4), 0), ((3, 4), 1), ((3, 4), -1), ((0, 2), 1),
+                                        ((2,), 0), ((), 0), ((2, 3), 2)])
+def test_unstack_matches_numpy(shape, axis):
+    check_vs_numpy(lambda m, a: m.unstack(a, axis=axis), np.arange(np.prod(shape)).reshape(shape))
+
+
+@pytest.mark.parametrize("case", grid(dtype=DTYPES, default=[0, 1.5, np.int8(3)], n=20))
+def test_select_matches_numpy(case, rng):
+    x = make_array(rng, (3, 4), case.dtype)
+    c = rng.standard_normal((3, 4))
+    check_vs_numpy(lambda m, x, c: m.select([c > 0.5, c < -0.5, c > 0], [x, x[0], x[1]],
+                                            default=case.default), x, c)
+    if case.dtype.kind in "fc":  # (NumPy's copyto of a Python int choice fails for unsigned)
+        check_vs_numpy(lambda m, x, c: m.select([c > 0.5, c < -0.5], [x, 2],
+                                                default=case.default), x, c)
+
+
+@pytest.mark.parametrize("body", [lambda m, c: m.select([c], [c]),
+                                  lambda m, c: m.select([], []),
+                                  lambda m, c: m.select([c > 0], [c, c]),
+                                  lambda m, c: m.select([c > 0], [c[:2]])])
+def test_select_errors_match_numpy(body):
+    check_vs_numpy(body, np.arange(3.))
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("idx", [[0, 2, 1, 0], [[0], [1], [2]], [3, -1, 0, 5]])
+def test_choose_matches_numpy(mode, idx):
+    a = np.asarray(idx)
+    jit = mode != "raise" or a.max() < 3  # a traced out-of-range index cannot raise (clipped)
+    check_vs_numpy(lambda m, a: m.choose(a, [X[0], X[1].astype(np.float32), 7], mode=mode), a,
+                   jit=jit, jaxpr=jit)
+    check_vs_numpy(lambda m, a: m.choose(a, X[:3, :1], mode=mode), a, jit=jit, jaxpr=jit)
+
+
+def test_choose_traced_index_clipped_and_grad():
+    f = xnp.jit(lambda a: xnp.choose(a, [xnp.zeros(3), xnp.ones(3)]))
+    assert_allclose(f(xnp.asarray([0, 1, 5])), np.array([0., 1., 1.]))
+    g = xnp.grad(lambda x: xnp.choose(xnp.asarray([1, 0, 1]), [x, 2 * x]).sum())(xnp.ones(3))
+    assert_allclose(g, np.array([2., 1., 2.]))
+    check_vs_numpy(lambda m, a: m.choose(a, [X[0]], mode="bad"), np.zeros(4, int))
+    check_vs_numpy(lambda m, a: m.choose(a * 1.0, [X[0]]), np.zeros(4, int))
+
+
+# --------------------------------------------------------------------------- in place
+
+
+def _inplace_vs_numpy(fn, a):
+    expected = a.copy()
+    fn(np, expected)
+    x = xnp.asarray(a.copy())
+    assert fn(xnp, x) is None
+    assert_allclose(x, expected)
+
+    def body(y):
+        fn(xnp, y)
+        return y * 1
+
+    y = xnp.asarray(a.copy())
+    assert_allclose(xnp.jit(body)(y), expected)
+    assert_allclose(y, expected)  # jit writes the updated argument back
+
+
+A = np.arange(6).reshape(2, 3)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda m, a: m.place(a, a > 2, [10, 20]), lambda m, a: m.place(a, a > 9, []),
+    lambda m, a: m.place(a, a % 2, [7.9]),
+    lambda m, a: m.put(a, [0, -1], [10, 20]), lambda m, a: m.put(a, [[1, 8]], 5, mode="wrap"),
+    lambda m, a: m.put(a, [-9, 8, 2], [1, 2, 3], mode="clip"), lambda m, a: m.put(a, [1], []),
+    lambda m, a: m.putmask(a, a > 2, [10, 20]), lambda m, a: m.putmask(a, a < 2, 9.5),
+    lambda m, a: m.copyto(a, [1, 2, 3]), lambda m, a: m.copyto(a, 7),
+    lambda m, a: m.copyto(a, [[1], [2]], where=[True, False, True]),
+    lambda m, a: m.copyto(a, np.float64(2.5), casting="unsafe")])
+def test_inplace_writers_match_numpy(fn):
+    _inplace_vs_numpy(fn, A)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda m, a: m.place(a, a > 2, []), lambda m, a: m.place(a, [True], [1]),
+    lambda m, a: m.put(a, [6], 1), lambda m, a: m.putmask(a, [True], 1),
+    lambda m, a: m.copyto(a, 1.5), lambda m, a: m.copyto(a, np.ones(3)),
+    lambda m, a: m.copyto(a, 1000000000000000000000), lambda m, a: m.copyto(a, np.ones(4, int))])
+def test_inplace_writer_errors_match_numpy(fn):
+    with pytest.raises(Exception) as info:
+        fn(np, A.copy())
+    with pytest.raises(type(info.value)):
+        fn(xnp, xnp.asarray(A.copy()))
+    with pytest.raises(TypeError):
+        fn(xnp, A.copy())  # NumPy target: xnp needs an xnp array to write
+
+
+def test_inplace_writers_with_traced_values_and_grad():
+    def f(x, mask, v):
+        y = x * 1.0
+        xnp.place(y, mask, v)
+        xnp.putmask(y, x > 4, 0.0)
+        return (y * y).sum()
+
+    x = np.arange(6.)
+    mask = np.array([True, False, True, False, False, False])
+    g = xnp.grad(xnp.jit(f), argnums=(0, 2))(xnp.asarray(x), xnp.asarray(mask),
+                                              xnp.asarray([2.0, 3.0]))
+    assert_allclose(g[0], np.array([0., 2., 0., 6., 8., 0.]))
+    assert_allclose(g[1], np.array([4., 6.]))
+    h = xnp.jit(lambda a, i, v: (xnp.put(a, i, v), a)[1])
+    assert_allclose(h(xnp.zeros(4), xnp.asarray([1, -1, 9]), xnp.asarray([1., 2., 3.])),
+                    np.array([0., 1., 0., 2.]))  # traced out-of-bounds writes are dropped
+
+
+# --------------------------------------------------------------------------- trim, apply
+
+
+@pytest.mark.parametrize("data", [[0, 0, 1, 2, 0], [0, 0], [], [[0, 0, 0], [0, 1, 0]],
+                                  [[0, 0], [0, 0]]])
+@pytest.mark.parametrize("trim", ["fb", "f", "b", "BF"])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_trim_zeros_matches_numpy_eagerly(data, trim, axis):
+    check_vs_numpy(lambda m, a: m.trim_zeros(a, trim, axis), np.asarray(data, float), jit=False,
+                   jaxpr=False)
+
+
+def test_trim_zeros_errors():
+    check_vs_numpy(lambda m, a: m.trim_zeros(a, "x"), np.zeros(3), jit=False, jaxpr=False)
+    with pytest.raises(xnp.errors.ConcretizationTypeError, match="trim_zeros"):
+        xnp.jit(xnp.trim_zeros)(xnp.asarray([0., 1.]))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("which", range(4))
+def test_apply_along_axis_matches_numpy(axis, which):
+    x = np.arange(24.).reshape(2, 3, 4)
+
+    def body(m, x):
+        funcs = [lambda r: r * r.sum(), lambda r: r.max(), lambda r, s=2: m.outer(r, r) * s,
+                 lambda r: m.stack([r.min(), r.mean()])]
+        return m.apply_along_axis(funcs[which], axis, x)
+
+    check_vs_numpy(body, x)
+
+
+def test_apply_along_axis_zero_iteration_dims_and_over_axes():
+    check_vs_numpy(lambda m, x: m.apply_along_axis(lambda r: r.sum(), 0, x), np.zeros((3, 0)))
+    x = np.arange(24.).reshape(2, 3, 4)
+    check_vs_numpy(lambda m, x: m.apply_over_axes(m.sum, x, [0, 2]), x)
+    check_vs_numpy(lambda m, x: m.apply_over_axes(lambda a, ax: m.sum(a, ax, keepdims=True), x,
+                                                  -1), x)
+    check_vs_numpy(lambda m, x: m.apply_over_axes(lambda a, ax: a.sum(), x, [1]), x)

@@ -1,0 +1,132 @@
+"""xnp.numpy_api.grids vs NumPy (eager, jit, jaxpr via check_vs_numpy): meshgrid, indices,
+ix_, mgrid/ogrid, unravel_index, ravel_multi_index (modes), logspace, geomspace,
+fromfunction; NumPy's error classes; traced-index behaviour."""
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import assert_allclose, check_vs_numpy, grid, make_array
+
+VEC_DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint32, np.float32, np.float64,
+                                    np.complex128)]
+
+
+@pytest.mark.parametrize("case", grid(lens=[(3,), (2, 4), (0, 3), (2, 3, 1), ()],
+                                      indexing=["xy", "ij"], sparse=[False, True],
+                                      dtype=VEC_DTYPES, n=40))
+def test_meshgrid_matches_numpy(case, rng):
+    xs = [make_array(rng, (n,), case.dtype) for n in case.lens]
+    check_vs_numpy(lambda m, *xs: m.meshgrid(*xs, indexing=case.indexing, sparse=case.sparse),
+                   *xs)
+
+
+def test_meshgrid_bad_indexing_and_2d_input():
+    check_vs_numpy(lambda m, x: m.meshgrid(x, x, indexing="yx"), np.arange(3))
+    check_vs_numpy(lambda m, x: m.meshgrid(x, x[0]), np.arange(6).reshape(2, 3))
+
+
+@pytest.mark.parametrize("dims", [(), (0,), (3,), (2, 3), (2, 0, 4)])
+@pytest.mark.parametrize("dtype", [int, np.int32, np.float32])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_indices_matches_numpy(dims, dtype, sparse):
+    check_vs_numpy(lambda m: m.indices(dims, dtype=dtype, sparse=sparse))
+
+
+def test_ix_matches_numpy(rng):
+    a, b = np.array([0, 2]), np.array([1, 0, 3], np.int32)
+    check_vs_numpy(lambda m, a, b: m.ix_(a, b, [True, False, True], []), a, b)
+    check_vs_numpy(lambda m: m.ix_())
+    check_vs_numpy(lambda m, a: m.ix_(a.reshape(1, 2)), a)
+    x = rng.standard_normal((3, 4))
+    check_vs_numpy(lambda m, x, a, b: x[m.ix_(a, b)], x, a, b)
+    with pytest.raises(xnp.errors.ConcretizationTypeError):
+        xnp.jit(lambda mask: xnp.ix_(mask))(xnp.asarray([True, False]))
+
+
+@pytest.mark.parametrize("key", [slice(0, 5), slice(1, 10, 3), slice(0, 1, 5j), slice(-1, 1, 3j),
+                                 slice(0.5, 3), slice(4, 0, -1), slice(5, 0),
+                                 (slice(0, 3), slice(1, 2, 4j)), (slice(0, 2), slice(-2, 2, 2)),
+                                 (slice(0, 3), slice(0.0, 1.0, 0.25), slice(2))])
+def test_mgrid_ogrid_match_numpy(key):
+    check_vs_numpy(lambda m: m.mgrid[key])
+    check_vs_numpy(lambda m: m.ogrid[key])
+
+
+@pytest.mark.parametrize("case", grid(shape=[(3, 4), (5,), (2, 3, 4), (1, 1)],
+                                      order=["C", "F"], idx_dtype=[np.int64, np.int32, np.uint8],
+                                      n=20))
+def test_unravel_and_ravel_multi_index_match_numpy(case, rng):
+    size = int(np.prod(case.shape))
+    flat = rng.integers(0, size, (2, 3)).astype(case.idx_dtype)
+    check_vs_numpy(lambda m, i: m.unravel_index(i, case.shape, order=case.order), flat)
+    check_vs_numpy(lambda m, i: m.unravel_index(i, case.shape, order=case.order),
+                   np.asarray(flat[0, 0]))
+    coords = [rng.integers(0, n, (3,)).astype(case.idx_dtype) for n in case.shape]
+    check_vs_numpy(lambda m, *c: m.ravel_multi_index(c, case.shape, order=case.order), *coords)
+
+
+@pytest.mark.parametrize("mode", ["wrap", "clip", ("clip", "wrap")])
+def test_ravel_multi_index_modes(mode):
+    i, j = np.array([-5, 0, 7, 2]), np.array([[3], [-1], [9]])
+    check_vs_numpy(lambda m, i, j: m.ravel_multi_index((i, j), (4, 5), mode=mode), i, j)
+
+
+@pytest.mark.parametrize("body", [
+    lambda m, i: m.unravel_index(i, (2, 3)), lambda m, i: m.unravel_index(i * 1.0, (4, 5)),
+    lambda m, i: m.unravel_index(i, (4, 5), order="X"),
+    lambda m, i: m.ravel_multi_index((i, i), (2, 3)),
+    lambda m, i: m.ravel_multi_index((i,), (2, 3)),
+    lambda m, i: m.ravel_multi_index((i, i), (9, 9), mode="bad"),
+    lambda m, i: m.ravel_multi_index((i * 1.0, i), (9, 9))])
+def test_index_conversion_errors_match_numpy(body):
+    check_vs_numpy(body, np.array([1, 7]), jit=False)
+    with pytest.raises((ValueError, TypeError)):  # host data is checked under jit too
+        xnp.jit(lambda: body(xnp, [1, 7]))()
+
+
+def test_traced_out_of_range_indices_are_clipped():
+    f = xnp.jit(lambda i: xnp.unravel_index(i, (3, 4)))
+    assert_allclose(f(xnp.asarray([100, -3])), (np.array([2, 0]), np.array([3, 0])))
+    g = xnp.jit(lambda i: xnp.ravel_multi_index((i, i), (3, 4)))
+    assert_allclose(g(xnp.asarray([5])), np.array([11]))
+
+
+@pytest.mark.parametrize("case", grid(num=[0, 1, 5], endpoint=[True, False],
+                                      bounds=[(0, 2), (-1.5, 3), (2, -1)], n=18))
+def test_logspace_matches_numpy(case):
+    lo, hi = case.bounds
+    check_vs_numpy(lambda m: m.logspace(lo, hi, case.num, case.endpoint), kind="reduction")
+    check_vs_numpy(lambda m: m.logspace(lo, hi, case.num, case.endpoint, base=2.0,
+                                        dtype=np.float32), kind="reduction")
+    check_vs_numpy(lambda m, b: m.logspace(lo, hi, case.num, case.endpoint, base=b, axis=-1),
+                   np.array([2.0, 3.0]), kind="reduction")
+
+
+@pytest.mark.parametrize("case", grid(num=[0, 1, 4], endpoint=[True, False],
+                                      bounds=[(1, 1000), (-1, -16), (1j, 1000j), (3, 0.5),
+                                              (-1 + 0j, 1 + 0j)], n=24))
+def test_geomspace_matches_numpy(case):
+    lo, hi = case.bounds
+    check_vs_numpy(lambda m: m.geomspace(lo, hi, case.num, case.endpoint), kind="reduction")
+    check_vs_numpy(lambda m, a: m.geomspace(a, hi, case.num, case.endpoint, axis=-1),
+                   np.array([lo, 2 * lo]), kind="reduction")
+
+
+def test_geomspace_zero_raises_and_dtype():
+    check_vs_numpy(lambda m: m.geomspace(0, 10))
+    check_vs_numpy(lambda m: m.geomspace(1, 10, 3, dtype=np.int32))
+    check_vs_numpy(lambda m, a: m.geomspace(a, 10, 3), np.float32(2.0), kind="reduction")
+
+
+def test_fromfunction_matches_numpy():
+    check_vs_numpy(lambda m: m.fromfunction(lambda i, j: i * 10 + j, (3, 4)))
+    check_vs_numpy(lambda m: m.fromfunction(lambda i, j, s: (i - j) * s, (2, 2), dtype=int, s=3))
+
+
+def test_grad_through_meshgrid_and_logspace():
+    g = xnp.grad(lambda x: xnp.meshgrid(x, x)[0].sum())(xnp.asarray([1.0, 2.0, 3.0]))
+    assert_allclose(g, np.full(3, 3.0))
+    g = xnp.grad(lambda s: xnp.logspace(s, 1.0, 3).sum())(0.0)
+    expected = np.log(10) * (np.logspace(0, 1, 3) * np.array([1, 0.5, 0])).sum()
+    assert_allclose(g, np.float64(expected), kind="reduction")

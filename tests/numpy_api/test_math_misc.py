@@ -1,0 +1,199 @@
+"""NumPy-surface tests of ``xnp/numpy_api/math_misc.py`` against NumPy (eager, jit,
+eval_jaxpr), errors, and grads of trapezoid/sinc vs finite differences."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import (BOOL, EDGE_SHAPES, FLOATING, INTEGER, central_difference,
+                           check_vs_numpy, grid, make_array)
+
+F = [d for d in FLOATING if d.name != "bfloat16"]
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            yield
+
+
+SPECIAL = np.array([0.0, -0.0, 1.0, -1.5, 1e-300, 5e-324, np.inf, -np.inf, np.nan, 3.0e300,
+                    0.5, 2.0 ** -1022, 123.456])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128, np.bool_])
+@pytest.mark.parametrize("kw", [{}, {"equal_nan": True}, {"rtol": 0.1, "atol": 0.0}])
+def test_isclose_allclose(dtype, kw, rng):
+    a = make_array(rng, (3, 4), dtype)
+    b = (a + (make_array(rng, (4,), dtype) * 1e-6 if dtype != np.bool_ else False)).astype(dtype)
+    if np.dtype(dtype).kind in "fc":
+        a[0, 0] = b[0, 0] = np.nan
+        a[1, 1] = b[1, 1] = np.inf
+    check_vs_numpy(lambda xp, a, b: xp.isclose(a, b, **kw), a, b)
+    check_vs_numpy(lambda xp, a, b: xp.asarray(xp.allclose(a, b, **kw)), a, b)
+    check_vs_numpy(lambda xp, a: xp.isclose(a, 1, **kw), a)
+    check_vs_numpy(lambda xp, a: xp.isclose(2.5, a, **kw), a)
+
+
+def test_allclose_is_boolean_array_and_errors():
+    assert bool(xnp.allclose([1.0, 2.0], [1.0, 2.0 + 1e-9]))
+    assert not bool(xnp.allclose([1.0, 2.0], [1.0, 2.1]))
+    check_vs_numpy(lambda xp, a, b: xp.isclose(a, b), np.ones(3), np.ones(4))
+
+
+@pytest.mark.parametrize("fname", ["array_equal", "array_equiv"])
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 3), (3,)), ((2, 3), (2, 3)),
+                                    ((3,), (4,)), ((0,), (0,))])
+def test_array_equal_equiv(fname, shapes, rng):
+    a = make_array(rng, shapes[0], np.float64)
+    b = np.zeros(4) if shapes[1] == (4,) else (a[0].copy() if len(shapes[1]) < a.ndim else a.copy())
+    check_vs_numpy(lambda xp, a, b: xp.asarray(getattr(xp, fname)(a, b)), a, b)
+    check_vs_numpy(lambda xp, a: xp.asarray(getattr(xp, fname)(a, a + 1)), a)
+    an = a.copy()
+    if an.size:
+        an.flat[0] = np.nan
+    check_vs_numpy(lambda xp, a: xp.asarray(xp.array_equal(a, a, equal_nan=True)), an)
+
+
+@pytest.mark.parametrize("case", grid(shape=EDGE_SHAPES + [(2, 3)], dtype=BOOL + INTEGER + F,
+                                      n=40, seed=31))
+def test_unary_functions(case, rng):
+    x = make_array(rng, case.shape, case.dtype) * (3 if case.dtype != np.bool_ else 1)
+    x = x.astype(case.dtype)
+    for body in [lambda xp, x: xp.sinc(x), lambda xp, x: xp.fix(x),
+                 lambda xp, x: xp.iscomplex(x), lambda xp, x: xp.isreal(x),
+                 lambda xp, x: xp.heaviside(x, 0.5), lambda xp, x: xp.modf(x),
+                 lambda xp, x: xp.frexp(x), lambda xp, x: xp.spacing(x)]:
+        check_vs_numpy(body, x, rtol=1e-5 if case.dtype == np.float32 else None)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_bit_functions_special_values(dtype):
+    x = SPECIAL.astype(dtype)
+    # XLA's CPU backend flushes subnormal inputs to zero under jit
+    normal = x[(np.abs(x) >= np.finfo(dtype).smallest_normal) | (x == 0) | np.isnan(x)]
+    for body in [lambda xp, x: xp.frexp(x), lambda xp, x: xp.modf(x),
+                 lambda xp, x: xp.spacing(x), lambda xp, x: xp.fix(x),
+                 lambda xp, x: xp.sinc(x)]:
+        check_vs_numpy(body, x)
+    check_vs_numpy(lambda xp, x: xp.heaviside(x, x[::-1]), normal)
+    k = np.array([0, 1, -1, 5, -1074, 2000, -2000, 1023, -1022, 7, 3, -3, 100], np.int32)
+    # eagerly exact on subnormals too; under jit XLA's CPU flushes subnormal floats
+    check_vs_numpy(lambda xp, x, k: xp.ldexp(x, k), x, k, jit=False, jaxpr=False)
+    check_vs_numpy(lambda xp, x, k: xp.ldexp(x, k), normal, k[:len(normal)] % 7 - 3)
+    check_vs_numpy(lambda xp, x: xp.ldexp(*xp.frexp(x)), x)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.int8])
+def test_gcd_lcm(dtype, rng):
+    a = rng.integers(-30 if np.dtype(dtype).kind == "i" else 0, 30, (4, 5)).astype(dtype)
+    b = rng.integers(0, 30, (5,)).astype(dtype)
+    a[0, 0] = b[0] = 0
+    check_vs_numpy(lambda xp, a, b: xp.gcd(a, b), a, b)
+    check_vs_numpy(lambda xp, a, b: xp.lcm(a, b), a, b)
+    check_vs_numpy(lambda xp, a: xp.gcd(a, 12), a)
+
+
+def test_integer_only_errors():
+    for xp in (np, xnp):  # NumPy raises a private TypeError subclass (no loop)
+        with pytest.raises(TypeError):
+            xp.gcd(np.ones(3), np.ones(3))
+    check_vs_numpy(lambda xp, a: xp.ldexp(a, a), np.ones(3))
+    check_vs_numpy(lambda xp, a: xp.heaviside(a, a), np.ones(3, np.complex64))
+    check_vs_numpy(lambda xp, a: xp.isposinf(a), np.ones(3, np.complex64))
+
+
+def test_complex_predicates_and_real_if_close():
+    z = np.array([1 + 0j, 2 + 1e-17j, 3 + 1j])
+    for body in [lambda xp, z: xp.iscomplex(z), lambda xp, z: xp.isreal(z)]:
+        check_vs_numpy(body, z)
+    assert xnp.iscomplexobj(xnp.asarray(z)) and not xnp.isrealobj(z)
+    assert xnp.isrealobj([1.0]) and not xnp.iscomplexobj(3)
+    check_vs_numpy(lambda xp, z: xp.real_if_close(z[:2]), z, jit=False, jaxpr=False)
+    check_vs_numpy(lambda xp, z: xp.real_if_close(z), z, jit=False, jaxpr=False)
+    check_vs_numpy(lambda xp, z: xp.real_if_close(z[:2].real), z)
+    with pytest.raises(xnp.errors.ConcretizationTypeError):
+        xnp.jit(xnp.real_if_close)(z)
+
+
+@pytest.mark.parametrize("kw", [{}, {"discont": 4.0}, {"period": 360.0}, {"axis": 0}])
+def test_unwrap(kw, rng):
+    p = np.cumsum(rng.standard_normal((5, 6)) * 3, axis=-1)
+    if kw.get("period") == 360.0:
+        p = p * 60
+    check_vs_numpy(lambda xp, p: xp.unwrap(p, **kw), p, kind="reduction")
+    check_vs_numpy(lambda xp, p: xp.unwrap(p, period=6), np.array([0, 5, 1, 7, 2, 9]))
+
+
+@pytest.mark.parametrize("shape", [(5,), (4, 6), (3, 4, 5)])
+@pytest.mark.parametrize("edge_order", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_gradient(shape, edge_order, dtype, rng):
+    f = make_array(rng, shape, dtype)
+    check_vs_numpy(lambda xp, f: xp.gradient(f, edge_order=edge_order), f, kind="reduction")
+    check_vs_numpy(lambda xp, f: xp.gradient(f, 0.5, axis=-1, edge_order=edge_order), f,
+                   kind="reduction")
+    if len(shape) > 1:
+        check_vs_numpy(lambda xp, f: xp.gradient(f, 2.0, 3.0, axis=(0, 1)), f, kind="reduction")
+
+
+def test_gradient_errors():
+    check_vs_numpy(lambda xp, f: xp.gradient(f, edge_order=2), np.ones(2))
+    check_vs_numpy(lambda xp, f: xp.gradient(f, edge_order=3), np.ones(5))
+    with pytest.raises(NotImplementedError):
+        xnp.gradient(xnp.ones(4), xnp.arange(4.0))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex64])
+def test_trapezoid(dtype, rng):
+    y = make_array(rng, (3, 5), dtype)
+    x1 = np.sort(rng.random(5))
+    check_vs_numpy(lambda xp, y: xp.trapezoid(y), y, kind="reduction")
+    check_vs_numpy(lambda xp, y: xp.trapezoid(y, dx=0.25, axis=0), y, kind="reduction")
+    check_vs_numpy(lambda xp, y, x: xp.trapezoid(y, x), y, x1, kind="reduction")
+    check_vs_numpy(lambda xp, y, x: xp.trapezoid(y, x, axis=-1), y,
+                   np.sort(rng.random((3, 5)), axis=1), kind="reduction")
+    check_vs_numpy(lambda xp, y: xp.trapezoid(y[:, :1]), y, kind="reduction")
+
+
+@pytest.mark.parametrize("sa,sb,kw", [((3,), (3,), {}), ((4, 3), (3,), {}),
+                                      ((2, 4, 3), (4, 3), {}), ((3, 4), (3, 4), {"axis": 0}),
+                                      ((3, 2), (2, 3), {"axisa": 0, "axisc": 0}),
+                                      ((2,), (3,), {}), ((5, 2), (5, 2), {}),
+                                      ((4,), (3,), {}), ((3,), (3,), {"axisa": 2})])
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+def test_cross(sa, sb, kw, dtype, rng):
+    a, b = make_array(rng, sa, dtype), make_array(rng, sb, dtype)
+    check_vs_numpy(lambda xp, a, b: xp.cross(a, b, **kw), a, b)
+
+
+@pytest.mark.parametrize("sa,sb", [((2, 3), (4, 5)), ((3,), (2, 2)), ((), (3,)), ((2, 1, 2), (3,)),
+                                   ((0, 2), (3, 3))])
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.bool_, np.complex128])
+def test_kron(sa, sb, dtype, rng):
+    a, b = make_array(rng, sa, dtype), make_array(rng, sb, dtype)
+    check_vs_numpy(lambda xp, a, b: xp.kron(a, b), a, b)
+
+
+@pytest.mark.parametrize("fname,sa,sb", [("matvec", (3, 4), (4,)), ("matvec", (2, 3, 4), (1, 4)),
+                                         ("vecmat", (4,), (4, 3)), ("vecmat", (2, 4), (5, 1, 4, 3)),
+                                         ("matvec", (3, 4), (3,)), ("vecmat", (), (4, 3))])
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64, np.int32])
+def test_matvec_vecmat(fname, sa, sb, dtype, rng):
+    a, b = make_array(rng, sa, dtype), make_array(rng, sb, dtype)
+    check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), a, b, kind="reduction")
+
+
+def test_grads_vs_finite_differences(rng):
+    y, x = rng.standard_normal((3, 6)), np.sort(rng.random(6))
+    for f, at in [(lambda y: xnp.sum(xnp.trapezoid(y, x) ** 2), y),
+                  (lambda x: xnp.sum(xnp.trapezoid(y, x) ** 2), x),
+                  (lambda y: xnp.sum(xnp.sinc(y)), y),
+                  (lambda y: xnp.sum(xnp.gradient(y, edge_order=2)[1] ** 2), y)]:
+        g = np.asarray(xnp.grad(f)(xnp.asarray(at)))
+        v = rng.standard_normal(at.shape)
+        np.testing.assert_allclose(np.sum(g * v), central_difference(f, at, v), rtol=1e-6)

@@ -1,0 +1,124 @@
+"""NumPy-surface tests of ``xnp/numpy_api/nan_functions.py`` against NumPy (eager, jit,
+eval_jaxpr) over sampled grids with NaNs (incl. all-NaN slices), errors, and grad of
+nanmean vs finite differences."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import (BOOL, COMPLEX, EDGE_SHAPES, FLOATING, INTEGER, central_difference,
+                           check_vs_numpy, grid, make_array)
+
+SHAPES = EDGE_SHAPES + [(3,), (2, 3), (2, 3, 4)]
+AXES = [None, 0, -1, (0, -1)]
+# NumPy's nan-functions do not treat ml_dtypes' bfloat16 as inexact (NaN is not skipped);
+# xnp does, so bfloat16 has no NumPy oracle here.
+REAL = BOOL + INTEGER + [d for d in FLOATING if d.name != "bfloat16"]
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with np.errstate(all="ignore"):
+            yield
+
+
+def _nan_data(case, rng, all_nan_row=True):
+    x = make_array(rng, case.shape, case.dtype)
+    if np.dtype(case.dtype).kind in "fcV" and x.size:
+        x[rng.random(case.shape) < 0.3] = np.nan
+        if all_nan_row and x.ndim >= 2:
+            x[0] = np.nan
+    return x
+
+
+@pytest.mark.parametrize("fname", ["nansum", "nanprod", "nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=REAL + COMPLEX, axis=AXES,
+                                      keepdims=[False, True], n=20, seed=11))
+def test_nan_reductions_match_numpy(fname, case, rng):
+    x = _nan_data(case, rng)
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=case.axis, keepdims=case.keepdims),
+                   x, kind="reduction")
+
+
+@pytest.mark.parametrize("fname", ["nanmax", "nanmin"])
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=REAL, axis=AXES,
+                                      keepdims=[False, True], n=20, seed=12))
+def test_nanmax_nanmin_match_numpy(fname, case, rng):
+    x = _nan_data(case, rng)
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=case.axis, keepdims=case.keepdims),
+                   x, kind="reduction")
+
+
+@pytest.mark.parametrize("fname", ["nanargmax", "nanargmin"])
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=REAL, axis=[None, 0, -1],
+                                      keepdims=[False, True], n=16, seed=13))
+def test_nanargmax_nanargmin_match_numpy(fname, case, rng):
+    x = _nan_data(case, rng, all_nan_row=False)
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=case.axis, keepdims=case.keepdims),
+                   x, jit=False)
+
+
+@pytest.mark.parametrize("fname", ["nanargmax", "nanargmin"])
+def test_nanargmax_all_nan(fname):
+    x = np.array([[1.0, np.nan, 3.0], [np.nan] * 3])
+    with pytest.raises(ValueError, match="All-NaN"):
+        getattr(xnp, fname)(x, axis=1)
+    with pytest.raises(ValueError):
+        getattr(np, fname)(x, axis=1)
+    # under jit the check cannot run: -1 marks the all-NaN slice (as JAX)
+    out = xnp.jit(lambda x: getattr(xnp, fname)(x, axis=1))(x)
+    np.testing.assert_array_equal(np.asarray(out), [2 if fname == "nanargmax" else 0, -1])
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=0), x[:1], jit=False)
+
+
+@pytest.mark.parametrize("kw", [{"initial": 0.5}, {"initial": -7.0}])
+def test_nanmax_initial_and_where(kw):
+    x = np.array([[1.0, np.nan, 3.0], [np.nan] * 3])
+    check_vs_numpy(lambda xp, x: xp.nanmax(x, axis=1, **kw), x)
+    check_vs_numpy(lambda xp, x: xp.nanmin(x, axis=1, **kw), x)
+    check_vs_numpy(lambda xp, x: xp.nansum(x, axis=1, where=x > 1.5, **kw), x)
+
+
+def test_nan_reduction_errors():
+    check_vs_numpy(lambda xp, x: xp.nanmax(x), np.zeros((0,)))
+    check_vs_numpy(lambda xp, x: xp.nanmax(x, axis=2), np.zeros((2, 3)))
+    check_vs_numpy(lambda xp, x: xp.nanmean(x, axis=(0, 0)), np.zeros((2, 3)))
+    check_vs_numpy(lambda xp, x: xp.nanvar(x, ddof=1, correction=1), np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.complex64,
+                                   np.int32, np.bool_])
+@pytest.mark.parametrize("kw", [{}, {"nan": 1.5, "posinf": 9.0, "neginf": -9.0}])
+def test_nan_to_num(dtype, kw):
+    x = np.array([np.nan, np.inf, -np.inf, 1.25, -0.0, 3.0])
+    x = (x + 1j * x[::-1]) if np.dtype(dtype).kind == "c" else x
+    with np.errstate(all="ignore"):
+        x = x.astype(dtype)
+    check_vs_numpy(lambda xp, x: xp.nan_to_num(x, **kw), x)
+
+
+@pytest.mark.parametrize("fname", ["isposinf", "isneginf"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float16, np.int8, np.bool_, np.complex64])
+def test_isposinf_isneginf(fname, dtype):
+    x = np.array([np.nan, np.inf, -np.inf, 1.0, 0.0])
+    with np.errstate(all="ignore"):
+        x = x.astype(dtype)
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x), x)
+
+
+def test_nanmean_grad_vs_finite_differences(rng):
+    x = rng.standard_normal((3, 4))
+    x[0, 1] = x[2, 2] = np.nan
+    mask = ~np.isnan(x)
+
+    def f(x):
+        return xnp.sum(xnp.nanmean(x, axis=0) ** 2) + xnp.nanstd(x)
+
+    g = np.asarray(xnp.grad(f)(xnp.asarray(x)))
+    assert np.all(np.isfinite(g)) and np.all(g[~mask] == 0)
+    v = np.where(mask, rng.standard_normal(x.shape), 0.0)
+    np.testing.assert_allclose(np.sum(g * v), central_difference(f, x, v), rtol=1e-6)

@@ -1,0 +1,187 @@
+"""NumPy-surface tests of ``xnp/numpy_api/sets.py`` against NumPy: eager results
+(the data-dependent sizes), ``jit`` with ``size=``/``fill_value=`` (padding and
+truncation), NaN handling, ``axis``, errors and ConcretizationTypeError."""
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import assert_allclose, check_vs_numpy, grid
+
+DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint16, np.int64, np.float32,
+                                np.float64, np.complex64)]
+SHAPES = [(), (0,), (1,), (9,), (3, 4), (2, 0, 3)]
+
+
+def _data(rng, shape, dtype, nan=True):
+    """Many ties; for floats NaN and +-0 too."""
+    dtype = np.dtype(dtype)
+    x = rng.integers(-3, 4, size=shape)
+    if dtype.kind == "b":
+        return (x > 0).astype(dtype)
+    if dtype.kind == "u":
+        return np.abs(x).astype(dtype)
+    x = x.astype(dtype)
+    if dtype.kind in "fc" and x.size:
+        flat = x.reshape(-1)
+        flat[rng.random(flat.size) < 0.2] = np.nan if nan else 0
+        flat[rng.random(flat.size) < 0.1] = -0.0
+        if dtype.kind == "c":
+            flat += 1j * rng.integers(0, 2, flat.size)
+    return x
+
+
+def _padded(want, size, fill):
+    """NumPy's answer padded/truncated to ``size`` as xnp does (counts pad with 0, index
+    with the first index)."""
+    want = list(want) if isinstance(want, tuple) else [want]
+    out = []
+    for k, w in enumerate(want):
+        w = w[:size]
+        n = size - len(w)
+        if k == 0:
+            pad = np.full(n, fill if fill is not None else (w[0] if len(w) else 0), w.dtype)
+        else:
+            pad = np.full(n, 0 if k == len(want) - 1 else (w[0] if len(w) else 0), w.dtype)
+        out.append(np.concatenate([w, pad]))
+    return out
+
+
+@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=DTYPES, flags=[
+    (False, False, False), (True, True, True), (False, True, False), (False, False, True)],
+    equal_nan=[True, False], n=40, seed=1))
+def test_unique_matches_numpy(case, rng):
+    x = _data(rng, case.shape, case.dtype)
+    ri, rv, rc = case.flags
+    check_vs_numpy(lambda xp, x: xp.unique(x, return_index=ri, return_inverse=rv,
+                                           return_counts=rc, equal_nan=case.equal_nan),
+                   x, jit=False, jaxpr=False)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64, np.complex128])
+@pytest.mark.parametrize("size,fill", [(3, None), (8, None), (8, -7), (12, 5)])
+def test_unique_size_under_jit(dtype, size, fill, rng):
+    x = _data(rng, (10,), dtype)
+    want = np.unique(x, return_index=True, return_counts=True)
+    ref = _padded(want, size, fill)
+    f = xnp.jit(lambda v: xnp.unique(v, return_index=True, return_counts=True, size=size,
+                                     fill_value=fill))
+    for got in (f(x), xnp.unique(x, return_index=True, return_counts=True, size=size,
+                                 fill_value=fill)):
+        got = [np.asarray(g) for g in got]
+        np.testing.assert_array_equal(got[1:], ref[1:])
+        assert_allclose(got[0], ref[0])
+    inv = xnp.jit(lambda v: xnp.unique(v, return_inverse=True, size=size)[1])(x)
+    np.testing.assert_array_equal(np.asarray(inv), np.unique(x, return_inverse=True)[1])
+
+
+@pytest.mark.parametrize("case", grid(shape=[(4, 3), (5, 2, 2), (3, 0)], dtype=[
+    np.int8, np.float64, np.bool_], axis=[0, 1, -1], n=12, seed=2))
+def test_unique_axis_matches_numpy(case, rng):
+    x = _data(rng, case.shape, case.dtype, nan=False)
+    x = np.concatenate([x, x[:1]], axis=0) if x.shape[0] else x
+    check_vs_numpy(lambda xp, x: xp.unique(x, return_index=True, return_inverse=True,
+                                           return_counts=True, axis=case.axis),
+                   x, jit=False, jaxpr=False)
+
+
+def test_unique_axis_size_under_jit(rng):
+    x = np.array([[1, 2], [0, 5], [1, 2], [0, 5], [3, 3]])
+    got = xnp.jit(lambda v: xnp.unique(v, axis=0, size=3, return_counts=True))(x)
+    want = np.unique(x, axis=0, return_counts=True)
+    np.testing.assert_array_equal(np.asarray(got[0]), want[0])
+    np.testing.assert_array_equal(np.asarray(got[1]), want[1])
+
+
+@pytest.mark.parametrize("fname", ["unique_all", "unique_counts", "unique_inverse",
+                                   "unique_values"])
+@pytest.mark.parametrize("dtype", [np.int16, np.float64])
+def test_array_api_unique_matches_numpy(fname, dtype, rng):
+    x = _data(rng, (3, 5), dtype)
+    # NumPy >= 2.3 may return these unsorted (hash based); xnp returns them sorted, which
+    # the Array API allows: compare with NumPy's sorted unique (NaNs distinct)
+    got = getattr(xnp, fname)(x)
+    flags = {"unique_all": (True, True, True), "unique_counts": (False, False, True),
+             "unique_inverse": (False, True, False), "unique_values": (False, False, False)}
+    ri, rv, rc = flags[fname]
+    want = np.unique(x, return_index=ri, return_inverse=rv, return_counts=rc, equal_nan=False)
+    assert_allclose(tuple(got) if isinstance(got, tuple) else got, want)
+    api = getattr(np, fname)(x)
+    if isinstance(api, tuple):
+        assert type(got).__name__ == type(api).__name__ and got._fields == api._fields
+
+
+def test_unique_errors_and_concretization():
+    check_vs_numpy(lambda xp, x: xp.unique(x, axis=2), np.ones((2, 3)), jit=False)
+    for f in (xnp.unique, xnp.unique_values, lambda v: xnp.union1d(v, v),
+              lambda v: xnp.setdiff1d(v, v), lambda v: xnp.intersect1d(v, v)):
+        with pytest.raises(xnp.errors.ConcretizationTypeError, match="size="):
+            xnp.jit(f)(np.arange(3.0))
+    with pytest.raises(ValueError):
+        xnp.unique(np.arange(3), size=-1)
+
+
+@pytest.mark.parametrize("case", grid(shapes=[((), (4,)), ((5,), (3,)), ((2, 3), (2, 2)),
+                                              ((4,), (0,)), ((0,), (3,))],
+                                      dtypes=[(np.int64, np.int64), (np.float32, np.int8),
+                                              (np.uint8, np.int64), (np.complex64, np.float64),
+                                              (np.bool_, np.bool_)],
+                                      invert=[False, True], n=20, seed=3))
+def test_isin_matches_numpy(case, rng):
+    e = _data(rng, case.shapes[0], case.dtypes[0])
+    t = _data(rng, case.shapes[1], case.dtypes[1])
+    check_vs_numpy(lambda xp, e, t: xp.isin(e, t, invert=case.invert), e, t)
+
+
+def test_isin_kind_errors_and_vmap(rng):
+    check_vs_numpy(lambda xp, e: xp.isin(e, [1, 2], kind="bogus"), np.arange(3))
+    check_vs_numpy(lambda xp, e: xp.isin(e, [1.0], kind="table"), np.arange(3.0))
+    check_vs_numpy(lambda xp, e: xp.isin(e, [1, 5], kind="table"), np.arange(6))
+    rows = rng.integers(0, 5, (4, 6))
+    got = xnp.vmap(lambda r: xnp.isin(r, xnp.asarray([1, 3])))(rows)
+    np.testing.assert_array_equal(np.asarray(got), np.isin(rows, [1, 3]))
+
+
+SETOPS = ["intersect1d", "setdiff1d", "setxor1d", "union1d"]
+
+
+@pytest.mark.parametrize("case", grid(fname=SETOPS, dtypes=[
+    (np.int64, np.int64), (np.float64, np.float64), (np.int8, np.float32),
+    (np.bool_, np.bool_)], shapes=[((7,), (5,)), ((2, 3), (4,)), ((0,), (3,)), ((4,), (0,))],
+    n=40, seed=4))
+def test_set_operations_match_numpy(case, rng):
+    a = _data(rng, case.shapes[0], case.dtypes[0])
+    b = _data(rng, case.shapes[1], case.dtypes[1])
+    want = check_vs_numpy(lambda xp, a, b: getattr(xp, case.fname)(a, b), a, b, jit=False,
+                          jaxpr=False)
+    size = np.asarray(want).shape[0] + 2
+    got = xnp.jit(lambda a, b: getattr(xnp, case.fname)(a, b, size=size, fill_value=9))(a, b)
+    assert_allclose(np.asarray(got)[:size - 2], np.asarray(want))
+    assert np.all(np.asarray(got)[size - 2:] == np.asarray(9).astype(np.asarray(want).dtype))
+
+
+@pytest.mark.parametrize("assume_unique", [False, True])
+def test_intersect1d_indices_and_assume_unique(assume_unique, rng):
+    a = rng.permutation(12)[:7]
+    b = rng.permutation(12)[:8]
+    if not assume_unique:
+        a, b = np.concatenate([a, a[:3]]), np.concatenate([b[:2], b])
+    check_vs_numpy(lambda xp, a, b: xp.intersect1d(a, b, assume_unique=assume_unique,
+                                                   return_indices=True), a, b,
+                   jit=False, jaxpr=False)
+    for fname in ("setdiff1d", "setxor1d"):
+        check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b, assume_unique=assume_unique),
+                       a, b, jit=False, jaxpr=False)
+    want = np.intersect1d(a, b, assume_unique=assume_unique, return_indices=True)
+    k = len(want[0])
+    got = xnp.jit(lambda a, b: xnp.intersect1d(a, b, assume_unique=assume_unique,
+                                               return_indices=True, size=k))(a, b)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), w)
+
+
+def test_set_operations_nan():
+    a = np.array([np.nan, 1.0, np.nan, 2.0])
+    b = np.array([np.nan, 2.0])
+    for fname in SETOPS:
+        check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), a, b, jit=False, jaxpr=False)

@@ -1,0 +1,63 @@
+"""Whole-array in-place writes for the NumPy functions that modify an argument
+(``fill_diagonal``, ``place``, ``put``, ``putmask``, ``copyto``).
+
+The new value is computed functionally; then an eager ``Array`` is overwritten
+in place (as NumPy does) and a tracer is rebound (:func:`xnp.numpy_api._views.rebind`,
+so views and a jitted function's written-back arguments see the update).
+"""
+
+from __future__ import annotations
+
+from xnp import lax
+from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api._index_core import setitem
+from xnp.numpy_api._util import is_xnp
+from xnp.numpy_api._views import rebind
+from xnp.tracing import core
+
+__all__ = ["check_target", "assign", "cycled"]
+
+
+def check_target(fname: str, a, argname: str = "a"):
+    """``a`` must be an xnp array (it is modified in place); ``TypeError`` otherwise."""
+    if not is_xnp(a):
+        raise TypeError(f"xnp.{fname}: argument `{argname}` must be an xnp array (it is "
+                        f"modified in place), got {type(a).__name__}")
+    return a
+
+
+def assign(target, new) -> None:
+    """Overwrite ``target`` (eager: in place; traced: rebind) with ``new``, which has
+    ``target``'s shape; ``new`` is cast to ``target``'s dtype (unsafe, as NumPy's
+    element assignment).
+
+    Raises
+    ------
+    NotImplementedError
+        ``target`` is an eager array inside a transformation (see ``setitem``), or a
+        tracer of an enclosing transformation.
+    """
+    taval, naval = core.aval_of(target), core.aval_of(new)
+    assert taval.shape == naval.shape, "internal error in xnp: assign shape mismatch"
+    if naval.dtype != taval.dtype or naval.weak_type != taval.weak_type:
+        new = lax.convert_element_type(new, taval.dtype, weak_type=taval.weak_type)
+    if type(target) is core.Array:
+        setitem(target, Ellipsis, new)
+    else:
+        rebind(target, new)
+
+
+def cycled(fname: str, val, count: int, dt):
+    """``ravel(val)`` cast to ``dt`` (unsafe, as NumPy's element assignment) and repeated
+    cyclically to ``count`` elements (NumPy's ``a.flat[idx] = val`` rule); None when
+    ``val`` is empty."""
+    v = _mn._asarray(fname, val, "val")
+    v = lax.reshape(v, (core.aval_of(v).size,))
+    if core.aval_of(v).dtype != dt:
+        v = lax.convert_element_type(v, dt)
+    nv = core.aval_of(v).shape[0]
+    if nv == 0:
+        return None
+    if nv == count:
+        return v
+    return lax.slice(_mn.tile(v, -(-count // nv)), (0,), (count,))

@@ -1,0 +1,393 @@
+"""Einstein summation: ``einsum`` and ``einsum_path``.
+
+The subscripts are parsed on the host (static; both the string form and the
+interleaved ``operand, sublist, ...`` form), the contraction order comes from
+``opt_einsum`` (``optimize=True``/``'greedy'``/``'optimal'`` or an explicit
+path; ``optimize=False`` contracts left to right), and every pairwise contraction
+is one ``lax.dot_general`` (batch dims = labels shared and still needed,
+contracting dims = labels shared and not needed any more), preceded by
+diagonals (a label repeated in one operand) and sums (a label used by one
+operand only) and followed by a transpose to the output order. Everything is
+differentiable and batches under ``vmap`` through those primitives.
+"""
+
+from __future__ import annotations
+
+import numbers
+import string
+
+import numpy as np
+
+from xnp import lax
+from xnp.lax import _kit as kit
+from xnp.lax import _matrix as M
+from xnp.numpy_api._util import asarray_for, check_unsupported, result_dtype
+from xnp.tracing import core
+from xnp.tracing.avals import canonical_dtype
+
+__all__ = ["einsum", "einsum_path"]
+
+_LETTERS = string.ascii_letters  # NumPy's 52 subscript labels
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _sublist_to_str(fname, sub) -> str:
+    out = []
+    for s in sub:
+        if s is Ellipsis:
+            out.append("...")
+        elif isinstance(s, numbers.Integral) and not isinstance(s, bool) and 0 <= s < 52:
+            out.append(_LETTERS[int(s)])
+        else:
+            raise ValueError(f"xnp.{fname}: subscript in a sublist must be Ellipsis or an int in "
+                             f"[0, 52), got {s!r}")
+    return "".join(out)
+
+
+def _split_operands(fname, operands):
+    """``(subscripts, operands)`` from the string form or the interleaved sublist form."""
+    if not operands:
+        raise ValueError(f"xnp.{fname}: no input operands")
+    if isinstance(operands[0], str):
+        return operands[0], list(operands[1:])
+    ops, subs = list(operands[0::2]), list(operands[1::2])
+    out = None
+    if len(ops) > len(subs):  # a trailing output sublist
+        out = ops.pop()
+    if len(ops) != len(subs):
+        raise ValueError(f"xnp.{fname}: the interleaved form needs one sublist per operand")
+    text = ",".join(_sublist_to_str(fname, s) for s in subs)
+    if out is not None:
+        text += "->" + _sublist_to_str(fname, out)
+    return text, ops
+
+
+def _expand_ellipsis(fname, term: str, ndim: int, ell: str, i: int) -> str:
+    if "." in term:
+        if term.count(".") != 3 or "..." not in term:
+            raise ValueError(f"xnp.{fname}: invalid subscript '{term}': '.' must be part of "
+                             "an ellipsis '...'")
+        named = len(term) - 3
+        k = ndim - named
+        if k < 0:
+            raise ValueError(f"xnp.{fname}: operand {i} has {ndim} dimensions, fewer than the "
+                             f"{named} labels of '{term}'")
+        return term.replace("...", ell[len(ell) - k:] if k else "")
+    if len(term) != ndim:
+        raise ValueError(f"xnp.{fname}: operand {i} has {ndim} dimensions but subscripts "
+                         f"'{term}' name {len(term)} (einstein sum subscripts string contains "
+                         "too many or too few subscripts for operand)")
+    return term
+
+
+def parse(fname, subscripts: str, shapes) -> tuple[list[str], str]:
+    """Input label strings (ellipses expanded to fresh labels) and the output labels."""
+    subscripts = subscripts.replace(" ", "")
+    explicit = "->" in subscripts
+    lhs, rhs = subscripts.split("->", 1) if explicit else (subscripts, None)
+    if rhs is not None and ("->" in rhs or "-" in rhs.replace("->", "") or ">" in rhs):
+        raise ValueError(f"xnp.{fname}: subscripts '{subscripts}' contain more than one '->'")
+    terms = lhs.split(",")
+    if len(terms) != len(shapes):
+        raise ValueError(f"xnp.{fname}: {len(terms)} operand subscripts but {len(shapes)} "
+                         "operands (more operands provided than specified in the subscripts "
+                         "string, or fewer)")
+    for ch in subscripts.replace("->", "").replace(",", "").replace(".", ""):
+        if ch not in _LETTERS:
+            raise ValueError(f"xnp.{fname}: invalid subscript '{ch}' in '{subscripts}': labels "
+                             "are ASCII letters")
+    used = set(subscripts)
+    free = [c for c in _LETTERS if c not in used]
+    n_ell = max([len(s) - (len(t) - 3) for t, s in zip(terms, shapes) if "..." in t] + [0])
+    if n_ell > len(free):
+        raise ValueError(f"xnp.{fname}: too many dimensions for the available labels")
+    ell = "".join(free[:n_ell])
+    inputs = [_expand_ellipsis(fname, t, len(s), ell, i)
+              for i, (t, s) in enumerate(zip(terms, shapes))]
+    if rhs is None:
+        counts = {}
+        for t in inputs:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        named = sorted((c for c, n in counts.items() if n == 1 and c not in ell),
+                       key=_LETTERS.index)
+        # NumPy's implicit mode puts the broadcast (ellipsis) dimensions first
+        used_ell = [c for c in ell if c in counts]
+        output = "".join(used_ell) + "".join(named)
+    else:
+        if "." in rhs and "..." not in rhs:
+            raise ValueError(f"xnp.{fname}: invalid output subscript '{rhs}'")
+        if "..." in rhs:
+            present = [c for c in ell if any(c in t for t in inputs)]
+            output = rhs.replace("...", "".join(present))
+        else:
+            output = rhs
+        for c in output:
+            if output.count(c) > 1:
+                raise ValueError(f"xnp.{fname}: output subscript '{c}' appears more than once")
+            if not any(c in t for t in inputs):
+                raise ValueError(f"xnp.{fname}: output subscript '{c}' does not appear in the "
+                                 "input subscripts")
+    return inputs, output
+
+
+def _sizes(fname, inputs, shapes) -> dict:
+    """Label -> dimension size; sizes must agree or be 1 (broadcast), as in NumPy."""
+    sizes: dict = {}
+    for i, (t, s) in enumerate(zip(inputs, shapes)):
+        for c, d in zip(t, s):
+            old = sizes.get(c)
+            if old is None or old == 1:
+                sizes[c] = d
+            elif d not in (1, old):
+                raise ValueError(f"xnp.{fname}: size of label '{c}' for operand {i} ({d}) does "
+                                 f"not match previous terms ({old}); shapes "
+                                 + ", ".join(str(tuple(x)) for x in shapes))
+    return sizes
+
+
+# --------------------------------------------------------------------------- paths
+
+
+def _path_kind(fname, optimize):
+    """``(kind, memory_limit)`` from NumPy's ``optimize`` argument."""
+    memory = None
+    if isinstance(optimize, tuple) and len(optimize) == 2 and isinstance(optimize[0], str):
+        optimize, memory = optimize
+    if optimize is True:
+        return "greedy", memory
+    if optimize is False or optimize is None:
+        return False, memory
+    if isinstance(optimize, str):
+        if optimize not in ("greedy", "optimal"):
+            raise TypeError(f"xnp.{fname}: did not understand the path: {optimize!r} (use "
+                            "False, True, 'greedy', 'optimal' or an explicit path)")
+        return optimize, memory
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        return list(optimize[1:]), memory
+    raise TypeError(f"xnp.{fname}: did not understand the path: {optimize!r}")
+
+
+def _compute_path(fname, inputs, output, sizes, kind, memory):
+    """A list of operand-index tuples (opt_einsum's path format)."""
+    n = len(inputs)
+    if isinstance(kind, list):
+        return [tuple(int(i) for i in step) for step in kind]
+    if kind is False or n <= 2 or set("".join(inputs)) == set(output):
+        return [tuple(range(n))]
+    import opt_einsum  # noqa: PLC0415  (only needed when a path is searched)
+
+    input_sets = [frozenset(t) for t in inputs]
+    size_list = [int(np.prod([sizes[c] for c in t])) for t in inputs + [output]]
+    limit = max(size_list) if memory is None else int(memory)
+    fn = opt_einsum.paths.greedy if kind == "greedy" else opt_einsum.paths.optimal
+    return [tuple(p) for p in fn(input_sets, frozenset(output), sizes, limit)]
+
+
+# --------------------------------------------------------------------------- contraction
+
+
+def _sum_bool_aware(x, axes):
+    if not axes:
+        return x
+    if core.aval_of(x).dtype in kit.BOOL:
+        return lax.reduce_or(x, tuple(axes))
+    return lax.reduce_sum(x, tuple(axes))
+
+
+def _dedupe(x, labels: str):
+    """Take diagonals for labels repeated within one operand."""
+    while True:
+        rep = next((c for c in labels if labels.count(c) > 1), None)
+        if rep is None:
+            return x, labels
+        i = labels.index(rep)
+        j = labels.index(rep, i + 1)
+        rest = [k for k in range(len(labels)) if k not in (i, j)]
+        x = lax.transpose(x, tuple(rest + [i, j]))
+        x = M.diagonal(x)
+        labels = "".join(labels[k] for k in rest) + rep
+
+
+def _squeeze_broadcast(x, labels: str, sizes: dict):
+    """Drop size-1 dimensions whose label has a larger size elsewhere (NumPy broadcasts)."""
+    shape = core.aval_of(x).shape
+    drop = [k for k, c in enumerate(labels) if shape[k] == 1 and sizes[c] != 1]
+    if not drop:
+        return x, labels
+    keep = [k for k in range(len(labels)) if k not in drop]
+    x = lax.reshape(x, tuple(shape[k] for k in keep))
+    return x, "".join(labels[k] for k in keep)
+
+
+def _sum_unused(x, labels: str, needed: set):
+    axes = [k for k, c in enumerate(labels) if c not in needed]
+    if not axes:
+        return x, labels
+    return _sum_bool_aware(x, axes), "".join(c for c in labels if c in needed)
+
+
+def _contract_pair(a, la, b, lb, needed: set):
+    """One ``dot_general``: shared labels still needed are batch dims, others contract."""
+    shared = [c for c in la if c in lb]
+    batch = [c for c in shared if c in needed]
+    contract = [c for c in shared if c not in needed]
+    dims = (([la.index(c) for c in contract], [lb.index(c) for c in contract]),
+            ([la.index(c) for c in batch], [lb.index(c) for c in batch]))
+    res = lax.dot_general(a, b, (tuple(map(tuple, dims[0])), tuple(map(tuple, dims[1]))))
+    labels = "".join(batch) + "".join(c for c in la if c not in shared) + "".join(
+        c for c in lb if c not in shared)
+    return res, labels
+
+
+def contract(fname, operands, inputs, output, path, sizes):
+    """Evaluate the parsed einsum with the given contraction path."""
+    ops = list(zip(operands, inputs))
+    ops = [_squeeze_broadcast(*_dedupe(x, t), sizes) for x, t in ops]
+    for step in path:
+        step = sorted(step, reverse=True)
+        picked = [ops.pop(i) for i in step][::-1]
+        rest_labels = set(output).union(*[set(t) for _, t in ops])
+        while len(picked) > 1:
+            (a, la), (b, lb) = picked[0], picked[1]
+            needed = rest_labels.union(*[set(t) for _, t in picked[2:]])
+            a, la = _sum_unused(a, la, needed | set(lb))
+            b, lb = _sum_unused(b, lb, needed | set(la))
+            picked = [_contract_pair(a, la, b, lb, needed)] + picked[2:]
+        x, t = picked[0]
+        x, t = _sum_unused(x, t, rest_labels)
+        ops.append((x, t))
+    x, t = ops[0]
+    x, t = _sum_unused(x, t, set(output))
+    if t != output:
+        x = lax.transpose(x, tuple(t.index(c) for c in output))
+    return x
+
+
+# --------------------------------------------------------------------------- public
+
+
+def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
+    """Einstein summation over labelled axes (``numpy.einsum``).
+
+    Parameters
+    ----------
+    *operands
+        Either ``subscripts, a, b, ...`` with a subscripts string such as
+        ``'ij,jk->ik'`` (ASCII letters, ``...`` for broadcast dimensions, implicit
+        output = labels used once, alphabetically, after the ``...`` dimensions), or
+        the interleaved form ``a, [0, 1], b, [1, 2], [0, 2]`` (ints in [0, 52) and
+        ``Ellipsis``). A label repeated within one operand takes its diagonal;
+        labels absent from the output are summed. Size-1 dimensions broadcast.
+    out : None
+        Not supported (``NotImplementedError`` otherwise).
+    dtype : dtype, optional
+        Compute and result dtype; the operands are cast to it under ``casting``.
+    order : {'K', 'C', 'A'}
+        Results are C-contiguous; ``'F'`` raises ``NotImplementedError``.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}
+        Rule for ``dtype`` casts (default ``'safe'``, as NumPy).
+    optimize : bool, str, list or tuple
+        ``False``: contract left to right; ``True``/``'greedy'``/``'optimal'``: order
+        found by ``opt_einsum`` (with NumPy's default memory limit, the largest
+        operand/output size; ``(kind, limit)`` sets it); or an explicit path
+        ``['einsum_path', (0, 1), ...]`` as returned by :func:`einsum_path`.
+        The order changes rounding only.
+
+    Returns
+    -------
+    Array
+        Dtype: the NumPy result type of the operands (Python scalars are not weak),
+        or ``dtype``. bool operands give bool (sums are logical OR). Shape: the
+        output labels' sizes.
+
+    Raises
+    ------
+    ValueError
+        Malformed subscripts, a label count that does not match an operand's rank,
+        mismatched label sizes, or an output label missing from the inputs.
+    TypeError
+        ``dtype`` not reachable under ``casting``; an unknown ``optimize``.
+
+    Notes
+    -----
+    Subscripts, shapes and ``optimize`` are static under ``jit``. Integer sums wrap
+    around in the operand dtype, as NumPy's do.
+    """
+    check_unsupported("einsum", out=(out, None, "xnp.einsum returns a new array"))
+    if order not in ("K", "C", "A"):
+        raise NotImplementedError(f"xnp.einsum: order={order!r} is not supported: results are "
+                                  "C-contiguous")
+    if casting not in _CASTINGS:
+        raise ValueError(f"xnp.einsum: casting must be one of {_CASTINGS}, got {casting!r}")
+    subscripts, ops = _split_operands("einsum", operands)
+    xs = [asarray_for("einsum", x, f"operands[{i}]") for i, x in enumerate(ops)]
+    avals = [core.aval_of(x) for x in xs]
+    if dtype is None:
+        dt, _ = result_dtype(*(a.strip_weak_type() for a in avals))
+    else:
+        dt = canonical_dtype(dtype, name="dtype")
+        for i, a in enumerate(avals):
+            if not np.can_cast(a.dtype, dt, casting):
+                raise TypeError(f"xnp.einsum: cannot cast operand {i} from {a.dtype} to {dt} "
+                                f"with casting rule {casting!r}")
+    xs = [x if a.dtype == dt else lax.convert_element_type(x, dt) for x, a in zip(xs, avals)]
+    shapes = [a.shape for a in avals]
+    inputs, output = parse("einsum", subscripts, shapes)
+    sizes = _sizes("einsum", inputs, shapes)
+    kind, memory = _path_kind("einsum", optimize)
+    path = _compute_path("einsum", inputs, output, sizes, kind, memory)
+    res = contract("einsum", xs, inputs, output, path, sizes)
+    if core.aval_of(res).dtype != dt:
+        res = lax.convert_element_type(res, dt)
+    return res
+
+
+def einsum_path(*operands, optimize="greedy", einsum_call=False):
+    """Contraction order for :func:`einsum` and a printable report (``numpy.einsum_path``).
+
+    Parameters
+    ----------
+    *operands
+        As for :func:`einsum`; only the shapes are used (arrays or anything with
+        ``.shape``), so this also works on traced values.
+    optimize : bool, str, list or tuple
+        ``'greedy'`` (default) or ``True``, ``'optimal'``, ``False`` (one step with all
+        operands), an explicit ``['einsum_path', ...]`` path, or ``(kind, memory_limit)``.
+    einsum_call : bool
+        NumPy-internal; ``True`` raises ``NotImplementedError``.
+
+    Returns
+    -------
+    (list, str)
+        ``['einsum_path', (i, j), ...]`` (pairs of positions in the shrinking operand
+        list, as NumPy and opt_einsum number them) and a report of the scaling and
+        FLOP counts computed by ``opt_einsum``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`einsum`.
+    """
+    check_unsupported("einsum_path", einsum_call=(einsum_call, False, "NumPy-internal flag"))
+    subscripts, ops = _split_operands("einsum_path", operands)
+    shapes = [tuple(core.aval_of(asarray_for("einsum_path", x, f"operands[{i}]")).shape)
+              for i, x in enumerate(ops)]
+    inputs, output = parse("einsum_path", subscripts, shapes)
+    sizes = _sizes("einsum_path", inputs, shapes)
+    kind, memory = _path_kind("einsum_path", optimize)
+    path = _compute_path("einsum_path", inputs, output, sizes, kind, memory)
+    import opt_einsum  # noqa: PLC0415
+
+    text = ",".join(inputs) + "->" + output
+    bshapes = [tuple(sizes[c] if d != 1 else 1 for c, d in zip(t, s))
+               for t, s in zip(inputs, shapes)]
+    try:
+        _, info = opt_einsum.contract_path(text, *bshapes, shapes=True, optimize=path)
+        report = str(info)
+    except Exception:  # noqa: BLE001  (the report is informational)
+        report = f"  Complete contraction:  {text}\n  Path: {path}"
+    return ["einsum_path", *path], report

@@ -1,0 +1,276 @@
+"""Array introspection and function wrappers: ``shape``, ``ndim``, ``size``,
+``isscalar``, ``iterable``, ``may_share_memory``, ``shares_memory``, ``errstate``
+and ``vectorize``.
+
+Shapes and sizes are static under ``jit`` (they come from the abstract value).
+Memory questions are answered from the eager buffers; traced values have no
+buffers (see :func:`shares_memory`). ``frompyfunc`` is not provided (object
+arrays do not exist in xnp).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from xnp import lax
+from xnp.numpy_api._util import asarray_for, broadcast_shapes, is_xnp, normalize_axes
+from xnp.tracing import core
+from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.transformations import vmap
+
+__all__ = ["shape", "ndim", "size", "isscalar", "iterable", "may_share_memory",
+           "shares_memory", "errstate", "vectorize"]
+
+#: NumPy's own ``errstate`` (a context manager / decorator). It controls NumPy's
+#: floating-point warnings, so it affects eager xnp computations (which run on
+#: NumPy); compiled (``jit``) code ignores it: XLA never warns.
+errstate = np.errstate
+
+
+def _shape_of(a) -> tuple[int, ...]:
+    if is_xnp(a):
+        return tuple(core.aval_of(a).shape)
+    return np.shape(a)
+
+
+def shape(a):
+    """The shape of ``a`` as a tuple of ints (``numpy.shape``); static under ``jit``."""
+    return _shape_of(a)
+
+
+def ndim(a):
+    """The number of dimensions of ``a`` (``numpy.ndim``); static under ``jit``."""
+    return len(_shape_of(a))
+
+
+def size(a, axis=None):
+    """The number of elements of ``a``, or along ``axis`` (an int or tuple of ints)
+    (``numpy.size``); a static Python int.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        ``axis`` out of range.
+    """
+    s = _shape_of(a)
+    axes = normalize_axes("size", axis, len(s))
+    return int(np.prod([s[d] for d in axes], dtype=np.int64))
+
+
+def isscalar(element):
+    """Whether ``element`` is a scalar (Python number, NumPy scalar, str, bytes) as in
+    ``numpy.isscalar``: xnp arrays, including 0-d ones and tracers, are not."""
+    return bool(np.isscalar(element))
+
+
+def iterable(y):
+    """Whether ``iter(y)`` works (``numpy.iterable``): False for 0-d arrays."""
+    try:
+        iter(y)
+    except TypeError:
+        return False
+    return True
+
+
+def _host(x):
+    if type(x) is core.Array:
+        return x._value
+    return np.asarray(x)
+
+
+def _root(t):
+    """The traced array ``t`` is (a chain of basic-index views of)."""
+    rec = getattr(t, "view_of", None)
+    while rec is not None:
+        t = rec.base
+        rec = getattr(t, "view_of", None)
+    return t
+
+
+def _traced_overlap(a, b):
+    if isinstance(a, core.Tracer) or isinstance(b, core.Tracer):
+        return _root(a) is _root(b)
+    return None
+
+
+def may_share_memory(a, b, /, max_work=None):
+    """Whether ``a`` and ``b`` might share memory (``numpy.may_share_memory``).
+
+    Eager arrays: NumPy's answer on their buffers (bounds overlap). Traced values
+    have no buffers: True exactly when both are the same traced array or views of
+    one (their writes alias, see ``xnp.numpy_api._views``), else False.
+    """
+    traced = _traced_overlap(a, b)
+    if traced is not None:
+        return traced
+    return bool(np.may_share_memory(_host(a), _host(b), max_work=max_work))
+
+
+def shares_memory(a, b, /, max_work=None):
+    """Whether ``a`` and ``b`` share memory (``numpy.shares_memory``; exact overlap).
+
+    Eager arrays: NumPy's answer on their buffers. Traced values: as
+    :func:`may_share_memory` (same traced array or views of one), which may
+    answer True for disjoint views of one base.
+    """
+    traced = _traced_overlap(a, b)
+    if traced is not None:
+        return traced
+    return bool(np.shares_memory(_host(a), _host(b), max_work=max_work))
+
+
+# --------------------------------------------------------------------------- vectorize
+
+_DIMS = r"\w+(?:\s*,\s*\w+)*"
+_ARG = rf"\(\s*(?:{_DIMS})?\s*\)"
+_ARGS = rf"{_ARG}(?:\s*,\s*{_ARG})*"
+_SIGNATURE = rf"^\s*{_ARGS}\s*->\s*{_ARGS}\s*$"
+
+
+def _parse_signature(signature: str):
+    """``"(m,n),(n)->(m)"`` -> ``([('m','n'), ('n',)], [('m',)])``."""
+    if not re.match(_SIGNATURE, signature):
+        raise ValueError(f"not a valid gufunc signature: {signature}")
+    ins, outs = signature.split("->")
+
+    def groups(text):
+        return [tuple(d.strip() for d in g.split(",") if d.strip())
+                for g in re.findall(r"\(([^)]*)\)", text)]
+
+    return groups(ins), groups(outs)
+
+
+def _otypes(otypes):
+    if otypes is None:
+        return None
+    if isinstance(otypes, str):
+        return [canonical_dtype(np.dtype(c)) for c in otypes]
+    return [canonical_dtype(np.dtype(t)) for t in otypes]
+
+
+class vectorize:
+    """Turn a function of scalars (or of core arrays, with ``signature``) into one that
+    maps over broadcast arrays (``numpy.vectorize``), implemented with ``xnp.vmap``.
+
+    Parameters
+    ----------
+    pyfunc : callable
+        Traced once (not called per element): it must be written with xnp
+        operations on its (0-d or core-shaped) array arguments; Python branching
+        on values raises a tracer conversion error. Omit it to use
+        ``vectorize(...)`` as a decorator factory, as in NumPy.
+    otypes : str or list of dtypes, optional
+        Output dtypes; results are cast to them. Without ``otypes`` the dtype is
+        whatever ``pyfunc`` computes for the inputs' dtypes (NumPy instead
+        inspects the first element's result). Required for size-0 inputs.
+    doc : str, optional
+        Docstring of the wrapper (default ``pyfunc.__doc__``).
+    excluded : set of int or str, optional
+        Positional indices / keyword names passed to ``pyfunc`` unchanged (not
+        vectorized).
+    cache : bool
+        Accepted; has no effect (``pyfunc`` is traced once anyway).
+    signature : str, optional
+        Generalized-ufunc signature such as ``"(m,n),(n)->(m)"``: the named core
+        dims are passed whole; the remaining leading dims broadcast and are mapped.
+
+    Calling returns an Array (a tuple of Arrays for several outputs) of the broadcast
+    loop shape plus each output's core dims.
+
+    Raises
+    ------
+    ValueError
+        Size-0 inputs without ``otypes``; with ``signature``: too few dims for the
+        core dims, inconsistent core dim sizes, a malformed signature or a wrong
+        number of outputs.
+    TypeError
+        ``pyfunc`` is not callable, or the wrong number of arguments for ``signature``.
+    """
+
+    def __init__(self, pyfunc=np._NoValue, otypes=None, doc=None, excluded=None, cache=False,
+                 signature=None):
+        if pyfunc is not np._NoValue and not callable(pyfunc):
+            raise TypeError(f"xnp.vectorize: `pyfunc` must be callable, got {pyfunc!r}")
+        self.pyfunc = pyfunc
+        self.otypes = otypes
+        self._otypes = _otypes(otypes)
+        self.excluded = set() if excluded is None else set(excluded)
+        self.cache = cache
+        self.signature = signature
+        self._sig = None if signature is None else _parse_signature(signature)
+        self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
+
+    def __call__(self, *args, **kwargs):
+        if self.pyfunc is np._NoValue:  # decorator factory: @vectorize(otypes=...)
+            (func,) = args
+            return vectorize(func, self.otypes, None, self.excluded, self.cache, self.signature)
+        pos = [i for i in range(len(args)) if i not in self.excluded]
+        names = [k for k in kwargs if k not in self.excluded]
+        values = [asarray_for("vectorize", args[i], "args") for i in pos] + [
+            asarray_for("vectorize", kwargs[k], k) for k in names]
+
+        def call(*vals):
+            full = list(args)
+            for i, v in zip(pos, vals):
+                full[i] = v
+            kw = dict(kwargs)
+            kw.update(zip(names, vals[len(pos):]))
+            out = self.pyfunc(*full, **kw)
+            if isinstance(out, tuple):
+                return tuple(asarray_for("vectorize", o) for o in out)
+            return asarray_for("vectorize", out)
+
+        in_core = [()] * len(values) if self._sig is None else self._sig[0]
+        if self._sig is not None and len(in_core) != len(values):
+            raise TypeError(f"wrong number of positional arguments: expected {len(in_core)}, "
+                            f"got {len(values)}")
+        return self._map(call, values, in_core)
+
+    def _map(self, call, values, in_core):
+        sizes: dict = {}
+        loops = []
+        for v, dims in zip(values, in_core):
+            s = core.aval_of(v).shape
+            if len(s) < len(dims):
+                raise ValueError(f"{len(s)}-dimensional argument does not have enough dimensions "
+                                 f"for all core dimensions {dims!r}")
+            for name, n in zip(dims, s[len(s) - len(dims):]):
+                if sizes.setdefault(name, n) != n:
+                    raise ValueError(f"inconsistent size for core dimension {name!r}: "
+                                     f"{n} vs {sizes[name]}")
+            loops.append(s[:len(s) - len(dims)])
+        loop = broadcast_shapes("vectorize", *loops)
+        count = int(np.prod(loop, dtype=np.int64))
+        if count == 0 and self._otypes is None:
+            raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+        flat = []
+        for v, dims in zip(values, in_core):
+            cshape = tuple(sizes[d] for d in dims)
+            v = lax.broadcast_in_dim(v, loop + cshape, tuple(range(
+                len(loop) + len(cshape) - core.aval_of(v).ndim, len(loop) + len(cshape))))
+            flat.append(lax.reshape(v, (count,) + cshape))
+        outs = vmap(call)(*flat) if loop else call(*(lax.reshape(f, core.aval_of(f).shape[1:])
+                                                     for f in flat))
+        single = not isinstance(outs, tuple)
+        outs = (outs,) if single else outs
+        out_core = [()] * len(outs) if self._sig is None else self._sig[1]
+        if len(out_core) != len(outs):
+            raise ValueError(f"wrong number of outputs from pyfunc: expected {len(out_core)}, "
+                             f"got {len(outs)}")
+        results = []
+        for i, (o, dims) in enumerate(zip(outs, out_core)):
+            cshape = core.aval_of(o).shape[1:] if loop else core.aval_of(o).shape
+            if len(cshape) != len(dims):
+                raise ValueError(f"wrong number of dimensions in output {i}: expected "
+                                 f"{len(dims)} core dims {dims!r}, got shape {cshape}")
+            for name, n in zip(dims, cshape):
+                if sizes.setdefault(name, n) != n:
+                    raise ValueError(f"inconsistent size for core dimension {name!r}: "
+                                     f"{n} vs {sizes[name]}")
+            o = lax.reshape(o, loop + tuple(cshape)) if loop else o
+            if self._otypes is not None and core.aval_of(o).dtype != self._otypes[i]:
+                o = lax.convert_element_type(o, self._otypes[i])
+            results.append(o)
+        return results[0] if single else tuple(results)

@@ -1,0 +1,582 @@
+"""Miscellaneous math (NumPy's "mathematical functions" and "logic" leftovers):
+``isclose``, ``allclose``, ``array_equal``, ``array_equiv``, ``heaviside``, ``sinc``,
+``fix``, ``frexp``, ``ldexp``, ``modf``, ``gcd``, ``lcm``, ``spacing``, ``iscomplex``,
+``isreal``, ``iscomplexobj``, ``isrealobj``, ``real_if_close``, ``unwrap``,
+``gradient``, ``trapezoid``, ``cross``, ``kron``, ``matvec``, ``vecmat``.
+
+Written on the existing ufuncs of :mod:`xnp.numpy_api` (so NEP 50 promotion and
+broadcasting are theirs) and on lax for the bit-level functions. Functions that
+NumPy answers with a Python ``bool`` (``allclose``, ``array_equal``,
+``array_equiv``) return a 0-d bool ``Array`` eagerly (``bool()`` of it works) and
+a traced bool under ``jit``; ``iscomplexobj``/``isrealobj`` only look at the dtype
+and return Python bools, also under ``jit``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.lax import _kit as kit
+from xnp.numpy_api import cumulative as _cu
+from xnp.numpy_api import elementwise as _ew
+from xnp.numpy_api import linalg as _la
+from xnp.numpy_api import logic as _lg
+from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api import transcendental as _tr
+from xnp.numpy_api._ufunc import _as_dtype, _binary_inexact, _extras, _finish, _inexact
+from xnp.numpy_api._util import (asarray_for, binary_operands, broadcast_shapes, check_unsupported,
+                                 normalize_axis, write_out)
+from xnp.tracing import core
+
+__all__ = ["isclose", "allclose", "array_equal", "array_equiv", "heaviside", "sinc", "fix",
+           "frexp", "ldexp", "modf", "gcd", "lcm", "spacing", "iscomplex", "isreal",
+           "iscomplexobj", "isrealobj", "real_if_close", "unwrap", "gradient", "trapezoid",
+           "cross", "kron", "matvec", "vecmat"]
+
+
+def _arr(fname, x, argname="a"):
+    return _rd._asarray(fname, x) if argname == "a" else asarray_for(fname, x, argname)
+
+
+def _dtype(x):
+    return core.aval_of(x).dtype
+
+
+def _shape(x):
+    return core.aval_of(x).shape
+
+
+def _const(value, dtype):
+    return core.lift(np.asarray(value, dtype))
+
+
+# --------------------------------------------------------------------------- comparisons
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise ``|a - b| <= atol + rtol * |b|`` (``numpy.isclose``), also True where
+    ``a == b`` (equal infinities); NaN equals NaN only with ``equal_nan``.
+
+    Not symmetric in ``a`` and ``b``, as in NumPy. ``b`` is computed in at least
+    float (its dtype promoted with a Python float). Returns a bool array of the
+    broadcast shape; shapes that do not broadcast raise ``ValueError``.
+    """
+    x = a if core.is_python_scalar(a) else asarray_for("isclose", a, "a")
+    y = b if core.is_python_scalar(b) else asarray_for("isclose", b, "b")
+    if core.is_python_scalar(y):
+        y = float(y) if type(y) is int else y
+    elif _dtype(y) not in kit.INEXACT:
+        y = _as_dtype("isclose", y, _float_of(_dtype(y)))
+    tol = _ew.add(atol, _ew.multiply(rtol, _ew.abs(y)))
+    res = _lg.logical_or(_lg.logical_and(_lg.less_equal(_ew.abs(_ew.subtract(x, y)), tol),
+                                         _lg.isfinite(y)), _lg.equal(x, y))
+    if equal_nan:
+        res = _lg.logical_or(res, _lg.logical_and(_lg.isnan(x), _lg.isnan(y)))
+    return res
+
+
+def _float_of(dt):
+    return np.result_type(dt, 1.0) if dt.kind != "V" else dt
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether every element of :func:`isclose` is True (``numpy.allclose``).
+
+    Returns a 0-d bool ``Array`` (NumPy returns a Python bool; ``bool(result)`` works
+    eagerly; under ``jit`` it is traced).
+    """
+    return _rd.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def _false():
+    return core.lift(np.asarray(False))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """Whether ``a1`` and ``a2`` have the same shape and elements (``numpy.array_equal``).
+
+    Different shapes give False (decided statically). With ``equal_nan`` NaNs at the
+    same places compare equal. Returns a 0-d bool ``Array``.
+    """
+    x, y = asarray_for("array_equal", a1, "a1"), asarray_for("array_equal", a2, "a2")
+    if _shape(x) != _shape(y):
+        return _false()
+    eq = _lg.equal(x, y)
+    if equal_nan and (_dtype(x) in kit.INEXACT or _dtype(y) in kit.INEXACT):
+        eq = _lg.logical_or(eq, _lg.logical_and(_lg.isnan(x), _lg.isnan(y)))
+    return _rd.all(eq)
+
+
+def array_equiv(a1, a2):
+    """Whether ``a1`` and ``a2`` broadcast to each other with equal elements
+    (``numpy.array_equiv``); non-broadcastable shapes give False. 0-d bool ``Array``."""
+    x, y = asarray_for("array_equiv", a1, "a1"), asarray_for("array_equiv", a2, "a2")
+    try:
+        broadcast_shapes("array_equiv", _shape(x), _shape(y))
+    except ValueError:
+        return _false()
+    return _rd.all(_lg.equal(x, y))
+
+
+# --------------------------------------------------------------------------- elementwise
+
+
+def heaviside(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+              subok=True, signature=None):
+    """Heaviside step: 0 where ``x1 < 0``, ``x2`` where ``x1 == 0``, 1 where ``x1 > 0``,
+    NaN where ``x1`` is NaN (``numpy.heaviside``, a ufunc; conventions as
+    :mod:`xnp.numpy_api.elementwise`). Integer inputs compute in float as NumPy's loops
+    (float16 for 8-bit, float64 for 64-bit). Complex raises ``TypeError``."""
+    _extras("heaviside", casting, order, subok, signature)
+    a, b, dt = _binary_inexact("heaviside", x1, x2, dtype, casting)
+    if dt in kit.COMPLEX:
+        raise TypeError("xnp.heaviside: not supported for complex input")
+    zero, one = _const(0, dt), _const(1, dt)
+    a, b = _mn.broadcast_arrays(a, b)
+    shape = _shape(a)
+    zeros, ones = (lax.broadcast_in_dim(c, shape, ()) for c in (zero, one))
+    res = lax.select_n(lax.lt(a, zero), lax.select_n(lax.gt(a, zero), b, ones), zeros)
+    res = lax.select_n(lax.ne(a, a), res, a)  # NaN stays NaN
+    return _finish("heaviside", res, out, where, casting)
+
+
+def sinc(x):
+    """Normalised sinc ``sin(pi x) / (pi x)`` (``numpy.sinc``, same formula: ``pi x`` is
+    replaced by the dtype's eps where it is 0, so values and the zero gradient at 0
+    match). Integers and bool give float64 (``pi * x`` with NEP 50); complex allowed."""
+    v = _arr("sinc", x, "x")
+    x = _ew.multiply(np.pi, v)
+    dt = _dtype(x)
+    eps = float(np.finfo(dt).eps) if dt not in kit.COMPLEX else 1e-20
+    y = _ew.where(_lg.not_equal(x, 0), x, eps)  # NumPy's formula: sin(eps)/eps at 0
+    return _ew.divide(_tr.sin(y), y)
+
+
+def fix(x, out=None):
+    """Round towards zero (``numpy.fix``): ``floor`` for ``x >= 0``, ``ceil`` otherwise;
+    dtype as those (integers stay integers)."""
+    v = _arr("fix", x, "x")
+    return write_out("fix", out, _ew.where(_lg.greater_equal(v, 0), _ew.floor(v), _ew.ceil(v)))
+
+
+def _float_operand(fname, x):
+    v = _inexact(fname, x)
+    if _dtype(v) in kit.COMPLEX:
+        raise TypeError(f"xnp.{fname}: not supported for complex input")
+    return v
+
+
+def _uint(dt):
+    return np.dtype(f"u{dt.itemsize}")
+
+
+def _pow2(k, dt):
+    """``2.0**k`` exactly for integer ``k`` within the normal exponent range of ``dt``."""
+    info = np.finfo(dt)
+    bias = -int(info.minexp) + 1
+    ut = _uint(dt)
+    bits = lax.shift_left(lax.convert_element_type(lax.add(k, _const(bias, _dtype(k))), ut),
+                          _const(info.nmant, ut))
+    return lax.bitcast_convert_type(bits, dt)
+
+
+def frexp(x, /, out=(None, None), *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """Split ``x`` into mantissa and exponent, ``x = m * 2**e`` with ``0.5 <= |m| < 1``
+    (``numpy.frexp``); exact, with integer operations on the bit pattern (subnormals
+    included, also where XLA flushes subnormal floats to zero). 0, inf and NaN
+    give ``(x, 0)``. Returns ``(mantissa, exponent)``: the float dtype of ``x`` (ints as
+    NumPy's float loops) and int32. ``out``/``where`` are not supported."""
+    _extras("frexp", casting, order, subok, signature)
+    check_unsupported("frexp", out=(out, (None, None), "frexp returns new arrays"))
+    v = _float_operand("frexp", x)
+    dt = _dtype(v)
+    info = np.finfo(dt)
+    ut, i32 = _uint(dt), np.dtype(np.int32)
+    nm, bias = int(info.nmant), -int(info.minexp) + 1
+    width = dt.itemsize * 8
+    bits = lax.bitcast_convert_type(v, ut)
+    mask = (1 << (width - 1 - nm)) - 1  # exponent field
+    frac_mask = (1 << nm) - 1
+    field = lax.and_(lax.shift_right_logical(bits, _const(nm, ut)), _const(mask, ut))
+    frac = lax.and_(bits, _const(frac_mask, ut))
+    sign = lax.and_(bits, _const(1 << (width - 1), ut))
+    # normal numbers: keep the fraction, set the exponent field to that of [0.5, 1)
+    e_norm = lax.sub(lax.convert_element_type(field, i32), _const(bias - 1, i32))
+    # subnormals (integer ops only, so no flush-to-zero): normalise by the bit length
+    length = lax.sub(_const(width, i32), lax.convert_element_type(lax.clz(frac), i32))
+    e_sub = lax.add(length, _const(1 - bias - nm, i32))
+    shift = lax.convert_element_type(lax.sub(_const(nm + 1, i32), length), ut)
+    frac_sub = lax.and_(lax.shift_left(frac, shift), _const(frac_mask, ut))
+    tiny = lax.eq(field, _const(0, ut))
+    e = lax.select_n(tiny, e_norm, e_sub)
+    mbits = lax.or_(lax.or_(sign, lax.select_n(tiny, frac, frac_sub)),
+                    _const((bias - 1) << nm, ut))
+    m = lax.bitcast_convert_type(mbits, dt)
+    special = lax.or_(lax.eq(v, _const(0, dt)), lax.not_(lax.is_finite(v)))
+    m = lax.select_n(special, m, v)
+    e = lax.select_n(special, e, lax.mul(e, _const(0, i32)))
+    return m, e
+
+
+def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True, signature=None):
+    """``x1 * 2**x2`` (``numpy.ldexp``), computed as three exact power-of-two products
+    so large exponents neither overflow early nor lose bits. ``x2`` must be integer
+    (``TypeError`` otherwise); the result has ``x1``'s float dtype (ints as NumPy's
+    float loops)."""
+    _extras("ldexp", casting, order, subok, signature)
+    a = _float_operand("ldexp", x1)
+    k = asarray_for("ldexp", x2, "x2")
+    if _dtype(k) not in kit.INTEGER:
+        raise TypeError(f"xnp.ldexp: `x2` must be an integer array, got {_dtype(k)}")
+    dt = _dtype(a)
+    i32 = np.dtype(np.int32)
+    bias = -int(np.finfo(dt).minexp) + 1
+    lim = 3 * (bias - 1)
+    n = lax.convert_element_type(_ew.clip(k, -lim, lim), i32)
+    a, n = _mn.broadcast_arrays(a, n)
+    three, two = _const(3, i32), _const(2, i32)
+    k1 = lax.div(n, three)
+    k2 = lax.div(lax.sub(n, k1), two)
+    k3 = lax.sub(lax.sub(n, k1), k2)
+    res = lax.mul(lax.mul(lax.mul(a, _pow2(k1, dt)), _pow2(k2, dt)), _pow2(k3, dt))
+    return _finish("ldexp", res, out, where, casting)
+
+
+def modf(x, /, out=(None, None), *, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True, signature=None):
+    """Fractional and integral parts, both with the sign of ``x`` (``numpy.modf``):
+    ``(x - trunc(x), trunc(x))``; for ±inf ``(±0, ±inf)``. Float dtype as NumPy's loops.
+    ``out``/``where`` are not supported."""
+    _extras("modf", casting, order, subok, signature)
+    check_unsupported("modf", out=(out, (None, None), "modf returns new arrays"))
+    v = _float_operand("modf", x)
+    whole = _ew.trunc(v)
+    frac = _lg.copysign(_ew.where(_lg.isinf(v), 0.0, _ew.subtract(v, whole)), v)
+    return frac, whole
+
+
+def _int_pair(fname, x1, x2):
+    a, b, dt = binary_operands(fname, x1, x2)
+    if dt not in kit.INTEGER:
+        raise TypeError(f"xnp.{fname}: needs integer inputs, got {dt}")
+    a, b = _mn.broadcast_arrays(a, b)
+    return a, b, dt
+
+
+def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+        subok=True, signature=None):
+    """Greatest common divisor of ``|x1|`` and ``|x2|`` (``numpy.gcd``); ``gcd(0, 0) = 0``.
+    Integer inputs only (``TypeError`` otherwise). Euclid's algorithm in a
+    ``lax.while_loop`` (not differentiable; batches under vmap)."""
+    _extras("gcd", casting, order, subok, signature)
+    a, b, dt = _int_pair("gcd", x1, x2)
+    return _finish("gcd", _gcd(a, b, dt), out, where, casting)
+
+
+def _gcd(a, b, dt):
+    zero = _const(0, dt)
+    a, b = lax.abs(a), lax.abs(b)
+
+    def cond(c):
+        return _rd.any(lax.ne(c[1], zero))
+
+    def body(c):
+        x, y = c
+        nz = lax.ne(y, zero)
+        safe = lax.select_n(nz, _const(1, dt), y)
+        return lax.select_n(nz, x, y), lax.select_n(nz, y, lax.rem(x, safe))
+
+    return lax.while_loop(cond, body, (a, b))[0]
+
+
+def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+        subok=True, signature=None):
+    """Least common multiple of ``|x1|`` and ``|x2|`` (``numpy.lcm``); 0 if either is 0.
+    Integer inputs only; wraps around on overflow, as NumPy."""
+    _extras("lcm", casting, order, subok, signature)
+    a, b, dt = _int_pair("lcm", x1, x2)
+    g = _gcd(a, b, dt)
+    zero = _const(0, dt)
+    nz = lax.ne(g, zero)
+    q = lax.div(lax.abs(a), lax.select_n(nz, _const(1, dt), g))
+    # NumPy: |a| / g * |b|, wrapping around on overflow (the sign is not fixed afterwards)
+    return _finish("lcm", lax.select_n(nz, zero, lax.mul(q, lax.abs(b))), out, where, casting)
+
+
+def spacing(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
+            subok=True, signature=None):
+    """Distance from ``x`` to the next representable value away from zero
+    (``numpy.spacing``): ``nextafter(x, -inf if x < 0 else inf) - x`` (so ``-0.0`` gives
+    the smallest positive subnormal); NaN for inf/NaN. float16 gives the spacing of
+    ``|x|`` (positive), as NumPy's half-precision loop does."""
+    _extras("spacing", casting, order, subok, signature)
+    v = _float_operand("spacing", x)
+    if _dtype(v) == np.float16:  # NumPy's half-precision spacing is that of |x|
+        v = _ew.abs(v)
+    away = _ew.where(_lg.less(v, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
+    return _finish("spacing", _ew.subtract(_lg.nextafter(v, away), v), out, where, casting)
+
+
+# --------------------------------------------------------------------------- complex tests
+
+
+def iscomplex(x):
+    """Elementwise ``imag(x) != 0`` as bool (``numpy.iscomplex``); all False for real
+    dtypes."""
+    v = _arr("iscomplex", x, "x")
+    return _lg.not_equal(_lg.imag(v), 0)
+
+
+def isreal(x):
+    """Elementwise ``imag(x) == 0`` as bool (``numpy.isreal``); all True for real dtypes."""
+    v = _arr("isreal", x, "x")
+    return _lg.equal(_lg.imag(v), 0)
+
+
+def iscomplexobj(x):
+    """Whether ``x`` has a complex dtype (``numpy.iscomplexobj``): a Python bool from the
+    dtype only (also under ``jit``)."""
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        dt = _dtype(asarray_for("iscomplexobj", x, "x"))
+    return np.dtype(dt).kind == "c"
+
+
+def isrealobj(x):
+    """Whether ``x`` has a non-complex dtype (``numpy.isrealobj``); Python bool."""
+    return not iscomplexobj(x)
+
+
+def real_if_close(a, tol=100):
+    """The real part of complex ``a`` if every imaginary part is below ``tol`` machine
+    epsilons (``tol > 1``) or ``tol`` itself (``tol <= 1``); ``a`` unchanged otherwise
+    (``numpy.real_if_close``).
+
+    Raises
+    ------
+    xnp.errors.ConcretizationTypeError
+        Under ``jit``/tracing with complex input: the result dtype depends on the data.
+    """
+    v = _arr("real_if_close", a, "a")
+    dt = _dtype(v)
+    if dt not in kit.COMPLEX:
+        return v
+    if tol > 1:
+        tol = np.finfo(dt).eps * tol
+    small = _rd.all(_lg.less(_ew.abs(_lg.imag(v)), tol))
+    if isinstance(small, core.Tracer):
+        known = small.to_concrete_value()
+        if known is None:
+            from xnp.tracing import errors  # noqa: PLC0415
+
+            raise errors.ConcretizationTypeError(errors.concretization_message(
+                small, "xnp.real_if_close chooses its result dtype from the data, which "
+                "is unknown under tracing; use xnp.real(a) (or keep a complex)."))
+    else:
+        known = small._value
+    return _lg.real(v) if bool(known) else v
+
+
+# --------------------------------------------------------------------------- calculus
+
+
+def unwrap(p, discont=None, axis=-1, *, period=6.283185307179586):
+    """Unwrap phase jumps larger than ``discont`` (default ``period / 2``) along ``axis``
+    by adding multiples of ``period`` (``numpy.unwrap``; same arithmetic, integer
+    ``p`` with an integer ``period`` stays integer). ``axis`` is static."""
+    x = _arr("unwrap", p, "p")
+    ax = normalize_axis("unwrap", axis, max(len(_shape(x)), 1))
+    dd = _cu.diff(x, axis=ax)
+    if discont is None:
+        discont = period / 2
+    dt = np.result_type(_dtype(dd), period if not core.is_python_scalar(period) else
+                        type(period)(0))
+    if dt.kind in "iu":
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    low = -high
+    ddmod = _ew.add(_ew.mod(_ew.subtract(dd, low), period), low)
+    if ambiguous:
+        ddmod = _ew.where(_lg.logical_and(_lg.equal(ddmod, low), _lg.greater(dd, 0)),
+                          high, ddmod)
+    correct = _ew.where(_lg.less(_ew.abs(dd), discont), 0, _ew.subtract(ddmod, dd))
+    head = lax.slice_in_dim(x, 0, 1, axis=ax)
+    tail = _ew.add(lax.slice_in_dim(x, 1, _shape(x)[ax], axis=ax), _cu.cumsum(correct, axis=ax))
+    up = _mn.concatenate([head, tail], axis=ax)
+    return lax.convert_element_type(up, dt) if _dtype(up) != dt else up
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """Second-order central differences inside, first- or second-order one-sided
+    differences at the edges (``numpy.gradient``) with uniform spacings.
+
+    ``varargs``: none (spacing 1), one scalar for every axis, or one scalar per axis.
+    Coordinate arrays (non-uniform spacing) raise ``NotImplementedError``. Integer
+    ``f`` gives float64. Returns one array for one axis, else a tuple.
+
+    Raises
+    ------
+    ValueError
+        An axis has fewer than ``edge_order + 1`` elements, ``edge_order`` is not 1 or 2,
+        or the number of spacings does not match.
+    """
+    x = _arr("gradient", f, "f")
+    nd = len(_shape(x))
+    axes = tuple(range(nd)) if axis is None else tuple(
+        normalize_axis("gradient", a, nd) for a in (axis if isinstance(axis, (tuple, list))
+                                                    else (axis,)))
+    if len(varargs) == 0:
+        dx = [1.0] * len(axes)
+    elif len(varargs) == 1 and np.ndim(varargs[0]) == 0:
+        dx = [varargs[0]] * len(axes)
+    elif len(varargs) == len(axes):
+        dx = list(varargs)
+    else:
+        raise TypeError("xnp.gradient: invalid number of arguments")
+    for d in dx:
+        if np.ndim(d) != 0:
+            raise NotImplementedError("xnp.gradient: coordinate arrays (non-uniform spacing) "
+                                      "are not supported; pass scalar spacings")
+    if edge_order not in (1, 2):
+        raise ValueError("xnp.gradient: 'edge_order' greater than 2 not supported")
+    if _dtype(x) in kit.INT_OR_BOOL:
+        x = lax.convert_element_type(x, np.dtype(np.float64))
+    outs = []
+    for ax, h in zip(axes, dx):
+        n = _shape(x)[ax]
+        if n < edge_order + 1:
+            raise ValueError("xnp.gradient: Shape of array too small to calculate a numerical "
+                             "gradient, at least (edge_order + 1) elements are required.")
+
+        def sl(lo, hi, ax=ax):
+            return lax.slice_in_dim(x, lo, hi, axis=ax)
+
+        mid = _ew.divide(_ew.subtract(sl(2, n), sl(0, n - 2)), _ew.multiply(2.0, h))
+        if edge_order == 1:
+            first = _ew.divide(_ew.subtract(sl(1, 2), sl(0, 1)), h)
+            last = _ew.divide(_ew.subtract(sl(n - 1, n), sl(n - 2, n - 1)), h)
+        else:
+            first = _ew.add(_ew.add(_ew.multiply(_ew.divide(-1.5, h), sl(0, 1)),
+                                    _ew.multiply(_ew.divide(2.0, h), sl(1, 2))),
+                            _ew.multiply(_ew.divide(-0.5, h), sl(2, 3)))
+            last = _ew.add(_ew.add(_ew.multiply(_ew.divide(0.5, h), sl(n - 3, n - 2)),
+                                   _ew.multiply(_ew.divide(-2.0, h), sl(n - 2, n - 1))),
+                           _ew.multiply(_ew.divide(1.5, h), sl(n - 1, n)))
+        outs.append(_mn.concatenate([first, mid, last], axis=ax))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """Integral of ``y`` along ``axis`` by the trapezoidal rule (``numpy.trapezoid``):
+    sample points ``x`` (1-D along ``axis`` or broadcastable to ``y``) or the spacing
+    ``dx``. Dtype: NumPy's promotion of ``dx``/``diff(x)`` with ``y`` (ints with the
+    default ``dx`` give float64). Differentiable in ``y`` and ``x``. ``axis`` is static."""
+    yv = _arr("trapezoid", y, "y")
+    nd = len(_shape(yv))
+    ax = normalize_axis("trapezoid", axis, nd)
+    if x is None:
+        d = dx
+    else:
+        xv = asarray_for("trapezoid", x, "x")
+        if len(_shape(xv)) == 1:
+            d = _cu.diff(xv)
+            shape = [1] * nd
+            shape[ax] = _shape(d)[0]
+            d = _mn.reshape(d, tuple(shape))
+        else:
+            d = _cu.diff(xv, axis=ax)
+    n = _shape(yv)[ax]
+    s = _ew.add(lax.slice_in_dim(yv, 1, max(n, 1), axis=ax),
+                lax.slice_in_dim(yv, 0, max(n - 1, 0), axis=ax))
+    return _rd.sum(_ew.divide(_ew.multiply(d, s), 2.0), axis=ax)
+
+
+# --------------------------------------------------------------------------- products
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cross product of 3-vectors (or 2-vectors, padded with a zero z) along the given
+    axes (``numpy.cross``); other dimensions broadcast. Two 2-vectors give the z
+    component only. Reuses :func:`xnp.linalg.cross` for the product.
+
+    Raises
+    ------
+    ValueError
+        A vector axis has a length other than 2 or 3.
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    """
+    from xnp.numpy_api import np_linalg_norms as _nl  # noqa: PLC0415
+
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    x, y = asarray_for("cross", a, "a"), asarray_for("cross", b, "b")
+    x = _mn.moveaxis(x, normalize_axis("cross", axisa, len(_shape(x)), "axisa"), -1)
+    y = _mn.moveaxis(y, normalize_axis("cross", axisb, len(_shape(y)), "axisb"), -1)
+    na, nb = _shape(x)[-1], _shape(y)[-1]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError("xnp.cross: incompatible dimensions for cross product\n(dimension "
+                         "must be 2 or 3)")
+
+    def pad(v):
+        if _shape(v)[-1] == 3:
+            return v
+        return _mn.pad(v, [(0, 0)] * (len(_shape(v)) - 1) + [(0, 1)])
+
+    c = _nl.cross(pad(x), pad(y), axis=-1)
+    if na == 2 and nb == 2:
+        return c[..., 2]
+    return _mn.moveaxis(c, -1, normalize_axis("cross", axisc, len(_shape(c)), "axisc"))
+
+
+def kron(a, b):
+    """Kronecker product (``numpy.kron``): blocks ``a[i, j] * b``; ranks are equalised by
+    prepending 1s; shape ``a.shape * b.shape`` elementwise; dtype as ``multiply``."""
+    x, y = asarray_for("kron", a, "a"), asarray_for("kron", b, "b")
+    nda, ndb = len(_shape(x)), len(_shape(y))
+    if nda == 0 or ndb == 0:
+        return _ew.multiply(x, y)
+    nd = max(nda, ndb)
+    x = _mn.reshape(x, (1,) * (nd - nda) + _shape(x))
+    y = _mn.reshape(y, (1,) * (nd - ndb) + _shape(y))
+    sa, sb = _shape(x), _shape(y)
+    xa = _mn.expand_dims(x, tuple(range(1, 2 * nd, 2)))
+    yb = _mn.expand_dims(y, tuple(range(0, 2 * nd, 2)))
+    return _mn.reshape(_ew.multiply(xa, yb), tuple(p * q for p, q in zip(sa, sb)))
+
+
+def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
+           signature=None, axes=None, axis=None):
+    """Matrix-vector product over the last axes (``numpy.matvec``, a gufunc
+    ``(m,n),(n)->(m)``): stacks broadcast; no conjugation. ``axes``/``axis`` raise
+    ``NotImplementedError``; otherwise as :func:`xnp.matmul`."""
+    check_unsupported("matvec", axes=(axes, None, "use moveaxis"),
+                      axis=(axis, None, "use moveaxis"))
+    y = asarray_for("matvec", x2, "x2")
+    if len(_shape(y)) < 1:
+        raise ValueError("xnp.matvec: x2 must have at least one dimension")
+    res = _la.matmul(x1, _mn.expand_dims(y, -1), casting=casting, order=order, dtype=dtype,
+                     subok=subok, signature=signature)
+    return write_out("matvec", out, res[..., 0])
+
+
+def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
+           signature=None, axes=None, axis=None):
+    """Vector-matrix product ``conj(x1) @ x2`` over the last axes (``numpy.vecmat``, a
+    gufunc ``(n),(n,m)->(m)``); stacks broadcast. The first operand is conjugated."""
+    check_unsupported("vecmat", axes=(axes, None, "use moveaxis"),
+                      axis=(axis, None, "use moveaxis"))
+    x = asarray_for("vecmat", x1, "x1")
+    if len(_shape(x)) < 1:
+        raise ValueError("xnp.vecmat: x1 must have at least one dimension")
+    if _dtype(x) in kit.COMPLEX:
+        x = _lg.conjugate(x)
+    res = _la.matmul(_mn.expand_dims(x, -2), x2, casting=casting, order=order, dtype=dtype,
+                     subok=subok, signature=signature)
+    return write_out("vecmat", out, res[..., 0, :])

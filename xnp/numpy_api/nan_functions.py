@@ -1,0 +1,261 @@
+"""NaN-ignoring reductions and NaN/inf helpers: ``nansum``, ``nanprod``, ``nanmean``,
+``nanvar``, ``nanstd``, ``nanmax``, ``nanmin``, ``nanargmax``, ``nanargmin``,
+``nan_to_num``, ``isposinf``, ``isneginf`` (``nancumsum``/``nancumprod`` live in
+:mod:`xnp.numpy_api.cumulative`).
+
+Each NaN-ignoring reduction replaces NaN by a neutral value with ``lax.select_n``
+(so gradients at NaN positions are zero, not NaN) and calls the plain reduction
+of :mod:`xnp.numpy_api.reductions` with NumPy's dtype rules; integer and bool
+inputs go straight to the plain reduction, as in NumPy. NumPy's
+``RuntimeWarning`` for all-NaN slices is not issued (the NaN result is the same).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.lax import _kit as kit
+from xnp.numpy_api import logic as _lg
+from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api._util import asarray_for, write_out
+from xnp.tracing import core
+
+__all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
+           "nanargmax", "nanargmin", "nan_to_num", "isposinf", "isneginf"]
+
+
+def _operand(fname, a):
+    return _rd._asarray(fname, a)
+
+
+def _inexact(x) -> bool:
+    return core.aval_of(x).dtype in kit.INEXACT
+
+
+def _fill(x, value):
+    """``x`` with NaN (in either part, for complex) replaced by ``value``; the NaN mask."""
+    nan = _lg.isnan(x)
+    dt = core.aval_of(x).dtype
+    fill = core.lift(np.asarray(value, dt))
+    return lax.select_n(nan, x, lax.broadcast_in_dim(fill, core.aval_of(x).shape, ())), nan
+
+
+def _and_where(fname, valid, where):
+    if where is None or where is True:
+        return valid
+    w = asarray_for(fname, where, "where")
+    return _lg.logical_and(valid, w)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    """Sum treating NaN as zero (``numpy.nansum``).
+
+    Parameters, dtype rules and errors as :func:`xnp.sum`. The sum of an all-NaN
+    slice (or an empty one) is 0. inf and -inf still add up to NaN.
+    """
+    x = _operand("nansum", a)
+    if _inexact(x):
+        x, _ = _fill(x, 0)
+    return _rd.sum(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
+                   where=where)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    """Product treating NaN as one (``numpy.nanprod``); otherwise as :func:`xnp.prod`."""
+    x = _operand("nanprod", a)
+    if _inexact(x):
+        x, _ = _fill(x, 1)
+    return _rd.prod(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
+                    where=where)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """Mean of the non-NaN elements (``numpy.nanmean``).
+
+    Dtypes, shapes and errors as :func:`xnp.mean`; an all-NaN slice gives NaN (NumPy
+    also warns). Gradients flow to the non-NaN elements only.
+    """
+    x = _operand("nanmean", a)
+    if not _inexact(x):
+        return _rd.mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+    x0, nan = _fill(x, 0)
+    valid = _and_where("nanmean", _lg.logical_not(nan), where)
+    return _rd.mean(x0, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=valid)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+           mean=None, correction=None):
+    """Variance of the non-NaN elements (``numpy.nanvar``).
+
+    Parameters, dtypes and errors as :func:`xnp.var`; ``N`` counts the non-NaN
+    elements of each slice. An all-NaN slice (or ``N <= ddof``) gives NaN or inf.
+    """
+    return _nanvar("nanvar", _rd.var, a, axis, dtype, out, ddof, keepdims, where, mean,
+                   correction)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+           mean=None, correction=None):
+    """Standard deviation of the non-NaN elements (``numpy.nanstd``): the square root of
+    :func:`nanvar`."""
+    return _nanvar("nanstd", _rd.std, a, axis, dtype, out, ddof, keepdims, where, mean,
+                   correction)
+
+
+def _nanvar(fname, fn, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
+    x = _operand(fname, a)
+    kw = dict(axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, mean=mean,
+              correction=correction)
+    if not _inexact(x):
+        return fn(x, where=where, **kw)
+    x0, nan = _fill(x, 0)
+    return fn(x0, where=_and_where(fname, _lg.logical_not(nan), where), **kw)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    """Maximum ignoring NaN (``numpy.nanmax``).
+
+    Parameters and errors as :func:`xnp.max`. A slice whose elements are all NaN gives
+    NaN (NumPy also warns), unless ``initial`` is given, which then is the result.
+    """
+    return _nanextremum("nanmax", _rd.max, -np.inf, a, axis, out, keepdims, initial, where)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    """Minimum ignoring NaN (``numpy.nanmin``); see :func:`nanmax`."""
+    return _nanextremum("nanmin", _rd.min, np.inf, a, axis, out, keepdims, initial, where)
+
+
+def _nanextremum(fname, fn, fill, a, axis, out, keepdims, initial, where):
+    x = _operand(fname, a)
+    if not _inexact(x) or core.aval_of(x).dtype in kit.COMPLEX:
+        return fn(x, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
+    x0, nan = _fill(x, fill)
+    res = fn(x0, axis=axis, keepdims=keepdims, initial=initial, where=where)
+    if initial is None:
+        all_nan = _rd.all(nan, axis=axis, keepdims=keepdims)
+        res = lax.select_n(all_nan, res, lax.add(res, core.lift(
+            np.asarray(np.nan, core.aval_of(res).dtype))))
+    return write_out(fname, out, res)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """Index of the maximum ignoring NaN (``numpy.nanargmax``).
+
+    Returns
+    -------
+    Array
+        Default-integer indices, shape as :func:`xnp.argmax`.
+
+    Raises
+    ------
+    ValueError
+        Eagerly: a slice is all NaN ("All-NaN slice encountered", as NumPy) or empty.
+        Under ``jit`` (or another transformation whose values are not concrete) the
+        check cannot run and an all-NaN slice gives -1 instead, as JAX does.
+    """
+    return _nanarg("nanargmax", _rd.argmax, -np.inf, a, axis, out, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """Index of the minimum ignoring NaN (``numpy.nanargmin``); see :func:`nanargmax`."""
+    return _nanarg("nanargmin", _rd.argmin, np.inf, a, axis, out, keepdims)
+
+
+def _concrete(x):
+    """The value of ``x`` if known now (eager, or a tracer with a concrete value), else None."""
+    if type(x) is core.Array:
+        return x._value
+    if isinstance(x, core.Tracer):
+        return x.to_concrete_value()
+    return None
+
+
+def _nanarg(fname, fn, fill, a, axis, out, keepdims):
+    x = _operand(fname, a)
+    if not _inexact(x) or core.aval_of(x).dtype in kit.COMPLEX:
+        return fn(x, axis=axis, out=out, keepdims=keepdims)
+    x0, nan = _fill(x, fill)
+    res = fn(x0, axis=axis, keepdims=keepdims)
+    all_nan = _rd.all(nan, axis=axis, keepdims=keepdims)
+    known = _concrete(all_nan)
+    if known is not None and np.any(known):
+        raise ValueError(f"xnp.{fname}: All-NaN slice encountered")
+    if known is None:
+        minus1 = core.lift(np.asarray(-1, core.aval_of(res).dtype))
+        res = lax.select_n(all_nan, res, lax.broadcast_in_dim(minus1, core.aval_of(res).shape,
+                                                                ()))
+    return write_out(fname, out, res)
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """Replace NaN, +inf and -inf by finite numbers (``numpy.nan_to_num``).
+
+    Parameters
+    ----------
+    x : array_like
+        Any dtype; bool and integers are returned unchanged (a copy).
+    copy : bool
+        xnp arrays are never modified in place here; ``copy=False`` returns a new array
+        too (NumPy would write into ``x``).
+    nan, posinf, neginf : scalar
+        Replacements, cast to ``x``'s (real) dtype; ``posinf``/``neginf`` default to the
+        largest/smallest finite value of the dtype. Complex inputs are handled per part.
+
+    Returns
+    -------
+    Array
+        Same shape and dtype as ``x``.
+    """
+    v = asarray_for("nan_to_num", x, "x")
+    aval = core.aval_of(v)
+    if aval.dtype not in kit.INEXACT:
+        return lax.convert_element_type(v, aval.dtype, weak_type=aval.weak_type)
+    if aval.dtype in kit.COMPLEX:
+        re = nan_to_num(lax.real(v), nan=nan, posinf=posinf, neginf=neginf)
+        im = nan_to_num(lax.imag(v), nan=nan, posinf=posinf, neginf=neginf)
+        return lax.complex(re, im)
+    info = np.finfo(aval.dtype)
+    hi = info.max if posinf is None else posinf
+    lo = info.min if neginf is None else neginf
+
+    def const(value):
+        return lax.broadcast_in_dim(core.lift(np.asarray(value).astype(aval.dtype)),
+                                    aval.shape, ())
+
+    inf = core.lift(np.asarray(np.inf, aval.dtype))
+    out = lax.select_n(_lg.isnan(v), v, const(nan))
+    out = lax.select_n(lax.eq(v, inf), out, const(hi))
+    out = lax.select_n(lax.eq(v, lax.neg(inf)), out, const(lo))
+    return out
+
+
+def isposinf(x, out=None):
+    """Elementwise ``x == +inf`` as bool (``numpy.isposinf``).
+
+    Raises
+    ------
+    TypeError
+        ``x`` is complex (ambiguous, as in NumPy).
+    """
+    return _signed_inf("isposinf", x, out, positive=True)
+
+
+def isneginf(x, out=None):
+    """Elementwise ``x == -inf`` as bool (``numpy.isneginf``); see :func:`isposinf`."""
+    return _signed_inf("isneginf", x, out, positive=False)
+
+
+def _signed_inf(fname, x, out, positive):
+    v = asarray_for(fname, x, "x")
+    dt = core.aval_of(v).dtype
+    if dt in kit.COMPLEX:
+        raise TypeError(f"xnp.{fname}: This operation is not supported for complex values "
+                        "because it would be ambiguous.")
+    if dt not in kit.INEXACT:
+        res = lax.ne(v, v)  # never infinite
+    else:
+        inf = core.lift(np.asarray(np.inf if positive else -np.inf, dt))
+        res = lax.eq(v, inf)
+    return write_out(fname, out, res)

@@ -1,0 +1,536 @@
+"""Statistics: ``average``, ``median``, ``percentile``, ``quantile``, ``nanmedian``,
+``nanpercentile``, ``nanquantile``, ``cov``, ``corrcoef``.
+
+Order statistics sort along the reduced axes (moved last and merged) with
+``xnp.sort`` and gather with ``take_along_axis``; the virtual indices and
+interpolation weights of NumPy's thirteen ``method`` s are computed with lax
+arithmetic, so ``q`` may be traced and the NaN-ignoring versions work with a
+traced count of valid elements per slice (NaN sorts last). Gradients flow
+through the gathered values (to the selected order statistics).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.lax import _kit as kit
+from xnp.lax import _matrix as M
+from xnp.numpy_api import elementwise as _ew
+from xnp.numpy_api import indexing as _ix
+from xnp.numpy_api import linalg as _la
+from xnp.numpy_api import logic as _lg
+from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api.nan_functions import _concrete
+from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api import sorting as _so
+from xnp.numpy_api._util import (asarray_for, check_unsupported, normalize_axes,
+                                 result_dtype, write_out)
+from xnp.tracing import core
+from xnp.tracing.avals import canonical_dtype
+
+__all__ = ["average", "median", "percentile", "quantile", "nanmedian", "nanpercentile",
+           "nanquantile", "cov", "corrcoef"]
+
+# Hyndman & Fan's (alpha, beta) of the continuous methods
+_ALPHA_BETA = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5),
+               "weibull": (0.0, 0.0), "median_unbiased": (1 / 3, 1 / 3),
+               "normal_unbiased": (3 / 8, 3 / 8)}
+_DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
+METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+           "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
+           "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+
+
+def _const(value, dtype):
+    return core.lift(np.asarray(value, dtype))
+
+
+# --------------------------------------------------------------------------- average
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """Weighted average over the given axes (``numpy.average``).
+
+    Parameters
+    ----------
+    a : array_like
+        Numeric or bool.
+    axis : None, int or tuple of int
+        Static; None means all axes.
+    weights : array_like, optional
+        Same shape as ``a``, or the shape of ``a`` along ``axis`` (then ``axis`` is
+        required). None means equal weights (``mean``).
+    returned : bool
+        Also return the sum of the weights, broadcast to the result's shape.
+    keepdims : bool
+        Keep reduced axes with length 1.
+
+    Returns
+    -------
+    Array or (Array, Array)
+        Dtype: as :func:`xnp.mean` without weights; with weights the NumPy result type
+        of ``a`` and ``weights`` (at least float64 for bool/integer ``a``).
+
+    Raises
+    ------
+    TypeError
+        Shapes differ and ``axis`` is None.
+    ValueError
+        ``weights`` does not match ``a`` along ``axis``.
+    ZeroDivisionError
+        Eagerly, when weights sum to zero (under ``jit`` the result is inf/NaN).
+    """
+    x = _rd._asarray("average", a)
+    aval = core.aval_of(x)
+    if weights is None:
+        avg = _rd.mean(x, axis=axis, keepdims=keepdims)
+        n_out = core.aval_of(avg).size
+        scl = (aval.size / n_out) if n_out else 0.0
+        if not returned:
+            return avg
+        adt = core.aval_of(avg).dtype
+        return avg, lax.broadcast_in_dim(_const(scl, adt), core.aval_of(avg).shape, ())
+    w = _rd._asarray("average", weights)
+    waval = core.aval_of(w)
+    axes = None if axis is None else normalize_axes("average", axis, aval.ndim)
+    if waval.shape != aval.shape:
+        if axis is None:
+            raise TypeError("xnp.average: Axis must be specified when shapes of a and weights "
+                            "differ.")
+        order = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+        order = [o % aval.ndim for o in order]
+        if waval.shape != tuple(aval.shape[o] for o in order):
+            raise ValueError("xnp.average: Shape of weights must be consistent with shape of a "
+                             f"along specified axis (a {aval.shape}, weights {waval.shape}, "
+                             f"axis={axis!r}).")
+        w = _mn.transpose(w, tuple(int(i) for i in np.argsort(order)))
+        w = _mn.reshape(w, tuple(s if i in axes else 1 for i, s in enumerate(aval.shape)))
+    base, _ = result_dtype(aval.strip_weak_type(), core.aval_of(w).strip_weak_type())
+    if aval.dtype in kit.INT_OR_BOOL:
+        base = np.result_type(base, np.float64)
+    scl = _rd.sum(w, axis=axes, dtype=base, keepdims=keepdims)
+    known = _concrete(scl)
+    if known is not None and np.any(known == 0):
+        raise ZeroDivisionError("xnp.average: Weights sum to zero, can't be normalized")
+    num = _rd.sum(_ew.multiply(x, w, dtype=base), axis=axes, keepdims=keepdims)
+    avg = _ew.divide(num, scl)
+    if returned:
+        return avg, _mn.broadcast_to(scl, core.aval_of(avg).shape)
+    return avg
+
+
+# --------------------------------------------------------------------------- quantiles
+
+
+def _to_last(fname, x, axis):
+    """``x`` with the reduced axes moved last and merged: ``(rest..., n)``; the axes."""
+    aval = core.aval_of(x)
+    axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
+    if aval.ndim == 0:
+        return lax.reshape(x, (1,)), ()
+    rest = [i for i in range(aval.ndim) if i not in axes]
+    if axes != tuple(range(aval.ndim - len(axes), aval.ndim)):
+        x = lax.transpose(x, tuple(rest) + axes)
+    n = int(np.prod([aval.shape[i] for i in axes]))
+    return lax.reshape(x, tuple(aval.shape[i] for i in rest) + (n,)), axes
+
+
+def _virtual_index(method, n, q, ct):
+    """``(index, gamma)`` of NumPy's method: ``index`` the lower order statistic (float),
+    ``gamma`` the interpolation weight (None for the methods that pick one element)."""
+    one = _const(1, ct)
+    nm1q = lax.mul(lax.sub(n, one), q)
+    if method == "linear":
+        return nm1q, None
+    if method == "lower":
+        return lax.floor(nm1q), None
+    if method == "higher":
+        return lax.ceil(nm1q), None
+    if method == "nearest":
+        return lax.round(nm1q, 1), None
+    if method == "midpoint":
+        lo, hi = lax.floor(nm1q), lax.ceil(nm1q)
+        g = lax.select_n(lax.eq(lo, hi), _const(0.5, ct), _const(0.0, ct))
+        return lax.mul(_const(0.5, ct), lax.add(lo, hi)), g
+    nq = lax.mul(n, q)
+    # The discontinuous methods below test whether ``n*q - c`` is an integer. XLA's CPU
+    # backend may contract ``n*q - c`` into one FMA (no rounding of ``n*q``), which
+    # changes that test at exact boundaries; so ``n*q`` only feeds floor/ceil/compare
+    # here, never an add, and the results equal NumPy's on every backend.
+    zero = _const(0, ct)
+    if method == "inverted_cdf":  # ceil(n q) - 1
+        return lax.max(lax.sub(lax.ceil(nq), one), zero), None
+    fl = lax.floor(nq)
+    if method == "closest_observation":  # n q - 1.5, ties to the even order statistic
+        mid = lax.add(fl, _const(0.5, ct))
+        idx = lax.select_n(lax.gt(nq, mid), lax.sub(fl, one), fl)
+        even = lax.eq(lax.rem(fl, _const(2, ct)), zero)
+        tie = lax.select_n(even, fl, lax.sub(fl, one))
+        return lax.max(lax.select_n(lax.eq(nq, mid), idx, tie), zero), None
+    if method == "averaged_inverted_cdf":  # n q - 1; average neighbours at integers
+        whole = lax.eq(nq, fl)
+        idx = lax.add(lax.sub(fl, one), lax.select_n(whole, _const(0.5, ct), zero))
+        return idx, lax.select_n(whole, one, _const(0.5, ct))
+    alpha, beta = _ALPHA_BETA[method]
+    vi = lax.add(nq, lax.sub(lax.add(_const(alpha, ct), lax.mul(q, _const(1 - alpha - beta, ct))),
+                             one))
+    return vi, None
+
+
+def _quantile_dtype(fname, xdt, q, qv, method):
+    """NumPy's result dtype: ``a``'s dtype for the methods that pick elements, else the
+    type of ``a`` combined with ``q`` (a Python-number ``q`` takes a float ``a``'s dtype)."""
+    if xdt in kit.COMPLEX:
+        raise TypeError(f"xnp.{fname}: a must be an array of real numbers")
+    qdt = core.aval_of(qv).dtype
+    if core.is_python_scalar(q) and xdt in kit.FLOATING:
+        qdt = xdt
+    int_q = qdt in kit.INT_OR_BOOL
+    if method in ("lower", "higher", "nearest", "inverted_cdf", "closest_observation") or (
+            method == "linear" and int_q):
+        return xdt, None
+    out = np.result_type(xdt, qdt, *([np.float64] if int_q else []))
+    if out in kit.BOOL:
+        raise TypeError(f"xnp.{fname}: numpy boolean subtract is not supported")
+    return out, out
+
+
+def _check_q(fname, q, scale):
+    qv = asarray_for(fname, q, "q")
+    known = _concrete(qv)
+    if known is not None and not np.all((known >= 0) & (known <= scale)):
+        what = "Percentiles must be in the range [0, 100]" if scale == 100 else (
+            "Quantiles must be in the range [0, 1]")
+        raise ValueError(f"xnp.{fname}: {what}")
+    return qv
+
+
+def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, *,
+              scale=1, ignore_nan=False):
+    if interpolation is not None:
+        method = interpolation
+    if method not in METHODS:
+        raise ValueError(f"xnp.{fname}: '{method}' is not a valid method. Use one of: "
+                         f"{METHODS}")
+    check_unsupported(fname, weights=(weights, None, "weighted quantiles are not implemented"))
+    x = _rd._asarray(fname, a)
+    xdt = core.aval_of(x).dtype
+    qv = _check_q(fname, q, scale)
+    rdt, _ = _quantile_dtype(fname, xdt, q, qv, method)
+    # NumPy computes the virtual indices in q's dtype (float64 for Python numbers)
+    qdt = core.aval_of(qv).dtype
+    ct = qdt if qdt in kit.FLOATING and qdt.itemsize >= 4 else np.dtype(np.float64)
+    xs, axes = _to_last(fname, x, axis)
+    xs = _so.sort(xs, axis=-1)
+    rest = core.aval_of(xs).shape[:-1]
+    nfull = core.aval_of(xs).shape[-1]
+    qa = lax.convert_element_type(qv, ct)
+    if scale != 1:
+        qa = lax.div(qa, _const(scale, ct))
+    qshape = core.aval_of(qa).shape
+    nanable = xdt in kit.INEXACT
+    if ignore_nan and nanable:
+        count = _rd.sum(_lg.logical_not(_lg.isnan(xs)), axis=-1, dtype=ct, keepdims=True)
+        n = lax.reshape(count, rest + (1,) * len(qshape))
+    else:
+        n = _const(nfull, ct)
+    qb = lax.reshape(qa, (1,) * len(rest) + qshape) if rest else qa
+    idx, gamma = _virtual_index(method, n, qb, ct)
+    if nfull == 0:
+        res = lax.broadcast_in_dim(_const(np.nan, rdt if rdt.kind in "fc" else np.float64),
+                                   rest + qshape, ())
+        return _finish(fname, res, qshape, axes, x, keepdims, out)
+    last = lax.sub(n, _const(1, ct))
+    flat_q = int(np.prod(qshape))
+
+    def take(ix):
+        ii = lax.min(lax.max(ix, _const(0, ct)), lax.max(last, _const(0, ct)))
+        ii = lax.convert_element_type(ii, np.dtype(np.int64))
+        ii = lax.broadcast_in_dim(ii, rest + qshape, tuple(range(len(rest) + len(qshape))))
+        got = _ix.take_along_axis(xs, lax.reshape(ii, rest + (flat_q,)), axis=-1)
+        return lax.reshape(got, rest + qshape)
+
+    if method in _DISCRETE or (method == "linear" and rdt == xdt and xdt not in kit.FLOATING):
+        res = take(idx)
+    else:
+        prev = lax.floor(idx)
+        if gamma is None:
+            gamma = lax.sub(idx, prev)
+        above = lax.ge(idx, last)
+        below = lax.lt(idx, _const(0, ct))
+        prev = lax.select_n(above, prev, last)
+        nxt = lax.select_n(above, lax.add(prev, _const(1, ct)), last)
+        prev = lax.select_n(below, prev, _const(0, ct))
+        nxt = lax.select_n(below, nxt, _const(0, ct))
+        lo, hi = take(prev), take(nxt)
+        diff = lax.convert_element_type(lax.sub(hi, lo), rdt)  # in a's dtype, as NumPy
+        lo = lax.convert_element_type(lo, rdt)
+        hi = lax.convert_element_type(hi, rdt)
+        g = lax.convert_element_type(lax.broadcast_in_dim(
+            gamma, rest + qshape, tuple(range(len(rest) + len(qshape)))), rdt)
+        one = _const(1, rdt)
+        res = lax.select_n(lax.ge(g, _const(0.5, rdt)), lax.add(lo, lax.mul(diff, g)),
+                           lax.sub(hi, lax.mul(diff, lax.sub(one, g))))
+    if nanable:
+        top = lax.slice_in_dim(xs, nfull - 1, nfull, axis=len(rest))
+        top = lax.reshape(top, rest + (1,) * len(qshape))
+        if ignore_nan:  # all-NaN slices give NaN
+            bad = lax.eq(n, _const(0, ct))
+        else:  # any NaN gives NaN (it sorts last)
+            bad = _lg.isnan(top)
+        bad = lax.broadcast_in_dim(bad, rest + qshape, tuple(range(len(rest) + len(qshape))))
+        res = lax.select_n(bad, res, lax.broadcast_in_dim(_const(np.nan, rdt), rest + qshape, ()))
+    return _finish(fname, res, qshape, axes, x, keepdims, out)
+
+
+def _finish(fname, res, qshape, axes, x, keepdims, out):
+    """Move the ``q`` dimensions first and apply ``keepdims``."""
+    nr = core.aval_of(res).ndim - len(qshape)
+    if qshape and nr:
+        res = lax.transpose(res, tuple(range(nr, nr + len(qshape))) + tuple(range(nr)))
+    if keepdims:
+        shape = list(core.aval_of(x).shape)
+        for i in axes:
+            shape[i] = 1
+        res = lax.reshape(res, qshape + tuple(shape))
+    return write_out(fname, out, res)
+
+
+_Q_DOC = """
+
+    Parameters
+    ----------
+    a : array_like
+        Real numbers (bool only for the methods that pick elements).
+    q : array_like of float
+        Probabilities; the result gets ``q.shape`` as its leading dimensions. May be
+        traced; the range check runs only when ``q`` is concrete.
+    axis : None, int or tuple of int
+        Static; None means all axes.
+    out : Array, optional
+        Written in place.
+    overwrite_input : bool
+        No effect (xnp never modifies ``a``).
+    method : str
+        One of NumPy's 13 methods: 'inverted_cdf', 'averaged_inverted_cdf',
+        'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull',
+        'linear' (default), 'median_unbiased', 'normal_unbiased', 'lower', 'higher',
+        'midpoint', 'nearest'.
+    keepdims : bool
+        Keep reduced axes with length 1.
+    weights : None
+        Not supported (``NotImplementedError``).
+
+    Returns
+    -------
+    Array
+        ``a``'s dtype for the element-picking methods (and 'linear' with integer
+        ``q``); otherwise the result type of ``a`` and ``q`` (float64 for integer
+        ``a``; a Python-number ``q`` keeps a float ``a``'s dtype).
+
+    Raises
+    ------
+    ValueError
+        ``q`` out of range (when concrete), an unknown method.
+    TypeError
+        Complex ``a``.
+    """
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    return _quantile("quantile", a, q, axis, out, method, keepdims, weights, interpolation)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    return _quantile("percentile", a, q, axis, out, method, keepdims, weights, interpolation,
+                     scale=100)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None, interpolation=None):
+    return _quantile("nanquantile", a, q, axis, out, method, keepdims, weights, interpolation,
+                     ignore_nan=True)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None, interpolation=None):
+    return _quantile("nanpercentile", a, q, axis, out, method, keepdims, weights,
+                     interpolation, scale=100, ignore_nan=True)
+
+
+quantile.__doc__ = ("The ``q``-th quantiles over the given axes (``numpy.quantile``); a NaN "
+                    "in a slice gives NaN." + _Q_DOC)
+percentile.__doc__ = ("The ``q``-th percentiles (``q`` in [0, 100]) over the given axes "
+                      "(``numpy.percentile``); as :func:`quantile`." + _Q_DOC)
+nanquantile.__doc__ = ("Quantiles ignoring NaN (``numpy.nanquantile``); an all-NaN slice "
+                       "gives NaN." + _Q_DOC)
+nanpercentile.__doc__ = ("Percentiles ignoring NaN (``numpy.nanpercentile``); as "
+                         ":func:`nanquantile`." + _Q_DOC)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median over the given axes (``numpy.median``): the middle element, or the mean of
+    the two middle ones, of each sorted slice.
+
+    Dtype as :func:`xnp.mean` (float64 for bool/integers). A slice holding NaN gives
+    NaN; an empty one gives NaN. ``overwrite_input`` has no effect. Axes are static.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError, ValueError
+        Bad or repeated axes.
+    """
+    x = _rd._asarray("median", a)
+    xs, axes = _to_last("median", x, axis)
+    n = core.aval_of(xs).shape[-1]
+    xs = _so.sort(xs, axis=-1)
+    lo, hi = max(n // 2 - 1 + n % 2, 0), n // 2 + (1 if n else 0)
+    mid = lax.slice_in_dim(xs, lo, hi, axis=core.aval_of(xs).ndim - 1)
+    res = _rd.mean(mid, axis=-1)
+    if core.aval_of(x).dtype in kit.INEXACT and n:
+        top = lax.slice_in_dim(xs, n - 1, n, axis=core.aval_of(xs).ndim - 1)
+        bad = lax.reshape(_lg.isnan(top), core.aval_of(res).shape)
+        res = lax.select_n(bad, res, lax.convert_element_type(
+            lax.reshape(top, core.aval_of(res).shape), core.aval_of(res).dtype))
+    return _finish("median", res, (), axes, x, keepdims, out)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median ignoring NaN (``numpy.nanmedian``): the 'linear' :func:`nanquantile` at 0.5
+    for floating input, :func:`median` otherwise. An all-NaN slice gives NaN."""
+    x = _rd._asarray("nanmedian", a)
+    if core.aval_of(x).dtype not in kit.INEXACT:
+        return median(x, axis=axis, out=out, keepdims=keepdims)
+    return nanquantile(x, 0.5, axis=axis, out=out, keepdims=keepdims)
+
+
+# --------------------------------------------------------------------------- cov / corrcoef
+
+
+def _rows(fname, m, rowvar, dtype, argname):
+    v = _rd._asarray(fname, m) if argname == "m" else asarray_for(fname, m, argname)
+    aval = core.aval_of(v)
+    if aval.ndim > 2:
+        raise ValueError(f"xnp.{fname}: {argname} has more than 2 dimensions")
+    v = lax.convert_element_type(v, dtype) if aval.dtype != dtype else v
+    if aval.ndim < 2:
+        v = lax.reshape(v, (1,) * (2 - aval.ndim) + aval.shape)
+    if not rowvar and core.aval_of(v).shape[0] != 1:
+        v = lax.transpose(v, (1, 0))
+    return v
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    """Covariance matrix of the variables in the rows (``rowvar``) or columns of ``m``
+    (``numpy.cov``).
+
+    Parameters
+    ----------
+    m, y : array_like
+        1-D or 2-D; ``y`` adds more variables (rows).
+    rowvar : bool
+        Rows are variables (default) or columns are.
+    bias, ddof : bool, int
+        Normalisation ``N - ddof`` (default ``ddof = 0 if bias else 1``); static.
+    fweights, aweights : array_like, optional
+        Integer frequency weights and observation weights, 1-D of length ``N``.
+    dtype : dtype, optional
+        Computation dtype; default the result type of ``m`` (and ``y``) and float64.
+
+    Returns
+    -------
+    Array
+        ``(V, V)`` for V variables; 0-d for one variable (NumPy squeezes).
+
+    Raises
+    ------
+    ValueError
+        More than 2 dimensions; weights of the wrong shape; eagerly, negative weights.
+    TypeError
+        Non-integer ``fweights``.
+    """
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("xnp.cov: ddof must be integer")
+    mv = _rd._asarray("cov", m)
+    avals = [core.aval_of(mv)]
+    if y is not None:
+        avals.append(core.aval_of(asarray_for("cov", y, "y")))
+    if dtype is None:
+        dt = np.result_type(*[a.dtype for a in avals], np.float64)
+    else:
+        dt = canonical_dtype(dtype, name="dtype")
+    X = _rows("cov", mv, rowvar, dt, "m")
+    if y is not None:
+        X = _mn.concatenate([X, _rows("cov", y, rowvar, dt, "y")], axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    nobs = core.aval_of(X).shape[1]
+    w = None
+    if fweights is not None:
+        fw = asarray_for("cov", fweights, "fweights")
+        if core.aval_of(fw).dtype not in kit.INT_OR_BOOL:
+            raise TypeError("xnp.cov: fweights must be integer")
+        w = _check_weights("fweights", fw, nobs, dt)
+    if aweights is not None:
+        aw = _check_weights("aweights", asarray_for("cov", aweights, "aweights"), nobs, dt)
+        w = aw if w is None else lax.mul(w, aw)
+    avg, w_sum = average(X, axis=1, weights=w, returned=True)
+    if w is None:
+        fact = _const(nobs - ddof, dt)
+    else:
+        w_sum = lax.slice_in_dim(w_sum, 0, 1, axis=0) if core.aval_of(w_sum).shape[0] else \
+            _const(0, dt)
+        w_sum = lax.reshape(w_sum, ())
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = lax.sub(w_sum, _const(ddof, dt))
+        else:
+            fact = lax.sub(w_sum, lax.div(lax.mul(_const(ddof, dt), _rd.sum(lax.mul(w, aw))),
+                                          w_sum))
+    fact = lax.max(lax.real(fact) if dt in kit.COMPLEX else fact, _const(0, np.finfo(dt).dtype))
+    fact = lax.convert_element_type(fact, dt)
+    Xc = lax.sub(X, lax.reshape(avg, (core.aval_of(avg).shape[0], 1)))
+    XT = Xc if w is None else lax.mul(Xc, lax.reshape(w, (1, nobs)))
+    c = _la.dot(Xc, _mn.transpose(_lg.conjugate(XT)))
+    c = lax.div(c, fact)
+    return _mn.squeeze(c)
+
+
+def _check_weights(name, wv, nobs, dt):
+    aval = core.aval_of(wv)
+    if aval.ndim > 1:
+        raise RuntimeError(f"xnp.cov: cannot handle multidimensional {name}")
+    if aval.shape[0] != nobs:
+        raise RuntimeError(f"xnp.cov: incompatible numbers of samples and {name}")
+    known = _concrete(wv)
+    if known is not None and np.any(known < 0):
+        raise ValueError(f"xnp.cov: {name} cannot be negative")
+    return lax.convert_element_type(wv, dt)
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """Pearson correlation coefficients (``numpy.corrcoef``): :func:`cov` normalised by
+    the standard deviations, real (and imaginary) parts clipped to [-1, 1].
+
+    Returns
+    -------
+    Array
+        ``(V, V)``; 0-d (``c / c``, NaN or 1) for a single variable.
+    """
+    c = cov(x, y, rowvar, dtype=dtype)
+    aval = core.aval_of(c)
+    if aval.ndim == 0:
+        return lax.div(c, c)
+    d = M.diagonal(c)
+    sd = lax.sqrt(lax.real(d) if aval.dtype in kit.COMPLEX else d)
+    sd = lax.convert_element_type(sd, aval.dtype)
+    n = aval.shape[0]
+    c = lax.div(lax.div(c, lax.reshape(sd, (n, 1))), lax.reshape(sd, (1, n)))
+    if aval.dtype in kit.COMPLEX:
+        return lax.complex(_ew.clip(lax.real(c), -1, 1), _ew.clip(lax.imag(c), -1, 1))
+    return _ew.clip(c, -1, 1)

@@ -167,25 +167,6 @@ _LEAF_TREE = tree_flatten(0)[1]
 _SCALAR_TYPES = (int, float, complex, bool)
 
 
-def _fast_signature(args):
-    """A cheap cache key for positional arguments that are all arrays or scalars, else None."""
-    sig = []
-    for a in args:
-        t = type(a)
-        if t is _ARRAY:
-            av = a._aval
-            if av is None:
-                av = a.aval
-            sig.append(av)  # a ShapedArray: hashed once, compared by shape, dtype, weak type
-        elif t is _NDARRAY:
-            sig.append((a.shape, a.dtype))
-        elif t in _SCALAR_TYPES:
-            sig.append(t)
-        else:
-            return None
-    return tuple(sig)
-
-
 _ARRAY = core.Array
 _STATE = core._STATE
 _EVAL_TRACE = core.EvalTrace
@@ -340,8 +321,23 @@ class JitWrapped:
         # the cached-call fast path: positional arrays/scalars only, no transformation
         # active; keyed on the argument signature and the identity of the config snapshot
         if self._fast_ok and not kwargs and type(_STATE.trace) is _EVAL_TRACE:
-            sig = _fast_signature(args)
+            # the signature: an Array's aval (hashed once, compared by shape, dtype and weak
+            # type), an ndarray's (shape, dtype), a scalar's type; None for anything else
+            sig = []
+            for a in args:
+                t = type(a)
+                if t is _ARRAY:
+                    av = a._aval
+                    sig.append(av if av is not None else a.aval)
+                elif t is _NDARRAY:
+                    sig.append((a.shape, a.dtype))
+                elif t in _SCALAR_TYPES:
+                    sig.append(t)
+                else:
+                    sig = None
+                    break
             if sig is not None:
+                sig = tuple(sig)
                 hit = self._fast.get(sig)
                 if hit is not None and hit[1] is _SNAPSHOT[0]:
                     call, _, single, entry = hit

@@ -147,6 +147,17 @@ def test_getitem_fast_path_keeps_numpy_views_and_errors():
     assert s.shape == () and not np.shares_memory(np.asarray(s), np.asarray(x))
     np.testing.assert_array_equal(np.asarray(x[:, 1:3]), np.asarray(x)[:, 1:3])
     np.testing.assert_array_equal(np.asarray(x[-1, ::-2]), np.asarray(x)[-1, ::-2])
+    for idx in [None, (None, 1), (Ellipsis, None), (1, Ellipsis), (slice(None), None, 0), ()]:
+        fast, full = x[idx], ArrayMethods.__getitem__(x, idx)
+        np.testing.assert_array_equal(np.asarray(fast), np.asarray(full))
+        assert fast.shape == full.shape and fast.weak_type == full.weak_type
+        assert np.shares_memory(np.asarray(fast), np.asarray(x)) == np.shares_memory(
+            np.asarray(full), np.asarray(x))
+    with pytest.raises(IndexError) as fast_err:
+        x[..., ...]
+    with pytest.raises(IndexError) as full_err:
+        ArrayMethods.__getitem__(x, (Ellipsis, Ellipsis))
+    assert str(fast_err.value) == str(full_err.value)
     with pytest.raises(IndexError) as fast_err:
         x[5]
     with pytest.raises(IndexError) as full_err:

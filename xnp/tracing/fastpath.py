@@ -147,22 +147,24 @@ def _unary(name: str, slow: Callable) -> Callable:
     return functools.wraps(slow)(fast)
 
 
+_BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
+
+
 def _basic_index(idx) -> bool:
-    t = type(idx)
-    if t is int or t is slice:
+    """Ints, slices, None and Ellipsis (NumPy basic indexing: views, or a 0-d copy)."""
+    if type(idx) in _BASIC:
         return True
-    if t is tuple:
+    if type(idx) is tuple:
         for i in idx:
-            ti = type(i)
-            if ti is not int and ti is not slice:
+            if type(i) not in _BASIC:
                 return False
         return True
     return False
 
 
 def getitem(slow: Callable) -> Callable:
-    """``Array.__getitem__`` with the fast path for ints and slices (NumPy basic indexing:
-    views for slices, a 0-d copy for a full integer index, as the full path)."""
+    """``Array.__getitem__`` with the fast path for ints, slices, None and Ellipsis (NumPy
+    basic indexing: views, a 0-d copy for a full integer index, as the full path)."""
 
     def fast(self, idx):
         if _STATE.trace is _EVAL and _TABLE[0] and self._buf is None and _basic_index(idx):

@@ -228,3 +228,23 @@ def rules_of_other_families_may_be_missing(own: set):
         import pytest
 
         pytest.skip(f"{m.group(1)} lacks a rule yet (not implemented in xnp yet): {e}")
+
+
+@contextlib.contextmanager
+def quiet_runtime_warnings():
+    """NumPy's RuntimeWarnings (empty means, NaN comparisons, overflow in references)
+    silenced: tests compare values, and xnp returns the same NaN/inf as NumPy silently
+    under jit. As an autouse fixture in a test module:
+    ``_quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)``."""
+    import warnings  # noqa: PLC0415
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with np.errstate(all="ignore"):
+            yield
+
+
+def quiet_fixture():
+    """Generator body of the autouse fixture (see :func:`quiet_runtime_warnings`)."""
+    with quiet_runtime_warnings():
+        yield

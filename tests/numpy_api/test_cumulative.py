@@ -3,12 +3,12 @@
 plus errors, and transformation checks of the cumulative and window primitives
 (jvp vs finite differences, vjp vs jvp, vmap vs a loop, ``associative_scan``)."""
 
-import warnings
 
 import numpy as np
 import pytest
 
 import xnp
+from tests import helpers
 from tests.helpers import (
     ALL, central_difference, check_vs_numpy, EDGE_SHAPES, grid, make_array,
     rules_of_other_families_may_be_missing,
@@ -19,12 +19,7 @@ SHAPES = EDGE_SHAPES + [(5,), (2, 3), (3, 1, 4)]
 AXES = [None, 0, -1, 1]
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        with np.errstate(all="ignore"):
-            yield
+_quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)  # NumPy RuntimeWarnings off
 
 
 def _data(rng, shape, dtype, nan=False):

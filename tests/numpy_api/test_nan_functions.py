@@ -2,12 +2,12 @@
 eval_jaxpr) over sampled grids with NaNs (incl. all-NaN slices), errors, and grad of
 nanmean vs finite differences."""
 
-import warnings
 
 import numpy as np
 import pytest
 
 import xnp
+from tests import helpers
 from tests.helpers import (BOOL, COMPLEX, EDGE_SHAPES, FLOATING, INTEGER, central_difference,
                            check_vs_numpy, grid, make_array)
 
@@ -18,12 +18,7 @@ AXES = [None, 0, -1, (0, -1)]
 REAL = BOOL + INTEGER + [d for d in FLOATING if d.name != "bfloat16"]
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        with np.errstate(all="ignore"):
-            yield
+_quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)  # NumPy RuntimeWarnings off
 
 
 def _nan_data(case, rng, all_nan_row=True):

@@ -2,12 +2,12 @@
 ``eval_jaxpr``), over sampled grids of shapes (edge shapes included) x dtypes x axis x
 keepdims, plus where=/initial=/dtype=, NaN semantics, jaxpr texts and errors."""
 
-import warnings
 
 import numpy as np
 import pytest
 
 import xnp
+from tests import helpers
 from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, check_vs_numpy, grid,
                            make_array)
 
@@ -16,13 +16,7 @@ AXES = [None, 0, -1, (0, -1), ()]  # invalid combinations check NumPy's AxisErro
 ORDERED = BOOL + INTEGER + FLOATING
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    # NumPy warns on empty means and ddof >= N; xnp returns the same NaN/inf silently.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        with np.errstate(all="ignore"):
-            yield
+_quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)  # NumPy RuntimeWarnings off
 
 
 def _data(case, rng, *, nan=False):

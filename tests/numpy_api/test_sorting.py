@@ -3,13 +3,13 @@
 transformation checks of the sorting primitives (jvp vs finite differences, vjp vs
 jvp, vmap vs a loop)."""
 
-import warnings
 
 import ml_dtypes
 import numpy as np
 import pytest
 
 import xnp
+from tests import helpers
 from tests.helpers import (
     ALL, central_difference, check_vs_numpy, EDGE_SHAPES, FLOATING, grid, INTEGER, make_array,
     rules_of_other_families_may_be_missing,
@@ -23,12 +23,7 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 REAL = [d for d in INTEGER + FLOATING]
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        with np.errstate(all="ignore"):
-            yield
+_quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)  # NumPy RuntimeWarnings off
 
 
 def _data(rng, shape, dtype, nan=True):

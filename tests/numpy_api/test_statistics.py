@@ -3,12 +3,12 @@ eval_jaxpr): average, median, every quantile method (also the NaN-ignoring and
 percentile forms), cov, corrcoef; errors; grads of average/median vs finite
 differences."""
 
-import warnings
 
 import numpy as np
 import pytest
 
 import xnp
+from tests import helpers
 from tests.helpers import (BOOL, EDGE_SHAPES, INTEGER, central_difference, check_vs_numpy,
                            grid, make_array)
 from xnp.numpy_api.statistics import METHODS
@@ -18,12 +18,7 @@ SHAPES = EDGE_SHAPES + [(5,), (4, 3), (2, 3, 4)]
 AXES = [None, 0, -1, (0, -1)]
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        with np.errstate(all="ignore"):
-            yield
+_quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)  # NumPy RuntimeWarnings off
 
 
 def _nan(x, rng, p=0.25):

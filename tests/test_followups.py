@@ -190,3 +190,35 @@ def test_jit_sort_and_searchsorted_use_numpy_complex_nan_order():
     for side in ("left", "right"):
         got = xnp.jit(lambda a, v, side=side: xnp.lax.searchsorted(a, v, side=side))(s, x)
         np.testing.assert_array_equal(np.asarray(got), np.searchsorted(s, x, side=side))
+
+
+def test_jit_division_by_a_constant_is_exact():
+    """XLA rewrites x / c as x * (1 / c) (two roundings); the lowering keeps NumPy's
+    single division, so the quotients are bit-identical to NumPy's."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(1000) * 100
+    for c in (5, 3.0, 10, 7, 0.1, np.float32(3.0)):
+        for dt in (np.float64, np.float32):
+            xd = x.astype(dt)
+            got = np.asarray(xnp.jit(lambda a: a / c)(xd))
+            np.testing.assert_array_equal(got, xd / c)
+    total = np.asarray(xnp.jit(xnp.sum)(x))  # the mean's division: by the count, exactly
+    np.testing.assert_array_equal(np.asarray(xnp.jit(xnp.mean)(x)), total / x.size)
+
+
+def test_jitted_custom_jvp_closing_over_a_numpy_constant():
+    """A custom_jvp body that closes over a NumPy array lowers (its consts are host data)."""
+    w = np.array([1.0, 2.0, 3.0])
+
+    @xnp.custom_jvp
+    def f(x):
+        return xnp.sum(x * w)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return f(x), xnp.sum(t * w)
+
+    x = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(np.asarray(xnp.jit(f)(x)), np.sum(x * w))
+    np.testing.assert_allclose(np.asarray(xnp.jit(xnp.grad(f))(x)), w)

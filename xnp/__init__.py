@@ -102,6 +102,22 @@ from xnp.numpy_api.polynomials import (poly, poly1d, polyadd, polyder, polydiv, 
 from xnp.numpy_api.windows import (bartlett, blackman, hamming, hanning, kaiser, packbits,
                                    unpackbits)
 
+from xnp.numpy_api.host_io import (asarray_chkfinite, frombuffer, fromfile, fromiter, fromstring,
+                                   genfromtxt, load, loadtxt, require, save, savetxt, savez,
+                                   savez_compressed)
+from xnp.numpy_api.host_format import (array2string, array_repr, array_str, base_repr,
+                                       binary_repr, common_type, format_float_positional,
+                                       format_float_scientific, get_printoptions,
+                                       min_scalar_type, mintypecode, printoptions,
+                                       set_printoptions, typename)
+from xnp.numpy_api.piecewise import piecewise
+__all__ += [
+    "save", "load", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt", "fromfile",
+    "frombuffer", "fromiter", "fromstring", "asarray_chkfinite", "require", "set_printoptions",
+    "get_printoptions", "printoptions", "array2string", "array_repr", "array_str",
+    "format_float_positional", "format_float_scientific", "base_repr", "binary_repr",
+    "common_type", "min_scalar_type", "mintypecode", "typename", "piecewise",
+]
 __all__ += [
     "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float8_e4m3fn",

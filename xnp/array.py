@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from xnp import lax
 from xnp import numpy_api as _api
 from xnp.tracing import core, fastpath
 from xnp.tracing.core import Array, Tracer
@@ -199,6 +200,39 @@ class ArrayMethods:
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         return _api.astype(self, dtype, copy=copy)
 
+    def view(self, dtype=None, type=None):
+        """The same data, possibly reinterpreted as another dtype (``numpy.ndarray.view``).
+
+        No ``dtype`` (or the array's own): ``self[...]`` (eagerly a view sharing memory).
+        A real (integer/float) ``dtype`` of the same itemsize: the bits reinterpreted with
+        ``lax.bitcast_convert_type``; eagerly the result shares memory, as NumPy's view;
+        under ``jit`` it is a new value (writes to it do not reach ``self``).
+
+        Raises
+        ------
+        NotImplementedError
+            ``type=`` (xnp has one array type), a ``dtype`` of another itemsize (NumPy's
+            rule resizing the last axis), or a bool/complex source or target dtype
+            (``lax.bitcast_convert_type`` handles integer and float types only).
+        """
+        if type is not None:
+            raise NotImplementedError("xnp.Array.view: `type=` is not supported (xnp has a "
+                                      "single array type)")
+        old = np.dtype(self.dtype)
+        new = old if dtype is None else np.dtype(dtype)
+        if new == old:
+            return self[...]
+        if new.itemsize != old.itemsize:
+            raise NotImplementedError(
+                f"xnp.Array.view: viewing {old} as {new} changes the itemsize ({old.itemsize} "
+                f"-> {new.itemsize} bytes), which resizes the last axis in NumPy; xnp only "
+                "views as a dtype of the same itemsize.")
+        if old.kind in "bc" or new.kind in "bc":
+            raise NotImplementedError(
+                f"xnp.Array.view: viewing {old} as {new} is not supported (bool and complex "
+                "bit reinterpretation); use astype or real/imag.")
+        return lax.bitcast_convert_type(self, new)
+
     def reshape(self, *shape, order="C"):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
@@ -218,7 +252,7 @@ class ArrayMethods:
         return _api.matrix_transpose(self)
 
     def flatten(self, order="C"):
-        return _api.ravel(self, order=order)
+        return _api.reshape(self, (-1,), order=order, copy=True)  # always a copy, as NumPy
 
     def ravel(self, order="C"):
         return _api.ravel(self, order=order)

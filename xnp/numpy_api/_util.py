@@ -234,6 +234,24 @@ def _scalar_operand(arr, scalar):
     return core.lift(value, weak_type=weak), dt
 
 
+def int_out_of_range(x1, x2):
+    """Find a Python int operand outside the integer dtype of the other operand.
+
+    NumPy 2 (NEP 50) raises ``OverflowError`` for such an int in arithmetic (as
+    :func:`binary_operands` does) but gives comparisons their mathematically right answer
+    and makes ``true_divide`` compute in float64. Returns ``(value, other, swapped)``
+    (``swapped``: the int is ``x1``) or None when no operand is such an int.
+    """
+    for v, other, swapped in ((x2, x1, False), (x1, x2, True)):
+        if type(v) is int and isinstance(other, (_ARRAY, core.Tracer, np.ndarray, np.generic)):
+            dt = core.aval_of(other).dtype
+            if dt.kind in "iu":
+                info = np.iinfo(dt)
+                if not info.min <= v <= info.max:
+                    return v, other, swapped
+    return None
+
+
 def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):
     """Convert, promote (NEP 50) and rank-broadcast two ufunc operands.
 

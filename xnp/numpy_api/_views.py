@@ -9,7 +9,10 @@ written in place; ``x[idx] = v`` and ``x += y`` *rebind* it to the updated value
   live view of ``x``;
 * writing ``v`` writes the new value through into its base (recursively, a view
   of a view reaches the root) and rebinds ``v``;
-* after a base is written, its live views are re-read from it (replay).
+* after a base is written, its live views are re-read from it (replay);
+* reshape-family views (transpose, squeeze, expand_dims, and reshape/ravel when
+  NumPy gives a view) record a read function and its inverse write function
+  instead of an index (:mod:`xnp.numpy_api._shape_views`).
 
 Everything goes through a small protocol each tracer class implements
 (:class:`xnp.tracing.core.Tracer`): ``_assign(new)`` rebinds the tracer,
@@ -30,22 +33,32 @@ import weakref
 import numpy as np
 
 from xnp import lax
+from xnp.numpy_api import _layout
 from xnp.tracing import core
 
 __all__ = ["ViewOf", "track_view", "rebind", "rebind_traced", "is_write_back_of"]
 
 
 class ViewOf:
-    """``view_of`` record of a traced basic-index view: its ``base``, the index ``entries``
-    and ``base_token``, the base's value token when the view was last read (None for an
-    eager base)."""
+    """``view_of`` record of a traced view: its ``base``, ``base_token`` (the base's value
+    token when the view was last read; None for an eager base) and ``strides`` (the element
+    strides NumPy's view would have, :mod:`xnp.numpy_api._layout`; None: unknown).
 
-    __slots__ = ("base", "entries", "base_token")
+    A basic-index view has the index ``entries``; a reshape-family view (transpose,
+    squeeze, expand_dims, reshape...) has ``entries=None``, ``read(base) -> view`` and
+    ``write(base, new_view) -> new_base``; ``write=None`` marks a reshape whose
+    view-or-copy status could not be decided (writes through it or into its base raise).
+    """
 
-    def __init__(self, base, entries, base_token):
+    __slots__ = ("base", "entries", "base_token", "strides", "read", "write")
+
+    def __init__(self, base, entries, base_token, strides=None, read=None, write=None):
         self.base = base
         self.entries = entries
         self.base_token = base_token
+        self.strides = strides
+        self.read = read
+        self.write = write
 
 
 _VIEWS: dict = {}  # id(base tracer) -> (weakref to the base, [weakrefs to its views])
@@ -74,8 +87,11 @@ def _live_views(base) -> list:
     return [v for v in (r() for r in entry[1]) if v is not None]
 
 
-def track_view(base, out, entries):
-    """``out`` (``base[entries]``, a basic-index read) as a view of ``base``.
+def track_view(base, out, entries, *, read=None, write=None, strides=None):
+    """``out`` as a view of ``base``: ``base[entries]`` (a basic-index read), or, with
+    ``entries=None``, ``read(base)`` for a reshape-family op whose writes go back by
+    ``write(base, new_view)`` (``write=None``: view-or-copy undecided, writes raise);
+    ``strides`` is then the view's modelled layout (:mod:`xnp.numpy_api._layout`).
 
     A read of a tracer of the current trace that did not produce one of its tracers
     (e.g. a slice of a value with a zero tangent under ``grad``: the read runs on the
@@ -87,10 +103,22 @@ def track_view(base, out, entries):
             isinstance(out, core.Tracer) and out._trace is base._trace):
         out = base._with_value(out)
     if isinstance(out, core.Tracer):
-        out.view_of = ViewOf(base, entries, base._value_token() if traced else None)
+        if entries is not None:
+            strides = _layout.index_strides(_layout.layout(base), entries)
+        out.view_of = ViewOf(base, entries, base._value_token() if traced else None,
+                             strides, read, write)
         if traced:
             _register(base, out)
     return out
+
+
+def _undecided(t):
+    return NotImplementedError(
+        f"xnp: writing through a traced reshape/ravel ({t.aval.str_short()}) or into its base "
+        "while it is alive is not supported here: xnp cannot tell whether NumPy would return "
+        "a view or a copy (the base is e.g. a jit/vmap argument whose memory layout is not "
+        "known when tracing). Call .copy() on the reshaped array for a copy, or write into "
+        "the base array by indexing it.")
 
 
 def _replay_views(t, skip=None) -> None:
@@ -101,7 +129,9 @@ def _replay_views(t, skip=None) -> None:
         rec = v.view_of
         if v is skip or rec is None or rec.base is not t or not v._trace.alive:
             continue
-        v._assign(_read(t, rec.entries))
+        if rec.entries is None and rec.write is None:
+            raise _undecided(v)
+        v._assign(_read(t, rec.entries) if rec.entries is not None else rec.read(t))
         rec.base_token = t._value_token()
         _replay_views(v)
 
@@ -136,7 +166,13 @@ def rebind(t, new, skip=None) -> None:
                 "xnp: writing through a view of a traced array whose base was updated by an "
                 "operation that does not propagate to views (e.g. out=); index the base array "
                 "instead.")
-        rebind(base, _write(base, rec.entries, new, view_write=True), skip=t)
+        if rec.entries is not None:
+            new_base = _write(base, rec.entries, new, view_write=True)
+        elif rec.write is None:
+            raise _undecided(t)
+        else:
+            new_base = rec.write(base, new)
+        rebind(base, new_base, skip=t)
         t._assign(new)
         rec.base_token = base._value_token()
     else:
@@ -154,6 +190,7 @@ def is_write_back_of(x, value, entries) -> bool:
     ``x[entries]`` read from ``x``'s current value, already written through."""
     rec = getattr(value, "view_of", None)
     return (rec is not None and rec.base is x and rec.base_token is x._value_token()
+            and rec.entries is not None
             and [e.key() for e in rec.entries] == [e.key() for e in entries])
 
 

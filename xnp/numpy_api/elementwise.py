@@ -92,8 +92,12 @@ def multiply(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
 def divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """True division ``x1 / x2``. Bool and integer inputs give float64 (as NumPy);
-    division by zero gives inf/NaN as IEEE (NumPy also warns eagerly)."""
+    division by zero gives inf/NaN as IEEE (NumPy also warns eagerly). A Python int outside
+    an integer operand's dtype is divided in float64 (NumPy 2), not an ``OverflowError``."""
     _extras("divide", casting, order, subok, signature)
+    found = _util.int_out_of_range(x1, x2)
+    if found is not None:  # float(v) is NumPy's float64 cast; with an int array -> float64
+        x1, x2 = (float(x1), x2) if found[2] else (x1, float(x2))
     a, b, _ = _binary_inexact("divide", x1, x2, dtype, casting, default_float=True)
     return _finish("divide", lax.div(a, b), out, where, casting)
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, is_xnp, normalize_axes
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
 from xnp.tracing.transformations import vmap
 
@@ -150,6 +150,42 @@ def _otypes(otypes):
     return [canonical_dtype(np.dtype(t)) for t in otypes]
 
 
+#: what a Python branch / conversion on a traced value raises inside ``vmap``
+_TRACER_ERRORS = (errors.ConcretizationTypeError, errors.TracerIntegerConversionError,
+                  errors.TracerArrayConversionError)
+
+
+def _apply(call, flat, loop, count, otypes):
+    """``call`` mapped over the leading axis of ``flat`` (length ``count``) with ``vmap``.
+
+    A ``pyfunc`` that branches on (or converts) its values cannot be traced; when every
+    input is eager (no transformation is active) xnp then does what NumPy does: call it
+    once per element on eager arrays and stack the results (cast to ``otypes``, else to
+    the first element's dtypes, as NumPy). Under ``jit``/``vmap``/``grad`` the error is
+    raised.
+    """
+    if not loop:
+        return call(*(lax.reshape(f, core.aval_of(f).shape[1:]) for f in flat))
+    try:
+        return vmap(call)(*flat)
+    except _TRACER_ERRORS:
+        if not all(type(f) is core.Array for f in flat):
+            raise
+    if count == 0:  # nothing to call; NumPy returns one empty array per otype
+        empty = tuple(lax.broadcast_in_dim(core.lift(np.zeros((), dt)), (0,), ()) for dt in otypes)
+        return empty[0] if len(empty) == 1 else empty
+    rows = [call(*(lax.index_in_dim(f, i, keepdims=False) for f in flat))
+            for i in range(count)]
+    single = not isinstance(rows[0], tuple)
+    rows = [(r,) if single else r for r in rows]
+    dts = otypes if otypes is not None else [core.aval_of(o).dtype for o in rows[0]]
+    stacked = tuple(
+        lax.concatenate([lax.expand_dims(lax.convert_element_type(r[k], dts[k]), (0,))
+                         for r in rows], 0)
+        for k in range(len(rows[0])))
+    return stacked[0] if single else stacked
+
+
 class vectorize:
     """Turn a function of scalars (or of core arrays, with ``signature``) into one that
     maps over broadcast arrays (``numpy.vectorize``), implemented with ``xnp.vmap``.
@@ -157,10 +193,12 @@ class vectorize:
     Parameters
     ----------
     pyfunc : callable
-        Traced once (not called per element): it must be written with xnp
-        operations on its (0-d or core-shaped) array arguments; Python branching
-        on values raises a tracer conversion error. Omit it to use
-        ``vectorize(...)`` as a decorator factory, as in NumPy.
+        Traced once with ``vmap`` (not called per element) when it is written with
+        xnp operations on its (0-d or core-shaped) array arguments. If it branches
+        on (or converts) values and every input is eager, xnp falls back to NumPy's
+        way: one call per element on eager arrays, results stacked (slow). Under
+        ``jit``/``vmap``/``grad`` such a ``pyfunc`` raises the tracer conversion
+        error. Omit it to use ``vectorize(...)`` as a decorator factory, as in NumPy.
     otypes : str or list of dtypes, optional
         Output dtypes; results are cast to them. Without ``otypes`` the dtype is
         whatever ``pyfunc`` computes for the inputs' dtypes (NumPy instead
@@ -251,8 +289,7 @@ class vectorize:
             v = lax.broadcast_in_dim(v, loop + cshape, tuple(range(
                 len(loop) + len(cshape) - core.aval_of(v).ndim, len(loop) + len(cshape))))
             flat.append(lax.reshape(v, (count,) + cshape))
-        outs = vmap(call)(*flat) if loop else call(*(lax.reshape(f, core.aval_of(f).shape[1:])
-                                                     for f in flat))
+        outs = _apply(call, flat, loop, count, self._otypes)
         single = not isinstance(outs, tuple)
         outs = (outs,) if single else outs
         out_core = [()] * len(outs) if self._sig is None else self._sig[1]

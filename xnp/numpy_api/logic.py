@@ -15,7 +15,7 @@ from xnp.numpy_api._ufunc import (
     _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan, _reject, _scalar, _signbit_float,
     _truth, _unary, _zero_like_dtype, _zeros_like,
 )
-from xnp.tracing import fastpath
+from xnp.tracing import core, fastpath
 
 __all__ = [
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
@@ -29,6 +29,16 @@ __all__ = [
 def _compare_operands(fname, x1, x2, dtype):
     if dtype is not None and canonical_dtype(dtype) != _BOOL:
         raise TypeError(f"xnp.{fname}: no loop for dtype={dtype!r}; comparisons return bool")
+    found = _util.int_out_of_range(x1, x2)
+    if found is not None:
+        # NumPy 2 (NEP 50): a Python int outside the other operand's integer dtype compares
+        # mathematically; every in-range element is on one side of it, so compare
+        # 0 (elements, broadcast to their shape) with +1 (int above range) or -1 (below).
+        v, other, swapped = found
+        zeros = lax.broadcast_in_dim(core.lift(np.zeros((), _INT8)), core.aval_of(other).shape,
+                                     ())
+        side = core.lift(np.asarray(1 if v > 0 else -1, _INT8))
+        return (side, zeros, _INT8) if swapped else (zeros, side, _INT8)
     return binary_operands(fname, x1, x2)
 
 

@@ -18,6 +18,8 @@ import numpy as np
 from xnp import lax
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api.creation import _convert
+from xnp.numpy_api._shape_views import (expand_dims_view, reshape_view, squeeze_view,
+                                        transpose_view)
 from xnp.numpy_api._util import (check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, result_dtype, static_int, write_out)
 from xnp.tracing import core
@@ -65,7 +67,9 @@ def reshape(a, /, shape, order="C", *, copy=None):
     order : {'C'}
         Only row-major order is supported.
     copy : bool or None
-        None: a view when possible (eagerly, as NumPy). True: a new array.
+        None: a view when NumPy gives one (eagerly, and under transformations, where
+        writes through it reach ``a``: see :mod:`xnp.numpy_api._shape_views`).
+        True: a new array.
 
     Returns
     -------
@@ -81,7 +85,10 @@ def reshape(a, /, shape, order="C", *, copy=None):
         A traced size: "Shapes must be 1D sequences of concrete values of
         integer type", with where the value became a tracer.
     NotImplementedError
-        ``order`` other than 'C'; ``copy=False`` (xnp cannot promise a view).
+        ``order`` other than 'C'; ``copy=False`` (xnp cannot promise a view). Under a
+        transformation, writing through the result (or into ``a`` while it is alive)
+        when its view-or-copy status is unknown (``a`` computed from a ``jit``
+        argument, whose memory layout the trace does not know): use ``.copy()``.
     """
     if order != "C":
         raise NotImplementedError(f"xnp.reshape: `order={order!r}` is not supported: {_ROW_MAJOR}.")
@@ -103,22 +110,25 @@ def reshape(a, /, shape, order="C", *, copy=None):
     elif known != aval.size:
         raise ValueError(f"xnp.reshape: cannot reshape {_fmt(aval)} into shape {new}: "
                          f"{aval.size} elements vs {known}.")
-    out = lax.reshape(x, new)
-    return lax.copy(out) if copy else out
+    if copy:
+        return lax.copy(lax.reshape(x, new))
+    return reshape_view(x, new)
 
 
 def ravel(a, order="C"):
     """``a`` flattened to one dimension in row-major order (a view when possible).
 
+    As :func:`reshape` ``(a, -1)``, views and copies included.
+
     Raises
     ------
     NotImplementedError
-        ``order`` other than 'C'.
+        ``order`` other than 'C'; writes through an undecided traced view (see reshape).
     """
     if order != "C":
         raise NotImplementedError(f"xnp.ravel: `order={order!r}` is not supported: {_ROW_MAJOR}.")
     x = _asarray("ravel", a)
-    return lax.reshape(x, (_aval(x).size,))
+    return reshape_view(x, (_aval(x).size,))
 
 
 def transpose(a, axes=None):
@@ -146,7 +156,7 @@ def transpose(a, axes=None):
         perm = tuple(normalize_axis("transpose", ax, nd, "axes") for ax in axes)
         if len(set(perm)) != nd:
             raise ValueError(f"xnp.transpose: repeated axis in transpose, axes={axes}")
-    return lax.transpose(x, perm)
+    return transpose_view(x, perm)
 
 
 permute_dims = transpose
@@ -165,7 +175,7 @@ def matrix_transpose(x, /):
     if nd < 2:
         raise ValueError(f"xnp.matrix_transpose: Input array must be at least 2-dimensional, "
                          f"but it is {nd}")
-    return lax.transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+    return transpose_view(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
 
 
 def swapaxes(a, axis1, axis2):
@@ -182,7 +192,7 @@ def swapaxes(a, axis1, axis2):
     j = normalize_axis("swapaxes", axis2, nd, "axis2")
     perm = list(range(nd))
     perm[i], perm[j] = perm[j], perm[i]
-    return lax.transpose(x, tuple(perm))
+    return transpose_view(x, tuple(perm))
 
 
 def _axis_list(fname, value, nd, argname):
@@ -214,7 +224,7 @@ def moveaxis(a, source, destination):
     order = [n for n in range(nd) if n not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return lax.transpose(x, tuple(order))
+    return transpose_view(x, tuple(order))
 
 
 def squeeze(a, axis=None):
@@ -239,7 +249,7 @@ def squeeze(a, axis=None):
             if aval.shape[d] != 1:
                 raise ValueError(f"xnp.squeeze: cannot select an axis to squeeze out which has "
                                  f"size not equal to one (axis {d} of {_fmt(aval)})")
-    return lax.squeeze(x, dims)
+    return squeeze_view(x, dims)
 
 
 def expand_dims(a, axis):
@@ -259,7 +269,7 @@ def expand_dims(a, axis):
     norm = [normalize_axis("expand_dims", ax, out_nd) for ax in axes]
     if len(set(norm)) != len(norm):
         raise ValueError("xnp.expand_dims: repeated axis")
-    return lax.expand_dims(x, tuple(norm))
+    return expand_dims_view(x, tuple(norm))
 
 
 # --------------------------------------------------------------------------- joining

@@ -84,21 +84,27 @@ def _float_of(dt):
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether every element of :func:`isclose` is True (``numpy.allclose``).
 
-    Returns a 0-d bool ``Array`` (NumPy returns a Python bool; ``bool(result)`` works
-    eagerly; under ``jit`` it is traced).
+    Returns a Python bool when the result is concrete (eager inputs), as NumPy; under
+    ``jit``/``vmap`` a traced 0-d bool array (a Python bool cannot depend on traced data).
     """
-    return _rd.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return _as_bool(_rd.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def _as_bool(res):
+    """A Python bool for an eager 0-d result (NumPy's return type), else the tracer."""
+    return bool(res) if type(res) is core.Array else res
 
 
 def _false():
-    return core.lift(np.asarray(False))
+    return _as_bool(core.lift(np.asarray(False)))
 
 
 def array_equal(a1, a2, equal_nan=False):
     """Whether ``a1`` and ``a2`` have the same shape and elements (``numpy.array_equal``).
 
     Different shapes give False (decided statically). With ``equal_nan`` NaNs at the
-    same places compare equal. Returns a 0-d bool ``Array``.
+    same places compare equal. Returns a Python bool eagerly (as NumPy); under
+    ``jit``/``vmap`` a traced 0-d bool array.
     """
     x, y = asarray_for("array_equal", a1, "a1"), asarray_for("array_equal", a2, "a2")
     if _shape(x) != _shape(y):
@@ -106,18 +112,19 @@ def array_equal(a1, a2, equal_nan=False):
     eq = _lg.equal(x, y)
     if equal_nan and (_dtype(x) in kit.INEXACT or _dtype(y) in kit.INEXACT):
         eq = _lg.logical_or(eq, _lg.logical_and(_lg.isnan(x), _lg.isnan(y)))
-    return _rd.all(eq)
+    return _as_bool(_rd.all(eq))
 
 
 def array_equiv(a1, a2):
     """Whether ``a1`` and ``a2`` broadcast to each other with equal elements
-    (``numpy.array_equiv``); non-broadcastable shapes give False. 0-d bool ``Array``."""
+    (``numpy.array_equiv``); non-broadcastable shapes give False. A Python bool eagerly (as NumPy); under
+    ``jit``/``vmap`` a traced 0-d bool array."""
     x, y = asarray_for("array_equiv", a1, "a1"), asarray_for("array_equiv", a2, "a2")
     try:
         broadcast_shapes("array_equiv", _shape(x), _shape(y))
     except ValueError:
         return _false()
-    return _rd.all(_lg.equal(x, y))
+    return _as_bool(_rd.all(_lg.equal(x, y)))
 
 
 # --------------------------------------------------------------------------- elementwise

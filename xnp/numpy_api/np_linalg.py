@@ -112,6 +112,8 @@ def _nan_where_input_finite(out, a) -> bool:
     if o is None or x is None:
         return False
     nb = x.ndim - 2
+    if o.size == 0 or x.size == 0:  # nothing to check (and -1 cannot reshape size 0)
+        return False
     bad = np.isnan(o).reshape(o.shape[:nb] + (-1,)).any(-1)
     clean = ~np.isnan(x).reshape(x.shape[:nb] + (-1,)).any(-1)
     return bool((bad & clean).any())

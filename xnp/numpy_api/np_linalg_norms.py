@@ -202,7 +202,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
 
     ``tol`` (absolute) or ``rtol`` (relative to the largest singular value; default
     ``max(M, N) * eps``). ``hermitian`` uses ``|eigvalsh|``. Rank < 2 input: 1 unless all
-    zero. Result: int64, shape (...).
+    zero. Empty matrices (``M`` or ``N`` zero) have rank 0. Result: int64, shape (...).
     """
     xv = asarray_for("linalg.matrix_rank", A, "A")
     if len(_shape(xv)) < 2:
@@ -214,7 +214,9 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         s = _ew.abs(eigvalsh(xv))
     else:
         s = _svdvals_raw(xv)
-    if tol is None:
+    if tol is None and _shape(s)[-1] == 0:  # no singular values: rank 0 (no max to take)
+        tol = 0
+    elif tol is None:
         if rtol is None:
             rtol = max(_shape(xv)[-2:]) * np.finfo(_real_dtype(xv)).eps
         else:

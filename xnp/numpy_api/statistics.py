@@ -178,14 +178,19 @@ def _virtual_index(method, n, q, ct):
     return vi, None
 
 
-def _quantile_dtype(fname, xdt, q, qv, method):
+def _quantile_dtype(fname, xdt, q, qv, method, scale=1):
     """NumPy's result dtype: ``a``'s dtype for the methods that pick elements, else the
-    type of ``a`` combined with ``q`` (a Python-number ``q`` takes a float ``a``'s dtype)."""
+    type of ``a`` combined with ``q`` (a Python-number ``q`` takes a float ``a``'s dtype).
+    Percentiles (``scale=100``) divide ``q`` by 100 first, as NumPy does, so an integer or
+    boolean ``q`` becomes float64 there."""
     if xdt in kit.COMPLEX:
         raise TypeError(f"xnp.{fname}: a must be an array of real numbers")
     qdt = core.aval_of(qv).dtype
-    if core.is_python_scalar(q) and xdt in kit.FLOATING:
+    if core.is_python_scalar(q) and xdt in kit.FLOATING and not (
+            scale != 1 and isinstance(q, bool)):  # True / float32(100) is float64
         qdt = xdt
+    elif scale != 1 and qdt in kit.INT_OR_BOOL:  # numpy: q = np.true_divide(q, 100)
+        qdt = np.dtype(np.float64)
     int_q = qdt in kit.INT_OR_BOOL
     if method in ("lower", "higher", "nearest", "inverted_cdf", "closest_observation") or (
             method == "linear" and int_q):
@@ -196,9 +201,25 @@ def _quantile_dtype(fname, xdt, q, qv, method):
     return out, out
 
 
+def _host_q(q):
+    """``q`` as a NumPy array when it is host data (Python/NumPy numbers or lists of them),
+    else None. Such a ``q`` is checked even under jit, where ``asarray_for`` stages it."""
+    if isinstance(q, (core.Tracer, core.Array)):
+        return None
+    try:
+        known = np.asarray(q)
+    except Exception:  # e.g. a list holding tracers
+        return None
+    return known if known.dtype.kind in "biuf" else None
+
+
 def _check_q(fname, q, scale):
+    """Convert ``q``; raise ValueError when a concrete ``q`` (eager, or host data under
+    jit) is outside ``[0, scale]``. A traced ``q`` cannot be checked and is clamped."""
     qv = asarray_for(fname, q, "q")
     known = _concrete(qv)
+    if known is None:
+        known = _host_q(q)
     if known is not None and not np.all((known >= 0) & (known <= scale)):
         what = "Percentiles must be in the range [0, 100]" if scale == 100 else (
             "Quantiles must be in the range [0, 1]")
@@ -217,7 +238,7 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
     x = _rd._asarray(fname, a)
     xdt = core.aval_of(x).dtype
     qv = _check_q(fname, q, scale)
-    rdt, _ = _quantile_dtype(fname, xdt, q, qv, method)
+    rdt, _ = _quantile_dtype(fname, xdt, q, qv, method, scale)
     # NumPy computes the virtual indices in q's dtype (float64 for Python numbers)
     qdt = core.aval_of(qv).dtype
     ct = qdt if qdt in kit.FLOATING and qdt.itemsize >= 4 else np.dtype(np.float64)
@@ -305,7 +326,8 @@ _Q_DOC = """
         Real numbers (bool only for the methods that pick elements).
     q : array_like of float
         Probabilities; the result gets ``q.shape`` as its leading dimensions. May be
-        traced; the range check runs only when ``q`` is concrete.
+        traced; the range check runs whenever ``q`` is concrete (eager, or Python/NumPy
+        data under jit); a traced ``q`` is not checked and out-of-range values clamp.
     axis : None, int or tuple of int
         Static; None means all axes.
     out : Array, optional
@@ -325,8 +347,9 @@ _Q_DOC = """
     Returns
     -------
     Array
-        ``a``'s dtype for the element-picking methods (and 'linear' with integer
-        ``q``); otherwise the result type of ``a`` and ``q`` (float64 for integer
+        ``a``'s dtype for the element-picking methods (and quantile's 'linear' with
+        integer ``q``; percentiles divide ``q`` by 100 first, so integer ``q`` gives
+        float64 there, as NumPy); otherwise the result type of ``a`` and ``q`` (float64 for integer
         ``a``; a Python-number ``q`` keeps a float ``a``'s dtype).
 
     Raises

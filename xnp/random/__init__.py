@@ -21,12 +21,17 @@ NumPy's. Default dtypes: float64 and int64.
 
 from xnp.random.distributions import (bernoulli, categorical, multivariate_normal,
                                        truncated_normal)
+from xnp.random.gamma_family import loggamma, t
 from xnp.random.generator import Generator, default_rng
 from xnp.random.keys import (PRNGKey, bits, fold_in, key, key_data, random_bits, split,
                              wrap_key_data)
 from xnp.random.legacy import (choice, exponential, gumbel, normal, permutation, rand, randint,
                                randn, random, random_sample, seed, shuffle, standard_normal,
                                uniform)
+from xnp.random.legacy import (beta, chisquare, dirichlet, f, gamma, geometric, laplace, logistic,
+                               lognormal, pareto, poisson, rayleigh, standard_cauchy,
+                               standard_gamma, standard_t, weibull)
+from xnp.random.transformed import cauchy, weibull_min
 
 __all__ = [
     # keys (JAX style)
@@ -34,7 +39,9 @@ __all__ = [
     # JAX-style samplers (and dispatching names shared with NumPy)
     "uniform", "normal", "randint", "bernoulli", "gumbel", "exponential", "truncated_normal",
     "multivariate_normal", "categorical", "choice", "permutation",
+    "gamma", "loggamma", "beta", "dirichlet", "poisson", "chisquare", "t", "f", "lognormal",
+    "laplace", "logistic", "cauchy", "pareto", "rayleigh", "weibull_min", "geometric",
     # NumPy style
     "Generator", "default_rng", "seed", "rand", "randn", "random", "random_sample",
-    "standard_normal", "shuffle",
+    "standard_normal", "shuffle", "standard_gamma", "standard_t", "standard_cauchy", "weibull",
 ]

@@ -14,7 +14,8 @@ uniform in (-1, 1); ``randint`` reduces two words of random bits modulo the span
 ``choice`` with ``p`` inverts the cumulative sum (with replacement) or uses the
 Gumbel top-k trick (without); ``categorical`` is the Gumbel-max trick.
 
-Not implemented: ``gamma``, ``beta``, ``dirichlet``, ``poisson``, ``binomial`` and the
+Gamma-family and closed-form samplers: :mod:`xnp.random.gamma_family` and
+:mod:`xnp.random.transformed`. Not implemented: ``binomial`` and the
 other samplers that need rejection loops; ``multivariate_normal(method="svd")``;
 ``categorical(replace=False)``; ``gumbel(mode="high")``.
 """

@@ -3,7 +3,10 @@
 ``xnp.random.default_rng(seed)`` returns a :class:`Generator` with NumPy's method
 names and parameters (``random``, ``standard_normal``, ``normal``, ``uniform``,
 ``integers``, ``choice``, ``permutation``, ``shuffle``, ``exponential``,
-``standard_exponential``, ``gumbel``). The *bits differ from NumPy's PCG64*: the same seed
+``standard_exponential``, ``gumbel``, and from :mod:`xnp.random.generator_more`
+``gamma``, ``standard_gamma``, ``beta``, ``dirichlet``, ``poisson``, ``chisquare``,
+``standard_t``, ``f``, ``lognormal``, ``laplace``, ``logistic``, ``standard_cauchy``,
+``pareto``, ``rayleigh``, ``weibull``, ``geometric``). The *bits differ from NumPy's PCG64*: the same seed
 gives different (but equally distributed) numbers than ``numpy.random``.
 
 State: a generator holds a base key (two uint32 words derived from the seed, as
@@ -35,6 +38,7 @@ from xnp.lax.prng import threefry2x32_rounds
 from xnp.numpy_api import _util
 from xnp.numpy_api import elementwise as _ew
 from xnp.random import distributions as _d
+from xnp.random.generator_more import DistributionMethods
 from xnp.random.keys import canonical_shape
 from xnp.tracing import core
 
@@ -109,7 +113,32 @@ def _check_scalar(fname: str, cond: bool, msg: str) -> None:
         raise ValueError(f"xnp.random.Generator.{fname}: {msg}")
 
 
-class Generator:
+def _check_probabilities(p, shape, replace) -> None:
+    """NumPy's checks of a concrete ``p`` for ``Generator.choice`` (NaN, negative entries,
+    a sum off 1 by more than ``sqrt(eps)``, too few non-zero entries without replacement).
+    A traced ``p`` (under jit/vmap) cannot be checked and is used as given."""
+    if isinstance(p, core.Tracer):
+        known = p.to_concrete_value()
+    else:
+        try:
+            known = p._value if type(p) is core.Array else np.asarray(p)
+        except Exception:  # e.g. a list holding tracers
+            known = None
+    if known is None or np.asarray(known).dtype.kind not in "biuf":
+        return
+    known = np.asarray(known)
+    atol = np.sqrt(np.finfo(np.float64).eps)
+    if known.dtype.kind == "f":
+        atol = max(atol, np.sqrt(np.finfo(known.dtype).eps))
+    pf = known.astype(np.float64)
+    _check_scalar("choice", not np.isnan(pf).any(), "probabilities contain NaN")
+    _check_scalar("choice", not (pf < 0).any(), "probabilities are not non-negative")
+    _check_scalar("choice", abs(pf.sum() - 1.0) <= atol, "probabilities do not sum to 1")
+    _check_scalar("choice", replace or np.count_nonzero(pf > 0) >= np.prod(shape),
+                  "fewer non-zero entries in p than size")
+
+
+class Generator(DistributionMethods):
     """A NumPy-style random generator (``numpy.random.Generator``'s methods) on Threefry.
 
     Create one with :func:`default_rng`; ``Generator(seed)`` takes the same seeds
@@ -203,8 +232,12 @@ class Generator:
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         """Random entries of ``a`` (an array, along ``axis``) or of ``arange(a)`` (an int);
         ``size=None`` draws one entry. ``shuffle=False`` is accepted (the order of
-        draws without replacement is random either way)."""
+        draws without replacement is random either way). A concrete ``p`` is checked as
+        NumPy does (``ValueError`` for NaN, negative entries, a sum other than 1, or too
+        few non-zero entries without replacement); a traced ``p`` is not checked."""
         shape = () if size is None else canonical_shape("choice", size, "size")
+        if p is not None:
+            _check_probabilities(p, shape, replace)
         return _d.choice(self._next_key(), a, shape, replace=replace, p=p, axis=axis)
 
     def permutation(self, x, axis=0):

@@ -1,8 +1,11 @@
 """Module-level ``xnp.random`` functions: NumPy's legacy API (``seed``, ``rand``,
 ``randn``, ``random``, ...) on a global :class:`~xnp.random.generator.Generator`, and
 the functions whose name exists in both JAX's and NumPy's API (``normal``,
-``uniform``, ``randint``, ``choice``, ``permutation``, ``exponential``, ``gumbel``),
-which dispatch on their arguments.
+``uniform``, ``randint``, ``choice``, ``permutation``, ``exponential``, ``gumbel``,
+``gamma``, ``beta``, ``dirichlet``, ``poisson``, ``chisquare``, ``f``, ``lognormal``,
+``laplace``, ``logistic``, ``pareto``, ``rayleigh``, ``geometric``), which dispatch on
+their arguments. ``standard_gamma``, ``standard_t``, ``standard_cauchy`` and ``weibull``
+are NumPy-only (``t``, ``cauchy``, ``weibull_min``, ``loggamma`` JAX-only).
 
 Dispatch rule (unambiguous; checked in this order):
 
@@ -27,6 +30,8 @@ from __future__ import annotations
 import numpy as np
 
 from xnp.random import distributions as _d
+from xnp.random import gamma_family as _g
+from xnp.random import transformed as _t
 from xnp.random.generator import Generator
 from xnp.random.keys import is_key
 
@@ -177,3 +182,58 @@ def gumbel(*args, **kwargs):
     if _jax_form(args, kwargs):
         return _d.gumbel(*args, **kwargs)
     return _rng().gumbel(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------- more distributions
+
+
+def _dispatching(name: str, jax_fn, numpy_sig: str):
+    """A module-level function: the JAX form ``jax_fn(key, ...)`` or the global generator's
+    method ``name`` (NumPy's ``numpy_sig``), by the module's dispatch rule."""
+
+    def fn(*args, **kwargs):
+        if _jax_form(args, kwargs):
+            return jax_fn(*args, **kwargs)
+        return getattr(_rng(), name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"{name.capitalize()} samples, in two forms (see the module docstring).\n\n"
+                  f"* JAX: ``{jax_fn.__name__}(key, ...)``: :func:`{jax_fn.__module__}."
+                  f"{jax_fn.__name__}`.\n"
+                  f"* NumPy: ``{numpy_sig}`` from the global generator "
+                  f"(:meth:`Generator.{name}`).\n")
+    return fn
+
+
+def _numpy_only(name: str, numpy_sig: str):
+    """A NumPy legacy function drawing from the global generator's method ``name``."""
+
+    def fn(*args, **kwargs):
+        return getattr(_rng(), name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"NumPy's ``{numpy_sig}`` from the global generator "
+                  f"(:meth:`Generator.{name}`).\n")
+    return fn
+
+
+gamma = _dispatching("gamma", _g.gamma, "gamma(shape, scale=1.0, size=None)")
+beta = _dispatching("beta", _g.beta, "beta(a, b, size=None)")
+dirichlet = _dispatching("dirichlet", _g.dirichlet, "dirichlet(alpha, size=None)")
+poisson = _dispatching("poisson", _g.poisson, "poisson(lam=1.0, size=None)")
+chisquare = _dispatching("chisquare", _g.chisquare, "chisquare(df, size=None)")
+f = _dispatching("f", _g.f, "f(dfnum, dfden, size=None)")
+lognormal = _dispatching("lognormal", _t.lognormal, "lognormal(mean=0.0, sigma=1.0, size=None)")
+laplace = _dispatching("laplace", _t.laplace, "laplace(loc=0.0, scale=1.0, size=None)")
+logistic = _dispatching("logistic", _t.logistic, "logistic(loc=0.0, scale=1.0, size=None)")
+pareto = _dispatching("pareto", _t.pareto, "pareto(a, size=None)")
+rayleigh = _dispatching("rayleigh", _t.rayleigh, "rayleigh(scale=1.0, size=None)")
+geometric = _dispatching("geometric", _t.geometric, "geometric(p, size=None)")
+standard_gamma = _numpy_only("standard_gamma", "standard_gamma(shape, size=None)")
+standard_t = _numpy_only("standard_t", "standard_t(df, size=None)")
+standard_cauchy = _numpy_only("standard_cauchy", "standard_cauchy(size=None)")
+weibull = _numpy_only("weibull", "weibull(a, size=None)")
+
+__all__ += ["gamma", "beta", "dirichlet", "poisson", "chisquare", "f", "lognormal", "laplace",
+            "logistic", "pareto", "rayleigh", "geometric", "standard_gamma", "standard_t",
+            "standard_cauchy", "weibull"]

@@ -148,13 +148,16 @@ def _is_splat(flat: np.ndarray) -> bool:
 
 
 class Value:
-    """An SSA value in the function being written: its name and aval."""
+    """An SSA value in the function being written: its name and aval; ``const`` marks a
+    ``stablehlo.constant`` or a value computed from constants only (XLA folds it into a
+    constant, which its simplifier can see)."""
 
-    __slots__ = ("name", "aval")
+    __slots__ = ("name", "aval", "const")
 
-    def __init__(self, name: str, aval: ShapedArray):
+    def __init__(self, name: str, aval: ShapedArray, const: bool = False):
         self.name = name
         self.aval = aval
+        self.const = const
 
     @property
     def type(self) -> str:
@@ -180,7 +183,9 @@ class FunctionBuilder:
 
     def op(self, name: str, operands, result_avals, attrs: str = "", regions=None) -> list[Value]:
         """Emit ``"name"(operands) ({regions}) {attrs} : (types) -> types``; returns results."""
-        results = [Value("", a) for a in result_avals]
+        # a result computed from constants only is one XLA folds into a constant
+        const = bool(operands) and all(v.const for v in operands)
+        results = [Value("", a, const) for a in result_avals]
         lhs = ""
         if len(results) == 1:
             results[0].name = self.fresh()
@@ -210,7 +215,7 @@ class FunctionBuilder:
     def constant(self, value: np.ndarray, weak_type: bool = False) -> Value:
         value = np.asarray(value)
         aval = ShapedArray(value.shape, value.dtype, weak_type)
-        v = Value(self.fresh(), aval)
+        v = Value(self.fresh(), aval, const=True)
         self.emit(f"{v.name} = stablehlo.constant {dense_attr(value)} : {v.type}")
         return v
 
@@ -279,7 +284,9 @@ class LoweringRuleContext:
         return self.b.region(arg_avals, body)
 
     def lower_jaxpr(self, jaxpr: Jaxpr, consts, args) -> list[Value]:
-        """Inline ``jaxpr`` here (for call-like primitives)."""
+        """Inline ``jaxpr`` here (for call-like primitives); host constants (a closed
+        jaxpr's NumPy/eager consts) become ``stablehlo.constant``s."""
+        consts = [c if isinstance(c, Value) else self.b.constant(np.asarray(c)) for c in consts]
         return lower_jaxpr_body(self.b, jaxpr, consts, args)
 
 
@@ -311,5 +318,5 @@ def lower_jaxpr_body(builder: FunctionBuilder, jaxpr: Jaxpr, consts, args) -> li
                                  f"returned {len(outs)} values for {len(eqn.outvars)} outputs")
         for v, o in zip(eqn.outvars, outs):
             # keep the jaxpr's aval (weak type) on the value; the tensor type is the same
-            env[v] = Value(o.name, v.aval)
+            env[v] = Value(o.name, v.aval, o.const)
     return [read(v) for v in jaxpr.outvars]

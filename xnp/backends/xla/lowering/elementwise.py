@@ -118,6 +118,10 @@ def _int_division(hlo_name):
         x, y = ctx.broadcast_operands(x, y)
         dt = x.aval.dtype
         if dt.kind not in "iu":
+            if y.const:
+                # XLA's simplifier rewrites x / c as x * (1 / c), which rounds twice (3 / 5
+                # gives 0.6000000000000001); NumPy divides. The barrier hides the constant.
+                y = ctx.op("stablehlo.optimization_barrier", [y], y.aval)
             return [ctx.op(hlo_name, [x, y])]
         shape = x.aval.shape
         zero = _full(ctx, 0, dt, shape)

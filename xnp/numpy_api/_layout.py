@@ -1,0 +1,256 @@
+"""Memory layout of traced arrays, modelled to decide NumPy's view-or-copy for ``reshape``.
+
+NumPy's ``reshape``/``ravel`` return a view exactly when the new shape can be
+expressed with strides over the old memory (``_attempt_nocopy_reshape`` in
+NumPy's ``shape.c``), otherwise a copy; writes through the result reach the base
+only in the view case. A tracer has no memory, so xnp models what an eager run
+would hold: :func:`layout` gives the element strides of the array NumPy would
+have (``None`` when it cannot be decided) and :func:`reshape_strides` applies
+NumPy's rule to them.
+
+* eager arrays: their real strides;
+* traced views (``view_of`` records, :mod:`xnp.numpy_api._views`): the strides
+  derived from their base's when the view was made;
+* under ``jit``, a result of a primitive whose eager implementation never returns a
+  view: C-contiguous when all its operands are (NumPy's ``order='K'``: ``y.T * 2``
+  is F-ordered), else unknown; ``jit`` arguments and results of view-returning
+  primitives used internally are unknown (the eager arguments' layout is not part
+  of the trace);
+* ``vmap`` values whose per-example layout is not provably contiguous: unknown.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+
+import numpy as np
+
+from xnp import lax
+from xnp.tracing import core
+
+__all__ = ["c_strides", "layout", "set_layout", "reshape_strides", "index_strides"]
+
+_KNOWN: dict = {}  # id(tracer) -> (weakref to it, strides): layouts set by set_layout
+
+
+def c_strides(shape) -> tuple:
+    """Element strides of a C-contiguous array of ``shape``."""
+    out, acc = [], 1
+    for d in reversed(shape):
+        out.append(acc)
+        acc *= d
+    return tuple(reversed(out))
+
+
+def _is_c_contiguous(shape, strides) -> bool:
+    return all(n == 1 or s == c for n, s, c in zip(shape, strides, c_strides(shape)))
+
+
+def _forget(key, ref):
+    entry = _KNOWN.get(key)
+    if entry is not None and entry[0] is ref:
+        del _KNOWN[key]
+
+
+def set_layout(t, strides) -> None:
+    """Record ``strides`` as the layout of the tracer ``t`` (e.g. a fresh copy)."""
+    if isinstance(t, core.Tracer):
+        key = id(t)
+        _KNOWN[key] = (weakref.ref(t, lambda r, k=key: _forget(k, r)), strides)
+
+
+def _eager_strides(v: np.ndarray):
+    it = v.itemsize
+    if it == 0 or any(s % it for s in v.strides):
+        return None
+    return tuple(s // it for s in v.strides)
+
+
+_UPDATES = frozenset({lax.dynamic_update_slice_p, lax.scatter_p, lax.scatter_add_p,
+                      lax.scatter_mul_p, lax.scatter_min_p, lax.scatter_max_p})
+_MEMO: dict = {}  # id(trace) -> (weakref to it, {jaxpr variable: strides or None})
+
+
+def _c_layout(shape, strides) -> bool:
+    return strides is not None and _is_c_contiguous(shape, strides)
+
+
+def _view_layout(prim, params, shape, st, out_shape):
+    """Strides of the result of a primitive whose eager implementation returns a view
+    (xnp/backends/xp_impls VIEW_PRIMITIVES, mirrored here: numpy_api may not import
+    backends); ``False``: not such a primitive; None: unknown."""
+    if prim in (lax.stop_gradient_p, lax.dynamic_slice_p):
+        return st
+    if prim is lax.transpose_p:
+        return None if st is None else tuple(st[p] for p in params["permutation"])
+    if prim is lax.squeeze_p:
+        return None if st is None else tuple(
+            s for i, s in enumerate(st) if i not in params["dimensions"])
+    if prim is lax.rev_p:
+        return None if st is None else tuple(
+            -s if i in params["dimensions"] else s for i, s in enumerate(st))
+    if prim is lax.slice_p:
+        steps = params["strides"] or (1,) * len(shape)
+        return None if st is None else tuple(s * k for s, k in zip(st, steps))
+    if prim is lax.reshape_p:
+        if params["dimensions"] is not None:
+            return None
+        new = reshape_strides(shape, st, out_shape)
+        return c_strides(out_shape) if new is False else new
+    if prim is lax.broadcast_in_dim_p:
+        if [d for d in shape if d != 1] != [d for d in out_shape if d != 1]:
+            return c_strides(out_shape)  # a growing broadcast is materialised
+        return None if st is None else _unit_axes_strides(shape, st, out_shape)
+    if prim in (lax.real_p, lax.imag_p):
+        return None
+    return False
+
+
+def _eqn_layout(eqn, in_layouts):
+    """Layouts of an equation's results from its operands' (eager xp semantics): views
+    follow their operand; an updated copy keeps its operand's layout; other results
+    are C-contiguous when every array operand is (NumPy's ``order='K'``: ``y.T * 2``
+    is F-ordered), else unknown."""
+    prim, outs = eqn.primitive, eqn.outvars
+    if len(outs) == 1 and eqn.invars:
+        x = eqn.invars[0]
+        st = _view_layout(prim, eqn.params, x.aval.shape, in_layouts[0], outs[0].aval.shape)
+        if st is not False:
+            return [st]
+    if prim in _UPDATES:
+        ok = _c_layout(eqn.invars[0].aval.shape, in_layouts[0])
+    else:
+        ok = all(v.aval.size <= 1 or _c_layout(v.aval.shape, st)
+                 for v, st in zip(eqn.invars, in_layouts))
+    return [c_strides(o.aval.shape) if ok else None for o in outs]
+
+
+def _jit_layout(t):
+    """Layout of a ``jit`` tracer's value, from the equations that produced it."""
+    from xnp.tracing.partial_eval import Literal  # noqa: PLC0415
+
+    tr = t._trace
+    entry = _MEMO.get(id(tr))
+    if entry is None or entry[0]() is not tr:
+        for k in [k for k, (r, _) in _MEMO.items() if r() is None]:
+            del _MEMO[k]
+        entry = _MEMO[id(tr)] = (weakref.ref(tr), {})
+    memo = entry[1]
+    consts = {id(v): c for v, c in zip(tr.constvars, tr.const_values)}
+
+    def known(v):
+        return type(v) is Literal or v in memo
+
+    def get(v):
+        return c_strides(v.aval.shape) if type(v) is Literal else memo[v]
+
+    stack = [t.val]
+    while stack:
+        v = stack[-1]
+        if known(v):
+            stack.pop()
+            continue
+        eqn = tr.producer.get(v)
+        if eqn is None:  # an argument (unknown layout) or a constant
+            memo[v] = layout(consts[id(v)]) if id(v) in consts else None
+            stack.pop()
+            continue
+        pending = [u for u in eqn.invars if not known(u)]
+        if pending:
+            stack.extend(pending)
+            continue
+        for o, st in zip(eqn.outvars, _eqn_layout(eqn, [get(u) for u in eqn.invars])):
+            memo[o] = st
+        stack.pop()
+    return get(t.val)
+
+
+def layout(t):
+    """Element strides of the array an eager NumPy run would hold for ``t``, or None."""
+    from xnp.tracing.ad import JVPTracer  # noqa: PLC0415
+    from xnp.tracing.batching import BatchTracer  # noqa: PLC0415
+    from xnp.tracing.partial_eval import JitTracer  # noqa: PLC0415
+
+    if type(t) is core.Array:
+        return _eager_strides(t._value)
+    if isinstance(t, np.ndarray):
+        return _eager_strides(t)
+    if not isinstance(t, core.Tracer):
+        return c_strides(np.shape(t))
+    rec = getattr(t, "view_of", None)
+    if rec is not None:
+        return rec.strides
+    entry = _KNOWN.get(id(t))
+    if entry is not None and entry[0]() is t:
+        return entry[1]
+    if isinstance(t, JitTracer):
+        return _jit_layout(t)
+    if isinstance(t, JVPTracer):
+        return layout(t.primal)  # the primal runs the same eager ops as an eager call
+    if isinstance(t, BatchTracer):
+        st = layout(t.val)
+        if st is None or t.batch_dim is None:
+            return st
+        st = st[: t.batch_dim] + st[t.batch_dim + 1:]
+        # a batching rule may lay its result out differently from the per-example eager op:
+        # only a contiguous per-example slice is trusted
+        return st if _is_c_contiguous(t.aval.shape, st) else None
+    return None
+
+
+def index_strides(strides, entries):
+    """Strides of the basic-index view ``base[entries]`` (``_index_core._Entry`` list)."""
+    if strides is None:
+        return None
+    out, used = [], -1
+    for e in entries:
+        if e.kind == "new":
+            out.append(0)
+        elif e.kind == "slice":
+            out.append(strides[e.dim] * e.step)
+        if e.dim is not None:
+            used = max(used, e.dim)
+    return tuple(out) + tuple(strides[used + 1:])
+
+
+def reshape_strides(shape, strides, new):
+    """Strides of ``reshape(new)`` as a view of an array with ``shape``/``strides``
+    (NumPy's ``_attempt_nocopy_reshape``); False: NumPy copies; None: unknown."""
+    shape, new = tuple(shape), tuple(new)
+    if math.prod(shape) <= 1 or [d for d in shape if d != 1] == [d for d in new if d != 1]:
+        # NumPy flags arrays of at most one element contiguous; only size-1 axes change
+        return _unit_axes_strides(shape, strides, new) if strides is not None else c_strides(new)
+    if strides is None:
+        return None
+    old = [(d, s) for d, s in zip(shape, strides) if d != 1]
+    out = [0] * len(new)
+    oi, oj, ni, nj = 0, 1, 0, 1
+    while ni < len(new) and oi < len(old):
+        np_, op = new[ni], old[oi][0]
+        while np_ != op:
+            if np_ < op:
+                np_ *= new[nj]
+                nj += 1
+            else:
+                op *= old[oj][0]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if old[ok][1] != old[ok + 1][0] * old[ok + 1][1]:
+                return False
+        out[nj - 1] = old[oj - 1][1]
+        for nk in range(nj - 1, ni, -1):
+            out[nk - 1] = out[nk] * new[nk]
+        ni, nj, oi, oj = nj, nj + 1, oj, oj + 1
+    last = out[ni - 1] if ni >= 1 else 1
+    for nk in range(ni, len(new)):
+        out[nk] = last
+    return tuple(out)
+
+
+def _unit_axes_strides(shape, strides, new):
+    """Strides after inserting/removing size-1 axes only (the other axes keep theirs)."""
+    kept = iter([s for d, s in zip(shape, strides) if d != 1])
+    if math.prod(shape) <= 1 and [d for d in shape if d != 1] != [d for d in new if d != 1]:
+        return c_strides(new)
+    return tuple(0 if d == 1 else next(kept) for d in new)

@@ -1,0 +1,72 @@
+"""Reshape-family views (transpose, squeeze, expand_dims, reshape, ravel) with NumPy's aliasing.
+
+Eagerly the lax ops return NumPy views/copies exactly as NumPy does. Under a
+transformation the result is registered as a view of its operand
+(:func:`xnp.numpy_api._views.track_view`) with a read function (base -> view) and
+an inverse write function (new view -> new base), so writes through it reach the
+base and writes into the base are replayed into it:
+
+* transposes, and reshapes that only insert/remove size-1 axes (squeeze,
+  expand_dims), are always views;
+* a general reshape is a view exactly when NumPy's would be, decided on the
+  modelled layout (:mod:`xnp.numpy_api._layout`): a copy is a fresh contiguous
+  array; when the layout is unknown the result is an *undecided* view and writes
+  through it (or into its base while it is alive) raise ``NotImplementedError``.
+"""
+
+from __future__ import annotations
+
+from xnp import lax
+from xnp.numpy_api import _layout
+from xnp.numpy_api._views import track_view
+from xnp.tracing import core
+
+__all__ = ["transpose_view", "reshape_view", "squeeze_view", "expand_dims_view"]
+
+
+def _track(x, out, read, write, strides_of):
+    if out is x or not isinstance(out, core.Tracer):
+        return out
+    st = _layout.layout(x)
+    return track_view(x, out, None, read=read, write=write,
+                      strides=None if st is None else strides_of(st))
+
+
+def transpose_view(x, perm: tuple):
+    """``lax.transpose(x, perm)``; a traced result is a view of ``x``."""
+    perm = tuple(perm)
+    inv = tuple(sorted(range(len(perm)), key=perm.__getitem__))
+    return _track(x, lax.transpose(x, perm), lambda b: lax.transpose(b, perm),
+                  lambda b, v: lax.transpose(v, inv), lambda st: tuple(st[p] for p in perm))
+
+
+def _unit_view(x, out):
+    """``out``: ``x`` with size-1 axes inserted/removed; a traced result is a view of ``x``."""
+    old, new = core.aval_of(x).shape, core.aval_of(out).shape
+    return _track(x, out, lambda b: lax.reshape(b, new), lambda b, v: lax.reshape(v, old),
+                  lambda st: _layout.reshape_strides(old, st, new))
+
+
+def squeeze_view(x, dims: tuple):
+    """``lax.squeeze(x, dims)``; a traced result is a view of ``x``."""
+    return _unit_view(x, lax.squeeze(x, dims))
+
+
+def expand_dims_view(x, dims: tuple):
+    """``lax.expand_dims(x, dims)``; a traced result is a view of ``x``."""
+    return _unit_view(x, lax.expand_dims(x, dims))
+
+
+def reshape_view(x, new: tuple):
+    """``lax.reshape(x, new)``: a traced result is a view of ``x`` when NumPy's would be,
+    a fresh array when NumPy copies, an undecided view when that cannot be told."""
+    old = core.aval_of(x).shape
+    out = lax.reshape(x, new)
+    if out is x or not isinstance(out, core.Tracer):
+        return out
+    st = _layout.reshape_strides(old, _layout.layout(x), new)
+    if st is False:  # NumPy copies: a fresh C-contiguous array, writes stay in it
+        _layout.set_layout(out, _layout.c_strides(new))
+        return out
+    write = None if st is None else (lambda b, v: lax.reshape(v, old))
+    return track_view(x, out, None, read=lambda b: lax.reshape(b, new), write=write, strides=st)

@@ -598,6 +598,15 @@ def write_in_place(tracer, new) -> None:
 _BUFFER_READER: list = [None]
 
 
+class _DonatedBuffer:
+    def __repr__(self):
+        return "<donated buffer>"
+
+
+#: The ``Array._buf`` of an array whose device buffer was donated to a jitted call.
+DONATED_BUFFER = _DonatedBuffer()
+
+
 def register_buffer_reader(fn: Callable) -> None:
     """Set the function that turns a device buffer into a host (NumPy) array."""
     _BUFFER_READER[0] = fn

@@ -20,6 +20,7 @@ from jaxlib import _jax  # noqa: E402
 from jaxlib import xla_client as xc  # noqa: E402
 
 from xnp.backends.xla import mlir  # noqa: E402
+from xnp.tracing import core  # noqa: E402
 
 __all__ = ["Client", "get_client", "JAXLIB_VERSION", "XlaRuntimeError", "available_platforms",
            "to_host", "compile_options", "register_lapack"]
@@ -167,12 +168,7 @@ def to_host(buf) -> np.ndarray:
     return np.asarray(buf)
 
 
-class _Donated:
-    def __repr__(self):
-        return "<donated buffer>"
-
-
-DONATED = _Donated()
+DONATED = core.DONATED_BUFFER
 
 
 def _collect_garbage(*_):

@@ -1,0 +1,161 @@
+"""xnp.jit's cached-call paths: the signature-keyed cache and, on top of it, the check by
+identity against the last hit's argument avals. Every call is compared with NumPy; each
+test calls often enough that all three paths (trace, signature hit, identity hit) run."""
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp import lax
+
+CALLS = 5
+
+
+def _counted(fun, **kw):
+    counter = [0]
+
+    def body(*a):
+        counter[0] += 1
+        return fun(*a)
+
+    body.__name__ = fun.__name__
+    return xnp.jit(body, **kw), counter
+
+
+def test_outputs_fed_back_match_numpy():
+    def step(x, v):
+        return x + 0.5 * v
+
+    f, traces = _counted(step)
+    v_np = np.linspace(-1.0, 1.0, 4)
+    x, x_np, v = xnp.asarray(np.arange(4.0)), np.arange(4.0), xnp.asarray(v_np)
+    for _ in range(CALLS):
+        x = f(x, v)
+        x_np = step(x_np, v_np)
+        np.testing.assert_array_equal(np.asarray(x), x_np)
+    assert traces[0] == 1
+
+
+def test_pytree_outputs_on_repeated_calls():
+    def split(x):
+        return {"neg": -x, "pair": (x * 2.0, x.sum())}
+
+    f, traces = _counted(split)
+    x = xnp.asarray(np.arange(3.0))
+    for _ in range(CALLS):
+        out = f(x)
+        np.testing.assert_array_equal(np.asarray(out["neg"]), -np.arange(3.0))
+        np.testing.assert_array_equal(np.asarray(out["pair"][0]), 2.0 * np.arange(3.0))
+        assert float(out["pair"][1]) == 3.0
+    assert traces[0] == 1
+
+
+def test_in_place_update_written_back_on_every_call():
+    def bump(x):
+        x[0] += 1.0
+        return x * 2.0
+
+    f, traces = _counted(bump)
+    x = xnp.asarray(np.zeros(3))
+    x_np = np.zeros(3)
+    for _ in range(CALLS):
+        out = f(x)
+        out_np = bump(x_np)
+        np.testing.assert_array_equal(np.asarray(x), x_np)
+        np.testing.assert_array_equal(np.asarray(out), out_np)
+    assert traces[0] == 1
+
+
+def test_write_to_an_output_between_calls_is_seen():
+    # an output keeps its device buffer; writing to it drops the buffer, and the next call
+    # (same aval object, so the identity path) must use the new host value
+    f, _ = _counted(lambda a, b: a + b)
+    b = xnp.asarray(np.ones(3))
+    x = f(xnp.asarray(np.zeros(3)), b)
+    for i in range(CALLS):
+        x[0] = 100.0 + i
+        expected = np.asarray(x).copy() + 1.0
+        x = f(x, b)
+        np.testing.assert_array_equal(np.asarray(x), expected)
+
+
+def test_new_shape_dtype_or_weak_type_after_hot_calls():
+    f, traces = _counted(lambda a: a * 2)
+    x = xnp.asarray(np.arange(3.0))
+    for _ in range(CALLS):
+        f(x)
+    y = f(xnp.asarray(np.arange(3, dtype=np.float32)))
+    assert y.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(y), np.arange(3, dtype=np.float32) * 2)
+    z = f(xnp.asarray(np.arange(4.0)))
+    np.testing.assert_array_equal(np.asarray(z), np.arange(4.0) * 2)
+    w = f(3.0)  # a Python scalar: weakly typed, and so is the result
+    assert w.weak_type and float(w) == 6.0
+    w2 = f(w)  # the weak 0-d result: the same aval as 3.0, so no new trace
+    assert w2.weak_type and float(w2) == 12.0
+    assert traces[0] == 4
+    for _ in range(CALLS):  # back to the first signature: cached, no new trace
+        np.testing.assert_array_equal(np.asarray(f(x)), np.arange(3.0) * 2)
+    assert traces[0] == 4
+
+
+def test_config_change_is_not_served_from_the_hot_path():
+    # the traced function's default integer dtype depends on enable_x64
+    f, traces = _counted(lambda a: xnp.arange(3) + a)
+    a = xnp.asarray(np.ones(3, dtype=np.int8))
+    for _ in range(CALLS):
+        assert f(a).dtype == np.int64
+    assert traces[0] == 1
+    with xnp.config.override(enable_x64=False):
+        for _ in range(CALLS):
+            out = f(a)
+            assert out.dtype == np.int32
+            np.testing.assert_array_equal(np.asarray(out), np.arange(3) + 1)
+    assert traces[0] == 2
+    out = f(a)
+    assert out.dtype == np.int64 and traces[0] == 2
+
+
+def test_transformations_after_hot_calls_still_trace():
+    f, _ = _counted(lambda a, b: a * b)
+    x = xnp.asarray(np.array([1.0, 2.0, 3.0]))
+    for _ in range(CALLS):
+        f(x, x)
+    g = xnp.grad(lambda t: f(t, t).sum())(x)
+    np.testing.assert_allclose(np.asarray(g), 2.0 * np.array([1.0, 2.0, 3.0]))
+    jaxpr = xnp.make_jaxpr(lambda t: f(t, t))(x)
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns] == ["jit"]
+    vm = xnp.vmap(lambda t: f(t, t))(xnp.asarray(np.arange(6.0).reshape(2, 3)))
+    np.testing.assert_array_equal(np.asarray(vm), np.arange(6.0).reshape(2, 3) ** 2)
+
+
+def test_mixed_argument_kinds_on_repeated_calls():
+    f, traces = _counted(lambda a, b, c: a * b + c)
+    a_np = np.arange(3.0)
+    a = xnp.asarray(a_np)
+    for i in range(CALLS):
+        np.testing.assert_array_equal(np.asarray(f(a, a_np, 2.0)), a_np * a_np + 2.0)
+        np.testing.assert_array_equal(np.asarray(f(a, a, float(i))), a_np * a_np + i)
+    assert traces[0] == 1  # an ndarray and an Array of the same shape and dtype: one aval
+
+
+def test_clear_cache_drops_the_hot_entry():
+    f, traces = _counted(lambda a: lax.neg(a))
+    x = xnp.asarray(np.arange(3.0))
+    for _ in range(CALLS):
+        f(x)
+    f.clear_cache()
+    np.testing.assert_array_equal(np.asarray(f(x)), -np.arange(3.0))
+    assert traces[0] == 2
+
+
+@pytest.mark.parametrize("n_args", [0, 1, 3])
+def test_argument_count_is_checked(n_args):
+    f = xnp.jit(lambda *a: sum(a[1:], a[0]) if a else xnp.asarray(1.0))
+    args = [xnp.asarray(np.full(2, float(i))) for i in range(max(n_args, 1))][:n_args]
+    for _ in range(CALLS):
+        out = f(*args)
+    expected = sum(float(i) for i in range(n_args)) if n_args else 1.0
+    np.testing.assert_array_equal(np.asarray(out), np.full(2 if n_args else (), expected))
+    with pytest.raises(TypeError):
+        xnp.jit(lambda a: a)(*[xnp.asarray(1.0)] * 2)

@@ -363,7 +363,7 @@ class ArrayMethods:
         self[...] = value
 
     def copy(self, order="C"):
-        return _api.array(self, copy=True)
+        return _api.copy(self, order=order)
 
     def conj(self):
         return _api.conjugate(self)

@@ -112,6 +112,8 @@ def test_views_share_memory_like_numpy():
     assert _shares(a, xp.atleast_3d(a))
     for part in xp.split(a, 2, axis=2):
         assert _shares(a, part)
+    assert _shares(a, xp.broadcast_to(a, (2,) + a.shape))  # a read-only view, as NumPy's
+    assert _shares(a, xp.diagonal(a))
     # new arrays where NumPy makes new arrays
     assert not _shares(a, xp.concatenate([a, a]))
     assert not _shares(a, xp.stack([a]))
@@ -119,7 +121,6 @@ def test_views_share_memory_like_numpy():
     assert not _shares(a, xp.pad(a, 0))
     assert not _shares(a, xp.roll(a, 0))
     assert not _shares(a, xp.repeat(a, 1))
-    assert not _shares(a, xp.broadcast_to(a, (2,) + a.shape))
 
 
 def test_write_through_reshape_view_changes_base():

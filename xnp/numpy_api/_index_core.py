@@ -574,14 +574,13 @@ def setitem(x, idx, value) -> None:
     ------
     IndexError, ValueError, OverflowError, TypeError
         As NumPy (bad index, shape mismatch, Python int out of range, casting).
-    NotImplementedError
-        Writing into an eager array inside a transformation (a side effect),
-        or into a tracer of an enclosing transformation.
+    xnp.errors.ForeignWriteError
+        Writing into an eager array inside jit (a side effect), a traced value into an
+        eager array under grad/vmap (the transformation then runs the function under
+        jit), or into a tracer of an enclosing transformation.
     """
     if type(x) is core.Array:
-        trace = core.current_trace()
-        if type(trace) is not core.EvalTrace:
-            raise NotImplementedError(errors.eager_write_message(x.aval, trace.transformation))
+        core.check_eager_write(x.aval, value, idx)
         nval = value._value if type(value) is core.Array else value
         x._writable_value()[_native_index(idx)] = nval
         return

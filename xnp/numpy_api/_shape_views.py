@@ -8,6 +8,8 @@ base and writes into the base are replayed into it:
 
 * transposes, and reshapes that only insert/remove size-1 axes (squeeze,
   expand_dims), are always views;
+* read-only views (broadcast_to, diagonal) see later writes into their base, and
+  writing into them raises ``ValueError`` as NumPy's read-only arrays do;
 * a general reshape is a view exactly when NumPy's would be, decided on the
   modelled layout (:mod:`xnp.numpy_api._layout`): a copy is a fresh contiguous
   array; when the layout is unknown the result is an *undecided* view and writes
@@ -21,7 +23,8 @@ from xnp.numpy_api import _layout
 from xnp.numpy_api._views import track_view
 from xnp.tracing import core
 
-__all__ = ["transpose_view", "reshape_view", "squeeze_view", "expand_dims_view"]
+__all__ = ["transpose_view", "reshape_view", "squeeze_view", "expand_dims_view",
+           "read_only_view"]
 
 
 def _track(x, out, read, write, strides_of):
@@ -70,3 +73,22 @@ def reshape_view(x, new: tuple):
         return out
     write = None if st is None else (lambda b, v: lax.reshape(v, old))
     return track_view(x, out, None, read=lambda b: lax.reshape(b, new), write=write, strides=st)
+
+
+def _refuse_write(message: str):
+    def write(base, new):
+        raise ValueError(message)
+
+    return write
+
+
+def read_only_view(x, read, eager, message: str = "assignment destination is read-only"):
+    """``read(x)`` as NumPy's read-only view of ``x`` (``broadcast_to``, ``diagonal``).
+
+    Eagerly (and for a constant ``x`` under grad/vmap) NumPy's own view ``eager(ndarray)``,
+    whose writes raise ``ValueError``. Traced, a view of ``x`` that sees later writes into
+    ``x``; writing into it raises ``ValueError(message)``. ``eager=None``: no eager view
+    (an eager ``x`` gives ``read(x)``)."""
+    if eager is not None and type(x) is core.Array and not core.staging_active():
+        return core.Array(eager(x._value), x.weak_type)
+    return _track(x, read(x), read, _refuse_write(message), lambda st: None)

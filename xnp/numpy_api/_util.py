@@ -389,9 +389,7 @@ def write_out(fname: str, out, res):
     if ra.dtype != oa.dtype:
         res = lax.convert_element_type(res, oa.dtype)
     if type(out) is core.Array:
-        trace = core.current_trace()
-        if type(trace) is not core.EvalTrace:
-            raise NotImplementedError(errors.eager_write_message(oa, trace.transformation))
+        core.check_eager_write(oa, res)
         out._writable_value()[...] = res._value if type(res) is core.Array else res
         return out
     from xnp.numpy_api import indexing  # noqa: PLC0415  (indexing imports this module)

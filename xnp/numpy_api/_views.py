@@ -34,7 +34,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import _layout
-from xnp.tracing import core
+from xnp.tracing import core, errors
 
 __all__ = ["ViewOf", "track_view", "rebind", "rebind_traced", "is_write_back_of"]
 
@@ -142,25 +142,31 @@ def rebind(t, new, skip=None) -> None:
 
     Raises
     ------
+    xnp.errors.ForeignWriteError
+        ``t`` belongs to an enclosing transformation; ``t`` is a view of an eager array.
     NotImplementedError
-        ``t`` belongs to an enclosing transformation; ``t`` is a view of an eager
-        array; ``t``'s base was rebound without replaying its views.
+        ``t``'s base was rebound without replaying its views.
     """
     from xnp.numpy_api._index_core import _write  # noqa: PLC0415  (_index_core imports this module)
 
-    if t._trace is not core.current_trace():
-        raise NotImplementedError(
+    trace = core.current_trace()
+    if t._trace is not trace:
+        # under grad/vmap the transformation retries the function under jit (the array may
+        # have been created inside it from constants, which the enclosing jit traced)
+        raise errors.ForeignWriteError(
             f"xnp: in-place update of a traced array {t.aval.str_short()} that belongs to an "
             "enclosing transformation (a closure of a nested jit/grad/vmap or a lax "
-            "control-flow body) is not supported; return the new value instead.")
+            "control-flow body) is not supported; return the new value instead.",
+            None if trace.staging else trace)
     rec = t.view_of
     if rec is not None:
         base = rec.base
         if not isinstance(base, core.Tracer):
-            raise NotImplementedError(
+            raise errors.ForeignWriteError(
                 "xnp: writing through a view of an eager array inside a traced function is not "
                 "supported (it would modify a global as a side effect); pass the array as an "
-                "argument (jit writes updated arguments back) or index it outside the function.")
+                "argument (jit writes updated arguments back) or index it outside the function.",
+                None if trace.staging else trace)
         if rec.base_token is not base._value_token():
             raise NotImplementedError(
                 "xnp: writing through a view of a traced array whose base was updated by an "

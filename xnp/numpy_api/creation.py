@@ -18,6 +18,7 @@ import numpy as np
 from xnp import config, lax
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import elementwise as ew
+from xnp.numpy_api import _layout
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported, default_float,
                                  default_int, is_xnp, normalize_axis, result_dtype, static_int)
 from xnp.tracing import core, errors
@@ -326,6 +327,10 @@ def astype(x, dtype, /, *, copy=True, device=None):
 def copy(a, order="K", subok=False):
     """A copy of ``a`` (same as ``xnp.array(a, copy=True)``).
 
+    ``order='K'``/``'A'`` keeps ``a``'s memory layout (NumPy's ``numpy.copy`` default);
+    ``order='C'`` (the default of the ``Array.copy`` method, as ``ndarray.copy``) gives a
+    C-contiguous copy. The layout decides whether a later ``reshape`` is a view.
+
     Raises
     ------
     NotImplementedError
@@ -333,7 +338,15 @@ def copy(a, order="K", subok=False):
     """
     check_unsupported("copy", subok=(subok, False, _NO_SUBCLASS))
     _check_order("copy", order)
-    return _convert("copy", a, None, True)
+    out = _convert("copy", a, None, True)
+    if order == "C":
+        if type(out) is core.Array:
+            v = out._value
+            if not v.flags.c_contiguous:
+                out = core.Array(np.ascontiguousarray(v), out.weak_type)
+        else:
+            _layout.set_layout(out, _layout.c_strides(core.aval_of(out).shape))
+    return out
 
 
 # --------------------------------------------------------------------------- filled arrays

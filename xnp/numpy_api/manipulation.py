@@ -18,8 +18,8 @@ import numpy as np
 from xnp import lax
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api.creation import _convert
-from xnp.numpy_api._shape_views import (expand_dims_view, reshape_view, squeeze_view,
-                                        transpose_view)
+from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
+                                        squeeze_view, transpose_view)
 from xnp.numpy_api._util import (check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, result_dtype, static_int, write_out)
 from xnp.tracing import core
@@ -392,10 +392,10 @@ def _at_least(fname, nd_min, a):
     if aval.ndim >= nd_min:
         return x
     if nd_min == 3 and aval.ndim == 2:
-        return lax.expand_dims(x, (2,))
+        return expand_dims_view(x, (2,))
     if nd_min == 3 and aval.ndim == 1:
-        return lax.expand_dims(x, (0, 2))
-    return lax.reshape(x, (1,) * (nd_min - aval.ndim) + aval.shape)
+        return expand_dims_view(x, (0, 2))
+    return expand_dims_view(x, tuple(range(nd_min - aval.ndim)))
 
 
 def atleast_1d(*arys):
@@ -492,9 +492,8 @@ def broadcast_shapes(*args):
 def broadcast_to(array, shape, subok=False):
     """``array`` broadcast to ``shape`` (NumPy broadcasting; ``shape`` static).
 
-    Differs from NumPy: where the shape grows the result is a new writable
-    array (NumPy returns a read-only view that shares memory); when only
-    size-1 dims are added it is a view of ``array``. Under ``jit`` one
+    As NumPy, a read-only view of ``array``: writing into it raises ``ValueError``, and
+    under a transformation it sees later writes into ``array``. Under ``jit`` one
     ``broadcast_in_dim`` equation.
 
     Raises
@@ -513,23 +512,48 @@ def broadcast_to(array, shape, subok=False):
         raise ValueError(
             f"xnp.broadcast_to: operands could not be broadcast together with remapped shapes "
             f"[original->remapped]: {aval.shape} and requested shape {shape}")
-    return lax.broadcast_in_dim(x, shape, tuple(range(k, len(shape))))
+    dims = tuple(range(k, len(shape)))
+    return read_only_view(x, lambda b: lax.broadcast_in_dim(b, shape, dims),
+                          lambda v: np.broadcast_to(v, shape))
 
 
 def broadcast_arrays(*args, subok=False):
-    """The arrays broadcast against each other (a tuple); arrays that already have the
-    common shape are returned as they are, others as by :func:`broadcast_to`."""
+    """The arrays broadcast against each other (a tuple of views; ``numpy.broadcast_arrays``).
+
+    Eagerly NumPy's own views (writing into one warns, as NumPy does, and writes the
+    shared elements). Under a transformation an argument that already has the common
+    shape is returned as it is; writing into the others raises ``ValueError``.
+    """
     check_unsupported("broadcast_arrays", subok=(subok, False, "xnp has no array subclasses"))
     xs = [_asarray("broadcast_arrays", a, "args") for a in args]
     shape = broadcast_shapes(*[_aval(x).shape for x in xs])
-    return tuple(x if _aval(x).shape == shape else broadcast_to(x, shape) for x in xs)
+    if all(_aval(x).shape == shape for x in xs):
+        return tuple(xs)
+    if all(type(x) is core.Array for x in xs) and not core.staging_active():
+        return tuple(core.Array(v, x.weak_type)
+                     for v, x in zip(np.broadcast_arrays(*[x._value for x in xs]), xs))
+    msg = ("xnp: writing into a broadcast_arrays result is not supported under a "
+           "transformation (its elements alias each other; NumPy warns it will become "
+           "read-only); broadcast_to(...).copy() gives a writable array")
+    return tuple(x if _aval(x).shape == shape else read_only_view(
+        x, lambda b: lax.broadcast_in_dim(b, shape, tuple(range(len(shape) - _aval(b).ndim,
+                                                                len(shape)))),
+        None, msg) for x in xs)
 
 
 # --------------------------------------------------------------------------- flipping
 
 
+def _reversed(x, axes):
+    """``x`` reversed along ``axes``: the basic index ``x[..., ::-1, ...]``, so a view of
+    ``x`` eagerly and under every transformation (``rev`` under ``jit``)."""
+    return x[tuple(slice(None, None, -1) if d in axes else slice(None)
+                   for d in range(_aval(x).ndim))]
+
+
 def flip(m, axis=None):
-    """Reverse the order of elements along ``axis`` (None: all axes). Eagerly a view.
+    """Reverse the order of elements along ``axis`` (None: all axes). A view of ``m``
+    (writes through it reach ``m``, under transformations too).
 
     Raises
     ------
@@ -537,23 +561,24 @@ def flip(m, axis=None):
         An axis is out of range.
     """
     x = _asarray("flip", m, "m")
-    return lax.rev(x, normalize_axes("flip", axis, _aval(x).ndim))
+    return _reversed(x, normalize_axes("flip", axis, _aval(x).ndim))
 
 
 def flipud(m):
-    """Reverse axis 0. ``ValueError`` for 0-d input."""
+    """Reverse axis 0 (a view, as :func:`flip`). ``ValueError`` for 0-d input."""
     x = _asarray("flipud", m, "m")
     if _aval(x).ndim < 1:
         raise ValueError("xnp.flipud: Input must be >= 1-d.")
-    return lax.rev(x, (0,))
+    return _reversed(x, (0,))
 
 
 def fliplr(m):
-    """Reverse axis 1. ``ValueError`` for input with fewer than 2 dimensions."""
+    """Reverse axis 1 (a view, as :func:`flip`). ``ValueError`` for input with fewer than 2
+    dimensions."""
     x = _asarray("fliplr", m, "m")
     if _aval(x).ndim < 2:
         raise ValueError("xnp.fliplr: Input must be >= 2-d.")
-    return lax.rev(x, (1,))
+    return _reversed(x, (1,))
 
 
 # --------------------------------------------------------------------------- padding, tiling
@@ -712,6 +737,11 @@ def _slice_axis(x, ax, start, stop):
     return lax.slice(x, tuple(starts), tuple(limits))
 
 
+def _view_axis(x, ax, start, stop):
+    """``x[:, ..., start:stop]`` along ``ax``: a view of ``x`` (basic indexing)."""
+    return x[(slice(None),) * ax + (slice(start, stop),)]
+
+
 def repeat(a, repeats, axis=None):
     """Repeat each element of ``a`` (flattened when ``axis`` is None) ``repeats`` times.
 
@@ -800,7 +830,7 @@ def array_split(ary, indices_or_sections, axis=0):
     aval = _aval(x)
     ax = normalize_axis("array_split", axis, aval.ndim)
     bounds = _split_points("array_split", indices_or_sections, aval.shape[ax], equal=False)
-    return [_slice_axis(x, ax, lo, max(lo, hi)) for lo, hi in bounds]
+    return [_view_axis(x, ax, lo, max(lo, hi)) for lo, hi in bounds]
 
 
 def split(ary, indices_or_sections, axis=0):
@@ -822,7 +852,7 @@ def split(ary, indices_or_sections, axis=0):
         if static_int("split", indices_or_sections, "indices_or_sections") == 0:
             raise ZeroDivisionError("xnp.split: integer modulo by zero (0 sections)")
     bounds = _split_points("split", indices_or_sections, n, equal=True)
-    return [_slice_axis(x, ax, lo, max(lo, hi)) for lo, hi in bounds]
+    return [_view_axis(x, ax, lo, max(lo, hi)) for lo, hi in bounds]
 
 
 def roll(a, shift, axis=None):

@@ -20,6 +20,7 @@ from xnp.numpy_api import _inplace
 from xnp.numpy_api import cumulative as _cum
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api._shape_views import read_only_view
 from xnp.numpy_api._util import (check_unsupported, default_float, default_int,
                                  normalize_axis, static_int)
 from xnp.numpy_api.creation import _NO_LIKE, _fill
@@ -70,7 +71,7 @@ def diag(v, k=0):
     Returns
     -------
     Array
-        ``v``'s dtype. A new array (NumPy returns a read-only view for 2-D input).
+        ``v``'s dtype. For 2-D input a read-only view (as :func:`diagonal`).
 
     Raises
     ------
@@ -85,7 +86,7 @@ def diag(v, k=0):
     if nd == 1:
         return _diag_matrix(v, k)
     if nd == 2:
-        return M.diagonal(v, k)
+        return diagonal(v, k)
     raise ValueError("Input must be 1- or 2-d.")
 
 
@@ -115,7 +116,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     -------
     Array
         ``a``'s dtype; shape: ``a.shape`` without ``axis1``/``axis2``, plus the
-        diagonal's length last. A new array (NumPy returns a read-only view).
+        diagonal's length last. As NumPy, a read-only view of ``a`` (writing into it
+        raises ``ValueError``; under a transformation it sees later writes into ``a``).
 
     Raises
     ------
@@ -139,9 +141,11 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     if ax1 == ax2:
         raise ValueError("axis1 and axis2 cannot be the same")
     perm = tuple(d for d in range(nd) if d not in (ax1, ax2)) + (ax1, ax2)
-    if perm != tuple(range(nd)):
-        a = lax.transpose(a, perm)
-    return M.diagonal(a, offset)
+
+    def read(b):
+        return M.diagonal(lax.transpose(b, perm) if perm != tuple(range(nd)) else b, offset)
+
+    return read_only_view(a, read, lambda v: np.diagonal(v, offset, ax1, ax2))
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

@@ -15,6 +15,7 @@ from xnp import lax
 from xnp.lax import _matrix as M
 from xnp.numpy_api import elementwise as _ew
 from xnp.numpy_api import linalg as _products
+from xnp.numpy_api._shape_views import read_only_view
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
@@ -432,12 +433,14 @@ def cross(x1, x2, /, *, axis=-1):
 
 def diagonal(x, /, *, offset=0):
     """The ``offset``-th diagonals of the matrices in the last two axes
-    (``numpy.linalg.diagonal``): shape (..., L). A copy, not a view. Raises
-    ``ValueError`` for rank < 2."""
+    (``numpy.linalg.diagonal``): shape (..., L). As NumPy, a read-only view of ``x``
+    (see ``xnp.diagonal``). Raises ``ValueError`` for rank < 2."""
     xv = asarray_for("linalg.diagonal", x, "x")
     if len(_shape(xv)) < 2:
         raise ValueError("diag requires an array of at least two dimensions")
-    return M.diagonal(xv, operator.index(offset))
+    k = operator.index(offset)
+    return read_only_view(xv, lambda b: M.diagonal(b, k),
+                          lambda v: np.diagonal(v, k, -2, -1))
 
 
 def trace(x, /, *, offset=0, dtype=None):

@@ -188,6 +188,9 @@ class Trace:
     alive = True
     transformation = "eval"
     level = 0
+    #: True for traces that record a jaxpr (jit, make_jaxpr, lax bodies): what runs under
+    #: them runs once, while tracing, not on every call
+    staging = False
 
     def process_primitive(self, prim: Primitive, args, params):  # pragma: no cover
         raise NotImplementedError
@@ -220,6 +223,51 @@ class set_current_trace:
 
 def current_trace() -> Trace:
     return _STATE.trace
+
+
+def _holds_tracer(x) -> bool:
+    if isinstance(x, Tracer):
+        return True
+    if isinstance(x, (tuple, list)):
+        return any(_holds_tracer(v) for v in x)
+    return False
+
+
+def check_eager_write(aval, *values) -> None:
+    """Before writing ``values`` (the new data, and any index) into an eager array of
+    ``aval``: allowed with no transformation active, and under grad/jvp/vjp/vmap for
+    constant values (an ordinary NumPy side effect, repeated on every call).
+
+    Raises
+    ------
+    xnp.errors.ForeignWriteError
+        A staging trace (jit, make_jaxpr) is active: the write would happen once, while
+        tracing. Or a traced value is written under grad/jvp/vjp/vmap: the error carries
+        that trace, whose transformation then runs the function under jit.
+    """
+    trace = _STATE.trace
+    if type(trace) is EvalTrace:
+        return
+    if trace.staging:
+        raise errors.ForeignWriteError(
+            errors.eager_write_message(aval, trace.transformation, True))
+    if _holds_tracer(values):
+        raise errors.ForeignWriteError(
+            errors.eager_write_message(aval, trace.transformation, False), trace)
+    if staging_active(trace):
+        raise errors.ForeignWriteError(
+            errors.eager_write_message(aval, trace.transformation, True))
+
+
+def staging_active(trace: Trace | None = None) -> bool:
+    """Whether ``trace`` (default: the current one) or a trace it runs on is a staging
+    trace, so that a Python side effect would happen once, while tracing."""
+    t = _STATE.trace if trace is None else trace
+    while t is not None:
+        if t.staging:
+            return True
+        t = getattr(t, "parent", None)
+    return False
 
 
 # --------------------------------------------------------------------------- eager backends
@@ -639,15 +687,15 @@ class Array:
         return v
 
     def _writable_value(self):
-        """The native array, copied first if it is a read-only view of a device buffer."""
+        """The native array, copied first if it is a read-only view of a device buffer
+        (a read-only array of another kind, e.g. ``broadcast_to``'s view, is returned as it
+        is: NumPy's write into it raises ``ValueError``)."""
         v = self._value
+        if self._buf is None:
+            return v
         if not v.flags.writeable:
-            if self._buf is None:
-                raise ValueError("xnp: assignment destination is read-only")
             v = self._val = v.copy()
-            self._buf = None
-        else:
-            self._buf = None
+        self._buf = None
         return v
 
     def _meta(self):

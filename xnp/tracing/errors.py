@@ -18,6 +18,7 @@ __all__ = [
     "TracerArrayConversionError",
     "UnexpectedTracerError",
     "NonConcreteBooleanIndexError",
+    "ForeignWriteError",
 ]
 
 _DOCS = "See the xnp.errors documentation: help(xnp.errors.{name})"
@@ -87,6 +88,25 @@ class NonConcreteBooleanIndexError(IndexError):
     The result's size depends on the data, which is not known under ``jit``.
     Fix: ``xnp.where(mask, x, fill)`` keeps the shape; or make the mask static.
     """
+
+
+class ForeignWriteError(NotImplementedError):
+    """An in-place write (``x[idx] = v``, ``x += v``, ``out=x``, a jitted function updating
+    its argument ``x``) into an array that the current transformation does not trace.
+
+    Under ``jit``/``make_jaxpr`` such an ``x`` is a global or a closure: the write would be
+    a side effect that happens once, while tracing. Under ``grad``/``jvp``/``vjp``/``vmap``
+    arrays computed from constants stay eager, so writing a traced value into one (a
+    buffer the function fills) cannot be recorded; xnp then runs the transformed
+    function under ``xnp.jit`` (every array it creates is traced there), and raises this
+    error only when that is not possible. ``trace`` is that transformation's trace, or None.
+    Fix: pass the array as an argument (jit writes updated arguments back), return a new
+    value (``x.at[idx].set(v)``), or make the array from an argument (``zeros_like(x)``).
+    """
+
+    def __init__(self, message: str, trace=None):
+        super().__init__(message)
+        self.trace = trace
 
 
 def docs_pointer(cls: type) -> str:
@@ -162,16 +182,31 @@ def method_message(tracer, method: str) -> str:
     return head
 
 
-def eager_write_message(aval, transformation: str) -> str:
-    """``NotImplementedError`` text for writing into an eager array (``aval``) inside a
+def eager_write_message(aval, transformation: str, staging: bool) -> str:
+    """``ForeignWriteError`` text for writing into an eager array (``aval``) inside a
     function transformed by ``transformation``: ``x[idx] = v``, ``out=``, or a jitted
-    function that updates that array argument in place."""
+    function that updates that array argument in place. ``staging``: a jit/make_jaxpr
+    trace is active (the array is then a global or a closure)."""
+    if staging:
+        return (
+            f"xnp: writing into the eager array {aval.str_short()} inside a function traced "
+            f"by {transformation} is not supported: the array is a global or a closure "
+            "(arrays created inside a traced function are traced), so the write would be a "
+            "side effect that happens once, while tracing. Fix: pass the array as an "
+            "argument (jit writes updated arguments back to the caller) or return a new "
+            "value (x.at[idx].set(v)).")
     return (
-        f"xnp: writing into the eager array {aval.str_short()} inside a function "
-        f"transformed by {transformation} is not supported: the array is not a "
-        "value of the transformation (a global or a closure; under grad/jvp/vmap also an "
-        "array computed from constants only), so the write would be a side effect (under "
-        "jit it would happen only once, while tracing). Fix: pass the array as an "
-        "argument (jit writes updated arguments back to the caller), return a new value "
-        "(x.at[idx].set(v)), or transform xnp.jit(f) (xnp.grad(xnp.jit(f))): under jit "
-        "every array the function creates is traced and can be written.")
+        f"xnp: writing a traced value into the eager array {aval.str_short()} inside a "
+        f"function transformed by {transformation} is not supported: the array is a "
+        "global or a closure, or was computed from constants only, so it cannot hold a "
+        "value that depends on the transformed arguments. Fix: transform xnp.jit(f) (under "
+        "jit every array the function creates is traced and can be written), create the "
+        "array from an argument (e.g. xnp.zeros_like(x)), or return a new value "
+        "(x.at[idx].set(v)).")
+
+
+def staged_retry_message(first: ForeignWriteError, err: BaseException) -> str:
+    """The text when running a function under ``jit`` after ``first`` failed too."""
+    lines = str(err).strip().splitlines() or [""]
+    return (f"{first}\nxnp ran the function again under xnp.jit so that the arrays it "
+            f"creates are traced, and that failed: {type(err).__name__}: {lines[0]}")

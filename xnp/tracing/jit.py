@@ -415,16 +415,23 @@ class JitWrapped:
         """Stage one ``jit`` equation. The arguments the function updates in place are its
         extra outputs (as in the eager call's write-back): each such traced argument is
         rebound to its new value with NumPy's aliasing (``core.write_in_place``, views
-        written through); an eager one raises, as ``x[idx] = v`` on it would."""
+        written through); an eager one is written as ``x[...] = v`` on it would be
+        (``core.check_eager_write``: a ``ForeignWriteError`` unless the value is constant
+        under grad/vmap)."""
         targets = [leaf for leaf, m in zip(leaves, entry.mutated) if m]
         for leaf in targets:
             if not isinstance(leaf, core.Tracer):
-                raise NotImplementedError(errors.eager_write_message(
-                    core.aval_of(leaf), core.current_trace().transformation))
+                core.check_eager_write(core.aval_of(leaf), leaves)
         jaxpr, consts = _closure_convert(entry.closed)
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
+        traced = [isinstance(leaf, core.Tracer) for leaf in leaves]
         for leaf, new in zip(targets, outs[entry.n_out:]):
-            core.write_in_place(leaf, new)
+            if isinstance(leaf, core.Tracer):
+                core.write_in_place(leaf, new)
+        if not all(t for t, m in zip(traced, entry.mutated) if m):
+            _write_back(leaves, [m and not t for m, t in zip(entry.mutated, traced)],
+                        [new for leaf, new in zip(targets, outs[entry.n_out:])
+                         if not isinstance(leaf, core.Tracer)])
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])
 
     def trace(self, *args, **kwargs) -> "Traced":

@@ -148,6 +148,8 @@ def _is_literal_candidate(x) -> bool:
 class DynamicJaxprTrace(core.Trace):
     """Records equations; the trace behind ``jit`` and ``make_jaxpr``."""
 
+    staging = True
+
     def __init__(self, debug_info: DebugInfo):
         self.debug_info = debug_info
         self.transformation = debug_info.transformation

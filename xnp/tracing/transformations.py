@@ -4,15 +4,22 @@
 They flatten pytrees, run the traces of :mod:`xnp.tracing.ad` and
 :mod:`xnp.tracing.batching`, and check their inputs with errors that name the
 function and the argument.
+
+These traces do not stage constants: an array the function computes from constants
+only (``y = zeros(n)``) stays eager. When the function writes a traced value into
+such an array (``y[i] = x``), the write raises ``ForeignWriteError`` carrying the
+trace, and the transformation runs the function again under ``xnp.jit``, where every
+array it creates is traced (its Python side effects before the write run twice).
 """
 
 from __future__ import annotations
 
 import functools
+import weakref
 
 import numpy as np
 
-from xnp.tracing import ad, batching, core
+from xnp.tracing import ad, batching, core, errors
 from xnp.tracing.ad import Zero
 from xnp.tracing.partial_eval import debug_info_for
 from xnp.tracing.pytree import tree_flatten, tree_map, tree_structure, tree_unflatten
@@ -28,12 +35,43 @@ def _fun_name(fun) -> str:
 def _flat_fun(fun, in_tree, store):
     def flat(*leaves):
         args = tree_unflatten(in_tree, leaves)
-        out = fun(*args)
+        trace = core.current_trace()
+        try:
+            out = fun(*args)
+        except errors.ForeignWriteError as e:
+            if e.trace is not trace:
+                raise
+            out = _run_staged(fun, args, e)
         out_leaves, out_tree = tree_flatten(out)
         store["out_tree"] = out_tree
         return out_leaves
 
     return flat
+
+
+_STAGED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _run_staged(fun, args, first: errors.ForeignWriteError):
+    """``xnp.jit(fun)(*args)`` after ``fun`` wrote a traced value into an array it computed
+    from constants (``first``). The jitted function is cached per ``fun``. A failure that
+    staging itself causes (Python control flow on a traced value, a NumPy conversion)
+    or a write that jit cannot trace either (into a global or a closure) raises
+    ``ForeignWriteError`` explaining both attempts."""
+    from xnp.tracing.jit import jit  # noqa: PLC0415  (jit imports this package's modules)
+
+    try:
+        staged = _STAGED.get(fun)
+        if staged is None:
+            staged = _STAGED[fun] = jit(fun)
+    except TypeError:  # not weakly referenceable: no cache
+        staged = jit(fun)
+    try:
+        return staged(*args)
+    except (errors.ConcretizationTypeError, errors.TracerIntegerConversionError,
+            errors.TracerArrayConversionError, errors.NonConcreteBooleanIndexError,
+            errors.ForeignWriteError) as err:
+        raise errors.ForeignWriteError(errors.staged_retry_message(first, err)) from err
 
 
 def _as_value(x, fname, what):

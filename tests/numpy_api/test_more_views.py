@@ -1,0 +1,154 @@
+"""Views made by flip/rot90, the split family, atleast_*d, and NumPy's read-only views
+(broadcast_to, diagonal, diag, linalg.diagonal): writes through a view reach its base,
+and writes into a read-only view raise, eagerly and under jit/vmap/grad alike.
+Oracle: the same code run on NumPy (finite differences for the derivatives)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import central_difference
+
+VIEWS = {
+    "flip": lambda m, a: m.flip(a),
+    "flip_axis1": lambda m, a: m.flip(a, 1),
+    "fliplr": lambda m, a: m.fliplr(a),
+    "flipud": lambda m, a: m.flipud(a),
+    "rot90": lambda m, a: m.rot90(a),
+    "rot90_k3": lambda m, a: m.rot90(a, 3),
+    "flip_of_transpose": lambda m, a: m.flip(a.T, 0),
+    "split": lambda m, a: m.split(a, 3, axis=1)[1],
+    "array_split": lambda m, a: m.array_split(a, 2, axis=1)[1],
+    "hsplit": lambda m, a: m.hsplit(a, [1])[1],
+    "vsplit": lambda m, a: m.vsplit(a, 2)[1],
+    "atleast_3d": lambda m, a: m.atleast_3d(a),
+    "atleast_2d_of_row": lambda m, a: m.atleast_2d(a[1]),
+    "atleast_1d_of_element": lambda m, a: m.atleast_1d(a[1, 2]),
+}
+
+X = np.arange(6.0).reshape(2, 3) / 4.0
+
+
+def _write_through(m, make, x):
+    y = x * 1.0
+    v = make(m, y)
+    v[(0,) * v.ndim] = 10.0 * v[(-1,) * v.ndim]
+    return y
+
+
+TRANSFORMS = {
+    "eager": lambda f: f,
+    "jit": xnp.jit,
+    "vmap": lambda f: (lambda a: xnp.vmap(f)(a[None])[0]),
+}
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+@pytest.mark.parametrize("name", list(VIEWS))
+def test_write_through_view_reaches_base(name, how):
+    make = VIEWS[name]
+    expected = _write_through(np, make, X)
+    got = TRANSFORMS[how](lambda a: _write_through(xnp, make, a))(xnp.asarray(X))
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@pytest.mark.parametrize("name", ["flip", "rot90", "split", "atleast_3d"])
+def test_grad_through_view_writes(name):
+    make = VIEWS[name]
+
+    def f(a):
+        return (_write_through(xnp, make, a) ** 2).sum()
+
+    def f_np(a):
+        return float((_write_through(np, make, a) ** 2).sum())
+
+    g = xnp.grad(f)(xnp.asarray(X))
+    fd = np.array([central_difference(lambda a: f_np(np.asarray(a)), X, e.reshape(X.shape))
+                   for e in np.eye(X.size)]).reshape(X.shape)
+    np.testing.assert_allclose(np.asarray(g), fd, rtol=1e-6, atol=1e-8)
+
+
+def test_flip_is_still_one_rev_under_jit():
+    text = str(xnp.make_jaxpr(lambda a: xnp.flip(a, 0))(X))
+    assert "rev[dimensions=(0,)]" in text and text.count(" = ") == 1
+
+
+READ_ONLY = {
+    "broadcast_to": lambda m, a: m.broadcast_to(a, (4, 2, 3)),
+    "broadcast_to_same_shape": lambda m, a: m.broadcast_to(a, a.shape),
+    "diagonal": lambda m, a: m.diagonal(a),
+    "diagonal_offset_axes": lambda m, a: m.diagonal(a[None] * 1.0, 1, 2, 1),
+    "diag": lambda m, a: m.diag(a, -1),
+    "linalg_diagonal": lambda m, a: m.linalg.diagonal(a, offset=1),
+}
+
+
+@pytest.mark.parametrize("how", ["eager", "jit", "vmap", "grad"])
+@pytest.mark.parametrize("name", list(READ_ONLY))
+def test_read_only_views_refuse_writes(name, how):
+    make = READ_ONLY[name]
+    view = make(np, X.copy())
+    with pytest.raises(ValueError, match="read-only"):
+        view[(0,) * view.ndim] = 1.0
+
+    def f(a):
+        v = make(xnp, a * 1.0)
+        v[(0,) * v.ndim] = 1.0
+        return a.sum()
+
+    run = {"eager": f, "jit": xnp.jit(f), "vmap": lambda a: xnp.vmap(f)(a[None]),
+           "grad": xnp.grad(f)}[how]
+    with pytest.raises(ValueError, match="read-only"):
+        run(xnp.asarray(X))
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+@pytest.mark.parametrize("name", list(READ_ONLY))
+def test_read_only_views_see_later_base_writes(name, how):
+    make = READ_ONLY[name]
+
+    def f(m, a):
+        y = a * 1.0
+        v = make(m, y)
+        y[...] = -y
+        return v * 1.0
+
+    expected = f(np, X)
+    got = TRANSFORMS[how](lambda a: f(xnp, a))(xnp.asarray(X))
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_broadcast_arrays_eager_views_match_numpy():
+    a_np, b_np = np.arange(3.0), np.ones((2, 3))
+    a, b = xnp.asarray(a_np.copy()), xnp.asarray(b_np)
+    xs_np = np.broadcast_arrays(a_np, b_np)
+    xs = xnp.broadcast_arrays(a, b)
+    for got, want in zip(xs, xs_np):
+        np.testing.assert_array_equal(np.asarray(got), want)
+    with warnings.catch_warnings(record=True) as w_np:
+        warnings.simplefilter("always")
+        xs_np[0][0, 0] = 7.0  # NumPy warns and writes the shared element
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        xs[0][0, 0] = 7.0
+    assert [type(x.message) for x in w] == [type(x.message) for x in w_np]
+    np.testing.assert_array_equal(np.asarray(a), a_np)
+
+
+def test_broadcast_arrays_under_jit():
+    def f(a, b):
+        x, y = xnp.broadcast_arrays(a, b)
+        return x + y
+
+    np.testing.assert_array_equal(np.asarray(xnp.jit(f)(np.arange(3.0), np.ones((2, 3)))),
+                                  np.arange(3.0) + np.ones((2, 3)))
+
+    def g(a, b):
+        x, _ = xnp.broadcast_arrays(a, b)
+        x[0, 0] = 1.0
+        return x
+
+    with pytest.raises(ValueError, match="broadcast_arrays"):
+        xnp.jit(g)(np.arange(3.0), np.ones((2, 3)))

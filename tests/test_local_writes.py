@@ -1,0 +1,203 @@
+"""In-place writes into arrays a transformed function creates from constants.
+
+NumPy-style code fills buffers: ``y = zeros(n); y[i] = f(x)``. Under grad/jvp/vjp/vmap
+(which do not stage constants), ``y`` is an eager array; writing a traced value into it
+makes xnp run the function under ``xnp.jit`` instead, where every array it creates is
+traced. Writing a constant into an eager array is an ordinary NumPy side effect there.
+Oracles: closed forms, central finite differences, Python loops over NumPy.
+"""
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp import errors
+
+
+def fill(x):
+    y = xnp.zeros(3)
+    y[0] = x
+    y[1:] = x * 2.0
+    return (y * y).sum()  # 9 x**2
+
+
+def fill_vector(x):
+    y = xnp.zeros(x.shape[0] + 1)
+    y[1:] = xnp.sin(x)
+    y[0] = 1.0
+    y += x.sum()
+    return y
+
+
+def fill_vector_np(x):
+    y = np.zeros(x.shape[0] + 1)
+    y[1:] = np.sin(x)
+    y[0] = 1.0
+    y += x.sum()
+    return y
+
+
+def _fd_jacobian(f, x, eps=1e-6):
+    x = np.asarray(x, dtype=float)
+    cols = []
+    for i in range(x.size):
+        d = np.zeros_like(x)
+        d.flat[i] = eps
+        cols.append((f(x + d) - f(x - d)) / (2 * eps))
+    return np.stack(cols, axis=-1)
+
+
+X = np.array([0.3, -1.2, 2.0])
+
+
+@pytest.mark.parametrize("wrap", ["plain", "jit_outside"])
+def test_grad_of_filled_buffer(wrap):
+    g = xnp.grad(fill)
+    if wrap == "jit_outside":
+        g = xnp.jit(g)
+    for x in (1.5, -0.25):
+        np.testing.assert_allclose(float(g(x)), 18.0 * x, rtol=1e-14)
+
+
+def test_value_and_grad_vjp_jvp_linearize():
+    v, g = xnp.value_and_grad(fill)(2.0)
+    assert float(v) == 36.0 and float(g) == 36.0
+    out, pullback = xnp.vjp(fill, 2.0)
+    assert float(out) == 36.0 and float(pullback(1.0)[0]) == 36.0
+    p, t = xnp.jvp(fill, (2.0,), (0.5,))
+    assert float(p) == 36.0 and float(t) == 18.0
+    p, f_jvp = xnp.linearize(fill, 2.0)
+    assert float(p) == 36.0 and float(f_jvp(1.0)) == 36.0
+
+
+def test_jacobians_against_finite_differences():
+    expected = _fd_jacobian(fill_vector_np, X)
+    np.testing.assert_allclose(np.asarray(xnp.jacfwd(fill_vector)(xnp.asarray(X))), expected,
+                               rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(np.asarray(xnp.jacrev(fill_vector)(xnp.asarray(X))), expected,
+                               rtol=1e-7, atol=1e-8)
+    h = xnp.hessian(lambda x: fill_vector(x).sum())(xnp.asarray(X))
+    np.testing.assert_allclose(np.asarray(h), np.diag(-np.sin(X)), atol=1e-12)
+
+
+def test_vmap_of_filled_buffer_matches_numpy_loop():
+    xs = np.arange(12.0).reshape(4, 3) / 7.0
+    out = xnp.vmap(fill_vector)(xnp.asarray(xs))
+    np.testing.assert_allclose(np.asarray(out), np.stack([fill_vector_np(r) for r in xs]),
+                               rtol=1e-15)
+    np.testing.assert_allclose(np.asarray(xnp.vmap(fill)(xnp.asarray(X))), 9.0 * X ** 2)
+
+
+def test_nested_transformations():
+    np.testing.assert_allclose(np.asarray(xnp.vmap(xnp.grad(fill))(xnp.asarray(X))), 18.0 * X)
+    g = xnp.grad(lambda x: xnp.vmap(fill)(x).sum())(xnp.asarray(X))
+    np.testing.assert_allclose(np.asarray(g), 18.0 * X)
+    np.testing.assert_allclose(float(xnp.grad(xnp.grad(fill))(0.7)), 18.0)
+    np.testing.assert_allclose(np.asarray(xnp.jit(xnp.vmap(fill))(xnp.asarray(X))), 9.0 * X ** 2)
+
+
+def test_out_argument_and_inplace_functions():
+    def f(x):
+        y = xnp.ones(3)
+        xnp.multiply(y, x, out=y)  # out= an array made from constants
+        z = xnp.zeros(3)
+        xnp.copyto(z, y * x)
+        xnp.put(z, [0], x)
+        return z.sum()  # x + 2 x**2
+
+    for x in (0.5, 3.0):
+        assert float(f(x)) == pytest.approx(x + 2 * x * x)
+        np.testing.assert_allclose(float(xnp.grad(f)(x)), 1 + 4 * x, rtol=1e-14)
+
+
+def test_writes_through_views_of_a_local_buffer():
+    def f(x):
+        y = xnp.zeros((2, 3))
+        row = y[1]
+        row[:] = x  # through a view: lands in y
+        y[0, ::2] = x * x
+        return y
+
+    def f_np(x):
+        y = np.zeros((2, 3))
+        y[1][:] = x
+        y[0, ::2] = x * x
+        return y
+
+    np.testing.assert_array_equal(np.asarray(f(1.5)), f_np(1.5))
+    np.testing.assert_allclose(np.asarray(xnp.jacfwd(f)(1.5)),
+                               _fd_jacobian(lambda v: f_np(v[0]), np.array([1.5]))[..., 0],
+                               rtol=1e-8)
+    out = xnp.vmap(f)(xnp.asarray([1.0, 2.0]))
+    np.testing.assert_array_equal(np.asarray(out), np.stack([f_np(1.0), f_np(2.0)]))
+
+
+def test_constant_write_under_grad_and_vmap_stays_eager():
+    weights = xnp.asarray(np.zeros(3))
+
+    def f(x):
+        w = xnp.zeros(3)
+        w[1] = 5.0  # a constant: an ordinary eager write, no jit involved
+        weights[2] = 7.0  # even into a global, as NumPy would do on every call
+        return (x * w).sum() + float(w[1])  # w stays concrete
+
+    np.testing.assert_array_equal(np.asarray(xnp.grad(f)(xnp.asarray(X))), [0.0, 5.0, 0.0])
+    np.testing.assert_array_equal(np.asarray(weights), [0.0, 0.0, 7.0])
+    out = xnp.vmap(f)(xnp.asarray(np.ones((2, 3))))
+    np.testing.assert_array_equal(np.asarray(out), [10.0, 10.0])
+
+
+def test_write_into_global_under_grad_raises_naming_jit():
+    g = xnp.asarray(np.zeros(3))
+
+    def f(x):
+        g[0] = x  # a traced value into a global: a side effect that cannot be traced
+        return x * 2.0
+
+    with pytest.raises(errors.ForeignWriteError, match="global or a closure"):
+        xnp.grad(f)(1.0)
+    np.testing.assert_array_equal(np.asarray(g), np.zeros(3))
+
+
+def test_write_into_global_under_jit_still_raises():
+    g = xnp.asarray(np.zeros(3))
+
+    def f(x):
+        g[0] = 1.0
+        return x
+
+    with pytest.raises(NotImplementedError, match="once, while tracing"):
+        xnp.jit(f)(1.0)
+    with pytest.raises(NotImplementedError, match="once, while tracing"):
+        xnp.jit(xnp.grad(lambda x: f(x) * x))(1.0)
+
+
+def test_python_branch_and_local_write_explains_the_retry():
+    def f(x):
+        y = xnp.zeros(2)
+        if x > 0:  # concrete under grad, abstract under jit
+            y[0] = x
+        return y.sum()
+
+    with pytest.raises(errors.ForeignWriteError, match="under xnp.jit") as info:
+        xnp.grad(f)(1.0)
+    assert isinstance(info.value.__cause__, errors.TracerBoolConversionError)
+    assert float(xnp.grad(f)(-1.0)) == 0.0  # no write on this branch: plain grad
+
+
+def test_staged_function_is_cached_per_function():
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        y = xnp.zeros(2)
+        y[1] = x * x
+        return y.sum()
+
+    vf = xnp.vmap(f)
+    for k in (1.0, 2.0, 3.0):
+        np.testing.assert_array_equal(np.asarray(vf(xnp.asarray([k, -k]))), [k * k, k * k])
+    # each call runs f until the write, then its jitted version; that one is traced once
+    assert len(calls) == 3 + 1
+    g = xnp.grad(f)
+    assert [float(g(v)) for v in (1.0, 2.0, 3.0)] == [2.0, 4.0, 6.0]

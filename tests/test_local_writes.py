@@ -21,20 +21,17 @@ def fill(x):
     return (y * y).sum()  # 9 x**2
 
 
-def fill_vector(x):
-    y = xnp.zeros(x.shape[0] + 1)
-    y[1:] = xnp.sin(x)
+def fill_vector(x, m=xnp):
+    """The same code on xnp (``m=xnp``) and on NumPy (``m=np``, the oracle)."""
+    y = m.zeros(x.shape[0] + 1)
+    y[1:] = m.sin(x)
     y[0] = 1.0
     y += x.sum()
     return y
 
 
 def fill_vector_np(x):
-    y = np.zeros(x.shape[0] + 1)
-    y[1:] = np.sin(x)
-    y[0] = 1.0
-    y += x.sum()
-    return y
+    return fill_vector(x, np)
 
 
 def _fd_jacobian(f, x, eps=1e-6):

@@ -570,6 +570,10 @@ def _install() -> None:
     for name, fname in (("__neg__", "negative"), ("__abs__", "absolute")):
         setattr(Array, name, fastpath.unary(fname)(getattr(ArrayMethods, name)))
     Array.__getitem__ = fastpath.getitem(ArrayMethods.__getitem__)
+    Array.__matmul__ = fastpath.matmul("matmul")(ArrayMethods.__matmul__)
+    Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(ArrayMethods.__rmatmul__)
+    Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))
+    Array.reshape = fastpath.reshape_method(ArrayMethods.reshape)
     Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it
 
 

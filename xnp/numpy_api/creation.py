@@ -21,7 +21,7 @@ from xnp.numpy_api import elementwise as ew
 from xnp.numpy_api import _layout
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported, default_float,
                                  default_int, is_xnp, normalize_axis, result_dtype, static_int)
-from xnp.tracing import core, errors
+from xnp.tracing import core, errors, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray, canonical_dtype
 
 __all__ = [
@@ -186,6 +186,7 @@ def _input_aval(fname: str, a, argname: str = "a") -> ShapedArray:
 # --------------------------------------------------------------------------- conversion
 
 
+@fastpath.array
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0,
           like=None):
     """Create an array from array-like data; copies by default.
@@ -236,6 +237,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     return x
 
 
+@fastpath.asarray
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """Convert ``a`` to an xnp array; an xnp array of the right dtype is returned as is.
 
@@ -352,6 +354,7 @@ def copy(a, order="K", subok=False):
 # --------------------------------------------------------------------------- filled arrays
 
 
+@fastpath.fill("zeros")
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     """An array of ``shape`` filled with 0.
 
@@ -378,6 +381,7 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     return _fill("zeros", 0, shape, _dtype_arg(dtype) or default_float())
 
 
+@fastpath.fill("ones")
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     """An array of ``shape`` filled with 1; as :func:`zeros` otherwise."""
     check_unsupported("ones", like=(like, None, _NO_LIKE))
@@ -387,6 +391,7 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None):
     return _fill("ones", 1, shape, _dtype_arg(dtype) or default_float())
 
 
+@fastpath.fill("empty")
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     """Same as :func:`zeros`: xnp fills "uninitialised" arrays with 0 so results are
     deterministic (NumPy leaves the memory as it was)."""
@@ -397,6 +402,7 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
     return _fill("empty", 0, shape, _dtype_arg(dtype) or default_float())
 
 
+@fastpath.full
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """An array of ``shape`` filled with ``fill_value``.
 

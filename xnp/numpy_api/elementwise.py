@@ -501,6 +501,7 @@ around = round
 
 
 
+@fastpath.where
 def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     """Elementwise ``x if condition else y``; with only ``condition``, ``nonzero(condition)``.
 

@@ -18,7 +18,7 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, check_unsupported,
                                  normalize_axis, result_dtype, write_out)
-from xnp.tracing import core
+from xnp.tracing import core, fastpath
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "vecdot"]
@@ -98,6 +98,7 @@ def _dot(x, y, contract_x, contract_y, batch_x=(), batch_y=(), dtype=None):
 # --------------------------------------------------------------------------- dot
 
 
+@fastpath.matmul("dot")
 def dot(a, b, out=None):
     """Dot product (``numpy.dot``).
 
@@ -136,6 +137,7 @@ def dot(a, b, out=None):
 # --------------------------------------------------------------------------- matmul
 
 
+@fastpath.matmul("matmul")
 def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting="same_kind",
            order="K", dtype=None, subok=True, signature=None):
     """Matrix product with NumPy's ``matmul`` rules (the ``@`` operator).

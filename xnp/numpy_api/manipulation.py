@@ -22,7 +22,7 @@ from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshap
                                         squeeze_view, transpose_view)
 from xnp.numpy_api._util import (check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, result_dtype, static_int, write_out)
-from xnp.tracing import core
+from xnp.tracing import core, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
 
 __all__ = [
@@ -54,6 +54,7 @@ def _fmt(aval) -> str:
 # --------------------------------------------------------------------------- reshaping
 
 
+@fastpath.reshape
 def reshape(a, /, shape, order="C", *, copy=None):
     """Give ``a`` a new shape with the same number of elements (row-major order).
 
@@ -131,6 +132,7 @@ def ravel(a, order="C"):
     return reshape_view(x, (_aval(x).size,))
 
 
+@fastpath.transpose
 def transpose(a, axes=None):
     """Permute the axes of ``a``; by default reverse them. Eagerly a view.
 
@@ -292,6 +294,7 @@ def _promote_all(xs, avals, dt, weak):
             for x, av in zip(xs, avals)]
 
 
+@fastpath.concatenate
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays along an existing axis.
 

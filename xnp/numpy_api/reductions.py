@@ -22,7 +22,7 @@ from xnp.lax.reductions import reduction_identity
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_rank,
                                  default_float, default_int, normalize_axes, normalize_axis,
                                  write_out)
-from xnp.tracing import core
+from xnp.tracing import core, fastpath
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["sum", "prod", "mean", "max", "amax", "min", "amin", "argmax", "argmin", "all",
@@ -167,6 +167,7 @@ def _count(x, axes, mask, dtype):
 # --------------------------------------------------------------------------- sum / prod
 
 
+@fastpath.reduction("sum", ("dtype", "out", "keepdims", "initial", "where"))
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Sum of array elements over the given axes.
 
@@ -222,6 +223,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     return _sum_or_prod("sum", a, axis, dtype, out, keepdims, initial, where)
 
 
+@fastpath.reduction("prod", ("dtype", "out", "keepdims", "initial", "where"))
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """Product of array elements over the given axes.
 
@@ -262,6 +264,7 @@ def _sum_or_prod(fname, a, axis, dtype, out, keepdims, initial, where):
 # --------------------------------------------------------------------------- max / min
 
 
+@fastpath.reduction("max", ("out", "keepdims", "initial", "where"))
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Maximum of array elements over the given axes (``numpy.max``).
 
@@ -307,11 +310,13 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
     return _extremum("max", "max", a, axis, out, keepdims, initial, where)
 
 
+@fastpath.reduction("max", ("out", "keepdims", "initial", "where"))
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Alias of :func:`max` (``numpy.amax``)."""
     return _extremum("amax", "max", a, axis, out, keepdims, initial, where)
 
 
+@fastpath.reduction("min", ("out", "keepdims", "initial", "where"))
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Minimum of array elements over the given axes (``numpy.min``).
 
@@ -320,6 +325,7 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
     return _extremum("min", "min", a, axis, out, keepdims, initial, where)
 
 
+@fastpath.reduction("min", ("out", "keepdims", "initial", "where"))
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Alias of :func:`min` (``numpy.amin``)."""
     return _extremum("amin", "min", a, axis, out, keepdims, initial, where)
@@ -443,6 +449,7 @@ def _argextremum(fname, prim, a, axis, out, keepdims):
 # --------------------------------------------------------------------------- all / any
 
 
+@fastpath.reduction("all", ("out", "keepdims"), ("where",))
 def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     """Whether every element over the given axes is true (non-zero; NaN counts as true),
     as ``numpy.all``.
@@ -473,6 +480,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     return _logical("all", lax.reduce_and, "and", a, axis, out, keepdims, where)
 
 
+@fastpath.reduction("any", ("out", "keepdims"), ("where",))
 def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     """Whether any element over the given axes is true (non-zero), as ``numpy.any``.
 
@@ -521,6 +529,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 # --------------------------------------------------------------------------- mean / var / std
 
 
+@fastpath.reduction("mean", ("dtype", "out", "keepdims"), ("where",))
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """Arithmetic mean over the given axes (``numpy.mean``).
 

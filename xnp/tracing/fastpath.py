@@ -14,6 +14,13 @@ Anything else -- a tracer, an active ``jit``/``grad``/``vmap`` (omnistaging must
 record the operation), mixed dtypes or shapes, keyword arguments, a device buffer
 not read to the host yet -- falls through to the full path, so the fast path
 never changes a result, a dtype, a weak type or an error message.
+
+Besides the ufunc-like ``fast_ops``, a backend's ``fast_calls`` table serves common
+NumPy calls (reductions, ``matmul``/``dot``, ``where``, ``reshape``/``transpose``,
+``concatenate``, filled-array creation, ``asarray``/``array``) through the decorators
+below; each serves only the argument forms listed in its docstring (defaults for every
+other parameter) and falls through to the full path when NumPy raises, so errors keep
+xnp's wording.
 """
 
 from __future__ import annotations
@@ -21,10 +28,16 @@ from __future__ import annotations
 import functools
 from typing import Callable, NamedTuple
 
+import numpy as np
+
+from xnp import config
 from xnp.tracing import core
+from xnp.tracing.avals import canonical_dtype
 from xnp.tracing.core import Array
 
-__all__ = ["FastOp", "binary", "unary", "getitem", "refresh"]
+__all__ = ["FastOp", "binary", "unary", "getitem", "refresh", "reduction", "matmul", "where",
+           "reshape", "reshape_method", "transpose", "transpose_property", "concatenate",
+           "fill", "full", "asarray", "array"]
 
 
 class FastOp(NamedTuple):
@@ -44,6 +57,8 @@ class FastOp(NamedTuple):
 _STATE = core._STATE
 _EVAL = _STATE.trace  # the base trace: eager evaluation, no transformation active
 _TABLE: list = [{}]  # the current eager backend's fast_ops
+_CALLS: list = [{}]  # the current eager backend's fast_calls
+_OPTIONS = config._OPTIONS  # enable_x64 decides default dtypes and accumulator widths
 _WRAP: list = [None]  # the current eager backend's wrap_native
 _NATIVE: list = [None]
 _INT_KINDS = frozenset("iu")
@@ -54,6 +69,7 @@ def refresh() -> None:
     """Re-read the current eager backend's ``fast_ops`` (called when it changes)."""
     backend = core.eager_backend()
     _TABLE[0] = getattr(backend, "fast_ops", {})
+    _CALLS[0] = getattr(backend, "fast_calls", {})
     _WRAP[0] = backend.wrap_native
     _NATIVE[0] = backend.native_type
 
@@ -175,5 +191,429 @@ def getitem(slow: Callable) -> Callable:
                 return slow(self, idx)  # the full path raises xnp's message
             return _wrap(out, self._weak)
         return slow(self, idx)
+
+    return functools.wraps(slow)(fast)
+
+
+# --------------------------------------------------------------------------- fast_calls
+# Every decorator below serves one NumPy-style function from the backend's ``fast_calls``
+# table (``name -> FastOp(fn, dtypes)``). It runs ``fn`` on the host values only when no
+# transformation is active, every array argument is an eager ``Array`` whose host value is
+# there, its dtype is in ``dtypes`` and every other argument has its default; anything else,
+# and any exception from ``fn``, goes to the full path (which raises xnp's own message).
+
+
+def _int_tuple(t) -> bool:
+    for i in t:
+        if type(i) is not int:
+            return False
+    return True
+
+
+def _axis_ok(axis) -> bool:
+    return axis is None or type(axis) is int or (type(axis) is tuple and _int_tuple(axis))
+
+
+def reduction(name: str, positional: tuple, keyword: tuple = ()) -> Callable:
+    """Decorator: a NumPy reduction ``slow(a, axis=None, <positional...>, *, <keyword...>)``
+    served by ``fast_calls[name].fn(value, axis, keepdims)`` for a strong eager ``a``,
+    ``axis`` None / int / tuple of ints, a bool ``keepdims`` and every other parameter
+    None. ``positional`` names the parameters after ``axis`` in order (one is
+    ``keepdims``), ``keyword`` the keyword-only ones. Only with ``enable_x64`` (the
+    accumulator dtypes of bool and narrow integers follow the default integer)."""
+    kpos = positional.index("keepdims")
+    npos = len(positional)
+    names = frozenset(positional) | frozenset(keyword)
+    calls, state, array, opts = _CALLS, _STATE, Array, _OPTIONS
+
+    def deco(slow: Callable) -> Callable:
+        def fast(a, axis=None, *args, **kwargs):
+            if state.trace is _EVAL and type(a) is array and not a._weak:
+                op = calls[0].get(name)
+                v = a._val
+                if op is not None and v is not None and v.dtype in op[1] and opts["enable_x64"]:
+                    keepdims = False
+                    ok = len(args) <= npos
+                    for i, x in enumerate(args):
+                        if i == kpos:
+                            keepdims = x
+                        elif x is not None:
+                            ok = False
+                    for k, x in kwargs.items():
+                        if k == "keepdims" and len(args) <= kpos:
+                            keepdims = x
+                        elif x is not None or k not in names:
+                            ok = False
+                    if ok and type(keepdims) is bool and _axis_ok(axis):
+                        try:
+                            out = op[0](v, axis, keepdims)
+                        except Exception:  # noqa: BLE001  (the full path words the error)
+                            return slow(a, axis, *args, **kwargs)
+                        return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
+            return slow(a, axis, *args, **kwargs)
+
+        return functools.wraps(slow)(fast)
+
+    return deco
+
+
+def matmul(name: str, *, swap: bool = False) -> Callable:
+    """Decorator: ``matmul``/``dot`` (or the ``@`` operator methods; ``swap`` for
+    ``__rmatmul__``) served by ``fast_calls[name].fn(a, b)`` for two eager arrays of one
+    dtype, ``a`` at least 1-D and ``b`` 1-D or 2-D (the forms that are one ``numpy.dot``
+    on the full path too), no other argument but a None ``out``. The result is strong."""
+    calls, state, array = _CALLS, _STATE, Array
+
+    def deco(slow: Callable) -> Callable:
+        def fast(x1, x2, *args, **kwargs):
+            a, b = (x2, x1) if swap else (x1, x2)
+            if (state.trace is _EVAL and type(a) is array and type(b) is array and not kwargs
+                    and (not args or args == (None,))):
+                op = calls[0].get(name)
+                va, vb = a._val, b._val
+                if (op is not None and va is not None and vb is not None
+                        and va.dtype in op[1] and vb.dtype == va.dtype
+                        and va.ndim >= 1 and 1 <= vb.ndim <= 2):
+                    try:
+                        out = op[0](va, vb)
+                    except ValueError:  # the core dimensions differ: the full path words it
+                        return slow(x1, x2, *args, **kwargs)
+                    return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
+            return slow(x1, x2, *args, **kwargs)
+
+        return functools.wraps(slow)(fast)
+
+    return deco
+
+
+def where(slow: Callable) -> Callable:
+    """``where(condition, x, y)`` served by ``fast_calls["where"].fn`` for an eager bool
+    ``condition`` and ``x``, ``y`` eager arrays of one dtype (weak iff both are), or one of
+    them a small Python scalar the other's dtype wins over (as :func:`binary`)."""
+    calls, state, array, fits = _CALLS, _STATE, Array, _scalar_fits
+
+    def fast(*args, **kwargs):
+        if state.trace is _EVAL and len(args) == 3 and not kwargs:
+            c, x, y = args
+            op = calls[0].get("where")
+            if op is not None and type(c) is array:
+                vc = c._val
+                if vc is not None and vc.dtype.kind == "b":
+                    vx = vy = v = None
+                    if type(x) is array:
+                        vx = v = x._val
+                        if type(y) is array:
+                            vy = y._val
+                            if v is None or (vy is not None and vy.dtype != v.dtype):
+                                vy = None
+                            weak = x._weak and y._weak
+                        elif v is not None and fits(v, y):
+                            vy, weak = y, x._weak
+                    elif type(y) is array:
+                        vy = v = y._val
+                        if v is not None and fits(v, x):
+                            vx, weak = x, y._weak
+                    if vx is not None and vy is not None and v.dtype in op[1]:
+                        try:
+                            out = op[0](vc, vx, vy)
+                        except ValueError:  # shapes do not broadcast
+                            return slow(*args)
+                        if out.dtype == v.dtype:
+                            return array(out if type(out) is _NATIVE[0] else _WRAP[0](out),
+                                         weak)
+        return slow(*args, **kwargs)
+
+    return functools.wraps(slow)(fast)
+
+
+def _view_value(a, name):
+    """The host value of an eager ``a`` a view may be taken of (not a jit output's
+    read-only buffer view, which the full path copies first), or None."""
+    if _STATE.trace is _EVAL and type(a) is Array and a._buf is None:
+        op = _CALLS[0].get(name)
+        v = a._val
+        if op is not None and v is not None and v.dtype in op[1]:
+            return op[0], v
+    return None
+
+
+def reshape(slow: Callable) -> Callable:
+    """``reshape(a, shape, order="C", *, copy=None)`` served by ``fast_calls["reshape"].fn``
+    (NumPy's reshape: a view when NumPy gives one, as the full path) for an int or a
+    tuple of ints ``shape``."""
+
+    def fast(a, /, shape, order="C", *, copy=None):
+        if copy is None and type(order) is str and order == "C" and (
+                type(shape) is int or (type(shape) is tuple and _int_tuple(shape))):
+            fv = _view_value(a, "reshape")
+            if fv is not None:
+                try:
+                    out = fv[0](fv[1], shape)
+                except ValueError:
+                    return slow(a, shape, order, copy=copy)
+                return Array(out, a._weak)
+        return slow(a, shape, order, copy=copy)
+
+    return functools.wraps(slow)(fast)
+
+
+def transpose(slow: Callable) -> Callable:
+    """``transpose(a, axes=None)`` served by ``fast_calls["transpose"].fn`` (NumPy's
+    transpose, a view) for ``axes`` None or a tuple/list of ints."""
+
+    def fast(a, axes=None):
+        if axes is None or (type(axes) in (tuple, list) and _int_tuple(axes)):
+            fv = _view_value(a, "transpose")
+            if fv is not None:
+                try:
+                    out = fv[0](fv[1], axes)
+                except (ValueError, TypeError):  # numpy.exceptions.AxisError included
+                    return slow(a, axes)
+                return Array(out, a._weak)
+        return slow(a, axes)
+
+    return functools.wraps(slow)(fast)
+
+
+def transpose_property(slow: Callable) -> Callable:
+    """The ``Array.T`` getter with the fast path of :func:`transpose`."""
+    calls, state, array = _CALLS, _STATE, Array
+
+    def fast(self):
+        if state.trace is _EVAL and type(self) is array and self._buf is None:
+            op = calls[0].get("transpose")
+            v = self._val
+            if op is not None and v is not None and v.dtype in op[1]:
+                return array(op[0](v, None), self._weak)
+        return slow(self)
+
+    return functools.wraps(slow)(fast)
+
+
+def reshape_method(slow: Callable) -> Callable:
+    """``Array.reshape(*shape, order="C")`` with the fast path of :func:`reshape` for
+    ints or one tuple of ints."""
+    calls, state, array = _CALLS, _STATE, Array
+
+    def fast(self, *shape, order="C"):
+        if (state.trace is _EVAL and type(self) is array and self._buf is None
+                and type(order) is str and order == "C"):
+            op = calls[0].get("reshape")
+            v = self._val
+            if op is not None and v is not None and v.dtype in op[1]:
+                if len(shape) == 1 and type(shape[0]) is tuple:
+                    shape = shape[0]
+                if _int_tuple(shape):
+                    try:
+                        return array(op[0](v, shape), self._weak)
+                    except ValueError:
+                        pass
+        return slow(self, *shape, order=order)
+
+    return functools.wraps(slow)(fast)
+
+
+def concatenate(slow: Callable) -> Callable:
+    """``concatenate(arrays, axis=0)`` served by ``fast_calls["concatenate"].fn`` for a
+    list/tuple of eager arrays of one dtype and an int ``axis`` (weak iff all are)."""
+    calls, state, array = _CALLS, _STATE, Array
+
+    def fast(arrays, /, axis=0, *args, **kwargs):
+        if (state.trace is _EVAL and not args and not kwargs and type(axis) is int
+                and type(arrays) in (list, tuple) and arrays):
+            op = calls[0].get("concatenate")
+            if op is not None:
+                vals = []
+                weak = True
+                dt = None
+                for a in arrays:
+                    if type(a) is not array or a._val is None:
+                        break
+                    v = a._val
+                    if dt is None:
+                        dt = v.dtype
+                        if dt not in op[1]:
+                            break
+                    elif v.dtype != dt:
+                        break
+                    vals.append(v)
+                    weak = weak and a._weak
+                else:
+                    try:
+                        out = op[0](vals, axis)
+                    except (ValueError, TypeError):  # numpy.exceptions.AxisError included
+                        return slow(arrays, axis)
+                    return array(out, weak)
+        return slow(arrays, axis, *args, **kwargs)
+
+    return functools.wraps(slow)(fast)
+
+
+_DTYPE_ARGS: dict = {}
+
+
+def _dtype(dtype):
+    """``canonical_dtype(dtype)`` cached per argument, or None when it is not a dtype."""
+    try:
+        dt = _DTYPE_ARGS.get(dtype)
+    except TypeError:  # unhashable
+        return None
+    if dt is None:
+        try:
+            dt = canonical_dtype(dtype)
+        except Exception:  # noqa: BLE001  (the full path raises its own message)
+            return None
+        if len(_DTYPE_ARGS) < 1024:
+            _DTYPE_ARGS[dtype] = dt
+    return dt
+
+
+_F64 = np.dtype(np.float64)
+
+
+def _shape_ok(shape) -> bool:
+    if type(shape) is int:
+        return shape >= 0
+    if type(shape) is tuple:
+        for d in shape:
+            if type(d) is not int or d < 0:
+                return False
+        return True
+    return False
+
+
+def _creation_dtype(name, dtype, shape, order, device, like):
+    """``(fn, dtype)`` when a creation call can be served, else None."""
+    if (_STATE.trace is _EVAL and device is None and like is None and type(order) is str
+            and order == "C" and _OPTIONS["enable_x64"] and _shape_ok(shape)):
+        op = _CALLS[0].get(name)
+        if op is not None:
+            dt = _F64 if dtype is None else _dtype(dtype)
+            if dt is not None and dt in op[1]:
+                return op[0], dt
+    return None
+
+
+def fill(name: str) -> Callable:
+    """Decorator: ``zeros``/``ones``/``empty(shape, dtype=None, order="C")`` served by
+    ``fast_calls[name].fn(shape, dtype)`` for an int or tuple-of-ints shape (float64
+    default, ``enable_x64`` only)."""
+    calls, state, array, opts = _CALLS, _STATE, Array, _OPTIONS
+
+    def deco(slow: Callable) -> Callable:
+        def fast(shape, dtype=None, order="C", *, device=None, like=None):
+            if (dtype is None and type(shape) is int and shape >= 0 and type(order) is str
+                    and order == "C" and device is None and like is None
+                    and state.trace is _EVAL and opts["enable_x64"]):  # the common case
+                op = calls[0].get(name)
+                if op is not None:
+                    return array(op[0](shape, _F64), False)
+            fd = _creation_dtype(name, dtype, shape, order, device, like)
+            if fd is not None:
+                return array(fd[0](shape, fd[1]), False)
+            return slow(shape, dtype, order, device=device, like=like)
+
+        return functools.wraps(slow)(fast)
+
+    return deco
+
+
+_PY_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: _F64,
+              complex: np.dtype(np.complex128)}
+
+
+def full(slow: Callable) -> Callable:
+    """``full(shape, fill_value, dtype=None, order="C")`` served by
+    ``fast_calls["full"].fn(shape, fill, dtype)`` for a Python scalar fill (dtype default:
+    NumPy's for the scalar; the fill is converted with ``numpy.array(fill, dtype)``, and a
+    conversion error goes to the full path)."""
+
+    def fast(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+        t = type(fill_value)
+        if t in _PY_DTYPES:
+            fd = _creation_dtype("full", _PY_DTYPES[t] if dtype is None else dtype, shape,
+                                 order, device, like)
+            if fd is not None:
+                try:
+                    return Array(fd[0](shape, fill_value, fd[1]), False)
+                except (OverflowError, TypeError, ValueError):
+                    pass
+        return slow(shape, fill_value, dtype, order, device=device, like=like)
+
+    return functools.wraps(slow)(fast)
+
+
+def _python_data(obj, depth: int) -> bool:
+    """A (nested, up to ``depth`` levels) list/tuple of Python scalars only."""
+    for v in obj:
+        t = type(v)
+        if t in _PY_DTYPES:
+            continue
+        if (t is list or t is tuple) and depth and _python_data(v, depth - 1):
+            continue
+        return False
+    return True
+
+
+def _host_data(name, obj, copy):
+    """The host array an eager ``asarray``/``array`` of ``obj`` (an ndarray, Python scalar
+    or nested list of Python scalars) would hold, or None."""
+    op = _CALLS[0].get(name)
+    if op is None or _STATE.trace is not _EVAL:
+        return None
+    t = type(obj)
+    if t is _NATIVE[0]:
+        if obj.dtype in op[1]:
+            return op[0](obj, copy)
+        return None
+    if (t in _PY_DTYPES or ((t is list or t is tuple) and _python_data(obj, 3))) and (
+            _OPTIONS["enable_x64"]):
+        try:
+            host = op[0](obj, copy)
+        except (ValueError, TypeError, OverflowError):
+            return None
+        if host.dtype in _PY_DTYPE_SET:
+            return host
+    return None
+
+
+_PY_DTYPE_SET = frozenset(_PY_DTYPES.values())
+
+
+def asarray(slow: Callable) -> Callable:
+    """``asarray(a)`` (no other argument) served for an eager ``Array`` (returned as is, as
+    the full path does), a NumPy array of a served dtype (shared, not copied) and Python
+    data (``fast_calls["asarray"].fn(obj, None)``)."""
+
+    def fast(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+        if (dtype is None and order is None and device is None and copy is None
+                and like is None):
+            t = type(a)
+            if t is Array or t is _NATIVE[0]:
+                op = _CALLS[0].get("asarray")
+                if _STATE.trace is _EVAL and op is not None:
+                    if t is Array:
+                        return a
+                    if a.dtype in op[1]:
+                        return Array(a, False)  # shared, as numpy.asarray (and the full path)
+            else:
+                host = _host_data("asarray", a, None)
+                if host is not None:
+                    return Array(host, False)
+        return slow(a, dtype, order, device=device, copy=copy, like=like)
+
+    return functools.wraps(slow)(fast)
+
+
+def array(slow: Callable) -> Callable:
+    """``array(object)`` (no other argument) served for a NumPy array of a served dtype
+    and Python data: ``fast_calls["array"].fn(obj, True)``, a new array."""
+
+    def fast(object, dtype=None, *args, **kwargs):  # noqa: A002  (NumPy's parameter name)
+        if dtype is None and not args and not kwargs:
+            host = _host_data("array", object, True)
+            if host is not None:
+                return Array(host, False)
+        return slow(object, dtype, *args, **kwargs)
 
     return functools.wraps(slow)(fast)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import functools
 
+import ml_dtypes
 import numpy as np
 
 from xnp.backends.xp_impls import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
 from xnp.tracing import core, fastpath
+from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.fastpath import FastOp
 
 __all__ = ["NumpyBackend", "BACKEND"]
@@ -53,6 +55,88 @@ def _fast_ops() -> dict:
     return ops
 
 
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+_NARROW = frozenset({np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)})
+_NUMERIC = _INTS | _BOOL | _INEXACT | _NARROW  # not float8 (no reductions served)
+_ALL = frozenset(SUPPORTED_DTYPES)
+
+
+def _via_f32(reduce):
+    """``reduce`` for float16/bfloat16 as xnp computes it: in float32, cast back."""
+
+    def fn(v, axis, keepdims):
+        if v.dtype in _NARROW:
+            return reduce(v.astype(_F32), axis, None, None, keepdims).astype(v.dtype)
+        return reduce(v, axis, None, None, keepdims)
+
+    return fn
+
+
+def _mean(v, axis, keepdims):
+    """xnp's mean: bool/integers in float64, float16/bfloat16 in float32 (cast back); the
+    sum divided by the element count in that dtype. Empty inputs and an axis of a 0-d
+    input go to the full path (NumPy warns / accepts what xnp rejects)."""
+    if v.size == 0 or (v.ndim == 0 and axis is not None):
+        raise ValueError("served by the full path")
+    dt = v.dtype
+    x = v.astype(_F64) if dt.kind in "biu" else v.astype(_F32) if dt in _NARROW else v
+    total = np.add.reduce(x, axis, None, None, keepdims)
+    res = np.true_divide(total, x.dtype.type(v.size // total.size))
+    return res.astype(dt) if dt in _NARROW else res
+
+
+def _plain(reduce):
+    def fn(v, axis, keepdims):
+        return reduce(v, axis, None, None, keepdims)
+
+    return fn
+
+
+def _logical(reduce):
+    def fn(v, axis, keepdims):
+        return reduce(v, axis, np.bool_, None, keepdims)
+
+    return fn
+
+
+def _dot(a, b):
+    out = np.dot(a, b)
+    return out if out.dtype == a.dtype else out.astype(a.dtype)  # ml_dtypes: float32 out
+
+
+def _full(shape, fill, dtype):
+    return np.full(shape, np.array(fill, dtype=dtype))  # xnp's range-checked conversion
+
+
+def _fast_calls() -> dict:
+    """NumPy calls served by the decorators of :mod:`xnp.tracing.fastpath` (``fast_calls``
+    there), each for the dtypes where the result equals xnp's full eager path exactly.
+    Left out on purpose: complex max/min (xnp raises), float8 reductions and products
+    (computed through float32 by xnp; not worth a special case)."""
+    return {
+        "sum": FastOp(_via_f32(np.add.reduce), _NUMERIC),
+        "prod": FastOp(_via_f32(np.multiply.reduce), _NUMERIC),
+        "mean": FastOp(_mean, _NUMERIC),
+        "max": FastOp(_plain(np.maximum.reduce), _ORDERED | _NARROW),
+        "min": FastOp(_plain(np.minimum.reduce), _ORDERED | _NARROW),
+        "any": FastOp(_logical(np.logical_or.reduce), _NUMERIC),
+        "all": FastOp(_logical(np.logical_and.reduce), _NUMERIC),
+        "matmul": FastOp(_dot, _NUMERIC),
+        "dot": FastOp(_dot, _NUMERIC),
+        "where": FastOp(np.where, _ALL),
+        "reshape": FastOp(np.ndarray.reshape, _ALL),
+        "transpose": FastOp(np.ndarray.transpose, _ALL),
+        "concatenate": FastOp(np.concatenate, _ALL),
+        "zeros": FastOp(np.zeros, _ALL),
+        "empty": FastOp(np.zeros, _ALL),  # xnp fills "uninitialised" arrays with 0
+        "ones": FastOp(np.ones, _ALL),
+        "full": FastOp(_full, _ALL),
+        "asarray": FastOp(lambda obj, copy: np.array(obj, copy=copy), _ALL),
+        "array": FastOp(lambda obj, copy: np.array(obj, copy=copy), _ALL),
+    }
+
+
 class NumpyBackend:
     """Eager backend on NumPy: ``impls[prim](*ndarrays, **params) -> ndarray``."""
 
@@ -65,6 +149,7 @@ class NumpyBackend:
         self.unsupported = dict(UNSUPPORTED)
         self.view_prims = frozenset(VIEW_PRIMITIVES)
         self.fast_ops = _fast_ops()
+        self.fast_calls = _fast_calls()
 
     @staticmethod
     def wrap_native(x):

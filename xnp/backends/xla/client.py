@@ -111,6 +111,7 @@ class Client:
         self.sharding = xc.SingleDeviceSharding(self.device)
         gc.callbacks.append(_collect_garbage)
         self._handlers: dict = {}
+        self._put_avals: dict = {}  # (shape, dtype) -> the aval object a put attaches
 
     # -- compile
     def compile(self, module_text: str, compile_options=None):
@@ -124,8 +125,14 @@ class Client:
     # -- transfers
     def put(self, x: np.ndarray):
         """Copy a host array to the device (the runtime's fast put path)."""
+        key = (x.shape, x.dtype)
+        pa = self._put_avals.get(key)
+        if pa is None:
+            if len(self._put_avals) > 4096:
+                self._put_avals.clear()
+            pa = self._put_avals[key] = _PutAval(x.shape, x.dtype)
         return xc.batched_device_put(
-            _PutAval(x.shape, x.dtype), self.sharding, [x], [self.device], True, False,
+            pa, self.sharding, [x], [self.device], True, False,
             xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL, enable_x64=True)
 
     def result_handler(self, aval):

@@ -159,3 +159,31 @@ def test_argument_count_is_checked(n_args):
     np.testing.assert_array_equal(np.asarray(out), np.full(2 if n_args else (), expected))
     with pytest.raises(TypeError):
         xnp.jit(lambda a: a)(*[xnp.asarray(1.0)] * 2)
+
+
+def test_device_resident_arguments_on_every_path():
+    # outputs of jitted calls keep their device buffers: one, two and three such arguments
+    one, _ = _counted(lambda a: a * 0.5 + 1.0)
+    two, _ = _counted(lambda a, b: a - b)
+    three, _ = _counted(lambda a, b, c: a * b + c)
+    x = one(xnp.asarray(np.arange(3.0)))
+    y = one(x)
+    x_np = np.arange(3.0) * 0.5 + 1.0
+    y_np = x_np * 0.5 + 1.0
+    for _ in range(CALLS):
+        x, y = one(x), two(y, x)
+        x_np, y_np = x_np * 0.5 + 1.0, y_np - x_np
+        z = three(x, y, x)
+        np.testing.assert_array_equal(np.asarray(x), x_np)
+        np.testing.assert_array_equal(np.asarray(y), y_np)
+        np.testing.assert_array_equal(np.asarray(z), x_np * y_np + x_np)
+
+
+def test_donated_output_passed_again_raises_clearly():
+    keep, _ = _counted(lambda a, b: a + b)
+    x = keep(xnp.asarray(np.ones(3)), xnp.asarray(np.ones(3)))
+    for _ in range(CALLS):
+        keep(x, x)
+    xnp.jit(lambda a: a * 2.0, donate_argnums=0)(x)
+    with pytest.raises(RuntimeError, match="donated"):
+        keep(x, x)

@@ -2,11 +2,11 @@
 flipping and rolling (NumPy's "array manipulation routines").
 
 Shapes, axes, counts and offsets are static (Python/NumPy integers; a traced
-one raises ``xnp.errors.ConcretizationTypeError``). Eagerly, functions that
-return views in NumPy (reshape, ravel, transpose, swapaxes, moveaxis, squeeze,
-expand_dims, flip, split) return views here too; joins, tiles, pads and rolls
-return new arrays. ``broadcast_to`` returns a new writable array where NumPy
-returns a read-only view (see its docstring).
+one raises ``xnp.errors.ConcretizationTypeError``). Functions that return views
+in NumPy (reshape, ravel, transpose, swapaxes, moveaxis, squeeze, expand_dims,
+atleast_*d, flip, split) return views here too, eagerly and (for writes through
+them) under transformations; ``broadcast_to`` returns NumPy's read-only view;
+joins, tiles, pads and rolls return new arrays.
 """
 
 from __future__ import annotations

@@ -60,8 +60,15 @@ def test_reshape_method_forms_and_unsupported():
     assert x.reshape(np.int64(6)).shape == (6,)
     with pytest.raises(NotImplementedError, match="order"):
         xp.reshape(x, (2, 3), order="F")
+    for order in ("K", "X"):  # NumPy: ValueError
+        with pytest.raises(ValueError, match="order"):
+            xp.reshape(x, (2, 3), order=order)
+    v = xp.reshape(x, (2, 3), copy=False)  # eagerly NumPy's view, or NumPy's ValueError
+    assert np.shares_memory(np.asarray(x), np.asarray(v))
+    with pytest.raises(ValueError, match="without a copy"):
+        xp.reshape(v.T, (6,), copy=False)
     with pytest.raises(NotImplementedError, match="copy=False"):
-        xp.reshape(x, (2, 3), copy=False)
+        xnp.jit(lambda t: xp.reshape(t, (2, 3), copy=False))(x)
     y = xp.reshape(x, (2, 3), copy=True)
     assert not np.shares_memory(np.asarray(x), np.asarray(y))
 
@@ -440,7 +447,7 @@ def test_shape_ops_pass_weak_type_through():
                     "rev": True, "concatenate": True, "concatenate_mixed": False, "pad": True,
                     "copy": True, "iota": False}
     seen.clear()
-    f(xp.add(1.0, 1.0))  # eagerly the same
+    f(xnp.jit(lambda t: t)(2.0))  # eagerly the same, on a weak 0-d array
     assert seen["reshape"] and not seen["iota"] and not seen["concatenate_mixed"]
 
 

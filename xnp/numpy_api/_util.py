@@ -363,8 +363,9 @@ def check_unsupported(fname: str, **kwargs) -> None:
             raise NotImplementedError(f"xnp.{fname}: `{name}={value!r}` is not supported: {why}")
 
 
-def write_out(fname: str, out, res):
-    """NumPy's ``out=``: write ``res`` into ``out`` (same shape; same_kind casting).
+def write_out(fname: str, out, res, casting: str = "same_kind"):
+    """NumPy's ``out=``: write ``res`` into ``out`` (same shape; ``casting`` rule: NumPy's
+    ufuncs use same_kind, its reductions unsafe).
 
     Eager: in place, as NumPy does. Under jit the traced ``out`` is rebound to
     the new value (functionalized). Returns ``out`` (or ``res`` when ``out`` is None).
@@ -382,10 +383,10 @@ def write_out(fname: str, out, res):
     ra, oa = core.aval_of(res), core.aval_of(out)
     if ra.shape != oa.shape:
         raise ValueError(f"xnp.{fname}: `out` has shape {oa.shape} but the result has shape {ra.shape}")
-    if not np.can_cast(ra.dtype, oa.dtype, "same_kind"):
+    if not np.can_cast(ra.dtype, oa.dtype, casting):
         raise TypeError(
             f"xnp.{fname}: cannot cast the result from {ra.dtype} to `out` dtype {oa.dtype} "
-            "with casting rule 'same_kind'")
+            f"with casting rule {casting!r}")
     if ra.dtype != oa.dtype:
         res = lax.convert_element_type(res, oa.dtype)
     if type(out) is core.Array:

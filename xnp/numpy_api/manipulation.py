@@ -86,17 +86,18 @@ def reshape(a, /, shape, order="C", *, copy=None):
         A traced size: "Shapes must be 1D sequences of concrete values of
         integer type", with where the value became a tracer.
     NotImplementedError
-        ``order`` other than 'C'; ``copy=False`` (xnp cannot promise a view). Under a
+        ``order`` 'F' or 'A'; ``copy=False`` under a transformation (xnp cannot promise a
+        view there; eagerly it gives NumPy's view or ``ValueError``). Under a
         transformation, writing through the result (or into ``a`` while it is alive)
         when its view-or-copy status is unknown (``a`` computed from a ``jit``
         argument, whose memory layout the trace does not know): use ``.copy()``.
     """
-    if order != "C":
-        raise NotImplementedError(f"xnp.reshape: `order={order!r}` is not supported: {_ROW_MAJOR}.")
-    if copy is False:
-        raise NotImplementedError("xnp.reshape: `copy=False` is not supported: xnp cannot "
-                                  "guarantee that no copy is made.")
+    _check_order("reshape", order)
     x = _asarray("reshape", a)
+    if copy is False and not (type(x) is core.Array and not core.staging_active()):
+        raise NotImplementedError("xnp.reshape: `copy=False` is supported on eager arrays only: "
+                                  "under a transformation xnp cannot guarantee that no copy "
+                                  "is made.")
     aval = _aval(x)
     new = canonicalize_shape("reshape", shape, allow_negative=True)
     unknown = [i for i, d in enumerate(new) if d < 0]  # NumPy: any negative size is "unknown"
@@ -113,7 +114,26 @@ def reshape(a, /, shape, order="C", *, copy=None):
                          f"{aval.size} elements vs {known}.")
     if copy:
         return lax.copy(lax.reshape(x, new))
+    if copy is False:
+        try:
+            return core.Array(np.reshape(x._writable_value(), new, copy=False), x.weak_type)
+        except ValueError:
+            raise ValueError(f"xnp.reshape: cannot reshape {_fmt(aval)} into shape {new} "
+                             "without a copy (copy=False)") from None
     return reshape_view(x, new)
+
+
+def _check_order(fname: str, order) -> None:
+    """NumPy's ``order`` check for reshaping: 'K' and unknown values are ``ValueError``;
+    'F'/'A' are ``NotImplementedError`` (xnp arrays are row-major)."""
+    if order == "C":
+        return
+    if order == "K":
+        raise ValueError(f"xnp.{fname}: order 'K' is not permitted for reshaping")
+    if order not in ("F", "A"):
+        raise ValueError(f"xnp.{fname}: order must be one of 'C', 'F', 'A', or 'K' "
+                         f"(got {order!r})")
+    raise NotImplementedError(f"xnp.{fname}: `order={order!r}` is not supported: {_ROW_MAJOR}.")
 
 
 def ravel(a, order="C"):

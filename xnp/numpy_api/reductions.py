@@ -258,7 +258,7 @@ def _sum_or_prod(fname, a, axis, dtype, out, keepdims, initial, where):
     mask = _mask(fname, where, aval.shape)
     res = _reduce(fname, _cast(x, acc), axes, reducer, kind, keepdims=keepdims,
                   initial=initial, mask=mask, combine=combine)
-    return write_out(fname, out, _cast(res, result))
+    return write_out(fname, out, _cast(res, result), casting="unsafe")
 
 
 # --------------------------------------------------------------------------- max / min
@@ -356,7 +356,7 @@ def _extremum(fname, kind, a, axis, out, keepdims, initial, where):
     mask = _mask(fname, where, aval.shape)
     res = _reduce(fname, x, axes, reducer, kind, keepdims=keepdims, initial=initial,
                   mask=mask, combine=combine)
-    return write_out(fname, out, res)
+    return write_out(fname, out, res, casting="unsafe")
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
@@ -434,16 +434,16 @@ def _argextremum(fname, prim, a, axis, out, keepdims):
         res = prim(flat, 0, default_int())
         if keepdims:
             res = lax.reshape(res, (1,) * aval.ndim)
-        return write_out(fname, out, res)
+        return write_out(fname, out, res, casting="unsafe")
     if aval.ndim == 0:  # NumPy treats a 0-d input as 1-d here
         ax = normalize_axis(fname, axis, 1)
-        return write_out(fname, out, prim(lax.reshape(x, (1,)), ax, default_int()))
+        return write_out(fname, out, prim(lax.reshape(x, (1,)), ax, default_int()), casting="unsafe")
     ax = normalize_axis(fname, axis, aval.ndim)
     if aval.shape[ax] == 0:
         raise ValueError(f"xnp.{fname}: attempt to get {fname} of an empty sequence "
                          f"(axis {ax} of input shape {aval.shape} is empty)")
     res = prim(x, ax, default_int())
-    return write_out(fname, out, _keep(res, (ax,), keepdims))
+    return write_out(fname, out, _keep(res, (ax,), keepdims), casting="unsafe")
 
 
 # --------------------------------------------------------------------------- all / any
@@ -503,7 +503,7 @@ def _logical(fname, reducer, kind, a, axis, out, keepdims, where):
     axes = _axes(fname, axis, aval.ndim)
     mask = _mask(fname, where, aval.shape)
     res = _reduce(fname, _truth(x), axes, reducer, kind, keepdims=keepdims, mask=mask)
-    return write_out(fname, out, res)
+    return write_out(fname, out, res, casting="unsafe")
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
@@ -567,7 +567,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     result = _inexact_dtype(aval.dtype, dtype)
     mask = _mask("mean", where, aval.shape)
     res = _mean(x, axes, result, mask, keepdims)
-    return write_out("mean", out, res)
+    return write_out("mean", out, res, casting="unsafe")
 
 
 def _mean(x, axes, result, mask, keepdims):
@@ -671,5 +671,6 @@ def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, r
     if root:
         res = lax.sqrt(res)
     real_result = np.finfo(result).dtype if result in kit.COMPLEX else result
-    return write_out(fname, out, _keep(_cast(res, real_result), axes, keepdims))
+    return write_out(fname, out, _keep(_cast(res, real_result), axes, keepdims),
+                     casting="same_kind" if root else "unsafe")
 

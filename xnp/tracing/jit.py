@@ -424,8 +424,10 @@ class JitWrapped:
         if staged:
             return self._bind_nested(entry, leaves)
         if entry.compiled is None:
-            entry.compiled = _jit_backend().lower(
-                entry.closed, self._name, tuple(donate_flat)).compile()
+            # an argument the function updates in place keeps its buffer: the update is
+            # written back into it after the call (donating it would leave nothing to write)
+            donate = tuple(d and not m for d, m in zip(donate_flat, entry.mutated))
+            entry.compiled = _jit_backend().lower(entry.closed, self._name, donate).compile()
         outs = entry.compiled.call_flat(leaves)
         self._last_entry = entry
         if any(entry.mutated):

@@ -1,0 +1,60 @@
+"""Python-scalar-only calls (weak, eagerly and under jit), reductions writing ``out=`` with
+NumPy's unsafe casting, and a donated argument that the function updates in place being
+written back. Oracle: NumPy."""
+
+import numpy as np
+import pytest
+
+import xnp
+
+I8 = np.array([100, 2], dtype=np.int8)
+
+
+def test_scalar_only_calls_are_weak_eagerly_and_under_jit():
+    # S-33 requires `xp.add(1, 1)` inside jit to be a weak int64 (JAX's rule); eagerly the
+    # result is weak too, so that jit(f) computes what f does. NumPy returns a strong
+    # np.int64 here (a documented difference): combined with an int8 array the result
+    # stays int8 (NEP 50), as JAX gives.
+    def f(a):
+        return xnp.add(1, 2) * a
+
+    eager, jitted = f(xnp.asarray(I8)), xnp.jit(f)(xnp.asarray(I8))
+    assert xnp.add(1, 2).weak_type
+    assert eager.dtype == jitted.dtype == np.int8
+    np.testing.assert_array_equal(np.asarray(eager), np.asarray(jitted))
+    np.testing.assert_array_equal(np.asarray(eager), (3 * I8.astype(np.int64)).astype(np.int8))
+
+
+@pytest.mark.parametrize("fname", ["sum", "mean", "prod", "max", "min", "argmax", "var", "any",
+                                   "all"])
+@pytest.mark.parametrize("out_dtype", [np.int64, np.int8, np.bool_])
+def test_reduction_out_uses_unsafe_casting(fname, out_dtype):
+    a = np.array([[1.5, 2.5], [-3.0, 0.25]])
+    want = np.zeros(2, out_dtype)
+    getattr(np, fname)(a, axis=1, out=want)
+    got = xnp.zeros(2, dtype=out_dtype)
+    res = getattr(xnp, fname)(xnp.asarray(a), axis=1, out=got)
+    assert res is got
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("fname", ["std", "ptp"])
+def test_std_and_ptp_out_keep_same_kind_casting(fname):
+    a = np.array([[1.5, 2.5]])
+    with pytest.raises(TypeError):
+        getattr(np, fname)(a, axis=1, out=np.zeros(1, np.int64))
+    with pytest.raises(TypeError, match="same_kind"):
+        getattr(xnp, fname)(xnp.asarray(a), axis=1, out=xnp.zeros(1, dtype=np.int64))
+
+
+def test_donated_argument_updated_in_place_is_written_back():
+    def mut(x, y):
+        x[0] = 42.0
+        return x + y
+
+    k = xnp.jit(mut, donate_argnums=0)
+    for _ in range(3):
+        a, a_np = xnp.zeros(4), np.zeros(4)
+        out, out_np = k(a, 1.0), mut(a_np, 1.0)
+        np.testing.assert_array_equal(np.asarray(out), out_np)
+        np.testing.assert_array_equal(np.asarray(a), a_np)

@@ -13,8 +13,19 @@ jit_cache_size : int (default 4096)
     Compiled entries kept per jitted function (least recently used dropped).
 eager_backend : str (default "numpy")
     The backend that runs eager operations.
+executable_cache_size : int (default 256)
+    Compiled XLA executables kept in memory across all jitted functions (least
+    recently used dropped), so an equal program staged by another ``jit`` wrapper
+    is not compiled again. 0 keeps none.
+compilation_cache_dir : str or None (env ``XNP_COMPILATION_CACHE_DIR``, default None)
+    Directory of the persistent compilation cache: compiled executables are
+    written there and loaded by later processes instead of compiling again.
+    None turns it off. Entries are loaded as native code, so point it only at a
+    directory that you and other trusted users write.
 
-The snapshot of all options (:func:`snapshot`) is part of every jit cache key.
+The snapshot of the options that can change what is traced (:func:`snapshot`) is
+part of every jit cache key; options such as ``executable_cache_size`` and
+``compilation_cache_dir``, which only say where compiled code is kept, are left out.
 """
 
 from __future__ import annotations
@@ -32,13 +43,23 @@ def _env_bool(name: str, default: bool) -> bool:
     return v.strip().lower() in ("1", "true", "yes", "on")
 
 
+def _env_path(name: str) -> str | None:
+    v = os.environ.get(name, "").strip()
+    return v or None
+
+
 _OPTIONS = {
     "enable_x64": _env_bool("XNP_ENABLE_X64", True),
     "log_compiles": _env_bool("XNP_LOG_COMPILES", False),
     "jit_cache_size": 4096,
     "eager_backend": "numpy",
+    "executable_cache_size": 256,
+    "compilation_cache_dir": _env_path("XNP_COMPILATION_CACHE_DIR"),
 }
-_TYPES = {"enable_x64": bool, "log_compiles": bool, "jit_cache_size": int, "eager_backend": str}
+_TYPES = {"enable_x64": bool, "log_compiles": bool, "jit_cache_size": int, "eager_backend": str,
+          "executable_cache_size": int, "compilation_cache_dir": (str, os.PathLike, type(None))}
+# options that do not change what is traced: left out of snapshot()
+_NOT_IN_SNAPSHOT = frozenset({"executable_cache_size", "compilation_cache_dir"})
 _SNAPSHOT = [None]
 
 
@@ -59,10 +80,18 @@ def update(name: str, value) -> None:
         Unknown option.
     TypeError
         ``value`` has the wrong type for the option.
+    ValueError
+        ``executable_cache_size`` is negative.
     """
     get(name)
-    if not isinstance(value, _TYPES[name]):
-        raise TypeError(f"xnp.config: option {name!r} takes a {_TYPES[name].__name__}, got {value!r}")
+    types = _TYPES[name]
+    if not isinstance(value, types) or (types is int and isinstance(value, bool)):
+        kinds = " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
+        raise TypeError(f"xnp.config: option {name!r} takes a {kinds}, got {value!r}")
+    if name == "executable_cache_size" and value < 0:
+        raise ValueError(f"xnp.config: option {name!r} must be >= 0, got {value!r}")
+    if name == "compilation_cache_dir" and value is not None:
+        value = os.fspath(value)
     if name == "eager_backend":
         from xnp.tracing import core  # noqa: PLC0415
 
@@ -72,14 +101,17 @@ def update(name: str, value) -> None:
 
         fastpath.refresh()
     _OPTIONS[name] = value
-    _SNAPSHOT[0] = None
+    if name not in _NOT_IN_SNAPSHOT:
+        _SNAPSHOT[0] = None
 
 
 def snapshot() -> tuple:
-    """A hashable tuple of every option, for cache keys."""
+    """A hashable tuple of the options that can change tracing, for jit cache keys (those
+    in ``_NOT_IN_SNAPSHOT``, such as ``compilation_cache_dir``, are left out)."""
     s = _SNAPSHOT[0]
     if s is None:
-        s = _SNAPSHOT[0] = tuple(sorted(_OPTIONS.items()))
+        s = _SNAPSHOT[0] = tuple(sorted(
+            (k, v) for k, v in _OPTIONS.items() if k not in _NOT_IN_SNAPSHOT))
     return s
 
 

@@ -19,7 +19,7 @@ import numpy as np  # noqa: E402
 from jaxlib import _jax  # noqa: E402
 from jaxlib import xla_client as xc  # noqa: E402
 
-from xnp.backends.xla import mlir  # noqa: E402
+from xnp.backends.xla import compile_cache, mlir  # noqa: E402
 from xnp.tracing import core  # noqa: E402
 
 __all__ = ["Client", "get_client", "JAXLIB_VERSION", "XlaRuntimeError", "available_platforms",
@@ -115,12 +115,29 @@ class Client:
 
     # -- compile
     def compile(self, module_text: str, compile_options=None):
-        """Compile a StableHLO module (text) to a loaded executable."""
+        """Compile a StableHLO module (text) to a loaded executable, or reuse one.
+
+        An equal module compiled before with equal options on the same devices comes
+        from the in-process executable cache, or from the persistent compilation cache
+        when the ``compilation_cache_dir`` option is set (``compile_cache``). No host
+        callbacks are passed, so every executable may be stored on disk.
+
+        Raises
+        ------
+        ValueError
+            The module does not parse.
+        XlaRuntimeError
+            XLA rejects the module.
+        """
         if self.platform == "cpu" and "lapack_" in module_text:
             register_lapack()  # LAPACK custom calls (xnp.lax decompositions) need the handlers
-        module = mlir.parse(module_text)
         opts = compile_options or xc.CompileOptions()
-        return self.client.compile_and_load(module, self.devices, opts)
+        target = (jaxlib.__version__, self.platform, self.client.platform_version,
+                  self.device.device_kind, tuple(d.id for d in self.devices))
+        return compile_cache.get_or_compile(
+            module_text, opts.SerializeAsString(), target,
+            build=lambda: self.client.compile_and_load(mlir.parse(module_text), self.devices, opts),
+            load=lambda blob: self.client.deserialize_executable(blob, self.devices, opts))
 
     # -- transfers
     def put(self, x: np.ndarray):

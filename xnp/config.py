@@ -9,6 +9,10 @@ enable_x64 : bool (env ``XNP_ENABLE_X64``, default True)
     64-bit dtype is still honoured, never silently narrowed.
 log_compiles : bool (env ``XNP_LOG_COMPILES``, default False)
     Print one line per jit compilation, with the reason for a retrace.
+log_transfers : bool (env ``XNP_LOG_TRANSFERS``, default False)
+    Print a line whenever a jitted call copies an argument to the device instead of
+    aliasing its host memory, with the reason (not contiguous, not 64-byte aligned,
+    read-only, a dtype XLA stores differently).
 jit_cache_size : int (default 4096)
     Compiled entries kept per jitted function (least recently used dropped).
 eager_backend : str (default "numpy")
@@ -51,15 +55,17 @@ def _env_path(name: str) -> str | None:
 _OPTIONS = {
     "enable_x64": _env_bool("XNP_ENABLE_X64", True),
     "log_compiles": _env_bool("XNP_LOG_COMPILES", False),
+    "log_transfers": _env_bool("XNP_LOG_TRANSFERS", False),
     "jit_cache_size": 4096,
     "eager_backend": "numpy",
     "executable_cache_size": 256,
     "compilation_cache_dir": _env_path("XNP_COMPILATION_CACHE_DIR"),
 }
-_TYPES = {"enable_x64": bool, "log_compiles": bool, "jit_cache_size": int, "eager_backend": str,
+_TYPES = {"enable_x64": bool, "log_compiles": bool, "log_transfers": bool, "jit_cache_size": int,
+          "eager_backend": str,
           "executable_cache_size": int, "compilation_cache_dir": (str, os.PathLike, type(None))}
 # options that do not change what is traced: left out of snapshot()
-_NOT_IN_SNAPSHOT = frozenset({"executable_cache_size", "compilation_cache_dir"})
+_NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir"})
 _SNAPSHOT = [None]
 
 

@@ -655,6 +655,15 @@ class _DonatedBuffer:
 DONATED_BUFFER = _DonatedBuffer()
 
 
+class _NoAlias:
+    def __repr__(self):
+        return "<host memory not aliasable>"
+
+
+#: The ``Array._alias`` of an eager array whose host memory a device buffer cannot alias.
+NO_ALIAS = _NoAlias()
+
+
 def register_buffer_reader(fn: Callable) -> None:
     """Set the function that turns a device buffer into a host (NumPy) array."""
     _BUFFER_READER[0] = fn
@@ -667,10 +676,13 @@ class Array:
     array returned by a jitted call also remembers its device buffer (``_buf``)
     so the next jitted call needs no transfer; the host view of it is read-only
     and is copied on the first write (copy-on-write), which drops the buffer.
+    An eager array passed to a jitted call may keep, in ``_alias``, a device buffer
+    that aliases its host memory (zero-copy; it sees every write into that memory),
+    or ``NO_ALIAS`` once the backend found that the memory cannot be aliased.
     Operators and methods are installed by :mod:`xnp.array`.
     """
 
-    __slots__ = ("_val", "_buf", "_weak", "_aval", "__weakref__")
+    __slots__ = ("_val", "_buf", "_weak", "_aval", "_alias", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, value, weak_type: bool = False, buf=None, aval=None):
@@ -678,6 +690,7 @@ class Array:
         self._buf = buf
         self._weak = weak_type
         self._aval = aval  # cached: in-place writes never change shape or dtype
+        self._alias = None
 
     @property
     def _value(self):
@@ -695,6 +708,7 @@ class Array:
             return v
         if not v.flags.writeable:
             v = self._val = v.copy()
+            self._alias = None
         self._buf = None
         return v
 

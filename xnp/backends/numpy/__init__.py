@@ -7,6 +7,7 @@ import functools
 import ml_dtypes
 import numpy as np
 
+from xnp.backends.numpy import allocator as _allocator  # noqa: F401  (installs the handler)
 from xnp.backends.xp_impls import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
 from xnp.tracing import core, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from xnp import config as _config
 from xnp.backends.xla import client as _client
 from xnp.backends.xla.lowering import lower_closed_jaxpr
 from xnp.backends.xla.mlir import canonical_text
@@ -40,7 +41,8 @@ class Compiled:
         self._handlers = [c.result_handler(a) for a in module.out_avals]
         self._run = self._exe.execute_sharded
         self._out_meta = tuple((a.weak_type, a) for a in module.out_avals)
-        self._donated = module.donated
+        self._donated = tuple(module.donated) or (False,) * len(module.in_avals)
+        self._name = getattr(module, "name", "fun")
         self._any_donated = any(module.donated)
         self._make_callers()
 
@@ -50,42 +52,78 @@ class Compiled:
     def cost_analysis(self) -> dict:
         return dict(self._exe.cost_analysis())
 
-    def _buffer(self, x, aval):
+    def _buffer(self, x, aval, pos):
+        """The device buffer for argument ``x`` (position ``pos``) that is not device-resident,
+        and whether it aliases host memory (the call must then finish before it returns, so
+        that later host writes cannot race with the computation reading the memory)."""
+        c = self._client
         t = type(x)
         if t is core.Array:
-            buf = x._buf  # set only while the host value is absent or a read-only view of it
-            if buf is not None and buf is not _client.DONATED:
-                return buf
-            return self._client.put(x._value)
-        if t in (int, float, complex, bool):
-            return self._client.put(core.scalar_to_ndarray(x, aval.dtype))
-        return self._client.put(x if t is _NDARRAY else _asarray(x))
+            v = x._val
+            if v is None:  # donated or deleted: reading it raises the clear error
+                return c.put(x._value), False
+            if x._alias is None:
+                buf = c.alias(v)
+                x._alias = _NO_ALIAS if buf is None else buf
+                if buf is not None:
+                    return buf, True
+            elif x._alias is not _NO_ALIAS:
+                return x._alias, True
+            if _OPTIONS["log_transfers"]:
+                _log_copy(self._name, pos, v, c.copy_reason(v))
+            return c.put(v), False
+        if t in _SCALAR_TYPES:
+            if self._donated[pos]:
+                return c.put(core.scalar_to_ndarray(x, aval.dtype)), False
+            return c.put_scalar(x, aval.dtype), False
+        v = x if t is _NDARRAY else _asarray(x)
+        if t is _NDARRAY and v.nbytes >= _ALIAS_MIN_BYTES and v.flags.c_contiguous:
+            # may alias; copied by the runtime when it cannot (misaligned, read-only)
+            if _OPTIONS["log_transfers"] and c.alias(v) is None:
+                _log_copy(self._name, pos, v, c.copy_reason(v))
+            return c.put(v, zero_copy=True), True
+        if _OPTIONS["log_transfers"] and t is _NDARRAY:
+            _log_copy(self._name, pos, v, c.copy_reason(v))
+        return c.put(v), False
 
     def _make_callers(self):
         """Set ``call_flat`` and ``call_single``: closures over the executable (the hot path
         of every cached jit call), so a call reads no attributes."""
-        run, handlers, in_avals = self._run, self._handlers, self._in_avals
+        run, handlers = self._run, self._handlers
         consts, buffer, dead = self._const_bufs, self._buffer, _client.DONATED
+        in_avals = self._in_avals
         donated = self._donated if self._any_donated else None
         out_meta = self._out_meta
 
         def execute(leaves):
-            # device-resident Arrays pass their buffer, anything else is put; donated
-            # Arrays are marked dead
+            # device-resident Arrays pass their buffer, eager ones their cached alias;
+            # anything else is put; donated Arrays are marked dead
             bufs = [*consts]
-            for x in leaves:
+            aliased = False
+            for i, x in enumerate(leaves):
                 if type(x) is _ARRAY:
                     buf = x._buf  # set only while the host value is absent or read-only
-                    if buf is not None and buf is not dead:
+                    if buf is None:
+                        buf = x._alias
+                        if buf is not None and buf is not _NO_ALIAS:
+                            bufs.append(buf)
+                            aliased = True
+                            continue
+                    elif buf is not dead:
                         bufs.append(buf)
                         continue
-                bufs.append(buffer(x, in_avals[len(bufs) - len(consts)]))
+                buf, a = buffer(x, in_avals[i], i)
+                bufs.append(buf)
+                aliased = aliased or a
             outs = run(bufs).consume_with_handlers(handlers)
             if donated is not None:
                 for x, d in zip(leaves, donated):
                     if d and type(x) is _ARRAY:
                         x._val = None
                         x._buf = dead
+                        x._alias = None
+            if aliased and outs and not outs[0].is_ready():
+                _block(outs)
             return outs
 
         def call_flat(leaves):
@@ -117,7 +155,24 @@ class Compiled:
 
 
 _ARRAY = core.Array
+_NO_ALIAS = core.NO_ALIAS
+_SCALAR_TYPES = (int, float, complex, bool)
+import sys as _sys  # noqa: E402
+
 import numpy as _np  # noqa: E402
+from jaxlib import xla_client as _xc  # noqa: E402
+
+_block = _xc.batched_block_until_ready
+# NumPy arguments smaller than this are copied (a copy that small costs less than a
+# zero-copy put, which also makes the call wait for its result)
+_ALIAS_MIN_BYTES = 1 << 16
+_OPTIONS = _config._OPTIONS  # read on the call path without a function call
+
+
+def _log_copy(name, pos, v, reason):
+    print(f"xnp: jitted {name}: argument {pos} ({v.dtype.name}{list(v.shape)}) is copied to "
+          f"the device: {reason}", file=_sys.stderr)
+
 
 _NDARRAY = _np.ndarray
 _asarray = _np.asarray

@@ -112,6 +112,9 @@ class Client:
         gc.callbacks.append(_collect_garbage)
         self._handlers: dict = {}
         self._put_avals: dict = {}  # (shape, dtype) -> the aval object a put attaches
+        self._scalars: dict = {}  # (type, value, dtype) -> device buffer of a Python scalar
+        self._can_alias = platform == "cpu"
+        self._aliased_bytes = 0
 
     # -- compile
     def compile(self, module_text: str, compile_options=None):
@@ -140,17 +143,68 @@ class Client:
             load=lambda blob: self.client.deserialize_executable(blob, self.devices, opts))
 
     # -- transfers
-    def put(self, x: np.ndarray):
-        """Copy a host array to the device (the runtime's fast put path)."""
+    def put(self, x: np.ndarray, zero_copy: bool = False):
+        """A device buffer holding host array ``x``: a copy made now (the runtime's fast put
+        path), or with ``zero_copy`` a buffer that may alias ``x``'s memory (see
+        :meth:`alias`); the caller then keeps ``x`` unchanged while the buffer is in use."""
         key = (x.shape, x.dtype)
         pa = self._put_avals.get(key)
         if pa is None:
             if len(self._put_avals) > 4096:
                 self._put_avals.clear()
             pa = self._put_avals[key] = _PutAval(x.shape, x.dtype)
-        return xc.batched_device_put(
-            pa, self.sharding, [x], [self.device], True, False,
-            xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL, enable_x64=True)
+        return xc.batched_device_put(pa, self.sharding, [x], [self.device], True, False,
+                                     _ZERO_COPY if zero_copy else _COPY, enable_x64=True)
+
+    def alias(self, x: np.ndarray):
+        """A device buffer that aliases ``x``'s memory (no copy), or None.
+
+        The CPU runtime aliases host memory that is C-contiguous, writable or not,
+        64-byte aligned and of a dtype it stores as NumPy does; otherwise it would copy,
+        and None is returned (``copy_reason`` says why). Host writes into ``x`` are then
+        visible to the buffer, so it stays valid as long as ``x`` is the array's storage.
+        """
+        if not self._can_alias or not x.flags.c_contiguous or x.dtype in _NOT_ALIASED:
+            return None
+        buf = self.put(x, zero_copy=True)
+        if x.size and buf.unsafe_buffer_pointer() != x.__array_interface__["data"][0]:
+            return None
+        self._aliased_bytes += x.nbytes
+        if self._aliased_bytes > _COLLECT_AFTER_BYTES:
+            # jaxlib drops a buffer's reference to the host array lazily, at its next
+            # garbage collection: bound what dead aliases can keep alive
+            self._aliased_bytes = 0
+            _collect_garbage()
+        return buf
+
+    def put_scalar(self, x, dtype):
+        """A device buffer holding Python scalar ``x`` as a 0-d ``dtype`` array; equal scalars
+        (same type and value; not NaN, not a float zero, whose sign matters) share one
+        cached buffer, so a Python-scalar argument costs no transfer per call."""
+        key = (type(x), x, dtype)
+        buf = self._scalars.get(key)
+        if buf is None:
+            buf = self.put(core.scalar_to_ndarray(x, dtype))
+            if type(x) is not complex and x == x and (x != 0 or type(x) is not float):
+                if len(self._scalars) >= 1024:
+                    self._scalars.clear()
+                self._scalars[key] = buf
+        return buf
+
+    def copy_reason(self, x) -> str:
+        """Why :meth:`alias` gives None for host array ``x`` (for the ``log_transfers`` report)."""
+        if not self._can_alias:
+            return f"the {self.platform} device does not share host memory"
+        if not x.flags.c_contiguous:
+            return "not C-contiguous"
+        if x.dtype in _NOT_ALIASED:
+            return f"{x.dtype.name} is stored differently by XLA"
+        if x.__array_interface__["data"][0] % 64:
+            return ("its data is not 64-byte aligned (allocated outside xnp's aligned "
+                    "allocator, e.g. in another thread, or an offset view)")
+        if not x.flags.writeable:
+            return "read-only"
+        return "the runtime copied it"
 
     def result_handler(self, aval):
         key = (aval.shape, aval.dtype, aval.weak_type)
@@ -193,6 +247,11 @@ def to_host(buf) -> np.ndarray:
 
 
 DONATED = core.DONATED_BUFFER
+_ZERO_COPY = xc.HostBufferSemantics.ZERO_COPY
+_COPY = xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL
+# 4-bit integers are packed two per byte on the device
+_NOT_ALIASED = frozenset(np.dtype(t) for t in (ml_dtypes.int4, ml_dtypes.uint4))
+_COLLECT_AFTER_BYTES = 256 << 20
 
 
 def _collect_garbage(*_):

@@ -1,0 +1,1 @@
+"""Native helpers built at install time (optional; see setup.py)."""

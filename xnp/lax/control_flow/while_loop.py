@@ -306,14 +306,19 @@ def _static_int(x):
 
 
 def _bound_dtype(lower, upper):
+    """The counter dtype of ``fori_loop``: the bounds' dtypes promoted, where a Python int
+    or a weak-typed integer (such as a Python int passed through ``jit``) adapts to the
+    other bound, so static and traced bounds give the same counter dtype."""
     def dt(x):
+        # (strong dtype or None when the bound adapts, its own dtype)
         if type(x) is int:
-            return None  # a Python int adapts to the other bound
-        return core.aval_of(x).dtype
+            return None, core.python_scalar_dtype(0)
+        aval = core.aval_of(x)
+        return (None if aval.weak_type else aval.dtype), aval.dtype
 
-    a, b = dt(lower), dt(upper)
+    (a, own_a), (b, own_b) = dt(lower), dt(upper)
     if a is None and b is None:
-        return core.python_scalar_dtype(0)
+        return np.promote_types(own_a, own_b)
     if a is None or b is None:
         return a or b
     return np.promote_types(a, b)

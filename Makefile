@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 
 .PHONY: demo test bench full-test clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -c constraints.txt -e ".[test,examples]"

@@ -1,9 +1,13 @@
 # make demo  -- set up the virtual environment (if missing) and run the demos
 # make test  -- set up the virtual environment (if missing) and run the tests
-# make bench -- run the benchmarks (ratios against NumPy, printed, not asserted)
+# make bench -- set up .venv-bench (if missing; xnp plus JAX for comparison) and run the
+#               benchmarks (ratios against NumPy and JAX, printed, not asserted)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.xnp-installed
+BENCH_VENV ?= .venv-bench
+BENCH_PY := $(BENCH_VENV)/bin/python
+BENCH_STAMP := $(BENCH_VENV)/.xnp-installed
 PYTEST_ARGS ?=
 
 .PHONY: demo test bench full-test clean
@@ -14,6 +18,13 @@ $(STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c
 	$(PY) -m pip install -q -c constraints.txt -e ".[test,examples]"
 	touch $(STAMP)
 
+# JAX only ever goes into this separate venv (the bench extra), never into $(VENV)
+$(BENCH_STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c
+	test -x $(BENCH_PY) || python3 -m venv $(BENCH_VENV)
+	$(BENCH_PY) -m pip install -q --upgrade pip
+	$(BENCH_PY) -m pip install -q -c constraints.txt -e ".[bench,examples]"
+	touch $(BENCH_STAMP)
+
 demo: $(STAMP)
 	$(PY) examples/run_demos.py
 
@@ -23,8 +34,8 @@ test: $(STAMP)
 full-test: $(STAMP)
 	$(PY) -m pytest -q -n 2 --full-grid tests
 
-bench: $(STAMP)
-	$(PY) benchmarks/run_all.py
+bench: $(BENCH_STAMP)
+	$(BENCH_PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(BENCH_VENV)

@@ -1,10 +1,15 @@
 """Timing and table helpers shared by the benchmarks (print only, never assert).
 
-Every comparison is measured side by side in one process: the candidates are
-timed in interleaved rounds (numpy, xnp, numpy, xnp, ...), so drift on a
-shared machine hits all of them alike. Each round calls a candidate ``number``
-times in a loop and divides; we report the minimum and the median over the
-rounds, per call.
+Every comparison is measured side by side in one process: the candidates
+("ways": NumPy, xnp eager, ``xnp.jit``, JAX) of one case are timed in
+interleaved rounds (numpy, xnp, jax, numpy, xnp, jax, ...), so drift on a
+shared machine hits all of them alike. Each round calls a way ``number`` times
+in a loop and divides; we report the minimum and the median over the rounds,
+per call. Ratios are median time over the reference's median time (NumPy's,
+and JAX's where JAX is installed): below 1 means faster than the reference.
+JAX comes from :mod:`_jax` (only when installed); its arrays are
+``jax.device_put`` inputs and results are waited for with
+``block_until_ready()``, as are those of ``xnp.jit``.
 """
 
 from __future__ import annotations
@@ -17,8 +22,11 @@ import time
 
 import numpy
 
+import _jax
+
 __all__ = ["Stats", "measure", "calibrate", "block", "print_table", "machine_line", "us", "ms",
-           "examples_on_path", "jit_numpy_eager_row"]
+           "examples_on_path", "measure_cases", "print_compare", "compare", "jit_case",
+           "device_resident", "ratio"]
 
 
 class Stats:
@@ -29,19 +37,26 @@ class Stats:
         self.min = min(self.samples)
         self.median = statistics.median(self.samples)
 
+    def scaled(self, factor: float) -> "Stats":
+        return Stats([t * factor for t in self.samples])
+
 
 def block(value) -> None:
     """Wait until ``value`` (an array or a tuple of arrays) is computed (jit runs async)."""
     if isinstance(value, (tuple, list)):
         for v in value:
             block(v)
+    elif hasattr(value, "block_until_ready"):  # an xnp.Array or a jax.Array
+        value.block_until_ready()
     elif value is not None and not isinstance(value, (int, float)):
         numpy.asarray(value)
 
 
-def calibrate(fn, target_s: float = 0.01) -> int:
-    """Calls per round so that one round takes about ``target_s`` (at least 1)."""
-    block(fn())
+def calibrate(fn, target_s: float = 0.01, warm: bool = True) -> int:
+    """Calls per round so that one round takes about ``target_s`` (at least 1); ``warm``:
+    make one warm-up call first."""
+    if warm:
+        block(fn())
     number = 1
     while True:
         t0 = time.perf_counter()
@@ -54,19 +69,22 @@ def calibrate(fn, target_s: float = 0.01) -> int:
         number *= 4
 
 
-def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: float = 0.01):
+def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: float = 0.01,
+            warm: bool = True):
     """Time each zero-argument callable in ``fns`` in interleaved rounds.
 
     ``number`` calls per round (default: calibrated on the fastest candidate's
     scale per candidate); the result of the last call of a round is waited
-    for. Returns ``{name: Stats}`` of seconds per call.
+    for. ``warm=False``: the callables were already called once (compiled). Returns
+    ``{name: Stats}`` of seconds per call.
     """
     numbers = {}
     for k, f in fns.items():
         if number is None:
-            numbers[k] = calibrate(f, target_s)  # includes a warm-up call
+            numbers[k] = calibrate(f, target_s, warm)
         else:
-            block(f())  # warm-up
+            if warm:
+                block(f())
             numbers[k] = number
     samples = {k: [] for k in fns}
     for _ in range(repeat):
@@ -80,22 +98,166 @@ def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: flo
     return {k: Stats(v) for k, v in samples.items()}
 
 
-def jit_numpy_eager_row(name: str, data: tuple, xnp_fn, numpy_fn, *, repeat: int = 5,
-                        target_s: float = 0.02) -> list:
-    """One table row: ``numpy_fn(*data)`` vs ``xnp.jit(xnp_fn)`` on device-resident inputs
-    (outputs of a previous jitted call, so no transfer is timed) vs ``xnp_fn`` eagerly,
-    median ms per call and the jit/NumPy ratio."""
+def measure_cases(cases, *, repeat: int = 7, number: int | None = None,
+                  target_s: float = 0.01):
+    """Time each case's ways side by side: ``cases`` is a list of ``(label, ways)`` with
+    ``ways`` a dict ``{name: fn}``, where ``fn`` is a zero-argument callable, a pair
+    ``(fn, k)`` (the time is divided by ``k``, e.g. the steps done per call) or None
+    (left out, e.g. JAX when it is not installed). The ways of one case are timed in
+    interleaved rounds (:func:`measure`); a way that raises is reported instead of
+    timed. Returns ``[(label, {name: Stats or error string})]``."""
+    out = []
+    for label, ways in cases:
+        fns, per, res = {}, {}, {}
+        for name, fn in ways.items():
+            if fn is None:
+                continue
+            fn, k = fn if isinstance(fn, tuple) else (fn, 1)
+            try:
+                block(fn())  # fails early (a missing function) and warms up (compiles)
+            except Exception as e:  # noqa: BLE001  (reported in the table)
+                res[name] = f"error: {type(e).__name__}: {e}"[:120]
+                continue
+            fns[name], per[name] = fn, k
+        st = {}
+        if fns:
+            st = measure(fns, repeat=repeat, number=number, target_s=target_s, warm=False)
+        for name in ways:
+            if name in st:
+                res[name] = st[name].scaled(1.0 / per[name])
+        out.append((label, {n: res[n] for n in ways if n in res}))
+    return out
+
+
+def _ref(ways: dict, prefix: str):
+    for name, s in ways.items():
+        if name.startswith(prefix) and isinstance(s, Stats):
+            return s
+    return None
+
+
+def ratio(r: float | None) -> str:
+    """A time ratio for a table cell: ``0.061x``, ``0.85x``, ``12.3x``."""
+    if r is None:
+        return "-"
+    if r < 0.1:
+        return f"{r:.3f}x"
+    return f"{r:.1f}x" if r >= 10 else f"{r:.2f}x"
+
+
+_UNITS = {"s": 1.0, "ms": 1e3, "us": 1e6}
+
+
+def _fmt(seconds: float, unit: str) -> str:
+    v = seconds * _UNITS[unit]
+    if v >= 1000:
+        return f"{v:.0f}"
+    if v >= 1:
+        return f"{v:.1f}" if v >= 100 else f"{v:.2f}"
+    return f"{v:.3g}"
+
+
+def print_compare(title: str, results, *, unit: str = "us", layout: str = "long",
+                  note: str | None = None, per: str = "call", vs_jax=None) -> None:
+    """Print :func:`measure_cases` results with ratios to NumPy's and JAX's times.
+
+    The NumPy reference of a case is its first way whose name starts with ``numpy``,
+    the JAX reference its first way starting with ``jax``. ``layout="long"``: one line
+    per way (min, median, median/numpy, median/jax); ``"wide"``: one line per case with
+    each way's median and, for the ways named ``xnp...``, their ratios to NumPy and (for
+    those in ``vs_jax``, default all of them) to JAX. Without JAX the ``/jax`` columns are
+    left out and a note says so.
+    """
+    have_jax = any(_ref(w, "jax") is not None for _, w in results)
+    notes = [note] if note else []
+    if not have_jax and _jax.load() is None:
+        notes.append(_jax.MISSING)
+    notes.append(f"ratio = median time / the reference's median time (below 1: faster); "
+                 f"times in {unit} per {per}")
+    if layout == "wide":
+        names = []
+        for _, w in results:
+            names += [n for n in w if n not in names]
+        xnames = [n for n in names if n.startswith("xnp")]
+        headers = ["case"] + names + [f"{n}/numpy" for n in xnames]
+        jnames = [n for n in xnames if vs_jax is None or n in vs_jax] if have_jax else []
+        headers += [f"{n}/jax" for n in jnames]
+        rows, errors = [], []
+        for label, w in results:
+            base, jref = _ref(w, "numpy"), _ref(w, "jax")
+            row = [label]
+            for n in names:
+                s = w.get(n)
+                row.append(_fmt(s.median, unit) if isinstance(s, Stats) else "-")
+                if isinstance(s, str):
+                    errors.append(f"{label} / {n}: {s}")
+            for ref, ns in ((base, xnames), (jref, jnames)):
+                for n in ns:
+                    s = w.get(n)
+                    ok = isinstance(s, Stats) and ref is not None
+                    row.append(ratio(s.median / ref.median) if ok else "-")
+            rows.append(row)
+        print_table(title, headers, rows, note="\n".join(notes))
+        for e in errors:
+            print(f"  {e}")
+        return
+    headers = ["case", "way", f"min {unit}", f"median {unit}", "/numpy"] + (
+        ["/jax"] if have_jax else [])
+    rows = []
+    for label, w in results:
+        base, jref = _ref(w, "numpy"), _ref(w, "jax")
+        for i, (n, s) in enumerate(w.items()):
+            first = label if i == 0 else ""
+            if isinstance(s, str):
+                rows.append([first, n, "-", "-", s] + (["-"] if have_jax else []))
+                continue
+            row = [first, n, _fmt(s.min, unit), _fmt(s.median, unit),
+                   ratio(s.median / base.median) if base else "-"]
+            if have_jax:
+                row.append(ratio(s.median / jref.median) if jref else "-")
+            rows.append(row)
+    print_table(title, headers, rows, note="\n".join(notes), left=2)
+
+
+def compare(title: str, cases, *, repeat: int = 7, number: int | None = None,
+            target_s: float = 0.01, **kw):
+    """:func:`measure_cases` then :func:`print_compare`; returns the results."""
+    results = measure_cases(cases, repeat=repeat, number=number, target_s=target_s)
+    print_compare(title, results, **kw)
+    return results
+
+
+def device_resident(*arrays):
+    """xnp arrays that already hold a device buffer (outputs of a jitted identity-like
+    call), so a jitted call on them transfers nothing. One array for one input."""
     import xnp  # noqa: PLC0415  (the harness itself runs without xnp)
 
-    ident = xnp.jit(lambda *v: tuple(a + 0 if a.dtype != bool else a for a in v))
-    dev = ident(*data)
+    out = xnp.jit(lambda *v: tuple(a if a.dtype == bool else a + 0 for a in v))(*arrays)
+    block(out)
+    return out[0] if len(arrays) == 1 else out
+
+
+def jit_case(label: str, data: tuple, xnp_fn, numpy_fn, jax_fn=None, *, device: bool = False):
+    """One case of ``numpy_fn(*data)`` vs ``xnp_fn`` eagerly vs ``xnp.jit(xnp_fn)`` on the
+    eager xnp arrays a user has (so each call puts them on the device) vs
+    ``jax.jit(jax_fn)`` on ``jax.device_put`` inputs. ``device=True`` adds ``xnp.jit`` on
+    device-resident inputs (no transfer), for the tables about dispatch."""
+    import xnp  # noqa: PLC0415
+
     eager = tuple(xnp.asarray(a) for a in data)
     jf = xnp.jit(xnp_fn)
-    st = measure({"numpy": lambda: numpy_fn(*data), "xnp.jit": lambda: jf(*dev),
-                  "xnp eager": lambda: xnp_fn(*eager)}, repeat=repeat, target_s=target_s)
-    ratio = st["xnp.jit"].median / st["numpy"].median
-    return [name, ms(st["numpy"].median), ms(st["xnp.jit"].median), ms(st["xnp eager"].median),
-            f"{ratio:.2f}x"]
+    ways = {"numpy": lambda: numpy_fn(*data), "xnp eager": lambda: xnp_fn(*eager),
+            "xnp.jit": lambda: jf(*eager)}
+    if device:
+        dev = device_resident(*data)
+        dev = dev if len(data) > 1 else (dev,)
+        ways["xnp.jit, device-resident"] = lambda: jf(*dev)
+    jax = _jax.load()
+    if jax is not None and jax_fn is not None:
+        jj = jax.jit(jax_fn)
+        jd = tuple(_jax.put(a) for a in data)
+        ways["jax.jit"] = lambda: jj(*jd)
+    return label, ways
 
 
 def us(seconds: float) -> str:
@@ -106,15 +268,17 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f}"
 
 
-def print_table(title: str, headers, rows, note: str | None = None) -> None:
-    """A plain fixed-width table; first column left-aligned, the rest right-aligned."""
+def print_table(title: str, headers, rows, note: str | None = None, left: int = 1) -> None:
+    """A plain fixed-width table; the first ``left`` columns left-aligned, the rest
+    right-aligned."""
     cells = [list(map(str, headers))] + [list(map(str, r)) for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     print(f"\n## {title}")
     if note:
         print(note)
     for j, r in enumerate(cells):
-        padded = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        padded = [c.ljust(w) if i < left else c.rjust(w)
+                  for i, (c, w) in enumerate(zip(r, widths))]
         print("  " + "  ".join(padded))
         if j == 0:
             print("  " + "  ".join("-" * w for w in widths))
@@ -122,7 +286,7 @@ def print_table(title: str, headers, rows, note: str | None = None) -> None:
 
 def machine_line() -> str:
     return (f"machine: {os.cpu_count()} CPU cores ({platform.machine()}), Python "
-            f"{sys.version.split()[0]}, NumPy {numpy.__version__}")
+            f"{sys.version.split()[0]}, NumPy {numpy.__version__}, {_jax.version_line()}")
 
 
 def examples_on_path() -> None:

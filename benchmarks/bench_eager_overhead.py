@@ -1,81 +1,114 @@
-"""(a) Eager overhead of small calls: xnp vs NumPy side by side.
+"""(a) Eager overhead of small calls: xnp vs NumPy vs JAX side by side.
 
 Tiny ops on 3-element float64 arrays (``add``, ``+``) and common NumPy-style calls on
 3x4 float64 arrays (reductions, ``@``/``dot``, ``where``, reshape/transpose,
-``concatenate``, creation and conversion), all served by the eager fast path
-(:mod:`xnp.tracing.fastpath`). Target: xnp within 3x of NumPy's call.
+``concatenate``, creation and conversion), all served by xnp's eager fast path
+(:mod:`xnp.tracing.fastpath`); JAX runs the same calls eagerly on device arrays
+(``jax.numpy``, one cached executable per op). Then (a2) a Python loop of five
+small eager ops per iteration on f64[10]. Target: xnp within 3x of NumPy's call.
 """
 
 from __future__ import annotations
 
 import numpy
 
+import _jax
 import xnp
-from _harness import measure, print_table, us
+from _harness import compare
 
-__all__ = ["main"]
+__all__ = ["main", "loop5"]
+
+LOOP = 100  # iterations of loop5 per call
 
 
 def _cases():
-    """``(label, numpy_callable, xnp_callable)`` rows."""
+    """``(label, numpy_callable, xnp_callable, jax_callable or None)`` rows."""
+    jax = _jax.load()
+    jnp = jax.numpy if jax is not None else None
     a_np, b_np = numpy.arange(3.0), numpy.ones(3)
     a, b = xnp.asarray(a_np), xnp.asarray(b_np)
     x_np = numpy.arange(12.0).reshape(3, 4)
     y_np = numpy.ones((4, 3))
     c_np = x_np > 5.0
     x, y, c = xnp.asarray(x_np), xnp.asarray(y_np), xnp.asarray(c_np)
+    if jax is not None:
+        aj, bj, xj, yj, cj = _jax.put(a_np, b_np, x_np, y_np, c_np)
+
+    def j(fn):
+        return fn if jax is not None else None
+
     return [
-        ("add(a, b) f64[3]", lambda: numpy.add(a_np, b_np), lambda: xnp.add(a, b)),
-        ("a + b f64[3]", lambda: a_np + b_np, lambda: a + b),
-        ("sum(x)", lambda: numpy.sum(x_np), lambda: xnp.sum(x)),
-        ("sum(x, axis=0)", lambda: numpy.sum(x_np, axis=0), lambda: xnp.sum(x, axis=0)),
+        ("add(a, b) f64[3]", lambda: numpy.add(a_np, b_np), lambda: xnp.add(a, b),
+         j(lambda: jnp.add(aj, bj))),
+        ("a + b f64[3]", lambda: a_np + b_np, lambda: a + b, j(lambda: aj + bj)),
+        ("sum(x)", lambda: numpy.sum(x_np), lambda: xnp.sum(x), j(lambda: jnp.sum(xj))),
+        ("sum(x, axis=0)", lambda: numpy.sum(x_np, axis=0), lambda: xnp.sum(x, axis=0),
+         j(lambda: jnp.sum(xj, axis=0))),
         ("x.sum(axis=1, keepdims)", lambda: x_np.sum(axis=1, keepdims=True),
-         lambda: x.sum(axis=1, keepdims=True)),
-        ("mean(x)", lambda: numpy.mean(x_np), lambda: xnp.mean(x)),
-        ("prod(x, axis=1)", lambda: numpy.prod(x_np, axis=1), lambda: xnp.prod(x, axis=1)),
-        ("max(x)", lambda: numpy.max(x_np), lambda: xnp.max(x)),
-        ("x.min(axis=0)", lambda: x_np.min(axis=0), lambda: x.min(axis=0)),
-        ("any(c)", lambda: numpy.any(c_np), lambda: xnp.any(c)),
-        ("all(c, axis=1)", lambda: numpy.all(c_np, axis=1), lambda: xnp.all(c, axis=1)),
-        ("x @ y", lambda: x_np @ y_np, lambda: x @ y),
-        ("matmul(x, y)", lambda: numpy.matmul(x_np, y_np), lambda: xnp.matmul(x, y)),
-        ("dot(x, y)", lambda: numpy.dot(x_np, y_np), lambda: xnp.dot(x, y)),
+         lambda: x.sum(axis=1, keepdims=True), j(lambda: xj.sum(axis=1, keepdims=True))),
+        ("mean(x)", lambda: numpy.mean(x_np), lambda: xnp.mean(x), j(lambda: jnp.mean(xj))),
+        ("prod(x, axis=1)", lambda: numpy.prod(x_np, axis=1), lambda: xnp.prod(x, axis=1),
+         j(lambda: jnp.prod(xj, axis=1))),
+        ("max(x)", lambda: numpy.max(x_np), lambda: xnp.max(x), j(lambda: jnp.max(xj))),
+        ("x.min(axis=0)", lambda: x_np.min(axis=0), lambda: x.min(axis=0),
+         j(lambda: xj.min(axis=0))),
+        ("any(c)", lambda: numpy.any(c_np), lambda: xnp.any(c), j(lambda: jnp.any(cj))),
+        ("all(c, axis=1)", lambda: numpy.all(c_np, axis=1), lambda: xnp.all(c, axis=1),
+         j(lambda: jnp.all(cj, axis=1))),
+        ("x @ y", lambda: x_np @ y_np, lambda: x @ y, j(lambda: xj @ yj)),
+        ("matmul(x, y)", lambda: numpy.matmul(x_np, y_np), lambda: xnp.matmul(x, y),
+         j(lambda: jnp.matmul(xj, yj))),
+        ("dot(x, y)", lambda: numpy.dot(x_np, y_np), lambda: xnp.dot(x, y),
+         j(lambda: jnp.dot(xj, yj))),
         ("where(c, x, x)", lambda: numpy.where(c_np, x_np, x_np),
-         lambda: xnp.where(c, x, x)),
-        ("x.reshape(4, 3)", lambda: x_np.reshape(4, 3), lambda: x.reshape(4, 3)),
+         lambda: xnp.where(c, x, x), j(lambda: jnp.where(cj, xj, xj))),
+        ("x.reshape(4, 3)", lambda: x_np.reshape(4, 3), lambda: x.reshape(4, 3),
+         j(lambda: xj.reshape(4, 3))),
         ("reshape(x, (2, 6))", lambda: numpy.reshape(x_np, (2, 6)),
-         lambda: xnp.reshape(x, (2, 6))),
-        ("x.T", lambda: x_np.T, lambda: x.T),
-        ("transpose(x)", lambda: numpy.transpose(x_np), lambda: xnp.transpose(x)),
+         lambda: xnp.reshape(x, (2, 6)), j(lambda: jnp.reshape(xj, (2, 6)))),
+        ("x.T", lambda: x_np.T, lambda: x.T, j(lambda: xj.T)),
+        ("transpose(x)", lambda: numpy.transpose(x_np), lambda: xnp.transpose(x),
+         j(lambda: jnp.transpose(xj))),
         ("concatenate([x, x])", lambda: numpy.concatenate([x_np, x_np]),
-         lambda: xnp.concatenate([x, x])),
-        ("zeros(5)", lambda: numpy.zeros(5), lambda: xnp.zeros(5)),
+         lambda: xnp.concatenate([x, x]), j(lambda: jnp.concatenate([xj, xj]))),
+        ("zeros(5)", lambda: numpy.zeros(5), lambda: xnp.zeros(5), j(lambda: jnp.zeros(5))),
         ("ones((3, 4), float32)", lambda: numpy.ones((3, 4), numpy.float32),
-         lambda: xnp.ones((3, 4), xnp.float32)),
-        ("full((3, 4), 2.0)", lambda: numpy.full((3, 4), 2.0), lambda: xnp.full((3, 4), 2.0)),
+         lambda: xnp.ones((3, 4), xnp.float32), j(lambda: jnp.ones((3, 4), jnp.float32))),
+        ("full((3, 4), 2.0)", lambda: numpy.full((3, 4), 2.0), lambda: xnp.full((3, 4), 2.0),
+         j(lambda: jnp.full((3, 4), 2.0))),
         ("asarray([1.0, 2.0])", lambda: numpy.asarray([1.0, 2.0]),
-         lambda: xnp.asarray([1.0, 2.0])),
-        ("asarray(ndarray)", lambda: numpy.asarray(x_np), lambda: xnp.asarray(x_np)),
+         lambda: xnp.asarray([1.0, 2.0]), j(lambda: jnp.asarray([1.0, 2.0]))),
+        ("asarray(ndarray)", lambda: numpy.asarray(x_np), lambda: xnp.asarray(x_np),
+         j(lambda: jnp.asarray(x_np))),
         ("array([[1, 2], [3, 4]])", lambda: numpy.array([[1, 2], [3, 4]]),
-         lambda: xnp.array([[1, 2], [3, 4]])),
+         lambda: xnp.array([[1, 2], [3, 4]]), j(lambda: jnp.array([[1, 2], [3, 4]]))),
     ]
 
 
+def loop5(np, x, b, n: int = LOOP):
+    """``n`` iterations of five small elementwise ops (mul, add, tanh, mul, sub)."""
+    for _ in range(n):
+        x = np.tanh(x * 0.9 + b) - 0.1 * x
+    return x
+
+
 def main() -> None:
-    cases = _cases()
-    fns = {}
-    for label, f_np, f_xnp in cases:
-        fns["numpy " + label] = f_np
-        fns["xnp " + label] = f_xnp
-    st = measure(fns, repeat=9)
-    rows = []
-    for label, _, _ in cases:
-        n, x = st["numpy " + label], st["xnp " + label]
-        rows.append([label, us(n.min), us(x.min), us(x.median), f"{x.min / n.min:.2f}x",
-                     f"{x.median / n.median:.2f}x"])
-    print_table("(a) eager overhead, small calls (f64[3] / f64[3,4])",
-                ["call", "numpy min us", "xnp min us", "xnp median us", "/numpy (min)",
-                 "/numpy (median)"], rows, note="target: xnp within 3x of numpy")
+    cases = [(label, {"numpy": f_np, "xnp": f_x, "jax": f_j})
+             for label, f_np, f_x, f_j in _cases()]
+    compare("(a) eager overhead, small calls (f64[3] / f64[3,4])", cases, repeat=7,
+            layout="wide", note="target: xnp within 3x of numpy; jax: jax.numpy on device arrays")
+
+    jax = _jax.load()
+    x_np, b_np = numpy.linspace(-1.0, 1.0, 10), numpy.full(10, 0.1)
+    x, b = xnp.asarray(x_np), xnp.asarray(b_np)
+    ways = {"numpy": (lambda: loop5(numpy, x_np, b_np), LOOP),
+            "xnp": (lambda: loop5(xnp, x, b), LOOP), "jax": None}
+    if jax is not None:
+        xj, bj = _jax.put(x_np, b_np)
+        ways["jax"] = (lambda: loop5(jax.numpy, xj, bj), LOOP)
+    compare("(a2) a Python loop of five small eager ops (f64[10])",
+            [("x = tanh(x * 0.9 + b) - 0.1 * x", ways)], repeat=7, layout="wide",
+            per="iteration (five ops)")
 
 
 if __name__ == "__main__":

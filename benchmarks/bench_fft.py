@@ -1,39 +1,45 @@
-"""(fft) Fourier transforms: ``xnp.jit`` vs NumPy side by side (and xnp eager, which
-calls ``numpy.fft``): ``fft``/``rfft``/``irfft`` of 2^20 float64 values and ``fft2`` of a
-512x512 float64 array. jit inputs are device-resident outputs of a previous jitted call,
-so no transfer is timed; the jit result includes the conversion to complex.
+"""(fft) Fourier transforms: ``xnp.jit`` vs NumPy vs ``jax.jit`` side by side (and xnp
+eager, which calls ``numpy.fft``): ``fft``/``rfft``/``irfft`` of 2^20 float64 values and
+``fft2``/``rfft2`` of a 512x512 float64 array. ``xnp.jit`` gets the eager arrays a user
+has, JAX ``jax.device_put`` arrays; the jit results include the conversion to complex.
 """
 
 from __future__ import annotations
 
 import numpy
 
+import _jax
 import xnp
-from _harness import jit_numpy_eager_row, print_table
+from _harness import compare, jit_case
 
 __all__ = ["main"]
 
 
-def _cases(rng):
+def _cases(rng, jnp):
     x1 = rng.standard_normal(1 << 20)
     x2 = rng.standard_normal((512, 512))
     spec = numpy.fft.rfft(x1)
+
+    def j(name):
+        return getattr(jnp.fft, name) if jnp is not None else None
+
     return [
-        ("fft, 2^20 f64", x1, xnp.fft.fft, numpy.fft.fft),
-        ("rfft, 2^20 f64", x1, xnp.fft.rfft, numpy.fft.rfft),
-        ("irfft, 2^19+1 c128", spec, xnp.fft.irfft, numpy.fft.irfft),
-        ("fft2, 512x512 f64", x2, xnp.fft.fft2, numpy.fft.fft2),
-        ("rfft2, 512x512 f64", x2, xnp.fft.rfft2, numpy.fft.rfft2),
+        ("fft, 2^20 f64", x1, xnp.fft.fft, numpy.fft.fft, j("fft")),
+        ("rfft, 2^20 f64", x1, xnp.fft.rfft, numpy.fft.rfft, j("rfft")),
+        ("irfft, 2^19+1 c128", spec, xnp.fft.irfft, numpy.fft.irfft, j("irfft")),
+        ("fft2, 512x512 f64", x2, xnp.fft.fft2, numpy.fft.fft2, j("fft2")),
+        ("rfft2, 512x512 f64", x2, xnp.fft.rfft2, numpy.fft.rfft2, j("rfft2")),
     ]
 
 
 def main() -> None:
     rng = numpy.random.default_rng(0)
-    rows = [jit_numpy_eager_row(name, (data,), xf, nf, target_s=0.05)
-            for name, data, xf, nf in _cases(rng)]
-    print_table("(fft) Fourier transforms (median ms per call)",
-                ["op", "numpy", "xnp.jit", "xnp eager", "jit/numpy"], rows,
-                note="jit: device-resident inputs; eager runs numpy.fft through xnp's dispatch")
+    jax = _jax.load()
+    cases = [jit_case(name, (data,), xf, nf, jf)
+             for name, data, xf, nf, jf in _cases(rng, jax.numpy if jax else None)]
+    compare("(fft) Fourier transforms", cases, repeat=5, target_s=0.05, unit="ms",
+            layout="wide", vs_jax=("xnp.jit",),
+            note="xnp eager runs numpy.fft through xnp's dispatch")
 
 
 if __name__ == "__main__":

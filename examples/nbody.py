@@ -7,12 +7,14 @@ Integrator: symplectic leapfrog (kick-drift-kick), vectorised with pairwise
 differences by broadcasting; the physics functions are written against a
 module parameter ``np`` so the same code runs on ``numpy`` and on ``xnp``.
 
-``xnp.jit`` has no ``lax.fori_loop`` yet, so the jitted version compiles a
-function that unrolls a Python loop over ``CHUNK`` steps and calls it from a
-Python loop. Printed: the relative energy drift over the century for each
-way, agreement checks, time per step and speed-ups vs NumPy.
+NumPy and xnp eager step through the century from a Python loop; the jitted
+version runs the whole century as one call of one compiled function, the
+steps an ``xnp.lax.fori_loop`` inside it (the number of steps is an argument,
+so a first call with 0 steps compiles it). Printed: the relative energy drift
+over the century for each way, agreement checks, time per step and speed-ups
+vs NumPy.
 
-Run ``python examples/nbody.py`` (``--days``, ``--dt``, ``--chunk``).
+Run ``python examples/nbody.py`` (``--days``, ``--dt``).
 Exits with status 1 if the three runs disagree.
 """
 
@@ -26,7 +28,7 @@ import numpy
 
 import xnp
 
-__all__ = ["initial_state", "accelerations", "energy", "make_step", "make_multi_step", "run",
+__all__ = ["initial_state", "accelerations", "energy", "make_step", "make_loop", "run",
            "main", "GM_KM3_S2", "NAMES"]
 
 J2000 = 2451545.0  # JD (TDB)
@@ -34,7 +36,6 @@ AU_KM = 149597870.7  # IAU 2012 Resolution B2 (exact)
 DAY_S = 86400.0
 DAYS = 36525.0  # one Julian century
 DT = 1.0  # days
-CHUNK = 75  # steps per jitted call (36525 = 487 * 75)
 
 NAMES = ("Sun", "Mercury", "Venus", "Earth-Moon", "Mars", "Jupiter", "Saturn", "Uranus",
          "Neptune")
@@ -124,16 +125,20 @@ def make_step(np, dt: float = DT):
     return step
 
 
-def make_multi_step(np, n_steps: int, dt: float = DT):
-    """``n_steps`` leapfrog steps in one function (the Python loop unrolls under jit)."""
+def make_loop(np, fori_loop, dt: float = DT):
+    """``loop(n_steps, x, v, a, gm, mask) -> (x, v, a)``: ``n_steps`` leapfrog steps as
+    one ``fori_loop`` (``xnp.lax.fori_loop``, or JAX's); under jit, one compiled loop
+    whose trip count is an argument."""
     step = make_step(np, dt)
 
-    def multi_step(x, v, a, gm, mask):
-        for _ in range(n_steps):
-            x, v, a = step(x, v, a, gm, mask)
-        return x, v, a
+    def loop(n_steps, x, v, a, gm, mask):
+        def body(i, state):
+            x, v, a = state
+            return step(x, v, a, gm, mask)
 
-    return multi_step
+        return fori_loop(0, n_steps, body, (x, v, a))
+
+    return loop
 
 
 # --------------------------------------------------------------------------- running one way
@@ -146,11 +151,12 @@ def _check_xnp_value(name: str, value) -> None:
                         "an xnp path returned a non-xnp value")
 
 
-def run(label: str, np, n_steps: int, dt: float = DT, chunk: int = 1, jit: bool = False):
+def run(label: str, np, n_steps: int, dt: float = DT, jit: bool = False):
     """Integrate ``n_steps`` steps; returns the final state, energy drift and timing.
 
-    ``chunk`` steps are done per call of the step function (under ``jit`` that
-    function is compiled once per distinct chunk length, before timing).
+    Without ``jit``: one call of the step function per step, from a Python loop.
+    With ``jit``: one call of the jitted ``fori_loop`` over all the steps, after a
+    first call with 0 steps that compiles it (timed as the compile time).
     """
     x0, v0 = initial_state()
     x, v = np.asarray(x0), np.asarray(v0)
@@ -161,22 +167,23 @@ def run(label: str, np, n_steps: int, dt: float = DT, chunk: int = 1, jit: bool 
     a = accelerations(np, x, gm, mask)
     e0 = float(energy_fn(x, v, gm, mask))
 
-    calls = [chunk] * (n_steps // chunk) + ([n_steps % chunk] if n_steps % chunk else [])
-    fns = {}
     t_compile = 0.0
-    for n in sorted(set(calls)):
-        fns[n] = make_multi_step(np, n, dt)
-        if jit:
-            fns[n] = xnp.jit(fns[n])
-            t0 = time.perf_counter()
-            numpy.asarray(fns[n](x, v, a, gm, mask)[0])  # compile
-            t_compile += time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    for n in calls:
-        x, v, a = fns[n](x, v, a, gm, mask)
-    numpy.asarray(x)  # wait for the last call (jit runs asynchronously)
-    elapsed = time.perf_counter() - t0
+    if jit:
+        loop = xnp.jit(make_loop(xnp, xnp.lax.fori_loop, dt))
+        t0 = time.perf_counter()
+        numpy.asarray(loop(0, x, v, a, gm, mask)[0])  # compiles; runs no step
+        t_compile = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        x, v, a = loop(n_steps, x, v, a, gm, mask)
+        numpy.asarray(x)  # wait for the result (jit runs asynchronously)
+        elapsed = time.perf_counter() - t0
+    else:
+        step = make_step(np, dt)
+        t0 = time.perf_counter()
+        for _ in range(n_steps):
+            x, v, a = step(x, v, a, gm, mask)
+        numpy.asarray(x)
+        elapsed = time.perf_counter() - t0
 
     if np is xnp:
         for name, value in (("x", x), ("v", v), ("a", a)):
@@ -212,17 +219,17 @@ def main(argv=None) -> bool:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=float, default=DAYS, help="simulated time (days)")
     parser.add_argument("--dt", type=float, default=DT, help="step (days)")
-    parser.add_argument("--chunk", type=int, default=CHUNK, help="steps per jitted call")
     args = parser.parse_args(argv)
     n_steps = int(round(args.days / args.dt))
 
     print(f"N-body: Sun + 8 planets from erfa.plan94 at J2000, DE430 GMs, leapfrog (KDK), "
           f"dt = {args.dt:g} day, {n_steps} steps = {n_steps * args.dt / 365.25:g} years, "
-          f"float64; jit: {args.chunk} unrolled steps per call, called from a Python loop.")
+          f"float64; numpy and xnp eager: one step per call from a Python loop; xnp.jit: the "
+          f"{n_steps} steps as one xnp.lax.fori_loop in one jitted call.")
     results = [
         run("numpy", numpy, n_steps, args.dt),
         run("xnp eager", xnp, n_steps, args.dt),
-        run("xnp.jit", xnp, n_steps, args.dt, chunk=args.chunk, jit=True),
+        run("xnp.jit", xnp, n_steps, args.dt, jit=True),
     ]
     base = results[0]
     print(f"  {'way':<10} {'step (us)':>10} {'speed-up':>9} {'total (s)':>10} "

@@ -99,7 +99,12 @@ class Client:
     def __init__(self, platform: str = "cpu"):
         if platform == "cpu":
             _cpu_feature_guard.check_cpu_features()
-            self.client = xc.make_cpu_client()
+            # Synchronous: a call runs on the calling thread, so XLA allocates its output
+            # buffers there (in the main thread: from glibc's main heap, whose freed large
+            # blocks are reused, see xnp.backends.numpy.allocator) instead of on a worker
+            # thread, where every large output is a fresh mmap that faults page by page.
+            # Calls whose inputs alias host memory must wait for their result anyway.
+            self.client = xc.make_cpu_client(asynchronous=False)
         elif platform in _PLUGINS:
             self.client = _make_plugin_client(platform)
         else:

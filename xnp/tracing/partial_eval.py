@@ -13,6 +13,8 @@ import contextlib
 import gc
 import inspect
 import os
+import types
+import weakref
 
 import numpy as np
 
@@ -58,10 +60,36 @@ def debug_info_for(fun, transformation: str, arg_names) -> DebugInfo:
     return DebugInfo(name, file, line, list(arg_names), transformation)
 
 
+# plain function -> (what its signature is computed from, the signature); weak keys, so a
+# cached entry never keeps a function (or what it closes over) alive
+_SIGNATURES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _signature(fun) -> inspect.Signature:
+    """``inspect.signature(fun)``, cached for plain Python functions.
+
+    ``jit`` names its arguments on every call that passes a pytree; computing a
+    signature costs more than binding one. A cached signature is reused while what
+    binding depends on (code, defaults, keyword-only defaults, an explicit
+    ``__signature__``) is the same objects; other callables are not cached. Only
+    binding uses the result, so annotations are not part of the check.
+    """
+    if type(fun) is not types.FunctionType:
+        return inspect.signature(fun)
+    basis = (fun.__code__, fun.__defaults__, fun.__kwdefaults__,
+             fun.__dict__.get("__signature__"))
+    hit = _SIGNATURES.get(fun)
+    if hit is not None and all(a is b for a, b in zip(hit[0], basis)):
+        return hit[1]
+    sig = inspect.signature(fun)
+    _SIGNATURES[fun] = (basis, sig)
+    return sig
+
+
 def signature_arg_names(fun, args, kwargs) -> list[str] | None:
     """Names of positional ``args`` and keyword ``kwargs`` as the signature binds them."""
     try:
-        sig = inspect.signature(_unwrap(fun))
+        sig = _signature(_unwrap(fun))
         bound = sig.bind(*args, **kwargs)
     except (TypeError, ValueError):
         return None

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 
 __all__ = ["update", "get", "override", "snapshot"]
 
@@ -67,6 +68,7 @@ _TYPES = {"enable_x64": bool, "log_compiles": bool, "log_transfers": bool, "jit_
 # options that do not change what is traced: left out of snapshot()
 _NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir"})
 _SNAPSHOT = [None]
+_SNAPSHOT_LOCK = threading.Lock()
 
 
 def get(name: str):
@@ -108,16 +110,26 @@ def update(name: str, value) -> None:
         fastpath.refresh()
     _OPTIONS[name] = value
     if name not in _NOT_IN_SNAPSHOT:
-        _SNAPSHOT[0] = None
+        with _SNAPSHOT_LOCK:
+            _SNAPSHOT[0] = None
 
 
 def snapshot() -> tuple:
     """A hashable tuple of the options that can change tracing, for jit cache keys (those
-    in ``_NOT_IN_SNAPSHOT``, such as ``compilation_cache_dir``, are left out)."""
+    in ``_NOT_IN_SNAPSHOT``, such as ``compilation_cache_dir``, are left out).
+
+    The same object until an option in it changes (jit's cached-call paths compare it by
+    identity): it is built under a lock, so threads asking at once get one object, and
+    :func:`update` drops it under that lock after changing the option, so a snapshot
+    built from the old value never outlives the change.
+    """
     s = _SNAPSHOT[0]
     if s is None:
-        s = _SNAPSHOT[0] = tuple(sorted(
-            (k, v) for k, v in _OPTIONS.items() if k not in _NOT_IN_SNAPSHOT))
+        with _SNAPSHOT_LOCK:
+            s = _SNAPSHOT[0]
+            if s is None:
+                s = _SNAPSHOT[0] = tuple(sorted(
+                    (k, v) for k, v in _OPTIONS.items() if k not in _NOT_IN_SNAPSHOT))
     return s
 
 

@@ -133,8 +133,10 @@ def _jit_layout(t):
     tr = t._trace
     entry = _MEMO.get(id(tr))
     if entry is None or entry[0]() is not tr:
-        for k in [k for k, (r, _) in _MEMO.items() if r() is None]:
-            del _MEMO[k]
+        # a copy of the items (taken in one step), and pop: other threads use _MEMO too
+        for k, (r, _) in list(_MEMO.items()):
+            if r() is None:
+                _MEMO.pop(k, None)
         entry = _MEMO[id(tr)] = (weakref.ref(tr), {})
     memo = entry[1]
     consts = {id(v): c for v, c in zip(tr.constvars, tr.const_values)}

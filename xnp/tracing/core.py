@@ -1,8 +1,8 @@
 """Primitives, ``bind``, traces, tracers and eager arrays.
 
-Trace discipline: one *current trace* (a context variable, changed only by
-:func:`set_current_trace`, restored in ``finally``). ``Primitive.bind`` hands
-the call to the current trace:
+Trace discipline: one *current trace* per thread (``_STATE.trace``, changed only
+by :func:`set_current_trace`, restored in ``finally``). ``Primitive.bind`` hands
+the call to the calling thread's current trace:
 
 * :class:`EvalTrace` (no transformation active) runs the eager backend's
   implementation of the primitive;
@@ -15,6 +15,12 @@ the call to the current trace:
 A trace has an ``alive`` flag that is cleared when its transformation ends;
 using one of its tracers afterwards raises ``UnexpectedTracerError`` naming
 the line that created the tracer.
+
+Threads: the trace state is per thread. A thread that traces (``jit``, ``grad``,
+``vmap``) changes only its own current trace; every other thread keeps running
+eagerly (or its own transformation) at the same time. A new thread starts with
+no transformation active. A tracer handed to another thread still stages into the
+trace that made it (and raises ``UnexpectedTracerError`` once that trace has ended).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -196,15 +203,34 @@ class Trace:
         raise NotImplementedError
 
 
-class _State:
-    __slots__ = ("trace",)
+class _State(threading.local):
+    """The calling thread's trace state: ``trace`` is its current trace.
+
+    One object for the process (modules bind it once, as ``_STATE = core._STATE``),
+    whose attributes are per thread: ``__init__`` runs once in every thread that
+    reads it and starts that thread with the shared base :class:`EvalTrace` (eager
+    evaluation; the eager fast paths compare against it by identity). No
+    ``__slots__``: a slot would be one value shared by all threads.
+    """
 
     def __init__(self):
-        self.trace: Trace = EvalTrace()
+        self.trace: Trace = _BASE_TRACE
+
+
+#: Idents of the threads whose current trace is not the base trace, kept by
+#: :class:`set_current_trace` (each thread adds and removes only its own ident). Empty,
+#: the common case, means that every thread runs eagerly: the eager fast paths test
+#: ``not _TRACING_THREADS or _STATE.trace is _BASE_TRACE`` and so skip the per-thread
+#: lookup of ``_STATE.trace`` (tens of ns) while no thread traces. A thread's ident is
+#: added before its trace leaves the base trace and removed after it is back, so an
+#: empty set never hides a transformation of the calling thread.
+_TRACING_THREADS: set = set()
+_get_ident = threading.get_ident
 
 
 class set_current_trace:
-    """Context manager: make ``trace`` the current trace; restores the previous one."""
+    """Context manager: make ``trace`` the calling thread's current trace; restores the
+    previous one on exit, also when the body raises (other threads are not affected)."""
 
     __slots__ = ("new", "prev")
 
@@ -212,16 +238,31 @@ class set_current_trace:
         self.new = trace
 
     def __enter__(self):
-        self.prev = _STATE.trace
-        _STATE.trace = self.new
-        return self.new
+        new = self.new
+        prev = self.prev = _STATE.trace
+        _switch(prev, new)
+        return new
 
     def __exit__(self, *exc):
-        _STATE.trace = self.prev
+        _switch(_STATE.trace, self.prev)
         return False
 
 
+def _switch(old: Trace, new: Trace) -> None:
+    """Replace the calling thread's current trace ``old`` by ``new``, keeping
+    ``_TRACING_THREADS`` a superset of the threads that are not on the base trace."""
+    if old is _BASE_TRACE and new is not _BASE_TRACE:
+        _TRACING_THREADS.add(_get_ident())
+        _STATE.trace = new
+    elif new is _BASE_TRACE and old is not _BASE_TRACE:
+        _STATE.trace = new
+        _TRACING_THREADS.discard(_get_ident())
+    else:
+        _STATE.trace = new
+
+
 def current_trace() -> Trace:
+    """The calling thread's current trace (the base ``EvalTrace`` when none is active)."""
     return _STATE.trace
 
 
@@ -409,6 +450,9 @@ class EvalTrace(Trace):
         return Array(out if type(out) is native else backend.wrap_native(out), weak)
 
 
+#: the trace of eager evaluation: every thread's current trace when no transformation
+#: is active in it (it holds no state, so all threads share it)
+_BASE_TRACE = EvalTrace()
 _STATE = _State()
 _CHECKED: set = set()
 

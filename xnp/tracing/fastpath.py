@@ -13,7 +13,10 @@ backend without the table (the eager XLA mode) always takes the full path.
 Anything else -- a tracer, an active ``jit``/``grad``/``vmap`` (omnistaging must
 record the operation), mixed dtypes or shapes, keyword arguments, a device buffer
 not read to the host yet -- falls through to the full path, so the fast path
-never changes a result, a dtype, a weak type or an error message.
+never changes a result, a dtype, a weak type or an error message. "Active" means in
+the calling thread: every fast path tests ``not busy or state.trace is base``, where
+``busy`` is ``core._TRACING_THREADS`` (empty while no thread transforms anything)
+and ``state.trace`` the calling thread's current trace.
 
 Besides the ufunc-like ``fast_ops``, a backend's ``fast_calls`` table serves common
 NumPy calls (reductions, ``matmul``/``dot``, ``where``, ``reshape``/``transpose``,
@@ -54,8 +57,11 @@ class FastOp(NamedTuple):
     bool_out: bool = False
 
 
-_STATE = core._STATE
-_EVAL = _STATE.trace  # the base trace: eager evaluation, no transformation active
+_STATE = core._STATE  # per thread: ``_STATE.trace`` is the calling thread's current trace
+_EVAL = core._BASE_TRACE  # the base trace: eager evaluation, no transformation active
+# the threads not on the base trace: while it is empty no thread transforms anything, and
+# ``_STATE.trace`` (a per-thread lookup) need not be read
+_TRACING_THREADS = core._TRACING_THREADS
 _TABLE: list = [{}]  # the current eager backend's fast_ops
 _CALLS: list = [{}]  # the current eager backend's fast_calls
 _OPTIONS = config._OPTIONS  # enable_x64 decides default dtypes and accumulator widths
@@ -66,12 +72,20 @@ _INEXACT_KINDS = frozenset("fc")
 
 
 def refresh() -> None:
-    """Re-read the current eager backend's ``fast_ops`` (called when it changes)."""
+    """Re-read the current eager backend's ``fast_ops`` (called when it changes).
+
+    The tables are emptied first and set last, so a thread running an eager call
+    meanwhile takes the full path instead of pairing one backend's function with the
+    other's array type. (Switching ``eager_backend`` while other threads compute is
+    still racy for the calls in flight.)
+    """
     backend = core.eager_backend()
-    _TABLE[0] = getattr(backend, "fast_ops", {})
-    _CALLS[0] = getattr(backend, "fast_calls", {})
+    _TABLE[0] = {}
+    _CALLS[0] = {}
     _WRAP[0] = backend.wrap_native
     _NATIVE[0] = backend.native_type
+    _CALLS[0] = getattr(backend, "fast_calls", {})
+    _TABLE[0] = getattr(backend, "fast_ops", {})
 
 
 def _scalar_fits(v, scalar) -> bool:
@@ -104,10 +118,11 @@ def binary(name: str, *, swap: bool = False) -> Callable:
 
 def _binary(name: str, swap: bool, slow: Callable) -> Callable:
     state, table, native, array, fits, base = _STATE, _TABLE, _NATIVE, Array, _scalar_fits, _EVAL
+    busy = _TRACING_THREADS
 
     def fast(x1, x2, *args, **kwargs):
         # one flat body: this runs on every eager operator, so no helper calls
-        if state.trace is base and not args and not kwargs:
+        if (not busy or state.trace is base) and not args and not kwargs:
             op = table[0].get(name)
             if op is not None:
                 a, b = (x2, x1) if swap else (x1, x2)
@@ -148,10 +163,10 @@ def unary(name: str) -> Callable:
 
 
 def _unary(name: str, slow: Callable) -> Callable:
-    state, table, native, array = _STATE, _TABLE, _NATIVE, Array
+    state, table, native, array, busy = _STATE, _TABLE, _NATIVE, Array, _TRACING_THREADS
 
     def fast(x, *args, **kwargs):
-        if state.trace is _EVAL and not args and not kwargs and type(x) is array:
+        if (not busy or state.trace is _EVAL) and not args and not kwargs and type(x) is array:
             op = table[0].get(name)
             v = x._val
             if op is not None and v is not None and v.dtype in op[1]:
@@ -183,7 +198,8 @@ def getitem(slow: Callable) -> Callable:
     basic indexing: views, a 0-d copy for a full integer index, as the full path)."""
 
     def fast(self, idx):
-        if _STATE.trace is _EVAL and _TABLE[0] and self._buf is None and _basic_index(idx):
+        if ((not _TRACING_THREADS or _STATE.trace is _EVAL) and _TABLE[0] and self._buf is None
+                and _basic_index(idx)):
             v = self._val
             try:
                 out = v[idx]
@@ -224,11 +240,11 @@ def reduction(name: str, positional: tuple, keyword: tuple = ()) -> Callable:
     kpos = positional.index("keepdims")
     npos = len(positional)
     names = frozenset(positional) | frozenset(keyword)
-    calls, state, array, opts = _CALLS, _STATE, Array, _OPTIONS
+    calls, state, array, opts, busy = _CALLS, _STATE, Array, _OPTIONS, _TRACING_THREADS
 
     def deco(slow: Callable) -> Callable:
         def fast(a, axis=None, *args, **kwargs):
-            if state.trace is _EVAL and type(a) is array and not a._weak:
+            if (not busy or state.trace is _EVAL) and type(a) is array and not a._weak:
                 op = calls[0].get(name)
                 v = a._val
                 if op is not None and v is not None and v.dtype in op[1] and opts["enable_x64"]:
@@ -262,13 +278,13 @@ def matmul(name: str, *, swap: bool = False) -> Callable:
     ``__rmatmul__``) served by ``fast_calls[name].fn(a, b)`` for two eager arrays of one
     dtype, ``a`` at least 1-D and ``b`` 1-D or 2-D (the forms that are one ``numpy.dot``
     on the full path too), no other argument but a None ``out``. The result is strong."""
-    calls, state, array = _CALLS, _STATE, Array
+    calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def deco(slow: Callable) -> Callable:
         def fast(x1, x2, *args, **kwargs):
             a, b = (x2, x1) if swap else (x1, x2)
-            if (state.trace is _EVAL and type(a) is array and type(b) is array and not kwargs
-                    and (not args or args == (None,))):
+            if ((not busy or state.trace is _EVAL) and type(a) is array and type(b) is array
+                    and not kwargs and (not args or args == (None,))):
                 op = calls[0].get(name)
                 va, vb = a._val, b._val
                 if (op is not None and va is not None and vb is not None
@@ -290,10 +306,10 @@ def where(slow: Callable) -> Callable:
     """``where(condition, x, y)`` served by ``fast_calls["where"].fn`` for an eager bool
     ``condition`` and ``x``, ``y`` eager arrays of one dtype (weak iff both are), or one of
     them a small Python scalar the other's dtype wins over (as :func:`binary`)."""
-    calls, state, array, fits = _CALLS, _STATE, Array, _scalar_fits
+    calls, state, array, fits, busy = _CALLS, _STATE, Array, _scalar_fits, _TRACING_THREADS
 
     def fast(*args, **kwargs):
-        if state.trace is _EVAL and len(args) == 3 and not kwargs:
+        if (not busy or state.trace is _EVAL) and len(args) == 3 and not kwargs:
             c, x, y = args
             op = calls[0].get("where")
             if op is not None and type(c) is array:
@@ -329,7 +345,7 @@ def where(slow: Callable) -> Callable:
 def _view_value(a, name):
     """The host value of an eager ``a`` a view may be taken of (not a jit output's
     read-only buffer view, which the full path copies first), or None."""
-    if _STATE.trace is _EVAL and type(a) is Array and a._buf is None:
+    if (not _TRACING_THREADS or _STATE.trace is _EVAL) and type(a) is Array and a._buf is None:
         op = _CALLS[0].get(name)
         v = a._val
         if op is not None and v is not None and v.dtype in op[1]:
@@ -377,10 +393,10 @@ def transpose(slow: Callable) -> Callable:
 
 def transpose_property(slow: Callable) -> Callable:
     """The ``Array.T`` getter with the fast path of :func:`transpose`."""
-    calls, state, array = _CALLS, _STATE, Array
+    calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def fast(self):
-        if state.trace is _EVAL and type(self) is array and self._buf is None:
+        if (not busy or state.trace is _EVAL) and type(self) is array and self._buf is None:
             op = calls[0].get("transpose")
             v = self._val
             if op is not None and v is not None and v.dtype in op[1]:
@@ -393,10 +409,10 @@ def transpose_property(slow: Callable) -> Callable:
 def reshape_method(slow: Callable) -> Callable:
     """``Array.reshape(*shape, order="C")`` with the fast path of :func:`reshape` for
     ints or one tuple of ints."""
-    calls, state, array = _CALLS, _STATE, Array
+    calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def fast(self, *shape, order="C"):
-        if (state.trace is _EVAL and type(self) is array and self._buf is None
+        if ((not busy or state.trace is _EVAL) and type(self) is array and self._buf is None
                 and type(order) is str and order == "C"):
             op = calls[0].get("reshape")
             v = self._val
@@ -416,10 +432,10 @@ def reshape_method(slow: Callable) -> Callable:
 def concatenate(slow: Callable) -> Callable:
     """``concatenate(arrays, axis=0)`` served by ``fast_calls["concatenate"].fn`` for a
     list/tuple of eager arrays of one dtype and an int ``axis`` (weak iff all are)."""
-    calls, state, array = _CALLS, _STATE, Array
+    calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def fast(arrays, /, axis=0, *args, **kwargs):
-        if (state.trace is _EVAL and not args and not kwargs and type(axis) is int
+        if ((not busy or state.trace is _EVAL) and not args and not kwargs and type(axis) is int
                 and type(arrays) in (list, tuple) and arrays):
             op = calls[0].get("concatenate")
             if op is not None:
@@ -484,8 +500,9 @@ def _shape_ok(shape) -> bool:
 
 def _creation_dtype(name, dtype, shape, order, device, like):
     """``(fn, dtype)`` when a creation call can be served, else None."""
-    if (_STATE.trace is _EVAL and device is None and like is None and type(order) is str
-            and order == "C" and _OPTIONS["enable_x64"] and _shape_ok(shape)):
+    if ((not _TRACING_THREADS or _STATE.trace is _EVAL) and device is None and like is None
+            and type(order) is str and order == "C" and _OPTIONS["enable_x64"]
+            and _shape_ok(shape)):
         op = _CALLS[0].get(name)
         if op is not None:
             dt = _F64 if dtype is None else _dtype(dtype)
@@ -498,13 +515,14 @@ def fill(name: str) -> Callable:
     """Decorator: ``zeros``/``ones``/``empty(shape, dtype=None, order="C")`` served by
     ``fast_calls[name].fn(shape, dtype)`` for an int or tuple-of-ints shape (float64
     default, ``enable_x64`` only)."""
-    calls, state, array, opts = _CALLS, _STATE, Array, _OPTIONS
+    calls, state, array, opts, busy = _CALLS, _STATE, Array, _OPTIONS, _TRACING_THREADS
 
     def deco(slow: Callable) -> Callable:
         def fast(shape, dtype=None, order="C", *, device=None, like=None):
             if (dtype is None and type(shape) is int and shape >= 0 and type(order) is str
                     and order == "C" and device is None and like is None
-                    and state.trace is _EVAL and opts["enable_x64"]):  # the common case
+                    and (not busy or state.trace is _EVAL)
+                    and opts["enable_x64"]):  # the common case
                 op = calls[0].get(name)
                 if op is not None:
                     return array(op[0](shape, _F64), False)
@@ -559,7 +577,7 @@ def _host_data(name, obj, copy):
     """The host array an eager ``asarray``/``array`` of ``obj`` (an ndarray, Python scalar
     or nested list of Python scalars) would hold, or None."""
     op = _CALLS[0].get(name)
-    if op is None or _STATE.trace is not _EVAL:
+    if op is None or (_TRACING_THREADS and _STATE.trace is not _EVAL):
         return None
     t = type(obj)
     if t is _NATIVE[0]:
@@ -591,7 +609,7 @@ def asarray(slow: Callable) -> Callable:
             t = type(a)
             if t is Array or t is _NATIVE[0]:
                 op = _CALLS[0].get("asarray")
-                if _STATE.trace is _EVAL and op is not None:
+                if (not _TRACING_THREADS or _STATE.trace is _EVAL) and op is not None:
                     if t is Array:
                         return a
                     if a.dtype in op[1]:

@@ -6,6 +6,17 @@ static values compared by type and value, config) in a bounded per-function
 cache; on a miss trace ``f`` to a ``ClosedJaxpr`` and compile it with the
 registered jit backend (XLA). Called inside another trace, a jitted function
 is staged as one ``jit`` equation holding its jaxpr.
+
+Threads may call one jitted function concurrently. Each cache key is traced once:
+a thread asking for a key that another thread is tracing waits for that trace (and
+traces it itself if that trace raised), and each entry is compiled once, under its
+own lock. A thread that is itself tracing another key of some jitted function never
+waits (two such threads could wait for each other): it traces the key again, and the
+first finished trace is kept. The cache's bookkeeping (LRU order, eviction,
+``trace_count``) changes under a per-function lock that is never held while tracing
+or compiling. The fast-dispatch state is only read, set one item at a time or replaced:
+the last hit (``_hot``) is one tuple, and a call's entry is returned to the caller, not
+left on the function object for another thread to pick up.
 """
 
 from __future__ import annotations
@@ -14,6 +25,7 @@ import collections
 import functools
 import inspect
 import sys
+import threading
 
 import numpy as np
 
@@ -151,7 +163,8 @@ def _arg_aval(x, path: str, fun_name: str) -> ShapedArray:
 
 
 class _Entry:
-    __slots__ = ("closed", "out_tree", "mutated", "compiled", "n_out", "single", "any_mutated")
+    __slots__ = ("closed", "out_tree", "mutated", "compiled", "n_out", "single", "any_mutated",
+                 "compile_lock")
 
     def __init__(self, closed, out_tree, mutated, n_out):
         self.closed = closed
@@ -161,6 +174,27 @@ class _Entry:
         self.n_out = n_out
         self.single = out_tree == _LEAF_TREE and n_out == 1 and not self.any_mutated
         self.compiled = None
+        self.compile_lock = threading.Lock()  # held while lowering and compiling this entry
+
+
+class _PendingTrace:
+    """A cache key being traced by thread ``owner``; waiters block on ``done``."""
+
+    __slots__ = ("owner", "done")
+
+    def __init__(self):
+        self.owner = threading.get_ident()
+        self.done = threading.Event()
+
+
+class _Tracing(threading.local):
+    """How many cache keys (of any jitted function) the calling thread is tracing now."""
+
+    def __init__(self):
+        self.count = 0
+
+
+_TRACING = _Tracing()
 
 
 _LEAF_TREE = tree_flatten(0)[1]
@@ -168,7 +202,8 @@ _SCALAR_TYPES = (int, float, complex, bool)
 
 
 _ARRAY = core.Array
-_STATE = core._STATE
+_STATE = core._STATE  # per thread
+_TRACING_THREADS = core._TRACING_THREADS  # empty: no thread transforms anything
 _EVAL_TRACE = core.EvalTrace
 _SNAPSHOT = config._SNAPSHOT
 _NDARRAY = np.ndarray
@@ -198,7 +233,9 @@ class JitWrapped:
             donate_argnums = (donate_argnums,)
         self._donate = frozenset(donate_argnums or ())
         self._cache: collections.OrderedDict = collections.OrderedDict()
-        self._last_key = None
+        self._pending: dict = {}  # key -> _PendingTrace, while a thread traces it
+        self._lock = threading.Lock()  # guards _cache, _pending and trace_count
+        self._last_key = None  # for the retrace explanation of log_compiles
         self._transformation = transformation
         self._name = getattr(fun, "__name__", "fun")
         self.trace_count = 0
@@ -278,25 +315,63 @@ class JitWrapped:
     def _stage(self, leaves, paths, in_tree, statics):
         avals = tuple(_arg_aval(x, p, self._name) for x, p in zip(leaves, paths))
         key = (in_tree, avals, statics, config.snapshot())
-        entry = self._cache.get(key)
-        if entry is not None:
-            self._cache.move_to_end(key)
-            return entry, avals
+        lock = self._lock
+        while True:
+            with lock:
+                entry = self._cache.get(key)
+                if entry is not None:
+                    self._cache.move_to_end(key)
+                    return entry, avals
+                pending = self._pending.get(key)
+                if pending is None:
+                    pending = self._pending[key] = _PendingTrace()
+                    break
+            if _TRACING.count or pending.owner == threading.get_ident():
+                # this thread is tracing (it may hold up the thread it would wait for):
+                # trace the key too, without taking over the other trace's bookkeeping
+                entry = self._trace_entry(key, paths, in_tree, statics, avals)
+                with lock:
+                    return self._insert(key, entry), avals
+            pending.done.wait()  # then the entry is cached, or that trace failed: retry
+        try:
+            entry = self._trace_entry(key, paths, in_tree, statics, avals)
+            with lock:
+                entry = self._insert(key, entry)
+        finally:
+            with lock:
+                del self._pending[key]
+            pending.done.set()
+        return entry, avals
+
+    def _trace_entry(self, key, paths, in_tree, statics, avals) -> _Entry:
+        """Trace the function for cache key ``key`` (not inserted in the cache)."""
         if config.get("log_compiles"):
             print(self._explain(key, paths), file=sys.stderr)
         flat_fun = self._rebuild_fun(in_tree, statics)
         dbg = debug_info_for(self._fun, self._transformation, paths)
-        closed, mutated = trace_to_jaxpr(flat_fun, avals, dbg)
-        self.trace_count += 1
+        _TRACING.count += 1
+        try:
+            closed, mutated = trace_to_jaxpr(flat_fun, avals, dbg)
+        finally:
+            _TRACING.count -= 1
         n_out = len(closed.jaxpr.outvars) - sum(mutated)
-        entry = _Entry(closed, flat_fun.out_tree, mutated, n_out)
-        self._cache[key] = entry
+        return _Entry(closed, flat_fun.out_tree, mutated, n_out)
+
+    def _insert(self, key, entry) -> _Entry:
+        """Count the trace and cache ``entry`` under ``key``, unless a concurrent trace of
+        the same key got there first: that entry is kept and returned (``_lock`` held)."""
+        self.trace_count += 1
         self._last_key = key
+        first = self._cache.get(key)
+        if first is not None:
+            return first
+        self._cache[key] = entry
         if len(self._cache) > config.get("jit_cache_size"):
             self._cache.popitem(last=False)
-        return entry, avals
+        return entry
 
     def _explain(self, key, paths) -> str:
+        """Why ``key`` is traced, compared with the last key traced (by any thread)."""
         in_tree, avals, statics, cfg = key
         head = f"xnp: compiling {self._name} for ({', '.join(a.str_short() for a in avals)})"
         last = self._last_key
@@ -321,7 +396,7 @@ class JitWrapped:
 
     # -- calling
     def __call__(self, *args, **kwargs):
-        if type(_STATE.trace) is _EVAL_TRACE and not kwargs:
+        if (not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE) and not kwargs:
             # the hottest path: the same argument avals (by identity: the outputs of the
             # previous call, or the same arrays again) and configuration as the last hit;
             # device-resident arguments go to the executable as they are. One and two
@@ -382,9 +457,8 @@ class JitWrapped:
         sig = tuple(sig)
         hit = self._fast.get(sig)
         if hit is None or hit[1] is not _SNAPSHOT[0]:
-            out = self._call_slow(args, {})
-            entry = self._last_entry
-            if entry is None or entry.compiled is None:
+            out, entry = self._call_entry(args, {})
+            if entry is None:
                 return out
             if len(self._fast) >= config.get("jit_cache_size"):
                 self._fast.clear()
@@ -416,23 +490,37 @@ class JitWrapped:
                 lambda bufs: tree_unflatten(out_tree, call_buffers(bufs)))
 
     def _call_slow(self, args, kwargs):
-        self._last_entry = None
+        return self._call_entry(args, kwargs)[0]
+
+    def _call_entry(self, args, kwargs):
+        """The call's result and the cache entry whose executable ran (None when the call
+        was staged into an enclosing trace)."""
         leaves, paths, in_tree, statics, donate_flat = self._flat(args, kwargs)
         trace = core.current_trace()
         staged = type(trace) is not core.EvalTrace or any(isinstance(x, core.Tracer) for x in leaves)
         entry, _ = self._stage(leaves, paths, in_tree, statics)
         if staged:
-            return self._bind_nested(entry, leaves)
-        if entry.compiled is None:
-            # an argument the function updates in place keeps its buffer: the update is
-            # written back into it after the call (donating it would leave nothing to write)
-            donate = tuple(d and not m for d, m in zip(donate_flat, entry.mutated))
-            entry.compiled = _jit_backend().lower(entry.closed, self._name, donate).compile()
-        outs = entry.compiled.call_flat(leaves)
-        self._last_entry = entry
-        if any(entry.mutated):
+            return self._bind_nested(entry, leaves), None
+        compiled = entry.compiled
+        if compiled is None:
+            compiled = self._compile(entry, donate_flat)
+        outs = compiled.call_flat(leaves)
+        if entry.any_mutated:
             _write_back(leaves, entry.mutated, outs[entry.n_out:])
-        return tree_unflatten(entry.out_tree, outs[: entry.n_out])
+        return tree_unflatten(entry.out_tree, outs[: entry.n_out]), entry
+
+    def _compile(self, entry, donate_flat):
+        """``entry``'s executable, lowered and compiled once (concurrent callers wait)."""
+        with entry.compile_lock:
+            compiled = entry.compiled
+            if compiled is None:
+                # an argument the function updates in place keeps its buffer: the update is
+                # written back into it after the call (donating it would leave nothing to
+                # write)
+                donate = tuple(d and not m for d, m in zip(donate_flat, entry.mutated))
+                compiled = _jit_backend().lower(entry.closed, self._name, donate).compile()
+                entry.compiled = compiled
+        return compiled
 
     def _bind_nested(self, entry, leaves):
         """Stage one ``jit`` equation. The arguments the function updates in place are its
@@ -475,10 +563,11 @@ class JitWrapped:
         return tree_unflatten(entry.out_tree, structs)
 
     def clear_cache(self):
-        self._cache.clear()
-        self._fast.clear()
+        with self._lock:
+            self._cache.clear()
+            self._last_key = None
+        self._fast = {}
         self._hot = _NO_HOT
-        self._last_key = None
 
 
 def _check_no_aliasing(leaves, mutated, names=None):

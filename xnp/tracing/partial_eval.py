@@ -13,6 +13,7 @@ import contextlib
 import gc
 import inspect
 import os
+import threading
 import types
 import weakref
 
@@ -308,7 +309,16 @@ class DynamicJaxprTrace(core.Trace):
 
 
 _CHECK_TYPES = [False]
-_CHECK_LEAKS = [False]
+
+
+class _LeakChecking(threading.local):
+    """Whether the calling thread is inside :func:`checking_leaks` (per thread)."""
+
+    def __init__(self):
+        self.on = False
+
+
+_CHECK_LEAKS = _LeakChecking()
 
 
 @contextlib.contextmanager
@@ -322,13 +332,15 @@ def checking_leaks():
 
         with xnp.checking_leaks():
             xnp.jit(fn_that_saves_a_global)(1.0)   # raises, naming the line that made it
+
+    It applies to the traces of the calling thread only.
     """
-    prev = _CHECK_LEAKS[0]
-    _CHECK_LEAKS[0] = True
+    prev = _CHECK_LEAKS.on
+    _CHECK_LEAKS.on = True
     try:
         yield
     finally:
-        _CHECK_LEAKS[0] = prev
+        _CHECK_LEAKS.on = prev
 
 
 def _check_no_leaks(trace: DynamicJaxprTrace) -> None:
@@ -376,7 +388,7 @@ def trace_to_jaxpr(fun, in_avals, debug_info: DebugInfo):
         trace.alive = False
     if _CHECK_TYPES[0]:
         typecheck_jaxpr(closed.jaxpr)
-    if _CHECK_LEAKS[0]:
+    if _CHECK_LEAKS.on:
         del in_tracers, outs, out_tracers
         _check_no_leaks(trace)
     return closed, mutated

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
@@ -289,12 +290,22 @@ def register_lapack() -> None:
 
 
 _CLIENTS: dict = {}
+_CLIENTS_LOCK = threading.Lock()
 
 
 def get_client(platform: str = "cpu") -> Client:
+    """The process's one ``Client`` for ``platform``, created on first use.
+
+    Creation runs once, under a lock: threads asking at the same time wait for it (two
+    runtimes created concurrently crash the process, and buffers of one cannot be passed
+    to executables of the other). Afterwards it is one dict lookup, without the lock.
+    """
     c = _CLIENTS.get(platform)
     if c is None:
-        c = _CLIENTS[platform] = Client(platform)
+        with _CLIENTS_LOCK:
+            c = _CLIENTS.get(platform)
+            if c is None:
+                c = _CLIENTS[platform] = Client(platform)
     return c
 
 

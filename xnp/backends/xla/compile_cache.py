@@ -6,7 +6,10 @@ second ``jit(f)``) reuses the executable:
 
 * in memory: a bounded LRU dict (``executable_cache_size`` entries) keyed by
   (sha256 of the StableHLO text, serialized ``CompileOptions``, target). One
-  compile per key: a thread asking for a key being compiled waits for it.
+  compile per key: a thread asking for a key being compiled waits for it. The
+  ``build`` of a key runs on the thread that asked first, which parses the module
+  in its own MLIR context (``mlir.context`` is per thread), so different keys
+  compile in parallel.
 * on disk, when ``xnp.config`` option ``compilation_cache_dir`` is set: one file
   per program holding ``exe.serialize()`` behind a header (magic bytes, format
   version, entry key, payload length and sha256). Its key also covers the jaxlib

@@ -398,3 +398,13 @@ def test_threads_cold_process_stress_exits_cleanly(tmp_path):
     # a crash shows as a negative return code (the signal number)
     assert proc.returncode == 0, f"return code {proc.returncode}\n{proc.stderr[-3000:]}"
     assert "stress ok 8" in proc.stdout  # one trace per shape: (1,) ... (8,)
+
+
+def test_threads_sharing_a_generator_draw_distinct_numbers():
+    rng = xnp.random.default_rng(0)
+    with cf.ThreadPoolExecutor(8) as pool:
+        draws = list(pool.map(lambda _: float(rng.random()), range(400)))
+    assert len(set(draws)) == 400
+    # the same 400 draws, in some order, as one thread makes them
+    one = xnp.random.default_rng(0)
+    assert sorted(draws) == sorted(float(one.random()) for _ in range(400))

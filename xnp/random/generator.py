@@ -29,6 +29,7 @@ from __future__ import annotations
 import numbers
 import operator
 import secrets
+import threading
 
 import numpy as np
 
@@ -138,6 +139,9 @@ def _check_probabilities(p, shape, replace) -> None:
                   "fewer non-zero entries in p than size")
 
 
+_COUNTER_LOCK = threading.Lock()
+
+
 class Generator(DistributionMethods):
     """A NumPy-style random generator (``numpy.random.Generator``'s methods) on Threefry.
 
@@ -155,8 +159,9 @@ class Generator(DistributionMethods):
 
     def _next_key(self):
         """A fresh ``uint32[2]`` key (a constant under jit); advances the counter."""
-        n = self._count
-        self._count += 1
+        with _COUNTER_LOCK:  # threads sharing a generator never draw the same key
+            n = self._count
+            self._count += 1
         words = _python_threefry(*self._words, (n >> 32) & _MASK, n & _MASK)
         return core.lift(np.asarray(words, np.uint32))
 

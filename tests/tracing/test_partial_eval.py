@@ -14,17 +14,7 @@ from xnp.tracing import partial_eval as pe
 def _uncached_names(fun, args, kwargs):
     """What ``signature_arg_names`` computes, from a fresh ``inspect.signature``."""
     sig = inspect.signature(fun)
-    bound = sig.bind(*args, **kwargs)
-    names = []
-    for pname, value in bound.arguments.items():
-        kind = sig.parameters[pname].kind
-        if kind is inspect.Parameter.VAR_POSITIONAL:
-            names.extend(f"{pname}[{i}]" for i in range(len(value)))
-        elif kind is inspect.Parameter.VAR_KEYWORD:
-            names.extend(value.keys())
-        else:
-            names.append(pname)
-    return names
+    return pe.bound_arg_names(sig, sig.bind(*args, **kwargs))
 
 
 def test_names_match_a_fresh_signature_on_repeated_calls():

@@ -24,7 +24,7 @@ from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, typecheck_jaxpr
 from xnp.tracing.pretty import pp_eqn
 
-__all__ = ["DebugInfo", "DynamicJaxprTrace", "JitTracer", "trace_to_jaxpr", "debug_info_for",
+__all__ = ["DebugInfo", "bound_arg_names", "DynamicJaxprTrace", "JitTracer", "trace_to_jaxpr", "debug_info_for",
            "checking_leaks"]
 
 
@@ -94,6 +94,11 @@ def signature_arg_names(fun, args, kwargs) -> list[str] | None:
         bound = sig.bind(*args, **kwargs)
     except (TypeError, ValueError):
         return None
+    return bound_arg_names(sig, bound)
+
+
+def bound_arg_names(sig: inspect.Signature, bound: inspect.BoundArguments) -> list[str]:
+    """The names of ``bound``'s arguments: ``*args`` entries as ``args[i]``, ``**kwargs`` by key."""
     names = []
     for pname, value in bound.arguments.items():
         kind = sig.parameters[pname].kind

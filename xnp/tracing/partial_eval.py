@@ -24,7 +24,8 @@ from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, typecheck_jaxpr
 from xnp.tracing.pretty import pp_eqn
 
-__all__ = ["DebugInfo", "bound_arg_names", "DynamicJaxprTrace", "JitTracer", "trace_to_jaxpr", "debug_info_for",
+__all__ = ["DebugInfo", "bound_arg_names", "DynamicJaxprTrace", "JitTracer", "trace_to_jaxpr",
+           "debug_info_for",
            "checking_leaks"]
 
 

@@ -210,8 +210,38 @@ _NDARRAY = np.ndarray
 _NO_HOT = ((), object(), None, None)
 _DONATED = core.DONATED_BUFFER
 
-class _Staged:
-    """What tracing produced for one call signature."""
+class _NotPlain(Exception):
+    """Raised by ``_tree_key`` for an argument the pytree fast path does not key."""
+
+
+def _tree_key(x, leaves):
+    """A hashable key of the pytree ``x`` of arguments (its structure and each leaf's
+    signature, as ``_call_fast`` keys positional arguments), appending its leaves to
+    ``leaves`` in ``tree_flatten``'s order. Only tuples, lists, dicts with sortable keys,
+    None, Arrays, ndarrays and Python scalars are keyed; anything else raises
+    ``_NotPlain`` (the call then takes the general path)."""
+    t = type(x)
+    if t is _ARRAY:
+        leaves.append(x)
+        av = x._aval
+        return av if av is not None else x.aval
+    if t is tuple or t is list:
+        return (t, *[_tree_key(c, leaves) for c in x])
+    if t in _SCALAR_TYPES:
+        leaves.append(x)
+        return t
+    if t is _NDARRAY:
+        leaves.append(x)
+        return (x.shape, x.dtype)
+    if x is None:
+        return None
+    if t is dict:
+        try:
+            keys = sorted(x)
+        except TypeError:
+            raise _NotPlain from None
+        return (dict, tuple(keys), *[_tree_key(x[k], leaves) for k in keys])
+    raise _NotPlain
 
 
 def _flatten_outputs(out):
@@ -241,6 +271,7 @@ class JitWrapped:
         self.trace_count = 0
         # fast dispatch: positional array/scalar arguments, no static or donated ones
         self._fast: dict = {}
+        self._tree_fast: dict = {}  # the same for pytree/keyword arguments, by _tree_key
         self._hot = _NO_HOT  # (argument avals, config snapshot, runner) of the last fast hit
         self._fast_ok = not self._static_nums and not self._static_names and not self._donate
 
@@ -477,20 +508,52 @@ class JitWrapped:
         c = entry.compiled
         if entry.single:
             return c.call_single, c.call_buffers_single
-        call, call_buffers = c.call_flat, c.call_buffers
-        n_out, out_tree, mutated = entry.n_out, entry.out_tree, entry.mutated
         if entry.any_mutated:
-            def run(args):
-                outs = call(args)
-                _write_back(args, mutated, outs[n_out:])
-                return tree_unflatten(out_tree, outs[:n_out])
-
-            return run, None
-        return (lambda args: tree_unflatten(out_tree, call(args)),
-                lambda bufs: tree_unflatten(out_tree, call_buffers(bufs)))
+            return JitWrapped._tree_runner(entry), None
+        call, call_buffers = c.call_flat, c.call_buffers
+        build = entry.out_tree.builder()
+        return lambda args: build(call(args)), lambda bufs: build(call_buffers(bufs))
 
     def _call_slow(self, args, kwargs):
+        """A call with pytree, keyword or static arguments (or under a transformation):
+        with no transformation active, a hit in ``_tree_fast`` (keyed by ``_tree_key`` of
+        the dynamic arguments, the static ones and the config snapshot) runs the entry's
+        executable on the leaves directly; otherwise the general path."""
+        if not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE:
+            if self._static_nums or self._static_names:
+                dyn_args, dyn_kwargs, statics, _ = self._split(args, kwargs)
+            else:
+                dyn_args, dyn_kwargs, statics = args, kwargs, ()
+            leaves: list = []
+            try:
+                key = (_tree_key(dyn_args, leaves), _tree_key(dyn_kwargs, leaves), statics)
+                hit = self._tree_fast.get(key)
+            except (_NotPlain, TypeError):  # TypeError: an unhashable static value
+                hit = key = None
+            if hit is not None and hit[1] is _SNAPSHOT[0]:
+                return hit[0](leaves)
+            out, entry = self._call_entry(args, kwargs)
+            if key is not None and entry is not None:
+                if len(self._tree_fast) >= config.get("jit_cache_size"):
+                    self._tree_fast.clear()
+                self._tree_fast[key] = (self._tree_runner(entry), config.snapshot())
+            return out
         return self._call_entry(args, kwargs)[0]
+
+    @staticmethod
+    def _tree_runner(entry):
+        """Run ``entry``'s executable on flat leaves; the outputs rebuilt by the output
+        treedef's builder, arguments updated in place written back."""
+        call, n_out, mutated = entry.compiled.call_flat, entry.n_out, entry.mutated
+        build = entry.out_tree.builder()
+        if entry.any_mutated:
+            def run(leaves):
+                outs = call(leaves)
+                _write_back(leaves, mutated, outs[n_out:])
+                return build(outs[:n_out])
+
+            return run
+        return lambda leaves: build(call(leaves))
 
     def _call_entry(self, args, kwargs):
         """The call's result and the cache entry whose executable ran (None when the call
@@ -567,6 +630,7 @@ class JitWrapped:
             self._cache.clear()
             self._last_key = None
         self._fast = {}
+        self._tree_fast = {}
         self._hot = _NO_HOT
 
 

@@ -89,7 +89,7 @@ def _is_namedtuple(x) -> bool:
 class PyTreeDef:
     """The structure of a pytree; hashable and comparable (usable in cache keys)."""
 
-    __slots__ = ("_node", "_children", "_aux", "num_leaves", "_hash")
+    __slots__ = ("_node", "_children", "_aux", "num_leaves", "_hash", "_builder")
 
     # _node: None for a leaf, else the node's type key
     def __init__(self, node, aux, children):
@@ -98,6 +98,7 @@ class PyTreeDef:
         self._children = tuple(children)
         self.num_leaves = 1 if node is None else sum(c.num_leaves for c in self._children)
         self._hash = hash((node, aux, self._children))
+        self._builder = None
 
     def __eq__(self, other):
         return (isinstance(other, PyTreeDef) and self._node == other._node
@@ -113,6 +114,45 @@ class PyTreeDef:
         if rest:
             raise ValueError(f"Too many leaves for PyTreeDef; expected {self.num_leaves}.")
         return out
+
+    def builder(self) -> Callable:
+        """A function ``leaves -> tree`` equal to ``unflatten`` for a list of exactly
+        ``num_leaves`` leaves (not checked), built once per treedef: trees of tuples,
+        lists, dicts and None are rebuilt by one generated expression (the hot path of a
+        cached jitted call returning a pytree); other nodes use ``unflatten``."""
+        b = self._builder
+        if b is None:
+            consts: list = []
+            expr = self._expr(iter(range(self.num_leaves)), consts)
+            if expr is None:
+                b = self.unflatten
+            else:
+                names = {f"_k{i}": c for i, c in enumerate(consts)}
+                b = eval(f"lambda L: {expr}", names)  # noqa: S307  (built from indices only)
+            self._builder = b
+        return b
+
+    def _expr(self, it, consts):
+        """The Python expression rebuilding this node from ``L`` (None: not expressible)."""
+        node = self._node
+        if node is None:
+            return f"L[{next(it)}]"
+        if node == "none":
+            return "None"
+        kids = [c._expr(it, consts) for c in self._children]
+        if any(k is None for k in kids):
+            return None
+        if node is tuple:
+            return "(" + "".join(k + ", " for k in kids) + ")"
+        if node is list:
+            return "[" + ", ".join(kids) + "]"
+        if node is dict:
+            items = []
+            for key, k in zip(self._aux, kids):
+                consts.append(key)
+                items.append(f"_k{len(consts) - 1}: {k}")
+            return "{" + ", ".join(items) + "}"
+        return None
 
     def _build(self, it):
         node = self._node

@@ -1,5 +1,7 @@
 # make demo  -- set up the virtual environment (if missing) and run the demos
 # make test  -- set up the virtual environment (if missing) and run the tests
+# make conformance -- run the Array API conformance suite (array_api_tests/run.py: the shared
+#               snapshot at ../shared/array-api-tests or $ARRAY_API_TESTS_DIR; skipped if absent)
 # make bench -- set up .venv-bench (if missing; xnp plus JAX for comparison) and run the
 #               benchmarks (ratios against NumPy and JAX, printed, not asserted)
 VENV ?= .venv
@@ -10,7 +12,7 @@ BENCH_PY := $(BENCH_VENV)/bin/python
 BENCH_STAMP := $(BENCH_VENV)/.xnp-installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test bench full-test clean
+.PHONY: demo test conformance bench full-test clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -30,6 +32,9 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 $(PYTEST_ARGS) tests
+
+conformance: $(STAMP)
+	$(PY) array_api_tests/run.py
 
 full-test: $(STAMP)
 	$(PY) -m pytest -q -n 2 --full-grid tests

@@ -178,3 +178,12 @@ from xnp import random  # noqa: E402  (the xnp.random namespace)
 __all__ += ["random"]
 from xnp import linalg  # noqa: E402  (the xnp.linalg namespace)
 __all__ += ["linalg"]
+from xnp.array_api import __array_namespace_info__, from_dlpack  # noqa: E402
+__all__ += ["__array_namespace_info__", "from_dlpack"]
+
+
+def __getattr__(name):
+    # xnp.__array_api_version__ follows the `array_api_version` option (xnp.config)
+    if name == "__array_api_version__":
+        return config.get("array_api_version")
+    raise AttributeError(f"module 'xnp' has no attribute {name!r}")

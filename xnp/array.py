@@ -385,8 +385,16 @@ class ArrayMethods:
         return _api.round(self, ndigits)
 
     def __array_namespace__(self, *, api_version=None):
-        import xnp  # noqa: PLC0415
+        """The xnp module, the Array API namespace of this array.
 
+        ``api_version`` (a string such as "2024.12") is checked against the
+        versions xnp implements (``xnp.config.ARRAY_API_VERSIONS``); ``ValueError``
+        for any other value.
+        """
+        import xnp  # noqa: PLC0415
+        from xnp.array_api import check_api_version  # noqa: PLC0415
+
+        check_api_version("xnp.Array.__array_namespace__", api_version)
         return xnp
 
 

@@ -26,6 +26,11 @@ compilation_cache_dir : str or None (env ``XNP_COMPILATION_CACHE_DIR``, default 
     written there and loaded by later processes instead of compiling again.
     None turns it off. Entries are loaded as native code, so point it only at a
     directory that you and other trusted users write.
+array_api_version : str (env ``XNP_ARRAY_API_VERSION``, default "2025.12")
+    The Array API standard version xnp presents: ``xnp.__array_api_version__``
+    and what ``xnp.__array_namespace_info__()`` returns where versions differ
+    (``devices()`` is a list before 2025.12, a tuple from it). One of
+    ``ARRAY_API_VERSIONS``.
 
 The snapshot of the options that can change what is traced (:func:`snapshot`) is
 part of every jit cache key; options such as ``executable_cache_size`` and
@@ -38,7 +43,10 @@ import contextlib
 import os
 import threading
 
-__all__ = ["update", "get", "override", "snapshot"]
+__all__ = ["update", "get", "override", "snapshot", "ARRAY_API_VERSIONS"]
+
+#: The Array API standard versions xnp can present (``array_api_version``), oldest first.
+ARRAY_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -61,12 +69,18 @@ _OPTIONS = {
     "eager_backend": "numpy",
     "executable_cache_size": 256,
     "compilation_cache_dir": _env_path("XNP_COMPILATION_CACHE_DIR"),
+    "array_api_version": os.environ.get("XNP_ARRAY_API_VERSION", "").strip() or "2025.12",
 }
+if _OPTIONS["array_api_version"] not in ARRAY_API_VERSIONS:
+    raise ValueError(f"xnp.config: XNP_ARRAY_API_VERSION must be one of {ARRAY_API_VERSIONS}, "
+                     f"got {_OPTIONS['array_api_version']!r}")
 _TYPES = {"enable_x64": bool, "log_compiles": bool, "log_transfers": bool, "jit_cache_size": int,
           "eager_backend": str,
-          "executable_cache_size": int, "compilation_cache_dir": (str, os.PathLike, type(None))}
+          "executable_cache_size": int, "compilation_cache_dir": (str, os.PathLike, type(None)),
+          "array_api_version": str}
 # options that do not change what is traced: left out of snapshot()
-_NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir"})
+_NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir",
+                              "array_api_version"})
 _SNAPSHOT = [None]
 _SNAPSHOT_LOCK = threading.Lock()
 
@@ -89,7 +103,8 @@ def update(name: str, value) -> None:
     TypeError
         ``value`` has the wrong type for the option.
     ValueError
-        ``executable_cache_size`` is negative.
+        ``executable_cache_size`` is negative, or ``array_api_version`` is not one of
+        ``ARRAY_API_VERSIONS``.
     """
     get(name)
     types = _TYPES[name]
@@ -98,6 +113,9 @@ def update(name: str, value) -> None:
         raise TypeError(f"xnp.config: option {name!r} takes a {kinds}, got {value!r}")
     if name == "executable_cache_size" and value < 0:
         raise ValueError(f"xnp.config: option {name!r} must be >= 0, got {value!r}")
+    if name == "array_api_version" and value not in ARRAY_API_VERSIONS:
+        raise ValueError(f"xnp.config: option {name!r} must be one of {ARRAY_API_VERSIONS}, "
+                         f"got {value!r}")
     if name == "compilation_cache_dir" and value is not None:
         value = os.fspath(value)
     if name == "eager_backend":

@@ -55,12 +55,18 @@ class _ScalarMeta(type):
         return isinstance(instance, cls.dtype.type)
 
     def __eq__(cls, other):
+        # Compares with anything without raising: a dtype, a scalar type or a dtype
+        # string is compared as a dtype; None and any other object are unequal.
         if isinstance(other, _ScalarMeta):
             return cls.dtype == other.dtype
-        try:
-            return cls.dtype == np.dtype(other)
-        except TypeError:
-            return False
+        if isinstance(other, np.dtype):
+            return cls.dtype == other
+        if isinstance(other, type) or isinstance(other, str):
+            try:
+                return cls.dtype == np.dtype(other)
+            except (TypeError, ValueError, SyntaxError):
+                return False
+        return NotImplemented
 
     def __hash__(cls):
         return hash(cls.dtype)

@@ -1,0 +1,223 @@
+"""The Array API namespace of xnp: version, inspection namespace, dtype objects,
+``__array_namespace__``, ``from_dlpack``, and the conformance harness's runner
+(``array_api_tests/run.py``). NumPy's own Array API namespace is the oracle where
+it has the same function."""
+
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+
+import xnp
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+STANDARD_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                   "uint64", "float32", "float64", "complex64", "complex128"]
+KINDS = [None, "bool", "signed integer", "unsigned integer", "integral", "real floating",
+         "complex floating", "numeric", ("bool", "complex floating"),
+         ("signed integer", "unsigned integer")]
+
+
+# ------------------------------------------------------------------ dtype objects
+
+
+@pytest.mark.parametrize("name", STANDARD_DTYPES + ["float16", "bfloat16"])
+@pytest.mark.parametrize("other", [None, "", "garbage", "format number 1 of \"x\"", "f8[",
+                                   "(2,)f8", 3, 2.5, object(), [1], {"a": 1}, (1, 2), xnp])
+def test_dtype_objects_compare_with_anything_without_raising(name, other):
+    t = getattr(xnp, name)
+    assert (t == other) is False
+    assert (t != other) is True
+
+
+@pytest.mark.parametrize("name", STANDARD_DTYPES)
+def test_dtype_objects_equal_their_numpy_dtype_and_hash_alike(name):
+    t = getattr(xnp, name)
+    d = np.dtype(name)
+    assert t == d and d == t and t == name and t == d.type
+    assert not (t != d)
+    assert {d: 1}[t] == 1 and {t: 1}[d] == 1
+    others = [getattr(xnp, n) for n in STANDARD_DTYPES if n != name]
+    assert all(t != o for o in others)
+    assert xnp.asarray([1], dtype=t).dtype == t
+
+
+def test_dtype_objects_inside_dict_lookups_of_mixed_keys():
+    # the conformance suite looks up arbitrary objects in a dtype-keyed mapping
+    table = {xnp.float64: "float64", "a string key": 1, None: 2}
+    assert table["a string key"] == 1 and table[None] == 2
+    assert table[np.dtype("float64")] == "float64"
+
+
+# ------------------------------------------------------------------ namespace and version
+
+
+def test_array_api_version():
+    assert xnp.__array_api_version__ == "2025.12"
+    with xnp.config.override(array_api_version="2024.12"):
+        assert xnp.__array_api_version__ == "2024.12"
+    assert xnp.__array_api_version__ == "2025.12"
+
+
+def test_array_api_version_option_is_validated():
+    with pytest.raises(ValueError, match="array_api_version"):
+        xnp.config.update("array_api_version", "2025.13")
+    assert xnp.__array_api_version__ == "2025.12"
+
+
+@pytest.mark.parametrize("version", [None, "2021.12", "2022.12", "2023.12", "2024.12",
+                                     "2025.12"])
+def test_array_namespace_accepts_known_versions(version):
+    x = xnp.ones(2)
+    assert x.__array_namespace__(api_version=version) is xnp
+    f = xnp.jit(lambda y: y.__array_namespace__(api_version=version).sin(y))
+    np.testing.assert_array_equal(np.asarray(f(x)), np.sin(np.ones(2)))
+
+
+@pytest.mark.parametrize("version", ["2020.10", "2025.13", "2026.12", "latest", 2024.12, ""])
+def test_array_namespace_rejects_unknown_versions(version):
+    with pytest.raises(ValueError, match=r"__array_namespace__: api_version=.*2025\.12"):
+        xnp.ones(2).__array_namespace__(api_version=version)
+
+    def f(y):
+        return y.__array_namespace__(api_version=version)
+
+    with pytest.raises(ValueError, match="api_version"):
+        xnp.jit(f)(xnp.ones(2))
+
+
+# ------------------------------------------------------------------ __array_namespace_info__
+
+
+def test_info_capabilities():
+    caps = xnp.__array_namespace_info__().capabilities()
+    assert caps == {"boolean indexing": True, "data-dependent shapes": True,
+                    "max dimensions": 64}
+    # both are true eagerly: a boolean mask and unique work as in NumPy
+    x = xnp.asarray([3, 1, 3, 2])
+    np.testing.assert_array_equal(np.asarray(x[x > 1]), [3, 3, 2])
+    np.testing.assert_array_equal(np.asarray(xnp.unique_values(x)), [1, 2, 3])
+    assert xnp.zeros((1,) * 64).ndim == 64
+
+
+def test_info_devices():
+    info = xnp.__array_namespace_info__()
+    devices = info.devices()
+    assert isinstance(devices, tuple) and devices == (xnp.ones(1).device,)
+    assert info.default_device() in devices
+    assert xnp.zeros(2, device=info.default_device()).device == info.default_device()
+    with xnp.config.override(array_api_version="2024.12"):
+        assert info.devices() == [info.default_device()]  # a list before 2025.12
+
+
+@pytest.mark.parametrize("x64", [True, False])
+def test_info_default_dtypes(x64):
+    info = xnp.__array_namespace_info__()
+    with xnp.config.override(enable_x64=x64):
+        d = info.default_dtypes()
+        assert d == info.default_dtypes(device=info.default_device())
+        assert d["real floating"] == xnp.asarray(1.0).dtype == xnp.ones(2).dtype
+        assert d["complex floating"] == xnp.asarray(1j).dtype
+        assert d["integral"] == xnp.asarray(1).dtype == xnp.arange(3).dtype
+        assert d["indexing"] == xnp.argmax(xnp.ones(3)).dtype == xnp.nonzero(xnp.ones(3))[0].dtype
+    wide = {"real floating": np.float64, "complex floating": np.complex128,
+            "integral": np.int64, "indexing": np.int64}
+    narrow = {"real floating": np.float32, "complex floating": np.complex64,
+              "integral": np.int32, "indexing": np.int32}
+    assert d == {k: np.dtype(v) for k, v in (wide if x64 else narrow).items()}
+    if x64:
+        assert d == np.__array_namespace_info__().default_dtypes()
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=str)
+def test_info_dtypes_match_numpy(kind):
+    info = xnp.__array_namespace_info__()
+    ours = info.dtypes(kind=kind)
+    theirs = np.__array_namespace_info__().dtypes(kind=kind)
+    assert ours == theirs
+    assert list(ours) == [n for n in STANDARD_DTYPES if n in theirs]
+    assert info.dtypes(kind=kind, device=info.default_device()) == ours
+    with xnp.config.override(enable_x64=False):  # 64-bit dtypes stay available
+        assert info.dtypes(kind=kind) == ours
+
+
+def test_info_rejects_unknown_devices_and_kinds():
+    info = xnp.__array_namespace_info__()
+    with pytest.raises(ValueError, match="dtypes: unknown device 'gpu:3'"):
+        info.dtypes(device="gpu:3")
+    with pytest.raises(ValueError, match="default_dtypes: unknown device"):
+        info.default_dtypes(device="tpu")
+    with pytest.raises(ValueError, match="unknown kind"):
+        info.dtypes(kind="floating")
+
+
+# ------------------------------------------------------------------ from_dlpack
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float32", "complex128"])
+def test_from_dlpack_numpy_input_shares_memory(dtype):
+    a = np.arange(6).reshape(2, 3).astype(dtype)
+    x = xnp.from_dlpack(a)
+    assert type(x) is xnp.Array and x.shape == (2, 3) and x.dtype == a.dtype
+    np.testing.assert_array_equal(np.asarray(x), a)
+    assert np.shares_memory(np.asarray(x), a)
+    np.testing.assert_array_equal(np.asarray(x), np.from_dlpack(a))
+
+
+def test_from_dlpack_copy_and_device():
+    a = np.arange(4.0)
+    copied = xnp.from_dlpack(a, copy=True)
+    assert not np.shares_memory(np.asarray(copied), a)
+    shared = xnp.from_dlpack(a, copy=False, device=xnp.ones(1).device)
+    assert np.shares_memory(np.asarray(shared), a)
+    assert np.shares_memory(np.asarray(xnp.from_dlpack(a, device="cpu")), a)
+    with pytest.raises(ValueError, match="xnp.from_dlpack: unknown device 'cuda:0'"):
+        xnp.from_dlpack(a, device="cuda:0")
+
+
+def test_from_dlpack_xnp_input_and_under_jit():
+    x = xnp.arange(3.0)
+    y = xnp.from_dlpack(x)
+    np.testing.assert_array_equal(np.asarray(y), [0.0, 1.0, 2.0])
+    assert np.shares_memory(np.asarray(y), np.asarray(x))
+    assert not np.shares_memory(np.asarray(xnp.from_dlpack(x, copy=True)), np.asarray(x))
+    f = xnp.jit(lambda v: xnp.from_dlpack(v) * 2)
+    np.testing.assert_array_equal(np.asarray(f(x)), [0.0, 2.0, 4.0])
+
+
+def test_from_dlpack_array_api_strict_input():
+    strict = pytest.importorskip("array_api_strict", reason="array-api-strict not installed")
+    a = strict.asarray([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(np.asarray(xnp.from_dlpack(a)), [1.0, 2.0, 3.0])
+
+
+# ------------------------------------------------------------------ the conformance runner
+
+
+def _runner():
+    spec = importlib.util.spec_from_file_location("xnp_array_api_run",
+                                                  ROOT / "array_api_tests" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_runner_skips_without_the_suite(monkeypatch, tmp_path, capsys):
+    run = _runner()
+    monkeypatch.setenv("ARRAY_API_TESTS_DIR", str(tmp_path / "absent"))
+    assert run.find_suite() is None
+    assert run.main([]) == 0
+    assert "skipped" in capsys.readouterr().out
+
+
+def test_runner_command_is_reproducible_and_writes_nothing_into_the_suite(tmp_path):
+    run = _runner()
+    cmd = run.build_command(tmp_path, max_examples=20, seed=0,
+                            extra=["array_api_tests/test_sorting_functions.py", "-x"])
+    assert str(tmp_path / "array_api_tests/test_sorting_functions.py") in cmd
+    assert str(tmp_path / "array_api_tests") not in cmd  # a selection replaces the default
+    assert "--hypothesis-seed=0" in cmd and "--max-examples=20" in cmd
+    assert f"--rootdir={tmp_path}" in cmd and "no:cacheprovider" in cmd and "-x" in cmd
+    whole = run.build_command(tmp_path, max_examples=5, seed=1, extra=[])
+    assert str(tmp_path / "array_api_tests") in whole and "--hypothesis-seed=1" in whole

@@ -149,16 +149,30 @@ def heaviside(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     return _finish("heaviside", res, out, where, casting)
 
 
+# sin(y)/y = sum_k (-1)^k y^2k / (2k+1)!, k = 0..8: below |y| = 1/2 the truncation is
+# under 1e-19 relative, and the quotient rule's cancellation near 0 is avoided
+_SINC_SERIES = tuple((-1) ** k / float(np.prod(np.arange(1, 2 * k + 2, dtype=np.float64)))
+                     for k in range(9))
+
+
 def sinc(x):
-    """Normalised sinc ``sin(pi x) / (pi x)`` (``numpy.sinc``, same formula: ``pi x`` is
-    replaced by the dtype's eps where it is 0, so values and the zero gradient at 0
-    match). Integers and bool give float64 (``pi * x`` with NEP 50); complex allowed."""
+    """Normalised sinc ``sin(pi x) / (pi x)`` (``numpy.sinc``; 1 at 0). Integers and bool
+    give float64 (``pi * x`` with NEP 50); complex allowed.
+
+    Where ``|pi x| < 1/2`` it is evaluated as its Maclaurin series (within an ulp or two
+    of NumPy's quotient), so derivatives are right at and near 0 (``sinc'(0) = 0``,
+    ``sinc''(0) = -pi**2/3``); elsewhere ``sin(pi x) / (pi x)``. Each branch sees a safe
+    argument where it is not taken, so neither turns the other's derivative into NaN.
+    """
     v = _arr("sinc", x, "x")
-    x = _ew.multiply(np.pi, v)
-    dt = _dtype(x)
-    eps = float(np.finfo(dt).eps) if dt not in kit.COMPLEX else 1e-20
-    y = _ew.where(_lg.not_equal(x, 0), x, eps)  # NumPy's formula: sin(eps)/eps at 0
-    return _ew.divide(_tr.sin(y), y)
+    y = _ew.multiply(np.pi, v)
+    small = _lg.less(_ew.absolute(y), 0.5)
+    y2 = _ew.square(_ew.where(small, y, 0.0))
+    series = _SINC_SERIES[-1]
+    for c in _SINC_SERIES[-2::-1]:
+        series = _ew.add(_ew.multiply(series, y2), c)
+    big = _ew.where(small, 1.0, y)
+    return _ew.where(small, series, _ew.divide(_tr.sin(big), big))
 
 
 def fix(x, out=None):

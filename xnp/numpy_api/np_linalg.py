@@ -28,6 +28,7 @@ from xnp.lax.decompositions_rules import lu_solve
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
 from xnp.tracing import core
+from xnp.tracing.custom_derivatives import custom_jvp
 
 __all__ = ["LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "eig", "eigvals", "svd",
            "svdvals", "solve", "inv", "det", "slogdet", "EighResult", "EigResult",
@@ -411,9 +412,9 @@ def inv(a):
     return out
 
 
-def _lu_diagonal_and_parity(x):
+def _lu_diagonal_and_parity(x, lu_parts=None):
     """(diagonal of U, +-1 permutation sign as x's real dtype) of ``x``'s LU."""
-    lu, pivots, _ = lax.lu(x)
+    lu, pivots, _ = lax.lu(x) if lu_parts is None else lu_parts
     pa = core.aval_of(pivots)
     swaps = lax.ne(pivots, lax.iota(np.dtype(np.int32), pa.shape, pa.ndim - 1))
     count = lax.reduce_sum(lax.convert_element_type(swaps, np.int32), (pa.ndim - 1,))
@@ -428,12 +429,81 @@ def det(a):
 
     ``a``: (..., M, M); result (...), dtype of ``a`` (ints/bool as float64). A singular
     matrix gives 0 (no error). Raises ``numpy.linalg.LinAlgError`` for rank < 2 or
-    non-square input.
+    non-square input. The derivative is ``d det(a) = trace(adj(a) da)``, finite also
+    where ``a`` is singular.
     """
     x = stacked("det", a, square=True)
+    # the derivative rule is attached only where a transformation can see it
+    return _det_differentiable(x) if isinstance(x, core.Tracer) else _det(x)
+
+
+def _det(x):
     d, sign = _lu_diagonal_and_parity(x)
     prod = lax.reduce_prod(d, (core.aval_of(d).ndim - 1,))
     return lax.mul(prod, cast(sign, core.aval_of(x).dtype))
+
+
+@custom_jvp
+def _det_differentiable(x):
+    return _det(x)
+
+
+@_det_differentiable.defjvp
+def _det_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    nb = M.batch_ndim(x)
+    return _det_differentiable(x), lax.reduce_sum(lax.mul(M.mT(adjugate(x)), t), (nb, nb + 1))
+
+
+def adjugate(x):
+    """``adj(x) = det(x) inv(x)`` of square ``x`` (..., n, n), also where ``x`` is singular.
+
+    With ``P x = L U``: ``adj(x) = sign(P) adj(U) L^-1 P``. Let ``W`` be the inverse of ``U``
+    with its zero pivots ``k1 < ... < km`` set to 1 and ``D`` the product of the nonzero
+    pivots: ``adj(U) = D W`` when there is none, else the part of ``det(U) U^-1`` through
+    every zero pivot, ``D W[k1,k2] ... W[k(m-1),km] W[:, k1] W[km, :]`` (rank one).
+    """
+    aval = core.aval_of(x)
+    dt, shape, n, nb = aval.dtype, aval.shape, aval.shape[-1], aval.ndim - 2
+    vec, batch, i32 = shape[:-1], tuple(range(nb)), np.dtype(np.int32)
+
+    def full(value, dtype, shp):
+        return lax.broadcast_in_dim(M.scalar(value, dtype), shp, ())
+
+    def along(v, dims):  # a (..., n) or (...) value broadcast to the matrix shape
+        return lax.broadcast_in_dim(v, shape, dims)
+
+    def pick(mask, m):  # per row of m: the sum of its entries where mask
+        return lax.reduce_sum(lax.select(mask, m, full(0, dt, shape)), (nb + 1,))
+
+    lu, pivots, perm = lax.lu(x)
+    d, sign = _lu_diagonal_and_parity(x, (lu, pivots, perm))
+    zpiv = lax.eq(d, M.scalar(0, dt))
+    rows = along(lax.iota(i32, (n, n), 0), (nb, nb + 1))
+    cols = along(lax.iota(i32, (n, n), 1), (nb, nb + 1))
+    zero_col = along(zpiv, batch + (nb + 1,))  # column j is a zero pivot
+    eye = lax.convert_element_type(lax.eq(rows, cols), dt)
+    u1 = lax.select(lax.and_(lax.eq(rows, cols), zero_col), full(1, dt, shape), lu)
+    w = lax.triangular_solve(u1, eye, left_side=True, lower=False)
+    nonzero = lax.reduce_prod(lax.select(zpiv, full(1, dt, vec), d), (nb,))
+    # nxt[k]: the first zero pivot after k (n if none); chain: W[k, nxt[k]] over linked k
+    later = lax.and_(zero_col, lax.gt(cols, rows))
+    nxt = lax.reduce_min(lax.select(later, cols, full(n, i32, shape)), (nb + 1,))
+    w_next = pick(lax.eq(cols, along(nxt, batch + (nb,))), w)
+    linked = lax.and_(zpiv, lax.lt(nxt, M.scalar(n, i32)))
+    chain = lax.reduce_prod(lax.select(linked, w_next, full(1, dt, vec)), (nb,))
+    idx = lax.iota(i32, vec, nb)
+    k1 = lax.reduce_min(lax.select(zpiv, idx, full(n, i32, vec)), (nb,))
+    km = lax.reduce_max(lax.select(zpiv, idx, full(-1, i32, vec)), (nb,))
+    col_k1 = pick(lax.eq(cols, along(k1, batch)), w)  # W[:, k1]
+    row_km = pick(lax.eq(cols, along(km, batch)), M.mT(w))  # W[km, :]
+    outer = lax.mul(along(col_k1, batch + (nb,)), along(row_km, batch + (nb + 1,)))
+    singular = along(lax.reduce_or(zpiv, (nb,)), batch)
+    adj_u = lax.select(singular, lax.mul(outer, along(chain, batch)), w)
+    adj_u = lax.mul(adj_u, along(lax.mul(nonzero, cast(sign, dt)), batch))
+    p = M.row_permutation(perm, eye)  # P x = x[perm]
+    return M.matmul(adj_u, lax.triangular_solve(lu, p, left_side=True, lower=True,
+                                                unit_diagonal=True))
 
 
 def slogdet(a):

@@ -605,6 +605,25 @@ def logistic(x: Array) -> Array:
     return logistic_p.bind(x)
 
 
+def _rsqrt_1_minus_sq(x):
+    """``1/sqrt(1 - x**2)`` as ``1/sqrt((1 - x)(1 + x))`` (exact ``1 - x`` near +-1)."""
+    return rsqrt(mul(sub(_c(x, 1), x), add(_c(x, 1), x)))
+
+
+def _rsqrt_sq_plus_1(x):
+    """``1/sqrt(x**2 + 1)``; for real ``|x| > 1`` as ``rsqrt(1 + x**-2) / |x|`` (no overflow
+    of ``x**2``; 0 at +-inf). Both branches are exact, each on a safe operand where it
+    is not taken."""
+    if R.aval(x).dtype.kind == "c":
+        return rsqrt(add(mul(x, x), _c(x, 1)))
+    one = _c(x, 1)
+    big = gt(abs(x), one)
+    small = select_n(big, x, _c(x, 0))
+    inv = div(one, abs(select_n(big, one, x)))
+    return select_n(big, rsqrt(add(mul(small, small), one)),
+                    mul(inv, rsqrt(add(one, mul(inv, inv)))))
+
+
 # transcendental rules: d f(x) = f'(x) dx, written with the result ``ans`` where cheaper
 _UNARY_JVPS = {
     exp_p: lambda t, ans, x: mul(t, ans),
@@ -619,13 +638,14 @@ _UNARY_JVPS = {
     sin_p: lambda t, ans, x: mul(t, cos(x)),
     cos_p: lambda t, ans, x: neg(mul(t, sin(x))),
     tan_p: lambda t, ans, x: mul(t, add(_c(ans, 1), mul(ans, ans))),
-    asin_p: lambda t, ans, x: mul(t, rsqrt(sub(_c(x, 1), mul(x, x)))),
-    acos_p: lambda t, ans, x: neg(mul(t, rsqrt(sub(_c(x, 1), mul(x, x))))),
+    asin_p: lambda t, ans, x: mul(t, _rsqrt_1_minus_sq(x)),
+    acos_p: lambda t, ans, x: neg(mul(t, _rsqrt_1_minus_sq(x))),
     atan_p: lambda t, ans, x: div(t, add(_c(x, 1), mul(x, x))),
     sinh_p: lambda t, ans, x: mul(t, cosh(x)),
     cosh_p: lambda t, ans, x: mul(t, sinh(x)),
-    asinh_p: lambda t, ans, x: mul(t, rsqrt(add(mul(x, x), _c(x, 1)))),
-    acosh_p: lambda t, ans, x: mul(t, rsqrt(mul(sub(x, _c(x, 1)), add(x, _c(x, 1))))),
+    asinh_p: lambda t, ans, x: mul(t, _rsqrt_sq_plus_1(x)),
+    # 1/(sqrt(x-1) sqrt(x+1)): no overflow, and the principal branch for complex x
+    acosh_p: lambda t, ans, x: mul(t, mul(rsqrt(sub(x, _c(x, 1))), rsqrt(add(x, _c(x, 1))))),
     atanh_p: lambda t, ans, x: div(t, mul(sub(_c(x, 1), x), add(_c(x, 1), x))),
     logistic_p: lambda t, ans, x: mul(t, mul(ans, sub(_c(ans, 1), ans))),
 }
@@ -634,15 +654,24 @@ for _p, _g in _UNARY_JVPS.items():
     _set_rules(_p, jvp=_jvp(_p, _g))
 
 
-def _atan2_denominator(x, y):
-    return add(mul(x, x), mul(y, y))
+def _atan2_partial(num, x, y):
+    """``num / (x^2 + y^2)`` (``num`` is ``x`` or ``y``) computed on ``x, y`` scaled by
+    ``s = max(|x|, |y|)``, so the squares neither overflow nor underflow; 0 where ``s`` is
+    infinite (the limit along every ray), from safe operands there (double where)."""
+    s = max(abs(x), abs(y))
+    far = eq(s, _c(s, np.inf))
+    one = _c(s, 1)
+    x, y, num, s = (select_n(far, v, one) for v in (x, y, num, s))
+    xs, ys = div(x, s), div(y, s)
+    part = div(div(num, s), mul(add(mul(xs, xs), mul(ys, ys)), s))
+    return select_n(far, part, _c(s, 0))
 
 
 # atan2(x, y) = atan(x / y): d = (y dx - x dy) / (x^2 + y^2)
 _set_rules(atan2_p, jvp=_jvp(
     atan2_p,
-    lambda t, ans, x, y: mul(t, div(y, _atan2_denominator(x, y))),
-    lambda t, ans, x, y: mul(neg(t), div(x, _atan2_denominator(x, y)))))
+    lambda t, ans, x, y: mul(t, _atan2_partial(y, x, y)),
+    lambda t, ans, x, y: mul(neg(t), _atan2_partial(x, x, y))))
 
 
 # --------------------------------------------------------------------------- complex parts

@@ -67,11 +67,12 @@ def _gauss(x):
 
 def _i1e_derivative(x, out):
     # d/dx i1e = i0e - i1e * (sign(x) + 1/x); 1/2 at |x| <= eps (JAX's rule)
+    # (NaN is not tiny: it propagates)
     eps = _scaled(np.finfo(R.aval(x).dtype).eps, x)
-    not_tiny = ew.gt(ew.abs(x), eps)
-    safe = ew.select(not_tiny, x, eps)
+    tiny = ew.le(ew.abs(x), eps)
+    safe = ew.select(tiny, eps, x)
     d = ew.sub(bessel_i0e(safe), ew.mul(out, ew.add(ew.sign(safe), ew.div(_scaled(1, x), safe))))
-    return ew.select(not_tiny, d, _scaled(0.5, x))
+    return ew.select(tiny, _scaled(0.5, x), d)
 
 
 erf_p = kit.unary("erf", kit.FLOATING)

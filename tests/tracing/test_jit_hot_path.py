@@ -187,3 +187,29 @@ def test_donated_output_passed_again_raises_clearly():
     xnp.jit(lambda a: a * 2.0, donate_argnums=0)(x)
     with pytest.raises(RuntimeError, match="donated"):
         keep(x, x)
+
+
+def test_python_scalar_arguments_on_the_hot_path_keep_their_types():
+    # the last hit is matched by each scalar's type: int, float, bool and complex must
+    # each get their own executable (weak-typed results as NumPy's scalar promotion)
+    f, traces = _counted(lambda x, s: x * s)
+    x = xnp.asarray(np.arange(3, dtype=np.float32))
+    xi = xnp.asarray(np.arange(3, dtype=np.int16))
+    cases = [(x, 2.5, np.float32), (x, 2, np.float32), (xi, 3, np.int16), (xi, True, np.int16),
+             (xi, 2.5, np.float64), (x, 1j, np.complex64)]
+    for _ in range(CALLS):
+        for a, s, dtype in cases:
+            for _ in range(2):  # the second call is served by the hot path
+                out = f(a, s)
+                assert out.dtype == dtype
+                np.testing.assert_array_equal(np.asarray(out),
+                                              np.asarray(a).astype(dtype) * s)
+    assert traces[0] == len(cases)
+    g, g_traces = _counted(lambda s: s * 2)
+    for s in (3, 3.0, False, 3):
+        want = np.asarray(s) * 2  # NumPy: a Python bool times 2 is an int64
+        for _ in range(2):
+            out = g(s)
+            assert out.dtype == want.dtype and out.shape == ()
+            assert out.item() == want.item()
+    assert g_traces[0] == 3

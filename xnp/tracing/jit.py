@@ -429,9 +429,10 @@ class JitWrapped:
     def __call__(self, *args, **kwargs):
         if (not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE) and not kwargs:
             # the hottest path: the same argument avals (by identity: the outputs of the
-            # previous call, or the same arrays again) and configuration as the last hit;
-            # device-resident arguments go to the executable as they are. One and two
-            # arguments are spelled out (this runs on every cached call).
+            # previous call, or the same arrays again), Python scalars of the same types and
+            # configuration as the last hit; device-resident arguments go to the executable
+            # as they are. One and two arguments are spelled out (this runs on every
+            # cached call).
             avals, snap, run, run_buffers = self._hot
             if snap is _SNAPSHOT[0]:
                 n = len(args)
@@ -439,29 +440,41 @@ class JitWrapped:
                     pass
                 elif n == 2:
                     a, b = args
-                    if (type(a) is _ARRAY and a._aval is avals[0] and type(b) is _ARRAY
-                            and b._aval is avals[1]):
-                        ba, bb = a._buf, b._buf
-                        if (run_buffers is None or ba is None or bb is None
-                                or ba is _DONATED or bb is _DONATED):
-                            return run(args)
-                        return run_buffers([ba, bb])
+                    ta, tb = type(a), type(b)
+                    if ta is _ARRAY and tb is _ARRAY:
+                        if a._aval is avals[0] and b._aval is avals[1]:
+                            ba, bb = a._buf, b._buf
+                            if (run_buffers is None or ba is None or bb is None
+                                    or ba is _DONATED or bb is _DONATED):
+                                return run(args)
+                            return run_buffers([ba, bb])
+                    elif ((a._aval is avals[0] if ta is _ARRAY else ta is avals[0])
+                          and (b._aval is avals[1] if tb is _ARRAY else tb is avals[1])):
+                        return run(args)
                 elif n == 1:
                     a = args[0]
-                    if type(a) is _ARRAY and a._aval is avals[0]:
-                        ba = a._buf
-                        if run_buffers is None or ba is None or ba is _DONATED:
-                            return run(args)
-                        return run_buffers([ba])
+                    if type(a) is _ARRAY:
+                        if a._aval is avals[0]:
+                            ba = a._buf
+                            if run_buffers is None or ba is None or ba is _DONATED:
+                                return run(args)
+                            return run_buffers([ba])
+                    elif type(a) is avals[0]:
+                        return run(args)
                 else:
                     bufs = []
                     for a, k in zip(args, avals):
-                        if type(a) is not _ARRAY or a._aval is not k:
-                            break
-                        b = a._buf
-                        if b is None or b is _DONATED:
+                        if type(a) is _ARRAY:
+                            if a._aval is not k:
+                                break
+                            b = a._buf
+                            if b is None or b is _DONATED:
+                                run_buffers = None
+                            bufs.append(b)
+                        elif type(a) is k:
                             run_buffers = None
-                        bufs.append(b)
+                        else:
+                            break
                     else:
                         return run(args) if run_buffers is None else run_buffers(bufs)
             if self._fast_ok:
@@ -496,8 +509,10 @@ class JitWrapped:
             hit = self._fast[sig] = (self._runners(entry), config.snapshot())
         else:
             out = hit[0][0](args)
-        if all(type(k) is ShapedArray for k in sig):
-            self._hot = (tuple(a._aval for a in args), hit[1], *hit[0])
+        if all(type(k) is ShapedArray or k in _SCALAR_TYPES for k in sig):
+            # identity keys: each Array's aval object, each Python scalar's type
+            self._hot = (tuple(a._aval if type(a) is _ARRAY else type(a) for a in args),
+                         hit[1], *hit[0])
         return out
 
     @staticmethod

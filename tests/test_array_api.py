@@ -6,6 +6,7 @@ it has the same function."""
 import importlib.util
 import pathlib
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -221,3 +222,62 @@ def test_runner_command_is_reproducible_and_writes_nothing_into_the_suite(tmp_pa
     assert f"--rootdir={tmp_path}" in cmd and "no:cacheprovider" in cmd and "-x" in cmd
     whole = run.build_command(tmp_path, max_examples=5, seed=1, extra=[])
     assert str(tmp_path / "array_api_tests") in whole and "--hypothesis-seed=1" in whole
+
+
+# ------------------------------------------------------------------ finfo / iinfo
+
+
+@pytest.mark.parametrize("name", ["float16", "float32", "float64", "complex64", "complex128",
+                                  "bfloat16", "float8_e4m3fn"])
+def test_finfo_fields_are_python_numbers_with_numpy_values(name):
+    t = getattr(xnp, name)
+    ref = ml_dtypes.finfo(np.dtype(t))  # numpy.finfo's values, and ml_dtypes' for its types
+    real = {"complex64": np.dtype(np.float32), "complex128": np.dtype(np.float64)}.get(
+        name, np.dtype(t))
+    for arg in (t, np.dtype(t), name, xnp.asarray(1, dtype=t), xnp.asarray(1, dtype=t).dtype):
+        info = xnp.finfo(arg)
+        assert type(info.bits) is int and info.bits == ref.bits
+        for field in ("eps", "max", "min", "smallest_normal", "smallest_subnormal",
+                      "resolution", "epsneg", "tiny"):
+            if not hasattr(ref, field):
+                continue
+            assert type(getattr(info, field)) is float, field
+            assert getattr(info, field) == float(getattr(ref, field)), field
+        for field in ("nmant", "maxexp", "minexp", "precision"):
+            assert getattr(info, field) == getattr(ref, field)
+        assert info.dtype == real and isinstance(info.dtype, np.dtype)
+    x = xnp.ones(3, dtype=xnp.float32)
+    assert (x * xnp.finfo(xnp.float32).eps).dtype == np.float32  # a weak Python float
+
+
+def test_finfo_under_jit_and_of_integers():
+    f = xnp.jit(lambda v: v + xnp.finfo(v).eps)
+    assert np.asarray(f(np.ones(2, np.float32))).dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(f(np.ones(2))), 1 + np.finfo(np.float64).eps)
+    with pytest.raises(ValueError, match="xnp.finfo: data type int32 is not a floating"):
+        xnp.finfo(xnp.int32)
+
+
+@pytest.mark.parametrize("name", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                  "uint32", "uint64"])
+def test_iinfo_fields_are_python_ints(name):
+    ref = np.iinfo(name)
+    for arg in (getattr(xnp, name), name, xnp.asarray(1, dtype=name)):
+        info = xnp.iinfo(arg)
+        assert (type(info.bits), type(info.max), type(info.min)) == (int, int, int)
+        assert (info.bits, info.max, info.min, info.dtype) == (ref.bits, ref.max, ref.min,
+                                                                ref.dtype)
+
+
+@pytest.mark.parametrize("src", STANDARD_DTYPES)
+@pytest.mark.parametrize("dst", STANDARD_DTYPES)
+def test_can_cast_follows_the_promotion_table(src, dst):
+    # can_cast(a, b) is True where promoting a with some dtype gives b (the standard)
+    # and agrees with NumPy's safe casting everywhere
+    ours = xnp.can_cast(getattr(xnp, src), getattr(xnp, dst))
+    assert ours == np.can_cast(src, dst)
+    assert xnp.can_cast(xnp.zeros(1, dtype=src), dst) == ours
+    promotes_to = any(np.result_type(src, o) == np.dtype(dst) for o in STANDARD_DTYPES
+                      if (np.dtype(o).kind == "b") == (np.dtype(src).kind == "b"))
+    if promotes_to and np.dtype(src).kind in "biuf" and np.dtype(dst).kind == np.dtype(src).kind:
+        assert ours

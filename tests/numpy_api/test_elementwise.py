@@ -327,9 +327,37 @@ def test_clip_matches_numpy(case, rng):
 
 def test_clip_errors():
     with pytest.raises(ValueError, match="once"):
+        xnp.clip(np.ones(3), 0, 1, a_min=0)
+    with pytest.raises(ValueError, match="upper bound once"):
+        xnp.clip(np.ones(3), max=1, a_max=0)
+    with pytest.raises(TypeError):  # one bound passed twice by Python's rules
         xnp.clip(np.ones(3), 0, 1, min=0)
     with pytest.raises(NotImplementedError, match="dtype"):
         xnp.clip(np.ones(3), 0, 1, dtype=np.float32)
+
+
+def test_clip_signature_is_the_array_api_one_and_numpy_spellings_work():
+    # the standard: clip(x, /, min=None, max=None); NumPy's a_min/a_max stay as keywords
+    import inspect  # noqa: PLC0415
+
+    params = list(inspect.signature(xnp.clip).parameters.values())
+    assert [p.name for p in params[:3]] == ["a", "min", "max"]
+    assert params[1].default is None and params[2].default is None
+    assert params[1].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    x = np.array([-2.0, 0.5, 3.0, np.nan])
+    calls = [
+        (lambda xp, v: xp.clip(v, 0, 1)),
+        (lambda xp, v: xp.clip(v, a_min=0, a_max=1)),
+        (lambda xp, v: xp.clip(v, min=0, max=1)),
+        (lambda xp, v: xp.clip(v, min=0)),
+        (lambda xp, v: xp.clip(v, max=1)),
+        (lambda xp, v: xp.clip(v, None, 1)),
+        (lambda xp, v: xp.clip(v, a_min=None, a_max=1)),
+        (lambda xp, v: xp.clip(v)),
+    ]
+    for call in calls:
+        check_vs_numpy(call, x)
+    np.testing.assert_array_equal(np.asarray(xnp.asarray(x).clip(0, 1)), x.clip(0, 1))
 
 
 # =========================================================================== ufunc keywords

@@ -8,6 +8,7 @@ the real transforms). Also ``fftfreq``/``rfftfreq`` (incl. a traced ``d``) and
 
 import warnings
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -178,6 +179,39 @@ def test_sample_frequencies_with_traced_spacing(fname):
     d = np.float64(0.25)
     out = xnp.jit(lambda dd: getattr(xnp.fft, fname)(6, dd))(xnp.asarray(d))
     np.testing.assert_allclose(np.asarray(out), getattr(np.fft, fname)(6, d), rtol=1e-15)
+
+
+@pytest.mark.parametrize("case", grid(fname=["fftfreq", "rfftfreq"], length=[1, 2, 5, 8, 99],
+                                      d=[1.0, 0.3, 4.7],
+                                      dtype=[np.float16, np.float32, np.float64, xnp.float32,
+                                             ml_dtypes.bfloat16],
+                                      x64=[True, False], n=40, seed=11))
+def test_sample_frequencies_with_dtype(case):
+    # the Array API's dtype= keyword: NumPy's float64 result rounded once to `dtype`
+    want = getattr(np.fft, case.fname)(case.length, case.d).astype(np.dtype(case.dtype))
+    f = getattr(xnp.fft, case.fname)
+    with xnp.config.override(enable_x64=case.x64):
+        for got in (f(case.length, case.d, dtype=case.dtype),
+                    f(case.length, d=case.d, device="cpu", dtype=case.dtype),
+                    xnp.jit(lambda: f(case.length, case.d, dtype=case.dtype))()):
+            assert got.dtype == want.dtype and got.shape == want.shape
+            if case.x64 or want.dtype != np.float64:
+                np.testing.assert_array_equal(np.asarray(got), want)
+            else:  # computed in float64 even with x64 off (a 64-bit dtype is honoured)
+                np.testing.assert_allclose(np.asarray(got), want, rtol=1e-15)
+
+
+@pytest.mark.parametrize("fname", ["fftfreq", "rfftfreq"])
+def test_sample_frequency_signature_and_dtype_errors(fname):
+    import inspect  # noqa: PLC0415
+
+    params = inspect.signature(getattr(xnp.fft, fname)).parameters
+    assert list(params) == ["n", "d", "device", "dtype"]
+    assert params["dtype"].kind is inspect.Parameter.KEYWORD_ONLY
+    with pytest.raises(ValueError, match=f"xnp.fft.{fname}: dtype must be a real floating"):
+        getattr(xnp.fft, fname)(4, dtype=np.int32)
+    with pytest.raises(ValueError, match="real floating"):
+        getattr(xnp.fft, fname)(4, dtype=np.complex64)
 
 
 @pytest.mark.parametrize("fname,n,exc", [("fftfreq", 0, ZeroDivisionError),

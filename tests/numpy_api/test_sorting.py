@@ -73,6 +73,24 @@ def test_sort_descending_is_reversed_order_and_stable(dtype, rng):
         np.testing.assert_array_equal(np.asarray(f(x)), want)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64, np.float32, np.float64, np.bool_])
+@pytest.mark.parametrize("n", [17, 100, 1000])
+def test_argsort_default_is_stable(dtype, n, rng):
+    # the Array API's argsort(x, stable=True) default; NumPy's default (quicksort) promises
+    # no order for ties, so NumPy's stable result is the oracle
+    x = (rng.integers(0, 3, (2, n)) * (n > 17)).astype(dtype)  # n=17: all zeros
+    want = np.argsort(x, axis=-1, kind="stable")
+    for f in (xnp.argsort, xnp.jit(xnp.argsort)):
+        np.testing.assert_array_equal(np.asarray(f(x)), want)
+    np.testing.assert_array_equal(np.asarray(xnp.argsort(x, axis=None)),
+                                  np.argsort(x, axis=None, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(xnp.argsort(x, descending=True)),
+                                  np.asarray(xnp.argsort(x, descending=True, stable=True)))
+    # an explicitly unstable sort is NumPy's own
+    np.testing.assert_array_equal(np.asarray(xnp.argsort(x, kind="quicksort")),
+                                  np.argsort(x, kind="quicksort"))
+
+
 def test_sort_bfloat16_with_nan_puts_nan_last():
     x = np.array([3, np.nan, -1, 0, -0.0, np.inf, -np.inf, np.nan, 2], BF16)
     want = np.sort(x.astype(np.float32)).astype(BF16)

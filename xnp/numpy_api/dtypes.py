@@ -25,7 +25,6 @@ __all__ = [
 ]
 
 dtype = np.dtype
-finfo = ml_dtypes.finfo
 iinfo = ml_dtypes.iinfo
 generic = np.generic
 number = np.number
@@ -109,6 +108,60 @@ half = float16
 cdouble = complex128
 complex_ = complex128
 csingle = complex64
+
+
+class finfo:
+    """Machine limits of a floating-point dtype (``numpy.finfo``, with ml_dtypes' types).
+
+    ``dtype`` may be a dtype, a scalar type, a dtype string or an array (its
+    dtype); a complex dtype gives the limits of its real part. As the Array API
+    standard requires, ``bits`` and the other integer fields are Python ints and
+    ``eps``, ``max``, ``min``, ``smallest_normal`` (and every other limit:
+    ``epsneg``, ``resolution``, ``smallest_subnormal``, ``tiny``) are Python
+    floats, where ``numpy.finfo`` gives NumPy scalars; ``dtype`` is the real
+    ``numpy.dtype``. Mixed with an array, a Python float limit keeps the
+    array's dtype (NEP 50), as a NumPy scalar of that dtype would.
+
+    Raises
+    ------
+    ValueError
+        ``dtype`` is not a floating-point or complex dtype.
+    """
+
+    _FLOATS = ("eps", "epsneg", "max", "min", "resolution", "smallest_normal",
+               "smallest_subnormal", "tiny")
+    _INTS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant",
+             "precision")
+
+    def __init__(self, dtype):
+        d = _info_dtype(dtype)
+        if not (d.kind in "fc" or d.name in _ML_FLOATS):
+            raise ValueError(f"xnp.finfo: data type {d.name} is not a floating-point or "
+                             "complex dtype (use xnp.iinfo for integers)")
+        info = ml_dtypes.finfo(d)
+        self._info = info
+        self.dtype = np.dtype(info.dtype)
+        for name in self._FLOATS:
+            if hasattr(info, name):
+                setattr(self, name, float(getattr(info, name)))
+        for name in self._INTS:
+            if hasattr(info, name):
+                setattr(self, name, int(getattr(info, name)))
+
+    def __repr__(self):
+        return repr(self._info)
+
+    def __str__(self):
+        return str(self._info)
+
+
+_ML_FLOATS = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+
+
+def _info_dtype(t) -> np.dtype:
+    if type(t) is core.Array or isinstance(t, core.Tracer):
+        return t.dtype
+    return _as_np_dtype(t)
 
 
 def _as_np_dtype(t):

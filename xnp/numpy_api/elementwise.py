@@ -547,28 +547,55 @@ def _clip_bound(x, bound, lower: bool):
     return bound
 
 
-def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,  # noqa: A002
+def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # noqa: A002
          **kwargs):
-    """Limit values to ``[a_min, a_max]``: ``minimum(maximum(a, a_min), a_max)``.
+    """Limit values to ``[min, max]``: ``minimum(maximum(a, min), max)``.
 
-    ``min=``/``max=`` are the NumPy 2 / Array API spellings (pass one spelling each).
-    Either bound may be None (no limit). NaN in ``a`` or a bound propagates; if
-    ``a_min > a_max`` the result is ``a_max`` everywhere. Promotion follows NEP 50
-    over all three operands; a Python int bound outside an integer ``a``'s range is
-    ignored when it cannot matter and raises ``OverflowError`` otherwise (as NumPy 2).
-    Other ufunc keywords raise ``NotImplementedError``.
+    Parameters
+    ----------
+    a : array_like
+        Any real numeric dtype (and bool).
+    min, max : array_like or None
+        The bounds, broadcast against ``a``; None means no limit on that side.
+        The Array API names, second and third positionally as in NumPy, so
+        ``clip(a, 0, 1)`` means what it means in NumPy.
+    out : Array, optional
+        Written in place, as in NumPy.
+    a_min, a_max : array_like or None, keyword only
+        NumPy's older names of ``min`` and ``max``; pass each bound once.
+
+    Returns
+    -------
+    Array
+        The broadcast shape of ``a`` and the bounds; dtype by NEP 50 promotion
+        over all three operands (a Python int bound outside an integer ``a``'s
+        range is ignored when it cannot matter and raises ``OverflowError``
+        otherwise, as in NumPy 2).
+
+    Raises
+    ------
+    ValueError
+        A bound is given twice (``min`` and ``a_min``, or ``max`` and ``a_max``).
+    NotImplementedError
+        Other ufunc keywords.
+
+    Notes
+    -----
+    NaN in ``a`` or a bound propagates; if ``min > max`` the result is ``max``
+    everywhere.
     """
     if kwargs:
         raise NotImplementedError(f"xnp.clip: keyword arguments {sorted(kwargs)} are not "
                                   "supported; cast the inputs or use xnp.where")
-    if a_min is not _NoValue and min is not _NoValue:
-        raise ValueError("xnp.clip: pass the lower bound once (a_min or min, not both)")
-    if a_max is not _NoValue and max is not _NoValue:
-        raise ValueError("xnp.clip: pass the upper bound once (a_max or max, not both)")
-    lo = min if a_min is _NoValue else a_min
-    hi = max if a_max is _NoValue else a_max
-    lo = None if lo is _NoValue else lo
-    hi = None if hi is _NoValue else hi
+    lo, hi = min, max
+    if a_min is not _NoValue:
+        if lo is not None:
+            raise ValueError("xnp.clip: pass the lower bound once (min or a_min, not both)")
+        lo = a_min
+    if a_max is not _NoValue:
+        if hi is not None:
+            raise ValueError("xnp.clip: pass the upper bound once (max or a_max, not both)")
+        hi = a_max
     x = asarray_for("clip", a, "a")
     lo = None if lo is None else _clip_bound(x, lo, True)
     hi = None if hi is None else _clip_bound(x, hi, False)

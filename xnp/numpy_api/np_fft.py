@@ -484,7 +484,23 @@ def _sample_spacing(fname: str, n, d):
     return n, 1.0 / (n * d)  # Python/NumPy scalars: ZeroDivisionError for n == 0 as NumPy
 
 
-def fftfreq(n, d=1.0, device=None):
+def _frequencies(fname: str, k, val, dtype):
+    """``k * val`` (``k`` the integer frequency indices), in ``dtype`` when one is given:
+    computed in the wider of ``dtype`` and the default float, then rounded once."""
+    if dtype is None:
+        return multiply(k, val)
+    dt = np.dtype(dtype)
+    if not (dt.kind == "f" or dt.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2")):
+        raise ValueError(f"xnp.{fname}: dtype must be a real floating-point dtype, got "
+                         f"{dt.name}")
+    wide = np.promote_types(dt if dt.kind == "f" else np.float32, _util.default_float())
+    res = multiply(lax.convert_element_type(k, wide), val)
+    if core.aval_of(res).dtype != dt:
+        res = lax.convert_element_type(res, dt)
+    return res
+
+
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
     """Sample frequencies of :func:`fft`: ``[0, 1, ..., ceil(n/2) - 1, -floor(n/2), ...,
     -1] / (d * n)``.
 
@@ -496,17 +512,21 @@ def fftfreq(n, d=1.0, device=None):
         Sample spacing; may be traced.
     device : None or "cpu"
         The only device.
+    dtype : real floating dtype, optional (keyword only)
+        The result's dtype (the Array API parameter; NumPy has none): computed in
+        the wider of ``dtype`` and the default float and rounded once, so it equals
+        ``numpy.fft.fftfreq(n, d).astype(dtype)``.
 
     Returns
     -------
     Array
-        Shape ``(n,)``; dtype: the default float (float64), or what ``int * (1 / (n * d))``
-        promotes to for an array ``d``.
+        Shape ``(n,)``; dtype: ``dtype``, else the default float (float64), or what
+        ``int * (1 / (n * d))`` promotes to for an array ``d``.
 
     Raises
     ------
     ValueError
-        ``n`` is not an integer; unknown ``device``.
+        ``n`` is not an integer; ``dtype`` is not a real floating dtype; unknown ``device``.
     ZeroDivisionError
         ``n == 0`` with a Python scalar ``d``, as NumPy.
     """
@@ -515,17 +535,20 @@ def fftfreq(n, d=1.0, device=None):
     dt = _util.default_int()
     k = lax.iota(dt, (n,), 0)
     negative = lax.ge(k, np.asarray((n + 1) // 2, dt))  # the upper half: k - n
-    return multiply(lax.select(negative, lax.sub(k, np.asarray(n, dt)), k), val)
+    k = lax.select(negative, lax.sub(k, np.asarray(n, dt)), k)
+    return _frequencies("fft.fftfreq", k, val, dtype)
 
 
-def rfftfreq(n, d=1.0, device=None):
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
     """Sample frequencies of :func:`rfft`: ``[0, 1, ..., n // 2] / (d * n)``.
 
-    Shape ``(n // 2 + 1,)``; arguments, dtype and errors as :func:`fftfreq`.
+    Shape ``(n // 2 + 1,)``; arguments (``dtype`` included), dtype and errors as
+    :func:`fftfreq`.
     """
     _check_device("fft.rfftfreq", device)
     n, val = _sample_spacing("fft.rfftfreq", n, d)
-    return multiply(lax.iota(_util.default_int(), (n // 2 + 1,), 0), val)
+    k = lax.iota(_util.default_int(), (n // 2 + 1,), 0)
+    return _frequencies("fft.rfftfreq", k, val, dtype)
 
 
 def _shift(fname: str, x, axes, sign: int):

@@ -136,8 +136,12 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """Indices that sort ``a`` along ``axis``.
 
-    Parameters as :func:`sort`; with ``kind='stable'`` equal elements keep their
-    order (the default quicksort leaves it unspecified). Returns an int64 array of
+    Parameters as :func:`sort`. The sort is stable (equal elements keep their
+    order) unless ``kind`` or ``stable=False`` asks for another: NumPy's default
+    leaves the order of equal elements unspecified and the Array API standard
+    requires it stable, so the default is stable, a result NumPy could also give.
+    ``kind='quicksort'``/``'heapsort'`` or ``stable=False`` use NumPy's unstable
+    sort (eagerly the result is NumPy's own for every ``kind``). Returns an int64 array of
     ``a``'s shape (``(a.size,)`` for ``axis=None``; as in NumPy, a 0-d input counts
     as 1-d); ``take_along_axis(a, argsort(a, axis), axis)`` is ``sort(a, axis)``.
 
@@ -148,11 +152,12 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 
     Notes
     -----
-    Eagerly the result is NumPy's own for every ``kind``. Under ``jit`` an unstable
-    kind may order the indices of equal elements differently from NumPy (use
-    ``kind='stable'`` for reproducible indices).
+    Under ``jit`` an unstable kind may order the indices of equal elements
+    differently from NumPy (the default, stable, gives the same indices).
     """
     is_stable = _check_kind("argsort", kind, stable)
+    if kind is None and stable is None:
+        is_stable = True  # the Array API default (stable=True); NumPy promises no order
     _check_order("argsort", order)
     x = _asarray("argsort", a)
     if core.aval_of(x).ndim == 0:  # NumPy's argsort treats a 0-d input as 1-d

@@ -37,7 +37,7 @@ from xnp.tracing.pytree import tree_flatten, tree_unflatten
 
 __all__ = [
     "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp", "associative_scan",
-    "cumsum_p", "cumprod_p", "cummax_p", "cummin_p", "cumlogsumexp_p",
+    "cumsum_p", "cumprod_p", "cummax_p", "cummin_p", "cumlogsumexp_p", "log_add_exp",
 ]
 
 
@@ -266,28 +266,40 @@ def cummin(operand: Array, axis: int = 0, reverse: bool = False) -> Array:
 # cumlogsumexp ---------------------------------------------------------------------------
 
 
-def _logaddexp(a, b):
-    """``log(exp(a) + exp(b))`` without overflow (strict lax: equal dtypes); exact at
-    equal arguments (incl. both infinite) and NaN-propagating."""
+def log_add_exp(a, b, log1p_pow=None):
+    """``log_B(B**a + B**b)`` (strict lax: equal dtypes, real floating) from
+    ``log1p_pow(t) = log_B(1 + B**t)`` (default ``log1p(exp(t))``, base e); NumPy's
+    algorithm, also used by ``xnp.logaddexp``/``xnp.logaddexp2``.
+
+    ``a + log1p_pow(b - a)`` where ``a >= b``, else ``b + log1p_pow(a - b)``: each branch
+    is exact for all ``a, b``, so at a tie (where the first is taken) derivatives of
+    every order are right (``d/da = 1/2``, second ``ln(B)/4``). The branch not taken
+    gets the exponent 0 (double where), so ``B**t`` overflowing there cannot turn the
+    cotangent into NaN; equal infinities (``b - a`` NaN) take ``(a + b) / 2``, so
+    their derivative splits 1/2 : 1/2 as at every other tie. NaN gives NaN.
+    """
+    if log1p_pow is None:
+        def log1p_pow(t):
+            return ew.log1p(ew.exp(t))
     dt = core.aval_of(a).dtype
-    m = ew.max(a, b)
-    diff = ew.abs(ew.sub(a, b))
-    general = ew.add(m, ew.log1p(ew.exp(ew.neg(diff))))
-    tie = ew.add(a, np.asarray(np.log(2.0), dt))
-    return ew.select(ew.eq(a, b), tie, general)
+    zero, half = np.asarray(0, dt), np.asarray(0.5, dt)
+    first = ew.ge(a, b)  # False where either is NaN
+    d = ew.sub(b, a)
+    number = ew.eq(d, d)  # not NaN: no NaN operand and not inf - inf
+    d1 = ew.select(ew.and_(first, number), d, zero)
+    d2 = ew.select(first, zero, ew.neg(d))
+    top = ew.select(number, a, ew.add(ew.mul(a, half), ew.mul(b, half)))
+    return ew.select(first, ew.add(top, log1p_pow(d1)), ew.add(b, log1p_pow(d2)))
 
 
 def _logaddexp_combine(a, ta, b, tb):
-    out = _logaddexp(a, b)
+    # weights logistic(a - b), logistic(b - a): 1/2 each at a tie (also of equal
+    # infinities), and differentiable again (second derivative 1/4 at a tie)
     dt = core.aval_of(a).dtype
-    half, one = np.asarray(0.5, dt), np.asarray(1.0, dt)
-    equal = ew.eq(a, b)
-
-    def weight(v):
-        w = ew.select(ew.eq(v, out), one, ew.exp(ew.sub(v, out)))
-        return ew.select(equal, half, w)
-
-    return out, ew.add(ew.mul(ta, weight(a)), ew.mul(tb, weight(b)))
+    d = ew.sub(a, b)
+    d = ew.select(ew.and_(ew.eq(a, b), ew.ne(d, d)), np.asarray(0, dt), d)
+    out = log_add_exp(a, b)
+    return out, ew.add(ew.mul(ta, ew.logistic(d)), ew.mul(tb, ew.logistic(ew.neg(d))))
 
 
 cumlogsumexp_p = _cumulative("cumlogsumexp", kit.FLOATING)

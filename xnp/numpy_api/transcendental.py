@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import lax
+from xnp.lax.cumulative import log_add_exp
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for
 from xnp.numpy_api._ufunc import (
@@ -90,37 +91,18 @@ def log1p(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
     return _float_unary("log1p", lax.log1p, x, out, where, casting, dtype)
 
 
-def _log_add(a, b, dt, log1p_pow):
-    """``log_B(B**a + B**b)`` from ``log1p_pow(t) = log_B(1 + B**t)`` (NumPy's algorithm).
-
-    ``a + log1p_pow(b - a)`` where ``a >= b``, else ``b + log1p_pow(a - b)``: each branch
-    is exact for all ``a, b``, so at a tie (where the first is taken) derivatives of
-    every order are right (``d/da = 1/2``, second ``ln(B)/4``). The branch not taken
-    gets the exponent 0 (double where), so ``B**t`` overflowing there cannot turn the
-    cotangent into NaN; equal infinities (``b - a`` NaN) take ``(a + b) / 2``, so
-    their derivative splits 1/2 : 1/2 as at every other tie. NaN gives NaN.
-    """
-    zero, half = _scalar(0, dt), _scalar(0.5, dt)
-    first = lax.ge(a, b)  # False where either is NaN
-    d = lax.sub(b, a)
-    number = lax.eq(d, d)  # not NaN: no NaN operand and not inf - inf
-    d1 = lax.select(lax.and_(first, number), d, zero)
-    d2 = lax.select(first, zero, lax.neg(d))
-    top = lax.select(number, a, lax.add(lax.mul(a, half), lax.mul(b, half)))
-    return lax.select(first, lax.add(top, log1p_pow(d1)), lax.add(b, log1p_pow(d2)))
-
-
 def logaddexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
-    """``log(exp(x1) + exp(x2))`` without overflow (real floats; NumPy's algorithm).
+    """``log(exp(x1) + exp(x2))`` without overflow (real floats; NumPy's algorithm,
+    :func:`xnp.lax.cumulative.log_add_exp`).
 
     The derivative is ``exp(x_i - result)``, also at ties (1/2 each) and at infinities
     (0 or 1; 1/2 each for equal infinities), never NaN from overflow.
     """
     _extras("logaddexp", casting, order, subok, signature)
-    a, b, dt = _binary_inexact("logaddexp", x1, x2, dtype, casting)
+    a, b, _ = _binary_inexact("logaddexp", x1, x2, dtype, casting)
     _reject("logaddexp", a, "c", "real inputs only")
-    res = _log_add(a, b, dt, lambda t: lax.log1p(lax.exp(t)))
+    res = log_add_exp(a, b)
     return _finish("logaddexp", res, out, where, casting)
 
 
@@ -129,9 +111,9 @@ def logaddexp2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
     """``log2(2**x1 + 2**x2)`` without overflow (real floats; NumPy's algorithm);
     derivatives as :func:`logaddexp`'s (``2**(x_i - result)``)."""
     _extras("logaddexp2", casting, order, subok, signature)
-    a, b, dt = _binary_inexact("logaddexp2", x1, x2, dtype, casting)
+    a, b, _ = _binary_inexact("logaddexp2", x1, x2, dtype, casting)
     _reject("logaddexp2", a, "c", "real inputs only")
-    res = _log_add(a, b, dt, lambda t: _div_by_const(lax.log1p(lax.exp2(t)), _LN2))
+    res = log_add_exp(a, b, lambda t: _div_by_const(lax.log1p(lax.exp2(t)), _LN2))
     return _finish("logaddexp2", res, out, where, casting)
 
 

@@ -213,6 +213,7 @@ broadcast_in_dim_p = Primitive(
     dtype=lambda x, **params: x.dtype,
     transpose=R.zero_ct_passthrough(_broadcast_in_dim_transpose),
     batch=_broadcast_in_dim_batch,
+    allocates=False,  # XLA fuses a broadcast into its consumers (NumPy: a view)
 )
 broadcast_in_dim_p.jvp = R.linear_unary_jvp(broadcast_in_dim_p)
 

@@ -23,6 +23,7 @@ from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupporte
                                  default_int, is_xnp, normalize_axis, result_dtype, static_int)
 from xnp.tracing import core, errors, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray, canonical_dtype
+from xnp.tracing.sizes import check_array_size
 
 __all__ = [
     "array", "asarray", "asanyarray", "ascontiguousarray", "zeros", "ones", "full", "empty",
@@ -128,8 +129,10 @@ def _convert(fname: str, obj, dtype, copy):
     return _from_host(fname, obj, dt, copy)
 
 
-def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False):
-    """``shape`` filled with the host scalar ``value`` cast to ``dt``: a broadcast literal."""
+def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False, argname: str = "shape"):
+    """``shape`` filled with the host scalar ``value`` cast to ``dt``: a broadcast literal.
+    ``ValueError``/``MemoryError`` (naming ``argname``) for a shape too big to exist or hold."""
+    check_array_size(fname, shape, dt, argname=argname)
     if isinstance(value, _PY_SCALARS):
         try:
             scalar = np.array(value, dtype=dt)  # range-checked, as NumPy does for Python ints
@@ -143,6 +146,7 @@ def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False):
 def _broadcast_fill(fname: str, fill, shape, dt: np.dtype, fresh: bool):
     """``fill`` cast to ``dt`` and broadcast to ``shape``: a new array (``fresh``: ``fill``
     is a private copy, so a same-size broadcast, which is a view of it, needs no copy)."""
+    check_array_size(fname, shape, dt)
     aval = core.aval_of(fill)
     if len(aval.shape) > len(shape) or any(
             a not in (1, s) for a, s in zip(aval.shape[::-1], shape[::-1])):
@@ -370,7 +374,9 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     TypeError
         A non-integer size or an unsupported dtype.
     ValueError
-        A negative size.
+        A negative size, or a byte size beyond int64 (NumPy's "array is too big").
+    MemoryError
+        More bytes than the machine's memory (``xnp.tracing.sizes.machine_memory``).
     NotImplementedError
         ``order='F'`` or ``like`` given.
     """
@@ -422,7 +428,10 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     Raises
     ------
     ValueError
-        ``fill_value`` does not broadcast to ``shape``; a negative size.
+        ``fill_value`` does not broadcast to ``shape``; a negative size or one whose byte
+        size overflows int64.
+    MemoryError
+        As for :func:`zeros`.
     xnp.errors.ConcretizationTypeError, TypeError, OverflowError, NotImplementedError
         As for :func:`zeros`.
     """
@@ -565,7 +574,9 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     ZeroDivisionError
         ``step`` is 0.
     ValueError
-        The length is not finite.
+        The length is not finite, or its byte size overflows int64.
+    MemoryError
+        The result needs more bytes than the machine's memory.
     TypeError
         bool ``dtype`` with more than 2 elements, as in NumPy.
     NotImplementedError
@@ -573,6 +584,7 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     """
     check_unsupported("arange", like=(like, None, _NO_LIKE))
     _check_device("arange", device)
+    length_from = "stop" if stop is None else "start, stop, step"
     if stop is None:
         start, stop = 0, _static_number("arange", start_or_stop, "stop")
     else:
@@ -592,6 +604,7 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     if not np.isfinite(length):
         raise ValueError(f"xnp.arange: the length (stop - start) / step = {length} is not finite")
     n = max(0, math.ceil(length))
+    check_array_size("arange", (n,), dt, argname=length_from)
     if dt == np.bool_:
         if n > 2:
             raise TypeError("xnp.arange: arange() is only supported for booleans when the result "
@@ -644,7 +657,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     Raises
     ------
     ValueError
-        ``num`` is negative.
+        ``num`` is negative, or the result's byte size overflows int64.
+    MemoryError
+        The result needs more bytes than the machine's memory.
     xnp.errors.ConcretizationTypeError
         ``num`` is traced.
     numpy.exceptions.AxisError
@@ -668,6 +683,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     a = lax.convert_element_type(a, dt) if av_a.dtype != dt else a
     b = lax.convert_element_type(b, dt) if av_b.dtype != dt else b
     bshape = broadcast_shapes("linspace", av_a.shape, av_b.shape)
+    check_array_size("linspace", (num,) + bshape, _dtype_arg(dtype) or dt, argname="num")
     ndim = len(bshape)
     a = _broadcast_to(a, bshape)
     b = _broadcast_to(b, bshape)
@@ -715,7 +731,9 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     Raises
     ------
     ValueError
-        A negative ``N`` or ``M``.
+        A negative ``N`` or ``M``, or an ``N`` x ``M`` byte size beyond int64.
+    MemoryError
+        The matrix needs more bytes than the machine's memory.
     xnp.errors.ConcretizationTypeError
         ``N``, ``M`` or ``k`` is traced.
     NotImplementedError
@@ -730,6 +748,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     if n < 0 or m < 0:
         raise ValueError(f"xnp.eye: negative dimensions are not allowed, got N={n}, M={m}")
     dt = default_float() if dtype is None or dtype is float else canonical_dtype(dtype)
+    check_array_size("eye", (n, m), dt, argname="N" if M is None else "N, M")
     length = max(0, min(n, m - k) if k >= 0 else min(n + k, m))
     if length == 0:
         return _fill("eye", 0, (n, m), dt)

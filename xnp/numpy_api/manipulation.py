@@ -24,6 +24,7 @@ from xnp.numpy_api._util import (check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, result_dtype, static_int, write_out)
 from xnp.tracing import core, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
+from xnp.tracing.sizes import check_array_size
 
 __all__ = [
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
@@ -725,7 +726,9 @@ def tile(A, reps):
     Raises
     ------
     ValueError
-        A negative repetition count.
+        A negative repetition count, or a result whose byte size overflows int64.
+    MemoryError
+        The result needs more bytes than the machine's memory.
     """
     x = _asarray("tile", A, "A")
     aval = _aval(x)
@@ -734,6 +737,8 @@ def tile(A, reps):
     reps = (1,) * (d - len(reps)) + reps
     shape = (1,) * (d - aval.ndim) + aval.shape
     inter = tuple(v for pair in zip(reps, shape) for v in pair)
+    check_array_size("tile", tuple(r * n for r, n in zip(reps, shape)), aval.dtype,
+                     argname="reps")
     if d - aval.ndim:
         x = lax.reshape(x, shape)
     out = lax.broadcast_in_dim(x, inter, tuple(range(1, 2 * d, 2)))
@@ -775,7 +780,10 @@ def repeat(a, repeats, axis=None):
     Raises
     ------
     ValueError
-        Negative counts, or a count sequence of the wrong length.
+        Negative counts, a count sequence of the wrong length, or a result whose byte
+        size overflows int64.
+    MemoryError
+        The result needs more bytes than the machine's memory.
     xnp.errors.ConcretizationTypeError
         ``repeats`` is traced.
     """
@@ -794,11 +802,14 @@ def repeat(a, repeats, axis=None):
     if (counts < 0).any():
         raise ValueError("xnp.repeat: negative dimensions are not allowed")
     n = aval.shape[ax]
-    if counts.size == 1 or (counts.size == n and n and (counts == counts.flat[0]).all()):
-        return _repeat_uniform(x, ax, int(counts.flat[0]))
-    if counts.size != n:
+    if counts.size not in (1, n):
         raise ValueError(f"xnp.repeat: operands could not be broadcast together with shape "
                          f"({n},) ({counts.size},)")
+    total = n * int(counts.flat[0]) if counts.size == 1 else sum(counts.tolist())
+    check_array_size("repeat", aval.shape[:ax] + (total,) + aval.shape[ax + 1:], aval.dtype,
+                     argname="repeats")
+    if counts.size == 1 or (n and (counts == counts.flat[0]).all()):
+        return _repeat_uniform(x, ax, int(counts.flat[0]))
     pieces = []
     start = 0
     while start < n:

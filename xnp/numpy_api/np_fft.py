@@ -38,6 +38,7 @@ from xnp.numpy_api.elementwise import multiply
 from xnp.numpy_api.manipulation import roll
 from xnp.tracing import core
 from xnp.tracing.avals import ShapedArray
+from xnp.tracing.sizes import check_array_size
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
            "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -249,10 +250,23 @@ _KINDS = {
 _INVERSE_REAL = ("irfft", "hfft")  # default length 2 * (m - 1)
 
 
+def _check_lengths(fname: str, a, axes, lengths, kind: str, argname: str) -> None:
+    """``ValueError``/``MemoryError`` naming ``argname`` (``n``/``s``) when the transform's
+    largest array (``lengths`` complex values, or real ones for the real transforms, whose
+    complex side holds about half as many) cannot exist or fit, before anything is staged."""
+    shape = list(core.aval_of(a).shape)
+    for ax, n in zip(axes, lengths):
+        shape[ax] = n
+    dt = _complex_dtype(core.aval_of(a).dtype)
+    check_array_size(fname, shape, dt if kind in ("fft", "ifft") else _real_dtype(dt),
+                     argname=argname)
+
+
 def _transform_1d(fname: str, a, n, axis, norm, out, kind: str):
     _check_common(fname, norm, out)
     a = asarray_for(fname, a)
     axis, n = _one_axis(fname, a, n, axis, kind in _INVERSE_REAL)
+    _check_lengths(fname, a, [axis], [n], kind, "n")
     return _KINDS[kind](fname, a, [axis], [n], norm)
 
 
@@ -262,6 +276,7 @@ def _transform_nd(fname: str, a, s, axes, norm, out, kind: str):
     axes, lengths = _nd_axes(fname, a, s, axes, kind in _INVERSE_REAL)
     if not axes and kind in ("rfft", "irfft"):
         raise IndexError(f"xnp.{fname}: needs at least one axis to transform, got none.")
+    _check_lengths(fname, a, axes, lengths, kind, "s")
     return _KINDS[kind](fname, a, axes, lengths, norm)
 
 

@@ -36,6 +36,7 @@ import numpy as np
 from xnp import config as _config
 from xnp.tracing import errors
 from xnp.tracing.avals import ShapedArray
+from xnp.tracing.sizes import check_result_sizes
 
 __all__ = [
     "Primitive",
@@ -124,6 +125,13 @@ class Primitive:
         ``bind`` returns a list.
     differentiable : bool or str
         False (or a reason string) for primitives whose outputs carry no tangent.
+    allocates : bool
+        False for primitives whose eager result is a view needing no new memory
+        (``broadcast_in_dim``; XLA fuses it into its consumers): their results are
+        checked against int64 sizes only, not against the machine's memory.
+
+    Every result aval passes :func:`xnp.tracing.sizes.check_result_sizes`, eagerly and
+    when staged: ``ValueError`` for a size beyond int64, ``MemoryError`` beyond memory.
 
     Calling convention: array operands positional, static parameters as
     keywords (hashable, canonical: tuples of ints, ``np.dtype``).
@@ -142,6 +150,7 @@ class Primitive:
         batch: Callable | None = None,
         multiple_results: bool = False,
         differentiable: bool | str = True,
+        allocates: bool = True,
     ):
         self.name = name
         self.shape_rule = shape
@@ -153,6 +162,7 @@ class Primitive:
         self.batch = batch
         self.multiple_results = multiple_results
         self.differentiable = differentiable
+        self.allocates = allocates
         self.impl = None  # an xnp-level eager rule (call primitives); else the backend's table
 
     def __repr__(self):
@@ -165,13 +175,17 @@ class Primitive:
     def abstract_eval(self, *avals: ShapedArray, **params):
         """Output aval(s) from input avals: the shape, dtype and weak-type rules."""
         if self._abstract_eval is not None:
-            return self._abstract_eval(*avals, **params)
-        shape = self.shape_rule(*avals, **params)
-        dtype = self.dtype_rule(*avals, **params)
-        weak = self.weak_type_rule(*(a.weak_type for a in avals), **params)
-        if self.multiple_results:
-            return [ShapedArray(s, d, weak) for s, d in zip(shape, dtype)]
-        return ShapedArray(shape, dtype, weak)
+            out = self._abstract_eval(*avals, **params)
+        else:
+            shape = self.shape_rule(*avals, **params)
+            dtype = self.dtype_rule(*avals, **params)
+            weak = self.weak_type_rule(*(a.weak_type for a in avals), **params)
+            if self.multiple_results:
+                out = [ShapedArray(s, d, weak) for s, d in zip(shape, dtype)]
+            else:
+                out = ShapedArray(shape, dtype, weak)
+        check_result_sizes(self.name, out if self.multiple_results else (out,), self.allocates)
+        return out
 
 
 # --------------------------------------------------------------------------- traces

@@ -525,10 +525,16 @@ def fill(name: str) -> Callable:
                     and opts["enable_x64"]):  # the common case
                 op = calls[0].get(name)
                 if op is not None:
-                    return array(op[0](shape, _F64), False)
+                    try:
+                        return array(op[0](shape, _F64), False)
+                    except (MemoryError, ValueError):
+                        pass  # too big: the full path raises xnp's message
             fd = _creation_dtype(name, dtype, shape, order, device, like)
             if fd is not None:
-                return array(fd[0](shape, fd[1]), False)
+                try:
+                    return array(fd[0](shape, fd[1]), False)
+                except (MemoryError, ValueError):
+                    pass
             return slow(shape, dtype, order, device=device, like=like)
 
         return functools.wraps(slow)(fast)
@@ -554,7 +560,7 @@ def full(slow: Callable) -> Callable:
             if fd is not None:
                 try:
                     return Array(fd[0](shape, fill_value, fd[1]), False)
-                except (OverflowError, TypeError, ValueError):
+                except (OverflowError, TypeError, ValueError, MemoryError):
                     pass
         return slow(shape, fill_value, dtype, order, device=device, like=like)
 

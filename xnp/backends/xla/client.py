@@ -116,7 +116,6 @@ class Client:
         self.devices = xc.DeviceList((self.device,))
         self.sharding = xc.SingleDeviceSharding(self.device)
         gc.callbacks.append(_collect_garbage)
-        self._handlers: dict = {}
         self._put_avals: dict = {}  # (shape, dtype) -> the aval object a put attaches
         self._scalars: dict = {}  # (type, value, dtype) -> device buffer of a Python scalar
         self._can_alias = platform == "cpu"
@@ -156,7 +155,7 @@ class Client:
         key = (x.shape, x.dtype)
         pa = self._put_avals.get(key)
         if pa is None:
-            if len(self._put_avals) > 4096:
+            if len(self._put_avals) >= _PUT_AVALS_KEPT:
                 self._put_avals.clear()
             pa = self._put_avals[key] = _PutAval(x.shape, x.dtype)
         return xc.batched_device_put(pa, self.sharding, [x], [self.device], True, False,
@@ -215,16 +214,15 @@ class Client:
         return "the runtime copied it"
 
     def result_handler(self, aval):
-        key = (aval.shape, aval.dtype, aval.weak_type)
-        h = self._handlers.get(key)
-        if h is None:
-            pa = _PutAval(aval.shape, aval.dtype, aval.weak_type)
-            if JAXLIB_VERSION < (0, 11, 0):
-                h = xc.array_result_handler(pa, self.sharding, True, _skip_checks=True)
-            else:
-                h = xc.array_result_handler(pa, self.sharding, True)
-            self._handlers[key] = h
-        return h
+        """A new handler turning an output buffer of ``aval`` into an array (~2 us to make).
+
+        Not cached here: the executable that asks keeps it and frees it with itself, so
+        evicted executables leave nothing behind (a per-shape table would grow with every
+        output shape ever compiled)."""
+        pa = _PutAval(aval.shape, aval.dtype, aval.weak_type)
+        if JAXLIB_VERSION < (0, 11, 0):
+            return xc.array_result_handler(pa, self.sharding, True, _skip_checks=True)
+        return xc.array_result_handler(pa, self.sharding, True)
 
     @staticmethod
     def execute(executable, buffers, handlers):
@@ -260,6 +258,8 @@ _COPY = xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL
 # 4-bit integers are packed two per byte on the device
 _NOT_ALIASED = frozenset(np.dtype(t) for t in (ml_dtypes.int4, ml_dtypes.uint4))
 _COLLECT_AFTER_BYTES = 256 << 20
+# put avals kept for reuse (one per argument shape and dtype; cleared when full)
+_PUT_AVALS_KEPT = 1024
 
 
 def _collect_garbage(*_):

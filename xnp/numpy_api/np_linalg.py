@@ -452,10 +452,10 @@ def _det_differentiable(x):
 def _det_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     nb = M.batch_ndim(x)
-    return _det_differentiable(x), lax.reduce_sum(lax.mul(M.mT(adjugate(x)), t), (nb, nb + 1))
+    return _det_differentiable(x), lax.reduce_sum(lax.mul(M.mT(_adjugate(x)), t), (nb, nb + 1))
 
 
-def adjugate(x):
+def _adjugate(x):
     """``adj(x) = det(x) inv(x)`` of square ``x`` (..., n, n), also where ``x`` is singular.
 
     With ``P x = L U``: ``adj(x) = sign(P) adj(U) L^-1 P``. Let ``W`` be the inverse of ``U``

@@ -398,3 +398,17 @@ def test_logistic_regression_first_step_from_zero():
     hand = (X * (-y * (1 / (1 + np.exp(-m))))[:, None]).mean(axis=0)
     _check(xnp.grad(loss)(w), hand, "grad of the logistic loss at 0")
     _check(xnp.jit(xnp.grad(loss))(w), hand, "jit grad of the logistic loss at 0")
+
+
+@pytest.mark.parametrize("z", [-2 + 0.1j, -0.5 - 2j, 3 + 1j, 0.5 + 0.1j])
+def test_acosh_complex_derivative_on_the_principal_branch(z):
+    """acosh'(z) = 1 / (sqrt(z - 1) sqrt(z + 1)); 1 / sqrt((z - 1)(z + 1)) has the wrong
+    sign where Re z < 0."""
+    z = np.complex128(z)
+    want = 1 / (np.sqrt(z - 1) * np.sqrt(z + 1))
+
+    def tangent(z):
+        return xnp.jvp(lax.acosh, (z,), (np.complex128(1),))[1]
+
+    for mode, fn in (("eager", tangent), ("jit", xnp.jit(tangent))):
+        np.testing.assert_allclose(np.asarray(fn(z)), want, rtol=RTOL, err_msg=mode)

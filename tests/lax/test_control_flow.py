@@ -237,10 +237,11 @@ def test_associative_scan_pytree_axis_and_noncommutative_fn():
 
 
 def test_cond_branch_type_mismatch_shows_both_types():
-    with pytest.raises(TypeError, match=r"true_fun output f64\[3\] vs false_fun output f32\[3\]"):
+    with pytest.raises(TypeError, match=r"true_fun output float64\[3\] vs false_fun output "
+                                        r"float32\[3\]"):
         lax.cond(True, lambda x: x, lambda x: x.astype(np.float32), xnp.ones(3))
-    with pytest.raises(TypeError, match=r"output\[1\]: true_fun output f64\[3\] vs false_fun "
-                                        r"output f64\[2\]"):
+    with pytest.raises(TypeError, match=r"output\[1\]: true_fun output float64\[3\] vs "
+                                        r"false_fun output float64\[2\]"):
         lax.cond(True, lambda x: (x, x), lambda x: (x, x[:2]), xnp.ones(3))
     with pytest.raises(TypeError, match="same pytree structure"):
         lax.cond(True, lambda x: (x, x), lambda x: [x, x], xnp.ones(3))
@@ -262,9 +263,10 @@ def test_control_flow_argument_errors():
     with pytest.raises(TypeError, match="operands must be arrays"):
         lax.cond(True, lambda s: 1.0, lambda s: 2.0, "text")
     with pytest.raises(TypeError, match=r"cond_fun must return a boolean scalar \(bool\[\]\), "
-                                        r"got f64\[\]"):
+                                        r"got float64\[\]"):
         lax.while_loop(lambda v: v, lambda v: v + 1, 0.0)
-    with pytest.raises(TypeError, match=r"carry\[1\]: input f64\[2\] vs output f32\[2\]"):
+    with pytest.raises(TypeError, match=r"carry\[1\]: input float64\[2\] vs output "
+                                        r"float32\[2\]"):
         lax.while_loop(lambda v: v[0] < 3, lambda v: (v[0] + 1, v[1].astype(np.float32)),
                        (0, xnp.ones(2)))
     with pytest.raises(TypeError, match="same pytree structure"):
@@ -274,11 +276,11 @@ def test_control_flow_argument_errors():
 
 
 def test_scan_errors():
-    with pytest.raises(TypeError, match=r"carry: input f64\[2\] vs output i32\[2\]"):
+    with pytest.raises(TypeError, match=r"carry: input float64\[2\] vs output int32\[2\]"):
         lax.scan(lambda c, x: (c.astype(np.int32), x), xnp.ones(2), xnp.ones(3))
     with pytest.raises(TypeError, match="must return a pair"):
         lax.scan(lambda c, x: c, 0.0, xnp.ones(3))
-    with pytest.raises(ValueError, match=r"xs\[0\] f64\[3\], xs\[1\] f64\[4\]"):
+    with pytest.raises(ValueError, match=r"xs\[0\] float64\[3\], xs\[1\] float64\[4\]"):
         lax.scan(lambda c, x: (c, x), 0.0, (xnp.ones(3), xnp.ones(4)))
     with pytest.raises(ValueError, match="length=2"):
         lax.scan(lambda c, x: (c, x), 0.0, xnp.ones(3), length=2)

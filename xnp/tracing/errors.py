@@ -113,10 +113,19 @@ def docs_pointer(cls: type) -> str:
     return _DOCS.format(name=cls.__name__)
 
 
+def aval_str(aval) -> str:
+    """An aval as messages show it: the full NumPy dtype name and the shape, ``float64[3]``
+    (never the jaxpr printer's ``f64[3]``; no ``~`` weak-type mark, as in JAX)."""
+    return f"{aval.dtype.name}[{','.join(str(d) for d in aval.shape)}]"
+
+
+def avals_str(avals) -> str:
+    """Several avals for a message: ``float64[3], int32[]``."""
+    return ", ".join(aval_str(a) for a in avals)
+
+
 def _shape(tracer) -> str:
-    """The aval as the messages show it: ``float64[3]`` (no ``~`` weak-type mark, as in JAX)."""
-    aval = tracer.aval
-    return str(aval.strip_weak_type())
+    return aval_str(tracer.aval)
 
 
 def concretization_message(tracer, what: str, *, conversion: str | None = None) -> str:
@@ -189,14 +198,14 @@ def eager_write_message(aval, transformation: str, staging: bool) -> str:
     trace is active (the array is then a global or a closure)."""
     if staging:
         return (
-            f"xnp: writing into the eager array {aval.str_short()} inside a function traced "
+            f"xnp: writing into the eager array {aval_str(aval)} inside a function traced "
             f"by {transformation} is not supported: the array is a global or a closure "
             "(arrays created inside a traced function are traced), so the write would be a "
             "side effect that happens once, while tracing. Fix: pass the array as an "
             "argument (jit writes updated arguments back to the caller) or return a new "
             "value (x.at[idx].set(v)).")
     return (
-        f"xnp: writing a traced value into the eager array {aval.str_short()} inside a "
+        f"xnp: writing a traced value into the eager array {aval_str(aval)} inside a "
         f"function transformed by {transformation} is not supported: the array is a "
         "global or a closure, or was computed from constants only, so it cannot hold a "
         "value that depends on the transformed arguments. Fix: transform xnp.jit(f) (under "

@@ -22,6 +22,7 @@ from xnp.lax import _rules as rules
 from xnp.lax import elementwise
 from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import Zero
+from xnp.tracing.errors import aval_str, avals_str
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
 from xnp.tracing import jaxpr_transforms
@@ -35,7 +36,7 @@ __all__ = [
     "closure_convert", "internal_trace", "jaxpr_name", "add_invars", "reorder_invars",
     "strong_outputs", "check_same_types", "weak_promotion", "fix_aval", "Linearized",
     "linearize_jaxpr", "differentiable", "jvp_jaxpr_nz", "is_linearizing", "batch_jaxpr_dims",
-    "as_operand", "redirect",
+    "as_operand", "redirect", "aval_str", "avals_str",
 ]
 
 
@@ -197,13 +198,39 @@ def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
 
 
 def check_same_types(fname: str, what: str, names, avals_a, avals_b, label_a: str,
-                     label_b: str) -> None:
-    """``TypeError`` listing the leaves whose shape or dtype differ (weak type ignored)."""
-    bad = [f"  {n}: {label_a} {a.str_short()} vs {label_b} {b.str_short()}"
-           for n, a, b in zip(names, avals_a, avals_b) if not _same_type(a, b)]
-    if bad:
-        raise TypeError(f"xnp.lax.{fname}: {what} must have identical types (shape and dtype):\n"
-                        + "\n".join(bad))
+                     label_b: str, *, loop: bool = False) -> None:
+    """``TypeError`` listing the leaves whose shape or dtype differ (weak type ignored):
+    each by its path in the user's pytree (``carry[1]['v']``, ``output['b']``) with both
+    avals in full dtype names (``float64[3] vs int32[3]``) and what differs, then the fix
+    (``loop``: ``avals_b`` is a body's carry output, which must keep ``avals_a``)."""
+    bad, dtype_fix, shape_fix = [], None, False
+    for n, a, b in zip(names, avals_a, avals_b):
+        if _same_type(a, b):
+            continue
+        why = []
+        if a.dtype != b.dtype:
+            why.append("dtypes")
+            dtype_fix = dtype_fix or (n, a.dtype)
+        if a.shape != b.shape:
+            why.append("shapes")
+            shape_fix = True
+        bad.append(f"  {n}: {label_a} {aval_str(a)} vs {label_b} {aval_str(b)} "
+                   f"(the {' and '.join(why)} differ)")
+    if not bad:
+        return
+    fixes = []
+    if dtype_fix is not None:
+        n, dt = dtype_fix
+        who = "the body" if loop else label_b.removesuffix(" output")
+        fixes.append(f"convert what {who} returns for {n} with .astype(xnp.{dt.name})")
+    if shape_fix:
+        fixes.append("a loop carry keeps its shape on every iteration (collect per-step "
+                     "values as scan's stacked outputs, or fill a fixed-size buffer with "
+                     ".at[i].set)" if loop else
+                     "return the same shapes from every branch (pad or slice them, or "
+                     "compute both and choose with xnp.where)")
+    raise TypeError("\n".join([f"xnp.lax.{fname}: {what} must have identical types (shape "
+                               "and dtype):", *bad, "Fix: " + "; ".join(fixes) + "."]))
 
 
 _KIND_ORDER = {"b": 0, "i": 1, "u": 1, "f": 2, "V": 2, "c": 3}

@@ -45,7 +45,7 @@ def _join_weak(avals_per_branch):
 def _cond_abstract_eval(index: ShapedArray, *ops: ShapedArray, branches):
     if index.shape != () or index.dtype != _INT32:
         raise TypeError(f"xnp.lax.cond: the branch index must be an int32 scalar, got "
-                        f"{index.str_short()}.")
+                        f"{common.aval_str(index)}.")
     if not branches:
         raise TypeError("xnp.lax.cond: needs at least one branch")
     for k, b in enumerate(branches):
@@ -55,15 +55,15 @@ def _cond_abstract_eval(index: ShapedArray, *ops: ShapedArray, branches):
         if len(ins) != len(ops) or any(a.shape != o.shape or a.dtype != o.dtype
                                        for a, o in zip(ins, ops)):
             raise TypeError(
-                f"xnp.lax.cond: branch {k} takes ({', '.join(a.str_short() for a in ins)}) "
-                f"but the operands are ({', '.join(o.str_short() for o in ops)}).")
+                f"xnp.lax.cond: branch {k} takes ({common.avals_str(ins)}) "
+                f"but the operands are ({common.avals_str(ops)}).")
     outs = [b.out_avals for b in branches]
     for k, o in enumerate(outs[1:], 1):
         if len(o) != len(outs[0]) or any(a.shape != b.shape or a.dtype != b.dtype
                                          for a, b in zip(o, outs[0])):
             raise TypeError(
-                f"xnp.lax.cond: branch {k} returns ({', '.join(a.str_short() for a in o)}) "
-                f"but branch 0 returns ({', '.join(a.str_short() for a in outs[0])}).")
+                f"xnp.lax.cond: branch {k} returns ({common.avals_str(o)}) "
+                f"but branch 0 returns ({common.avals_str(outs[0])}).")
     return _join_weak(outs)
 
 
@@ -276,7 +276,8 @@ def _scalar_aval(fname: str, argname: str, value, what: str):
         raise TypeError(f"xnp.lax.{fname}: {argname} must be {what}, got "
                         f"{type(value).__name__}: {value!r}") from None
     if aval.shape != ():
-        raise TypeError(f"xnp.lax.{fname}: {argname} must be a scalar, got {aval.str_short()}")
+        raise TypeError(f"xnp.lax.{fname}: {argname} must be a scalar, got "
+                        f"{common.aval_str(aval)}")
     return aval
 
 
@@ -318,7 +319,7 @@ def cond(pred, true_fun, false_fun, *operands):
     if aval.dtype not in kit.BOOL:
         if aval.dtype not in kit.REAL:
             raise TypeError(f"xnp.lax.cond: pred must be a bool or real number, got "
-                            f"{aval.str_short()}")
+                            f"{common.aval_str(aval)}")
         pred = elementwise.ne(pred, np.zeros((), aval.dtype))
     index = elementwise.convert_element_type(pred, _INT32)
     leaves, bodies, out_tree = _trace_branches(
@@ -358,7 +359,8 @@ def switch(index, branches, *operands):
         raise TypeError("xnp.lax.switch: every branch must be callable")
     aval = _scalar_aval("switch", "index", index, "an integer scalar")
     if aval.dtype not in kit.INTEGER:
-        raise TypeError(f"xnp.lax.switch: index must be an integer, got {aval.str_short()}")
+        raise TypeError(f"xnp.lax.switch: index must be an integer, got "
+                        f"{common.aval_str(aval)}")
     index = elementwise.convert_element_type(index, _INT32)
     index = elementwise.clamp(np.asarray(0, _INT32), index,
                               np.asarray(len(branches) - 1, _INT32))

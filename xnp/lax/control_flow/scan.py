@@ -37,7 +37,7 @@ def _same(a: ShapedArray, b: ShapedArray) -> bool:
 
 
 def _shorts(avals) -> str:
-    return ", ".join(a.str_short() for a in avals)
+    return common.avals_str(avals)
 
 
 def _stacked(aval: ShapedArray, length: int) -> ShapedArray:
@@ -54,8 +54,8 @@ def _scan_abstract_eval(*avals, jaxpr, length, reverse, num_consts, num_carry, u
     xs = avals[nc + ncar:]
     for a in xs:
         if a.ndim == 0 or a.shape[0] != length:
-            raise TypeError(f"xnp.lax.scan: scanned-over operand {a.str_short()} must have a "
-                            f"leading axis of size length={length}.")
+            raise TypeError(f"xnp.lax.scan: scanned-over operand {common.aval_str(a)} must "
+                            f"have a leading axis of size length={length}.")
     slices = [ShapedArray(a.shape[1:], a.dtype, a.weak_type) for a in xs]
     expected = list(avals[:nc + ncar]) + slices
     ins = jaxpr.in_avals
@@ -305,8 +305,10 @@ def _split_pair(fname, out_tree):
     return tree_flatten(example[0])[1], tree_flatten(example[1])[1]
 
 
-def _scan(fname, f, init, xs, length, reverse, unroll, *, arg_names=None, wrapper=None):
-    """scan with optional argument names and a wrapper around ``f`` (fori_loop, map)."""
+def _scan(fname, f, init, xs, length, reverse, unroll, *, arg_names=None, wrapper=None,
+          carry_names=None):
+    """scan with optional argument names and a wrapper around ``f`` (fori_loop, map);
+    ``carry_names``: the carry leaves' names in messages (default ``carry[...]`` paths)."""
     if not callable(f):
         raise TypeError(f"xnp.lax.{fname}: f must be callable, got {type(f).__name__}")
     try:
@@ -319,14 +321,14 @@ def _scan(fname, f, init, xs, length, reverse, unroll, *, arg_names=None, wrappe
     for n, a in zip(x_names, x_avals):
         if a.ndim == 0:
             raise ValueError(f"xnp.lax.{fname}: scanned-over value {n} has no leading axis to "
-                             f"scan over ({a.str_short()}).")
+                             f"scan over ({common.aval_str(a)}).")
     if length is not None:
         length = _static_length(fname, length)
         if length < 0:
             raise ValueError(f"xnp.lax.{fname}: length must be >= 0, got {length}")
     sizes = {a.shape[0] for a in x_avals}
     if len(sizes) > 1 or (length is not None and sizes and sizes != {length}):
-        desc = ", ".join(f"{n} {a.str_short()}" for n, a in zip(x_names, x_avals))
+        desc = ", ".join(f"{n} {common.aval_str(a)}" for n, a in zip(x_names, x_avals))
         given = f" and length={length}" if length is not None else ""
         raise ValueError(f"xnp.lax.{fname}: scanned-over values must share their leading axis "
                          f"size{given}; got {desc}.")
@@ -356,8 +358,9 @@ def _scan(fname, f, init, xs, length, reverse, unroll, *, arg_names=None, wrappe
                 changed = True
         if not changed:
             break
-    common.check_same_types(fname, "the body's carry output and init", _paths("carry", init),
-                            c_avals, body.out_avals[:ncar], "input", "output")
+    common.check_same_types(fname, "the body's carry output and init",
+                            carry_names or _paths("carry", init), c_avals,
+                            body.out_avals[:ncar], "input", "output", loop=True)
     targets = list(c_avals) + list(body.out_avals[ncar:])
     jaxpr = common.strong_outputs(body.jaxpr, targets)
     n_ops = body.nconsts + len(c_leaves) + len(x_leaves)

@@ -46,23 +46,23 @@ def _while_abstract_eval(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncon
     c_in = cond_jaxpr.in_avals
     if len(c_in) != len(cc) + len(carry) or not all(map(_same, c_in, list(cc) + list(carry))):
         raise TypeError("xnp.lax.while_loop: cond_jaxpr takes "
-                        f"({', '.join(a.str_short() for a in c_in)}) but gets "
-                        f"({', '.join(a.str_short() for a in list(cc) + list(carry))}).")
+                        f"({common.avals_str(c_in)}) but gets "
+                        f"({common.avals_str(list(cc) + list(carry))}).")
     c_out = cond_jaxpr.out_avals
     if len(c_out) != 1 or not _same(c_out[0], _BOOL_SCALAR):
         raise TypeError("xnp.lax.while_loop: cond_fun must return a bool scalar, got "
-                        f"({', '.join(a.str_short() for a in c_out)}).")
+                        f"({common.avals_str(c_out)}).")
     b_in = body_jaxpr.in_avals
     if len(b_in) != len(bc) + len(carry) or not all(map(_same, b_in, list(bc) + list(carry))):
         raise TypeError("xnp.lax.while_loop: body_jaxpr takes "
-                        f"({', '.join(a.str_short() for a in b_in)}) but gets "
-                        f"({', '.join(a.str_short() for a in list(bc) + list(carry))}).")
+                        f"({common.avals_str(b_in)}) but gets "
+                        f"({common.avals_str(list(bc) + list(carry))}).")
     carry_avals = b_in[body_nconsts:]
     b_out = body_jaxpr.out_avals
     if len(b_out) != len(carry_avals) or not all(map(_same, b_out, carry_avals)):
         raise TypeError("xnp.lax.while_loop: body_jaxpr returns "
-                        f"({', '.join(a.str_short() for a in b_out)}) for the carry "
-                        f"({', '.join(a.str_short() for a in carry_avals)}).")
+                        f"({common.avals_str(b_out)}) for the carry "
+                        f"({common.avals_str(carry_avals)}).")
     return list(carry_avals)
 
 
@@ -229,8 +229,10 @@ def _promote_carry(fname, leaves, avals, out_avals):
     return new_leaves, new_avals, changed
 
 
-def _while(fname, cond_fun, body_fun, init_val, *, body_names=None, body_wrapper=None):
-    """while_loop with optional debug naming of the body (fori_loop wraps its body)."""
+def _while(fname, cond_fun, body_fun, init_val, *, body_names=None, body_wrapper=None,
+           carry_names=None):
+    """while_loop with optional debug naming of the body (fori_loop wraps its body);
+    ``carry_names``: the carry leaves' names in messages (default ``carry[...]`` paths)."""
     try:
         leaves, in_tree, avals = common.flat_avals(init_val)
     except TypeError as e:
@@ -244,7 +246,7 @@ def _while(fname, cond_fun, body_fun, init_val, *, body_names=None, body_wrapper
             wrapper=body_wrapper)
         c_out = cond.out_avals
         if cond.out_tree.num_leaves != 1 or not _same(c_out[0], _BOOL_SCALAR):
-            got = ", ".join(a.str_short() for a in c_out) or "nothing"
+            got = common.avals_str(c_out) or "nothing"
             raise TypeError(f"xnp.lax.{fname}: cond_fun must return a boolean scalar (bool[]), "
                             f"got {got}.")
         if body.out_tree != in_tree:
@@ -253,8 +255,9 @@ def _while(fname, cond_fun, body_fun, init_val, *, body_names=None, body_wrapper
         leaves, avals, changed = _promote_carry(fname, leaves, avals, body.out_avals)
         if not changed:
             break
-    common.check_same_types(fname, "body_fun output and input carry", _carry_names(init),
-                            avals, body.out_avals, "input", "output")
+    common.check_same_types(fname, "body_fun output and input carry",
+                            carry_names or _carry_names(init), avals, body.out_avals, "input",
+                            "output", loop=True)
     body_jaxpr = common.strong_outputs(body.jaxpr, avals)
     outs = while_p.bind(*cond.consts, *body.consts, *leaves, cond_jaxpr=cond.jaxpr,
                         body_jaxpr=body_jaxpr, cond_nconsts=cond.nconsts,
@@ -359,7 +362,7 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
                             f"{type(b).__name__}: {b!r}") from None
         if aval.shape != () or aval.dtype not in kit.INTEGER or isinstance(b, bool):
             raise TypeError(f"xnp.lax.fori_loop: {name} must be an integer scalar, got "
-                            f"{aval.str_short()}")
+                            f"{common.aval_str(aval)}")
     dtype = _bound_dtype(lower, upper)
     lo, hi = _static_int(lower), _static_int(upper)
     if lo is not None and hi is not None:
@@ -374,7 +377,7 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
                                length=max(hi - lo, 0), reverse=False,
                                unroll=1 if unroll is None else unroll,
                                arg_names=common.flat_arg_names(body_fun, (i0, init_val)),
-                               wrapper=scan_body)
+                               wrapper=scan_body, carry_names=["i"] + _carry_names(init_val))
         return result
     if unroll is not None:
         raise ValueError("xnp.lax.fori_loop: unroll needs static (Python int) bounds; the "
@@ -393,5 +396,6 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     names = common.flat_arg_names(body_fun, (lower, init_val))
     names.insert(1, "upper")
     _, _, result = _while("fori_loop", cond_fun, body_fun, (lower, upper, init_val),
-                          body_names=names, body_wrapper=body_wrapper)
+                          body_names=names, body_wrapper=body_wrapper,
+                          carry_names=["i", "upper"] + _carry_names(init_val))
     return result

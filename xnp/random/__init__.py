@@ -1,4 +1,17 @@
-"""``xnp.random``: counter-based random numbers (Threefry-2x32), in two styles.
+"""``xnp.random``: NumPy's random streams, and JAX-style keys that work under ``jit``.
+
+NumPy style (hidden state; NumPy's exact numbers, computed by NumPy)::
+
+    rng = xnp.random.default_rng(0); rng.normal(size=3)     # == numpy's, as xnp arrays
+    xnp.random.seed(0); xnp.random.rand(2, 3); xnp.random.binomial(10, 0.5, size=5)
+
+``Generator``/``default_rng`` (:mod:`xnp.random.generator`), ``RandomState`` and the
+legacy module functions (:mod:`xnp.random.legacy`) forward to NumPy's own objects;
+the bit generators (``PCG64``, ``PCG64DXSM``, ``MT19937``, ``Philox``, ``SFC64``,
+``BitGenerator``) and ``SeedSequence`` are NumPy's classes. Under ``jit`` a draw
+from such a generator made outside the jitted function raises
+:class:`StatefulRandomError` rather than freezing its numbers into the compiled
+function (:mod:`xnp.random.bridge`).
 
 JAX style (explicit keys; pure functions that work under ``jit``, ``vmap``, ``scan``)::
 
@@ -6,42 +19,47 @@ JAX style (explicit keys; pure functions that work under ``jit``, ``vmap``, ``sc
     key, sub = xnp.random.split(key)
     x = xnp.random.normal(sub, (3,))            # float64
 
-NumPy style (hidden state)::
-
-    rng = xnp.random.default_rng(0); rng.normal(size=3)
-    xnp.random.seed(0); xnp.random.rand(2, 3); xnp.random.normal(0, 1, size=5)
-
-Names in both APIs (``normal``, ``uniform``, ``randint``, ``choice``,
-``permutation``, ``exponential``, ``gumbel``) take the JAX form when the first
-argument is key data (a uint32 array with last dimension 2) or ``key=`` is given,
-else the NumPy form (:mod:`xnp.random.legacy`). Keys follow JAX's partitionable
-Threefry algorithms (:mod:`xnp.random.keys`); the NumPy-style bits differ from
-NumPy's. Default dtypes: float64 and int64.
+Names in both APIs (``normal``, ``uniform``, ``randint``, ``choice``, ``permutation``,
+``exponential``, ``gumbel``, ``gamma``, ``beta``, ...) take the JAX form when the
+first argument is key data (a uint32 array with last dimension 2) or ``key=`` is
+given, else NumPy's legacy form (:mod:`xnp.random.legacy`). Keys follow JAX's
+partitionable Threefry algorithms (:mod:`xnp.random.keys`).
 """
 
-from xnp.random.distributions import (bernoulli, categorical, multivariate_normal,
-                                       truncated_normal)
+from xnp.random.bridge import StatefulRandomError
+from xnp.random.distributions import bernoulli, categorical, truncated_normal
 from xnp.random.gamma_family import loggamma, t
-from xnp.random.generator import Generator, default_rng
+from xnp.random.generator import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator, Generator,
+                                  Philox, SeedSequence, default_rng)
 from xnp.random.keys import (PRNGKey, bits, fold_in, key, key_data, random_bits, split,
                              wrap_key_data)
-from xnp.random.legacy import (choice, exponential, gumbel, normal, permutation, rand, randint,
-                               randn, random, random_sample, seed, shuffle, standard_normal,
-                               uniform)
-from xnp.random.legacy import (beta, chisquare, dirichlet, f, gamma, geometric, laplace, logistic,
-                               lognormal, pareto, poisson, rayleigh, standard_cauchy,
-                               standard_gamma, standard_t, weibull)
+from xnp.random.legacy import (RandomState, beta, binomial, bytes, chisquare, choice, dirichlet,
+                               exponential, f, gamma, geometric, get_bit_generator, get_state,
+                               gumbel, hypergeometric, laplace, logistic, lognormal, logseries,
+                               multinomial, multivariate_normal, negative_binomial,
+                               noncentral_chisquare, noncentral_f, normal, pareto, permutation,
+                               poisson, power, rand, randint, randn, random, random_integers,
+                               random_sample, ranf, rayleigh, sample, seed, set_bit_generator,
+                               set_state, shuffle, standard_cauchy, standard_exponential,
+                               standard_gamma, standard_normal, standard_t, triangular,
+                               uniform, vonmises, wald, weibull, zipf)
 from xnp.random.transformed import cauchy, weibull_min
 
 __all__ = [
-    # keys (JAX style)
+    # NumPy: classes
+    "Generator", "default_rng", "RandomState", "SeedSequence", "BitGenerator", "PCG64",
+    "PCG64DXSM", "MT19937", "Philox", "SFC64", "StatefulRandomError",
+    # NumPy: legacy functions on the global state (some also take the JAX form)
+    "beta", "binomial", "bytes", "chisquare", "choice", "dirichlet", "exponential", "f",
+    "gamma", "geometric", "get_bit_generator", "get_state", "gumbel", "hypergeometric",
+    "laplace", "logistic", "lognormal", "logseries", "multinomial", "multivariate_normal",
+    "negative_binomial", "noncentral_chisquare", "noncentral_f", "normal", "pareto",
+    "permutation", "poisson", "power", "rand", "randint", "randn", "random",
+    "random_integers", "random_sample", "ranf", "rayleigh", "sample", "seed",
+    "set_bit_generator", "set_state", "shuffle", "standard_cauchy", "standard_exponential",
+    "standard_gamma", "standard_normal", "standard_t", "triangular", "uniform", "vonmises",
+    "wald", "weibull", "zipf",
+    # JAX style: keys and the samplers that exist only in JAX's API
     "PRNGKey", "key", "key_data", "wrap_key_data", "split", "fold_in", "bits", "random_bits",
-    # JAX-style samplers (and dispatching names shared with NumPy)
-    "uniform", "normal", "randint", "bernoulli", "gumbel", "exponential", "truncated_normal",
-    "multivariate_normal", "categorical", "choice", "permutation",
-    "gamma", "loggamma", "beta", "dirichlet", "poisson", "chisquare", "t", "f", "lognormal",
-    "laplace", "logistic", "cauchy", "pareto", "rayleigh", "weibull_min", "geometric",
-    # NumPy style
-    "Generator", "default_rng", "seed", "rand", "randn", "random", "random_sample",
-    "standard_normal", "shuffle", "standard_gamma", "standard_t", "standard_cauchy", "weibull",
+    "bernoulli", "categorical", "truncated_normal", "loggamma", "t", "cauchy", "weibull_min",
 ]

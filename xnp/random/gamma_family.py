@@ -18,7 +18,7 @@ float64 (``poisson``: int64).
 Invalid parameters are not checked here (they may be traced): ``a < 0`` or NaN
 gives NaN, ``a == 0`` gives 0 (``-inf`` for ``loggamma``), and ``poisson`` with a
 negative, NaN or infinite ``lam`` gives -1. The NumPy-style methods
-(:mod:`xnp.random.generator_more`) raise ``ValueError`` for concrete bad values.
+(:mod:`xnp.random.generator`, NumPy's own) raise ``ValueError`` for concrete bad values.
 
 Gradients: ``gamma`` and ``loggamma`` are differentiable w.r.t. ``a`` by implicit
 reparameterisation (``dx/da = -dP(a, x)/da / p(x; a)``, through ``lax.igamma_grad_a``),

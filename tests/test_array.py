@@ -153,6 +153,37 @@ def test_device_and_to_device():
     assert a.to_device(a.device) is a
 
 
+def test_tracers_have_the_device_of_eager_arrays():
+    seen = {}
+
+    def f(x):
+        seen["device"] = x.device
+        seen["same"] = x.to_device(x.device) is x
+        seen["created"] = xnp.zeros(2, device=x.device).device
+        return x * 2
+
+    a = xnp.asarray([1.0, 2.0])
+    for transform in (xnp.jit, xnp.vmap, lambda g: xnp.grad(lambda v: g(v).sum())):
+        seen.clear()
+        transform(f)(a)
+        assert seen == {"device": a.device, "same": True, "created": a.device}
+    with pytest.raises(ValueError, match="unknown device"):
+        xnp.jit(lambda v: v.to_device("gpu:1"))(a)
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 0, 4)])
+def test_comparison_with_none_as_numpy(shape):
+    x = np.ones(shape)
+    a = xnp.asarray(x)
+    for got, want in ((a == None, x == None), (a != None, x != None),  # noqa: E711
+                      (None == a, None == x), (None != a, None != x)):  # noqa: E711
+        assert got.dtype == np.bool_ and got.shape == shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+    eq, ne = xnp.jit(lambda v: (v == None, v != None))(a)  # noqa: E711
+    np.testing.assert_array_equal(np.asarray(eq), x == None)  # noqa: E711
+    np.testing.assert_array_equal(np.asarray(ne), x != None)  # noqa: E711
+
+
 def test_tracer_conversion_errors_inside_jit():
     seen = {}
 

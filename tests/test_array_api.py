@@ -4,7 +4,10 @@
 it has the same function."""
 
 import importlib.util
+import os
 import pathlib
+import subprocess
+import sys
 
 import ml_dtypes
 import numpy as np
@@ -220,8 +223,10 @@ def test_runner_command_is_reproducible_and_writes_nothing_into_the_suite(tmp_pa
     assert str(tmp_path / "array_api_tests") not in cmd  # a selection replaces the default
     assert "--hypothesis-seed=0" in cmd and "--max-examples=20" in cmd
     assert f"--rootdir={tmp_path}" in cmd and "no:cacheprovider" in cmd and "-x" in cmd
-    whole = run.build_command(tmp_path, max_examples=5, seed=1, extra=[])
+    assert "--hypothesis-disable-deadline" in cmd  # timing is not conformance
+    whole = run.build_command(tmp_path, max_examples=5, seed=1, extra=[], deadline=True)
     assert str(tmp_path / "array_api_tests") in whole and "--hypothesis-seed=1" in whole
+    assert "--hypothesis-disable-deadline" not in whole
 
 
 # ------------------------------------------------------------------ finfo / iinfo
@@ -281,3 +286,69 @@ def test_can_cast_follows_the_promotion_table(src, dst):
                       if (np.dtype(o).kind == "b") == (np.dtype(src).kind == "b"))
     if promotes_to and np.dtype(src).kind in "biuf" and np.dtype(dst).kind == np.dtype(src).kind:
         assert ours
+
+
+# ------------------------------------------------------------------ what array-api-compat sees
+
+
+def test_array_api_compat_on_tracers():
+    compat = pytest.importorskip("array_api_compat", reason="test extra not installed")
+    seen = {}
+
+    def probe(v):
+        seen["namespace"] = compat.array_namespace(v)
+        seen["device"] = compat.device(v)
+        seen["lazy"] = compat.is_lazy_array(v)
+        seen["writeable"] = compat.is_writeable_array(v)
+        return v
+
+    a = xnp.ones(3)
+    assert compat.is_lazy_array(a) is False and compat.is_writeable_array(a) is True
+    xnp.jit(probe)(a)
+    # under jit a tracer is lazy (bool() would need its value); it is writeable because
+    # x[idx] = v is functionalized (a traced boolean mask included): array-api-compat
+    # answers True for every array type it does not know, and True is right here
+    assert seen == {"namespace": xnp, "device": a.device, "lazy": True, "writeable": True}
+    seen.clear()
+    xnp.grad(lambda v: probe(v).sum())(a)  # a jvp tracer has a value: not lazy
+    assert seen["lazy"] is False and seen["device"] == a.device
+
+
+_SCIPY_UNDER_JIT = r"""
+import numpy as np
+import xnp
+from scipy import integrate, signal, special, stats
+from scipy._lib import array_api_extra as xpx
+from scipy.cluster import vq
+
+rng = np.random.default_rng(0)
+x, y = rng.standard_normal((3, 5)), rng.standard_normal((3, 5))
+calls = {
+    "at_set": lambda v, w: xpx.at(v, v == xnp.max(v, axis=1, keepdims=True)).set(-xnp.inf,
+                                                                                copy=True),
+    "logsumexp": lambda v, w: special.logsumexp(v, axis=1),
+    "softmax": lambda v, w: special.softmax(v, axis=1),
+    "zscore": lambda v, w: stats.zscore(v, axis=1),
+    "skew": lambda v, w: stats.skew(v, axis=1),
+    "fftconvolve": lambda v, w: signal.fftconvolve(v, w),
+    "whiten": lambda v, w: vq.whiten(v),
+    "trapezoid": lambda v, w: integrate.trapezoid(v, axis=1),
+}
+for name, call in calls.items():
+    want = call(x, y)  # NumPy inputs: SciPy's NumPy path is the oracle
+    for got in (call(xnp.asarray(x), xnp.asarray(y)), xnp.jit(call)(x, y)):
+        assert type(got) is xnp.Array, (name, type(got))
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-14,
+                                   err_msg=name)
+print("ok", len(calls))
+"""
+
+
+def test_scipy_functions_written_on_the_standard_run_under_jit():
+    # SciPy reads SCIPY_ARRAY_API when it is imported, hence a fresh interpreter
+    pytest.importorskip("scipy")
+    env = dict(os.environ, SCIPY_ARRAY_API="1")
+    res = subprocess.run([sys.executable, "-c", _SCIPY_UNDER_JIT], env=env, cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert res.stdout.split() == ["ok", "8"]

@@ -152,9 +152,13 @@ class ArrayMethods:
 
     # -- comparisons
     def __eq__(self, o):
+        if o is None:  # as NumPy: no element equals None (staged as a constant under jit)
+            return _api.zeros_like(self, dtype=np.bool_)
         return _api.equal(self, o)
 
     def __ne__(self, o):
+        if o is None:
+            return _api.ones_like(self, dtype=np.bool_)
         return _api.not_equal(self, o)
 
     def __lt__(self, o):
@@ -530,6 +534,8 @@ CPU_DEVICE = _Device()
 
 
 def _device(self):
+    # eager arrays live on the CPU, and jit compiles for the CPU, so a tracer's value will
+    # live there too: Array and Tracer both answer CPU_DEVICE
     return CPU_DEVICE
 
 
@@ -573,6 +579,8 @@ def _install() -> None:
     }
     for name, fn in eager.items():
         setattr(Array, name, fn)
+    Tracer.device = property(_device)
+    Tracer.to_device = _to_device
     for name, (fname, swap) in _FAST_BINARY_OPERATORS.items():
         setattr(Array, name, fastpath.binary(fname, swap=swap)(getattr(ArrayMethods, name)))
     for name, fname in (("__neg__", "negative"), ("__abs__", "absolute")):

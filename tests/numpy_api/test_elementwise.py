@@ -7,6 +7,7 @@ Functions that share their inputs are checked together in one jitted body (one
 XLA compile per case keeps the suite fast).
 """
 
+import math
 import platform
 
 import ml_dtypes
@@ -174,8 +175,80 @@ def _all_pairs(values):
 def test_float_division_family_special_values(dtype):
     """floor_divide/remainder/divmod/fmod/divide on every pair of NaN, inf, +-0, ... ."""
     a, b = _all_pairs(F_SPECIAL.astype(dtype))
-    check_vs_numpy(lambda xp, a, b: (xp.floor_divide(a, b), xp.remainder(a, b),
-                                     *xp.divmod(a, b), xp.fmod(a, b), xp.divide(a, b)), a, b)
+    check_vs_numpy(lambda xp, a, b: (xp.remainder(a, b), xp.divmod(a, b)[1], xp.fmod(a, b),
+                                     xp.divide(a, b)), a, b)
+    # the quotient is NumPy's except with an infinite operand, where it is the Array API's
+    # floor(a / b): inf // 2 == inf (NumPy: nan), 1 // -inf == -0.0 (NumPy: -1.0)
+    with np.errstate(all="ignore"):
+        want = np.where(np.isinf(a) | np.isinf(b), np.floor(np.divide(a, b)),
+                        np.floor_divide(a, b))
+    for got in (xnp.floor_divide(a, b), xnp.divmod(a, b)[0], xnp.asarray(a) // b,
+                xnp.jit(xnp.floor_divide)(a, b), xnp.jit(lambda u, v: xnp.divmod(u, v)[0])(a, b),
+                xnp.jit(lambda u, v: u // v)(xnp.asarray(a), b)):
+        got = np.asarray(got)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    inplace = xnp.asarray(a.copy())
+    inplace //= b
+    np.testing.assert_array_equal(np.signbit(np.asarray(inplace)), np.signbit(want))
+    np.testing.assert_array_equal(np.asarray(inplace), want)
+
+
+def _standard_expm1(z: complex):
+    """The Array API standard's complex expm1 special cases; None for finite z off the
+    real axis (no special case: compared with NumPy instead)."""
+    a, b = z.real, z.imag
+    if b == 0:
+        return complex(math.expm1(a), b)  # the zero's sign kept
+    if a == -math.inf:
+        return complex(-1.0, math.copysign(0.0, math.sin(b)) if math.isfinite(b) else 0.0)
+    if a == math.inf and not math.isfinite(b):
+        return complex(math.inf, math.nan)
+    if not math.isfinite(b) or math.isnan(a):
+        return complex(math.nan, math.nan)
+    if a == math.inf:
+        return complex(math.inf * math.cos(b), math.inf * math.sin(b))
+    return None
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_expm1_special_values_follow_the_array_api(dtype):
+    v = [0.0, -0.0, 1.5, -1.5, 1e-9, np.inf, -np.inf, np.nan]
+    z = np.array([complex(a, b) for a in v for b in v], dtype)
+    with np.errstate(all="ignore"):
+        numpy_result = np.expm1(z)
+    for got in (xnp.expm1(z), xnp.expm1(xnp.asarray(z)), xnp.jit(xnp.expm1)(z)):
+        got = np.asarray(got)
+        assert got.dtype == dtype
+        for zi, gi, ni in zip(z, got, numpy_result):
+            want = _standard_expm1(complex(zi))
+            if want is None:
+                np.testing.assert_allclose(gi, ni, rtol=1e-6 if dtype == np.complex64 else 1e-13)
+                continue
+            for part_got, part_want in ((gi.real, want.real), (gi.imag, want.imag)):
+                if math.isnan(part_want):
+                    assert np.isnan(part_got), (zi, gi, want)
+                else:
+                    np.testing.assert_allclose(part_got, part_want, rtol=1e-6)
+                    if part_want == 0 and not (zi.real == -np.inf and not np.isfinite(zi.imag)):
+                        assert np.signbit(part_got) == np.signbit(part_want), (zi, gi, want)
+
+
+def test_floor_divide_with_infinities_follows_the_array_api():
+    # the standard's special cases, which NumPy does not follow
+    inf = np.inf
+    cases = [(inf, 2.0, inf), (inf, -2.0, -inf), (-inf, 2.0, -inf), (-inf, -2.0, inf),
+             (1.0, -inf, -0.0), (-1.0, inf, -0.0), (1.0, inf, 0.0), (-1.0, -inf, 0.0),
+             (inf, inf, np.nan), (inf, 0.0, inf)]
+    for x1, x2, want in cases:
+        for dt in (np.float32, np.float64):
+            for got in (xnp.floor_divide(dt(x1), dt(x2)), xnp.asarray(dt(x1)) // dt(x2),
+                        xnp.jit(lambda u, v: u // v)(xnp.asarray(dt(x1)), dt(x2))):
+                got = np.asarray(got)
+                assert got.dtype == dt
+                assert (np.isnan(got) and np.isnan(want)) or (
+                    got == want and np.signbit(got) == np.signbit(want)), (x1, x2, got)
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint8, np.int32, np.uint64])

@@ -602,3 +602,71 @@ def test_lax_gather_lowering_text():
     text = xnp.jit(lambda x, i, u: lax.scatter_add(x, i, u, sdn, mode="clip")).lower(
         x, np.zeros((2, 1), np.int64), np.zeros((2, 4))).as_text()
     assert "stablehlo.scatter" in text and "stablehlo.clamp" in text and "stablehlo.add" in text
+
+
+# --------------------------------------------------------------------------- traced masks
+
+
+def _masked_set(x, mask, value):
+    x = x.copy()
+    x[mask] = value
+    return x
+
+
+@pytest.mark.parametrize("case", [
+    ("full mask, scalar", (3, 4), lambda x: x % 3 == 0, 7.0),
+    ("full mask, NumPy scalar", (3, 4), lambda x: x > 5, np.float32(-2)),
+    ("full mask, -inf", (2, 5), lambda x: x < 3, -np.inf),
+    ("row mask, row value", (3, 4), lambda x: x[:, 0] > 3, np.array([1.0, 2.0, 3.0, 4.0])),
+    ("row mask, scalar", (3, 4), lambda x: x[:, 0] > 3, 5),
+    ("row mask, (1, 4) value", (3, 4), lambda x: x[:, 0] < 3, np.ones((1, 4))),
+    ("0-d mask", (2, 3), lambda x: np.array(True), 3.0),
+    ("1-tuple index", (4,), lambda x: (x > 1,), 0.5),
+    ("int array, float value", (5,), lambda x: x > 1, 2.7),
+], ids=lambda c: c[0])
+def test_setitem_with_a_traced_mask_under_jit(case):
+    # x[mask] = value under jit is NumPy's result (a select) when value has one value for
+    # every selected element; the same code eagerly and with NumPy
+    _, shape, make_mask, value = case
+    dtype = np.int64 if "int array" in case[0] else np.float64
+    x = np.arange(np.prod(shape)).reshape(shape).astype(dtype)
+    mask = make_mask(x)
+    want = _masked_set(x, mask, value)
+    got = xnp.jit(_masked_set)(x, mask, value)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(_masked_set(xnp.asarray(x), mask, value)), want)
+    text = str(xnp.make_jaxpr(_masked_set)(x, mask, value))
+    assert "select" in text and "scatter" not in text
+
+
+def test_setitem_with_a_traced_mask_writes_through_views_and_grads():
+    def f(x, mask):
+        v = x[1:]  # a view: the write reaches x
+        v[mask] = 0.0
+        return x
+
+    x = np.arange(6.0)
+    mask = np.array([True, False, True, False, False])
+    want = x.copy()
+    want[1:][mask] = 0.0
+    np.testing.assert_array_equal(np.asarray(xnp.jit(f)(x.copy(), mask)), want)
+    g = xnp.grad(lambda x, m: xnp.sum(f(x.copy(), m) * 2.0))(x, mask)
+    np.testing.assert_array_equal(np.asarray(g), [2.0, 0.0, 2.0, 0.0, 2.0, 2.0])
+
+
+def test_setitem_with_a_traced_mask_errors():
+    x = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(xnp.errors.NonConcreteBooleanIndexError,
+                       match=r"xnp.Array.__setitem__: x\[mask\] = value with a traced mask "
+                             r"bool\[3,4\] into float64\[3,4\] needs a value that broadcasts "
+                             r"to \(\)"):
+        xnp.jit(_masked_set)(x, x > 2, np.ones(9))  # one value per selected element
+    with pytest.raises(IndexError, match="boolean index did not match indexed array along "
+                                         "axis 0; size of axis is 3 but size of corresponding "
+                                         "boolean axis is 2"):
+        xnp.jit(_masked_set)(x, np.ones(2, bool), 1.0)
+    with pytest.raises(IndexError, match="too many indices"):
+        xnp.jit(_masked_set)(np.ones(3), np.ones((3, 1), bool), 1.0)
+    with pytest.raises(xnp.errors.NonConcreteBooleanIndexError, match="must be concrete"):
+        xnp.jit(lambda v: v[v > 0])(x)  # reading stays data-dependent

@@ -561,6 +561,54 @@ def getitem(x, idx):
     return out
 
 
+def _aval_str(aval) -> str:
+    return f"{aval.dtype.name}[{','.join(str(n) for n in aval.shape)}]"
+
+
+def _traced_mask(idx):
+    """The index if it is one abstract boolean tracer (alone or as a 1-tuple), else None."""
+    if type(idx) is tuple and len(idx) == 1:
+        idx = idx[0]
+    if isinstance(idx, core.Tracer) and idx.aval.dtype == np.bool_ and _concrete(idx) is None:
+        return idx
+    return None
+
+
+def _masked_write(x, mask, value):
+    """``x[mask] = value`` for a traced boolean ``mask``: ``where(mask, value, x)``.
+
+    Static shapes need a ``value`` that broadcasts to ``x.shape[mask.ndim:]`` (one
+    value for every selected element, e.g. a scalar); a value with one row per
+    selected element has a data-dependent shape and raises.
+    """
+    aval, maval = core.aval_of(x), core.aval_of(mask)
+    k = maval.ndim
+    if k > aval.ndim:
+        raise IndexError(f"too many indices for array: array is {aval.ndim}-dimensional, "
+                         f"but {k} were indexed")
+    for axis, (n, m) in enumerate(zip(aval.shape, maval.shape)):
+        if n != m:
+            raise IndexError(f"boolean index did not match indexed array along axis {axis}; "
+                             f"size of axis is {n} but size of corresponding boolean axis is {m}")
+    rest = aval.shape[k:]
+    vshape = tuple(core.aval_of(value).shape if is_xnp(value) else np.shape(value))
+    lead = vshape[:max(len(vshape) - len(rest), 0)]
+    tail = vshape[len(lead):]
+    if not (all(d == 1 for d in lead)
+            and all(a in (1, b) for a, b in zip(tail, rest[len(rest) - len(tail):]))):
+        raise errors.NonConcreteBooleanIndexError(
+            f"xnp.Array.__setitem__: x[mask] = value with a traced mask {_aval_str(maval)} "
+            f"into {_aval_str(aval)} needs a value that broadcasts to {rest} (one value for "
+            f"every selected element); got shape {vshape}, whose rows depend on how many "
+            "elements are selected.\n"
+            "Fix: x = xnp.where(mask, values_of_x_shape, x), or make the mask static.\n"
+            + errors.docs_pointer(errors.NonConcreteBooleanIndexError))
+    v = _prepare_value(value, aval, rest)
+    v = lax.broadcast_in_dim(v, aval.shape, tuple(range(k, aval.ndim)))
+    m = lax.broadcast_in_dim(mask, aval.shape, tuple(range(k)))
+    return lax.select(m, v, x)
+
+
 def setitem(x, idx, value) -> None:
     """``x[idx] = value`` with NumPy semantics (used by ``Array.__setitem__``).
 
@@ -568,7 +616,10 @@ def setitem(x, idx, value) -> None:
     last write wins for repeated indices). A tracer is rebound to the updated
     value (``dynamic_update_slice`` or ``scatter``) under every transformation;
     writes into a traced view reach its base, and the base's other live views
-    are re-read. Out-of-bounds traced indices are dropped.
+    are re-read. Out-of-bounds traced indices are dropped. A traced boolean mask
+    (``x[x > 0] = 0`` under ``jit``) is a ``select``, for a value that broadcasts to
+    ``x.shape[mask.ndim:]`` (NumPy's result; other values raise
+    ``NonConcreteBooleanIndexError``).
 
     Raises
     ------
@@ -578,11 +629,17 @@ def setitem(x, idx, value) -> None:
         Writing into an eager array inside jit (a side effect), a traced value into an
         eager array under grad/vmap (the transformation then runs the function under
         jit), or into a tracer of an enclosing transformation.
+    xnp.errors.NonConcreteBooleanIndexError
+        A traced mask with a value of data-dependent shape.
     """
     if type(x) is core.Array:
         core.check_eager_write(x.aval, value, idx)
         nval = value._value if type(value) is core.Array else value
         x._writable_value()[_native_index(idx)] = nval
+        return
+    mask = _traced_mask(idx)
+    if mask is not None:
+        _rebind(x, _masked_write(x, mask, value))
         return
     entries, _ = _parse(x.aval.shape, idx, defer_arrays=True)
     if is_write_back_of(x, value, entries):

@@ -128,7 +128,8 @@ def _int_floor_divmod(a, b, dt, want_div, want_mod):
 
 
 def _float_floor_divmod(a, b, dt, want_div, want_mod):
-    """NumPy's ``npy_divmod`` for floats, step by step (see numpy/npy_math)."""
+    """NumPy's ``npy_divmod`` for floats, step by step (see numpy/npy_math), except that
+    a quotient with an infinite operand is the Array API's ``floor(a / b)``."""
     zero = _scalar(0, dt)
     mod = lax.rem(a, b)  # fmod
     b_zero = lax.eq(b, zero)
@@ -147,6 +148,11 @@ def _float_floor_divmod(a, b, dt, want_div, want_mod):
         true_q = lax.div(a, b)
         fl = lax.select(lax.eq(div, zero), _copysign(div, true_q), fl)  # signed zero of a / b
         q = lax.select(b_zero, true_q, fl)  # b == 0: a / b (inf or NaN)
+        # an infinite operand: a / b is +-inf, +-0 or NaN, its own floor (the standard's
+        # special cases; NumPy gives NaN for inf // 2 and -1.0 for 1 // -inf)
+        inf = _scalar(np.inf, dt)
+        any_inf = lax.or_(lax.eq(lax.abs(a), inf), lax.eq(lax.abs(b), inf))
+        q = lax.select(any_inf, true_q, q)
     return q, r
 
 
@@ -164,8 +170,11 @@ def floor_divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order=
     """Floor division ``x1 // x2`` (Python's rule: rounds towards -inf).
 
     Integers: ``x // 0`` is 0 and ``iinfo.min // -1`` wraps (NumPy's answers, also under
-    jit). Floats: NumPy's ``divmod`` algorithm (``x // 0.0`` is ``x / 0.0``). Bool inputs
-    give int8; complex raises ``TypeError``.
+    jit). Floats: NumPy's ``divmod`` algorithm (``x // 0.0`` is ``x / 0.0``), except with
+    an infinite operand, where the result is the Array API standard's ``floor(x1 / x2)``:
+    ``inf // 2`` is ``inf`` (NumPy: NaN) and ``1.0 // -inf`` is ``-0.0`` (NumPy and
+    Python: ``-1.0``); ``divmod``'s quotient and ``//`` agree. Bool inputs give int8;
+    complex raises ``TypeError``.
     """
     _extras("floor_divide", casting, order, subok, signature)
     q, _ = _floor_divmod("floor_divide", x1, x2, dtype, casting, True, False)

@@ -48,9 +48,44 @@ def exp2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
 @fastpath.unary("expm1")
 def expm1(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
-    """``exp(x) - 1``, accurate for small ``x`` (float)."""
+    """``exp(x) - 1``, accurate for small ``x`` (float and complex).
+
+    Complex special values follow the Array API standard, on every backend and under
+    ``jit``: ``expm1(a + 0j)`` is ``expm1(a) + 0j`` with the zero's sign kept (so
+    ``+inf + 0j`` gives ``+inf + 0j`` and ``nan + 0j`` gives ``nan + 0j``; NumPy gives
+    ``inf + nanj`` and ``nan + nanj``), ``-inf + bj`` gives ``-1 + 0j`` (times
+    ``cis(b)`` for finite ``b``), ``+inf + bj`` with ``b`` infinite or NaN gives
+    ``inf + nanj``. Other complex values are the backend's ``expm1``.
+    """
     _extras("expm1", casting, order, subok, signature)
-    return _float_unary("expm1", lax.expm1, x, out, where, casting, dtype)
+    x = _inexact("expm1", x, dtype, casting)
+    res = lax.expm1(x)
+    if _dtype_of(x).kind == "c":
+        res = _complex_expm1_special_values(x, res)
+    return _finish("expm1", res, out, where, casting)
+
+
+def _complex_expm1_special_values(x, res):
+    """``res = expm1(x)`` for complex ``x``, with the standard's special cases selected in."""
+    a, b = lax.real(x), lax.imag(x)
+    rdt = _dtype_of(a)
+    zero, one, inf, nan = (_scalar(v, rdt) for v in (0.0, 1.0, np.inf, np.nan))
+    re, im = lax.real(res), lax.imag(res)
+    b_zero = lax.eq(b, zero)
+    b_finite = lax.is_finite(b)
+    # b == +-0: the real function, the zero's sign kept
+    re = lax.select(b_zero, lax.expm1(a), re)
+    im = lax.select(b_zero, b, im)
+    # a == -inf: -1 + 0 * cis(b), an unsigned 0 where b is infinite or NaN
+    a_ninf = lax.eq(a, lax.neg(inf))
+    re = lax.select(a_ninf, lax.neg(one), re)
+    sin_b = lax.sin(lax.select(b_finite, b, zero))  # no warning from sin(inf)
+    im = lax.select(a_ninf, lax.mul(zero, sin_b), im)
+    # a == +inf and b infinite or NaN: inf + nan j
+    big = lax.and_(lax.eq(a, inf), lax.not_(b_finite))
+    re = lax.select(big, inf, re)
+    im = lax.select(big, nan, im)
+    return lax.complex(re, im)
 
 
 @fastpath.unary("log")

@@ -105,3 +105,76 @@ def test_control_flow_scalar_checks_use_full_dtypes(wrap):
             "index must be an integer, got float64[]")
     _raises(ValueError, lambda: wrap(lambda x: lax.scan(lambda c, x: (c, x), 0.0, (x, x[:2])))(
         xnp.ones(3)), "xs[0] float64[3], xs[1] float64[2]")
+
+
+# --------------------------------------------------------------------------- vmap
+
+
+def _add(x, y):
+    return x + y
+
+
+def _scale(params, x):
+    return params["w"] * x
+
+
+@EAGER_AND_JIT
+def test_vmap_size_mismatch_names_parameters_and_paths(wrap):
+    msg = _raises(ValueError, lambda: wrap(lambda a, b: xnp.vmap(_add)(a, b))(
+        xnp.ones(3), xnp.ones(4)), "xnp.vmap", "_add",
+        "x: axis 0 of float64[3] has size 3", "y: axis 0 of float64[4] has size 4",
+        "in_axes=None")
+    assert "leaf" not in msg
+    _raises(ValueError, lambda: wrap(lambda w, v: xnp.vmap(_scale)({"w": w}, v))(
+        xnp.ones(3), xnp.ones((4, 2), np.float32)),
+        "params['w']: axis 0 of float64[3]", "x: axis 0 of float32[4,2] has size 4")
+
+
+@EAGER_AND_JIT
+def test_vmap_keyword_arguments_are_mapped_over_axis_0(wrap):
+    a, b = np.arange(3.0), np.arange(6.0).reshape(3, 2)
+    out = wrap(lambda a, b: xnp.vmap(lambda x, y: x * y[1])(a, y=b))(a, b)
+    np.testing.assert_allclose(np.asarray(out), a * b[:, 1])
+    c = np.arange(9.0).reshape(3, 3)
+    out = wrap(lambda a, c: xnp.vmap(_add, in_axes=(None,))(a, y=c))(a, c)  # x unmapped
+    np.testing.assert_allclose(np.asarray(out), a[None, :] + c)
+    out = wrap(lambda w, b: xnp.vmap(_scale)(params={"w": w}, x=b))(a, b[:, 0])
+    np.testing.assert_allclose(np.asarray(out), a * b[:, 0])
+    _raises(ValueError, lambda: wrap(lambda a, b: xnp.vmap(_add)(a, y=b))(a, np.ones(4)),
+            "y: axis 0 of float64[4] has size 4")
+    _raises(ValueError, lambda: wrap(lambda a: xnp.vmap(_add)(a, y=2.0))(a),
+            "keyword arguments are mapped over axis 0", "argument y of _add", "float64[]")
+
+
+def test_vmap_pytree_argument_with_default_in_axes():
+    out = xnp.vmap(_scale)({"w": xnp.arange(3.0)}, xnp.ones(3))
+    np.testing.assert_allclose(np.asarray(out), np.arange(3.0))
+    out = xnp.vmap(_scale, in_axes=({"w": None}, 0))({"w": xnp.asarray(2.0)}, xnp.arange(3.0))
+    np.testing.assert_allclose(np.asarray(out), 2 * np.arange(3.0))
+    _raises(ValueError, lambda: xnp.vmap(_scale, in_axes=({"q": 0}, 0))(
+        {"w": xnp.ones(3)}, xnp.ones(3)), "in_axes", "does not match the structure")
+
+
+@EAGER_AND_JIT
+def test_vmap_in_axes_out_of_range_names_argument(wrap):
+    _raises(ValueError, lambda: wrap(lambda a, b: xnp.vmap(_add, in_axes=(0, 2))(a, b))(
+        xnp.ones(3), xnp.ones(3)), "in_axes 2 is out of range for argument y of _add",
+        "float64[3]", "rank 1")
+
+
+@EAGER_AND_JIT
+def test_vmap_out_axes_beyond_the_output_rank(wrap):
+    _raises(ValueError, lambda: wrap(lambda a: xnp.vmap(lambda x: x * 2, out_axes=3)(a))(
+        xnp.ones(3)), "out_axes=3 is out of range for output of <lambda>", "float64[]",
+        "rank 1", "[-1, 1)")
+    _raises(ValueError, lambda: wrap(lambda a: xnp.vmap(lambda x: {"a": x, "b": x[0]},
+                                                        out_axes={"a": 1, "b": -2})(a))(
+        xnp.ones((3, 2))), "out_axes=-2 is out of range for output['b']")
+    _raises(ValueError, lambda: wrap(lambda a: xnp.vmap(lambda x: 1.0, in_axes=None, out_axes=1,
+                                                        axis_size=2)(a))(xnp.ones(3)),
+            "out_axes=1 is out of range")
+    out = wrap(lambda a: xnp.vmap(lambda x: x, out_axes=-1)(a))(xnp.ones((3, 2)))
+    assert out.shape == (2, 3)
+    out = wrap(lambda a: xnp.vmap(lambda x: {"a": x, "b": x[0]}, out_axes={"a": 2, "b": -1})(a))(
+        xnp.ones((3, 2, 4)))
+    assert out["a"].shape == (2, 4, 3) and out["b"].shape == (4, 3)

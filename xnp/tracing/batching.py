@@ -10,7 +10,7 @@ Tracers under vmap are abstract: ``bool()`` of a batched value raises
 
 from __future__ import annotations
 
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray
 
 __all__ = ["BatchTrace", "BatchTracer", "batch_call", "batch_call_dims", "register_batch_ops",
@@ -124,25 +124,45 @@ class BatchTrace(core.Trace):
         return BatchTracer(self, out, out_dim)
 
 
-def batch_call(fun, args, in_dims, axis_size: int, out_dims_fn, fun_name="<fun>"):
+def batch_call(fun, args, in_dims, axis_size: int, out_dims_fn, fun_name="<fun>",
+               out_names=None):
     """Run ``fun(*args)`` (flat) batched: ``in_dims[i]`` is the batch axis of ``args[i]``.
 
     ``out_dims_fn(n_outputs)`` gives the requested output axes (None = unbatched,
     which requires the output not to depend on the batch). Returns the outputs
-    with their batch axes moved to the requested positions.
+    with their batch axes moved to the requested positions. ``out_names()`` (optional)
+    names the outputs in messages (``output['a']``; default ``output i``).
+
+    Raises
+    ------
+    ValueError
+        An output is batched but its axis is None, or an axis is out of range for the
+        mapped output's rank.
     """
     outs = _run_batched(fun, args, in_dims, axis_size, fun_name)
+
+    def out_name(i):
+        return out_names()[i] if out_names is not None else f"output {i}"
+
     results = []
     for i, ((v, d), want) in enumerate(zip(outs, out_dims_fn(len(outs)))):
         if want is None:
             if d is not None:
                 raise ValueError(
-                    f"xnp.vmap: output {i} of {fun_name} is batched but out_axes is None "
+                    f"xnp.vmap: {out_name(i)} of {fun_name} is batched but out_axes is None "
                     "for it; only outputs that do not depend on the mapped inputs may use "
                     "out_axes=None.")
             results.append(v)
             continue
-        nd = len(core.aval_of(v).shape) + (1 if d is None else 0)
+        aval = core.aval_of(v)
+        nd = aval.ndim + (1 if d is None else 0)
+        if not -nd <= want < nd:
+            unbatched = aval if d is None else ShapedArray(
+                aval.shape[:d] + aval.shape[d + 1:], aval.dtype)
+            raise ValueError(
+                f"xnp.vmap: out_axes={want} is out of range for {out_name(i)} of {fun_name}: "
+                f"it is {errors.aval_str(unbatched)} per batch member, so the mapped output "
+                f"has rank {nd} and out_axes must be in [{-nd}, {nd}).")
         want = want % nd if want < 0 else want
         if d is None:
             results.append(broadcast_batched(v, axis_size, want))

@@ -21,8 +21,9 @@ import numpy as np
 
 from xnp.tracing import ad, batching, core, errors
 from xnp.tracing.ad import Zero
-from xnp.tracing.partial_eval import debug_info_for
-from xnp.tracing.pytree import tree_flatten, tree_map, tree_structure, tree_unflatten
+from xnp.tracing.partial_eval import debug_info_for, signature_arg_names
+from xnp.tracing.pytree import (keystr, tree_flatten, tree_flatten_with_path, tree_map,
+                                tree_structure, tree_unflatten)
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
            "vmap"]
@@ -32,16 +33,19 @@ def _fun_name(fun) -> str:
     return getattr(fun, "__name__", type(fun).__name__)
 
 
-def _flat_fun(fun, in_tree, store):
+def _flat_fun(fun, in_tree, store, with_kwargs=False):
+    """``fun`` on flat leaves: ``in_tree`` is the tree of the positional arguments, or
+    (``with_kwargs``) of the pair ``(args, kwargs)``."""
     def flat(*leaves):
         args = tree_unflatten(in_tree, leaves)
+        args, kwargs = args if with_kwargs else (args, {})
         trace = core.current_trace()
         try:
-            out = fun(*args)
+            out = fun(*args, **kwargs)
         except errors.ForeignWriteError as e:
             if e.trace is not trace:
                 raise
-            out = _run_staged(fun, args, e)
+            out = _run_staged(fun, args, kwargs, e)
         out_leaves, out_tree = tree_flatten(out)
         store["out_tree"] = out_tree
         return out_leaves
@@ -52,8 +56,8 @@ def _flat_fun(fun, in_tree, store):
 _STAGED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _run_staged(fun, args, first: errors.ForeignWriteError):
-    """``xnp.jit(fun)(*args)`` after ``fun`` wrote a traced value into an array it computed
+def _run_staged(fun, args, kwargs, first: errors.ForeignWriteError):
+    """``xnp.jit(fun)(*args, **kwargs)`` after ``fun`` wrote a traced value into an array it computed
     from constants (``first``). The jitted function is cached per ``fun``. A failure that
     staging itself causes (Python control flow on a traced value, a NumPy conversion)
     or a write that jit cannot trace either (into a global or a closure) raises
@@ -67,7 +71,7 @@ def _run_staged(fun, args, first: errors.ForeignWriteError):
     except TypeError:  # not weakly referenceable: no cache
         staged = jit(fun)
     try:
-        return staged(*args)
+        return staged(*args, **kwargs)
     except (errors.ConcretizationTypeError, errors.TracerIntegerConversionError,
             errors.TracerArrayConversionError, errors.NonConcreteBooleanIndexError,
             errors.ForeignWriteError) as err:
@@ -308,18 +312,102 @@ def _split_aux(res, has_aux):
 
 
 def _broadcast_prefix(fname, prefix, tree, what):
-    """Expand an axis spec (int/None or a pytree prefix of ``tree``) to one entry per leaf."""
-    leaves, treedef = tree_flatten(tree)
+    """Expand an axis spec (int/None or a pytree prefix of ``tree``) to one entry per leaf:
+    each int/None of ``prefix`` applies to every leaf of the subtree at its path."""
+    leaves = tree_flatten_with_path(tree)[0]
     if prefix is None or isinstance(prefix, int):
         return [prefix] * len(leaves)
-    try:
-        expanded = tree_map(lambda ax, sub: [ax] * len(tree_flatten(sub)[0]), prefix, tree,
-                            is_leaf=lambda x: x is None or isinstance(x, int))
-    except (ValueError, TypeError):
+    entries = tree_flatten_with_path(prefix, is_leaf=lambda x: x is None or isinstance(x, int))
+    out, j = [], 0
+    for ppath, ax in entries[0]:
+        k, start = len(ppath), j
+        while j < len(leaves) and leaves[j][0][:k] == ppath:
+            out.append(ax)
+            j += 1
+        if j == start and ax is not None:
+            j = -1
+            break
+    if j != len(leaves) or not all(ax is None or isinstance(ax, int) for ax in out):
+        of = "arguments" if what == "in_axes" else "output"
         raise ValueError(f"xnp.{fname}: {what} {prefix!r} does not match the structure of the "
-                         f"arguments {treedef}") from None
-    return [ax for group in tree_flatten(expanded, is_leaf=lambda x: isinstance(x, list))[0]
-            for ax in group]
+                         f"{of} {tree_flatten(tree)[1]}: it must be an int, None or a pytree "
+                         f"prefix of the {of} whose leaves are ints or None")
+    return out
+
+
+def _arg_leaf_names(fun, args, kwargs) -> list[str]:
+    """One name per leaf of ``(args, kwargs)`` (``tree_flatten`` order): the parameter
+    name from ``fun``'s signature plus the pytree path (``x``, ``params['w']``,
+    ``args[2]`` for ``*args``); ``args[i]`` where the signature does not bind them."""
+    names = signature_arg_names(fun, args, kwargs)
+    if names is None or len(names) != len(args) + len(kwargs):
+        names = [f"args[{i}]" for i in range(len(args))] + list(kwargs)
+    out = []
+    for name, a in zip(names, args):
+        out.extend(name + keystr(p) for p, _ in tree_flatten_with_path(a)[0])
+    for k in sorted(kwargs):
+        out.extend(k + keystr(p) for p, _ in tree_flatten_with_path(kwargs[k])[0])
+    return out
+
+
+def _vmap_in_dims(name, fun, args, kwargs, in_axes, axis_size):
+    """The flat leaves of ``(args, kwargs)``, their tree, the batch axis of each leaf and
+    the axis size. Keyword arguments are mapped over axis 0 (as in JAX)."""
+    if isinstance(in_axes, list):
+        raise TypeError("xnp.vmap: in_axes must be an int, None or a tuple (not a list)")
+    if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+        raise ValueError(f"xnp.vmap: in_axes has {len(in_axes)} entries but {name} was "
+                         f"called with {len(args)} positional arguments (keyword arguments "
+                         "are always mapped over axis 0 and take no in_axes entry)")
+    leaves, in_tree = tree_flatten((args, kwargs))
+    pos_axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
+    axes = _broadcast_prefix("vmap", pos_axes, args, "in_axes")
+    axes += [0] * (len(leaves) - len(axes))
+    dims = []
+    for i, (x, ax) in enumerate(zip(leaves, axes)):
+        if ax is None:
+            dims.append(None)
+            continue
+        aval = core.aval_of(x)
+        if not -aval.ndim <= ax < aval.ndim:
+            arg = _arg_leaf_names(fun, args, kwargs)[i]
+            how = "in_axes" if i < len(leaves) - _n_leaves(kwargs) else (
+                "keyword arguments are mapped over axis 0, so")
+            raise ValueError(
+                f"xnp.vmap: {how} {ax} is out of range for argument {arg} of {name} with "
+                f"shape {aval.shape} ({errors.aval_str(aval)}, rank {aval.ndim}). Fix: "
+                "pass an axis in [-rank, rank), or None for an argument that is not mapped"
+                + (" (as a positional argument)" if how != "in_axes" else "") + ".")
+        dims.append(ax % aval.ndim)
+    sizes = {core.aval_of(x).shape[d] for x, d in zip(leaves, dims) if d is not None}
+    if len(sizes) > 1:
+        arg_names = _arg_leaf_names(fun, args, kwargs)
+        desc = "\n".join(
+            f"  {n}: axis {d} of {errors.aval_str(core.aval_of(x))} has size "
+            f"{core.aval_of(x).shape[d]}"
+            for n, x, d in zip(arg_names, leaves, dims) if d is not None)
+        raise ValueError(
+            f"xnp.vmap: the mapped axes of the arguments of {name} have different sizes:\n"
+            f"{desc}\nFix: map axes of one size, or pass in_axes=None for an argument that "
+            "is the same for every batch member.")
+    if not sizes:
+        if axis_size is None:
+            raise ValueError(f"xnp.vmap: no argument of {name} is mapped (in_axes all None); "
+                             "pass axis_size")
+        return leaves, in_tree, dims, axis_size
+    size = sizes.pop()
+    if axis_size is not None and axis_size != size:
+        raise ValueError(f"xnp.vmap: axis_size={axis_size} but mapped axes have size {size}")
+    return leaves, in_tree, dims, size
+
+
+def _n_leaves(tree) -> int:
+    return len(tree_flatten(tree)[0])
+
+
+def _output_names(tree) -> list[str]:
+    example = tree_unflatten(tree, list(range(tree.num_leaves)))
+    return ["output" + keystr(p) for p, _ in tree_flatten_with_path(example)[0]]
 
 
 def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
@@ -329,66 +417,40 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
     ----------
     fun : callable
         Takes and returns arrays (pytrees of arrays).
-    in_axes : int, None, or a tuple/pytree prefix of the arguments
-        The mapped axis of each argument (negative counts from the end); None: not mapped.
+    in_axes : int, None, or a tuple/pytree prefix of the positional arguments
+        The mapped axis of each positional argument (negative counts from the end);
+        None: not mapped. Keyword arguments are always mapped over axis 0 (as in JAX);
+        pass an argument that is not mapped positionally, with ``None`` in ``in_axes``.
     out_axes : int, None, or a pytree prefix of the output
-        Where the mapped axis goes in each output; None: the output is not mapped (it
-        must not depend on mapped inputs).
+        Where the mapped axis goes in each output (negative counts from the end of the
+        mapped output); None: the output is not mapped (it must not depend on mapped
+        inputs).
     axis_size : int, optional
         Needed when no argument is mapped.
 
     Raises
     ------
     ValueError
-        ``in_axes`` does not match the arguments, an axis is out of range, mapped
-        sizes differ, or no argument is mapped and ``axis_size`` is not given.
+        ``in_axes`` does not match the arguments, an axis is out of range (``in_axes``
+        for an argument's rank, ``out_axes`` for an output's rank plus one), mapped
+        sizes differ (the message names each argument by its parameter name and pytree
+        path), or no argument is mapped and ``axis_size`` is not given.
     """
     name = _fun_name(fun)
 
     @functools.wraps(fun)
-    def vmapped(*args):
-        if isinstance(in_axes, list):
-            raise TypeError("xnp.vmap: in_axes must be an int, None or a tuple (not a list)")
-        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
-            raise ValueError(f"xnp.vmap: in_axes has {len(in_axes)} entries but {name} was "
-                             f"called with {len(args)} positional arguments")
-        leaves, in_tree = tree_flatten(args)
-        axes = _broadcast_prefix("vmap", in_axes if isinstance(in_axes, tuple) else
-                                 (in_axes,) * len(args), args, "in_axes")
-        sizes = set()
-        dims = []
-        for i, (x, ax) in enumerate(zip(leaves, axes)):
-            if ax is None:
-                dims.append(None)
-                continue
-            aval = core.aval_of(x)
-            if not -aval.ndim <= ax < aval.ndim:
-                raise ValueError(f"xnp.vmap: in_axes {ax} is out of range for argument leaf {i} "
-                                 f"of {name} with shape {aval.shape}")
-            ax = ax % aval.ndim
-            dims.append(ax)
-            sizes.add(aval.shape[ax])
-        if len(sizes) > 1:
-            desc = ", ".join(f"leaf {i}: axis {d} of {core.aval_of(x).shape}"
-                             for i, (x, d) in enumerate(zip(leaves, dims)) if d is not None)
-            raise ValueError(f"xnp.vmap: mapped axes of {name} have different sizes: {desc}")
-        if not sizes:
-            if axis_size is None:
-                raise ValueError(f"xnp.vmap: no argument of {name} is mapped (in_axes all None); "
-                                 "pass axis_size")
-            size = axis_size
-        else:
-            size = sizes.pop()
-            if axis_size is not None and axis_size != size:
-                raise ValueError(f"xnp.vmap: axis_size={axis_size} but mapped axes have size {size}")
+    def vmapped(*args, **kwargs):
+        leaves, in_tree, dims, size = _vmap_in_dims(name, fun, args, kwargs, in_axes,
+                                                    axis_size)
         store = {}
-        flat = _flat_fun(fun, in_tree, store)
+        flat = _flat_fun(fun, in_tree, store, with_kwargs=True)
 
         def out_dims(n):
             tree = store["out_tree"]
             return _broadcast_prefix("vmap", out_axes, tree_unflatten(tree, [0] * n), "out_axes")
 
-        outs = batching.batch_call(flat, leaves, dims, size, out_dims, name)
+        outs = batching.batch_call(flat, leaves, dims, size, out_dims, name,
+                                   out_names=lambda: _output_names(store["out_tree"]))
         return tree_unflatten(store["out_tree"], outs)
 
     return vmapped

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from xnp.tracing.sizes import check_array_size
+
 __all__ = ["ShapedArray", "ShapeDtypeStruct", "short_dtype_name", "canonical_dtype"]
 
 _SHORT_NAMES = {
@@ -131,7 +133,11 @@ class ShapedArray:
 
 
 class ShapeDtypeStruct:
-    """Shape and dtype of an array, without data (the result of ``return_shape=True``)."""
+    """Shape and dtype of an array, without data (the result of ``return_shape=True``).
+
+    ``ValueError`` for a negative dimension or a byte size beyond int64 (no array could
+    have it; XLA would abort on it).
+    """
 
     __slots__ = ("shape", "dtype", "weak_type")
 
@@ -139,6 +145,7 @@ class ShapeDtypeStruct:
         self.shape = tuple(int(d) for d in shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
+        check_array_size("ShapeDtypeStruct", self.shape, self.dtype, allocates=False)
 
     @property
     def ndim(self) -> int:

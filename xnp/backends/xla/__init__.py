@@ -34,7 +34,8 @@ class Compiled:
     def __init__(self, module):
         self._module = module
         c = self._client = _client.get_client()
-        self._exe = c.compile(module.text)
+        self._name = getattr(module, "name", "fun")
+        self._exe = c.compile(module.text, name=self._name)
         self._const_bufs = tuple(c.put(x) for x in module.const_args)
         self._in_avals = module.in_avals
         self._out_avals = module.out_avals
@@ -42,7 +43,6 @@ class Compiled:
         self._run = self._exe.execute_sharded
         self._out_meta = tuple((a.weak_type, a) for a in module.out_avals)
         self._donated = tuple(module.donated) or (False,) * len(module.in_avals)
-        self._name = getattr(module, "name", "fun")
         self._any_donated = any(module.donated)
         self._make_callers()
 
@@ -89,7 +89,7 @@ class Compiled:
     def _make_callers(self):
         """Set ``call_flat`` and ``call_single``: closures over the executable (the hot path
         of every cached jit call), so a call reads no attributes."""
-        run, handlers = self._run, self._handlers
+        run, handlers, name = self._run, self._handlers, self._name
         consts, buffer, dead = self._const_bufs, self._buffer, _client.DONATED
         in_avals = self._in_avals
         donated = self._donated if self._any_donated else None
@@ -115,7 +115,10 @@ class Compiled:
                 buf, a = buffer(x, in_avals[i], i)
                 bufs.append(buf)
                 aliased = aliased or a
-            outs = run(bufs).consume_with_handlers(handlers)
+            try:
+                outs = run(bufs).consume_with_handlers(handlers)
+            except _RUNTIME_ERROR as e:  # free when nothing is raised
+                _client.raise_runtime_error(name, e)
             if donated is not None:
                 for x, d in zip(leaves, donated):
                     if d and type(x) is _ARRAY:
@@ -134,7 +137,10 @@ class Compiled:
         def call_buffers(bufs):
             """``call_flat`` on arguments given as live device buffers, one per argument
             (nothing donated)."""
-            outs = run([*consts, *bufs] if consts else bufs).consume_with_handlers(handlers)
+            try:
+                outs = run([*consts, *bufs] if consts else bufs).consume_with_handlers(handlers)
+            except _RUNTIME_ERROR as e:
+                _client.raise_runtime_error(name, e)
             return [_ARRAY(None, w, b, a) for (w, a), b in zip(out_meta, outs)]
 
         self.call_flat, self.call_buffers = call_flat, call_buffers
@@ -148,7 +154,11 @@ class Compiled:
 
             def call_buffers_single(bufs):
                 """``call_buffers(bufs)[0]`` for an executable with exactly one output."""
-                outs = run([*consts, *bufs] if consts else bufs).consume_with_handlers(handlers)
+                try:
+                    outs = run([*consts, *bufs] if consts else bufs).consume_with_handlers(
+                        handlers)
+                except _RUNTIME_ERROR as e:
+                    _client.raise_runtime_error(name, e)
                 return _ARRAY(None, w0, outs[0], a0)
 
             self.call_single, self.call_buffers_single = call_single, call_buffers_single
@@ -163,6 +173,7 @@ import numpy as _np  # noqa: E402
 from jaxlib import xla_client as _xc  # noqa: E402
 
 _block = _xc.batched_block_until_ready
+_RUNTIME_ERROR = _client.XlaRuntimeError
 # NumPy arguments smaller than this are copied (a copy that small costs less than a
 # zero-copy put, which also makes the call wait for its result)
 _ALIAS_MIN_BYTES = 1 << 16

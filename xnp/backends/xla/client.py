@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from typing import NoReturn
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
@@ -21,10 +22,10 @@ from jaxlib import _jax  # noqa: E402
 from jaxlib import xla_client as xc  # noqa: E402
 
 from xnp.backends.xla import compile_cache, mlir  # noqa: E402
-from xnp.tracing import core  # noqa: E402
+from xnp.tracing import core, sizes  # noqa: E402
 
 __all__ = ["Client", "get_client", "JAXLIB_VERSION", "XlaRuntimeError", "available_platforms",
-           "to_host", "compile_options", "register_lapack"]
+           "to_host", "compile_options", "register_lapack", "raise_runtime_error"]
 
 JAXLIB_VERSION = tuple(int(p) for p in jaxlib.__version__.split(".")[:3])
 XlaRuntimeError = getattr(_jax, "XlaRuntimeError", RuntimeError)
@@ -120,9 +121,10 @@ class Client:
         self._scalars: dict = {}  # (type, value, dtype) -> device buffer of a Python scalar
         self._can_alias = platform == "cpu"
         self._aliased_bytes = 0
+        self.memory_bytes = _device_memory(self.device)
 
     # -- compile
-    def compile(self, module_text: str, compile_options=None):
+    def compile(self, module_text: str, compile_options=None, name: str = "fun"):
         """Compile a StableHLO module (text) to a loaded executable, or reuse one.
 
         An equal module compiled before with equal options on the same devices comes
@@ -134,6 +136,9 @@ class Client:
         ------
         ValueError
             The module does not parse.
+        MemoryError
+            Its outputs and temporaries (XLA's buffer assignment) need more bytes than
+            the device has (:attr:`memory_bytes`); ``name`` is the jitted function's.
         XlaRuntimeError
             XLA rejects the module.
         """
@@ -144,8 +149,24 @@ class Client:
                   self.device.device_kind, tuple(d.id for d in self.devices))
         return compile_cache.get_or_compile(
             module_text, opts.SerializeAsString(), target,
-            build=lambda: self.client.compile_and_load(mlir.parse(module_text), self.devices, opts),
-            load=lambda blob: self.client.deserialize_executable(blob, self.devices, opts))
+            build=lambda: self._fits(name, self.client.compile_and_load(
+                mlir.parse(module_text), self.devices, opts)),
+            load=lambda blob: self._fits(name, self.client.deserialize_executable(
+                blob, self.devices, opts)))
+
+    def _fits(self, name: str, exe):
+        """``exe``, unless running it would allocate more than the device's memory: XLA
+        would fail part-way (or, for some sizes, abort the process) instead."""
+        stats = exe.get_compiled_memory_stats()
+        needed = stats.output_size_in_bytes + stats.temp_size_in_bytes
+        if needed > self.memory_bytes:
+            fmt = sizes.format_bytes
+            raise MemoryError(
+                f"xnp.jit: `{name}` needs {fmt(needed)} of {self.platform} memory to run "
+                f"(outputs {fmt(stats.output_size_in_bytes)}, temporaries "
+                f"{fmt(stats.temp_size_in_bytes)}), more than the device's "
+                f"{fmt(self.memory_bytes)}.")
+        return exe
 
     # -- transfers
     def put(self, x: np.ndarray, zero_copy: bool = False):
@@ -225,8 +246,11 @@ class Client:
         return xc.array_result_handler(pa, self.sharding, True)
 
     @staticmethod
-    def execute(executable, buffers, handlers):
-        return executable.execute_sharded(buffers).consume_with_handlers(handlers)
+    def execute(executable, buffers, handlers, name: str = "fun"):
+        try:
+            return executable.execute_sharded(buffers).consume_with_handlers(handlers)
+        except XlaRuntimeError as e:
+            raise_runtime_error(name, e)
 
 
 def to_host(buf) -> np.ndarray:
@@ -260,6 +284,23 @@ _NOT_ALIASED = frozenset(np.dtype(t) for t in (ml_dtypes.int4, ml_dtypes.uint4))
 _COLLECT_AFTER_BYTES = 256 << 20
 # put avals kept for reuse (one per argument shape and dtype; cleared when full)
 _PUT_AVALS_KEPT = 1024
+
+
+def _device_memory(device) -> int:
+    """Bytes an executable may allocate on ``device``: the host's (``sizes.machine_memory``)
+    on CPU, the runtime's limit elsewhere."""
+    if device.platform == "cpu":
+        return sizes.machine_memory()
+    stats = device.memory_stats() or {}
+    return int(stats.get("bytes_limit") or sizes.machine_memory())
+
+
+def raise_runtime_error(name: str, e: Exception) -> NoReturn:
+    """Raise for runtime error ``e`` of jitted ``name``: ``MemoryError`` when the device ran
+    out of memory (XLA's RESOURCE_EXHAUSTED), else ``e`` itself."""
+    if "RESOURCE_EXHAUSTED" in str(e):
+        raise MemoryError(f"xnp.jit: `{name}` ran out of device memory: {e}") from e
+    raise e
 
 
 def _collect_garbage(*_):

@@ -10,8 +10,12 @@ exists to test the compiled path, not to replace the NumPy backend.
 
 from __future__ import annotations
 
+import collections
+import threading
+
 import numpy as np
 
+from xnp import config
 from xnp.backends.xla import client as _client
 from xnp.backends.xla.lowering import LOWERINGS, UNSUPPORTED, lower_closed_jaxpr
 from xnp.tracing import ShapedArray, core
@@ -42,7 +46,8 @@ class _Impls:
 
 
 class XlaEagerBackend:
-    """Eager backend on XLA: one cached executable per (primitive, operand avals, params)."""
+    """Eager backend on XLA: one cached executable per (primitive, operand avals, params),
+    the ``jit_cache_size`` most recently used kept."""
 
     name = "xla"
     native_type = np.ndarray
@@ -52,7 +57,8 @@ class XlaEagerBackend:
         self.impls = _Impls(self)
         self.unsupported = dict(UNSUPPORTED)
         self.view_prims = frozenset()
-        self._cache: dict = {}
+        self._cache: collections.OrderedDict = collections.OrderedDict()
+        self._lock = threading.Lock()  # guards the LRU bookkeeping of _cache
 
     @staticmethod
     def wrap_native(x):
@@ -73,14 +79,21 @@ class XlaEagerBackend:
     def run(self, prim, vals, params):
         avals = tuple(ShapedArray(v.shape, v.dtype) for v in vals)
         key = (prim, avals, tuple(params.items()))
-        entry = self._cache.get(key)
+        with self._lock:
+            entry = self._cache.get(key)
+            if entry is not None:
+                self._cache.move_to_end(key)
         if entry is None:
             from xnp.backends.xla import Compiled  # noqa: PLC0415
 
-            entry = self._cache[key] = Compiled(self._compile(prim, list(avals), params))
+            entry = Compiled(self._compile(prim, list(avals), params))
+            with self._lock:
+                self._cache[key] = entry
+                while len(self._cache) > config.get("jit_cache_size"):
+                    self._cache.popitem(last=False)
         c = _client.get_client()
         bufs = [c.put(np.ascontiguousarray(v)) for v in vals]
-        outs = c.execute(entry._exe, [*entry._const_bufs, *bufs], entry._handlers)
+        outs = c.execute(entry._exe, [*entry._const_bufs, *bufs], entry._handlers, entry._name)
         host = [np.array(_client.to_host(b)) for b in outs]
         return host if prim.multiple_results else host[0]
 

@@ -235,6 +235,46 @@ def test_complex_expm1_special_values_follow_the_array_api(dtype):
                         assert np.signbit(part_got) == np.signbit(part_want), (zi, gi, want)
 
 
+def _standard_tanh(z: complex):
+    """The Array API standard's complex tanh special cases (with tanh(conj z) = conj tanh z
+    and tanh(-z) = -tanh z); None where it has none. Returns (value, imag sign specified)."""
+    a, b = z.real, z.imag
+    if math.isinf(a):
+        return complex(math.copysign(1.0, a), math.copysign(0.0, b)), math.isfinite(b)
+    if a == 0 and not math.isfinite(b):
+        return complex(a, math.nan), True
+    if b == 0:
+        return complex(math.tanh(a) if not math.isnan(a) else math.nan, b), True
+    if math.isnan(a) or not math.isfinite(b):
+        return complex(math.nan, math.nan), True
+    return None
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_tanh_special_values_follow_the_array_api(dtype):
+    v = [0.0, -0.0, 1.5, -1.5, 1e30, 6.114042879193613e153, np.inf, -np.inf, np.nan]
+    z = np.array([complex(a, b) for a in v for b in v], dtype)
+    with np.errstate(all="ignore"):
+        numpy_result = np.tanh(z)
+    for got in (xnp.tanh(z), xnp.tanh(xnp.asarray(z)), xnp.jit(xnp.tanh)(z)):
+        got = np.asarray(got)
+        assert got.dtype == dtype
+        for zi, gi, ni in zip(z, got, numpy_result):
+            spec = _standard_tanh(complex(zi))
+            if spec is None:
+                np.testing.assert_allclose(gi, ni, rtol=1e-6 if dtype == np.complex64 else 1e-13)
+                continue
+            want, signed = spec
+            for part_got, part_want, check_sign in ((gi.real, want.real, True),
+                                                    (gi.imag, want.imag, signed)):
+                if math.isnan(part_want):
+                    assert np.isnan(part_got), (zi, gi, want)
+                else:
+                    np.testing.assert_allclose(part_got, part_want, rtol=1e-6)
+                    if part_want == 0 and check_sign:
+                        assert np.signbit(part_got) == np.signbit(part_want), (zi, gi, want)
+
+
 def test_floor_divide_with_infinities_follows_the_array_api():
     # the standard's special cases, which NumPy does not follow
     inf = np.inf

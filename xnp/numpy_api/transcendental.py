@@ -10,7 +10,8 @@ from xnp.lax.cumulative import log_add_exp
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for
 from xnp.numpy_api._ufunc import (
-    _LN10, _LN2, _binary_inexact, _dtype_of, _extras, _finish, _inexact, _reject, _scalar,
+    _LN10, _LN2, _binary_inexact, _copysign, _dtype_of, _extras, _finish, _inexact, _reject,
+    _scalar,
 )
 from xnp.tracing import fastpath
 
@@ -263,9 +264,37 @@ def cosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
 @fastpath.unary("tanh")
 def tanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
-    """Hyperbolic tangent (float or complex)."""
+    """Hyperbolic tangent (float or complex).
+
+    Complex special values follow the Array API standard on every backend and under
+    ``jit``: ``+-inf + bj`` gives ``+-1 + 0j`` with the zero's sign taken from ``b``
+    (NumPy's C99 ``ctanh`` takes it from ``sin(2b)``, which can be negative for a
+    positive ``b``), ``a + 0j`` keeps the zero's sign, ``+-0 + bj`` with ``b``
+    infinite or NaN gives ``+-0 + nanj`` (XLA's tanh loses both).
+    """
     _extras("tanh", casting, order, subok, signature)
-    return _float_unary("tanh", lax.tanh, x, out, where, casting, dtype)
+    x = _inexact("tanh", x, dtype, casting)
+    res = lax.tanh(x)
+    if _dtype_of(x).kind == "c":
+        res = _complex_tanh_special_values(x, res)
+    return _finish("tanh", res, out, where, casting)
+
+
+def _complex_tanh_special_values(x, res):
+    """``res = tanh(x)`` for complex ``x``, with the standard's special cases selected in."""
+    a, b = lax.real(x), lax.imag(x)
+    rdt = _dtype_of(a)
+    one, zero, inf, nan = (_scalar(v, rdt) for v in (1.0, 0.0, np.inf, np.nan))
+    re, im = lax.real(res), lax.imag(res)
+    b_finite = lax.is_finite(b)
+    im = lax.select(lax.eq(b, zero), b, im)  # a + 0j: the zero's sign kept
+    a_zero = lax.and_(lax.eq(a, zero), lax.not_(b_finite))  # +-0 + (inf or nan)j
+    re = lax.select(a_zero, a, re)
+    im = lax.select(a_zero, nan, im)
+    a_inf = lax.eq(lax.abs(a), inf)  # +-inf + bj: +-1 + 0j, the zero signed as b
+    re = lax.select(a_inf, _copysign(one, a), re)
+    im = lax.select(a_inf, _copysign(zero, lax.select(b_finite, b, zero)), im)
+    return lax.complex(re, im)
 
 
 @fastpath.unary("arcsinh")

@@ -53,8 +53,10 @@ def _fast_ops() -> dict:
         ops[name] = FastOp(getattr(np, name), _ORDERED, True)
     for name in _FLOAT_UNARY:
         ops[name] = FastOp(getattr(np, name), _INEXACT)
-    # complex expm1: xnp selects the Array API's special values in (numpy_api.transcendental)
+    # complex expm1 and tanh: xnp selects the Array API's special values in
+    # (numpy_api.transcendental)
     ops["expm1"] = FastOp(np.expm1, _REAL_FLOATS)
+    ops["tanh"] = FastOp(np.tanh, _REAL_FLOATS)
     return ops
 
 

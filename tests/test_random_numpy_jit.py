@@ -79,6 +79,21 @@ def test_generator_made_inside_from_a_fixed_seed_draws_numpys_numbers_every_call
     np.testing.assert_array_equal(np.asarray(kids), np.random.default_rng(2).spawn(2)[1].random(2))
 
 
+def test_generator_that_escaped_its_trace_is_an_outside_generator_elsewhere():
+    kept = []
+
+    def make(x):
+        kept.append(xr.default_rng(4))
+        return x + kept[-1].random()
+
+    xnp.jit(make)(0.0)
+    with pytest.raises(xr.StatefulRandomError):  # another trace would freeze its draws
+        xnp.jit(lambda x: x + kept[0].random())(0.0)
+    theirs = np.random.default_rng(4)
+    theirs.random()
+    assert kept[0].random() == theirs.random()  # eagerly it carries on from its draw
+
+
 @pytest.mark.parametrize("make", [lambda: xr.default_rng(), lambda: xr.Generator(xr.PCG64(0)),
                                   lambda: xr.RandomState(), lambda: xr.RandomState(xr.MT19937(0))],
                          ids=["entropy", "bit_generator", "rs_entropy", "rs_bit_generator"])

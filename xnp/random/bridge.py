@@ -37,13 +37,14 @@ forward to one global ``RandomState``. :func:`forward` is the path they share:
 from __future__ import annotations
 
 import inspect
+import weakref
 
 import numpy as np
 
 from xnp.tracing import core
 
 __all__ = ["StatefulRandomError", "Spec", "forward", "method", "function", "staged_check",
-           "KEY_API_HINT"]
+           "home_trace", "KEY_API_HINT"]
 
 KEY_API_HINT = ("key = xnp.random.PRNGKey(seed); key, sub = xnp.random.split(key); "
                 "xnp.random.normal(sub, shape) (the key passed in as an argument of the "
@@ -116,10 +117,37 @@ def _traced_error(spec: Spec, args, kwargs) -> StatefulRandomError:
         f"which takes traced parameters: {KEY_API_HINT}.")
 
 
+def _staging_trace():
+    """The innermost staging trace (jit, make_jaxpr) of this thread, or None."""
+    t = core.current_trace()
+    while t is not None and not t.staging:
+        t = getattr(t, "parent", None)
+    return t
+
+
+def home_trace(fixed: bool):
+    """What a new generator records as its home: a weak reference to the staging trace
+    it is made in when it is made from a ``fixed`` seed inside one, else None."""
+    trace = _staging_trace() if fixed else None
+    return None if trace is None else weakref.ref(trace)
+
+
+def _at_home(owner) -> bool:
+    home = owner._home
+    trace = None if home is None else home()
+    t = core.current_trace()
+    while trace is not None and t is not None:
+        if t is trace:
+            return True
+        t = getattr(t, "parent", None)
+    return False
+
+
 def staged_check(where: str, owner) -> None:
     """Raise :class:`StatefulRandomError` when a staging trace (``jit``, ``make_jaxpr``)
-    is active and ``owner`` was not made inside it from a fixed seed."""
-    if core.staging_active() and not owner._trace_local:
+    is active and ``owner`` was not made inside it (or a trace it runs in) from a fixed
+    seed."""
+    if core.staging_active() and not _at_home(owner):
         raise StatefulRandomError(
             f"{where}: a NumPy-style generator made outside the jitted function cannot be "
             f"used inside it: the call would run once, while tracing, and every call of the "
@@ -130,9 +158,25 @@ def staged_check(where: str, owner) -> None:
             f"on every call, as in the eager program.)")
 
 
+_PLAIN = frozenset([int, float, bool, complex, str, bytes, type(None), np.ndarray, type])
+
+
+class _Traced(Exception):
+    """An argument holds a tracer (turned into StatefulRandomError by :func:`forward`)."""
+
+
 def _host(x):
-    """An eager xnp array's NumPy data; anything else unchanged (NumPy converts it)."""
-    return x._value if type(x) is core.Array else x
+    """An eager xnp array's NumPy data; anything else unchanged (NumPy converts it).
+
+    Raises _Traced for a tracer, also inside a list, tuple or dict."""
+    t = type(x)
+    if t is core.Array:
+        return x._value
+    if t in _PLAIN:
+        return x
+    if _holds_tracer(x):
+        raise _Traced
+    return x
 
 
 def _writable(x: core.Array):
@@ -145,8 +189,13 @@ def forward(owner, spec: Spec, args: tuple, kwargs: dict):
     """Call ``owner._np``'s method ``spec.name`` with ``args``/``kwargs`` (see the module
     docstring for the conversions, the errors and the rule under transformations)."""
     staged_check(spec.where, owner)
-    if _holds_tracer(args) or _holds_tracer(kwargs):
-        raise _traced_error(spec, args, kwargs)
+    try:
+        return _call(owner, spec, args, kwargs)
+    except _Traced:
+        raise _traced_error(spec, args, kwargs) from None
+
+
+def _call(owner, spec: Spec, args: tuple, kwargs: dict):
     target = None
     if spec.write in kwargs:
         target = kwargs[spec.write]
@@ -183,9 +232,9 @@ def _docstring(np_class, spec: Spec, summary: str) -> str:
             f"(:mod:`xnp.random.bridge`).\n")
 
 
-def method(np_class, owner_name: str, name: str, summary: str):
-    """A method of the xnp class ``owner_name`` forwarding to ``np_class``'s ``name``
-    (signature and a docstring made from ``summary``)."""
+def method(np_class, owner_name: str, name: str, summary: str, module: str):
+    """A method of the xnp class ``owner_name`` (in ``module``) forwarding to
+    ``np_class``'s ``name`` (signature and a docstring made from ``summary``)."""
     spec = Spec(np_class, name, f"xnp.random.{owner_name}.{name}")
 
     def fn(self, *args, **kwargs):
@@ -193,6 +242,7 @@ def method(np_class, owner_name: str, name: str, summary: str):
 
     fn.__name__ = name
     fn.__qualname__ = f"{owner_name}.{name}"
+    fn.__module__ = module
     fn.__signature__ = inspect.Signature([inspect.Parameter("self", inspect.Parameter
                                                             .POSITIONAL_OR_KEYWORD),
                                           *spec.sig.parameters.values()])
@@ -200,7 +250,8 @@ def method(np_class, owner_name: str, name: str, summary: str):
     return fn
 
 
-def function(name: str, summary: str, owner, np_name: str | None = None, jax_fn=None):
+def function(name: str, summary: str, owner, np_name: str | None = None, jax_fn=None,
+             module: str = "xnp.random.legacy"):
     """A module-level legacy function: ``owner()``'s (the global ``RandomState``'s)
     method ``np_name`` (default ``name``). With ``jax_fn``, a call whose first argument
     is key data (a uint32 array with last dimension 2) or that passes ``key=`` goes to
@@ -218,6 +269,7 @@ def function(name: str, summary: str, owner, np_name: str | None = None, jax_fn=
             return forward(owner(), spec, args, kwargs)
 
     fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = module
     fn.__signature__ = spec.sig
     doc = _docstring(np.random.RandomState, spec, summary)
     if jax_fn is not None:

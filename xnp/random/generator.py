@@ -37,7 +37,7 @@ _NP = np.random.Generator
 
 
 def _method(name: str, summary: str):
-    return bridge.method(_NP, "Generator", name, summary)
+    return bridge.method(_NP, "Generator", name, summary, __name__)
 
 
 def fixed_seed(seed) -> bool:
@@ -49,10 +49,10 @@ def fixed_seed(seed) -> bool:
                                                       np.random.RandomState, Generator))
 
 
-def _wrap(np_generator, trace_local: bool = False) -> "Generator":
+def _wrap(np_generator, home=None) -> "Generator":
     g = Generator.__new__(Generator)
     g._np = np_generator
-    g._trace_local = trace_local
+    g._home = home
     return g
 
 
@@ -71,7 +71,7 @@ class Generator:
         ``bit_generator`` is not a ``numpy.random.BitGenerator``.
     """
 
-    __slots__ = ("_np", "_trace_local", "__weakref__")
+    __slots__ = ("_np", "_home", "__weakref__")
 
     def __init__(self, bit_generator):
         if not isinstance(bit_generator, np.random.BitGenerator):
@@ -79,7 +79,7 @@ class Generator:
                             "(e.g. xnp.random.PCG64(seed)); for a seed use "
                             f"xnp.random.default_rng(seed). Got {type(bit_generator).__name__}.")
         self._np = np.random.Generator(bit_generator)
-        self._trace_local = False
+        self._home = None  # the bit generator may live on outside a trace
 
     def __repr__(self):
         return f"Generator({type(self._np.bit_generator).__name__}) at 0x{id(self):X}"
@@ -104,7 +104,7 @@ class Generator:
             The bit generator has no ``SeedSequence`` (NumPy's error).
         """
         children = bridge.forward(self, _SPAWN, (n_children,), {})
-        return [_wrap(c, self._trace_local) for c in children]
+        return [_wrap(c, self._home) for c in children]
 
     # The methods, NumPy's signatures and numbers (bridge.method: one line each).
     beta = _method("beta", "Beta distribution samples.")
@@ -197,4 +197,4 @@ def default_rng(seed=None) -> Generator:
         np_generator = np.random.default_rng(seed._value if type(seed) is core.Array else seed)
     except (ValueError, TypeError) as e:
         raise type(e)(f"xnp.random.default_rng: {e}") from None
-    return _wrap(np_generator, core.staging_active() and fixed_seed(seed))
+    return _wrap(np_generator, bridge.home_trace(fixed_seed(seed)))

@@ -43,13 +43,13 @@ _NP = np.random.RandomState
 
 
 def _method(name: str, summary: str):
-    return bridge.method(_NP, "RandomState", name, summary)
+    return bridge.method(_NP, "RandomState", name, summary, __name__)
 
 
 def _wrap(np_state) -> "RandomState":
     r = RandomState.__new__(RandomState)
     r._np = np_state
-    r._trace_local = False
+    r._home = None
     return r
 
 
@@ -69,7 +69,7 @@ class RandomState:
         ``seed`` is a traced value.
     """
 
-    __slots__ = ("_np", "_trace_local", "__weakref__")
+    __slots__ = ("_np", "_home", "__weakref__")
 
     def __init__(self, seed=None):
         if isinstance(seed, core.Tracer):
@@ -80,7 +80,7 @@ class RandomState:
             self._np = np.random.RandomState(seed._value if type(seed) is core.Array else seed)
         except (ValueError, TypeError) as e:
             raise type(e)(f"xnp.random.RandomState: {e}") from None
-        self._trace_local = core.staging_active() and fixed_seed(seed)
+        self._home = bridge.home_trace(fixed_seed(seed))
 
     def __repr__(self):
         return f"RandomState({type(self._np._bit_generator).__name__}) at 0x{id(self):X}"

@@ -115,6 +115,25 @@ def test_info_devices():
         assert info.devices() == [info.default_device()]  # a list before 2025.12
 
 
+def test_sequences_follow_the_presented_version():
+    # meshgrid and broadcast_arrays return tuples (NumPy's; the standard's from 2025.12),
+    # lists when xnp presents an older version
+    a, b = xnp.arange(2.0), xnp.arange(3.0)
+    calls = [lambda: xnp.meshgrid(a, b), lambda: xnp.broadcast_arrays(a, 1.0),
+             lambda: xnp.broadcast_arrays(a), lambda: xnp.meshgrid(a, b, sparse=True),
+             lambda: xnp.jit(lambda u, v: xnp.meshgrid(u, v))(a, b)]
+    for call in calls:
+        assert type(call()) is tuple
+    with xnp.config.override(array_api_version="2024.12"):
+        for call in calls[:4]:
+            assert type(call()) is list
+        with xnp.config.override(array_api_version="2025.12"):
+            assert type(xnp.meshgrid(a, b)) is tuple
+        # the option is part of jit's cache key: the cached tuple-returning trace is not reused
+        assert type(xnp.jit(lambda u, v: xnp.meshgrid(u, v))(a, b)) is list
+    np.testing.assert_array_equal(np.asarray(xnp.meshgrid(a, b)[0]), np.meshgrid(a, b)[0])
+
+
 @pytest.mark.parametrize("x64", [True, False])
 def test_info_default_dtypes(x64):
     info = xnp.__array_namespace_info__()

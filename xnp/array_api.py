@@ -10,6 +10,7 @@ import numpy as np
 
 from xnp import config
 from xnp.array import CPU_DEVICE
+from xnp.numpy_api._util import api_sequence
 from xnp.numpy_api.creation import asarray
 from xnp.numpy_api.dtypes import isdtype
 from xnp.tracing import core
@@ -59,9 +60,7 @@ class Info:
 
     def devices(self):
         """The devices arrays can live on: the CPU only (a tuple; a list before 2025.12)."""
-        if config.get("array_api_version") < "2025.12":
-            return [CPU_DEVICE]
-        return (CPU_DEVICE,)
+        return api_sequence([CPU_DEVICE])
 
     def default_dtypes(self, *, device=None) -> dict:
         """The default dtypes: 64-bit, or 32-bit with ``enable_x64`` off.

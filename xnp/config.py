@@ -79,8 +79,7 @@ _TYPES = {"enable_x64": bool, "log_compiles": bool, "log_transfers": bool, "jit_
           "executable_cache_size": int, "compilation_cache_dir": (str, os.PathLike, type(None)),
           "array_api_version": str}
 # options that do not change what is traced: left out of snapshot()
-_NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir",
-                              "array_api_version"})
+_NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir"})
 _SNAPSHOT = [None]
 _SNAPSHOT_LOCK = threading.Lock()
 

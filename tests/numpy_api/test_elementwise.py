@@ -199,8 +199,8 @@ def _standard_expm1(z: complex):
     """The Array API standard's complex expm1 special cases; None for finite z off the
     real axis (no special case: compared with NumPy instead)."""
     a, b = z.real, z.imag
-    if b == 0:
-        return complex(math.expm1(a), b)  # the zero's sign kept
+    if b == 0:  # the zero's sign kept; "0 + 0j" (+0) for a == +-0
+        return complex(0.0 if a == 0 else math.expm1(a), b)
     if a == -math.inf:
         return complex(-1.0, math.copysign(0.0, math.sin(b)) if math.isfinite(b) else 0.0)
     if a == math.inf and not math.isfinite(b):

@@ -17,7 +17,7 @@ __all__ = [
     "is_xnp", "asarray_for", "aval_for", "result_dtype", "promote", "promote_to",
     "broadcast_to_rank", "broadcast_arrays", "binary_operands", "normalize_axis",
     "normalize_axes", "write_out", "check_unsupported", "default_float", "default_int",
-    "static_int", "AxisError", "to_inexact_dtype",
+    "static_int", "AxisError", "to_inexact_dtype", "api_sequence",
 ]
 
 AxisError = np.exceptions.AxisError
@@ -36,6 +36,15 @@ def default_float() -> np.dtype:
 
 def default_int() -> np.dtype:
     return np.dtype(np.int64 if config.get("enable_x64") else np.int32)
+
+
+def api_sequence(items):
+    """``items`` as the sequence type the Array API version xnp presents returns from
+    ``meshgrid``/``broadcast_arrays``: a tuple (NumPy's; the standard's from 2025.12), a
+    list when the ``array_api_version`` option is older."""
+    if config.get("array_api_version") < "2025.12":
+        return list(items)
+    return tuple(items)
 
 
 def asarray_for(fname: str, x, argname: str = "a", dtype=None):

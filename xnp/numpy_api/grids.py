@@ -22,8 +22,8 @@ from xnp.numpy_api import indexing as _ix
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api._index_core import _concrete
-from xnp.numpy_api._util import (asarray_for, check_unsupported, default_float, default_int, is_xnp,
-                                 normalize_axis, static_int)
+from xnp.numpy_api._util import (api_sequence, asarray_for, check_unsupported, default_float,
+                                 default_int, is_xnp, normalize_axis, static_int)
 from xnp.numpy_api.creation import _NO_LIKE
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
@@ -64,7 +64,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     Returns
     -------
     tuple of Array
-        One array per input (an empty tuple without inputs).
+        One array per input (an empty tuple without inputs); a list when xnp presents
+        an Array API version before 2025.12 (the ``array_api_version`` option).
 
     Raises
     ------
@@ -84,7 +85,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         out.append(lax.reshape(x, tuple(shape)))
     if not sparse and nd:
         out = list(_mn.broadcast_arrays(*out))
-    return tuple(out)
+    return api_sequence(out)
 
 
 def indices(dimensions, dtype=int, sparse=False):

@@ -20,7 +20,7 @@ from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api.creation import _convert
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
-from xnp.numpy_api._util import (check_unsupported, is_xnp, normalize_axes,
+from xnp.numpy_api._util import (api_sequence, check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, result_dtype, static_int, write_out)
 from xnp.tracing import core, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
@@ -546,20 +546,22 @@ def broadcast_arrays(*args, subok=False):
 
     Eagerly NumPy's own views (writing into one warns, as NumPy does, and writes the
     shared elements). Under a transformation an argument that already has the common
-    shape is returned as it is; writing into the others raises ``ValueError``.
+    shape is returned as it is; writing into the others raises ``ValueError``. A list
+    instead of a tuple when xnp presents an Array API version before 2025.12 (the
+    ``array_api_version`` option).
     """
     check_unsupported("broadcast_arrays", subok=(subok, False, "xnp has no array subclasses"))
     xs = [_asarray("broadcast_arrays", a, "args") for a in args]
     shape = broadcast_shapes(*[_aval(x).shape for x in xs])
     if all(_aval(x).shape == shape for x in xs):
-        return tuple(xs)
+        return api_sequence(xs)
     if all(type(x) is core.Array for x in xs) and not core.staging_active():
-        return tuple(core.Array(v, x.weak_type)
-                     for v, x in zip(np.broadcast_arrays(*[x._value for x in xs]), xs))
+        return api_sequence(core.Array(v, x.weak_type)
+                            for v, x in zip(np.broadcast_arrays(*[x._value for x in xs]), xs))
     msg = ("xnp: writing into a broadcast_arrays result is not supported under a "
            "transformation (its elements alias each other; NumPy warns it will become "
            "read-only); broadcast_to(...).copy() gives a writable array")
-    return tuple(x if _aval(x).shape == shape else read_only_view(
+    return api_sequence(x if _aval(x).shape == shape else read_only_view(
         x, lambda b: lax.broadcast_in_dim(b, shape, tuple(range(len(shape) - _aval(b).ndim,
                                                                 len(shape)))),
         None, msg) for x in xs)

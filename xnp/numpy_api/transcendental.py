@@ -52,11 +52,12 @@ def expm1(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
     """``exp(x) - 1``, accurate for small ``x`` (float and complex).
 
     Complex special values follow the Array API standard, on every backend and under
-    ``jit``: ``expm1(a + 0j)`` is ``expm1(a) + 0j`` with the zero's sign kept (so
-    ``+inf + 0j`` gives ``+inf + 0j`` and ``nan + 0j`` gives ``nan + 0j``; NumPy gives
-    ``inf + nanj`` and ``nan + nanj``), ``-inf + bj`` gives ``-1 + 0j`` (times
-    ``cis(b)`` for finite ``b``), ``+inf + bj`` with ``b`` infinite or NaN gives
-    ``inf + nanj``. Other complex values are the backend's ``expm1``.
+    ``jit``: ``expm1(a + 0j)`` is ``expm1(a) + 0j`` with the zero's sign kept, so
+    ``+inf + 0j`` gives ``+inf + 0j`` and ``nan + 0j`` gives ``nan + 0j`` (NumPy:
+    ``inf + nanj`` and ``nan + nanj``), and ``-0 + 0j`` gives ``+0 + 0j`` (NumPy:
+    ``-0 + 0j``); ``-inf + bj`` gives ``-1 + 0j`` (times ``cis(b)`` for finite ``b``);
+    ``+inf + bj`` with ``b`` infinite or NaN gives ``inf + nanj``. Other complex
+    values are the backend's ``expm1``.
     """
     _extras("expm1", casting, order, subok, signature)
     x = _inexact("expm1", x, dtype, casting)
@@ -74,8 +75,8 @@ def _complex_expm1_special_values(x, res):
     re, im = lax.real(res), lax.imag(res)
     b_zero = lax.eq(b, zero)
     b_finite = lax.is_finite(b)
-    # b == +-0: the real function, the zero's sign kept
-    re = lax.select(b_zero, lax.expm1(a), re)
+    # b == +-0: the real function (+0 for a == +-0, as the standard says), b's zero sign
+    re = lax.select(b_zero, lax.select(lax.eq(a, zero), zero, lax.expm1(a)), re)
     im = lax.select(b_zero, b, im)
     # a == -inf: -1 + 0 * cis(b), an unsigned 0 where b is infinite or NaN
     a_ninf = lax.eq(a, lax.neg(inf))

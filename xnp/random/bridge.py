@@ -31,7 +31,14 @@ forward to one global ``RandomState``. :func:`forward` is the path they share:
   then (they become constants of the compiled function). Under ``grad`` and
   ``vmap`` alone (no ``jit``) Python runs on every call, so draws with concrete
   parameters are ordinary eager draws (``vmap`` runs the function once: one draw
-  for the whole batch).
+  for the whole batch). A generator that escapes the trace it was made in (saved
+  to a global) counts as an outside generator in any other trace.
+
+Why an error and not NumPy's numbers under ``jit``: XLA can call Python from a
+compiled program (host callbacks, ``docs/xla-runtime.md`` section 6), which would
+let each call of the compiled function run NumPy's generator and advance it as the
+eager program does; xnp's compile path passes no host callbacks yet. When it does,
+:func:`forward` is the one place to stage such a callback instead of raising.
 """
 
 from __future__ import annotations

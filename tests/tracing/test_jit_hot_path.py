@@ -213,3 +213,21 @@ def test_python_scalar_arguments_on_the_hot_path_keep_their_types():
             assert out.dtype == want.dtype and out.shape == ()
             assert out.item() == want.item()
     assert g_traces[0] == 3
+
+
+def test_eager_arguments_written_between_hot_calls_are_seen():
+    # eager arrays reach the executable through their cached aliasing buffer: a write
+    # into the array (in place, or after a copy-on-write of a jitted output) is seen
+    f, traces = _counted(lambda x, y: x * 2.0 + y)
+    x = xnp.asarray(np.arange(8.0))  # >= 64 bytes: aligned, aliased
+    y = f(x, x)  # a jitted output (device-resident, copy-on-write host view)
+    x_np, y_np = np.arange(8.0), np.arange(8.0) * 3.0
+    for i in range(CALLS):
+        np.testing.assert_array_equal(np.asarray(f(x, y)), x_np * 2.0 + y_np)
+        x[i] = -float(i)
+        x_np[i] = -float(i)
+        y[0] = float(i)  # copy-on-write: y's device buffer is dropped
+        y_np[0] = float(i)
+        np.testing.assert_array_equal(np.asarray(f(x, y)), x_np * 2.0 + y_np)
+        np.testing.assert_array_equal(np.asarray(f(y, x)), y_np * 2.0 + x_np)
+    assert traces[0] == 1

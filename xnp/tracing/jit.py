@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import inspect
 import sys
 import threading
 
@@ -33,6 +32,8 @@ from xnp import config
 from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
+from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
+                                  resolve_static)
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
@@ -77,89 +78,6 @@ def _closure_convert(closed: ClosedJaxpr):
 
 
 # --------------------------------------------------------------------------- arguments
-
-
-class _Static:
-    """A static argument in a cache key: compared by (type, value)."""
-
-    __slots__ = ("value", "_hash")
-
-    def __init__(self, value):
-        self.value = value
-        try:
-            self._hash = hash((type(value), value))
-        except TypeError as e:
-            raise ValueError(
-                "Non-hashable static arguments are not supported. An error occurred while "
-                f"trying to hash an object of type {type(value)}, {value!r}. The error was:\n"
-                f"TypeError: {e}") from None
-
-    def __eq__(self, other):
-        return type(other) is _Static and type(self.value) is type(other.value) and (
-            self.value == other.value) is True
-
-    def __hash__(self):
-        return self._hash
-
-
-def _positional_param_count(sig):
-    if sig is None:
-        return None
-    n = 0
-    for p in sig.parameters.values():
-        if p.kind is inspect.Parameter.VAR_POSITIONAL:
-            return None
-        if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
-            n += 1
-    return n
-
-
-def _resolve_static(fun, static_argnums, static_argnames):
-    try:
-        sig = inspect.signature(fun)
-    except (TypeError, ValueError):
-        sig = None
-    if isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
-    if isinstance(static_argnames, str):
-        static_argnames = (static_argnames,)
-    nums = tuple(static_argnums) if static_argnums is not None else None
-    names = tuple(static_argnames) if static_argnames is not None else None
-    npos = _positional_param_count(sig)
-    if nums is not None and npos is not None:
-        for i in nums:
-            if not -npos <= i < npos:
-                raise ValueError(
-                    f"Jitted function has static_argnums={nums}, but only accepts {npos} "
-                    "positional arguments.")
-    params = list(sig.parameters) if sig is not None else []
-    positional = [p for p in params if sig.parameters[p].kind in (
-        inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    if nums is not None and names is None:
-        names = tuple(positional[i] for i in nums if npos is not None and -npos <= i < npos)
-    elif names is not None and nums is None:
-        nums = tuple(positional.index(n) for n in names if n in positional)
-    nums = tuple(i % npos if (i < 0 and npos) else i for i in (nums or ()))
-    return sig, frozenset(nums), frozenset(names or ()), npos
-
-
-def _arg_aval(x, path: str, fun_name: str) -> ShapedArray:
-    if isinstance(x, ShapeDtypeStruct):
-        return ShapedArray(x.shape, x.dtype, x.weak_type)
-    if isinstance(x, (np.ndarray, np.generic)):
-        try:
-            return core.aval_of(x)
-        except TypeError as e:
-            raise TypeError(f"xnp.jit: argument {path} of {fun_name}: {e}") from None
-    try:
-        return core.aval_of(x)
-    except TypeError:
-        raise TypeError(
-            f"Error interpreting argument to {fun_name} as an abstract array. The problematic "
-            f"value is of type {type(x)} and was passed to the function at path {path}.\n"
-            "This typically means that a jit-wrapped function was called with a non-array "
-            "argument, and this argument was not marked as static using the static_argnums or "
-            "static_argnames parameters of xnp.jit.") from None
 
 
 class _Entry:
@@ -209,6 +127,7 @@ _SNAPSHOT = config._SNAPSHOT
 _NDARRAY = np.ndarray
 _NO_HOT = ((), object(), None, None)
 _DONATED = core.DONATED_BUFFER
+_NO_ALIAS = core.NO_ALIAS
 
 class _NotPlain(Exception):
     """Raised by ``_tree_key`` for an argument the pytree fast path does not key."""
@@ -257,11 +176,9 @@ class JitWrapped:
             raise TypeError(f"xnp.jit: expected a callable, got {type(fun).__name__}: {fun!r}")
         functools.update_wrapper(self, fun)
         self._fun = fun
-        self._sig, self._static_nums, self._static_names, self._npos = _resolve_static(
+        self._sig, self._static_nums, self._static_names, self._npos = resolve_static(
             fun, static_argnums, static_argnames)
-        if isinstance(donate_argnums, int):
-            donate_argnums = (donate_argnums,)
-        self._donate = frozenset(donate_argnums or ())
+        self._donate = resolve_donate(donate_argnums, self._npos, self._static_nums)
         self._cache: collections.OrderedDict = collections.OrderedDict()
         self._pending: dict = {}  # key -> _PendingTrace, while a thread traces it
         self._lock = threading.Lock()  # guards _cache, _pending and trace_count
@@ -285,14 +202,14 @@ class JitWrapped:
         dyn_args, statics, donated = [], [], []
         for i, a in enumerate(args):
             if i in self._static_nums:
-                statics.append((i, _Static(a)))
+                statics.append((i, Static(a)))
             else:
                 dyn_args.append(a)
                 donated.append(i in self._donate)
         dyn_kwargs = {}
         for k in sorted(kwargs):
             if k in self._static_names:
-                statics.append((k, _Static(kwargs[k])))
+                statics.append((k, Static(kwargs[k])))
             else:
                 dyn_kwargs[k] = kwargs[k]
         return tuple(dyn_args), dyn_kwargs, tuple(statics), donated
@@ -307,6 +224,8 @@ class JitWrapped:
         return pos_names
 
     def _flat(self, args, kwargs):
+        if self._donate and self._npos is None:
+            check_donate_call(self._donate, len(args), self._name)
         dyn_args, dyn_kwargs, statics, donated = self._split(args, kwargs)
         pos_names = self._names_for(args, kwargs, dyn_args, dyn_kwargs)
         path_leaves, in_tree = tree_flatten_with_path((dyn_args, dyn_kwargs))
@@ -344,7 +263,7 @@ class JitWrapped:
         return flat_fun
 
     def _stage(self, leaves, paths, in_tree, statics):
-        avals = tuple(_arg_aval(x, p, self._name) for x, p in zip(leaves, paths))
+        avals = tuple(arg_aval(x, p, self._name) for x, p in zip(leaves, paths))
         key = (in_tree, avals, statics, config.snapshot())
         lock = self._lock
         while True:
@@ -404,7 +323,7 @@ class JitWrapped:
     def _explain(self, key, paths) -> str:
         """Why ``key`` is traced, compared with the last key traced (by any thread)."""
         in_tree, avals, statics, cfg = key
-        head = f"xnp: compiling {self._name} for ({', '.join(a.str_short() for a in avals)})"
+        head = f"xnp: compiling {self._name} for ({errors.avals_str(avals)})"
         last = self._last_key
         if last is None:
             return head + ": first call"
@@ -444,8 +363,13 @@ class JitWrapped:
                     if ta is _ARRAY and tb is _ARRAY:
                         if a._aval is avals[0] and b._aval is avals[1]:
                             ba, bb = a._buf, b._buf
+                            if ba is None:
+                                ba = a._alias  # an eager array's cached aliasing buffer
+                            if bb is None:
+                                bb = b._alias
                             if (run_buffers is None or ba is None or bb is None
-                                    or ba is _DONATED or bb is _DONATED):
+                                    or ba is _DONATED or bb is _DONATED
+                                    or ba is _NO_ALIAS or bb is _NO_ALIAS):
                                 return run(args)
                             return run_buffers([ba, bb])
                     elif ((a._aval is avals[0] if ta is _ARRAY else ta is avals[0])
@@ -456,7 +380,10 @@ class JitWrapped:
                     if type(a) is _ARRAY:
                         if a._aval is avals[0]:
                             ba = a._buf
-                            if run_buffers is None or ba is None or ba is _DONATED:
+                            if ba is None:
+                                ba = a._alias  # an eager array's cached aliasing buffer
+                            if (run_buffers is None or ba is None or ba is _DONATED
+                                    or ba is _NO_ALIAS):
                                 return run(args)
                             return run_buffers([ba])
                     elif type(a) is avals[0]:
@@ -468,7 +395,9 @@ class JitWrapped:
                             if a._aval is not k:
                                 break
                             b = a._buf
-                            if b is None or b is _DONATED:
+                            if b is None:
+                                b = a._alias
+                            if b is None or b is _DONATED or b is _NO_ALIAS:
                                 run_buffers = None
                             bufs.append(b)
                         elif type(a) is k:
@@ -574,8 +503,10 @@ class JitWrapped:
         """The call's result and the cache entry whose executable ran (None when the call
         was staged into an enclosing trace)."""
         leaves, paths, in_tree, statics, donate_flat = self._flat(args, kwargs)
-        trace = core.current_trace()
-        staged = type(trace) is not core.EvalTrace or any(isinstance(x, core.Tracer) for x in leaves)
+        tracers = [x for x in leaves if isinstance(x, core.Tracer)]
+        for x in tracers:
+            x._check_alive(f"a call of xnp.jit({self._name})")
+        staged = type(core.current_trace()) is not core.EvalTrace or bool(tracers)
         entry, _ = self._stage(leaves, paths, in_tree, statics)
         if staged:
             return self._bind_nested(entry, leaves), None

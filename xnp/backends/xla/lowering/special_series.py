@@ -29,7 +29,8 @@ __all__ = ["lower_via_lax"]
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 _MAX_ITERATIONS = 10_000  # safety cap; convergence takes far fewer steps for a < 1e6
-_TRACED: dict = {}
+_TRACED: dict = {}  # (fn, operand avals) -> its traced jaxpr, reused by equal equations
+_TRACED_KEPT = 256  # cleared when full: one entry per operand shape would grow without end
 
 
 def lower_via_lax(fn, *, upcast: bool = True):
@@ -47,6 +48,8 @@ def lower_via_lax(fn, *, upcast: bool = True):
         key = (fn, avals)
         closed = _TRACED.get(key)
         if closed is None:
+            if len(_TRACED) >= _TRACED_KEPT:
+                _TRACED.clear()
             closed = _TRACED[key] = trace_flat(lambda *args: [fn(*args)], list(avals),
                                                fn.__name__)
         consts = [ctx.constant(np.asarray(c)) for c in closed.consts]

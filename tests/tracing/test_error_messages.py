@@ -17,13 +17,15 @@ EAGER_AND_JIT = pytest.mark.parametrize("wrap", [lambda f: f, xnp.jit], ids=["ea
 
 
 def _raises(cls, fn, *fragments):
-    """``fn()`` raises ``cls``; its message holds every fragment and no short dtype name."""
+    """``fn()`` raises ``cls``; its message holds every fragment and no short dtype name
+    (outside the quoted jaxpr equations that made a value a tracer, which print as jaxprs)."""
     with pytest.raises(cls) as e:
         fn()
     msg = str(e.value)
     for frag in fragments:
         assert frag in msg, f"{frag!r} not in:\n{msg}"
-    assert not re.search(r"\b[fiuc](8|16|32|64|128)\[", msg), msg
+    prose = [ln for ln in msg.splitlines() if not ln.lstrip().startswith("operation ")]
+    assert not re.search(r"\b[fiuc](8|16|32|64|128)\[", "\n".join(prose)), msg  # jaxpr lines may
     return msg
 
 
@@ -178,3 +180,207 @@ def test_vmap_out_axes_beyond_the_output_rank(wrap):
     out = wrap(lambda a: xnp.vmap(lambda x: {"a": x, "b": x[0]}, out_axes={"a": 2, "b": -1})(a))(
         xnp.ones((3, 2, 4)))
     assert out["a"].shape == (2, 4, 3) and out["b"].shape == (4, 3)
+
+
+# --------------------------------------------------------------------------- conversions
+
+
+def _loop(x, n):
+    for _ in range(n):
+        x = x + 1.0
+    return x
+
+
+def test_range_of_a_traced_int_offers_static_and_fori_loop():
+    msg = _raises(errors.TracerIntegerConversionError, lambda: xnp.jit(_loop)(xnp.ones(3), 3),
+                  "The __index__() method was called on traced array with shape int64[]",
+                  "argument n", "Fix: make `n` static: xnp.jit(_loop, static_argnames='n')",
+                  "xnp.lax.fori_loop", "xnp.lax.while_loop")
+    assert msg.count("Fix:") == 1
+    np.testing.assert_allclose(np.asarray(xnp.jit(_loop, static_argnames="n")(xnp.ones(3), 3)),
+                               4.0)
+
+
+@pytest.mark.parametrize("convert,kind", [(int, "int"), (float, "float"), (complex, "complex")])
+def test_python_number_conversions_offer_static_and_astype(convert, kind):
+    _raises(errors.ConcretizationTypeError, lambda: xnp.jit(lambda x, n: x * convert(n))(
+        xnp.ones(3), 2), f"the `{kind}` function", f"x.astype({kind})",
+        "static_argnames='n'")
+
+
+def test_bool_of_a_traced_python_number_offers_static_where_and_cond():
+    _raises(errors.TracerBoolConversionError,
+            lambda: xnp.jit(lambda x, neg: -x if neg else x)(xnp.ones(3), True),
+            "Attempted boolean conversion of traced array with shape bool[]", "argument neg",
+            "static_argnames='neg'", "xnp.where(cond, a, b)", "xnp.lax.cond(")
+
+
+def test_no_static_fix_for_array_arguments_or_loop_bodies():
+    msg = _raises(errors.TracerIntegerConversionError,
+                  lambda: xnp.jit(lambda x: _loop(x, x.sum().astype(int)))(xnp.ones(3)),
+                  "argument x", "xnp.lax.fori_loop")
+    assert "static_argnames" not in msg  # an array cannot be static
+    msg = _raises(errors.TracerBoolConversionError, lambda: lax.cond(
+        True, lambda v: v if v > 0 else -v, lambda v: v, 1.0), "for cond", "xnp.where")
+    assert "static_argnames" not in msg
+    msg = _raises(errors.TracerBoolConversionError, lambda: xnp.vmap(
+        lambda v: v if v > 0 else -v)(xnp.ones(3)), "for vmap", "xnp.where")
+    assert "static_argnames" not in msg
+
+
+def test_values_computed_from_constants_suggest_numpy():
+    _raises(errors.ConcretizationTypeError,
+            lambda: xnp.jit(lambda x: x * int(xnp.sum(xnp.ones(3))))(1.0),
+            "the `int` function", "compute it with NumPy", "x.shape")
+
+
+def test_numpy_conversion_offers_the_xnp_function():
+    _raises(errors.TracerArrayConversionError, lambda: xnp.jit(np.sin)(xnp.ones(3)),
+            "__array__() was called on traced array with shape float64[3]",
+            "use the xnp function")
+
+
+# --------------------------------------------------------------------------- leaked tracers
+
+_LEAKS: list = []
+
+
+class _Holder:
+    pass
+
+
+def _leak_global(x):
+    y = x + 1.0
+    _LEAKS.append(y)
+    return y * 2.0
+
+
+def _leak_attribute(holder):
+    def step(x):
+        y = x + 1.0
+        holder.saved = y
+        return y
+    return step
+
+
+def _leak_closure():
+    box = {}
+
+    def step(x):
+        y = x * 3.0
+        box["kept"] = y
+        return y
+    return step, box
+
+
+_USES = {
+    "float": (lambda t: float(t), errors.ConcretizationTypeError, "float()"),
+    "int": (lambda t: int(t), errors.ConcretizationTypeError, "int()"),
+    "complex": (lambda t: complex(t), errors.ConcretizationTypeError, "complex()"),
+    "bool": (lambda t: bool(t), errors.TracerBoolConversionError, "bool()"),
+    "index": (lambda t: range(t), errors.TracerIntegerConversionError, "__index__()"),
+    "asarray": (lambda t: np.asarray(t), errors.TracerArrayConversionError, "numpy.asarray()"),
+    "item": (lambda t: t.item(), errors.ConcretizationTypeError, "item()"),
+    "tolist": (lambda t: t.tolist(), errors.ConcretizationTypeError, "tolist()"),
+    "arithmetic": (lambda t: t + 1, None, "a later xnp operation"),
+    "xnp function": (lambda t: xnp.sin(t), None, "a later xnp operation"),
+    "comparison": (lambda t: bool(t > 0), None, "a later xnp operation"),
+    "jit argument": (lambda t: xnp.jit(lambda z: z * 2.0)(t), None, "a call of xnp.jit"),
+    "jit closure": (lambda t: xnp.jit(lambda z: z * t)(1.0), None, ""),
+    "make_jaxpr closure": (lambda t: xnp.make_jaxpr(lambda z: z * t)(1.0), None, ""),
+    "grad closure": (lambda t: xnp.grad(lambda z: z * t)(1.0), None, ""),
+    "vmap closure": (lambda t: xnp.vmap(lambda z: z * t)(xnp.ones(2)), None, ""),
+}
+
+
+@pytest.mark.parametrize("use", list(_USES))
+def test_leaked_tracer_is_detected_on_every_later_use(use):
+    _LEAKS.clear()
+    assert float(xnp.jit(_leak_global)(1.0)) == 4.0
+    fn, also, said = _USES[use]
+    with pytest.raises(errors.UnexpectedTracerError) as e:
+        fn(_LEAKS[0])
+    if also is not None:  # `except` clauses written for the live-tracer error still catch it
+        assert isinstance(e.value, also)
+    assert type(e.value).__name__ == "UnexpectedTracerError"
+    msg = str(e.value)
+    line = _leak_global.__code__.co_firstlineno
+    for frag in ("Encountered an unexpected tracer", "float64[]",
+                 f"_leak_global at test_error_messages.py:{line} traced for jit",
+                 f"created on line {__file__}:{line + 1}", "(_leak_global)",
+                 "The side effect that leaked it: it is stored in", "global variable `_LEAKS`",
+                 "checking_leaks", said):
+        assert frag in msg, f"{frag!r} not in:\n{msg}"
+    _LEAKS.clear()
+
+
+def test_leak_side_effect_names_attribute_and_closure():
+    holder = _Holder()
+    xnp.jit(_leak_attribute(holder))(1.0)
+    msg = _raises(errors.UnexpectedTracerError, lambda: float(holder.saved),
+                  "the attribute `.saved` of a _Holder object", "It was used by float()")
+    step, box = _leak_closure()
+    xnp.jit(step)(1.0)
+    _raises(errors.UnexpectedTracerError, lambda: box["kept"] + 1,
+            "a dict held by the closure variable `box` of function", "(step)")
+    del msg
+
+
+def test_leak_out_of_vmap_and_grad():
+    kept = []
+
+    def mapped(v):
+        y = v * 2.0
+        kept.append(y)
+        return y
+
+    xnp.vmap(mapped)(xnp.ones(3))
+    _raises(errors.UnexpectedTracerError, lambda: float(kept[0]), "Encountered an unexpected "
+            "tracer", "float64[]", "mapped at test_error_messages.py:", "traced for vmap")
+    _raises(errors.UnexpectedTracerError, lambda: kept[0] + 1, "mapped")
+    kept.clear()
+
+    def scalar(v):
+        y = v * 2.0
+        kept.append(y)
+        return y
+
+    xnp.grad(scalar)(1.0)
+    for use in (lambda: bool(kept[0]), lambda: float(kept[0]), lambda: kept[0] + 1):
+        _raises(errors.UnexpectedTracerError, use, "Encountered an unexpected tracer")
+
+
+# --------------------------------------------------------------------------- jit arguments
+
+
+def _two(x, y):
+    return x + y
+
+
+def test_jit_rejects_donate_argnums_out_of_range_at_wrap_time():
+    _raises(ValueError, lambda: xnp.jit(_two, donate_argnums=5),
+            "donate_argnums=(5,), but only accepts 2 positional arguments")
+    _raises(ValueError, lambda: xnp.jit(_two, donate_argnums=(0, -3)), "donate_argnums=(0, -3)")
+    _raises(ValueError, lambda: xnp.jit(_two, donate_argnums=1, static_argnums=1),
+            "both static", "donated")
+    _raises(TypeError, lambda: xnp.jit(_two, donate_argnums="x"), "donate_argnums must be")
+    out = xnp.jit(_two, donate_argnums=-1)(xnp.ones(2), xnp.ones(2))  # counts from the end
+    np.testing.assert_allclose(np.asarray(out), 2.0)
+
+
+def test_jit_of_star_args_checks_donate_argnums_on_the_first_call():
+    f = xnp.jit(lambda *a: a[0] * 2.0, donate_argnums=2)
+    _raises(ValueError, lambda: f(xnp.ones(2)), "donate_argnums=(2,)",
+            "called with 1 positional arguments")
+    np.testing.assert_allclose(np.asarray(f(xnp.ones(2), 1.0, xnp.ones(2))), 2.0)
+
+
+def test_jit_rejects_unknown_static_argnames():
+    for make in (xnp.jit, xnp.make_jaxpr):
+        _raises(ValueError, lambda: make(_two, static_argnames="z"),
+                "invalid argnames ['z'] in static_argnames", "parameters are ['x', 'y']")
+    _raises(ValueError, lambda: xnp.jit(_two, static_argnames=("y", "zz")), "['zz']")
+    _raises(TypeError, lambda: xnp.jit(_two, static_argnames=3), "static_argnames must be")
+    _raises(ValueError, lambda: xnp.jit(_two, static_argnums=2), "static_argnums=(2,)")
+    f = xnp.jit(lambda x, **kw: x * kw["k"], static_argnames="k")  # **kwargs takes any name
+    assert float(f(2.0, k=3)) == 6.0

@@ -159,7 +159,7 @@ def test_log_compiles_prints_compile_and_retrace_reason(capsys):
         f(np.ones(4, np.float32), np.ones(4, np.float32))
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3, err
-    assert "compiling body" in err[0] and "first call" in err[0] and "f64[3]" in err[0]
+    assert "compiling body" in err[0] and "first call" in err[0] and "float64[3]" in err[0]
     assert "retrace" in err[1] and "argument x changed from float64[3] to float64[4]" in err[1]
     assert "argument y changed" in err[1]
     assert "float32[4]" in err[2]

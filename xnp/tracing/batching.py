@@ -92,11 +92,13 @@ class BatchTrace(core.Trace):
 
     transformation = "vmap"
 
-    def __init__(self, parent: core.Trace, axis_size: int, fun_name: str = "<fun>"):
+    def __init__(self, parent: core.Trace, axis_size: int, fun_name: str = "<fun>",
+                 fun_where: str | None = None):
         self.parent = parent
         self.axis_size = axis_size
         self.level = core.next_level()
         self.fun_name = fun_name
+        self.fun_where = fun_where  # "f at file.py:3", for the message of a leaked tracer
 
     def to_val_dim(self, x):
         if isinstance(x, BatchTracer) and x._trace is self:
@@ -125,13 +127,14 @@ class BatchTrace(core.Trace):
 
 
 def batch_call(fun, args, in_dims, axis_size: int, out_dims_fn, fun_name="<fun>",
-               out_names=None):
+               out_names=None, fun_where=None):
     """Run ``fun(*args)`` (flat) batched: ``in_dims[i]`` is the batch axis of ``args[i]``.
 
     ``out_dims_fn(n_outputs)`` gives the requested output axes (None = unbatched,
     which requires the output not to depend on the batch). Returns the outputs
     with their batch axes moved to the requested positions. ``out_names()`` (optional)
-    names the outputs in messages (``output['a']``; default ``output i``).
+    names the outputs in messages (``output['a']``; default ``output i``); ``fun_where``
+    (``f at file.py:3``) names the function in the message of a tracer that leaks.
 
     Raises
     ------
@@ -139,7 +142,7 @@ def batch_call(fun, args, in_dims, axis_size: int, out_dims_fn, fun_name="<fun>"
         An output is batched but its axis is None, or an axis is out of range for the
         mapped output's rank.
     """
-    outs = _run_batched(fun, args, in_dims, axis_size, fun_name)
+    outs = _run_batched(fun, args, in_dims, axis_size, fun_name, fun_where)
 
     def out_name(i):
         return out_names()[i] if out_names is not None else f"output {i}"
@@ -180,9 +183,9 @@ def batch_call_dims(fun, args, in_dims, axis_size: int, fun_name="<fun>"):
             [None if d is None else 0 for _, d in outs])
 
 
-def _run_batched(fun, args, in_dims, axis_size, fun_name):
+def _run_batched(fun, args, in_dims, axis_size, fun_name, fun_where=None):
     """``fun(*args)`` on a new BatchTrace; the outputs as (value, batch axis) pairs."""
-    trace = BatchTrace(core.current_trace(), axis_size, fun_name)
+    trace = BatchTrace(core.current_trace(), axis_size, fun_name, fun_where)
     try:
         tracers = [BatchTracer(trace, a, d) if d is not None else a for a, d in zip(args, in_dims)]
         with core.set_current_trace(trace):

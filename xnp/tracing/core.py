@@ -585,17 +585,14 @@ class Tracer:
         """An object whose identity names the value held now; ``_assign`` changes it."""
         raise NotImplementedError
 
-    def _check_alive(self):
+    def _check_alive(self, use: str = "a later xnp operation", cls: type | None = None):
+        """A tracer whose trace has ended raises ``UnexpectedTracerError`` (also ``cls``, the
+        error a conversion raises on a live tracer)."""
         if not self._trace.alive:
-            raise errors.UnexpectedTracerError(self._leak_message())
+            raise errors.leaked_tracer_error(self, use, cls)
 
     def _leak_message(self) -> str:
-        return (
-            "Encountered an unexpected tracer. A function transformed by xnp had a side effect, "
-            f"allowing a reference to an intermediate value with type {self.aval.strip_weak_type()} "
-            "to escape "
-            "the scope of the transformation.\n" + errors.docs_pointer(errors.UnexpectedTracerError)
-        )
+        return errors.leak_message(self)
 
     def __len__(self):
         if not self.aval.shape:
@@ -611,58 +608,68 @@ class Tracer:
         raise TypeError(f"unhashable type: '{type(self).__name__}' (traced array {self.aval})")
 
     def __bool__(self):
+        self._check_alive("bool()", errors.TracerBoolConversionError)
         v = self.to_concrete_value()
         if v is None:
             raise errors.TracerBoolConversionError(errors.bool_conversion_message(self))
         return bool(v)
 
+    def _convert_error(self, conversion: str, what: str = ""):
+        self._check_alive(f"{conversion}()", errors.ConcretizationTypeError)
+        return errors.ConcretizationTypeError(errors.concretization_message(
+            self, what, conversion=None if what else conversion))
+
     def __int__(self):
+        self._check_alive("int()", errors.ConcretizationTypeError)
         v = self.to_concrete_value()
         if v is None:
-            raise errors.ConcretizationTypeError(
-                errors.concretization_message(self, "", conversion="int"))
+            raise self._convert_error("int")
         return int(v)
 
-    def __float__(self):
-        # D-5: float()/complex() would drop the tangent of a concrete jvp tracer: always raise.
-        raise errors.ConcretizationTypeError(
-            errors.concretization_message(self, "", conversion="float"))
+    def __float__(self):  # D-5: it would drop a concrete jvp tracer's tangent: always raise
+        raise self._convert_error("float")
 
     def __complex__(self):
-        raise errors.ConcretizationTypeError(
-            errors.concretization_message(self, "", conversion="complex"))
+        raise self._convert_error("complex")
 
     def __index__(self):
+        self._check_alive("__index__() (range(), a list index, operator.index())",
+                          errors.TracerIntegerConversionError)
         v = self.to_concrete_value()
         if v is None or not np.issubdtype(self.aval.dtype, np.integer):
             raise errors.TracerIntegerConversionError(errors.index_conversion_message(self))
         return int(v)
 
     def __array__(self, dtype=None, copy=None):
+        self._check_alive("numpy.asarray() (__array__)", errors.TracerArrayConversionError)
         raise errors.TracerArrayConversionError(errors.array_conversion_message(self))
 
     def item(self, *args):
+        self._check_alive("item()", errors.ConcretizationTypeError)
         v = self.to_concrete_value()
         if v is None:
-            raise errors.ConcretizationTypeError(
-                errors.concretization_message(self, "This occurred in the item() method of xnp.Array"))
+            raise self._convert_error("item", "This occurred in the item() method of xnp.Array")
         return np.asarray(v).item(*args)
 
+    def _method_error(self, method: str):
+        self._check_alive(method, errors.ConcretizationTypeError)
+        return self._convert_error(method, errors.method_what(self, method))
+
     def tolist(self):
-        raise errors.ConcretizationTypeError(errors.method_message(self, "tolist()"))
+        raise self._method_error("tolist()")
 
     def tobytes(self, order="C"):
-        raise errors.ConcretizationTypeError(errors.method_message(self, "tobytes()"))
+        raise self._method_error("tobytes()")
 
     def __dlpack__(self, *args, **kwargs):
-        raise errors.ConcretizationTypeError(errors.method_message(self, "__dlpack__()"))
+        raise self._method_error("__dlpack__()")
 
     def __dlpack_device__(self):
-        raise errors.ConcretizationTypeError(errors.method_message(self, "__dlpack_device__()"))
+        raise self._method_error("__dlpack_device__()")
 
     @property
     def committed(self):
-        raise errors.ConcretizationTypeError(errors.method_message(self, "committed"))
+        raise self._method_error("committed")
 
     def __getattr__(self, name):
         if name == "device":

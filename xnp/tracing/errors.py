@@ -109,6 +109,45 @@ class ForeignWriteError(NotImplementedError):
         self.trace = trace
 
 
+def _display_as(base: type):
+    """Show a private subclass under its public base's name in tracebacks (NumPy's
+    ``_display_as_base``): users catch and search for the base."""
+    def deco(cls):
+        cls.__name__, cls.__qualname__, cls.__module__ = (base.__name__, base.__qualname__,
+                                                          base.__module__)
+        return cls
+
+    return deco
+
+
+@_display_as(UnexpectedTracerError)
+class _LeakedConcretizationError(UnexpectedTracerError, ConcretizationTypeError):
+    """A leaked tracer converted with ``int()``/``float()``/``.item()``: both classes."""
+
+
+@_display_as(UnexpectedTracerError)
+class _LeakedBoolConversionError(UnexpectedTracerError, TracerBoolConversionError):
+    """A leaked tracer converted with ``bool()``: both classes."""
+
+
+@_display_as(UnexpectedTracerError)
+class _LeakedIntegerConversionError(UnexpectedTracerError, TracerIntegerConversionError):
+    """A leaked tracer used as an index (``range(t)``): both classes."""
+
+
+@_display_as(UnexpectedTracerError)
+class _LeakedArrayConversionError(UnexpectedTracerError, TracerArrayConversionError):
+    """A leaked tracer converted with ``numpy.asarray``: both classes."""
+
+
+_LEAKED = {
+    ConcretizationTypeError: _LeakedConcretizationError,
+    TracerBoolConversionError: _LeakedBoolConversionError,
+    TracerIntegerConversionError: _LeakedIntegerConversionError,
+    TracerArrayConversionError: _LeakedArrayConversionError,
+}
+
+
 def docs_pointer(cls: type) -> str:
     return _DOCS.format(name=cls.__name__)
 
@@ -128,22 +167,89 @@ def _shape(tracer) -> str:
     return aval_str(tracer.aval)
 
 
-def concretization_message(tracer, what: str, *, conversion: str | None = None) -> str:
-    """Message for ConcretizationTypeError: ``what`` explains which operation needed a value."""
+# --------------------------------------------------------------------------- the fix that applies
+
+
+def _context(tracer):
+    """``(trace, tracer)``: the trace whose debug info explains ``tracer`` (a staging trace,
+    with its argument names, or a vmap trace), reached through the primals of jvp/grad
+    tracers; ``(None, None)`` when there is none."""
+    t = tracer
+    for _ in range(64):
+        tr = getattr(t, "_trace", None)
+        if tr is None:
+            return None, None
+        if hasattr(tr, "_arg_dependencies") or getattr(tr, "transformation", "") == "vmap":
+            return tr, t
+        t = getattr(t, "primal", None)
+    return None, None
+
+
+def _static_hint(tracer) -> str | None:
+    """The first fix for a value that must be concrete, where one applies: under ``jit``,
+    ``make `n` static: xnp.jit(f, static_argnames='n')`` when ``tracer`` depends on 0-d
+    arguments (Python numbers, which can be static), or computing it with NumPy when it
+    depends on no argument (omnistaging traces xnp calls on constants too); else None."""
+    tr, t = _context(tracer)
+    if tr is None or not hasattr(tr, "_arg_dependencies") or not hasattr(t, "val"):
+        return None
+    deps = tr._arg_dependencies(t.val)
+    if not deps:
+        return ("compute it with NumPy (numpy.*) or from static shapes (x.shape), which stay "
+                "concrete while tracing: xnp functions are traced even on constants")
+    if tr.transformation != "jit":
+        return None
+    dbg = tr.debug_info
+    names = list(dbg.arg_names or ())
+    scalars = []
+    for n in deps:
+        i = names.index(n) if n in names else -1
+        if n.isidentifier() and 0 <= i < len(tr.invars) and tr.invars[i].aval.ndim == 0:
+            scalars.append(n)
+    if not scalars:
+        return None
+    spec = repr(scalars[0]) if len(scalars) == 1 else repr(tuple(scalars))
+    who = " and ".join(f"`{n}`" for n in scalars)
+    return f"make {who} static: xnp.jit({dbg.func_name}, static_argnames={spec})"
+
+
+def _fix_line(tracer, *fixes: str) -> str:
+    """``Fix: <first fix>; or <fixes...>`` (the first, :func:`_static_hint`, where it applies)."""
+    static = _static_hint(tracer)
+    parts = ([static] if static else []) + list(fixes)
+    return "Fix: " + "; or ".join(parts) + "."
+
+
+_LOOP_FIX = ("for a loop with a traced trip count use xnp.lax.fori_loop(lower, upper, body_fun, "
+             "init_val) or xnp.lax.while_loop(cond_fun, body_fun, init_val)")
+
+
+def concretization_message(tracer, what: str, *, conversion: str | None = None,
+                           fix: str | None = None) -> str:
+    """Message for ConcretizationTypeError: ``what`` explains which operation needed a
+    value; ``fix`` (optional) the fix specific to it, after making the argument static
+    where that applies."""
     lines = [
         "Abstract tracer value encountered where concrete value is expected: "
         f"traced array with shape {_shape(tracer)}"
     ]
     if conversion is not None:
+        kind = "int" if conversion == "int" else conversion
         lines.append(
             f"The problem arose with the `{conversion}` function. If trying to convert the "
-            "data type of a value, try using `x.astype(int)` or `xnp.array(x, int)` instead."
+            f"data type of a value, try using `x.astype({kind})` or `xnp.array(x, {kind})` "
+            "instead."
         )
     if what:
         lines.append(what)
     origin = tracer._origin_message()
     if origin:
         lines.append(origin)
+    fixes = [fix] if fix else []
+    if conversion == "int" and not fix:
+        fixes.append(_LOOP_FIX)
+    if fixes or _static_hint(tracer):
+        lines.append(_fix_line(tracer, *fixes))
     lines.append(docs_pointer(ConcretizationTypeError))
     return "\n".join(lines)
 
@@ -153,19 +259,23 @@ def bool_conversion_message(tracer) -> str:
     origin = tracer._origin_message()
     if origin:
         lines.append(origin)
-    lines.append(
-        "Fix: make the argument static (static_argnums/static_argnames), or use "
-        "xnp.where(cond, a, b) for values or xnp.lax.cond(pred, f, g, x) for work."
-    )
+    lines.append(_fix_line(
+        tracer, "use xnp.where(cond, a, b) to choose between values or "
+        "xnp.lax.cond(pred, true_fun, false_fun, *operands) to choose between computations "
+        "(a Python `while` on a traced condition is xnp.lax.while_loop)"))
     lines.append(docs_pointer(TracerBoolConversionError))
     return "\n".join(lines)
 
 
 def index_conversion_message(tracer) -> str:
+    """``range(n)``, ``lst[i]``, ``operator.index(i)`` of a traced value."""
     lines = [f"The __index__() method was called on traced array with shape {_shape(tracer)}."]
     origin = tracer._origin_message()
     if origin:
         lines.append(origin)
+    lines.append(_fix_line(
+        tracer, _LOOP_FIX, "to index an array use x[i] or xnp.lax.dynamic_slice(x, starts, "
+        "sizes), which accept traced integers"))
     lines.append(docs_pointer(TracerIntegerConversionError))
     return "\n".join(lines)
 
@@ -178,17 +288,50 @@ def array_conversion_message(tracer) -> str:
     origin = tracer._origin_message()
     if origin:
         lines.append(origin)
-    lines.append(
-        "NumPy functions need concrete data; use the xnp function instead (xnp.sin, xnp.sum, ...)."
-    )
+    lines.append(_fix_line(
+        tracer, "use the xnp function instead of NumPy's (xnp.sin, xnp.sum, ...): NumPy "
+        "functions need concrete data"))
     lines.append(docs_pointer(TracerArrayConversionError))
     return "\n".join(lines)
 
 
+def method_what(tracer, method: str) -> str:
+    return f"The {method} method was called on traced array with shape {_shape(tracer)}."
+
+
 def method_message(tracer, method: str) -> str:
-    head = concretization_message(tracer, f"The {method} method was called on traced array "
-                                          f"with shape {_shape(tracer)}.")
-    return head
+    return concretization_message(tracer, method_what(tracer, method))
+
+
+def slice_bound_message(sl, pos: int, tracer) -> str:
+    """``IndexError`` text for ``x[:n]`` with a traced bound ``n`` (``tracer``)."""
+    lines = [f"Slice entries must be static integers. Got {sl} at position {pos}"]
+    origin = tracer._origin_message()
+    if origin:
+        lines.append(origin)
+    lines.append(_fix_line(
+        tracer, "for a slice of static size at a traced start use xnp.lax.dynamic_slice(x, "
+        "starts, sizes) (or xnp.lax.dynamic_slice_in_dim)", "to zero out the elements past "
+        "a traced bound keep the shape: xnp.where(xnp.arange(len(x)) < n, x, 0)"))
+    return "\n".join(lines)
+
+
+def boolean_mask_message(mask) -> str:
+    """``NonConcreteBooleanIndexError`` text for ``x[mask]`` with a traced ``mask``."""
+    lines = [f"Array boolean indices must be concrete; got {_shape(mask)}"]
+    origin = mask._origin_message()
+    if origin:
+        lines.append(origin)
+    lines.append(_fix_line(
+        mask, "use xnp.where(mask, x, fill) to keep the shape (e.g. xnp.sum(xnp.where(mask, x, "
+        "0)) for a masked sum)", "xnp.nonzero(mask, size=k, fill_value=...) gives a static "
+        "number k of indices"))
+    lines.append(docs_pointer(NonConcreteBooleanIndexError))
+    return "\n".join(lines)
+
+
+NONZERO_SIZE_FIX = ("pass `size=` (a static upper bound on the count; `fill_value=` pads the "
+                    "rest), or keep the shape with xnp.where(cond, x, y)")
 
 
 def eager_write_message(aval, transformation: str, staging: bool) -> str:
@@ -219,3 +362,123 @@ def staged_retry_message(first: ForeignWriteError, err: BaseException) -> str:
     lines = str(err).strip().splitlines() or [""]
     return (f"{first}\nxnp ran the function again under xnp.jit so that the arrays it "
             f"creates are traced, and that failed: {type(err).__name__}: {lines[0]}")
+
+
+# --------------------------------------------------------------------------- leaked tracers
+
+
+def leak_message(tracer) -> str:
+    """The message for a leaked tracer of a trace without a jaxpr (vmap, jvp, grad): its
+    type and the traced function (``fun_where``/``fun_name`` of the trace, where known)."""
+    tr = tracer._trace
+    where = getattr(tr, "fun_where", None) or getattr(tr, "fun_name", None)
+    lines = [
+        "Encountered an unexpected tracer. A function transformed by xnp had a side effect, "
+        "allowing a reference to an intermediate value with type "
+        f"{aval_str(tracer.aval)} to escape the scope of the transformation.",
+        "xnp transformations require that functions explicitly return their outputs, and "
+        "disallow saving intermediate values to global state.",
+    ]
+    if where:
+        lines.append(f"The function being traced when the value leaked was {where} traced for "
+                     f"{tr.transformation}.")
+    lines.append(docs_pointer(UnexpectedTracerError))
+    return "\n".join(lines)
+
+
+def leaked_tracer_error(tracer, use: str = "", conversion: type | None = None):
+    """The ``UnexpectedTracerError`` for using ``tracer`` after its trace ended: the
+    tracer's own message (type, the traced function, the line that created it) plus the
+    ``use`` that found it and where the tracer is still stored (the side effect that
+    leaked it). For a conversion (``conversion``: the class it raises on a live tracer,
+    e.g. ``ConcretizationTypeError`` for ``float()``) the error is an instance of both
+    classes, so ``except`` clauses written for either catch it."""
+    lines = tracer._leak_message().split("\n")
+    extra = []
+    if use:
+        extra.append(f"It was used by {use} after the transformation had ended.")
+    holders = _holders(tracer)
+    if holders:
+        extra.append("The side effect that leaked it: it is stored in " + "; and in ".join(
+            holders) + ".")
+    at = next((i for i, line in enumerate(lines) if line.startswith("To catch the leak")),
+              len(lines) - 1)
+    lines[at:at] = extra
+    return _LEAKED.get(conversion, UnexpectedTracerError)("\n".join(lines))
+
+
+def _holders(tracer, limit: int = 3) -> list[str]:
+    """Where ``tracer`` is referenced from, in the user's words (a global variable, an
+    object attribute, a closure variable, or a list/dict held by one of those): found by
+    walking the garbage collector's referrers, at error time only."""
+    import gc  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import types  # noqa: PLC0415
+
+    modules = {id(vars(m)): m.__name__ for m in list(sys.modules.values())
+               if getattr(m, "__dict__", None) is not None}
+
+    def named_slot(obj, container):
+        """``obj`` (a dict or cell) holding ``container``, as a variable or attribute name."""
+        if type(obj) is types.CellType:
+            return _cell_owner(obj, gc)
+        if type(obj) is not dict:
+            attrs = getattr(obj, "__dict__", None)  # an object whose attributes are inline
+            if type(attrs) is not dict or isinstance(obj, (type, types.ModuleType,
+                                                           types.FunctionType)):
+                return None
+            keys = [k for k, v in attrs.items() if v is container]
+            if not keys or _internal(type(obj).__module__):
+                return None
+            return f"the attribute `.{keys[0]}` of a {type(obj).__name__} object"
+        keys = [k for k, v in obj.items() if v is container]
+        if not keys:
+            return None
+        if id(obj) in modules:
+            mod = modules[id(obj)]
+            return None if _internal(mod) else f"the global variable `{keys[0]}` of module {mod}"
+        for o in gc.get_referrers(obj):
+            if getattr(o, "__dict__", None) is obj and not _internal(type(o).__module__):
+                return f"the attribute `.{keys[0]}` of a {type(o).__name__} object"
+        return None
+
+    def slot_of(container):
+        for r in gc.get_referrers(container):
+            desc = named_slot(r, container)
+            if desc:
+                return desc
+        return None
+
+    found = []
+    try:
+        for r in gc.get_referrers(tracer):
+            desc = named_slot(r, tracer)
+            if desc is None and type(r) in (list, dict):
+                if type(r) is dict and not any(v is tracer for v in r.values()):
+                    continue
+                held = slot_of(r)
+                if held is not None:
+                    desc = f"a {type(r).__name__} held by {held}"
+            if desc and desc not in found:
+                found.append(desc)
+            if len(found) >= limit:
+                break
+    except Exception:  # noqa: BLE001  (a best-effort hint must never hide the error)
+        pass
+    return found
+
+
+def _internal(module) -> bool:
+    return module == "xnp" or str(module).startswith("xnp.")
+
+
+def _cell_owner(cell, gc) -> str | None:
+    """``the closure variable `box` of function f`` for a closure cell of a user function."""
+    for tup in gc.get_referrers(cell):
+        if type(tup) is not tuple:
+            continue
+        for fn in gc.get_referrers(tup):
+            if getattr(fn, "__closure__", None) is tup and not _internal(fn.__module__):
+                name = fn.__code__.co_freevars[tup.index(cell)]
+                return f"the closure variable `{name}` of function {fn.__qualname__}"
+    return None

@@ -450,7 +450,8 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
             return _broadcast_prefix("vmap", out_axes, tree_unflatten(tree, [0] * n), "out_axes")
 
         outs = batching.batch_call(flat, leaves, dims, size, out_dims, name,
-                                   out_names=lambda: _output_names(store["out_tree"]))
+                                   out_names=lambda: _output_names(store["out_tree"]),
+                                   fun_where=debug_info_for(fun, "vmap", ()).where())
         return tree_unflatten(store["out_tree"], outs)
 
     return vmapped

@@ -529,6 +529,14 @@ class _Device:
     def __str__(self):
         return "cpu:0"
 
+    def __eq__(self, other):
+        # the host CPU: NumPy's arrays report it as the string "cpu", so an xnp array and
+        # a NumPy array mixed by a library (scikit-learn's device checks) agree
+        return isinstance(other, _Device) or (isinstance(other, str) and other in ("cpu", "cpu:0"))
+
+    def __hash__(self):
+        return hash("cpu")
+
 
 CPU_DEVICE = _Device()
 
@@ -560,6 +568,23 @@ _FAST_BINARY_OPERATORS = {
 }
 
 
+def _sharding(self):
+    """The array's layout on the devices (an ``xnp.sharding.Sharding``): the one given to
+    ``xnp.device_put`` or ``jit(..., out_shardings=)``, the one XLA chose for another
+    output of a sharded program, else ``SingleDeviceSharding`` of device 0."""
+    from xnp import sharding  # noqa: PLC0415  (imports the XLA backend)
+
+    return sharding.sharding_of(self)
+
+
+def _addressable_shards(self):
+    """One ``xnp.sharding.Shard`` per device holding part of the array (``device``,
+    ``index``: tuple of slices, ``data``: the part as an xnp array)."""
+    from xnp import sharding  # noqa: PLC0415
+
+    return sharding.addressable_shards(self)
+
+
 def _install() -> None:
     """Give ``Array`` and ``Tracer`` the shared methods, and ``Array`` its eager protocols."""
     for cls in (Array, Tracer):
@@ -576,6 +601,7 @@ def _install() -> None:
         "tolist": _tolist, "tobytes": _tobytes, "__dlpack__": _dlpack,
         "__dlpack_device__": _dlpack_device, "__reduce__": _reduce,
         "device": property(_device), "to_device": _to_device,
+        "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),
     }
     for name, fn in eager.items():
         setattr(Array, name, fn)

@@ -670,3 +670,22 @@ def test_setitem_with_a_traced_mask_errors():
         xnp.jit(_masked_set)(np.ones(3), np.ones((3, 1), bool), 1.0)
     with pytest.raises(xnp.errors.NonConcreteBooleanIndexError, match="must be concrete"):
         xnp.jit(lambda v: v[v > 0])(x)  # reading stays data-dependent
+
+
+@pytest.mark.parametrize("shape,mask_shape", [((1,), (0,)), ((3,), (0,)), ((2, 3), (0, 3)),
+                                              ((2, 3), (2, 0)), ((1, 3), (0,)), ((3, 1), (3, 0)),
+                                              ((3,), (2,))])
+def test_empty_boolean_masks_select_nothing_whatever_their_shape(shape, mask_shape):
+    # NumPy checks a mask's shape only when it has elements; a non-empty mismatch raises
+    x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    mask = np.zeros(mask_shape, bool)
+    try:
+        want = x[mask]
+    except IndexError:
+        for f in (lambda: xnp.asarray(x)[xnp.asarray(mask)], lambda: xnp.jit(lambda v: v[mask])(x)):
+            with pytest.raises(IndexError, match="boolean index did not match"):
+                f()
+        return
+    for got in (xnp.asarray(x)[mask], xnp.asarray(x)[xnp.asarray(mask)],
+                xnp.jit(lambda v: v[mask])(x)):
+        assert got.shape == want.shape and got.dtype == want.dtype

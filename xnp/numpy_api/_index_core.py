@@ -235,7 +235,8 @@ def _parse(shape, idx, check: bool = True, defer_arrays: bool = False):
             d += 1
         else:  # boolarr: its True positions, one index array per covered dimension
             for k in range(p.ndim):
-                if p.shape[k] != shape[d + k]:
+                # as NumPy, an empty mask selects nothing whatever its shape
+                if p.shape[k] != shape[d + k] and p.size:
                     raise IndexError(
                         f"boolean index did not match indexed array along axis {d + k}; size of "
                         f"axis is {shape[d + k]} but size of corresponding boolean axis is "

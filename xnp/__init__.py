@@ -186,4 +186,6 @@ def __getattr__(name):
     # xnp.__array_api_version__ follows the `array_api_version` option (xnp.config)
     if name == "__array_api_version__":
         return config.get("array_api_version")
-    raise AttributeError(f"module 'xnp' has no attribute {name!r}")
+    from xnp._numpy_names_left_out import LEFT_OUT  # noqa: PLC0415
+    why = f" ({LEFT_OUT[name]})" if name in LEFT_OUT else ""
+    raise AttributeError(f"module 'xnp' has no attribute {name!r}{why}")

@@ -1,0 +1,106 @@
+"""NumPy's public names that xnp leaves out, each with the reason: the one list.
+
+``tests/meta/test_numpy_namespace.py`` walks ``dir(numpy)``, ``numpy.random``,
+``numpy.random.Generator``, ``numpy.ndarray`` and NumPy's submodules against xnp. A
+NumPy name is either in xnp (with a call signature that accepts NumPy's parameters
+where NumPy's is introspectable) or listed here under the reason it is missing; a
+listed name that now exists fails the test, so the list stays true. Names are
+qualified by their namespace (``"ma"``, ``"ndarray.flags"``, ``"random.test"``); a
+missing submodule covers every name inside it.
+
+``xnp.__getattr__`` reads ``LEFT_OUT`` to give the reason in the ``AttributeError``.
+"""
+
+# reason -> the qualified names it covers (whitespace-separated)
+_LEFT_OUT = {
+    "ufunc objects and frompyfunc: issue 11 item 1, not yet": """
+        ufunc frompyfunc
+    """,
+    "string, bytes, structured, object, datetime and longdouble dtypes and the modules "
+    "built on them: issue 11 item 3, not yet": """
+        bytes_ str_ void object_ character flexible recarray record rec char strings
+        datetime64 timedelta64 busday_count busday_offset busdaycalendar is_busday
+        datetime_as_string datetime_data isnat longdouble clongdouble float128 complex256
+        fromregex
+    """,
+    "ndarray internals, Fortran order, iteration and index helpers: issue 11 item 5, "
+    "not yet": """
+        asfortranarray isfortran broadcast flatiter nditer nested_iters ndindex ndenumerate
+        r_ c_ s_ index_exp mask_indices
+        ndarray.base ndarray.byteswap ndarray.ctypes ndarray.data ndarray.dump
+        ndarray.dumps ndarray.flags ndarray.flat ndarray.getfield ndarray.resize
+        ndarray.setfield ndarray.setflags ndarray.strides ndarray.tofile
+    """,
+    "ndarray subclasses (matrix, memmap): need NumPy-style subclassing of xnp.ndarray, "
+    "issue 11 item 5; not yet": """
+        matrix asmatrix bmat memmap
+    """,
+    "NumPy's random module internals (bit_generator, mtrand): issue 11 item 7, not yet": """
+        random.bit_generator random.mtrand
+    """,
+    "masked arrays (numpy.ma): issue 11 item 6, not yet": """
+        ma
+    """,
+    "numpy.polynomial (the convenience classes): issue 11 item 6, not yet": """
+        polynomial
+    """,
+    "issue 11 item 6, in progress": """
+        lib testing emath exceptions dtypes typing
+        seterr geterr seterrcall geterrcall getbufsize setbufsize show_config show_runtime
+        info row_stack ScalarType sctypeDict typecodes little_endian True_ False_
+        byte ubyte short ushort intc uintc long ulong longlong ulonglong uint
+    """,
+    "NumPy's C API, build and test tooling: xnp has no C API (extensions built against "
+    "NumPy's headers see NumPy arrays: use numpy.get_include, numpy.f2py, "
+    "numpy.ctypeslib) and its tests run with pytest, not numpy.test": """
+        get_include f2py ctypeslib test random.test linalg.test fft.test
+    """,
+}
+
+# reason -> names present in xnp whose signature does not accept all of NumPy's
+_SIGNATURE_DEVIATIONS = {
+    "the Array API standard's clip(x, /, min=None, max=None): NumPy's positional "
+    "a_min/a_max land on min/max (same meaning); a_min=/a_max= are accepted as keywords": """
+        clip
+    """,
+    "NumPy's text signature writes the named keywords as **kwargs; xnp spells each out "
+    "(einsum: dtype, order, casting; reductions: keepdims, initial, where; ranf/sample: "
+    "random_sample's size; view: dtype, type)": """
+        einsum ndarray.max ndarray.mean ndarray.min ndarray.prod ndarray.std ndarray.sum
+        ndarray.var ndarray.view random.ranf random.sample
+    """,
+    "ufunc keywords (where, casting, ...) on ndarray.clip and keepdims= on the gufuncs "
+    "matvec, vecmat, vecdot: issue 11 item 1, not yet": """
+        ndarray.clip matvec vecmat vecdot
+    """,
+    "reshape(copy=): issue 11 item 5, not yet": """
+        ndarray.reshape
+    """,
+    "the scalar types' constructors take one value (complex types: no separate "
+    "real, imag): issue 11 item 4, not yet": """
+        cdouble csingle complex64 complex128
+    """,
+    "xnp.ndarray(shape, dtype, buffer, offset, strides, order) construction: issue 11 "
+    "item 5, not yet": """
+        ndarray
+    """,
+    "the Array API standard makes x positional-only in the unique_* functions": """
+        unique_all unique_counts unique_inverse unique_values
+    """,
+}
+
+
+def _table(groups: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for reason, names in groups.items():
+        for name in names.split():
+            if name in out:
+                raise AssertionError(f"internal error in xnp: {name!r} is listed twice")
+            out[name] = reason
+    return out
+
+
+#: qualified NumPy name -> why xnp does not have it
+LEFT_OUT = _table(_LEFT_OUT)
+#: qualified name -> why xnp's signature does not accept all of NumPy's parameters
+SIGNATURE_DEVIATIONS = _table(_SIGNATURE_DEVIATIONS)

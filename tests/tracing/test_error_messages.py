@@ -384,3 +384,29 @@ def test_jit_rejects_unknown_static_argnames():
     _raises(ValueError, lambda: xnp.jit(_two, static_argnums=2), "static_argnums=(2,)")
     f = xnp.jit(lambda x, **kw: x * kw["k"], static_argnames="k")  # **kwargs takes any name
     assert float(f(2.0, k=3)) == 6.0
+
+
+# --------------------------------------------------------------------------- data-dependent shapes
+
+
+def test_traced_slice_bound_offers_static_and_dynamic_slice():
+    _raises(IndexError, lambda: xnp.jit(lambda x, n: x[:n])(xnp.ones(3), 2),
+            "Slice entries must be static integers", "argument n",
+            "static_argnames='n'", "xnp.lax.dynamic_slice", "xnp.where(")
+    msg = _raises(IndexError, lambda: lax.fori_loop(  # a loop body: traced also eagerly
+        0, 2, lambda i, x: x.at[0].set(x[:i].sum()), xnp.ones(3)), "xnp.lax.dynamic_slice")
+    assert "static_argnames" not in msg
+
+
+def test_nonzero_without_size_offers_size_and_where():
+    _raises(errors.ConcretizationTypeError, lambda: xnp.jit(lambda x: xnp.nonzero(x))(
+        xnp.ones(3)), "The size argument of xnp.nonzero must be statically specified",
+            "argument x", "Fix: pass `size=`", "fill_value=", "xnp.where")
+
+
+def test_boolean_mask_offers_where_and_nonzero_size():
+    _raises(errors.NonConcreteBooleanIndexError, lambda: xnp.jit(lambda x: x[x > 0])(
+        xnp.ones(3)), "Array boolean indices must be concrete; got bool[3]", "argument x",
+            "xnp.where(mask, x, fill)", "size=")
+    _raises(errors.NonConcreteBooleanIndexError, lambda: xnp.vmap(lambda x: x[x > 0])(
+        xnp.ones((2, 3))), "got bool[3]", "for vmap")

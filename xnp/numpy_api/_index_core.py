@@ -111,11 +111,7 @@ def _classify(item):
         if v is None:
             aval = item.aval
             if aval.dtype == np.bool_:
-                raise errors.NonConcreteBooleanIndexError(
-                    f"Array boolean indices must be concrete; got {aval.str_short()}\n"
-                    "Fix: use xnp.where(mask, x, fill) to keep the shape, or make the mask "
-                    "static.\n"
-                    + errors.docs_pointer(errors.NonConcreteBooleanIndexError))
+                raise errors.NonConcreteBooleanIndexError(errors.boolean_mask_message(item))
             if aval.dtype.kind not in "iu":
                 raise IndexError(_VALID)
             return ("dyn" if aval.ndim == 0 else "tarr"), item
@@ -151,10 +147,7 @@ def _slice_entry(sl, pos, dim, n):
         if isinstance(c, core.Tracer):
             v = c.to_concrete_value()
             if v is None:
-                raise IndexError(
-                    f"Slice entries must be static integers. Got {sl} at position {pos}\n"
-                    "Fix: for a slice of static size at a traced start use "
-                    "xnp.lax.dynamic_slice(x, starts, sizes), or make the bound static.")
+                raise IndexError(errors.slice_bound_message(sl, pos, c))
             c = v
         if type(c) is core.Array:
             c = operator.index(c)

@@ -157,7 +157,7 @@ def nonzero(a, *, size=None, fill_value=None):
                 lax.ne(a, core.lift(np.zeros((), aval.dtype))), dt), tuple(range(aval.ndim)))
             raise errors.ConcretizationTypeError(errors.concretization_message(
                 count, "The size argument of xnp.nonzero must be statically specified to use "
-                       "xnp.nonzero within xnp transformations."))
+                       "xnp.nonzero within xnp transformations.", fix=errors.NONZERO_SIZE_FIX))
         return tuple(core.lift(i.astype(dt)) for i in np.nonzero(host))
     size = _util.static_int("nonzero", size, "size")
     if size < 0:

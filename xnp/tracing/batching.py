@@ -73,7 +73,7 @@ class BatchTracer(core.Tracer):
         return repr(self)
 
     def _origin_message(self) -> str:
-        dbg = self._trace.fun_name
+        dbg = self._trace.fun_where or self._trace.fun_name
         return (f"The error occurred while tracing the function {dbg} for vmap: values "
                 "differ between batch members, so Python cannot branch on them.")
 

@@ -658,7 +658,11 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=N
     Raises
     ------
     ValueError
-        A static argument is unhashable, or ``static_argnums`` is out of range.
+        When wrapping: ``static_argnums``/``donate_argnums`` beyond the positional
+        parameters, a ``static_argnames`` entry the function does not take (unless it
+        takes ``**kwargs``), an argument both static and donated. When called: a static
+        argument is unhashable; for a ``*args`` function, a donated position the call
+        does not have.
     TypeError
         A dynamic argument is not an array, scalar or pytree of them.
     xnp.errors.ConcretizationTypeError (and subclasses)

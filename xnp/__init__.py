@@ -23,11 +23,13 @@ from xnp.tracing.custom_derivatives import custom_jvp, custom_vjp
 from xnp.tracing.jit import jit, make_jaxpr
 from xnp.tracing.transformations import (grad, hessian, jacfwd, jacrev, jvp, linearize,
                                          value_and_grad, vjp, vmap)
+from xnp import sharding
+from xnp.sharding import device_put, devices
 
 __all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "Array", "ndarray", "jit",
            "make_jaxpr", "checking_leaks", "grad", "hessian", "jacfwd", "jacrev", "jvp",
            "linearize", "value_and_grad", "vjp", "vmap", "stop_gradient", "custom_jvp",
-           "custom_vjp"]
+           "custom_vjp", "sharding", "device_put", "devices"]
 
 # the NumPy surface (generated from each module's __all__; tests/meta checks they agree)
 from xnp.numpy_api.dtypes import (bfloat16, bool, bool_, can_cast, cdouble, complex128, complex64,

@@ -26,6 +26,10 @@ compilation_cache_dir : str or None (env ``XNP_COMPILATION_CACHE_DIR``, default 
     written there and loaded by later processes instead of compiling again.
     None turns it off. Entries are loaded as native code, so point it only at a
     directory that you and other trusted users write.
+num_cpu_devices : int (env ``XNP_NUM_CPU_DEVICES``, default 1)
+    How many CPU devices the XLA client has (``xnp.devices()``), for sharded programs
+    (``xnp.sharding``) on one host. Read when the client is created (the first jitted
+    call or ``xnp.devices()``); changing it afterwards raises ``RuntimeError``.
 array_api_version : str (env ``XNP_ARRAY_API_VERSION``, default "2025.12")
     The Array API standard version xnp presents: ``xnp.__array_api_version__``
     and what ``xnp.__array_namespace_info__()`` returns where versions differ
@@ -43,7 +47,7 @@ import contextlib
 import os
 import threading
 
-__all__ = ["update", "get", "override", "snapshot", "ARRAY_API_VERSIONS"]
+__all__ = ["update", "get", "override", "snapshot", "freeze", "ARRAY_API_VERSIONS"]
 
 #: The Array API standard versions xnp can present (``array_api_version``), oldest first.
 ARRAY_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
@@ -54,6 +58,19 @@ def _env_bool(name: str, default: bool) -> bool:
     if v is None:
         return default
     return v.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _env_int(name: str, default: int) -> int:
+    v = os.environ.get(name, "").strip()
+    if not v:
+        return default
+    try:
+        n = int(v)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"xnp.config: {name} must be a positive integer, got {v!r}")
+    return n
 
 
 def _env_path(name: str) -> str | None:
@@ -70,6 +87,7 @@ _OPTIONS = {
     "executable_cache_size": 256,
     "compilation_cache_dir": _env_path("XNP_COMPILATION_CACHE_DIR"),
     "array_api_version": os.environ.get("XNP_ARRAY_API_VERSION", "").strip() or "2025.12",
+    "num_cpu_devices": _env_int("XNP_NUM_CPU_DEVICES", 1),
 }
 if _OPTIONS["array_api_version"] not in ARRAY_API_VERSIONS:
     raise ValueError(f"xnp.config: XNP_ARRAY_API_VERSION must be one of {ARRAY_API_VERSIONS}, "
@@ -77,9 +95,12 @@ if _OPTIONS["array_api_version"] not in ARRAY_API_VERSIONS:
 _TYPES = {"enable_x64": bool, "log_compiles": bool, "log_transfers": bool, "jit_cache_size": int,
           "eager_backend": str,
           "executable_cache_size": int, "compilation_cache_dir": (str, os.PathLike, type(None)),
-          "array_api_version": str}
+          "array_api_version": str, "num_cpu_devices": int}
 # options that do not change what is traced: left out of snapshot()
-_NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir"})
+_NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir",
+                              "num_cpu_devices"})
+# options read once by something already created (name -> what read it): fixed from then on
+_FROZEN: dict = {}
 _SNAPSHOT = [None]
 _SNAPSHOT_LOCK = threading.Lock()
 
@@ -102,8 +123,10 @@ def update(name: str, value) -> None:
     TypeError
         ``value`` has the wrong type for the option.
     ValueError
-        ``executable_cache_size`` is negative, or ``array_api_version`` is not one of
-        ``ARRAY_API_VERSIONS``.
+        ``executable_cache_size`` is negative, ``num_cpu_devices`` is below 1, or
+        ``array_api_version`` is not one of ``ARRAY_API_VERSIONS``.
+    RuntimeError
+        ``num_cpu_devices`` is changed after the XLA client was created.
     """
     get(name)
     types = _TYPES[name]
@@ -112,6 +135,13 @@ def update(name: str, value) -> None:
         raise TypeError(f"xnp.config: option {name!r} takes a {kinds}, got {value!r}")
     if name == "executable_cache_size" and value < 0:
         raise ValueError(f"xnp.config: option {name!r} must be >= 0, got {value!r}")
+    if name == "num_cpu_devices" and value < 1:
+        raise ValueError(f"xnp.config: option {name!r} must be >= 1, got {value!r}")
+    if name in _FROZEN and value != _OPTIONS[name]:
+        raise RuntimeError(
+            f"xnp.config: option {name!r} cannot change to {value!r}: {_FROZEN[name]} was "
+            f"already created with {_OPTIONS[name]!r}. Set it before the first jitted call "
+            f"or xnp.devices() (or in the environment, XNP_{name.upper()}).")
     if name == "array_api_version" and value not in ARRAY_API_VERSIONS:
         raise ValueError(f"xnp.config: option {name!r} must be one of {ARRAY_API_VERSIONS}, "
                          f"got {value!r}")
@@ -129,6 +159,13 @@ def update(name: str, value) -> None:
     if name not in _NOT_IN_SNAPSHOT:
         with _SNAPSHOT_LOCK:
             _SNAPSHOT[0] = None
+
+
+def freeze(name: str, by: str) -> None:
+    """Fix option ``name`` from now on: ``by`` (e.g. "the XLA client") has read it;
+    :func:`update` to another value raises ``RuntimeError`` naming it."""
+    get(name)
+    _FROZEN[name] = by
 
 
 def snapshot() -> tuple:

@@ -32,6 +32,7 @@ from xnp import config
 from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
+from xnp.tracing import jit_sharding
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
                                   resolve_static)
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
@@ -82,7 +83,7 @@ def _closure_convert(closed: ClosedJaxpr):
 
 class _Entry:
     __slots__ = ("closed", "out_tree", "mutated", "compiled", "n_out", "single", "any_mutated",
-                 "compile_lock")
+                 "compile_lock", "in_tree")
 
     def __init__(self, closed, out_tree, mutated, n_out):
         self.closed = closed
@@ -93,6 +94,7 @@ class _Entry:
         self.single = out_tree == _LEAF_TREE and n_out == 1 and not self.any_mutated
         self.compiled = None
         self.compile_lock = threading.Lock()  # held while lowering and compiling this entry
+        self.in_tree = None  # the arguments' treedef (matches in_shardings to leaves)
 
 
 class _PendingTrace:
@@ -171,7 +173,8 @@ def _flatten_outputs(out):
 class JitWrapped:
     """The callable returned by :func:`jit`; ``__wrapped__`` is the original function."""
 
-    def __init__(self, fun, static_argnums, static_argnames, donate_argnums, transformation="jit"):
+    def __init__(self, fun, static_argnums, static_argnames, donate_argnums, transformation="jit",
+                 in_shardings=None, out_shardings=None):
         if not callable(fun):
             raise TypeError(f"xnp.jit: expected a callable, got {type(fun).__name__}: {fun!r}")
         functools.update_wrapper(self, fun)
@@ -191,6 +194,9 @@ class JitWrapped:
         self._tree_fast: dict = {}  # the same for pytree/keyword arguments, by _tree_key
         self._hot = _NO_HOT  # (argument avals, config snapshot, runner) of the last fast hit
         self._fast_ok = not self._static_nums and not self._static_names and not self._donate
+        jit_sharding.check_spec("in_shardings", in_shardings)
+        jit_sharding.check_spec("out_shardings", out_shardings)
+        self._shardings = (in_shardings, out_shardings)
 
     def __get__(self, obj, objtype=None):
         if obj is None:
@@ -305,7 +311,9 @@ class JitWrapped:
         finally:
             _TRACING.count -= 1
         n_out = len(closed.jaxpr.outvars) - sum(mutated)
-        return _Entry(closed, flat_fun.out_tree, mutated, n_out)
+        entry = _Entry(closed, flat_fun.out_tree, mutated, n_out)
+        entry.in_tree = in_tree
+        return entry
 
     def _insert(self, key, entry) -> _Entry:
         """Count the trace and cache ``entry`` under ``key``, unless a concurrent trace of
@@ -527,9 +535,15 @@ class JitWrapped:
                 # written back into it after the call (donating it would leave nothing to
                 # write)
                 donate = tuple(d and not m for d, m in zip(donate_flat, entry.mutated))
-                compiled = _jit_backend().lower(entry.closed, self._name, donate).compile()
+                compiled = _jit_backend().lower(entry.closed, self._name, donate,
+                                                **self._sharding_kwargs(entry)).compile()
                 entry.compiled = compiled
         return compiled
+
+    def _sharding_kwargs(self, entry) -> dict:
+        """``in_shardings``/``out_shardings`` matched to ``entry``'s flat arguments and
+        results, for the backend's ``lower`` (empty without shardings)."""
+        return jit_sharding.lower_kwargs(*self._shardings, entry, entry.in_tree, self._name)
 
     def _bind_nested(self, entry, leaves):
         """Stage one ``jit`` equation. The arguments the function updates in place are its
@@ -558,7 +572,7 @@ class JitWrapped:
         """Trace for these arguments; ``.jaxpr`` is the ClosedJaxpr, ``.lower()`` lowers it."""
         leaves, paths, in_tree, statics, donate_flat = self._flat(args, kwargs)
         entry, avals = self._stage(leaves, paths, in_tree, statics)
-        return Traced(entry, self._name, tuple(donate_flat))
+        return Traced(entry, self._name, tuple(donate_flat), self._sharding_kwargs(entry))
 
     def lower(self, *args, **kwargs) -> "Lowered":
         """Lower for these arguments: ``.as_text()`` is the StableHLO module."""
@@ -616,14 +630,16 @@ def _write_back(leaves, mutated, values):
 class Traced:
     """The result of ``jitted.trace(*args)``: the ``jaxpr`` and the output tree."""
 
-    def __init__(self, entry, name, donated):
+    def __init__(self, entry, name, donated, sharding_kwargs=None):
+        self._sharding_kwargs = sharding_kwargs or {}
         self._entry = entry
         self._name = name
         self._donated = donated
         self.jaxpr = entry.closed
 
     def lower(self) -> "Lowered":
-        return _jit_backend().lower(self._entry.closed, self._name, self._donated)
+        return _jit_backend().lower(self._entry.closed, self._name, self._donated,
+                                    **self._sharding_kwargs)
 
 
 # Lowered/Compiled are defined by the backend; these names document the protocol.
@@ -631,7 +647,8 @@ Lowered = object
 Compiled = object
 
 
-def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=None):
+def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=None,
+        in_shardings=None, out_shardings=None):
     """Compile ``fun`` with XLA: trace once per call signature, run the cached executable.
 
     Parameters
@@ -648,6 +665,16 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=N
     donate_argnums : int or tuple of int, optional
         Positional array arguments whose device buffers XLA may reuse for outputs.
         A donated xnp array is invalid afterwards.
+    in_shardings : Sharding, or tuple of Sharding or None, optional
+        The layout (``xnp.sharding.NamedSharding``) of the arguments on a device mesh:
+        one for all, or one per dynamic positional argument (applying to all of its
+        leaves; None: replicated). With shardings (here, in ``out_shardings`` or from
+        ``xnp.lax.with_sharding_constraint`` inside) ``fun`` is compiled as one SPMD
+        program that XLA's partitioner splits over the mesh; arguments laid out
+        otherwise are re-laid out first. Results equal the single-device ones.
+    out_shardings : Sharding, or tuple of Sharding or None, optional
+        The layout of the results: one for all, or one per output of a tuple/list
+        result; None lets XLA's partitioner choose.
 
     Returns
     -------
@@ -670,8 +697,10 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=N
     """
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums,
-                                 static_argnames=static_argnames, donate_argnums=donate_argnums)
-    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)
+                                 static_argnames=static_argnames, donate_argnums=donate_argnums,
+                                 in_shardings=in_shardings, out_shardings=out_shardings)
+    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums,
+                      in_shardings=in_shardings, out_shardings=out_shardings)
 
 
 def make_jaxpr(fun, static_argnums=(), static_argnames=None, return_shape=False):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xnp import config as _config
 from xnp.backends.xla import client as _client
+from xnp.backends.xla import spmd as _spmd
 from xnp.backends.xla.lowering import lower_closed_jaxpr
 from xnp.backends.xla.mlir import canonical_text
 from xnp.tracing import core
@@ -15,14 +16,19 @@ __all__ = ["Lowered", "Compiled", "XlaJitBackend"]
 class Lowered:
     """A lowered jitted function: ``as_text()`` gives the StableHLO module."""
 
-    def __init__(self, module):
+    def __init__(self, module, out_labels=()):
         self._module = module
+        self._out_labels = out_labels
 
     def as_text(self) -> str:
         """The StableHLO module, printed by MLIR in canonical syntax."""
         return canonical_text(self._module.text)
 
     def compile(self) -> "Compiled":
+        """The executable: ``Compiled``, or an ``SpmdCompiled`` for a program partitioned
+        over a device mesh."""
+        if self._module.spmd is not None:
+            return _spmd.SpmdCompiled(self._module, self._out_labels)
         return Compiled(self._module)
 
 
@@ -118,7 +124,7 @@ class Compiled:
             try:
                 outs = run(bufs).consume_with_handlers(handlers)
             except _RUNTIME_ERROR as e:  # free when nothing is raised
-                _client.raise_runtime_error(name, e)
+                outs = _run_unsharded(run, bufs, handlers, name, e)
             if donated is not None:
                 for x, d in zip(leaves, donated):
                     if d and type(x) is _ARRAY:
@@ -137,10 +143,11 @@ class Compiled:
         def call_buffers(bufs):
             """``call_flat`` on arguments given as live device buffers, one per argument
             (nothing donated)."""
+            args = [*consts, *bufs] if consts else bufs
             try:
-                outs = run([*consts, *bufs] if consts else bufs).consume_with_handlers(handlers)
+                outs = run(args).consume_with_handlers(handlers)
             except _RUNTIME_ERROR as e:
-                _client.raise_runtime_error(name, e)
+                outs = _run_unsharded(run, args, handlers, name, e)
             return [_ARRAY(None, w, b, a) for (w, a), b in zip(out_meta, outs)]
 
         self.call_flat, self.call_buffers = call_flat, call_buffers
@@ -154,11 +161,11 @@ class Compiled:
 
             def call_buffers_single(bufs):
                 """``call_buffers(bufs)[0]`` for an executable with exactly one output."""
+                args = [*consts, *bufs] if consts else bufs
                 try:
-                    outs = run([*consts, *bufs] if consts else bufs).consume_with_handlers(
-                        handlers)
+                    outs = run(args).consume_with_handlers(handlers)
                 except _RUNTIME_ERROR as e:
-                    _client.raise_runtime_error(name, e)
+                    outs = _run_unsharded(run, args, handlers, name, e)
                 return _ARRAY(None, w0, outs[0], a0)
 
             self.call_single, self.call_buffers_single = call_single, call_buffers_single
@@ -173,11 +180,30 @@ import numpy as _np  # noqa: E402
 from jaxlib import xla_client as _xc  # noqa: E402
 
 _block = _xc.batched_block_until_ready
+_SINGLE = _xc.SingleDeviceSharding
 _RUNTIME_ERROR = _client.XlaRuntimeError
 # NumPy arguments smaller than this are copied (a copy that small costs less than a
 # zero-copy put, which also makes the call wait for its result)
 _ALIAS_MIN_BYTES = 1 << 16
 _OPTIONS = _config._OPTIONS  # read on the call path without a function call
+
+
+def _run_unsharded(run, bufs, handlers, name, error):
+    """After ``run(bufs)`` raised ``error``: run again with every sharded argument (a buffer
+    on several devices, from ``xnp.device_put`` or a sharded jit) gathered and put on
+    device 0, which is where this single-device executable runs; re-raise ``error`` when
+    no argument is sharded."""
+    gathered = [_client.get_client().put(_client.to_host(b))
+                if type(b._sharding) is not _SINGLE else b for b in bufs]
+    if all(g is b for g, b in zip(gathered, bufs)):
+        _client.raise_runtime_error(name, error)
+    if _OPTIONS["log_transfers"]:
+        print(f"xnp: jitted {name}: a sharded argument is gathered onto device 0 (give "
+              "in_shardings= to run it sharded)", file=_sys.stderr)
+    try:
+        return run(gathered).consume_with_handlers(handlers)
+    except _RUNTIME_ERROR as e:
+        _client.raise_runtime_error(name, e)
 
 
 def _log_copy(name, pos, v, reason):
@@ -195,8 +221,16 @@ class XlaJitBackend:
     name = "xla"
 
     @staticmethod
-    def lower(closed, name, donated=()):
-        return Lowered(lower_closed_jaxpr(closed, name, donated))
+    def lower(closed, name, donated=(), in_shardings=None, out_shardings=None):
+        """Lower ``closed``; flat ``in_shardings``/``out_shardings`` (``xnp.sharding``
+        objects or None per argument/result), or sharding constraints in the jaxpr, make
+        it an SPMD program over their device mesh."""
+        layout = _spmd.spmd_layout(closed, name, in_shardings, out_shardings)
+        if layout is not None and any(donated):
+            raise NotImplementedError(f"xnp.jit of {name}: donate_argnums together with "
+                                      "shardings is not supported yet.")
+        return Lowered(lower_closed_jaxpr(closed, name, donated, layout),
+                       tuple(out_shardings or ()))
 
 
 register_jit_backend(XlaJitBackend())

@@ -21,6 +21,7 @@ import numpy as np  # noqa: E402
 from jaxlib import _jax  # noqa: E402
 from jaxlib import xla_client as xc  # noqa: E402
 
+from xnp import config  # noqa: E402
 from xnp.backends.xla import compile_cache, mlir  # noqa: E402
 from xnp.tracing import core, sizes  # noqa: E402
 
@@ -106,14 +107,17 @@ class Client:
             # blocks are reused, see xnp.backends.numpy.allocator) instead of on a worker
             # thread, where every large output is a fresh mmap that faults page by page.
             # Calls whose inputs alias host memory must wait for their result anyway.
-            self.client = xc.make_cpu_client(asynchronous=False)
+            n = config.get("num_cpu_devices")
+            config.freeze("num_cpu_devices", "the XLA client")
+            self.client = xc.make_cpu_client(asynchronous=False, num_devices=n)
         elif platform in _PLUGINS:
             self.client = _make_plugin_client(platform)
         else:
             raise ValueError(f"xnp: unknown XLA platform {platform!r}; known: cpu, "
                              + ", ".join(_PLUGINS))
         self.platform = platform
-        self.device = self.client.devices()[0]
+        self.all_devices = tuple(self.client.devices())  # sharded programs use several
+        self.device = self.all_devices[0]
         self.devices = xc.DeviceList((self.device,))
         self.sharding = xc.SingleDeviceSharding(self.device)
         gc.callbacks.append(_collect_garbage)
@@ -124,13 +128,14 @@ class Client:
         self.memory_bytes = _device_memory(self.device)
 
     # -- compile
-    def compile(self, module_text: str, compile_options=None, name: str = "fun"):
+    def compile(self, module_text: str, compile_options=None, name: str = "fun", devices=None):
         """Compile a StableHLO module (text) to a loaded executable, or reuse one.
 
         An equal module compiled before with equal options on the same devices comes
         from the in-process executable cache, or from the persistent compilation cache
         when the ``compilation_cache_dir`` option is set (``compile_cache``). No host
-        callbacks are passed, so every executable may be stored on disk.
+        callbacks are passed, so every executable may be stored on disk. ``devices`` (a
+        jaxlib ``DeviceList``) are the partitions of an SPMD program; default: device 0.
 
         Raises
         ------
@@ -145,14 +150,15 @@ class Client:
         if self.platform == "cpu" and "lapack_" in module_text:
             register_lapack()  # LAPACK custom calls (xnp.lax decompositions) need the handlers
         opts = compile_options or xc.CompileOptions()
+        devs = self.devices if devices is None else devices
         target = (jaxlib.__version__, self.platform, self.client.platform_version,
-                  self.device.device_kind, tuple(d.id for d in self.devices))
+                  self.device.device_kind, tuple(d.id for d in devs))
         return compile_cache.get_or_compile(
             module_text, opts.SerializeAsString(), target,
             build=lambda: self._fits(name, self.client.compile_and_load(
-                mlir.parse(module_text), self.devices, opts)),
+                mlir.parse(module_text), devs, opts)),
             load=lambda blob: self._fits(name, self.client.deserialize_executable(
-                blob, self.devices, opts)))
+                blob, devs, opts)))
 
     def _fits(self, name: str, exe):
         """``exe``, unless running it would allocate more than the device's memory: XLA
@@ -234,16 +240,18 @@ class Client:
             return "read-only"
         return "the runtime copied it"
 
-    def result_handler(self, aval):
+    def result_handler(self, aval, sharding=None):
         """A new handler turning an output buffer of ``aval`` into an array (~2 us to make).
 
         Not cached here: the executable that asks keeps it and frees it with itself, so
         evicted executables leave nothing behind (a per-shape table would grow with every
-        output shape ever compiled)."""
+        output shape ever compiled). ``sharding``: a jaxlib sharding for an output of an
+        SPMD program (default: device 0)."""
         pa = _PutAval(aval.shape, aval.dtype, aval.weak_type)
+        sh = self.sharding if sharding is None else sharding
         if JAXLIB_VERSION < (0, 11, 0):
-            return xc.array_result_handler(pa, self.sharding, True, _skip_checks=True)
-        return xc.array_result_handler(pa, self.sharding, True)
+            return xc.array_result_handler(pa, sh, True, _skip_checks=True)
+        return xc.array_result_handler(pa, sh, True)
 
     @staticmethod
     def execute(executable, buffers, handlers, name: str = "fun"):
@@ -270,13 +278,25 @@ def to_host(buf) -> np.ndarray:
         if hasattr(buf, "_to_np_array_did_copy"):
             return buf._to_np_array_did_copy()[0]
         return buf._single_device_array_to_np_array_did_copy()[0]
+    if type(buf._sharding) is not _SINGLE_DEVICE:
+        return _gather(buf)  # a sharded array: assembled from its shards
     if buf.platform() != "cpu":
         # the buffer protocol is CPU-only; elsewhere np.asarray would give an object array
         return buf._single_device_array_to_np_array_did_copy()[0]
     return np.asarray(buf)
 
 
+def _gather(buf) -> np.ndarray:
+    return _GATHER[0](buf)
+
+
+# set by xnp.backends.xla.sharding (which imports this module): assembles a sharded
+# buffer's shards on the host
+_GATHER: list = [None]
+
+
 DONATED = core.DONATED_BUFFER
+_SINGLE_DEVICE = xc.SingleDeviceSharding
 _ZERO_COPY = xc.HostBufferSemantics.ZERO_COPY
 _COPY = xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL
 # 4-bit integers are packed two per byte on the device
@@ -350,8 +370,19 @@ def get_client(platform: str = "cpu") -> Client:
     return c
 
 
-def compile_options(opt_level: int | None = None):
+def compile_options(opt_level: int | None = None, device_ids=None):
+    """XLA compile options; ``device_ids`` (several): an SPMD program partitioned by
+    Shardy over those devices (one replica; partition ``i`` runs on ``device_ids[i]``)."""
     o = xc.CompileOptions()
     if opt_level is not None:
         o.executable_build_options.debug_options.xla_backend_optimization_level = opt_level
+    if device_ids is not None and len(device_ids) > 1:
+        num_partitions = len(device_ids)
+        o.num_replicas = 1
+        o.num_partitions = num_partitions
+        bo = o.executable_build_options
+        bo.use_spmd_partitioning = True
+        bo.use_shardy_partitioner = True
+        o.device_assignment = xc.DeviceAssignment.create(
+            np.asarray(device_ids, dtype=np.int64).reshape(1, num_partitions))
     return o

@@ -19,7 +19,7 @@ import threading
 
 from jaxlib.mlir import ir
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-from jaxlib.mlir.dialects import chlo
+from jaxlib.mlir.dialects import chlo, sdy
 from jaxlib.mlir.dialects import stablehlo as hlo
 
 __all__ = ["context", "parse", "canonical_text", "ir"]
@@ -43,12 +43,13 @@ def _new_context() -> ir.Context:
     ctx.load_all_available_dialects()
     hlo.register_dialect(ctx)
     chlo.register_dialect(ctx)
+    sdy.register_dialect(ctx)  # Shardy: meshes and shardings of SPMD programs
     ctx.enable_multithreading(False)
     return ctx
 
 
 def context() -> ir.Context:
-    """The calling thread's MLIR context with the StableHLO/CHLO dialects loaded (use it on
+    """The calling thread's MLIR context with the StableHLO/CHLO/Shardy dialects loaded (use it on
     this thread only)."""
     local = _LOCAL
     ctx = local.ctx

@@ -64,6 +64,8 @@ XP_IMPLS[lax.iota_p] = _iota
 XP_IMPLS[lax.rev_p] = lambda xp, x, *, dimensions: xp.flip(x, axis=dimensions)
 XP_IMPLS[lax.pad_p] = _pad
 XP_IMPLS[lax.copy_p] = lambda xp, x: xp.array(x, copy=True)
+# eagerly a sharding constraint only copies (arrays are laid out by xnp.device_put)
+XP_IMPLS[lax.sharding_constraint_p] = lambda xp, x, *, sharding: xp.array(x, copy=True)
 
 
 XP_IMPLS[lax.stop_gradient_p] = lambda xp, x: x  # the identity (a view, like NumPy's asarray)

@@ -11,6 +11,7 @@ from xnp.backends.xla.lowering import prng  # noqa: F401
 from xnp.backends.xla.lowering import fft  # noqa: F401
 from xnp.backends.xla.lowering import convolution  # noqa: F401
 from xnp.backends.xla.lowering import decompositions  # noqa: F401
+from xnp.backends.xla.lowering import sharding  # noqa: F401
 from xnp.backends.xla.lowering.module import lower_closed_jaxpr
 
 __all__ = ["LOWERINGS", "UNSUPPORTED", "lowering", "lower_closed_jaxpr"]

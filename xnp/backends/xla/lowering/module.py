@@ -10,13 +10,15 @@ from xnp.backends.xla.lowering._core import FunctionBuilder, Value, lower_jaxpr_
 from xnp.tracing import core
 from xnp.tracing.jaxpr import ClosedJaxpr
 
-__all__ = ["lower_closed_jaxpr", "LoweredModule", "EMBED_LIMIT_BYTES"]
+__all__ = ["lower_closed_jaxpr", "LoweredModule", "SpmdLayout", "EMBED_LIMIT_BYTES"]
 
 # constants up to this size are embedded in the module; larger ones are passed as arguments
 EMBED_LIMIT_BYTES = 1 << 16
 
 
 class _ModuleNames:
+    mesh = None  # the device mesh (a MeshSpec) of an SPMD module
+
     def __init__(self):
         self.n = 0
 
@@ -34,7 +36,8 @@ class LoweredModule:
     ``in_avals``/``out_avals``: avals of the user arguments and results.
     """
 
-    def __init__(self, text, const_args, in_avals, out_avals, name, donated):
+    def __init__(self, text, const_args, in_avals, out_avals, name, donated, spmd=None):
+        self.spmd = spmd  # the SpmdLayout of a module partitioned over a mesh, else None
         self.text = text
         self.const_args = const_args
         self.in_avals = in_avals
@@ -53,9 +56,39 @@ def _host_value(c) -> np.ndarray:
     return np.asarray(c)
 
 
-def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=()) -> LoweredModule:
-    """Lower ``closed`` to a module whose ``main`` takes (large consts..., args...)."""
+class SpmdLayout:
+    """What makes a module an SPMD program over ``mesh`` (a ``MeshSpec``): the layout
+    (``TileSpec``) of each user argument and result, None where XLA's partitioner decides
+    (arguments: replicated; results: propagated)."""
+
+    def __init__(self, mesh, in_tiles, out_tiles):
+        self.mesh = mesh
+        self.in_tiles = tuple(in_tiles)
+        self.out_tiles = tuple(out_tiles)
+
+
+def _sharding_attr(tile, ndim: int) -> str:
+    if tile is None:
+        return ""
+    return f"sdy.sharding = {tile.sdy_text()}"
+
+
+def _attrs(*items: str) -> str:
+    items = [i for i in items if i]
+    return " {" + ", ".join(items) + "}" if items else ""
+
+
+def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=(), spmd=None) -> LoweredModule:
+    """Lower ``closed`` to a module whose ``main`` takes (large consts..., args...).
+
+    ``spmd`` (a :class:`SpmdLayout`) makes it a program partitioned over a device mesh:
+    ``sdy.mesh @mesh``, ``sdy.sharding`` on the arguments and results it gives, large
+    constants replicated and ``mhlo.num_partitions`` the mesh's size. Without it the
+    text is the single-device module.
+    """
     names = _ModuleNames()
+    if spmd is not None:
+        names.mesh = spmd.mesh
     fb = FunctionBuilder(names)
     jaxpr = closed.jaxpr
     params: list[str] = []
@@ -68,29 +101,39 @@ def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=()) -> LoweredMod
             const_vals.append(fb.constant(host))
         else:
             val = Value(f"%arg{n_arg}", v.aval.strip_weak_type())
-            params.append(f"{val.name}: {val.type}")
+            rep = "" if spmd is None else "sdy.sharding = #sdy.sharding<@mesh, [" + ", ".join(
+                ["{}"] * v.aval.ndim) + "]>"
+            params.append(f"{val.name}: {val.type}{_attrs(rep)}")
             const_vals.append(val)
             const_args.append(host)
             n_arg += 1
     args = []
     donated = tuple(donated) + (False,) * (len(jaxpr.invars) - len(donated))
-    for v, d in zip(jaxpr.invars, donated):
+    in_tiles = spmd.in_tiles if spmd is not None else (None,) * len(jaxpr.invars)
+    for v, d, tile in zip(jaxpr.invars, donated, in_tiles):
         val = Value(f"%arg{n_arg}", v.aval)
-        attr = " {jax.buffer_donor = true}" if d else ""
+        attr = _attrs("jax.buffer_donor = true" if d else "", _sharding_attr(tile, v.aval.ndim))
         params.append(f"{val.name}: {val.type}{attr}")
         args.append(val)
         n_arg += 1
     outs = lower_jaxpr_body(fb, jaxpr, const_vals, args)
     out_types = ", ".join(tensor_type(v.aval) for v in jaxpr.outvars)
+    results = out_types
+    if spmd is not None:
+        results = ", ".join(tensor_type(v.aval) + _attrs(_sharding_attr(t, v.aval.ndim))
+                            for v, t in zip(jaxpr.outvars, spmd.out_tiles))
     ret = ", ".join(o.name for o in outs)
     ret_line = f"    return {ret} : {out_types}" if outs else "    return"
+    parts = 1 if spmd is None else spmd.mesh.size
     text = "\n".join([
         f"module @{_module_name(name)} attributes "
-        "{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {",
-        f"  func.func public @main({', '.join(params)}) -> ({out_types}) {{",
+        f"{{mhlo.num_partitions = {parts} : i32, mhlo.num_replicas = 1 : i32}} {{",
+        *([f"  {spmd.mesh.sdy_text()}"] if spmd is not None else []),
+        f"  func.func public @main({', '.join(params)}) -> ({results}) {{",
         *fb.lines,
         ret_line,
         "  }",
         "}",
     ])
-    return LoweredModule(text, const_args, jaxpr.in_avals, jaxpr.out_avals, name, donated)
+    return LoweredModule(text, const_args, jaxpr.in_avals, jaxpr.out_avals, name, donated,
+                         spmd)

@@ -1,0 +1,196 @@
+"""SPMD programs: a jitted function compiled once for a device mesh and partitioned by
+XLA (``jit(f, in_shardings=, out_shardings=)``, ``with_sharding_constraint``).
+
+:func:`spmd_layout` finds the mesh of a jitted function (from its shardings and the
+constraints in its jaxpr) and the layout of each argument and result;
+:class:`SpmdCompiled` runs the executable: each argument is passed as a buffer with
+exactly the executable's input layout (re-laid out through the host when it has
+another one), and each result is a sharded buffer wrapped in an xnp array.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jaxlib import xla_client as xc
+
+from xnp.backends.xla import client as _client
+from xnp.backends.xla import sharding as _xs
+from xnp.backends.xla.lowering.module import SpmdLayout
+from xnp.tracing import core
+from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr
+
+__all__ = ["spmd_layout", "SpmdCompiled"]
+
+
+def _constraints(jaxpr: Jaxpr, out: list) -> list:
+    """The ``sharding`` params of every ``sharding_constraint`` in ``jaxpr`` and the jaxprs
+    nested in its equations' params."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "sharding_constraint":
+            out.append(eqn.params["sharding"])
+        for p in eqn.params.values():
+            for sub in p if isinstance(p, (tuple, list)) else (p,):
+                if isinstance(sub, ClosedJaxpr):
+                    _constraints(sub.jaxpr, out)
+                elif isinstance(sub, Jaxpr):
+                    _constraints(sub, out)
+    return out
+
+
+def _check_sharding(fun: str, what: str, s) -> None:
+    if not hasattr(s, "_tile"):
+        raise TypeError(f"{fun}: {what} must be an xnp.sharding sharding or None, got "
+                        f"{type(s).__name__}.")
+
+
+def spmd_layout(closed: ClosedJaxpr, name: str, in_shardings, out_shardings):
+    """The :class:`SpmdLayout` of ``closed`` given flat per-argument/per-result shardings
+    (None entries: unspecified), or None when the program runs on device 0 alone.
+
+    Raises
+    ------
+    ValueError
+        Shardings over different meshes, a sharding whose spec is longer than its
+        array's rank, or a dimension not divisible by its number of shards.
+    """
+    fun = f"xnp.jit of {name}"
+    in_avals, out_avals = closed.in_avals, closed.out_avals
+    in_sh = list(in_shardings or ()) + [None] * (len(in_avals) - len(in_shardings or ()))
+    out_sh = list(out_shardings or ()) + [None] * (len(out_avals) - len(out_shardings or ()))
+    given = [(f"in_shardings[{i}]", s, a) for i, (s, a) in enumerate(zip(in_sh, in_avals))
+             if s is not None]
+    given += [(f"out_shardings[{i}]", s, a) for i, (s, a) in enumerate(zip(out_sh, out_avals))
+              if s is not None]
+    constraints = _constraints(closed.jaxpr, [])
+    if not given and not constraints:
+        return None
+    meshes = []
+    for what, s, aval in given:
+        _check_sharding(fun, what, s)
+        meshes.append((what, s._tile(aval.ndim).mesh))
+    for s in constraints:
+        meshes.append(("a with_sharding_constraint", s._tile(len(getattr(s, "spec", ()))).mesh))
+    mesh = meshes[0][1]
+    for what, m in meshes[1:]:
+        if m != mesh:
+            raise ValueError(f"{fun}: {what} is over another device mesh than {meshes[0][0]} "
+                             f"(devices {list(m.device_ids)} vs {list(mesh.device_ids)}); one "
+                             "program runs on one mesh.")
+    if mesh.size == 1:
+        if mesh.device_ids[0] != _client.get_client().device.id:
+            raise NotImplementedError(f"{fun}: a one-device program on a device other than "
+                                      "device 0 is not supported yet.")
+        return None
+
+    def tiles(entries, avals, kind):
+        out = []
+        for i, (s, aval) in enumerate(zip(entries, avals)):
+            if s is None:
+                out.append(None)
+                continue
+            t = s._tile(aval.ndim)
+            _xs.check_divisible(fun, aval.shape, aval.dtype, t.hlo(), f"{kind}[{i}] ({s!r})")
+            out.append(t)
+        return out
+
+    return SpmdLayout(mesh, tiles(in_sh, in_avals, "in_shardings"),
+                      tiles(out_sh, out_avals, "out_shardings"))
+
+
+class SpmdCompiled:
+    """A compiled SPMD executable with ``Compiled``'s calling protocol (``call_flat``,
+    ``call_buffers`` and their ``*_single`` forms, ``as_text``, ``cost_analysis``)."""
+
+    def __init__(self, module, out_labels=()):
+        spmd = module.spmd
+        c = self._client = _client.get_client()
+        mesh = spmd.mesh
+        self._name = getattr(module, "name", "fun")
+        devs = xc.DeviceList(tuple(_xs._jax_device(i) for i in mesh.device_ids))
+        opts = _client.compile_options(device_ids=mesh.device_ids)
+        opts.executable_build_options.allow_spmd_sharding_propagation_to_output = [
+            t is None for t in spmd.out_tiles]
+        self._exe = c.compile(module.text, opts, name=self._name, devices=devs)
+        # the layouts the executable takes (XLA may propagate a constraint's layout to an
+        # argument left unspecified): every argument is passed exactly so
+        n_const = len(module.const_args)
+        params = self._exe.get_parameter_shardings()
+        avals = [np.asarray(c) for c in module.const_args] + list(module.in_avals)
+        specs = [_xs.spec_from_op_sharding(mesh.device_ids, op, a.ndim)
+                 for op, a in zip(params, avals)]
+        self._const_bufs = tuple(_xs.put_sharded(x, sp)
+                                 for x, sp in zip(module.const_args, specs[:n_const]))
+        self._in_specs = specs[n_const:]
+        self._in_jax = [sp.jax_sharding() for sp in self._in_specs]
+        self._in_avals = module.in_avals
+        chosen = self._exe.get_output_shardings()
+        out_specs = []
+        for i, (t, a) in enumerate(zip(spmd.out_tiles, module.out_avals)):
+            if t is not None:
+                out_specs.append(t.hlo())
+            else:
+                out_specs.append(_xs.spec_from_op_sharding(mesh.device_ids, chosen[i], a.ndim))
+        for spec, lab in zip(out_specs, out_labels):
+            if lab is not None:
+                _xs.label(spec, lab)
+        self.out_specs = out_specs
+        self._handlers = [c.result_handler(a, s.jax_sharding())
+                          for a, s in zip(module.out_avals, out_specs)]
+        self._out_meta = tuple((a.weak_type, a) for a in module.out_avals)
+        self._make_callers()
+
+    def as_text(self) -> str:
+        """XLA's optimised HLO of one partition."""
+        return self._exe.hlo_modules()[0].to_string()
+
+    def cost_analysis(self) -> dict:
+        return dict(self._exe.cost_analysis())
+
+    def _arg_buffer(self, x, i):
+        """Argument ``x`` (position ``i``) as a buffer with the executable's input layout."""
+        want = self._in_jax[i]
+        if type(x) is core.Array:
+            buf = x._buf
+            if buf is not None and buf is not core.DONATED_BUFFER and buf._sharding is want:
+                return buf
+            host = x._value
+        elif type(x) in (int, float, complex, bool):
+            host = core.scalar_to_ndarray(x, self._in_avals[i].dtype)
+        else:
+            host = np.asarray(x)
+        return _xs.put_sharded(host, self._in_specs[i], self._in_avals[i].weak_type)
+
+    def _relaid(self, bufs):
+        out = []
+        for i, b in enumerate(bufs):
+            if b._sharding is self._in_jax[i]:
+                out.append(b)
+            else:
+                out.append(_xs.put_sharded(_client.to_host(b), self._in_specs[i]))
+        return out
+
+    def _make_callers(self):
+        run, handlers, name = self._exe.execute_sharded, self._handlers, self._name
+        consts, meta = self._const_bufs, self._out_meta
+
+        def execute(bufs):
+            try:
+                return run([*consts, *bufs]).consume_with_handlers(handlers)
+            except _client.XlaRuntimeError as e:
+                _client.raise_runtime_error(name, e)
+
+        def call_flat(leaves):
+            """Run on flat arguments; a list of xnp arrays holding sharded buffers."""
+            bufs = [self._arg_buffer(x, i) for i, x in enumerate(leaves)]
+            return [core.Array(None, w, b, a) for (w, a), b in zip(meta, execute(bufs))]
+
+        def call_buffers(bufs):
+            """``call_flat`` on arguments given as device buffers (re-laid out if needed)."""
+            outs = execute(self._relaid(bufs))
+            return [core.Array(None, w, b, a) for (w, a), b in zip(meta, outs)]
+
+        self.call_flat, self.call_buffers = call_flat, call_buffers
+        self.call_single = self.call_buffers_single = None
+        if len(meta) == 1:
+            self.call_single = lambda leaves: call_flat(leaves)[0]
+            self.call_buffers_single = lambda bufs: call_buffers(bufs)[0]

@@ -57,8 +57,8 @@ _STAGED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _run_staged(fun, args, kwargs, first: errors.ForeignWriteError):
-    """``xnp.jit(fun)(*args, **kwargs)`` after ``fun`` wrote a traced value into an array it computed
-    from constants (``first``). The jitted function is cached per ``fun``. A failure that
+    """``xnp.jit(fun)(*args, **kwargs)`` after ``fun`` wrote a traced value into an array it
+    computed from constants (``first``). The jitted function is cached per ``fun``. A failure that
     staging itself causes (Python control flow on a traced value, a NumPy conversion)
     or a write that jit cannot trace either (into a global or a closure) raises
     ``ForeignWriteError`` explaining both attempts."""
@@ -360,9 +360,11 @@ def _vmap_in_dims(name, fun, args, kwargs, in_axes, axis_size):
                          f"called with {len(args)} positional arguments (keyword arguments "
                          "are always mapped over axis 0 and take no in_axes entry)")
     leaves, in_tree = tree_flatten((args, kwargs))
-    pos_axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
-    axes = _broadcast_prefix("vmap", pos_axes, args, "in_axes")
-    axes += [0] * (len(leaves) - len(axes))
+    n_kw = _n_leaves(kwargs) if kwargs else 0
+    if isinstance(in_axes, tuple):
+        axes = _broadcast_prefix("vmap", in_axes, args, "in_axes") + [0] * n_kw
+    else:
+        axes = [in_axes] * (len(leaves) - n_kw) + [0] * n_kw
     dims = []
     for i, (x, ax) in enumerate(zip(leaves, axes)):
         if ax is None:
@@ -371,7 +373,7 @@ def _vmap_in_dims(name, fun, args, kwargs, in_axes, axis_size):
         aval = core.aval_of(x)
         if not -aval.ndim <= ax < aval.ndim:
             arg = _arg_leaf_names(fun, args, kwargs)[i]
-            how = "in_axes" if i < len(leaves) - _n_leaves(kwargs) else (
+            how = "in_axes" if i < len(leaves) - n_kw else (
                 "keyword arguments are mapped over axis 0, so")
             raise ValueError(
                 f"xnp.vmap: {how} {ax} is out of range for argument {arg} of {name} with "
@@ -437,6 +439,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
         path), or no argument is mapped and ``axis_size`` is not given.
     """
     name = _fun_name(fun)
+    where = debug_info_for(fun, "vmap", ()).where()
 
     @functools.wraps(fun)
     def vmapped(*args, **kwargs):
@@ -451,7 +454,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
 
         outs = batching.batch_call(flat, leaves, dims, size, out_dims, name,
                                    out_names=lambda: _output_names(store["out_tree"]),
-                                   fun_where=debug_info_for(fun, "vmap", ()).where())
+                                   fun_where=where)
         return tree_unflatten(store["out_tree"], outs)
 
     return vmapped

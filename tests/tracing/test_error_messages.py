@@ -347,7 +347,11 @@ def test_leak_out_of_vmap_and_grad():
 
     xnp.grad(scalar)(1.0)
     for use in (lambda: bool(kept[0]), lambda: float(kept[0]), lambda: kept[0] + 1):
-        _raises(errors.UnexpectedTracerError, use, "Encountered an unexpected tracer")
+        _raises(errors.UnexpectedTracerError, use, "Encountered an unexpected tracer",
+                "scalar at test_error_messages.py:", "traced for grad")
+    kept.clear()
+    xnp.jvp(scalar, (1.0,), (1.0,))
+    _raises(errors.UnexpectedTracerError, lambda: kept[0] * 2, "scalar at", "traced for jvp")
 
 
 # --------------------------------------------------------------------------- jit arguments

@@ -35,11 +35,15 @@ def _fun_name(fun) -> str:
 
 def _flat_fun(fun, in_tree, store, with_kwargs=False):
     """``fun`` on flat leaves: ``in_tree`` is the tree of the positional arguments, or
-    (``with_kwargs``) of the pair ``(args, kwargs)``."""
+    (``with_kwargs``) of the pair ``(args, kwargs)``. The trace it runs on (jvp, grad,
+    vmap) learns ``fun``'s name and file:line for the message of a tracer that leaks."""
     def flat(*leaves):
         args = tree_unflatten(in_tree, leaves)
         args, kwargs = args if with_kwargs else (args, {})
         trace = core.current_trace()
+        if not trace.staging and getattr(trace, "fun_where", None) is None:
+            trace.fun_where = debug_info_for(getattr(fun, "debug_fun", fun),
+                                             trace.transformation, ()).where()
         try:
             out = fun(*args, **kwargs)
         except errors.ForeignWriteError as e:
@@ -262,6 +266,7 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
                 full[i] = d
             return fun(*full, **kwargs)
 
+        partial_fun.debug_fun = fun  # messages name the user's function
         out, vjp_fn, *aux = vjp(partial_fun, *diff_args, has_aux=has_aux)
         aval = core.aval_of(out) if not isinstance(out, (tuple, list, dict)) else None
         if aval is None or aval.shape != ():

@@ -184,7 +184,8 @@ SUCCEEDS = {
     "jit_qr_nan": "xnp.jit(xnp.linalg.qr)(xnp.full((3, 3), xnp.nan))",
     "jit_det_nan": "xnp.jit(xnp.linalg.det)(xnp.full((3, 3), xnp.nan))",
     "jit_slogdet_inf": "xnp.jit(xnp.linalg.slogdet)(xnp.full((3, 3), xnp.inf))",
-    "jit_lstsq_nan": "xnp.jit(lambda a, b: xnp.linalg.lstsq(a, b))(xnp.full((3, 3), xnp.nan), x[:3])",
+    "jit_lstsq_nan": ("xnp.jit(lambda a, b: xnp.linalg.lstsq(a, b))("
+                      "xnp.full((3, 3), xnp.nan), x[:3])"),
     "jit_pinv_nan": "xnp.jit(xnp.linalg.pinv)(xnp.full((3, 3), xnp.nan))",
     "jit_matrix_rank_nan": "xnp.jit(xnp.linalg.matrix_rank)(xnp.full((3, 3), xnp.nan))",
     "jit_norm2_nan": "xnp.jit(lambda a: xnp.linalg.norm(a, 2))(xnp.full((3, 3), xnp.nan))",

@@ -97,9 +97,9 @@ def _run(scenario: str, warm: int, n: int, samples: int = 6):
     return marks
 
 
-def _growth(marks, which: int) -> float:
-    """MiB grown from the first sample to the last (raw: which=0, trimmed: which=1)."""
-    return marks[-1][which] - marks[0][which]
+def _growth(marks, which: int, start: int = 0) -> float:
+    """MiB grown from sample ``start`` to the last (raw: which=0, trimmed: which=1)."""
+    return marks[-1][which] - marks[start][which]
 
 
 def test_retraces_past_the_cache_size_free_their_executables():
@@ -122,17 +122,21 @@ def test_recreated_jit_wrappers_stay_flat():
 
 
 def test_cached_jit_calls_stay_flat():
+    # flat once warm: from the end of the first sixth on (measured: one step of ~1.4 MiB
+    # somewhere in the first ~15,000 calls of a fresh process, then not a page more)
     n = 10**5 if FULL else 20_000
     marks = _run("calls", warm=2000, n=n)
-    assert _growth(marks, 1) < 1, marks
-    assert _growth(marks, 0) < 2, marks
+    assert _growth(marks, 1, start=1) < 0.5, marks
+    assert _growth(marks, 0, start=1) < 1, marks
+    assert _growth(marks, 0) < 4, marks
 
 
 def test_eager_ops_stay_flat():
     n = 10**5 if FULL else 20_000
     marks = _run("eager", warm=2000, n=n)
-    assert _growth(marks, 1) < 1, marks
-    assert _growth(marks, 0) < 2, marks
+    assert _growth(marks, 1, start=1) < 0.5, marks
+    assert _growth(marks, 0, start=1) < 1, marks
+    assert _growth(marks, 0) < 4, marks
 
 
 def test_client_tables_stay_bounded():

@@ -88,14 +88,14 @@ RECORDS = [r for name in _REF for r in _records(name)] + [
         shapes=[],
         errors=[
             ([np.float64(1.0)], ValueError, r"xnp\.lax\.cumsum: axis 0 is out of range for the "
-                                            r"operand f64\[\]"),
+                                            r"operand float64\[\]"),
             ([np.zeros(3, bool)], TypeError, r"xnp\.lax\.cumsum: operand dtype bool"),
         ]),
     OpRecord(
         "cummax[errors]", fun=lambda x: lax.cummax(x, axis=2), reference=None, nargs=1,
         dtypes=[], shapes=[],
         errors=[
-            ([np.zeros((2, 3))], ValueError, r"axis 2 is out of range.*f64\[2,3\]"),
+            ([np.zeros((2, 3))], ValueError, r"axis 2 is out of range.*float64\[2,3\]"),
             ([np.zeros((2, 3, 1), np.complex64)], TypeError, r"cummax: operand dtype complex64"),
         ]),
     OpRecord(

@@ -62,7 +62,7 @@ RECORDS = [
                                ((1, 1), (1, 1)), ((2, 3), (3, 0))],
             errors=[([np.ones((3, 4)), np.ones((5, 2))], TypeError,
                      r"lhs dim 1 has size 4 and rhs dim 0 has size 5 "
-                     r"\(f64\[3,4\] and f64\[5,2\]\)"),
+                     r"\(float64\[3,4\] and float64\[5,2\]\)"),
                     ([np.ones((3, 4)), np.ones((4, 2), np.float32)], TypeError, "equal dtypes"),
                     ([np.ones(4), np.ones(4)], ValueError, "out of range")]),
     _record("vector", (([0], [0]), ([], [])), [((4,), (4,)), ((0,), (0,)), ((1,), (1,))]),

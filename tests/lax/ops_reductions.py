@@ -156,7 +156,7 @@ RECORDS += [
     OpRecord(name="reduce_sum-bad-axes", fun=lambda x: lax.reduce_sum(x, (0, 0)), reference=None,
              nargs=1, dtypes=[], shapes=[],
              errors=[([np.zeros((2, 3))], ValueError, "sorted, unique"),
-                     ([np.zeros((2, 3))], ValueError, r"reduce_sum.*f64\[2,3\]")]),
+                     ([np.zeros((2, 3))], ValueError, r"reduce_sum.*float64\[2,3\]")]),
     OpRecord(name="reduce_sum-axes-type", fun=lambda x: lax.reduce_sum(x, (0.5,)), reference=None,
              nargs=1, dtypes=[], shapes=[],
              errors=[([np.zeros((2, 3))], TypeError, "reduce_sum")]),

@@ -62,8 +62,9 @@ RECORDS = [
         reference=None, nargs=1, dtypes=[], shapes=[],
         errors=[
             ([np.zeros(3)], TypeError, r"xnp\.lax\.broadcast_in_dim: operand dimension 0 has size 3"
-                                       r".*f64\[3\]"),
-            ([np.zeros((2, 1))], TypeError, r"one entry per operand dimension; operand f64\[2,1\]"),
+                                       r".*float64\[3\]"),
+            ([np.zeros((2, 1))], TypeError,
+             r"one entry per operand dimension; operand float64\[2,1\]"),
         ],
     ),
     OpRecord(
@@ -90,7 +91,7 @@ RECORDS = [
         fun=lambda x: lax.reshape(x, (4, 2)),
         reference=None, nargs=1, dtypes=[], shapes=[],
         errors=[
-            ([np.zeros(6)], TypeError, r"xnp\.lax\.reshape: cannot reshape f64\[6\] into shape "
+            ([np.zeros(6)], TypeError, r"xnp\.lax\.reshape: cannot reshape float64\[6\] into shape "
                                        r"\(4, 2\)"),
         ],
     ),
@@ -106,7 +107,7 @@ RECORDS = [
         reference=None, nargs=1, dtypes=[], shapes=[],
         errors=[
             ([np.zeros((2, 3))], ValueError, r"xnp\.lax\.squeeze: cannot squeeze dimension 0 of "
-                                             r"size 2.*f64\[2,3\]"),
+                                             r"size 2.*float64\[2,3\]"),
             ([np.zeros(())], ValueError, r"xnp\.lax\.squeeze: dimensions=\(0,\)"),
         ],
     ),
@@ -122,7 +123,7 @@ RECORDS = [
         reference=None, nargs=1, dtypes=[], shapes=[],
         errors=[
             ([np.zeros((2, 3))], ValueError, r"xnp\.lax\.transpose: `permutation`=\(0, 0\).*"
-                                             r"f64\[2,3\]"),
+                                             r"float64\[2,3\]"),
         ],
     ),
     OpRecord(
@@ -134,11 +135,12 @@ RECORDS = [
                 ((3, 1), (0, 1)), ((1, 2, 3), (2, 2, 3))],
         errors=[
             ([np.zeros(2), np.zeros(2, np.float32)], TypeError,
-             r"xnp\.lax\.concatenate: operands must have equal dtypes, got f64\[2\], f32\[2\]"),
+             r"xnp\.lax\.concatenate: operands must have equal dtypes, got float64\[2\], "
+             r"float32\[2\]"),
             ([np.zeros((2, 3)), np.zeros((2, 4))], TypeError,
              r"xnp\.lax\.concatenate: operand shapes must match except along dimension 0"),
             ([np.zeros((2,)), np.zeros((2, 3))], TypeError,
-             r"equal ranks, got f64\[2\], f64\[2,3\]"),
+             r"equal ranks, got float64\[2\], float64\[2,3\]"),
             ([np.zeros(()), np.zeros(())], ValueError, r"dimension=0 is out of range"),
         ],
     ),
@@ -178,7 +180,7 @@ RECORDS = [
         reference=lambda x: np.flip(x, 0),
         nargs=1, dtypes=ALL, shapes=NONSCALAR,
         errors=[
-            ([np.zeros(())], ValueError, r"xnp\.lax\.rev: dimensions=\(0,\).*f64\[\]"),
+            ([np.zeros(())], ValueError, r"xnp\.lax\.rev: dimensions=\(0,\).*float64\[\]"),
         ],
     ),
     OpRecord(
@@ -189,9 +191,9 @@ RECORDS = [
         shapes=[(s, ()) for s in SMALL_SHAPES],
         errors=[
             ([np.zeros(3), np.zeros(2)], TypeError, r"xnp\.lax\.pad: padding_value must be a "
-                                                    r"scalar, got f64\[2\]"),
+                                                    r"scalar, got float64\[2\]"),
             ([np.zeros(3), np.float32(0)], TypeError, r"xnp\.lax\.pad: operands must have equal "
-                                                      r"dtypes, got f64\[3\], f32\[\]"),
+                                                      r"dtypes, got float64\[3\], float32\[\]"),
         ],
     ),
     OpRecord(
@@ -207,9 +209,9 @@ RECORDS = [
         reference=None, nargs=2, dtypes=[], shapes=[],
         errors=[
             ([np.zeros(3), np.float64(0)], ValueError, r"xnp\.lax\.pad: interior padding must be "
-                                                       r">= 0.*f64\[3\]"),
+                                                       r">= 0.*float64\[3\]"),
             ([np.zeros((2, 3)), np.float64(0)], ValueError, r"padding_config has 1 entries, "
-                                                            r"operand f64\[2,3\] has rank 2"),
+                                                            r"operand float64\[2,3\] has rank 2"),
         ],
     ),
     OpRecord(

@@ -216,9 +216,9 @@ RECORDS = [
         dtypes=[], shapes=[],
         errors=[
             ([np.zeros(2)], ValueError, r"xnp\.lax\.slice: dimension 0 needs 0 <= start <= limit "
-                                        r"<= 2.*f64\[2\]"),
+                                        r"<= 2.*float64\[2\]"),
             ([np.zeros((3, 3))], TypeError,
-             r"xnp\.lax\.slice: .*one entry per dimension.*f64\[3,3\]"),
+             r"xnp\.lax\.slice: .*one entry per dimension.*float64\[3,3\]"),
         ]),
     OpRecord(
         "slice[stride0]", fun=lambda x: lax.slice(x, (0,), (3,), (0,)), reference=None, nargs=1,
@@ -233,7 +233,7 @@ RECORDS = [
             ([np.zeros(3)], ValueError, r"xnp\.lax\.dynamic_slice: slice_sizes\[0\]=4 must be in "
                                         r"\[0, 3\]"),
             ([np.zeros((5, 5))], TypeError, r"one start index per operand dimension, got 1 for "
-                                            r"operand f64\[5,5\]"),
+                                            r"operand float64\[5,5\]"),
         ]),
     OpRecord(
         "dynamic_slice[float_start]", fun=lambda x: lax.dynamic_slice(x, (x[0],), (1,)),
@@ -249,10 +249,11 @@ RECORDS = [
         fun=lambda x, u: lax.dynamic_update_slice(x, u, (0,) * x.ndim), reference=None, nargs=2,
         dtypes=[], shapes=[],
         errors=[
-            ([np.zeros(3), np.zeros(4)], TypeError, r"update f64\[4\] must have the operand's rank "
-                                                    r"and fit inside operand f64\[3\]"),
+            ([np.zeros(3), np.zeros(4)], TypeError,
+             r"update float64\[4\] must have the operand's rank and fit inside operand "
+             r"float64\[3\]"),
             ([np.zeros(3), np.zeros(2, np.float32)], TypeError,
-             r"equal dtypes.*f64\[3\], f32\[2\]"),
+             r"equal dtypes.*float64\[3\], float32\[2\]"),
         ]),
     OpRecord(
         "gather[rows,clip]",

@@ -154,14 +154,15 @@ RECORDS = [
         "sorting[errors]", fun=lambda x: lax.sort(x), reference=None, nargs=1, dtypes=[],
         shapes=[],
         errors=[([np.float64(1.0)], ValueError,
-                 r"xnp\.lax\.sort: dimension -1 is out of range for operands f64\[\]")]),
+                 r"xnp\.lax\.sort: dimension -1 is out of range for operands float64\[\]")]),
     OpRecord(
         "sort[errors,shapes]", fun=lambda a, b: lax.sort((a, b)), reference=None, nargs=2,
         dtypes=[], shapes=[],
-        errors=[([np.zeros(3), np.zeros(4)], TypeError, r"equal shapes, got f64\[3\], f64\[4\]")]),
+        errors=[([np.zeros(3), np.zeros(4)], TypeError,
+                 r"equal shapes, got float64\[3\], float64\[4\]")]),
     OpRecord(
         "top_k[errors]", fun=lambda x: lax.top_k(x, 4), reference=None, nargs=1, dtypes=[],
         shapes=[],
-        errors=[([np.zeros((2, 3))], ValueError, r"k=4 must be in \[0, 3\].*f64\[2,3\]"),
+        errors=[([np.zeros((2, 3))], ValueError, r"k=4 must be in \[0, 3\].*float64\[2,3\]"),
                 ([np.zeros(5, np.complex64)], TypeError, r"top_k: operand dtype complex64")]),
 ]

@@ -165,7 +165,7 @@ RECORDS = (
             errors=[
                 ([np.zeros(3)], ValueError, r"reduce_window_sum: `window_dimensions`=\(2, 2\) "
                                             r"needs one entry per dimension of the operand "
-                                            r"f64\[3\]"),
+                                            r"float64\[3\]"),
                 ([np.zeros((2, 2), bool)], TypeError, r"reduce_window_sum: operand dtype bool"),
             ]),
         OpRecord(

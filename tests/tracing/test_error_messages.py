@@ -414,3 +414,29 @@ def test_boolean_mask_offers_where_and_nonzero_size():
             "xnp.where(mask, x, fill)", "size=")
     _raises(errors.NonConcreteBooleanIndexError, lambda: xnp.vmap(lambda x: x[x > 0])(
         xnp.ones((2, 3))), "got bool[3]", "for vmap")
+
+
+# --------------------------------------------------------------------------- lax rule errors
+
+_SHORT_DTYPE = re.compile(r"\b(f|i|u|c|bf)\d+\[|\bpred\[")
+
+
+def _op_table_errors():
+    from tests.lax.op_table import all_records
+
+    return [pytest.param(rec, i, id=f"{rec.name}-err{i}") for rec in all_records()
+            for i in range(len(rec.errors))]
+
+
+@pytest.mark.parametrize("rec,i", _op_table_errors())
+def test_lax_rule_errors_use_full_dtype_names(rec, i):
+    """Every shape/dtype-rule error of the op table, eagerly and under jit, names avals with
+    NumPy's dtype names (``float64[3]``), never the jaxpr printer's ``f64[3]``."""
+    args, exc, _ = rec.errors[i]
+    xargs = [xnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    runs = (("eager", lambda: rec.fun(*xargs)), ("jit", lambda: xnp.jit(rec.fun)(*args)))
+    for label, run in runs:
+        with pytest.raises(exc) as e:
+            run()
+        msg = str(e.value)
+        assert not _SHORT_DTYPE.search(msg), f"{rec.name} ({label}): short dtype name in:\n{msg}"

@@ -14,7 +14,7 @@ import operator
 import ml_dtypes
 import numpy as np
 
-from xnp.tracing import Primitive, ShapedArray
+from xnp.tracing import Primitive, ShapedArray, errors
 from xnp.tracing.avals import SUPPORTED_DTYPES
 
 __all__ = [
@@ -59,7 +59,7 @@ def check_dtype(name: str, aval: ShapedArray, accept, what: str = "operand") -> 
     if aval.dtype not in accept:
         raise TypeError(
             f"xnp.lax.{name}: {what} dtype {aval.dtype} is not accepted; "
-            f"needs a {category_name(accept)} dtype (got {aval.str_short()}).")
+            f"needs a {category_name(accept)} dtype (got {errors.aval_str(aval)}).")
 
 
 def same_dtype(name: str, *avals: ShapedArray) -> np.dtype:
@@ -69,7 +69,7 @@ def same_dtype(name: str, *avals: ShapedArray) -> np.dtype:
         if a.dtype != dt:
             raise TypeError(
                 f"xnp.lax.{name}: operands must have equal dtypes, got "
-                f"{', '.join(a.str_short() for a in avals)}.")
+                f"{errors.avals_str(avals)}.")
     return dt
 
 
@@ -82,13 +82,12 @@ def broadcast_shapes(name: str, *avals: ShapedArray) -> tuple[int, ...]:
     if any(len(s) != rank for s in shapes):
         raise TypeError(
             f"xnp.lax.{name}: operands must have equal ranks (or be scalars), got "
-            f"{', '.join(a.str_short() for a in avals)}.")
+            f"{errors.avals_str(avals)}.")
     out = []
     for dims in zip(*shapes):
         big = {d for d in dims if d != 1}
         if len(big) > 1:
-            raise TypeError(
-                f"xnp.lax.{name}: incompatible shapes {', '.join(a.str_short() for a in avals)}.")
+            raise TypeError(f"xnp.lax.{name}: incompatible shapes {errors.avals_str(avals)}.")
         out.append(big.pop() if big else 1)
     return tuple(out)
 
@@ -101,7 +100,7 @@ def check_axes(name: str, aval: ShapedArray, axes, what: str = "axes") -> None:
     if list(axes) != sorted(set(axes)) or any(a < 0 or a >= aval.ndim for a in axes):
         raise ValueError(
             f"xnp.lax.{name}: {what}={axes} must be sorted, unique and in [0, {aval.ndim}) "
-            f"for operand {aval.str_short()}.")
+            f"for operand {errors.aval_str(aval)}.")
 
 
 def int_tuple(name: str, what: str, values) -> tuple[int, ...]:

@@ -34,7 +34,7 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax.linalg import PRECISIONS
 from xnp.lax.windowed import padtype_to_pads
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 
 __all__ = [
     "ConvDimensionNumbers", "conv_dimension_numbers", "conv_general_dilated", "conv",
@@ -139,7 +139,7 @@ def conv_output_spatial(in_sizes, window, strides, padding, lhs_dilation, rhs_di
 
 def _check_params(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
                   dimension_numbers, feature_group_count, batch_group_count):
-    shapes = f"({lhs.str_short()}, {rhs.str_short()})"
+    shapes = f"({errors.aval_str(lhs)}, {errors.aval_str(rhs)})"
     nsp = lhs.ndim - 2
     for what, vals in (("window_strides", window_strides), ("padding", padding),
                        ("lhs_dilation", lhs_dilation), ("rhs_dilation", rhs_dilation)):
@@ -168,7 +168,7 @@ def _check_params(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
 def _conv_shape(lhs: ShapedArray, rhs: ShapedArray, *, window_strides, padding, lhs_dilation,
                 rhs_dilation, dimension_numbers, feature_group_count, batch_group_count,
                 precision=None, preferred_element_type=None) -> tuple[int, ...]:
-    shapes = f"({lhs.str_short()}, {rhs.str_short()})"
+    shapes = f"({errors.aval_str(lhs)}, {errors.aval_str(rhs)})"
     if lhs.ndim != rhs.ndim or lhs.ndim < 2:
         raise _err(f"operands must have equal ranks >= 2, got {shapes}.", TypeError)
     _check_params(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
@@ -219,8 +219,8 @@ def _conv_dtype(lhs: ShapedArray, rhs: ShapedArray, *, preferred_element_type=No
     same_kind = any(dt in cat and pref in cat for cat in _KINDS)
     if pref != dt and not (same_kind and pref.itemsize >= dt.itemsize):
         raise _err(f"preferred_element_type={pref.name} must be the operand dtype {dt.name} "
-                   f"or a wider dtype of the same kind ({lhs.str_short()}, "
-                   f"{rhs.str_short()}).", TypeError)
+                   f"or a wider dtype of the same kind ({errors.aval_str(lhs)}, "
+                   f"{errors.aval_str(rhs)}).", TypeError)
     return pref
 
 

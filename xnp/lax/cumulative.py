@@ -31,7 +31,7 @@ from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
 from xnp.lax.windowed import strided_window_slice
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
 from xnp.tracing.pytree import tree_flatten, tree_unflatten
 
@@ -148,7 +148,7 @@ def _cumulative(name: str, accept) -> Primitive:
     def shape(x: ShapedArray, *, axis: int, reverse: bool):
         if not 0 <= axis < x.ndim:
             raise ValueError(f"xnp.lax.{name}: axis {axis} is out of range for the operand "
-                             f"{x.str_short()} (needs 0 <= axis < {x.ndim}).")
+                             f"{errors.aval_str(x)} (needs 0 <= axis < {x.ndim}).")
         return x.shape
 
     def dtype(x: ShapedArray, *, axis: int, reverse: bool):

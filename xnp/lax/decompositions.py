@@ -26,7 +26,7 @@ from xnp.lax import _matrix as M
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 
 __all__ = ["cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig", "cholesky_p",
            "triangular_solve_p", "lu_p", "qr_p", "eigh_p", "svd_p", "eig_p", "LINALG_DTYPES"]
@@ -39,12 +39,12 @@ def _matrix(name: str, a: ShapedArray, *, square: bool = False, what: str = "ope
     """``(batch shape, m, n)`` of a stack of matrices; TypeError/ValueError naming ``name``."""
     if a.ndim < 2:
         raise ValueError(f"xnp.lax.{name}: {what} must be a stack of matrices of shape "
-                         f"(..., m, n), got {a.str_short()}.")
+                         f"(..., m, n), got {errors.aval_str(a)}.")
     kit.check_dtype(name, a, LINALG_DTYPES, what)
     *batch, m, n = a.shape
     if square and m != n:
         raise ValueError(f"xnp.lax.{name}: {what} must be a stack of square matrices, got "
-                         f"{a.str_short()}.")
+                         f"{errors.aval_str(a)}.")
     return tuple(batch), m, n
 
 
@@ -122,12 +122,13 @@ def _triangular_solve_shape(a: ShapedArray, b: ShapedArray, *, left_side, lower,
     bbatch, bm, bn = _matrix("triangular_solve", b, what="`b`")
     if bbatch != batch:
         raise TypeError(f"xnp.lax.triangular_solve: `a` and `b` must have equal batch "
-                        f"dimensions, got {a.str_short()} and {b.str_short()}.")
+                        f"dimensions, got {errors.aval_str(a)} and {errors.aval_str(b)}.")
     k = bm if left_side else bn
     if k != m:
         side = "rows" if left_side else "columns"
         raise TypeError(f"xnp.lax.triangular_solve: `b` must have {m} {side} to match `a` "
-                        f"(left_side={left_side}), got {a.str_short()} and {b.str_short()}.")
+                        f"(left_side={left_side}), got {errors.aval_str(a)} and "
+                        f"{errors.aval_str(b)}.")
     return b.shape
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 
 __all__ = [
     # arithmetic
@@ -204,7 +204,7 @@ def _integer_pow_dtype(x, *, y):
     kit.check_dtype("integer_pow", x, kit.NUMERIC)
     if y < 0 and x.dtype in kit.INTEGER:
         raise TypeError(f"xnp.lax.integer_pow: integers cannot be raised to the negative "
-                        f"power y={y} (operand {x.str_short()}).")
+                        f"power y={y} (operand {errors.aval_str(x)}).")
     return x.dtype
 
 
@@ -765,7 +765,7 @@ def _bitcast_dtype(x, *, new_dtype):
     if new_dtype.itemsize != x.dtype.itemsize:
         raise TypeError(
             f"xnp.lax.bitcast_convert_type: new_dtype {new_dtype} must have the bit width of "
-            f"the operand {x.str_short()} ({8 * x.dtype.itemsize} bits).")
+            f"the operand {errors.aval_str(x)} ({8 * x.dtype.itemsize} bits).")
     return new_dtype
 
 
@@ -816,7 +816,7 @@ def _select_n_shape(which, *cases):
 def _select_n_dtype(which, *cases):
     if which.dtype != _BOOL and which.dtype != _INT32:
         raise TypeError(f"xnp.lax.select_n: `which` must be bool or int32, got "
-                        f"{which.str_short()}.")
+                        f"{errors.aval_str(which)}.")
     if which.dtype == _BOOL and len(cases) > 2:
         raise TypeError(f"xnp.lax.select_n: a bool `which` selects between at most 2 cases, "
                         f"got {len(cases)}.")
@@ -850,7 +850,7 @@ def _clamp_shape(lo, x, hi):
     for name, b in (("lo", lo), ("hi", hi)):
         if b.shape != () and b.shape != x.shape:
             raise TypeError(f"xnp.lax.clamp: `{name}` must be a scalar or have the shape of x; "
-                            f"got {lo.str_short()}, {x.str_short()}, {hi.str_short()}.")
+                            f"got {errors.avals_str((lo, x, hi))}.")
     return x.shape
 
 

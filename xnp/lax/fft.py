@@ -43,7 +43,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 
 __all__ = ["FftType", "fft", "fft_p"]
 
@@ -87,11 +87,11 @@ def _fft_shape(x: ShapedArray, *, fft_type: FftType, fft_lengths: tuple[int, ...
     k = len(fft_lengths)
     if not 1 <= k <= 3:
         raise ValueError(f"xnp.lax.fft: 1 to 3 `fft_lengths` are supported, got "
-                         f"{fft_lengths} for {x.str_short()}.")
+                         f"{fft_lengths} for {errors.aval_str(x)}.")
     if any(n < 1 for n in fft_lengths):
         raise ValueError(f"xnp.lax.fft: `fft_lengths` must be positive, got {fft_lengths}.")
     if x.ndim < k:
-        raise ValueError(f"xnp.lax.fft: operand {x.str_short()} has fewer than {k} axes "
+        raise ValueError(f"xnp.lax.fft: operand {errors.aval_str(x)} has fewer than {k} axes "
                          f"for fft_lengths={fft_lengths}.")
     lead, trailing = x.shape[:-k], x.shape[x.ndim - k:]
     expected = fft_lengths
@@ -102,7 +102,7 @@ def _fft_shape(x: ShapedArray, *, fft_type: FftType, fft_lengths: tuple[int, ...
         what = {FftType.IRFFT: f" (IRFFT reads n // 2 + 1 = {n // 2 + 1} frequencies of the "
                                f"last axis)"}.get(fft_type, "")
         raise ValueError(f"xnp.lax.fft: {fft_type.name} with fft_lengths={fft_lengths} needs "
-                         f"trailing dimensions {expected}{what}, got operand {x.str_short()}.")
+                         f"trailing dimensions {expected}{what}, got operand {errors.aval_str(x)}.")
     if fft_type == FftType.RFFT:
         return lead + fft_lengths[:-1] + (n // 2 + 1,)
     if fft_type == FftType.IRFFT:
@@ -115,7 +115,7 @@ def _fft_dtype(x: ShapedArray, *, fft_type: FftType, fft_lengths):
     if x.dtype not in accept:
         needs = "float32 or float64" if fft_type == FftType.RFFT else "complex64 or complex128"
         raise TypeError(f"xnp.lax.fft: {fft_type.name} needs a {needs} operand, "
-                        f"got {x.str_short()}.")
+                        f"got {errors.aval_str(x)}.")
     if fft_type == FftType.RFFT:
         return _TO_COMPLEX[x.dtype]
     if fft_type == FftType.IRFFT:

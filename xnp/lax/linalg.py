@@ -25,7 +25,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise, shape_ops
 from xnp.lax.reductions import checked_bind
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 
 __all__ = ["DotDimensionNumbers", "dot_general", "dot_general_p", "PRECISIONS"]
 
@@ -82,7 +82,7 @@ def _check_dims(name, aval, dims, what):
     for d in dims:
         if not 0 <= d < aval.ndim:
             raise ValueError(
-                f"xnp.lax.{name}: {what} {dims} out of range for operand {aval.str_short()}.")
+                f"xnp.lax.{name}: {what} {dims} out of range for operand {errors.aval_str(aval)}.")
     if len(set(dims)) != len(dims):
         raise ValueError(f"xnp.lax.{name}: {what} {dims} repeat a dimension.")
 
@@ -120,7 +120,7 @@ def _dot_shape(lhs: ShapedArray, rhs: ShapedArray, dimension_numbers) -> tuple[i
                 raise TypeError(
                     f"xnp.lax.{name}: {kind} dims must have equal sizes, but lhs dim {i} has "
                     f"size {lhs.shape[i]} and rhs dim {j} has size {rhs.shape[j]} "
-                    f"({lhs.str_short()} and {rhs.str_short()}).")
+                    f"({errors.aval_str(lhs)} and {errors.aval_str(rhs)}).")
     batch = tuple(lhs.shape[i] for i in lb)
     lfree = tuple(n for i, n in enumerate(lhs.shape) if i not in lc and i not in lb)
     rfree = tuple(n for i, n in enumerate(rhs.shape) if i not in rc and i not in rb)
@@ -140,7 +140,8 @@ def _dot_general_dtype(lhs: ShapedArray, rhs: ShapedArray, *, dimension_numbers,
     if pref != dt and not (same_kind and pref.itemsize >= dt.itemsize) and dt not in kit.BOOL:
         raise TypeError(
             f"xnp.lax.dot_general: preferred_element_type={pref.name} must be the operand dtype "
-            f"{dt.name} or a wider dtype of the same kind ({lhs.str_short()}, {rhs.str_short()}).")
+            f"{dt.name} or a wider dtype of the same kind "
+            f"({errors.avals_str((lhs, rhs))}).")
     return pref
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise, shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 
 __all__ = [
     "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or",
@@ -326,7 +326,7 @@ def _index_reducer(name: str) -> Primitive:
         kit.check_axes(name, x, axes)
         if x.shape[axes[0]] == 0:
             raise ValueError(
-                f"xnp.lax.{name}: the reduced axis {axes[0]} of {x.str_short()} is empty; "
+                f"xnp.lax.{name}: the reduced axis {axes[0]} of {errors.aval_str(x)} is empty; "
                 f"{name} needs at least one element.")
         return tuple(n for i, n in enumerate(x.shape) if i != axes[0])
 

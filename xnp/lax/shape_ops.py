@@ -131,14 +131,14 @@ _int_tuple = kit.int_tuple
 
 
 def _avals_str(*avals: ShapedArray) -> str:
-    return ", ".join(a.str_short() for a in avals)
+    return ", ".join(errors.aval_str(a) for a in avals)
 
 
 def _check_permutation(name: str, what: str, perm, ndim: int, aval: ShapedArray) -> None:
     if sorted(perm) != list(range(ndim)):
         raise ValueError(
             f"xnp.lax.{name}: `{what}`={perm} must be a permutation of {tuple(range(ndim))} "
-            f"for operand {aval.str_short()}.")
+            f"for operand {errors.aval_str(aval)}.")
 
 
 def _sorted_dims(name: str, dims, aval: ShapedArray) -> tuple[int, ...]:
@@ -146,7 +146,8 @@ def _sorted_dims(name: str, dims, aval: ShapedArray) -> tuple[int, ...]:
     (range is checked by the shape rule)."""
     norm = [d + aval.ndim if -aval.ndim <= d < 0 else d for d in dims]
     if len(set(norm)) != len(norm):
-        raise ValueError(f"xnp.lax.{name}: repeated dimension in {dims} for {aval.str_short()}.")
+        raise ValueError(
+            f"xnp.lax.{name}: repeated dimension in {dims} for {errors.aval_str(aval)}.")
     return tuple(sorted(norm))
 
 
@@ -168,19 +169,19 @@ def _broadcast_in_dim_shape(x: ShapedArray, *, shape, broadcast_dimensions):
     if len(broadcast_dimensions) != x.ndim:
         raise TypeError(
             f"xnp.lax.{name}: `broadcast_dimensions`={broadcast_dimensions} must have one entry "
-            f"per operand dimension; operand {x.str_short()}, shape={shape}.")
+            f"per operand dimension; operand {errors.aval_str(x)}, shape={shape}.")
     if any(d < 0 for d in shape):
         raise ValueError(f"xnp.lax.{name}: negative dimension in shape={shape}.")
     if any(d < 0 or d >= len(shape) for d in broadcast_dimensions) or any(
             a >= b for a, b in zip(broadcast_dimensions, broadcast_dimensions[1:])):
         raise ValueError(
             f"xnp.lax.{name}: `broadcast_dimensions`={broadcast_dimensions} must be strictly "
-            f"increasing and in [0, {len(shape)}); operand {x.str_short()}, shape={shape}.")
+            f"increasing and in [0, {len(shape)}); operand {errors.aval_str(x)}, shape={shape}.")
     for i, d in enumerate(broadcast_dimensions):
         if x.shape[i] != 1 and x.shape[i] != shape[d]:
             raise TypeError(
                 f"xnp.lax.{name}: operand dimension {i} has size {x.shape[i]}, which is neither 1 "
-                f"nor shape[{d}]={shape[d]}; operand {x.str_short()}, shape={shape}, "
+                f"nor shape[{d}]={shape[d]}; operand {errors.aval_str(x)}, shape={shape}, "
                 f"broadcast_dimensions={broadcast_dimensions}.")
     return shape
 
@@ -259,7 +260,7 @@ def expand_dims(operand: Array, dimensions) -> Array:
         if not -ndim_out <= d < ndim_out:
             raise ValueError(
                 f"xnp.lax.expand_dims: dimension {d} is out of range for a result of rank "
-                f"{ndim_out} (operand {aval.str_short()}).")
+                f"{ndim_out} (operand {errors.aval_str(aval)}).")
         norm.append(d % ndim_out)
     if len(set(norm)) != len(norm):
         raise ValueError(f"xnp.lax.expand_dims: repeated dimension in {dims}.")
@@ -284,7 +285,7 @@ def _reshape_shape(x: ShapedArray, *, new_sizes, dimensions):
         size *= d
     if size != x.size:
         raise TypeError(
-            f"xnp.lax.{name}: cannot reshape {x.str_short()} into shape {new_sizes}: "
+            f"xnp.lax.{name}: cannot reshape {errors.aval_str(x)} into shape {new_sizes}: "
             f"{x.size} elements vs {size}.")
     return new_sizes
 
@@ -343,7 +344,7 @@ def _squeeze_shape(x: ShapedArray, *, dimensions):
         if x.shape[d] != 1:
             raise ValueError(
                 f"xnp.lax.squeeze: cannot squeeze dimension {d} of size {x.shape[d]} "
-                f"(only size-1 dimensions can be removed); operand {x.str_short()}.")
+                f"(only size-1 dimensions can be removed); operand {errors.aval_str(x)}.")
     return tuple(n for i, n in enumerate(x.shape) if i not in dimensions)
 
 
@@ -584,23 +585,23 @@ def _pad_shape(x: ShapedArray, pv: ShapedArray, *, padding_config):
     name = "pad"
     if pv.ndim != 0:
         raise TypeError(
-            f"xnp.lax.{name}: padding_value must be a scalar, got {pv.str_short()} "
-            f"(operand {x.str_short()}).")
+            f"xnp.lax.{name}: padding_value must be a scalar, got {errors.aval_str(pv)} "
+            f"(operand {errors.aval_str(x)}).")
     if len(padding_config) != x.ndim:
         raise ValueError(
             f"xnp.lax.{name}: padding_config has {len(padding_config)} entries, operand "
-            f"{x.str_short()} has rank {x.ndim}.")
+            f"{errors.aval_str(x)} has rank {x.ndim}.")
     out = []
     for i, ((lo, hi, interior), n) in enumerate(zip(padding_config, x.shape)):
         if interior < 0:
             raise ValueError(
                 f"xnp.lax.{name}: interior padding must be >= 0, got {interior} for dimension "
-                f"{i} (padding_config={padding_config}, operand {x.str_short()}).")
+                f"{i} (padding_config={padding_config}, operand {errors.aval_str(x)}).")
         size = lo + hi + n + max(n - 1, 0) * interior
         if size < 0:
             raise ValueError(
                 f"xnp.lax.{name}: dimension {i} would have negative size {size} "
-                f"(padding_config={padding_config}, operand {x.str_short()}).")
+                f"(padding_config={padding_config}, operand {errors.aval_str(x)}).")
         out.append(size)
     return tuple(out)
 

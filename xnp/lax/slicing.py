@@ -33,7 +33,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax.reductions import checked_bind
 from xnp.lax.shape_ops import broadcast_in_dim, concatenate, pad, squeeze
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing.batching import moveaxis
 
 __all__ = [
@@ -157,7 +157,7 @@ class _Ctx:
         self.avals = avals
 
     def __str__(self):
-        parts = [f"{k} {a.str_short()}" for k, a in self.avals.items()]
+        parts = [f"{k} {errors.aval_str(a)}" for k, a in self.avals.items()]
         return ", ".join(parts + [str(self.dnums)])
 
 
@@ -177,7 +177,7 @@ def _check_indices(name, indices: ShapedArray, context):
     kit.check_dtype(name, indices, kit.INTEGER, "indices")
     if indices.ndim < 1:
         raise TypeError(f"xnp.lax.{name}: indices must have rank >= 1 (the last dim is the index "
-                        f"vector), got {indices.str_short()}; {context}.")
+                        f"vector), got {errors.aval_str(indices)}; {context}.")
 
 
 def _check_batching(name, operand, indices, obd, ibd, obd_name, ibd_name, context):
@@ -219,7 +219,7 @@ def _slice_shape(x: ShapedArray, *, start_indices, limit_indices, strides):
             strides is not None and len(strides) != n):
         raise TypeError(
             f"xnp.lax.{name}: start_indices={start_indices}, limit_indices={limit_indices} and "
-            f"strides={strides} need one entry per dimension of operand {x.str_short()}.")
+            f"strides={strides} need one entry per dimension of operand {errors.aval_str(x)}.")
     out = []
     for d in range(n):
         s, lim = start_indices[d], limit_indices[d]
@@ -229,7 +229,7 @@ def _slice_shape(x: ShapedArray, *, start_indices, limit_indices, strides):
         if not 0 <= s <= lim <= x.shape[d]:
             raise ValueError(
                 f"xnp.lax.{name}: dimension {d} needs 0 <= start <= limit <= {x.shape[d]}, got "
-                f"start={s}, limit={lim} (operand {x.str_short()}).")
+                f"start={s}, limit={lim} (operand {errors.aval_str(x)}).")
         out.append((lim - s + st - 1) // st)
     return tuple(out)
 
@@ -330,10 +330,11 @@ def _check_start_scalars(name, operand: ShapedArray, starts):
     if len(starts) != operand.ndim:
         raise TypeError(
             f"xnp.lax.{name}: needs one start index per operand dimension, got {len(starts)} "
-            f"for operand {operand.str_short()}.")
+            f"for operand {errors.aval_str(operand)}.")
     for s in starts:
         if s.ndim != 0:
-            raise TypeError(f"xnp.lax.{name}: start indices must be scalars, got {s.str_short()}.")
+            raise TypeError(
+                f"xnp.lax.{name}: start indices must be scalars, got {errors.aval_str(s)}.")
         kit.check_dtype(name, s, kit.INTEGER, "start index")
 
 
@@ -342,11 +343,11 @@ def _dynamic_slice_shape(x: ShapedArray, *starts, slice_sizes):
     _check_start_scalars(name, x, starts)
     if len(slice_sizes) != x.ndim:
         raise TypeError(f"xnp.lax.{name}: slice_sizes={slice_sizes} needs one entry per dimension "
-                        f"of operand {x.str_short()}.")
+                        f"of operand {errors.aval_str(x)}.")
     for d, (size, n) in enumerate(zip(slice_sizes, x.shape)):
         if not 0 <= size <= n:
             raise ValueError(f"xnp.lax.{name}: slice_sizes[{d}]={size} must be in [0, {n}] for "
-                             f"operand {x.str_short()}.")
+                             f"operand {errors.aval_str(x)}.")
     return tuple(slice_sizes)
 
 
@@ -419,7 +420,7 @@ def _start_values(name: str, start_indices) -> list:
         aval = core.aval_of(start_indices)
         if aval.ndim != 1:
             raise TypeError(f"xnp.lax.{name}: start_indices must be a sequence of scalars or a "
-                            f"1-D array, got {aval.str_short()}.")
+                            f"1-D array, got {errors.aval_str(aval)}.")
         return [squeeze(slice(start_indices, (k,), (k + 1,)), (0,)) for k in range(aval.shape[0])]
     starts = list(start_indices)
     dtypes = [core.aval_of(s).dtype for s in starts if not core.is_python_scalar(s)]
@@ -485,8 +486,8 @@ def _dynamic_update_slice_shape(x: ShapedArray, update: ShapedArray, *starts):
     _check_start_scalars(name, x, starts)
     if update.ndim != x.ndim or any(u > n for u, n in zip(update.shape, x.shape)):
         raise TypeError(
-            f"xnp.lax.{name}: update {update.str_short()} must have the operand's rank and fit "
-            f"inside operand {x.str_short()}.")
+            f"xnp.lax.{name}: update {errors.aval_str(update)} must have the operand's rank "
+            f"and fit inside operand {errors.aval_str(x)}.")
     return x.shape
 
 

@@ -31,7 +31,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
 from xnp.tracing.batching import moveaxis
 
@@ -40,7 +40,7 @@ __all__ = ["sort", "sort_key_val", "top_k", "searchsorted", "sort_p", "top_k_p",
 
 
 def _avals_str(*avals: ShapedArray) -> str:
-    return ", ".join(a.str_short() for a in avals)
+    return ", ".join(errors.aval_str(a) for a in avals)
 
 
 def _iota_dtype(n: int) -> np.dtype:
@@ -175,10 +175,11 @@ def _descending_keys(x) -> list:
 
 def _top_k_shape(x: ShapedArray, *, k: int, index_dtype):
     if x.ndim == 0:
-        raise ValueError(f"xnp.lax.top_k: the operand must have rank >= 1, got {x.str_short()}.")
+        raise ValueError(
+            f"xnp.lax.top_k: the operand must have rank >= 1, got {errors.aval_str(x)}.")
     if not 0 <= k <= x.shape[-1]:
         raise ValueError(f"xnp.lax.top_k: k={k} must be in [0, {x.shape[-1]}] (the last "
-                         f"dimension of {x.str_short()}).")
+                         f"dimension of {errors.aval_str(x)}).")
     out = x.shape[:-1] + (k,)
     return [out, out]
 

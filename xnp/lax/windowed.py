@@ -40,7 +40,7 @@ from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import reductions, shape_ops
 from xnp.lax.reductions import reduction_identity
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing import ad, batching
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
@@ -58,7 +58,7 @@ __all__ = [
 
 
 def _avals_str(*avals: ShapedArray) -> str:
-    return ", ".join(a.str_short() for a in avals)
+    return ", ".join(errors.aval_str(a) for a in avals)
 
 
 def _dilate(n: int, d: int) -> int:
@@ -73,16 +73,16 @@ def _window_out_shape(name, x: ShapedArray, window_dimensions, window_strides, p
                        ("base_dilation", base_dilation), ("window_dilation", window_dilation)):
         if len(vals) != nd:
             raise ValueError(f"xnp.lax.{name}: `{what}`={vals} needs one entry per dimension of "
-                             f"the operand {x.str_short()}.")
+                             f"the operand {errors.aval_str(x)}.")
     for what, vals in (("window_dimensions", window_dimensions),
                        ("window_strides", window_strides), ("base_dilation", base_dilation),
                        ("window_dilation", window_dilation)):
         if any(v < 1 for v in vals):
             raise ValueError(f"xnp.lax.{name}: `{what}`={vals} must be >= 1 (operand "
-                             f"{x.str_short()}).")
+                             f"{errors.aval_str(x)}).")
     if any(lo < 0 or hi < 0 for lo, hi in padding):
         raise ValueError(f"xnp.lax.{name}: `padding`={padding} must be non-negative (operand "
-                         f"{x.str_short()}).")
+                         f"{errors.aval_str(x)}).")
     out = []
     for n, w, s, (lo, hi), bd, wd in zip(x.shape, window_dimensions, window_strides, padding,
                                           base_dilation, window_dilation):

@@ -114,7 +114,7 @@ def track_view(base, out, entries, *, read=None, write=None, strides=None):
 
 def _undecided(t):
     return NotImplementedError(
-        f"xnp: writing through a traced reshape/ravel ({t.aval.str_short()}) or into its base "
+        f"xnp: writing through a traced reshape/ravel ({errors.aval_str(t.aval)}) or into its base "
         "while it is alive is not supported here: xnp cannot tell whether NumPy would return "
         "a view or a copy (the base is e.g. a jit/vmap argument whose memory layout is not "
         "known when tracing). Call .copy() on the reshaped array for a copy, or write into "
@@ -154,7 +154,7 @@ def rebind(t, new, skip=None) -> None:
         # under grad/vmap the transformation retries the function under jit (the array may
         # have been created inside it from constants, which the enclosing jit traced)
         raise errors.ForeignWriteError(
-            f"xnp: in-place update of a traced array {t.aval.str_short()} that belongs to an "
+            f"xnp: in-place update of a traced array {errors.aval_str(t.aval)} that belongs to an "
             "enclosing transformation (a closure of a nested jit/grad/vmap or a lax "
             "control-flow body) is not supported; return the new value instead.",
             None if trace.staging else trace)

@@ -18,7 +18,7 @@ import numpy as np
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api.linalg import _operands
-from xnp.tracing import core
+from xnp.tracing import core, errors
 
 __all__ = ["convolve", "correlate"]
 
@@ -53,7 +53,7 @@ def _operands_1d(fname: str, a, v, mode, promote_scalars: bool):
             x = lax.reshape(x, (1,))
         elif nd != 1:
             raise ValueError(f"xnp.{fname}: `{argname}` must be one-dimensional, got "
-                             f"{core.aval_of(x).str_short()}")
+                             f"{errors.aval_str(core.aval_of(x))}")
         ops.append(x)
     a, v = ops
     if fname == "convolve" and core.aval_of(v).shape[0] > core.aval_of(a).shape[0]:

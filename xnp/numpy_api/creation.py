@@ -111,7 +111,7 @@ def _cast(fname: str, x, dt: np.dtype | None, copy):
     if copy is False and dt != aval.dtype:
         raise ValueError(
             f"xnp.{fname}: Unable to avoid copy while creating an array as requested "
-            f"(converting {aval.str_short()} to {dt} needs one).")
+            f"(converting {errors.aval_str(aval)} to {dt} needs one).")
     return lax.convert_element_type(x, dt, weak_type=False)
 
 

@@ -24,7 +24,7 @@ from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import asarray_for, default_float, promote_to, result_dtype
 from xnp.numpy_api.sets import static_count
 from xnp.numpy_api.sorting import searchsorted
-from xnp.tracing import core
+from xnp.tracing import core, errors
 
 __all__ = ["bincount", "digitize", "histogram", "histogram_bin_edges", "histogram2d",
            "histogramdd", "interp"]
@@ -62,7 +62,7 @@ def _vector(fname, x, argname):
     if nd != 1:
         raise ValueError(f"xnp.{fname}: object {'of too small depth' if nd == 0 else 'too deep'}"
                          f" for desired array (`{argname}` must be 1-D, got "
-                         f"{core.aval_of(x).str_short()})")
+                         f"{errors.aval_str(core.aval_of(x))})")
     return x
 
 

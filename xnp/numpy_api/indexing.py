@@ -68,7 +68,7 @@ def _fill_vector(fname, value, size, dt):
         v = asarray_for(fname, value, "fill_value")
         if core.aval_of(v).ndim != 0:
             raise ValueError(f"xnp.{fname}: `fill_value` entries must be scalars, got "
-                             f"{core.aval_of(v).str_short()}")
+                             f"{errors.aval_str(core.aval_of(v))}")
         v = lax.convert_element_type(v, dt)
     return lax.broadcast_in_dim(v, (size,), ())
 

@@ -36,7 +36,7 @@ from xnp.numpy_api._util import asarray_for, check_unsupported, normalize_axis, 
 from xnp.numpy_api.creation import _check_device
 from xnp.numpy_api.elementwise import multiply
 from xnp.numpy_api.manipulation import roll
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_array_size
 
@@ -215,7 +215,7 @@ def _r2c(fname, a, axes, lengths, norm):
     """Real-to-complex: RFFT along ``axes[-1]``, then FFTs along the others (last first)."""
     dt = core.aval_of(a).dtype
     if dt.kind == "c":
-        raise TypeError(f"xnp.{fname}: needs real input, got {core.aval_of(a).str_short()}; "
+        raise TypeError(f"xnp.{fname}: needs real input, got {errors.aval_str(core.aval_of(a))}; "
                         f"use xnp.fft.fft/fftn for complex data.")
     out_dtype = _complex_dtype(dt)
     x = _convert(a, np.dtype(np.float64 if out_dtype.itemsize == 16 else np.float32))

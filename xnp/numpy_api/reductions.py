@@ -22,7 +22,7 @@ from xnp.lax.reductions import reduction_identity
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_rank,
                                  default_float, default_int, normalize_axes, normalize_axis,
                                  write_out)
-from xnp.tracing import core, fastpath
+from xnp.tracing import core, errors, fastpath
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["sum", "prod", "mean", "max", "amax", "min", "amin", "argmax", "argmin", "all",
@@ -334,7 +334,7 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
 def _check_ordered(fname, aval):
     if aval.dtype in kit.COMPLEX:
         raise NotImplementedError(
-            f"xnp.{fname}: complex input ({aval.str_short()}) is not supported: NumPy orders "
+            f"xnp.{fname}: complex input ({errors.aval_str(aval)}) is not supported: NumPy orders "
             "complex numbers lexicographically, which xnp does not implement yet. "
             "Reduce the real and imaginary parts separately.")
 

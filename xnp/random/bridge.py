@@ -48,7 +48,7 @@ import weakref
 
 import numpy as np
 
-from xnp.tracing import core
+from xnp.tracing import core, errors
 
 __all__ = ["StatefulRandomError", "Spec", "forward", "method", "function", "staged_check",
            "home_trace", "KEY_API_HINT"]
@@ -118,7 +118,7 @@ def _traced_error(spec: Spec, args, kwargs) -> StatefulRandomError:
     tracer = _first_tracer(value)
     how = getattr(getattr(tracer, "_trace", None), "transformation", None) or "a transformation"
     return StatefulRandomError(
-        f"{spec.where}: argument `{argname}` is a traced value ({tracer.aval.str_short()}, "
+        f"{spec.where}: argument `{argname}` is a traced value ({errors.aval_str(tracer.aval)}, "
         f"under {how}); NumPy's generators draw on the host from concrete values. Pass a "
         f"concrete value (computed outside the transformation), or draw with the key API, "
         f"which takes traced parameters: {KEY_API_HINT}.")

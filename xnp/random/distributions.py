@@ -37,7 +37,7 @@ from xnp.numpy_api import reductions as _reductions
 from xnp.numpy_api import sorting as _sorting
 from xnp.numpy_api.dtypes import finfo, iinfo
 from xnp.random.keys import canonical_shape, check_key, key_words, raw_bits
-from xnp.tracing import core
+from xnp.tracing import core, errors
 
 __all__ = ["uniform", "normal", "randint", "bernoulli", "gumbel", "exponential",
            "truncated_normal", "multivariate_normal", "categorical", "choice", "permutation"]
@@ -235,7 +235,7 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky
     ma, ca = core.aval_of(mean), core.aval_of(cov)
     if ma.ndim < 1 or ca.ndim < 2 or ca.shape[-2:] != (ma.shape[-1],) * 2:
         raise ValueError(f"xnp.random.multivariate_normal: `mean` must be (..., n) and `cov` "
-                         f"(..., n, n), got {ma.str_short()} and {ca.str_short()}.")
+                         f"(..., n, n), got {errors.aval_str(ma)} and {errors.aval_str(ca)}.")
     batch = _util.broadcast_shapes("random.multivariate_normal", ma.shape[:-1], ca.shape[:-2])
     shape = batch if shape is None else canonical_shape("multivariate_normal", shape)
     if np.broadcast_shapes(shape, batch) != shape:
@@ -412,13 +412,13 @@ def categorical(key, logits, axis=-1, shape=None, replace=True):
     aval = core.aval_of(logits)
     if aval.dtype not in kit.FLOATING:
         raise TypeError(f"xnp.random.categorical: `logits` must be floating, got "
-                        f"{aval.str_short()}.")
+                        f"{errors.aval_str(aval)}.")
     axis = _util.normalize_axis("random.categorical", axis, aval.ndim)
     batch = aval.shape[:axis] + aval.shape[axis + 1:]
     shape = batch if shape is None else canonical_shape("categorical", shape)
     if shape[len(shape) - len(batch):] != batch:
         raise ValueError(f"xnp.random.categorical: `shape` {shape} must end with the batch "
-                         f"shape {batch} of logits {aval.str_short()} (axis {axis} removed).")
+                         f"shape {batch} of logits {errors.aval_str(aval)} (axis {axis} removed).")
     prefix = shape[:len(shape) - len(batch)]
     noise_shape = prefix + aval.shape
     noisy = lax.add(_gumbel(key, noise_shape, aval.dtype), _rank(logits, len(noise_shape)))
@@ -528,7 +528,7 @@ def _weighted_indices(key, p, n, shape, draws, replace):
     pa = core.aval_of(p)
     if pa.shape != (n,):
         raise ValueError(f"xnp.random.choice: `p` must have shape ({n},) (the population size), "
-                         f"got {pa.str_short()}.")
+                         f"got {errors.aval_str(pa)}.")
     if pa.dtype not in kit.FLOATING:
         p = lax.convert_element_type(p, _util.default_float())
     dtype = core.aval_of(p).dtype

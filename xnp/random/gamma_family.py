@@ -38,7 +38,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api import reductions as _reductions
 from xnp.random import distributions as _d
 from xnp.random.keys import canonical_shape, check_key, split
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.transformations import vmap
 
 __all__ = ["gamma", "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "poisson"]
@@ -236,7 +236,7 @@ def dirichlet(key, alpha, shape=None, dtype=None):
     aval = core.aval_of(alpha)
     if aval.ndim < 1:
         raise ValueError(f"xnp.random.dirichlet: `alpha` must have at least one dimension, "
-                         f"got {aval.str_short()}.")
+                         f"got {errors.aval_str(aval)}.")
     shape = aval.shape[:-1] if shape is None else canonical_shape("dirichlet", shape)
     _d._check_broadcast("dirichlet", shape, lax.index_in_dim(alpha, 0, axis=aval.ndim - 1,
                                                               keepdims=False))

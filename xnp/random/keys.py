@@ -34,7 +34,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import _util
-from xnp.tracing import core
+from xnp.tracing import core, errors
 
 __all__ = ["PRNGKey", "key", "key_data", "wrap_key_data", "split", "fold_in", "bits",
            "random_bits", "raw_bits", "is_key", "check_key", "canonical_shape", "key_words"]
@@ -73,7 +73,7 @@ def check_key(fname: str, key, argname: str = "key"):
         hint = (" To draw with a batch of keys, map over them with xnp.vmap."
                 if is_key(key) else "")
         raise TypeError(f"xnp.random.{fname}: `{argname}` must be a single PRNG key of type "
-                        f"uint32[2], got {aval.str_short()}.{hint}")
+                        f"uint32[2], got {errors.aval_str(aval)}.{hint}")
     return key
 
 
@@ -123,7 +123,7 @@ def _seed_value(seed):
     aval = core.aval_of(seed)
     if aval.shape != () or aval.dtype.kind not in "iu":
         raise TypeError(f"xnp.random.PRNGKey: `seed` must be a scalar integer, got "
-                        f"{aval.str_short()}.")
+                        f"{errors.aval_str(aval)}.")
     return seed
 
 
@@ -195,7 +195,7 @@ def wrap_key_data(key_bits_array):
 
 def _describe(x) -> str:
     if _util.is_xnp(x):
-        return core.aval_of(x).str_short()
+        return errors.aval_str(core.aval_of(x))
     return type(x).__name__
 
 
@@ -244,7 +244,7 @@ def fold_in(key, data):
     aval = core.aval_of(data)
     if aval.shape != () or aval.dtype.kind not in "iu":
         raise TypeError(f"xnp.random.fold_in: `data` must be a scalar integer, got "
-                        f"{aval.str_short()}.")
+                        f"{errors.aval_str(aval)}.")
     k1, k2 = key_words(key)
     return _stack_words(*lax.threefry2x32(k1, k2, np.zeros((), _U32),
                                           lax.convert_element_type(data, _U32)))

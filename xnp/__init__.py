@@ -182,12 +182,21 @@ from xnp import linalg  # noqa: E402  (the xnp.linalg namespace)
 __all__ += ["linalg"]
 from xnp.array_api import __array_namespace_info__, from_dlpack  # noqa: E402
 __all__ += ["__array_namespace_info__", "from_dlpack"]
+from xnp import dtypes, exceptions, lib, typing  # noqa: E402  (and xnp.testing, on first use)
+from xnp.lib import scimath as emath  # noqa: E402  (numpy.emath is numpy.lib.scimath)
+from xnp._namespace_extras import *  # noqa: E402,F403
+from xnp._namespace_extras import __all__ as _extras_all, __version__  # noqa: E402
+__all__ += ["dtypes", "emath", "exceptions", "lib", "testing", "typing", *_extras_all]
 
 
 def __getattr__(name):
     # xnp.__array_api_version__ follows the `array_api_version` option (xnp.config)
     if name == "__array_api_version__":
         return config.get("array_api_version")
+    if name == "testing":  # imported on first use, as numpy.testing (it loads unittest)
+        import importlib  # noqa: PLC0415
+
+        return importlib.import_module("xnp.testing")
     from xnp._numpy_names_left_out import LEFT_OUT  # noqa: PLC0415
     why = f" ({LEFT_OUT[name]})" if name in LEFT_OUT else ""
     raise AttributeError(f"module 'xnp' has no attribute {name!r}{why}")

@@ -44,16 +44,18 @@ _LEFT_OUT = {
     "numpy.polynomial (the convenience classes): issue 11 item 6, not yet": """
         polynomial
     """,
-    "issue 11 item 6, in progress": """
-        lib testing emath exceptions dtypes typing
-        seterr geterr seterrcall geterrcall getbufsize setbufsize show_config show_runtime
-        info row_stack ScalarType sctypeDict typecodes little_endian True_ False_
-        byte ubyte short ushort intc uintc long ulong longlong ulonglong uint
+    "NumPy's machinery for its own C objects, .npy format, file classes and allocator "
+    "(add_docstring, add_newdoc, tracemalloc_domain, lib.format, lib.npyio, "
+    "lib.introspect's SIMD dispatch report): use numpy.lib's; xnp.save/xnp.load read and "
+    "write the files": """
+        lib.add_docstring lib.add_newdoc lib.tracemalloc_domain lib.format lib.npyio
+        lib.introspect
     """,
     "NumPy's C API, build and test tooling: xnp has no C API (extensions built against "
     "NumPy's headers see NumPy arrays: use numpy.get_include, numpy.f2py, "
     "numpy.ctypeslib) and its tests run with pytest, not numpy.test": """
-        get_include f2py ctypeslib test random.test linalg.test fft.test
+        get_include f2py ctypeslib testing.extbuild test random.test linalg.test fft.test
+        lib.test testing.test
     """,
 }
 

@@ -22,7 +22,7 @@ from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshap
                                         squeeze_view, transpose_view)
 from xnp.numpy_api._util import (api_sequence, check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, result_dtype, static_int, write_out)
-from xnp.tracing import core, fastpath
+from xnp.tracing import core, errors, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
 from xnp.tracing.sizes import check_array_size
 
@@ -46,10 +46,6 @@ def _asarray(fname: str, a, argname: str = "a"):
 
 def _aval(x):
     return core.aval_of(x)
-
-
-def _fmt(aval) -> str:
-    return f"{aval.dtype.name}[{','.join(str(d) for d in aval.shape)}]"
 
 
 # --------------------------------------------------------------------------- reshaping
@@ -107,11 +103,11 @@ def reshape(a, /, shape, order="C", *, copy=None):
     known = math.prod(d for d in new if d >= 0)
     if unknown:
         if known == 0 or aval.size % known:
-            raise ValueError(f"xnp.reshape: cannot reshape {_fmt(aval)} into shape {new}: "
-                             f"{aval.size} elements do not fill the other dimensions.")
+            raise ValueError(f"xnp.reshape: cannot reshape {errors.aval_str(aval)} into shape "
+                             f"{new}: {aval.size} elements do not fill the other dimensions.")
         new = tuple(aval.size // known if d < 0 else d for d in new)
     elif known != aval.size:
-        raise ValueError(f"xnp.reshape: cannot reshape {_fmt(aval)} into shape {new}: "
+        raise ValueError(f"xnp.reshape: cannot reshape {errors.aval_str(aval)} into shape {new}: "
                          f"{aval.size} elements vs {known}.")
     if copy:
         return lax.copy(lax.reshape(x, new))
@@ -119,8 +115,8 @@ def reshape(a, /, shape, order="C", *, copy=None):
         try:
             return core.Array(np.reshape(x._writable_value(), new, copy=False), x.weak_type)
         except ValueError:
-            raise ValueError(f"xnp.reshape: cannot reshape {_fmt(aval)} into shape {new} "
-                             "without a copy (copy=False)") from None
+            raise ValueError(f"xnp.reshape: cannot reshape {errors.aval_str(aval)} into shape "
+                             f"{new} without a copy (copy=False)") from None
     return reshape_view(x, new)
 
 
@@ -271,7 +267,7 @@ def squeeze(a, axis=None):
         for d in dims:
             if aval.shape[d] != 1:
                 raise ValueError(f"xnp.squeeze: cannot select an axis to squeeze out which has "
-                                 f"size not equal to one (axis {d} of {_fmt(aval)})")
+                                 f"size not equal to one (axis {d} of {errors.aval_str(aval)})")
     return squeeze_view(x, dims)
 
 
@@ -403,7 +399,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     avals = [_aval(x) for x in xs]
     if any(av.shape != avals[0].shape for av in avals):
         raise ValueError("xnp.stack: all input arrays must have the same shape, got "
-                         + ", ".join(_fmt(av) for av in avals))
+                         + errors.avals_str(avals))
     ax = normalize_axis("stack", axis, avals[0].ndim + 1)
     dt, weak = _join_dtype("stack", avals, dtype, casting)
     xs = [lax.expand_dims(x, (ax,)) for x in _promote_all(xs, avals, dt, weak)]

@@ -26,8 +26,6 @@ trace that made it (and raises ``UnexpectedTracerError`` once that trace has end
 from __future__ import annotations
 
 import itertools
-import os
-import sys
 import threading
 from typing import Any, Callable
 
@@ -37,6 +35,7 @@ from xnp import config as _config
 from xnp.tracing import errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
+from xnp.tracing.source import SourceInfo, source_info
 
 __all__ = [
     "Primitive",
@@ -55,48 +54,6 @@ __all__ = [
     "aval_of",
     "is_python_scalar",
 ]
-
-_XNP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-# --------------------------------------------------------------------------- source info
-
-
-class SourceInfo:
-    """Where user code triggered an operation: file, line, 0-based column, function."""
-
-    __slots__ = ("file", "line", "col", "function")
-
-    def __init__(self, file: str, line: int, col: int | None, function: str):
-        self.file = file
-        self.line = line
-        self.col = col
-        self.function = function
-
-    def __str__(self):
-        col = f":{self.col}" if self.col is not None else ""
-        return f"{self.file}:{self.line}{col} ({self.function})"
-
-
-def _user_frame():
-    f = sys._getframe(2)
-    while f is not None and f.f_code.co_filename.startswith(_XNP_DIR):
-        f = f.f_back
-    return f
-
-
-def source_info() -> SourceInfo | None:
-    """The innermost stack frame outside the xnp package (None if there is none)."""
-    f = _user_frame()
-    if f is None:
-        return None
-    col = None
-    try:
-        pos = next(itertools.islice(f.f_code.co_positions(), f.f_lasti // 2, None))
-        col = pos[2]
-    except (StopIteration, AttributeError, ValueError):
-        pass
-    return SourceInfo(f.f_code.co_filename, f.f_lineno, col, f.f_code.co_name)
 
 
 # --------------------------------------------------------------------------- primitives
@@ -672,9 +629,6 @@ class Tracer:
         raise self._method_error("committed")
 
     def __getattr__(self, name):
-        if name == "device":
-            raise AttributeError(
-                f"{type(self).__name__} has no attribute device: a traced value has no device yet")
         raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
 

@@ -28,6 +28,6 @@ def byte_bounds(a):
     if type(x) is not core.Array:
         raise errors.TracerArrayConversionError(
             f"xnp.lib.array_utils.byte_bounds needs an eager array, got a traced "
-            f"{x.aval.str_short()}, which has no memory.\n"
+            f"{errors.aval_str(x.aval)}, which has no memory.\n"
             "  Fix: call it outside the transformation.")
     return np.lib.array_utils.byte_bounds(x._value)

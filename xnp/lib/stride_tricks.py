@@ -54,7 +54,7 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     if type(a) is not core.Array:
         raise errors.TracerArrayConversionError(
             f"xnp.lib.stride_tricks.as_strided needs an eager array, got a traced "
-            f"{a.aval.str_short()}: a traced value has no memory or strides to view.\n"
+            f"{errors.aval_str(a.aval)}: a traced value has no memory or strides to view.\n"
             "  Fix: use xnp.lib.stride_tricks.sliding_window_view, indexing, reshape or "
             "broadcast_to, which are traced, or call as_strided outside the transformation.")
     view = np.lib.stride_tricks.as_strided(_host(a, writeable), shape=shape, strides=strides,
@@ -105,7 +105,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     if writeable:
         raise NotImplementedError(
             "xnp.lib.stride_tricks.sliding_window_view: writeable=True on a traced "
-            f"{a.aval.str_short()}: writes through the windows cannot reach the array.\n"
+            f"{errors.aval_str(a.aval)}: writes through the windows cannot reach the array.\n"
             "  Fix: build the updated array with x.at[...].set(...), or leave writeable False.")
     # NumPy checks the arguments and gives the axes on a stand-in of x's shape (no data)
     window_shape = tuple(window_shape) if np.iterable(window_shape) else (window_shape,)

@@ -5,12 +5,10 @@ as JSON on its last line."""
 
 from __future__ import annotations
 
-import json
-import traceback
-
 import numpy as np
 
 import xnp
+from tests import multi_device
 from xnp.sharding import Mesh, NamedSharding, PartitionSpec as P
 
 RNG = np.random.default_rng(0)
@@ -102,10 +100,13 @@ def case_jit_reduction_equals_numpy():
     _close(r0, A.sum(0))
     _close(r1, A.mean(1))
     _close(r2, A.sum())
-    # max along a dimension that is not split (xnp's NaN-propagating max combiner is not
-    # one XLA's CPU all-reduce supports across devices)
-    g = xnp.jit(lambda x: xnp.max(x, axis=1), in_shardings=NamedSharding(mesh, P("x")))
-    _close(g(A), A.max(1))
+    # max along a dimension that is not split and one that is (across devices XLA's CPU
+    # all-reduce takes only a plain maximum combiner: tests/shard_map_cases.py has NaN)
+    g = xnp.jit(lambda x: (xnp.max(x, axis=1), xnp.max(x, axis=0)),
+                in_shardings=NamedSharding(mesh, P("x")))
+    g1, g0 = g(A)
+    _close(g1, A.max(1))
+    _close(g0, A.max(0))
 
 
 def case_jit_matmul_row_and_column_sharded():
@@ -249,15 +250,7 @@ def case_errors_name_function_axis_and_shape():
 
 
 def main() -> None:
-    results = {}
-    for name, fn in sorted(globals().items()):
-        if name.startswith("case_") and callable(fn):
-            try:
-                fn()
-                results[name] = "ok"
-            except BaseException:  # noqa: BLE001  (reported to the parent test)
-                results[name] = traceback.format_exc()
-    print(json.dumps(results))
+    multi_device.run_cases(globals())
 
 
-CASES = sorted(n for n in list(globals()) if n.startswith("case_"))
+CASES = multi_device.case_names(globals())

@@ -8,29 +8,17 @@ this process's single device run directly.
 
 from __future__ import annotations
 
-import json
-import os
-import pathlib
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 import xnp
-from tests import sharding_cases
+from tests import multi_device, sharding_cases
 from xnp.sharding import Mesh, NamedSharding, PartitionSpec as P, SingleDeviceSharding
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def four_device_results():
-    env = dict(os.environ, XNP_NUM_CPU_DEVICES="4", TF_CPP_MIN_LOG_LEVEL="2")
-    proc = subprocess.run([sys.executable, "-c", "from tests import sharding_cases as m; m.main()"],
-                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"child exited with {proc.returncode}:\n{proc.stderr[-4000:]}"
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return multi_device.child_results("sharding_cases")
 
 
 @pytest.mark.parametrize("case", sharding_cases.CASES)

@@ -25,11 +25,12 @@ from xnp.tracing.transformations import (grad, hessian, jacfwd, jacrev, jvp, lin
                                          value_and_grad, vjp, vmap)
 from xnp import sharding
 from xnp.sharding import device_put, devices
+from xnp.lax.shmap import shard_map
 
 __all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "Array", "ndarray", "jit",
            "make_jaxpr", "checking_leaks", "grad", "hessian", "jacfwd", "jacrev", "jvp",
            "linearize", "value_and_grad", "vjp", "vmap", "stop_gradient", "custom_jvp",
-           "custom_vjp", "sharding", "device_put", "devices"]
+           "custom_vjp", "sharding", "device_put", "devices", "shard_map"]
 
 # the NumPy surface (generated from each module's __all__; tests/meta checks they agree)
 from xnp.numpy_api.dtypes import (bfloat16, bool, bool_, can_cast, cdouble, complex128, complex64,

@@ -106,6 +106,8 @@ class PartitionSpec(tuple):
                                 f"name or a tuple of names, got {p!r}.")
         return super().__new__(cls, parts)
 
+    _is_partition_spec = True  # tells it from a tuple of specs (xnp.shard_map's in_specs)
+
     def __repr__(self):
         return "PartitionSpec(" + ", ".join(map(repr, self)) + ")"
 

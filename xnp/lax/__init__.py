@@ -14,11 +14,12 @@ from xnp.lax import prng
 from xnp.lax import convolution
 from xnp.lax import decompositions
 from xnp.lax import sharding
+from xnp.lax import parallel, shmap
 from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
 _FAMILIES = (ad_util, elementwise, shape_ops, slicing, gather_scatter, reductions, linalg,
              control_flow, windowed, cumulative, sorting, special, bits,
-             _fft_family, prng, convolution, decompositions, sharding)
+             _fft_family, prng, convolution, decompositions, sharding, parallel, shmap)
 
 __all__ = []
 for _m in _FAMILIES:

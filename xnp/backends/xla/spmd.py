@@ -23,11 +23,13 @@ __all__ = ["spmd_layout", "SpmdCompiled"]
 
 
 def _constraints(jaxpr: Jaxpr, out: list) -> list:
-    """The ``sharding`` params of every ``sharding_constraint`` in ``jaxpr`` and the jaxprs
-    nested in its equations' params."""
+    """The ``sharding`` params of every ``sharding_constraint`` and the ``mesh`` params of
+    every ``shard_map`` in ``jaxpr`` and the jaxprs nested in its equations' params."""
     for eqn in jaxpr.eqns:
         if eqn.primitive.name == "sharding_constraint":
             out.append(eqn.params["sharding"])
+        elif eqn.primitive.name == "shard_map":
+            out.append(eqn.params["mesh"])
         for p in eqn.params.values():
             for sub in p if isinstance(p, (tuple, list)) else (p,):
                 if isinstance(sub, ClosedJaxpr):
@@ -69,6 +71,9 @@ def spmd_layout(closed: ClosedJaxpr, name: str, in_shardings, out_shardings):
         _check_sharding(fun, what, s)
         meshes.append((what, s._tile(aval.ndim).mesh))
     for s in constraints:
+        if not hasattr(s, "_tile"):  # the Mesh of a shard_map
+            meshes.append(("a shard_map", s._spec))
+            continue
         meshes.append(("a with_sharding_constraint", s._tile(len(getattr(s, "spec", ()))).mesh))
     mesh = meshes[0][1]
     for what, m in meshes[1:]:

@@ -8,11 +8,15 @@ NumPy semantics where XLA's could differ:
   (vectorized) reductions (a 300x517 float64 max over axis 0 returned numbers
   where NumPy returns NaN; tested in ``tests/numpy_api/test_reductions.py``).
 * bool max/min reduce with ``or``/``and``.
+* In a module XLA partitions over several devices a float max/min is a plain
+  reduction plus an ``or`` reduction of ``x != x`` (see ``_spmd_extremum``).
 * ``argmax``/``argmin`` are a variadic reduce over ``(value, index)`` whose
   comparator is symmetric (XLA may combine in any order): NaN beats any number,
   then the larger (smaller) value, and on ties (equal values or two NaN) the lower
   index, so the result is NumPy's first extremum / first NaN.
 """
+
+import numpy as np
 
 from xnp import lax
 from xnp.backends.xla.lowering._core import comparison_type, i64_array, lowering
@@ -84,12 +88,32 @@ def _extremum(kind, hlo_name, bool_name):
         if dt in kit.BOOL:
             combine = plain(bool_name)
         elif dt in kit.INEXACT:
+            if getattr(ctx.module, "mesh", None) is not None and axes:
+                return [_spmd_extremum(ctx, x, axes, kind, hlo_name)]
             combine = combine_nan
         else:
             combine = plain(hlo_name)
         return [_reduce(ctx, x, axes, kind, combine)]
 
     return rule
+
+
+def _spmd_extremum(ctx, x, axes, kind, hlo_name):
+    """A float max/min in a module XLA partitions: a reduction over a split dimension
+    becomes an all-reduce with the same combiner, and XLA's CPU all-reduce rejects the
+    NaN-selecting one ("Unsupported reduction computation") and drops NaN with a plain
+    maximum/minimum. So: a plain reduction, and NaN where an ``or`` reduction of
+    ``x != x`` says the reduced elements held one."""
+    m = _reduce(ctx, x, axes, kind, lambda b, p, q: _binop(b, hlo_name, p, q))
+    flags = ctx.op("stablehlo.compare", [x, x], x.aval.update(dtype=np.dtype(bool)),
+                   "comparison_direction = #stablehlo<comparison_direction NE>, "
+                   "compare_type = #stablehlo<comparison_type FLOAT>")
+    region = ctx.region([_BOOL, _BOOL], lambda b, p, q: [_binop(b, "stablehlo.or", p, q)])
+    any_nan = ctx.op("stablehlo.reduce", [flags, ctx.constant(False)],
+                     m.aval.update(dtype=np.dtype(bool), weak_type=False),
+                     attrs=f"dimensions = {i64_array(axes)}", regions=[region])
+    nans = ctx.broadcast_in_dim(ctx.constant(np.nan, x.aval.dtype), m.aval.shape, ())
+    return ctx.op("stablehlo.select", [any_nan, nans, m], m.aval)
 
 
 lowering(lax.reduce_max_p)(_extremum("max", "stablehlo.maximum", "stablehlo.or"))

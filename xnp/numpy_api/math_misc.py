@@ -298,9 +298,24 @@ def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     return _finish("gcd", _gcd(a, b, dt), out, where, casting)
 
 
+def _unsigned_abs(x, dt):
+    """``|x|`` in the unsigned integer type of ``dt``'s width, as NumPy's gcd/lcm compute it
+    (``|iinfo.min|`` is representable there: ``gcd(-2**63, 6)`` is 2)."""
+    if dt.kind != "i":
+        return x
+    return lax.convert_element_type(lax.abs(x), np.dtype(f"uint{8 * dt.itemsize}"))
+
+
 def _gcd(a, b, dt):
-    zero = _const(0, dt)
-    a, b = lax.abs(a), lax.abs(b)
+    """Euclid's algorithm on ``|a|``, ``|b|`` in the unsigned type of ``dt``'s width (as
+    NumPy's ``npy_gcd``); the result wraps back into ``dt``."""
+    u = np.dtype(f"uint{8 * dt.itemsize}")
+    return lax.convert_element_type(_gcd_unsigned(_unsigned_abs(a, dt), _unsigned_abs(b, dt), u),
+                                    dt)
+
+
+def _gcd_unsigned(a, b, u):
+    zero = _const(0, u)
 
     def cond(c):
         return _rd.any(lax.ne(c[1], zero))
@@ -308,7 +323,7 @@ def _gcd(a, b, dt):
     def body(c):
         x, y = c
         nz = lax.ne(y, zero)
-        safe = lax.select_n(nz, _const(1, dt), y)
+        safe = lax.select_n(nz, _const(1, u), y)
         return lax.select_n(nz, x, y), lax.select_n(nz, y, lax.rem(x, safe))
 
     return lax.while_loop(cond, body, (a, b))[0]
@@ -320,25 +335,30 @@ def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     Integer inputs only; wraps around on overflow, as NumPy."""
     _extras("lcm", casting, order, subok, signature)
     a, b, dt = _int_pair("lcm", x1, x2)
-    g = _gcd(a, b, dt)
-    zero = _const(0, dt)
+    u = np.dtype(f"uint{8 * dt.itemsize}")
+    ua, ub = _unsigned_abs(a, dt), _unsigned_abs(b, dt)
+    g = _gcd_unsigned(ua, ub, u)
+    zero = _const(0, u)
     nz = lax.ne(g, zero)
-    q = lax.div(lax.abs(a), lax.select_n(nz, _const(1, dt), g))
-    # NumPy: |a| / g * |b|, wrapping around on overflow (the sign is not fixed afterwards)
-    return _finish("lcm", lax.select_n(nz, zero, lax.mul(q, lax.abs(b))), out, where, casting)
+    q = lax.div(ua, lax.select_n(nz, _const(1, u), g))
+    # NumPy: |a| / g * |b| in the unsigned type, wrapping around on overflow, then cast back
+    res = lax.convert_element_type(lax.select_n(nz, zero, lax.mul(q, ub)), dt)
+    return _finish("lcm", res, out, where, casting)
 
 
 def spacing(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Distance from ``x`` to the next representable value away from zero
     (``numpy.spacing``): ``nextafter(x, -inf if x < 0 else inf) - x`` (so ``-0.0`` gives
-    the smallest positive subnormal); NaN for inf/NaN. float16 gives the spacing of
-    ``|x|`` (positive), as NumPy's half-precision loop does."""
+    the smallest positive subnormal); NaN for inf/NaN. float16 gives
+    ``nextafter(x, inf) - x`` (positive, towards +inf also for negative ``x``), as
+    NumPy's half-precision loop does."""
     _extras("spacing", casting, order, subok, signature)
     v = _float_operand("spacing", x)
-    if _dtype(v) == np.float16:  # NumPy's half-precision spacing is that of |x|
-        v = _ew.abs(v)
-    away = _ew.where(_lg.less(v, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
+    if _dtype(v) == np.float16:  # NumPy's half-precision spacing always steps towards +inf
+        away = np.inf
+    else:
+        away = _ew.where(_lg.less(v, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
     return _finish("spacing", _ew.subtract(_lg.nextafter(v, away), v), out, where, casting)
 
 

@@ -13,9 +13,23 @@ backends implement), the rule adds the fix-up and says why:
 * ``select_n`` with an int32 ``which`` and more than two cases is a tree of
   ``compare LT`` + ``select`` (out-of-range indices clamp, as eagerly).
 
-Everything else maps to one StableHLO (or CHLO) op; XLA's ``maximum``/``minimum``
-already propagate NaN and its shifts already give 0 / the sign fill for counts
-outside ``[0, bits)``, both as NumPy.
+* XLA:CPU runs every executable with denormals-are-zero and flush-to-zero set (README,
+  "Subnormal numbers under jit"); ``cbrt`` and ``atan2`` read the bits of a subnormal
+  operand as well and return unrelated values (``cbrt(1e-45)`` -5.6e-16 in float32,
+  ``atan2(1e-310, -2.5)`` -pi, ``power(1e-45, 0.5)`` 2.6e-23), so their operands are
+  flushed explicitly first (``flush_subnormals``) and they give what the flushed value
+  gives; ``asin(x)`` is ``x`` for ``|x| < sqrt(eps)`` (``chlo.asin`` halves ``x`` on the
+  way, which flushes the smallest normals).
+* ``sign(-0.0)`` is ``0.0`` (XLA: -0.0); ``maximum``/``minimum`` of real floats are
+  ``select(x > y or isnan(x), x, y)``: NaN propagates and a tie (``-0.0``/``0.0``) gives
+  the second operand, as NumPy's loops on x86-64 (XLA's op orders ``-0.0 < 0.0``).
+* ``sinh``/``cosh`` of float32/float64 with ``|x| > 1`` are ``e * e / 2 -+ 1 / (2 e * e)``
+  with ``e = exp(|x| / 2)`` (``chlo.sinh`` adds ``log(1/2)`` to ``x``, which rounds: 460
+  ulp off at 710); integer ``pow`` is square-and-multiply over every exponent bit (XLA's
+  is wrong for large exponents: ``uint8(3) ** 254`` gave 0, ``int8(0) ** 64`` 1).
+
+Everything else maps to one StableHLO (or CHLO) op; XLA's shifts already give 0 / the
+sign fill for counts outside ``[0, bits)``, as NumPy.
 """
 
 from __future__ import annotations
@@ -24,6 +38,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.backends.xla.lowering._core import FLOAT8, comparison_type, lowering
+from xnp.lax import _kit as kit
 
 __all__: list = []
 
@@ -39,9 +54,6 @@ for _prim, _name in [
     (lax.add_p, "stablehlo.add"),
     (lax.sub_p, "stablehlo.subtract"),
     (lax.mul_p, "stablehlo.multiply"),
-    (lax.pow_p, "stablehlo.power"),  # integers, y < 0: XLA rounds x ** y towards zero (as lax)
-    (lax.max_p, "stablehlo.maximum"),  # propagates NaN, like numpy.maximum
-    (lax.min_p, "stablehlo.minimum"),
     (lax.neg_p, "stablehlo.negate"),
     (lax.floor_p, "stablehlo.floor"),
     (lax.ceil_p, "stablehlo.ceil"),
@@ -59,17 +71,12 @@ for _prim, _name in [
     (lax.expm1_p, "stablehlo.exponential_minus_one"),
     (lax.sqrt_p, "stablehlo.sqrt"),
     (lax.rsqrt_p, "stablehlo.rsqrt"),
-    (lax.cbrt_p, "stablehlo.cbrt"),
     (lax.tanh_p, "stablehlo.tanh"),
     (lax.sin_p, "stablehlo.sine"),
     (lax.cos_p, "stablehlo.cosine"),
     (lax.tan_p, "stablehlo.tan"),
-    (lax.atan2_p, "stablehlo.atan2"),
-    (lax.asin_p, "chlo.asin"),
     (lax.acos_p, "chlo.acos"),
     (lax.atan_p, "chlo.atan"),
-    (lax.sinh_p, "chlo.sinh"),
-    (lax.cosh_p, "chlo.cosh"),
     (lax.asinh_p, "chlo.asinh"),
     (lax.acosh_p, "chlo.acosh"),
     (lax.atanh_p, "chlo.atanh"),
@@ -153,7 +160,11 @@ def _lower_sign(ctx, x):
                         _full(ctx, 1, dt, x.aval.shape), zero)]
     if dt.kind == "c":
         return [_complex_sign(ctx, x)]
-    return [ctx.op("stablehlo.sign", [x])]
+    s = ctx.op("stablehlo.sign", [x])
+    if dt.kind in "iu":
+        return [s]
+    zero = _full(ctx, 0, dt, x.aval.shape)  # sign(-0.0) is 0.0, as NumPy (XLA: -0.0)
+    return [_select(ctx, _compare_values(ctx, x, zero, "EQ"), zero, s)]
 
 
 def _complex_sign(ctx, x):
@@ -341,3 +352,122 @@ def _lower_select_n(ctx, which, *cases):
 @lowering(lax.clamp_p)
 def _lower_clamp(ctx, lo, x, hi):
     return [ctx.op("stablehlo.clamp", [lo, x, hi])]
+
+
+def flush_subnormals(ctx, x):
+    """``x`` with every subnormal replaced by a zero of its sign, on the bits: what XLA:CPU's
+    denormals-are-zero mode makes of it in arithmetic, for ops that also read the bits."""
+    dt, shape = x.aval.dtype, x.aval.shape
+    bits = np.dtype(f"uint{8 * dt.itemsize}")
+    baval = x.aval.update(dtype=bits, weak_type=False)
+    u = ctx.op("stablehlo.bitcast_convert", [x], baval)
+    sign = _full(ctx, 1 << (8 * dt.itemsize - 1), bits, shape)
+    magnitude = ctx.op("stablehlo.and", [u, _full(ctx, (1 << (8 * dt.itemsize - 1)) - 1, bits,
+                                                       shape)], baval)
+    tiny = np.asarray(np.finfo(dt).smallest_normal, dt).view(bits)
+    subnormal = _compare_values(ctx, magnitude, _full(ctx, tiny, bits, shape), "LT")
+    flushed = _select(ctx, subnormal, ctx.op("stablehlo.and", [u, sign], baval), u)
+    return ctx.op("stablehlo.bitcast_convert", [flushed], x.aval)
+
+
+_FLUSHED = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _flushing(hlo_name):
+    def rule(ctx, *xs):
+        xs = ctx.broadcast_operands(*xs)
+        if xs[0].aval.dtype in _FLUSHED:
+            xs = [flush_subnormals(ctx, x) for x in xs]
+        return [ctx.op(hlo_name, list(xs))]
+
+    return rule
+
+
+lowering(lax.cbrt_p)(_flushing("stablehlo.cbrt"))
+
+
+@lowering(lax.asin_p)
+def _lower_asin(ctx, x):
+    # chlo.asin is 2 atan2(x, 1 + sqrt(1 - x * x)), whose x / 2 flushes to zero for the
+    # smallest normals: asin(x) = x (to the last bit) for |x| < sqrt(eps)
+    near = ctx.op("chlo.asin", [x])
+    dt, shape = x.aval.dtype, x.aval.shape
+    if dt not in _FLUSHED:
+        return [near]
+    tiny = _compare_values(ctx, ctx.op("stablehlo.abs", [x]),
+                           _full(ctx, np.sqrt(np.finfo(dt).eps), dt, shape), "LT")
+    return [_select(ctx, tiny, x, near)]
+lowering(lax.atan2_p)(_flushing("stablehlo.atan2"))
+
+
+def _extremum(hlo_name, direction):
+    def rule(ctx, x, y):
+        x, y = ctx.broadcast_operands(x, y)
+        if x.aval.dtype not in kit.FLOATING:
+            return [ctx.op(hlo_name, [x, y])]
+        # NaN propagates; a tie (-0.0 / 0.0) gives y, as NumPy's x86-64 loops
+        take_x = ctx.op("stablehlo.or", [_compare_values(ctx, x, y, direction),
+                                          _compare_values(ctx, x, x, "NE")],
+                        x.aval.update(dtype=np.dtype(np.bool_), weak_type=False))
+        return [_select(ctx, take_x, x, y)]
+
+    return rule
+
+
+lowering(lax.max_p)(_extremum("stablehlo.maximum", "GT"))
+lowering(lax.min_p)(_extremum("stablehlo.minimum", "LT"))
+
+
+def _hyperbolic(chlo_name, odd):
+    def rule(ctx, x):
+        dt, shape = x.aval.dtype, x.aval.shape
+        near = ctx.op(chlo_name, [x])
+        if dt not in _FLUSHED:
+            return [near]
+        # |x| > 1: e = exp(|x| / 2) (x / 2 is exact); e * e / 2 -+ 1 / (2 e * e) stays
+        # within a few ulp up to the overflow threshold (and overflows only past it)
+        ax = ctx.op("stablehlo.abs", [x])
+        e = ctx.op("stablehlo.exponential", [ctx.op("stablehlo.multiply",
+                                                    [ax, _full(ctx, 0.5, dt, shape)])])
+        half = _full(ctx, 0.5, dt, shape)
+        big = ctx.op("stablehlo.multiply", [ctx.op("stablehlo.multiply", [half, e]), e])
+        small = ctx.op("stablehlo.divide", [ctx.op("stablehlo.divide", [half, e]), e])
+        far = ctx.op("stablehlo.subtract" if odd else "stablehlo.add", [big, small])
+        if odd:
+            negative = _compare_values(ctx, x, _full(ctx, 0, dt, shape), "LT")
+            far = _select(ctx, negative, ctx.op("stablehlo.negate", [far]), far)
+        use_far = _compare_values(ctx, ax, _full(ctx, 1, dt, shape), "GT")
+        return [_select(ctx, use_far, far, near)]
+
+    return rule
+
+
+lowering(lax.sinh_p)(_hyperbolic("chlo.sinh", odd=True))
+lowering(lax.cosh_p)(_hyperbolic("chlo.cosh", odd=False))
+
+
+@lowering(lax.pow_p)
+def _lower_pow(ctx, x, y):
+    x, y = ctx.broadcast_operands(x, y)
+    dt, shape = x.aval.dtype, x.aval.shape
+    if dt in _FLUSHED:  # XLA's power reads a subnormal x's bits (1e-45 ** 0.5 was 2.6e-23)
+        return [ctx.op("stablehlo.power", [flush_subnormals(ctx, x), flush_subnormals(ctx, y)])]
+    if dt.kind not in "iu":
+        return [ctx.op("stablehlo.power", [x, y])]
+    # XLA's integer power is wrong for large exponents (3 ** 32767 in int16, 0 ** 64 is 1;
+    # unsigned exponents with the top bit set read as negative): square-and-multiply over
+    # every bit of y, wrapping as NumPy. Signed y < 0 keeps XLA's x ** y rounded towards
+    # zero (as lax; NumPy raises).
+    one = _full(ctx, 1, dt, shape)
+    acc, base, rest = one, x, y
+    for i in range(8 * dt.itemsize - (dt.kind == "i")):
+        if i:
+            base = ctx.op("stablehlo.multiply", [base, base])
+            rest = ctx.op("stablehlo.shift_right_logical", [rest, one])
+        bit = _compare_values(ctx, ctx.op("stablehlo.and", [rest, one]),
+                              _full(ctx, 0, dt, shape), "NE")
+        acc = _select(ctx, bit, ctx.op("stablehlo.multiply", [acc, base]), acc)
+    if dt.kind == "u":
+        return [acc]
+    negative = _compare_values(ctx, y, _full(ctx, 0, dt, shape), "LT")
+    return [_select(ctx, negative, ctx.op("stablehlo.power", [x, y]), acc)]

@@ -1,17 +1,21 @@
 """Lowering rules of the sorting primitives: ``stablehlo.sort`` with an explicit
-comparator region.
+comparator region over integer keys.
 
-NumPy's order is spelled out in the comparator instead of using XLA's
-``TOTALORDER`` (which orders ``-NaN`` first and ``-0.0 < 0.0``): ``a < b`` is
-``a < b or (isnan(b) and not isnan(a))`` and keys tie when ``a == b`` or both are
-NaN, so NaN sorts last and ``-0.0``/``0.0`` keep their input order under
-``is_stable``. Complex keys compare real then imaginary parts that way; several
-keys compare lexicographically. A single floating operand without ``-0.0`` and
-non-canonical NaNs (checked at run time) is sorted as integer bits instead, which
-is exact and several times faster on XLA:CPU. ``top_k`` is a stable sort of
-(values, iota) with the mirrored comparator (NaN largest), cut to ``k`` (not
-``chlo.top_k``, whose total order would split ``-0.0``/``0.0`` ties; it is no
-faster on CPU). ``searchsorted`` is an unrolled binary search of gathers.
+NumPy's order is spelled out as keys instead of using XLA's ``TOTALORDER`` (which
+orders ``-NaN`` first and ``-0.0 < 0.0``) or floating comparisons (XLA:CPU runs with
+denormals-are-zero, so a comparison sees every subnormal as zero and a sort by it
+returns subnormals out of order). A floating key becomes its bits as an integer,
+ordered like the values (``_flip_negative``), with ``-0.0`` mapped to ``0.0``'s key
+and every NaN to the largest key: NaN sorts last and ``-0.0``/``0.0`` tie (keeping
+their input order under ``is_stable``), and subnormals sort by value. Complex keys
+are ``(isnan(re), isnan(im), re, im)``, NumPy's order; several keys compare
+lexicographically. The keys are computed once before the sort, which carries the
+original operands along. A single floating operand without ``-0.0`` and non-canonical
+NaNs (checked at run time) is sorted as its bits alone, which is exact and several
+times faster on XLA:CPU. ``top_k`` is a stable sort of (values, iota) with the
+mirrored comparator (NaN largest), cut to ``k`` (not ``chlo.top_k``, whose total
+order would split ``-0.0``/``0.0`` ties; it is no faster on CPU). ``searchsorted`` is
+an unrolled binary search of gathers comparing the same keys.
 """
 
 from __future__ import annotations
@@ -20,11 +24,14 @@ import numpy as np
 
 from xnp import lax
 from xnp.backends.xla.lowering._core import i64_array, lowering
-from xnp.backends.xla.lowering.windowed import binop, compare
+from xnp.backends.xla.lowering.windowed import binop, compare, select
 from xnp.lax import _kit as kit
 from xnp.tracing.avals import ShapedArray
 
 __all__: list = []
+
+_INT_OF = {1: np.dtype(np.int8), 2: np.dtype(np.int16), 4: np.dtype(np.int32),
+           8: np.dtype(np.int64)}
 
 
 def _or(b, x, y):
@@ -39,37 +46,67 @@ def _not(b, x):
     return b.op("stablehlo.not", [x], [x.aval])[0]
 
 
-def _before_and_tie(b, x, y, direction="LT"):
-    """``(x sorts before y, x ties with y)`` elementwise for values of one dtype in NumPy's
-    order (``direction="GT"``: the descending order, NaN first)."""
+def _full_like(b, value, aval):
+    c = b.constant(np.asarray(value, aval.dtype))
+    if not aval.shape:
+        return c
+    return b.op("stablehlo.broadcast_in_dim", [c], [aval],
+                "broadcast_dimensions = array<i64>")[0]
+
+
+def _flip_negative(b, v, int_dtype):
+    """``v ^ ((v >> (bits - 1)) & INT_MAX)``: float bits as integers ordered like the floats
+    (an involution, so it also maps sorted keys back)."""
+    bits = 8 * int_dtype.itemsize
+    sign = binop(b, "stablehlo.shift_right_arithmetic", v, _full_like(b, bits - 1, v.aval))
+    mask = binop(b, "stablehlo.and", sign, _full_like(b, np.iinfo(int_dtype).max, v.aval))
+    return binop(b, "stablehlo.xor", v, mask)
+
+
+def _float_key(b, x):
+    """An integer array ordered (and tied) as NumPy sorts the floats ``x``: the ordered
+    bits, ``-0.0`` as ``0.0``, every NaN as the largest integer. Exact for subnormals,
+    which a floating comparison on XLA:CPU sees as zero."""
+    it = _INT_OF[x.aval.dtype.itemsize]
+    iaval = x.aval.update(dtype=it, weak_type=False)
+    key = _flip_negative(b, b.op("stablehlo.bitcast_convert", [x], [iaval])[0], it)
+    minus_zero = compare(b, key, _full_like(b, -1, iaval), "EQ")  # only -0.0 maps to -1
+    key = select(b, minus_zero, _full_like(b, 0, iaval), key)
+    return select(b, compare(b, x, x, "NE"), _full_like(b, np.iinfo(it).max, iaval), key)
+
+
+def _order_keys(b, x):
+    """Arrays whose lexicographic order (bool: False first) is NumPy's order of ``x``."""
     dt = x.aval.dtype
     if dt in kit.COMPLEX:
         # NumPy's complex order [R + Rj, R + nanj, nan + Rj, nan + nanj]: lexicographic in
         # (isnan(re), isnan(im), re, im), so -inf + nanj sorts after every non-NaN value
         part = x.aval.update(dtype=np.finfo(dt).dtype)
-        re = [b.op("stablehlo.real", [v], [part])[0] for v in (x, y)]
-        im = [b.op("stablehlo.imag", [v], [part])[0] for v in (x, y)]
-        nan_re, nan_im = ([compare(b, v, v, "NE") for v in p] for p in (re, im))
-        return _lexicographic(b, [nan_re, nan_im, re, im], direction)
-    before = compare(b, x, y, direction)
-    tie = compare(b, x, y, "EQ")
-    if dt in kit.INEXACT:
-        x_nan = compare(b, x, x, "NE")
-        y_nan = compare(b, y, y, "NE")
-        first, second = (y_nan, x_nan) if direction == "LT" else (x_nan, y_nan)
-        before = _or(b, before, _and(b, first, _not(b, second)))
-        tie = _or(b, tie, _and(b, x_nan, y_nan))
-    return before, tie
+        re, im = (b.op(f"stablehlo.{p}", [x], [part])[0] for p in ("real", "imag"))
+        return [compare(b, re, re, "NE"), compare(b, im, im, "NE"),
+                _float_key(b, re), _float_key(b, im)]
+    if dt in kit.FLOATING:
+        return [_float_key(b, x)]
+    return [x]
 
 
 def _lexicographic(b, pairs, direction="LT"):
-    """``(before, tie)`` of the key tuples ``pairs`` (``[(x_key, y_key), ...]``, the
-    first the most significant), each key in NumPy's order (bool: False first)."""
-    before, tie = _before_and_tie(b, *pairs[-1], direction)
-    for x, y in reversed(pairs[:-1]):
-        b_k, t_k = _before_and_tie(b, x, y, direction)
-        before, tie = _or(b, b_k, _and(b, t_k, before)), _and(b, t_k, tie)
+    """``(before, tie)`` of the integer or bool key tuples ``pairs``
+    (``[(x_key, y_key), ...]``, the first the most significant)."""
+    before, tie = None, None
+    for x, y in reversed(pairs):
+        b_k, t_k = compare(b, x, y, direction), compare(b, x, y, "EQ")
+        if before is None:
+            before, tie = b_k, t_k
+        else:
+            before, tie = _or(b, b_k, _and(b, t_k, before)), _and(b, t_k, tie)
     return before, tie
+
+
+def _before_and_tie(b, x, y, direction="LT"):
+    """``(x sorts before y, x ties with y)`` elementwise for values of one dtype in NumPy's
+    order (``direction="GT"``: the descending order, NaN first)."""
+    return _lexicographic(b, list(zip(_order_keys(b, x), _order_keys(b, y))), direction)
 
 
 def _comparator(num_keys: int, direction: str = "LT"):
@@ -80,8 +117,8 @@ def _comparator(num_keys: int, direction: str = "LT"):
     return body
 
 
-def _sort(b, operands, dimension, is_stable, num_keys, direction="LT"):
-    """``stablehlo.sort`` emitted with the builder ``b`` (a function or region body)."""
+def _sort_raw(b, operands, dimension, is_stable, num_keys, direction="LT"):
+    """``stablehlo.sort`` by the first ``num_keys`` operands, integer or bool keys only."""
     scalars = []
     for v in operands:
         s = ShapedArray((), v.aval.dtype)
@@ -92,30 +129,31 @@ def _sort(b, operands, dimension, is_stable, num_keys, direction="LT"):
                 attrs=f"dimension = {dimension} : i64, is_stable = {stable}", regions=[region])
 
 
-_INT_OF = {2: np.dtype(np.int16), 4: np.dtype(np.int32), 8: np.dtype(np.int64)}
-
-
-def _flip_negative(b, v, int_dtype):
-    """``v ^ ((v >> (bits - 1)) & INT_MAX)``: float bits as integers ordered like the floats
-    (an involution, so it also maps sorted keys back)."""
-    bits = 8 * int_dtype.itemsize
-    shape = v.aval.shape
-
-    def full(value):
-        c = b.constant(np.asarray(value, int_dtype))
-        return b.op("stablehlo.broadcast_in_dim", [c], [v.aval],
-                    "broadcast_dimensions = array<i64>")[0] if shape else c
-
-    sign = binop(b, "stablehlo.shift_right_arithmetic", v, full(bits - 1))
-    mask = binop(b, "stablehlo.and", sign, full(np.iinfo(int_dtype).max))
-    return binop(b, "stablehlo.xor", v, mask)
+def _sort(b, operands, dimension, is_stable, num_keys, direction="LT"):
+    """``stablehlo.sort`` emitted with the builder ``b`` (a function or region body) in
+    NumPy's order of the first ``num_keys`` operands: inexact keys are replaced by their
+    ``_order_keys`` and travel along as payloads."""
+    keys, payloads, slots = [], [], []
+    for i, v in enumerate(operands[:num_keys]):
+        if v.aval.dtype in kit.INEXACT:
+            keys += _order_keys(b, v)
+            slots.append(("payload", len(payloads)))
+            payloads.append(v)
+        else:
+            slots.append(("key", len(keys)))
+            keys.append(v)
+    rest = list(operands[num_keys:])
+    out = _sort_raw(b, keys + rest + payloads, dimension, is_stable, len(keys), direction)
+    first_payload = len(keys) + len(rest)
+    picked = [out[i] if kind == "key" else out[first_payload + i] for kind, i in slots]
+    return picked + out[len(keys):first_payload]
 
 
 def _float_sort(ctx, x, dimension):
     """One floating operand: when it holds no ``-0.0`` and only the canonical NaN (checked
     at run time), sorting the bits as integers (one compare per step, no stability needed
     since equal keys are identical) gives NumPy's order bit-exactly and is several times
-    faster on XLA:CPU; otherwise the NaN-aware comparator sort runs."""
+    faster on XLA:CPU; otherwise the stable sort by ``_float_key`` runs."""
     aval = x.aval
     it = _INT_OF[aval.dtype.itemsize]
     iaval = aval.update(dtype=it, weak_type=False)
@@ -141,7 +179,7 @@ def _float_sort(ctx, x, dimension):
 
     def fast(rb):
         key = _flip_negative(rb, bits, it)
-        (srt,) = _sort(rb, [key], dimension, False, 1)
+        (srt,) = _sort_raw(rb, [key], dimension, False, 1)
         back = _flip_negative(rb, srt, it)
         return [rb.op("stablehlo.bitcast_convert", [back], [aval])[0]]
 

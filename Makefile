@@ -1,7 +1,8 @@
 # make demo  -- set up the virtual environment (if missing) and run the demos
 # make test  -- set up the virtual environment (if missing) and run the tests
 # make conformance -- run the Array API conformance suite (array_api_tests/run.py: the shared
-#               snapshot at ../shared/array-api-tests or $ARRAY_API_TESTS_DIR; skipped if absent)
+#               snapshot at ../shared/array-api-tests or $ARRAY_API_TESTS_DIR; skipped if absent),
+#               eagerly and with every function through jit (run.py --jit)
 # make bench -- set up .venv-bench (if missing; xnp plus JAX for comparison) and run the
 #               benchmarks (ratios against NumPy and JAX, printed, not asserted)
 VENV ?= .venv
@@ -35,6 +36,7 @@ test: $(STAMP)
 
 conformance: $(STAMP)
 	$(PY) array_api_tests/run.py
+	$(PY) array_api_tests/run.py --jit
 
 full-test: $(STAMP)
 	$(PY) -m pytest -q -n 2 --full-grid tests

@@ -30,6 +30,9 @@ REPO = HERE.parent
 DEFAULT_VERSION = "2025.12"
 DEFAULT_MAX_EXAMPLES = 20
 DEFAULT_SEED = 0
+# the jit pass compiles each function per static signature and argument shapes:
+# fewer examples keep it within CI's time
+DEFAULT_JIT_MAX_EXAMPLES = 10
 
 
 def find_suite() -> pathlib.Path | None:
@@ -46,7 +49,7 @@ def find_suite() -> pathlib.Path | None:
 
 
 def build_command(suite: pathlib.Path, *, max_examples: int, seed: int, extra: list[str],
-                  deadline: bool = False) -> list[str]:
+                  deadline: bool = False, skips: pathlib.Path | None = None) -> list[str]:
     """The pytest command line that runs ``suite`` against xnp from a scratch directory.
 
     Test selections in ``extra`` written relative to the suite
@@ -54,7 +57,8 @@ def build_command(suite: pathlib.Path, *, max_examples: int, seed: int, extra: l
     default of the whole suite. Hypothesis' per-example deadline is off unless
     ``deadline``: it measures the machine, not conformance (a first call that
     imports SciPy's LAPACK wrappers takes ~0.5 s on a loaded CI machine), and a
-    timing failure would make a seeded run irreproducible.
+    timing failure would make a seeded run irreproducible. ``skips`` is a skips
+    file for the suite (the jit pass's inherently eager tests).
     """
     selected = [str(suite / a) for a in extra if a.startswith("array_api_tests")]
     options = [a for a in extra if not a.startswith("array_api_tests")]
@@ -62,6 +66,7 @@ def build_command(suite: pathlib.Path, *, max_examples: int, seed: int, extra: l
         sys.executable, "-m", "pytest", *(selected or [str(suite / "array_api_tests")]),
         f"--rootdir={suite}", "-p", "no:cacheprovider", "-q", "-rfE",
         f"--xfails-file={HERE / 'xfails.txt'}",
+        *([f"--skips-file={skips}"] if skips is not None else []),
         f"--max-examples={max_examples}", f"--hypothesis-seed={seed}",
         *([] if deadline else ["--hypothesis-disable-deadline"]),
         *options,
@@ -75,8 +80,12 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--version", default=os.environ.get("ARRAY_API_TESTS_VERSION",
                                                             DEFAULT_VERSION),
                         help=f"standard version to test (default {DEFAULT_VERSION})")
-    parser.add_argument("--max-examples", type=int, default=DEFAULT_MAX_EXAMPLES,
-                        help=f"Hypothesis examples per test (default {DEFAULT_MAX_EXAMPLES})")
+    parser.add_argument("--jit", action="store_true",
+                        help="test the namespace whose functions run through xnp.jit "
+                             "(array_api_tests/xnp_jit.py), skipping its EXCLUDED tests")
+    parser.add_argument("--max-examples", type=int, default=None,
+                        help=f"Hypothesis examples per test (default {DEFAULT_MAX_EXAMPLES}, "
+                             f"{DEFAULT_JIT_MAX_EXAMPLES} with --jit)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
                         help=f"Hypothesis seed (default {DEFAULT_SEED})")
     parser.add_argument("--deadline", action="store_true",
@@ -94,15 +103,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"array_api_tests/run.py: skipped: no Array API conformance suite at {where} "
               "(set ARRAY_API_TESTS_DIR to a checkout of data-apis/array-api-tests)")
         return 0
+    max_examples = args.max_examples
+    if max_examples is None:
+        max_examples = DEFAULT_JIT_MAX_EXAMPLES if args.jit else DEFAULT_MAX_EXAMPLES
     with tempfile.TemporaryDirectory(prefix="xnp-array-api-") as scratch:
-        env = dict(os.environ, ARRAY_API_TESTS_MODULE="xnp",
+        skips = None
+        if args.jit:
+            sys.path.insert(0, str(HERE))
+            import xnp_jit  # noqa: PLC0415 - only the jit pass needs it (it imports xnp)
+            skips = pathlib.Path(scratch, "jit-skips.txt")
+            skips.write_text(xnp_jit.skips_text())
+        env = dict(os.environ, ARRAY_API_TESTS_MODULE="xnp_jit" if args.jit else "xnp",
                    ARRAY_API_TESTS_VERSION=args.version, XNP_ARRAY_API_VERSION=args.version,
                    PYTHONPYCACHEPREFIX=str(pathlib.Path(scratch, "pycache")),
                    PYTHONPATH=os.pathsep.join(
-                       p for p in (str(suite), os.environ.get("PYTHONPATH")) if p))
-        cmd = build_command(suite, max_examples=args.max_examples, seed=args.seed, extra=extra,
-                            deadline=args.deadline)
-        print(f"array_api_tests/run.py: ARRAY_API_TESTS_VERSION={args.version} in {scratch}")
+                       p for p in (str(suite), str(HERE) if args.jit else None,
+                                   os.environ.get("PYTHONPATH")) if p))
+        cmd = build_command(suite, max_examples=max_examples, seed=args.seed, extra=extra,
+                            deadline=args.deadline, skips=skips)
+        print(f"array_api_tests/run.py: ARRAY_API_TESTS_VERSION={args.version}"
+              f"{' (jit)' if args.jit else ''} in {scratch}")
         print(" ".join(cmd), flush=True)
         return subprocess.call(cmd, cwd=scratch, env=env)
 

@@ -502,7 +502,13 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         kwargs["dl_device"] = dl_device
     if copy is not None:
         kwargs["copy"] = copy
-    return self._value.__dlpack__(**kwargs)
+    value = self._value
+    if (not value.flags.writeable and copy is None
+            and (max_version is None or tuple(max_version) < (1, 0))):
+        # A jit output's host view is read-only, which DLPack before 1.0 cannot say:
+        # export a copy (copy=None allows it), as an eager array exports its memory.
+        value = value.copy()
+    return value.__dlpack__(**kwargs)
 
 
 def _dlpack_device(self):

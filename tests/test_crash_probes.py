@@ -78,9 +78,11 @@ PROBES = {
                       ["xnp.lax.iota", "negative"]),
     "shape_dtype_struct_overflow": ("xnp.ShapeDtypeStruct((2**64,), np.float64)", "ValueError",
                                     ["xnp.ShapeDtypeStruct", "float64"]),
+    # an elementwise result is fused by XLA when staged: the compiled program's output is
+    # what cannot be held, refused after compiling
     "jit_lower_abstract_huge": (
         "xnp.jit(lambda a: a + 1).lower(xnp.ShapeDtypeStruct((2**50,), np.float64)).compile()",
-        "MemoryError", ["xnp.lax.add", "(1125899906842624,)", "float64"]),
+        "MemoryError", ["xnp.jit", "<lambda>", "8.00 PiB"]),
     # manipulation
     "jit_reshape_zero_size_overflow": (
         "xnp.jit(lambda a: a.reshape(2**31, 2**31, 0))(xnp.ones(0))", "ValueError",
@@ -156,9 +158,6 @@ PROBES = {
     "jit_reduce_window_padding": (
         "xnp.jit(lambda a: xnp.lax.reduce_window(a, 0.0, xnp.lax.add, (1,), (1,), "
         "((2**50, 2**50),)))(x)", "MemoryError", ["xnp.lax.reduce_window"]),
-    "jit_grad_through_huge": (
-        f"xnp.jit(xnp.grad(lambda a: (xnp.broadcast_to(a, {HUGE}) * 2).sum()))(1.0)",
-        "MemoryError", ["xnp.lax.mul"]),
     "index_huge_python_int": ("xnp.jit(lambda a: a[2**64])(x)", "IndexError",
                               ["18446744073709551616"]),
     "dynamic_slice_size": ("xnp.jit(lambda a: xnp.lax.dynamic_slice(a, (0,), (2**40,)))(x)",
@@ -168,6 +167,9 @@ PROBES = {
 # probes that must succeed (zero-size arrays with huge dims, NaN/inf into LAPACK under jit):
 # the expression's result is printed as its shape
 SUCCEEDS = {
+    # fused by XLA: the 2**48-element product is never allocated (the result is 2 * 2**48)
+    "jit_grad_through_huge": f"xnp.jit(xnp.grad(lambda a: (xnp.broadcast_to(a, {HUGE}) * 2)"
+                             ".sum()))(1.0)",
     "jit_zeros_zero_size": "xnp.jit(lambda: xnp.zeros((2**40, 0)))()",
     "jit_zeros_zero_size_2_62": "xnp.jit(lambda: xnp.zeros((2**62, 0), dtype=np.uint8))()",
     "jit_sort_zero_size": "xnp.jit(lambda a: xnp.sort(a, axis=0))(xnp.zeros((2**33, 0)))",

@@ -80,3 +80,23 @@ def test_eager_and_jit_raise_the_same_class():
                                      (8 << 40, "8.00 TiB"), (384 << 30, "384 GiB")])
 def test_format_bytes(n, text):
     assert sizes.format_bytes(n) == text
+
+
+def test_fused_intermediate_bigger_than_memory_is_not_refused_under_jit():
+    # XLA fuses (x[:, None] * x[None, :]).sum() into one loop: the product, far bigger
+    # than memory as an array, is never allocated, so jit must not refuse it; an output
+    # that big is refused after compiling (MemoryError naming the function), and eagerly
+    # NumPy's own allocation raises MemoryError
+    import xnp
+    from xnp.tracing.sizes import machine_memory
+
+    n = int((machine_memory() / 8) ** 0.5) + 1  # n * n float64 exceed the machine's memory
+    side = xnp.asarray(np.ones(n))
+    x = xnp.asarray(np.ones(2000))
+    outer_sum = xnp.jit(lambda v: (v[:, None] * v[None, :]).sum())
+    assert float(outer_sum(x)) == 2000.0 ** 2
+    assert outer_sum.lower(side).as_text()  # staged and lowered without a MemoryError
+    with pytest.raises(MemoryError, match=r"xnp\.jit: `<lambda>` needs .* more than"):
+        xnp.jit(lambda v: v[:, None] * v[None, :])(side)
+    with pytest.raises(MemoryError):
+        side[:, None] * side[None, :]

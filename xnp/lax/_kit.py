@@ -135,7 +135,7 @@ def unary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear
         return out_dtype(x.dtype) if out_dtype is not None else x.dtype
 
     return Primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
-                     differentiable=differentiable)
+                     differentiable=differentiable, allocates="eagerly")
 
 
 def binary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear=False,
@@ -151,7 +151,7 @@ def binary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linea
         return out_dtype(dt) if out_dtype is not None else dt
 
     return Primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
-                     differentiable=differentiable)
+                     differentiable=differentiable, allocates="eagerly")
 
 
 def _never_weak(*weak_types, **params) -> bool:

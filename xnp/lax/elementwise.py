@@ -718,10 +718,6 @@ _set_rules(complex_p, jvp=R.linear_nary_jvp(complex_p),
 # --------------------------------------------------------------------------- conversions
 
 
-def _convert_shape(x, *, new_dtype, weak_type):
-    return x.shape
-
-
 def _convert_dtype(x, *, new_dtype, weak_type):
     kit.check_dtype("convert_element_type", ShapedArray((), new_dtype), kit.ALL, "new_dtype")
     return new_dtype
@@ -732,7 +728,8 @@ def _convert_weak(*weak_types, new_dtype, weak_type):
 
 
 convert_element_type_p = Primitive(
-    "convert_element_type", shape=_convert_shape, dtype=_convert_dtype, weak_type=_convert_weak)
+    "convert_element_type", shape=lambda x, **_: x.shape, dtype=_convert_dtype,
+    weak_type=_convert_weak, allocates="eagerly")
 
 
 def convert_element_type(x: Array, new_dtype, weak_type: bool = False) -> Array:
@@ -828,7 +825,7 @@ def _select_n_weak(which_weak, *case_weaks):
 
 
 select_n_p = Primitive("select_n", shape=_select_n_shape, dtype=_select_n_dtype,
-                       weak_type=_select_n_weak)
+                       weak_type=_select_n_weak, allocates="eagerly")
 
 
 def select_n(which: Array, *cases: Array) -> Array:

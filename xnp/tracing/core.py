@@ -82,10 +82,14 @@ class Primitive:
         ``bind`` returns a list.
     differentiable : bool or str
         False (or a reason string) for primitives whose outputs carry no tangent.
-    allocates : bool
+    allocates : bool or "eagerly"
         False for primitives whose eager result is a view needing no new memory
         (``broadcast_in_dim``; XLA fuses it into its consumers): their results are
         checked against int64 sizes only, not against the machine's memory.
+        ``"eagerly"`` for elementwise primitives, whose staged results XLA fuses into
+        their consumers (``(x[:, None] * x).sum()`` allocates no product): checked
+        against memory only when not staged (a compiled program's allocations are
+        checked after compiling).
 
     Every result aval passes :func:`xnp.tracing.sizes.check_result_sizes`, eagerly and
     when staged: ``ValueError`` for a size beyond int64, ``MemoryError`` beyond memory.
@@ -107,7 +111,7 @@ class Primitive:
         batch: Callable | None = None,
         multiple_results: bool = False,
         differentiable: bool | str = True,
-        allocates: bool = True,
+        allocates: bool | str = True,
     ):
         self.name = name
         self.shape_rule = shape
@@ -141,7 +145,9 @@ class Primitive:
                 out = [ShapedArray(s, d, weak) for s, d in zip(shape, dtype)]
             else:
                 out = ShapedArray(shape, dtype, weak)
-        check_result_sizes(self.name, out if self.multiple_results else (out,), self.allocates)
+        check_result_sizes(self.name, out if self.multiple_results else (out,),
+                           bool(self.allocates),
+                           staging_active if self.allocates == "eagerly" else None)
         return out
 
 

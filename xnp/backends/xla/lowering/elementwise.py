@@ -40,7 +40,7 @@ from xnp import lax
 from xnp.backends.xla.lowering._core import FLOAT8, comparison_type, lowering
 from xnp.lax import _kit as kit
 
-__all__: list = []
+__all__ = ["flush_subnormals"]
 
 
 def _nary(hlo_name):

@@ -198,3 +198,28 @@ def test_staged_function_is_cached_per_function():
     assert len(calls) == 3 + 1
     g = xnp.grad(f)
     assert [float(g(v)) for v in (1.0, 2.0, 3.0)] == [2.0, 4.0, 6.0]
+
+
+@pytest.mark.parametrize("make", [np.zeros, xnp.zeros], ids=["ndarray", "xnp"])
+def test_jit_write_back_is_all_or_nothing(make):
+    # eager code raises at the write into the read-only b before it touches a; the jitted
+    # call must leave a unchanged too (every destination checked before the first write)
+    def f(a, b):
+        b[0] += 1
+        a[0] += 1
+        return a.sum()
+
+    read_only = np.zeros(3)
+    read_only.flags.writeable = False
+    for b in (read_only, xnp.broadcast_to(xnp.zeros(1), (3,))):
+        a = make(3)
+        with pytest.raises(ValueError, match="read-only"):
+            f(a, b)
+        np.testing.assert_array_equal(np.asarray(a), np.zeros(3))
+        with pytest.raises(ValueError, match=r"argument 1 \(float64\[3\]\).*read-only"):
+            xnp.jit(f)(a, b)
+        np.testing.assert_array_equal(np.asarray(a), np.zeros(3))
+    a, b = make(3), make(3)
+    assert float(xnp.jit(f)(a, b)) == 1.0  # writable: both written
+    np.testing.assert_array_equal(np.asarray(a), [1.0, 0.0, 0.0])
+    np.testing.assert_array_equal(np.asarray(b), [1.0, 0.0, 0.0])

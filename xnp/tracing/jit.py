@@ -614,17 +614,23 @@ def _check_no_aliasing(leaves, mutated, names=None):
 
 
 def _write_back(leaves, mutated, values):
+    """Write each updated argument's new value into it: all or nothing (every destination
+    is checked writable before the first is written, as eager code raises at the first
+    write into a read-only array before touching later ones)."""
     _check_no_aliasing(leaves, mutated)
-    it = iter(values)
-    for leaf, m in zip(leaves, mutated):
+    dsts = []
+    for i, (leaf, m) in enumerate(zip(leaves, mutated)):
         if not m:
             continue
-        new = next(it)
-        if type(leaf) is core.Array:
-            dst = leaf._writable_value()
-            dst[...] = np.asarray(new._value)
-        elif isinstance(leaf, np.ndarray):
-            np.copyto(leaf, np.asarray(new._value), casting="same_kind")
+        dst = leaf._writable_value() if type(leaf) is core.Array else leaf
+        if isinstance(dst, np.ndarray) and not dst.flags.writeable:
+            raise ValueError(f"xnp.jit: argument {i} ({errors.aval_str(core.aval_of(leaf))}) "
+                             "is updated in place but is read-only (assignment destination "
+                             "is read-only); no argument was written")
+        dsts.append(dst)
+    for dst, new in zip(dsts, values):
+        if isinstance(dst, np.ndarray):
+            np.copyto(dst, np.asarray(new._value), casting="same_kind")
 
 
 class Traced:

@@ -110,8 +110,10 @@ def test_retraces_past_the_cache_size_free_their_executables():
     n = 2000 if FULL else 120
     marks = _run("retrace", warm=48, n=n)
     per_shape_kib = _growth(marks, 1) * 1024 / n
-    assert per_shape_kib < 16, marks
-    assert _growth(marks, 0) < 4 + n * 16 / 1024, marks  # raw: free heap held for reuse
+    # a kept executable would be ~200 KiB a shape: 48 KiB leaves room for the early,
+    # machine-dependent bookkeeping growth (16.3 KiB seen on a loaded 2-core machine)
+    assert per_shape_kib < 48, marks
+    assert _growth(marks, 0) < 4 + n * 48 / 1024, marks  # raw: free heap held for reuse
 
 
 def test_recreated_jit_wrappers_stay_flat():

@@ -356,10 +356,12 @@ def spacing(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
     _extras("spacing", casting, order, subok, signature)
     v = _float_operand("spacing", x)
     if _dtype(v) == np.float16:  # NumPy's half-precision spacing always steps towards +inf
-        away = np.inf
+        step = _ew.subtract(_lg.nextafter(v, np.inf), v)
+        step = _ew.where(_lg.isinf(v), np.nan, step)  # -inf too: NaN, as NumPy
     else:
         away = _ew.where(_lg.less(v, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
-    return _finish("spacing", _ew.subtract(_lg.nextafter(v, away), v), out, where, casting)
+        step = _ew.subtract(_lg.nextafter(v, away), v)
+    return _finish("spacing", step, out, where, casting)
 
 
 # --------------------------------------------------------------------------- complex tests

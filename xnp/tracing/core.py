@@ -134,7 +134,16 @@ class Primitive:
         return _STATE.trace.process_primitive(self, args, params)
 
     def abstract_eval(self, *avals: ShapedArray, **params):
-        """Output aval(s) from input avals: the shape, dtype and weak-type rules."""
+        """Output aval(s) from input avals: the shape, dtype and weak-type rules, each
+        result's size checked (:func:`xnp.tracing.sizes.check_result_sizes`)."""
+        out = self.out_avals(*avals, **params)
+        check_result_sizes(self.name, out if self.multiple_results else (out,),
+                           bool(self.allocates),
+                           staging_active if self.allocates == "eagerly" else None)
+        return out
+
+    def out_avals(self, *avals: ShapedArray, **params):
+        """``abstract_eval`` without the size check (re-checking a staged jaxpr's types)."""
         if self._abstract_eval is not None:
             out = self._abstract_eval(*avals, **params)
         else:
@@ -145,9 +154,6 @@ class Primitive:
                 out = [ShapedArray(s, d, weak) for s, d in zip(shape, dtype)]
             else:
                 out = ShapedArray(shape, dtype, weak)
-        check_result_sizes(self.name, out if self.multiple_results else (out,),
-                           bool(self.allocates),
-                           staging_active if self.allocates == "eagerly" else None)
         return out
 
 

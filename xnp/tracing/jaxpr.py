@@ -202,7 +202,7 @@ def typecheck_jaxpr(jaxpr: Jaxpr) -> None:
         in_avals = [check_in(v, eqn.primitive.name) for v in eqn.invars]
         for sub in _sub_jaxprs(eqn.params):
             typecheck_jaxpr(sub)
-        out = eqn.primitive.abstract_eval(*in_avals, **eqn.params)
+        out = eqn.primitive.out_avals(*in_avals, **eqn.params)  # staged: sizes were checked
         outs = out if eqn.primitive.multiple_results else [out]
         if len(outs) != len(eqn.outvars):
             raise JaxprTypeError(f"{eqn.primitive.name}: {len(outs)} results vs {len(eqn.outvars)} outvars")

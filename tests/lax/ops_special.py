@@ -47,12 +47,29 @@ def _first_fixed(fun, value):
     return lambda x: fun(np.asarray(value, x.dtype), x)
 
 
+def _first_fixed2(fun, a, b):
+    """``fun(a, b, x)`` with ``a`` and ``b`` rank-0 constants of ``x``'s dtype."""
+    return lambda x: fun(np.asarray(a, x.dtype), np.asarray(b, x.dtype), x)
+
+
+def _betainc_operands(rng, shape, dtype):
+    """Parameters log-uniform on (0.05, 50) with 0, inf and NaN mixed in; x below has
+    the unit interval's ends mixed in (the sampler is called once per operand)."""
+    a = np.exp(rng.uniform(np.log(0.05), np.log(50.0), shape))
+    flat = a.reshape(-1)
+    if flat.size:
+        idx = rng.random(flat.size) < 0.15
+        flat[idx] = rng.choice([0.0, np.inf, np.nan, -1.0, 1.0], size=int(idx.sum()))
+    return a.astype(dtype)
+
+
 def _polygamma(m):
     return _first_fixed(lax.polygamma, m)
 
 
 _POLES = [0.0, -0.0, -1.0, -3.0, np.inf, -np.inf, np.nan]
 _GAMMA_EDGES = [0.0, -0.0, -1.0, np.inf, np.nan, 1e-3, 1.0]
+_UNIT_EDGES = [0.0, 1.0, 0.5, 1e-12, 1 - 2**-20, -0.5, 1.5, np.inf, np.nan]
 
 RECORDS = [
     _rec("erf", lax.erf, sp.erf, _uniform(-3, 3)),
@@ -92,6 +109,17 @@ RECORDS = [
          dtypes=FLOATING),
     # zeta in `x` is not differentiable (as in JAX): the transform tests skip with the reason
     _rec("zeta_x_q", lax.zeta, sp.zeta, _uniform(1.5, 6.0), nargs=2),
+    # betainc: `x` varies (the derivative in `a` and `b` is not implemented, as in JAX);
+    # small, unit and large parameters, x at and beyond the domain ends (interior only
+    # where the transform tests take the record's own sampler); then all three vary
+    _rec("betainc_a0.3_b2", _first_fixed2(lax.betainc, 0.3, 2.0),
+         lambda x: sp.betainc(0.3, 2.0, x), _uniform(0, 1, _UNIT_EDGES), dtypes=FLOATING),
+    _rec("betainc_a1_b1", _first_fixed2(lax.betainc, 1.0, 1.0),
+         lambda x: sp.betainc(1.0, 1.0, x), _uniform(0.02, 0.98)),
+    _rec("betainc_a40_b7.5", _first_fixed2(lax.betainc, 40.0, 7.5),
+         lambda x: sp.betainc(40.0, 7.5, x), _uniform(0.5, 0.98)),
+    _rec("betainc", lambda a, b, x: lax.betainc(a, b, x), sp.betainc,
+         _betainc_operands, nargs=3),
 ]
 
 

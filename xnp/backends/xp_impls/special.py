@@ -50,6 +50,7 @@ for _prim, _name in [(lax.erf_p, "erf"), (lax.erfc_p, "erfc"), (lax.erf_inv_p, "
                      (lax.lgamma_p, "gammaln"), (lax.digamma_p, "digamma"),
                      (lax.polygamma_p, "polygamma"), (lax.zeta_p, "zeta"),
                      (lax.igamma_p, "gammainc"), (lax.igammac_p, "gammaincc"),
-                     (lax.bessel_i0e_p, "i0e"), (lax.bessel_i1e_p, "i1e")]:
+                     (lax.bessel_i0e_p, "i0e"), (lax.bessel_i1e_p, "i1e"),
+                     (lax.betainc_p, "betainc")]:
     XP_IMPLS[_prim] = _via(_name)
 XP_IMPLS[lax.igamma_grad_a_p] = _igamma_grad_a

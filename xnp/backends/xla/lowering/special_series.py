@@ -1,6 +1,7 @@
 """Lowerings of the special functions CHLO does not have (``igamma``, ``igammac``,
-``igamma_grad_a`` (:mod:`xnp.backends.igamma_grad`), ``bessel_i0e``) and of ``polygamma`` (SciPy's formula on ``zeta``): Cephes' algorithms written with ``xnp.lax`` ops, traced to a jaxpr for
-the equation's operand types and inlined (JAX's ``mlir.lower_fun``).
+``igamma_grad_a`` (:mod:`xnp.backends.igamma_grad`), ``bessel_i0e``, ``betainc``) and of
+``polygamma`` (SciPy's formula on ``zeta``): Cephes' algorithms written with ``xnp.lax``
+ops, traced to a jaxpr for the equation's operand types and inlined (JAX's ``mlir.lower_fun``).
 
 * ``igamma``/``igammac`` (Cephes ``igam``/``igamc``, as XLA's and JAX's expansions):
   the power series of ``P(a, x)`` for ``x <= 1`` or ``x <= a``, else the continued
@@ -10,6 +11,9 @@ the equation's operand types and inlined (JAX's ``mlir.lower_fun``).
   ``a == x == 0`` and ``a == x == inf``; ``P(0, x > 0) = 1``; ``P(a, 0) = 0``;
   ``P(a, inf) = 1``; ``P(inf, x) = 0``.
 * ``bessel_i0e``: Cephes' Chebyshev series on ``[0, 8]`` and ``(8, inf)``.
+* ``betainc``: the continued fraction of ``I_x(a, b)`` (modified Lentz; on
+  ``I_{1-x}(b, a)`` where ``x > (a+1)/(a+b+2)``), a ``stablehlo.while`` as for ``igamma``;
+  SciPy's values at the domain edges (:func:`xnp.lax.betainc`).
 
 float64 computes in float64, every other floating dtype in float32 (the Cephes
 coefficients and the convergence tests need at least float32 precision).
@@ -264,7 +268,129 @@ def igamma_grad_a(a, x):
     return igamma_grad.igamma_grad_a(_LaxOps, a, x)
 
 
+# --------------------------------------------------------------------------- betainc
+
+
+def _betainc_fraction(a, b, x, enabled):
+    """The continued fraction ``h`` of ``I_x(a, b) = x^a (1-x)^b h / (a B(a, b))``
+    (modified Lentz; Numerical Recipes ``betacf``), converged to ``eps``."""
+    info = np.finfo(x.dtype)
+    eps, tiny = _c(info.eps, x), _c(info.tiny / info.eps, x)
+    one, two = _c(1, x), _c(2, x)
+    qab, qap, qam = lax.add(a, b), lax.add(a, one), lax.sub(a, one)
+
+    def guard(d):  # Lentz: a zero denominator is replaced by a tiny one
+        return lax.select(lax.lt(lax.abs(d), tiny), _full(tiny, x), d)
+
+    def step(aa, c, d):
+        d1 = lax.div(one, guard(lax.add(one, lax.mul(aa, d))))
+        c1 = guard(lax.add(one, lax.div(aa, c)))
+        return c1, d1, lax.mul(c1, d1)
+
+    def body(v):
+        on, m, c, d, h = v
+        m1 = lax.add(m, one)
+        m2 = lax.mul(two, m1)
+        even = lax.div(lax.mul(lax.mul(m1, lax.sub(b, m1)), x),
+                       lax.mul(lax.add(qam, m2), lax.add(a, m2)))
+        c1, d1, delta = step(even, c, d)
+        h1 = lax.mul(h, delta)
+        odd = lax.neg(lax.div(lax.mul(lax.mul(lax.add(a, m1), lax.add(qab, m1)), x),
+                              lax.mul(lax.add(a, m2), lax.add(qap, m2))))
+        c2, d2, delta = step(odd, c1, d1)
+        h2 = lax.mul(h1, delta)
+        more = lax.and_(on, lax.gt(lax.abs(lax.sub(delta, one)), eps))
+        return [more] + _keep(on, [m1, c2, d2, h2], [m, c, d, h])
+
+    d0 = lax.div(one, guard(lax.sub(one, lax.div(lax.mul(qab, x), qap))))
+    init = [enabled, _full(0, x), _full(1, x), d0, d0]
+    return _while(lambda v: _any(v[0]), body, init)[-1]
+
+
+# Stirling's series of mu(z) = lgamma(z) - ((z - 1/2) log z - z + log(2 pi) / 2) in 1/z,
+# highest order first (B_2k / (2k (2k-1))); 8 terms reach float64's eps for z >= 10
+_STIRLING = (-3617 / 122400, 1 / 156, -691 / 360360, 1 / 1188, -1 / 1680, 1 / 1260, -1 / 360,
+             1 / 12)
+_STIRLING_FROM = 10.0
+
+
+def _stirling_mu(z):
+    big = lax.ge(z, _c(_STIRLING_FROM, z))
+    zs = lax.select(big, z, _full(_STIRLING_FROM, z))
+    w = lax.div(_c(1, z), zs)
+    w2 = lax.mul(w, w)
+    series = _c(_STIRLING[0], z)
+    for c in _STIRLING[1:]:
+        series = lax.add(lax.mul(series, w2), _c(c, z))
+    series = lax.mul(series, w)
+    zm = lax.select(big, _full(1, z), z)
+    main = lax.add(lax.sub(lax.mul(lax.sub(zm, _c(0.5, z)), lax.log(zm)), zm),
+                   _c(0.5 * np.log(2 * np.pi), z))
+    return lax.select(big, series, lax.sub(lax.lgamma(zm), main))
+
+
+def _betainc_log_front(a, b, x):
+    """``log(x^a (1-x)^b / B(a, b))``, as ``a log(x/x0) + b log((1-x)/(1-x0)) + log(ab /
+    (2 pi (a+b))) / 2 + mu(a+b) - mu(a) - mu(b)`` with ``x0 = a/(a+b)`` (Stirling's
+    formula for each lgamma): no cancellation between large lgamma values, and near the
+    peak ``x0`` both logs are log1p of the one difference ``(a+b) x - a``."""
+    one, half = _c(1, x), _c(0.5, x)
+    s = lax.add(a, b)
+    y = lax.sub(one, x)
+    low = lax.le(x, half)
+    # (a+b) x - a from the smaller of x, 1-x (1-x is exact for x >= 1/2)
+    diff = lax.select(low, lax.sub(lax.mul(s, x), a), lax.sub(b, lax.mul(s, y)))
+    u, v = lax.div(diff, a), lax.neg(lax.div(diff, b))
+    log_x0 = lax.neg(lax.log1p(lax.div(b, a)))  # log(a / (a+b))
+    log_y0 = lax.neg(lax.log1p(lax.div(a, b)))
+
+    def term(c, t, log_t, log_t0):
+        near = lax.and_(lax.gt(t, _c(-0.5, x)), lax.lt(t, one))
+        t_s = lax.select(near, t, _full(0, x))
+        return lax.mul(c, lax.select(near, lax.log1p(t_s), lax.sub(log_t, log_t0)))
+
+    powers = lax.add(term(a, u, lax.log(x), log_x0), term(b, v, lax.log1p(lax.neg(x)), log_y0))
+    scale = lax.mul(half, lax.sub(lax.add(lax.log(a), lax.log(b)),
+                                  lax.add(lax.log(s), _c(np.log(2 * np.pi), x))))
+    mu = lax.sub(_stirling_mu(s), lax.add(_stirling_mu(a), _stirling_mu(b)))
+    return lax.add(lax.add(powers, scale), mu)
+
+
+def betainc(a, b, x):
+    zero, one, inf = _c(0, x), _c(1, x), _c(np.inf, x)
+    a_inf, b_inf = lax.eq(a, inf), lax.eq(b, inf)
+    a_zero, b_zero = lax.eq(a, zero), lax.eq(b, zero)
+    x_zero, x_one = lax.eq(x, zero), lax.eq(x, one)
+    nan_in = lax.or_(lax.or_(lax.ne(a, a), lax.ne(b, b)), lax.ne(x, x))
+    invalid = lax.or_(nan_in, lax.or_(lax.or_(lax.lt(a, zero), lax.lt(b, zero)),
+                                      lax.or_(lax.lt(x, zero), lax.gt(x, one))))
+    invalid = lax.or_(invalid, lax.or_(lax.and_(a_zero, b_zero), lax.and_(a_inf, b_inf)))
+    edge = lax.or_(lax.or_(lax.or_(x_zero, x_one), lax.or_(a_zero, b_zero)),
+                   lax.or_(a_inf, b_inf))
+    inside = lax.not_(lax.or_(invalid, edge))
+    # safe operands outside the domain keep the loop finite there
+    half = _full(0.5, x)
+    a_s, b_s = lax.select(inside, a, _full(1, a)), lax.select(inside, b, _full(1, b))
+    x_s = lax.select(inside, x, half)
+    log_front = _betainc_log_front(a_s, b_s, x_s)
+    # the fraction for I_x(a, b) below the mean a/(a+b), for I_{1-x}(b, a) above it: the
+    # larger of the two is then about 1/2 or more, and 1 - it cancels little
+    swap = lax.gt(x_s, lax.div(a_s, lax.add(a_s, b_s)))
+    p = lax.select(swap, b_s, a_s)
+    q = lax.select(swap, a_s, b_s)
+    y = lax.select(swap, lax.sub(one, x_s), x_s)
+    h = _betainc_fraction(p, q, y, inside)
+    t = lax.div(lax.mul(lax.exp(log_front), h), p)
+    value = lax.clamp(zero, lax.select(swap, lax.sub(one, t), t), one)
+    # edges, in SciPy's order: x == 0, x == 1, then a == 0 or b == inf (1), b == 0 or
+    # a == inf (0)
+    edge_value = lax.select(lax.or_(a_zero, b_inf), _full(1, x), _full(0, x))
+    edge_value = lax.select(x_one, _full(1, x), lax.select(x_zero, _full(0, x), edge_value))
+    value = lax.select(edge, edge_value, value)
+    return lax.select(invalid, _full(np.nan, x), value)
+
+
 for _prim, _fn in [(lax.igamma_p, igamma), (lax.igammac_p, igammac),
                    (lax.bessel_i0e_p, bessel_i0e), (lax.polygamma_p, polygamma),
-                   (lax.igamma_grad_a_p, igamma_grad_a)]:
+                   (lax.igamma_grad_a_p, igamma_grad_a), (lax.betainc_p, betainc)]:
     lowering(_prim)(lower_via_lax(_fn))

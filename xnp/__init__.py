@@ -180,6 +180,7 @@ __all__ += ["fft"]
 from xnp import random  # noqa: E402  (the xnp.random namespace)
 __all__ += ["random"]
 from xnp import linalg  # noqa: E402  (the xnp.linalg namespace)
+from xnp import special  # noqa: E402,F401  (the xnp.special namespace: scipy.special names)
 __all__ += ["linalg"]
 from xnp.array_api import __array_namespace_info__, from_dlpack  # noqa: E402
 __all__ += ["__array_namespace_info__", "from_dlpack"]

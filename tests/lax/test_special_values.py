@@ -14,7 +14,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 INF, NAN = np.inf, np.nan
 GAMMA_EDGES = np.array([0.0, -0.0, 1e-30, 1e-3, 0.5, 1.0, 2.0, 30.0, -1.0, INF, NAN])
-ZETA_X = np.array([1.0, 1.5, 2.0, 3.0, 10.0, 0.5, INF, -INF, NAN])
+ZETA_X = np.array([1.0, 1.5, 2.0, 3.0, 10.0, 0.5, 0.0, INF, -INF, NAN])
 ZETA_Q = np.array([1.0, 0.5, 2.0, 0.0, -0.0, -1.0, -2.5, INF, -INF, NAN])
 CASES = [
     ("igamma", lax.igamma, sp.gammainc, GAMMA_EDGES, GAMMA_EDGES),

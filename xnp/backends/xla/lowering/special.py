@@ -7,7 +7,8 @@ select gives SciPy's:
 * ``digamma(±0)``: ``∓inf`` (CHLO: NaN);
 * ``zeta(x, q)`` at ``q`` a non-positive integer (±0 and -inf included) and ``x`` not
   below 1 (NaN included): inf; ``zeta(x > 1, inf) = 0``; ``zeta(inf, 1) = 1``;
-  ``zeta(inf, q)`` for ``0 < q < 1`` or ``q < 0``: inf (CHLO: NaN for all of these).
+  ``zeta(inf, q)`` for ``0 < q < 1`` or ``q < 0``: inf (CHLO: NaN for all of these);
+  ``zeta(x < 1, q)``: NaN (CHLO: inf at some poles, e.g. ``zeta(0, 0)``).
 """
 
 import numpy as np
@@ -83,4 +84,5 @@ def _lower_zeta(ctx, x, q):
     below_1 = o.cmp(x, one, "LT")
     not_below_1 = ctx.op("stablehlo.not", [below_1], below_1.aval)
     pole = o.and_(not_below_1, o.cmp(q, zero, "LE"), q_integer)
-    return [o.select(pole, inf, out)]
+    # x < 1 is NaN (CHLO: inf for some x < 1 at a pole q, e.g. zeta(0, 0))
+    return [o.select(below_1, o.const(np.nan), o.select(pole, inf, out))]

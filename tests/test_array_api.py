@@ -105,6 +105,20 @@ def test_info_capabilities():
     assert xnp.zeros((1,) * 64).ndim == 64
 
 
+def test_info_capabilities_under_transformations():
+    # a traced mask cannot index: libraries asking inside jit/vmap/grad take a where path
+    def caps(x):
+        c = xnp.__array_namespace_info__().capabilities()
+        assert not c["boolean indexing"] and not c["data-dependent shapes"]
+        assert c["max dimensions"] == 64
+        return x * 2
+
+    xnp.jit(caps)(1.0)
+    xnp.vmap(caps)(xnp.ones(3))
+    xnp.grad(caps)(1.0)
+    assert xnp.__array_namespace_info__().capabilities()["boolean indexing"]
+
+
 def test_info_devices():
     info = xnp.__array_namespace_info__()
     devices = info.devices()

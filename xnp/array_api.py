@@ -50,9 +50,14 @@ class Info:
 
         Boolean indexing and data-dependent output shapes (``nonzero``,
         ``unique_*``, ``x[mask]``) work eagerly, as in NumPy; under ``jit`` they
-        raise, since a traced array's shape must be known when it is traced.
+        raise, since a traced array's shape must be known when it is traced. So both
+        are reported False while a transformation (``jit``, ``vmap``, ``grad``) is
+        tracing the caller: libraries that ask (array-api-extra's ``apply_where``,
+        used by ``scipy.stats.pearsonr``) then take their ``where`` path.
         """
-        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+        eager = type(core.current_trace()) is core.EvalTrace
+        return {"boolean indexing": eager, "data-dependent shapes": eager,
+                "max dimensions": 64}
 
     def default_device(self):
         """The device new arrays are created on: the CPU."""

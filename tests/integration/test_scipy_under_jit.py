@@ -5,13 +5,9 @@ return an xnp array equal to the NumPy-input result (rtol 1e-10).
 ``scipy.special`` finds xnp's native functions as ``xnp.special.<name>``; ``stdtr`` (and so
 ``ttest_ind``'s p-value) is SciPy's generic implementation on ``xnp.special.betainc``.
 
-Still failing, with the reason (an ``xfail(strict=True)`` each, so a fix shows):
-
-* ``stats.pearsonr`` (statistic and p-value): array-api-extra's ``apply_where`` takes its
-  boolean-mask path (``arr[cond]``) because ``xnp.__array_namespace_info__().capabilities()``
-  reports ``"boolean indexing": True`` (true eagerly); under ``jit`` the mask is traced
-  and the indexing raises ``NonConcreteBooleanIndexError``. (JAX passes because
-  array-api-extra special-cases the JAX namespace as lacking boolean indexing.)
+``stats.pearsonr`` runs because ``capabilities()`` reports no boolean indexing while
+``jit`` traces (array-api-extra's ``apply_where`` then takes its ``where`` path instead of
+indexing with a traced mask). None of the listed calls fails today.
 """
 
 import json
@@ -73,9 +69,6 @@ NAMES = ["stats.ttest_ind.statistic", "stats.ttest_ind.pvalue", "stats.pearsonr.
          "stats.pearsonr.pvalue", "special.stdtr", "special.logsumexp", "special.softmax",
          "stats.zscore", "stats.skew", "signal.fftconvolve", "cluster.vq.whiten",
          "integrate.trapezoid"]
-_BOOLEAN_INDEXING = ("array-api-extra's apply_where indexes with a traced boolean mask: "
-                     "capabilities() reports boolean indexing (true eagerly only)")
-XFAIL = {"stats.pearsonr.statistic": _BOOLEAN_INDEXING, "stats.pearsonr.pvalue": _BOOLEAN_INDEXING}
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +80,7 @@ def results():
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(reason=XFAIL[n], strict=True)) if n in XFAIL
-    else n for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_scipy_function_inside_jit_matches_numpy(results, name):
     res = results[name]
     assert res["status"] == "ok", f"{name}: {res['status']}: {res['detail']}"

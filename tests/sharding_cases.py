@@ -195,6 +195,21 @@ def case_sharded_argument_to_unsharded_jit():
     _close(g(xs, A), A * 2)
 
 
+def case_array_on_another_device_to_unsharded_jit():
+    # a single-device array on cpu:1 or cpu:3 passed to a single-device executable: moved
+    # onto device 0 (the call runs; XLA's error was raised before)
+    devs = xnp.devices()
+    f = xnp.jit(lambda x: x * 3)
+    for d in (devs[1], devs[3]):
+        y = xnp.device_put(A, d)
+        _close(f(y), A * 3)
+        _close(f(y), A * 3)  # the cached paths
+        _close(xnp.jit(lambda x, z: x + z)(y, A), A * 2)
+    assert xnp.ones(2).to_device(devs[0]).device == devs[0]
+    assert xnp.zeros(2, device=devs[0]).shape == (2,)
+    assert devs[1] != xnp.ones(1).device
+
+
 def case_chained_sharded_calls_pass_buffers_as_they_are():
     from xnp.backends.xla import sharding as xs
 

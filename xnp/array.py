@@ -537,8 +537,12 @@ class _Device:
 
     def __eq__(self, other):
         # the host CPU: NumPy's arrays report it as the string "cpu", so an xnp array and
-        # a NumPy array mixed by a library (scikit-learn's device checks) agree
-        return isinstance(other, _Device) or (isinstance(other, str) and other in ("cpu", "cpu:0"))
+        # a NumPy array mixed by a library (scikit-learn's device checks) agree; and
+        # xnp.devices()[0], the same device as an XLA device object
+        if isinstance(other, str):
+            return other in ("cpu", "cpu:0")
+        return isinstance(other, _Device) or (getattr(other, "platform", None) == "cpu"
+                                              and getattr(other, "id", None) == 0)
 
     def __hash__(self):
         return hash("cpu")
@@ -554,7 +558,7 @@ def _device(self):
 
 
 def _to_device(self, device, /, *, stream=None):
-    if device is not CPU_DEVICE and str(device) != "cpu:0":
+    if device != CPU_DEVICE:
         raise ValueError(f"xnp: unknown device {device!r}; only cpu:0 is available")
     return self
 

@@ -11,7 +11,7 @@ import numpy as np
 from xnp import config
 from xnp.array import CPU_DEVICE
 from xnp.numpy_api._util import api_sequence
-from xnp.numpy_api.creation import asarray
+from xnp.numpy_api.creation import _is_cpu_device, asarray
 from xnp.numpy_api.dtypes import isdtype
 from xnp.tracing import core
 
@@ -31,7 +31,7 @@ def check_api_version(fname: str, api_version) -> None:
 
 
 def _check_device(fname: str, device) -> None:
-    if device is not None and device is not CPU_DEVICE and str(device) not in ("cpu", "cpu:0"):
+    if device is not None and not _is_cpu_device(device):
         raise ValueError(f"xnp.__array_namespace_info__().{fname}: unknown device {device!r}; "
                          f"the only device is {CPU_DEVICE}")
 
@@ -136,7 +136,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     BufferError, TypeError
         From the producer, as ``numpy.from_dlpack`` raises them.
     """
-    if device is not None and device is not CPU_DEVICE and str(device) not in ("cpu", "cpu:0"):
+    if device is not None and not _is_cpu_device(device):
         raise ValueError(f"xnp.from_dlpack: unknown device {device!r}; the only device is "
                          f"{CPU_DEVICE}")
     if type(x) is core.Array or isinstance(x, core.Tracer):

@@ -47,8 +47,15 @@ def _check_order(fname: str, order, allowed=("C", "K", "A", None)) -> None:
         raise ValueError(f"xnp.{fname}: `order` must be one of {allowed}, got {order!r}")
 
 
+def _is_cpu_device(device) -> bool:
+    """Whether ``device`` names the host CPU where eager arrays live: ``"cpu"``/``"cpu:0"``,
+    an array's ``.device``, or ``xnp.devices()[0]``."""
+    return str(device) in ("cpu", "cpu:0") or (getattr(device, "platform", None) == "cpu"
+                                               and getattr(device, "id", None) == 0)
+
+
 def _check_device(fname: str, device) -> None:
-    if device is None or str(device) in ("cpu", "cpu:0"):
+    if device is None or _is_cpu_device(device):
         return
     raise ValueError(f"xnp.{fname}: unknown device {device!r}; only the CPU device is available")
 

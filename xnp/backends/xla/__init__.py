@@ -190,16 +190,17 @@ _OPTIONS = _config._OPTIONS  # read on the call path without a function call
 
 def _run_unsharded(run, bufs, handlers, name, error):
     """After ``run(bufs)`` raised ``error``: run again with every sharded argument (a buffer
-    on several devices, from ``xnp.device_put`` or a sharded jit) gathered and put on
-    device 0, which is where this single-device executable runs; re-raise ``error`` when
-    no argument is sharded."""
-    gathered = [_client.get_client().put(_client.to_host(b))
-                if type(b._sharding) is not _SINGLE else b for b in bufs]
+    on several devices, from ``xnp.device_put`` or a sharded jit) and every buffer on
+    another device gathered and put on device 0, which is where this single-device
+    executable runs; re-raise ``error`` when every argument was already there."""
+    c = _client.get_client()
+    gathered = [c.put(_client.to_host(b)) if type(b._sharding) is not _SINGLE
+                or b._sharding._device != c.device else b for b in bufs]
     if all(g is b for g, b in zip(gathered, bufs)):
         _client.raise_runtime_error(name, error)
     if _OPTIONS["log_transfers"]:
-        print(f"xnp: jitted {name}: a sharded argument is gathered onto device 0 (give "
-              "in_shardings= to run it sharded)", file=_sys.stderr)
+        print(f"xnp: jitted {name}: a sharded argument or one on another device is moved "
+              "onto device 0 (give in_shardings= to run it sharded)", file=_sys.stderr)
     try:
         return run(gathered).consume_with_handlers(handlers)
     except _RUNTIME_ERROR as e:

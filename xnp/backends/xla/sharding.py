@@ -52,7 +52,11 @@ class Device:
         return f"{self.platform.capitalize()}Device(id={self.id})"
 
     def __eq__(self, other):
-        return type(other) is Device and other.id == self.id and other.platform == self.platform
+        if type(other) is Device:
+            return other.id == self.id and other.platform == self.platform
+        # the eager arrays' CPU device (xnp.array's, also equal to NumPy's "cpu") is device 0
+        return self.id == 0 and self.platform == "cpu" and getattr(other, "id", None) == 0 and (
+            getattr(other, "platform", None) == "cpu")
 
     def __hash__(self):
         return hash((self.platform, self.id))

@@ -21,6 +21,16 @@ def _dot_general(xp, lhs, rhs, *, dimension_numbers, preferred_element_type, pre
     if lhs.dtype != preferred_element_type:
         lhs = lhs.astype(preferred_element_type)
         rhs = rhs.astype(preferred_element_type)
+    if not lc:
+        # no contraction: the exact products, as numpy.outer computes them (BLAS adds each
+        # product to a +0 accumulator, which turns -0.0 into +0.0)
+        lfree = [i for i in range(lhs.ndim) if i not in lb]
+        rfree = [i for i in range(rhs.ndim) if i not in rb]
+        lt = xp.transpose(lhs, list(lb) + lfree)
+        rt = xp.transpose(rhs, list(rb) + rfree)
+        lt = lt.reshape(lt.shape + (1,) * len(rfree))
+        rt = rt.reshape(rt.shape[:len(rb)] + (1,) * len(lfree) + rt.shape[len(rb):])
+        return xp.multiply(lt, rt).astype(preferred_element_type, copy=False)
     if not lb and lc == (lhs.ndim - 1,) and rc == (0,) and rhs.ndim <= 2:
         # numpy.dot's own case (N-D . 1-D or N-D . 2-D): BLAS without tensordot's overhead
         return xp.dot(lhs, rhs).astype(preferred_element_type, copy=False)

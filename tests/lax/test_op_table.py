@@ -16,7 +16,7 @@ from xnp.tracing import eval_jaxpr
 RECORDS = all_records()
 
 
-def _cases(n=5):  # shape x dtype cases per primitive (every case with --full-grid)
+def _cases(n=4):  # shape x dtype cases per primitive (every case with --full-grid)
     out = []
     for rec in RECORDS:
         for i, case in enumerate(grid(n=n, seed=zlib.crc32(rec.name.encode()) % 1000,

@@ -48,6 +48,7 @@ import weakref
 
 import numpy as np
 
+from xnp.random.summaries import SUMMARIES
 from xnp.tracing import core, errors
 
 __all__ = ["StatefulRandomError", "Spec", "forward", "method", "function", "staged_check",
@@ -255,6 +256,18 @@ def method(np_class, owner_name: str, name: str, summary: str, module: str):
                                           *spec.sig.parameters.values()])
     fn.__doc__ = _docstring(np_class, spec, summary)
     return fn
+
+
+def forwarding(np_class, names):
+    """Class decorator: give the decorated xnp class one :func:`method` per name in
+    ``names``, forwarding to ``np_class``'s method of that name, its docstring made from
+    :data:`xnp.random.summaries.SUMMARIES`."""
+    def decorate(cls):
+        for name in names:
+            setattr(cls, name, method(np_class, cls.__name__, name, SUMMARIES[name],
+                                      cls.__module__))
+        return cls
+    return decorate
 
 
 def function(name: str, summary: str, owner, np_name: str | None = None, jax_fn=None,

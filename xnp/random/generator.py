@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp.random import bridge
+from xnp.random.summaries import GENERATOR_METHODS
 from xnp.tracing import core
 
 __all__ = ["Generator", "default_rng", "BitGenerator", "SeedSequence", "PCG64", "PCG64DXSM",
@@ -34,10 +35,6 @@ Philox = np.random.Philox
 SFC64 = np.random.SFC64
 
 _NP = np.random.Generator
-
-
-def _method(name: str, summary: str):
-    return bridge.method(_NP, "Generator", name, summary, __name__)
 
 
 def fixed_seed(seed) -> bool:
@@ -56,12 +53,15 @@ def _wrap(np_generator, home=None) -> "Generator":
     return g
 
 
+@bridge.forwarding(_NP, GENERATOR_METHODS)
 class Generator:
     """NumPy's ``numpy.random.Generator`` (the same numbers), with xnp arrays.
 
     ``Generator(bit_generator)`` takes a bit generator (``xnp.random.PCG64(seed)``,
     ...; they are NumPy's classes); :func:`default_rng` makes one from a seed. Each
-    method is NumPy's method of the same name and signature, run by NumPy (see
+    method (one per name in :data:`xnp.random.summaries.GENERATOR_METHODS`, besides
+    ``spawn`` and ``bit_generator``) is NumPy's method of the same name and signature,
+    run by NumPy (see
     :mod:`xnp.random.bridge` for how arguments, results and errors are converted, and
     for what happens under ``jit``).
 
@@ -105,59 +105,6 @@ class Generator:
         """
         children = bridge.forward(self, _SPAWN, (n_children,), {})
         return [_wrap(c, self._home) for c in children]
-
-    # The methods, NumPy's signatures and numbers (bridge.method: one line each).
-    beta = _method("beta", "Beta distribution samples.")
-    binomial = _method("binomial", "Binomial distribution samples (``n`` trials, "
-                                   "success probability ``p``).")
-    bytes = _method("bytes", "``length`` random bytes (a Python ``bytes``).")
-    chisquare = _method("chisquare", "Chi-square distribution samples.")
-    choice = _method("choice", "Random samples from ``a`` (an array, or ``arange(a)``).")
-    dirichlet = _method("dirichlet", "Dirichlet distribution samples.")
-    exponential = _method("exponential", "Exponential distribution samples (mean ``scale``).")
-    f = _method("f", "F (Fisher-Snedecor) distribution samples.")
-    gamma = _method("gamma", "Gamma distribution samples.")
-    geometric = _method("geometric", "Geometric distribution samples (trials to the first "
-                                     "success).")
-    gumbel = _method("gumbel", "Gumbel distribution samples.")
-    hypergeometric = _method("hypergeometric", "Hypergeometric distribution samples.")
-    integers = _method("integers", "Random integers in ``[low, high)`` (``[low, high]`` with "
-                                   "``endpoint``).")
-    laplace = _method("laplace", "Laplace (double exponential) distribution samples.")
-    logistic = _method("logistic", "Logistic distribution samples.")
-    lognormal = _method("lognormal", "Log-normal distribution samples.")
-    logseries = _method("logseries", "Logarithmic series distribution samples.")
-    multinomial = _method("multinomial", "Multinomial distribution samples.")
-    multivariate_hypergeometric = _method("multivariate_hypergeometric",
-                                          "Multivariate hypergeometric distribution samples.")
-    multivariate_normal = _method("multivariate_normal",
-                                  "Multivariate normal distribution samples.")
-    negative_binomial = _method("negative_binomial", "Negative binomial distribution samples.")
-    noncentral_chisquare = _method("noncentral_chisquare",
-                                   "Noncentral chi-square distribution samples.")
-    noncentral_f = _method("noncentral_f", "Noncentral F distribution samples.")
-    normal = _method("normal", "Normal (Gaussian) distribution samples.")
-    pareto = _method("pareto", "Pareto II (Lomax) distribution samples.")
-    permutation = _method("permutation", "A permuted copy of ``x`` (or of ``arange(x)``).")
-    permuted = _method("permuted", "``x`` with each slice along ``axis`` shuffled "
-                                   "independently.")
-    poisson = _method("poisson", "Poisson distribution samples.")
-    power = _method("power", "Power distribution samples (exponent ``a - 1``).")
-    random = _method("random", "Uniform floats in ``[0.0, 1.0)``.")
-    rayleigh = _method("rayleigh", "Rayleigh distribution samples.")
-    shuffle = _method("shuffle", "Shuffle ``x`` in place along ``axis`` (returns None).")
-    standard_cauchy = _method("standard_cauchy", "Standard Cauchy distribution samples.")
-    standard_exponential = _method("standard_exponential",
-                                   "Standard exponential distribution samples.")
-    standard_gamma = _method("standard_gamma", "Standard gamma distribution samples.")
-    standard_normal = _method("standard_normal", "Standard normal distribution samples.")
-    standard_t = _method("standard_t", "Student's t distribution samples.")
-    triangular = _method("triangular", "Triangular distribution samples.")
-    uniform = _method("uniform", "Uniform samples in ``[low, high)``.")
-    vonmises = _method("vonmises", "Von Mises distribution samples.")
-    wald = _method("wald", "Wald (inverse Gaussian) distribution samples.")
-    weibull = _method("weibull", "Weibull distribution samples.")
-    zipf = _method("zipf", "Zipf distribution samples.")
 
 
 _SPAWN = bridge.Spec(_NP, "spawn", "xnp.random.Generator.spawn")

@@ -35,15 +35,12 @@ from xnp.random import distributions as _d
 from xnp.random import gamma_family as _g
 from xnp.random import transformed as _t
 from xnp.random.generator import fixed_seed
+from xnp.random.summaries import GLOBAL_SUMMARIES, RANDOM_STATE_METHODS, SUMMARIES
 from xnp.tracing import core
 
 __all__ = ["RandomState", "get_bit_generator", "set_bit_generator"]
 
 _NP = np.random.RandomState
-
-
-def _method(name: str, summary: str):
-    return bridge.method(_NP, "RandomState", name, summary, __name__)
 
 
 def _wrap(np_state) -> "RandomState":
@@ -53,6 +50,7 @@ def _wrap(np_state) -> "RandomState":
     return r
 
 
+@bridge.forwarding(_NP, RANDOM_STATE_METHODS)
 class RandomState:
     """NumPy's legacy ``numpy.random.RandomState`` (the same numbers), with xnp arrays.
 
@@ -95,63 +93,6 @@ class RandomState:
         """The NumPy bit generator behind this state (NumPy's attribute name)."""
         return self._np._bit_generator
 
-    # The methods, NumPy's signatures and numbers (bridge.method: one line each).
-    beta = _method("beta", "Beta distribution samples.")
-    binomial = _method("binomial", "Binomial distribution samples.")
-    bytes = _method("bytes", "``length`` random bytes (a Python ``bytes``).")
-    chisquare = _method("chisquare", "Chi-square distribution samples.")
-    choice = _method("choice", "Random samples from ``a`` (an array, or ``arange(a)``).")
-    dirichlet = _method("dirichlet", "Dirichlet distribution samples.")
-    exponential = _method("exponential", "Exponential distribution samples (mean ``scale``).")
-    f = _method("f", "F (Fisher-Snedecor) distribution samples.")
-    gamma = _method("gamma", "Gamma distribution samples.")
-    geometric = _method("geometric", "Geometric distribution samples.")
-    get_state = _method("get_state", "The generator's state (NumPy's tuple, or a dict with "
-                                     "``legacy=False``).")
-    gumbel = _method("gumbel", "Gumbel distribution samples.")
-    hypergeometric = _method("hypergeometric", "Hypergeometric distribution samples.")
-    laplace = _method("laplace", "Laplace (double exponential) distribution samples.")
-    logistic = _method("logistic", "Logistic distribution samples.")
-    lognormal = _method("lognormal", "Log-normal distribution samples.")
-    logseries = _method("logseries", "Logarithmic series distribution samples.")
-    multinomial = _method("multinomial", "Multinomial distribution samples.")
-    multivariate_normal = _method("multivariate_normal",
-                                  "Multivariate normal distribution samples.")
-    negative_binomial = _method("negative_binomial", "Negative binomial distribution samples.")
-    noncentral_chisquare = _method("noncentral_chisquare",
-                                   "Noncentral chi-square distribution samples.")
-    noncentral_f = _method("noncentral_f", "Noncentral F distribution samples.")
-    normal = _method("normal", "Normal (Gaussian) distribution samples.")
-    pareto = _method("pareto", "Pareto II (Lomax) distribution samples.")
-    permutation = _method("permutation", "A permuted copy of ``x`` (or of ``arange(x)``).")
-    poisson = _method("poisson", "Poisson distribution samples.")
-    power = _method("power", "Power distribution samples (exponent ``a - 1``).")
-    rand = _method("rand", "Uniform floats in ``[0, 1)`` of shape ``d0, d1, ...``.")
-    randint = _method("randint", "Random integers in ``[low, high)`` (``[0, low)`` without "
-                                 "``high``).")
-    randn = _method("randn", "Standard normal floats of shape ``d0, d1, ...``.")
-    random = _method("random", "Uniform floats in ``[0.0, 1.0)``.")
-    random_integers = _method("random_integers", "Random integers in ``[low, high]`` "
-                                                 "(deprecated by NumPy).")
-    random_sample = _method("random_sample", "Uniform floats in ``[0.0, 1.0)``.")
-    rayleigh = _method("rayleigh", "Rayleigh distribution samples.")
-    seed = _method("seed", "Reseed the generator (its bit generator must be an MT19937).")
-    set_state = _method("set_state", "Set the generator's state (from ``get_state``).")
-    shuffle = _method("shuffle", "Shuffle ``x`` in place along its first axis.")
-    standard_cauchy = _method("standard_cauchy", "Standard Cauchy distribution samples.")
-    standard_exponential = _method("standard_exponential",
-                                   "Standard exponential distribution samples.")
-    standard_gamma = _method("standard_gamma", "Standard gamma distribution samples.")
-    standard_normal = _method("standard_normal", "Standard normal distribution samples.")
-    standard_t = _method("standard_t", "Student's t distribution samples.")
-    tomaxint = _method("tomaxint", "Random integers in ``[0, sys.maxsize]``.")
-    triangular = _method("triangular", "Triangular distribution samples.")
-    uniform = _method("uniform", "Uniform samples in ``[low, high)``.")
-    vonmises = _method("vonmises", "Von Mises distribution samples.")
-    wald = _method("wald", "Wald (inverse Gaussian) distribution samples.")
-    weibull = _method("weibull", "Weibull distribution samples.")
-    zipf = _method("zipf", "Zipf distribution samples.")
-
 
 # --------------------------------------------------------------------------- the global state
 
@@ -193,82 +134,24 @@ def set_bit_generator(bitgen) -> None:
     _GLOBAL._np = np.random.RandomState(bitgen)
 
 
-def _function(name: str, summary: str, np_name: str | None = None):
-    return bridge.function(name, summary, _global, np_name)
+# The module functions: NumPy's legacy functions on the global state, one per
+# RandomState method (``tomaxint`` aside) plus NumPy's two aliases; the names shared with
+# JAX's API dispatch on a key (module docstring) to these JAX-style samplers.
+_JAX_FORMS = {
+    "beta": _g.beta, "chisquare": _g.chisquare, "choice": _d.choice, "dirichlet": _g.dirichlet,
+    "exponential": _d.exponential, "f": _g.f, "gamma": _g.gamma, "geometric": _t.geometric,
+    "gumbel": _d.gumbel, "laplace": _t.laplace, "logistic": _t.logistic,
+    "lognormal": _t.lognormal, "multivariate_normal": _d.multivariate_normal,
+    "normal": _d.normal, "pareto": _t.pareto, "permutation": _d.permutation,
+    "poisson": _g.poisson, "randint": _d.randint, "rayleigh": _t.rayleigh,
+    "uniform": _d.uniform,
+}
+_ALIASES = {"ranf": "random_sample", "sample": "random_sample"}
+_FUNCTIONS = sorted({*RANDOM_STATE_METHODS, *_ALIASES} - {"tomaxint"})
 
+for _name in _FUNCTIONS:
+    globals()[_name] = bridge.function(_name, GLOBAL_SUMMARIES.get(_name, SUMMARIES.get(_name)),
+                                       _global, _ALIASES.get(_name), _JAX_FORMS.get(_name))
+del _name
 
-def _dispatching(name: str, summary: str, jax_fn):
-    return bridge.function(name, summary, _global, jax_fn=jax_fn)
-
-
-# The module functions: NumPy's legacy functions on the global state, one line each; the
-# names shared with JAX's API dispatch on a key (module docstring).
-beta = _dispatching("beta", "Beta distribution samples.", _g.beta)
-binomial = _function("binomial", "Binomial distribution samples.")
-bytes = _function("bytes", "``length`` random bytes (a Python ``bytes``).")
-chisquare = _dispatching("chisquare", "Chi-square distribution samples.", _g.chisquare)
-choice = _dispatching("choice", "Random samples from ``a`` (an array, or ``arange(a)``).",
-                      _d.choice)
-dirichlet = _dispatching("dirichlet", "Dirichlet distribution samples.", _g.dirichlet)
-exponential = _dispatching("exponential", "Exponential distribution samples.", _d.exponential)
-f = _dispatching("f", "F (Fisher-Snedecor) distribution samples.", _g.f)
-gamma = _dispatching("gamma", "Gamma distribution samples.", _g.gamma)
-geometric = _dispatching("geometric", "Geometric distribution samples.", _t.geometric)
-get_state = _function("get_state", "The global state (NumPy's tuple, or a dict with "
-                                   "``legacy=False``).")
-gumbel = _dispatching("gumbel", "Gumbel distribution samples.", _d.gumbel)
-hypergeometric = _function("hypergeometric", "Hypergeometric distribution samples.")
-laplace = _dispatching("laplace", "Laplace distribution samples.", _t.laplace)
-logistic = _dispatching("logistic", "Logistic distribution samples.", _t.logistic)
-lognormal = _dispatching("lognormal", "Log-normal distribution samples.", _t.lognormal)
-logseries = _function("logseries", "Logarithmic series distribution samples.")
-multinomial = _function("multinomial", "Multinomial distribution samples.")
-multivariate_normal = _dispatching("multivariate_normal", "Multivariate normal samples.",
-                                   _d.multivariate_normal)
-negative_binomial = _function("negative_binomial", "Negative binomial distribution samples.")
-noncentral_chisquare = _function("noncentral_chisquare",
-                                 "Noncentral chi-square distribution samples.")
-noncentral_f = _function("noncentral_f", "Noncentral F distribution samples.")
-normal = _dispatching("normal", "Normal (Gaussian) distribution samples.", _d.normal)
-pareto = _dispatching("pareto", "Pareto II (Lomax) distribution samples.", _t.pareto)
-permutation = _dispatching("permutation", "A permuted copy of ``x`` (or of ``arange(x)``).",
-                           _d.permutation)
-poisson = _dispatching("poisson", "Poisson distribution samples.", _g.poisson)
-power = _function("power", "Power distribution samples (exponent ``a - 1``).")
-rand = _function("rand", "Uniform floats in ``[0, 1)`` of shape ``d0, d1, ...``.")
-randint = _dispatching("randint", "Random integers in ``[low, high)``.", _d.randint)
-randn = _function("randn", "Standard normal floats of shape ``d0, d1, ...``.")
-random = _function("random", "Uniform floats in ``[0.0, 1.0)``.")
-random_integers = _function("random_integers", "Random integers in ``[low, high]`` "
-                                               "(deprecated by NumPy).")
-random_sample = _function("random_sample", "Uniform floats in ``[0.0, 1.0)``.")
-ranf = _function("ranf", "Uniform floats in ``[0.0, 1.0)`` (an alias of ``random_sample``).",
-                 "random_sample")
-rayleigh = _dispatching("rayleigh", "Rayleigh distribution samples.", _t.rayleigh)
-sample = _function("sample", "Uniform floats in ``[0.0, 1.0)`` (an alias of "
-                             "``random_sample``).", "random_sample")
-seed = _function("seed", "Reseed the global state (its bit generator must be an MT19937).")
-set_state = _function("set_state", "Set the global state (from ``get_state``).")
-shuffle = _function("shuffle", "Shuffle ``x`` in place along its first axis.")
-standard_cauchy = _function("standard_cauchy", "Standard Cauchy distribution samples.")
-standard_exponential = _function("standard_exponential",
-                                 "Standard exponential distribution samples.")
-standard_gamma = _function("standard_gamma", "Standard gamma distribution samples.")
-standard_normal = _function("standard_normal", "Standard normal distribution samples.")
-standard_t = _function("standard_t", "Student's t distribution samples.")
-triangular = _function("triangular", "Triangular distribution samples.")
-uniform = _dispatching("uniform", "Uniform samples in ``[low, high)``.", _d.uniform)
-vonmises = _function("vonmises", "Von Mises distribution samples.")
-wald = _function("wald", "Wald (inverse Gaussian) distribution samples.")
-weibull = _function("weibull", "Weibull distribution samples.")
-zipf = _function("zipf", "Zipf distribution samples.")
-
-__all__ += ["beta", "binomial", "bytes", "chisquare", "choice", "dirichlet", "exponential", "f",
-            "gamma", "geometric", "get_state", "gumbel", "hypergeometric", "laplace",
-            "logistic", "lognormal", "logseries", "multinomial", "multivariate_normal",
-            "negative_binomial", "noncentral_chisquare", "noncentral_f", "normal", "pareto",
-            "permutation", "poisson", "power", "rand", "randint", "randn", "random",
-            "random_integers", "random_sample", "ranf", "rayleigh", "sample", "seed",
-            "set_state", "shuffle", "standard_cauchy", "standard_exponential",
-            "standard_gamma", "standard_normal", "standard_t", "triangular", "uniform",
-            "vonmises", "wald", "weibull", "zipf"]
+__all__ += _FUNCTIONS

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import traceback
 
+import numpy as np
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -48,3 +50,22 @@ def child_results(module: str, num_devices: int = 4, timeout: float = 300) -> di
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, f"child exited with {proc.returncode}:\n{proc.stderr[-4000:]}"
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def mesh1():
+    """A 1-d mesh ``("x",)`` over every device (in a child started by :func:`child_results`)."""
+    import xnp  # noqa: PLC0415  (the child's device count is set before xnp starts)
+    from xnp.sharding import Mesh  # noqa: PLC0415
+    return Mesh(np.array(xnp.devices()), ("x",))
+
+
+def mesh2():
+    """A 2x2 mesh ``("x", "y")`` over 4 devices."""
+    import xnp  # noqa: PLC0415
+    from xnp.sharding import Mesh  # noqa: PLC0415
+    return Mesh(np.array(xnp.devices()).reshape(2, 2), ("x", "y"))
+
+
+def close(a, b, rtol=1e-12):
+    """``a`` and ``b`` (xnp or NumPy arrays) equal to ``rtol`` (and ``atol=1e-12``)."""
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=1e-12)

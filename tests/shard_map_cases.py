@@ -14,17 +14,7 @@ from xnp.sharding import Mesh, NamedSharding, PartitionSpec as P
 RNG = np.random.default_rng(1)
 X = RNG.standard_normal((8, 4))
 
-
-def _mesh1():
-    return Mesh(np.array(xnp.devices()), ("x",))
-
-
-def _mesh2():
-    return Mesh(np.array(xnp.devices()).reshape(2, 2), ("x", "y"))
-
-
-def _close(a, b, rtol=1e-12):
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=1e-12)
+_mesh1, _mesh2, _close = multi_device.mesh1, multi_device.mesh2, multi_device.close
 
 
 def _blocks(x, rows, cols=1):

@@ -9,7 +9,7 @@ import numpy as np
 
 import xnp
 from tests import multi_device
-from xnp.sharding import Mesh, NamedSharding, PartitionSpec as P
+from xnp.sharding import NamedSharding, PartitionSpec as P
 
 RNG = np.random.default_rng(0)
 A = RNG.standard_normal((8, 4))

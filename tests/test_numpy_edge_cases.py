@@ -1,4 +1,7 @@
-"""Regression tests for defects a tester found (each vs NumPy, eagerly and under jit)."""
+"""Edge cases of NumPy functions, each against NumPy eagerly and under jit: the forms of
+percentile/quantile's ``q``, empty ``matrix_rank``/``eigh``, Python ints out of a dtype's
+range, ``choice`` probabilities, predicates returning Python bools, ``vectorize`` with
+Python branching, ``ndarray.view``."""
 
 import numpy as np
 import pytest

@@ -26,11 +26,18 @@ from xnp.tracing.transformations import (grad, hessian, jacfwd, jacrev, jvp, lin
 from xnp import sharding
 from xnp.sharding import device_put, devices
 from xnp.lax.shmap import shard_map
+from xnp import distributed
+from xnp.distributed import (device_count, local_device_count, local_devices,
+                             make_array_from_process_local_data,
+                             make_array_from_single_device_arrays, process_count, process_index)
 
 __all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "Array", "ndarray", "jit",
            "make_jaxpr", "checking_leaks", "grad", "hessian", "jacfwd", "jacrev", "jvp",
            "linearize", "value_and_grad", "vjp", "vmap", "stop_gradient", "custom_jvp",
-           "custom_vjp", "sharding", "device_put", "devices", "shard_map"]
+           "custom_vjp", "sharding", "device_put", "devices", "shard_map", "distributed",
+           "device_count", "local_device_count", "local_devices", "process_count",
+           "process_index", "make_array_from_process_local_data",
+           "make_array_from_single_device_arrays"]
 
 # the NumPy surface (generated from each module's __all__; tests/meta checks they agree)
 from xnp.numpy_api.dtypes import (bfloat16, bool, bool_, can_cast, cdouble, complex128, complex64,
@@ -114,6 +121,10 @@ from xnp.numpy_api.host_format import (array2string, array_repr, array_str, base
                                        min_scalar_type, mintypecode, printoptions,
                                        set_printoptions, typename)
 from xnp.numpy_api.piecewise import piecewise
+# NumPy's ufunc names become xnp.ufunc objects wrapping the functions above
+from xnp.numpy_api.ufunc import UFUNCS as _UFUNCS, frompyfunc, ufunc
+globals().update(_UFUNCS)
+__all__ += ["ufunc", "frompyfunc"]
 __all__ += [
     "save", "load", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt", "fromfile",
     "frombuffer", "fromiter", "fromstring", "asarray_chkfinite", "require", "set_printoptions",

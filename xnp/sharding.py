@@ -26,8 +26,9 @@ __all__ = ["Mesh", "PartitionSpec", "P", "NamedSharding", "SingleDeviceSharding"
 
 
 def devices() -> list:
-    """The XLA devices of this process, ``[CpuDevice(id=0), ...]``: one CPU device unless
-    ``num_cpu_devices`` (env ``XNP_NUM_CPU_DEVICES``) says more."""
+    """The XLA devices, ``[CpuDevice(id=0), ...]``: one CPU device unless
+    ``num_cpu_devices`` (env ``XNP_NUM_CPU_DEVICES``) says more; after
+    ``xnp.distributed.initialize``, every process's devices (``device.process_index``)."""
     return _xs.devices()
 
 
@@ -282,7 +283,7 @@ def sharding_of(x) -> Sharding:
     """``x.sharding``: the layout of an xnp array (host arrays: on device 0)."""
     buf = getattr(x, "_buf", None)
     if buf is None or buf is core.DONATED_BUFFER or not hasattr(buf, "_sharding"):
-        return SingleDeviceSharding(_xs.devices()[0])
+        return SingleDeviceSharding(_xs.local_devices()[0])
     h = _xs.buffer_spec(buf)
     s = _xs.label_of(h)
     if s is not None:
@@ -297,7 +298,7 @@ def addressable_shards(x) -> list[Shard]:
     order."""
     buf = getattr(x, "_buf", None)
     if buf is None or buf is core.DONATED_BUFFER or not hasattr(buf, "_sharding"):
-        dev = _xs.devices()[0]
+        dev = _xs.local_devices()[0]
         return [Shard(dev, tuple(slice(0, n) for n in x.shape), x)]
     weak = x.weak_type
     return [Shard(_xs._device_by_id(i), ix, core.Array(None, weak, part))
@@ -324,7 +325,7 @@ def device_put(x, device=None):
         raise TypeError("xnp.device_put: got a traced value; inside a jitted function use "
                         "xnp.lax.with_sharding_constraint(x, sharding).")
     if device is None:
-        device = SingleDeviceSharding(_xs.devices()[0])
+        device = SingleDeviceSharding(_xs.local_devices()[0])
     elif isinstance(device, _xs.Device):
         device = SingleDeviceSharding(device)
     if not isinstance(device, Sharding):

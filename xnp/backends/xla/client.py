@@ -8,8 +8,11 @@ handled here and nowhere else.
 from __future__ import annotations
 
 import gc
+import math
 import os
+import socket
 import threading
+import time
 from typing import NoReturn
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
@@ -26,7 +29,8 @@ from xnp.backends.xla import compile_cache, mlir  # noqa: E402
 from xnp.tracing import core, sizes  # noqa: E402
 
 __all__ = ["Client", "get_client", "JAXLIB_VERSION", "XlaRuntimeError", "available_platforms",
-           "to_host", "compile_options", "register_lapack", "raise_runtime_error"]
+           "to_host", "compile_options", "register_lapack", "raise_runtime_error",
+           "client_created", "start_distributed", "stop_distributed", "distributed_info"]
 
 JAXLIB_VERSION = tuple(int(p) for p in jaxlib.__version__.split(".")[:3])
 XlaRuntimeError = getattr(_jax, "XlaRuntimeError", RuntimeError)
@@ -109,15 +113,20 @@ class Client:
             # Calls whose inputs alias host memory must wait for their result anyway.
             n = config.get("num_cpu_devices")
             config.freeze("num_cpu_devices", "the XLA client")
-            self.client = xc.make_cpu_client(asynchronous=False, num_devices=n)
+            self.client = xc.make_cpu_client(asynchronous=False, num_devices=n,
+                                             **_distributed_cpu_options())
         elif platform in _PLUGINS:
             self.client = _make_plugin_client(platform)
         else:
             raise ValueError(f"xnp: unknown XLA platform {platform!r}; known: cpu, "
                              + ", ".join(_PLUGINS))
         self.platform = platform
-        self.all_devices = tuple(self.client.devices())  # sharded programs use several
-        self.device = self.all_devices[0]
+        # every process's devices (sharded programs use several); eager and one-device
+        # programs run on this process's first device
+        self.all_devices = tuple(self.client.devices())
+        self.local_devices = tuple(self.client.local_devices())
+        self.process_index = self.client.process_index()
+        self.device = self.local_devices[0]
         self.devices = xc.DeviceList((self.device,))
         self.sharding = xc.SingleDeviceSharding(self.device)
         gc.callbacks.append(_collect_garbage)
@@ -386,3 +395,126 @@ def compile_options(opt_level: int | None = None, device_ids=None):
         o.device_assignment = xc.DeviceAssignment.create(
             np.asarray(device_ids, dtype=np.int64).reshape(1, num_partitions))
     return o
+
+
+# -- several processes: jaxlib's distributed runtime (coordination service + clients)
+
+# set by start_distributed, read when the CPU client is created: "client" (the runtime
+# client), "service" (process 0's coordination service), "node_id", "num_nodes",
+# "loopback" (every process on this host), "timeout" (seconds)
+_DISTRIBUTED: dict = {}
+
+
+def client_created() -> bool:
+    """Whether an XLA client exists in this process (its device set is then fixed)."""
+    return bool(_CLIENTS)
+
+
+def distributed_info() -> dict:
+    """The running distributed runtime's settings (empty when none was started)."""
+    return dict(_DISTRIBUTED)
+
+
+def _split_address(address: str) -> tuple[str, int]:
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f"xnp.distributed.initialize: `coordinator_address` must be "
+                         f"'host:port', got {address!r}.")
+    return host.strip("[]"), int(port)
+
+
+def _is_loopback(host: str) -> bool:
+    return host == "localhost" or host == "::1" or host.startswith("127.")
+
+
+def _wait_reachable(host: str, port: int, deadline: float) -> bool:
+    """Whether a TCP connection to ``host:port`` opens before ``deadline`` (monotonic)."""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            with socket.create_connection((host, port), timeout=min(1.0, left)):
+                return True
+        except OSError:
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+
+
+def _ignore_runtime_error(*_):
+    # Replaces jaxlib's default handler (which aborts the process) so that a failed
+    # connect returns an error to the caller; after connecting, a fatal runtime error
+    # (a process stopped sending heartbeats) still terminates this process.
+    return None
+
+
+def start_distributed(coordinator_address: str, num_processes: int, process_id: int, *,
+                      bind_address: str | None, initialization_timeout: int,
+                      heartbeat_timeout: int, shutdown_timeout: int) -> None:
+    """Start the coordination service (in process 0, listening on ``bind_address``, default
+    ``coordinator_address``) and connect this process's runtime client to it.
+
+    Blocks until all ``num_processes`` processes have connected, at most about
+    ``initialization_timeout`` seconds. Must run before the CPU client is created: the
+    client exchanges its devices with the other processes through the runtime.
+
+    Raises
+    ------
+    TimeoutError
+        The coordinator did not accept a connection within ``initialization_timeout``.
+    ConnectionError
+        The coordinator was reached but the processes did not all register in time.
+    """
+    host, port = _split_address(coordinator_address)
+    deadline = time.monotonic() + initialization_timeout
+    service = None
+    if process_id == 0:
+        service = _jax.get_distributed_runtime_service(
+            bind_address or coordinator_address, num_processes,
+            heartbeat_timeout=heartbeat_timeout, shutdown_timeout=shutdown_timeout)
+    elif not _wait_reachable(host, port, deadline):
+        raise TimeoutError(f"no coordinator accepted a connection at {coordinator_address} "
+                           f"within {initialization_timeout} s")
+    left = max(1, math.ceil(deadline - time.monotonic()))
+    client = _jax.get_distributed_runtime_client(
+        coordinator_address, process_id, init_timeout=left,
+        heartbeat_timeout=heartbeat_timeout, shutdown_timeout=shutdown_timeout,
+        missed_heartbeat_callback=_ignore_runtime_error, use_compression=True)
+    try:
+        client.connect()
+    except Exception as e:  # noqa: BLE001  (jaxlib reports a failed registration as RuntimeError)
+        if service is not None:
+            service.shutdown()
+        raise ConnectionError(f"registering with the coordination service at "
+                              f"{coordinator_address} failed within {left} s ({e})") from None
+    _DISTRIBUTED.update(client=client, service=service, node_id=process_id,
+                        num_nodes=num_processes, loopback=_is_loopback(host),
+                        timeout=initialization_timeout)
+
+
+def stop_distributed() -> None:
+    """Disconnect this process's runtime client (waiting, up to the shutdown timeout, for
+    every process to disconnect) and stop process 0's coordination service."""
+    client = _DISTRIBUTED.pop("client", None)
+    service = _DISTRIBUTED.pop("service", None)
+    _DISTRIBUTED.clear()
+    if client is not None:
+        client.shutdown()
+    if service is not None:
+        service.shutdown()
+
+
+def _distributed_cpu_options() -> dict:
+    """``make_cpu_client`` keywords that join the distributed runtime, if one was started:
+    the runtime client, this process's node id and the node count, and gloo TCP
+    collectives (on the loopback interface when the coordinator is on this host)."""
+    client = _DISTRIBUTED.get("client")
+    if client is None:
+        return {}
+    hostname = "127.0.0.1" if _DISTRIBUTED["loopback"] else None
+    minutes = max(1, math.ceil(_DISTRIBUTED["timeout"] / 60))
+    return dict(distributed_client=client, node_id=_DISTRIBUTED["node_id"],
+                num_nodes=_DISTRIBUTED["num_nodes"],
+                collectives=_jax.make_gloo_tcp_collectives(distributed_client=client,
+                                                           hostname=hostname),
+                get_local_topology_timeout_minutes=minutes,
+                get_global_topology_timeout_minutes=minutes)

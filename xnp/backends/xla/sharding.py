@@ -29,20 +29,23 @@ from jaxlib import xla_client as xc
 
 from xnp.backends.xla import client as _client
 
-__all__ = ["Device", "devices", "TileSpec", "MeshSpec", "HloSpec", "put_sharded", "gather",
+__all__ = ["Device", "devices", "local_devices", "is_local", "TileSpec", "MeshSpec", "HloSpec",
+           "put_sharded", "gather",
            "shards_of", "buffer_spec", "is_sharded_buffer", "hlo_spec", "label", "label_of",
-           "check_divisible", "spec_from_op_sharding"]
+           "check_divisible", "spec_from_op_sharding", "assemble", "is_fully_addressable",
+           "put_on"]
 
 
 class Device:
     """One XLA device of the process's client (``xnp.devices()`` lists them)."""
 
-    __slots__ = ("_dev", "id", "platform")
+    __slots__ = ("_dev", "id", "platform", "process_index")
 
     def __init__(self, dev):
         self._dev = dev
         self.id = dev.id
         self.platform = dev.platform
+        self.process_index = dev.process_index  # the process that holds it (0 in one process)
 
     @property
     def device_kind(self) -> str:
@@ -74,6 +77,23 @@ def devices() -> list[Device]:
         c = _client.get_client()
         _DEVICES[:] = [Device(d) for d in c.all_devices]
     return list(_DEVICES)
+
+
+def local_devices() -> list[Device]:
+    """The devices of this process (all of :func:`devices` unless several processes joined
+    through ``xnp.distributed.initialize``)."""
+    here = _client.get_client().process_index
+    return [d for d in devices() if d.process_index == here]
+
+
+def is_local(device_id: int) -> bool:
+    """Whether the device with id ``device_id`` belongs to this process."""
+    if not _LOCAL_IDS:
+        _LOCAL_IDS.update(d.id for d in _client.get_client().local_devices)
+    return device_id in _LOCAL_IDS
+
+
+_LOCAL_IDS: set = set()  # ids of this process's devices (filled on first use)
 
 
 def _device_by_id(i: int) -> Device:
@@ -178,7 +198,7 @@ class HloSpec:
         if s is None:
             with _LOCK:
                 s = _JAX_SHARDINGS.get(self._key)
-                if s is None and self.tiles is None and len(self.device_ids) == 1:
+                if s is None and len(self.device_ids) == 1:  # tiles are all 1
                     s = xc.SingleDeviceSharding(_jax_device(self.device_ids[0]))
                     _JAX_SHARDINGS[self._key] = s
                     _SPECS[s] = self
@@ -319,17 +339,40 @@ def put_sharded(x: np.ndarray, spec: HloSpec, weak_type: bool = False):
     x = np.asarray(x)
     sharding = spec.jax_sharding()
     if isinstance(sharding, xc.SingleDeviceSharding):
-        return _put_on(x, spec.device_ids[0], weak_type)
-    pieces = [_put_on(np.ascontiguousarray(x[idx]), i, weak_type)
-              for i, idx in zip(spec.device_ids, spec.indices(x.shape))]
-    aval = _client._PutAval(x.shape, x.dtype, weak_type)
-    return xc.ArrayImpl(aval, sharding, pieces, True, True)
+        if not is_local(spec.device_ids[0]):
+            raise ValueError(f"xnp.device_put: {_device_by_id(spec.device_ids[0])!r} belongs to "
+                             f"another process; this process's devices are {local_devices()}.")
+        return put_on(x, spec.device_ids[0], weak_type)
+    pieces = {i: put_on(np.ascontiguousarray(x[idx]), i, weak_type)
+              for i, idx in zip(spec.device_ids, spec.indices(x.shape)) if is_local(i)}
+    return assemble(x.shape, x.dtype, spec, pieces, weak_type)
+
+
+def assemble(shape, dtype, spec: HloSpec, pieces: dict, weak_type: bool = False):
+    """One array of global ``shape`` laid out by ``spec`` from ``pieces`` (device id ->
+    single-device buffer of that device's shard), one for each of this process's devices
+    in ``spec``: the shards on other processes' devices are theirs."""
+    local = [i for i in spec.device_ids if is_local(i)]
+    if sorted(pieces) != sorted(local):
+        raise ValueError(f"internal error in xnp: shards for devices {sorted(pieces)}, but the "
+                         f"sharding's devices in this process are {sorted(local)}")
+    sharding = spec.jax_sharding()
+    if isinstance(sharding, xc.SingleDeviceSharding):
+        return pieces[local[0]]
+    aval = _client._PutAval(shape, dtype, weak_type)
+    return xc.ArrayImpl(aval, sharding, [pieces[i] for i in local], True, True)
+
+
+def is_fully_addressable(buf) -> bool:
+    """Whether every shard of device buffer ``buf`` is on a device of this process."""
+    return all(is_local(i) for i in buffer_spec(buf).device_ids)
 
 
 _ONE_DEVICE: dict = {}  # device id -> jaxlib SingleDeviceSharding
 
 
-def _put_on(x: np.ndarray, device_id: int, weak_type: bool):
+def put_on(x: np.ndarray, device_id: int, weak_type: bool = False):
+    """A buffer on the device with id ``device_id`` holding a copy of host array ``x``."""
     sh = _ONE_DEVICE.get(device_id)
     if sh is None:
         sh = _ONE_DEVICE[device_id] = xc.SingleDeviceSharding(_jax_device(device_id))
@@ -348,7 +391,8 @@ def shards_of(buf) -> list:
         return [(spec.device_ids[0], idx[0], buf)]
     aval = buf.aval
     out = []
-    for i, ix, part in zip(spec.device_ids, idx, buf._arrays):
+    local = [(i, ix) for i, ix in zip(spec.device_ids, idx) if is_local(i)]
+    for (i, ix), part in zip(local, buf._arrays):
         shape = tuple(s.stop - s.start for s in ix)
         sh = _ONE_DEVICE.get(i)
         if sh is None:
@@ -360,8 +404,27 @@ def shards_of(buf) -> list:
 
 
 def gather(buf) -> np.ndarray:
-    """The whole array behind a multi-device buffer, assembled on the host (read-only)."""
+    """The whole array behind a multi-device buffer, assembled on the host (read-only).
+
+    Raises
+    ------
+    RuntimeError
+        Some of its shards are on other processes' devices (and it is not replicated).
+    """
     aval = buf.aval
+    if not is_fully_addressable(buf):
+        spec = buffer_spec(buf)
+        if spec.tiles is None:  # replicated: this process's copy is the whole array
+            out = np.array(_client.to_host(shards_of(buf)[0][2]))
+            out.flags.writeable = False
+            return out
+        n_local = sum(is_local(i) for i in spec.device_ids)
+        raise RuntimeError(
+            f"xnp: cannot fetch this {np.dtype(aval.dtype).name}{list(aval.shape)} array to the "
+            f"host: it spans {len(spec.device_ids)} devices, {n_local} of them in this process "
+            f"(process {_client.get_client().process_index}); the other shards are held by "
+            "other processes. Read this process's part with x.addressable_shards, or collect "
+            "the whole array with xnp.distributed.process_allgather(x).")
     out = np.empty(aval.shape, aval.dtype)
     for _, idx, part in shards_of(buf):
         out[idx] = _client.to_host(part)

@@ -158,6 +158,8 @@ class SpmdCompiled:
             buf = x._buf
             if buf is not None and buf is not core.DONATED_BUFFER and buf._sharding is want:
                 return buf
+            if buf is not None and buf is not core.DONATED_BUFFER:
+                self._check_relayable(buf, i)
             host = x._value
         elif type(x) in (int, float, complex, bool):
             host = core.scalar_to_ndarray(x, self._in_avals[i].dtype)
@@ -165,12 +167,28 @@ class SpmdCompiled:
             host = np.asarray(x)
         return _xs.put_sharded(host, self._in_specs[i], self._in_avals[i].weak_type)
 
+    def _check_relayable(self, buf, i):
+        """``ValueError`` when argument ``i`` (a buffer laid out otherwise than the program
+        takes it) has shards on other processes' devices: it cannot pass through the host."""
+        if not hasattr(buf, "_sharding") or _xs.is_fully_addressable(buf):
+            return
+        have, want = _xs.buffer_spec(buf), self._in_specs[i]
+        if have.tiles is None:
+            return  # replicated: this process's copy is the whole array
+        raise ValueError(
+            f"xnp.jit of {self._name}: argument {i} is laid out {have.text()} over devices "
+            f"{list(have.device_ids)}, some of them in other processes, but the program takes "
+            f"it laid out {want.text()} over {list(want.device_ids)}; an array spanning "
+            "processes cannot be re-laid out through the host. Pass the argument's sharding "
+            "as its entry of jit's in_shardings.")
+
     def _relaid(self, bufs):
         out = []
         for i, b in enumerate(bufs):
             if b._sharding is self._in_jax[i]:
                 out.append(b)
             else:
+                self._check_relayable(b, i)
                 out.append(_xs.put_sharded(_client.to_host(b), self._in_specs[i]))
         return out
 

@@ -97,17 +97,23 @@ def child_main() -> None:
     mine = np.array([pid, 10 * pid + 1], dtype=np.int32)
     out["allgather_stacked"] = xnp.distributed.process_allgather(mine).tolist()
     out["allgather_tiled"] = xnp.distributed.process_allgather(mine, tiled=True).tolist()
+    # a one-device program runs on this process's first device
+    out["jit_local"] = np.asarray(xnp.jit(lambda x: x * 2 + 1)(np.arange(3.0))).tolist()
+    out["jit_local_device"] = xnp.jit(lambda x: x * 2)(np.arange(3.0)).sharding.device.id
     xnp.distributed.shutdown()
     out["initialized_after_shutdown"] = xnp.distributed.is_initialized()
     print(json.dumps(out), flush=True)
 
 
-def _run_group(num_processes: int = 2) -> list:
-    port = _free_port()
-    cmd = [sys.executable, "-c", "from tests.test_distributed import child_main; child_main()"]
-    procs = [subprocess.Popen(cmd + [str(i), str(port)], cwd=multi_device.ROOT, env=_env(2),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for i in range(num_processes)]
+def _start(args: list, num_devices: int) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", *args], cwd=multi_device.ROOT,
+                            env=_env(num_devices), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _finish(procs: list) -> list:
+    """``(returncode, stdout, stderr)`` of each process; all are killed, and the test fails,
+    when they have not finished within ``TIMEOUT_S``."""
     deadline = time.monotonic() + TIMEOUT_S
     results = []
     try:
@@ -121,12 +127,27 @@ def _run_group(num_processes: int = 2) -> list:
     return results
 
 
+def _last_json(result, what: str) -> dict:
+    rc, stdout, stderr = result
+    assert rc == 0, f"{what} exited with {rc}:\n{stderr[-4000:]}\n{stdout[-2000:]}"
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
 @pytest.fixture(scope="module")
-def group():
-    results = _run_group()
-    for i, (rc, stdout, stderr) in enumerate(results):
-        assert rc == 0, f"process {i} exited with {rc}:\n{stderr[-4000:]}\n{stdout[-2000:]}"
-    return [json.loads(stdout.strip().splitlines()[-1]) for _, stdout, _ in results]
+def children():
+    """The group of two processes and the error-case child, run at the same time."""
+    port = str(_free_port())
+    main = "from tests.test_distributed import child_main; child_main()"
+    procs = [_start([main, "0", port], 2), _start([main, "1", port], 2),
+             _start([_ERRORS_CHILD], 1)]
+    results = _finish(procs)
+    return ([_last_json(r, f"process {i}") for i, r in enumerate(results[:2])],
+            _last_json(results[2], "the error-case child"))
+
+
+@pytest.fixture(scope="module")
+def group(children):
+    return children[0]
 
 
 def test_group_sizes_and_devices(group):
@@ -177,6 +198,12 @@ def test_fetching_a_non_addressable_array_raises(group):
         assert "process_allgather" in msg
 
 
+def test_one_device_programs_run_on_the_local_device(group):
+    for r in group:
+        assert r["jit_local"] == [1.0, 3.0, 5.0]
+        assert r["jit_local_device"] == r["local_devices"][0][0]
+
+
 def test_relaying_out_an_array_spanning_processes_raises(group):
     for r in group:
         assert "cannot be re-laid out" in r["relayout_error"]
@@ -210,11 +237,8 @@ print(json.dumps(out))
 """
 
 
-def test_unreachable_coordinator_and_incomplete_group_raise():
-    proc = subprocess.run([sys.executable, "-c", _ERRORS_CHILD], cwd=multi_device.ROOT,
-                          env=_env(1), capture_output=True, text=True, timeout=TIMEOUT_S)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+def test_unreachable_coordinator_and_incomplete_group_raise(children):
+    out = children[1]
     msg, seconds = out["unreachable"]
     assert "could not reach the coordinator" in msg and "within 1 s" in msg
     assert seconds < 5

@@ -121,6 +121,11 @@ from xnp.numpy_api.host_format import (array2string, array_repr, array_str, base
                                        min_scalar_type, mintypecode, printoptions,
                                        set_printoptions, typename)
 from xnp.numpy_api.piecewise import piecewise
+# NumPy's ufunc names become xnp.ufunc objects wrapping the functions above
+from xnp.numpy_api.ufunc import UFUNCS as _UFUNCS, ufunc
+from xnp.numpy_api.pyufunc import frompyfunc
+globals().update(_UFUNCS)
+__all__ += ["ufunc", "frompyfunc"]
 __all__ += [
     "save", "load", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt", "fromfile",
     "frombuffer", "fromiter", "fromstring", "asarray_chkfinite", "require", "set_printoptions",

@@ -17,7 +17,6 @@ import socket
 import subprocess
 import sys
 import time
-import traceback
 
 import numpy as np
 import pytest
@@ -97,6 +96,22 @@ def child_main() -> None:
     mine = np.array([pid, 10 * pid + 1], dtype=np.int32)
     out["allgather_stacked"] = xnp.distributed.process_allgather(mine).tolist()
     out["allgather_tiled"] = xnp.distributed.process_allgather(mine, tiled=True).tolist()
+    # a 2 x 2 mesh: dimension 1 split over the processes ("a"), dimension 0 within each
+    mesh2 = Mesh(np.array(xnp.devices()).reshape(2, 2), ("a", "b"))
+    grid = NamedSharding(mesh2, P("b", "a"))
+    a4 = xnp.make_array_from_process_local_data(grid, a_full[:, pid * 4:(pid + 1) * 4],
+                                                global_shape=(16, 8))
+    out["grid_shards"] = [[s.index[0].start, s.index[1].start,
+                           bool(np.array_equal(np.asarray(s.data), a_full[s.index]))]
+                          for s in a4.addressable_shards]
+    total = xnp.shard_map(lambda b: xnp.lax.psum(b.sum(), ("a", "b")), mesh2,
+                          in_specs=P("b", "a"), out_specs=P())
+    out["grid_psum_jit"] = float(np.asarray(xnp.jit(total)(a4)))
+    try:
+        xnp.make_array_from_process_local_data(grid, a_full[:, :4], global_shape=(16, 4))
+        out["global_shape_error"] = None
+    except ValueError as e:
+        out["global_shape_error"] = str(e)
     # a one-device program runs on this process's first device
     out["jit_local"] = np.asarray(xnp.jit(lambda x: x * 2 + 1)(np.arange(3.0))).tolist()
     out["jit_local_device"] = xnp.jit(lambda x: x * 2)(np.arange(3.0)).sharding.device.id
@@ -177,6 +192,16 @@ def test_global_psum_matches_numpy(group):
     for r in group:
         np.testing.assert_allclose(r["psum_eager"], a_full.sum(axis=0), rtol=1e-12)
         np.testing.assert_allclose(r["psum_jit"], a_full.sum(axis=0), rtol=1e-12)
+
+
+def test_two_dimensional_mesh_across_processes(group):
+    a_full, _ = _global_data()
+    for pid, r in enumerate(group):
+        # dimension 1: this process's half; dimension 0: split over its two devices
+        assert sorted((s[0], s[1]) for s in r["grid_shards"]) == [(0, 4 * pid), (8, 4 * pid)]
+        assert all(s[2] for s in r["grid_shards"])
+        np.testing.assert_allclose(r["grid_psum_jit"], a_full.sum(), rtol=1e-12)
+        assert "(16, 4)" in r["global_shape_error"] and "float64[16, 4]" in r["global_shape_error"]
 
 
 def test_sharded_matmul_matches_numpy(group):
@@ -293,10 +318,3 @@ def test_single_process_helpers():
     np.testing.assert_array_equal(xnp.distributed.process_allgather(x), x[None])
     np.testing.assert_array_equal(xnp.distributed.process_allgather(x, tiled=True), x)
 
-
-if __name__ == "__main__":  # pragma: no cover
-    try:
-        child_main()
-    except BaseException:  # noqa: BLE001
-        traceback.print_exc()
-        raise

@@ -257,6 +257,9 @@ def make_array_from_process_local_data(sharding, local_data, global_shape=None):
     _check_sharding(fun, sharding)
     local = _host(local_data)
     spec = sharding._hlo(local.ndim)
+    if not any(_xs.is_local(i) for i in spec.device_ids):
+        raise ValueError(f"{fun}: {sharding!r} has no device in this process "
+                         f"({_xs.local_devices()}).")
     what = f"{np.dtype(local.dtype).name}{list(local.shape)}"
     if spec.tiles is None:
         block = [(0, 1, 1)] * local.ndim  # (first tile, tiles held, tile count) per dim
@@ -295,15 +298,12 @@ def _local_block(fun: str, spec, what: str) -> list:
     """Per dimension ``(first tile, tiles held, tile count)`` of the tiles this process's
     devices hold under ``spec``; ``ValueError`` unless they form one rectangular block."""
     tiles = list(spec.tiles)
-    positions = [pos for pos in np.ndindex(*tiles)]
+    positions = list(np.ndindex(*tiles))
     held = set()
     for flat, pos in enumerate(positions):
         for r in range(spec.replicas):
             if _xs.is_local(spec.device_ids[spec.order[flat * spec.replicas + r]]):
                 held.add(pos)
-    if not held:
-        raise ValueError(f"{fun}: {what} has no device in this process "
-                         f"({_xs.local_devices()}).")
     block = []
     for d, t in enumerate(tiles):
         starts = sorted({pos[d] for pos in held})

@@ -112,6 +112,17 @@ def child_main() -> None:
         out["global_shape_error"] = None
     except ValueError as e:
         out["global_shape_error"] = str(e)
+    # device_put of the same host array in every process keeps this process's shards
+    d = xnp.device_put(a_full, rows)
+    out["device_put_shards"] = [[s.device.id, s.index[0].start,
+                                 bool(np.array_equal(np.asarray(s.data), a_full[s.index]))]
+                                for s in d.addressable_shards]
+    other = [dev for dev in xnp.devices() if dev.process_index != pid][0]
+    try:
+        xnp.device_put(a_full, other)
+        out["device_put_error"] = None
+    except ValueError as e:
+        out["device_put_error"] = str(e)
     # a one-device program runs on this process's first device
     out["jit_local"] = np.asarray(xnp.jit(lambda x: x * 2 + 1)(np.arange(3.0))).tolist()
     out["jit_local_device"] = xnp.jit(lambda x: x * 2)(np.arange(3.0)).sharding.device.id
@@ -221,6 +232,15 @@ def test_fetching_a_non_addressable_array_raises(group):
         msg = r["fetch_error"]
         assert msg is not None and "float64[16, 4]" in msg and f"(process {pid})" in msg
         assert "process_allgather" in msg
+
+
+def test_device_put_keeps_the_local_shards(group):
+    for pid, r in enumerate(group):
+        local_ids = [i for i, _ in r["local_devices"]]
+        assert [(s[0], s[1]) for s in r["device_put_shards"]] == [
+            (local_ids[0], 8 * pid), (local_ids[1], 8 * pid + 4)]
+        assert all(s[2] for s in r["device_put_shards"])
+        assert "belongs to another process" in r["device_put_error"]
 
 
 def test_one_device_programs_run_on_the_local_device(group):

@@ -108,6 +108,10 @@ def child_main() -> None:
     total = xnp.shard_map(lambda b: xnp.lax.psum(b.sum(), ("a", "b")), mesh2,
                           in_specs=P("b", "a"), out_specs=P())
     out["grid_psum_jit"] = float(np.asarray(xnp.jit(total)(a4)))
+    # split within each process, replicated over the processes: fetchable in each
+    within = NamedSharding(mesh2, P("b"))
+    out["within_fetch"] = bool(np.array_equal(
+        np.asarray(xnp.make_array_from_process_local_data(within, a_full)), a_full))
     try:
         xnp.make_array_from_process_local_data(grid, a_full[:, :4], global_shape=(16, 4))
         out["global_shape_error"] = None
@@ -216,6 +220,7 @@ def test_two_dimensional_mesh_across_processes(group):
         assert sorted((s[0], s[1]) for s in r["grid_shards"]) == [(0, 4 * pid), (8, 4 * pid)]
         assert all(s[2] for s in r["grid_shards"])
         np.testing.assert_allclose(r["grid_psum_jit"], a_full.sum(), rtol=1e-12)
+        assert r["within_fetch"]
         assert "(16, 4)" in r["global_shape_error"] and "float64[16, 4]" in r["global_shape_error"]
 
 

@@ -404,32 +404,37 @@ def shards_of(buf) -> list:
 
 
 def gather(buf) -> np.ndarray:
-    """The whole array behind a multi-device buffer, assembled on the host (read-only).
+    """The whole array behind a multi-device buffer, assembled on the host (read-only)
+    from this process's shards.
 
     Raises
     ------
     RuntimeError
-        Some of its shards are on other processes' devices (and it is not replicated).
+        Part of the array is only on other processes' devices (this process's shards do
+        not cover it; a replicated array always is covered).
     """
     aval = buf.aval
+    shards = shards_of(buf)
     if not is_fully_addressable(buf):
         spec = buffer_spec(buf)
-        if spec.tiles is None:  # replicated: this process's copy is the whole array
-            out = np.array(_client.to_host(shards_of(buf)[0][2]))
-            out.flags.writeable = False
-            return out
-        n_local = sum(is_local(i) for i in spec.device_ids)
-        raise RuntimeError(
-            f"xnp: cannot fetch this {np.dtype(aval.dtype).name}{list(aval.shape)} array to the "
-            f"host: it spans {len(spec.device_ids)} devices, {n_local} of them in this process "
-            f"(process {_client.get_client().process_index}); the other shards are held by "
-            "other processes. Read this process's part with x.addressable_shards, or collect "
-            "the whole array with xnp.distributed.process_allgather(x).")
+        have = {_index_key(ix) for _, ix, _ in shards}
+        if not have.issuperset(_index_key(ix) for ix in spec.indices(aval.shape)):
+            raise RuntimeError(
+                f"xnp: cannot fetch this {np.dtype(aval.dtype).name}{list(aval.shape)} array "
+                f"to the host: it spans {len(spec.device_ids)} devices, {len(shards)} of them "
+                f"in this process (process {_client.get_client().process_index}), and the "
+                "other processes hold parts this one does not. Read this process's part with "
+                "x.addressable_shards, or collect the whole array with "
+                "xnp.distributed.process_allgather(x).")
     out = np.empty(aval.shape, aval.dtype)
-    for _, idx, part in shards_of(buf):
+    for _, idx, part in shards:
         out[idx] = _client.to_host(part)
     out.flags.writeable = False
     return out
+
+
+def _index_key(index) -> tuple:
+    return tuple((s.start, s.stop) for s in index)
 
 
 _client._GATHER[0] = gather  # to_host of a sharded buffer

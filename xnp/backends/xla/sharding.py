@@ -33,7 +33,7 @@ __all__ = ["Device", "devices", "local_devices", "is_local", "TileSpec", "MeshSp
            "put_sharded", "gather",
            "shards_of", "buffer_spec", "is_sharded_buffer", "hlo_spec", "label", "label_of",
            "check_divisible", "spec_from_op_sharding", "assemble", "is_fully_addressable",
-           "put_on"]
+           "is_held_here", "put_on"]
 
 
 class Device:
@@ -415,22 +415,29 @@ def gather(buf) -> np.ndarray:
     """
     aval = buf.aval
     shards = shards_of(buf)
-    if not is_fully_addressable(buf):
+    if not is_held_here(buf):
         spec = buffer_spec(buf)
-        have = {_index_key(ix) for _, ix, _ in shards}
-        if not have.issuperset(_index_key(ix) for ix in spec.indices(aval.shape)):
-            raise RuntimeError(
-                f"xnp: cannot fetch this {np.dtype(aval.dtype).name}{list(aval.shape)} array "
-                f"to the host: it spans {len(spec.device_ids)} devices, {len(shards)} of them "
-                f"in this process (process {_client.get_client().process_index}), and the "
-                "other processes hold parts this one does not. Read this process's part with "
-                "x.addressable_shards, or collect the whole array with "
-                "xnp.distributed.process_allgather(x).")
+        raise RuntimeError(
+            f"xnp: cannot fetch this {np.dtype(aval.dtype).name}{list(aval.shape)} array "
+            f"to the host: it spans {len(spec.device_ids)} devices, {len(shards)} of them "
+            f"in this process (process {_client.get_client().process_index}), and the "
+            "other processes hold parts this one does not. Read this process's part with "
+            "x.addressable_shards, or collect the whole array with "
+            "xnp.distributed.process_allgather(x).")
     out = np.empty(aval.shape, aval.dtype)
     for _, idx, part in shards:
         out[idx] = _client.to_host(part)
     out.flags.writeable = False
     return out
+
+
+def is_held_here(buf) -> bool:
+    """Whether this process's shards of ``buf`` cover the whole array (always within one
+    process; across processes, e.g. when it is replicated over them)."""
+    if is_fully_addressable(buf):
+        return True
+    have = {_index_key(ix) for _, ix, _ in shards_of(buf)}
+    return have.issuperset(_index_key(ix) for ix in buffer_spec(buf).indices(buf.aval.shape))
 
 
 def _index_key(index) -> tuple:

@@ -170,11 +170,9 @@ class SpmdCompiled:
     def _check_relayable(self, buf, i):
         """``ValueError`` when argument ``i`` (a buffer laid out otherwise than the program
         takes it) has shards on other processes' devices: it cannot pass through the host."""
-        if not hasattr(buf, "_sharding") or _xs.is_fully_addressable(buf):
-            return
+        if not hasattr(buf, "_sharding") or _xs.is_held_here(buf):
+            return  # this process's shards hold the whole array
         have, want = _xs.buffer_spec(buf), self._in_specs[i]
-        if have.tiles is None:
-            return  # replicated: this process's copy is the whole array
         raise ValueError(
             f"xnp.jit of {self._name}: argument {i} is laid out {have.text()} over devices "
             f"{list(have.device_ids)}, some of them in other processes, but the program takes "

@@ -433,11 +433,18 @@ def _allgather_leaf(v, tiled: bool) -> np.ndarray:
 def _replicated(sharding, v) -> np.ndarray:
     """``v`` (laid out by NamedSharding ``sharding``) copied whole to every device by one
     program across the processes, read from this process's first shard."""
-    replicated = _sharding.NamedSharding(sharding.mesh, _sharding.PartitionSpec())
-    f = jit(_copy, in_shardings=sharding, out_shardings=replicated)
+    f = _COPIES.get(sharding)
+    if f is None:
+        if len(_COPIES) >= 64:
+            _COPIES.clear()
+        replicated = _sharding.NamedSharding(sharding.mesh, _sharding.PartitionSpec())
+        f = _COPIES[sharding] = jit(_copy, in_shardings=sharding, out_shardings=replicated)
     whole = f(v)
     return np.array(whole.addressable_shards[0].data._value)
 
 
 def _copy(a):
     return a
+
+
+_COPIES: dict = {}  # sharding -> the jitted copy that replicates arrays laid out so

@@ -7,7 +7,7 @@ import importlib
 
 from tests.helpers import OpRecord
 
-FAMILIES = ["elementwise", "shape_ops", "slicing", "reductions", "linalg", "special", "windowed",
+FAMILIES = ["elementwise", "shape_ops", "slicing", "reductions", "products", "special", "windowed",
             "cumulative", "sorting", "decompositions", "fft", "convolution", "prng", "bits"]
 
 

@@ -1,4 +1,4 @@
-"""Op-table records of ``dot_general`` (``xnp.lax.linalg``).
+"""Op-table records of ``dot_general`` (``xnp.lax.products``).
 
 The reference is an independent ``numpy.einsum`` in a wide dtype (int64 /
 float64 / complex128, cast back; bool as counts != 0), so it checks the

@@ -10,7 +10,7 @@ primitives have the needed rules:
 
 A record whose primitive lacks a rule (elementwise and slicing until their rules land)
 is skipped with the reason "<prim> has no <rule> rule yet (not implemented in xnp yet)", so
-it shows in the skip count. A missing rule of the shape_ops/reductions/linalg families
+it shows in the skip count. A missing rule of the shape_ops/padding/reductions/products families
 is a failure. A derivative JAX does not have either (``NON_DIFFERENTIABLE`` in the
 error: zeta in ``x``, polygamma in ``m``) is a skip with the error's reason. Then come rule-specific tests (ties in max/min, zeros in prod, dot_general
 bookkeeping, pad/concatenate batching with unbatched operands).
@@ -38,7 +38,7 @@ from tests import tolerances
 from tests.helpers import FULL_GRID, assert_allclose, make_array
 from tests.lax.op_table import all_records
 from xnp import lax
-from xnp.lax import linalg, reductions, shape_ops
+from xnp.lax import padding, products, reductions, shape_ops
 from xnp.lax._rules import NON_DIFFERENTIABLE
 from xnp.tracing import Primitive
 from xnp.tracing.jit import jit_p
@@ -47,7 +47,7 @@ F64 = np.dtype(np.float64)
 RECORDS = [r for r in all_records() if r.reference is not None and r.shapes and r.dtypes]
 PRIMS = {v.name: v for v in vars(lax).values() if isinstance(v, Primitive)}
 # the families whose rules this file must find complete: a missing rule there fails
-OWN = {v for m in (shape_ops, reductions, linalg) for v in vars(m).values()
+OWN = {v for m in (shape_ops, padding, reductions, products) for v in vars(m).values()
        if isinstance(v, Primitive)}
 H = 1e-6
 FD_TOL = 1e-6
@@ -93,7 +93,7 @@ def _skip_unless_rules(prims, rule):
             continue
         if getattr(p, rule) is None:
             if p in OWN:
-                pytest.fail(f"{p.name} (shape_ops/reductions/linalg) has no {rule} rule")
+                pytest.fail(f"{p.name} (shape_ops/padding/reductions/products) has no {rule} rule")
             pytest.skip(f"{p.name} has no {rule} rule yet (not implemented in xnp yet)")
 
 

@@ -1,5 +1,23 @@
 """Meta-tests: every primitive has its rules and a rule on every backend (or a
-declared reason why not); every module declares ``__all__``; layering holds."""
+declared reason why not); every module declares ``__all__``; layering holds.
+
+The rule kinds of a primitive and where a missing one is declared:
+
+=============  =============================================  ===============================
+rule           present when                                   declared reason otherwise
+=============  =============================================  ===============================
+abstract eval  ``abstract_eval`` or shape + dtype rules       (none: always required)
+eager impl     ``prim.impl`` or the numpy backend's table     ``UNSUPPORTED`` of the backend
+XLA lowering   ``LOWERINGS``                                  ``UNSUPPORTED`` of the lowering
+jvp            ``prim.jvp``                                   ``differentiable="<reason>"``
+transpose      ``prim.transpose``, exactly when ``linear``    (a non-linear primitive has none)
+batching       ``prim.batch``                                 ``no_batch="<reason>"``
+=============  =============================================  ===============================
+
+``linear`` and ``no_batch`` are fields of every lax declaration
+(:func:`xnp.lax._kit.primitive`). ``test_declared_reasons`` prints the table of declared
+reasons (``pytest -s`` or ``-rA`` shows it).
+"""
 
 import ast
 import pathlib
@@ -24,6 +42,28 @@ def _primitives():
 
 
 PRIMS = _primitives()
+# declared by xnp.tracing, not by a lax declaration: no `linear`/`no_batch` fields (the
+# call primitive's transpose transposes its body)
+TRACING_PRIMS = {jit_p}
+LAX_PRIMS = [p for p in PRIMS if p not in TRACING_PRIMS]
+
+
+def _reason(value) -> bool:
+    return isinstance(value, str) and value.strip() != ""
+
+
+def _missing_rules(prim) -> dict[str, str]:
+    """Rule kind -> the declared reason it is missing (a rule without a reason fails)."""
+    out = {}
+    if prim.jvp is None:
+        out["jvp"] = prim.differentiable
+    if prim.batch is None:
+        out["batching"] = getattr(prim, "no_batch", None)
+    if not (prim.impl is not None or prim in NUMPY_BACKEND.impls):
+        out["eager impl"] = NUMPY_BACKEND.unsupported.get(prim)
+    if prim not in LOWERINGS:
+        out["XLA lowering"] = XLA_UNSUPPORTED.get(prim)
+    return out
 
 
 def test_primitive_set_is_not_empty():
@@ -34,6 +74,77 @@ def test_primitive_set_is_not_empty():
 def test_primitive_has_abstract_eval(prim):
     assert prim._abstract_eval is not None or (
         prim.shape_rule is not None and prim.dtype_rule is not None), prim.name
+
+
+@pytest.mark.parametrize("prim", LAX_PRIMS, ids=lambda p: p.name)
+def test_primitive_declares_its_fields(prim):
+    assert type(getattr(prim, "linear", None)) is bool, (
+        f"{prim.name}: declare it with xnp.lax._kit.primitive (field `linear`)")
+    no_batch = getattr(prim, "no_batch", "missing")
+    assert no_batch is None or _reason(no_batch), f"{prim.name}: no_batch={no_batch!r}"
+
+
+@pytest.mark.parametrize("prim", PRIMS, ids=lambda p: p.name)
+def test_primitive_has_jvp_or_reason(prim):
+    if prim.jvp is None:
+        assert _reason(prim.differentiable), (
+            f"{prim.name} has no jvp rule and no reason (differentiable={prim.differentiable!r})")
+    else:
+        assert prim.differentiable is True, (
+            f"{prim.name} has a jvp rule but declares differentiable={prim.differentiable!r}")
+
+
+@pytest.mark.parametrize("prim", PRIMS, ids=lambda p: p.name)
+def test_transpose_exactly_when_linear(prim):
+    linear = True if prim in TRACING_PRIMS else prim.linear
+    if linear:
+        assert prim.transpose is not None, f"{prim.name} is declared linear but has no transpose"
+        assert prim.jvp is not None, f"{prim.name} is declared linear but has no jvp"
+    else:
+        assert prim.transpose is None, (
+            f"{prim.name} has a transpose rule but is not declared linear")
+
+
+@pytest.mark.parametrize("prim", PRIMS, ids=lambda p: p.name)
+def test_primitive_has_batching_or_reason(prim):
+    if prim.batch is None:
+        assert _reason(getattr(prim, "no_batch", None)), (
+            f"{prim.name} has no batching rule and no no_batch reason")
+    else:
+        assert getattr(prim, "no_batch", None) is None, (
+            f"{prim.name} has a batching rule but declares no_batch={prim.no_batch!r}")
+
+
+def test_declared_reasons(capsys):
+    rows = [(p.name, kind, why) for p in PRIMS for kind, why in _missing_rules(p).items()]
+    unexplained = [f"{name}: {kind}" for name, kind, why in rows if not _reason(why)]
+    assert not unexplained, "rules missing without a declared reason:\n  " + "\n  ".join(
+        unexplained)
+    with capsys.disabled():
+        print(f"\n{len(rows)} rules declared missing, with their reasons:")
+        for name, kind, why in rows:
+            print(f"  {name:24} {kind:13} {why}")
+    # the reasons in use today (a regression would show here): the collectives run only
+    # inside shard_map (no eager impl), integer/bool/piecewise-constant outputs have no jvp
+    assert any(kind == "jvp" for _, kind, _ in rows)
+    assert all(kind != "abstract eval" for _, kind, _ in rows)
+
+
+def test_nextafter_jvp_is_the_identity_in_x1():
+    # nextafter(x1, x2) is x1 moved by one ulp: derivative 1 in x1, 0 in x2
+    import numpy as np
+
+    x1 = np.array([0.5, -2.0, 1e300, 0.0])
+    x2 = np.array([1.0, -3.0, np.inf, -1.0])
+    t1 = np.array([1.0, 2.0, -1.5, 4.0])
+    t2 = np.array([7.0, 7.0, 7.0, 7.0])
+    for f in (lambda a, b, u, v: xnp.jvp(lax.nextafter, (a, b), (u, v)),
+              xnp.jit(lambda a, b, u, v: xnp.jvp(lax.nextafter, (a, b), (u, v)))):
+        out, tan = f(x1, x2, t1, t2)
+        np.testing.assert_array_equal(np.asarray(out), np.nextafter(x1, x2))
+        np.testing.assert_array_equal(np.asarray(tan), t1)
+    g = xnp.grad(lambda a, b: lax.nextafter(a, b), argnums=(0, 1))(3.0, 1.0)
+    assert (float(g[0]), float(g[1])) == (1.0, 0.0)
 
 
 @pytest.mark.parametrize("prim", PRIMS, ids=lambda p: p.name)

@@ -14,6 +14,7 @@ import operator
 import ml_dtypes
 import numpy as np
 
+from xnp.lax import _rules as R
 from xnp.tracing import Primitive, ShapedArray, errors
 from xnp.tracing.avals import SUPPORTED_DTYPES
 
@@ -21,6 +22,7 @@ __all__ = [
     "BOOL", "SIGNED", "UNSIGNED", "INTEGER", "FLOATING", "COMPLEX", "INEXACT", "NUMERIC",
     "ALL", "INT_OR_BOOL", "check_dtype", "broadcast_shapes", "same_dtype", "unary", "binary",
     "compare", "check_axes", "normalize_dtype", "category_name", "zeros_like_aval", "int_tuple",
+    "checked_bind", "primitive",
 ]
 
 BOOL = frozenset({np.dtype(np.bool_)})
@@ -116,16 +118,55 @@ def int_tuple(name: str, what: str, values) -> tuple[int, ...]:
     return out
 
 
+def checked_bind(prim: Primitive, *args, **params):
+    """``prim.bind`` (kept for callers; every trace, the eager one included, runs the
+    shape/dtype rules: EvalTrace checks them once per operand signature)."""
+    return prim.bind(*args, **params)
+
+
 def zeros_like_aval(aval: ShapedArray):
     return np.zeros(aval.shape, aval.dtype)
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+def primitive(name: str, *, linear: bool = False, no_batch: str | None = None,
+              **rules) -> Primitive:
+    """A lax primitive: :class:`xnp.tracing.Primitive` (``rules`` are its keywords: shape,
+    dtype, weak_type, abstract_eval, jvp, transpose, batch, multiple_results,
+    differentiable, allocates) with the two declaration fields lax adds.
+
+    ``linear``: the primitive is linear in some of its operands and has a transpose rule
+    (given here or assigned in the declaring module right after, when the rule names
+    the primitive). ``no_batch``: the reason it has no batching rule (None: it has one).
+    A missing jvp is declared by ``differentiable=<reason>``. ``tests/meta/
+    test_completeness.py`` holds every primitive to its declaration.
+    """
+    prim = Primitive(name, **rules)
+    prim.linear = linear
+    prim.no_batch = no_batch
+    return prim
 
 
 # --------------------------------------------------------------------------- family kits
 
 
+def _linear_rules(name: str, jvp, transpose, linear: bool, derived_jvp):
+    if not linear:
+        return jvp
+    if jvp is not None or transpose is None:
+        raise TypeError(f"internal error in xnp: linear primitive {name} takes a transpose "
+                        "rule and derives its jvp")
+    return derived_jvp
+
+
 def unary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear=False,
-          differentiable=True) -> Primitive:
-    """An elementwise one-operand primitive; ``out_dtype(dtype) -> dtype`` if it changes."""
+          transpose=None, differentiable=True) -> Primitive:
+    """An elementwise one-operand primitive; ``out_dtype(dtype) -> dtype`` if it changes.
+
+    Batching keeps the batch axis in place. ``linear=True`` (with ``transpose``, and no
+    ``jvp``): the jvp applies the primitive to the tangent."""
 
     def shape(x):
         return x.shape
@@ -134,13 +175,21 @@ def unary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear
         check_dtype(name, x, accept)
         return out_dtype(x.dtype) if out_dtype is not None else x.dtype
 
-    return Primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
-                     differentiable=differentiable, allocates="eagerly")
+    prim = primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
+                     transpose=transpose, differentiable=differentiable, allocates="eagerly",
+                     linear=linear)
+    prim.jvp = _linear_rules(name, jvp, transpose, linear, R.linear_unary_jvp(prim))
+    prim.batch = R.unary_batch(prim)
+    return prim
 
 
 def binary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear=False,
-           differentiable=True) -> Primitive:
-    """An elementwise two-operand primitive with equal operand dtypes."""
+           transpose=None, differentiable=True) -> Primitive:
+    """An elementwise two-operand primitive with equal operand dtypes.
+
+    ``linear=True`` (with ``transpose``, and no ``jvp``): linear in both operands jointly,
+    the jvp applies the primitive to the tangents. The batching rule, which needs the
+    shape ops, is given by the declaring module (``shape_ops.elementwise_batch``)."""
 
     def shape(x, y):
         return broadcast_shapes(name, x, y)
@@ -150,8 +199,11 @@ def binary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linea
         check_dtype(name, x, accept)
         return out_dtype(dt) if out_dtype is not None else dt
 
-    return Primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
-                     differentiable=differentiable, allocates="eagerly")
+    prim = primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
+                     transpose=transpose, differentiable=differentiable, allocates="eagerly",
+                     linear=linear)
+    prim.jvp = _linear_rules(name, jvp, transpose, linear, R.linear_nary_jvp(prim))
+    return prim
 
 
 def _never_weak(*weak_types, **params) -> bool:

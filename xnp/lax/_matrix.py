@@ -1,6 +1,6 @@
 """Small matrix helpers on stacks of matrices (batch dimensions leading), written with
 lax functions so they trace under every transformation: used by the decomposition
-rules (:mod:`xnp.lax.decompositions_rules`) and by ``xnp.linalg``."""
+rules (:mod:`xnp.lax.decompositions`) and by ``xnp.linalg``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import elementwise as ew
-from xnp.lax import linalg, shape_ops, slicing
+from xnp.lax import products, shape_ops, slicing
 from xnp.tracing import core
 
 __all__ = ["mT", "mH", "matmul", "tril", "triu", "eye", "diagonal", "scalar", "batch_ndim",
@@ -44,7 +44,7 @@ def matmul(x, y):
     ``y`` of rank ``x.ndim - 1`` (a stack of vectors)."""
     nb = core.aval_of(x).ndim - 2
     batch = tuple(range(nb))
-    return linalg.dot_general(x, y, (((nb + 1,), (nb,)), (batch, batch)))
+    return products.dot_general(x, y, (((nb + 1,), (nb,)), (batch, batch)))
 
 
 def _tri_mask(shape, k: int, lower: bool):

@@ -1,6 +1,8 @@
 """Kits for transformation rules (jvp, transpose, batching), so each primitive's
 rule is a line or two. Rules compute with lax functions only, so they trace
-again under any enclosing transformation.
+again under any enclosing transformation. This module imports no lax family (it is
+the bottom layer); the kits that need shape ops (``bdim_to_front``, ``unbroadcast``,
+``elementwise_batch``) live in :mod:`xnp.lax.shape_ops`.
 
 Conventions (see :mod:`xnp.tracing.ad` and :mod:`xnp.tracing.batching`):
 
@@ -15,12 +17,11 @@ from __future__ import annotations
 
 from xnp.tracing import core
 from xnp.tracing.ad import UndefinedPrimal, Zero, add_tangents, instantiate, tangent_aval
-from xnp.tracing.batching import moveaxis
 
 __all__ = [
     "Zero", "UndefinedPrimal", "is_undefined", "instantiate", "add_tangents", "zero_like",
-    "defjvp", "linear_unary_jvp", "linear_nary_jvp", "elementwise_batch", "unary_batch",
-    "reducer_batch", "bdim_to_front", "aval", "unbroadcast", "zero_ct_passthrough",
+    "defjvp", "linear_unary_jvp", "linear_nary_jvp", "unary_batch",
+    "reducer_batch", "aval", "zero_ct_passthrough",
     "shift_axes", "batch_size", "NON_DIFFERENTIABLE",
 ]
 
@@ -99,22 +100,6 @@ def zero_ct_passthrough(rule):
     return transpose
 
 
-def unbroadcast(ct, target_aval):
-    """Sum ``ct`` down to ``target_aval``'s shape (the transpose of lax's implicit
-    rank-0 and size-1 broadcasting in elementwise ops)."""
-    from xnp.lax import reductions, shape_ops  # noqa: PLC0415
-
-    ct_aval = core.aval_of(ct)
-    shape = target_aval.shape
-    if ct_aval.shape == shape:
-        return ct
-    if shape == ():
-        return reductions.reduce_sum(ct, tuple(range(ct_aval.ndim)))
-    axes = tuple(i for i, (a, b) in enumerate(zip(ct_aval.shape, shape)) if a != b)
-    summed = reductions.reduce_sum(ct, axes)
-    return shape_ops.reshape(summed, shape)
-
-
 # ----------------------------------------------------------------------------- batching
 
 
@@ -128,51 +113,12 @@ def batch_size(vals, dims) -> int:
     return next(core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
 
 
-def bdim_to_front(x, d, size):
-    """``x`` with its batch axis first (broadcast to ``size`` when unbatched, d is None)."""
-    from xnp.lax import shape_ops  # noqa: PLC0415
-
-    if d is None:
-        a = core.aval_of(x)
-        return shape_ops.broadcast_in_dim(x, (size,) + a.shape, tuple(range(1, a.ndim + 1)))
-    return moveaxis(x, d, 0)
-
-
 def unary_batch(prim):
     """Batching of a primitive that maps each element/slice independently and keeps the
     batch axis where it is (elementwise unary ops)."""
 
     def batch(vals, dims, **params):
         return prim.bind(*vals, **params), dims[0]
-
-    return batch
-
-
-def elementwise_batch(prim):
-    """Batching of an n-ary elementwise primitive: batch axes moved to the front; unbatched
-    operands get a leading size-1 axis (lax broadcasts size-1 and rank-0 operands)."""
-
-    def batch(vals, dims, **params):
-        from xnp.lax import shape_ops  # noqa: PLC0415
-
-        size = next(core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
-        ranks = [core.aval_of(v).ndim - (0 if d is None else 1) for v, d in zip(vals, dims)]
-        rank = max(ranks)
-        out = []
-        for v, d, r in zip(vals, dims, ranks):
-            a = core.aval_of(v)
-            if d is None:
-                if r == 0:
-                    out.append(v)
-                else:
-                    out.append(shape_ops.broadcast_in_dim(v, (1,) + a.shape,
-                                                          tuple(range(1, a.ndim + 1))))
-                continue
-            v = moveaxis(v, d, 0)
-            if r < rank:  # a batched scalar next to rank-`rank` operands
-                v = shape_ops.reshape(v, (size,) + (1,) * rank)
-            out.append(v)
-        return prim.bind(*out, **params), 0
 
     return batch
 

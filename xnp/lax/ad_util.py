@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
-from xnp.tracing import Array, Primitive, core
+from xnp.tracing import Array, core
 from xnp.tracing.ad import Zero, tangent_aval
 
 __all__ = ["stop_gradient", "stop_gradient_p"]
@@ -14,7 +15,7 @@ def _stop_gradient_jvp(primals, tangents):
     return stop_gradient_p.bind(x), Zero(tangent_aval(core.aval_of(x)))
 
 
-stop_gradient_p = Primitive(
+stop_gradient_p = kit.primitive(
     "stop_gradient",
     shape=lambda x: x.shape,
     dtype=lambda x: x.dtype,

@@ -1,6 +1,8 @@
 """Bit-level elementwise primitives: ``population_count``, ``clz`` (integers),
 ``nextafter`` (every real float, float8 included) and ``reduce_precision`` (IEEE floats:
-float16, bfloat16, float32, float64). Shapes and dtypes as the (first) operand; lax broadcasting rules (``_kit``).
+float16, bfloat16, float32, float64), and ``bitcast_convert_type`` (a reinterpretation of
+the bits as another real dtype of the same width). Shapes and dtypes as the (first)
+operand; lax broadcasting rules (``_kit``).
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
-from xnp.tracing import Array, Primitive
+from xnp.lax import shape_ops
+from xnp.tracing import Array, ShapedArray, core, errors
 
-__all__ = ["population_count", "clz", "nextafter", "reduce_precision", "population_count_p",
-           "clz_p", "nextafter_p", "reduce_precision_p"]
+__all__ = ["population_count", "clz", "nextafter", "reduce_precision", "bitcast_convert_type",
+           "population_count_p", "clz_p", "nextafter_p", "reduce_precision_p",
+           "bitcast_convert_type_p"]
 
 # floats with IEEE-754 layout (sign, exponent, mantissa; inf and NaN encodings)
 IEEE_FLOATS = frozenset(np.dtype(t) for t in (np.float16, ml_dtypes.bfloat16, np.float32,
@@ -25,10 +29,25 @@ population_count_p = kit.unary("population_count", kit.INTEGER,
                                differentiable="population_count has integer outputs")
 clz_p = kit.unary("clz", kit.INTEGER, differentiable="clz has integer outputs")
 nextafter_p = kit.binary("nextafter", kit.FLOATING)
-for _p in (population_count_p, clz_p):
-    _p.batch = R.unary_batch(_p)
-nextafter_p.batch = R.elementwise_batch(nextafter_p)
-del _p
+
+
+def _nextafter_jvp(primals, tangents):
+    # nextafter(x1, x2) is x1 moved by at most one ulp: the identity in x1 plus a step of
+    # one ulp whose size and direction are piecewise constant in x1 and x2 (zero derivative
+    # almost everywhere), so the tangent is x1's
+    (x1, x2), (t1, _) = primals, tangents
+    out = nextafter_p.bind(x1, x2)
+    if type(t1) is R.Zero:
+        return out, R.zero_like(out)
+    oa, ta = core.aval_of(out), core.aval_of(t1)
+    if ta.shape != oa.shape:  # lax broadcasting of a rank-0 or size-1 x1
+        dims = () if ta.ndim == 0 else tuple(range(oa.ndim))
+        t1 = shape_ops.broadcast_in_dim(t1, oa.shape, dims)
+    return out, t1
+
+
+nextafter_p.jvp = _nextafter_jvp
+nextafter_p.batch = shape_ops.elementwise_batch(nextafter_p)
 
 
 def population_count(x: Array) -> Array:
@@ -53,9 +72,39 @@ def nextafter(x1: Array, x2: Array) -> Array:
     (so ``nextafter(0.0, -0.0)`` is ``-0.0``), NaN if either is NaN; steps from ±0 to the
     smallest subnormal and from the largest finite value to inf, as NumPy (+ ml_dtypes
     for float8; float8_e4m3fn has no inf, so its largest finite value only steps
-    towards a NaN ``x2``, giving NaN). Not differentiable (raises).
+    towards a NaN ``x2``, giving NaN). Derivative: 1 in ``x1`` and 0 in ``x2`` (the
+    one-ulp step is piecewise constant).
     """
     return nextafter_p.bind(x1, x2)
+
+
+# --------------------------------------------------------------------------- bitcast_convert_type
+
+
+def _bitcast_shape(x, *, new_dtype):
+    return x.shape
+
+
+def _bitcast_dtype(x, *, new_dtype):
+    kit.check_dtype("bitcast_convert_type", x, kit.REAL)
+    kit.check_dtype("bitcast_convert_type", ShapedArray((), new_dtype), kit.REAL, "new_dtype")
+    if new_dtype.itemsize != x.dtype.itemsize:
+        raise TypeError(
+            f"xnp.lax.bitcast_convert_type: new_dtype {new_dtype} must have the bit width of "
+            f"the operand {errors.aval_str(x)} ({8 * x.dtype.itemsize} bits).")
+    return new_dtype
+
+
+# equal bit widths only (the dtype rule), so batching never changes the shape
+bitcast_convert_type_p = kit.primitive(
+    "bitcast_convert_type", shape=_bitcast_shape, dtype=_bitcast_dtype, weak_type=kit.never_weak,
+    differentiable="bit reinterpretation has no derivative")
+bitcast_convert_type_p.batch = R.unary_batch(bitcast_convert_type_p)
+
+
+def bitcast_convert_type(x: Array, new_dtype) -> Array:
+    """Reinterpret the bits of ``x`` as ``new_dtype`` (real dtypes of equal bit width)."""
+    return bitcast_convert_type_p.bind(x, new_dtype=np.dtype(new_dtype))
 
 
 # --------------------------------------------------------------------------- reduce_precision
@@ -66,8 +115,9 @@ def _reduce_precision_dtype(x, *, exponent_bits, mantissa_bits):
     return x.dtype
 
 
-reduce_precision_p = Primitive(
-    "reduce_precision", shape=lambda x, **params: x.shape, dtype=_reduce_precision_dtype)
+reduce_precision_p = kit.primitive("reduce_precision", linear=True,
+                                   shape=lambda x, **params: x.shape,
+                                   dtype=_reduce_precision_dtype)
 # rounding is applied to the tangent too (JAX's deflinear rule)
 reduce_precision_p.jvp = R.linear_unary_jvp(reduce_precision_p)
 reduce_precision_p.transpose = R.zero_ct_passthrough(

@@ -29,7 +29,7 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
-from xnp.lax import shape_ops
+from xnp.lax import padding, shape_ops
 from xnp.lax.windowed import strided_window_slice
 from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
@@ -61,16 +61,16 @@ def _interleave(even, odd, axis: int, n: int):
     if no < ne:  # odd n: one more even element; pad odd (the extra slot is cropped)
         config = [(0, 0, 0)] * a.ndim
         config[axis] = (0, 1, 0)
-        odd = shape_ops.pad(odd, np.zeros((), a.dtype), tuple(config))
+        odd = padding.pad(odd, np.zeros((), a.dtype), tuple(config))
     split = a.shape[: axis + 1] + (1,) + a.shape[axis + 1:]
-    both = shape_ops.concatenate([shape_ops.reshape(even, split), shape_ops.reshape(odd, split)],
+    both = padding.concatenate([shape_ops.reshape(even, split), shape_ops.reshape(odd, split)],
                                  axis + 1)
     full = a.shape[:axis] + (2 * ne,) + a.shape[axis + 1:]
     out = shape_ops.reshape(both, full)
     if 2 * ne != n:
         config = [(0, 0, 0)] * a.ndim
         config[axis] = (0, n - 2 * ne, 0)
-        out = shape_ops.pad(out, np.zeros((), a.dtype), tuple(config))
+        out = padding.pad(out, np.zeros((), a.dtype), tuple(config))
     return out
 
 
@@ -88,7 +88,7 @@ def _scan_lists(fn, elems: list, axis: int) -> list:
                   [_strided(e, axis, 2, rest) for e in elems])
     else:
         even = fn(odd, [_strided(e, axis, 2, rest) for e in elems])
-    even = [shape_ops.concatenate([_strided(e, axis, 0, 1, 1), r], axis)
+    even = [padding.concatenate([_strided(e, axis, 0, 1, 1), r], axis)
             for e, r in zip(elems, even)]
     return [_interleave(e, o, axis, n) for e, o in zip(even, odd)]
 
@@ -144,7 +144,7 @@ def _canonical_axis(name: str, x, axis) -> int:
     return axis + nd if -nd <= axis < 0 else axis
 
 
-def _cumulative(name: str, accept) -> Primitive:
+def _cumulative(name: str, accept, linear: bool = False) -> Primitive:
     def shape(x: ShapedArray, *, axis: int, reverse: bool):
         if not 0 <= axis < x.ndim:
             raise ValueError(f"xnp.lax.{name}: axis {axis} is out of range for the operand "
@@ -159,7 +159,7 @@ def _cumulative(name: str, accept) -> Primitive:
         (x,), (d,) = vals, dims
         return prim.bind(x, axis=axis + (d <= axis), reverse=reverse), d
 
-    prim = Primitive(name, shape=shape, dtype=dtype, batch=batch)
+    prim = kit.primitive(name, shape=shape, dtype=dtype, batch=batch, linear=linear)
     return prim
 
 
@@ -189,7 +189,7 @@ def _cumsum_transpose(ct, x, *, axis, reverse):
     return [cumsum_p.bind(ct, axis=axis, reverse=not reverse)]
 
 
-cumsum_p = _cumulative("cumsum", kit.NUMERIC)
+cumsum_p = _cumulative("cumsum", kit.NUMERIC, linear=True)
 cumsum_p.jvp = R.linear_unary_jvp(cumsum_p)
 cumsum_p.transpose = R.zero_ct_passthrough(_cumsum_transpose)
 

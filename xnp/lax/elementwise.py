@@ -1,5 +1,7 @@
 """Elementwise primitives: arithmetic, comparisons, logical/bitwise and shifts,
-transcendental functions, complex parts, conversions and selection.
+exponentials, logarithms and roots, complex parts, conversions and selection (the
+circular and hyperbolic functions are in :mod:`xnp.lax.trigonometric`,
+``bitcast_convert_type`` in :mod:`xnp.lax.bits`).
 
 Strict (see ``_kit``): the operands of an n-ary primitive have equal dtypes;
 shapes are equal except that rank-0 operands and size-1 dimensions broadcast
@@ -22,6 +24,7 @@ and are the same on every backend (eager NumPy/CuPy and the XLA lowering):
 
 from __future__ import annotations
 
+import inspect
 import operator
 
 import numpy as np
@@ -29,7 +32,7 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core, errors
+from xnp.tracing import Array, ShapedArray, core, errors
 
 __all__ = [
     # arithmetic
@@ -41,21 +44,18 @@ __all__ = [
     "and_", "or_", "xor", "not_", "shift_left", "shift_right_arithmetic",
     "shift_right_logical",
     # transcendental
-    "exp", "exp2", "log", "log1p", "expm1", "sqrt", "rsqrt", "cbrt", "tanh", "sin", "cos",
-    "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
-    "logistic",
+    "exp", "exp2", "log", "log1p", "expm1", "sqrt", "rsqrt", "cbrt", "tanh", "logistic",
     # complex, conversion, selection
-    "real", "imag", "conj", "complex", "convert_element_type", "bitcast_convert_type",
+    "real", "imag", "conj", "complex", "convert_element_type",
     "select_n", "select", "clamp",
     # primitives
     "add_p", "sub_p", "mul_p", "div_p", "rem_p", "pow_p", "integer_pow_p", "max_p", "min_p",
     "neg_p", "abs_p", "sign_p", "floor_p", "ceil_p", "round_p", "is_finite_p", "eq_p", "ne_p",
     "lt_p", "le_p", "gt_p", "ge_p", "and_p", "or_p", "xor_p", "not_p", "shift_left_p",
     "shift_right_arithmetic_p", "shift_right_logical_p", "exp_p", "exp2_p", "log_p",
-    "log1p_p", "expm1_p", "sqrt_p", "rsqrt_p", "cbrt_p", "tanh_p", "sin_p", "cos_p", "tan_p",
-    "asin_p", "acos_p", "atan_p", "atan2_p", "sinh_p", "cosh_p", "asinh_p", "acosh_p",
-    "atanh_p", "logistic_p", "real_p", "imag_p", "conj_p", "complex_p",
-    "convert_element_type_p", "bitcast_convert_type_p", "select_n_p", "clamp_p",
+    "log1p_p", "expm1_p", "sqrt_p", "rsqrt_p", "cbrt_p", "tanh_p", "logistic_p", "real_p",
+    "imag_p", "conj_p", "complex_p",
+    "convert_element_type_p", "select_n_p", "clamp_p",
 ]
 
 _BOOL = np.dtype(np.bool_)
@@ -113,38 +113,54 @@ def _transpose(*per_operand):
     each cotangent is summed back to its operand's shape (implicit broadcasting)."""
 
     def transpose(ct, *args, **params):
-        return [R.unbroadcast(f(ct, *args, **params), a.aval)
+        return [shape_ops.unbroadcast(f(ct, *args, **params), a.aval)
                 if f is not None and R.is_undefined(a) else None
                 for f, a in zip(per_operand, args)]
 
     return R.zero_ct_passthrough(transpose)
 
 
+def _operand_count(prim) -> int | None:
+    """The number of array operands, from the declared shape rule's positional parameters
+    (None: variadic, as ``select_n``)."""
+    params = inspect.signature(prim.shape_rule).parameters.values()
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return None
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+
+
 def _set_rules(prim, *, jvp=None, transpose=None, batch=None, differentiable=None):
+    """The rules of a primitive of this family that name the primitive or functions defined
+    after it. A transpose makes the primitive linear (in the operands it transposes in).
+    Batching by default: the batch axis stays in place for one operand (the primitive maps
+    elements independently), else ``shape_ops.elementwise_batch``."""
     if jvp is not None:
         prim.jvp = jvp
     if transpose is not None:
         prim.transpose = transpose
-    prim.batch = batch if batch is not None else (
-        R.unary_batch(prim) if prim in _ARITY_ONE else R.elementwise_batch(prim))
+        prim.linear = True
+    if batch is None and prim.batch is None:
+        one = _operand_count(prim) == 1
+        batch = R.unary_batch(prim) if one else shape_ops.elementwise_batch(prim)
+    if batch is not None:
+        prim.batch = batch
     if differentiable is not None:
         prim.differentiable = differentiable
 
 
-_ARITY_ONE: set = set()  # filled below with the one-operand primitives
-
-
 # --------------------------------------------------------------------------- arithmetic
 
-add_p = kit.binary("add", kit.NUMERIC)
-sub_p = kit.binary("sub", kit.NUMERIC)
+add_p = kit.binary("add", kit.NUMERIC, linear=True,
+                   transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: ct))
+sub_p = kit.binary("sub", kit.NUMERIC, linear=True,
+                   transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: neg(ct)))
 mul_p = kit.binary("mul", kit.NUMERIC)
 div_p = kit.binary("div", kit.NUMERIC)
 rem_p = kit.binary("rem", kit.REAL)
 pow_p = kit.binary("pow", kit.NUMERIC)
 max_p = kit.binary("max", kit.REAL_OR_BOOL)
 min_p = kit.binary("min", kit.REAL_OR_BOOL)
-neg_p = kit.unary("neg", kit.NUMERIC)
+neg_p = kit.unary("neg", kit.NUMERIC, linear=True, transpose=_transpose(lambda ct, x: neg(ct)))
 abs_p = kit.unary("abs", kit.NUMERIC, out_dtype=_real_of_complex)
 sign_p = kit.unary("sign", kit.NUMERIC)
 floor_p = kit.unary("floor", kit.FLOATING)
@@ -208,7 +224,7 @@ def _integer_pow_dtype(x, *, y):
     return x.dtype
 
 
-integer_pow_p = Primitive("integer_pow", shape=_integer_pow_shape, dtype=_integer_pow_dtype)
+integer_pow_p = kit.primitive("integer_pow", shape=_integer_pow_shape, dtype=_integer_pow_dtype)
 
 
 def integer_pow(x: Array, y: int) -> Array:
@@ -275,7 +291,7 @@ def _round_dtype(x, *, rounding_method):
     return x.dtype
 
 
-round_p = Primitive("round", shape=_round_shape, dtype=_round_dtype)
+round_p = kit.primitive("round", shape=_round_shape, dtype=_round_dtype)
 
 
 def round(x: Array, rounding_method: int = 0) -> Array:  # noqa: A001
@@ -290,12 +306,8 @@ def is_finite(x: Array) -> Array:
 
 
 # arithmetic rules
-_ARITY_ONE.update({neg_p, abs_p, sign_p, floor_p, ceil_p, round_p, is_finite_p,
-                   integer_pow_p})
-_set_rules(add_p, jvp=R.linear_nary_jvp(add_p),
-           transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: ct))
-_set_rules(sub_p, jvp=R.linear_nary_jvp(sub_p),
-           transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: neg(ct)))
+_set_rules(add_p)
+_set_rules(sub_p)
 _set_rules(mul_p, jvp=_jvp(mul_p, lambda t, ans, x, y: mul(t, y),
                            lambda t, ans, x, y: mul(x, t)),
            transpose=_transpose(lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct)))
@@ -352,7 +364,6 @@ _set_rules(max_p, jvp=_jvp(max_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, an
                            lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x))))
 _set_rules(min_p, jvp=_jvp(min_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
                            lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x))))
-_set_rules(neg_p, jvp=R.linear_unary_jvp(neg_p), transpose=_transpose(lambda ct, x: neg(ct)))
 
 
 def _abs_jvp(t, ans, x):
@@ -463,7 +474,6 @@ def shift_right_logical(x: Array, y: Array) -> Array:
 
 
 # logical / bitwise rules
-_ARITY_ONE.add(not_p)
 for _p in (and_p, or_p, xor_p, not_p, shift_left_p, shift_right_arithmetic_p,
            shift_right_logical_p):
     _set_rules(_p, differentiable="integer or bool operands and result")
@@ -480,18 +490,6 @@ sqrt_p = kit.unary("sqrt", kit.INEXACT)
 rsqrt_p = kit.unary("rsqrt", kit.INEXACT)
 cbrt_p = kit.unary("cbrt", kit.FLOATING)
 tanh_p = kit.unary("tanh", kit.INEXACT)
-sin_p = kit.unary("sin", kit.INEXACT)
-cos_p = kit.unary("cos", kit.INEXACT)
-tan_p = kit.unary("tan", kit.INEXACT)
-asin_p = kit.unary("asin", kit.INEXACT)
-acos_p = kit.unary("acos", kit.INEXACT)
-atan_p = kit.unary("atan", kit.INEXACT)
-atan2_p = kit.binary("atan2", kit.FLOATING)
-sinh_p = kit.unary("sinh", kit.INEXACT)
-cosh_p = kit.unary("cosh", kit.INEXACT)
-asinh_p = kit.unary("asinh", kit.INEXACT)
-acosh_p = kit.unary("acosh", kit.INEXACT)
-atanh_p = kit.unary("atanh", kit.INEXACT)
 logistic_p = kit.unary("logistic", kit.INEXACT)
 
 
@@ -540,88 +538,9 @@ def tanh(x: Array) -> Array:
     return tanh_p.bind(x)
 
 
-def sin(x: Array) -> Array:
-    """Sine (floating or complex; radians)."""
-    return sin_p.bind(x)
-
-
-def cos(x: Array) -> Array:
-    """Cosine (floating or complex; radians)."""
-    return cos_p.bind(x)
-
-
-def tan(x: Array) -> Array:
-    """Tangent (floating or complex; radians)."""
-    return tan_p.bind(x)
-
-
-def asin(x: Array) -> Array:
-    """Inverse sine (floating or complex); NaN outside [-1, 1] for reals."""
-    return asin_p.bind(x)
-
-
-def acos(x: Array) -> Array:
-    """Inverse cosine (floating or complex); NaN outside [-1, 1] for reals."""
-    return acos_p.bind(x)
-
-
-def atan(x: Array) -> Array:
-    """Inverse tangent (floating or complex)."""
-    return atan_p.bind(x)
-
-
-def atan2(x: Array, y: Array) -> Array:
-    """Angle of the point ``(y, x)``: ``atan(x / y)`` in the right quadrant (floating)."""
-    return atan2_p.bind(x, y)
-
-
-def sinh(x: Array) -> Array:
-    """Hyperbolic sine (floating or complex)."""
-    return sinh_p.bind(x)
-
-
-def cosh(x: Array) -> Array:
-    """Hyperbolic cosine (floating or complex)."""
-    return cosh_p.bind(x)
-
-
-def asinh(x: Array) -> Array:
-    """Inverse hyperbolic sine (floating or complex)."""
-    return asinh_p.bind(x)
-
-
-def acosh(x: Array) -> Array:
-    """Inverse hyperbolic cosine (floating or complex); NaN below 1 for reals."""
-    return acosh_p.bind(x)
-
-
-def atanh(x: Array) -> Array:
-    """Inverse hyperbolic tangent (floating or complex); NaN outside [-1, 1] for reals."""
-    return atanh_p.bind(x)
-
-
 def logistic(x: Array) -> Array:
     """``1 / (1 + exp(-x))`` (floating or complex)."""
     return logistic_p.bind(x)
-
-
-def _rsqrt_1_minus_sq(x):
-    """``1/sqrt(1 - x**2)`` as ``1/sqrt((1 - x)(1 + x))`` (exact ``1 - x`` near +-1)."""
-    return rsqrt(mul(sub(_c(x, 1), x), add(_c(x, 1), x)))
-
-
-def _rsqrt_sq_plus_1(x):
-    """``1/sqrt(x**2 + 1)``; for real ``|x| > 1`` as ``rsqrt(1 + x**-2) / |x|`` (no overflow
-    of ``x**2``; 0 at +-inf). Both branches are exact, each on a safe operand where it
-    is not taken."""
-    if R.aval(x).dtype.kind == "c":
-        return rsqrt(add(mul(x, x), _c(x, 1)))
-    one = _c(x, 1)
-    big = gt(abs(x), one)
-    small = select_n(big, x, _c(x, 0))
-    inv = div(one, abs(select_n(big, one, x)))
-    return select_n(big, rsqrt(add(mul(small, small), one)),
-                    mul(inv, rsqrt(add(one, mul(inv, inv)))))
 
 
 # transcendental rules: d f(x) = f'(x) dx, written with the result ``ans`` where cheaper
@@ -635,52 +554,24 @@ _UNARY_JVPS = {
     rsqrt_p: lambda t, ans, x: mul(t, mul(div(ans, x), _c(x, -0.5))),
     cbrt_p: lambda t, ans, x: mul(t, mul(integer_pow(ans, -2), _c(x, 1 / 3))),
     tanh_p: lambda t, ans, x: mul(t, sub(_c(ans, 1), mul(ans, ans))),
-    sin_p: lambda t, ans, x: mul(t, cos(x)),
-    cos_p: lambda t, ans, x: neg(mul(t, sin(x))),
-    tan_p: lambda t, ans, x: mul(t, add(_c(ans, 1), mul(ans, ans))),
-    asin_p: lambda t, ans, x: mul(t, _rsqrt_1_minus_sq(x)),
-    acos_p: lambda t, ans, x: neg(mul(t, _rsqrt_1_minus_sq(x))),
-    atan_p: lambda t, ans, x: div(t, add(_c(x, 1), mul(x, x))),
-    sinh_p: lambda t, ans, x: mul(t, cosh(x)),
-    cosh_p: lambda t, ans, x: mul(t, sinh(x)),
-    asinh_p: lambda t, ans, x: mul(t, _rsqrt_sq_plus_1(x)),
-    # 1/(sqrt(x-1) sqrt(x+1)): no overflow, and the principal branch for complex x
-    acosh_p: lambda t, ans, x: mul(t, mul(rsqrt(sub(x, _c(x, 1))), rsqrt(add(x, _c(x, 1))))),
-    atanh_p: lambda t, ans, x: div(t, mul(sub(_c(x, 1), x), add(_c(x, 1), x))),
     logistic_p: lambda t, ans, x: mul(t, mul(ans, sub(_c(ans, 1), ans))),
 }
-_ARITY_ONE.update(_UNARY_JVPS)
 for _p, _g in _UNARY_JVPS.items():
     _set_rules(_p, jvp=_jvp(_p, _g))
 
 
-def _atan2_partial(num, x, y):
-    """``num / (x^2 + y^2)`` (``num`` is ``x`` or ``y``) computed on ``x, y`` scaled by
-    ``s = max(|x|, |y|)``, so the squares neither overflow nor underflow; 0 where ``s`` is
-    infinite (the limit along every ray), from safe operands there (double where)."""
-    s = max(abs(x), abs(y))
-    far = eq(s, _c(s, np.inf))
-    one = _c(s, 1)
-    x, y, num, s = (select_n(far, v, one) for v in (x, y, num, s))
-    xs, ys = div(x, s), div(y, s)
-    part = div(div(num, s), mul(add(mul(xs, xs), mul(ys, ys)), s))
-    return select_n(far, part, _c(s, 0))
-
-
-# atan2(x, y) = atan(x / y): d = (y dx - x dy) / (x^2 + y^2)
-_set_rules(atan2_p, jvp=_jvp(
-    atan2_p,
-    lambda t, ans, x, y: mul(t, _atan2_partial(y, x, y)),
-    lambda t, ans, x, y: mul(neg(t), _atan2_partial(x, x, y))))
-
-
 # --------------------------------------------------------------------------- complex parts
 
-real_p = kit.unary("real", kit.COMPLEX, out_dtype=_real_dtype)
-imag_p = kit.unary("imag", kit.COMPLEX, out_dtype=_real_dtype)
-conj_p = kit.unary("conj", kit.COMPLEX)
+# all linear (over the reals); transposes as JAX's
+real_p = kit.unary("real", kit.COMPLEX, out_dtype=_real_dtype, linear=True,
+                   transpose=_transpose(lambda ct, x: complex(ct, _c(ct, 0))))
+imag_p = kit.unary("imag", kit.COMPLEX, out_dtype=_real_dtype, linear=True,
+                   transpose=_transpose(lambda ct, x: complex(_c(ct, 0), neg(ct))))
+conj_p = kit.unary("conj", kit.COMPLEX, linear=True, transpose=_transpose(lambda ct, x: conj(ct)))
 complex_p = kit.binary("complex", _COMPLEX_PARTS,
-                       out_dtype=lambda dt: np.result_type(dt, np.complex64))
+                       out_dtype=lambda dt: np.result_type(dt, np.complex64), linear=True,
+                       transpose=_transpose(lambda ct, x, y: real(ct),
+                                            lambda ct, x, y: imag(neg(ct))))
 
 
 def real(x: Array) -> Array:
@@ -703,16 +594,7 @@ def complex(x: Array, y: Array) -> Array:  # noqa: A001
     return complex_p.bind(x, y)
 
 
-# complex-part rules: all linear (over the reals); transposes as JAX's
-_ARITY_ONE.update({real_p, imag_p, conj_p})
-_set_rules(real_p, jvp=R.linear_unary_jvp(real_p),
-           transpose=_transpose(lambda ct, x: complex(ct, _c(ct, 0))))
-_set_rules(imag_p, jvp=R.linear_unary_jvp(imag_p),
-           transpose=_transpose(lambda ct, x: complex(_c(ct, 0), neg(ct))))
-_set_rules(conj_p, jvp=R.linear_unary_jvp(conj_p),
-           transpose=_transpose(lambda ct, x: conj(ct)))
-_set_rules(complex_p, jvp=R.linear_nary_jvp(complex_p),
-           transpose=_transpose(lambda ct, x, y: real(ct), lambda ct, x, y: imag(neg(ct))))
+_set_rules(complex_p)
 
 
 # --------------------------------------------------------------------------- conversions
@@ -727,7 +609,7 @@ def _convert_weak(*weak_types, new_dtype, weak_type):
     return weak_type
 
 
-convert_element_type_p = Primitive(
+convert_element_type_p = kit.primitive(
     "convert_element_type", shape=lambda x, **_: x.shape, dtype=_convert_dtype,
     weak_type=_convert_weak, allocates="eagerly")
 
@@ -752,29 +634,6 @@ def convert_element_type(x: Array, new_dtype, weak_type: bool = False) -> Array:
                                        weak_type=bool(weak_type))
 
 
-def _bitcast_shape(x, *, new_dtype):
-    return x.shape
-
-
-def _bitcast_dtype(x, *, new_dtype):
-    kit.check_dtype("bitcast_convert_type", x, kit.REAL)
-    kit.check_dtype("bitcast_convert_type", ShapedArray((), new_dtype), kit.REAL, "new_dtype")
-    if new_dtype.itemsize != x.dtype.itemsize:
-        raise TypeError(
-            f"xnp.lax.bitcast_convert_type: new_dtype {new_dtype} must have the bit width of "
-            f"the operand {errors.aval_str(x)} ({8 * x.dtype.itemsize} bits).")
-    return new_dtype
-
-
-bitcast_convert_type_p = Primitive("bitcast_convert_type", shape=_bitcast_shape,
-                                   dtype=_bitcast_dtype, weak_type=kit.never_weak)
-
-
-def bitcast_convert_type(x: Array, new_dtype) -> Array:
-    """Reinterpret the bits of ``x`` as ``new_dtype`` (real dtypes of equal bit width)."""
-    return bitcast_convert_type_p.bind(x, new_dtype=np.dtype(new_dtype))
-
-
 # conversion rules
 
 def _is_inexact(dt) -> bool:
@@ -794,11 +653,8 @@ def _convert_transpose(ct, x, *, new_dtype, weak_type):
     return [convert_element_type_p.bind(ct, new_dtype=x.aval.dtype, weak_type=False)]
 
 
-_ARITY_ONE.update({convert_element_type_p, bitcast_convert_type_p})
 _set_rules(convert_element_type_p, jvp=_convert_jvp,
            transpose=R.zero_ct_passthrough(_convert_transpose))
-# equal bit widths only (the dtype rule), so batching never changes the shape
-_set_rules(bitcast_convert_type_p, differentiable="bit reinterpretation has no derivative")
 
 
 # --------------------------------------------------------------------------- selection
@@ -824,7 +680,7 @@ def _select_n_weak(which_weak, *case_weaks):
     return all(case_weaks)
 
 
-select_n_p = Primitive("select_n", shape=_select_n_shape, dtype=_select_n_dtype,
+select_n_p = kit.primitive("select_n", shape=_select_n_shape, dtype=_select_n_dtype,
                        weak_type=_select_n_weak, allocates="eagerly")
 
 
@@ -857,7 +713,7 @@ def _clamp_dtype(lo, x, hi):
     return dt
 
 
-clamp_p = Primitive("clamp", shape=_clamp_shape, dtype=_clamp_dtype)
+clamp_p = kit.primitive("clamp", shape=_clamp_shape, dtype=_clamp_dtype)
 
 
 def clamp(lo: Array, x: Array, hi: Array) -> Array:
@@ -883,7 +739,7 @@ def _select_n_jvp(primals, tangents):
 def _select_n_transpose(ct, which, *cases):
     zero = _c(ct, 0)
     return [None] + [
-        R.unbroadcast(select_n(which, *[ct if j == i else zero for j in range(len(cases))]),
+        shape_ops.unbroadcast(select_n(which, *[ct if j == i else zero for j in range(len(cases))]),
                       c.aval) if R.is_undefined(c) else None
         for i, c in enumerate(cases)]
 
@@ -910,7 +766,7 @@ def _clamp_batch(vals, dims):
     broadcast to ``x``'s batched shape (clamp's bounds are rank 0 or ``x``'s shape)."""
     size = R.batch_size(vals, dims)
     lo, x, hi = vals
-    x = R.bdim_to_front(x, dims[1], size)
+    x = shape_ops.bdim_to_front(x, dims[1], size)
     shape = core.aval_of(x).shape
     out = []
     for b, d in ((lo, dims[0]), (hi, dims[2])):
@@ -920,7 +776,7 @@ def _clamp_batch(vals, dims):
         elif d is None:
             out.append(shape_ops.broadcast_in_dim(b, shape, tuple(range(1, len(shape)))))
         else:
-            b = R.bdim_to_front(b, d, size)
+            b = shape_ops.bdim_to_front(b, d, size)
             out.append(shape_ops.broadcast_in_dim(b, shape, tuple(range(ba.ndim))))
     return clamp_p.bind(out[0], x, out[1]), 0
 

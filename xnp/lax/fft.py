@@ -43,7 +43,8 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core, errors
+from xnp.lax import padding
+from xnp.tracing import Array, ShapedArray, core, errors
 
 __all__ = ["FftType", "fft", "fft_p"]
 
@@ -133,7 +134,7 @@ def _rfft_transpose(ct, fft_lengths):
     """``real(FFT(pad(ct)))``: the transpose of ``slice(FFT(complex(x)))``."""
     a = core.aval_of(ct)
     n = fft_lengths[-1]
-    padded = shape_ops.pad(ct, np.zeros((), a.dtype), _last_axis_config(a.ndim, n - a.shape[-1]))
+    padded = padding.pad(ct, np.zeros((), a.dtype), _last_axis_config(a.ndim, n - a.shape[-1]))
     return ew.real(fft_p.bind(padded, fft_type=FftType.FFT, fft_lengths=fft_lengths))
 
 
@@ -162,12 +163,12 @@ def _fft_transpose(ct, x, *, fft_type, fft_lengths):
 def _fft_batch(vals, dims, *, fft_type, fft_lengths):
     (x,), (d,) = vals, dims
     if d >= core.aval_of(x).ndim - len(fft_lengths):
-        x = R.bdim_to_front(x, d, None)
+        x = shape_ops.bdim_to_front(x, d, None)
         d = 0
     return fft_p.bind(x, fft_type=fft_type, fft_lengths=fft_lengths), d
 
 
-fft_p = Primitive("fft", shape=_fft_shape, dtype=_fft_dtype, batch=_fft_batch)
+fft_p = kit.primitive("fft", linear=True, shape=_fft_shape, dtype=_fft_dtype, batch=_fft_batch)
 fft_p.jvp = R.linear_unary_jvp(fft_p)
 fft_p.transpose = R.zero_ct_passthrough(_fft_transpose)
 

@@ -1,28 +1,192 @@
 """``gather`` and the scatter family (``scatter``, ``scatter_add``, ``scatter_mul``,
 ``scatter_min``, ``scatter_max``): primitives, rules and JAX-style dimension numbers.
 The conventions (index vector last, ``mode``) are described in :mod:`xnp.lax.slicing`,
-which re-exports these names."""
+which re-exports these names; the dimension numbers and the mode are declared here,
+below ``slicing`` (whose batching rules bind ``gather``/``scatter``)."""
 
 from __future__ import annotations
 
+import enum
+from typing import NamedTuple
 
 import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax.reductions import checked_bind
+from xnp.lax import shape_ops
 from xnp.lax.shape_ops import broadcast_in_dim, reshape
-from xnp.lax.slicing import (
-    GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers, _Ctx, _check_batching,
-    _check_index_map, _check_indices, _check_sorted_unique, _int_tuple,
-    _operand_and_update_weak, _operand_weak, _zeros,
-)
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, ShapedArray, core, errors
 from xnp.tracing.batching import moveaxis
 
-__all__ = ["gather", "scatter", "scatter_add", "scatter_mul", "scatter_min", "scatter_max",
+__all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode",
+           "gather_fill_value", "gather", "scatter", "scatter_add", "scatter_mul", "scatter_min",
+           "scatter_max",
            "gather_p", "scatter_p", "scatter_add_p", "scatter_mul_p", "scatter_min_p",
            "scatter_max_p"]
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+class GatherScatterMode(enum.Enum):
+    """What ``gather``/``scatter`` do with out-of-bounds start indices (see the module doc).
+
+    ``from_any`` accepts a member, ``None`` (``FILL_OR_DROP``, as in JAX) or one of
+    the strings ``"clip"``, ``"fill"``, ``"drop"``, ``"fill_or_drop"``,
+    ``"promise_in_bounds"``.
+    """
+
+    CLIP = "clip"
+    FILL_OR_DROP = "fill_or_drop"
+    PROMISE_IN_BOUNDS = "promise_in_bounds"
+
+    def __repr__(self):
+        return f"GatherScatterMode.{self.name}"
+
+    __str__ = __repr__
+
+    @classmethod
+    def from_any(cls, mode) -> "GatherScatterMode":
+        if isinstance(mode, cls):
+            return mode
+        if mode is None:
+            return cls.FILL_OR_DROP
+        if isinstance(mode, str):
+            key = mode.lower()
+            if key == "clip":
+                return cls.CLIP
+            if key in ("fill", "drop", "fill_or_drop"):
+                return cls.FILL_OR_DROP
+            if key == "promise_in_bounds":
+                return cls.PROMISE_IN_BOUNDS
+        raise ValueError(
+            f"xnp.lax: unknown gather/scatter mode {mode!r}; use 'clip', 'fill' (gather), "
+            "'drop' (scatter) or 'promise_in_bounds'.")
+
+
+class GatherDimensionNumbers(NamedTuple):
+    """Dimension numbers of :func:`gather` (StableHLO's, with ``index_vector_dim`` last).
+
+    offset_dims : output dims that hold the window (slice) dims, sorted.
+    collapsed_slice_dims : operand dims whose slice size 1 is dropped from the output.
+    start_index_map : operand dim addressed by each entry of the index vector.
+    operand_batching_dims, start_indices_batching_dims : paired batch dims of the
+        operand and of the indices (the operand dim is indexed by the batch position).
+    """
+
+    offset_dims: tuple
+    collapsed_slice_dims: tuple
+    start_index_map: tuple
+    operand_batching_dims: tuple = ()
+    start_indices_batching_dims: tuple = ()
+
+
+class ScatterDimensionNumbers(NamedTuple):
+    """Dimension numbers of the scatter family (StableHLO's, ``index_vector_dim`` last).
+
+    update_window_dims : dims of ``updates`` that are window dims, sorted.
+    inserted_window_dims : operand dims with window size 1 that ``updates`` lacks.
+    scatter_dims_to_operand_dims : operand dim addressed by each index-vector entry.
+    operand_batching_dims, scatter_indices_batching_dims : paired batch dims.
+    """
+
+    update_window_dims: tuple
+    inserted_window_dims: tuple
+    scatter_dims_to_operand_dims: tuple
+    operand_batching_dims: tuple = ()
+    scatter_indices_batching_dims: tuple = ()
+
+
+_int_tuple = kit.int_tuple
+
+
+def _operand_weak(*weak_types, **params) -> bool:
+    return bool(weak_types[0])
+
+
+def _operand_and_update_weak(*weak_types, **params) -> bool:
+    return bool(weak_types[0]) and bool(weak_types[1])
+
+
+def gather_fill_value(dtype, fill_value) -> np.ndarray:
+    """The 0-d fill value of a ``FILL_OR_DROP`` gather of ``dtype``.
+
+    ``fill_value`` if given (cast to ``dtype``); else NaN for inexact dtypes, the
+    minimum of signed and the maximum of unsigned integers, True for bool.
+    """
+    dt = np.dtype(dtype)
+    if fill_value is not None:
+        return np.asarray(fill_value).astype(dt)
+    if dt in kit.INEXACT:
+        return np.asarray(np.nan).astype(dt)
+    if dt in kit.SIGNED:
+        return np.asarray(np.iinfo(dt).min, dt)
+    if dt in kit.UNSIGNED:
+        return np.asarray(np.iinfo(dt).max, dt)
+    return np.asarray(True)
+
+
+class _Ctx:
+    """The avals and dimension numbers of a gather/scatter, formatted only for an error."""
+
+    __slots__ = ("avals", "dnums")
+
+    def __init__(self, dnums, **avals):
+        self.dnums = dnums
+        self.avals = avals
+
+    def __str__(self):
+        parts = [f"{k} {errors.aval_str(a)}" for k, a in self.avals.items()]
+        return ", ".join(parts + [str(self.dnums)])
+
+
+def _check_sorted_unique(name, what, dims, bound, context):
+    if list(dims) != sorted(set(dims)) or any(d < 0 or d >= bound for d in dims):
+        raise ValueError(f"xnp.lax.{name}: `{what}`={dims} must be sorted, unique and in "
+                         f"[0, {bound}); {context}.")
+
+
+def _check_unique(name, what, dims, bound, context):
+    if len(set(dims)) != len(dims) or any(d < 0 or d >= bound for d in dims):
+        raise ValueError(f"xnp.lax.{name}: `{what}`={dims} must be unique and in [0, {bound}); "
+                         f"{context}.")
+
+
+def _check_indices(name, indices: ShapedArray, context):
+    kit.check_dtype(name, indices, kit.INTEGER, "indices")
+    if indices.ndim < 1:
+        raise TypeError(f"xnp.lax.{name}: indices must have rank >= 1 (the last dim is the index "
+                        f"vector), got {errors.aval_str(indices)}; {context}.")
+
+
+def _check_batching(name, operand, indices, obd, ibd, obd_name, ibd_name, context):
+    _check_sorted_unique(name, obd_name, obd, operand.ndim, context)
+    _check_unique(name, ibd_name, ibd, indices.ndim - 1, context)
+    if len(obd) != len(ibd):
+        raise ValueError(f"xnp.lax.{name}: `{obd_name}` and `{ibd_name}` must have equal lengths; "
+                         f"{context}.")
+    for od, idim in zip(obd, ibd):
+        if operand.shape[od] != indices.shape[idim]:
+            raise ValueError(
+                f"xnp.lax.{name}: operand batching dim {od} (size {operand.shape[od]}) and indices "
+                f"batching dim {idim} (size {indices.shape[idim]}) differ; {context}.")
+
+
+def _check_index_map(name, what, index_map, operand, indices, obd, context):
+    if len(index_map) != indices.shape[-1]:
+        raise ValueError(
+            f"xnp.lax.{name}: `{what}` has {len(index_map)} entries but the index vector "
+            f"(last dim of indices) has {indices.shape[-1]}; {context}.")
+    _check_unique(name, what, index_map, operand.ndim, context)
+    if set(index_map) & set(obd):
+        raise ValueError(f"xnp.lax.{name}: `{what}`={index_map} overlaps the operand batching "
+                         f"dims {obd}; {context}.")
+
+
+def _zeros(shape, dtype):
+    """A zero array of ``shape`` on the current trace (a broadcast scalar)."""
+    return broadcast_in_dim(np.zeros((), dtype), tuple(shape), ())
 
 
 # --------------------------------------------------------------------------- gather
@@ -71,7 +235,7 @@ def _gather_shape(operand: ShapedArray, indices: ShapedArray, *, dimension_numbe
     return tuple(out)
 
 
-gather_p = Primitive("gather", shape=_gather_shape,
+gather_p = kit.primitive("gather", linear=True, shape=_gather_shape,
                      dtype=lambda operand, indices, **params: operand.dtype,
                      weak_type=_operand_weak)
 
@@ -245,14 +409,15 @@ def _scatter_dtype_rule(name, accept):
     return rule
 
 
-def _scatter_primitive(name, accept):
-    return Primitive(name, shape=_scatter_shape_rule(name), dtype=_scatter_dtype_rule(name, accept),
-                     weak_type=_operand_and_update_weak)
+def _scatter_primitive(name, accept, linear=False):
+    return kit.primitive(name, shape=_scatter_shape_rule(name),
+                         dtype=_scatter_dtype_rule(name, accept),
+                         weak_type=_operand_and_update_weak, linear=linear)
 
 
-scatter_p = _scatter_primitive("scatter", kit.ALL)
-scatter_add_p = _scatter_primitive("scatter_add", kit.NUMERIC | kit.BOOL)
-scatter_mul_p = _scatter_primitive("scatter_mul", kit.NUMERIC | kit.BOOL)
+scatter_p = _scatter_primitive("scatter", kit.ALL, linear=True)
+scatter_add_p = _scatter_primitive("scatter_add", kit.NUMERIC | kit.BOOL, linear=True)
+scatter_mul_p = _scatter_primitive("scatter_mul", kit.NUMERIC | kit.BOOL, linear=True)
 scatter_min_p = _scatter_primitive("scatter_min", kit.REAL_OR_BOOL)
 scatter_max_p = _scatter_primitive("scatter_max", kit.REAL_OR_BOOL)
 
@@ -446,7 +611,7 @@ def _scatter_batch(prim):
         (x, idx, u), (dx, di, du) = vals, dims
         dn = dimension_numbers
         size = R.batch_size(vals, dims)
-        x, u = R.bdim_to_front(x, dx, size), R.bdim_to_front(u, du, size)
+        x, u = shape_ops.bdim_to_front(x, dx, size), shape_ops.bdim_to_front(u, du, size)
         if di is None:
             new = ScatterDimensionNumbers(
                 update_window_dims=(0,) + _shift(dn.update_window_dims),

@@ -27,7 +27,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Array, ShapedArray, core
 from xnp.tracing.errors import aval_str
 from xnp.tracing.pytree import tree_flatten, tree_unflatten
 
@@ -122,8 +122,9 @@ def _dtype(name, accept):
     return rule
 
 
-psum_p = Primitive("psum", shape=_reduce_shape("psum"), dtype=_dtype("psum", kit.NUMERIC),
-                   transpose=R.zero_ct_passthrough(_psum_transpose))
+psum_p = kit.primitive("psum", linear=True, shape=_reduce_shape("psum"),
+                       dtype=_dtype("psum", kit.NUMERIC),
+                       transpose=R.zero_ct_passthrough(_psum_transpose))
 psum_p.jvp = R.linear_unary_jvp(psum_p)
 psum_p.batch = _same_dim_batch(psum_p)
 
@@ -142,7 +143,7 @@ def _extremum_jvp(prim):
 
 
 def _extremum(name):
-    p = Primitive(name, shape=_reduce_shape(name),
+    p = kit.primitive(name, shape=_reduce_shape(name),
                   dtype=_dtype(name, kit.REAL))
     p.jvp = _extremum_jvp(p)
     p.batch = _same_dim_batch(p)
@@ -243,21 +244,22 @@ def _psum_scatter_transpose(ct, x, *, axes, axis_size, scatter_dimension, tiled)
 
 
 def _all_gather_batch(vals, dims, *, axis, **params):
-    x = R.bdim_to_front(vals[0], dims[0], None)
+    x = shape_ops.bdim_to_front(vals[0], dims[0], None)
     return all_gather_p.bind(x, axis=axis + 1, **params), 0
 
 
 def _psum_scatter_batch(vals, dims, *, scatter_dimension, **params):
-    x = R.bdim_to_front(vals[0], dims[0], None)
+    x = shape_ops.bdim_to_front(vals[0], dims[0], None)
     return psum_scatter_p.bind(x, scatter_dimension=scatter_dimension + 1, **params), 0
 
 
-all_gather_p = Primitive("all_gather", shape=_all_gather_shape, dtype=lambda x, **p: x.dtype,
-                         transpose=R.zero_ct_passthrough(_all_gather_transpose),
-                         batch=_all_gather_batch)
+all_gather_p = kit.primitive("all_gather", linear=True, shape=_all_gather_shape,
+                             dtype=lambda x, **p: x.dtype,
+                             transpose=R.zero_ct_passthrough(_all_gather_transpose),
+                             batch=_all_gather_batch)
 all_gather_p.jvp = R.linear_unary_jvp(all_gather_p)
 
-psum_scatter_p = Primitive("psum_scatter", shape=_psum_scatter_shape,
+psum_scatter_p = kit.primitive("psum_scatter", linear=True, shape=_psum_scatter_shape,
                            dtype=_dtype("psum_scatter", kit.NUMERIC),
                            transpose=R.zero_ct_passthrough(_psum_scatter_transpose),
                            batch=_psum_scatter_batch)
@@ -320,8 +322,9 @@ def _ppermute_transpose(ct, x, *, axes, axis_size, perm):
     return [ppermute_p.bind(ct, axes=axes, axis_size=axis_size, perm=inverse)]
 
 
-ppermute_p = Primitive("ppermute", shape=_ppermute_shape, dtype=lambda x, **p: x.dtype,
-                       transpose=R.zero_ct_passthrough(_ppermute_transpose))
+ppermute_p = kit.primitive("ppermute", linear=True, shape=_ppermute_shape,
+                           dtype=lambda x, **p: x.dtype,
+                           transpose=R.zero_ct_passthrough(_ppermute_transpose))
 ppermute_p.jvp = R.linear_unary_jvp(ppermute_p)
 ppermute_p.batch = _same_dim_batch(ppermute_p)
 
@@ -339,9 +342,10 @@ def ppermute(x, axis_name, perm):
     return _map_leaves(lambda leaf: ppermute_p.bind(leaf, axes=axes, axis_size=n, perm=pairs), x)
 
 
-axis_index_p = Primitive(
+axis_index_p = kit.primitive(
     "axis_index", shape=lambda *, axes: (_check_axes_param("axis_index", axes), ())[1],
-    dtype=lambda *, axes: np.dtype(np.int32), differentiable="an integer index")
+    dtype=lambda *, axes: np.dtype(np.int32), differentiable="an integer index",
+    no_batch="no operands: a batch axis never reaches it")
 
 
 def axis_index(axis_name) -> Array:

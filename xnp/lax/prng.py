@@ -23,10 +23,9 @@ import math
 import numpy as np
 
 from xnp.lax import _kit as kit
-from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray
+from xnp.tracing import Array, ShapedArray
 
 __all__ = ["threefry2x32", "iota_2x32_shape", "threefry2x32_p"]
 # `threefry2x32_rounds` (the cipher written once, used by the backends) is not re-exported
@@ -73,11 +72,11 @@ def _threefry2x32_dtype(k1: ShapedArray, k2: ShapedArray, x1: ShapedArray, x2: S
 
 
 def _threefry2x32_batch(vals, dims):
-    outs, d = R.elementwise_batch(threefry2x32_p)(vals, dims)
+    outs, d = shape_ops.elementwise_batch(threefry2x32_p)(vals, dims)
     return outs, [d, d]
 
 
-threefry2x32_p = Primitive(
+threefry2x32_p = kit.primitive(
     "threefry2x32",
     shape=_threefry2x32_shape,
     dtype=_threefry2x32_dtype,

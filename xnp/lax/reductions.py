@@ -21,14 +21,17 @@ not differentiable. Every reduction batches by shifting ``axes`` past the batch 
 
 from __future__ import annotations
 
-import functools
-
 import ml_dtypes
 import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise, shape_ops
+from xnp.lax.products import dot_general
+from xnp.lax.padding import pad
+from xnp.lax.shape_ops import (  # reduce_sum is declared with the shape ops (their rules use it)
+    _canonical_axes, _kept, _reducer, reduce_sum, reduce_sum_p,
+)
 from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 
 __all__ = [
@@ -39,10 +42,7 @@ __all__ = [
 ]
 
 
-def checked_bind(prim: Primitive, *args, **params):
-    """``prim.bind`` (kept for callers; every trace, the eager one included, runs the
-    shape/dtype rules: EvalTrace checks them once per operand signature)."""
-    return prim.bind(*args, **params)
+checked_bind = kit.checked_bind
 
 
 def reduction_identity(kind: str, dtype) -> np.ndarray:
@@ -78,80 +78,6 @@ def reduction_identity(kind: str, dtype) -> np.ndarray:
     return np.asarray(info.min if kind == "max" else info.max, dt)
 
 
-def _canonical_axes(name: str, axes) -> tuple[int, ...]:
-    """``axes`` as a sorted tuple of Python ints (validated against the operand by the rule)."""
-    if type(axes) is tuple and all(type(a) is int for a in axes):  # the common, fast case
-        return axes if all(a < b for a, b in zip(axes, axes[1:])) else tuple(sorted(axes))
-    if _is_int(axes):
-        axes = (axes,)
-    try:
-        items = tuple(axes)
-    except TypeError:
-        items = None
-    if items is None or not all(_is_int(a) for a in items):
-        raise TypeError(f"xnp.lax.{name}: `axes` must be a tuple of ints, got {axes!r}")
-    return tuple(sorted(int(a) for a in items))
-
-
-def _is_int(a) -> bool:
-    return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
-
-
-@functools.lru_cache(maxsize=1024)
-def _reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...]:
-    kit.check_axes(name, x, axes)
-    return tuple(n for i, n in enumerate(x.shape) if i not in axes)
-
-
-def _reducer(name: str, accept, differentiable=True) -> Primitive:
-    """A reduction over ``axes`` whose result keeps the operand dtype (batching rule included)."""
-
-    def shape(x: ShapedArray, *, axes: tuple[int, ...]) -> tuple[int, ...]:
-        return _reduced_shape(name, x, axes)
-
-    def dtype(x: ShapedArray, *, axes: tuple[int, ...]) -> np.dtype:
-        kit.check_dtype(name, x, accept)
-        return x.dtype
-
-    prim = Primitive(name, shape=shape, dtype=dtype, differentiable=differentiable)
-    prim.batch = R.reducer_batch(prim)
-    return prim
-
-
-def _kept(ndim: int, axes) -> tuple[int, ...]:
-    return tuple(i for i in range(ndim) if i not in axes)
-
-
-# --------------------------------------------------------------------------- reduce_sum
-
-def _reduce_sum_transpose(ct, x, *, axes):
-    # x is the linear placeholder (only x.aval is known); copy ct back along axes
-    shape = x.aval.shape
-    return [shape_ops.broadcast_in_dim(ct, shape, _kept(len(shape), axes))]
-
-
-reduce_sum_p = _reducer("reduce_sum", kit.NUMERIC)
-reduce_sum_p.jvp = R.linear_unary_jvp(reduce_sum_p)
-reduce_sum_p.transpose = R.zero_ct_passthrough(_reduce_sum_transpose)
-
-
-def reduce_sum(x: Array, axes) -> Array:
-    """Sum of ``x`` over ``axes``.
-
-    Strict: ``axes`` are non-negative and unique (they are sorted here); no dtype
-    promotion and no accumulation upcast (``xnp.sum`` adds both). Shape:
-    ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (numeric; not bool).
-
-    Raises
-    ------
-    TypeError
-        ``x`` has a bool dtype, or ``axes`` are not ints.
-    ValueError
-        An axis is repeated or out of range.
-    """
-    return checked_bind(reduce_sum_p, x, axes=_canonical_axes("reduce_sum", axes))
-
-
 # --------------------------------------------------------------------------- reduce_prod
 
 def _reduce_prod_jvp(primals, tangents, *, axes):
@@ -163,8 +89,6 @@ def _reduce_prod_jvp(primals, tangents, *, axes):
     primal pairs, so the work is O(size) and the tangent is linear in ``t`` through
     ``pad``/``reshape``/``dot_general`` only (all transposable).
     """
-    from xnp.lax.linalg import dot_general  # noqa: PLC0415  (linalg imports this module)
-
     (x,), (t,) = primals, tangents
     out = reduce_prod_p.bind(x, axes=axes)
     if not axes:
@@ -188,7 +112,7 @@ def _reduce_prod_jvp(primals, tangents, *, axes):
     while n > 1:
         if n % 2:
             grow = ((0, 1, 0),) + ((0, 0, 0),) * len(rest)
-            xs, ts, n = shape_ops.pad(xs, one, grow), shape_ops.pad(ts, zero, grow), n + 1
+            xs, ts, n = pad(xs, one, grow), pad(ts, zero, grow), n + 1
         xs = shape_ops.reshape(xs, (n // 2, 2) + rest)
         ts = shape_ops.reshape(ts, (n // 2, 2) + rest)
         ts = dot_general(ts, shape_ops.rev(xs, (1,)), (((1,), (1,)), (batch, batch)))
@@ -222,8 +146,6 @@ def _chooser_jvp(prim):
     (weights 1/k on k ties, as JAX), a contraction of t with weights computed from x."""
 
     def jvp(primals, tangents, *, axes):
-        from xnp.lax.linalg import dot_general  # noqa: PLC0415
-
         (x,), (t,) = primals, tangents
         out = prim.bind(x, axes=axes)
         if not axes:
@@ -335,7 +257,7 @@ def _index_reducer(name: str) -> Primitive:
         kit.check_dtype(name, ShapedArray((), index_dtype), kit.INTEGER, "index_dtype")
         return index_dtype
 
-    prim = Primitive(name, shape=shape, dtype=dtype, weak_type=kit.never_weak,
+    prim = kit.primitive(name, shape=shape, dtype=dtype, weak_type=kit.never_weak,
                      differentiable="integer-valued index output")
     prim.batch = R.reducer_batch(prim)
     return prim

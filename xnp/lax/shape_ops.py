@@ -1,5 +1,6 @@
 """Shape primitives: ``broadcast_in_dim``, ``reshape``, ``squeeze``, ``transpose``,
-``concatenate``, ``iota``, ``rev``, ``pad`` and ``copy``; plus the wrapper
+``iota``, ``rev``, ``copy`` and ``reduce_sum`` (the sum the broadcasts transpose to;
+re-exported by :mod:`xnp.lax.reductions`); plus the wrapper
 ``expand_dims`` (a ``broadcast_in_dim`` that only inserts size-1 dimensions, as
 in JAX) and :func:`canonicalize_shape`, the static-shape check shared with
 ``xnp.numpy_api``.
@@ -26,6 +27,7 @@ front otherwise.
 
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -36,10 +38,10 @@ from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing.batching import moveaxis
 
 __all__ = [
-    "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose", "concatenate", "iota",
-    "rev", "pad", "copy",
-    "broadcast_in_dim_p", "reshape_p", "squeeze_p", "transpose_p", "concatenate_p", "iota_p",
-    "rev_p", "pad_p", "copy_p",
+    "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose", "iota",
+    "rev", "copy", "reduce_sum",
+    "broadcast_in_dim_p", "reshape_p", "squeeze_p", "transpose_p", "iota_p",
+    "rev_p", "copy_p", "reduce_sum_p",
 ]
 
 _SHAPE_PHRASE = "Shapes must be 1D sequences of concrete values of integer type"
@@ -189,8 +191,6 @@ def _broadcast_in_dim_shape(x: ShapedArray, *, shape, broadcast_dimensions):
 def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
     # Sum over the dims broadcast_in_dim created (new dims and stretched size-1 dims),
     # then restore the operand's size-1 dims.
-    from xnp.lax.reductions import reduce_sum  # noqa: PLC0415  (reductions imports this module)
-
     xshape = x.aval.shape
     created = set(range(len(shape))) - set(broadcast_dimensions)
     created |= {d for i, d in enumerate(broadcast_dimensions) if xshape[i] == 1 and shape[d] != 1}
@@ -208,8 +208,8 @@ def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions):
     return broadcast_in_dim_p.bind(x, shape=(size,) + shape, broadcast_dimensions=out_dims), 0
 
 
-broadcast_in_dim_p = Primitive(
-    "broadcast_in_dim",
+broadcast_in_dim_p = kit.primitive(
+    "broadcast_in_dim", linear=True,
     shape=_broadcast_in_dim_shape,
     dtype=lambda x, **params: x.dtype,
     transpose=R.zero_ct_passthrough(_broadcast_in_dim_transpose),
@@ -306,8 +306,9 @@ def _reshape_batch(vals, dims, *, new_sizes, dimensions):
     return reshape(x, (size,) + new_sizes, perm), 0
 
 
-reshape_p = Primitive("reshape", shape=_reshape_shape, dtype=lambda x, **params: x.dtype,
-                      transpose=R.zero_ct_passthrough(_reshape_transpose), batch=_reshape_batch)
+reshape_p = kit.primitive("reshape", linear=True, shape=_reshape_shape,
+                          dtype=lambda x, **params: x.dtype,
+                          transpose=R.zero_ct_passthrough(_reshape_transpose), batch=_reshape_batch)
 reshape_p.jvp = R.linear_unary_jvp(reshape_p)
 
 
@@ -359,8 +360,9 @@ def _squeeze_batch(vals, dims, *, dimensions):
     return squeeze_p.bind(x, dimensions=new_dims), out_dim
 
 
-squeeze_p = Primitive("squeeze", shape=_squeeze_shape, dtype=lambda x, **params: x.dtype,
-                      transpose=R.zero_ct_passthrough(_squeeze_transpose), batch=_squeeze_batch)
+squeeze_p = kit.primitive("squeeze", linear=True, shape=_squeeze_shape,
+                          dtype=lambda x, **params: x.dtype,
+                          transpose=R.zero_ct_passthrough(_squeeze_transpose), batch=_squeeze_batch)
 squeeze_p.jvp = R.linear_unary_jvp(squeeze_p)
 
 
@@ -397,9 +399,10 @@ def _transpose_batch(vals, dims, *, permutation):
     return transpose_p.bind(x, permutation=perm), 0
 
 
-transpose_p = Primitive("transpose", shape=_transpose_shape, dtype=lambda x, **params: x.dtype,
-                        transpose=R.zero_ct_passthrough(_transpose_transpose),
-                        batch=_transpose_batch)
+transpose_p = kit.primitive("transpose", linear=True, shape=_transpose_shape,
+                            dtype=lambda x, **params: x.dtype,
+                            transpose=R.zero_ct_passthrough(_transpose_transpose),
+                            batch=_transpose_batch)
 transpose_p.jvp = R.linear_unary_jvp(transpose_p)
 
 
@@ -415,82 +418,6 @@ def transpose(operand: Array, permutation) -> Array:
     """
     perm = _int_tuple("transpose", "permutation", permutation)
     return _bind(transpose_p, operand, permutation=perm)
-
-
-# --------------------------------------------------------------------------- concatenate
-
-
-def _concatenate_shape(*xs: ShapedArray, dimension):
-    name = "concatenate"
-    if not xs:
-        raise TypeError(f"xnp.lax.{name}: needs at least one operand.")
-    nd = xs[0].ndim
-    if any(x.ndim != nd for x in xs):
-        raise TypeError(f"xnp.lax.{name}: operands must have equal ranks, got {_avals_str(*xs)}.")
-    if not 0 <= dimension < nd:
-        raise ValueError(
-            f"xnp.lax.{name}: dimension={dimension} is out of range for operands "
-            f"{_avals_str(*xs)}.")
-    for i in range(nd):
-        if i != dimension and any(x.shape[i] != xs[0].shape[i] for x in xs):
-            raise TypeError(
-                f"xnp.lax.{name}: operand shapes must match except along dimension "
-                f"{dimension}, got {_avals_str(*xs)}.")
-    shape = list(xs[0].shape)
-    shape[dimension] = sum(x.shape[dimension] for x in xs)
-    return tuple(shape)
-
-
-def _concatenate_dtype(*xs: ShapedArray, dimension):
-    return kit.same_dtype("concatenate", *xs)
-
-
-def _crop(x, dimension: int, start: int, stop: int):
-    """``x[..., start:stop, ...]`` along ``dimension``, as a ``pad`` with negative edges (so the
-    transposes of this family need no other family and differentiate again)."""
-    a = core.aval_of(x)
-    config = [(0, 0, 0)] * a.ndim
-    config[dimension] = (-start, stop - a.shape[dimension], 0)
-    return pad(x, np.zeros((), a.dtype), tuple(config))
-
-
-def _concatenate_transpose(ct, *xs, dimension):
-    cts, start = [], 0
-    for x in xs:
-        stop = start + R.aval(x).shape[dimension]
-        cts.append(_crop(ct, dimension, start, stop) if R.is_undefined(x) else None)
-        start = stop
-    return cts
-
-
-def _concatenate_batch(vals, dims, *, dimension):
-    size = R.batch_size(vals, dims)
-    xs = [R.bdim_to_front(v, d, size) for v, d in zip(vals, dims)]
-    return concatenate_p.bind(*xs, dimension=dimension + 1), 0
-
-
-concatenate_p = Primitive("concatenate", shape=_concatenate_shape, dtype=_concatenate_dtype,
-                          transpose=R.zero_ct_passthrough(_concatenate_transpose),
-                          batch=_concatenate_batch)
-concatenate_p.jvp = R.linear_nary_jvp(concatenate_p)
-
-
-def concatenate(operands, dimension: int) -> Array:
-    """Join ``operands`` (equal dtypes and ranks >= 1) along ``dimension``.
-
-    Shape: equal to the operands' except along ``dimension``, where the sizes
-    add. Weak iff every operand is weak. Eagerly a new array.
-
-    Raises
-    ------
-    TypeError
-        Dtypes, ranks or the other dims differ (names all operand avals).
-    ValueError
-        ``dimension`` is out of range.
-    """
-    operands = list(operands)
-    dim = operator.index(dimension)
-    return _bind(concatenate_p, *operands, dimension=dim)
 
 
 # --------------------------------------------------------------------------- iota
@@ -519,7 +446,7 @@ def _iota_batch(vals, dims, **params):
     return iota_p.bind(**params), None
 
 
-iota_p = Primitive("iota", shape=_iota_shape, dtype=_iota_dtype, weak_type=kit.never_weak,
+iota_p = kit.primitive("iota", shape=_iota_shape, dtype=_iota_dtype, weak_type=kit.never_weak,
                    differentiable="iota has no operands", batch=_iota_batch)
 
 
@@ -557,7 +484,7 @@ def _rev_batch(vals, dims, *, dimensions):
     return rev_p.bind(x, dimensions=R.shift_axes(dimensions, d)), d
 
 
-rev_p = Primitive("rev", shape=_rev_shape, dtype=lambda x, **params: x.dtype,
+rev_p = kit.primitive("rev", linear=True, shape=_rev_shape, dtype=lambda x, **params: x.dtype,
                   transpose=R.zero_ct_passthrough(_rev_transpose), batch=_rev_batch)
 rev_p.jvp = R.linear_unary_jvp(rev_p)
 
@@ -578,142 +505,9 @@ def rev(operand: Array, dimensions) -> Array:
     return _bind(rev_p, operand, dimensions=_sorted_dims("rev", dims, aval))
 
 
-# --------------------------------------------------------------------------- pad
-
-
-def _pad_shape(x: ShapedArray, pv: ShapedArray, *, padding_config):
-    name = "pad"
-    if pv.ndim != 0:
-        raise TypeError(
-            f"xnp.lax.{name}: padding_value must be a scalar, got {errors.aval_str(pv)} "
-            f"(operand {errors.aval_str(x)}).")
-    if len(padding_config) != x.ndim:
-        raise ValueError(
-            f"xnp.lax.{name}: padding_config has {len(padding_config)} entries, operand "
-            f"{errors.aval_str(x)} has rank {x.ndim}.")
-    out = []
-    for i, ((lo, hi, interior), n) in enumerate(zip(padding_config, x.shape)):
-        if interior < 0:
-            raise ValueError(
-                f"xnp.lax.{name}: interior padding must be >= 0, got {interior} for dimension "
-                f"{i} (padding_config={padding_config}, operand {errors.aval_str(x)}).")
-        size = lo + hi + n + max(n - 1, 0) * interior
-        if size < 0:
-            raise ValueError(
-                f"xnp.lax.{name}: dimension {i} would have negative size {size} "
-                f"(padding_config={padding_config}, operand {errors.aval_str(x)}).")
-        out.append(size)
-    return tuple(out)
-
-
-def _pad_dtype(x: ShapedArray, pv: ShapedArray, *, padding_config):
-    return kit.same_dtype("pad", x, pv)
-
-
-def _unpad(ct, shape, padding_config):
-    """The transpose of ``pad`` in the operand: the entries of ``ct`` at the operand's
-    positions (zeros where ``pad`` cropped operand entries away)."""
-    a = core.aval_of(ct)
-    zero = np.zeros((), a.dtype)
-    # 1. undo the edges: negated edge padding (an edge that cropped comes back as zeros)
-    ct = pad(ct, zero, tuple((-lo, -hi, 0) for lo, hi, _ in padding_config))
-    # 2. undo interior padding: each dim now has n + (n - 1) * interior entries; pad to
-    # n * (interior + 1), split into (n, interior + 1) and keep column 0
-    strided = [it > 0 and n > 1 for (_, _, it), n in zip(padding_config, shape)]
-    if not any(strided):
-        return ct
-    grow, split, keep_first = [], [], []
-    for (_, _, it), n, s in zip(padding_config, shape, strided):
-        grow.append((0, it if s else 0, 0))
-        split += [n, it + 1] if s else [n]
-        keep_first += [(0, 0, 0), (0, -it, 0)] if s else [(0, 0, 0)]
-    ct = pad(ct, zero, tuple(grow))
-    ct = pad(reshape(ct, tuple(split)), zero, tuple(keep_first))
-    return reshape(ct, shape)
-
-
-def _pad_jvp(primals, tangents, *, padding_config):
-    # linear jointly in (operand, padding_value); a zero padding-value tangent is a literal 0
-    (x, pv), (tx, tpv) = primals, tangents
-    out = pad_p.bind(x, pv, padding_config=padding_config)
-    if type(tx) is R.Zero and type(tpv) is R.Zero:
-        return out, R.zero_like(out)
-    dt = core.aval_of(out).dtype
-    tpv = np.zeros((), dt) if type(tpv) is R.Zero else tpv
-    return out, pad_p.bind(R.instantiate(tx), tpv, padding_config=padding_config)
-
-
-def _pad_transpose(ct, x, padding_value, *, padding_config):
-    from xnp.lax.linalg import dot_general  # noqa: PLC0415  (linalg imports this module)
-
-    shape = R.aval(x).shape
-    ct_x = _unpad(ct, shape, padding_config) if R.is_undefined(x) else None
-    ct_pv = None
-    if R.is_undefined(padding_value):
-        # the padding value's cotangent is the sum of ct over the padding positions: a full
-        # contraction with the 0/1 padding mask (linear in ct, no subtraction needed)
-        dt = core.aval_of(ct).dtype
-        mask = pad(broadcast_in_dim(np.zeros((), dt), shape, ()), np.ones((), dt), padding_config)
-        every = tuple(range(len(shape)))
-        ct_pv = dot_general(ct, mask, ((every, every), ((), ())))
-    return [ct_x, ct_pv]
-
-
-def _pad_batch(vals, dims, *, padding_config):
-    (x, pv), (dx, dpv) = vals, dims
-    if dpv is None:  # one padding value: pad the batch axis by nothing, in place
-        config = padding_config[:dx] + ((0, 0, 0),) + padding_config[dx:]
-        return pad_p.bind(x, pv, padding_config=config), dx
-    # a padding value per batch member: pad with zeros, then select it at the padding positions
-    from xnp.lax.elementwise import select_n  # noqa: PLC0415
-
-    size = R.batch_size(vals, dims)
-    x = R.bdim_to_front(x, dx, size)
-    a = core.aval_of(x)
-    config = ((0, 0, 0),) + padding_config
-    out = pad_p.bind(x, np.zeros((), a.dtype), padding_config=config)
-    out_shape = core.aval_of(out).shape
-    mask = pad(broadcast_in_dim(np.False_, a.shape[1:], ()), np.True_, padding_config)
-    mask = broadcast_in_dim(mask, out_shape, tuple(range(1, len(out_shape))))
-    pv = broadcast_in_dim(moveaxis(pv, dpv, 0), out_shape, (0,))
-    return select_n(mask, out, pv), 0
-
-
-pad_p = Primitive("pad", shape=_pad_shape, dtype=_pad_dtype, weak_type=_same_weak_as_operand,
-                  jvp=_pad_jvp, transpose=R.zero_ct_passthrough(_pad_transpose),
-                  batch=_pad_batch)
-
-
-def pad(operand: Array, padding_value: Array, padding_config) -> Array:
-    """Pad ``operand`` with the scalar ``padding_value`` (same dtype).
-
-    ``padding_config`` has one ``(low, high, interior)`` triple per dimension:
-    ``low``/``high`` elements before/after (negative values remove elements),
-    ``interior`` elements between neighbours (>= 0). Result dim size:
-    ``low + high + n + max(n - 1, 0) * interior``. Weak iff the operand is
-    weak. Eagerly a new array.
-
-    Raises
-    ------
-    TypeError
-        Non-scalar or differently typed ``padding_value``.
-    ValueError
-        Wrong number of triples, negative interior padding, or a negative
-        result size.
-    """
-    try:
-        config = tuple((operator.index(lo), operator.index(hi), operator.index(it))
-                       for lo, hi, it in padding_config)
-    except (TypeError, ValueError):
-        raise TypeError(
-            "xnp.lax.pad: `padding_config` must be a sequence of (low, high, interior) int "
-            f"triples, got {padding_config!r}") from None
-    return _bind(pad_p, operand, padding_value, padding_config=config)
-
-
 # --------------------------------------------------------------------------- copy
 
-copy_p = Primitive("copy", shape=lambda x: x.shape, dtype=lambda x: x.dtype,
+copy_p = kit.primitive("copy", linear=True, shape=lambda x: x.shape, dtype=lambda x: x.dtype,
                    transpose=R.zero_ct_passthrough(lambda ct, x: [copy_p.bind(ct)]))
 copy_p.jvp = R.linear_unary_jvp(copy_p)
 copy_p.batch = R.unary_batch(copy_p)
@@ -726,3 +520,134 @@ def copy(operand: Array) -> Array:
     operand); XLA lowers it to nothing. Dtype, shape and weak type: the operand's.
     """
     return copy_p.bind(operand)
+
+
+# --------------------------------------------------------------------------- reductions' kit
+
+
+def _canonical_axes(name: str, axes) -> tuple[int, ...]:
+    """``axes`` as a sorted tuple of Python ints (validated against the operand by the rule)."""
+    if type(axes) is tuple and all(type(a) is int for a in axes):  # the common, fast case
+        return axes if all(a < b for a, b in zip(axes, axes[1:])) else tuple(sorted(axes))
+    if _is_int(axes):
+        axes = (axes,)
+    try:
+        items = tuple(axes)
+    except TypeError:
+        items = None
+    if items is None or not all(_is_int(a) for a in items):
+        raise TypeError(f"xnp.lax.{name}: `axes` must be a tuple of ints, got {axes!r}")
+    return tuple(sorted(int(a) for a in items))
+
+
+def _is_int(a) -> bool:
+    return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
+
+
+@functools.lru_cache(maxsize=1024)
+def _reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...]:
+    kit.check_axes(name, x, axes)
+    return tuple(n for i, n in enumerate(x.shape) if i not in axes)
+
+
+def _reducer(name: str, accept, differentiable=True, linear: bool = False) -> Primitive:
+    """A reduction over ``axes`` whose result keeps the operand dtype (batching rule included)."""
+
+    def shape(x: ShapedArray, *, axes: tuple[int, ...]) -> tuple[int, ...]:
+        return _reduced_shape(name, x, axes)
+
+    def dtype(x: ShapedArray, *, axes: tuple[int, ...]) -> np.dtype:
+        kit.check_dtype(name, x, accept)
+        return x.dtype
+
+    prim = kit.primitive(name, shape=shape, dtype=dtype, differentiable=differentiable,
+                         linear=linear)
+    prim.batch = R.reducer_batch(prim)
+    return prim
+
+
+def _kept(ndim: int, axes) -> tuple[int, ...]:
+    return tuple(i for i in range(ndim) if i not in axes)
+
+
+# --------------------------------------------------------------------------- reduce_sum
+
+def _reduce_sum_transpose(ct, x, *, axes):
+    # x is the linear placeholder (only x.aval is known); copy ct back along axes
+    shape = x.aval.shape
+    return [broadcast_in_dim(ct, shape, _kept(len(shape), axes))]
+
+
+reduce_sum_p = _reducer("reduce_sum", kit.NUMERIC, linear=True)
+reduce_sum_p.jvp = R.linear_unary_jvp(reduce_sum_p)
+reduce_sum_p.transpose = R.zero_ct_passthrough(_reduce_sum_transpose)
+
+
+def reduce_sum(x: Array, axes) -> Array:
+    """Sum of ``x`` over ``axes``.
+
+    Strict: ``axes`` are non-negative and unique (they are sorted here); no dtype
+    promotion and no accumulation upcast (``xnp.sum`` adds both). Shape:
+    ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (numeric; not bool).
+
+    Raises
+    ------
+    TypeError
+        ``x`` has a bool dtype, or ``axes`` are not ints.
+    ValueError
+        An axis is repeated or out of range.
+    """
+    return _bind(reduce_sum_p, x, axes=_canonical_axes("reduce_sum", axes))
+
+
+# --------------------------------------------------------------------------- rule kits
+# Rule kits of the higher families that need the shape ops (lax's implicit size-1
+# broadcasting, batch axes moved to the front).
+
+
+def unbroadcast(ct, target_aval):
+    """Sum ``ct`` down to ``target_aval``'s shape (the transpose of lax's implicit
+    rank-0 and size-1 broadcasting in elementwise ops)."""
+    ct_aval = core.aval_of(ct)
+    shape = target_aval.shape
+    if ct_aval.shape == shape:
+        return ct
+    if shape == ():
+        return reduce_sum(ct, tuple(range(ct_aval.ndim)))
+    axes = tuple(i for i, (a, b) in enumerate(zip(ct_aval.shape, shape)) if a != b)
+    summed = reduce_sum(ct, axes)
+    return reshape(summed, shape)
+
+
+def bdim_to_front(x, d, size):
+    """``x`` with its batch axis first (broadcast to ``size`` when unbatched, d is None)."""
+    if d is None:
+        a = core.aval_of(x)
+        return broadcast_in_dim(x, (size,) + a.shape, tuple(range(1, a.ndim + 1)))
+    return moveaxis(x, d, 0)
+
+
+def elementwise_batch(prim):
+    """Batching of an n-ary elementwise primitive: batch axes moved to the front; unbatched
+    operands get a leading size-1 axis (lax broadcasts size-1 and rank-0 operands)."""
+
+    def batch(vals, dims, **params):
+        size = next(core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+        ranks = [core.aval_of(v).ndim - (0 if d is None else 1) for v, d in zip(vals, dims)]
+        rank = max(ranks)
+        out = []
+        for v, d, r in zip(vals, dims, ranks):
+            a = core.aval_of(v)
+            if d is None:
+                if r == 0:
+                    out.append(v)
+                else:
+                    out.append(broadcast_in_dim(v, (1,) + a.shape, tuple(range(1, a.ndim + 1))))
+                continue
+            v = moveaxis(v, d, 0)
+            if r < rank:  # a batched scalar next to rank-`rank` operands
+                v = reshape(v, (size,) + (1,) * rank)
+            out.append(v)
+        return prim.bind(*out, **params), 0
+
+    return batch

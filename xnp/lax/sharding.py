@@ -7,8 +7,9 @@ partitions; eagerly (and on the NumPy backend) the value is copied unchanged.
 
 from __future__ import annotations
 
+from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
-from xnp.tracing import Array, Primitive
+from xnp.tracing import Array
 
 __all__ = ["with_sharding_constraint", "sharding_constraint_p"]
 
@@ -27,8 +28,8 @@ def _sharding_constraint_batch(vals, dims, *, sharding):
     return sharding_constraint_p.bind(x, sharding=batched(d)), d
 
 
-sharding_constraint_p = Primitive(
-    "sharding_constraint", shape=lambda x, *, sharding: x.shape,
+sharding_constraint_p = kit.primitive(
+    "sharding_constraint", linear=True, shape=lambda x, *, sharding: x.shape,
     dtype=lambda x, *, sharding: x.dtype,
     transpose=R.zero_ct_passthrough(_sharding_constraint_transpose))
 sharding_constraint_p.jvp = R.linear_unary_jvp(sharding_constraint_p)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import parallel, shape_ops
@@ -223,7 +224,7 @@ def _shard_map_batch(vals, dims, *, jaxpr, mesh, in_names, out_names):
     return outs, [0 if b else None for b in batched]
 
 
-shard_map_p = Primitive("shard_map", abstract_eval=_shard_map_abstract_eval,
+shard_map_p = kit.primitive("shard_map", linear=True, abstract_eval=_shard_map_abstract_eval,
                         jvp=_shard_map_jvp, transpose=_shard_map_transpose,
                         batch=_shard_map_batch, multiple_results=True)
 shard_map_p.impl = _shard_map_impl

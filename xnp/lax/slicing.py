@@ -23,16 +23,21 @@ Weak types: results are weak iff the operand is (and, for updates, the update).
 
 from __future__ import annotations
 
-import enum
 import operator
-from typing import NamedTuple
 
 import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
+from xnp.lax.gather_scatter import (  # noqa: F401  (the dimension numbers, re-exported here)
+    GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers, _int_tuple,
+    _operand_and_update_weak, _operand_weak, _zeros,
+    gather_fill_value, gather_p, scatter_p,
+)
 from xnp.lax.reductions import checked_bind
-from xnp.lax.shape_ops import broadcast_in_dim, concatenate, pad, squeeze
+from xnp.lax.padding import concatenate, pad
+from xnp.lax.shape_ops import broadcast_in_dim, squeeze
+from xnp.lax import shape_ops
 from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing.batching import moveaxis
 
@@ -44,169 +49,6 @@ __all__ = [
 ]
 
 _builtin_slice = slice
-
-
-# --------------------------------------------------------------------------- shared pieces
-
-
-class GatherScatterMode(enum.Enum):
-    """What ``gather``/``scatter`` do with out-of-bounds start indices (see the module doc).
-
-    ``from_any`` accepts a member, ``None`` (``FILL_OR_DROP``, as in JAX) or one of
-    the strings ``"clip"``, ``"fill"``, ``"drop"``, ``"fill_or_drop"``,
-    ``"promise_in_bounds"``.
-    """
-
-    CLIP = "clip"
-    FILL_OR_DROP = "fill_or_drop"
-    PROMISE_IN_BOUNDS = "promise_in_bounds"
-
-    def __repr__(self):
-        return f"GatherScatterMode.{self.name}"
-
-    __str__ = __repr__
-
-    @classmethod
-    def from_any(cls, mode) -> "GatherScatterMode":
-        if isinstance(mode, cls):
-            return mode
-        if mode is None:
-            return cls.FILL_OR_DROP
-        if isinstance(mode, str):
-            key = mode.lower()
-            if key == "clip":
-                return cls.CLIP
-            if key in ("fill", "drop", "fill_or_drop"):
-                return cls.FILL_OR_DROP
-            if key == "promise_in_bounds":
-                return cls.PROMISE_IN_BOUNDS
-        raise ValueError(
-            f"xnp.lax: unknown gather/scatter mode {mode!r}; use 'clip', 'fill' (gather), "
-            "'drop' (scatter) or 'promise_in_bounds'.")
-
-
-class GatherDimensionNumbers(NamedTuple):
-    """Dimension numbers of :func:`gather` (StableHLO's, with ``index_vector_dim`` last).
-
-    offset_dims : output dims that hold the window (slice) dims, sorted.
-    collapsed_slice_dims : operand dims whose slice size 1 is dropped from the output.
-    start_index_map : operand dim addressed by each entry of the index vector.
-    operand_batching_dims, start_indices_batching_dims : paired batch dims of the
-        operand and of the indices (the operand dim is indexed by the batch position).
-    """
-
-    offset_dims: tuple
-    collapsed_slice_dims: tuple
-    start_index_map: tuple
-    operand_batching_dims: tuple = ()
-    start_indices_batching_dims: tuple = ()
-
-
-class ScatterDimensionNumbers(NamedTuple):
-    """Dimension numbers of the scatter family (StableHLO's, ``index_vector_dim`` last).
-
-    update_window_dims : dims of ``updates`` that are window dims, sorted.
-    inserted_window_dims : operand dims with window size 1 that ``updates`` lacks.
-    scatter_dims_to_operand_dims : operand dim addressed by each index-vector entry.
-    operand_batching_dims, scatter_indices_batching_dims : paired batch dims.
-    """
-
-    update_window_dims: tuple
-    inserted_window_dims: tuple
-    scatter_dims_to_operand_dims: tuple
-    operand_batching_dims: tuple = ()
-    scatter_indices_batching_dims: tuple = ()
-
-
-_int_tuple = kit.int_tuple
-
-
-def _operand_weak(*weak_types, **params) -> bool:
-    return bool(weak_types[0])
-
-
-def _operand_and_update_weak(*weak_types, **params) -> bool:
-    return bool(weak_types[0]) and bool(weak_types[1])
-
-
-def gather_fill_value(dtype, fill_value) -> np.ndarray:
-    """The 0-d fill value of a ``FILL_OR_DROP`` gather of ``dtype``.
-
-    ``fill_value`` if given (cast to ``dtype``); else NaN for inexact dtypes, the
-    minimum of signed and the maximum of unsigned integers, True for bool.
-    """
-    dt = np.dtype(dtype)
-    if fill_value is not None:
-        return np.asarray(fill_value).astype(dt)
-    if dt in kit.INEXACT:
-        return np.asarray(np.nan).astype(dt)
-    if dt in kit.SIGNED:
-        return np.asarray(np.iinfo(dt).min, dt)
-    if dt in kit.UNSIGNED:
-        return np.asarray(np.iinfo(dt).max, dt)
-    return np.asarray(True)
-
-
-class _Ctx:
-    """The avals and dimension numbers of a gather/scatter, formatted only for an error."""
-
-    __slots__ = ("avals", "dnums")
-
-    def __init__(self, dnums, **avals):
-        self.dnums = dnums
-        self.avals = avals
-
-    def __str__(self):
-        parts = [f"{k} {errors.aval_str(a)}" for k, a in self.avals.items()]
-        return ", ".join(parts + [str(self.dnums)])
-
-
-def _check_sorted_unique(name, what, dims, bound, context):
-    if list(dims) != sorted(set(dims)) or any(d < 0 or d >= bound for d in dims):
-        raise ValueError(f"xnp.lax.{name}: `{what}`={dims} must be sorted, unique and in "
-                         f"[0, {bound}); {context}.")
-
-
-def _check_unique(name, what, dims, bound, context):
-    if len(set(dims)) != len(dims) or any(d < 0 or d >= bound for d in dims):
-        raise ValueError(f"xnp.lax.{name}: `{what}`={dims} must be unique and in [0, {bound}); "
-                         f"{context}.")
-
-
-def _check_indices(name, indices: ShapedArray, context):
-    kit.check_dtype(name, indices, kit.INTEGER, "indices")
-    if indices.ndim < 1:
-        raise TypeError(f"xnp.lax.{name}: indices must have rank >= 1 (the last dim is the index "
-                        f"vector), got {errors.aval_str(indices)}; {context}.")
-
-
-def _check_batching(name, operand, indices, obd, ibd, obd_name, ibd_name, context):
-    _check_sorted_unique(name, obd_name, obd, operand.ndim, context)
-    _check_unique(name, ibd_name, ibd, indices.ndim - 1, context)
-    if len(obd) != len(ibd):
-        raise ValueError(f"xnp.lax.{name}: `{obd_name}` and `{ibd_name}` must have equal lengths; "
-                         f"{context}.")
-    for od, idim in zip(obd, ibd):
-        if operand.shape[od] != indices.shape[idim]:
-            raise ValueError(
-                f"xnp.lax.{name}: operand batching dim {od} (size {operand.shape[od]}) and indices "
-                f"batching dim {idim} (size {indices.shape[idim]}) differ; {context}.")
-
-
-def _check_index_map(name, what, index_map, operand, indices, obd, context):
-    if len(index_map) != indices.shape[-1]:
-        raise ValueError(
-            f"xnp.lax.{name}: `{what}` has {len(index_map)} entries but the index vector "
-            f"(last dim of indices) has {indices.shape[-1]}; {context}.")
-    _check_unique(name, what, index_map, operand.ndim, context)
-    if set(index_map) & set(obd):
-        raise ValueError(f"xnp.lax.{name}: `{what}`={index_map} overlaps the operand batching "
-                         f"dims {obd}; {context}.")
-
-
-def _zeros(shape, dtype):
-    """A zero array of ``shape`` on the current trace (a broadcast scalar)."""
-    return broadcast_in_dim(np.zeros((), dtype), tuple(shape), ())
 
 
 # --------------------------------------------------------------------------- slice
@@ -234,7 +76,7 @@ def _slice_shape(x: ShapedArray, *, start_indices, limit_indices, strides):
     return tuple(out)
 
 
-slice_p = Primitive("slice", shape=_slice_shape, dtype=lambda x, **params: x.dtype,
+slice_p = kit.primitive("slice", linear=True, shape=_slice_shape, dtype=lambda x, **params: x.dtype,
                     weak_type=_operand_weak)
 
 
@@ -351,7 +193,7 @@ def _dynamic_slice_shape(x: ShapedArray, *starts, slice_sizes):
     return tuple(slice_sizes)
 
 
-dynamic_slice_p = Primitive("dynamic_slice", shape=_dynamic_slice_shape,
+dynamic_slice_p = kit.primitive("dynamic_slice", linear=True, shape=_dynamic_slice_shape,
                             dtype=lambda x, *starts, **params: x.dtype, weak_type=_operand_weak)
 
 
@@ -401,8 +243,6 @@ def _dynamic_slice_batch(vals, dims, *, slice_sizes):
                                     start_index_map=window, operand_batching_dims=(0,),
                                     start_indices_batching_dims=(0,))
         sizes = (1,) + slice_sizes
-    from xnp.lax.gather_scatter import gather_p  # noqa: PLC0415  (it imports this module)
-
     out = gather_p.bind(x, idx, dimension_numbers=dn, slice_sizes=sizes,
                         indices_are_sorted=False, unique_indices=False,
                         mode=GatherScatterMode.CLIP, fill_value=None)
@@ -495,9 +335,10 @@ def _dynamic_update_slice_dtype(x, update, *starts):
     return kit.same_dtype("dynamic_update_slice", x, update)
 
 
-dynamic_update_slice_p = Primitive(
-    "dynamic_update_slice", shape=_dynamic_update_slice_shape, dtype=_dynamic_update_slice_dtype,
-    weak_type=_operand_and_update_weak)
+dynamic_update_slice_p = kit.primitive("dynamic_update_slice", linear=True,
+                                       shape=_dynamic_update_slice_shape,
+                                       dtype=_dynamic_update_slice_dtype,
+                                       weak_type=_operand_and_update_weak)
 
 
 def dynamic_update_slice(operand: Array, update: Array, start_indices) -> Array:
@@ -540,8 +381,8 @@ def _dynamic_update_slice_transpose(ct, x, u, *starts):
 def _dynamic_update_slice_batch(vals, dims):
     (x, u, *starts), (dx, du, *sdims) = vals, dims
     size = R.batch_size(vals, dims)
-    x = R.bdim_to_front(x, dx, size)
-    u = R.bdim_to_front(u, du, size)
+    x = shape_ops.bdim_to_front(x, dx, size)
+    u = shape_ops.bdim_to_front(u, du, size)
     if all(d is None for d in sdims):
         dt = core.aval_of(starts[0]).dtype if starts else np.dtype(np.int64)
         return dynamic_update_slice_p.bind(x, u, np.zeros((), dt), *starts), 0
@@ -552,8 +393,6 @@ def _dynamic_update_slice_batch(vals, dims):
     dn = ScatterDimensionNumbers(update_window_dims=window, inserted_window_dims=(),
                                  scatter_dims_to_operand_dims=window, operand_batching_dims=(0,),
                                  scatter_indices_batching_dims=(0,))
-    from xnp.lax.gather_scatter import scatter_p  # noqa: PLC0415  (it imports this module)
-
     out = scatter_p.bind(x, idx, u, dimension_numbers=dn, indices_are_sorted=True,
                          unique_indices=True, mode=GatherScatterMode.CLIP)
     return out, 0

@@ -31,7 +31,8 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.tracing import Array, Primitive, ShapedArray, core, errors
+from xnp.lax import padding
+from xnp.tracing import Array, ShapedArray, core, errors
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
 from xnp.tracing.batching import moveaxis
 
@@ -114,12 +115,12 @@ def _sort_batch(vals, dims, *, dimension, is_stable, num_keys):
         outs = sort_p.bind(*vals, dimension=new_dim, is_stable=is_stable, num_keys=num_keys)
         return outs, [d] * len(vals)
     size = R.batch_size(vals, dims)
-    xs = [R.bdim_to_front(v, d, size) for v, d in zip(vals, dims)]
+    xs = [shape_ops.bdim_to_front(v, d, size) for v, d in zip(vals, dims)]
     outs = sort_p.bind(*xs, dimension=dimension + 1, is_stable=is_stable, num_keys=num_keys)
     return outs, [0] * len(vals)
 
 
-sort_p = Primitive("sort", shape=_sort_shape, dtype=_sort_dtype, jvp=_sort_jvp,
+sort_p = kit.primitive("sort", linear=True, shape=_sort_shape, dtype=_sort_dtype, jvp=_sort_jvp,
                    transpose=_sort_transpose, batch=_sort_batch, multiple_results=True)
 
 
@@ -201,7 +202,7 @@ def _top_k_jvp(primals, tangents, *, k, index_dtype):
     moved = sort_p.bind(*keys, t, dimension=a.ndim - 1, is_stable=True,
                         num_keys=len(keys))[-1]
     config = ((0, 0, 0),) * (a.ndim - 1) + ((0, k - a.shape[-1], 0),)
-    return [vals, idx], [shape_ops.pad(moved, np.zeros((), a.dtype), config), idx_zero]
+    return [vals, idx], [padding.pad(moved, np.zeros((), a.dtype), config), idx_zero]
 
 
 def _top_k_batch(vals, dims, *, k, index_dtype):
@@ -211,7 +212,7 @@ def _top_k_batch(vals, dims, *, k, index_dtype):
     return top_k_p.bind(x, k=k, index_dtype=index_dtype), [d, d]
 
 
-top_k_p = Primitive("top_k", shape=_top_k_shape, dtype=_top_k_dtype, weak_type=kit.never_weak,
+top_k_p = kit.primitive("top_k", shape=_top_k_shape, dtype=_top_k_dtype, weak_type=kit.never_weak,
                     jvp=_top_k_jvp, batch=_top_k_batch, multiple_results=True)
 
 
@@ -254,11 +255,11 @@ def _searchsorted_dtype(a: ShapedArray, v: ShapedArray, *, side: str, index_dtyp
 
 def _searchsorted_batch(vals, dims, *, side, index_dtype):
     size = R.batch_size(vals, dims)
-    a, v = (R.bdim_to_front(x, d, size) for x, d in zip(vals, dims))
+    a, v = (shape_ops.bdim_to_front(x, d, size) for x, d in zip(vals, dims))
     return searchsorted_p.bind(a, v, side=side, index_dtype=index_dtype), 0
 
 
-searchsorted_p = Primitive("searchsorted", shape=_searchsorted_shape, dtype=_searchsorted_dtype,
+searchsorted_p = kit.primitive("searchsorted", shape=_searchsorted_shape, dtype=_searchsorted_dtype,
                            weak_type=kit.never_weak, batch=_searchsorted_batch,
                            differentiable="integer-valued index output")
 

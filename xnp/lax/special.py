@@ -16,7 +16,8 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
-from xnp.tracing import Array, Primitive
+from xnp.lax import shape_ops
+from xnp.tracing import Array
 
 __all__ = ["erf", "erfc", "erf_inv", "lgamma", "digamma", "polygamma", "zeta", "igamma",
            "igammac", "bessel_i0e", "bessel_i1e", "erf_p", "erfc_p", "erf_inv_p", "lgamma_p",
@@ -140,7 +141,7 @@ def bessel_i1e(x: Array) -> Array:
 def _binary_special(name, *per_operand):
     prim = kit.binary(name, kit.FLOATING)
     prim.jvp = R.defjvp(prim, *per_operand)
-    prim.batch = R.elementwise_batch(prim)
+    prim.batch = shape_ops.elementwise_batch(prim)
     return prim
 
 
@@ -284,10 +285,10 @@ def _betainc_jvp(primals, tangents):
 
 
 def _betainc_batch(vals, dims):
-    return R.elementwise_batch(betainc_p)(vals, dims)
+    return shape_ops.elementwise_batch(betainc_p)(vals, dims)
 
 
-betainc_p = Primitive("betainc", shape=_betainc_shape, dtype=_betainc_dtype, jvp=_betainc_jvp,
+betainc_p = kit.primitive("betainc", shape=_betainc_shape, dtype=_betainc_dtype, jvp=_betainc_jvp,
                       batch=_betainc_batch, allocates="eagerly")
 
 

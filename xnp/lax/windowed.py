@@ -40,7 +40,8 @@ from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import reductions, shape_ops
 from xnp.lax.reductions import reduction_identity
-from xnp.tracing import Array, Primitive, ShapedArray, core, errors
+from xnp.lax import padding
+from xnp.tracing import Array, ShapedArray, core, errors
 from xnp.tracing import ad, batching
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
@@ -153,7 +154,7 @@ def strided_window_slice(x, starts, strides, counts):
     zero = np.zeros((), a.dtype)
     edges = tuple((-st, st + c * s - n, 0) for n, st, s, c in zip(a.shape, starts, strides, counts))
     if any(e != (0, 0, 0) for e in edges):
-        x = shape_ops.pad(x, zero, edges)
+        x = padding.pad(x, zero, edges)
     if all(s == 1 or c == 0 for s, c in zip(strides, counts)):
         return x
     split = []
@@ -161,7 +162,7 @@ def strided_window_slice(x, starts, strides, counts):
     for s, c in zip(strides, counts):
         split += [c, s]
         keep += [(0, 0, 0), (0, 1 - s, 0)]
-    x = shape_ops.pad(shape_ops.reshape(x, tuple(split)), zero, tuple(keep))
+    x = padding.pad(shape_ops.reshape(x, tuple(split)), zero, tuple(keep))
     return shape_ops.reshape(x, tuple(counts))
 
 
@@ -172,7 +173,7 @@ def _window_slices(x, fill, params, out_shape):
     config = tuple((lo, hi, bd - 1) for (lo, hi), bd in zip(params["padding"],
                                                               params["base_dilation"]))
     if any(c != (0, 0, 0) for c in config):
-        x = shape_ops.pad(x, np.asarray(fill, a.dtype), config)
+        x = padding.pad(x, np.asarray(fill, a.dtype), config)
     strides = params["window_strides"]
     slices = []
     for offset in itertools.product(*[range(w) for w in params["window_dimensions"]]):
@@ -315,7 +316,7 @@ def _reduce_jvp(primals, tangents, *, computation, dimensions):
         vals, m = list(vals), n
         while m > 1:
             if m % 2:
-                vals = [shape_ops.pad(v, i, ((0, 1, 0), (0, 0, 0))) for v, i in zip(vals, inits)]
+                vals = [padding.pad(v, i, ((0, 1, 0), (0, 0, 0))) for v, i in zip(vals, inits)]
                 m += 1
             half = m // 2
             left = [strided_window_slice(v, (0, 0), (2, 1), (half, r)) for v in vals]
@@ -334,13 +335,13 @@ def _reduce_batch(vals, dims, *, computation, dimensions):
         raise NotImplementedError("xnp.lax.reduce: batching over the init values is not "
                                   "supported; pass the same init value for every batch member.")
     size = R.batch_size(vals, dims)
-    xs = [R.bdim_to_front(v, d, size) for v, d in zip(vals[:k], dims[:k])]
+    xs = [shape_ops.bdim_to_front(v, d, size) for v, d in zip(vals[:k], dims[:k])]
     new_dims = tuple(d + 1 for d in dimensions)
     outs = reduce_p.bind(*xs, *vals[k:], computation=computation, dimensions=new_dims)
     return outs, [0] * k
 
 
-reduce_p = Primitive("reduce", abstract_eval=_reduce_abstract, jvp=_reduce_jvp,
+reduce_p = kit.primitive("reduce", abstract_eval=_reduce_abstract, jvp=_reduce_jvp,
                      batch=_reduce_batch, multiple_results=True)
 reduce_p.weak_type_rule = lambda *weak, **params: all(weak[: len(weak) // 2])
 
@@ -474,13 +475,13 @@ def _generic_window_batch(vals, dims, *, computation, **params):
         raise NotImplementedError("xnp.lax.reduce_window: batching over the init values is not "
                                   "supported; pass the same init value for every batch member.")
     size = R.batch_size(vals, dims)
-    xs = [R.bdim_to_front(v, d, size) for v, d in zip(vals[:k], dims[:k])]
+    xs = [shape_ops.bdim_to_front(v, d, size) for v, d in zip(vals[:k], dims[:k])]
     outs = reduce_window_p.bind(*xs, *vals[k:], computation=computation,
                                 **_batched_window_params(params, 0))
     return outs, [0] * k
 
 
-reduce_window_p = Primitive("reduce_window", abstract_eval=_generic_window_abstract,
+reduce_window_p = kit.primitive("reduce_window", abstract_eval=_generic_window_abstract,
                             jvp=_generic_window_jvp, batch=_generic_window_batch,
                             multiple_results=True)
 reduce_window_p.weak_type_rule = lambda *weak, **params: all(weak[: len(weak) // 2])
@@ -533,7 +534,7 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
 # --------------------------------------------------------------------------- monoid windows
 
 
-def _monoid_window(name, accept):
+def _monoid_window(name, accept, linear=False):
     def shape(x, **params):
         return _window_out_shape(name, x, **params)
 
@@ -545,7 +546,7 @@ def _monoid_window(name, accept):
         (x,), (d,) = vals, dims
         return prim.bind(x, **_batched_window_params(params, d)), d
 
-    prim = Primitive(name, shape=shape, dtype=dtype, batch=batch)
+    prim = kit.primitive(name, shape=shape, dtype=dtype, batch=batch, linear=linear)
     return prim
 
 
@@ -568,7 +569,7 @@ def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, pa
         after = n_in + n_w - 1 - n_out - before
         config.append((before, after, s - 1))
     dt = core.aval_of(ct).dtype
-    padded = shape_ops.pad(ct, np.zeros((), dt), tuple(config))
+    padded = padding.pad(ct, np.zeros((), dt), tuple(config))
     nd = len(in_shape)
     res = reduce_window_sum_p.bind(padded, window_dimensions=window_dimensions,
                                    window_strides=base_dilation, padding=((0, 0),) * nd,
@@ -576,7 +577,7 @@ def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, pa
     return [res]
 
 
-reduce_window_sum_p = _monoid_window("reduce_window_sum", kit.NUMERIC)
+reduce_window_sum_p = _monoid_window("reduce_window_sum", kit.NUMERIC, linear=True)
 reduce_window_sum_p.jvp = R.linear_unary_jvp(reduce_window_sum_p)
 reduce_window_sum_p.transpose = R.zero_ct_passthrough(_reduce_window_sum_transpose)
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.lax import _matrix as M
-from xnp.lax.decompositions_rules import lu_solve
+from xnp.lax.decompositions import lu_solve
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
 from xnp.tracing import core

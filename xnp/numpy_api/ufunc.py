@@ -92,8 +92,8 @@ _PROBES: dict = {}
 
 
 def _probe(npu, method, fname, dt, dtype):
-    """The loop dtype NumPy's ``npu.<method>`` uses for input dtype ``dt`` (a one-element
-    host array: metadata only), or NumPy's error for it."""
+    """``(accumulator dtype, element dtype)`` of NumPy's ``npu.<method>`` loop for input
+    dtype ``dt`` (from a one-element host array: metadata only), or NumPy's error."""
     key = (npu, method, dt, dtype)
     hit = _PROBES.get(key)
     if hit is None:
@@ -105,13 +105,23 @@ def _probe(npu, method, fname, dt, dtype):
                     res = npu.reduceat(dummy, [0], dtype=dtype)
                 else:
                     res = getattr(npu, method)(dummy, dtype=dtype)
-            hit = np.asarray(res).dtype
+            acc = np.asarray(res).dtype
+            hit = (acc, _element_dtype(npu, acc, dt if dtype is None else dtype))
         except (TypeError, ValueError) as exc:
             hit = exc
         _PROBES[key] = hit
     if isinstance(hit, Exception):
         _reraise(fname, hit)
     return hit
+
+
+def _element_dtype(npu, acc, dt):
+    """The dtype the reduced elements enter NumPy's loop in (the accumulator's, except
+    for loops with a second input of another kind, such as ``ldexp``'s integer)."""
+    try:
+        return npu.resolve_dtypes((acc, np.dtype(dt), None))[1]
+    except (TypeError, ValueError):
+        return acc
 
 
 def _strong(x, dt):
@@ -256,7 +266,10 @@ class ufunc:
         x = _operand(fname, array, "array")
         shape = core.aval_of(x).shape
         axes = self._reduce_axes(fname, axis, len(shape))
-        dt = _probe(self._np, "reduce", fname, core.aval_of(x).dtype, self._dtype_arg(dtype))
+        dt, et = _probe(self._np, "reduce", fname, core.aval_of(x).dtype, self._dtype_arg(dtype))
+        if len(axes) > 1 and name not in _REORDERABLE:
+            raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
+                             "axis may be specified")
         has_initial = initial is not _NoValue and initial is not None
         n = 1
         for a in axes:
@@ -282,7 +295,7 @@ class ufunc:
         fast = _FAST_LOGICAL.get(name)
         if fast is not None and init is None:
             return fast(_strong(x, dt), axes, out, keepdims, where=mask)
-        res = self._fold_reduce(fname, _strong(x, dt), axes, dt, init, mask)
+        res = self._fold_reduce(fname, _strong(x, et), axes, dt, init, mask)
         if keepdims and axes:
             res = lax.expand_dims(res, axes)
         return write_out(fname, out, res, "unsafe")
@@ -299,9 +312,6 @@ class ufunc:
             axes = tuple(sorted(axes))
         else:
             axes = (normalize_axis(fname, axis, ndim),)
-        if len(axes) > 1 and self.__name__ not in _REORDERABLE:
-            raise ValueError(f"reduction operation '{self.__name__}' is not reorderable, so at "
-                             "most one axis may be specified")
         return axes
 
     def _fold_reduce(self, fname, x, axes, dt, initial, where):
@@ -318,7 +328,7 @@ class ufunc:
         elif self.identity is not None:
             start = _full(self.identity, dt, kshape)
         else:
-            start = lax.index_in_dim(xs, 0, keepdims=False)
+            start = _strong(lax.index_in_dim(xs, 0, keepdims=False), dt)
             xs = lax.slice_in_dim(xs, 1, n, axis=0)
         res, _ = _fold(self._fn, dt, start, xs, mask, False)
         return res
@@ -356,7 +366,7 @@ class ufunc:
                 raise ValueError("accumulate does not allow multiple axes")
             (axis,) = axis
         ax = normalize_axis(fname, 0 if axis is None else axis, aval.ndim)
-        dt = _probe(self._np, "accumulate", fname, aval.dtype, self._dtype_arg(dtype))
+        dt, _ = _probe(self._np, "accumulate", fname, aval.dtype, self._dtype_arg(dtype))
         x = _strong(x, dt)
         prim = _FAST_ACCUMULATE.get((self.__name__, dt.kind == "b"))
         if prim is not None and not (prim in (lax.cummax, lax.cummin) and dt.kind == "c"):
@@ -406,18 +416,17 @@ class ufunc:
             raise TypeError("cannot reduceat on a scalar")
         idx = self._static_indices(fname, indices)
         ax = normalize_axis(fname, axis, aval.ndim)
-        dt = _probe(self._np, "reduceat", fname, aval.dtype, self._dtype_arg(dtype))
+        dt, _ = _probe(self._np, "reduceat", fname, aval.dtype, self._dtype_arg(dtype))
         n = aval.shape[ax]
         for i in idx:
             if not 0 <= i < n:
                 raise IndexError(f"index {i} out-of-bounds in {name}.reduceat [0, {n})")
-        x = _strong(x, dt)
         pieces = []
         for k, start in enumerate(idx):
             stop = idx[k + 1] if k + 1 < len(idx) else n
             if start < stop:
                 seg = lax.slice_in_dim(x, start, stop, axis=ax)
-                pieces.append(self.reduce(seg, ax, dt, None, True))
+                pieces.append(self.reduce(seg, ax, dtype, None, True))
             else:
                 pieces.append(lax.slice_in_dim(x, start, start + 1, axis=ax))
         if pieces:

@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from xnp.lax import _kit as kit
-from xnp.lax import _rules as rules
 from xnp.lax import elementwise
+from xnp.lax import shape_ops
 from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import Zero
 from xnp.tracing.errors import aval_str, avals_str
@@ -442,7 +442,7 @@ def batch_jaxpr_dims(closed: ClosedJaxpr, in_dims, size: int, instantiate):
                     res.append(v)
                     batched.append(False)
                 else:
-                    res.append(rules.bdim_to_front(v, d, size))
+                    res.append(shape_ops.bdim_to_front(v, d, size))
                     batched.append(True)
         finally:
             trace.alive = False

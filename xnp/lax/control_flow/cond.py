@@ -67,7 +67,8 @@ def _cond_abstract_eval(index: ShapedArray, *ops: ShapedArray, branches):
     return _join_weak(outs)
 
 
-cond_p = core.Primitive("cond", abstract_eval=_cond_abstract_eval, multiple_results=True)
+cond_p = kit.primitive("cond", linear=True, abstract_eval=_cond_abstract_eval,
+                       multiple_results=True)
 
 
 def _unify(jaxprs):

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import operator
 
-from xnp.lax import _rules as rules
+from xnp.lax import _kit as kit
 from xnp.lax import elementwise
 from xnp.lax.control_flow import common
+from xnp.lax import shape_ops
 from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import UndefinedPrimal, Zero
 from xnp.tracing.avals import ShapedArray
@@ -70,7 +71,8 @@ def _scan_abstract_eval(*avals, jaxpr, length, reverse, num_consts, num_carry, u
     return list(carry_avals) + [_stacked(a, length) for a in outs[ncar:]]
 
 
-scan_p = core.Primitive("scan", abstract_eval=_scan_abstract_eval, multiple_results=True)
+scan_p = kit.primitive("scan", linear=True, abstract_eval=_scan_abstract_eval,
+                       multiple_results=True)
 
 
 def _split3(seq, nc, ncar):
@@ -257,7 +259,8 @@ def _scan_batch(vals, dims, *, jaxpr, length, reverse, num_consts, num_carry, un
     nb = len(bconsts)
     targets = bjc.in_avals[nb + nc:nb + nc + ncar] + bjc.out_avals[ncar:]
     bjc = common.strong_outputs(bjc, targets)
-    init = [rules.bdim_to_front(x, d, size) if b else x for x, d, b in zip(init, initd, carry_b)]
+    init = [shape_ops.bdim_to_front(x, d, size) if b else x
+            for x, d, b in zip(init, initd, carry_b)]
     outs = scan_p.bind(*bconsts, *consts, *init, *xs, jaxpr=bjc, length=length, reverse=reverse,
                        num_consts=nb + nc, num_carry=ncar, unroll=unroll,
                        linear=(False,) * nb + tuple(linear))

@@ -16,7 +16,6 @@ import operator
 import numpy as np
 
 from xnp.lax import _kit as kit
-from xnp.lax import _rules as rules
 from xnp.lax import elementwise, reductions, shape_ops
 from xnp.lax.control_flow import common
 from xnp.tracing import ad, core
@@ -66,7 +65,8 @@ def _while_abstract_eval(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncon
     return list(carry_avals)
 
 
-while_p = core.Primitive("while", abstract_eval=_while_abstract_eval, multiple_results=True)
+while_p = kit.primitive("while", linear=True, abstract_eval=_while_abstract_eval,
+                        multiple_results=True)
 
 
 def _split(seq, ncc, nbc):
@@ -160,7 +160,8 @@ def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
     if pred_b[0]:  # members finish at different times: every carry is batched
         carry_b = [True] * ncar
         carry_dims = [0] * ncar
-    init2 = [rules.bdim_to_front(x, d, size) if b else x for x, d, b in zip(init, initd, carry_b)]
+    init2 = [shape_ops.bdim_to_front(x, d, size) if b else x
+             for x, d, b in zip(init, initd, carry_b)]
     if not pred_b[0]:
         cj, cconsts = common.closure_convert(
             common.batch_jaxpr_dims(cond_jaxpr, ccd + carry_dims, size, [False])[0])

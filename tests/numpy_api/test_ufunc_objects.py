@@ -1,0 +1,507 @@
+"""xnp's ufunc objects (xnp.numpy_api.ufunc, pyufunc) against NumPy's: attributes, calls,
+reduce/accumulate/reduceat/outer/at eagerly and under jit, grad/vmap, gufunc axes,
+frompyfunc and the methods NumPy rejects."""
+
+from __future__ import annotations
+
+import inspect
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import assert_allclose, grid
+from xnp.numpy_api.ufunc import UFUNCS
+
+NAMES = sorted(UFUNCS)
+BINARY = sorted(n for n, u in UFUNCS.items()
+                if u.nin == 2 and u.nout == 1 and u.signature is None and u.__name__ == n)
+UNARY = sorted(n for n, u in UFUNCS.items() if u.nin == 1 and u.nout == 1 and u.__name__ == n)
+F64, I32, BOOL = np.dtype(np.float64), np.dtype(np.int32), np.dtype(np.bool_)
+
+
+def _data(shape, dtype, seed=0):
+    """Small positive values (no overflow in power/shifts/ldexp), or random bools."""
+    rng = np.random.default_rng(seed)
+    if dtype == BOOL:
+        return rng.random(shape) < 0.5
+    if dtype.kind in "iu":
+        return rng.integers(1, 4, shape).astype(dtype)
+    return rng.uniform(0.5, 2.0, shape).astype(dtype)
+
+
+def _public(exc_cls):
+    """The builtin class a NumPy exception is checked as (UFuncTypeError -> TypeError)."""
+    if issubclass(exc_cls, np.exceptions.AxisError):
+        return np.exceptions.AxisError
+    for c in (IndexError, TypeError, ValueError, RuntimeError, OverflowError):
+        if issubclass(exc_cls, c):
+            return c
+    return exc_cls
+
+
+def _outcome(fn):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return "ok", fn()
+        except Exception as e:  # noqa: BLE001  (the oracle decides the class)
+            return "err", e
+
+
+def check(body, *args, jit=True, kind="reduction", static_kw=None):
+    """``body(xp, *args)`` with NumPy and xnp (eagerly and under jit): equal values and
+    dtypes, or the same public error class."""
+    status, expected = _outcome(lambda: body(np, *args))
+    xargs = [xnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    runs = [("eager", lambda: body(xnp, *xargs))]
+    if jit:
+        runs.append(("jit", lambda: xnp.jit(lambda *a: body(xnp, *a))(*xargs)))
+    for label, run in runs:
+        if status == "err":
+            with pytest.raises(_public(type(expected))):
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")
+                    run()
+        else:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                got = run()
+            assert_allclose(got, expected, kind=kind, err_msg=f"{label}: {body} {args}")
+    return status
+
+
+# --------------------------------------------------------------------------- attributes
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_attributes_match_numpy(name):
+    u, nu = getattr(xnp, name), getattr(np, name)
+    assert u is UFUNCS[name] and isinstance(u, xnp.ufunc)
+    for attr in ("nin", "nout", "nargs", "ntypes", "types", "signature", "__name__",
+                 "__qualname__"):
+        assert getattr(u, attr) == getattr(nu, attr), attr
+    assert (u.identity == nu.identity) or (u.identity is None and nu.identity is None)
+    assert repr(u) == repr(nu)
+    fn = u._fn
+    assert u.__doc__ == fn.__doc__ and u.__doc__
+    assert inspect.signature(u).parameters.keys() >= {"out", "dtype"}
+    assert pickle.loads(pickle.dumps(u)) is u
+    assert getattr(xnp, nu.__name__) is u   # aliases are one object, as in NumPy
+
+
+def test_every_numpy_ufunc_xnp_has_is_wrapped():
+    for n in dir(np):
+        if isinstance(getattr(np, n), np.ufunc) and hasattr(xnp, n):
+            assert isinstance(getattr(xnp, n), xnp.ufunc), n
+    assert not hasattr(xnp, "isnat")   # no datetime dtypes: left out, not a ufunc
+    with pytest.raises(TypeError, match="cannot create"):
+        xnp.ufunc()
+
+
+def test_call_is_the_function_and_keywords_work():
+    x = xnp.asarray([1.0, -2.0, 3.0])
+    assert type(xnp.add).__call__ is xnp.numpy_api.add   # no extra frame
+    out = xnp.zeros(3)
+    r = xnp.add(x, 1.0, out=out, where=xnp.asarray([True, False, True]))
+    assert r is out
+    np.testing.assert_array_equal(np.asarray(out), [2.0, 0.0, 4.0])
+    assert_allclose(xnp.add(x, x, dtype=np.float32), np.add(np.asarray(x), np.asarray(x),
+                                                            dtype=np.float32))
+    with pytest.raises(NotImplementedError, match="where"):
+        xnp.add(x, x, where=xnp.asarray([True, False, True]))  # as the function: needs out=
+    assert_allclose(xnp.jit(lambda a: xnp.sin(a))(x), np.sin(np.asarray(x)), kind="jit")
+    assert np.asarray(xnp.divmod(x, 2.0)[0]).tolist() == np.divmod(np.asarray(x), 2.0)[0].tolist()
+
+
+# --------------------------------------------------------------------------- reduce
+
+
+REDUCE_CASES = [((2, 3), 0), ((2, 3), 1), ((2, 3), None), ((2, 3), (0, 1)), ((2, 3), ()),
+                ((4,), 0), ((), None), ((0, 3), 0), ((3, 0), 0), ((2, 3), -1)]
+
+
+@pytest.mark.parametrize("dtype", [F64, I32, BOOL], ids=str)
+@pytest.mark.parametrize("name", BINARY)
+def test_reduce_matches_numpy_eagerly(name, dtype):
+    for i, (shape, axis) in enumerate(REDUCE_CASES):
+        x = _data(shape, dtype, i)
+        keepdims = bool(i % 2)
+        check(lambda xp, a: getattr(xp, name).reduce(a, axis=axis, keepdims=keepdims), x,
+              jit=False)
+
+
+@pytest.mark.parametrize("case", grid(n=14, seed=1, name=BINARY, dtype=[F64, I32],
+                                      shape_axis=REDUCE_CASES[:6]))
+def test_reduce_under_jit(case):
+    shape, axis = case.shape_axis
+    x = _data(shape, case.dtype, 3)
+    check(lambda xp, a: getattr(xp, case.name).reduce(a, axis=axis), x)
+
+
+def test_reduce_initial_where_dtype_out():
+    x = np.asarray([[5.0, 1.0, 2.0], [3.0, -4.0, 0.5]])
+    w = np.asarray([True, False, True])
+    for k, name in enumerate(("add", "subtract", "maximum", "multiply", "hypot", "logaddexp",
+                              "fmax", "logical_or", "power")):
+        jit = k % 3 == 1   # a sample under jit (each compiles)
+        check(lambda xp, a: getattr(xp, name).reduce(a, axis=1, initial=10.0), x, jit=jit)
+        check(lambda xp, a: getattr(xp, name).reduce(a, axis=1, initial=2.0, where=w), x,
+              jit=jit)
+        check(lambda xp, a: getattr(xp, name).reduce(a, axis=0, where=w), x,  # identity or error
+              jit=jit)
+        check(lambda xp, a: getattr(xp, name).reduce(a[:, :0], axis=1), x, jit=False)  # empty
+        check(lambda xp, a: getattr(xp, name).reduce(a, axis=None), x, jit=False)  # reorderable?
+    ints = np.asarray([1, 2, 3], np.int8)
+    check(lambda xp, a: xp.add.reduce(a), ints)                   # widens to int64
+    check(lambda xp, a: xp.add.reduce(a, dtype=np.int8), ints)
+    check(lambda xp, a: xp.add.reduce(a, dtype=np.float32), ints)
+    check(lambda xp, a: xp.divide.reduce(a), ints)                # int loop -> float64
+    check(lambda xp, a: xp.less.reduce(a), ints)                  # no same-dtype loop
+    check(lambda xp, a: xp.add.reduce(a, axis=(0, 0)), ints)      # duplicate axis
+    check(lambda xp, a: xp.add.reduce(a, axis=1), ints)           # AxisError
+    check(lambda xp, a: xp.add.reduce([[1, 2], [3, 4]]), ints)    # nested lists
+    assert_allclose(xnp.add.reduce(-0.0 * xnp.ones(1)), np.add.reduce(-0.0 * np.ones(1)))
+    out = xnp.zeros(3)
+    assert xnp.add.reduce(xnp.asarray(x), axis=0, out=out) is out
+    np.testing.assert_allclose(np.asarray(out), x.sum(0))
+
+
+# --------------------------------------------------------------------------- accumulate
+
+
+@pytest.mark.parametrize("dtype", [F64, I32, BOOL], ids=str)
+@pytest.mark.parametrize("name", BINARY)
+def test_accumulate_matches_numpy(name, dtype):
+    x = _data((3, 4), dtype, 1)
+    for axis in (0, 1, -1):
+        check(lambda xp, a: getattr(xp, name).accumulate(a, axis=axis), x, jit=False)
+    check(lambda xp, a: getattr(xp, name).accumulate(a[:0]), x, jit=False)
+
+
+@pytest.mark.parametrize("case", grid(n=8, seed=2, name=BINARY, dtype=[F64, I32]))
+def test_accumulate_under_jit(case):
+    check(lambda xp, a: getattr(xp, case.name).accumulate(a, axis=1), _data((2, 5), case.dtype))
+
+
+def test_accumulate_edges():
+    x = np.arange(1.0, 7.0).reshape(2, 3)
+    check(lambda xp, a: xp.add.accumulate(a, axis=(1,)), x)
+    check(lambda xp, a: xp.add.accumulate(a, axis=(0, 1)), x)
+    check(lambda xp, a: xp.add.accumulate(a[0, 0]), x)                    # 0-d
+    check(lambda xp, a: xp.add.accumulate(a.astype(np.int32)), x)         # widens
+    check(lambda xp, a: xp.multiply.accumulate(a, dtype=np.float32), x)
+    check(lambda xp, a: xp.maximum.accumulate(a > 3, axis=1), x)
+    out = xnp.zeros((2, 3))
+    assert xnp.subtract.accumulate(xnp.asarray(x), axis=1, out=out) is out
+    np.testing.assert_array_equal(np.asarray(out), np.subtract.accumulate(x, axis=1))
+
+
+# --------------------------------------------------------------------------- reduceat
+
+
+@pytest.mark.parametrize("name", ["add", "maximum", "subtract"])
+def test_reduceat_edge_cases(name):
+    x = np.arange(1.0, 9.0)
+    m = np.arange(1.0, 25.0).reshape(3, 8)
+    for k, idx in enumerate(([0, 4, 1, 5], [0, 3, 3, 7], [7], [5, 2], [0], [0, 1, 2, 3, 4, 5],
+                             [], [0, 8], [-1], [2.0, 5.0])):
+        check(lambda xp, a: getattr(xp, name).reduceat(a, idx), x, jit=False)
+        if k % 3 == 0:
+            check(lambda xp, a: getattr(xp, name).reduceat(a, idx, axis=1), m, jit=False)
+    check(lambda xp, a: getattr(xp, name).reduceat(a, [0, 4, 1, 5], axis=1), m)
+    check(lambda xp, a: getattr(xp, name).reduceat(a.astype(np.int32), [0, 2]), x)
+    check(lambda xp, a: getattr(xp, name).reduceat(a, [[0, 1]]), x, jit=False)
+    check(lambda xp, a: getattr(xp, name).reduceat(a[0], [0]), x, jit=False)
+
+
+def test_reduceat_traced_indices_raise():
+    with pytest.raises(xnp.errors.ConcretizationTypeError, match="indices"):
+        xnp.jit(lambda a, i: xnp.add.reduceat(a, i))(xnp.arange(4.0), xnp.asarray([0, 2]))
+
+
+# --------------------------------------------------------------------------- outer
+
+
+@pytest.mark.parametrize("name", BINARY[::3] + ["divmod"])
+def test_outer(name):
+    a, b = _data((2, 3), F64, 0), _data((4,), F64, 1)
+    check(lambda xp, x, y: getattr(xp, name).outer(x, y), a, b, jit=name in BINARY[:9:3])
+    check(lambda xp, x: getattr(xp, name).outer(x, 1.5), a.astype(np.float32), jit=False)
+    check(lambda xp, x: getattr(xp, name).outer(2, x), b, jit=False)
+
+
+# --------------------------------------------------------------------------- at
+
+
+def _at_case(xp, name, a, idx, b):
+    arr = xp.array(a)
+    if b is None:
+        getattr(xp, name).at(arr, idx)
+    else:
+        getattr(xp, name).at(arr, idx, b)
+    return arr
+
+
+AT_INDICES = [[0, 0, 1], [3, 1, 3, 3], (np.array([0, 1, 1]), np.array([2, 2, 2])), slice(1, 3),
+              [-1, -1]]
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_at_binary_matches_numpy(name):
+    start = BINARY.index(name) % 2
+    for k, idx in list(enumerate(AT_INDICES))[start::2]:   # half of them per ufunc
+        a = _data((4, 3), F64, k) if k in (2,) else _data((4,), F64, k)
+        if k == 3:
+            a = _data((4,), I32, k)
+        b = 1.5 if k != 3 else 2
+        check(lambda xp, arr: _at_case(xp, name, arr, idx, b), a, jit=False)
+    check(lambda xp, arr: _at_case(xp, name, arr, [0, 0, 2], np.asarray([1.0, 2.0, 3.0])),
+          _data((3,), F64, 9))
+
+
+@pytest.mark.parametrize("name", UNARY[::2])
+def test_at_unary_matches_numpy(name):
+    check(lambda xp, arr: _at_case(xp, name, arr, [0, 0, 2], None), _data((3,), F64, 4),
+          jit=False)
+
+
+def test_at_repeated_indices_and_in_place():
+    a = xnp.zeros(3)
+    view = a[1:]
+    assert xnp.add.at(a, [0, 0, 1], 1) is None
+    np.testing.assert_array_equal(np.asarray(a), [2.0, 1.0, 0.0])
+    np.testing.assert_array_equal(np.asarray(view), [1.0, 0.0])   # a view sees the update
+    n = np.asarray([2.0, 3.0, 4.0])
+    a = xnp.asarray(n.copy())
+    xnp.negative.at(a, [0, 0, 1])
+    np.negative.at(n, [0, 0, 1])
+    np.testing.assert_array_equal(np.asarray(a), n)
+    i, ni = xnp.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
+    xnp.add.at(i, [0, 0], 1.5)                      # the result is cast back unsafely
+    np.add.at(ni, [0, 0], 1.5)
+    assert_allclose(i, ni)
+    with pytest.raises(ValueError, match="second operand needed"):
+        xnp.add.at(a, [0])
+    with pytest.raises(ValueError, match="second operand provided"):
+        xnp.negative.at(a, [0], 1.0)
+    with pytest.raises(TypeError, match="xnp array"):
+        xnp.add.at(np.zeros(3), [0], 1.0)
+    with pytest.raises(IndexError):
+        xnp.add.at(a, [5], 1.0)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "power", "negative"])
+def test_at_under_jit_functionalized_and_written_back(name):
+    n = np.asarray([1.5, 2.0, 3.0, 0.5])
+    idx = np.asarray([0, 0, 3, 1])
+    unary = xnp.__dict__[name].nin == 1
+    ref = n.copy()
+    getattr(np, name).at(ref, idx, *(() if unary else (2.0,)))
+
+    def f(a, i):
+        getattr(xnp, name).at(a, i, *(() if unary else (2.0,)))
+        return a * 1.0
+
+    x = xnp.asarray(n.copy())
+    out = xnp.jit(f)(x, xnp.asarray(idx))
+    np.testing.assert_allclose(np.asarray(out), ref, rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(x), ref, rtol=1e-13)   # the argument was updated
+
+    def g(a):
+        b = a * 1.0
+        getattr(xnp, name).at(b, idx, *(() if unary else (2.0,)))
+        return b
+
+    np.testing.assert_allclose(np.asarray(xnp.jit(g)(xnp.asarray(n))), ref, rtol=1e-13)
+    glob = xnp.asarray(n.copy())
+    with pytest.raises(Exception, match="(?i)write|eager|side effect"):   # a global array
+        xnp.jit(lambda t: getattr(xnp, name).at(glob, [0], *(() if unary else (t,))) or t)(
+            xnp.asarray(1.0))
+
+
+# --------------------------------------------------------------------------- grad / vmap
+
+
+def test_grad_and_vmap_of_the_methods():
+    x = np.asarray([1.5, 2.0, 3.0])
+    eps = 1e-6
+
+    def fd(f, v):
+        g = np.zeros_like(v)
+        for k in range(v.size):
+            d = np.zeros_like(v)
+            d[k] = eps
+            g[k] = (f(v + d) - f(v - d)) / (2 * eps)
+        return g
+
+    fns = {
+        "reduce_subtract": (lambda t, xp: xp.subtract.reduce(t)),
+        "reduce_hypot": (lambda t, xp: xp.hypot.reduce(t)),
+        "reduce_max": (lambda t, xp: xp.maximum.reduce(t)),
+        "accumulate_power": (lambda t, xp: xp.power.accumulate(t).sum()),
+        "accumulate_multiply": (lambda t, xp: xp.multiply.accumulate(t).sum()),
+        "outer_arctan2": (lambda t, xp: xp.arctan2.outer(t, t).sum()),
+    }
+    for name, f in fns.items():
+        g = xnp.grad(lambda t: f(t, xnp))(xnp.asarray(x))
+        np.testing.assert_allclose(np.asarray(g), fd(lambda v: f(v, np), x), rtol=1e-6,
+                                   err_msg=name)
+        batch = np.stack([x, x[::-1], x * 2])
+        got = xnp.vmap(lambda t: f(t, xnp))(xnp.asarray(batch))
+        np.testing.assert_allclose(np.asarray(got), [f(r, np) for r in batch], rtol=1e-12,
+                                   err_msg=name)
+
+    def at_fn(t, xp):
+        b = t * 1.0
+        xp.multiply.at(b, [0, 0, 2], t[1])
+        xp.add.at(b, [1, 1], t[0])
+        return (b * b).sum()
+
+    def at_np(v):
+        return at_fn(v.copy(), np)
+
+    g = xnp.grad(lambda t: at_fn(t, xnp))(xnp.asarray(x))
+    np.testing.assert_allclose(np.asarray(g), fd(at_np, x), rtol=1e-6)
+    batch = np.stack([x, x + 1])
+    np.testing.assert_allclose(np.asarray(xnp.vmap(lambda t: at_fn(t, xnp))(xnp.asarray(batch))),
+                               [at_np(r) for r in batch], rtol=1e-12)
+
+
+# --------------------------------------------------------------------------- gufuncs
+
+
+GUFUNC_CASES = [
+    ("matmul", (3, 2, 5), (5, 3, 2), {"axes": [(0, 2), (0, 1), (1, 2)]}),
+    ("matmul", (3,), (3, 4), {"axes": [(0,), (0, 1), (0,)]}),
+    ("matmul", (3,), (3, 4), {"axes": [0, (0, 1), 0]}),
+    ("matmul", (2, 3, 4), (4, 2), {"axes": [(0, 1), (0, 1)]}),
+    ("matmul", (2, 3, 4), (4, 2), {"axis": 0}),
+    ("matmul", (2, 3, 4), (4, 2), {"keepdims": True}),
+    ("vecdot", (3, 4), (3, 4), {"axis": 0}),
+    ("vecdot", (3, 4), (3, 4), {"axis": 0, "keepdims": True}),
+    ("vecdot", (3, 4), (3, 4), {"axes": [0, 0]}),
+    ("vecdot", (3, 4), (3, 4), {"axes": [0, 0, 1], "keepdims": True}),
+    ("vecdot", (3, 4), (3, 4), {"axes": [0, 0], "axis": 0}),
+    ("vecdot", (3, 4), (1, 4), {"axis": -1, "keepdims": True}),
+    ("matvec", (2, 3, 4), (3, 2), {"axes": [(1, 2), (0,), (0,)]}),
+    ("matvec", (2, 4, 3), (3, 2), {"axes": [(1, 2), (0,), (0,)]}),
+    ("matvec", (2, 4, 3), (3,), {"keepdims": True}),
+    ("vecmat", (3, 2), (2, 3, 4), {"axes": [(0,), (1, 2), (0,)]}),
+]
+
+
+@pytest.mark.parametrize("case", GUFUNC_CASES, ids=lambda c: f"{c[0]}-{c[3]}")
+def test_gufunc_axes_axis_keepdims(case):
+    name, sa, sb, kw = case
+    if not hasattr(np, name):
+        pytest.skip(f"this NumPy has no {name}")
+    a, b = _data(sa, F64, 0), _data(sb, F64, 1)
+    check(lambda xp, x, y: getattr(xp, name)(x, y, **kw), a, b)
+
+
+def test_gufunc_out_and_method_errors():
+    a, b = _data((3, 4), F64, 0), _data((3, 4), F64, 1)
+    out = xnp.zeros((1, 4))
+    assert xnp.vecdot(xnp.asarray(a), xnp.asarray(b), out=out, axis=0, keepdims=True) is out
+    np.testing.assert_allclose(np.asarray(out), np.vecdot(a, b, axis=0, keepdims=True))
+    for name in ("matmul", "vecdot", "matvec", "vecmat"):
+        for method, call in (("reduce", lambda u: u.reduce(a)),
+                             ("accumulate", lambda u: u.accumulate(a)),
+                             ("reduceat", lambda u: u.reduceat(a, [0])),
+                             ("outer", lambda u: u.outer(a, b)),
+                             ("at", lambda u: u.at(xnp.asarray(a), [0], b[0]))):
+            status, err = _outcome(lambda: call(getattr(np, name)))
+            assert status == "err"
+            with pytest.raises(_public(type(err))) as info:
+                call(getattr(xnp, name))
+            assert str(info.value).split(":")[0] == str(err).split(":")[0], (name, method)
+
+
+# --------------------------------------------------------------------------- rejections
+
+
+@pytest.mark.parametrize("name", UNARY + ["divmod", "frexp", "modf"])
+def test_methods_numpy_rejects(name):
+    u, nu = getattr(xnp, name), getattr(np, name)
+    x = np.ones(3)
+    for call in (lambda f: f.reduce(x), lambda f: f.accumulate(x),
+                 lambda f: f.reduceat(x, [0]), lambda f: f.outer(x, x)):
+        status, err = _outcome(lambda: call(nu))
+        if status == "ok":
+            continue
+        with pytest.raises(type(err), match=str(err)):
+            call(u)
+    if nu.nout == 2:
+        with pytest.raises(ValueError, match="Only single output"):
+            u.at(xnp.ones(3), [0])
+
+
+# --------------------------------------------------------------------------- frompyfunc
+
+
+def test_frompyfunc_eagerly_matches_numpy():
+    def f(a, b):
+        return a * 10 + b
+
+    u, nu = xnp.frompyfunc(f, 2, 1), np.frompyfunc(f, 2, 1)
+    assert isinstance(u, xnp.ufunc) and (u.nin, u.nout, u.types, u.identity) == (
+        nu.nin, nu.nout, nu.types, nu.identity)
+    assert u.__name__ == nu.__name__
+    a, b = np.asarray([[1, 2], [3, 4]]), np.asarray([5, 6])
+    for call in (lambda g, x, y: g(x, y), lambda g, x, y: g.outer(x, y),
+                 lambda g, x, y: g.reduce(x, axis=1), lambda g, x, y: g.accumulate(x),
+                 lambda g, x, y: g.reduceat(x[0], [0, 1])):
+        ref = np.asarray(call(nu, a, b).tolist())
+        got = call(u, xnp.asarray(a), xnp.asarray(b))
+        assert type(got) is xnp.Array
+        assert_allclose(got, ref)
+    arr, ref = xnp.asarray([1, 2, 3]), np.asarray([1, 2, 3], dtype=object)
+    u.at(arr, [0, 0, 2], 1)
+    nu.at(ref, [0, 0, 2], 1)
+    assert np.asarray(arr).tolist() == ref.tolist()
+    two = xnp.frompyfunc(divmod, 2, 2)
+    q, r = two(xnp.asarray([7, 8]), 3)
+    assert np.asarray(q).tolist() == [2, 2] and np.asarray(r).tolist() == [1, 2]
+    ident = xnp.frompyfunc(f, 2, 1, identity=0)
+    assert ident.identity == 0 and float(ident.reduce(xnp.zeros(0))) == 0.0
+    with pytest.raises(TypeError, match="numeric"):
+        xnp.frompyfunc(str, 1, 1)(xnp.asarray([1, 2]))
+    with pytest.raises(TypeError, match="callable"):
+        xnp.frompyfunc(3, 1, 1)
+
+
+def test_frompyfunc_under_jit_raises():
+    u = xnp.frompyfunc(lambda a: a + 1, 1, 1)
+    with pytest.raises(TypeError, match="cannot be (traced|staged)"):
+        xnp.jit(lambda x: u(x))(xnp.ones(2))
+    with pytest.raises(TypeError, match="cannot be (traced|staged)"):
+        xnp.jit(lambda x: u.reduce(x))(xnp.ones(2))
+    with pytest.raises(TypeError, match="cannot be (traced|staged)"):
+        xnp.vmap(lambda x: u(x))(xnp.ones(2))
+
+
+# --------------------------------------------------------------------------- vectorize
+
+
+def test_vectorize_keywords_match_numpy():
+    def f(a, b, c=1):
+        return a * b + c
+
+    x, y = np.arange(6.0).reshape(2, 3), np.arange(3.0)
+    for xp in (np, xnp):
+        v = xp.vectorize(f, otypes=[np.float32], excluded={"c"})
+        r = v(x if xp is np else xnp.asarray(x), y, c=2)
+        if xp is np:
+            ref = r
+        else:
+            assert_allclose(r, ref)
+    sig = "(n),(n)->()"
+    ref = np.vectorize(lambda a, b: (a * b).sum(), signature=sig)(x, y)
+    got = xnp.vectorize(lambda a, b: (a * b).sum(), signature=sig)(xnp.asarray(x), y)
+    assert_allclose(got, ref)
+    got = xnp.jit(lambda t: xnp.vectorize(lambda a, b: (a * b).sum(), signature=sig)(t, y))(
+        xnp.asarray(x))
+    assert_allclose(got, ref, kind="reduction")

@@ -441,9 +441,12 @@ def _wait_reachable(host: str, port: int, deadline: float) -> bool:
 
 
 def _ignore_runtime_error(*_):
-    # Replaces jaxlib's default handler (which aborts the process) so that a failed
-    # connect returns an error to the caller; after connecting, a fatal runtime error
-    # (a process stopped sending heartbeats) still terminates this process.
+    # Given instead of jaxlib's default error handler, which aborts the process. jaxlib
+    # 0.10 cannot pass the error status to a Python handler (std::bad_cast), so this is
+    # never reached: during connect the failed call surfaces as a RuntimeError there
+    # (reported as ConnectionError below); after connecting, an error found by the
+    # runtime's background poller (a process stopped sending heartbeats) still ends
+    # this process, as the default handler would.
     return None
 
 
@@ -484,8 +487,9 @@ def start_distributed(coordinator_address: str, num_processes: int, process_id: 
     except Exception as e:  # noqa: BLE001  (jaxlib reports a failed registration as RuntimeError)
         if service is not None:
             service.shutdown()
+        detail = "" if "bad_cast" in str(e) else f" ({e})"
         raise ConnectionError(f"registering with the coordination service at "
-                              f"{coordinator_address} failed within {left} s ({e})") from None
+                              f"{coordinator_address} failed within {left} s{detail}") from None
     _DISTRIBUTED.update(client=client, service=service, node_id=process_id,
                         num_nodes=num_processes, loopback=_is_loopback(host),
                         timeout=initialization_timeout)

@@ -45,15 +45,15 @@ def _close(actual, expected, dtype, scale=1.0):
 # --------------------------------------------------------------------------- the namespace
 
 
-# JAX's lax.linalg keyword-only parameters that xnp has (xnp lacks use_magma,
-# subset_by_index, pivoting and algorithm, which select other LAPACK drivers)
+# JAX's lax.linalg parameters, in JAX's order (the keywords that select another LAPACK
+# driver raise NotImplementedError; use_magma, a GPU solver choice, has no effect)
 JAX_SIGNATURES = {
     "cholesky": (["x"], ["symmetrize_input"]),
-    "eig": (["x"], ["compute_left_eigenvectors", "compute_right_eigenvectors"]),
-    "eigh": (["x"], ["lower", "symmetrize_input", "sort_eigenvalues"]),
+    "eig": (["x"], ["compute_left_eigenvectors", "compute_right_eigenvectors", "use_magma"]),
+    "eigh": (["x"], ["lower", "symmetrize_input", "sort_eigenvalues", "subset_by_index"]),
     "lu": (["x"], []),
-    "qr": (["x"], ["full_matrices"]),
-    "svd": (["x"], ["full_matrices", "compute_uv"]),
+    "qr": (["x"], ["pivoting", "full_matrices", "use_magma"]),
+    "svd": (["x"], ["full_matrices", "compute_uv", "subset_by_index", "algorithm"]),
     "triangular_solve": (["a", "b"], ["left_side", "lower", "transpose_a", "conjugate_a",
                                       "unit_diagonal"]),
 }
@@ -161,6 +161,30 @@ def test_triangular_solve_matches_scipy(mode, dtype, left_side, lower, transpose
     op = tri.T if transpose_a else tri
     expected = np.linalg.solve(op, b) if left_side else np.linalg.solve(op.T, b.T).T
     _close(out, expected, dtype, scale=10)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("call,arg", [
+    (lambda a: linalg.qr(a, pivoting=True), "pivoting=True"),
+    (lambda a: linalg.eigh(a, subset_by_index=(0, 1)), r"subset_by_index=\(0, 1\)"),
+    (lambda a: linalg.svd(a, subset_by_index=(0, 1)), r"subset_by_index=\(0, 1\)"),
+    (lambda a: linalg.svd(a, algorithm="jacobi"), "algorithm='jacobi'"),
+])
+def test_other_lapack_drivers_raise(mode, call, arg):
+    f = xnp.jit(call) if mode == "jit" else call
+    with pytest.raises(NotImplementedError, match=rf"xnp.lax.linalg.\w+: `{arg}` is not supported"):
+        f(np.eye(3))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_use_magma_has_no_effect(mode):
+    x = _matrix(np.random.default_rng(8), (3, 3), np.float64)
+    q, r = _run(mode, lambda a: linalg.qr(a, use_magma=True), x)
+    np.testing.assert_allclose(q @ r, x, rtol=1e-12, atol=1e-12)
+    w = _run(mode, lambda a: linalg.eig(a, compute_left_eigenvectors=False,
+                                        compute_right_eigenvectors=False, use_magma=False)[0], x)
+    np.testing.assert_allclose(np.sort_complex(w), np.sort_complex(np.linalg.eigvals(x)),
+                               rtol=1e-10)
 
 
 def test_linalg_errors_name_the_function():

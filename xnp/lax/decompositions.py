@@ -244,13 +244,19 @@ qr_p = kit.primitive("qr", shape=_qr_shape, dtype=_qr_dtype, weak_type=kit.never
 qr_p.batch = _leading_batch(qr_p)
 
 
-def qr(x: Array, *, full_matrices: bool = True):
+def _unsupported(fname: str, arg: str, value, why: str) -> None:
+    raise NotImplementedError(
+        f"xnp.lax.linalg.{fname}: `{arg}={value!r}` is not supported: {why}.")
+
+
+def qr(x: Array, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None):
     """QR decomposition ``x = q @ r``: ``(q, r)``, ``q`` with orthonormal columns, ``r``
     upper triangular (LAPACK's geqrf sign convention, as ``numpy.linalg.qr``).
 
     ``x``: shape ``(..., m, n)``. With ``full_matrices``: ``q`` is ``(..., m, m)`` and
     ``r`` ``(..., m, n)``; otherwise ``k = min(m, n)`` and ``q`` is ``(..., m, k)``,
-    ``r`` ``(..., k, n)``. Dtype of ``x``.
+    ``r`` ``(..., k, n)``. Dtype of ``x``. ``use_magma`` (JAX's GPU solver choice) has
+    no effect: LAPACK runs on the CPU.
 
     Raises
     ------
@@ -258,7 +264,11 @@ def qr(x: Array, *, full_matrices: bool = True):
         ``x`` is not float32/float64/complex64/complex128.
     ValueError
         ``x`` has rank < 2.
+    NotImplementedError
+        ``pivoting=True`` (column-pivoted QR has no primitive in xnp).
     """
+    if pivoting:
+        _unsupported("qr", "pivoting", pivoting, "column-pivoted QR (geqp3) has no primitive")
     return tuple(qr_p.bind(x, full_matrices=bool(full_matrices)))
 
 
@@ -281,7 +291,7 @@ eigh_p.batch = _leading_batch(eigh_p)
 
 
 def eigh(x: Array, *, lower: bool = True, symmetrize_input: bool = True,
-         sort_eigenvalues: bool = True):
+         sort_eigenvalues: bool = True, subset_by_index=None):
     """Eigendecomposition of Hermitian matrices: ``(v, w)`` with ``x @ v = v * w``.
 
     ``x``: shape ``(..., n, n)``; only its lower (``lower``) or upper triangle is read
@@ -296,7 +306,12 @@ def eigh(x: Array, *, lower: bool = True, symmetrize_input: bool = True,
         ``x`` is not float32/float64/complex64/complex128.
     ValueError
         ``x`` is not a stack of square matrices.
+    NotImplementedError
+        ``subset_by_index`` is given (slice the full result instead).
     """
+    if subset_by_index is not None:
+        _unsupported("eigh", "subset_by_index", subset_by_index,
+                     "eigh computes every eigenpair; slice v[..., lo:hi] and w[..., lo:hi]")
     if symmetrize_input:
         x = symmetrize("eigh", x)
     return tuple(eigh_p.bind(x, lower=bool(lower), sort_eigenvalues=bool(sort_eigenvalues)))
@@ -327,7 +342,8 @@ svd_p = kit.primitive("svd", shape=_svd_shape, dtype=_svd_dtype, weak_type=kit.n
 svd_p.batch = _leading_batch(svd_p)
 
 
-def svd(x: Array, *, full_matrices: bool = True, compute_uv: bool = True):
+def svd(x: Array, *, full_matrices: bool = True, compute_uv: bool = True, subset_by_index=None,
+        algorithm=None):
     """Singular value decomposition ``x = u @ diag(s) @ vh``.
 
     ``x``: shape ``(..., m, n)``, ``k = min(m, n)``. Returns ``(u, s, vh)`` when
@@ -341,7 +357,14 @@ def svd(x: Array, *, full_matrices: bool = True, compute_uv: bool = True):
         ``x`` is not float32/float64/complex64/complex128.
     ValueError
         ``x`` has rank < 2.
+    NotImplementedError
+        ``subset_by_index`` or ``algorithm`` is given (one LAPACK driver, every value).
     """
+    if subset_by_index is not None:
+        _unsupported("svd", "subset_by_index", subset_by_index,
+                     "svd computes every singular triple; slice the result instead")
+    if algorithm is not None:
+        _unsupported("svd", "algorithm", algorithm, "xnp has one SVD algorithm (LAPACK gesdd)")
     outs = svd_p.bind(x, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
     if not compute_uv:
         return outs[0]
@@ -370,7 +393,7 @@ eig_p.batch = _leading_batch(eig_p)
 
 
 def eig(x: Array, *, compute_left_eigenvectors: bool = True,
-        compute_right_eigenvectors: bool = True):
+        compute_right_eigenvectors: bool = True, use_magma=None):
     """Eigendecomposition of general square matrices (LAPACK geev; CPU only under jit).
 
     ``x``: shape ``(..., n, n)``. Returns a list ``[w, vl, vr]`` without the
@@ -379,6 +402,7 @@ def eig(x: Array, *, compute_left_eigenvectors: bool = True,
     (``vl^H @ x = w[:, None] * vl^H``), each normalised to unit 2-norm with its largest
     component real. All complex (complex64 for float32/complex64 input); the
     eigenvalues are in LAPACK's order (not sorted). Non-convergence gives NaN.
+    ``use_magma`` (JAX's GPU solver choice) has no effect: LAPACK runs on the CPU.
 
     Raises
     ------

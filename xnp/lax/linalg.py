@@ -5,17 +5,22 @@ exported as ``xnp.lax.cholesky`` and so on), with JAX's signatures and output
 conventions:
 
 * ``cholesky(x, *, symmetrize_input=True) -> L``
-* ``eig(x, *, compute_left_eigenvectors=True, compute_right_eigenvectors=True)
-  -> [w, vl, vr]`` (the requested eigenvectors only)
-* ``eigh(x, *, lower=True, symmetrize_input=True, sort_eigenvalues=True) -> (v, w)``
+* ``eig(x, *, compute_left_eigenvectors=True, compute_right_eigenvectors=True,
+  use_magma=None) -> [w, vl, vr]`` (the requested eigenvectors only)
+* ``eigh(x, *, lower=True, symmetrize_input=True, sort_eigenvalues=True,
+  subset_by_index=None) -> (v, w)``
 * ``lu(x) -> (lu, pivots, permutation)``
-* ``qr(x, *, full_matrices=True) -> (q, r)``
-* ``svd(x, *, full_matrices=True, compute_uv=True) -> (u, s, vh)`` or ``s``
+* ``qr(x, *, pivoting=False, full_matrices=True, use_magma=None) -> (q, r)``
+* ``svd(x, *, full_matrices=True, compute_uv=True, subset_by_index=None, algorithm=None)
+  -> (u, s, vh)`` or ``s``
 * ``triangular_solve(a, b, *, left_side=False, lower=False, transpose_a=False,
   conjugate_a=False, unit_diagonal=False) -> x``
 
 Every operand is a stack of matrices ``(..., m, n)`` of float32, float64, complex64 or
 complex128; each function's docstring gives its shapes, dtypes and errors. The
+keywords that select another LAPACK driver (``pivoting=True``, ``subset_by_index``,
+``algorithm``) raise ``NotImplementedError``; ``use_magma`` (a GPU solver choice in JAX)
+has no effect. The
 matrix products (``dot_general``, ``dot``) are in :mod:`xnp.lax.products`, as in JAX,
 where ``lax.linalg`` holds only the decompositions. JAX's ``lu_pivots_to_permutation``,
 ``tridiagonal_solve``, ``schur``, ``hessenberg``, ``tridiagonal``, ``householder_product``

@@ -128,6 +128,14 @@ def child_main() -> None:
         out["device_put_error"] = None
     except ValueError as e:
         out["device_put_error"] = str(e)
+    # devices interleaved over the processes: no process holds consecutive rows
+    devs = xnp.devices()
+    mixed = NamedSharding(Mesh(np.array([devs[0], devs[2], devs[1], devs[3]]), ("x",)), P("x"))
+    try:
+        xnp.make_array_from_process_local_data(mixed, a_full[:8])
+        out["interleaved_error"] = None
+    except ValueError as e:
+        out["interleaved_error"] = str(e)
     # a one-device program runs on this process's first device
     out["jit_local"] = np.asarray(xnp.jit(lambda x: x * 2 + 1)(np.arange(3.0))).tolist()
     out["jit_local_device"] = xnp.jit(lambda x: x * 2)(np.arange(3.0)).sharding.device.id
@@ -221,6 +229,8 @@ def test_two_dimensional_mesh_across_processes(group):
         assert all(s[2] for s in r["grid_shards"])
         np.testing.assert_allclose(r["grid_psum_jit"], a_full.sum(), rtol=1e-12)
         assert r["within_fetch"]
+        assert "not consecutive" in r["interleaved_error"]
+        assert "tiles [0, 2]" in r["interleaved_error"] or "tiles [1, 3]" in r["interleaved_error"]
         assert "(16, 4)" in r["global_shape_error"] and "float64[16, 4]" in r["global_shape_error"]
 
 

@@ -231,3 +231,63 @@ def test_eager_arguments_written_between_hot_calls_are_seen():
         np.testing.assert_array_equal(np.asarray(f(x, y)), x_np * 2.0 + y_np)
         np.testing.assert_array_equal(np.asarray(f(y, x)), y_np * 2.0 + x_np)
     assert traces[0] == 1
+
+
+def test_every_key_path_finds_the_one_entry():
+    # the last-hit check, the positional key, the pytree key and the general path (a
+    # NumPy scalar leaf, .trace/.lower) all key a call the same way: one trace, one entry
+    traces = [0]
+
+    def fun(a, b):
+        return a * b + 1.0
+
+    def counted(a, b):
+        traces[0] += 1
+        return fun(a, b)
+
+    f = xnp.jit(counted)
+    a_np = np.arange(3.0)
+    a = xnp.asarray(a_np)
+    calls = [(lambda: f(a, 2.0), 2.0), (lambda: f(a_np, 2.0), 2.0), (lambda: f(a, b=3.0), 3.0),
+             (lambda: f(a=a_np, b=2.0), 2.0), (lambda: f.lower(a, 2.0), None),
+             (lambda: f(a, 2.5), 2.5)]
+    for _ in range(CALLS):
+        for call, b in calls:
+            out = call()
+            if b is not None:
+                np.testing.assert_array_equal(np.asarray(out), fun(a_np, b))
+    # positional (a, b), keyword b, keyword a and b: three argument structures
+    assert traces[0] == 3 and f.trace_count == 3 and len(f._cache) == 3
+    general = []
+    f._call_general = lambda *a: general.append(a)  # the cached-call paths never get here
+    for call, b in calls:
+        if b is not None:
+            np.testing.assert_array_equal(np.asarray(call()), fun(a_np, b))
+    assert general == []
+    g, g_traces = _counted(lambda t: t[0] - t[1])
+    for leaf in (np.float64(1.0), 1.0, xnp.asarray(np.float64(1.0)), np.asarray(1.0)):
+        np.testing.assert_array_equal(np.asarray(g((a, leaf))), a_np - 1.0)
+    # a NumPy scalar, an ndarray and a 0-d Array are f64[]; the Python float is weak
+    assert g_traces[0] == 2 and len(g._cache) == 2
+
+
+def test_eviction_keeps_the_last_hit_and_the_bound():
+    f, traces = _counted(lambda a: a + 1.0)
+    xs = [xnp.asarray(np.arange(float(n))) for n in (1, 2, 3)]
+    with xnp.config.override(jit_cache_size=2):
+        for _ in range(CALLS):
+            f(xs[0])  # the last hit
+        f(xs[1])
+        for _ in range(CALLS):
+            f(xs[0])
+        f(xs[2])  # evicts shape 2, the least recently used
+        assert len(f._cache) == 2 and traces[0] == 3
+        f(xs[0])
+        assert traces[0] == 3
+        f(xs[1])
+        assert traces[0] == 4 and len(f._cache) == 2
+        for x in xs:
+            np.testing.assert_array_equal(np.asarray(f(x)), np.asarray(x) + 1.0)
+    f.clear_cache()
+    assert len(f._cache) == 0 and f._cache.hot[2] is None
+    np.testing.assert_array_equal(np.asarray(f(xs[0])), np.ones(1))

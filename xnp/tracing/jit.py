@@ -1,52 +1,65 @@
 """``xnp.jit`` and ``xnp.make_jaxpr``.
 
-``jit(f)(*args)``: split static from dynamic arguments, flatten the dynamic
-ones (pytrees) to avals, look up (tree structure, avals incl. weak types,
-static values compared by type and value, config) in a bounded per-function
-cache; on a miss trace ``f`` to a ``ClosedJaxpr`` and compile it with the
-registered jit backend (XLA). Called inside another trace, a jitted function
-is staged as one ``jit`` equation holding its jaxpr.
+``jit(f)(*args)``: split static from dynamic arguments, key the call by (structure of
+the dynamic arguments, static values compared by type and value, config, the leaves'
+avals incl. weak types) and look the key up in the function's one bounded cache
+(:class:`~xnp.tracing.jit_cache.JitCache`, a dict of entries); on a miss trace ``f`` to
+a ``ClosedJaxpr`` and compile it with the registered jit backend (XLA). Called inside
+another trace, a jitted function is staged as one ``jit`` equation holding its jaxpr.
+
+A cached call computes its key without flattening the arguments: positional Arrays,
+ndarrays and Python scalars (``_call_positional``), or pytrees of tuples, lists, dicts
+and None, keyword and static arguments (``_call_tree``); both make the key the general
+path (``_key``: ``tree_flatten``, ``arg_aval``) makes for the same call, so all three find
+the same entries. Before any hashing, a positional call is checked by identity against
+the cache's last hit (``JitCache.hot``: the same aval objects, scalar types and config
+snapshot object), and device-resident arguments then go to the executable as they are.
 
 Threads may call one jitted function concurrently. Each cache key is traced once:
 a thread asking for a key that another thread is tracing waits for that trace (and
 traces it itself if that trace raised), and each entry is compiled once, under its
 own lock. A thread that is itself tracing another key of some jitted function never
 waits (two such threads could wait for each other): it traces the key again, and the
-first finished trace is kept. The cache's bookkeeping (LRU order, eviction,
-``trace_count``) changes under a per-function lock that is never held while tracing
-or compiling. The fast-dispatch state is only read, set one item at a time or replaced:
-the last hit (``_hot``) is one tuple, and a call's entry is returned to the caller, not
-left on the function object for another thread to pick up.
+first finished trace is kept. The cache's bookkeeping (eviction of the least recently
+used entry beyond ``jit_cache_size``, ``trace_count``) changes under a per-function lock
+that is never held while tracing or compiling. The cached-call paths only read the
+dict; an entry's runners are set once, after its executable; the last hit is replaced
+as one tuple; and a call's entry is returned to the caller, not left on the function
+object for another thread to pick up.
 """
 
 from __future__ import annotations
 
-import collections
 import functools
 import sys
-import threading
 
 import numpy as np
 
 from xnp import config
-from xnp.tracing import core, errors
-from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
+from xnp.tracing import core, errors, jit_sharding
+from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
-from xnp.tracing import jit_sharding
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
                                   resolve_static)
+from xnp.tracing.jit_cache import (KEYING, Entry, JitCache, NotPlain, keying, signature,
+                                   structure, tick)
+from xnp.tracing.jit_cache import TRACING as _TRACING
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
-__all__ = ["jit", "make_jaxpr", "jit_p", "register_jit_backend", "Lowered", "Compiled", "Traced"]
+__all__ = ["jit", "make_jaxpr", "jit_p", "register_jit_backend", "Traced"]
 
 _JIT_BACKEND: list = [None]
 
 
 def register_jit_backend(backend) -> None:
-    """Set the compiler behind ``jit``: an object with ``lower(closed_jaxpr, name, donated)``
-    returning a lowered module (``as_text()``, ``compile()``) whose compiled form is
-    called with the flat list of argument values and returns the flat outputs."""
+    """Set the compiler behind ``jit``: an object with ``lower(closed_jaxpr, name, donated,
+    in_shardings=None, out_shardings=None)`` returning the backend's lowered module
+    (``xnp.backends.xla.Lowered``: ``as_text()``, ``compile()``), whose ``compile()``
+    returns its executable (``xnp.backends.xla.Compiled``: ``call_flat(leaves)`` and
+    ``call_buffers(buffers)`` returning the flat outputs, ``call_single`` and
+    ``call_buffers_single`` returning the one output, or None when there is not exactly
+    one)."""
     _JIT_BACKEND[0] = backend
 
 
@@ -78,96 +91,17 @@ def _closure_convert(closed: ClosedJaxpr):
     return closure_convert(closed)
 
 
-# --------------------------------------------------------------------------- arguments
 
-
-class _Entry:
-    __slots__ = ("closed", "out_tree", "mutated", "compiled", "n_out", "single", "any_mutated",
-                 "compile_lock", "in_tree")
-
-    def __init__(self, closed, out_tree, mutated, n_out):
-        self.closed = closed
-        self.out_tree = out_tree
-        self.mutated = mutated
-        self.any_mutated = any(mutated)
-        self.n_out = n_out
-        self.single = out_tree == _LEAF_TREE and n_out == 1 and not self.any_mutated
-        self.compiled = None
-        self.compile_lock = threading.Lock()  # held while lowering and compiling this entry
-        self.in_tree = None  # the arguments' treedef (matches in_shardings to leaves)
-
-
-class _PendingTrace:
-    """A cache key being traced by thread ``owner``; waiters block on ``done``."""
-
-    __slots__ = ("owner", "done")
-
-    def __init__(self):
-        self.owner = threading.get_ident()
-        self.done = threading.Event()
-
-
-class _Tracing(threading.local):
-    """How many cache keys (of any jitted function) the calling thread is tracing now."""
-
-    def __init__(self):
-        self.count = 0
-
-
-_TRACING = _Tracing()
-
+# --------------------------------------------------------------------------- calls
 
 _LEAF_TREE = tree_flatten(0)[1]
-_SCALAR_TYPES = (int, float, complex, bool)
-
-
 _ARRAY = core.Array
 _STATE = core._STATE  # per thread
 _TRACING_THREADS = core._TRACING_THREADS  # empty: no thread transforms anything
 _EVAL_TRACE = core.EvalTrace
 _SNAPSHOT = config._SNAPSHOT
-_NDARRAY = np.ndarray
-_NO_HOT = ((), object(), None, None)
 _DONATED = core.DONATED_BUFFER
 _NO_ALIAS = core.NO_ALIAS
-
-class _NotPlain(Exception):
-    """Raised by ``_tree_key`` for an argument the pytree fast path does not key."""
-
-
-def _tree_key(x, leaves):
-    """A hashable key of the pytree ``x`` of arguments (its structure and each leaf's
-    signature, as ``_call_fast`` keys positional arguments), appending its leaves to
-    ``leaves`` in ``tree_flatten``'s order. Only tuples, lists, dicts with sortable keys,
-    None, Arrays, ndarrays and Python scalars are keyed; anything else raises
-    ``_NotPlain`` (the call then takes the general path)."""
-    t = type(x)
-    if t is _ARRAY:
-        leaves.append(x)
-        av = x._aval
-        return av if av is not None else x.aval
-    if t is tuple or t is list:
-        return (t, *[_tree_key(c, leaves) for c in x])
-    if t in _SCALAR_TYPES:
-        leaves.append(x)
-        return t
-    if t is _NDARRAY:
-        leaves.append(x)
-        return (x.shape, x.dtype)
-    if x is None:
-        return None
-    if t is dict:
-        try:
-            keys = sorted(x)
-        except TypeError:
-            raise _NotPlain from None
-        return (dict, tuple(keys), *[_tree_key(x[k], leaves) for k in keys])
-    raise _NotPlain
-
-
-def _flatten_outputs(out):
-    leaves, tree = tree_flatten(out)
-    return leaves, tree
 
 
 class JitWrapped:
@@ -182,18 +116,12 @@ class JitWrapped:
         self._sig, self._static_nums, self._static_names, self._npos = resolve_static(
             fun, static_argnums, static_argnames)
         self._donate = resolve_donate(donate_argnums, self._npos, self._static_nums)
-        self._cache: collections.OrderedDict = collections.OrderedDict()
-        self._pending: dict = {}  # key -> _PendingTrace, while a thread traces it
-        self._lock = threading.Lock()  # guards _cache, _pending and trace_count
-        self._last_key = None  # for the retrace explanation of log_compiles
+        self._cache = JitCache()
         self._transformation = transformation
         self._name = getattr(fun, "__name__", "fun")
-        self.trace_count = 0
-        # fast dispatch: positional array/scalar arguments, no static or donated ones
-        self._fast: dict = {}
-        self._tree_fast: dict = {}  # the same for pytree/keyword arguments, by _tree_key
-        self._hot = _NO_HOT  # (argument avals, config snapshot, runner) of the last fast hit
-        self._fast_ok = not self._static_nums and not self._static_names and not self._donate
+        self._has_statics = bool(self._static_nums or self._static_names)
+        # the positional path and its last hit: no static or donated arguments
+        self._positional_ok = not self._has_statics and not self._donate
         jit_sharding.check_spec("in_shardings", in_shardings)
         jit_sharding.check_spec("out_shardings", out_shardings)
         self._shardings = (in_shardings, out_shardings)
@@ -203,7 +131,109 @@ class JitWrapped:
             return self
         return functools.partial(self, obj)
 
-    # -- argument handling
+    @property
+    def trace_count(self) -> int:
+        """How many times ``fun`` was traced (concurrent traces of one key each count)."""
+        return self._cache.trace_count
+
+    # -- calling
+    def __call__(self, *args, **kwargs):
+        if not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE:
+            if not kwargs:
+                # the last hit: the same argument avals (by identity: the outputs of the
+                # previous call, or the same arrays again), Python scalars of the same
+                # types and the same config snapshot; device-resident arguments (and eager
+                # ones with a cached aliasing buffer) go to the executable as they are
+                ids, snap, _, run, run_buffers = self._cache.hot
+                if snap is _SNAPSHOT[0] and len(args) == len(ids):
+                    direct = run_buffers is not None
+                    bufs = []
+                    for a, k in zip(args, ids):
+                        if type(a) is _ARRAY:
+                            if a._aval is not k:
+                                break
+                            if direct:
+                                b = a._buf
+                                if b is None:
+                                    b = a._alias
+                                if b is None or b is _DONATED or b is _NO_ALIAS:
+                                    direct = False
+                                else:
+                                    bufs.append(b)
+                        elif type(a) is not k:
+                            break
+                        else:
+                            direct = False
+                    else:
+                        return run_buffers(bufs) if direct else run(args)
+                if self._positional_ok:
+                    return self._call_positional(args)
+            return self._call_tree(args, kwargs)
+        return self._call_general(args, kwargs)
+
+    def _call_positional(self, args):
+        """Positional Arrays, ndarrays and Python scalars (no static or donated arguments,
+        no transformation active): one lookup of the key ``signature`` computes; a hit on
+        Arrays and scalars becomes the cache's last hit."""
+        state = KEYING[0]
+        if state[0] is not _SNAPSHOT[0]:
+            state = keying()
+        key = [len(args), (), state[1]]
+        ids: list = []
+        kind = signature(args, state, key, ids)
+        if not kind:
+            return self._call_tree(args, {})
+        cache = self._cache
+        entry = cache.get(tuple(key))
+        if entry is None or entry.run is None:
+            return self._call_general(args, {})
+        if kind == 1:
+            last = cache.hot[2]
+            if last is not entry and last is not None:
+                last.used = tick()  # the last hit was used until now
+            cache.hot = (tuple(ids), state[0], entry, entry.run, entry.run_buffers)
+        entry.used = tick()
+        return entry.run(args)
+
+    def _call_tree(self, args, kwargs):
+        """Pytree, keyword, static or donated arguments with no transformation active: the
+        key from ``structure`` and ``signature``; a hit runs the entry on the leaves."""
+        if self._has_statics:
+            dyn_args, dyn_kwargs, statics, _ = self._split(args, kwargs)
+        else:
+            dyn_args, dyn_kwargs, statics = args, kwargs, ()
+        state = KEYING[0]
+        if state[0] is not _SNAPSHOT[0]:
+            state = keying()
+        leaves: list = []
+        try:
+            key = [structure(dyn_args, dyn_kwargs, leaves), statics, state[1]]
+        except NotPlain:
+            return self._call_general(args, kwargs)
+        if signature(leaves, state, key, None):
+            entry = self._cache.get(tuple(key))
+            if entry is not None and entry.run is not None:
+                entry.used = tick()
+                return entry.run(leaves)
+        return self._call_general(args, kwargs)
+
+    def _call_general(self, args, kwargs):
+        """Any call: the key from the flattened arguments; traced on a miss, compiled on the
+        first eager call, or staged into the enclosing trace."""
+        leaves, paths, key, in_tree, statics, donate_flat = self._key(args, kwargs)
+        tracers = [x for x in leaves if isinstance(x, core.Tracer)]
+        for x in tracers:
+            x._check_alive(f"a call of xnp.jit({self._name})")
+        staged = type(core.current_trace()) is not core.EvalTrace or bool(tracers)
+        entry = self._entry(key, paths, in_tree, statics)
+        if staged:
+            return self._bind_nested(entry, leaves)
+        run = entry.run
+        if run is None:
+            run = self._compile(entry, donate_flat)
+        return run(leaves)
+
+    # -- keys
     def _split(self, args, kwargs):
         dyn_args, statics, donated = [], [], []
         for i, a in enumerate(args):
@@ -220,23 +250,20 @@ class JitWrapped:
                 dyn_kwargs[k] = kwargs[k]
         return tuple(dyn_args), dyn_kwargs, tuple(statics), donated
 
-    def _names_for(self, args, kwargs, dyn_args, dyn_kwargs):
+    def _key(self, args, kwargs):
+        """``(leaves, paths, key, in_tree, statics, donate_flat)`` of a call: the flat dynamic
+        arguments, their names for messages, the cache key (see ``jit_cache``), the
+        arguments' treedef, the static arguments and which leaves are donated."""
+        if self._donate and self._npos is None:
+            check_donate_call(self._donate, len(args), self._name)
+        dyn_args, dyn_kwargs, statics, donated = self._split(args, kwargs)
         names = signature_arg_names(self._fun, args, kwargs)
-        pos_names = []
         if names is not None:
             pos_names = [n for i, n in enumerate(names[: len(args)]) if i not in self._static_nums]
         else:
             pos_names = [f"args[{i}]" for i in range(len(args)) if i not in self._static_nums]
-        return pos_names
-
-    def _flat(self, args, kwargs):
-        if self._donate and self._npos is None:
-            check_donate_call(self._donate, len(args), self._name)
-        dyn_args, dyn_kwargs, statics, donated = self._split(args, kwargs)
-        pos_names = self._names_for(args, kwargs, dyn_args, dyn_kwargs)
         path_leaves, in_tree = tree_flatten_with_path((dyn_args, dyn_kwargs))
-        leaves, paths = [], []
-        donate_flat = []
+        leaves, paths, donate_flat = [], [], []
         for path, leaf in path_leaves:
             if path[0] == "[0]":
                 i = int(path[1][1:-1])
@@ -247,7 +274,19 @@ class JitWrapped:
                 paths.append(path[1][2:-2] + keystr(path[2:]))
                 donate_flat.append(False)
             leaves.append(leaf)
-        return leaves, paths, in_tree, statics, donate_flat
+        avals = [arg_aval(x, p, self._name) for x, p in zip(leaves, paths)]
+        mine: list = []
+        try:
+            struct = structure(dyn_args, dyn_kwargs, mine)
+        except NotPlain:
+            struct = in_tree
+        if len(mine) != len(leaves) or any(a is not b for a, b in zip(mine, leaves)):
+            struct = in_tree  # a node other than a tuple, list, dict or None
+        return leaves, paths, (struct, statics, keying()[1], *avals), in_tree, statics, donate_flat
+
+    # -- tracing and compiling
+    def _entry(self, key, paths, in_tree, statics) -> Entry:
+        return self._cache.lookup(key, lambda: self._trace_entry(key, paths, in_tree, statics))
 
     def _rebuild_fun(self, in_tree, statics):
         fun = self._fun
@@ -261,48 +300,16 @@ class JitWrapped:
                     args.insert(key, st.value)
                 else:
                     kwargs[key] = st.value
-            out = fun(*args, **kwargs)
-            out_leaves, out_tree = _flatten_outputs(out)
-            flat_fun.out_tree = out_tree
+            out_leaves, flat_fun.out_tree = tree_flatten(fun(*args, **kwargs))
             return out_leaves
 
         return flat_fun
 
-    def _stage(self, leaves, paths, in_tree, statics):
-        avals = tuple(arg_aval(x, p, self._name) for x, p in zip(leaves, paths))
-        key = (in_tree, avals, statics, config.snapshot())
-        lock = self._lock
-        while True:
-            with lock:
-                entry = self._cache.get(key)
-                if entry is not None:
-                    self._cache.move_to_end(key)
-                    return entry, avals
-                pending = self._pending.get(key)
-                if pending is None:
-                    pending = self._pending[key] = _PendingTrace()
-                    break
-            if _TRACING.count or pending.owner == threading.get_ident():
-                # this thread is tracing (it may hold up the thread it would wait for):
-                # trace the key too, without taking over the other trace's bookkeeping
-                entry = self._trace_entry(key, paths, in_tree, statics, avals)
-                with lock:
-                    return self._insert(key, entry), avals
-            pending.done.wait()  # then the entry is cached, or that trace failed: retry
-        try:
-            entry = self._trace_entry(key, paths, in_tree, statics, avals)
-            with lock:
-                entry = self._insert(key, entry)
-        finally:
-            with lock:
-                del self._pending[key]
-            pending.done.set()
-        return entry, avals
-
-    def _trace_entry(self, key, paths, in_tree, statics, avals) -> _Entry:
+    def _trace_entry(self, key, paths, in_tree, statics) -> Entry:
         """Trace the function for cache key ``key`` (not inserted in the cache)."""
+        avals = key[3:]
         if config.get("log_compiles"):
-            print(self._explain(key, paths), file=sys.stderr)
+            print(self._explain(key, in_tree, paths), file=sys.stderr)
         flat_fun = self._rebuild_fun(in_tree, statics)
         dbg = debug_info_for(self._fun, self._transformation, paths)
         _TRACING.count += 1
@@ -311,234 +318,47 @@ class JitWrapped:
         finally:
             _TRACING.count -= 1
         n_out = len(closed.jaxpr.outvars) - sum(mutated)
-        entry = _Entry(closed, flat_fun.out_tree, mutated, n_out)
-        entry.in_tree = in_tree
-        return entry
+        return Entry(closed, flat_fun.out_tree, mutated, n_out, in_tree)
 
-    def _insert(self, key, entry) -> _Entry:
-        """Count the trace and cache ``entry`` under ``key``, unless a concurrent trace of
-        the same key got there first: that entry is kept and returned (``_lock`` held)."""
-        self.trace_count += 1
-        self._last_key = key
-        first = self._cache.get(key)
-        if first is not None:
-            return first
-        self._cache[key] = entry
-        if len(self._cache) > config.get("jit_cache_size"):
-            self._cache.popitem(last=False)
-        return entry
-
-    def _explain(self, key, paths) -> str:
+    def _explain(self, key, in_tree, paths) -> str:
         """Why ``key`` is traced, compared with the last key traced (by any thread)."""
-        in_tree, avals, statics, cfg = key
+        struct, statics, cfg, *avals = key
         head = f"xnp: compiling {self._name} for ({errors.avals_str(avals)})"
-        last = self._last_key
+        last = self._cache.last_traced
         if last is None:
             return head + ": first call"
+        (l_struct, l_statics, l_cfg, *l_avals), l_tree = last
         reasons = []
-        if last[0] != in_tree:
-            reasons.append(f"argument structure changed: {last[0]} -> {in_tree}")
-        elif last[1] != avals:
-            for p, a, b in zip(paths, last[1], avals):
+        if l_struct != struct:
+            reasons.append(f"argument structure changed: {l_tree} -> {in_tree}")
+        elif l_avals != avals:
+            for p, a, b in zip(paths, l_avals, avals):
                 if a != b:
                     reasons.append(f"argument {p} changed from {a} to {b}")
-        if last[2] != statics:
-            old = dict(last[2])
+        if l_statics != statics:
+            old = dict(l_statics)
             for k, st in statics:
                 if k not in old or old[k] != st:
                     prev = old[k].value if k in old else None
                     reasons.append(f"static argument {k} changed from {prev!r} to {st.value!r}")
-        if last[3] != cfg:
+        if l_cfg != cfg:
             reasons.append("configuration changed")
         return head + ": retrace because " + "; ".join(reasons or ["cache entry was evicted"])
 
-    # -- calling
-    def __call__(self, *args, **kwargs):
-        if (not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE) and not kwargs:
-            # the hottest path: the same argument avals (by identity: the outputs of the
-            # previous call, or the same arrays again), Python scalars of the same types and
-            # configuration as the last hit; device-resident arguments go to the executable
-            # as they are. One and two arguments are spelled out (this runs on every
-            # cached call).
-            avals, snap, run, run_buffers = self._hot
-            if snap is _SNAPSHOT[0]:
-                n = len(args)
-                if n != len(avals):
-                    pass
-                elif n == 2:
-                    a, b = args
-                    ta, tb = type(a), type(b)
-                    if ta is _ARRAY and tb is _ARRAY:
-                        if a._aval is avals[0] and b._aval is avals[1]:
-                            ba, bb = a._buf, b._buf
-                            if ba is None:
-                                ba = a._alias  # an eager array's cached aliasing buffer
-                            if bb is None:
-                                bb = b._alias
-                            if (run_buffers is None or ba is None or bb is None
-                                    or ba is _DONATED or bb is _DONATED
-                                    or ba is _NO_ALIAS or bb is _NO_ALIAS):
-                                return run(args)
-                            return run_buffers([ba, bb])
-                    elif ((a._aval is avals[0] if ta is _ARRAY else ta is avals[0])
-                          and (b._aval is avals[1] if tb is _ARRAY else tb is avals[1])):
-                        return run(args)
-                elif n == 1:
-                    a = args[0]
-                    if type(a) is _ARRAY:
-                        if a._aval is avals[0]:
-                            ba = a._buf
-                            if ba is None:
-                                ba = a._alias  # an eager array's cached aliasing buffer
-                            if (run_buffers is None or ba is None or ba is _DONATED
-                                    or ba is _NO_ALIAS):
-                                return run(args)
-                            return run_buffers([ba])
-                    elif type(a) is avals[0]:
-                        return run(args)
-                else:
-                    bufs = []
-                    for a, k in zip(args, avals):
-                        if type(a) is _ARRAY:
-                            if a._aval is not k:
-                                break
-                            b = a._buf
-                            if b is None:
-                                b = a._alias
-                            if b is None or b is _DONATED or b is _NO_ALIAS:
-                                run_buffers = None
-                            bufs.append(b)
-                        elif type(a) is k:
-                            run_buffers = None
-                        else:
-                            break
-                    else:
-                        return run(args) if run_buffers is None else run_buffers(bufs)
-            if self._fast_ok:
-                return self._call_fast(args)
-        return self._call_slow(args, kwargs)
-
-    def _call_fast(self, args):
-        """The cached-call path for positional arrays/scalars with no transformation active,
-        keyed on the argument signature and the identity of the config snapshot."""
-        # the signature: an Array's aval (hashed once, compared by shape, dtype and weak
-        # type), an ndarray's (shape, dtype), a scalar's type; None for anything else
-        sig = []
-        for a in args:
-            t = type(a)
-            if t is _ARRAY:
-                av = a._aval
-                sig.append(av if av is not None else a.aval)
-            elif t is _NDARRAY:
-                sig.append((a.shape, a.dtype))
-            elif t in _SCALAR_TYPES:
-                sig.append(t)
-            else:
-                return self._call_slow(args, {})
-        sig = tuple(sig)
-        hit = self._fast.get(sig)
-        if hit is None or hit[1] is not _SNAPSHOT[0]:
-            out, entry = self._call_entry(args, {})
-            if entry is None:
-                return out
-            if len(self._fast) >= config.get("jit_cache_size"):
-                self._fast.clear()
-            hit = self._fast[sig] = (self._runners(entry), config.snapshot())
-        else:
-            out = hit[0][0](args)
-        if all(type(k) is ShapedArray or k in _SCALAR_TYPES for k in sig):
-            # identity keys: each Array's aval object, each Python scalar's type
-            self._hot = (tuple(a._aval if type(a) is _ARRAY else type(a) for a in args),
-                         hit[1], *hit[0])
-        return out
-
-    @staticmethod
-    def _runners(entry):
-        """Two functions running ``entry``'s executable and returning the call's result
-        (outputs unflattened, in-place updates written back): one on the flat positional
-        arguments, one on their device buffers (None when arguments are updated in place)."""
-        c = entry.compiled
-        if entry.single:
-            return c.call_single, c.call_buffers_single
-        if entry.any_mutated:
-            return JitWrapped._tree_runner(entry), None
-        call, call_buffers = c.call_flat, c.call_buffers
-        build = entry.out_tree.builder()
-        return lambda args: build(call(args)), lambda bufs: build(call_buffers(bufs))
-
-    def _call_slow(self, args, kwargs):
-        """A call with pytree, keyword or static arguments (or under a transformation):
-        with no transformation active, a hit in ``_tree_fast`` (keyed by ``_tree_key`` of
-        the dynamic arguments, the static ones and the config snapshot) runs the entry's
-        executable on the leaves directly; otherwise the general path."""
-        if not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE:
-            if self._static_nums or self._static_names:
-                dyn_args, dyn_kwargs, statics, _ = self._split(args, kwargs)
-            else:
-                dyn_args, dyn_kwargs, statics = args, kwargs, ()
-            leaves: list = []
-            try:
-                key = (_tree_key(dyn_args, leaves), _tree_key(dyn_kwargs, leaves), statics)
-                hit = self._tree_fast.get(key)
-            except (_NotPlain, TypeError):  # TypeError: an unhashable static value
-                hit = key = None
-            if hit is not None and hit[1] is _SNAPSHOT[0]:
-                return hit[0](leaves)
-            out, entry = self._call_entry(args, kwargs)
-            if key is not None and entry is not None:
-                if len(self._tree_fast) >= config.get("jit_cache_size"):
-                    self._tree_fast.clear()
-                self._tree_fast[key] = (self._tree_runner(entry), config.snapshot())
-            return out
-        return self._call_entry(args, kwargs)[0]
-
-    @staticmethod
-    def _tree_runner(entry):
-        """Run ``entry``'s executable on flat leaves; the outputs rebuilt by the output
-        treedef's builder, arguments updated in place written back."""
-        call, n_out, mutated = entry.compiled.call_flat, entry.n_out, entry.mutated
-        build = entry.out_tree.builder()
-        if entry.any_mutated:
-            def run(leaves):
-                outs = call(leaves)
-                _write_back(leaves, mutated, outs[n_out:])
-                return build(outs[:n_out])
-
-            return run
-        return lambda leaves: build(call(leaves))
-
-    def _call_entry(self, args, kwargs):
-        """The call's result and the cache entry whose executable ran (None when the call
-        was staged into an enclosing trace)."""
-        leaves, paths, in_tree, statics, donate_flat = self._flat(args, kwargs)
-        tracers = [x for x in leaves if isinstance(x, core.Tracer)]
-        for x in tracers:
-            x._check_alive(f"a call of xnp.jit({self._name})")
-        staged = type(core.current_trace()) is not core.EvalTrace or bool(tracers)
-        entry, _ = self._stage(leaves, paths, in_tree, statics)
-        if staged:
-            return self._bind_nested(entry, leaves), None
-        compiled = entry.compiled
-        if compiled is None:
-            compiled = self._compile(entry, donate_flat)
-        outs = compiled.call_flat(leaves)
-        if entry.any_mutated:
-            _write_back(leaves, entry.mutated, outs[entry.n_out:])
-        return tree_unflatten(entry.out_tree, outs[: entry.n_out]), entry
-
     def _compile(self, entry, donate_flat):
-        """``entry``'s executable, lowered and compiled once (concurrent callers wait)."""
+        """``entry``'s executable, lowered and compiled once (concurrent callers wait), and
+        its runners; returns ``entry.run``."""
         with entry.compile_lock:
-            compiled = entry.compiled
-            if compiled is None:
+            if entry.run is None:
                 # an argument the function updates in place keeps its buffer: the update is
                 # written back into it after the call (donating it would leave nothing to
                 # write)
                 donate = tuple(d and not m for d, m in zip(donate_flat, entry.mutated))
-                compiled = _jit_backend().lower(entry.closed, self._name, donate,
-                                                **self._sharding_kwargs(entry)).compile()
-                entry.compiled = compiled
-        return compiled
+                entry.compiled = _jit_backend().lower(entry.closed, self._name, donate,
+                                                      **self._sharding_kwargs(entry)).compile()
+                entry.run_buffers = None if any(donate) else _buffers_runner(entry)
+                entry.run = _runner(entry)
+        return entry.run
 
     def _sharding_kwargs(self, entry) -> dict:
         """``in_shardings``/``out_shardings`` matched to ``entry``'s flat arguments and
@@ -568,30 +388,66 @@ class JitWrapped:
                          if not isinstance(leaf, core.Tracer)])
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])
 
+
     def trace(self, *args, **kwargs) -> "Traced":
-        """Trace for these arguments; ``.jaxpr`` is the ClosedJaxpr, ``.lower()`` lowers it."""
-        leaves, paths, in_tree, statics, donate_flat = self._flat(args, kwargs)
-        entry, avals = self._stage(leaves, paths, in_tree, statics)
+        """Trace for these arguments (cached, as a call is): a :class:`Traced`."""
+        leaves, paths, key, in_tree, statics, donate_flat = self._key(args, kwargs)
+        entry = self._entry(key, paths, in_tree, statics)
         return Traced(entry, self._name, tuple(donate_flat), self._sharding_kwargs(entry))
 
-    def lower(self, *args, **kwargs) -> "Lowered":
-        """Lower for these arguments: ``.as_text()`` is the StableHLO module."""
+    def lower(self, *args, **kwargs):
+        """Lower for these arguments: the backend's lowered module (``as_text()`` is the
+        StableHLO module, ``compile()`` its executable)."""
         return self.trace(*args, **kwargs).lower()
 
     def eval_shape(self, *args, **kwargs):
         """Output shapes and dtypes (``ShapeDtypeStruct`` pytree) without running anything."""
-        entry = self.trace(*args, **kwargs)._entry
-        structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type)
-                   for a in entry.closed.out_avals[: entry.n_out]]
-        return tree_unflatten(entry.out_tree, structs)
+        return _out_structs(self.trace(*args, **kwargs)._entry)
 
     def clear_cache(self):
-        with self._lock:
-            self._cache.clear()
-            self._last_key = None
-        self._fast = {}
-        self._tree_fast = {}
-        self._hot = _NO_HOT
+        """Drop every cached entry (the next call traces again)."""
+        self._cache.clear()
+
+
+def _single(entry) -> bool:
+    return entry.out_tree == _LEAF_TREE and entry.n_out == 1 and not entry.any_mutated
+
+
+def _runner(entry):
+    """Run ``entry``'s executable on the flat arguments: the call's result (outputs rebuilt
+    by the output treedef's builder, arguments updated in place written back)."""
+    c = entry.compiled
+    if _single(entry):
+        return c.call_single
+    call, n_out, mutated = c.call_flat, entry.n_out, entry.mutated
+    build = entry.out_tree.builder()
+    if entry.any_mutated:
+        def run(leaves):
+            outs = call(leaves)
+            _write_back(leaves, mutated, outs[n_out:])
+            return build(outs[:n_out])
+
+        return run
+    return lambda leaves: build(call(leaves))
+
+
+def _buffers_runner(entry):
+    """``_runner`` on the arguments' live device buffers (one per argument); None when
+    arguments are updated in place (they must be written back)."""
+    c = entry.compiled
+    if _single(entry):
+        return c.call_buffers_single
+    if entry.any_mutated:
+        return None
+    call_buffers, build = c.call_buffers, entry.out_tree.builder()
+    return lambda bufs: build(call_buffers(bufs))
+
+
+def _out_structs(entry):
+    """The ``ShapeDtypeStruct`` pytree of ``entry``'s outputs."""
+    structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type)
+               for a in entry.closed.out_avals[: entry.n_out]]
+    return tree_unflatten(entry.out_tree, structs)
 
 
 def _check_no_aliasing(leaves, mutated, names=None):
@@ -634,7 +490,9 @@ def _write_back(leaves, mutated, values):
 
 
 class Traced:
-    """The result of ``jitted.trace(*args)``: the ``jaxpr`` and the output tree."""
+    """The result of ``jitted.trace(*args)``: ``jaxpr`` (the ``ClosedJaxpr``) and
+    ``lower()``, the backend's lowered module for it (``xnp.backends.xla.Lowered``, whose
+    ``compile()`` gives ``xnp.backends.xla.Compiled``; see :func:`register_jit_backend`)."""
 
     def __init__(self, entry, name, donated, sharding_kwargs=None):
         self._sharding_kwargs = sharding_kwargs or {}
@@ -643,14 +501,9 @@ class Traced:
         self._donated = donated
         self.jaxpr = entry.closed
 
-    def lower(self) -> "Lowered":
+    def lower(self):
         return _jit_backend().lower(self._entry.closed, self._name, self._donated,
                                     **self._sharding_kwargs)
-
-
-# Lowered/Compiled are defined by the backend; these names document the protocol.
-Lowered = object
-Compiled = object
 
 
 def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=None,
@@ -727,9 +580,7 @@ def make_jaxpr(fun, static_argnums=(), static_argnames=None, return_shape=False)
         entry = wrapped.trace(*args, **kwargs)._entry
         wrapped.clear_cache()
         if return_shape:
-            structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type)
-                       for a in entry.closed.out_avals[: entry.n_out]]
-            return entry.closed, tree_unflatten(entry.out_tree, structs)
+            return entry.closed, _out_structs(entry)
         return entry.closed
 
     return make

@@ -52,7 +52,7 @@ from xnp.numpy_api import reductions as _red
 from xnp.numpy_api._index_at import AtIndexer
 from xnp.numpy_api._inplace import assign, check_target
 from xnp.numpy_api._util import asarray_for, normalize_axis, write_out
-from xnp.tracing import core, errors
+from xnp.tracing import core, errors, fastpath
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["ufunc"]
@@ -560,22 +560,26 @@ class ufunc:
 
 
 def _gufunc_call(name, fn):
-    """``fn`` with NumPy's gufunc ``axes``/``axis``/``keepdims`` keywords."""
+    """``fn`` with NumPy's gufunc ``axes``/``axis``/``keepdims`` keywords; ``matmul``
+    keeps its eager fast path in front (no extra frame for plain calls)."""
     ndims = _GUFUNC_DIMS[name]
     sig = getattr(np, name).signature
+    slow = getattr(fn, "__wrapped__", fn)
 
     def call(x1, x2, /, *args, **kwargs):
         if not args and not kwargs:
-            return fn(x1, x2)
+            return slow(x1, x2)
         axes = kwargs.pop("axes", None)
         axis = kwargs.pop("axis", None)
         keepdims = kwargs.pop("keepdims", False)
         if axes is None and axis is None and not keepdims:
-            return fn(x1, x2, *args, **kwargs)
+            return slow(x1, x2, *args, **kwargs)
         out = args[0] if args else kwargs.pop("out", None)
-        return _gufunc_axes(name, fn, sig, ndims, x1, x2, out, axes, axis, keepdims, kwargs)
+        return _gufunc_axes(name, slow, sig, ndims, x1, x2, out, axes, axis, keepdims, kwargs)
 
-    call.__wrapped__ = getattr(fn, "__wrapped__", fn)
+    if fn is not slow and name == "matmul":
+        return fastpath.matmul("matmul")(call)
+    call.__wrapped__ = slow
     return call
 
 

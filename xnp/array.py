@@ -10,10 +10,13 @@ updated value (functionalization, DESIGN.md).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from xnp import lax
 from xnp import numpy_api as _api
+from xnp import numpy_protocols
 from xnp.tracing import core, fastpath
 from xnp.tracing.core import Array, Tracer
 
@@ -406,12 +409,12 @@ class ArrayMethods:
 
 
 def _repr(self):
+    # NumPy's: array([0, 1, 4]), array([1., 2.], dtype=float32); a 0-d array prints as the
+    # NumPy scalar it stands for (np.float64(1.0)): eager scalars are 0-d arrays (README)
     v = self._value
-    body = np.array2string(v, separator=", ", prefix="Array(")
-    weak = ", weak_type=True" if self._weak else ""
-    if v.size == 0 and v.ndim > 1 or v.size == 0:
-        return f"Array({body}, shape={v.shape}, dtype={v.dtype.name}{weak})"
-    return f"Array({body}, dtype={v.dtype.name}{weak})"
+    if v.ndim == 0:
+        return repr(v[()])
+    return repr(v)
 
 
 def _str(self):
@@ -473,13 +476,44 @@ def _complex(self):
 
 def _index(self):
     v = self._value
-    if v.ndim != 0 or v.dtype.kind not in "iub":
+    if v.ndim != 0 or v.dtype.kind not in "iu":  # as NumPy's: a bool is no index
         raise TypeError("only integer scalar arrays can be converted to a scalar index")
     return int(v)
 
 
 def _hash(self):
-    raise TypeError("unhashable type: 'xnp.Array'")
+    # a 0-d array hashes as the NumPy scalar it stands for (equal to hash(0) for a zero, so
+    # it finds Python-number keys); NaN has no value hash: the object's identity, as NumPy
+    v = self._value
+    if v.ndim != 0:
+        raise TypeError("unhashable type: 'xnp.Array'")
+    s = v[()]
+    if s != s:
+        return object.__hash__(self)
+    return hash(s)
+
+
+def _scalar_or_array(self):
+    v = self._value
+    return v[()] if v.ndim == 0 else v
+
+
+def _floor(self):
+    return math.floor(_scalar_or_array(self))
+
+
+def _ceil(self):
+    return math.ceil(_scalar_or_array(self))
+
+
+def _trunc(self):
+    return math.trunc(_scalar_or_array(self))
+
+
+def _round(self, ndigits=None):
+    if ndigits is None:
+        return round(_scalar_or_array(self))
+    return _api.round(self, ndigits)
 
 
 def _item(self, *args):
@@ -563,6 +597,29 @@ def _to_device(self, device, /, *, stream=None):
     return self
 
 
+_NAMESPACE: list = []
+
+
+def _namespace():
+    if not _NAMESPACE:
+        import xnp  # noqa: PLC0415  (xnp imports this module)
+
+        _NAMESPACE.append(xnp)
+    return _NAMESPACE[0]
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """NEP 13: ``np.sin(x)``, ``np.add(x, y, out=z)``, ``np.add.at(x, i, 1)`` run xnp's
+    ufunc (:mod:`xnp.numpy_protocols`)."""
+    return numpy_protocols.array_ufunc(_namespace(), ufunc, method, inputs, kwargs)
+
+
+def _array_function(self, func, types, args, kwargs):
+    """NEP 18: ``np.concatenate``, ``np.mean``, ``np.linalg.norm`` ... run xnp's function of
+    the same name (:mod:`xnp.numpy_protocols`)."""
+    return numpy_protocols.array_function(_namespace(), func, types, args, kwargs)
+
+
 # eager operators that skip the dispatch layers when they can (xnp.tracing.fastpath)
 _FAST_BINARY_OPERATORS = {
     "__add__": ("add", False), "__radd__": ("add", True),
@@ -608,6 +665,8 @@ def _install() -> None:
         "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array, "__len__": _len,
         "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
         "__complex__": _complex, "__index__": _index, "__hash__": _hash, "item": _item,
+        "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
+        "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,
         "tolist": _tolist, "tobytes": _tobytes, "__dlpack__": _dlpack,
         "__dlpack_device__": _dlpack_device, "__reduce__": _reduce,
         "device": property(_device), "to_device": _to_device,

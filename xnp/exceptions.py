@@ -1,4 +1,4 @@
-"""``xnp.exceptions``: NumPy's exception and warning classes, the same objects.
+"""``xnp.exceptions``: NumPy's exception and warning classes, the same objects, and xnp's own.
 
 xnp raises and warns with NumPy's classes where NumPy does (``AxisError`` for a bad
 axis, ``ComplexWarning`` when a cast drops the imaginary part, ...), so an ``except``
@@ -11,4 +11,16 @@ from numpy.exceptions import (AxisError, ComplexWarning, DTypePromotionError,
                               VisibleDeprecationWarning)
 
 __all__ = ["AxisError", "ComplexWarning", "DTypePromotionError", "ModuleDeprecationWarning",
-           "RankWarning", "TooHardError", "VisibleDeprecationWarning"]
+           "NumpyFallbackWarning", "RankWarning", "TooHardError", "VisibleDeprecationWarning"]
+
+
+class NumpyFallbackWarning(UserWarning):
+    """A NumPy function or ufunc method called on xnp arrays that xnp does not implement
+    (or not for the arguments given) ran NumPy's implementation on the host data.
+
+    Warned once per function (``numpy.add.reduceat``, ``numpy.busday_count``); the
+    results are xnp arrays, and ``out=`` arrays are written in place, as NumPy does.
+    ``warnings.simplefilter("error", NumpyFallbackWarning)`` makes every fallback raise.
+    """
+
+    __module__ = "xnp.exceptions"

@@ -168,7 +168,7 @@ def test_printoptions_affect_repr_and_str():
     x = xnp.asarray(np.array([1 / 3, 2e-9, 1000.0]))
     default = repr(x)
     with xnp.printoptions(precision=3, suppress=True):
-        assert repr(x) == "Array([   0.333,    0.   , 1000.   ], dtype=float64)"
+        assert repr(x) == "array([   0.333,    0.   , 1000.   ])"
         assert str(x) == str(np.array([1 / 3, 2e-9, 1000.0])) == "[   0.333    0.    1000.   ]"
         assert xnp.get_printoptions()["precision"] == 3
     assert repr(x) == default
@@ -179,7 +179,7 @@ def test_printoptions_affect_repr_and_str():
     finally:
         xnp.set_printoptions(**old)
     assert repr(xnp.asarray(np.array([1.5, 2.0], ml_dtypes.bfloat16))) == \
-        "Array([1.5, 2], dtype=bfloat16)"
+        "array([1.5, 2], dtype=bfloat16)"
 
 
 def test_formatting_functions_match_numpy():
@@ -189,8 +189,7 @@ def test_formatting_functions_match_numpy():
                {"max_line_width": 10}, {"formatter": {"float": "{:.1f}".format}}]:
         assert xnp.array2string(x, **kw) == np.array2string(a, **kw)
     assert xnp.array_str(x, precision=2) == np.array_str(a, precision=2)
-    assert xnp.array_repr(x, precision=2) == np.array_repr(a, precision=2).replace(
-        "array(", "Array(").replace(")", ", dtype=float64)")
+    assert xnp.array_repr(x, precision=2) == np.array_repr(a, precision=2)
     assert xnp.array_repr(a) == repr(x)
     for v in [0.1, 1 / 3, 1e20, np.float32(0.1)]:
         assert xnp.format_float_positional(v, precision=4) == \

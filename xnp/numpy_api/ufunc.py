@@ -21,11 +21,13 @@ run eagerly with NumPy's results and under ``jit``/``grad``/``vmap``:
   ``multiply`` widen small integers; ``divide`` of integers works in float64; a ufunc
   without a same-dtype loop, such as ``less``, raises NumPy's ``TypeError``). ``add``,
   ``multiply``, ``maximum``, ``minimum``, ``logical_and``/``logical_or`` reduce with
-  ``sum``/``prod``/``max``/``min``/``all``/``any``; the first four accumulate with the
-  cumulative primitives. Every other ufunc is a left fold with ``lax.scan`` over the
-  (merged) reduced axes, starting from the identity or ``initial`` when there is one,
-  else from the first element: NumPy's order of operations, so non-associative ufuncs
-  (``subtract``, ``power``, ``arctan2``, ...) give NumPy's values.
+  ``sum``/``prod``/``max``/``min``/``all``/``any`` and the bitwise ufuncs and
+  ``logical_xor`` with ``lax.reduce_and``/``reduce_or``/``reduce_xor``; the first four
+  accumulate with the cumulative primitives. Every other ufunc is a left fold with
+  ``lax.scan`` over the (merged) reduced axes, starting from the identity or
+  ``initial`` when there is one, else from the first element: NumPy's order of
+  operations, so non-associative ufuncs (``subtract``, ``power``, ``arctan2``, ...)
+  give NumPy's values.
 * ``reduceat`` needs concrete ``indices`` (they decide the output shape).
 * ``at(a, indices, b)`` is unbuffered (a repeated index applies the ufunc again) and
   updates ``a`` in place: an eager array is overwritten, a traced one (a ``jit``
@@ -67,6 +69,9 @@ _REORDERABLE = frozenset({
 _FAST_REDUCE = {"add": _red.sum, "multiply": _red.prod}
 _FAST_EXTREMUM = {"maximum": _red.max, "minimum": _red.min}
 _FAST_LOGICAL = {"logical_and": _red.all, "logical_or": _red.any}
+#: order-independent integer/bool monoids: one lax reduction (no initial, no where)
+_FAST_BITWISE = {"bitwise_and": lax.reduce_and, "bitwise_or": lax.reduce_or,
+                 "bitwise_xor": lax.reduce_xor, "logical_xor": lax.reduce_xor}
 #: (name, loop dtype is bool) -> cumulative primitive
 _FAST_ACCUMULATE = {("add", False): lax.cumsum, ("multiply", False): lax.cumprod,
                     ("maximum", False): lax.cummax, ("minimum", False): lax.cummin,
@@ -295,7 +300,11 @@ class ufunc:
         fast = _FAST_LOGICAL.get(name)
         if fast is not None and init is None:
             return fast(_strong(x, dt), axes, out, keepdims, where=mask)
-        res = self._fold_reduce(fname, _strong(x, et), axes, dt, init, mask)
+        fast = _FAST_BITWISE.get(name)
+        if fast is not None and init is None and mask is None and dt.kind in "biu":
+            res = fast(_strong(x, dt), axes)
+        else:
+            res = self._fold_reduce(fname, _strong(x, et), axes, dt, init, mask)
         if keepdims and axes:
             res = lax.expand_dims(res, axes)
         return write_out(fname, out, res, "unsafe")
@@ -633,7 +642,7 @@ def _gufunc_axes(name, fn, sig, ndims, x1, x2, out, axes, axis, keepdims, kwargs
     res = fn(moved[0], moved[1], **kwargs)
     rnd = core.aval_of(res).ndim
     if keepdims:
-        res = lax.expand_dims(res, (rnd,) * 0 + tuple(range(rnd, rnd + ncore_out)))
+        res = lax.expand_dims(res, tuple(range(rnd, rnd + ncore_out)))
         rnd += ncore_out
     dst = [normalize_axis(name, a, rnd, "axes") for a in norm[2]]
     src = list(range(rnd - len(dst), rnd))

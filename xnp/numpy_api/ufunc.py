@@ -174,10 +174,26 @@ def _fold(fn, dt, init, xs, mask, collect):
             new = lax.select_n(mi, c, new)
         return new, (new if collect else None)
 
-    if core.aval_of(xs).shape[0] == 0:
+    n = core.aval_of(xs).shape[0]
+    if n == 0:
         return init, None
+    if _eager(init, xs, mask):  # the same steps as a Python loop (no per-step scan dispatch)
+        carry = init
+        ys = lax.convert_element_type(xs, dt, weak_type=False) if collect else None  # a new array
+        rows = ys._writable_value() if collect else None
+        for i in range(n):
+            carry, _ = step(carry, (xs[i], None if mask is None else mask[i]))
+            if collect:
+                rows[i] = carry._value
+        return carry, ys
     carry, ys = lax.scan(step, init, (xs, mask))
     return carry, ys
+
+
+def _eager(*values) -> bool:
+    """No transformation is active and every value is an eager array."""
+    return core.current_trace() is core._BASE_TRACE and all(
+        v is None or type(v) is core.Array for v in values)
 
 
 # --------------------------------------------------------------------------- the class
@@ -560,7 +576,14 @@ class ufunc:
             new = lax.convert_element_type(new, adt, weak_type=False)
             return lax.dynamic_update_slice(c, lax.reshape(new, (1,)), (p,)), None
 
-        if m:
+        if m and _eager(flat, pos, bv):  # in place on a copy, one element at a time
+            work = lax.convert_element_type(flat, adt, weak_type=False)   # a new array
+            vals = work._writable_value()
+            for k, p in enumerate(pos._value.tolist()):
+                new = fn(work[p]) if bv is None else fn(work[p], bv[k])
+                vals[p] = lax.convert_element_type(new, adt, weak_type=False)._value
+            flat = work
+        elif m:
             flat, _ = lax.scan(step, _strong(flat, adt), (pos, bv))
         return lax.reshape(flat, shape)
 

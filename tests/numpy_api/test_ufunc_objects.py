@@ -358,6 +358,7 @@ def test_grad_and_vmap_of_the_methods():
         b = t * 1.0
         xp.multiply.at(b, [0, 0, 2], t[1])
         xp.add.at(b, [1, 1], t[0])
+        xp.power.at(b, [2, 0, 2], 1.5)             # the generic (scan) path
         return (b * b).sum()
 
     def at_np(v):

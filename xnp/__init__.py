@@ -202,6 +202,10 @@ from xnp._namespace_extras import *  # noqa: E402,F403
 from xnp._namespace_extras import __all__ as _extras_all, __version__  # noqa: E402
 __all__ += ["dtypes", "emath", "exceptions", "lib", "testing", "typing", *_extras_all]
 
+# Dask's dispatch for xnp arrays, registered when Dask is imported (never imported here)
+from xnp import dask as _dask_support  # noqa: E402
+_dask_support.install_import_hook()
+
 
 def __getattr__(name):
     # xnp.__array_api_version__ follows the `array_api_version` option (xnp.config)

@@ -131,6 +131,17 @@ class JitWrapped:
             return self
         return functools.partial(self, obj)
 
+    def __reduce__(self):
+        # pickled as the function and jit's options, never the cache: the receiving process
+        # compiles on its first call (xnp.tracing.jit_pickle)
+        from xnp.tracing.jit_pickle import reduce_jitted  # noqa: PLC0415
+
+        options = {"static_argnums": tuple(sorted(self._static_nums)),
+                   "static_argnames": tuple(sorted(self._static_names)),
+                   "donate_argnums": tuple(sorted(self._donate)),
+                   "in_shardings": self._shardings[0], "out_shardings": self._shardings[1]}
+        return reduce_jitted(self, jit, self._fun, options)
+
     @property
     def trace_count(self) -> int:
         """How many times ``fun`` was traced (concurrent traces of one key each count)."""

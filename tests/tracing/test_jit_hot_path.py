@@ -291,3 +291,26 @@ def test_eviction_keeps_the_last_hit_and_the_bound():
     f.clear_cache()
     assert len(f._cache) == 0 and f._cache.hot[2] is None
     np.testing.assert_array_equal(np.asarray(f(xs[0])), np.ones(1))
+
+
+def test_last_hit_check_of_many_mixed_arguments():
+    # the generated last-hit check, for five arguments of mixed kinds: a swapped kind,
+    # another scalar type or another aval must not be served by it
+    def fun(a, s, b, n, flag):
+        return a * s + b * n + flag
+
+    f, traces = _counted(fun)
+    a_np, b_np = np.arange(4.0), np.linspace(-1.0, 1.0, 4)
+    a, b = xnp.asarray(a_np), xnp.asarray(b_np)
+    cases = [((a, 0.5, b, 3, True), 1), ((a, 0.5, b, 3.0, True), 2), ((a, 0.5, b, 3, 1), 3),
+             ((a, a, b, 3, True), 4), ((b, 2.5, a, -1, False), 4),
+             ((a, 0.5, xnp.asarray(b_np.astype(np.float32)), 3, True), 5)]
+    for rep in range(2):
+        for args, n_traces in cases:
+            for _ in range(CALLS):
+                out = f(*args)
+                want = fun(*[np.asarray(x) if isinstance(x, xnp.Array) else x for x in args])
+                np.testing.assert_array_equal(np.asarray(out), want)
+                assert out.dtype == want.dtype
+            assert traces[0] == (n_traces if rep == 0 else 5)
+    assert traces[0] == 5 and len(f._cache) == 5

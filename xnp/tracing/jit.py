@@ -41,8 +41,8 @@ from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
                                   resolve_static)
-from xnp.tracing.jit_cache import (KEYING, Entry, JitCache, NotPlain, keying, signature,
-                                   structure, tick)
+from xnp.tracing.jit_cache import (KEYING, MISS, Entry, JitCache, NotPlain, hot_check, keying,
+                                   signature, structure, tick)
 from xnp.tracing.jit_cache import TRACING as _TRACING
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
@@ -100,8 +100,6 @@ _STATE = core._STATE  # per thread
 _TRACING_THREADS = core._TRACING_THREADS  # empty: no thread transforms anything
 _EVAL_TRACE = core.EvalTrace
 _SNAPSHOT = config._SNAPSHOT
-_DONATED = core.DONATED_BUFFER
-_NO_ALIAS = core.NO_ALIAS
 
 
 class JitWrapped:
@@ -153,30 +151,12 @@ class JitWrapped:
             if not kwargs:
                 # the last hit: the same argument avals (by identity: the outputs of the
                 # previous call, or the same arrays again), Python scalars of the same
-                # types and the same config snapshot; device-resident arguments (and eager
-                # ones with a cached aliasing buffer) go to the executable as they are
-                ids, snap, _, run, run_buffers = self._cache.hot
-                if snap is _SNAPSHOT[0] and len(args) == len(ids):
-                    direct = run_buffers is not None
-                    bufs = []
-                    for a, k in zip(args, ids):
-                        if type(a) is _ARRAY:
-                            if a._aval is not k:
-                                break
-                            if direct:
-                                b = a._buf
-                                if b is None:
-                                    b = a._alias
-                                if b is None or b is _DONATED or b is _NO_ALIAS:
-                                    direct = False
-                                else:
-                                    bufs.append(b)
-                        elif type(a) is not k:
-                            break
-                        else:
-                            direct = False
-                    else:
-                        return run_buffers(bufs) if direct else run(args)
+                # types and the same config snapshot
+                snap, check, _ = self._cache.hot
+                if snap is _SNAPSHOT[0]:
+                    out = check(args)
+                    if out is not MISS:
+                        return out
                 if self._positional_ok:
                     return self._call_positional(args)
             return self._call_tree(args, kwargs)
@@ -202,7 +182,7 @@ class JitWrapped:
             last = cache.hot[2]
             if last is not entry and last is not None:
                 last.used = tick()  # the last hit was used until now
-            cache.hot = (tuple(ids), state[0], entry, entry.run, entry.run_buffers)
+            cache.hot = (state[0], hot_check(ids, entry.run, entry.run_buffers), entry)
         entry.used = tick()
         return entry.run(args)
 
@@ -217,15 +197,15 @@ class JitWrapped:
         if state[0] is not _SNAPSHOT[0]:
             state = keying()
         leaves: list = []
+        avals: list = []
         try:
-            key = [structure(dyn_args, dyn_kwargs, leaves), statics, state[1]]
+            struct = structure(dyn_args, dyn_kwargs, leaves, avals, state)
         except NotPlain:
             return self._call_general(args, kwargs)
-        if signature(leaves, state, key, None):
-            entry = self._cache.get(tuple(key))
-            if entry is not None and entry.run is not None:
-                entry.used = tick()
-                return entry.run(leaves)
+        entry = self._cache.get((struct, statics, state[1], *avals))
+        if entry is not None and entry.run is not None:
+            entry.used = tick()
+            return entry.run(leaves)
         return self._call_general(args, kwargs)
 
     def _call_general(self, args, kwargs):

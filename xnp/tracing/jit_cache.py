@@ -15,7 +15,8 @@ aval per Python scalar type and per NumPy (shape, dtype)); the general path comp
 the same key from ``tree_flatten`` and ``arg_aval``, so a call finds its entry
 whichever path computed the key. :class:`JitCache` also keeps the thread-safety
 bookkeeping (pending traces, least-recently-used eviction, ``trace_count``) and the
-last hit of the positional path (``hot``), which lets a repeated call skip hashing.
+last hit of the positional path (``hot``, checked by :func:`hot_check`), which lets a
+repeated call skip hashing.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from xnp import config
 from xnp.tracing import core
 
 __all__ = ["Entry", "JitCache", "PendingTrace", "NotPlain", "structure", "signature",
-           "keying", "KEYING", "NO_HOT", "TRACING"]
+           "keying", "hot_check", "KEYING", "NO_HOT", "MISS", "TRACING", "tick"]
 
 _ARRAY = core.Array
 _NDARRAY = np.ndarray
@@ -68,8 +69,57 @@ class Entry:
         self.used = tick()
 
 
-# (identity keys of the arguments, config snapshot object, entry, run, run_buffers)
-NO_HOT = ((), object(), None, None, None)
+# (config snapshot object, the last-hit check of ``hot_check``, entry)
+NO_HOT = (object(), None, None)
+MISS = object()  # a last-hit check's answer for a call that does not match it
+
+_HOT_MAKERS: dict = {}  # the types of ``ids`` (ShapedArray: an Array, type: a scalar) -> maker
+
+
+def hot_check(ids, run, run_buffers):
+    """The last-hit check for positional arguments keyed by ``ids`` (each Array's aval
+    object, each Python scalar's type): a function of the call's argument tuple that
+    returns the call's result when every argument matches by identity (then Arrays with
+    a live device buffer, or an eager one's cached aliasing buffer, go to
+    ``run_buffers``), and ``MISS`` otherwise. Its source is generated once per sequence
+    of argument kinds (as ``PyTreeDef.builder`` builds its rebuilder), so a cached call
+    runs straight-line code for its own number of arguments."""
+    kinds = tuple(map(type, ids))  # ShapedArray for an Array, type for a scalar
+    make = _HOT_MAKERS.get(kinds)
+    if make is None:
+        if len(_HOT_MAKERS) >= 256:
+            _HOT_MAKERS.clear()
+        make = _HOT_MAKERS[kinds] = _hot_maker(kinds)
+    return make(ids, run, run_buffers)
+
+
+def _hot_maker(kinds):
+    kinds = [k is not type for k in kinds]
+    n = len(kinds)
+    a = [f"a{i}" for i in range(n)]
+    match = " and ".join(f"type(a{i}) is A and a{i}._aval is k{i}" if arr else f"type(a{i}) is k{i}"
+                         for i, arr in enumerate(kinds)) or "True"
+    lines = ["def make(ids, run, run_buffers):",
+             f"    ({''.join(f'k{i}, ' for i in range(n))}) = ids",
+             "    def check(args):",
+             f"        if len(args) != {n}:",
+             "            return MISS",
+             f"        ({''.join(x + ', ' for x in a)}) = args",
+             f"        if not ({match}):",
+             "            return MISS"]
+    if all(kinds):  # buffers only when every argument is an Array
+        lines.append("        if run_buffers is not None:")
+        for i in range(n):
+            lines += [f"            b{i} = a{i}._buf",
+                      f"            if b{i} is None:",
+                      f"                b{i} = a{i}._alias"]
+        bad = " or ".join(f"b{i} is None or b{i} is D or b{i} is N" for i in range(n)) or "False"
+        lines += [f"            if not ({bad}):",
+                  f"                return run_buffers([{', '.join(f'b{i}' for i in range(n))}])"]
+    lines += ["        return run(args)", "    return check"]
+    names = {"A": _ARRAY, "D": core.DONATED_BUFFER, "N": core.NO_ALIAS, "MISS": MISS}
+    exec("\n".join(lines), names)  # noqa: S102  (built from argument positions only)
+    return names["make"]
 
 
 class PendingTrace:
@@ -175,34 +225,49 @@ class NotPlain(Exception):
     """A call the cached-call paths do not key (the general path computes its key)."""
 
 
-def _encode(x, leaves):
+def _encode(x, leaves, avals, state):
     t = type(x)
     if t is tuple or t is list:
-        return (t, *[_encode(c, leaves) for c in x])
+        return (t, *[_encode(c, leaves, avals, state) for c in x])
     if t is dict:
         try:
             keys = sorted(x)
         except TypeError:
             raise NotPlain from None
-        return (dict, tuple(keys), *[_encode(x[k], leaves) for k in keys])
+        return (dict, tuple(keys), *[_encode(x[k], leaves, avals, state) for k in keys])
     if x is None:
         return None
     leaves.append(x)
+    if state is not None:  # as in ``signature``
+        if t is _ARRAY:
+            av = x._aval
+            avals.append(x.aval if av is None else av)
+        elif t in state[2]:
+            avals.append(state[2][t])
+        else:
+            av = _nd_aval(x, state[3]) if t is _NDARRAY else None
+            if av is None:
+                raise NotPlain
+            avals.append(av)
     return 0
 
 
-def structure(args: tuple, kwargs: dict, leaves: list):
+def structure(args: tuple, kwargs: dict, leaves: list, avals=None, state=None):
     """The structure part of the key of dynamic ``args``/``kwargs``, appending their leaves
     (in ``tree_flatten``'s order when every node is a tuple, list, dict or None; anything
-    else is taken as a leaf here). ``NotPlain``: a dict with unsortable keys."""
+    else is taken as a leaf here). With the keying ``state``, also append each leaf's aval
+    to ``avals`` as ``signature`` does. ``NotPlain``: a dict with unsortable keys, or (with
+    ``state``) a leaf that is neither an Array, an ndarray nor a Python scalar."""
     if not kwargs:
         for a in args:
             if type(a) in _NODES or a is None:
                 break
         else:
             leaves.extend(args)
+            if state is not None and not signature(args, state, avals, None):
+                raise NotPlain
             return len(args)
-    return (_encode(args, leaves), _encode(kwargs, leaves))
+    return (_encode(args, leaves, avals, state), _encode(kwargs, leaves, avals, state))
 
 
 def signature(leaves, keying_state, key: list, ids) -> int:
@@ -226,11 +291,9 @@ def signature(leaves, keying_state, key: list, ids) -> int:
             if ids is not None:
                 ids.append(t)
         elif t is _NDARRAY:
-            av = nd.get((a.shape, a.dtype))
+            av = _nd_aval(a, nd)
             if av is None:
-                av = _nd_aval(a, nd)
-                if av is None:
-                    return 0
+                return 0
             key.append(av)
             ret = 2
         else:
@@ -239,13 +302,17 @@ def signature(leaves, keying_state, key: list, ids) -> int:
 
 
 def _nd_aval(a, nd):
-    try:
-        av = core.aval_of(a)
-    except (TypeError, ValueError):
-        return None  # the general path raises the error naming the argument
-    if len(nd) >= 1024:
-        nd.clear()
-    nd[(a.shape, a.dtype)] = av
+    """The aval of ndarray ``a``, interned in ``nd`` by (shape, dtype); None for a dtype
+    that has none (the general path raises the error naming the argument)."""
+    av = nd.get((a.shape, a.dtype))
+    if av is None:
+        try:
+            av = core.aval_of(a)
+        except (TypeError, ValueError):
+            return None
+        if len(nd) >= 1024:
+            nd.clear()
+        nd[(a.shape, a.dtype)] = av
     return av
 
 

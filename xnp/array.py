@@ -511,8 +511,11 @@ def _trunc(self):
 
 
 def _round(self, ndigits=None):
+    v = self._value
     if ndigits is None:
-        return round(_scalar_or_array(self))
+        return round(v[()] if v.ndim == 0 else v)
+    if v.ndim == 0:  # the NumPy scalar's rounding (and its errors), as a 0-d array
+        return Array(np.asarray(round(v[()], ndigits)))
     return _api.round(self, ndigits)
 
 

@@ -146,9 +146,9 @@ def _as_xnp_out(out):
 
 def _restore_out(res, outs, wrapped):
     """Replace the xnp wrappers of NumPy ``out`` arrays in ``res`` by those arrays."""
-    if not wrapped:
+    by_id = {id(w): o for w, o in zip(wrapped, outs) if w is not o}
+    if not by_id:
         return res
-    by_id = {id(w): o for w, o in zip(wrapped, outs)}
     if isinstance(res, tuple):
         return tuple(by_id.get(id(r), r) for r in res)
     return by_id.get(id(res), res)
@@ -215,6 +215,8 @@ def array_ufunc(xnp, ufunc, method: str, inputs: tuple, kwargs: dict):
     if fn is None or not callable(fn) or fn is ufunc:
         return _ufunc_fallback(ufunc, method, inputs, kwargs, qual, "has no xnp implementation")
     call_kwargs = dict(kwargs)
+    if method == "at" and type(inputs[0]) is _ndarray:  # written in place, as NumPy's
+        inputs = (_Array(inputs[0]), *inputs[1:])
     outs: tuple = ()
     wrapped: list = []
     if out is not None:
@@ -233,7 +235,7 @@ def array_ufunc(xnp, ufunc, method: str, inputs: tuple, kwargs: dict):
     if method == "at":
         return None
     if out is not None:
-        res = _restore_out(res, outs, [w for w, o in zip(wrapped, outs) if w is not o])
+        res = _restore_out(res, outs, wrapped)
         if len(outs) == 1 and not isinstance(res, tuple):
             return res
     return res

@@ -57,9 +57,9 @@ def _options(max_line_width, precision, suppress_small):
 
 
 def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
-    """``repr`` of an xnp array (``Array([...], dtype=...)``) with these print options
-    applied (``numpy.array_repr``; NumPy data is converted first, so the text says
-    ``Array``, not ``array``). ``TracerArrayConversionError`` for a traced array."""
+    """``repr`` of an xnp array with these print options applied (``numpy.array_repr``:
+    eager xnp arrays print as NumPy's, ``array([...])``, a 0-d one as its NumPy scalar).
+    ``TracerArrayConversionError`` for a traced array."""
     x = _cr.asarray(arr)
     with _options(max_line_width, precision, suppress_small):
         return repr(_cr.asarray(_host(x)))

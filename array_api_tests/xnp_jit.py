@@ -171,7 +171,8 @@ def _namespace(module, name: str) -> types.ModuleType:
         except KeyError:
             pass
         value = getattr(module, attr)
-        if inspect.isfunction(value) and attr not in PASSTHROUGH:
+        if (inspect.isfunction(value) or isinstance(value, xnp.ufunc)) and (
+                attr not in PASSTHROUGH):
             value = wrapped.setdefault(attr, jitted(value, attr))
         return value
 

@@ -405,12 +405,12 @@ class ufunc:
         n = shape[ax]
         if n == 0:
             return x
-        xs = _mn.moveaxis(x, ax, 0)
+        xs = _mn.moveaxis(x, ax, 0) if ax else x
         first = lax.index_in_dim(xs, 0, keepdims=True)
         _, ys = _fold(self._fn, dt, lax.index_in_dim(xs, 0, keepdims=False),
                       lax.slice_in_dim(xs, 1, n, axis=0), None, True)
         res = first if ys is None else lax.concatenate([first, ys], 0)
-        return _mn.moveaxis(res, 0, ax)
+        return _mn.moveaxis(res, 0, ax) if ax else res
 
     # ------------------------------------------------------------------ reduceat
 

@@ -29,7 +29,8 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
-from xnp.lax import padding, shape_ops
+from xnp.lax import shape_ops
+from xnp.lax.padding import concatenate, pad
 from xnp.lax.windowed import strided_window_slice
 from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
@@ -61,16 +62,16 @@ def _interleave(even, odd, axis: int, n: int):
     if no < ne:  # odd n: one more even element; pad odd (the extra slot is cropped)
         config = [(0, 0, 0)] * a.ndim
         config[axis] = (0, 1, 0)
-        odd = padding.pad(odd, np.zeros((), a.dtype), tuple(config))
+        odd = pad(odd, np.zeros((), a.dtype), tuple(config))
     split = a.shape[: axis + 1] + (1,) + a.shape[axis + 1:]
-    both = padding.concatenate([shape_ops.reshape(even, split), shape_ops.reshape(odd, split)],
+    both = concatenate([shape_ops.reshape(even, split), shape_ops.reshape(odd, split)],
                                  axis + 1)
     full = a.shape[:axis] + (2 * ne,) + a.shape[axis + 1:]
     out = shape_ops.reshape(both, full)
     if 2 * ne != n:
         config = [(0, 0, 0)] * a.ndim
         config[axis] = (0, n - 2 * ne, 0)
-        out = padding.pad(out, np.zeros((), a.dtype), tuple(config))
+        out = pad(out, np.zeros((), a.dtype), tuple(config))
     return out
 
 
@@ -88,7 +89,7 @@ def _scan_lists(fn, elems: list, axis: int) -> list:
                   [_strided(e, axis, 2, rest) for e in elems])
     else:
         even = fn(odd, [_strided(e, axis, 2, rest) for e in elems])
-    even = [padding.concatenate([_strided(e, axis, 0, 1, 1), r], axis)
+    even = [concatenate([_strided(e, axis, 0, 1, 1), r], axis)
             for e, r in zip(elems, even)]
     return [_interleave(e, o, axis, n) for e, o in zip(even, odd)]
 

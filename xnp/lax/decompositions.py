@@ -25,7 +25,8 @@ from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
-from xnp.lax import padding, reductions, shape_ops, slicing
+from xnp.lax import reductions, shape_ops, slicing
+from xnp.lax.padding import pad
 from xnp.tracing import Array, ShapedArray, core, errors
 from xnp.tracing.ad import Zero
 
@@ -539,7 +540,7 @@ def _pad_last2(x, rows: int, cols: int):
     """Pad the last two axes at the end with ``rows`` / ``cols`` zeros."""
     nd = core.aval_of(x).ndim
     config = [(0, 0, 0)] * (nd - 2) + [(0, rows, 0), (0, cols, 0)]
-    return padding.pad(x, M.scalar(0, _dtype(x)), config)
+    return pad(x, M.scalar(0, _dtype(x)), config)
 
 
 def _lu_jvp(primals, tangents):
@@ -556,7 +557,7 @@ def _lu_jvp(primals, tangents):
     lu_left = slicing.slice(lu, (0,) * nd, tuple(batch) + (m, k))
     lu_top = slicing.slice(lu, (0,) * nd, tuple(batch) + (k, n))
     l_mat = ew.add(_pad_last2(M.tril(lu_left, -1), 0, m - k), _eye_for(a, m))
-    u_eye = padding.pad(M.eye(n - k, aval.dtype, nd - 2), M.scalar(0, aval.dtype),
+    u_eye = pad(M.eye(n - k, aval.dtype, nd - 2), M.scalar(0, aval.dtype),
                           [(0, 0, 0)] * (nd - 2) + [(k, 0, 0), (k, 0, 0)])
     u_mat = ew.add(_pad_last2(M.triu(lu_top), n - k, 0), u_eye)
     la = triangular_solve(l_mat, x, left_side=True, lower=True, unit_diagonal=True)

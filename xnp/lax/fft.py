@@ -43,7 +43,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.lax import padding
+from xnp.lax.padding import pad
 from xnp.tracing import Array, ShapedArray, core, errors
 
 __all__ = ["FftType", "fft", "fft_p"]
@@ -134,7 +134,7 @@ def _rfft_transpose(ct, fft_lengths):
     """``real(FFT(pad(ct)))``: the transpose of ``slice(FFT(complex(x)))``."""
     a = core.aval_of(ct)
     n = fft_lengths[-1]
-    padded = padding.pad(ct, np.zeros((), a.dtype), _last_axis_config(a.ndim, n - a.shape[-1]))
+    padded = pad(ct, np.zeros((), a.dtype), _last_axis_config(a.ndim, n - a.shape[-1]))
     return ew.real(fft_p.bind(padded, fft_type=FftType.FFT, fft_lengths=fft_lengths))
 
 

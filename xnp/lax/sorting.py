@@ -31,7 +31,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
-from xnp.lax import padding
+from xnp.lax.padding import pad
 from xnp.tracing import Array, ShapedArray, core, errors
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
 from xnp.tracing.batching import moveaxis
@@ -202,7 +202,7 @@ def _top_k_jvp(primals, tangents, *, k, index_dtype):
     moved = sort_p.bind(*keys, t, dimension=a.ndim - 1, is_stable=True,
                         num_keys=len(keys))[-1]
     config = ((0, 0, 0),) * (a.ndim - 1) + ((0, k - a.shape[-1], 0),)
-    return [vals, idx], [padding.pad(moved, np.zeros((), a.dtype), config), idx_zero]
+    return [vals, idx], [pad(moved, np.zeros((), a.dtype), config), idx_zero]
 
 
 def _top_k_batch(vals, dims, *, k, index_dtype):

@@ -93,8 +93,6 @@ digamma_p.jvp = _unary_jvp(digamma_p, lambda x, out: polygamma(_scaled(1, x), x)
 bessel_i0e_p.jvp = _unary_jvp(
     bessel_i0e_p, lambda x, out: ew.sub(bessel_i1e(x), ew.mul(ew.sign(x), out)))
 bessel_i1e_p.jvp = _unary_jvp(bessel_i1e_p, _i1e_derivative)
-for _p in (erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p, bessel_i0e_p, bessel_i1e_p):
-    _p.batch = R.unary_batch(_p)
 
 
 def erf(x: Array) -> Array:

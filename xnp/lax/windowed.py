@@ -40,7 +40,7 @@ from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import reductions, shape_ops
 from xnp.lax.reductions import reduction_identity
-from xnp.lax import padding
+from xnp.lax.padding import pad
 from xnp.tracing import Array, ShapedArray, core, errors
 from xnp.tracing import ad, batching
 from xnp.tracing.ad import Zero, instantiate, tangent_aval
@@ -154,7 +154,7 @@ def strided_window_slice(x, starts, strides, counts):
     zero = np.zeros((), a.dtype)
     edges = tuple((-st, st + c * s - n, 0) for n, st, s, c in zip(a.shape, starts, strides, counts))
     if any(e != (0, 0, 0) for e in edges):
-        x = padding.pad(x, zero, edges)
+        x = pad(x, zero, edges)
     if all(s == 1 or c == 0 for s, c in zip(strides, counts)):
         return x
     split = []
@@ -162,7 +162,7 @@ def strided_window_slice(x, starts, strides, counts):
     for s, c in zip(strides, counts):
         split += [c, s]
         keep += [(0, 0, 0), (0, 1 - s, 0)]
-    x = padding.pad(shape_ops.reshape(x, tuple(split)), zero, tuple(keep))
+    x = pad(shape_ops.reshape(x, tuple(split)), zero, tuple(keep))
     return shape_ops.reshape(x, tuple(counts))
 
 
@@ -173,7 +173,7 @@ def _window_slices(x, fill, params, out_shape):
     config = tuple((lo, hi, bd - 1) for (lo, hi), bd in zip(params["padding"],
                                                               params["base_dilation"]))
     if any(c != (0, 0, 0) for c in config):
-        x = padding.pad(x, np.asarray(fill, a.dtype), config)
+        x = pad(x, np.asarray(fill, a.dtype), config)
     strides = params["window_strides"]
     slices = []
     for offset in itertools.product(*[range(w) for w in params["window_dimensions"]]):
@@ -316,7 +316,7 @@ def _reduce_jvp(primals, tangents, *, computation, dimensions):
         vals, m = list(vals), n
         while m > 1:
             if m % 2:
-                vals = [padding.pad(v, i, ((0, 1, 0), (0, 0, 0))) for v, i in zip(vals, inits)]
+                vals = [pad(v, i, ((0, 1, 0), (0, 0, 0))) for v, i in zip(vals, inits)]
                 m += 1
             half = m // 2
             left = [strided_window_slice(v, (0, 0), (2, 1), (half, r)) for v in vals]
@@ -569,7 +569,7 @@ def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, pa
         after = n_in + n_w - 1 - n_out - before
         config.append((before, after, s - 1))
     dt = core.aval_of(ct).dtype
-    padded = padding.pad(ct, np.zeros((), dt), tuple(config))
+    padded = pad(ct, np.zeros((), dt), tuple(config))
     nd = len(in_shape)
     res = reduce_window_sum_p.bind(padded, window_dimensions=window_dimensions,
                                    window_strides=base_dilation, padding=((0, 0),) * nd,

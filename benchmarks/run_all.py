@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import _jax  # noqa: E402
 import bench_compile  # noqa: E402
+import bench_dask  # noqa: E402
 import bench_convolution  # noqa: E402
 import bench_decompositions  # noqa: E402
 import bench_demos  # noqa: E402
@@ -37,7 +38,7 @@ __all__ = ["main"]
 BENCHMARKS = (bench_eager_overhead, bench_eager_large, bench_matmul, bench_jit_call,
               bench_compile, bench_jit_chain, bench_loop, bench_grad_step, bench_demos,
               bench_lax_ops, bench_gather_scatter, bench_convolution, bench_fft,
-              bench_decompositions, bench_random, bench_special)
+              bench_decompositions, bench_random, bench_special, bench_dask)
 
 
 def main() -> int:

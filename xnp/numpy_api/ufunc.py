@@ -722,8 +722,14 @@ def _build() -> dict:
         fn = funcs[n]
         obj = made.get(id(fn))
         if obj is None:
-            call = _gufunc_call(npu.__name__, fn) if npu.signature is not None else None
-            obj = made[id(fn)] = (_make(npu.__name__, fn, npu, call), fn)
+            call = doc = None
+            if npu.signature is not None:
+                call = _gufunc_call(npu.__name__, fn)
+                doc = (fn.__doc__ or "").rstrip() + (
+                    f"\n\n    As the ufunc object ``xnp.{npu.__name__}``: ``axes``, ``axis`` and "
+                    "``keepdims`` follow NumPy's\n    gufunc rules (signature "
+                    f"``{npu.signature}``; see :mod:`xnp.numpy_api.ufunc`).\n")
+            obj = made[id(fn)] = (_make(npu.__name__, fn, npu, call, doc=doc), fn)
         out[n] = obj[0]
     return out
 

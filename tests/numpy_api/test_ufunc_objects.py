@@ -165,6 +165,14 @@ def test_reduce_initial_where_dtype_out():
     check(lambda xp, a: xp.add.reduce(a, axis=1), ints)           # AxisError
     check(lambda xp, a: xp.add.reduce([[1, 2], [3, 4]]), ints)    # nested lists
     assert_allclose(xnp.add.reduce(-0.0 * xnp.ones(1)), np.add.reduce(-0.0 * np.ones(1)))
+    z = np.asarray([1 + 2j, 3 - 1j, 3 + 0j, 2 + 5j])     # lexicographic complex order
+    for name in ("maximum", "minimum"):
+        check(lambda xp, a: getattr(xp, name).reduce(a), z)
+        check(lambda xp, a: getattr(xp, name).accumulate(a), z, jit=False)
+    for dt in (np.float16, xnp.bfloat16):
+        h = np.asarray([1.5, 2.25, 3.0], dt)
+        check(lambda xp, a: xp.subtract.accumulate(a), h, jit=False)
+        check(lambda xp, a: xp.add.reduce(a), h, jit=False)
     out = xnp.zeros(3)
     assert xnp.add.reduce(xnp.asarray(x), axis=0, out=out) is out
     np.testing.assert_allclose(np.asarray(out), x.sum(0))

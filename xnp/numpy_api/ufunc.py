@@ -311,7 +311,7 @@ class ufunc:
         if fast is not None:
             return fast(x, axes, dt, out, keepdims, init, mask)
         fast = _FAST_EXTREMUM.get(name)
-        if fast is not None:
+        if fast is not None and dt.kind != "c":  # (complex: the fold's lexicographic order)
             return fast(_strong(x, dt), axes, out, keepdims, init, mask)
         fast = _FAST_LOGICAL.get(name)
         if fast is not None and init is None:

@@ -111,6 +111,24 @@ def test_linear_algebra_keeps_xnp_chunks(data):
     _check(da.dot(x.T, x), a.T @ a)
 
 
+def test_dask_array_with_xnp_operand_stays_lazy(data):
+    a, b, x, _ = data
+    w = xnp.asarray(b)
+    for lazy, expected in ((x @ w, a @ b), (x + w[:, 0], a + b[:, 0]),
+                           (da.maximum(x, w[:, 1]), np.maximum(a, b[:, 1]))):
+        assert isinstance(lazy, da.Array), type(lazy)
+        _check(lazy, expected)
+
+
+@pytest.mark.xfail(strict=True, reason="xnp.Array's binary operators do not defer to an "
+                   "operand that overrides __array_ufunc__ (NEP 13 binop rule), so "
+                   "xnp_array + dask_array computes the Dask array eagerly")
+def test_xnp_operand_on_the_left_defers_to_dask(data):
+    a, b, x, _ = data
+    lazy = xnp.asarray(b[:, 0]) + x
+    assert isinstance(lazy, da.Array), type(lazy)
+
+
 def test_concatenate_stack_rechunk_keep_xnp_chunks(data):
     a, _, x, _ = data
     _check(da.concatenate([x, x * 2], axis=0), np.concatenate([a, a * 2], axis=0))
@@ -170,6 +188,9 @@ def test_dispatch_registered_for_xnp_arrays():
 
     assert dispatch.concatenate_lookup.dispatch(xnp.Array) is xd._concatenate
     assert dispatch.tensordot_lookup.dispatch(xnp.Array) is xnp.numpy_api.tensordot
+    from dask.array.chunk_types import is_valid_chunk_type
+
+    assert is_valid_chunk_type(xnp.Array)
     a = xnp.ones((100, 10))
     assert sizeof(a) >= a.nbytes == 8000
     assert dask.base.tokenize(a) == dask.base.tokenize(xnp.ones((100, 10)))

@@ -8,7 +8,8 @@ functions on the chunks, which reach xnp through NumPy's ``__array_ufunc__`` and
 instead (joining chunks in ``concatenate``, ``rechunk`` and ``compute()``,
 ``tensordot``/``@``, ``einsum``, ``take``, empty blocks, element counts of ``mean``
 and ``var``, ``divide`` with a dtype, per-chunk percentiles) is registered here for
-``xnp.Array``, together with ``dask.sizeof`` (the chunk's ``nbytes``, for the
+``xnp.Array``, which is also made one of Dask's chunk types (so that a Dask array
+combined with an xnp array in arithmetic stays a Dask array), together with ``dask.sizeof`` (the chunk's ``nbytes``, for the
 distributed scheduler's memory accounting) and ``dask.tokenize`` (by the array's
 bytes, dtype, shape and weak type, as for a NumPy array).
 
@@ -111,7 +112,11 @@ def _register_core():
 
 def _register_array():
     from dask.array import dispatch  # noqa: PLC0415
+    from dask.array.chunk_types import register_chunk_type  # noqa: PLC0415
 
+    # a chunk type: Dask wraps xnp arrays in arithmetic (dask_array @ xnp_array is a Dask
+    # array) instead of deferring to them as to an unknown NEP 13 type
+    register_chunk_type(Array)
     dispatch.concatenate_lookup.register(Array, _concatenate)
     dispatch.take_lookup.register(Array, _api.take)
     dispatch.tensordot_lookup.register(Array, _api.tensordot)

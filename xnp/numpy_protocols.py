@@ -90,6 +90,17 @@ def _reject_tracers(args, kwargs) -> None:
         t.__array__()  # raises, naming the tracer and where it was created
 
 
+_PLAIN_TYPES = frozenset({_Array, _ndarray, int, float, complex, bool})
+
+
+def _plain(inputs) -> bool:
+    """Every operand is an eager xnp array, a NumPy array or scalar, or a Python scalar."""
+    for x in inputs:
+        if type(x) not in _PLAIN_TYPES and not isinstance(x, np.generic):
+            return False
+    return True
+
+
 def _foreign_ufunc(obj) -> bool:
     """``obj`` implements ``__array_ufunc__`` and is neither an xnp nor a NumPy array."""
     t = type(obj)
@@ -198,6 +209,15 @@ def array_ufunc(xnp, ufunc, method: str, inputs: tuple, kwargs: dict):
     xnp.errors.TracerArrayConversionError
         A tracer is among the operands or outputs.
     """
+    if method == "__call__" and not kwargs and _plain(inputs) and (
+            type(core.current_trace()) is core.EvalTrace):  # the common case, in one pass
+        fn = getattr(xnp, ufunc.__name__, None)
+        if fn is not None and fn is not ufunc and callable(fn):
+            try:
+                return fn(*inputs)
+            except NotImplementedError as e:
+                return _ufunc_fallback(ufunc, method, inputs, kwargs, f"numpy.{ufunc.__name__}",
+                                       f"is not implemented by xnp for these arguments ({e})")
     out = kwargs.get("out")
     for x in inputs:
         if _foreign_ufunc(x):

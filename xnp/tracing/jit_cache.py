@@ -228,13 +228,13 @@ class NotPlain(Exception):
 def _encode(x, leaves, avals, state):
     t = type(x)
     if t is tuple or t is list:
-        return (t, *[_encode(c, leaves, avals, state) for c in x])
+        return _encode_items(x, [t], leaves, avals, state)
     if t is dict:
         try:
             keys = sorted(x)
         except TypeError:
             raise NotPlain from None
-        return (dict, tuple(keys), *[_encode(x[k], leaves, avals, state) for k in keys])
+        return _encode_items(map(x.__getitem__, keys), [dict, tuple(keys)], leaves, avals, state)
     if x is None:
         return None
     leaves.append(x)
@@ -250,6 +250,19 @@ def _encode(x, leaves, avals, state):
                 raise NotPlain
             avals.append(av)
     return 0
+
+
+def _encode_items(items, code, leaves, avals, state):
+    """``code`` (the node's type, and its keys for a dict) extended by its children's codes."""
+    for c in items:
+        if type(c) is _ARRAY and state is not None:  # the most common leaf, without a call
+            leaves.append(c)
+            av = c._aval
+            avals.append(c.aval if av is None else av)
+            code.append(0)
+        else:
+            code.append(_encode(c, leaves, avals, state))
+    return tuple(code)
 
 
 def structure(args: tuple, kwargs: dict, leaves: list, avals=None, state=None):

@@ -181,10 +181,12 @@ class _DaskImportHook:
             return spec
 
         def exec_then_register(module):
+            if module.__name__ != fullname:  # a loader shared with other modules
+                return exec_module(module)
             try:
                 exec_module(module)
             finally:
-                # the loader is this module's own; give it its method back
+                # give the loader its own method back
                 loader.__dict__.pop("exec_module", None)
             _run(fullname)
             if all(name in _DONE for name in _REGISTRARS):

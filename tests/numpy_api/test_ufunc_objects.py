@@ -142,6 +142,27 @@ def test_reduce_under_jit(case):
     check(lambda xp, a: getattr(xp, case.name).reduce(a, axis=axis), x)
 
 
+@pytest.mark.parametrize("name", ["hypot", "logaddexp", "logaddexp2", "fmax", "fmin"])
+def test_reorderable_reduce_under_jit_is_one_lax_reduce(name):
+    dtype = F64
+    x = _data((3, 4, 5), dtype, 5)
+    if name in ("fmax", "fmin"):
+        x[0, 1, 2] = np.nan
+    check(lambda xp, a: getattr(xp, name).reduce(a, axis=(0, 2), keepdims=True), x)
+    check(lambda xp, a: getattr(xp, name).reduce(a, axis=1, initial=3), x)
+    text = str(xnp.make_jaxpr(lambda a: getattr(xnp, name).reduce(a, axis=None))(x))
+    assert "reduce[" in text and "scan" not in text
+    if name in ("hypot", "logaddexp"):
+        g = xnp.jit(xnp.grad(lambda a: getattr(xnp, name).reduce(a, axis=None)))(x[0])
+        eps, v = 1e-6, x[0].copy()
+        v[1, 1] += eps
+        up = getattr(np, name).reduce(v, axis=None)
+        v[1, 1] -= 2 * eps
+        down = getattr(np, name).reduce(v, axis=None)
+        np.testing.assert_allclose(float(g[1, 1]), (up - down) / (2 * eps), rtol=1e-5,
+                                   atol=1e-8)
+
+
 def test_reduce_initial_where_dtype_out():
     x = np.asarray([[5.0, 1.0, 2.0], [3.0, -4.0, 0.5]])
     w = np.asarray([True, False, True])

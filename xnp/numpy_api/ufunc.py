@@ -27,7 +27,9 @@ run eagerly with NumPy's results and under ``jit``/``grad``/``vmap``:
   ``lax.scan`` over the (merged) reduced axes, starting from the identity or
   ``initial`` when there is one, else from the first element: NumPy's order of
   operations, so non-associative ufuncs (``subtract``, ``power``, ``arctan2``, ...)
-  give NumPy's values.
+  give NumPy's values. Under a transformation ``hypot``, ``logaddexp(2)``, ``fmax``
+  and ``fmin`` (reorderable) reduce with one tree-shaped ``lax.reduce`` instead (equal
+  up to rounding order).
 * ``reduceat`` needs concrete ``indices`` (they decide the output shape).
 * ``at(a, indices, b)`` is unbuffered (a repeated index applies the ufunc again) and
   updates ``a`` in place: an eager array is overwritten, a traced one (a ``jit``
@@ -79,6 +81,12 @@ _FAST_ACCUMULATE = {("add", False): lax.cumsum, ("multiply", False): lax.cumprod
                     ("add", True): lax.cummax, ("multiply", True): lax.cummin,
                     ("logical_or", True): lax.cummax, ("logical_and", True): lax.cummin}
 _FAST_AT = {"add": "add", "multiply": "multiply", "minimum": "min", "maximum": "max"}
+#: reorderable ufuncs without a dedicated primitive -> a value that is an identity for
+#: every element (NaN for fmax/fmin; hypot ignores signs): under a transformation they
+#: reduce with one tree-shaped lax.reduce instead of the sequential fold. (Not gcd: its
+#: body is a while loop, which XLA's CPU compiler cannot fuse into a reduction.)
+_TREE_IDENTITY = {"hypot": 0, "logaddexp": -np.inf, "logaddexp2": -np.inf,
+                  "fmax": np.nan, "fmin": np.nan}
 #: gufunc name -> the number of distinct core dimensions in its signature
 _GUFUNC_DIMS = {"matmul": 3, "vecdot": 1, "matvec": 2, "vecmat": 2}
 
@@ -348,6 +356,15 @@ class ufunc:
             m = lax.broadcast_in_dim(m, shape, tuple(range(len(shape)))) if core.aval_of(
                 m).shape != shape else m
             mask, _, _ = _to_front(m, axes)
+        tree = _TREE_IDENTITY.get(self.__name__)
+        if tree is not None and mask is None and n > 1 and dt.kind in "fiu" and not _eager(xs):
+            # staged: one parallel lax.reduce (equal to the fold up to rounding order)
+            fn = self._fn
+            res = lax.reduce(xs, core.lift(np.asarray(tree).astype(dt)),
+                             lambda a, b: _strong(fn(a, b), dt), (0,))
+            if initial is not None:
+                res = _strong(fn(self._initial(fname, initial, dt, kshape), res), dt)
+            return res
         if initial is not None:
             start = self._initial(fname, initial, dt, kshape)
         elif self.identity is not None:

@@ -3,7 +3,8 @@
 Inputs of three kinds: the eager ``xnp.Array`` a user has (for JAX: a NumPy array;
 both are put on the device per call), device-resident arrays (the output of a previous
 jitted call, which keeps its device buffer; for JAX ``jax.device_put`` arrays), and a
-Python scalar. Each call either returns at once (dispatch is asynchronous; only the
+Python scalar; and the argument forms that take the pytree/keyword path: two arrays and
+a keyword argument, a dict of arrays, a static argument. Each call either returns at once (dispatch is asynchronous; only the
 last call of a round is waited for) or is waited for (``block_until_ready()``). NumPy's
 ``x * 2 + 1`` on the ndarray is the reference of every row. Target: <= 8 us per
 cached call on device-resident inputs.
@@ -22,6 +23,18 @@ __all__ = ["main"]
 
 def f(x):
     return x * 2 + 1
+
+
+def f_kw(x, y, *, scale):
+    return x * scale + y
+
+
+def f_dict(d):
+    return d["x"] * 2 + d["y"]
+
+
+def f_static(x, n):
+    return x * n + 1
 
 
 def main() -> None:
@@ -52,6 +65,21 @@ def main() -> None:
                 jw = (lambda ja=ja: jj(ja)) if jax else None  # noqa: E731
             label = f"jit, {kind}, {'blocking each call' if blocking else 'not blocking'}"
             cases.append((label, {"numpy": numpy_ref, "xnp": xw, "jax": jw}))
+    # the pytree/keyword/static forms, resident inputs, not blocking
+    y_dev = jf(x_np + 1.0)
+    xk, yk, dk = xnp.jit(f_kw), xnp.jit(f_dict), xnp.jit(f_static, static_argnums=1)
+    if jax is not None:
+        jxr, jyr = inputs["device-resident"][1], _jax.put(x_np + 3.0)
+        jk, jd = jax.jit(f_kw), jax.jit(f_dict)
+        js = jax.jit(f_static, static_argnums=1)
+    forms = [("jit, two arrays + keyword scale=2.0", lambda: xk(x_dev, y_dev, scale=2.0),
+              (lambda: jk(jxr, jyr, scale=2.0)) if jax else None),
+             ("jit, dict of two arrays", lambda: yk({"x": x_dev, "y": y_dev}),
+              (lambda: jd({"x": jxr, "y": jyr})) if jax else None),
+             ("jit, array + static int n=3", lambda: dk(x_dev, 3),
+              (lambda: js(jxr, 3)) if jax else None)]
+    for label, xw, jw in forms:
+        cases.append((label, {"numpy": numpy_ref, "xnp": xw, "jax": jw}))
     results = measure_cases(cases, repeat=9)
     print_compare("(c) cached jit call, tiny function (x * 2 + 1, f64[10])", results,
                   layout="wide", note=f"target: <= 8 us per cached call (device-resident); "

@@ -30,6 +30,7 @@ import bench_lax_ops  # noqa: E402
 import bench_loop  # noqa: E402
 import bench_matmul  # noqa: E402
 import bench_random  # noqa: E402
+import bench_sharded  # noqa: E402
 import bench_special  # noqa: E402
 from _harness import machine_line  # noqa: E402
 
@@ -38,7 +39,7 @@ __all__ = ["main"]
 BENCHMARKS = (bench_eager_overhead, bench_eager_large, bench_matmul, bench_jit_call,
               bench_compile, bench_jit_chain, bench_loop, bench_grad_step, bench_demos,
               bench_lax_ops, bench_gather_scatter, bench_convolution, bench_fft,
-              bench_decompositions, bench_random, bench_special, bench_dask)
+              bench_decompositions, bench_random, bench_special, bench_sharded, bench_dask)
 
 
 def main() -> int:

@@ -241,6 +241,33 @@ def test_jitted_lambda_pickles_as_function_and_options():
     np.testing.assert_array_equal(np.asarray(g(xnp.arange(3.0))), [-0.0, -1.0, -2.0])
 
 
+def test_jitted_function_rebuilds_with_its_options():
+    f = xnp.jit(lambda v, w, *, n: v * n + w, static_argnames="n", donate_argnums=(1,))
+    rebuild, (token, jit, fun, options) = f.__reduce__()
+    assert jit is xnp.jit and fun is f.__wrapped__
+    # a token this process has not seen: a new wrapper, built with the same options
+    g = rebuild("not-seen-" + token, jit, fun, options)
+    assert g is not f and rebuild("not-seen-" + token, jit, fun, options) is g
+    assert (g._static_nums, g._static_names, g._donate) == (f._static_nums, f._static_names,
+                                                            f._donate)
+    out = g(xnp.arange(3.0), xnp.ones(3), n=2)
+    np.testing.assert_array_equal(np.asarray(out), [1.0, 3.0, 5.0])
+    g(xnp.arange(3.0), xnp.ones(3), n=2)
+    assert g.trace_count == 1
+    g(xnp.arange(3.0), xnp.ones(3), n=3)  # static: a new value retraces
+    assert g.trace_count == 2
+
+
+def test_register_is_idempotent():
+    import xnp.dask as xd
+    from dask.array import dispatch
+
+    xd.register()
+    xd.register()
+    assert dispatch.concatenate_lookup.dispatch(xnp.Array) is xd._concatenate
+    assert not any(isinstance(h, xd._DaskImportHook) for h in sys.meta_path)
+
+
 _FRESH_PROCESS = textwrap.dedent("""
     import pickle, sys
     blob = sys.stdin.buffer.read()

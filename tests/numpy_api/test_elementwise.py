@@ -492,8 +492,14 @@ def test_out_where_dtype_keywords():
     assert xnp.add(a, 1, dtype=np.int64, casting="unsafe").dtype == np.int64
     r = xnp.sin(np.array([1, 2]), dtype=np.float32)
     assert r.dtype == np.float32
-    with pytest.raises(NotImplementedError, match="where=.*needs .out="):
-        xnp.add(a, 1, where=a > 1)
+    # where= without out=: NumPy leaves the masked-out elements uninitialised; xnp's are 0
+    m = np.asarray(a) > 1
+    for got in (xnp.add(a, 1, where=a > 1), xnp.jit(lambda v: xnp.add(v, 1, where=v > 1))(a)):
+        np.testing.assert_array_equal(np.asarray(got)[m], np.add(np.asarray(a), 1)[m])
+        np.testing.assert_array_equal(np.asarray(got)[~m], 0)
+    got = xnp.sin(np.arange(3.0), where=np.array([[True], [False]]))  # mask broadcasts
+    assert got.shape == (2, 3)
+    np.testing.assert_array_equal(np.asarray(got), [np.sin(np.arange(3.0)), np.zeros(3)])
     with pytest.raises(NotImplementedError, match="signature"):
         xnp.add(a, 1, signature="dd->d")
     with pytest.raises(NotImplementedError, match="order"):

@@ -130,16 +130,16 @@ def _binary_inexact(fname, x1, x2, dtype, casting, *, default_float=False):
 def _finish(fname, res, out, where, casting="same_kind"):
     """Apply ``where=`` and ``out=`` to a result."""
     if where is not True and not (type(where) is np.bool_ and where):
-        if out is None:
-            raise NotImplementedError(
-                f"xnp.{fname}: `where=` needs `out=`: NumPy leaves the masked-out elements "
-                "uninitialised, which xnp does not reproduce. Pass out= (masked-out elements "
-                "keep its values) or use xnp.where(mask, result, fallback).")
-        target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
-        res = _out_cast(fname, res, target, casting)
         mask = asarray_for(fname, where, "where")
         if _dtype_of(mask) != _BOOL:
             mask = lax.ne(mask, _zero_like_dtype(mask))
+        if out is None:
+            # NumPy leaves the masked-out elements uninitialised (any value); xnp makes
+            # them zero, the same eagerly and under jit
+            (mask, res), _ = broadcast_arrays(fname, mask, res)
+            return lax.select_n(mask, _zeros_like(res), res)
+        target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+        res = _out_cast(fname, res, target, casting)
         (mask, old, new), _ = broadcast_arrays(fname, mask, target, res)
         res = lax.select_n(mask, old, new)
     elif out is None:

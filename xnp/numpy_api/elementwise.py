@@ -16,9 +16,8 @@ Conventions shared by every ufunc here (stated once instead of in each docstring
   otherwise) and the loop runs in it.
 * ``out=``: written in place eagerly (``same_kind`` casting, or ``casting``);
   under ``jit`` the traced ``out`` is rebound (functionalized).
-* ``where=``: needs ``out=`` (NumPy leaves masked-out elements uninitialised
-  without it, which xnp cannot reproduce): ``NotImplementedError`` otherwise.
-  Masked-out elements keep ``out``'s values.
+* ``where=``: masked-out elements keep ``out``'s values; without ``out=`` they are 0
+  (NumPy leaves them uninitialised, as ``empty`` does; xnp's ``empty`` is zeros too).
 * ``order``: results are C-contiguous; ``order='F'`` raises ``NotImplementedError``.
   ``subok`` has no effect (xnp has no subclasses); ``signature=`` is not supported.
 * Results are xnp arrays (0-d for 0-d inputs), weakly typed when every input was

@@ -81,8 +81,9 @@ def _numel(x, axis=None, keepdims=False, dtype=np.float64, **kwargs):
     return _api.full(out_shape, count, dtype=dtype)
 
 
-def _nannumel(x, axis=None, keepdims=False, dtype=np.float64, **kwargs):
-    return _api.sum(~_api.isnan(x), axis=axis, keepdims=keepdims, dtype=dtype)
+def _nannumel(x, **kwargs):
+    # the number of non-NaN elements, with the reduction's axis/keepdims/dtype keywords
+    return _api.sum(~_api.isnan(x), **kwargs)
 
 
 def _to_numpy(x, **kwargs):

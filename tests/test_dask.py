@@ -120,13 +120,16 @@ def test_dask_array_with_xnp_operand_stays_lazy(data):
         _check(lazy, expected)
 
 
-@pytest.mark.xfail(strict=True, reason="xnp.Array's binary operators do not defer to an "
-                   "operand that overrides __array_ufunc__ (NEP 13 binop rule), so "
-                   "xnp_array + dask_array computes the Dask array eagerly")
 def test_xnp_operand_on_the_left_defers_to_dask(data):
+    """An eager xnp array's binary operators return NotImplemented for an operand that
+    overrides __array_ufunc__ (NumPy's rule), so Dask's reflected operator builds the lazy
+    array; its chunks stay xnp arrays and the values are NumPy's."""
     a, b, x, _ = data
-    lazy = xnp.asarray(b[:, 0]) + x
-    assert isinstance(lazy, da.Array), type(lazy)
+    v = b[:, 0]
+    for got, want in ((xnp.asarray(v) + x, v + a), (xnp.asarray(v) * x, v * a),
+                      (xnp.asarray(v) < x, v < a), (xnp.asarray(a.T) @ x, a.T @ a)):
+        assert isinstance(got, da.Array), type(got)
+        _check(got, want)
 
 
 def test_concatenate_stack_rechunk_keep_xnp_chunks(data):

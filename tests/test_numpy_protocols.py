@@ -246,3 +246,42 @@ def test_numpy_on_constants_stays_static_under_transformations():
                                rtol=1e-13)
     g = xnp.grad(lambda s: s * np.sum(c))(2.0)
     np.testing.assert_allclose(float(g), A.sum(), rtol=1e-13)
+
+
+class _OptsOut:
+    """Opts out of NumPy's ufuncs (``__array_ufunc__ = None``): operators must defer."""
+
+    __array_ufunc__ = None
+
+    def __radd__(self, other):
+        return ("radd", type(other).__name__)
+
+    def __rmatmul__(self, other):
+        return ("rmatmul", type(other).__name__)
+
+    def __gt__(self, other):  # reflected form of other < self
+        return ("gt", type(other).__name__)
+
+
+class _OwnUfuncs:
+    """Overrides ``__array_ufunc__`` (as Dask's arrays do) and records the reflected call."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return ("ufunc", ufunc.__name__)
+
+    def __rmul__(self, other):
+        return ("rmul", type(other).__name__)
+
+
+def test_binary_operators_defer_to_ufunc_overrides():
+    """As NumPy's operators: an operand with ``__array_ufunc__ = None`` or its own
+    ``__array_ufunc__`` gets its reflected operator; plain operands are unaffected."""
+    x = xnp.arange(3.0)
+    assert x + _OptsOut() == ("radd", "Array")
+    assert np.arange(3.0) + _OptsOut() == ("radd", "ndarray")  # NumPy's rule, the oracle
+    assert x @ _OptsOut() == ("rmatmul", "Array")
+    assert (x < _OptsOut()) == ("gt", "Array")
+    assert (x * _OwnUfuncs()) == ("rmul", "Array")
+    assert np.sin(_OwnUfuncs()) == ("ufunc", "sin")
+    np.testing.assert_array_equal(np.asarray(x + np.ones(3)), np.arange(3.0) + 1)
+    np.testing.assert_array_equal(np.asarray(x * np.float32(2)), np.arange(3.0) * 2)

@@ -638,6 +638,12 @@ _FAST_BINARY_OPERATORS = {
 }
 
 
+_BINARY_OPERATORS = tuple(
+    f"__{r}{op}__" for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "divmod", "pow",
+                             "matmul", "and", "or", "xor", "lshift", "rshift") for r in ("", "r")
+) + ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
+
+
 def _sharding(self):
     """The array's layout on the devices (an ``xnp.sharding.Sharding``): the one given to
     ``xnp.device_put`` or ``jit(..., out_shardings=)``, the one XLA chose for another
@@ -679,13 +685,17 @@ def _install() -> None:
         setattr(Array, name, fn)
     Tracer.device = property(_device)
     Tracer.to_device = _to_device
+    # eager binary operators defer to operands that override NumPy's ufuncs (Dask's
+    # arrays, ...) as NumPy's operators do; tracers take no part in NumPy's dispatch
+    for name in _BINARY_OPERATORS:
+        setattr(Array, name, numpy_protocols.binary_operator(getattr(ArrayMethods, name)))
     for name, (fname, swap) in _FAST_BINARY_OPERATORS.items():
-        setattr(Array, name, fastpath.binary(fname, swap=swap)(getattr(ArrayMethods, name)))
+        setattr(Array, name, fastpath.binary(fname, swap=swap)(getattr(Array, name)))
     for name, fname in (("__neg__", "negative"), ("__abs__", "absolute")):
         setattr(Array, name, fastpath.unary(fname)(getattr(ArrayMethods, name)))
     Array.__getitem__ = fastpath.getitem(ArrayMethods.__getitem__)
-    Array.__matmul__ = fastpath.matmul("matmul")(ArrayMethods.__matmul__)
-    Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(ArrayMethods.__rmatmul__)
+    Array.__matmul__ = fastpath.matmul("matmul")(Array.__matmul__)
+    Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(Array.__rmatmul__)
     Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))
     Array.reshape = fastpath.reshape_method(ArrayMethods.reshape)
     Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it

@@ -101,6 +101,34 @@ def _plain(inputs) -> bool:
     return True
 
 
+def binary_operator(method):
+    """``method`` (an eager array's binary operator) returning ``NotImplemented`` for an
+    operand that overrides NumPy's ufuncs (``__array_ufunc__`` of another array type, or
+    ``None``), so that Python asks that operand's reflected operator, as NumPy's own
+    operators do: ``xnp_array + dask_array`` is Dask's lazy array, not a computed one."""
+    known = _KNOWN_OPERANDS
+
+    def operator(self, o):
+        if type(o) not in known and _defers_to(o):
+            return NotImplemented
+        return method(self, o)
+
+    operator.__name__ = operator.__qualname__ = method.__name__
+    operator.__doc__ = method.__doc__
+    return operator
+
+
+_KNOWN_OPERANDS = frozenset([int, float, complex, bool, np.ndarray, list, tuple])
+
+
+def _defers_to(obj) -> bool:
+    t = type(obj)
+    if issubclass(t, (_Array, np.generic)):
+        return False
+    impl = getattr(t, "__array_ufunc__", _NDARRAY_UFUNC)
+    return impl is None or impl is not _NDARRAY_UFUNC
+
+
 def _foreign_ufunc(obj) -> bool:
     """``obj`` implements ``__array_ufunc__`` and is neither an xnp nor a NumPy array."""
     t = type(obj)

@@ -254,6 +254,33 @@ def case_errors_name_function_axis_and_shape():
         raise AssertionError("spec longer than the rank accepted")
 
 
+def case_device_and_to_device_follow_the_placement():
+    """``.device`` is the device an array was placed on (cpu:0 for host arrays), the
+    sharding for an array split over several; ``to_device`` and ``asarray(device=)`` place
+    a copy (values unchanged), and creation functions name device_put for other devices."""
+    import pytest  # noqa: PLC0415  (the child runs outside pytest)
+
+    devs = xnp.devices()
+    x = xnp.device_put(A, devs[2])
+    assert x.device == devs[2] and x.device != devs[0], x.device
+    host = xnp.asarray(A).device
+    assert host == devs[0] and host == "cpu", host
+    split = xnp.device_put(A, NamedSharding(_mesh1(), P("x")))
+    assert split.device == split.sharding, split.device
+    y = x.to_device(devs[0])
+    assert y.device == devs[0] and y.sharding.device_set == {devs[0]}
+    _close(y, A)
+    assert x.to_device(devs[2]) is x
+    z = xnp.asarray(A, device=devs[3])
+    assert z.device == devs[3] and z.addressable_shards[0].device == devs[3]
+    _close(z, A)
+    _close(xnp.jit(lambda v: v * 2)(z), A * 2)
+    with pytest.raises(ValueError, match="xnp.zeros: arrays are created on device 0.*device_put"):
+        xnp.zeros(3, device=devs[1])
+    with pytest.raises(ValueError, match="unknown device 'gpu'"):
+        x.to_device("gpu")
+
+
 def main() -> None:
     multi_device.run_cases(globals())
 

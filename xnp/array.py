@@ -589,15 +589,42 @@ CPU_DEVICE = _Device()
 
 
 def _device(self):
-    # eager arrays live on the CPU, and jit compiles for the CPU, so a tracer's value will
-    # live there too: Array and Tracer both answer CPU_DEVICE
-    return CPU_DEVICE
+    """The array's device: ``cpu:0`` (``CPU_DEVICE``) for host arrays and arrays on device
+    0, the device of an array placed on another one (``xnp.device_put(x, devices()[1])``),
+    and — as JAX — the sharding of an array split over several devices. A tracer's value
+    will live where jit compiles, device 0."""
+    buf = getattr(self, "_buf", None)
+    if buf is None or not hasattr(buf, "_sharding"):
+        return CPU_DEVICE
+    from xnp import sharding  # noqa: PLC0415  (imports the XLA backend)
+
+    s = sharding.sharding_of(self)
+    devices = s.device_set
+    if len(devices) != 1:
+        return s
+    (dev,) = devices
+    return CPU_DEVICE if dev == CPU_DEVICE else dev
 
 
 def _to_device(self, device, /, *, stream=None):
-    if device != CPU_DEVICE:
-        raise ValueError(f"xnp: unknown device {device!r}; only cpu:0 is available")
-    return self
+    """The array on ``device`` (``"cpu"``/``cpu:0`` or a device from ``xnp.devices()``):
+    itself when it is there, else a copy placed there (``xnp.device_put``).
+
+    Raises
+    ------
+    ValueError
+        ``device`` is not one of ``xnp.devices()``.
+    """
+    if device == CPU_DEVICE and _device(self) == CPU_DEVICE:
+        return self
+    from xnp import sharding  # noqa: PLC0415
+
+    target = next((d for d in sharding.devices()
+                   if d == device or (d == CPU_DEVICE and CPU_DEVICE == device)), None)
+    if target is None:
+        raise ValueError(f"xnp.Array.to_device: unknown device {device!r}; the devices are "
+                         f"{sharding.devices()}")
+    return self if _device(self) == target else sharding.device_put(self, target)
 
 
 _NAMESPACE: list = []

@@ -54,10 +54,21 @@ def _is_cpu_device(device) -> bool:
                                                and getattr(device, "id", None) == 0)
 
 
-def _check_device(fname: str, device) -> None:
+def _check_device(fname: str, device, placeable: bool = False) -> bool:
+    """Whether ``device`` (None, ``"cpu"``, a device) is device 0, where arrays are made.
+    With ``placeable``, another device of ``xnp.devices()`` is accepted (False: the
+    caller places its result there); otherwise it raises a ValueError saying how to."""
     if device is None or _is_cpu_device(device):
-        return
-    raise ValueError(f"xnp.{fname}: unknown device {device!r}; only the CPU device is available")
+        return True
+    if getattr(device, "platform", None) == "cpu" and isinstance(getattr(device, "id", None),
+                                                                 int):
+        if placeable:
+            return False
+        raise ValueError(f"xnp.{fname}: arrays are created on device 0, not on {device!r}; "
+                         f"place one there with xnp.asarray(x, device=...), "
+                         f"x.to_device(device) or xnp.device_put(x, device)")
+    raise ValueError(f"xnp.{fname}: unknown device {device!r}; the devices are "
+                     "xnp.devices() (and \"cpu\")")
 
 
 def _dtype_arg(dtype, argname: str = "dtype") -> np.dtype | None:
@@ -279,8 +290,9 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """
     check_unsupported("asarray", like=(like, None, _NO_LIKE))
     _check_order("asarray", order)
-    _check_device("asarray", device)
-    return _convert("asarray", a, dtype, copy)
+    if _check_device("asarray", device, placeable=True):
+        return _convert("asarray", a, dtype, copy)
+    return _convert("asarray", a, dtype, copy).to_device(device)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):

@@ -524,8 +524,11 @@ def slogdet(a):
     safe = lax.select_n(zero, absd, M.scalar(1, rdt))
     # log of the nonzero pivots only: -inf for a singular matrix without log(0)'s
     # RuntimeWarning (NumPy's slogdet does not warn)
-    logabsdet = lax.select_n(lax.reduce_or(zero, axis), lax.reduce_sum(lax.log(safe), axis),
+    singular = lax.reduce_or(zero, axis)
+    logabsdet = lax.select_n(singular, lax.reduce_sum(lax.log(safe), axis),
                              M.scalar(-np.inf, rdt))
     unit = lax.select_n(zero, lax.div(d, cast(safe, dt)), M.scalar(0, dt))
-    sgn = lax.mul(lax.reduce_prod(unit, axis), cast(sign, dt))
+    # a singular matrix's sign is +0 (NumPy's), not the -0 of 0 * (-1)
+    sgn = lax.select_n(singular, lax.mul(lax.reduce_prod(unit, axis), cast(sign, dt)),
+                       M.scalar(0, dt))
     return SlogdetResult(sgn, logabsdet)

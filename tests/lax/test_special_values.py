@@ -7,7 +7,8 @@ import pytest
 import scipy.special as sp
 
 import xnp
-from tests.helpers import assert_allclose
+from tests import helpers
+from tests.helpers import assert_allclose, grid
 from xnp import lax
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -32,9 +33,12 @@ def _paths(f, a, b):
         yield "eager-xla", f(xnp.asarray(a), xnp.asarray(b))
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("name,f,ref,first,second", CASES, ids=[c[0] for c in CASES])
-def test_edges_match_scipy(name, f, ref, first, second, dtype):
+# a fixed-seed sample of the (function, dtype) pairs: every function, 6 of the 8 pairs
+# (all with --full-grid)
+@pytest.mark.parametrize("case", grid(n=6, case=CASES, dtype=[np.float32, np.float64]),
+                         ids=lambda c: f"{c.case[0]}-{np.dtype(c.dtype).name}")
+def test_edges_match_scipy(case):
+    (name, f, ref, first, second), dtype = case.case, case.dtype
     a = np.repeat(first, len(second)).astype(dtype)
     b = np.tile(second, len(first)).astype(dtype)
     expected = ref(a.astype(np.float64), b.astype(np.float64)).astype(dtype)
@@ -42,10 +46,13 @@ def test_edges_match_scipy(name, f, ref, first, second, dtype):
         assert_allclose(out, expected, kind="reduction", err_msg=f"{name} {path}")
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.float64])
-@pytest.mark.parametrize("f,ref", [(lax.igamma, sp.gammainc), (lax.igammac, sp.gammaincc)],
-                         ids=["igamma", "igammac"])
-def test_igamma_interior_and_broadcasting(f, ref, dtype):
+# igamma in one dtype and igammac in the other (all four pairs with --full-grid)
+@pytest.mark.parametrize("case", [c for c in grid(
+    n=4, f=[(lax.igamma, sp.gammainc), (lax.igammac, sp.gammaincc)],
+    dtype=[np.float16, np.float64]) if helpers.FULL_GRID[0] or (c.f[0] is lax.igamma) == (
+        c.dtype is np.float64)], ids=lambda c: f"{c.f[0].__name__}-{np.dtype(c.dtype).name}")
+def test_igamma_interior_and_broadcasting(case):
+    (f, ref), dtype = case.f, case.dtype
     rng = np.random.default_rng(0)
     a = rng.uniform(0.05, 20, (40, 1)).astype(dtype)
     x = rng.uniform(0, 30, (1, 25)).astype(dtype)

@@ -263,6 +263,8 @@ def case_device_and_to_device_follow_the_placement():
     devs = xnp.devices()
     x = xnp.device_put(A, devs[2])
     assert x.device == devs[2] and x.device != devs[0], x.device
+    info = xnp.__array_namespace_info__()
+    assert list(info.devices()) == devs and info.devices()[0] == "cpu", info.devices()
     host = xnp.asarray(A).device
     assert host == devs[0] and host == "cpu", host
     split = xnp.device_put(A, NamedSharding(_mesh1(), P("x")))

@@ -64,8 +64,14 @@ class Info:
         return CPU_DEVICE
 
     def devices(self):
-        """The devices arrays can live on: the CPU only (a tuple; a list before 2025.12)."""
-        return api_sequence([CPU_DEVICE])
+        """The devices arrays can live on (a tuple; a list before 2025.12): the CPU
+        device 0, and the other devices of ``xnp.devices()`` when several are configured
+        (``XNP_NUM_CPU_DEVICES``, ``xnp.distributed``)."""
+        if config.get("num_cpu_devices") == 1:
+            return api_sequence([CPU_DEVICE])
+        from xnp import sharding  # noqa: PLC0415  (starts the XLA client)
+
+        return api_sequence([CPU_DEVICE] + [d for d in sharding.devices() if d != CPU_DEVICE])
 
     def default_dtypes(self, *, device=None) -> dict:
         """The default dtypes: 64-bit, or 32-bit with ``enable_x64`` off.

@@ -283,6 +283,27 @@ def case_device_and_to_device_follow_the_placement():
         x.to_device("gpu")
 
 
+def case_specs_copy_and_pickle_as_they_are_and_0d_replicated_puts():
+    """copy/deepcopy/pickle of a PartitionSpec keep its entries (a tuple subclass rebuilt
+    with __new__(cls, *entries)), so a pickled NamedSharding lays out the same shards; a
+    0-d array replicated over several devices reads back and jits as 0-d."""
+    import copy  # noqa: PLC0415
+    import pickle  # noqa: PLC0415
+
+    for spec in (P("x", "y"), P("x", None), P(None, "y"), P("x"), P(), P(("x", "y"))):
+        for c in (copy.copy(spec), copy.deepcopy(spec), pickle.loads(pickle.dumps(spec))):
+            assert type(c) is P and tuple(c) == tuple(spec), (spec, c)
+    s = NamedSharding(_mesh2(), P("x", "y"))
+    a = np.arange(16.0).reshape(4, 4)
+    got = [sh.data.shape for sh in xnp.device_put(a, pickle.loads(pickle.dumps(s))).
+           addressable_shards]
+    assert got == [(2, 2)] * 4, got
+    z = xnp.device_put(np.float64(3.0), NamedSharding(_mesh1(), P()))
+    assert z.shape == () and np.asarray(z) == 3.0
+    assert [sh.data.shape for sh in z.addressable_shards] == [()] * 4
+    _close(xnp.jit(lambda v: v + v)(z), 6.0)
+
+
 def main() -> None:
     multi_device.run_cases(globals())
 

@@ -284,7 +284,7 @@ def make_array_from_process_local_data(sharding, local_data, global_shape=None):
         if _xs.is_local(i):
             rel = tuple(slice(s.start - first * (n // t), s.stop - first * (n // t))
                         for s, n, (first, _, t) in zip(ix, shape, block))
-            pieces[i] = _xs.put_on(np.ascontiguousarray(local[rel]), i, False)
+            pieces[i] = _xs.put_on(np.asarray(local[rel], order="C"), i, False)
     buf = _xs.assemble(tuple(shape), local.dtype, spec, pieces)
     _xs.label(spec, sharding)
     return core.Array(None, False, buf)
@@ -366,7 +366,7 @@ def make_array_from_single_device_arrays(shape, sharding, arrays):
                              f"{list(shape)} under {sharding!r} has shape {shard_shape}.")
         buf = getattr(a, "_buf", None)
         if buf is None or buf is core.DONATED_BUFFER:
-            buf = _xs.put_on(np.ascontiguousarray(_host(a)), i, False)
+            buf = _xs.put_on(np.asarray(_host(a), order="C"), i, False)
         pieces[i] = buf
     missing = [_xs._device_by_id(i) for i in want if i not in pieces]
     if missing:

@@ -109,6 +109,11 @@ class PartitionSpec(tuple):
 
     _is_partition_spec = True  # tells it from a tuple of specs (xnp.shard_map's in_specs)
 
+    def __getnewargs__(self):
+        # copy, deepcopy and pickle rebuild a tuple subclass with __new__(cls, *these):
+        # the entries one by one, as the constructor takes them
+        return tuple(self)
+
     def __repr__(self):
         return "PartitionSpec(" + ", ".join(map(repr, self)) + ")"
 

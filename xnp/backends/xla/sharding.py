@@ -343,7 +343,7 @@ def put_sharded(x: np.ndarray, spec: HloSpec, weak_type: bool = False):
             raise ValueError(f"xnp.device_put: {_device_by_id(spec.device_ids[0])!r} belongs to "
                              f"another process; this process's devices are {local_devices()}.")
         return put_on(x, spec.device_ids[0], weak_type)
-    pieces = {i: put_on(np.ascontiguousarray(x[idx]), i, weak_type)
+    pieces = {i: put_on(np.asarray(x[idx], order="C"), i, weak_type)
               for i, idx in zip(spec.device_ids, spec.indices(x.shape)) if is_local(i)}
     return assemble(x.shape, x.dtype, spec, pieces, weak_type)
 

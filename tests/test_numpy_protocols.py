@@ -285,3 +285,22 @@ def test_binary_operators_defer_to_ufunc_overrides():
     assert np.sin(_OwnUfuncs()) == ("ufunc", "sin")
     np.testing.assert_array_equal(np.asarray(x + np.ones(3)), np.arange(3.0) + 1)
     np.testing.assert_array_equal(np.asarray(x * np.float32(2)), np.arange(3.0) * 2)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, d: np.copyto(d, xnp.ones((2, 3)) if m is xnp else np.ones((2, 3))),
+    lambda m, d: m.put(d, [0, 4], [5.0, 6.0]) if m is np else np.put(d, xnp.asarray([0, 4]),
+                                                                     xnp.asarray([5.0, 6.0])),
+    lambda m, d: np.fill_diagonal(d, xnp.asarray(2.0) if m is xnp else 2.0),
+    lambda m, d: np.place(d, d > 2, xnp.asarray([9.0]) if m is xnp else [9.0]),
+    lambda m, d: np.putmask(d, (xnp.asarray(d) if m is xnp else d) > 2, -1.0),
+    lambda m, d: np.put_along_axis(d, (xnp.asarray if m is xnp else np.asarray)([[0], [1]]),
+                                   7.0, axis=1),
+], ids=["copyto", "put", "fill_diagonal", "place", "putmask", "put_along_axis"])
+def test_numpy_functions_writing_into_a_numpy_array_from_xnp_operands(call):
+    """The NumPy array given as the target is written in place, as NumPy writes it."""
+    want, got = np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(2, 3)
+    assert call(np, want) is None
+    assert call(xnp, got) is None
+    assert type(got) is np.ndarray
+    np.testing.assert_array_equal(got, want)

@@ -360,6 +360,11 @@ def _compatible(func, fn) -> bool:
     return ok
 
 
+# NumPy functions that write into their first argument (and return None)
+_WRITES_FIRST = frozenset(["copyto", "place", "putmask", "put", "put_along_axis",
+                           "fill_diagonal"])
+
+
 def array_function(xnp, func, types, args: tuple, kwargs: dict):
     """``Array.__array_function__``: NumPy's ``func(*args, **kwargs)`` by xnp (module docstring).
 
@@ -383,14 +388,17 @@ def array_function(xnp, func, types, args: tuple, kwargs: dict):
         return _function_fallback(func, args, kwargs, qual,
                                   "has an xnp counterpart that lacks some of its parameters")
     out = kwargs.get("out")
-    call_kwargs = kwargs
+    call_args, call_kwargs = args, kwargs
     wrapped = None
     if type(out) is _ndarray:
         wrapped = _Array(out)
         call_kwargs = dict(kwargs, out=wrapped)
+    elif func.__name__ in _WRITES_FIRST and args and type(args[0]) is _ndarray:
+        # np.copyto(ndarray, xnp_array): xnp writes into the NumPy array's memory
+        call_args = (_Array(args[0]),) + args[1:]
     with _Eagerly():
         try:
-            res = fn(*args, **call_kwargs)
+            res = fn(*call_args, **call_kwargs)
         except NotImplementedError as e:
             return _function_fallback(func, args, kwargs, qual,
                                       f"is not implemented by xnp for these arguments ({e})")

@@ -221,6 +221,8 @@ def test_accumulate_edges():
     x = np.arange(1.0, 7.0).reshape(2, 3)
     check(lambda xp, a: xp.add.accumulate(a, axis=(1,)), x)
     check(lambda xp, a: xp.add.accumulate(a, axis=(0, 1)), x)
+    check(lambda xp, a: xp.add.accumulate(a, axis=None), x)     # None on 2-d: ValueError
+    check(lambda xp, a: xp.add.accumulate(a[0], axis=None), x)  # None on 1-d: axis 0
     check(lambda xp, a: xp.add.accumulate(a[0, 0]), x)                    # 0-d
     check(lambda xp, a: xp.add.accumulate(a.astype(np.int32)), x)         # widens
     check(lambda xp, a: xp.multiply.accumulate(a, dtype=np.float32), x)

@@ -407,6 +407,8 @@ class ufunc:
             if len(axis) != 1:
                 raise ValueError("accumulate does not allow multiple axes")
             (axis,) = axis
+        if axis is None and aval.ndim > 1:  # None: every axis (NumPy's error)
+            raise ValueError("accumulate does not allow multiple axes")
         ax = normalize_axis(fname, 0 if axis is None else axis, aval.ndim)
         dt, _ = _probe(self._np, "accumulate", fname, aval.dtype, self._dtype_arg(dtype))
         x = _strong(x, dt)

@@ -83,6 +83,7 @@ def child_main() -> None:
         out["fetch_error"] = None
     except RuntimeError as e:
         out["fetch_error"] = str(e)
+    out["repr"], out["str"] = repr(c), str(c)  # printable without fetching
     out["mm_allgather"] = xnp.distributed.process_allgather(c).tolist()
     # the same matmul from single-device arrays (JAX's other constructor)
     local = [xnp.device_put(a_full[s.index], s.device) for s in a.addressable_shards]
@@ -251,6 +252,9 @@ def test_fetching_a_non_addressable_array_raises(group):
         msg = r["fetch_error"]
         assert msg is not None and "float64[16, 4]" in msg and f"(process {pid})" in msg
         assert "process_allgather" in msg
+        for text in (r["repr"], r["str"]):
+            assert text.startswith("Array(shape=(16, 4), dtype=float64, sharding=Named"), text
+            assert "not fully held by this process" in text
 
 
 def test_device_put_keeps_the_local_shards(group):

@@ -411,14 +411,26 @@ class ArrayMethods:
 def _repr(self):
     # NumPy's: array([0, 1, 4]), array([1., 2.], dtype=float32); a 0-d array prints as the
     # NumPy scalar it stands for (np.float64(1.0)): eager scalars are 0-d arrays (README)
-    v = self._value
+    try:
+        v = self._value
+    except RuntimeError:  # parts of it live only in other processes (xnp.distributed)
+        return _remote_repr(self)
     if v.ndim == 0:
         return repr(v[()])
     return repr(v)
 
 
 def _str(self):
-    return str(self._value)
+    try:
+        return str(self._value)
+    except RuntimeError:
+        return _remote_repr(self)
+
+
+def _remote_repr(self) -> str:
+    a = core.aval_of(self)
+    return (f"Array(shape={a.shape}, dtype={np.dtype(a.dtype).name}, sharding={self.sharding}"
+            ", not fully held by this process)")
 
 
 def _format(self, spec):

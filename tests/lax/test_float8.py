@@ -17,6 +17,7 @@ one each under jit and in eager-XLA mode; ``--full-grid`` runs every shape x typ
 
 import random
 import re
+import zlib
 
 import ml_dtypes
 import numpy as np
@@ -57,9 +58,13 @@ def _flat_dims(shape):
     return [d for s in (shape if shape and isinstance(shape[0], tuple) else [shape]) for d in s]
 
 
-def _sampled(dtype, mode) -> bool:
-    """Eager runs both types; jit runs e4m3fn and eager-XLA e5m2 (all with --full-grid)."""
-    return helpers.FULL_GRID[0] or mode == "eager" or (mode == "jit") == (dtype == E4M3)
+def _sampled(name, dtype, mode) -> bool:
+    """Eager runs both types; each record runs one compiled path, chosen by a hash of its
+    name: jit with e4m3fn or eager-XLA with e5m2 (all of them with --full-grid)."""
+    if helpers.FULL_GRID[0] or mode == "eager":
+        return True
+    jit = zlib.crc32(name.encode()) % 2 == 0
+    return (mode == "jit") == jit and (dtype == E4M3) == jit
 
 
 def _cases():
@@ -73,7 +78,7 @@ def _cases():
                  if rec.name in KNOWN_GAPS else [])
         out += [pytest.param(rec, dt, shape, mode, marks=marks,
                              id=f"{rec.name}-{dt.name}-{shape}-{mode}")
-                for shape in shapes for dt in F8 for mode in MODES if _sampled(dt, mode)]
+                for shape in shapes for dt in F8 for mode in MODES if _sampled(rec.name, dt, mode)]
     return out
 
 

@@ -99,7 +99,7 @@ def test_histogram_edge_cases_and_errors():
 
 @pytest.mark.parametrize("case", grid(bins=[3, (2, 4), [np.array([-1.0, 0, 2]), 3]],
                                       range=[None, [(-1, 1), (-2, 2)]], density=[None, True],
-                                      weights=[False, True], n=16, seed=4))
+                                      weights=[False, True], n=8, seed=4))
 def test_histogram2d_and_dd_match_numpy(case, rng):
     x, y = rng.standard_normal((2, 30))
     w = rng.random(30)

@@ -95,6 +95,11 @@ def child_main() -> None:
         out["relayout_error"] = None
     except ValueError as e:
         out["relayout_error"] = str(e)
+    try:  # ... and passed to a single-device program (no in_shardings)
+        xnp.jit(lambda x: x * 2)(a_cols)
+        out["unsharded_error"] = None
+    except ValueError as e:
+        out["unsharded_error"] = str(e)
     mine = np.array([pid, 10 * pid + 1], dtype=np.int32)
     out["allgather_stacked"] = xnp.distributed.process_allgather(mine).tolist()
     out["allgather_tiled"] = xnp.distributed.process_allgather(mine, tiled=True).tolist()
@@ -276,6 +281,9 @@ def test_relaying_out_an_array_spanning_processes_raises(group):
     for r in group:
         assert "cannot be re-laid out" in r["relayout_error"]
         assert "in_shardings" in r["relayout_error"]
+        msg = r["unsharded_error"]
+        assert msg is not None and "xnp.jit of <lambda>" in msg, msg
+        assert "float64[16, 8]" in msg and "in_shardings" in msg, msg
 
 
 def test_process_allgather_of_local_values(group):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xnp import config as _config
 from xnp.backends.xla import client as _client
+from xnp.backends.xla import sharding as _xs
 from xnp.backends.xla import spmd as _spmd
 from xnp.backends.xla.lowering import lower_closed_jaxpr
 from xnp.backends.xla.mlir import canonical_text
@@ -194,6 +195,13 @@ def _run_unsharded(run, bufs, handlers, name, error):
     another device gathered and put on device 0, which is where this single-device
     executable runs; re-raise ``error`` when every argument was already there."""
     c = _client.get_client()
+    for i, b in enumerate(bufs):
+        if type(b._sharding) is not _SINGLE and not _xs.is_held_here(b):
+            raise ValueError(
+                f"xnp.jit of {name}: flat argument {i} ({_np.dtype(b.aval.dtype).name}"
+                f"{list(b.aval.shape)}) spans several processes, and this program was compiled "
+                "for one device; pass its sharding in in_shardings= (x.sharding) so that "
+                "jit runs it sharded")
     gathered = [c.put(_client.to_host(b)) if type(b._sharding) is not _SINGLE
                 or b._sharding._device != c.device else b for b in bufs]
     if all(g is b for g, b in zip(gathered, bufs)):

@@ -70,6 +70,9 @@ def test_collective_outside_shard_map_names_the_unbound_axis():
         xnp.jit(lambda x: lax.all_gather(x, "i"))(np.ones(2))
     with pytest.raises(NameError, match="'i' is unbound"):
         xnp.vmap(lambda x: lax.pmax(x, "i"))(np.ones(2))
+    for bad in (0, None, (), ("i", 1)):  # not a name: TypeError naming the function
+        with pytest.raises(TypeError, match=r"xnp.lax.psum: `axis_name` must be a mesh axis"):
+            lax.psum(np.ones(2), bad)
 
 
 def test_spec_errors():

@@ -65,7 +65,12 @@ def _bound() -> dict:
 
 def _axes(fun: str, axis_name) -> tuple[tuple[str, ...], int]:
     """``axis_name`` (a name or a tuple of names) as a tuple, and the product of sizes."""
-    names = (axis_name,) if isinstance(axis_name, str) else tuple(axis_name)
+    if isinstance(axis_name, str):
+        names = (axis_name,)
+    elif isinstance(axis_name, (tuple, list)):
+        names = tuple(axis_name)
+    else:
+        names = (axis_name,)  # rejected below, with the function's name
     if not names or not all(isinstance(n, str) for n in names):
         raise TypeError(f"xnp.lax.{fun}: `axis_name` must be a mesh axis name or a tuple of "
                         f"names, got {axis_name!r}.")

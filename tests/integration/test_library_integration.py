@@ -3,10 +3,11 @@ xnp arrays: every case in ``library_cases.py`` must return an xnp array (or the 
 scalar NumPy inputs give) equal to the NumPy-input result. The cases run in one subprocess,
 because SciPy reads ``SCIPY_ARRAY_API`` when it is first imported.
 
-Left out, with the reason: scikit-learn 1.9's ``KMeans`` (it does not declare Array API
-support; its k-means++ initialisation builds NumPy arrays and mixes them with the input)
-and ``GaussianMixture(init_params='kmeans')`` (refused by scikit-learn itself under
-``array_api_dispatch``; the ``random_from_data`` initialisation is tested)."""
+Estimators that scikit-learn 1.9 does not port to the Array API (``KMeans`` and
+``GaussianMixture(init_params='kmeans')``: Cython inner loops; under ``array_api_dispatch``
+they fail the same way on array-api-strict inputs, and scikit-learn refuses the second
+itself) run with dispatch off, where scikit-learn converts xnp inputs through
+``__array__``: the ``sklearn-host`` cases assert NumPy results equal to NumPy-input ones."""
 
 import json
 import os

@@ -211,10 +211,10 @@ def __getattr__(name):
     # xnp.__array_api_version__ follows the `array_api_version` option (xnp.config)
     if name == "__array_api_version__":
         return config.get("array_api_version")
-    if name == "testing":  # imported on first use, as numpy.testing (it loads unittest)
+    if name in ("testing", "polynomial"):  # imported on first use, as NumPy's are
         import importlib  # noqa: PLC0415
 
-        return importlib.import_module("xnp.testing")
+        return importlib.import_module(f"xnp.{name}")
     from xnp._numpy_names_left_out import LEFT_OUT  # noqa: PLC0415
     why = f" ({LEFT_OUT[name]})" if name in LEFT_OUT else ""
     raise AttributeError(f"module 'xnp' has no attribute {name!r}{why}")

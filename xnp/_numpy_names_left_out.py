@@ -38,9 +38,6 @@ _LEFT_OUT = {
     "masked arrays (numpy.ma): issue 11 item 6, not yet": """
         ma
     """,
-    "numpy.polynomial (the convenience classes): issue 11 item 6, not yet": """
-        polynomial
-    """,
     "NumPy's machinery for its own C objects, .npy format, file classes and allocator "
     "(add_docstring, add_newdoc, tracemalloc_domain, lib.format, lib.npyio, "
     "lib.introspect's SIMD dispatch report): use numpy.lib's; xnp.save/xnp.load read and "
@@ -52,7 +49,7 @@ _LEFT_OUT = {
     "NumPy's headers see NumPy arrays: use numpy.get_include, numpy.f2py, "
     "numpy.ctypeslib) and its tests run with pytest, not numpy.test": """
         get_include f2py ctypeslib testing.extbuild test random.test linalg.test fft.test
-        lib.test testing.test
+        lib.test testing.test polynomial.test
     """,
 }
 

@@ -211,7 +211,7 @@ def __getattr__(name):
     # xnp.__array_api_version__ follows the `array_api_version` option (xnp.config)
     if name == "__array_api_version__":
         return config.get("array_api_version")
-    if name in ("testing", "polynomial"):  # imported on first use, as NumPy's are
+    if name in ("testing", "polynomial", "ma"):  # imported on first use, as NumPy's are
         import importlib  # noqa: PLC0415
 
         return importlib.import_module(f"xnp.{name}")

@@ -35,9 +35,6 @@ _LEFT_OUT = {
     "NumPy's random module internals (bit_generator, mtrand): issue 11 item 7, not yet": """
         random.bit_generator random.mtrand
     """,
-    "masked arrays (numpy.ma): issue 11 item 6, not yet": """
-        ma
-    """,
     "NumPy's machinery for its own C objects, .npy format, file classes and allocator "
     "(add_docstring, add_newdoc, tracemalloc_domain, lib.format, lib.npyio, "
     "lib.introspect's SIMD dispatch report): use numpy.lib's; xnp.save/xnp.load read and "

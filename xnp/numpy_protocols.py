@@ -102,23 +102,31 @@ def _plain(inputs) -> bool:
 
 
 def binary_operator(method):
-    """``method`` (an eager array's binary operator) returning ``NotImplemented`` for an
-    operand that overrides NumPy's ufuncs (``__array_ufunc__`` of another array type, or
-    ``None``), so that Python asks that operand's reflected operator, as NumPy's own
-    operators do: ``xnp_array + dask_array`` is Dask's lazy array, not a computed one."""
+    """``method`` (an eager array's binary operator) returning ``NotImplemented`` where
+    NumPy's own operators defer, so that Python asks the other operand's reflected
+    operator: an operand that overrides NumPy's ufuncs (``__array_ufunc__`` of another
+    array type, or ``None``: ``xnp_array + dask_array`` is Dask's lazy array, not a
+    computed one), and a NumPy ``ndarray`` subclass that overrides the reflected
+    operator (``xnp_array + masked_array`` is a ``numpy.ma.MaskedArray``,
+    ``xnp_array * matrix`` a matrix product, as with NumPy arrays)."""
     known = _KNOWN_OPERANDS
+    name = method.__name__
+    reflected = _REFLECTED.get(name) or (None if name.startswith("__r") else "__r" + name[2:])
 
     def operator(self, o):
-        if type(o) not in known and _defers_to(o):
+        if type(o) not in known and (_defers_to(o) or _subclass_reflects(type(o), reflected)):
             return NotImplemented
         return method(self, o)
 
-    operator.__name__ = operator.__qualname__ = method.__name__
+    operator.__name__ = operator.__qualname__ = name
     operator.__doc__ = method.__doc__
     return operator
 
 
 _KNOWN_OPERANDS = frozenset([int, float, complex, bool, np.ndarray, list, tuple])
+# what Python calls on the other operand when a comparison returns NotImplemented
+_REFLECTED = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__": "__le__",
+              "__eq__": "__eq__", "__ne__": "__ne__"}
 
 
 def _defers_to(obj) -> bool:
@@ -127,6 +135,19 @@ def _defers_to(obj) -> bool:
         return False
     impl = getattr(t, "__array_ufunc__", _NDARRAY_UFUNC)
     return impl is None or impl is not _NDARRAY_UFUNC
+
+
+def _numpy_subclass(t) -> bool:
+    """``t`` is a subclass of NumPy's ``ndarray`` (``numpy.ma.MaskedArray``, ``matrix``, a
+    user's subclass), not ``ndarray`` itself."""
+    return t is not _ndarray and issubclass(t, _ndarray)
+
+
+def _subclass_reflects(t, reflected) -> bool:
+    """``t`` is an ``ndarray`` subclass with its own ``reflected`` operator."""
+    if reflected is None or not issubclass(t, np.ndarray):
+        return False
+    return getattr(t, reflected, None) is not getattr(np.ndarray, reflected, None)
 
 
 def _foreign_ufunc(obj) -> bool:
@@ -250,6 +271,10 @@ def array_ufunc(xnp, ufunc, method: str, inputs: tuple, kwargs: dict):
     for x in inputs:
         if _foreign_ufunc(x):
             return NotImplemented
+    if any(_numpy_subclass(type(x)) for x in inputs) and out is None:
+        # a masked array or matrix operand: NumPy's semantics for its own subclass
+        _reject_tracers(inputs, kwargs)
+        return _from_numpy(getattr(ufunc, method)(*_to_numpy(inputs), **_to_numpy(kwargs)), {})
     if out is not None:
         for o in out:
             if o is not None and _foreign_ufunc(o):
@@ -380,6 +405,10 @@ def array_function(xnp, func, types, args: tuple, kwargs: dict):
         if not (issubclass(t, _Array) or issubclass(t, _ndarray)):
             return NotImplemented
     _reject_tracers(args, kwargs)
+    if any(_numpy_subclass(t) for t in types) and kwargs.get("out") is None:
+        # a masked array or matrix argument: NumPy's semantics for its own subclass
+        impl = getattr(func, "_implementation", func)
+        return _from_numpy(impl(*_to_numpy(args), **_to_numpy(kwargs)), {})
     fn = _xnp_function(xnp, func)
     qual = f"{func.__module__}.{func.__name__}"
     if fn is None:

@@ -64,6 +64,12 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         dt = core.python_scalar_dtype(x)
         return core.lift(core.scalar_to_ndarray(x, dt), weak_type=t is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
+        if t is not np.ndarray and isinstance(x, np.ma.MaskedArray):
+            raise TypeError(
+                f"xnp.{fname}: argument `{argname}` is a numpy.ma.MaskedArray (shape "
+                f"{x.shape}, dtype {x.dtype.name}); xnp arrays carry no mask, so its masked "
+                f"elements would count. Use xnp.ma's functions or the masked array's methods "
+                f"(xnp.ma is numpy.ma), or x.filled(value) / xnp.asarray(x) for the data.")
         canonical_dtype(x.dtype, name=argname)
         return core.lift(np.asarray(x))
     if isinstance(x, (list, tuple)):

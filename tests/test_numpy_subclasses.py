@@ -1,0 +1,80 @@
+"""NumPy's ndarray subclasses (``numpy.ma.MaskedArray``, ``numpy.matrix``) meeting eager
+xnp arrays: results are NumPy's for the same NumPy-array program (the oracle: the same
+expression with ``numpy.asarray(x)`` in place of the xnp array), and xnp's own functions
+refuse a masked array instead of silently counting its masked elements."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+import pytest
+
+import xnp
+
+DATA = np.array([1.0, -2.0, 3.0, 4.0])
+MASK = [False, True, False, True]
+
+
+def _same_masked(got, want):
+    assert type(got) is type(want) is np.ma.MaskedArray
+    np.testing.assert_array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(want))
+    np.testing.assert_array_equal(got.filled(0), want.filled(0))
+
+
+def test_xnp_ma_is_numpy_ma():
+    import xnp.ma as ma
+
+    assert xnp.ma is np.ma and ma is np.ma
+    m = xnp.ma.masked_array(xnp.asarray(DATA), mask=MASK)
+    _same_masked(m, np.ma.masked_array(DATA, mask=MASK))
+    assert m.sum() == np.ma.masked_array(DATA, mask=MASK).sum() == 4.0
+
+
+@pytest.mark.parametrize("op", [operator.add, operator.sub, operator.mul, operator.truediv,
+                                operator.pow, operator.lt, operator.eq])
+def test_operators_with_a_masked_array_are_numpys(op):
+    m = np.ma.masked_array([2.0, 5.0, 1.0, 7.0], mask=MASK)
+    x = xnp.asarray(DATA)
+    _same_masked(op(x, m), op(DATA, m))
+    _same_masked(op(m, x), op(m, DATA))
+
+
+def test_numpy_ufuncs_and_functions_on_masked_and_xnp_operands():
+    m = np.ma.masked_array([2.0, 5.0, 1.0, 7.0], mask=MASK)
+    x = xnp.asarray(DATA)
+    _same_masked(np.add(x, m), np.add(DATA, m))
+    _same_masked(np.maximum(m, x), np.maximum(m, DATA))
+    got, want = np.concatenate([x, m]), np.concatenate([DATA, m])
+    assert type(got) is type(want)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    assert np.mean(m) == np.mean(np.ma.masked_array([2.0, 5.0, 1.0, 7.0], mask=MASK))
+
+
+@pytest.mark.parametrize("call,fname,arg", [
+    (lambda m: xnp.sum(m), "sum", "a"),
+    (lambda m: xnp.sin(m), "sin", "x"),
+    (lambda m: xnp.add(xnp.ones(4), m), "add", "x2"),
+    (lambda m: xnp.mean(m, axis=0), "mean", "a"),
+])
+def test_xnp_functions_refuse_masked_arrays(call, fname, arg):
+    m = np.ma.masked_array(DATA, mask=MASK)
+    with pytest.raises(TypeError, match=rf"xnp\.{fname}: argument `{arg}` is a "
+                                        r"numpy\.ma\.MaskedArray \(shape \(4,\), dtype "
+                                        r"float64\)"):
+        call(m)
+
+
+def test_asarray_of_a_masked_array_drops_the_mask_as_numpy():
+    m = np.ma.masked_array(DATA, mask=MASK)
+    np.testing.assert_array_equal(np.asarray(xnp.asarray(m)), np.asarray(m))
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_matrix_operand_takes_numpys_matrix_product():
+    mat = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+    a = np.array([[0.0, 1.0], [1.0, 5.0]])
+    got, want = xnp.asarray(a) * mat, a * mat  # a matrix product, as with NumPy arrays
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    got, want = xnp.asarray(a) + mat, a + mat
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

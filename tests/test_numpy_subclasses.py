@@ -78,3 +78,24 @@ def test_matrix_operand_takes_numpys_matrix_product():
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
     got, want = xnp.asarray(a) + mat, a + mat
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_matrix_asmatrix_bmat_are_numpys():
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    assert xnp.matrix is np.matrix and xnp.bmat is np.bmat
+    got = xnp.asmatrix(xnp.asarray(a))
+    assert type(got) is np.matrix
+    np.testing.assert_array_equal(got ** 2, np.asmatrix(a) ** 2)
+    blocks = xnp.bmat([[xnp.asarray(a), xnp.asarray(a)]])
+    np.testing.assert_array_equal(blocks, np.bmat([[a, a]]))
+
+
+def test_memmap_data_flows_through_xnp(tmp_path):
+    path = tmp_path / "data.bin"
+    m = xnp.memmap(path, dtype="float64", mode="w+", shape=(5,))
+    m[:] = xnp.arange(5.0)  # NumPy's memmap reads the xnp array's data
+    m.flush()
+    back = np.memmap(path, dtype="float64", mode="r", shape=(5,))
+    np.testing.assert_array_equal(back, np.arange(5.0))
+    assert float(xnp.sum(m)) == 10.0 and isinstance(xnp.sqrt(m), xnp.Array)

@@ -8,6 +8,10 @@ and ``errstate`` in ``numpy_api/introspection.py``) and the ufunc buffer size
 computed by NumPy, so NumPy's state decides what warns, raises or calls back, for
 NumPy and xnp alike (``tests/test_namespace_extras.py`` checks it case by case).
 Compiled code (``jit``) never checks floating-point errors, as XLA does not.
+
+``matrix``, ``asmatrix``, ``bmat`` and ``memmap`` are NumPy's ndarray subclasses, used as
+they are (host data, NumPy's semantics); xnp arrays meet them as NumPy arrays do (see
+``xnp/numpy_protocols.py``: operators they reflect, NumPy's functions on both).
 """
 
 from __future__ import annotations
@@ -17,8 +21,8 @@ import sys
 import warnings
 
 import numpy as np
-from numpy import (ScalarType, getbufsize, geterr, geterrcall, little_endian, sctypeDict,
-                   setbufsize, seterr, seterrcall, typecodes)
+from numpy import (ScalarType, asmatrix, bmat, getbufsize, geterr, geterrcall, little_endian,
+                   matrix, memmap, sctypeDict, setbufsize, seterr, seterrcall, typecodes)
 
 from xnp import config
 from xnp.numpy_api import dtypes as _dtypes
@@ -27,7 +31,7 @@ from xnp.numpy_api import manipulation
 __all__ = [
     "seterr", "geterr", "seterrcall", "geterrcall", "getbufsize", "setbufsize",
     "ScalarType", "sctypeDict", "typecodes", "little_endian", "True_", "False_",
-    "show_config", "show_runtime", "info", "row_stack",
+    "show_config", "show_runtime", "info", "row_stack", "matrix", "asmatrix", "bmat", "memmap",
     "byte", "ubyte", "short", "ushort", "intc", "uintc", "long", "ulong", "longlong",
     "ulonglong", "uint",
 ]

@@ -28,10 +28,6 @@ _LEFT_OUT = {
         ndarray.dumps ndarray.flags ndarray.flat ndarray.getfield ndarray.resize
         ndarray.setfield ndarray.setflags ndarray.strides ndarray.tofile
     """,
-    "ndarray subclasses (matrix, memmap): need NumPy-style subclassing of xnp.ndarray, "
-    "issue 11 item 5; not yet": """
-        matrix asmatrix bmat memmap
-    """,
     "NumPy's random module internals (bit_generator, mtrand): issue 11 item 7, not yet": """
         random.bit_generator random.mtrand
     """,

@@ -78,15 +78,24 @@ def test_errstate_raise_raises_where_numpy_does(body, category):
     assert _outcome(xnp, body, **state)[0] is _outcome(np, body, **state)[0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "integer division by zero is silent in xnp: the eager impls in "
-    "xnp/backends/xp_impls/elementwise.py compute it under np.errstate(divide='ignore')"))
-@pytest.mark.parametrize("fname", ["floor_divide", "remainder"])
-def test_integer_division_by_zero_warns_as_numpys(fname):
+@pytest.mark.parametrize("fname", ["floor_divide", "remainder", "fmod", "divmod"])
+@pytest.mark.parametrize("mode", ["warn", "raise", "ignore"])
+def test_integer_division_by_zero_warns_as_numpys(fname, mode):
     def body(m):
-        return getattr(m, fname)(m.asarray([1, 2]), m.asarray([0, 1]))
+        return getattr(m, fname)(m.asarray([1, 2], dtype=m.uint8), m.asarray([0, 1], m.uint8))
 
-    assert _outcome(xnp, body, all="warn") == _outcome(np, body, all="warn")
+    def nonzero(m):
+        return getattr(m, fname)(m.asarray([1, 2]), m.asarray([3, 1]))
+
+    assert _outcome(xnp, body, all=mode) == _outcome(np, body, all=mode)
+    assert _outcome(xnp, nonzero, all=mode) == _outcome(np, nonzero, all=mode)
+    # compiled code reports no floating-point errors (XLA checks none); values are NumPy's
+    a, b = np.asarray([7, -2]), np.asarray([0, 3])
+    with np.errstate(all="raise"):
+        got = xnp.jit(getattr(xnp, fname))(xnp.asarray(a), xnp.asarray(b))
+    with np.errstate(all="ignore"):
+        want = getattr(np, fname)(a, b)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 
 def test_seterr_geterr_seterrcall_are_numpys_state():

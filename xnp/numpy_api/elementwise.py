@@ -160,8 +160,18 @@ def _floor_divmod(fname, x1, x2, dtype, casting, want_div, want_mod):
     _reject(fname, a, "c", "complex numbers have no floor division")
     a, b, dt = _bool_to_int8(fname, a, b, dt)
     if dt.kind in "iu":
+        _int_zero_division(fname, b, dt)
         return _int_floor_divmod(a, b, dt, want_div, want_mod)
     return _float_floor_divmod(a, b, dt, want_div, want_mod)
+
+
+def _int_zero_division(fname, b, dt) -> None:
+    """NumPy's floating-point error for an eager integer division by zero (a
+    ``RuntimeWarning`` by default; whatever ``seterr``/``errstate`` say for ``divide``):
+    raised by NumPy's own ufunc on one element, so its text and handling are NumPy's.
+    Compiled code (``jit``) never reports floating-point errors."""
+    if isinstance(b, core.Array) and not bool(np.all(np.asarray(b._value))):
+        getattr(np, fname)(np.ones(1, dt), np.zeros(1, dt))
 
 
 def floor_divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
@@ -199,6 +209,8 @@ def fmod(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
     a, b, dt = _binary("fmod", x1, x2, dtype, casting)
     _reject("fmod", a, "c", "complex numbers have no remainder")
     a, b, dt = _bool_to_int8("fmod", a, b, dt)
+    if dt.kind in "iu":
+        _int_zero_division("fmod", b, dt)
     return _finish("fmod", lax.rem(a, b), out, where, casting)
 
 

@@ -130,15 +130,19 @@ def _float_floor_divmod(a, b, dt, want_div, want_mod):
     """NumPy's ``npy_divmod`` for floats, step by step (see numpy/npy_math), except that
     a quotient with an infinite operand is the Array API's ``floor(a / b)``."""
     zero = _scalar(0, dt)
-    mod = lax.rem(a, b)  # fmod
     b_zero = lax.eq(b, zero)
-    div = lax.div(lax.sub(a, mod), b)
+    # where b == 0 the steps divide by 1 instead: the results there come from a / b and
+    # fmod(a, b) alone, so eagerly NumPy reports the floating-point errors NumPy's loop
+    # reports (1.0 // 0.0: divide by zero only; 1.0 % 0.0: invalid only)
+    b_safe = lax.select(b_zero, _scalar(1, dt), b)
+    mod = lax.rem(a, b_safe)  # fmod
+    div = lax.div(lax.sub(a, mod), b_safe)
     adjust = lax.and_(lax.ne(mod, zero), lax.ne(lax.lt(b, zero), lax.lt(mod, zero)))
     q = r = None
     if want_mod:
         r = lax.select(adjust, lax.add(mod, b), mod)
         r = lax.select(lax.eq(r, zero), _copysign(r, b), r)  # a zero remainder takes b's sign
-        r = lax.select(b_zero, mod, r)  # b == 0: fmod's NaN
+        r = lax.select(b_zero, lax.rem(a, b), r)  # b == 0: fmod's NaN
     if want_div:
         div = lax.select(adjust, lax.sub(div, _scalar(1, dt)), div)
         fl = lax.floor(div)

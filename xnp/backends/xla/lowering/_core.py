@@ -88,9 +88,18 @@ def element_type(dtype) -> str:
     return _ELEMENT_TYPES[np.dtype(dtype)]
 
 
+_TENSOR_TYPES: dict = {}  # (shape, dtype) -> type text: a module names few types, often
+
+
 def tensor_type(aval: ShapedArray) -> str:
-    dims = "".join(f"{d}x" for d in aval.shape)
-    return f"tensor<{dims}{element_type(aval.dtype)}>"
+    key = (aval.shape, aval.dtype)
+    text = _TENSOR_TYPES.get(key)
+    if text is None:
+        dims = "".join(f"{d}x" for d in aval.shape)
+        text = f"tensor<{dims}{element_type(aval.dtype)}>"
+        if len(_TENSOR_TYPES) < 4096:
+            _TENSOR_TYPES[key] = text
+    return text
 
 
 def i64_array(values) -> str:
@@ -174,6 +183,11 @@ class FunctionBuilder:
         self.module = module
         self.lines: list[str] = []
         self.indent = 4
+        # values this block already computes, reused by later ops of the block (SSA values
+        # never change): 0-d constants by (dtype, bytes, weak type), broadcasts by
+        # (operand, shape, dimensions)
+        self.scalar_constants: dict = {}
+        self.broadcasts: dict = {}
 
     def fresh(self) -> str:
         return self.module.fresh()
@@ -214,9 +228,17 @@ class FunctionBuilder:
 
     def constant(self, value: np.ndarray, weak_type: bool = False) -> Value:
         value = np.asarray(value)
+        key = None
+        if value.ndim == 0:
+            key = (value.dtype, value.tobytes(), weak_type)
+            v = self.scalar_constants.get(key)
+            if v is not None:
+                return v
         aval = ShapedArray(value.shape, value.dtype, weak_type)
         v = Value(self.fresh(), aval, const=True)
         self.emit(f"{v.name} = stablehlo.constant {dense_attr(value)} : {v.type}")
+        if key is not None:
+            self.scalar_constants[key] = v
         return v
 
     def region(self, arg_avals, body) -> list[str]:
@@ -255,11 +277,18 @@ class LoweringRuleContext:
         return self.b.constant(np.asarray(value, dtype=dtype))
 
     def broadcast_in_dim(self, x: Value, shape, dims) -> Value:
-        if x.aval.shape == tuple(shape):
+        shape = tuple(shape)
+        if x.aval.shape == shape:
             return x
-        out = x.aval.update(shape=tuple(shape))
-        return self.op("stablehlo.broadcast_in_dim", [x], out,
-                       f"broadcast_dimensions = {i64_array(dims)}")
+        dims = tuple(dims)
+        key = (x.name, shape, dims)
+        done = self.b.broadcasts.get(key)
+        if done is not None:
+            return done
+        out = x.aval.update(shape=shape)
+        done = self.b.broadcasts[key] = self.op("stablehlo.broadcast_in_dim", [x], out,
+                                                f"broadcast_dimensions = {i64_array(dims)}")
+        return done
 
     def broadcast_operands(self, *xs: Value) -> list[Value]:
         """Broadcast rank-0 and size-1 operands to the equation's output shape."""

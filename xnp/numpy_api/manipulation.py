@@ -17,6 +17,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.lax.shape_ops import canonicalize_shape
+from xnp.numpy_api import _layout
 from xnp.numpy_api.creation import _convert
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
@@ -83,18 +84,15 @@ def reshape(a, /, shape, order="C", *, copy=None):
         A traced size: "Shapes must be 1D sequences of concrete values of
         integer type", with where the value became a tracer.
     NotImplementedError
-        ``order`` 'F' or 'A'; ``copy=False`` under a transformation (xnp cannot promise a
-        view there; eagerly it gives NumPy's view or ``ValueError``). Under a
+        ``order`` 'F' or 'A'; ``copy=False`` under a transformation on an array whose
+        memory layout the trace does not know (a ``jit`` argument; ``ValueError`` when
+        NumPy's rule says copy, as eagerly). Under a
         transformation, writing through the result (or into ``a`` while it is alive)
         when its view-or-copy status is unknown (``a`` computed from a ``jit``
         argument, whose memory layout the trace does not know): use ``.copy()``.
     """
     _check_order("reshape", order)
     x = _asarray("reshape", a)
-    if copy is False and not (type(x) is core.Array and not core.staging_active()):
-        raise NotImplementedError("xnp.reshape: `copy=False` is supported on eager arrays only: "
-                                  "under a transformation xnp cannot guarantee that no copy "
-                                  "is made.")
     aval = _aval(x)
     new = canonicalize_shape("reshape", shape, allow_negative=True)
     unknown = [i for i, d in enumerate(new) if d < 0]  # NumPy: any negative size is "unknown"
@@ -111,6 +109,19 @@ def reshape(a, /, shape, order="C", *, copy=None):
                          f"{aval.size} elements vs {known}.")
     if copy:
         return lax.copy(lax.reshape(x, new))
+    if copy is False and not (type(x) is core.Array and not core.staging_active()):
+        # traced: NumPy's view-or-copy rule on the modelled layout (_layout)
+        st = _layout.layout(x)
+        st = None if st is None else _layout.reshape_strides(aval.shape, st, new)
+        if st is False:
+            raise ValueError(f"xnp.reshape: cannot reshape {errors.aval_str(aval)} into shape "
+                             f"{new} without a copy (copy=False)")
+        if st is None:
+            raise NotImplementedError(
+                f"xnp.reshape: `copy=False` on {errors.aval_str(aval)} under a transformation "
+                "whose memory layout xnp cannot tell (e.g. computed from a jit argument): it "
+                "cannot promise that NumPy would give a view. Use copy=None.")
+        return reshape_view(x, new)
     if copy is False:
         try:
             return core.Array(np.reshape(x._writable_value(), new, copy=False), x.weak_type)

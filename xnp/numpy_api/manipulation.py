@@ -147,7 +147,8 @@ def _check_order(fname: str, order) -> None:
 def ravel(a, order="C"):
     """``a`` flattened to one dimension in row-major order (a view when possible).
 
-    As :func:`reshape` ``(a, -1)``, views and copies included.
+    NumPy's rule: a view when ``a`` is C-contiguous (eagerly, and under transformations
+    on the layout xnp models, :mod:`xnp.numpy_api._layout`), else a copy.
 
     Raises
     ------
@@ -157,7 +158,16 @@ def ravel(a, order="C"):
     if order != "C":
         raise NotImplementedError(f"xnp.ravel: `order={order!r}` is not supported: {_ROW_MAJOR}.")
     x = _asarray("ravel", a)
-    return reshape_view(x, (_aval(x).size,))
+    aval = _aval(x)
+    # NumPy's ravel (order 'C') is a view of C-contiguous memory only; otherwise a copy,
+    # even where reshape(-1) could give a view (a[:, ::2] of a contiguous a)
+    st = _layout.layout(x)
+    if st is not None and aval.size > 1 and any(
+            d != 1 and s != c for d, s, c in zip(aval.shape, st, _layout.c_strides(aval.shape))):
+        out = lax.copy(lax.reshape(x, (aval.size,)))
+        _layout.set_layout(out, (1,))
+        return out
+    return reshape_view(x, (aval.size,))
 
 
 @fastpath.transpose

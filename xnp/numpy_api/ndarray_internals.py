@@ -169,7 +169,8 @@ def _getfield(self, dtype, offset=0):
 def _setfield(self, val, dtype, offset=0):
     """Write ``val`` as ``dtype`` into the elements' bytes at ``offset``
     (``numpy.ndarray.setfield``); returns None."""
-    _check_write(self, val).setfield(np.asarray(_host(val)), dtype, offset)
+    memory = _check_write(self, val)
+    memory.setfield(np.asarray(_host(val)), dtype, offset)
 
 
 def _tofile(self, fid, sep="", format="%s"):
@@ -264,7 +265,8 @@ class flatiter:
     def __setitem__(self, idx, value):
         b = self._base
         if type(b) is Array:
-            _check_write(b, idx, value).flat[_host(idx)] = np.asarray(_host(value))
+            memory = _check_write(b, idx, value)
+            memory.flat[_host(idx)] = np.asarray(_host(value))
             return
         from xnp.numpy_api import _inplace, creation  # noqa: PLC0415
 

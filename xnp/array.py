@@ -264,7 +264,7 @@ class ArrayMethods:
         return _api.matrix_transpose(self)
 
     def flatten(self, order="C"):
-        return _api.reshape(self, (-1,), order=order, copy=True)  # always a copy, as NumPy
+        return _api.copy(_api.ravel(self, order=order), order="C")  # always a copy, as NumPy
 
     def ravel(self, order="C"):
         return _api.ravel(self, order=order)

@@ -288,3 +288,51 @@ def test_writing_an_eager_array_in_jit_is_refused():
     with pytest.raises(Exception, match="eager|global|side effect"):
         xnp.jit(f)(1.0)
     assert_allclose(x, np.zeros(4))
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.zeros((2, 3), order="F"), lambda m: m.ones((2, 3, 2), np.int32, order="F"),
+    lambda m: m.empty((3, 2), order="F"), lambda m: m.full((2, 3), 7.0, order="F"),
+    lambda m: m.eye(3, 2, order="F"),
+    lambda m: m.array(np.arange(6.0).reshape(2, 3), order="F"),
+    lambda m: m.array(m.asarray(np.arange(6.0).reshape(3, 2)).T, order="A"),
+    lambda m: m.array(m.asarray(np.arange(6.0).reshape(3, 2)).T, order="C"),
+    lambda m: m.asarray(m.asarray(np.arange(6.0).reshape(2, 3)), order="F"),
+    lambda m: m.copy(m.asarray(np.arange(6.0).reshape(2, 3)), order="F"),
+    lambda m: m.copy(m.asarray(np.arange(6.0).reshape(3, 2)).T, order="A"),
+    lambda m: m.asarray(np.arange(6.0).reshape(3, 2)).T.copy(),
+    lambda m: m.zeros_like(m.asarray(np.arange(6.0).reshape(3, 2)).T),
+    lambda m: m.ones_like(m.asarray(np.arange(6.0).reshape(2, 3)), order="F"),
+    lambda m: m.full_like(m.asarray(np.arange(6.0).reshape(3, 2)).T, 2.0, order="A"),
+    lambda m: m.ascontiguousarray(m.asarray(np.arange(6.0).reshape(3, 2)).T),
+    lambda m: m.reshape(m.asarray(np.arange(6.0)), (2, 3), order="F"),
+])
+def test_fortran_order_results_match_numpy(make):
+    want, got = make(np), make(xnp)
+    assert_allclose(got, want)
+    assert got.strides == want.strides
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+        want.flags.c_contiguous, want.flags.f_contiguous)
+
+
+def test_fortran_order_under_jit_decides_later_views():
+    # a Fortran-ordered array's C reshape must copy (NumPy's rule), its F reshape is a view
+    def f(c):
+        a = xnp.zeros((2, 3), order="F")
+        a += c  # in place: the layout stays
+        flat = a.reshape(-1, order="F")
+        flat[0] = 5.0  # a view: reaches a
+        b = a.reshape(-1)
+        b[1] = 7.0  # a copy: does not
+        return a, b
+
+    n = np.zeros((2, 3), order="F")
+    n += 1.0
+    flat = n.reshape(-1, order="F")
+    flat[0] = 5.0
+    nb = n.reshape(-1)
+    nb[1] = 7.0
+    for got, want in zip(xnp.jit(f)(1.0), (n, nb)):
+        assert_allclose(got, want)
+    with pytest.raises(ValueError, match="copy"):
+        xnp.jit(lambda c: xnp.zeros((2, 3), order="F").reshape(6, copy=False) + c)(1.0)

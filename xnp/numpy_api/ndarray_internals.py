@@ -12,7 +12,7 @@ change its memory (``flags``, ``data``, ``ctypes``, ``setflags``, writes) make t
 copy first, so they describe the writable array the program sees.
 
 A tracer has no memory: the memory attributes raise ``TypeError`` naming the attribute
-(:func:`eager_only`). ``flat`` works on tracers too (reads, and writes that rebind).
+(:func:`eager_only`). ``flat`` and ``byteswap`` work on tracers too (writes rebind).
 """
 
 from __future__ import annotations
@@ -153,11 +153,39 @@ def _resize(self, *new_shape, refcheck=True):
 def _byteswap(self, inplace=False):
     """Swap the bytes of each element (``numpy.ndarray.byteswap``): ``inplace=True``
     swaps the array's memory and returns the array itself, else a new array. The dtype
-    is unchanged (the values change)."""
+    is unchanged (the values change). Under ``jit`` the same bits, computed with shifts
+    (``inplace=True`` rebinds the traced array)."""
+    if type(self) is Array:
+        if inplace:
+            _check_write(self).byteswap(True)
+            return self
+        return Array(self._value.byteswap(False), self._weak)
+    new = _swapped(self)
     if inplace:
-        _check_write(self).byteswap(True)
+        from xnp.numpy_api import _inplace  # noqa: PLC0415
+
+        _inplace.assign(self, new)
         return self
-    return Array(self._value.byteswap(False), self._weak)
+    return new
+
+
+def _swapped(x):
+    """``x`` with the bytes of each element reversed, from lax bit operations."""
+    from xnp import lax  # noqa: PLC0415
+
+    dt = np.dtype(x.dtype)
+    if dt.kind == "c":
+        return lax.complex(_swapped(lax.real(x)), _swapped(lax.imag(x)))
+    if dt.itemsize == 1:
+        return lax.copy(x)
+    u = np.dtype(f"uint{8 * dt.itemsize}")
+    bits = lax.bitcast_convert_type(x, u) if dt.kind != "u" else x
+    out = None
+    for i in range(dt.itemsize):  # byte i moves to byte itemsize-1-i
+        byte = lax.and_(lax.shift_right_logical(bits, u.type(8 * i)), u.type(0xFF))
+        moved = lax.shift_left(byte, u.type(8 * (dt.itemsize - 1 - i)))
+        out = moved if out is None else lax.or_(out, moved)
+    return lax.bitcast_convert_type(out, dt) if dt.kind != "u" else out
 
 
 def _getfield(self, dtype, offset=0):
@@ -338,8 +366,7 @@ def install() -> None:
     (``flat`` works on both)."""
     props = {"flags": _flags, "strides": _strides, "base": _base, "data": _data,
              "ctypes": _ctypes}
-    methods = {"setflags": _setflags, "resize": _resize, "byteswap": _byteswap,
-               "getfield": _getfield, "setfield": _setfield, "tofile": _tofile,
+    methods = {"setflags": _setflags, "resize": _resize, "getfield": _getfield, "setfield": _setfield, "tofile": _tofile,
                "dump": _dump, "dumps": _dumps}
     for name, fn in props.items():
         setattr(Array, name, property(fn, doc=fn.__doc__))
@@ -349,6 +376,8 @@ def install() -> None:
         setattr(Array, name, fn)
         why = _NO_WRITE if name in ("setflags", "resize", "setfield") else _NO_MEMORY
         setattr(Tracer, name, eager_only(name, why, prop=False))
+    _byteswap.__name__ = "byteswap"
+    Array.byteswap = Tracer.byteswap = _byteswap
     flat = property(_flat_get, _flat_set, doc=flatiter.__doc__)
     Array.flat = flat
     Tracer.flat = flat

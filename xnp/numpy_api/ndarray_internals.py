@@ -25,6 +25,9 @@ import weakref
 
 import numpy as np
 
+from xnp import lax
+from xnp.numpy_api import _inplace, _layout, creation
+from xnp.numpy_api.manipulation import reshape
 from xnp.tracing import core, errors
 from xnp.tracing.core import Array, Tracer
 
@@ -162,8 +165,6 @@ def _byteswap(self, inplace=False):
         return Array(self._value.byteswap(False), self._weak)
     new = _swapped(self)
     if inplace:
-        from xnp.numpy_api import _inplace  # noqa: PLC0415
-
         _inplace.assign(self, new)
         return self
     return new
@@ -171,8 +172,6 @@ def _byteswap(self, inplace=False):
 
 def _swapped(x):
     """``x`` with the bytes of each element reversed, from lax bit operations."""
-    from xnp import lax  # noqa: PLC0415
-
     dt = np.dtype(x.dtype)
     if dt.kind == "c":
         return lax.complex(_swapped(lax.real(x)), _swapped(lax.imag(x)))
@@ -279,8 +278,6 @@ class flatiter:
         return self._base[tuple(int(i) for i in idx)]
 
     def _flat(self):
-        from xnp.numpy_api.manipulation import reshape  # noqa: PLC0415  (imports lax)
-
         return reshape(self._base, (-1,), copy=True)
 
     def __getitem__(self, idx):
@@ -296,8 +293,6 @@ class flatiter:
             memory = _check_write(b, idx, value)
             memory.flat[_host(idx)] = np.asarray(_host(value))
             return
-        from xnp.numpy_api import _inplace, creation  # noqa: PLC0415
-
         size = _size(b.shape)
         where = creation.arange(size)[idx]
         count = int(np.prod(core.aval_of(where).shape))
@@ -366,8 +361,8 @@ def install() -> None:
     (``flat`` works on both)."""
     props = {"flags": _flags, "strides": _strides, "base": _base, "data": _data,
              "ctypes": _ctypes}
-    methods = {"setflags": _setflags, "resize": _resize, "getfield": _getfield, "setfield": _setfield, "tofile": _tofile,
-               "dump": _dump, "dumps": _dumps}
+    methods = {"setflags": _setflags, "resize": _resize, "getfield": _getfield,
+               "setfield": _setfield, "tofile": _tofile, "dump": _dump, "dumps": _dumps}
     for name, fn in props.items():
         setattr(Array, name, property(fn, doc=fn.__doc__))
         setattr(Tracer, name, eager_only(name, _NO_MEMORY, prop=True))
@@ -386,14 +381,6 @@ def install() -> None:
 # ------------------------------------------------------------------ Fortran order
 
 
-def _f_strides(shape) -> tuple:
-    out, acc = [], 1
-    for d in shape:
-        out.append(acc)
-        acc *= d
-    return tuple(out)
-
-
 def asfortranarray(a, dtype=None, *, like=None):
     """``a`` as an array laid out in Fortran (column-major) order (``numpy.asfortranarray``):
     ``a`` itself when it already is (and has ``dtype``), else a Fortran-ordered copy. At
@@ -408,24 +395,12 @@ def asfortranarray(a, dtype=None, *, like=None):
     NotImplementedError
         ``like`` given.
     """
-    from xnp.numpy_api import _layout, creation  # noqa: PLC0415
-    from xnp import lax  # noqa: PLC0415
-
     if like is not None:
         raise NotImplementedError("xnp.asfortranarray: `like=` is not supported")
     x = creation.asarray(a, dtype=dtype)
     if x.ndim == 0:
-        x = x.reshape(1)
-    if type(x) is Array and not core.staging_active():
-        v = np.asfortranarray(x._value)
-        return x if v is x._value else Array(v, x._weak)
-    st = _layout.layout(x)
-    fs = _f_strides(x.shape)
-    if st is not None and all(n == 1 or s == f for n, s, f in zip(x.shape, st, fs)):
-        return x
-    out = lax.copy(x)
-    _layout.set_layout(out, fs)
-    return out
+        x = reshape(x, (1,))
+    return _layout.with_order(x, "F")
 
 
 def isfortran(a):
@@ -438,17 +413,11 @@ def isfortran(a):
         ``a`` is a traced array whose memory layout the trace does not know (a ``jit``
         argument).
     """
-    from xnp.numpy_api import _layout  # noqa: PLC0415
-
-    if isinstance(a, Tracer):
-        st = _layout.layout(a)
-        if st is None:
-            raise TypeError(f"xnp.isfortran: the memory layout of the traced array "
-                            f"({errors.aval_str(a.aval)}) is not known while tracing")
-        shape = a.shape
-        f = all(n == 1 or s == t for n, s, t in zip(shape, st, _f_strides(shape)))
-        c = all(n == 1 or s == t for n, s, t in zip(shape, st, _layout.c_strides(shape)))
-        return f and not c
+    if isinstance(a, Tracer) and _layout.layout(a) is None:
+        raise TypeError(f"xnp.isfortran: the memory layout of the traced array "
+                        f"({errors.aval_str(a.aval)}) is not known while tracing")
     if type(a) is Array:
         return bool(a._value.flags.fnc)
+    if isinstance(a, Tracer):
+        return _layout.fortran_only(a)
     return np.isfortran(np.asarray(a))

@@ -46,6 +46,7 @@ def test_multi_operand_broadcasting_and_allocate():
             w[...] = u * v + 1
         got = it.operands[2]
         assert it.operands[2] is got
+        assert it.operands[0] is xa and it.operands[1] is xb  # as NumPy's: the operands
     assert type(got) is type(xa)
     assert_allclose(got, want)
     assert _vals(xnp.nditer([xa, xb])) == _vals(np.nditer([a, b]))

@@ -81,11 +81,12 @@ class nditer:
         NumPy's, for invalid flags, casts and shapes.
     """
 
-    __slots__ = ("_it", "_multi", "_operands")
+    __slots__ = ("_it", "_multi", "_operands", "_given")
 
     def __init__(self, op, flags=None, op_flags=None, op_dtypes=None, order="K",
                  casting="safe", op_axes=None, itershape=None, buffersize=0, *, _it=None,
                  _multi=None):
+        ops = []
         if _it is None:
             ops, multi = _operand_list(op)
             hosts = _host_operands("nditer", ops, op_flags)
@@ -95,6 +96,7 @@ class nditer:
         self._it = _it
         self._multi = _multi
         self._operands = None
+        self._given = ops  # the xnp operands, given back by `operands` as NumPy's are
 
     # array-valued results, as xnp arrays
     @property
@@ -104,7 +106,9 @@ class nditer:
     @property
     def operands(self):
         if self._operands is None:
-            self._operands = tuple(Array(o) for o in self._it.operands)
+            given = {id(g._val): g for g in self._given if type(g) is Array}
+            self._operands = tuple(given[id(o)] if id(o) in given else Array(o)
+                                   for o in self._it.operands)
         return self._operands
 
     @property

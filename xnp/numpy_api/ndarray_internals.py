@@ -11,8 +11,8 @@ device buffer until its first write (copy-on-write); the attributes that expose 
 change its memory (``flags``, ``data``, ``ctypes``, ``setflags``, writes) make that
 copy first, so they describe the writable array the program sees.
 
-A tracer has no memory: the memory attributes raise ``TypeError`` naming the attribute
-(:func:`eager_only`). ``flat`` and ``byteswap`` work on tracers too (writes rebind).
+A tracer has no memory: the memory attributes raise ``TracerMemoryError`` (a
+``TypeError``) naming the attribute. ``flat`` and ``byteswap`` work on tracers too (writes rebind).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from xnp.numpy_api.manipulation import reshape
 from xnp.tracing import core, errors
 from xnp.tracing.core import Array, Tracer
 
-__all__ = ["flatiter", "install", "wrapper_of"]
+__all__ = ["TracerMemoryError", "asfortranarray", "flatiter", "install", "isfortran",
+           "wrapper_of"]
 
 
 # ------------------------------------------------------------------ base: the xnp owner
@@ -338,11 +339,17 @@ def _flat_set(self, value):
 # ------------------------------------------------------------------ install
 
 
+class TracerMemoryError(errors.XnpTypeError):
+    """A memory attribute (``flags``, ``strides``, ``base``, ``data``, ``ctypes``,
+    ``resize``, ...) of a traced array, which has no memory (a ``TypeError``, as the
+    tracers' other concrete-only members raise)."""
+
+
 def eager_only(name: str, why: str, *, prop: bool):
-    """A property/method for ``Tracer`` raising ``TypeError``: ``ndarray.<name>`` exists
-    on eager arrays only (``why``)."""
+    """A property/method for ``Tracer`` raising :class:`TracerMemoryError`:
+    ``ndarray.<name>`` exists on eager arrays only (``why``)."""
     def fail(self, *args, **kwargs):
-        raise TypeError(
+        raise TracerMemoryError(
             f"xnp.ndarray.{name}: not available on a traced array "
             f"({errors.aval_str(self.aval)}): {why}. Use it on an eager array, outside "
             "jit/vmap/grad.")

@@ -121,6 +121,10 @@ from xnp.numpy_api.host_format import (array2string, array_repr, array_str, base
                                        min_scalar_type, mintypecode, printoptions,
                                        set_printoptions, typename)
 from xnp.numpy_api.piecewise import piecewise
+from xnp.numpy_api.index_tricks import (broadcast, c_, index_exp, mask_indices, ndenumerate,
+                                       ndindex, r_, s_)
+from xnp.numpy_api.iteration import nditer, nested_iters
+from xnp.numpy_api.ndarray_internals import asfortranarray, flatiter, isfortran
 # NumPy's ufunc names become xnp.ufunc objects wrapping the functions above
 from xnp.numpy_api.ufunc import UFUNCS as _UFUNCS, ufunc
 from xnp.numpy_api.pyufunc import frompyfunc
@@ -132,6 +136,8 @@ __all__ += [
     "get_printoptions", "printoptions", "array2string", "array_repr", "array_str",
     "format_float_positional", "format_float_scientific", "base_repr", "binary_repr",
     "common_type", "min_scalar_type", "mintypecode", "typename", "piecewise",
+    "broadcast", "c_", "index_exp", "mask_indices", "ndenumerate", "ndindex", "r_", "s_",
+    "nditer", "nested_iters", "asfortranarray", "flatiter", "isfortran",
 ]
 __all__ += [
     "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

@@ -20,14 +20,6 @@ _LEFT_OUT = {
         datetime_as_string datetime_data isnat longdouble clongdouble float128 complex256
         fromregex
     """,
-    "ndarray internals, Fortran order, iteration and index helpers: issue 11 item 5, "
-    "not yet": """
-        asfortranarray isfortran broadcast flatiter nditer nested_iters ndindex ndenumerate
-        r_ c_ s_ index_exp mask_indices
-        ndarray.base ndarray.byteswap ndarray.ctypes ndarray.data ndarray.dump
-        ndarray.dumps ndarray.flags ndarray.flat ndarray.getfield ndarray.resize
-        ndarray.setfield ndarray.setflags ndarray.strides ndarray.tofile
-    """,
     "NumPy's random module internals (bit_generator, mtrand): issue 11 item 7, not yet": """
         random.bit_generator random.mtrand
     """,
@@ -60,9 +52,6 @@ _SIGNATURE_DEVIATIONS = {
     """,
     "ufunc keywords (where, casting, ...) on ndarray.clip: issue 11 item 1, not yet": """
         ndarray.clip
-    """,
-    "reshape(copy=): issue 11 item 5, not yet": """
-        ndarray.reshape
     """,
     "the scalar types' constructors take one value (complex types: no separate "
     "real, imag): issue 11 item 4, not yet": """

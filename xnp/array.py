@@ -10,6 +10,7 @@ updated value (functionalization, DESIGN.md).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from xnp import lax
 from xnp import numpy_api as _api
 from xnp import numpy_protocols
+from xnp.numpy_api import ndarray_internals
 from xnp.tracing import core, fastpath
 from xnp.tracing.core import Array, Tracer
 
@@ -240,10 +242,13 @@ class ArrayMethods:
                 "bit reinterpretation); use astype or real/imag.")
         return lax.bitcast_convert_type(self, new)
 
-    def reshape(self, *shape, order="C"):
+    def reshape(self, *shape, order="C", copy=None):
+        """``xnp.reshape(self, shape, order, copy=copy)`` (``numpy.ndarray.reshape``): the
+        shape as one tuple or as ints; ``copy=False`` raises ``ValueError`` when NumPy
+        would have to copy."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return _api.reshape(self, shape, order=order)
+        return _api.reshape(self, shape, order=order, copy=copy)
 
     def transpose(self, *axes):
         if len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
@@ -259,7 +264,7 @@ class ArrayMethods:
         return _api.matrix_transpose(self)
 
     def flatten(self, order="C"):
-        return _api.reshape(self, (-1,), order=order, copy=True)  # always a copy, as NumPy
+        return _api.copy(_api.ravel(self, order=order), order="C")  # always a copy, as NumPy
 
     def ravel(self, order="C"):
         return _api.ravel(self, order=order)
@@ -736,7 +741,15 @@ def _install() -> None:
     Array.__matmul__ = fastpath.matmul("matmul")(Array.__matmul__)
     Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(Array.__rmatmul__)
     Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))
-    Array.reshape = fastpath.reshape_method(ArrayMethods.reshape)
+    fast_reshape = fastpath.reshape_method(ArrayMethods.reshape)
+
+    def reshape(self, *shape, order="C", copy=None):
+        if copy is None:
+            return fast_reshape(self, *shape, order=order)
+        return ArrayMethods.reshape(self, *shape, order=order, copy=copy)
+
+    Array.reshape = functools.wraps(ArrayMethods.reshape)(reshape)
+    ndarray_internals.install()
     Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it
 
 

@@ -58,8 +58,9 @@ def test_reshape_method_forms_and_unsupported():
     assert x.reshape((3, 2)).shape == (3, 2)
     assert x.reshape([3, -1]).shape == (3, 2)
     assert x.reshape(np.int64(6)).shape == (6,)
-    with pytest.raises(NotImplementedError, match="order"):
-        xp.reshape(x, (2, 3), order="F")
+    check_vs_numpy(lambda m, x: m.reshape(x, (2, 3), order="F"), x)
+    check_vs_numpy(lambda m, x: x.reshape(3, 2).reshape((2, 3), order="A"), x, jit=False,
+                   jaxpr=False)  # under jit the argument's memory order is unknown
     for order in ("K", "X"):  # NumPy: ValueError
         with pytest.raises(ValueError, match="order"):
             xp.reshape(x, (2, 3), order=order)
@@ -93,9 +94,23 @@ def test_ravel_matches_numpy(shape, rng):
     check_vs_numpy(lambda m, x: m.ravel(m.transpose(x)), x)
 
 
-def test_ravel_order_unsupported():
-    with pytest.raises(NotImplementedError):
-        xp.ravel(xp.zeros(3), order="F")
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_ravel_orders_match_numpy(order):
+    x = np.arange(6.0).reshape(2, 3)
+    traced = order in "CF"  # 'A'/'K' need the memory order, unknown for a jit argument
+    check_vs_numpy(lambda m, x: m.ravel(x, order=order), x, jit=traced, jaxpr=traced)
+    check_vs_numpy(lambda m, x: m.ravel(m.transpose(x), order=order), x, jit=traced,
+                   jaxpr=traced)
+    # under jit the memory order is known for arrays made inside the function
+    want = np.ravel(x.T, order=order)
+    assert_allclose(xnp.jit(lambda c: xnp.ravel(xnp.transpose(
+        xnp.arange(6.0).reshape(2, 3) + c), order=order))(0.0), want)
+    if order in "AK":
+        with pytest.raises(NotImplementedError, match="memory order"):
+            xnp.jit(lambda a: xnp.ravel(a.T, order=order))(x)
+    check_vs_numpy(lambda m, x: x.T.flatten(order), x, jit=traced, jaxpr=traced)
+    with pytest.raises(ValueError, match="order"):
+        xp.ravel(xp.zeros(3), order="X")
 
 
 # --------------------------------------------------------------------------- eager aliasing

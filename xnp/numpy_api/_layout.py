@@ -58,6 +58,10 @@ def set_layout(t, strides) -> None:
     if isinstance(t, core.Tracer):
         key = id(t)
         _KNOWN[key] = (weakref.ref(t, lambda r, k=key: _forget(k, r)), strides)
+        from xnp.tracing.partial_eval import JitTracer  # noqa: PLC0415
+
+        if isinstance(t, JitTracer):  # results computed from t's jaxpr variable see it too
+            _trace_memo(t._trace)[t.val] = strides
 
 
 def _eager_strides(v: np.ndarray):
@@ -126,11 +130,8 @@ def _eqn_layout(eqn, in_layouts):
     return [c_strides(o.aval.shape) if ok else None for o in outs]
 
 
-def _jit_layout(t):
-    """Layout of a ``jit`` tracer's value, from the equations that produced it."""
-    from xnp.tracing.partial_eval import Literal  # noqa: PLC0415
-
-    tr = t._trace
+def _trace_memo(tr) -> dict:
+    """The {jaxpr variable: strides or None} memo of the jit trace ``tr``."""
     entry = _MEMO.get(id(tr))
     if entry is None or entry[0]() is not tr:
         # a copy of the items (taken in one step), and pop: other threads use _MEMO too
@@ -138,7 +139,15 @@ def _jit_layout(t):
             if r() is None:
                 _MEMO.pop(k, None)
         entry = _MEMO[id(tr)] = (weakref.ref(tr), {})
-    memo = entry[1]
+    return entry[1]
+
+
+def _jit_layout(t):
+    """Layout of a ``jit`` tracer's value, from the equations that produced it."""
+    from xnp.tracing.partial_eval import Literal  # noqa: PLC0415
+
+    tr = t._trace
+    memo = _trace_memo(tr)
     consts = {id(v): c for v, c in zip(tr.constvars, tr.const_values)}
 
     def known(v):
@@ -256,3 +265,64 @@ def _unit_axes_strides(shape, strides, new):
     if math.prod(shape) <= 1 and [d for d in shape if d != 1] != [d for d in new if d != 1]:
         return c_strides(new)
     return tuple(0 if d == 1 else next(kept) for d in new)
+
+
+def f_strides(shape) -> tuple:
+    """Element strides of a Fortran-contiguous (column-major) array of ``shape``."""
+    return tuple(reversed(c_strides(tuple(reversed(shape)))))
+
+
+def _matches(shape, strides, want) -> bool:
+    return strides is not None and all(n == 1 or s == w for n, s, w in zip(shape, strides, want))
+
+
+def fortran_only(x) -> bool:
+    """Whether ``x`` is laid out column-major and not also row-major (NumPy's
+    ``flags.fnc``; False when the layout is unknown)."""
+    shape = np.shape(x) if not isinstance(x, (core.Array, core.Tracer)) else x.shape
+    st = layout(x)
+    return _matches(shape, st, f_strides(shape)) and not _matches(shape, st, c_strides(shape))
+
+
+def memory_order(fname: str, x, order: str) -> str:
+    """'F' or 'C': the element order NumPy's ``order='A'`` (and ravel's 'K') picks for
+    ``x``, 'F' when it is Fortran-contiguous and not C-contiguous.
+
+    Raises
+    ------
+    NotImplementedError
+        ``x``'s layout is unknown (a traced ``jit`` argument): the values would depend
+        on memory xnp cannot see; ``order='C'`` or ``'F'`` say which.
+    """
+    if isinstance(x, core.Tracer) and layout(x) is None:
+        raise NotImplementedError(
+            f"xnp.{fname}: order={order!r} reads the elements in memory order, which is not "
+            f"known for this traced array (shape {x.shape}, e.g. a jit argument); pass "
+            "order='C' or order='F'.")
+    return "F" if fortran_only(x) else "C"
+
+
+def with_order(x, order, source=None):
+    """``x`` laid out as NumPy's ``order`` asks of a result made from ``source``: 'C' row-
+    major, 'F' column-major, 'A'/'K' column-major when ``source`` is (``fortran_only``),
+    else ``x`` as it is. Eagerly NumPy's own copy (``x`` itself when it already has the
+    layout); traced, a ``copy`` whose layout is recorded for later view-or-copy rules."""
+    if order in ("A", "K"):
+        if source is None or not fortran_only(source):
+            return x
+        order = "F"
+    if order not in ("C", "F"):
+        return x
+    shape = x.shape
+    want = c_strides(shape) if order == "C" else f_strides(shape)
+    if type(x) is core.Array:
+        v = x._value
+        if v.flags.c_contiguous if order == "C" else v.flags.f_contiguous:
+            return x
+        return core.Array(np.ascontiguousarray(v) if order == "C" else np.asfortranarray(v),
+                          x.weak_type)
+    if _matches(shape, layout(x), want):
+        return x
+    out = lax.copy(x)
+    set_layout(out, want)
+    return out

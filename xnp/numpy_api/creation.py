@@ -34,16 +34,13 @@ __all__ = [
 _PY_SCALARS = (bool, int, float, complex)
 _NO_LIKE = "xnp has no array-function dispatch (`like=`)"
 _NO_SUBCLASS = "xnp has no array subclasses"
-_ROW_MAJOR = "xnp arrays are row-major (C order) only"
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _check_order(fname: str, order, allowed=("C", "K", "A", None)) -> None:
+def _check_order(fname: str, order, allowed=("C", "F", "K", "A", None)) -> None:
     if order not in allowed:
-        if order == "F":
-            raise NotImplementedError(f"xnp.{fname}: `order='F'` is not supported: {_ROW_MAJOR}.")
         raise ValueError(f"xnp.{fname}: `order` must be one of {allowed}, got {order!r}")
 
 
@@ -225,8 +222,10 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     copy : bool or None
         True (default): always a new array. None: copy only if needed.
         False: never copy; ``ValueError`` if a copy (or conversion) is needed.
-    order : {'K', 'A', 'C'}
-        Layout request; xnp arrays are row-major, so these all mean C order.
+    order : {'K', 'A', 'C', 'F'}
+        NumPy's layout request: 'C' row-major, 'F' column-major, 'A' column-major when
+        ``object`` is, 'K' keeps ``object``'s (eagerly the result's memory; under ``jit``
+        the layout recorded for later reshapes' view-or-copy rule).
     ndmin : int
         Prepend size-1 dimensions up to this rank.
 
@@ -245,7 +244,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     ValueError
         ``copy=False`` but a copy is needed.
     NotImplementedError
-        ``order='F'``, ``subok=True``, ``ndmax != 0`` or ``like`` given.
+        ``subok=True``, ``ndmax != 0`` or ``like`` given.
     """
     check_unsupported("array", subok=(subok, False, _NO_SUBCLASS), like=(like, None, _NO_LIKE),
                       ndmax=(ndmax, 0, "nesting-depth limits are not needed for numeric data"))
@@ -256,7 +255,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     if ndmin > aval.ndim:
         k = ndmin - aval.ndim
         x = lax.broadcast_in_dim(x, (1,) * k + aval.shape, tuple(range(k, ndmin)))
-    return x
+    return _ordered("array", x, order, object, copy)
 
 
 @fastpath.asarray
@@ -269,8 +268,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         As for :func:`array`.
     dtype : dtype, optional
         Result dtype (default: the data's; NumPy's defaults for Python data).
-    order : {None, 'K', 'A', 'C'}
-        Layout request; row-major only.
+    order : {None, 'K', 'A', 'C', 'F'}
+        As for :func:`array`; a copy is made only when ``a`` lacks the layout.
     device : None or 'cpu'
         The only device of the NumPy eager backend.
     copy : bool or None
@@ -291,7 +290,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     check_unsupported("asarray", like=(like, None, _NO_LIKE))
     _check_order("asarray", order)
     if _check_device("asarray", device, placeable=True):
-        return _convert("asarray", a, dtype, copy)
+        return _ordered("asarray", _convert("asarray", a, dtype, copy), order, a, copy)
     return _convert("asarray", a, dtype, copy).to_device(device)
 
 
@@ -300,19 +299,32 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     check_unsupported("asanyarray", like=(like, None, _NO_LIKE))
     _check_order("asanyarray", order)
     _check_device("asanyarray", device)
-    return _convert("asanyarray", a, dtype, copy)
+    return _ordered("asanyarray", _convert("asanyarray", a, dtype, copy), order, a, copy)
+
+
+def _ordered(fname, x, order, source, copy):
+    """``x`` in NumPy's ``order`` ('C'/'F'; 'A': F when ``source`` is; 'K' keeps);
+    ``ValueError`` when that needs a copy and ``copy=False``."""
+    if order in (None, "K"):
+        return x
+    out = _layout.with_order(x, order, source if is_xnp(source) or isinstance(
+        source, np.ndarray) else None)
+    if out is not x and copy is False:
+        raise ValueError(f"xnp.{fname}: laying the array out in order {order!r} needs a copy, "
+                         "which copy=False forbids")
+    return out
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
     """:func:`asarray` with at least one dimension (a 0-d input becomes shape ``(1,)``).
 
-    Every xnp array is row-major, so no data is moved for layout.
+    Row-major memory: ``a`` itself when it already is, else a C-contiguous copy.
     """
     check_unsupported("ascontiguousarray", like=(like, None, _NO_LIKE))
     x = _convert("ascontiguousarray", a, dtype, None)
     if core.aval_of(x).ndim == 0:
         x = lax.broadcast_in_dim(x, (1,), ())
-    return x
+    return _layout.with_order(x, "C")
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -359,11 +371,13 @@ def copy(a, order="K", subok=False):
     Raises
     ------
     NotImplementedError
-        ``order='F'`` or ``subok=True``.
+        ``subok=True``.
     """
     check_unsupported("copy", subok=(subok, False, _NO_SUBCLASS))
     _check_order("copy", order)
     out = _convert("copy", a, None, True)
+    if order in ("F", "A"):
+        return _layout.with_order(out, order, a if is_xnp(a) or isinstance(a, np.ndarray) else None)
     if order == "C":
         if type(out) is core.Array:
             v = out._value
@@ -397,23 +411,25 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     MemoryError
         More bytes than the machine's memory (``xnp.tracing.sizes.machine_memory``).
     NotImplementedError
-        ``order='F'`` or ``like`` given.
+        ``like`` given.
     """
     check_unsupported("zeros", like=(like, None, _NO_LIKE))
-    _check_order("zeros", order, ("C",))
+    _check_order("zeros", order, ("C", "F"))
     _check_device("zeros", device)
     shape = canonicalize_shape("zeros", shape)
-    return _fill("zeros", 0, shape, _dtype_arg(dtype) or default_float())
+    return _layout.with_order(_fill("zeros", 0, shape, _dtype_arg(dtype) or default_float()),
+                              order)
 
 
 @fastpath.fill("ones")
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     """An array of ``shape`` filled with 1; as :func:`zeros` otherwise."""
     check_unsupported("ones", like=(like, None, _NO_LIKE))
-    _check_order("ones", order, ("C",))
+    _check_order("ones", order, ("C", "F"))
     _check_device("ones", device)
     shape = canonicalize_shape("ones", shape)
-    return _fill("ones", 1, shape, _dtype_arg(dtype) or default_float())
+    return _layout.with_order(_fill("ones", 1, shape, _dtype_arg(dtype) or default_float()),
+                              order)
 
 
 @fastpath.fill("empty")
@@ -421,10 +437,11 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
     """Same as :func:`zeros`: xnp fills "uninitialised" arrays with 0 so results are
     deterministic (NumPy leaves the memory as it was)."""
     check_unsupported("empty", like=(like, None, _NO_LIKE))
-    _check_order("empty", order, ("C",))
+    _check_order("empty", order, ("C", "F"))
     _check_device("empty", device)
     shape = canonicalize_shape("empty", shape)
-    return _fill("empty", 0, shape, _dtype_arg(dtype) or default_float())
+    return _layout.with_order(_fill("empty", 0, shape, _dtype_arg(dtype) or default_float()),
+                              order)
 
 
 @fastpath.full
@@ -455,15 +472,26 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         As for :func:`zeros`.
     """
     check_unsupported("full", like=(like, None, _NO_LIKE))
-    _check_order("full", order, ("C",))
+    _check_order("full", order, ("C", "F"))
     _check_device("full", device)
     shape = canonicalize_shape("full", shape)
     dt = _dtype_arg(dtype)
     if type(fill_value) in _PY_SCALARS or isinstance(fill_value, np.generic):
-        return _fill("full", fill_value, shape, dt or _input_aval("full", fill_value).dtype)
-    fresh = not is_xnp(fill_value)
-    fill = _convert("full", fill_value, None, True if fresh else None)
-    return _broadcast_fill("full", fill, shape, dt or core.aval_of(fill).dtype, fresh)
+        out = _fill("full", fill_value, shape, dt or _input_aval("full", fill_value).dtype)
+    else:
+        fresh = not is_xnp(fill_value)
+        fill = _convert("full", fill_value, None, True if fresh else None)
+        out = _broadcast_fill("full", fill, shape, dt or core.aval_of(fill).dtype, fresh)
+    return _layout.with_order(out, order)
+
+
+def _like_order(out, order, a):
+    """NumPy's layout of a ``*_like`` result: 'F' column-major; 'K'/'A' column-major
+    when ``a`` is (and the shape is ``a``'s)."""
+    if order in ("K", "A") and (not (is_xnp(a) or isinstance(a, np.ndarray))
+                                or np.shape(a) != core.aval_of(out).shape):
+        return out
+    return _layout.with_order(out, order, a)
 
 
 def _like(fname: str, a, dtype, shape, order, device):
@@ -488,23 +516,21 @@ def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None)
     ------
     xnp.errors.ConcretizationTypeError
         ``shape`` is traced.
-    NotImplementedError
-        ``order='F'``.
     """
     dt, weak, shp = _like("zeros_like", a, dtype, shape, order, device)
-    return _fill("zeros_like", 0, shp, dt, weak)
+    return _like_order(_fill("zeros_like", 0, shp, dt, weak), order, a)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """Ones with the shape and dtype of ``a``; as :func:`zeros_like` otherwise."""
     dt, weak, shp = _like("ones_like", a, dtype, shape, order, device)
-    return _fill("ones_like", 1, shp, dt, weak)
+    return _like_order(_fill("ones_like", 1, shp, dt, weak), order, a)
 
 
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """Same as :func:`zeros_like` (xnp fills "uninitialised" arrays with 0)."""
     dt, weak, shp = _like("empty_like", prototype, dtype, shape, order, device)
-    return _fill("empty_like", 0, shp, dt, weak)
+    return _like_order(_fill("empty_like", 0, shp, dt, weak), order, prototype)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -521,10 +547,10 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     """
     dt, weak, shp = _like("full_like", a, dtype, shape, order, device)
     if type(fill_value) in _PY_SCALARS or isinstance(fill_value, np.generic):
-        return _fill("full_like", fill_value, shp, dt, weak)
+        return _like_order(_fill("full_like", fill_value, shp, dt, weak), order, a)
     fresh = not is_xnp(fill_value)
     fill = _convert("full_like", fill_value, None, True if fresh else None)
-    return _broadcast_fill("full_like", fill, shp, dt, fresh)
+    return _like_order(_broadcast_fill("full_like", fill, shp, dt, fresh), order, a)
 
 
 # --------------------------------------------------------------------------- ranges
@@ -756,10 +782,10 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     xnp.errors.ConcretizationTypeError
         ``N``, ``M`` or ``k`` is traced.
     NotImplementedError
-        ``order='F'``, ``like`` given.
+        ``like`` given.
     """
     check_unsupported("eye", like=(like, None, _NO_LIKE))
-    _check_order("eye", order, ("C",))
+    _check_order("eye", order, ("C", "F"))
     _check_device("eye", device)
     n = static_int("eye", N, "N")
     m = n if M is None else static_int("eye", M, "M")
@@ -770,13 +796,13 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     check_array_size("eye", (n, m), dt, argname="N" if M is None else "N, M")
     length = max(0, min(n, m - k) if k >= 0 else min(n + k, m))
     if length == 0:
-        return _fill("eye", 0, (n, m), dt)
+        return _layout.with_order(_fill("eye", 0, (n, m), dt), order)
     ones_ = _fill("eye", 1, (length,), dt)
     low = k if k >= 0 else -k * m
     high = n * m - low - length - (length - 1) * m
     zero = core.lift(np.zeros((), dt))
     flat = lax.pad(ones_, zero, ((low, high, m),))
-    return lax.reshape(flat, (n, m))
+    return _layout.with_order(lax.reshape(flat, (n, m)), order)
 
 
 def identity(n, dtype=None, *, like=None):

@@ -17,6 +17,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.lax.shape_ops import canonicalize_shape
+from xnp.numpy_api import _layout
 from xnp.numpy_api.creation import _convert
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
@@ -34,7 +35,6 @@ __all__ = [
     "split", "array_split", "roll", "append",
 ]
 
-_ROW_MAJOR = "xnp arrays are row-major (C order) only"
 
 
 def _asarray(fname: str, a, argname: str = "a"):
@@ -62,8 +62,9 @@ def reshape(a, /, shape, order="C", *, copy=None):
         Static; one entry may be -1 (inferred; like NumPy, any negative value
         means "inferred"). NumPy integers are accepted;
         under ``jit`` compute sizes from ``x.shape`` or with NumPy.
-    order : {'C'}
-        Only row-major order is supported.
+    order : {'C', 'F', 'A'}
+        Read and place the elements in row-major ('C') or column-major ('F') order; 'A':
+        'F' when ``a`` is Fortran-contiguous (NumPy's ``numpy.reshape``).
     copy : bool or None
         None: a view when NumPy gives one (eagerly, and under transformations, where
         writes through it reach ``a``: see :mod:`xnp.numpy_api._shape_views`).
@@ -83,18 +84,15 @@ def reshape(a, /, shape, order="C", *, copy=None):
         A traced size: "Shapes must be 1D sequences of concrete values of
         integer type", with where the value became a tracer.
     NotImplementedError
-        ``order`` 'F' or 'A'; ``copy=False`` under a transformation (xnp cannot promise a
-        view there; eagerly it gives NumPy's view or ``ValueError``). Under a
+        ``copy=False`` under a transformation on an array whose
+        memory layout the trace does not know (a ``jit`` argument; ``ValueError`` when
+        NumPy's rule says copy, as eagerly). Under a
         transformation, writing through the result (or into ``a`` while it is alive)
         when its view-or-copy status is unknown (``a`` computed from a ``jit``
         argument, whose memory layout the trace does not know): use ``.copy()``.
     """
     _check_order("reshape", order)
     x = _asarray("reshape", a)
-    if copy is False and not (type(x) is core.Array and not core.staging_active()):
-        raise NotImplementedError("xnp.reshape: `copy=False` is supported on eager arrays only: "
-                                  "under a transformation xnp cannot guarantee that no copy "
-                                  "is made.")
     aval = _aval(x)
     new = canonicalize_shape("reshape", shape, allow_negative=True)
     unknown = [i for i, d in enumerate(new) if d < 0]  # NumPy: any negative size is "unknown"
@@ -109,8 +107,25 @@ def reshape(a, /, shape, order="C", *, copy=None):
     elif known != aval.size:
         raise ValueError(f"xnp.reshape: cannot reshape {errors.aval_str(aval)} into shape {new}: "
                          f"{aval.size} elements vs {known}.")
+    if order == "A":
+        order = _layout.memory_order("reshape", x, order)
+    if order == "F":
+        return _reshape_fortran(x, new, copy)
     if copy:
         return lax.copy(lax.reshape(x, new))
+    if copy is False and not (type(x) is core.Array and not core.staging_active()):
+        # traced: NumPy's view-or-copy rule on the modelled layout (_layout)
+        st = _layout.layout(x)
+        st = None if st is None else _layout.reshape_strides(aval.shape, st, new)
+        if st is False:
+            raise ValueError(f"xnp.reshape: cannot reshape {errors.aval_str(aval)} into shape "
+                             f"{new} without a copy (copy=False)")
+        if st is None:
+            raise NotImplementedError(
+                f"xnp.reshape: `copy=False` on {errors.aval_str(aval)} under a transformation "
+                "whose memory layout xnp cannot tell (e.g. computed from a jit argument): it "
+                "cannot promise that NumPy would give a view. Use copy=None.")
+        return reshape_view(x, new)
     if copy is False:
         try:
             return core.Array(np.reshape(x._writable_value(), new, copy=False), x.weak_type)
@@ -121,32 +136,70 @@ def reshape(a, /, shape, order="C", *, copy=None):
 
 
 def _check_order(fname: str, order) -> None:
-    """NumPy's ``order`` check for reshaping: 'K' and unknown values are ``ValueError``;
-    'F'/'A' are ``NotImplementedError`` (xnp arrays are row-major)."""
-    if order == "C":
+    """NumPy's ``order`` check for reshaping: 'K' and unknown values are ``ValueError``."""
+    if order in ("C", "F", "A"):
         return
     if order == "K":
         raise ValueError(f"xnp.{fname}: order 'K' is not permitted for reshaping")
-    if order not in ("F", "A"):
-        raise ValueError(f"xnp.{fname}: order must be one of 'C', 'F', 'A', or 'K' "
-                         f"(got {order!r})")
-    raise NotImplementedError(f"xnp.{fname}: `order={order!r}` is not supported: {_ROW_MAJOR}.")
+    raise ValueError(f"xnp.{fname}: order must be one of 'C', 'F', 'A', or 'K' "
+                     f"(got {order!r})")
+
+
+def _reshape_fortran(x, new, copy):
+    """NumPy's ``reshape(x, new, order='F')``: elements read and written in column-major
+    order, a view when NumPy's is one (``transpose``, C reshape, ``transpose``: the same
+    view-or-copy rule, traced too)."""
+    if type(x) is core.Array and not core.staging_active():
+        v = x._value if copy else x._writable_value()
+        try:
+            return core.Array(np.reshape(v, new, order="F", copy=copy), x.weak_type)
+        except ValueError:
+            raise ValueError(f"xnp.reshape: cannot reshape {errors.aval_str(_aval(x))} into "
+                             f"shape {new} in order 'F' without a copy (copy=False)") from None
+    return transpose(reshape(transpose(x), new[::-1], copy=copy))
 
 
 def ravel(a, order="C"):
-    """``a`` flattened to one dimension in row-major order (a view when possible).
+    """``a`` flattened to one dimension (``numpy.ravel``): ``order`` 'C' row-major, 'F'
+    column-major, 'A' column-major when ``a`` is Fortran-contiguous, 'K' in memory order.
 
-    As :func:`reshape` ``(a, -1)``, views and copies included.
+    NumPy's rule: a view when ``a``'s memory is contiguous in that order (eagerly, and
+    under transformations on the layout xnp models, :mod:`xnp.numpy_api._layout`), else
+    a copy.
 
     Raises
     ------
+    ValueError
+        An unknown ``order``.
     NotImplementedError
-        ``order`` other than 'C'; writes through an undecided traced view (see reshape).
+        'A'/'K' on a traced array whose layout is unknown (a ``jit`` argument); writes
+        through an undecided traced view (see reshape).
     """
-    if order != "C":
-        raise NotImplementedError(f"xnp.ravel: `order={order!r}` is not supported: {_ROW_MAJOR}.")
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"xnp.ravel: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     x = _asarray("ravel", a)
-    return reshape_view(x, (_aval(x).size,))
+    if order == "K" and type(x) is core.Array and not core.staging_active():
+        return core.Array(np.ravel(x._writable_value(), order="K"), x.weak_type)
+    if order in ("A", "K"):
+        order = _layout.memory_order("ravel", x, order)
+    if order == "F":
+        return _ravel_c(transpose(x))
+    return _ravel_c(x)
+
+
+def _ravel_c(x):
+    aval = _aval(x)
+    # NumPy's ravel (order 'C') is a view of C-contiguous memory only; otherwise a copy,
+    # even where reshape(-1) could give a view (a[:, ::2] of a contiguous a)
+    if type(x) is core.Array and x._val is not None and not x._val.flags.c_contiguous:
+        return lax.copy(lax.reshape(x, (aval.size,)))
+    st = None if type(x) is core.Array else _layout.layout(x)
+    if st is not None and aval.size > 1 and any(
+            d != 1 and s != c for d, s, c in zip(aval.shape, st, _layout.c_strides(aval.shape))):
+        out = lax.copy(lax.reshape(x, (aval.size,)))
+        _layout.set_layout(out, (1,))
+        return out
+    return reshape_view(x, (aval.size,))
 
 
 @fastpath.transpose

@@ -20,15 +20,7 @@ from xnp.backends.xla import compile_cache as cc
 from xnp.backends.xla import mlir
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    """Empty in-memory cache and zeroed counters, no disk cache, before and after."""
-    with xnp.config.override(compilation_cache_dir=None):
-        cc.clear()
-        cc.reset_stats()
-        yield
-    cc.clear()
-    cc.reset_stats()
+pytestmark = pytest.mark.usefixtures("fresh_compile_cache")
 
 
 def _live() -> int:
@@ -61,6 +53,23 @@ def test_executables_beyond_the_cache_size_are_freed():
         s = cc.stats()
         assert s["compiles"] == 13 and f.trace_count == 12, s
         assert _live() - before <= 4
+
+
+def test_eviction_frees_the_constant_buffers_of_the_executable():
+    big = np.arange(50_000.0)  # a closed-over constant: a device buffer of the executable
+    f = xnp.jit(lambda a: a + xnp.asarray(big))
+    x = np.ones(50_000)
+    live = xla_client.get_client().client.live_buffers
+    with xnp.config.override(executable_cache_size=1):
+        gc.collect()
+        before = len(live())
+        np.testing.assert_array_equal(np.asarray(f(x)), big + 1.0)
+        gc.collect()
+        assert len(live()) == before + 1
+        xnp.jit(_affine)(np.ones(2))  # evicts f's executable
+        gc.collect()
+        assert len(live()) == before and _held(f) == 0
+        np.testing.assert_array_equal(np.asarray(f(x)), big + 1.0)
 
 
 def test_evicted_entry_loads_its_executable_from_the_disk_cache(tmp_path):
@@ -126,28 +135,38 @@ def test_clear_releases_the_executables_of_jitted_functions():
     assert cc.stats()["compiles"] == 2 and _held(f) == 1
 
 
+def _in_threads(work, n: int = 4) -> None:
+    """Run ``work(k)`` for k < n in n threads started together; re-raise the first error."""
+    errors, start = [], threading.Barrier(n)
+
+    def run(k):
+        try:
+            start.wait()
+            work(k)
+        except Exception as e:  # noqa: BLE001  (re-raised by the calling thread)
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
 def test_threads_evicting_each_others_executables_get_right_results():
     before = _live()
     fs = [xnp.jit(lambda a, k=k: a * float(k)) for k in range(4)]
-    errors, start = [], threading.Barrier(4)
 
     def work(k):
-        try:
-            start.wait()
-            for n in range(1, 6):
-                x = np.arange(n, dtype=np.float64)
-                for _ in range(2):  # the second call: cached, or compiled again if evicted
-                    np.testing.assert_array_equal(np.asarray(fs[k](x)), x * float(k))
-        except Exception as e:  # noqa: BLE001  (reported by the main thread)
-            errors.append(e)
+        for n in range(1, 6):
+            x = np.arange(n, dtype=np.float64)
+            for _ in range(2):  # the second call: cached, or compiled again if evicted
+                np.testing.assert_array_equal(np.asarray(fs[k](x)), x * float(k))
 
     with xnp.config.override(executable_cache_size=3):
-        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert not errors, errors
+        _in_threads(work)
         assert sum(_held(f) for f in fs) <= 3
         assert _live() - before <= 3
 
@@ -187,24 +206,14 @@ def test_threads_recycle_their_own_mlir_contexts(monkeypatch):
     monkeypatch.setattr(mlir, "CONTEXT_PARSES", 3)
     gc.collect()
     s0 = mlir.stats()
-    errors, start = [], threading.Barrier(4)
 
     def work(k):
-        try:
-            f = xnp.jit(lambda a: a * float(k) + 1.0)
-            start.wait()
-            for n in range(1, 7):
-                x = np.arange(n + 10 * k, dtype=np.float64)
-                np.testing.assert_array_equal(np.asarray(f(x)), x * float(k) + 1.0)
-        except Exception as e:  # noqa: BLE001  (reported by the main thread)
-            errors.append(e)
+        f = xnp.jit(lambda a: a * float(k) + 1.0)
+        for n in range(1, 7):
+            x = np.arange(n + 10 * k, dtype=np.float64)
+            np.testing.assert_array_equal(np.asarray(f(x)), x * float(k) + 1.0)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    _in_threads(work)
     gc.collect()
     s1 = mlir.stats()
     # each thread: 6 compiles, 3 parses to a context

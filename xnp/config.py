@@ -14,13 +14,17 @@ log_transfers : bool (env ``XNP_LOG_TRANSFERS``, default False)
     aliasing its host memory, with the reason (not contiguous, not 64-byte aligned,
     read-only, a dtype XLA stores differently).
 jit_cache_size : int (default 4096)
-    Compiled entries kept per jitted function (least recently used dropped).
+    Traced entries kept per jitted function (least recently used dropped); their
+    executables are kept as ``executable_cache_size`` says.
 eager_backend : str (default "numpy")
     The backend that runs eager operations.
 executable_cache_size : int (default 256)
     Compiled XLA executables kept in memory across all jitted functions (least
-    recently used dropped), so an equal program staged by another ``jit`` wrapper
-    is not compiled again. 0 keeps none.
+    recently called dropped), so an equal program staged by another ``jit`` wrapper
+    is not compiled again. It bounds what jitted functions keep alive too: a jit
+    cache entry whose executable is dropped keeps its trace and compiles again (or
+    loads from ``compilation_cache_dir``) on its next call. 0 keeps none: every
+    jitted call compiles.
 compilation_cache_dir : str or None (env ``XNP_COMPILATION_CACHE_DIR``, default None)
     Directory of the persistent compilation cache: compiled executables are
     written there and loaded by later processes instead of compiling again.

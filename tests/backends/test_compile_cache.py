@@ -21,15 +21,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 SUBPROCESS_TIMEOUT_S = 120
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    """Empty in-memory cache, zeroed counters and no disk cache, before and after."""
-    with xnp.config.override(compilation_cache_dir=None):
-        cc.clear()
-        cc.reset_stats()
-        yield
-    cc.clear()
-    cc.reset_stats()
+pytestmark = pytest.mark.usefixtures("fresh_compile_cache")  # tests/backends/conftest.py
 
 
 def _stats():

@@ -1,6 +1,8 @@
 """Memory stays flat: evictions free what they held, re-created jit wrappers and retraces on
-new shapes stay within the configured cache sizes, and warm cached calls and eager ops
-allocate nothing that stays.
+new shapes stay within the configured cache sizes (``executable_cache_size`` bounds the
+executables alive even when ``jit_cache_size`` keeps thousands of traces; the MLIR context
+that parses the modules is recycled), and warm cached calls and eager ops allocate
+nothing that stays.
 
 Each scenario runs in a child process (its RSS is not the test runner's) that reads
 ``/proc/self/statm`` after ``gc.collect()``. Two figures per sample: the raw RSS and the
@@ -36,6 +38,7 @@ _CHILD = r"""
 import ctypes, gc, json, os, sys
 import numpy as np
 import xnp
+from xnp.backends.xla import client, mlir
 
 try:
     _trim = ctypes.CDLL("libc.so.6").malloc_trim
@@ -57,9 +60,11 @@ def rss():
 
 scenario, warm, n, samples = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 x = xnp.ones(10)
-if scenario == "retrace":
-    xnp.config.update("jit_cache_size", 16)
+if scenario in ("retrace", "retrace_traces_kept"):
+    if scenario == "retrace":
+        xnp.config.update("jit_cache_size", 16)
     xnp.config.update("executable_cache_size", 16)
+    mlir.CONTEXT_PARSES = 32
     f = xnp.jit(lambda a: a * 2 + 1)
     step = lambda i: f(np.ones(i + 1))
 elif scenario == "wrappers":
@@ -81,20 +86,24 @@ for i in range(warm, warm + n):
     step(i)
     if (i - warm + 1) % every == 0:
         marks.append(rss())
-print(json.dumps(marks))
+gc.collect()
+print(json.dumps({"marks": marks, "live_executables": len(client.get_client().client.live_executables()),
+                  "mlir": mlir.stats()}))
 """
 
 
-def _run(scenario: str, warm: int, n: int, samples: int = 6):
+def _run(scenario: str, warm: int, n: int, samples: int = 6, details: bool = False):
     """RSS samples (MiB, raw and trimmed) of ``scenario``: after ``warm`` steps, then
-    ``samples`` times over the next ``n`` steps."""
+    ``samples`` times over the next ``n`` steps; with ``details`` also the child's final
+    count of live executables and its ``mlir.stats()``."""
     out = subprocess.run([sys.executable, "-c", _CHILD, scenario, str(warm), str(n),
                           str(samples)], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
-    marks = json.loads(out.stdout.strip().splitlines()[-1])
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    marks = res["marks"]
     print(f"{scenario}: warm {warm}, then {n} steps; RSS MiB (raw, trimmed):",
-          [(round(r, 1), round(t, 1)) for r, t in marks])
-    return marks
+          [(round(r, 1), round(t, 1)) for r, t in marks], res["live_executables"], res["mlir"])
+    return (marks, res["live_executables"], res["mlir"]) if details else marks
 
 
 def _growth(marks, which: int, start: int = 0) -> float:
@@ -108,12 +117,34 @@ def test_retraces_past_the_cache_size_free_their_executables():
     # small and levels off (measured: ~4 KiB per shape over the first 600, ~1 KiB later:
     # the put-aval memo, bounded at 1024 shapes, and XLA's own bookkeeping)
     n = 2000 if FULL else 120
-    marks = _run("retrace", warm=48, n=n)
+    marks, live, contexts = _run("retrace", warm=48, n=n, details=True)
     per_shape_kib = _growth(marks, 1) * 1024 / n
     # a kept executable would be ~200 KiB a shape: 48 KiB leaves room for the early,
     # machine-dependent bookkeeping growth (16.3 KiB seen on a loaded 2-core machine)
     assert per_shape_kib < 48, marks
     assert _growth(marks, 0) < 4 + n * 48 / 1024, marks  # raw: free heap held for reuse
+    assert live <= 16 + 1, live  # the cached ones (+1: xnp.ones' eager executable)
+    _check_contexts_recycled(contexts, parses=48 + n, every=32)
+
+
+def _check_contexts_recycled(stats, parses, every):
+    # one context per `every` parses, and only the current one left alive (each parse is a
+    # compile, whose module dies with it); at most a few more parses (eager executables)
+    assert parses // every <= stats["contexts_created"] <= parses // every + 3, stats
+    assert stats["contexts_alive"] == 1, stats
+
+
+def test_retraces_keeping_their_traces_free_their_executables():
+    # the jit cache at its default size keeps every trace, but only executable_cache_size
+    # (16) executables stay alive: an entry whose executable is evicted drops it (with
+    # its runners and result handlers) and compiles again on its next call
+    assert xnp.config.get("jit_cache_size") >= 2000
+    n = 2000 if FULL else 48
+    marks, live, contexts = _run("retrace_traces_kept", warm=24, n=n, samples=4, details=True)
+    assert live <= 16 + 1, live
+    # what stays per shape is the trace (a jaxpr of two equations, its key and avals)
+    assert _growth(marks, 1) * 1024 / n < 48, marks
+    _check_contexts_recycled(contexts, parses=24 + n, every=32)
 
 
 def test_recreated_jit_wrappers_stay_flat():

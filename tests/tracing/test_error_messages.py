@@ -283,6 +283,7 @@ _USES = {
     "item": (lambda t: t.item(), errors.ConcretizationTypeError, "item()"),
     "tolist": (lambda t: t.tolist(), errors.ConcretizationTypeError, "tolist()"),
     "arithmetic": (lambda t: t + 1, None, "a later xnp operation"),
+    "eager array arithmetic": (lambda t: xnp.ones(()) * t, None, "a later xnp operation"),
     "xnp function": (lambda t: xnp.sin(t), None, "a later xnp operation"),
     "comparison": (lambda t: bool(t > 0), None, "a later xnp operation"),
     "jit argument": (lambda t: xnp.jit(lambda z: z * 2.0)(t), None, "a call of xnp.jit"),
@@ -312,6 +313,52 @@ def test_leaked_tracer_is_detected_on_every_later_use(use):
                  "checking_leaks", said):
         assert frag in msg, f"{frag!r} not in:\n{msg}"
     _LEAKS.clear()
+
+
+# each transform of _leak_global at x = 1.0 and its closed-form result: 2 * (x + 1), d/dx = 2
+_LEAK_TRANSFORMS = {
+    "vmap": (lambda f: xnp.vmap(f)(xnp.ones(3)), np.full(3, 4.0), "VmapTracer"),
+    "grad": (lambda f: xnp.grad(f)(1.0), 2.0, "GradTracer"),
+    "jvp": (lambda f: xnp.jvp(f, (1.0,), (1.0,))[1], 2.0, "JVPTracer"),
+}
+
+
+@pytest.mark.parametrize("use", ["float", "int", "bool", "asarray", "arithmetic",
+                                 "eager array arithmetic", "jit argument", "jit closure"])
+@pytest.mark.parametrize("transform", list(_LEAK_TRANSFORMS))
+def test_tracer_leaked_from_vmap_grad_jvp_names_function_and_creation_line(transform, use):
+    _LEAKS.clear()
+    run, expected, kind = _LEAK_TRANSFORMS[transform]
+    np.testing.assert_array_equal(np.asarray(run(_leak_global)), expected)
+    fn, also, said = _USES[use]
+    with pytest.raises(errors.UnexpectedTracerError) as e:
+        fn(_LEAKS[0])
+    if also is not None:
+        assert isinstance(e.value, also)
+    msg = str(e.value)
+    line = _leak_global.__code__.co_firstlineno
+    for frag in ("Encountered an unexpected tracer", f"float64[] wrapped in a {kind}",
+                 f"_leak_global at test_error_messages.py:{line} traced for {transform}",
+                 f"created on line {__file__}:{line + 1}", "(_leak_global)",
+                 "global variable `_LEAKS`", said):
+        assert frag in msg, f"{frag!r} not in:\n{msg}"
+    assert "checking_leaks" not in msg  # it checks jit and make_jaxpr traces only
+    _LEAKS.clear()
+
+
+def test_tracer_updated_in_place_under_vmap_names_the_update_line():
+    kept = []
+
+    def f(x):
+        y = x * 1.0
+        y += 2.0
+        kept.append(y)
+        return y
+
+    np.testing.assert_array_equal(np.asarray(xnp.vmap(f)(xnp.ones(2))), np.full(2, 3.0))
+    line = f.__code__.co_firstlineno
+    _raises(errors.UnexpectedTracerError, lambda: float(kept[0]),
+            f"created on line {__file__}:{line + 2}", "(f)", "traced for vmap")
 
 
 def test_leak_side_effect_names_attribute_and_closure():

@@ -114,15 +114,21 @@ def _value_repr(x) -> str:
 
 
 class JVPTracer(core.Tracer):
-    """A primal value and its tangent under ``jvp`` (or ``grad`` with ``linearize=True``)."""
+    """A primal value and its tangent under ``jvp`` (or ``grad`` with ``linearize=True``);
+    ``src``: the user line that created it (None for an argument of the function)."""
 
-    __slots__ = ("primal", "tangent")
+    __slots__ = ("primal", "tangent", "src")
 
-    def __init__(self, trace, primal, tangent):
+    def __init__(self, trace, primal, tangent, src=None):
         self._trace = trace
         self.primal = primal
         self.tangent = tangent
+        self.src = src
         self.view_of = None
+
+    @property
+    def _type_name(self) -> str:
+        return "GradTracer" if self._trace.linearizing else "JVPTracer"
 
     @property
     def aval(self):
@@ -155,10 +161,11 @@ class JVPTracer(core.Tracer):
         return repr(self)
 
     def _with_value(self, new) -> "JVPTracer":
-        return JVPTracer(self._trace, *self._trace.to_primal_tangent(new))
+        return JVPTracer(self._trace, *self._trace.to_primal_tangent(new), core.source_info())
 
     def _assign(self, new) -> None:
         self.primal, self.tangent = self._trace.to_primal_tangent(new)
+        self.src = core.source_info()
 
     def _value_token(self):
         return self.primal
@@ -202,9 +209,10 @@ class JVPTrace(core.Trace):
         return self._wrap(prim, primal_out, tangent_out)
 
     def _wrap(self, prim, primal_out, tangent_out):
+        src = core.source_info()  # the user line, for the message of a leaked tracer
         if prim.multiple_results:
-            return [JVPTracer(self, p, t) for p, t in zip(primal_out, tangent_out)]
-        return JVPTracer(self, primal_out, tangent_out)
+            return [JVPTracer(self, p, t, src) for p, t in zip(primal_out, tangent_out)]
+        return JVPTracer(self, primal_out, tangent_out, src)
 
 
 def _check_tangent(i, p, t):

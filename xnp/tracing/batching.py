@@ -46,14 +46,17 @@ def sum_batched(x, axis: int):
 
 
 class BatchTracer(core.Tracer):
-    """A value batched along ``batch_dim`` (None: the same for every batch member)."""
+    """A value batched along ``batch_dim`` (None: the same for every batch member);
+    ``src``: the user line that created it (None for an argument of the function)."""
 
-    __slots__ = ("val", "batch_dim")
+    __slots__ = ("val", "batch_dim", "src")
+    _type_name = "VmapTracer"
 
-    def __init__(self, trace, val, batch_dim):
+    def __init__(self, trace, val, batch_dim, src=None):
         self._trace = trace
         self.val = val
         self.batch_dim = batch_dim
+        self.src = src
         self.view_of = None
 
     @property
@@ -78,10 +81,11 @@ class BatchTracer(core.Tracer):
                 "differ between batch members, so Python cannot branch on them.")
 
     def _with_value(self, new) -> "BatchTracer":
-        return BatchTracer(self._trace, *self._trace.to_val_dim(new))
+        return BatchTracer(self._trace, *self._trace.to_val_dim(new), core.source_info())
 
     def _assign(self, new) -> None:
         self.val, self.batch_dim = self._trace.to_val_dim(new)
+        self.src = core.source_info()
 
     def _value_token(self):
         return self.val
@@ -121,9 +125,10 @@ class BatchTrace(core.Trace):
                 raise NotImplementedError(
                     f"xnp.vmap: batching of primitive '{prim.name}' is not implemented yet.")
             out, out_dim = prim.batch(vals, dims, **params)
+        src = core.source_info()  # the user line, for the message of a leaked tracer
         if prim.multiple_results:
-            return [BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
-        return BatchTracer(self, out, out_dim)
+            return [BatchTracer(self, o, d, src) for o, d in zip(out, out_dim)]
+        return BatchTracer(self, out, out_dim, src)
 
 
 def batch_call(fun, args, in_dims, axis_size: int, out_dims_fn, fun_name="<fun>",

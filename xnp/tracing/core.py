@@ -563,6 +563,11 @@ class Tracer:
     def _leak_message(self) -> str:
         return errors.leak_message(self)
 
+    @property
+    def _type_name(self) -> str:
+        """The tracer's kind as its repr and leak messages name it (``JitTracer``)."""
+        return type(self).__name__
+
     def __len__(self):
         if not self.aval.shape:
             raise TypeError("len() of unsized object (a 0-d traced array)")

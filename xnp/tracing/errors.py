@@ -368,20 +368,38 @@ def staged_retry_message(first: ForeignWriteError, err: BaseException) -> str:
 
 
 def leak_message(tracer) -> str:
-    """The message for a leaked tracer of a trace without a jaxpr (vmap, jvp, grad): its
-    type and the traced function (``fun_where``/``fun_name`` of the trace, where known)."""
+    """The message for a tracer used after its transformation ended (jit, make_jaxpr,
+    vmap, jvp, grad): its type, the traced function (the trace's ``debug_info`` for a
+    staging trace, else its ``fun_where``/``fun_name``), the line that created it
+    (``tracer.src``; None for an argument of the function) and, for a staging trace,
+    how ``checking_leaks`` catches the leak when the trace ends."""
     tr = tracer._trace
-    where = getattr(tr, "fun_where", None) or getattr(tr, "fun_name", None)
+    dbg = getattr(tr, "debug_info", None)
+    if dbg is not None:
+        where, transformation = dbg.where(), dbg.transformation
+    else:
+        where = getattr(tr, "fun_where", None) or getattr(tr, "fun_name", None)
+        transformation = tr.transformation
     lines = [
         "Encountered an unexpected tracer. A function transformed by xnp had a side effect, "
-        "allowing a reference to an intermediate value with type "
-        f"{aval_str(tracer.aval)} to escape the scope of the transformation.",
+        "allowing for a reference to an intermediate value with type "
+        f"{aval_str(tracer.aval)} wrapped in a {tracer._type_name} to escape the scope of "
+        "the transformation.",
         "xnp transformations require that functions explicitly return their outputs, and "
         "disallow saving intermediate values to global state.",
     ]
     if where:
         lines.append(f"The function being traced when the value leaked was {where} traced for "
-                     f"{tr.transformation}.")
+                     f"{transformation}.")
+    src = getattr(tracer, "src", None)
+    if src is not None:
+        lines.append("------------------------------")
+        lines.append(f"The leaked intermediate value was created on line {src}.")
+        lines.append("------------------------------")
+    if tr.staging:
+        lines.append(
+            "To catch the leak earlier, trace inside `with xnp.checking_leaks():`, which raises "
+            "when the transformation ends while one of its tracers is still referenced.")
     lines.append(docs_pointer(UnexpectedTracerError))
     return "\n".join(lines)
 
@@ -402,7 +420,7 @@ def leaked_tracer_error(tracer, use: str = "", conversion: type | None = None):
         extra.append("The side effect that leaked it: it is stored in " + "; and in ".join(
             holders) + ".")
     at = next((i for i, line in enumerate(lines) if line.startswith("To catch the leak")),
-              len(lines) - 1)
+              len(lines) - 1)  # before the hint, or else before the docs pointer
     lines[at:at] = extra
     return _LEAKED.get(conversion, UnexpectedTracerError)("\n".join(lines))
 

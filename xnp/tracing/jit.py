@@ -41,8 +41,8 @@ from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
                                   resolve_static)
-from xnp.tracing.jit_cache import (KEYING, MISS, Entry, JitCache, NotPlain, hot_check, keying,
-                                   signature, structure, tick)
+from xnp.tracing.jit_cache import (KEYING, MISS, NO_HOT, Entry, ExecutableHold, JitCache,
+                                   NotPlain, hot_check, keying, signature, structure, tick)
 from xnp.tracing.jit_cache import TRACING as _TRACING
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
@@ -59,7 +59,8 @@ def register_jit_backend(backend) -> None:
     returns its executable (``xnp.backends.xla.Compiled``: ``call_flat(leaves)`` and
     ``call_buffers(buffers)`` returning the flat outputs, ``call_single`` and
     ``call_buffers_single`` returning the one output, or None when there is not exactly
-    one)."""
+    one), and ``hold(compiled, holder)``: whether its executable cache keeps that
+    executable, releasing ``holder`` (``jit_cache.ExecutableHold``) when it evicts it."""
     _JIT_BACKEND[0] = backend
 
 
@@ -176,15 +177,18 @@ class JitWrapped:
             return self._call_tree(args, {})
         cache = self._cache
         entry = cache.get(tuple(key))
-        if entry is None or entry.run is None:
+        run = None if entry is None else entry.run  # None also once its executable is evicted
+        if run is None:
             return self._call_general(args, {})
         if kind == 1:
             last = cache.hot[2]
             if last is not entry and last is not None:
                 last.used = tick()  # the last hit was used until now
-            cache.hot = (state[0], hot_check(ids, entry.run, entry.run_buffers), entry)
+            cache.hot = (state[0], hot_check(ids, run, entry.run_buffers), entry)
+            if entry.run is None:  # evicted meanwhile by another thread's compile
+                cache.hot = NO_HOT
         entry.used = tick()
-        return entry.run(args)
+        return run(args)
 
     def _call_tree(self, args, kwargs):
         """Pytree, keyword, static or donated arguments with no transformation active: the
@@ -203,9 +207,10 @@ class JitWrapped:
         except NotPlain:
             return self._call_general(args, kwargs)
         entry = self._cache.get((struct, statics, state[1], *avals))
-        if entry is not None and entry.run is not None:
+        run = None if entry is None else entry.run
+        if run is not None:
             entry.used = tick()
-            return entry.run(leaves)
+            return run(leaves)
         return self._call_general(args, kwargs)
 
     def _call_general(self, args, kwargs):
@@ -340,16 +345,21 @@ class JitWrapped:
         """``entry``'s executable, lowered and compiled once (concurrent callers wait), and
         its runners; returns ``entry.run``."""
         with entry.compile_lock:
-            if entry.run is None:
+            run = entry.run
+            if run is None:
                 # an argument the function updates in place keeps its buffer: the update is
                 # written back into it after the call (donating it would leave nothing to
                 # write)
                 donate = tuple(d and not m for d, m in zip(donate_flat, entry.mutated))
-                entry.compiled = _jit_backend().lower(entry.closed, self._name, donate,
-                                                      **self._sharding_kwargs(entry)).compile()
+                backend = _jit_backend()
+                entry.compiled = backend.lower(entry.closed, self._name, donate,
+                                               **self._sharding_kwargs(entry)).compile()
                 entry.run_buffers = None if any(donate) else _buffers_runner(entry)
-                entry.run = _runner(entry)
-        return entry.run
+                run = entry.run = _runner(entry)
+                hold = entry.hold = ExecutableHold(entry, self._cache)
+                if not backend.hold(entry.compiled, hold):
+                    hold.release()  # not kept by the executable cache: this call only
+        return run
 
     def _sharding_kwargs(self, entry) -> dict:
         """``in_shardings``/``out_shardings`` matched to ``entry``'s flat arguments and

@@ -17,19 +17,26 @@ whichever path computed the key. :class:`JitCache` also keeps the thread-safety
 bookkeeping (pending traces, least-recently-used eviction, ``trace_count``) and the
 last hit of the positional path (``hot``, checked by :func:`hot_check`), which lets a
 repeated call skip hashing.
+
+An entry's executable lives only as long as the backend's executable cache keeps it
+(``executable_cache_size``): the entry holds it through an :class:`ExecutableHold`,
+which the executable cache releases when it evicts the executable; the entry then
+drops its executable and runners (and stops being the last hit) and compiles again,
+or loads the executable again, on its next call. Its trace stays.
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
+import weakref
 
 import numpy as np
 
 from xnp import config
 from xnp.tracing import core
 
-__all__ = ["Entry", "JitCache", "PendingTrace", "NotPlain", "structure", "signature",
+__all__ = ["Entry", "ExecutableHold", "JitCache", "PendingTrace", "NotPlain", "structure", "signature",
            "keying", "hot_check", "KEYING", "NO_HOT", "MISS", "TRACING", "tick"]
 
 _ARRAY = core.Array
@@ -49,11 +56,12 @@ class Entry:
     the first ``n_out``); ``in_tree``: the arguments' treedef; ``compiled``: the backend's
     executable (None until the first eager call; set under ``compile_lock``); ``run`` and
     ``run_buffers``: the cached-call runners, set after ``compiled``; ``used``: the use
-    stamp for eviction.
+    stamp for eviction; ``hold``: the :class:`ExecutableHold` that keeps ``compiled``
+    (None while there is none).
     """
 
     __slots__ = ("closed", "out_tree", "mutated", "any_mutated", "n_out", "in_tree", "compiled",
-                 "compile_lock", "run", "run_buffers", "used")
+                 "compile_lock", "run", "run_buffers", "used", "hold", "__weakref__")
 
     def __init__(self, closed, out_tree, mutated, n_out, in_tree):
         self.closed = closed
@@ -67,6 +75,48 @@ class Entry:
         self.run = None  # leaves -> the call's result (outputs rebuilt, updates written back)
         self.run_buffers = None  # live device buffers -> result; None: use ``run``
         self.used = tick()
+        self.hold = None
+
+
+class ExecutableHold:
+    """How the executable cache reaches an :class:`Entry` that runs one of its
+    executables (the holder protocol of ``compile_cache.hold``), by weak reference: a
+    dropped jitted function or entry is not kept alive by it.
+
+    ``recently_used()``: whether the entry was called since the last time it was asked
+    (its use stamp, or being its function's last hit); ``release()``: the entry drops
+    its executable and runners, so they are freed, and compiles again on its next call.
+    """
+
+    __slots__ = ("_entry", "_cache", "_asked")
+
+    def __init__(self, entry: Entry, cache: "JitCache"):
+        self._entry = weakref.ref(entry)
+        self._cache = weakref.ref(cache)
+        self._asked = tick()
+
+    def alive(self) -> bool:
+        e = self._entry()
+        return e is not None and e.hold is self
+
+    def recently_used(self) -> bool:
+        e, c = self._entry(), self._cache()
+        if e is None or e.hold is not self:
+            return False
+        used = e.used > self._asked or (c is not None and c.hot[2] is e)
+        self._asked = tick()
+        return used
+
+    def release(self) -> None:
+        e = self._entry()
+        if e is None or e.hold is not self:
+            return
+        e.hold = None
+        e.run = e.run_buffers = None
+        e.compiled = None
+        c = self._cache()
+        if c is not None and c.hot[2] is e:
+            c.hot = NO_HOT
 
 
 # (config snapshot object, the last-hit check of ``hot_check``, entry)
@@ -150,7 +200,7 @@ class JitCache(dict):
     while tracing or compiling. ``hot`` is replaced as one tuple (``NO_HOT`` when unset).
     """
 
-    __slots__ = ("lock", "pending", "trace_count", "last_traced", "hot")
+    __slots__ = ("lock", "pending", "trace_count", "last_traced", "hot", "__weakref__")
 
     def __init__(self):
         super().__init__()

@@ -139,29 +139,6 @@ class JitTracer(core.Tracer):
     def _origin_message(self) -> str:
         return self._trace.origin_message(self)
 
-    def _leak_message(self) -> str:
-        dbg = self._trace.debug_info
-        src = self.src
-        lines = [
-            "Encountered an unexpected tracer. A function transformed by xnp had a side effect, "
-            "allowing for a reference to an intermediate value with type "
-            f"{self._aval.strip_weak_type()} wrapped "
-            "in a JitTracer to escape the scope of the transformation.",
-            "xnp transformations require that functions explicitly return their outputs, and "
-            "disallow saving intermediate values to global state.",
-            f"The function being traced when the value leaked was {dbg.where()} traced for "
-            f"{dbg.transformation}.",
-        ]
-        if src is not None:
-            lines.append("------------------------------")
-            lines.append(f"The leaked intermediate value was created on line {src}.")
-            lines.append("------------------------------")
-        lines.append(
-            "To catch the leak earlier, trace inside `with xnp.checking_leaks():`, which raises "
-            "when the transformation ends while one of its tracers is still referenced.")
-        lines.append(errors.docs_pointer(errors.UnexpectedTracerError))
-        return "\n".join(lines)
-
     def _with_value(self, new) -> "JitTracer":
         return self._trace.to_tracer(new)
 

@@ -16,18 +16,35 @@ _XNP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class SourceInfo:
-    """Where user code triggered an operation: file, line, 0-based column, function."""
+    """Where user code triggered an operation: file, line, 0-based column, function.
 
-    __slots__ = ("file", "line", "col", "function")
+    The column of a :func:`source_info` result is found from the bytecode offset when it
+    is first read (``col``, ``str``): recording one, on every traced operation, stays a
+    frame walk."""
+
+    __slots__ = ("file", "line", "_col", "function", "_code", "_lasti")
 
     def __init__(self, file: str, line: int, col: int | None, function: str):
         self.file = file
         self.line = line
-        self.col = col
+        self._col = col
         self.function = function
+        self._code = None
+
+    @property
+    def col(self) -> int | None:
+        code = self._code
+        if code is not None:
+            self._code = None
+            try:
+                self._col = next(itertools.islice(code.co_positions(), self._lasti // 2, None))[2]
+            except (StopIteration, AttributeError, ValueError):
+                self._col = None
+        return self._col
 
     def __str__(self):
-        col = f":{self.col}" if self.col is not None else ""
+        col = self.col
+        col = f":{col}" if col is not None else ""
         return f"{self.file}:{self.line}{col} ({self.function})"
 
 
@@ -43,10 +60,8 @@ def source_info() -> SourceInfo | None:
     f = _user_frame()
     if f is None:
         return None
-    col = None
-    try:
-        pos = next(itertools.islice(f.f_code.co_positions(), f.f_lasti // 2, None))
-        col = pos[2]
-    except (StopIteration, AttributeError, ValueError):
-        pass
-    return SourceInfo(f.f_code.co_filename, f.f_lineno, col, f.f_code.co_name)
+    code = f.f_code
+    info = SourceInfo(code.co_filename, f.f_lineno, None, code.co_name)
+    info._code = code
+    info._lasti = f.f_lasti
+    return info

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xnp import config as _config
 from xnp.backends.xla import client as _client
+from xnp.backends.xla import compile_cache as _compile_cache
 from xnp.backends.xla import sharding as _xs
 from xnp.backends.xla import spmd as _spmd
 from xnp.backends.xla.lowering import lower_closed_jaxpr
@@ -240,6 +241,12 @@ class XlaJitBackend:
                                       "shardings is not supported yet.")
         return Lowered(lower_closed_jaxpr(closed, name, donated, layout),
                        tuple(out_shardings or ()))
+
+    @staticmethod
+    def hold(compiled, holder) -> bool:
+        """Let ``holder`` (a jit cache entry's) keep ``compiled``'s executable only while
+        the in-memory executable cache keeps it (``compile_cache.hold``)."""
+        return _compile_cache.hold(compiled._exe, holder)
 
 
 register_jit_backend(XlaJitBackend())

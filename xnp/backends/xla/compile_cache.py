@@ -9,7 +9,13 @@ second ``jit(f)``) reuses the executable:
   compile per key: a thread asking for a key being compiled waits for it. The
   ``build`` of a key runs on the thread that asked first, which parses the module
   in its own MLIR context (``mlir.context`` is per thread), so different keys
-  compile in parallel.
+  compile in parallel. An executable that a jit cache entry runs is *held* by it
+  (:func:`hold`) only while this cache keeps it: evicting it releases every holder
+  (the entry drops its executable, runners and result handlers, and compiles again,
+  or loads from disk, on its next call), so ``executable_cache_size`` bounds the
+  executables that jitted functions keep alive. Eviction is least recently used with
+  a second chance: an executable whose holder was called since the last eviction
+  pass (the holder's ``recently_used()``) is moved to the back once before it can go.
 * on disk, when ``xnp.config`` option ``compilation_cache_dir`` is set: one file
   per program holding ``exe.serialize()`` behind a header (magic bytes, format
   version, entry key, payload length and sha256). Its key also covers the jaxlib
@@ -43,7 +49,7 @@ from collections.abc import Callable
 
 from xnp import config
 
-__all__ = ["get_or_compile", "stats", "reset_stats", "clear", "entry_path"]
+__all__ = ["get_or_compile", "hold", "stats", "reset_stats", "clear", "entry_path"]
 
 _FORMAT_VERSION = 1
 _MAGIC = b"XNPEXE\x00\x00"
@@ -53,6 +59,8 @@ _SUFFIX = ".xnpexe"
 
 _LOCK = threading.Lock()  # guards everything below; never held while compiling or on file I/O
 _MEMORY: collections.OrderedDict = collections.OrderedDict()  # key -> executable
+_KEYS: dict = {}  # id(executable) -> its key in _MEMORY
+_HOLDERS: dict = {}  # key in _MEMORY -> the holders of its executable (see ``hold``)
 _PENDING: dict = {}  # key -> _Pending, while its first request compiles or loads it
 _STAT_NAMES = ("compiles", "memory_hits", "disk_hits", "disk_misses", "disk_writes",
                "disk_errors")
@@ -116,15 +124,17 @@ def get_or_compile(text: str, options: bytes, target: tuple, *, build: Callable[
             else:
                 owner = False
         if owner:
+            released = ()
             try:
                 exe = _load_or_build(text, digest, options, target, build, load)
             finally:
                 with _LOCK:
                     del _PENDING[key]
                     if exe is not None:
-                        _remember(key, exe)
+                        released = _remember(key, exe)
                 pending.exe = exe
                 pending.done.set()
+            _release(released)
             return exe
         pending.done.wait()
         if pending.exe is not None:
@@ -138,14 +148,71 @@ def get_or_compile(text: str, options: bytes, target: tuple, *, build: Callable[
     return exe
 
 
-def _remember(key, exe) -> None:
-    """Insert into the LRU dict and evict beyond the bound (``_LOCK`` held)."""
+def _remember(key, exe) -> list:
+    """Insert into the LRU dict and evict beyond the bound (``_LOCK`` held); returns the
+    holders of the evicted executables, to release once ``_LOCK`` is no longer held."""
     limit = config.get("executable_cache_size")
     if limit <= 0:
-        return
+        return []
     _MEMORY[key] = exe
+    _KEYS[id(exe)] = key
+    released: list = []
+    passed = 0  # executables given their second chance in this pass
     while len(_MEMORY) > limit:
-        _MEMORY.popitem(last=False)
+        oldest = next(iter(_MEMORY))
+        if oldest == key or (passed < len(_MEMORY) and _recently_used(oldest)):
+            _MEMORY.move_to_end(oldest)
+            passed += 1
+            continue
+        released += _forget(oldest)
+    return released
+
+
+def _recently_used(key) -> bool:
+    used = False
+    for h in _HOLDERS.get(key, ()):
+        used = h.recently_used() or used  # every holder asked, so each starts a new period
+    return used
+
+
+def _forget(key) -> list:
+    """Drop ``key``'s executable (``_LOCK`` held); returns its holders."""
+    _KEYS.pop(id(_MEMORY.pop(key)), None)
+    return _HOLDERS.pop(key, [])
+
+
+def _release(holders) -> None:
+    """Release ``holders`` (outside ``_LOCK``: their executables are freed here)."""
+    for h in holders:
+        h.release()
+
+
+def hold(exe, holder) -> bool:
+    """Let ``holder`` keep ``exe`` (an executable returned by :func:`get_or_compile`)
+    only while this cache keeps it.
+
+    ``holder`` has three methods, called with the cache's lock held (so they only read
+    and set attributes): ``alive()`` (False once it no longer uses ``exe``: dropped from
+    the holder list), ``recently_used()`` (whether it ran ``exe`` since the last time
+    it was asked) and ``release()`` (drop every reference to ``exe``; called once, when
+    ``exe`` is evicted or :func:`clear` runs, without the lock).
+
+    Returns
+    -------
+    bool
+        False when the cache does not keep ``exe`` (``executable_cache_size`` is 0, or
+        it was evicted already): the holder must not keep it beyond the current call.
+    """
+    with _LOCK:
+        key = _KEYS.get(id(exe))
+        if key is None or _MEMORY.get(key) is not exe:
+            return False
+        holders = _HOLDERS.get(key)
+        if holders is None:
+            holders = _HOLDERS[key] = []
+        holders[:] = [h for h in holders if h.alive()]
+        holders.append(holder)
+        return True
 
 
 def _load_or_build(text, digest, options, target, build, load):
@@ -330,11 +397,13 @@ def stats() -> dict:
         ``compiles`` (executables built by XLA), ``memory_hits`` (taken from the
         in-process cache, or from a concurrent request's compile), ``disk_hits``,
         ``disk_misses``, ``disk_writes``, ``disk_errors`` (unreadable, corrupt or
-        refused entries, failed writes) and ``memory_entries`` (current size).
+        refused entries, failed writes), ``memory_entries`` (current size) and
+        ``holders`` (jit cache entries running an in-memory executable).
     """
     with _LOCK:
         out = dict(_STATS)
         out["memory_entries"] = len(_MEMORY)
+        out["holders"] = sum(h.alive() for hs in _HOLDERS.values() for h in hs)
     return out
 
 
@@ -346,8 +415,13 @@ def reset_stats() -> None:
 
 def clear() -> None:
     """Drop every in-memory executable and forget failed cache directories (files on
-    disk stay; executables still used by jitted functions stay alive through them)."""
+    disk stay). Jitted functions compile again (or load from disk) on their next call;
+    an executable stays alive only while a ``Compiled`` object of the caller holds it."""
     with _LOCK:
+        released = [h for hs in _HOLDERS.values() for h in hs]
         _MEMORY.clear()
+        _KEYS.clear()
+        _HOLDERS.clear()
         _UNWRITABLE.clear()
         _WARNED.clear()
+    _release(released)

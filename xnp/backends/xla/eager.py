@@ -17,6 +17,7 @@ import numpy as np
 
 from xnp import config
 from xnp.backends.xla import client as _client
+from xnp.backends.xla import compile_cache
 from xnp.backends.xla.lowering import LOWERINGS, UNSUPPORTED, lower_closed_jaxpr
 from xnp.tracing import ShapedArray, core
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
@@ -45,9 +46,33 @@ class _Impls:
         return prim in LOWERINGS
 
 
+class _Hold:
+    """The executable cache's hold on one eager executable (``compile_cache.hold``):
+    its eviction drops the executable from the eager cache too."""
+
+    __slots__ = ("backend", "key", "compiled", "used")
+
+    def __init__(self, backend, key, compiled):
+        self.backend, self.key, self.compiled = backend, key, compiled
+        self.used = False  # set by each run, cleared when the executable cache asks
+
+    def alive(self) -> bool:
+        return self.backend._cache.get(self.key) is self
+
+    def recently_used(self) -> bool:
+        used, self.used = self.used, False
+        return used
+
+    def release(self) -> None:
+        with self.backend._lock:
+            if self.backend._cache.get(self.key) is self:
+                del self.backend._cache[self.key]
+
+
 class XlaEagerBackend:
     """Eager backend on XLA: one cached executable per (primitive, operand avals, params),
-    the ``jit_cache_size`` most recently used kept."""
+    the ``jit_cache_size`` most recently used kept, each only while the executable cache
+    (``executable_cache_size``) keeps it."""
 
     name = "xla"
     native_type = np.ndarray
@@ -80,17 +105,21 @@ class XlaEagerBackend:
         avals = tuple(ShapedArray(v.shape, v.dtype) for v in vals)
         key = (prim, avals, tuple(params.items()))
         with self._lock:
-            entry = self._cache.get(key)
-            if entry is not None:
+            hold = self._cache.get(key)
+            if hold is not None:
                 self._cache.move_to_end(key)
-        if entry is None:
+                hold.used = True
+        if hold is None:
             from xnp.backends.xla import Compiled  # noqa: PLC0415
 
-            entry = Compiled(self._compile(prim, list(avals), params))
+            hold = _Hold(self, key, Compiled(self._compile(prim, list(avals), params)))
             with self._lock:
-                self._cache[key] = entry
+                self._cache[key] = hold
                 while len(self._cache) > config.get("jit_cache_size"):
                     self._cache.popitem(last=False)
+            if not compile_cache.hold(hold.compiled._exe, hold):
+                hold.release()  # not kept by the executable cache: this call only
+        entry = hold.compiled
         c = _client.get_client()
         bufs = [c.put(np.ascontiguousarray(v)) for v in vals]
         outs = c.execute(entry._exe, [*entry._const_bufs, *bufs], entry._handlers, entry._name)

@@ -155,14 +155,17 @@ def _kind(dt: np.dtype) -> str:
 
 
 def _result_dtype(avals) -> tuple[np.dtype, bool]:
-    weak_kinds = {_kind(a.dtype) for a in avals if a.weak_type}
+    # a weak unsigned int is a Python int beyond int64 passed to jit (xnp.tracing.
+    # python_ints): it promotes as the Python int it holds does, as kind 'i'
+    weak_kinds = {"i" if k == "u" else k for k in (_kind(a.dtype) for a in avals if a.weak_type)}
     strong = [a.dtype for a in avals if not a.weak_type]
     if not strong:
         if "c" in weak_kinds:
             return (np.dtype(np.complex128 if config.get("enable_x64") else np.complex64), True)
         if "f" in weak_kinds:
             return default_float(), True
-        return avals[0].dtype if len(weak_kinds) == 1 else default_int(), True
+        dt = avals[0].dtype
+        return dt if len(weak_kinds) == 1 and dt.kind != "u" else default_int(), True
     dt = strong[0] if len(strong) == 1 else np.result_type(*strong)
     # NEP 50: a Python scalar only matters when its kind is above the arrays' kind
     kind = _kind(dt)
@@ -265,6 +268,37 @@ def int_out_of_range(x1, x2):
                 if not info.min <= v <= info.max:
                     return v, other, swapped
     return None
+
+
+def traced_int(x1, x2):
+    """Find a weak integer scalar tracer (a Python int argument of ``jit``) beside an
+    operand of another integer dtype: ``(tracer, other, swapped)`` or None.
+
+    Where NumPy treats an out-of-range Python int mathematically (comparisons, ``clip``,
+    ``divide``; see :func:`int_out_of_range`), such a tracer must not be converted to the
+    other dtype directly: ``jit`` checks those conversions against the argument's value
+    (``xnp.tracing.python_ints``) and would raise.
+    """
+    for v, other, swapped in ((x2, x1, False), (x1, x2, True)):
+        if isinstance(v, core.Tracer):
+            av = v.aval
+            if av.weak_type and av.shape == () and av.dtype.kind in "iu" and (
+                    is_xnp(other) or isinstance(other, (np.ndarray, np.generic))):
+                dt = core.aval_of(other).dtype
+                if dt.kind in "iu" and dt != av.dtype:
+                    return v, other, swapped
+    return None
+
+
+def clamp_traced_int(t, dtype: np.dtype, lower: bool = True, upper: bool = True):
+    """Weak integer tracer ``t`` limited to ``dtype``'s range on the chosen sides (in its
+    own dtype, still weak), so that converting it to ``dtype`` is exact on those sides."""
+    own, info = np.iinfo(t.aval.dtype), np.iinfo(dtype)
+    if lower and info.min > own.min:
+        t = lax.max(t, core.lift(np.asarray(info.min, t.aval.dtype), weak_type=True))
+    if upper and info.max < own.max:
+        t = lax.min(t, core.lift(np.asarray(info.max, t.aval.dtype), weak_type=True))
+    return t
 
 
 def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):

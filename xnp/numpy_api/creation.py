@@ -358,6 +358,10 @@ def astype(x, dtype, /, *, copy=True, device=None):
     aval = core.aval_of(x)
     if aval.dtype == dt and not aval.weak_type:
         return lax.copy(x) if copy else x
+    if aval.weak_type and isinstance(x, core.Tracer) and dt != aval.dtype:
+        # a cast, not a promotion: a Python int argument of jit wraps as the eager
+        # xnp.asarray(v).astype does (xnp.tracing.python_ints checks only promotions)
+        x = lax.convert_element_type(x, aval.dtype, weak_type=False)
     return lax.convert_element_type(x, dt, weak_type=False)
 
 

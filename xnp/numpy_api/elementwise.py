@@ -97,6 +97,10 @@ def divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", d
     found = _util.int_out_of_range(x1, x2)
     if found is not None:  # float(v) is NumPy's float64 cast; with an int array -> float64
         x1, x2 = (float(x1), x2) if found[2] else (x1, float(x2))
+    found = _util.traced_int(x1, x2)
+    if found is not None:  # a Python int argument of jit: float64 as float(v) above
+        t = lax.convert_element_type(found[0], _util.default_float(), weak_type=True)
+        x1, x2 = (t, x2) if found[2] else (x1, t)
     a, b, _ = _binary_inexact("divide", x1, x2, dtype, casting, default_float=True)
     return _finish("divide", lax.div(a, b), out, where, casting)
 
@@ -568,6 +572,10 @@ def _clip_bound(x, bound, lower: bool):
         info = np.iinfo(dt)
         if (lower and bound < info.min) or (not lower and bound > info.max):
             return None
+    elif _util.traced_int(x, bound) is not None:
+        # a Python int argument of jit: limited on the side that cannot matter, so that
+        # only the other side is checked against its value (xnp.tracing.python_ints)
+        return _util.clamp_traced_int(bound, dt, lower=lower, upper=not lower)
     return bound
 
 

@@ -39,7 +39,34 @@ def _compare_operands(fname, x1, x2, dtype):
                                      ())
         side = core.lift(np.asarray(1 if v > 0 else -1, _INT8))
         return (side, zeros, _INT8) if swapped else (zeros, side, _INT8)
+    found = _util.traced_int(x1, x2)
+    if found is not None:
+        return _traced_int_operands(fname, *found)
     return binary_operands(fname, x1, x2)
+
+
+def _traced_int_operands(fname, t, other, swapped):
+    """Comparison operands for a weak integer tracer ``t`` (a Python int argument of jit)
+    and an integer ``other``: exact for every value of ``t``, as NumPy compares an
+    out-of-range Python int. ``t`` limited to ``other``'s range is compared; where it was
+    outside, the pair becomes (1, 0) (every element is above ``t``) or (0, 1) (below)."""
+    other = asarray_for(fname, other)
+    dt = core.aval_of(other).dtype
+    own, info = np.iinfo(t.aval.dtype), np.iinfo(dt)
+    tc = lax.convert_element_type(_util.clamp_traced_int(t, dt), dt)
+    x = other
+    for outside, x_side in ((info.min > own.min and lax.lt(t, _lit(info.min, t)), 1),
+                            (info.max < own.max and lax.gt(t, _lit(info.max, t)), 0)):
+        if outside is not False:
+            x = lax.select(outside, lax.broadcast_in_dim(_lit(x_side, dt), core.aval_of(x).shape,
+                                                         ()), x)
+            tc = lax.select(outside, _lit(1 - x_side, dt), tc)
+    return (tc, x, dt) if swapped else (x, tc, dt)
+
+
+def _lit(value, like):
+    dt = like if isinstance(like, np.dtype) else like.aval.dtype
+    return core.lift(np.asarray(value, dt))
 
 
 def _ordered(fname, x1, x2, dtype, lax_op, swap, strict):

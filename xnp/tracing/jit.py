@@ -36,7 +36,7 @@ import sys
 import numpy as np
 
 from xnp import config
-from xnp.tracing import core, errors, jit_sharding
+from xnp.tracing import core, errors, jit_sharding, python_ints
 from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
@@ -223,10 +223,27 @@ class JitWrapped:
         staged = type(core.current_trace()) is not core.EvalTrace or bool(tracers)
         entry = self._entry(key, paths, in_tree, statics)
         if staged:
-            return self._bind_nested(entry, leaves)
+            return self._bind_nested(entry, leaves, key)
         run = entry.run
         if run is None:
-            run = self._compile(entry, donate_flat)
+            run = self._compile(entry, donate_flat, (key, paths, in_tree, statics))
+        return run(leaves)
+
+    def _rekey(self, leaves, key, paths, in_tree, statics, donate_flat):
+        """Run a call that reached the entry of ``key`` by its Python ints' type (the
+        cached paths key every int as the default int) on the entry their values key
+        (``python_ints.arg_aval``: weak uint64 beyond int64; ``OverflowError`` beyond
+        uint64)."""
+        avals = [arg_aval(x, p, self._name) if type(x) is int else a
+                 for x, p, a in zip(leaves, paths, key[3:])]
+        new_key = (*key[:3], *avals)
+        if new_key == key:  # not reached: the check found the value outside its own aval
+            raise OverflowError(f"xnp.jit: a Python int argument of {self._name} does not "
+                                f"fit its aval ({errors.avals_str(avals)})")
+        entry = self._entry(new_key, paths, in_tree, statics)
+        run = entry.run
+        if run is None:
+            run = self._compile(entry, donate_flat, (new_key, paths, in_tree, statics))
         return run(leaves)
 
     # -- keys
@@ -341,9 +358,11 @@ class JitWrapped:
             reasons.append("configuration changed")
         return head + ": retrace because " + "; ".join(reasons or ["cache entry was evicted"])
 
-    def _compile(self, entry, donate_flat):
+    def _compile(self, entry, donate_flat, where):
         """``entry``'s executable, lowered and compiled once (concurrent callers wait), and
-        its runners; returns ``entry.run``."""
+        its runners; returns ``entry.run``. ``where``: ``(key, paths, in_tree, statics)``
+        of the call; the runner checks its Python int arguments against the entry's
+        conversions (``python_ints.guard``)."""
         with entry.compile_lock:
             run = entry.run
             if run is None:
@@ -355,7 +374,10 @@ class JitWrapped:
                 entry.compiled = backend.lower(entry.closed, self._name, donate,
                                                **self._sharding_kwargs(entry)).compile()
                 entry.run_buffers = None if any(donate) else _buffers_runner(entry)
-                run = entry.run = _runner(entry)
+                key = where[0]
+                run = entry.run = python_ints.guard(
+                    _runner(entry), python_ints.int_checks(entry.closed, key[3:]),
+                    lambda leaves: self._rekey(leaves, *where, donate_flat))
                 hold = entry.hold = ExecutableHold(entry, self._cache)
                 if not backend.hold(entry.compiled, hold):
                     hold.release()  # not kept by the executable cache: this call only
@@ -366,13 +388,17 @@ class JitWrapped:
         results, for the backend's ``lower`` (empty without shardings)."""
         return jit_sharding.lower_kwargs(*self._shardings, entry, entry.in_tree, self._name)
 
-    def _bind_nested(self, entry, leaves):
+    def _bind_nested(self, entry, leaves, key):
         """Stage one ``jit`` equation. The arguments the function updates in place are its
         extra outputs (as in the eager call's write-back): each such traced argument is
         rebound to its new value with NumPy's aliasing (``core.write_in_place``, views
         written through); an eager one is written as ``x[...] = v`` on it would be
         (``core.check_eager_write``: a ``ForeignWriteError`` unless the value is constant
         under grad/vmap)."""
+        if any(type(x) is int for x in leaves):  # concrete: checked now, as a call would be
+            avals = key[3:]
+            python_ints.check_values(python_ints.int_checks(entry.closed, avals), leaves)
+            leaves = [python_ints.nested_leaf(x, a) for x, a in zip(leaves, avals)]
         targets = [leaf for leaf, m in zip(leaves, entry.mutated) if m]
         for leaf in targets:
             if not isinstance(leaf, core.Tracer):

@@ -12,7 +12,7 @@ import inspect
 
 import numpy as np
 
-from xnp.tracing import core
+from xnp.tracing import core, python_ints
 from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
 
 __all__ = ["Static", "resolve_static", "resolve_donate", "check_donate_call", "arg_aval"]
@@ -165,9 +165,12 @@ def check_donate_call(donate, nargs: int, fun_name: str) -> None:
 
 
 def arg_aval(x, path: str, fun_name: str) -> ShapedArray:
-    """The aval of a dynamic argument (``path`` names it in messages)."""
+    """The aval of a dynamic argument (``path`` names it in messages); a Python int's
+    depends on its value (``python_ints.arg_aval``)."""
     if isinstance(x, ShapeDtypeStruct):
         return ShapedArray(x.shape, x.dtype, x.weak_type)
+    if type(x) is int:
+        return python_ints.arg_aval(x, path, fun_name)
     if isinstance(x, (np.ndarray, np.generic)):
         try:
             return core.aval_of(x)

@@ -237,9 +237,11 @@ class JitWrapped:
         avals = [arg_aval(x, p, self._name) if type(x) is int else a
                  for x, p, a in zip(leaves, paths, key[3:])]
         new_key = (*key[:3], *avals)
-        if new_key == key:  # not reached: the check found the value outside its own aval
-            raise OverflowError(f"xnp.jit: a Python int argument of {self._name} does not "
-                                f"fit its aval ({errors.avals_str(avals)})")
+        if new_key == key:  # an int its dtype cannot hold (int32 with enable_x64 off)
+            for x, a in zip(leaves, avals):
+                if type(x) is int:
+                    core.scalar_to_ndarray(x, a.dtype)  # eager's OverflowError
+            raise AssertionError("xnp.jit: a Python int argument fits no entry")
         entry = self._entry(new_key, paths, in_tree, statics)
         run = entry.run
         if run is None:

@@ -572,7 +572,7 @@ def _clip_bound(x, bound, lower: bool):
         info = np.iinfo(dt)
         if (lower and bound < info.min) or (not lower and bound > info.max):
             return None
-    elif _util.traced_int(x, bound) is not None:
+    elif (_util.traced_int(x, bound) or (None,))[0] is bound:
         # a Python int argument of jit: limited on the side that cannot matter, so that
         # only the other side is checked against its value (xnp.tracing.python_ints)
         return _util.clamp_traced_int(bound, dt, lower=lower, upper=not lower)

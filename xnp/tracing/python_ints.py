@@ -48,12 +48,10 @@ def arg_aval(x: int, path: str, fun_name: str) -> ShapedArray:
     OverflowError
         ``x`` is outside ``[-2**63, 2**64)`` (no NumPy integer dtype holds it).
     """
-    if _INT64.min <= x <= _INT64.max:
-        return core.aval_of(x)
-    if x <= _UINT64.max and x > 0 and config.get("enable_x64"):
-        return _WIDE
     if _INT64.min <= x <= _UINT64.max:
-        return core.aval_of(x)  # enable_x64 off: the int32 put raises the eager message
+        if x > _INT64.max and config.get("enable_x64"):
+            return _WIDE
+        return core.aval_of(x)  # beyond int32 with enable_x64 off: the call raises eager's error
     raise OverflowError(
         f"xnp.jit: argument {path} of {fun_name} is the Python int {x}, outside the range "
         f"of every NumPy integer dtype [{_INT64.min}, {_UINT64.max}] (int64 and uint64); "

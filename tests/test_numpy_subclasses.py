@@ -99,3 +99,18 @@ def test_memmap_data_flows_through_xnp(tmp_path):
     back = np.memmap(path, dtype="float64", mode="r", shape=(5,))
     np.testing.assert_array_equal(back, np.arange(5.0))
     assert float(xnp.sum(m)) == 10.0 and isinstance(xnp.sqrt(m), xnp.Array)
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+@pytest.mark.parametrize("kind", ["masked", "matrix"])
+@pytest.mark.parametrize("transform", ["jit", "vmap", "grad"])
+def test_transformations_refuse_masked_arrays_and_matrices(kind, transform):
+    value = (np.ma.masked_array(DATA, mask=MASK) if kind == "masked"
+             else np.matrix([[1.0, 2.0], [3.0, 4.0]]))
+    f = {"jit": xnp.jit(lambda a: a * 2), "vmap": xnp.vmap(lambda a: a * 2),
+         "grad": xnp.grad(lambda a: (a * 2).sum())}[transform]
+    name = "MaskedArray" if kind == "masked" else "matrix"
+    lost = "its mask" if kind == "masked" else "matrix semantics"
+    with pytest.raises(TypeError, match=rf"xnp\.{transform}: argument .*numpy(\.ma)?\.{name} "
+                                        rf"\(shape .*cannot be traced: {lost} would be lost"):
+        f(value)

@@ -222,9 +222,10 @@ def _check_diff_input(fname, x, i, allow_int, holomorphic):
     for leaf in tree_flatten(x)[0]:
         try:
             aval = core.aval_of(leaf)
-        except TypeError:
+        except TypeError as e:
+            got = str(e) if isinstance(leaf, np.ndarray) else f"{type(leaf).__name__}: {leaf!r}"
             raise TypeError(f"xnp.{fname}: argument {i} must be an array, a scalar or a pytree "
-                            f"of them, got {type(leaf).__name__}: {leaf!r}") from None
+                            f"of them, got {got}") from None
         kind = aval.dtype.kind
         if holomorphic and kind != "c":
             raise TypeError(f"xnp.{fname}(holomorphic=True) needs complex inputs; argument {i} "
@@ -375,7 +376,11 @@ def _vmap_in_dims(name, fun, args, kwargs, in_axes, axis_size):
         if ax is None:
             dims.append(None)
             continue
-        aval = core.aval_of(x)
+        try:
+            aval = core.aval_of(x)
+        except TypeError as e:
+            arg = _arg_leaf_names(fun, args, kwargs)[i]
+            raise TypeError(f"xnp.vmap: argument {arg} of {name}: {e}") from None
         if not -aval.ndim <= ax < aval.ndim:
             arg = _arg_leaf_names(fun, args, kwargs)[i]
             how = "in_axes" if i < len(leaves) - n_kw else (

@@ -312,7 +312,8 @@ _set_rules(mul_p, jvp=_jvp(mul_p, lambda t, ans, x, y: mul(t, y),
                            lambda t, ans, x, y: mul(x, t)),
            transpose=_transpose(lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct)))
 _set_rules(div_p, jvp=_jvp(div_p, lambda t, ans, x, y: div(t, y),
-                           lambda t, ans, x, y: mul(mul(neg(t), x), integer_pow(y, -2))),
+                           # -(x / y) / y: no overflow of y ** 2 where x / y is finite
+                           lambda t, ans, x, y: neg(div(mul(t, ans), y))),
            transpose=_transpose(lambda ct, x, y: div(ct, y), None))
 
 

@@ -369,8 +369,10 @@ _set_rules(min_p, jvp=_jvp(min_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, an
 
 def _abs_jvp(t, ans, x):
     if R.aval(x).dtype.kind == "c":
-        # d|z| = Re(conj(z) dz) / |z|  (0 at z == 0)
+        # d|z| = Re(conj(z) dz) / |z|  (0 at z == 0); conj(sign(z)) where |z| is infinite
+        # (1 at +-inf + yj with y finite, as abs'(inf) = 1 for reals)
         scale = div(conj(x), _replace_zero(convert_element_type(ans, R.aval(x).dtype)))
+        scale = select_n(eq(ans, _c(ans, np.inf)), scale, conj(sign(x)))
         return real(mul(t, scale))
     return select_n(ge(x, _c(x, 0)), neg(t), t)  # JAX: derivative 1 at x == 0
 
@@ -551,7 +553,7 @@ _UNARY_JVPS = {
     log_p: lambda t, ans, x: div(t, x),
     log1p_p: lambda t, ans, x: div(t, add(x, _c(x, 1))),
     expm1_p: lambda t, ans, x: mul(t, add(ans, _c(ans, 1))),
-    sqrt_p: lambda t, ans, x: div(t, mul(ans, _c(ans, 2))),
+    sqrt_p: lambda t, ans, x: div(t, add(ans, ans)),  # 2 * (inf + 0j) would be inf + nanj
     rsqrt_p: lambda t, ans, x: mul(t, mul(div(ans, x), _c(x, -0.5))),
     cbrt_p: lambda t, ans, x: mul(t, mul(integer_pow(ans, -2), _c(x, 1 / 3))),
     tanh_p: lambda t, ans, x: mul(t, sub(_c(ans, 1), mul(ans, ans))),

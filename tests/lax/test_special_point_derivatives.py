@@ -24,7 +24,14 @@ comment says otherwise (README, "Derivatives at special points"):
 * xnp's own choices where JAX gives NaN or a one-sided value: ``logaddexp`` of equal
   infinities splits 1/2 : 1/2 (JAX: 1 : 1 at +inf, NaN at -inf); ``atan2``'s
   derivatives are 0 at infinity (JAX: NaN); ``det``'s derivative is the adjugate at
-  every singular matrix (JAX: 0 where the zero pivot is not the last one).
+  every singular matrix (JAX: 0 where the zero pivot is not the last one); ``hypot``'s
+  derivative is 0 at ``(0, 0)`` (the minimum-norm subgradient, as ``linalg.norm`` at the
+  zero vector), ``(sign x, 0)`` at ``(+-inf, finite)`` and ``(sign x, sign y) / sqrt(2)``
+  at two infinities (JAX: NaN at infinity).
+* ``d(x / y)/dy`` is ``-(x / y) / y``: finite where ``y ** 2`` overflows.
+
+Complex functions, indexing, convolution, FFT, decompositions and control flow:
+``test_special_point_derivatives_structured.py``.
 """
 
 from __future__ import annotations

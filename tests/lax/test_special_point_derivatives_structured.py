@@ -27,7 +27,7 @@ Conventions (JAX's where mathematics leaves a choice, else xnp's, said per case)
   ``cholesky`` reads the lower triangle (as NumPy's), so its gradient is lower triangular
   (JAX symmetrizes). ``slogdet``'s ``logabsdet`` has a NaN gradient at a singular matrix
   (xnp's choice: the one-sided limits are +inf and -inf). ``linalg.norm`` (Euclidean,
-  Frobenius, ``p >= 1``) has derivative 0 at the zero vector (xnp; JAX: NaN), ``ord=1``
+  Frobenius, ``p > 1``) has derivative 0 at the zero vector (xnp; JAX: NaN), ``ord=1``
   gives ``abs'(0) = 1`` per element and ``ord=inf`` splits a tie equally.
 * Control flow: zero-trip loops and length-0 scans pass the carry's cotangent through;
   ``cond`` differentiates the branch it takes (at the switch point, the one the predicate

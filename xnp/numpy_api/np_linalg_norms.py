@@ -87,7 +87,7 @@ def _vector_norm(x, axis, ord, keepdims):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     p = float(ord)
     total = _rd.sum(_ew.power(_ew.abs(x), p), axis=axis, keepdims=keepdims)
-    if p >= 1:  # |x| ** p has derivative 0 at 0 for p > 1 (sign(x) for p = 1)
+    if p > 1:  # |x| ** p has derivative 0 at 0
         return _root_of_sum(total, lambda t: _ew.power(t, 1.0 / p))
     return _ew.power(total, 1.0 / p)
 
@@ -141,6 +141,11 @@ def norm(x, ord=None, axis=None, keepdims=False):
         An axis is out of range.
     numpy.linalg.LinAlgError
         Eagerly, the SVD (ord 2, -2, 'nuc') did not converge (NaN input).
+
+    Notes
+    -----
+    The Euclidean, Frobenius and ``p > 1`` norms have derivative 0 at the zero vector
+    (the minimum-norm subgradient; the chain rule through ``sqrt`` would give NaN).
     """
     xv = asarray_for("linalg.norm", x, "x")
     dt = core.aval_of(xv).dtype

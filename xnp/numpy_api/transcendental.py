@@ -173,7 +173,11 @@ def cbrt(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
 def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """``sqrt(x1**2 + x2**2)`` without intermediate overflow; inf if either is inf
-    (even with a NaN in the other), as C ``hypot``. Real inputs only."""
+    (even with a NaN in the other), as C ``hypot``. Real inputs only.
+
+    The derivative ``(x1, x2) / hypot`` is computed without overflow; it is 0 at
+    ``(0, 0)``, ``(sign x1, 0)`` at ``(+-inf, finite)`` and ``(sign x1, sign x2) /
+    sqrt(2)`` where both are infinite."""
     _extras("hypot", casting, order, subok, signature)
     a, b, dt = _binary_inexact("hypot", x1, x2, dtype, casting)
     _reject("hypot", a, "c", "real inputs only")

@@ -106,6 +106,9 @@ HOLOMORPHIC = [
     ("sin", lax.sin, [0j, 1j, c(math.pi, 0)], [1, math.cosh(1.0), -1]),
     ("reciprocal", lambda z: 1 / z, [2j, c(inf, 0)], [0.25, 0j]),
     ("square", lambda z: z * z, [0j, 1 + 2j], [0j, 2 + 4j]),
+    ("product", lambda z: z * (3 - 1j), [1 + 2j, 0j], [3 - 1j, 3 - 1j]),
+    # d (a / z) = -(a / z) / z: (1 + 2j) / (3 - 1j) = 0.1 + 0.7j
+    ("quotient", lambda z: (1 + 2j) / z, [3 - 1j, c(inf, 0)], [-(0.1 + 0.7j) / (3 - 1j), 0j]),
 ]
 
 

@@ -24,7 +24,14 @@ comment says otherwise (README, "Derivatives at special points"):
 * xnp's own choices where JAX gives NaN or a one-sided value: ``logaddexp`` of equal
   infinities splits 1/2 : 1/2 (JAX: 1 : 1 at +inf, NaN at -inf); ``atan2``'s
   derivatives are 0 at infinity (JAX: NaN); ``det``'s derivative is the adjugate at
-  every singular matrix (JAX: 0 where the zero pivot is not the last one).
+  every singular matrix (JAX: 0 where the zero pivot is not the last one); ``hypot``'s
+  derivative is 0 at ``(0, 0)`` (the minimum-norm subgradient, as ``linalg.norm`` at the
+  zero vector), ``(sign x, 0)`` at ``(+-inf, finite)`` and ``(sign x, sign y) / sqrt(2)``
+  at two infinities (JAX: NaN at infinity).
+* ``d(x / y)/dy`` is ``-(x / y) / y``: finite where ``y ** 2`` overflows.
+
+Complex functions, indexing, convolution, FFT, decompositions and control flow:
+``test_special_point_derivatives_structured.py``.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ ATOL = 1e-300  # XLA-CPU flushes subnormal results to 0 (issue 13, item 3)
 inf, nan, PI = math.inf, math.nan, math.pi
 LN2, EULER = math.log(2.0), 0.5772156649015329
 TWO_OVER_SQRT_PI, SQRT_PI_OVER_2 = 2 / math.sqrt(PI), math.sqrt(PI) / 2
+SQRT_HALF = math.sqrt(0.5)
 I1_OF_2 = 1.5906368546373291  # the modified Bessel function I1(2) (A&S table 9.8)
 
 
@@ -201,6 +209,7 @@ FIRST = [
     ("div@(1,0)", lax.div, (1.0, 0.0), (inf, -inf)),
     ("div@(0,0)", lax.div, (0.0, 0.0), (inf, nan)),
     ("div@(1,inf)", lax.div, (1.0, inf), (0.0, 0.0)),
+    ("div@(1e300,1e300)", lax.div, (1e300, 1e300), (1e-300, -1e-300)),  # y**2 overflows
     ("rem@(-5,3)", lax.rem, (-5.0, 3.0), (1.0, 1.0)),
     ("pow@(0,0)", lax.pow, (0.0, 0.0), (0.0, 0.0)),
     ("pow@(0,2)", lax.pow, (0.0, 2.0), (0.0, 0.0)),
@@ -217,6 +226,23 @@ FIRST = [
     ("atan2@(1,-inf)", lax.atan2, (1.0, -inf), (0.0, 0.0)),
     ("atan2@(inf,inf)", lax.atan2, (inf, inf), (0.0, 0.0)),
     ("atan2@(nan,1)", lax.atan2, (nan, 1.0), (nan, nan)),
+    # hypot(x, y): (x, y) / hypot(x, y); xnp's choices: 0 at (0, 0) (as linalg.norm at the
+    # zero vector), the limits (sign x, 0) at (+-inf, finite) and (sign x, sign y) / sqrt 2
+    # at two infinities (the value at every tie)
+    ("hypot@(3,4)", xnp.hypot, (3.0, 4.0), (0.6, 0.8)),
+    ("hypot@(-3,0)", xnp.hypot, (-3.0, 0.0), (-1.0, 0.0)),
+    ("hypot@(0,2)", xnp.hypot, (0.0, 2.0), (0.0, 1.0)),
+    ("hypot@(0,0)", xnp.hypot, (0.0, 0.0), (0.0, 0.0)),
+    ("hypot@(2,2)", xnp.hypot, (2.0, 2.0), (SQRT_HALF, SQRT_HALF)),
+    ("hypot@(1e300,1e300)", xnp.hypot, (1e300, 1e300), (SQRT_HALF, SQRT_HALF)),
+    ("hypot@(1e300,-3e299)", xnp.hypot, (1e300, -3e299), (1 / math.sqrt(1.09),
+                                                           -0.3 / math.sqrt(1.09))),
+    ("hypot@(inf,1)", xnp.hypot, (inf, 1.0), (1.0, 0.0)),
+    ("hypot@(-inf,2)", xnp.hypot, (-inf, 2.0), (-1.0, 0.0)),
+    ("hypot@(1,inf)", xnp.hypot, (1.0, inf), (0.0, 1.0)),
+    ("hypot@(inf,inf)", xnp.hypot, (inf, inf), (SQRT_HALF, SQRT_HALF)),
+    ("hypot@(-inf,inf)", xnp.hypot, (-inf, inf), (-SQRT_HALF, SQRT_HALF)),
+    ("hypot@(nan,1)", xnp.hypot, (nan, 1.0), (nan, nan)),
     # logaddexp(x1, x2): (logistic(x1 - x2), logistic(x2 - x1))
     ("logaddexp@tie", xnp.logaddexp, (0.0, 0.0), (0.5, 0.5)),
     ("logaddexp@(3,3)", xnp.logaddexp, (3.0, 3.0), (0.5, 0.5)),
@@ -263,6 +289,9 @@ SECOND = [
     ("atan2(x,1)@1", lambda x: lax.atan2(x, 1.0), 1.0, -0.5),
     ("bessel_i1e@0", lax.bessel_i1e, 0.0, 0.0),
     ("max(x,0)@0", lambda x: lax.max(x, 0.0), 0.0, 0.0),
+    ("hypot(x,4)@3", lambda x: xnp.hypot(x, 4.0), 3.0, 16 / 125),  # y^2 / hypot^3
+    ("hypot(x,2)@2", lambda x: xnp.hypot(x, 2.0), 2.0, 4 / 8 ** 1.5),
+    ("div(1,y)@1e-100", lambda y: lax.div(1.0, y), 1e-100, 2e300),  # 2 / y^3
 ]
 
 

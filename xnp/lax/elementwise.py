@@ -312,7 +312,8 @@ _set_rules(mul_p, jvp=_jvp(mul_p, lambda t, ans, x, y: mul(t, y),
                            lambda t, ans, x, y: mul(x, t)),
            transpose=_transpose(lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct)))
 _set_rules(div_p, jvp=_jvp(div_p, lambda t, ans, x, y: div(t, y),
-                           lambda t, ans, x, y: mul(mul(neg(t), x), integer_pow(y, -2))),
+                           # -(x / y) / y: no overflow of y ** 2 where x / y is finite
+                           lambda t, ans, x, y: neg(div(mul(t, ans), y))),
            transpose=_transpose(lambda ct, x, y: div(ct, y), None))
 
 
@@ -368,8 +369,10 @@ _set_rules(min_p, jvp=_jvp(min_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, an
 
 def _abs_jvp(t, ans, x):
     if R.aval(x).dtype.kind == "c":
-        # d|z| = Re(conj(z) dz) / |z|  (0 at z == 0)
+        # d|z| = Re(conj(z) dz) / |z|  (0 at z == 0); conj(sign(z)) where |z| is infinite
+        # (1 at +-inf + yj with y finite, as abs'(inf) = 1 for reals)
         scale = div(conj(x), _replace_zero(convert_element_type(ans, R.aval(x).dtype)))
+        scale = select_n(eq(ans, _c(ans, np.inf)), scale, conj(sign(x)))
         return real(mul(t, scale))
     return select_n(ge(x, _c(x, 0)), neg(t), t)  # JAX: derivative 1 at x == 0
 
@@ -550,7 +553,7 @@ _UNARY_JVPS = {
     log_p: lambda t, ans, x: div(t, x),
     log1p_p: lambda t, ans, x: div(t, add(x, _c(x, 1))),
     expm1_p: lambda t, ans, x: mul(t, add(ans, _c(ans, 1))),
-    sqrt_p: lambda t, ans, x: div(t, mul(ans, _c(ans, 2))),
+    sqrt_p: lambda t, ans, x: div(t, add(ans, ans)),  # 2 * (inf + 0j) would be inf + nanj
     rsqrt_p: lambda t, ans, x: mul(t, mul(div(ans, x), _c(x, -0.5))),
     cbrt_p: lambda t, ans, x: mul(t, mul(integer_pow(ans, -2), _c(x, 1 / 3))),
     tanh_p: lambda t, ans, x: mul(t, sub(_c(ans, 1), mul(ans, ans))),

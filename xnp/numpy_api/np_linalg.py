@@ -29,6 +29,7 @@ from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
 from xnp.tracing import core
 from xnp.tracing.custom_derivatives import custom_jvp
+from xnp.tracing.transformations import jvp
 
 __all__ = ["LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "eig", "eigvals", "svd",
            "svdvals", "solve", "inv", "det", "slogdet", "EighResult", "EigResult",
@@ -512,9 +513,33 @@ def slogdet(a):
     ``a``: (..., M, M). Returns ``SlogdetResult(sign, logabsdet)``: ``sign`` of ``a``'s
     dtype (+-1 or 0 for real input, of unit modulus or 0 for complex), ``logabsdet``
     real (``-inf`` for a singular matrix). Raises ``numpy.linalg.LinAlgError`` for rank
-    < 2 or non-square input.
+    < 2 or non-square input. The derivative of ``logabsdet`` is ``tr(inv(a) da)``; at a
+    singular matrix it is NaN (its one-sided limits are +inf and -inf), in forward and
+    reverse mode alike.
     """
     x = stacked("slogdet", a, square=True)
+    # the derivative rule is attached only where a transformation can see it
+    return SlogdetResult(*(_slogdet_differentiable(x) if isinstance(x, core.Tracer)
+                           else _slogdet(x)))
+
+
+@custom_jvp
+def _slogdet_differentiable(x):
+    return _slogdet(x)
+
+
+@_slogdet_differentiable.defjvp
+def _slogdet_jvp(primals, tangents):
+    # the chain rule through the LU pivots, NaN where the matrix is singular (there the
+    # value -inf is a constant, whose tangent would be 0 while the cotangent is NaN)
+    (sgn, lad), (dsgn, dlad) = jvp(_slogdet, primals, tangents)
+    rdt = core.aval_of(lad).dtype
+    scale = lax.select_n(lax.eq(lad, M.scalar(-np.inf, rdt)), M.scalar(1, rdt),
+                         M.scalar(np.nan, rdt))
+    return (sgn, lad), (dsgn, lax.mul(dlad, scale))
+
+
+def _slogdet(x):
     dt = core.aval_of(x).dtype
     d, sign = _lu_diagonal_and_parity(x)
     absd = lax.abs(d)
@@ -531,4 +556,4 @@ def slogdet(a):
     # a singular matrix's sign is +0 (NumPy's), not the -0 of 0 * (-1)
     sgn = lax.select_n(singular, lax.mul(lax.reduce_prod(unit, axis), cast(sign, dt)),
                        M.scalar(0, dt))
-    return SlogdetResult(sgn, logabsdet)
+    return sgn, logabsdet

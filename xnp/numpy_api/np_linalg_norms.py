@@ -55,6 +55,22 @@ def _abs2(x):
     return _ew.multiply(x, x)
 
 
+def _root_of_sum(total, root):
+    """``root(total)`` of a sum of non-negative terms whose derivative is 0 where ``total``
+    is 0: the minimum-norm subgradient of a norm at the zero vector (the plain chain
+    rule gives ``inf * 0 = NaN`` there). Same value; the branch not taken gets 1."""
+    if not isinstance(total, core.Tracer):
+        return root(total)
+    dt = core.aval_of(total).dtype
+    zero, one = M.scalar(0, dt), M.scalar(1, dt)
+    at_zero = lax.eq(total, zero)
+    return lax.select(at_zero, zero, root(lax.select(at_zero, one, total)))
+
+
+def _euclidean(sum_sq):
+    return _root_of_sum(sum_sq, _tr.sqrt)
+
+
 def _vector_norm(x, axis, ord, keepdims):
     if ord == np.inf:
         return _rd.max(_ew.abs(x), axis=axis, keepdims=keepdims)
@@ -66,11 +82,13 @@ def _vector_norm(x, axis, ord, keepdims):
     if ord == 1:
         return _rd.sum(_ew.abs(x), axis=axis, keepdims=keepdims)
     if ord is None or ord == 2:
-        return _tr.sqrt(_rd.sum(_abs2(x), axis=axis, keepdims=keepdims))
+        return _euclidean(_rd.sum(_abs2(x), axis=axis, keepdims=keepdims))
     if isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     p = float(ord)
     total = _rd.sum(_ew.power(_ew.abs(x), p), axis=axis, keepdims=keepdims)
+    if p > 1:  # |x| ** p has derivative 0 at 0
+        return _root_of_sum(total, lambda t: _ew.power(t, 1.0 / p))
     return _ew.power(total, 1.0 / p)
 
 
@@ -85,7 +103,7 @@ def _matrix_norm(x, row, col, ord, keepdims):
         red = _rd.max if ord == np.inf else _rd.min
         res = red(_rd.sum(_ew.abs(x), axis=col), axis=row - (row > col))
     elif ord in (None, "fro", "f"):
-        res = _tr.sqrt(_rd.sum(_abs2(x), axis=(row, col)))
+        res = _euclidean(_rd.sum(_abs2(x), axis=(row, col)))
     else:
         raise ValueError("Invalid norm order for matrices.")
     if keepdims:
@@ -123,6 +141,11 @@ def norm(x, ord=None, axis=None, keepdims=False):
         An axis is out of range.
     numpy.linalg.LinAlgError
         Eagerly, the SVD (ord 2, -2, 'nuc') did not converge (NaN input).
+
+    Notes
+    -----
+    The Euclidean, Frobenius and ``p > 1`` norms have derivative 0 at the zero vector
+    (the minimum-norm subgradient; the chain rule through ``sqrt`` would give NaN).
     """
     xv = asarray_for("linalg.norm", x, "x")
     dt = core.aval_of(xv).dtype
@@ -131,7 +154,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     nd = len(_shape(xv))
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
-            res = _tr.sqrt(_rd.sum(_abs2(_mn.ravel(xv))))
+            res = _euclidean(_rd.sum(_abs2(_mn.ravel(xv))))
             return _mn.reshape(res, (1,) * nd) if keepdims else res
         axis = tuple(range(nd))
     axes = tuple(normalize_axis("linalg.norm", ax, nd)  # in order: (row, col) matters

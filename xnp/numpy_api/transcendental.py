@@ -13,7 +13,8 @@ from xnp.numpy_api._ufunc import (
     _LN10, _LN2, _binary_inexact, _copysign, _dtype_of, _extras, _finish, _inexact, _reject,
     _scalar,
 )
-from xnp.tracing import fastpath
+from xnp.tracing import core, fastpath
+from xnp.tracing.custom_derivatives import custom_jvp
 
 __all__ = [
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2", "sqrt",
@@ -172,18 +173,60 @@ def cbrt(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
 def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """``sqrt(x1**2 + x2**2)`` without intermediate overflow; inf if either is inf
-    (even with a NaN in the other), as C ``hypot``. Real inputs only."""
+    (even with a NaN in the other), as C ``hypot``. Real inputs only.
+
+    The derivative ``(x1, x2) / hypot`` is computed without overflow; it is 0 at
+    ``(0, 0)``, ``(sign x1, 0)`` at ``(+-inf, finite)`` and ``(sign x1, sign x2) /
+    sqrt(2)`` where both are infinite."""
     _extras("hypot", casting, order, subok, signature)
     a, b, dt = _binary_inexact("hypot", x1, x2, dtype, casting)
     _reject("hypot", a, "c", "real inputs only")
-    a, b = lax.abs(a), lax.abs(b)
+    # the derivative rule is attached only where a transformation can see it
+    traced = isinstance(a, core.Tracer) or isinstance(b, core.Tracer)
+    res = (_hypot_differentiable if traced else _hypot)(a, b)
+    return _finish("hypot", res, out, where, casting)
+
+
+def _hypot(x, y):
+    dt = core.aval_of(x).dtype
+    a, b = lax.abs(x), lax.abs(y)
     big, small = lax.max(a, b), lax.min(a, b)
     zero, one = _scalar(0, dt), _scalar(1, dt)
     t = lax.div(small, lax.select(lax.eq(big, zero), one, big))
     res = lax.mul(big, lax.sqrt(lax.add(one, lax.mul(t, t))))
     inf = _scalar(np.inf, dt)
-    res = lax.select(lax.or_(lax.eq(a, inf), lax.eq(b, inf)), inf, res)
-    return _finish("hypot", res, out, where, casting)
+    return lax.select(lax.or_(lax.eq(a, inf), lax.eq(b, inf)), inf, res)
+
+
+@custom_jvp
+def _hypot_differentiable(x, y):
+    return _hypot(x, y)
+
+
+@_hypot_differentiable.defjvp
+def _hypot_jvp(primals, tangents):
+    """``d hypot = (x dx + y dy) / hypot`` as ``(u dx + v dy) / sqrt(u^2 + v^2)`` with
+    ``(u, v) = (x, y) / max(|x|, |y|)``: no overflow, and the limits at infinity:
+    ``(sign x, 0)`` at ``(+-inf, finite)``, ``(sign x, sign y) / sqrt(2)`` at two
+    infinities (the value at every finite tie). At ``(0, 0)`` the derivative is 0 (the
+    minimum-norm subgradient, as ``linalg.norm`` of the zero vector)."""
+    (x, y), (tx, ty) = primals, tangents
+    dt = core.aval_of(x).dtype
+    zero, one, inf = _scalar(0, dt), _scalar(1, dt), _scalar(np.inf, dt)
+    a, b = lax.abs(x), lax.abs(y)
+    big = lax.max(a, b)
+    zeros = lax.eq(big, zero)
+    scale = lax.select(zeros, one, big)
+
+    def ratio(v, av):  # v / big, with inf / inf read as sign(v)
+        at_inf = lax.eq(av, inf)
+        return lax.select(at_inf, lax.sign(v), lax.div(lax.select(at_inf, zero, v), scale))
+
+    u, v = ratio(x, a), ratio(y, b)
+    r = lax.sqrt(lax.add(lax.mul(u, u), lax.mul(v, v)))
+    r = lax.select(zeros, one, r)
+    du, dv = lax.div(u, r), lax.div(v, r)
+    return _hypot_differentiable(x, y), lax.add(lax.mul(du, tx), lax.mul(dv, ty))
 
 
 # =========================================================================== trigonometric

@@ -31,6 +31,24 @@ def _native(xp, c):
     return xp.asarray(c._value if type(c) is core.Array else c)
 
 
+def _inner(eqn):
+    """The closed jaxpr a call equation runs (a nested jit's ``jaxpr``, a custom_jvp
+    function's ``call_jaxpr``), else None."""
+    inner = eqn.params.get("jaxpr", eqn.params.get("call_jaxpr"))
+    return inner if isinstance(inner, ClosedJaxpr) else None
+
+
+def _elementwise(jaxpr) -> bool:
+    """Whether every equation of ``jaxpr`` (calls looked into) is elementwise."""
+    for e in jaxpr.eqns:
+        if e.primitive in _ELEMENTWISE:
+            continue
+        inner = _inner(e)
+        if inner is None or not _elementwise(inner.jaxpr):
+            return False
+    return True
+
+
 def _interpret(xp, jaxpr, consts, args) -> list:
     env = {}
 
@@ -44,10 +62,10 @@ def _interpret(xp, jaxpr, consts, args) -> list:
     for eqn in jaxpr.eqns:
         ins = [read(v) for v in eqn.invars]
         impl = XP_IMPLS.get(eqn.primitive)
-        inner = eqn.params.get("jaxpr")
+        inner = _inner(eqn)
         if impl is not None:
             outs = impl(xp, *ins, **eqn.params)
-        elif isinstance(inner, ClosedJaxpr):  # a nested jit call: inline it
+        elif inner is not None:  # a nested jit or custom_jvp call: inline it
             outs = _interpret(xp, inner.jaxpr, [_native(xp, c) for c in inner.consts], ins)
         else:
             raise NotImplementedError(
@@ -66,7 +84,7 @@ def eval_body(xp, closed: ClosedJaxpr, args) -> list:
     consts = [_native(xp, c) for c in closed.consts]
     shape = args[0].shape
     dtypes = [a.dtype for a in closed.out_avals]
-    if all(e.primitive in _ELEMENTWISE for e in jaxpr.eqns):
+    if _elementwise(jaxpr):
         outs = _interpret(xp, jaxpr, consts, args)
         return [xp.broadcast_to(xp.asarray(o).astype(dt, copy=False), shape)
                 for o, dt in zip(outs, dtypes)]

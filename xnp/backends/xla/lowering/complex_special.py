@@ -97,8 +97,32 @@ def _classes(x):
     return lax.select_n(lax.ne(x, x), out, c(4))
 
 
-def _fixup(entries):
+def _negative_zero(x):
+    """Where the real array ``x`` is ``-0.0``."""
+    a = core.aval_of(x)
+    ints = {4: np.int32, 8: np.int64}[a.dtype.itemsize]
+    zero = lax.broadcast_in_dim(M.scalar(0, a.dtype), a.shape, ())
+    return lax.and_(lax.eq(x, zero), lax.lt(lax.bitcast_convert_type(x, ints),
+                                            lax.broadcast_in_dim(M.scalar(0, ints), a.shape, ())))
+
+
+# XLA reads a signed zero on a branch cut as +0: f(x - 0j) comes out as f(x + 0j) (and
+# asinh(-0 + yj) as asinh(+0 + yj)). The principal branches are symmetric, f(conj z) =
+# conj(f(z)) (asinh also odd: asinh(-conj z) = -conj(asinh z)), which gives the other side.
+_MIRRORS = {lax.sqrt_p: "conj", lax.asin_p: "conj", lax.acos_p: "conj", lax.acosh_p: "conj",
+            lax.asinh_p: "neg_conj"}
+
+
+def _mirror(kind, z, w):
+    if kind == "conj":
+        return lax.select_n(_negative_zero(lax.imag(z)), w, lax.conj(w))
+    return lax.select_n(_negative_zero(lax.real(z)), w, lax.neg(lax.conj(w)))
+
+
+def _fixup(entries, mirror=None):
     def fix(z, w):
+        if mirror is not None:
+            w = _mirror(mirror, z, w)
         aw = core.aval_of(w)
         idx = lax.add(lax.mul(_classes(lax.real(z)),
                               lax.broadcast_in_dim(M.scalar(6, np.int32), aw.shape, ())),
@@ -120,7 +144,7 @@ def _wrap(prim):
         if x.aval.dtype.kind != "c":
             return outs
         entries = _table(prim, np.dtype(x.aval.dtype))
-        closed = trace_flat(_fixup(entries), [x.aval.update(weak_type=False),
+        closed = trace_flat(_fixup(entries, _MIRRORS.get(prim)), [x.aval.update(weak_type=False),
                                               outs[0].aval.update(weak_type=False)],
                             name=f"{prim.name}_special_values")
         consts = [ctx.constant(np.asarray(c._value if type(c) is core.Array else c))

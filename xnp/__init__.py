@@ -48,9 +48,10 @@ from xnp.numpy_api.dtypes import (bfloat16, bool, bool_, can_cast, cdouble, comp
                                   issubdtype, nan, newaxis, number, pi, promote_types, result_type,
                                   signedinteger, single, uint16, uint32, uint64, uint8, uintp,
                                   unsignedinteger)
-from xnp.numpy_api.creation import (arange, array, asanyarray, asarray, ascontiguousarray, astype,
-                                    copy, empty, empty_like, eye, full, full_like, identity,
-                                    linspace, ones, ones_like, zeros, zeros_like)
+from xnp.numpy_api.creation import (array, asanyarray, asarray, ascontiguousarray, astype, copy,
+                                    empty, empty_like, eye, full, full_like, identity, ones,
+                                    ones_like, zeros, zeros_like)
+from xnp.numpy_api.ranges import arange, linspace
 from xnp.numpy_api.elementwise import (abs, absolute, add, around, ceil, clip, divide, divmod,
                                        fabs, float_power, floor, floor_divide, fmax, fmin, fmod,
                                        maximum, minimum, mod, multiply, negative, positive, pow,

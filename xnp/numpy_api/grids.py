@@ -20,6 +20,7 @@ from xnp.numpy_api import creation as _cr
 from xnp.numpy_api import elementwise as _ew
 from xnp.numpy_api import indexing as _ix
 from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api import ranges as _rg
 from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import (api_sequence, asarray_for, check_unsupported, default_float,
@@ -343,7 +344,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     are static. Dtype: that of ``power(base, y)`` (float64 for Python numbers),
     or ``dtype``.
     """
-    y = _cr.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    y = _rg.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     base_nd = core.aval_of(base).ndim if is_xnp(base) else np.ndim(base)
     if base_nd:  # as NumPy: an array base gets the new axis too
         base = _mn._asarray("logspace", base, "base")

@@ -16,6 +16,7 @@ import numpy as np
 
 from xnp.numpy_api import creation as _cr
 from xnp.numpy_api import dtypes as _dt
+from xnp.numpy_api import ranges as _rg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api.ndarray_internals import flatiter
 from xnp.tracing import core
@@ -110,8 +111,8 @@ class AxisConcatenator:
         start = 0 if item.start is None else item.start
         step = 1 if item.step is None else item.step
         if isinstance(step, (complex, np.complexfloating)):
-            return _cr.linspace(start, item.stop, num=int(abs(step)))
-        return _cr.arange(start, item.stop, step)
+            return _rg.linspace(start, item.stop, num=int(abs(step)))
+        return _rg.arange(start, item.stop, step)
 
     def __len__(self):
         return 0

@@ -26,7 +26,7 @@ import weakref
 import numpy as np
 
 from xnp import lax
-from xnp.numpy_api import _inplace, _layout, creation
+from xnp.numpy_api import _inplace, _layout, creation, ranges
 from xnp.numpy_api.manipulation import reshape
 from xnp.tracing import core, errors
 from xnp.tracing.core import Array, Tracer
@@ -295,7 +295,7 @@ class flatiter:
             memory.flat[_host(idx)] = np.asarray(_host(value))
             return
         size = _size(b.shape)
-        where = creation.arange(size)[idx]
+        where = ranges.arange(size)[idx]
         count = int(np.prod(core.aval_of(where).shape))
         vals = _inplace.cycled("ndarray.flat", value, count, b.dtype)
         if vals is None:

@@ -366,13 +366,11 @@ def aval_of(x) -> ShapedArray:
         from xnp.tracing.avals import canonical_dtype  # noqa: PLC0415
 
         if t is not np.ndarray and isinstance(x, (np.ma.MaskedArray, np.matrix)):
-            masked = isinstance(x, np.ma.MaskedArray)
-            fix = ("pass its data and mask as arrays (m.data, m.mask)" if masked else
-                   "pass numpy.asarray(m) and write matrix products with @")
-            raise TypeError(
-                f"a {t.__module__}.{t.__name__} (shape {x.shape}, dtype {x.dtype.name}) "
-                f"cannot be traced: {'its mask' if masked else 'matrix semantics'} would be "
-                f"lost; {fix}.")
+            lost, fix = (("its mask", "pass its data and mask as arrays (m.data, m.mask)")
+                         if isinstance(x, np.ma.MaskedArray) else
+                         ("matrix semantics", "pass numpy.asarray(m); write products with @"))
+            raise TypeError(f"a {t.__module__}.{t.__name__} (shape {x.shape}, dtype "
+                            f"{x.dtype.name}) cannot be traced: {lost} would be lost; {fix}.")
         return ShapedArray(np.shape(x), canonical_dtype(x.dtype))
     raise TypeError(f"xnp: value of type {t.__name__} is not an array: {x!r}")
 

@@ -71,12 +71,13 @@ from xnp.numpy_api.logic import (angle, bitwise_and, bitwise_count, bitwise_inve
 from xnp.numpy_api.indexing import (argwhere, compress, extract, flatnonzero, nonzero,
                                     put_along_axis, take, take_along_axis)
 from xnp.numpy_api.linalg import (dot, inner, matmul, outer, tensordot, vdot, vecdot)
-from xnp.numpy_api.manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d,
+from xnp.numpy_api.manipulation import (append, atleast_1d, atleast_2d, atleast_3d,
                                         broadcast_arrays, broadcast_shapes, broadcast_to,
                                         column_stack, concat, concatenate, dstack, expand_dims,
                                         flip, fliplr, flipud, hstack, matrix_transpose, moveaxis,
-                                        pad, permute_dims, ravel, repeat, reshape, roll, split,
-                                        squeeze, stack, swapaxes, tile, transpose, vstack)
+                                        pad, permute_dims, ravel, reshape, squeeze, stack,
+                                        swapaxes, transpose, vstack)
+from xnp.numpy_api.tiling import array_split, repeat, roll, split, tile
 from xnp.numpy_api.reductions import (all, amax, amin, any, argmax, argmin, count_nonzero, max,
                                       mean, min, prod, ptp, std, sum, var)
 from xnp.numpy_api.cumulative import (cumprod, cumsum, cumulative_prod, cumulative_sum, diff,

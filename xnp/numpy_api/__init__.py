@@ -11,9 +11,10 @@ from xnp.numpy_api import editing, grids, introspection, matrices
 from xnp.numpy_api import einsum as _einsum_mod
 from xnp.numpy_api import math_misc, nan_functions, statistics
 from xnp.numpy_api import host_format, host_io, piecewise as _piecewise_mod
+from xnp.numpy_api import ranges, tiling
 
-_MODULES = (dtypes, creation, elementwise, transcendental, logic, indexing, linalg,
-            manipulation, reductions, cumulative, sorting, convolve, matrices, grids, editing,
+_MODULES = (dtypes, creation, ranges, elementwise, transcendental, logic, indexing, linalg,
+            manipulation, tiling, reductions, cumulative, sorting, convolve, matrices, grids, editing,
             introspection, _einsum_mod, nan_functions, statistics, math_misc, sets, histograms,
             polynomials, windows, host_io, host_format, _piecewise_mod)
 

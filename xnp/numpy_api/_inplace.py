@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from xnp import lax
 from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import setitem
 from xnp.numpy_api._util import is_xnp
 from xnp.numpy_api._views import rebind
@@ -60,4 +61,4 @@ def cycled(fname: str, val, count: int, dt):
         return None
     if nv == count:
         return v
-    return lax.slice(_mn.tile(v, -(-count // nv)), (0,), (count,))
+    return lax.slice(_tiling.tile(v, -(-count // nv)), (0,), (count,))

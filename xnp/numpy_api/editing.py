@@ -20,6 +20,7 @@ from xnp.numpy_api import creation as _cr
 from xnp.numpy_api import cumulative as _cum
 from xnp.numpy_api import indexing as _ix
 from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import (asarray_for, default_int, is_xnp, normalize_axis, promote,
                                  promote_to, static_int, write_out)
@@ -244,19 +245,19 @@ def hsplit(ary, indices_or_sections):
     """:func:`split` along axis 1 (axis 0 for 1-D input) (``numpy.hsplit``); ``ValueError``
     for 0-d input. Returns a list of views (eagerly), as NumPy."""
     ary = _split_min("hsplit", ary, 1)
-    return _mn.split(ary, indices_or_sections, axis=1 if _aval(ary).ndim > 1 else 0)
+    return _tiling.split(ary, indices_or_sections, axis=1 if _aval(ary).ndim > 1 else 0)
 
 
 def vsplit(ary, indices_or_sections):
     """:func:`split` along axis 0 (``numpy.vsplit``); ``ValueError`` below 2-D."""
     ary = _split_min("vsplit", ary, 2)
-    return _mn.split(ary, indices_or_sections, axis=0)
+    return _tiling.split(ary, indices_or_sections, axis=0)
 
 
 def dsplit(ary, indices_or_sections):
     """:func:`split` along axis 2 (``numpy.dsplit``); ``ValueError`` below 3-D."""
     ary = _split_min("dsplit", ary, 3)
-    return _mn.split(ary, indices_or_sections, axis=2)
+    return _tiling.split(ary, indices_or_sections, axis=2)
 
 
 def unstack(x, /, *, axis=0):

@@ -35,7 +35,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, check_unsupported, normalize_axis, static_int
 from xnp.numpy_api.creation import _check_device
 from xnp.numpy_api.elementwise import multiply
-from xnp.numpy_api.manipulation import roll
+from xnp.numpy_api.tiling import roll
 from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_array_size

@@ -60,8 +60,6 @@ XFAIL = {
     "139_object_and_ragged.py": "object dtype: issue 11 item 3",
     "145_copy_order_f.py": "asfortranarray, copy/ravel/flatten/reshape order='F': " + _ITEM5,
     "152_read_only_views.py": "Array.flags (writeable): " + _ITEM5,
-    "158_polynomial_families.py": "chebyshev.chebval uses a generic Clenshaw recurrence, not "
-                                  "NumPy's: chebval(0.3, [1, 0, 2]) is -0.6400000000000001",
     "186_index_helpers.py": "np.mask_indices: " + _ITEM5,
     "191_tofile_fromfile.py": "Array.tofile is missing",
     "195_scalar_types_hash.py": _SCALARS,

@@ -110,6 +110,7 @@ _NUMPY_STEPS = {
 
 
 def _evaluate_as_numpy(steps, x, c):
+    """``*val`` of ``c`` at ``x`` (``c`` already shaped for ``tensor``) in NumPy's order."""
     sub, add, final = steps
     if c.shape[0] == 1:
         c0, c1 = c[0], 0

@@ -140,6 +140,21 @@ def test_vectorize_bad_signature_and_pyfunc():
         xnp.vectorize(3)
 
 
+def test_vectorize_pyfunc_that_inspects_its_argument_matches_numpy():
+    # str()/len() on the argument do not raise while tracing but give a tracer's text;
+    # eagerly the per-element loop must take over, as in NumPy
+    x = np.array([1, 22, 333, -4])
+    check_vs_numpy(lambda m, x: m.vectorize(lambda s: len(str(s)))(x), x, jit=False,
+                   jaxpr=False)
+    check_vs_numpy(lambda m, x: m.vectorize(lambda s: (len(repr(int(s))), s * 2.5))(x), x,
+                   jit=False, jaxpr=False)
+    # a traceable pyfunc is still mapped (checked against one eager call, not looped)
+    calls = []
+    got = xnp.vectorize(lambda v: (calls.append(v), v * 2)[1])(np.arange(5))
+    assert_allclose(got, np.arange(5) * 2)
+    assert len(calls) == 2
+
+
 def test_vectorize_grad_and_vmap():
     f = xnp.vectorize(lambda a, b: xnp.sin(a) * b)
     x = np.linspace(0, 1, 4)

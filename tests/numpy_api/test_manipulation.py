@@ -8,7 +8,7 @@ import pytest
 import xnp
 import xnp as xp
 from tests.helpers import (ALL, EDGE_SHAPES, NUMERIC, SMALL_SHAPES, assert_allclose,
-                           check_vs_numpy, grid)
+                           central_difference, check_vs_numpy, grid)
 from xnp import lax
 
 ND_SHAPES = [s for s in SMALL_SHAPES if s != ()]
@@ -359,8 +359,8 @@ def test_pad_special_cases(rng):
     r = xp.pad(xp.ones((2, 3)), 1, mode="empty")
     assert r.shape == (4, 5)
     assert_allclose(r[1:3, 1:4], np.ones((2, 3)))
-    with pytest.raises(NotImplementedError, match="reflect"):
-        xp.pad(x, 1, mode="reflect")
+    with pytest.raises(NotImplementedError, match="mean"):
+        xp.pad(x, 1, mode="mean")
     with pytest.raises(OverflowError):
         xp.pad(np.zeros(2, np.int8), 1, constant_values=300)
     # a traced scalar padding value is an operand of the pad equation
@@ -371,6 +371,34 @@ def test_pad_special_cases(rng):
                             "a 0.0:f64[] in (b,) }")
     text = xnp.jit(lambda x: xp.pad(x, (1, 2))).lower(np.zeros(3)).as_text()
     assert "stablehlo.pad" in text and "low = [1]" in text and "high = [2]" in text
+
+
+@pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric", "wrap"])
+@pytest.mark.parametrize("case", grid(shape=[(1,), (4,), (2, 3), (3, 1, 2)],
+                                      dtype=[np.float64, np.int8, np.complex64],
+                                      width=[0, 1, (2, 5), 7, "per-axis"], n=4, seed=3))
+def test_pad_index_modes_match_numpy(mode, case, rng):
+    # widths beyond the axis length (7 on an axis of 1..4) repeat NumPy's pattern
+    x = _data(rng, case.shape, case.dtype)
+    nd = len(case.shape)
+    width = tuple((i, 3 - i) for i in range(nd)) if case.width == "per-axis" else case.width
+    check_vs_numpy(lambda m, x: m.pad(x, width, mode=mode), x)
+
+
+def test_pad_index_modes_errors_and_grad(rng):
+    check_vs_numpy(lambda m, x: m.pad(x, 1, mode="edge"), np.zeros((0, 2)))  # NumPy: ValueError
+    check_vs_numpy(lambda m, x: m.pad(x, ((0, 0), (1, 1)), mode="wrap"), np.zeros((0, 2)))
+    check_vs_numpy(lambda m, x: m.pad(x, 1, mode="reflect", reflect_type="even"), np.arange(3.0))
+    check_vs_numpy(lambda m, x: m.pad(x, 1, mode="edge", reflect_type="even"), np.arange(3.0))
+    with pytest.raises(NotImplementedError, match="reflect_type"):
+        xp.pad(np.arange(3.0), 1, mode="reflect", reflect_type="odd")
+    x, v, w = rng.standard_normal(4), rng.standard_normal(4), rng.standard_normal(13)
+
+    def f(a):
+        return xp.sum(xp.pad(a, (4, 5), mode="symmetric") * w)
+
+    g = np.asarray(xnp.grad(f)(x))
+    np.testing.assert_allclose(np.sum(g * v), central_difference(f, x, v), rtol=1e-6)
 
 
 def test_pad_traced_width_raises():

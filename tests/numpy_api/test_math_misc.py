@@ -141,11 +141,42 @@ def test_gradient(shape, edge_order, dtype, rng):
         check_vs_numpy(lambda xp, f: xp.gradient(f, 2.0, 3.0, axis=(0, 1)), f, kind="reduction")
 
 
+@pytest.mark.parametrize("shape, edge_order, dtype", [((5,), 1, np.float64), ((5,), 2, np.int32),
+                                                    ((4, 6), 2, np.float32),
+                                                    ((3, 4, 5), 1, np.complex128)])
+def test_gradient_coordinates(shape, edge_order, dtype, rng):
+    # non-uniform coordinates per axis (NumPy's three-point formulas), evenly spaced and
+    # integer coordinates (NumPy's scalar shortcut), mixed with scalar spacings
+    f = make_array(rng, shape, dtype)
+    coords = [np.cumsum(rng.random(n) + 0.1) for n in shape]
+    check_vs_numpy(lambda xp, f, *c: xp.gradient(f, *c, edge_order=edge_order), f, *coords,
+                   kind="reduction")
+    even = np.arange(shape[-1]) * 3
+    check_vs_numpy(lambda xp, f, c: xp.gradient(f, c, axis=-1, edge_order=edge_order), f, even,
+                   kind="reduction")
+    if len(shape) > 1:
+        check_vs_numpy(lambda xp, f, c: xp.gradient(f, 0.5, c, axis=(0, 1)), f, coords[1],
+                       kind="reduction")
+
+
+def test_gradient_coordinates_grad():
+    c = np.array([0.0, 1.0, 3.0, 4.0, 8.0])
+    v = np.random.default_rng(4).standard_normal(5)
+
+    def f(y):
+        return xnp.sum(xnp.gradient(y, c, edge_order=2) ** 2)
+
+    x = np.sin(np.arange(5.0))
+    g = np.asarray(xnp.grad(f)(x))
+    np.testing.assert_allclose(np.sum(g * v), central_difference(f, x, v), rtol=1e-6)
+
+
 def test_gradient_errors():
     check_vs_numpy(lambda xp, f: xp.gradient(f, edge_order=2), np.ones(2))
     check_vs_numpy(lambda xp, f: xp.gradient(f, edge_order=3), np.ones(5))
-    with pytest.raises(NotImplementedError):
-        xnp.gradient(xnp.ones(4), xnp.arange(4.0))
+    check_vs_numpy(lambda xp, f, c: xp.gradient(f, c), np.ones(4), np.arange(3.0))
+    check_vs_numpy(lambda xp, f, c: xp.gradient(f, c), np.ones(4), np.ones((4, 1)))
+    check_vs_numpy(lambda xp, f: xp.gradient(f, 1.0, 2.0), np.ones(4))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex64])

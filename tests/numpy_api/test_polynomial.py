@@ -48,6 +48,23 @@ def test_val_matches_numpy_eager_and_jit(module, case):
 
 
 @pytest.mark.parametrize("module", MODULES)
+def test_val_eager_is_bitwise_numpy(module):
+    # evaluated in NumPy's order of operations: chebval(0.3, [1, 0, 2]) is -0.64, not
+    # -0.6400000000000001 as a textbook Clenshaw step gives
+    npm, xm = _mods(module)
+    name = f"{_bases.BASES[module].prefix}val"
+    r = np.random.default_rng(11)
+    cases = [(0.3, [1.0, 0.0, 2.0])] + [(r.standard_normal(4), r.standard_normal(n))
+                                         for n in (1, 2, 3, 5, 8)]
+    cases += [(r.standard_normal(3), r.standard_normal((4, 2))), (-1.7, [3, -1, 4, 1])]
+    for x, c in cases:
+        want = getattr(npm, name)(x, c)
+        got = np.asarray(getattr(xm, name)(xnp.asarray(x) if np.ndim(x) else x, c))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want), (x, c, got - want)
+
+
+@pytest.mark.parametrize("module", MODULES)
 def test_nd_evaluation_matches_numpy(module):
     npm, xm = _mods(module)
     p = _bases.BASES[module].prefix

@@ -144,6 +144,13 @@ def test_poly_under_jit_stays_complex():
     np.testing.assert_allclose(np.asarray(got), [1, -3, 2])
 
 
+@pytest.mark.parametrize("coeffs, variable", [([1, -3, 3], None), ([2.5, 0, -1, 4], "t"),
+                                              ([0, 0, 7], None), ([1j, 2], "z")])
+def test_poly1d_str_matches_numpy(coeffs, variable):
+    assert str(xnp.poly1d(coeffs, variable=variable)) == str(np.poly1d(coeffs, variable=variable))
+    assert str(xnp.poly1d([1, -3, 2]) + 1) == str(np.poly1d([1, -3, 2]) + 1)
+
+
 def test_poly1d_matches_numpy():
     for xp in (np, xnp):
         p = xp.poly1d([0, 1, 2, 3])

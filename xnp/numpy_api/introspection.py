@@ -162,15 +162,23 @@ def _apply(call, flat, loop, count, otypes):
     input is eager (no transformation is active) xnp then does what NumPy does: call it
     once per element on eager arrays and stack the results (cast to ``otypes``, else to
     the first element's dtypes, as NumPy). Under ``jit``/``vmap``/``grad`` the error is
-    raised.
+    raised. A ``pyfunc`` that looks at its argument without raising (``str(x)``,
+    ``type(x)``) traces to a wrong result, so eagerly the traced result is checked
+    against one call on the first element (NumPy also calls it first, for the output
+    dtypes) and the per-element loop is taken when they differ.
     """
     if not loop:
         return call(*(lax.reshape(f, core.aval_of(f).shape[1:]) for f in flat))
+    eager = all(type(f) is core.Array for f in flat)
     try:
-        return vmap(call)(*flat)
+        mapped = vmap(call)(*flat)
     except _TRACER_ERRORS:
-        if not all(type(f) is core.Array for f in flat):
+        if not eager:
             raise
+    else:
+        if not eager or count == 0 or _agrees(
+                call(*(lax.index_in_dim(f, 0, keepdims=False) for f in flat)), mapped):
+            return mapped
     if count == 0:  # nothing to call; NumPy returns one empty array per otype
         empty = tuple(lax.broadcast_in_dim(core.lift(np.zeros((), dt)), (0,), ()) for dt in otypes)
         return empty[0] if len(empty) == 1 else empty
@@ -184,6 +192,19 @@ def _apply(call, flat, loop, count, otypes):
                          for r in rows], 0)
         for k in range(len(rows[0])))
     return stacked[0] if single else stacked
+
+
+def _agrees(first, mapped) -> bool:
+    """Whether an eager call's result equals the first row of the traced results."""
+    first = first if isinstance(first, tuple) else (first,)
+    mapped = mapped if isinstance(mapped, tuple) else (mapped,)
+    if len(first) != len(mapped):
+        return False
+    for a, b in zip(first, mapped):
+        a, b = np.asarray(a), np.asarray(b)[0]
+        if a.dtype != b.dtype or not np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"):
+            return False
+    return True
 
 
 class vectorize:

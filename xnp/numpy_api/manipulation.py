@@ -19,6 +19,7 @@ from xnp import lax
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout
 from xnp.numpy_api.creation import _convert
+from xnp.numpy_api._pad_modes import INDEX_MODES, pad_by_index
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
 from xnp.numpy_api._util import (api_sequence, check_unsupported, is_xnp, normalize_axes,
@@ -679,7 +680,7 @@ def _static_int_array(fname: str, value, argname: str) -> np.ndarray:
 
 
 def pad(array, pad_width, mode="constant", **kwargs):
-    """Pad ``array`` with a constant value (``mode='constant'`` only).
+    """Pad ``array`` with a constant value or by NumPy's edge/reflect/symmetric/wrap rules.
 
     Parameters
     ----------
@@ -687,9 +688,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
     pad_width : int or sequence
         Static, non-negative; ``n``, ``(before, after)``, or one pair per
         axis (broadcast to shape ``(ndim, 2)`` as in NumPy).
-    mode : {'constant', 'empty'}
-        'empty' pads with 0 (deterministic). The other NumPy modes raise
-        ``NotImplementedError``.
+    mode : {'constant', 'empty', 'edge', 'reflect', 'symmetric', 'wrap'}
+        'empty' pads with 0; the index modes copy elements as NumPy (reflect_type='even'
+        only); the statistic modes ('mean', 'maximum', ...) raise ``NotImplementedError``.
     constant_values : scalar or sequence, default 0
         A scalar (may be traced) or static values broadcast to ``(ndim, 2)``;
         cast to ``array``'s dtype (unsafe; out-of-range Python ints raise
@@ -700,20 +701,18 @@ def pad(array, pad_width, mode="constant", **kwargs):
     Raises
     ------
     ValueError
-        Negative widths, widths that do not broadcast, an unknown mode, or
-        keyword arguments other than ``constant_values``.
+        Negative widths, widths that do not broadcast, an unknown mode, keyword
+        arguments the mode does not take, or an index mode on an empty axis.
     TypeError
         Non-integral ``pad_width``.
     """
-    known = ("edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",
-             "symmetric", "wrap")
-    if mode not in ("constant", "empty"):
-        if mode in known or callable(mode):
-            raise NotImplementedError(f"xnp.pad: mode {mode!r} is not supported; only "
-                                      "'constant' (and 'empty') are implemented.")
+    if mode not in ("constant", "empty") + INDEX_MODES:
+        if mode in ("linear_ramp", "maximum", "mean", "median", "minimum") or callable(mode):
+            raise NotImplementedError(f"xnp.pad: mode {mode!r} is not supported; 'constant', "
+                                      f"'empty' and {', '.join(INDEX_MODES)} are implemented.")
         raise ValueError(f"xnp.pad: mode {mode!r} is not supported")
-    allowed = {"constant_values"} if mode == "constant" else set()
-    extra = set(kwargs) - allowed
+    allowed = {"constant_values": ("constant",), "reflect_type": ("reflect", "symmetric")}
+    extra = {k for k in kwargs if k not in allowed or mode not in allowed[k]}
     if extra:
         raise ValueError(f"xnp.pad: unsupported keyword arguments for mode {mode!r}: {extra}")
     x = _asarray("pad", array, "array")
@@ -726,6 +725,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
     except ValueError:
         raise ValueError(f"xnp.pad: `pad_width` of shape {widths.shape} does not broadcast to "
                          f"({aval.ndim}, 2) for an array of shape {aval.shape}") from None
+    if mode in INDEX_MODES:
+        return pad_by_index(x, widths, mode, kwargs.get("reflect_type", "even"))
     values = kwargs.get("constant_values", 0)
     if is_xnp(values) and _aval(values).ndim == 0:
         pv = values if _aval(values).dtype == aval.dtype else lax.convert_element_type(
@@ -734,8 +735,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if is_xnp(values):
         values = values._value if type(values) is core.Array else np.asarray(values)
     host = _pad_values(values, aval.dtype, aval.ndim)
-    uniform = host.size == 0 or bool((host == host.flat[0]).all())
-    if uniform:
+    if host.size == 0 or bool((host == host.flat[0]).all()):  # one value: one pad
         pv = core.lift(np.asarray(host.flat[0] if host.size else 0).astype(aval.dtype))
         return lax.pad(x, pv, [(int(b), int(a), 0) for b, a in widths])
     for ax in range(aval.ndim):

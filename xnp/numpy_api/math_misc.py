@@ -459,15 +459,18 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     """Second-order central differences inside, first- or second-order one-sided
     differences at the edges (``numpy.gradient``) with uniform spacings.
 
-    ``varargs``: none (spacing 1), one scalar for every axis, or one scalar per axis.
-    Coordinate arrays (non-uniform spacing) raise ``NotImplementedError``. Integer
-    ``f`` gives float64. Returns one array for one axis, else a tuple.
+    ``varargs``: none (spacing 1), one scalar for every axis, or per axis a scalar or
+    a 1-D array of coordinates (NumPy's non-uniform formulas; coordinates found to be
+    evenly spaced eagerly use the scalar path, as NumPy). Integer ``f`` gives float64.
+    Returns one array for one axis, else a tuple.
 
     Raises
     ------
     ValueError
         An axis has fewer than ``edge_order + 1`` elements, ``edge_order`` is not 1 or 2,
-        or the number of spacings does not match.
+        coordinates are not 1-D or not as long as their axis.
+    TypeError
+        The number of spacings does not match.
     """
     x = _arr("gradient", f, "f")
     nd = len(_shape(x))
@@ -482,10 +485,6 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         dx = list(varargs)
     else:
         raise TypeError("xnp.gradient: invalid number of arguments")
-    for d in dx:
-        if np.ndim(d) != 0:
-            raise NotImplementedError("xnp.gradient: coordinate arrays (non-uniform spacing) "
-                                      "are not supported; pass scalar spacings")
     if edge_order not in (1, 2):
         raise ValueError("xnp.gradient: 'edge_order' greater than 2 not supported")
     if _dtype(x) in kit.INT_OR_BOOL:
@@ -500,6 +499,10 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         def sl(lo, hi, ax=ax):
             return lax.slice_in_dim(x, lo, hi, axis=ax)
 
+        h = _spacing(h, n)
+        if np.ndim(h) != 0:
+            outs.append(_gradient_coordinates(sl, h, n, ax, len(_shape(x)), edge_order))
+            continue
         mid = _ew.divide(_ew.subtract(sl(2, n), sl(0, n - 2)), _ew.multiply(2.0, h))
         if edge_order == 1:
             first = _ew.divide(_ew.subtract(sl(1, 2), sl(0, 1)), h)
@@ -512,7 +515,60 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                                    _ew.multiply(_ew.divide(-2.0, h), sl(n - 2, n - 1))),
                            _ew.multiply(_ew.divide(1.5, h), sl(n - 1, n)))
         outs.append(_mn.concatenate([first, mid, last], axis=ax))
+    # f's dtype, as NumPy's output buffer (float64 spacings do not widen float32 f)
+    outs = [g if _dtype(g) == _dtype(x) else lax.convert_element_type(g, _dtype(x)) for g in outs]
     return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _spacing(h, n):
+    """A scalar spacing as given; coordinates as their float differences, or the common
+    difference when they are concrete and evenly spaced (NumPy's shortcut)."""
+    if np.ndim(h) == 0:
+        return h
+    d = _arr("gradient", h, "varargs")
+    if len(_shape(d)) != 1:
+        raise ValueError("xnp.gradient: distances must be either scalars or 1d")
+    if _shape(d)[0] != n:
+        raise ValueError("xnp.gradient: when 1d, distances must match the length of the "
+                         "corresponding dimension")
+    if _dtype(d) in kit.INT_OR_BOOL:
+        d = lax.convert_element_type(d, np.dtype(np.float64))
+    d = _ew.subtract(lax.slice_in_dim(d, 1, n), lax.slice_in_dim(d, 0, n - 1))
+    host = d._value if type(d) is core.Array else None
+    if host is not None and bool((np.asarray(host) == np.asarray(host)[0]).all()):
+        return d[0]
+    return d
+
+
+def _gradient_coordinates(sl, dx, n, ax, nd, edge_order):
+    """NumPy's non-uniform gradient along ``ax`` from the ``n - 1`` differences ``dx``."""
+    def along(v):  # a 1-D coefficient array shaped to broadcast along ``ax``
+        return _mn.reshape(v, tuple(-1 if i == ax else 1 for i in range(nd)))
+
+    sub, add, mul, div = _ew.subtract, _ew.add, _ew.multiply, _ew.divide
+
+    def combine(a, b, c, lo):  # a * f[lo] + b * f[lo + 1] + c * f[lo + 2], lo a slice start
+        k = n - 2 if lo is None else 1
+        lo = 0 if lo is None else lo
+        return add(add(mul(along(a), sl(lo, lo + k)), mul(along(b), sl(lo + 1, lo + 1 + k))),
+                   mul(along(c), sl(lo + 2, lo + 2 + k)))
+
+    dx1, dx2 = dx[:-1], dx[1:]
+    mid = combine(div(_ew.negative(dx2), mul(dx1, add(dx1, dx2))),
+                  div(sub(dx2, dx1), mul(dx1, dx2)), div(dx1, mul(dx2, add(dx1, dx2))), None)
+    if edge_order == 1:
+        first = div(sub(sl(1, 2), sl(0, 1)), along(dx[:1]))
+        last = div(sub(sl(n - 1, n), sl(n - 2, n - 1)), along(dx[-1:]))
+    else:
+        d1, d2 = dx[:1], dx[1:2]
+        first = combine(_ew.negative(div(add(mul(2.0, d1), d2), mul(d1, add(d1, d2)))),
+                        div(add(d1, d2), mul(d1, d2)),
+                        _ew.negative(div(d1, mul(d2, add(d1, d2)))), 0)
+        d1, d2 = dx[-2:-1], dx[-1:]
+        last = combine(div(d2, mul(d1, add(d1, d2))),
+                       _ew.negative(div(add(d2, d1), mul(d1, d2))),
+                       div(add(mul(2.0, d2), d1), mul(d2, add(d1, d2))), n - 3)
+    return _mn.concatenate([first, mid, last], axis=ax)
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):

@@ -411,7 +411,8 @@ class poly1d:  # noqa: N801  (NumPy's name)
     Supports ``p(x)`` (:func:`polyval`), ``+ - *`` with polynomials and scalars,
     ``/`` by a scalar or polynomial (quotient only, as NumPy), ``**`` (int),
     ``deriv``, ``integ``, ``roots``, ``order``, ``coeffs``/``c``, ``p[k]`` (the
-    coefficient of ``x**k``), ``len(p)`` (order) and ``==``. Leading zeros are
+    coefficient of ``x**k``), ``len(p)`` (order), ``==`` and ``str(p)`` (NumPy's
+    layout, exponents on the line above). Leading zeros are
     stripped from concrete coefficients, as NumPy.
     """
 
@@ -445,6 +446,11 @@ class poly1d:  # noqa: N801  (NumPy's name)
 
     def __repr__(self):
         return f"poly1d({np.asarray(self._coeffs)!r})"
+
+    def __str__(self):
+        # NumPy's two-line layout (exponents above the terms), from the concrete
+        # coefficients; printing is an eager operation.
+        return str(np.poly1d(np.asarray(self._coeffs), variable=self._variable))
 
     def __len__(self):
         return self.order

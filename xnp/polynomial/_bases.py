@@ -9,7 +9,8 @@ coefficients. Everything here is written with xnp operations, so ``x`` and the
 coefficients may be eager arrays, NumPy arrays, Python scalars or values traced by
 ``jit``/``grad``/``vmap``; the number of coefficients and the degree are static.
 Results follow ``numpy.polynomial`` (shapes, ``tensor=``, dtypes: integer and boolean
-coefficients are evaluated in floating point) within rounding.
+coefficients are evaluated in floating point); ``*val`` evaluates in NumPy's order of
+operations, so eager results agree with NumPy's to the last bit.
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ def evaluate(basis: Basis, name: str, x, c, tensor: bool = True):
     if tensor and _is_array(x):
         c = manipulation.reshape(c, c.shape + (1,) * np.ndim(x))
     n = c.shape[0] - 1
+    if basis.prefix in _NUMPY_STEPS:
+        return _evaluate_as_numpy(_NUMPY_STEPS[basis.prefix], x, c)
     b1, b2 = c[n] + x * 0, None  # b_n, b_{n+1}; x * 0 broadcasts as NumPy's evaluation
     for k in range(n - 1, -1, -1):
         term = c[k] + basis.a(k, x) * b1
@@ -88,6 +91,36 @@ def evaluate(basis: Basis, name: str, x, c, tensor: bool = True):
             term = term - basis.b(k + 1) * b2
         b1, b2 = term, b1
     return b1
+
+
+# The same recurrences in the order NumPy's ``*val`` functions compute them, so that the
+# results agree to the last bit: per basis, the term subtracted from c[-i], the term
+# added to the previous c0 (both given c1, x and the running degree nd), and the
+# factor of c1 in the final ``c0 + c1 * f(x)``.
+_NUMPY_STEPS = {
+    "cheb": (lambda c1, nd: c1, lambda c1, x, nd: c1 * (2 * x), lambda x: x),
+    "leg": (lambda c1, nd: c1 * ((nd - 1) / nd), lambda c1, x, nd: c1 * x * ((2 * nd - 1) / nd),
+            lambda x: x),
+    "herm": (lambda c1, nd: c1 * (2 * (nd - 1)), lambda c1, x, nd: c1 * (x * 2),
+             lambda x: x * 2),
+    "herme": (lambda c1, nd: c1 * (nd - 1), lambda c1, x, nd: c1 * x, lambda x: x),
+    "lag": (lambda c1, nd: (c1 * (nd - 1)) / nd,
+            lambda c1, x, nd: (c1 * ((2 * nd - 1) - x)) / nd, lambda x: 1 - x),
+}
+
+
+def _evaluate_as_numpy(steps, x, c):
+    """``*val`` of ``c`` at ``x`` (``c`` already shaped for ``tensor``) in NumPy's order."""
+    sub, add, final = steps
+    if c.shape[0] == 1:
+        c0, c1 = c[0], 0
+    else:
+        c0, c1 = c[-2], c[-1]
+    nd = c.shape[0]
+    for i in range(3, c.shape[0] + 1):
+        nd -= 1
+        c0, c1 = c[-i] - sub(c1, nd), c0 + add(c1, x, nd)
+    return c0 + c1 * final(x)
 
 
 def evaluate_nd(basis: Basis, name: str, points, c, grid: bool):

@@ -1,0 +1,15 @@
+import numpy as np
+
+a = np.array([5, 2, 9, 1, 5, 6])
+print(np.sort(a))
+print(np.argsort(a, kind="stable"))
+print(np.sort(a)[::-1])
+m = np.array([[3, 1, 2], [9, 7, 8]])
+print(np.sort(m, axis=0))
+print(np.sort(m, axis=None))
+names = np.array([2, 1, 2, 1])
+ages = np.array([30, 25, 20, 35])
+print(np.lexsort((ages, names)))
+b = a.copy()
+b.sort()
+print(b)

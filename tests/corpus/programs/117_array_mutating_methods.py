@@ -1,0 +1,20 @@
+import numpy as np
+
+a = np.zeros(5)
+a.fill(3.0)
+print(a)
+b = np.array([4, 1, 3, 2])
+b.sort()
+print(b)
+c = np.arange(6)
+c.put([0, 5], [-1, -2])
+print(c)
+d = np.arange(6).reshape(2, 3)
+d.shape = (3, 2)
+print(d)
+e = np.arange(4)
+e[0] = 10
+print(e)
+f = np.array([[3, 1], [2, 4]])
+f.sort(axis=0)
+print(f)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import assert_allclose, central_difference
+from tests.helpers import assert_allclose
 from xnp import lax
 from xnp.lax import _matrix as M
 

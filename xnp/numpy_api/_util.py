@@ -362,8 +362,6 @@ def static_int(fname: str, value, argname: str) -> int:
     if isinstance(value, core.Tracer):
         v = value.to_concrete_value()
         if v is None:
-            from xnp.tracing import errors  # noqa: PLC0415
-
             raise errors.ConcretizationTypeError(errors.concretization_message(
                 value, f"It arose in the xnp.{fname} argument '{argname}', which must be static."))
         value = v

@@ -22,7 +22,7 @@ import numpy as np
 from xnp.tracing import ad, batching, core, errors
 from xnp.tracing.ad import Zero
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names
-from xnp.tracing.pytree import (keystr, tree_flatten, tree_flatten_with_path, tree_map,
+from xnp.tracing.pytree import (keystr, tree_flatten, tree_flatten_with_path,
                                 tree_structure, tree_unflatten)
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",

@@ -41,7 +41,6 @@ XFAIL = {
     "082_frompyfunc.py": "frompyfunc returns object arrays in NumPy; object dtype: issue 11 item 3",
     "100_math_functions.py": "log10 is log(x)/ln(10): log10(1000) prints 2.9999999999999996",
     "111_isinstance_types.py": _SCALARS,
-    "117_array_mutating_methods.py": "assigning to Array.shape is not supported",
     "122_matrix_class_like.py": _EIG,
     "127_print_scalars_lists.py": "f'{np.float32(0.1)}' is 0.1 in xnp; NumPy formats the "
                                   "float64 value 0.10000000149011612",

@@ -4,6 +4,7 @@ tofile, dump/dumps, reshape(copy=), asfortranarray/isfortran; the TypeError they
 on tracers; flat and reshape(copy=) under jit."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -349,3 +350,41 @@ def test_fortran_order_under_jit_decides_later_views():
         assert_allclose(got, want)
     with pytest.raises(ValueError, match="copy"):
         xnp.jit(lambda c: xnp.zeros((2, 3), order="F").reshape(6, copy=False) + c)(1.0)
+
+
+@pytest.mark.parametrize("make,shape", [
+    (lambda m: m.arange(6.0), (2, 3)),
+    (lambda m: m.arange(12).reshape(3, 4), (4, 3)),
+    (lambda m: m.arange(12).reshape(3, 4)[1:], (8,)),   # a contiguous view
+    (lambda m: m.arange(12).reshape(3, 4).T, (12,)),    # needs a copy: NumPy's AttributeError
+    (lambda m: m.arange(6.0), (4,)),                    # another size: NumPy's ValueError
+    (lambda m: m.arange(6.0), (-1, 2)),
+])
+def test_shape_assignment_matches_numpy(make, shape):
+    want, got = make(np), make(xnp)
+    try:
+        want.shape = shape
+    except (AttributeError, ValueError) as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            got.shape = shape
+        return
+    got.shape = shape
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+    got.flat[0] = 7  # still the same memory, writable
+    assert float(got.ravel()[0]) == 7.0
+
+
+def test_shape_assignment_keeps_views_and_jit_outputs():
+    a = xnp.arange(6.0)
+    v = a[1:3]
+    a.shape = (2, 3)
+    a[0, 1] = 40.0
+    assert v.shape == (2,) and float(v[0]) == 40.0  # the view sees the write, keeps its shape
+    out = xnp.jit(lambda x: x * 2)(xnp.arange(6.0))  # a jit output (copy-on-write)
+    out.shape = (3, 2)
+    np.testing.assert_array_equal(np.asarray(xnp.jit(lambda x: x + 1)(out)),
+                                  np.arange(6.0).reshape(3, 2) * 2 + 1)
+    with pytest.raises(TypeError, match=r"xnp\.ndarray\.shape \(assignment\): not available "
+                                        r"on a traced array"):
+        xnp.jit(lambda x: setattr(x, "shape", (3, 2)))(xnp.arange(6.0))

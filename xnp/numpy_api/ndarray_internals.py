@@ -154,6 +154,24 @@ def _resize(self, *new_shape, refcheck=True):
     self._aval = None  # the cached aval (shape) is stale
 
 
+def _set_shape(self, shape):
+    """``a.shape = new_shape`` (``numpy.ndarray.shape``'s setter): the array sees its memory
+    with the new shape, in place, without a copy; other views keep their shapes.
+
+    Raises
+    ------
+    ValueError
+        NumPy's: the new shape has another size.
+    AttributeError
+        NumPy's: the memory cannot be seen with that shape without a copy (use
+        ``reshape``).
+    """
+    v = _memory(self)
+    v.shape = shape  # NumPy's in-place rule and errors
+    self._alias = None  # a device buffer aliasing the memory with the old shape
+    self._aval = None  # the cached aval (shape) is stale
+
+
 def _byteswap(self, inplace=False):
     """Swap the bytes of each element (``numpy.ndarray.byteswap``): ``inplace=True``
     swaps the array's memory and returns the array itself, else a new array. The dtype
@@ -378,6 +396,9 @@ def install() -> None:
         setattr(Array, name, fn)
         why = _NO_WRITE if name in ("setflags", "resize", "setfield") else _NO_MEMORY
         setattr(Tracer, name, eager_only(name, why, prop=False))
+    Array.shape = property(Array.shape.fget, _set_shape, doc=_set_shape.__doc__)
+    Tracer.shape = property(Tracer.shape.fget, eager_only(
+        "shape (assignment)", _NO_WRITE + "; use reshape", prop=True).fget)
     _byteswap.__name__ = "byteswap"
     Array.byteswap = Tracer.byteswap = _byteswap
     flat = property(_flat_get, _flat_set, doc=flatiter.__doc__)

@@ -45,7 +45,6 @@ XFAIL = {
     "127_print_scalars_lists.py": "f'{np.float32(0.1)}' is 0.1 in xnp; NumPy formats the "
                                   "float64 value 0.10000000149011612",
     "130_lower_upper_bounds.py": _STR,
-    "134_dtype_roundtrip_bytes.py": "Array.view to a dtype of another itemsize (uint16 -> uint8)",
     "137_eig_general.py": _EIG,
     "139_object_and_ragged.py": "object dtype: issue 11 item 3",
     "195_scalar_types_hash.py": _SCALARS,

@@ -52,6 +52,27 @@ def _inplace(name: str, op):
     return method
 
 
+def _view_resized(x, old: np.dtype, new: np.dtype):
+    """``x.view(new)`` for another itemsize: the last axis resized (NumPy's rule). Eagerly
+    NumPy's own view of the memory (its errors, e.g. for a non-contiguous last axis)."""
+    if type(x) is Array:
+        return Array(x._writable_value().view(new))
+    shape = x.shape
+    if not shape:
+        raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize "
+                         "is unchanged")
+    nbytes = shape[-1] * old.itemsize
+    if new.itemsize < old.itemsize:
+        y = lax.bitcast_convert_type(x, new)
+        return _api.reshape(y, shape[:-1] + (nbytes // new.itemsize,))
+    if nbytes % new.itemsize:
+        raise ValueError("When changing to a larger dtype, its size must be a divisor of the "
+                         "total size in bytes of the last axis of the array.")
+    ratio = new.itemsize // old.itemsize
+    return lax.bitcast_convert_type(_api.reshape(x, shape[:-1] + (shape[-1] // ratio, ratio)),
+                                    new)
+
+
 class ArrayMethods:
     """Operators and methods shared by eager arrays and tracers."""
 
@@ -213,15 +234,18 @@ class ArrayMethods:
         """The same data, possibly reinterpreted as another dtype (``numpy.ndarray.view``).
 
         No ``dtype`` (or the array's own): ``self[...]`` (eagerly a view sharing memory).
-        A real (integer/float) ``dtype`` of the same itemsize: the bits reinterpreted with
-        ``lax.bitcast_convert_type``; eagerly the result shares memory, as NumPy's view;
-        under ``jit`` it is a new value (writes to it do not reach ``self``).
+        A real (integer/float) ``dtype``: the bits reinterpreted with
+        ``lax.bitcast_convert_type``; another itemsize resizes the last axis as NumPy's
+        (``uint16[3]`` as ``uint8`` is ``uint8[6]``). Eagerly the result shares memory, as
+        NumPy's view; under ``jit`` it is a new value (writes to it do not reach ``self``).
 
         Raises
         ------
+        ValueError
+            NumPy's, for another itemsize: a 0-d array, or a last axis whose size in bytes
+            the new itemsize does not divide.
         NotImplementedError
-            ``type=`` (xnp has one array type), a ``dtype`` of another itemsize (NumPy's
-            rule resizing the last axis), or a bool/complex source or target dtype
+            ``type=`` (xnp has one array type), or a bool/complex source or target dtype
             (``lax.bitcast_convert_type`` handles integer and float types only).
         """
         if type is not None:
@@ -231,16 +255,13 @@ class ArrayMethods:
         new = old if dtype is None else np.dtype(dtype)
         if new == old:
             return self[...]
-        if new.itemsize != old.itemsize:
-            raise NotImplementedError(
-                f"xnp.Array.view: viewing {old} as {new} changes the itemsize ({old.itemsize} "
-                f"-> {new.itemsize} bytes), which resizes the last axis in NumPy; xnp only "
-                "views as a dtype of the same itemsize.")
         if old.kind in "bc" or new.kind in "bc":
             raise NotImplementedError(
                 f"xnp.Array.view: viewing {old} as {new} is not supported (bool and complex "
                 "bit reinterpretation); use astype or real/imag.")
-        return lax.bitcast_convert_type(self, new)
+        if new.itemsize == old.itemsize:
+            return lax.bitcast_convert_type(self, new)
+        return _view_resized(self, old, new)
 
     def reshape(self, *shape, order="C", copy=None):
         """``xnp.reshape(self, shape, order, copy=copy)`` (``numpy.ndarray.reshape``): the

@@ -388,3 +388,54 @@ def test_shape_assignment_keeps_views_and_jit_outputs():
     with pytest.raises(TypeError, match=r"xnp\.ndarray\.shape \(assignment\): not available "
                                         r"on a traced array"):
         xnp.jit(lambda x: setattr(x, "shape", (3, 2)))(xnp.arange(6.0))
+
+
+VIEW_CASES = [
+    (np.array([1, 256, 65535], np.uint16), np.uint8),
+    (np.arange(8, dtype=np.uint8).reshape(2, 4), np.float32),
+    (np.arange(6, dtype=np.uint8).reshape(2, 3), np.uint16),    # 3 bytes: NumPy's ValueError
+    (np.array(5, np.int32), np.int16),                          # 0-d: NumPy's ValueError
+    (np.linspace(-2, 2, 6).reshape(3, 2), np.uint16),
+    (np.arange(4, dtype=np.int64).reshape(2, 2)[:, :1], np.int8),
+]
+
+
+@pytest.mark.parametrize("arr,dt", VIEW_CASES)
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_view_with_another_itemsize_matches_numpy(arr, dt, mode):
+    f = (lambda a: a.view(dt)) if mode == "eager" else xnp.jit(lambda a: a.view(dt))
+    try:
+        want = arr.view(dt)
+    except ValueError as e:
+        with pytest.raises(ValueError, match=re.escape(str(e))):
+            f(xnp.asarray(arr))
+        return
+    got = f(xnp.asarray(arr))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_view_with_another_itemsize_shares_memory_eagerly():
+    a = xnp.asarray(np.array([1, 256], np.uint16))
+    v = a.view(np.uint8)
+    v[0] = 7
+    np.testing.assert_array_equal(np.asarray(a), [7, 256])
+    with pytest.raises(ValueError, match="the last axis must be contiguous"):
+        xnp.asarray(np.arange(8.0).reshape(2, 4)[:, ::2]).view(np.uint8)
+
+
+@pytest.mark.parametrize("src,dst,shape_in,shape_out", [
+    (np.float64, np.uint16, (3,), (3, 4)), (np.uint8, np.float32, (2, 4), (2,)),
+    (np.float32, np.float32, (2,), (2,))])
+def test_bitcast_convert_type_other_widths_eager_jit_vmap(src, dst, shape_in, shape_out):
+    nbytes = 5 * int(np.prod(shape_in)) * np.dtype(src).itemsize
+    raw = np.random.default_rng(3).integers(0, 256, size=nbytes, dtype=np.uint8)
+    x = raw.view(src).reshape((5,) + shape_in)
+    want = x.view(dst).reshape((5,) + shape_out)
+    f = lambda v: xnp.lax.bitcast_convert_type(v, dst)  # noqa: E731
+    for got in (f(xnp.asarray(x)), xnp.jit(f)(xnp.asarray(x)), xnp.vmap(f)(xnp.asarray(x)),
+                xnp.vmap(f, in_axes=len(shape_in))(xnp.asarray(np.moveaxis(x, 0, -1)))
+                if np.dtype(dst).itemsize <= np.dtype(src).itemsize else want):
+        np.testing.assert_array_equal(np.asarray(got).view(np.uint8), want.view(np.uint8))
+    with pytest.raises(TypeError, match=r"bitcast_convert_type: .* last axis must have size 2"):
+        xnp.lax.bitcast_convert_type(xnp.zeros(3, np.float32), np.float64)

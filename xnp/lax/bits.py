@@ -16,6 +16,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import shape_ops
 from xnp.tracing import Array, ShapedArray, core, errors
+from xnp.tracing.batching import moveaxis
 
 __all__ = ["population_count", "clz", "nextafter", "reduce_precision", "bitcast_convert_type",
            "population_count_p", "clz_p", "nextafter_p", "reduce_precision_p",
@@ -82,28 +83,52 @@ def nextafter(x1: Array, x2: Array) -> Array:
 
 
 def _bitcast_shape(x, *, new_dtype):
-    return x.shape
+    old, new = x.dtype.itemsize, new_dtype.itemsize
+    if new <= old:
+        return x.shape if new == old else x.shape + (old // new,)
+    ratio = new // old
+    if not x.shape or x.shape[-1] != ratio:
+        raise TypeError(
+            f"xnp.lax.bitcast_convert_type: new_dtype {new_dtype} has {ratio} times the bit "
+            f"width of the operand {errors.aval_str(x)} ({8 * old} bits), so the operand's "
+            f"last axis must have size {ratio}.")
+    return x.shape[:-1]
 
 
 def _bitcast_dtype(x, *, new_dtype):
     kit.check_dtype("bitcast_convert_type", x, kit.REAL)
     kit.check_dtype("bitcast_convert_type", ShapedArray((), new_dtype), kit.REAL, "new_dtype")
-    if new_dtype.itemsize != x.dtype.itemsize:
-        raise TypeError(
-            f"xnp.lax.bitcast_convert_type: new_dtype {new_dtype} must have the bit width of "
-            f"the operand {errors.aval_str(x)} ({8 * x.dtype.itemsize} bits).")
     return new_dtype
 
 
-# equal bit widths only (the dtype rule), so batching never changes the shape
+def _bitcast_batch(vals, dims, *, new_dtype):
+    # a wider new_dtype consumes the last axis: keep the batch axis off it
+    (x,), (d,) = vals, dims
+    if new_dtype.itemsize > x.dtype.itemsize and d == len(x.shape) - 1:
+        x, d = moveaxis(x, d, 0), 0
+    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), d
+
+
 bitcast_convert_type_p = kit.primitive(
     "bitcast_convert_type", shape=_bitcast_shape, dtype=_bitcast_dtype, weak_type=kit.never_weak,
     differentiable="bit reinterpretation has no derivative")
-bitcast_convert_type_p.batch = R.unary_batch(bitcast_convert_type_p)
+bitcast_convert_type_p.batch = _bitcast_batch
 
 
 def bitcast_convert_type(x: Array, new_dtype) -> Array:
-    """Reinterpret the bits of ``x`` as ``new_dtype`` (real dtypes of equal bit width)."""
+    """Reinterpret the bits of ``x`` as ``new_dtype`` (real dtypes).
+
+    Equal bit widths keep the shape. A narrower ``new_dtype`` adds a trailing axis of the
+    width ratio (``float64[3] -> uint16[3,4]``); a wider one consumes a trailing axis of
+    that size (``uint8[3,4] -> float32[3]``), as JAX's ``lax.bitcast_convert_type`` and
+    StableHLO's ``bitcast_convert``. Bytes are in the machine's (little-endian) order.
+
+    Raises
+    ------
+    TypeError
+        A bool or complex dtype, or a wider ``new_dtype`` whose ratio is not the size of
+        ``x``'s last axis.
+    """
     return bitcast_convert_type_p.bind(x, new_dtype=np.dtype(new_dtype))
 
 

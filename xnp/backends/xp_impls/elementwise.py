@@ -212,7 +212,13 @@ def _convert(xp, x, *, new_dtype, weak_type):
 
 
 def _bitcast(xp, x, *, new_dtype):
-    return x.view(new_dtype)
+    # NumPy's view resizes the last axis; lax adds (narrower) or consumes (wider) one
+    old, new = x.dtype.itemsize, new_dtype.itemsize
+    if new == old:
+        return x.view(new_dtype)
+    if new < old:
+        return xp.ascontiguousarray(x).reshape(x.shape + (1,)).view(new_dtype)
+    return xp.ascontiguousarray(x).view(new_dtype).reshape(x.shape[:-1])
 
 
 _register(lax.convert_element_type_p, _convert, "1p")

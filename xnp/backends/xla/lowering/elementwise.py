@@ -84,9 +84,14 @@ for _prim, _name in [
     (lax.real_p, "stablehlo.real"),
     (lax.imag_p, "stablehlo.imag"),
     (lax.complex_p, "stablehlo.complex"),
-    (lax.bitcast_convert_type_p, "stablehlo.bitcast_convert"),
 ]:
     lowering(_prim)(_nary(_name))
+
+
+@lowering(lax.bitcast_convert_type_p)
+def _lower_bitcast(ctx, x, *, new_dtype):
+    # no broadcasting: another bit width adds or consumes the trailing axis
+    return [ctx.op("stablehlo.bitcast_convert", [x])]
 
 
 def _full(ctx, value, dtype, shape):

@@ -32,12 +32,24 @@ def test_xnp_ma_is_numpy_ma():
 
 
 @pytest.mark.parametrize("op", [operator.add, operator.sub, operator.mul, operator.truediv,
-                                operator.pow, operator.lt, operator.eq])
+                                operator.floordiv, operator.mod, operator.pow, operator.lt,
+                                operator.le, operator.gt, operator.ge, operator.eq,
+                                operator.ne])
 def test_operators_with_a_masked_array_are_numpys(op):
     m = np.ma.masked_array([2.0, 5.0, 1.0, 7.0], mask=MASK)
     x = xnp.asarray(DATA)
     _same_masked(op(x, m), op(DATA, m))
     _same_masked(op(m, x), op(m, DATA))
+
+
+@pytest.mark.parametrize("op", [operator.and_, operator.or_, operator.xor, operator.lshift,
+                                operator.rshift, divmod])
+def test_integer_operators_with_a_masked_array_are_numpys(op):
+    m = np.ma.masked_array([2, 5, 1, 7], mask=MASK)
+    d = np.array([1, 2, 3, 4])
+    for got, want in [(op(xnp.asarray(d), m), op(d, m)), (op(m, xnp.asarray(d)), op(m, d))]:
+        for g, w in zip(got, want) if op is divmod else [(got, want)]:
+            _same_masked(g, w)
 
 
 def test_numpy_ufuncs_and_functions_on_masked_and_xnp_operands():
@@ -56,6 +68,10 @@ def test_numpy_ufuncs_and_functions_on_masked_and_xnp_operands():
     (lambda m: xnp.sin(m), "sin", "x"),
     (lambda m: xnp.add(xnp.ones(4), m), "add", "x2"),
     (lambda m: xnp.mean(m, axis=0), "mean", "a"),
+    (lambda m: xnp.ravel(m), "ravel", "a"),
+    (lambda m: xnp.reshape(m, (2, 2)), "reshape", "a"),
+    (lambda m: xnp.flip(m), "flip", "m"),
+    (lambda m: xnp.concatenate([m, m]), "concatenate", "arrays"),
 ])
 def test_xnp_functions_refuse_masked_arrays(call, fname, arg):
     m = np.ma.masked_array(DATA, mask=MASK)
@@ -63,6 +79,17 @@ def test_xnp_functions_refuse_masked_arrays(call, fname, arg):
                                         r"numpy\.ma\.MaskedArray \(shape \(4,\), dtype "
                                         r"float64\)"):
         call(m)
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+@pytest.mark.parametrize("call,fname", [(lambda M: xnp.sum(M, axis=0), "sum"),
+                                        (lambda M: xnp.squeeze(M), "squeeze"),
+                                        (lambda M: xnp.sin(M), "sin")])
+def test_xnp_functions_refuse_matrices(call, fname):
+    with pytest.raises(TypeError, match=rf"xnp\.{fname}: argument `\w+` is a numpy\.matrix "
+                                        r"\(shape \(2, 2\), dtype float64\); xnp functions do "
+                                        r"not keep matrix semantics"):
+        call(np.matrix([[1.0, 2.0], [3.0, 4.0]]))
 
 
 def test_asarray_of_a_masked_array_drops_the_mask_as_numpy():
@@ -74,10 +101,11 @@ def test_asarray_of_a_masked_array_drops_the_mask_as_numpy():
 def test_matrix_operand_takes_numpys_matrix_product():
     mat = np.matrix([[1.0, 2.0], [3.0, 4.0]])
     a = np.array([[0.0, 1.0], [1.0, 5.0]])
-    got, want = xnp.asarray(a) * mat, a * mat  # a matrix product, as with NumPy arrays
-    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
-    got, want = xnp.asarray(a) + mat, a + mat
-    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    for op in (operator.mul, operator.add, operator.matmul, operator.sub):
+        for got, want in [(op(xnp.asarray(a), mat), op(a, mat)),   # a matrix product for *
+                          (op(mat, xnp.asarray(a)), op(mat, a))]:
+            assert type(got) is type(want) is np.matrix
+            np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")

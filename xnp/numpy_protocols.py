@@ -34,6 +34,7 @@ The ``xnp`` namespace is passed in by :mod:`xnp.array` (this module does not imp
 from __future__ import annotations
 
 import inspect
+import operator as _operator
 import warnings
 
 import numpy as np
@@ -102,20 +103,29 @@ def _plain(inputs) -> bool:
 
 
 def binary_operator(method):
-    """``method`` (an eager array's binary operator) returning ``NotImplemented`` where
-    NumPy's own operators defer, so that Python asks the other operand's reflected
-    operator: an operand that overrides NumPy's ufuncs (``__array_ufunc__`` of another
-    array type, or ``None``: ``xnp_array + dask_array`` is Dask's lazy array, not a
-    computed one), and a NumPy ``ndarray`` subclass that overrides the reflected
-    operator (``xnp_array + masked_array`` is a ``numpy.ma.MaskedArray``,
-    ``xnp_array * matrix`` a matrix product, as with NumPy arrays)."""
+    """``method`` (an eager array's binary operator) as NumPy's operators treat an operand
+    of another kind: ``NotImplemented`` for one that overrides NumPy's ufuncs
+    (``__array_ufunc__`` of another array type, or ``None``), so Python asks its
+    reflected operator (``xnp_array + dask_array`` is Dask's lazy array, not a computed
+    one); and for a NumPy ``ndarray`` subclass (``numpy.ma.MaskedArray``,
+    ``numpy.matrix``), NumPy's own operator with this array's data as an ``ndarray``, so
+    the result is the one NumPy gives for a NumPy array (a masked array, a matrix
+    product), whichever side the subclass is on (subclasses whose ``__array_priority__``
+    is above ndarray's; others, such as ``memmap``, are data like an ndarray)."""
     known = _KNOWN_OPERANDS
     name = method.__name__
-    reflected = _REFLECTED.get(name) or (None if name.startswith("__r") else "__r" + name[2:])
+    forward = _FORWARD.get(name)  # a reflected operator: the other operand's forward one
+    # Python's own dispatch on (ndarray, subclass) gives NumPy's answer, the subclass's
+    # reflected operator first where it overrides it (ndarray * matrix is a matrix product)
+    python_op = _PYTHON_OPS[forward or name]
 
     def operator(self, o):
-        if type(o) not in known and (_defers_to(o) or _subclass_reflects(type(o), reflected)):
-            return NotImplemented
+        t = type(o)
+        if t not in known:
+            if _defers_to(o):
+                return NotImplemented
+            if t is not _ndarray and issubclass(t, _ndarray) and _claims_priority(t):
+                return python_op(o, self._value) if forward else python_op(self._value, o)
         return method(self, o)
 
     operator.__name__ = operator.__qualname__ = name
@@ -124,9 +134,16 @@ def binary_operator(method):
 
 
 _KNOWN_OPERANDS = frozenset([int, float, complex, bool, np.ndarray, list, tuple])
-# what Python calls on the other operand when a comparison returns NotImplemented
-_REFLECTED = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__": "__le__",
-              "__eq__": "__eq__", "__ne__": "__ne__"}
+# reflected operator -> the forward operator it stands in for (``__rmul__`` -> ``__mul__``)
+_FORWARD = {f"__r{op}__": f"__{op}__" for op in (
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "divmod", "pow", "matmul", "and", "or",
+    "xor", "lshift", "rshift")}
+
+
+_PYTHON_OPS = {f"__{op.rstrip('_')}__": getattr(_operator, op) for op in (
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor",
+    "lshift", "rshift", "lt", "le", "eq", "ne", "gt", "ge")}
+_PYTHON_OPS["__divmod__"] = divmod
 
 
 def _defers_to(obj) -> bool:
@@ -137,17 +154,17 @@ def _defers_to(obj) -> bool:
     return impl is None or impl is not _NDARRAY_UFUNC
 
 
+def _claims_priority(t) -> bool:
+    """An ndarray subclass whose ``__array_priority__`` is above ndarray's (masked arrays
+    15, matrix 10; memmap's is -100): NumPy lets its semantics win in mixed operations."""
+    prio = getattr(t, "__array_priority__", 0.0)
+    return isinstance(prio, (int, float)) and prio > 0.0
+
+
 def _numpy_subclass(t) -> bool:
     """``t`` is a subclass of NumPy's ``ndarray`` (``numpy.ma.MaskedArray``, ``matrix``, a
     user's subclass), not ``ndarray`` itself."""
     return t is not _ndarray and issubclass(t, _ndarray)
-
-
-def _subclass_reflects(t, reflected) -> bool:
-    """``t`` is an ``ndarray`` subclass with its own ``reflected`` operator."""
-    if reflected is None or not issubclass(t, np.ndarray):
-        return False
-    return getattr(t, reflected, None) is not getattr(np.ndarray, reflected, None)
 
 
 def _foreign_ufunc(obj) -> bool:

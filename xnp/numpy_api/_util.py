@@ -64,12 +64,8 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         dt = core.python_scalar_dtype(x)
         return core.lift(core.scalar_to_ndarray(x, dt), weak_type=t is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
-        if t is not np.ndarray and isinstance(x, np.ma.MaskedArray):
-            raise TypeError(
-                f"xnp.{fname}: argument `{argname}` is a numpy.ma.MaskedArray (shape "
-                f"{x.shape}, dtype {x.dtype.name}); xnp arrays carry no mask, so its masked "
-                f"elements would count. Use xnp.ma's functions or the masked array's methods "
-                f"(xnp.ma is numpy.ma), or x.filled(value) / xnp.asarray(x) for the data.")
+        if t is not np.ndarray:
+            refuse_numpy_subclass(fname, x, argname)
         canonical_dtype(x.dtype, name=argname)
         return core.lift(np.asarray(x))
     if isinstance(x, (list, tuple)):
@@ -78,6 +74,26 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         return core.lift(_checked_ndarray(fname, np.asarray(x), argname))
     raise TypeError(
         f"xnp.{fname}: argument `{argname}` of type {t.__name__} is not array-like: {x!r}")
+
+
+def refuse_numpy_subclass(fname: str, x, argname: str) -> None:
+    """``TypeError`` for a ``numpy.ma.MaskedArray`` or ``numpy.matrix`` argument of an xnp
+    function: computing on its data would count masked elements or drop matrix semantics
+    (NumPy's own functions keep them); ``xnp.asarray`` still gives the data, as
+    ``numpy.asarray``."""
+    if isinstance(x, np.ma.MaskedArray):
+        what, fix = ("xnp arrays carry no mask, so its masked elements would count",
+                     "Use xnp.ma's functions or the masked array's methods (xnp.ma is numpy.ma)"
+                     ", or x.filled(value) / xnp.asarray(x) for the data")
+    elif isinstance(x, np.matrix):
+        what, fix = ("xnp functions do not keep matrix semantics (2-d results, * as a "
+                     "matrix product)", "Use NumPy's functions on it, or xnp.asarray(x) for "
+                     "a plain array")
+    else:
+        return
+    raise TypeError(f"xnp.{fname}: argument `{argname}` is a {type(x).__module__}."
+                    f"{type(x).__name__} (shape {x.shape}, dtype {x.dtype.name}); {what}. "
+                    f"{fix}.")
 
 
 def _checked_ndarray(fname, a: np.ndarray, argname) -> np.ndarray:

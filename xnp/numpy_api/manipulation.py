@@ -23,7 +23,8 @@ from xnp.numpy_api._pad_modes import INDEX_MODES, pad_by_index
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
 from xnp.numpy_api._util import (api_sequence, check_unsupported, is_xnp, normalize_axes,
-                                 normalize_axis, result_dtype, static_int, write_out)
+                                 normalize_axis, refuse_numpy_subclass, result_dtype, static_int,
+                                 write_out)
 from xnp.tracing import core, errors, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
 
@@ -40,6 +41,8 @@ def _asarray(fname: str, a, argname: str = "a"):
     """``a`` as an xnp value; Python scalars give strongly typed arrays, as in NumPy."""
     if is_xnp(a):
         return a
+    if isinstance(a, np.ndarray) and type(a) is not np.ndarray:
+        refuse_numpy_subclass(fname, a, argname)
     return _convert(fname, a, None, None)
 
 

@@ -142,3 +142,32 @@ def test_transformations_refuse_masked_arrays_and_matrices(kind, transform):
     with pytest.raises(TypeError, match=rf"xnp\.{transform}: argument .*numpy(\.ma)?\.{name} "
                                         rf"\(shape .*cannot be traced: {lost} would be lost"):
         f(value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x, o: m.add(x, 1.5, out=o),
+    lambda m, x, o: m.multiply(x, x, out=o),
+    lambda m, x, o: m.sqrt(m.abs(x), out=o, where=x > 0),
+    lambda m, x, o: m.cumsum(x, out=o),
+    lambda m, x, o: m.clip(x, -1, 2, out=o),
+])
+def test_numpy_array_as_out_is_written_and_returned(call, tmp_path):
+    for make in (lambda: np.full(4, -7.0),
+                 lambda: np.memmap(tmp_path / "o.bin", dtype="float64", mode="w+", shape=(4,))):
+        want_out, got_out = make(), make()
+        want_out[...] = got_out[...] = -7.0
+        want = call(np, DATA, want_out)
+        got = call(xnp, xnp.asarray(DATA), got_out)
+        assert got is got_out and want is want_out
+        np.testing.assert_array_equal(got_out, want_out)
+
+
+def test_numpy_out_errors():
+    x = xnp.asarray(DATA)
+    with pytest.raises(TypeError, match=r"xnp\.add: cannot cast the result from float64 to "
+                                        r"`out` dtype int64"):
+        xnp.add(x, 1, out=np.zeros(4, np.int64))
+    with pytest.raises(ValueError, match=r"xnp\.add: `out` has shape \(3,\)"):
+        xnp.add(x, 1, out=np.zeros(3))
+    with pytest.raises(NotImplementedError, match=r"xnp\.add: `out` is a NumPy array .* traced"):
+        xnp.jit(lambda v: xnp.add(v, 1, out=np.zeros(4)))(x)

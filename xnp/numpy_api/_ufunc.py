@@ -151,9 +151,9 @@ def _finish(fname, res, out, where, casting="same_kind"):
 
 
 def _out_cast(fname, res, out, casting):
-    if not _util.is_xnp(out):
-        raise TypeError(f"xnp.{fname}: `out` must be an xnp array, got {type(out).__name__}")
-    src, dst = _dtype_of(res), _dtype_of(out)
+    if not (_util.is_xnp(out) or isinstance(out, np.ndarray)):
+        raise TypeError(f"xnp.{fname}: `out` must be an array, got {type(out).__name__}")
+    src, dst = _dtype_of(res), np.dtype(out.dtype)
     if src == dst:
         return res
     if not np.can_cast(src, dst, casting):

@@ -426,6 +426,28 @@ def check_unsupported(fname: str, **kwargs) -> None:
             raise NotImplementedError(f"xnp.{fname}: `{name}={value!r}` is not supported: {why}")
 
 
+def _write_numpy_out(fname: str, out: np.ndarray, res, casting: str):
+    """``out=`` a NumPy array (a ``memmap`` too): eagerly written in place and returned,
+    as NumPy's ``out=``; a traced result cannot be written into host memory."""
+    if type(out) is not np.ndarray:
+        refuse_numpy_subclass(fname, out, "out")
+    if type(res) is not core.Array:
+        raise NotImplementedError(
+            f"xnp.{fname}: `out` is a NumPy array (shape {out.shape}, dtype {out.dtype.name}) "
+            "but the result is traced (inside jit/grad/vmap): writing it into host memory "
+            "would be a side effect. Return the result instead.")
+    ra = core.aval_of(res)
+    if ra.shape != out.shape:
+        raise ValueError(f"xnp.{fname}: `out` has shape {out.shape} but the result has shape "
+                         f"{ra.shape}")
+    if not np.can_cast(ra.dtype, out.dtype, casting):
+        raise TypeError(
+            f"xnp.{fname}: cannot cast the result from {ra.dtype} to `out` dtype {out.dtype} "
+            f"with casting rule {casting!r}")
+    np.copyto(out, res._value, casting="unsafe")
+    return out
+
+
 def write_out(fname: str, out, res, casting: str = "same_kind"):
     """NumPy's ``out=``: write ``res`` into ``out`` (same shape; ``casting`` rule: NumPy's
     ufuncs use same_kind, its reductions unsafe).
@@ -441,8 +463,10 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
         if len(out) != 1:
             raise ValueError(f"xnp.{fname}: `out` must be one array, got a tuple of {len(out)}")
         out = out[0]
+    if isinstance(out, np.ndarray):
+        return _write_numpy_out(fname, out, res, casting)
     if not is_xnp(out):
-        raise TypeError(f"xnp.{fname}: `out` must be an xnp array, got {type(out).__name__}")
+        raise TypeError(f"xnp.{fname}: `out` must be an array, got {type(out).__name__}")
     ra, oa = core.aval_of(res), core.aval_of(out)
     if ra.shape != oa.shape:
         raise ValueError(f"xnp.{fname}: `out` has shape {oa.shape} but the result has shape {ra.shape}")

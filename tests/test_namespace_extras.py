@@ -34,6 +34,9 @@ FP_CASES = [
     ("floor_divide by 0", lambda m: m.asarray([1.0, 2.0]) // m.asarray([0.0, 1.0])),
     ("floor_divide 0 by 0", lambda m: m.floor_divide(m.asarray([0.0]), m.asarray([0.0]))),
     ("remainder by 0", lambda m: m.remainder(m.asarray([1.0]), m.asarray([0.0]))),
+    ("int8 min // -1", lambda m: m.asarray([-128, 6], dtype=m.int8) // m.asarray(
+        [-1, 4], dtype=m.int8)),
+    ("int64 divmod(min, -1)", lambda m: m.divmod(m.asarray([-2 ** 63]), -1)),
     ("float_power 0 ** -1", lambda m: m.float_power(m.asarray([0.0]), m.asarray([-1.0]))),
     ("nan to int", lambda m: m.asarray([np.nan]).astype(m.int64)),
     ("no error", lambda m: m.add(m.asarray([1.0]), 1.0)),

@@ -169,8 +169,20 @@ def _floor_divmod(fname, x1, x2, dtype, casting, want_div, want_mod):
     a, b, dt = _bool_to_int8(fname, a, b, dt)
     if dt.kind in "iu":
         _int_zero_division(fname, b, dt)
+        if want_div:
+            _int_division_overflow(fname, a, b, dt)
         return _int_floor_divmod(a, b, dt, want_div, want_mod)
     return _float_floor_divmod(a, b, dt, want_div, want_mod)
+
+
+def _int_division_overflow(fname, a, b, dt) -> None:
+    """NumPy's floating-point error (``over``) for an eager signed ``iinfo.min // -1``, whose
+    quotient wraps; raised by NumPy's own ufunc on one element, as for a zero divisor."""
+    if dt.kind == "i" and isinstance(a, core.Array) and isinstance(b, core.Array):
+        lo = np.iinfo(dt).min
+        av, bv = np.asarray(a._value), np.asarray(b._value)
+        if bool(np.any((av == lo) & (bv == -1))):
+            getattr(np, fname)(np.full(1, lo, dt), np.full(1, -1, dt))
 
 
 def _int_zero_division(fname, b, dt) -> None:

@@ -385,3 +385,11 @@ def test_scipy_functions_written_on_the_standard_run_under_jit():
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-3000:]
     assert res.stdout.split() == ["ok", "8"]
+
+
+def test_isdtype_refuses_a_dtype_name_as_numpy():
+    with pytest.raises(TypeError, match="dtype argument must be a NumPy dtype"):
+        np.isdtype("float32", "real floating")
+    with pytest.raises(TypeError, match=r"xnp\.isdtype: dtype argument must be a dtype"):
+        xnp.isdtype("float32", "real floating")
+    assert xnp.isdtype(xnp.float32, "real floating") and not xnp.isdtype(xnp.int8, "bool")

@@ -195,7 +195,18 @@ _KINDS["numeric"] = lambda d: d.kind in "iufc" or _KINDS["real floating"](d)
 
 
 def isdtype(dtype, kind) -> bool:
-    """Array API ``isdtype``: is ``dtype`` of ``kind`` (a dtype, a kind name, or a tuple)."""
+    """Array API ``isdtype``: is ``dtype`` of ``kind`` (a dtype, a kind name, or a tuple).
+
+    Raises
+    ------
+    TypeError
+        ``dtype`` is a string or another non-dtype (NumPy's rule: a dtype object).
+    ValueError
+        An unknown kind name.
+    """
+    if isinstance(dtype, str):
+        raise TypeError(f"xnp.isdtype: dtype argument must be a dtype, but it is a "
+                        f"{type(dtype)} ({dtype!r})")
     d = _as_np_dtype(dtype)
     if isinstance(kind, tuple):
         return any(isdtype(d, k) for k in kind)

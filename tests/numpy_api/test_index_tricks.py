@@ -41,11 +41,18 @@ def test_r_scalar_dtype_is_weak_as_numpy():
         assert_allclose(got, want)
 
 
-def test_r_matrix_directives_are_refused():
-    with pytest.raises(NotImplementedError, match="matrix"):
-        xnp.r_["r", [1, 2]]
-    with pytest.raises(NotImplementedError, match="matrix"):
-        xnp.r_["1 2; 3 4"]
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_r_c_matrix_directives_build_numpys_matrix():
+    for got, want in [(xnp.r_["r", [1, 2], xnp.asarray([3, 4])], np.r_["r", [1, 2], [3, 4]]),
+                      (xnp.c_["c", [1.0, 2.0]], np.c_["c", [1.0, 2.0]]),
+                      (xnp.r_["r", xnp.asarray([[1, 2]]), [[3, 4]]],
+                       np.r_["r", [[1, 2]], [[3, 4]]])]:
+        assert type(got) is type(want) is np.matrix
+        np.testing.assert_array_equal(got, want)
+    a, b = xnp.asarray([[1, 2]]), xnp.asarray([[3, 4]])  # a string names the caller's arrays
+    np.testing.assert_array_equal(xnp.r_["a; b"], np.bmat([[np.asarray(a)], [np.asarray(b)]]))
+    with pytest.raises(TypeError, match=r"xnp\.r_: a matrix directive .* traced"):
+        xnp.jit(lambda v: xnp.r_["r", v, v])(xnp.ones(2))
 
 
 def test_s_and_index_exp_give_numpys_index():

@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import numbers
 
+import sys
+
 import numpy as np
 
 from xnp.numpy_api import creation as _cr
@@ -38,8 +40,9 @@ class AxisConcatenator:
 
     Raises
     ------
-    NotImplementedError
-        The ``'r'``/``'c'`` matrix directives (xnp has no ``matrix``).
+    TypeError
+        A traced entry with a matrix directive (``'r'``/``'c'`` or a string key, which
+        build a ``numpy.matrix`` with NumPy's own ``r_``/``c_``).
     ValueError
         A directive that is not the first entry, or an unknown one.
     """
@@ -53,10 +56,10 @@ class AxisConcatenator:
         return "c_" if self.axis == -1 else "r_"
 
     def __getitem__(self, key):
-        if isinstance(key, str) or self.matrix:
-            raise NotImplementedError(f"xnp.{self._name()}: matrix building (a string key or "
-                                      "the 'r'/'c' directives) needs numpy.matrix, which xnp "
-                                      "does not have.")
+        if isinstance(key, str) or self.matrix or (
+                isinstance(key, tuple) and key and isinstance(key[0], str)
+                and key[0] in ("r", "c")):
+            return self._matrix(key)
         if not isinstance(key, tuple):
             key = (key,)
         axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
@@ -65,10 +68,6 @@ class AxisConcatenator:
             if isinstance(item, str):
                 if k != 0:
                     raise ValueError("special directives must be the first entry.")
-                if item in ("r", "c"):
-                    raise NotImplementedError(
-                        f"xnp.{self._name()}: the {item!r} directive builds a numpy.matrix, "
-                        "which xnp does not have.")
                 try:
                     if "," in item:
                         vec = [int(x) for x in item.split(",")]
@@ -106,6 +105,19 @@ class AxisConcatenator:
             dt = _dt.result_type(*type_objs)
             objs = [_cr.array(o, copy=None, ndmin=ndmin, dtype=dt) for o in objs]
         return _mn.concatenate(tuple(objs), axis=axis)
+
+    def _matrix(self, key):
+        """A string key (``'1 2; 3 4'``) or the ``'r'``/``'c'`` directive: NumPy's own
+        ``r_``/``c_`` on the concrete entries, giving a ``numpy.matrix`` (``xnp.matrix``)."""
+        if isinstance(key, str):  # names of the caller's arrays, as numpy.bmat reads them
+            caller = sys._getframe(2)
+            return np.bmat(key, caller.f_globals, caller.f_locals)
+        entries = key if isinstance(key, tuple) else (key,)
+        if any(isinstance(e, core.Tracer) for e in entries):
+            raise TypeError(f"xnp.{self._name()}: a matrix directive builds a numpy.matrix from "
+                            "concrete values; an entry is traced (inside jit/grad/vmap).")
+        host = tuple(e._value if type(e) is core.Array else e for e in entries)
+        return (np.c_ if self.axis == -1 else np.r_)[host]
 
     def _range(self, item: slice):
         start = 0 if item.start is None else item.start

@@ -151,7 +151,12 @@ def PRNGKey(seed) -> core.Array:  # noqa: N802  (JAX's name)
     """
     seed = _seed_value(seed)
     dtype = core.aval_of(seed).dtype
-    low = lax.convert_element_type(seed, _U32)  # truncation keeps the low 32 bits
+    # the low 32 bits, masked before the cast: a Python int jit argument converted to
+    # uint32 directly would be range-checked like a promoted one (xnp.tracing.python_ints)
+    low = seed
+    if dtype.itemsize == 8 or dtype.kind == "i":
+        low = lax.and_(seed, np.asarray(0xFFFFFFFF if dtype.itemsize == 8 else -1, dtype))
+    low = lax.convert_element_type(low, _U32)
     if dtype.itemsize == 8:
         high = lax.convert_element_type(lax.shift_right_logical(seed, np.asarray(32, dtype)),
                                         _U32)

@@ -139,11 +139,13 @@ def test_retraces_keeping_their_traces_free_their_executables():
     # (16) executables stay alive: an entry whose executable is evicted drops it (with
     # its runners and result handlers) and compiles again on its next call
     assert xnp.config.get("jit_cache_size") >= 2000
-    n = 2000 if FULL else 48
+    n = 2000 if FULL else 120
     marks, live, contexts = _run("retrace_traces_kept", warm=24, n=n, samples=4, details=True)
     assert live <= 16 + 1, live
-    # what stays per shape is the trace (a jaxpr of two equations, its key and avals)
-    assert _growth(marks, 1) * 1024 / n < 48, marks
+    # what stays per shape is the trace (a jaxpr of two equations, its key and avals);
+    # a kept executable would be ~200 KiB a shape. 64 KiB leaves room for the early,
+    # machine-dependent bookkeeping (2.6 MiB over 48 shapes seen on a loaded machine)
+    assert _growth(marks, 1) * 1024 / n < 64, marks
     _check_contexts_recycled(contexts, parses=24 + n, every=32)
 
 

@@ -500,3 +500,12 @@ def test_while_loop_forward_mode_and_reverse_mode_error():
     for g in (xnp.grad(_power4_while), xnp.jit(xnp.grad(_power4_while))):
         with pytest.raises(NotImplementedError, match="(?s)while_loop.*forward mode"):
             g(x)
+
+
+@pytest.mark.parametrize("x", [0.0, 2.0, -1.5])
+def test_slogdet_sign_derivative_is_zero_also_at_a_singular_matrix(x):
+    # a real sign is piecewise constant: 0 by grad and jvp, eagerly and under jit (the
+    # reverse pass through the pivots' product gave NaN at the singular x = 0)
+    f = lambda v: xnp.linalg.slogdet(xnp.eye(2) * v)[0]  # noqa: E731
+    for g in (xnp.grad(f), xnp.jit(xnp.grad(f)), lambda v: xnp.jvp(f, (v,), (1.0,))[1]):
+        assert float(g(x)) == 0.0

@@ -534,6 +534,12 @@ def _slogdet_jvp(primals, tangents):
     # value -inf is a constant, whose tangent would be 0 while the cotangent is NaN)
     (sgn, lad), (dsgn, dlad) = jvp(_slogdet, primals, tangents)
     rdt = core.aval_of(lad).dtype
+    sa = core.aval_of(sgn)
+    if sa.dtype.kind != "c":
+        # a real sign is piecewise constant: its tangent is a constant 0 (as JAX's), so no
+        # cotangent reaches the pivots' product, where the chain rule is 0 * inf at a
+        # singular matrix
+        dsgn = lax.broadcast_in_dim(M.scalar(0, sa.dtype), sa.shape, ())
     scale = lax.select_n(lax.eq(lad, M.scalar(-np.inf, rdt)), M.scalar(1, rdt),
                          M.scalar(np.nan, rdt))
     return (sgn, lad), (dsgn, lax.mul(dlad, scale))

@@ -118,7 +118,19 @@ def log10(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
 
 
 def _div_by_const(x, c: float):
-    return lax.div(x, _scalar(c, _dtype_of(x)))
+    """``x / c`` for real ``x``; complex ``x`` has both parts scaled by the real ``1 / c``
+    (as NumPy's complex log2/log10: a complex division by ``c + 0j`` would turn
+    ``-inf + 0j`` into ``-inf + nanj``)."""
+    dt = _dtype_of(x)
+    if dt.kind != "c":
+        return lax.div(x, _scalar(c, dt))
+    re, im = lax.real(x), lax.imag(x)
+    inv = _scalar(_INVERSES.get(c, 1.0 / c), _dtype_of(re))
+    return lax.complex(lax.mul(re, inv), lax.mul(im, inv))
+
+
+# log2(e) and log10(e) rounded once (NumPy's NPY_LOG2E / NPY_LOG10E), not 1 / ln 2 rounded twice
+_INVERSES = {_LN2: float(np.log2(np.e)), _LN10: float(np.log10(np.e))}
 
 
 @fastpath.unary("log1p")

@@ -37,7 +37,7 @@ __all__: list = []
 
 _PRIMS = [lax.exp_p, lax.log_p, lax.log1p_p, lax.expm1_p, lax.sqrt_p, lax.sin_p, lax.cos_p,
           lax.tan_p, lax.sinh_p, lax.cosh_p, lax.tanh_p, lax.asin_p, lax.acos_p, lax.atan_p,
-          lax.asinh_p, lax.acosh_p, lax.atanh_p, lax.sign_p, lax.abs_p]
+          lax.asinh_p, lax.acosh_p, lax.atanh_p, lax.sign_p, lax.abs_p, lax.exp2_p]
 
 # classes of a real part: 0 +0, 1 -0, 2 +inf, 3 -inf, 4 nan, 5 finite nonzero
 _SPECIAL = (0.0, -0.0, math.inf, -math.inf, math.nan)
@@ -97,13 +97,27 @@ def _classes(x):
     return lax.select_n(lax.ne(x, x), out, c(4))
 
 
-def _negative_zero(x):
-    """Where the real array ``x`` is ``-0.0``."""
+def _const(v, like):
+    """``v`` broadcast to the shape and dtype of the (real) array ``like``."""
+    a = core.aval_of(like)
+    return lax.broadcast_in_dim(M.scalar(v, a.dtype), a.shape, ())
+
+
+def _signbit(x):
+    """Where the sign bit of the real array ``x`` is set (``-0.0`` included)."""
     a = core.aval_of(x)
     ints = {4: np.int32, 8: np.int64}[a.dtype.itemsize]
-    zero = lax.broadcast_in_dim(M.scalar(0, a.dtype), a.shape, ())
-    return lax.and_(lax.eq(x, zero), lax.lt(lax.bitcast_convert_type(x, ints),
-                                            lax.broadcast_in_dim(M.scalar(0, ints), a.shape, ())))
+    return lax.lt(lax.bitcast_convert_type(x, ints),
+                  lax.broadcast_in_dim(M.scalar(0, ints), a.shape, ()))
+
+
+def _negative_zero(x):
+    """Where the real array ``x`` is ``-0.0``."""
+    return lax.and_(lax.eq(x, _const(0.0, x)), _signbit(x))
+
+
+def _flip(pred, x):
+    return lax.select(pred, lax.neg(x), x)
 
 
 # XLA reads a signed zero on a branch cut as +0: f(x - 0j) comes out as f(x + 0j) (and
@@ -119,8 +133,100 @@ def _mirror(kind, z, w):
     return lax.select_n(_negative_zero(lax.real(z)), w, lax.neg(lax.conj(w)))
 
 
-def _fixup(entries, mirror=None):
+# ---------------------------------------------------------------- formulas replacing XLA's
+# XLA's complex sin/cos/sinh/cosh build sinh and cosh of one part from exp, which rounds a
+# tiny part to 0 (sinh(1e-300 + 0j) was 0j) and overflows to inf * 0 = NaN (cos(1e300j)
+# was inf + nanj); its complex log1p is -inf at -1 + 1e-300j. These are computed here as
+# C99 Annex G implementations (glibc's, which NumPy calls) do.
+
+def _hyperbolic_parts(x, y, odd):
+    """``(re, im)`` of ``sinh(x + iy)`` (``odd``) or ``cosh(x + iy)``.
+
+    ``sinh(x) cos(y) + i cosh(x) sin(y)`` / ``cosh(x) cos(y) + i sinh(x) sin(y)`` with the
+    real sinh/cosh (exact for tiny ``x``); past the overflow threshold of ``exp``, ``e^|x|/2``
+    is applied as ``h * h / 2`` with ``h = exp(|x| / 2)`` after the cosine/sine factor, so
+    a finite result does not overflow and a zero ``y`` keeps its (signed) zero.
+    """
+    dt = core.aval_of(x).dtype
+    ax = lax.abs(x)
+    neg = _signbit(x)
+    s, c = lax.sin(y), lax.cos(y)
+    if odd:  # sinh is odd in x: the sign of x goes on the cos(y) factor
+        c = _flip(neg, c)
+        re, im = lax.mul(lax.sinh(ax), c), lax.mul(lax.cosh(ax), s)
+    else:
+        s = _flip(neg, s)
+        re, im = lax.mul(lax.cosh(ax), c), lax.mul(lax.sinh(ax), s)
+    h = lax.exp(lax.mul(ax, _const(0.5, x)))
+    half = _const(0.5, x)
+    big = lax.gt(ax, _const(float(int((np.finfo(dt).maxexp - 1) * math.log(2.0))), x))
+    re = lax.select(big, lax.mul(lax.mul(lax.mul(c, half), h), h), re)
+    im = lax.select(big, lax.mul(lax.mul(lax.mul(s, half), h), h), im)
+    return re, lax.select(lax.eq(y, _const(0.0, y)), s, im)
+
+
+def _sinh(z):
+    return lax.complex(*_hyperbolic_parts(lax.real(z), lax.imag(z), odd=True))
+
+
+def _cosh(z):
+    return lax.complex(*_hyperbolic_parts(lax.real(z), lax.imag(z), odd=False))
+
+
+def _sin(z):  # sin z = -i sinh(iz), iz = -y + ix
+    a, b = _hyperbolic_parts(lax.neg(lax.imag(z)), lax.real(z), odd=True)
+    return lax.complex(b, lax.neg(a))
+
+
+def _cos(z):  # cos z = cosh(iz)
+    return lax.complex(*_hyperbolic_parts(lax.neg(lax.imag(z)), lax.real(z), odd=False))
+
+
+def _log1p(z):
+    """NumPy's complex log1p: ``log|1 + z| + i atan2(y, 1 + x)`` (exact at ``-1 + yj``)."""
+    x, y = lax.real(z), lax.imag(z)
+    xp1 = lax.add(x, _const(1.0, x))
+    return lax.complex(lax.log(lax.abs(lax.complex(xp1, y))), lax.atan2(y, xp1))
+
+
+_FORMULAS = {lax.sin_p: _sin, lax.cos_p: _cos, lax.sinh_p: _sinh, lax.cosh_p: _cosh,
+             lax.log1p_p: _log1p}
+
+
+# XLA's complex atanh overflows at its singular points (atanh(1 + 1e-300j) was inf;
+# C99: (ln 2 - ln|y|) / 2) and loses the sign of a zero y past 16 / eps (atanh(1e300 - 0j)
+# had imaginary part +pi/2). These parts are replaced; atan z = -i atanh(iz) gets the same.
+
+def _atanh_patch(z, w):
+    x, y = lax.real(z), lax.imag(z)
+    eps = float(np.finfo(core.aval_of(x).dtype).eps)
+    ax, ay = lax.abs(x), lax.abs(y)
+    huge = lax.or_(lax.ge(ax, _const(16 / eps, x)), lax.ge(ay, _const(16 / eps, x)))
+    im = lax.select(huge, _flip(_signbit(y), _const(math.pi / 2, y)), lax.imag(w))
+    pole = lax.and_(lax.eq(ax, _const(1.0, x)), lax.lt(ay, _const(eps * eps, x)))
+    near = lax.mul(_flip(_signbit(x), _const(0.5, x)),
+                   lax.sub(_const(math.log(2.0), x), lax.log(ay)))
+    return lax.complex(lax.select(pole, near, lax.real(w)), im)
+
+
+def _atan_patch(z, w):
+    # atan z = -i atanh(iz): with iz = -y + ix and atanh(iz) = i atan z = -im(w) + i re(w)
+    x, y = lax.real(z), lax.imag(z)
+    v = _atanh_patch(lax.complex(lax.neg(y), x), lax.complex(lax.neg(lax.imag(w)), lax.real(w)))
+    return lax.complex(lax.imag(v), lax.neg(lax.real(v)))
+
+
+_PATCHES = {lax.atanh_p: _atanh_patch, lax.atan_p: _atan_patch}
+
+
+def _fixup(prim, entries):
+    formula, patch, mirror = _FORMULAS.get(prim), _PATCHES.get(prim), _MIRRORS.get(prim)
+
     def fix(z, w):
+        if formula is not None:
+            w = formula(z)
+        if patch is not None:
+            w = patch(z, w)
         if mirror is not None:
             w = _mirror(mirror, z, w)
         aw = core.aval_of(w)
@@ -140,12 +246,14 @@ def _wrap(prim):
     inner = LOWERINGS[prim]
 
     def rule(ctx, x, **params):
-        outs = inner(ctx, x, **params)
         if x.aval.dtype.kind != "c":
-            return outs
+            return inner(ctx, x, **params)
+        # a formula replaces XLA's value: its op is not emitted (the formula's own real
+        # ops lower through this table, never back into this rule)
+        outs = [x] if prim in _FORMULAS else inner(ctx, x, **params)
         entries = _table(prim, np.dtype(x.aval.dtype))
-        closed = trace_flat(_fixup(entries, _MIRRORS.get(prim)), [x.aval.update(weak_type=False),
-                                              outs[0].aval.update(weak_type=False)],
+        out_aval = ctx.avals_out[0].update(weak_type=False)
+        closed = trace_flat(_fixup(prim, entries), [x.aval.update(weak_type=False), out_aval],
                             name=f"{prim.name}_special_values")
         consts = [ctx.constant(np.asarray(c._value if type(c) is core.Array else c))
                   for c in closed.consts]

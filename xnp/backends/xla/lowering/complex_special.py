@@ -189,13 +189,22 @@ def _log1p(z):
     return lax.complex(lax.log(lax.abs(lax.complex(xp1, y))), lax.atan2(y, xp1))
 
 
+def _expm1(z):
+    """NumPy's complex expm1: ``expm1(x) cos(y) - 2 sin(y/2)^2 + i exp(x) sin(y)``."""
+    x, y = lax.real(z), lax.imag(z)
+    h = lax.sin(lax.mul(y, _const(0.5, y)))
+    re = lax.sub(lax.mul(lax.expm1(x), lax.cos(y)), lax.mul(_const(2.0, x), lax.mul(h, h)))
+    return lax.complex(re, lax.mul(lax.exp(x), lax.sin(y)))
+
+
 _FORMULAS = {lax.sin_p: _sin, lax.cos_p: _cos, lax.sinh_p: _sinh, lax.cosh_p: _cosh,
-             lax.log1p_p: _log1p}
+             lax.log1p_p: _log1p, lax.expm1_p: _expm1}
 
 
 # XLA's complex atanh overflows at its singular points (atanh(1 + 1e-300j) was inf;
 # C99: (ln 2 - ln|y|) / 2) and loses the sign of a zero y past 16 / eps (atanh(1e300 - 0j)
-# had imaginary part +pi/2). These parts are replaced; atan z = -i atanh(iz) gets the same.
+# had imaginary part +pi/2), and gives -0 for the real part of atanh(-0 + 1j). These
+# parts are replaced; atan z = -i atanh(iz) gets the same.
 
 def _atanh_patch(z, w):
     x, y = lax.real(z), lax.imag(z)
@@ -206,7 +215,9 @@ def _atanh_patch(z, w):
     pole = lax.and_(lax.eq(ax, _const(1.0, x)), lax.lt(ay, _const(eps * eps, x)))
     near = lax.mul(_flip(_signbit(x), _const(0.5, x)),
                    lax.sub(_const(math.log(2.0), x), lax.log(ay)))
-    return lax.complex(lax.select(pole, near, lax.real(w)), im)
+    re = lax.select(pole, near, lax.real(w))
+    # on the imaginary axis the real part is x's zero (atan(1 + 0j) had imaginary part -0)
+    return lax.complex(lax.select(lax.eq(x, _const(0.0, x)), x, re), im)
 
 
 def _atan_patch(z, w):
@@ -216,7 +227,23 @@ def _atan_patch(z, w):
     return lax.complex(lax.imag(v), lax.neg(lax.real(v)))
 
 
-_PATCHES = {lax.atanh_p: _atanh_patch, lax.atan_p: _atan_patch}
+def _zero_part_kept(imaginary):
+    """A patch giving the result's real (imaginary) part the input's zero where that part
+    of the input is zero: ``exp(x - 0j)`` is ``exp(x) - 0j`` and ``tan(-0 + yj)`` has
+    real part ``-0`` (XLA gives ``+0`` for both)."""
+    def patch(z, w):
+        if imaginary:
+            y = lax.imag(z)
+            return lax.complex(lax.real(w), lax.select(lax.eq(y, _const(0.0, y)), y, lax.imag(w)))
+        x = lax.real(z)
+        return lax.complex(lax.select(lax.eq(x, _const(0.0, x)), x, lax.real(w)), lax.imag(w))
+
+    return patch
+
+
+_PATCHES = {lax.atanh_p: _atanh_patch, lax.atan_p: _atan_patch,
+            lax.exp_p: _zero_part_kept(imaginary=True), lax.exp2_p: _zero_part_kept(imaginary=True),
+            lax.tan_p: _zero_part_kept(imaginary=False)}
 
 
 def _fixup(prim, entries):
@@ -242,6 +269,14 @@ def _fixup(prim, entries):
     return fix
 
 
+def _lower_traced(ctx, fun, args, name):
+    """Lower ``fun`` (lax functions of ``args``' values, returning a list) inline."""
+    closed = trace_flat(fun, [a.aval.update(weak_type=False) for a in args], name=name)
+    consts = [ctx.constant(np.asarray(c._value if type(c) is core.Array else c))
+              for c in closed.consts]
+    return ctx.lower_jaxpr(closed.jaxpr, consts, list(args))
+
+
 def _wrap(prim):
     inner = LOWERINGS[prim]
 
@@ -252,15 +287,45 @@ def _wrap(prim):
         # ops lower through this table, never back into this rule)
         outs = [x] if prim in _FORMULAS else inner(ctx, x, **params)
         entries = _table(prim, np.dtype(x.aval.dtype))
-        out_aval = ctx.avals_out[0].update(weak_type=False)
-        closed = trace_flat(_fixup(prim, entries), [x.aval.update(weak_type=False), out_aval],
-                            name=f"{prim.name}_special_values")
-        consts = [ctx.constant(np.asarray(c._value if type(c) is core.Array else c))
-                  for c in closed.consts]
-        return ctx.lower_jaxpr(closed.jaxpr, consts, [x, outs[0]])
+        return _lower_traced(ctx, _fixup(prim, entries), [x, outs[0]],
+                             f"{prim.name}_special_values")
 
     lowering(prim)(rule)
 
 
 for _prim in _PRIMS:
     _wrap(_prim)
+
+
+# ------------------------------------------------------------------------- complex division
+# XLA's complex division gives 0 for 0 / (inf + infj) and inf for 1 / (1e-300 + 1e-300j)
+# (NumPy: nan + nanj and 5e299 - 5e299j); this is NumPy's loop (Smith's algorithm, a zero
+# divisor giving the quotients of the parts by +0).
+
+def _complex_div(x, y):
+    a, b, c, d = lax.real(x), lax.imag(x), lax.real(y), lax.imag(y)
+    ac, ad = lax.abs(c), lax.abs(d)
+    first = lax.ge(ac, ad)  # |c| >= |d| (False where either is NaN)
+    zero = lax.and_(lax.eq(ac, _const(0.0, c)), lax.eq(ad, _const(0.0, d)))
+    p, q = lax.select(first, c, d), lax.select(first, d, c)  # |p| >= |q|
+    rat = lax.div(q, p)
+    scl = lax.div(_const(1.0, c), lax.add(p, lax.mul(q, rat)))
+    # first: ((a + b rat) scl, (b - a rat) scl); else ((a rat + b) scl, (b rat - a) scl)
+    re = lax.select(first, lax.add(a, lax.mul(b, rat)), lax.add(lax.mul(a, rat), b))
+    im = lax.select(first, lax.sub(b, lax.mul(a, rat)), lax.sub(lax.mul(b, rat), a))
+    re, im = lax.mul(re, scl), lax.mul(im, scl)
+    return [lax.complex(lax.select(zero, lax.div(a, ac), re), lax.select(zero, lax.div(b, ac), im))]
+
+
+def _wrap_div():
+    inner = LOWERINGS[lax.div_p]
+
+    def rule(ctx, x, y):
+        if x.aval.dtype.kind != "c":
+            return inner(ctx, x, y)
+        return _lower_traced(ctx, _complex_div, ctx.broadcast_operands(x, y), "complex_div")
+
+    lowering(lax.div_p)(rule)
+
+
+_wrap_div()

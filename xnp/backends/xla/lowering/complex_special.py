@@ -17,6 +17,13 @@ is ``nan + nan j``); those depending on the finite part (``exp(inf + 2j)`` is
 per (primitive, dtype) from the eager implementation (``XP_IMPLS`` on NumPy), so
 the jitted special values are the eager ones by construction; the fix-up is
 written with lax functions and lowered inline.
+
+Before that fix-up, some of XLA's values are replaced: ``sin``/``cos``/``sinh``/
+``cosh``/``log1p``/``expm1`` are computed by the formulas NumPy's loops use (glibc's C99
+``csinh``/``ccosh`` scaling, NumPy's ``log1p``/``expm1``), and ``atan``/``atanh``/
+``exp``/``exp2``/``tan`` get the parts XLA loses (poles, signed zeros) patched in.
+Complex division and power are NumPy's loops (Smith's division; ``npy_cpow`` with
+glibc's ``cexp(y log x)`` and C99's product).
 """
 
 from __future__ import annotations
@@ -329,3 +336,92 @@ def _wrap_div():
 
 
 _wrap_div()
+
+
+# ---------------------------------------------------------------------------- complex power
+# NumPy's complex power (npy_cpow) is 1 for a zero exponent; for a zero base 0 where the
+# exponent's real part is positive, else nan + nanj; for an integral real exponent n with
+# |n| < 100 repeated squaring with the plain product (1 / that for n < 0: n = 1, 2, 3
+# unrolled); otherwise exp(y log x). XLA's power is exp(y log x) everywhere (0 ** (1 + 1j)
+# was nan + nanj, (1 + 1j) ** 2 not exactly 2j).
+
+def _cmul(x, y):
+    a, b, c, d = lax.real(x), lax.imag(x), lax.real(y), lax.imag(y)
+    return lax.complex(lax.sub(lax.mul(a, c), lax.mul(b, d)), lax.add(lax.mul(a, d), lax.mul(b, c)))
+
+
+def _c99_mul(x, y):
+    """``x * y`` as C99 Annex G's ``__muldc3`` (glibc's ``cpow`` multiplies ``y log x`` so):
+    the plain product, recomputed where both parts are NaN and an operand or a partial
+    product is infinite, with infinities as +-1 and NaNs as +-0, times inf."""
+    a, b, c, d = lax.real(x), lax.imag(x), lax.real(y), lax.imag(y)
+    ac, bd, ad, bc = lax.mul(a, c), lax.mul(b, d), lax.mul(a, d), lax.mul(b, c)
+    re, im = lax.sub(ac, bd), lax.add(ad, bc)
+
+    def isnan(v):
+        return lax.ne(v, v)
+
+    def isinf(v):
+        return lax.eq(lax.abs(v), _const(math.inf, v))
+
+    def unit(v):  # copysign(isinf(v) ? 1 : 0, v)
+        return _flip(_signbit(v), lax.select(isinf(v), _const(1.0, v), _const(0.0, v)))
+
+    def nan_to_zero(v, pred):  # copysign(0, v) where pred and v is NaN
+        return lax.select(lax.and_(pred, isnan(v)), _flip(_signbit(v), _const(0.0, v)), v)
+
+    x_inf = lax.or_(isinf(a), isinf(b))
+    y_inf = lax.or_(isinf(c), isinf(d))
+    a, b = lax.select(x_inf, unit(a), a), lax.select(x_inf, unit(b), b)
+    c, d = nan_to_zero(c, x_inf), nan_to_zero(d, x_inf)
+    c, d = lax.select(y_inf, unit(c), c), lax.select(y_inf, unit(d), d)
+    a, b = nan_to_zero(a, y_inf), nan_to_zero(b, y_inf)
+    part_inf = lax.and_(lax.not_(lax.or_(x_inf, y_inf)),
+                        lax.or_(lax.or_(isinf(ac), isinf(bd)), lax.or_(isinf(ad), isinf(bc))))
+    a, b, c, d = (nan_to_zero(v, part_inf) for v in (a, b, c, d))
+    again = lax.and_(lax.and_(isnan(re), isnan(im)),
+                     lax.or_(lax.or_(x_inf, y_inf), part_inf))
+    inf = _const(math.inf, re)
+    re2 = lax.mul(inf, lax.sub(lax.mul(a, c), lax.mul(b, d)))
+    im2 = lax.mul(inf, lax.add(lax.mul(a, d), lax.mul(b, c)))
+    return lax.complex(lax.select(again, re2, re), lax.select(again, im2, im))
+
+
+def _complex_pow(x, y):
+    a, b, c, d = lax.real(x), lax.imag(x), lax.real(y), lax.imag(y)
+    zero = _const(0.0, c)
+    one = lax.complex(_const(1.0, c), zero)
+    general = lax.exp(_c99_mul(y, lax.log(x)))
+    n = lax.abs(c)
+    integral = lax.and_(lax.and_(lax.eq(d, zero), lax.eq(lax.floor(c), c)),
+                        lax.lt(n, _const(100.0, c)))
+    n = lax.convert_element_type(lax.select(integral, n, zero), np.dtype(np.int32))
+    acc, p = one, x
+    for bit in range(7):  # |n| < 100 < 2 ** 7
+        if bit:
+            p = _cmul(p, p)
+        on = lax.ne(lax.and_(n, _const(1 << bit, n)), _const(0, n))
+        acc = lax.select(on, _cmul(acc, p), acc)
+    x2 = _cmul(x, x)
+    for k, value in ((1, x), (2, x2), (3, _cmul(x, x2))):
+        acc = lax.select(lax.eq(n, _const(k, n)), value, acc)
+    acc = lax.select(lax.lt(c, zero), _complex_div(one, acc)[0], acc)
+    out = lax.select(integral, acc, general)
+    nan = _const(math.nan, c)
+    at_zero = lax.select(lax.gt(c, zero), lax.complex(zero, zero), lax.complex(nan, nan))
+    out = lax.select(lax.and_(lax.eq(a, zero), lax.eq(b, zero)), at_zero, out)
+    return [lax.select(lax.and_(lax.eq(c, zero), lax.eq(d, zero)), one, out)]
+
+
+def _wrap_pow():
+    inner = LOWERINGS[lax.pow_p]
+
+    def rule(ctx, x, y):
+        if x.aval.dtype.kind != "c":
+            return inner(ctx, x, y)
+        return _lower_traced(ctx, _complex_pow, ctx.broadcast_operands(x, y), "complex_pow")
+
+    lowering(lax.pow_p)(rule)
+
+
+_wrap_pow()

@@ -64,19 +64,21 @@ def _mismatch(got, want, rtol) -> np.ndarray:
         return _mismatch(got.real, want.real, rtol) | _mismatch(got.imag, want.imag, rtol)
     if want.dtype.kind != "f":
         return got != want
-    same = (np.isnan(got) & np.isnan(want)) | ((got == want) & (np.signbit(got) == np.signbit(want)))
+    same = ((np.isnan(got) & np.isnan(want))
+            | ((got == want) & (np.signbit(got) == np.signbit(want))))
     close = np.isfinite(want) & (want != 0) & (np.abs(got - want) <= rtol * np.abs(want))
     return ~(same | close)
 
 
-def _flushed(got, want) -> np.ndarray:
-    """Where a part of NumPy's result is subnormal and ``got`` has a zero of its sign there
-    (XLA:CPU flushes subnormal results to zero; README, "Subnormal numbers")."""
+def _flushed(got, want, rtol) -> np.ndarray:
+    """Where a part of NumPy's result is subnormal, ``got`` has a zero of its sign there and
+    the other part matches (XLA:CPU flushes subnormal results to zero; README, "Subnormal
+    numbers")."""
     got, want = np.asarray(got), np.asarray(want)
     if want.dtype.kind == "c":
-        re, im = _flushed(got.real, want.real), _flushed(got.imag, want.imag)
-        ok_re = re | ~_mismatch(got.real, want.real, 0)
-        ok_im = im | ~_mismatch(got.imag, want.imag, 0)
+        re, im = _flushed(got.real, want.real, rtol), _flushed(got.imag, want.imag, rtol)
+        ok_re = re | ~_mismatch(got.real, want.real, rtol)
+        ok_im = im | ~_mismatch(got.imag, want.imag, rtol)
         return (re | im) & ok_re & ok_im
     if want.dtype.kind != "f":
         return np.zeros(want.shape, bool)
@@ -143,7 +145,7 @@ def _check(name, args, want, dt, *, skip=None, unsigned=None):
     keep = np.ones(want.shape, bool) if skip is None else ~skip
     rtol = RTOL[dt]
     bad_eager = _mismatch(eager, want, rtol) & keep
-    bad_jit = _mismatch(jitted, want, rtol) & keep & ~_flushed(jitted, want)
+    bad_jit = _mismatch(jitted, want, rtol) & keep & ~_flushed(jitted, want, rtol)
     if unsigned is not None:
         bad_eager &= ~unsigned(eager, want)
         bad_jit &= ~unsigned(jitted, want)

@@ -87,20 +87,14 @@ def _table(prim, dtype: np.dtype) -> list:
 def _classes(x):
     """The class (above) of each element of the real array ``x``, as int32."""
     a = core.aval_of(x)
-    ints = {4: np.int32, 8: np.int64}[a.dtype.itemsize]
 
     def c(v):
         return lax.broadcast_in_dim(M.scalar(v, np.int32), a.shape, ())
 
-    def f(v):
-        return lax.broadcast_in_dim(M.scalar(v, a.dtype), a.shape, ())
-
-    neg = lax.lt(lax.bitcast_convert_type(x, ints),
-                 lax.broadcast_in_dim(M.scalar(0, ints), a.shape, ()))
-    zero = lax.select_n(neg, c(0), c(1))
-    out = lax.select_n(lax.eq(x, f(0.0)), c(5), zero)
-    out = lax.select_n(lax.eq(x, f(math.inf)), out, c(2))
-    out = lax.select_n(lax.eq(x, f(-math.inf)), out, c(3))
+    zero = lax.select_n(_signbit(x), c(0), c(1))
+    out = lax.select_n(lax.eq(x, _const(0.0, x)), c(5), zero)
+    out = lax.select_n(lax.eq(x, _const(math.inf, x)), out, c(2))
+    out = lax.select_n(lax.eq(x, _const(-math.inf, x)), out, c(3))
     return lax.select_n(lax.ne(x, x), out, c(4))
 
 
@@ -324,19 +318,6 @@ def _complex_div(x, y):
     return [lax.complex(lax.select(zero, lax.div(a, ac), re), lax.select(zero, lax.div(b, ac), im))]
 
 
-def _wrap_div():
-    inner = LOWERINGS[lax.div_p]
-
-    def rule(ctx, x, y):
-        if x.aval.dtype.kind != "c":
-            return inner(ctx, x, y)
-        return _lower_traced(ctx, _complex_div, ctx.broadcast_operands(x, y), "complex_div")
-
-    lowering(lax.div_p)(rule)
-
-
-_wrap_div()
-
 
 # ---------------------------------------------------------------------------- complex power
 # NumPy's complex power (npy_cpow) is 1 for a zero exponent; for a zero base 0 where the
@@ -413,15 +394,17 @@ def _complex_pow(x, y):
     return [lax.select(lax.and_(lax.eq(c, zero), lax.eq(d, zero)), one, out)]
 
 
-def _wrap_pow():
-    inner = LOWERINGS[lax.pow_p]
+def _wrap_binary(prim, fun):
+    """Lower complex ``prim`` as ``fun`` (real operands keep the existing rule)."""
+    inner = LOWERINGS[prim]
 
     def rule(ctx, x, y):
         if x.aval.dtype.kind != "c":
             return inner(ctx, x, y)
-        return _lower_traced(ctx, _complex_pow, ctx.broadcast_operands(x, y), "complex_pow")
+        return _lower_traced(ctx, fun, ctx.broadcast_operands(x, y), f"complex_{prim.name}")
 
-    lowering(lax.pow_p)(rule)
+    lowering(prim)(rule)
 
 
-_wrap_pow()
+_wrap_binary(lax.div_p, _complex_div)
+_wrap_binary(lax.pow_p, _complex_pow)

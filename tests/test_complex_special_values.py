@@ -137,8 +137,8 @@ def _products_overflow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _check(names, args, wants, dt, *, skip=None, unsigned=None):
     """``xnp.<name>`` for each of ``names``, eagerly and under one jit, on ``args`` against
-    ``wants[name]`` (NumPy), except at ``skip[name]``; ``unsigned[name](got, want)`` says
-    where a zero's sign may differ."""
+    ``wants[name]`` (NumPy), the jitted values except at ``skip[name]``;
+    ``unsigned[name](got, want)`` says where a zero's sign may differ."""
     skip, unsigned = skip or {}, unsigned or {}
     xs = [xnp.asarray(a) for a in args]
     fs = [getattr(xnp, name) for name in names]
@@ -149,7 +149,7 @@ def _check(names, args, wants, dt, *, skip=None, unsigned=None):
     for name, e, j in zip(names, eager, jitted):
         want = wants[name]
         keep = ~skip[name] if name in skip else np.ones(want.shape, bool)
-        bad_eager = _mismatch(e, want, rtol) & keep
+        bad_eager = _mismatch(e, want, rtol)
         bad_jit = _mismatch(j, want, rtol) & keep & ~_flushed(j, want, rtol)
         if name in unsigned:
             bad_eager &= ~unsigned[name](e, want)
@@ -172,10 +172,16 @@ def _numpy(names, args, standard=None):
     return wants
 
 
+def _log1p_rounds(z: np.ndarray) -> np.ndarray:
+    """Where NumPy's complex log1p, ``log|1 + z|``, rounds the real part to 0 (a nonzero
+    ``|z| < eps``): under jit it is accurate there (``log1p(1e-300 + 0j)`` is ``1e-300``)."""
+    return np.isfinite(z) & (z.real != 0) & (np.abs(z) < np.finfo(z.real.dtype).eps)
+
+
 @pytest.mark.parametrize("dt", [C128, C64], ids=str)
 def test_unary_complex_special_values(dt):
     z = _parts_grid(dt, coarse=False)
-    _check(UNARY, [z], _numpy(UNARY, [z], STANDARD), dt)
+    _check(UNARY, [z], _numpy(UNARY, [z], STANDARD), dt, skip={"log1p": _log1p_rounds(z)})
 
 
 # NumPy's complex power of a zero result takes the sign of the imaginary zero from a NaN

@@ -137,9 +137,10 @@ _INVERSES = {_LN2: float(np.log2(np.e)), _LN10: float(np.log10(np.e))}
 @fastpath.unary("log1p")
 def log1p(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
-    """``log(1 + x)``, accurate for small ``x`` (float). Complex ``x`` is NumPy's
-    ``log|1 + x| + i atan2(x.imag, 1 + x.real)``, also under ``jit`` (as NumPy, it rounds
-    a tiny ``|x|``: ``log1p(1e-300 + 0j)`` is ``0j``)."""
+    """``log(1 + x)``, accurate for small ``x`` (float). Complex ``x`` eagerly is NumPy's
+    ``log|1 + x| + i atan2(x.imag, 1 + x.real)``, which rounds a tiny ``|x|``
+    (``log1p(1e-300 + 0j)`` is ``0j``); under ``jit`` the real part is accurate there
+    (``1e-300``; README, "Special values under jit")."""
     _extras("log1p", casting, order, subok, signature)
     return _float_unary("log1p", lax.log1p, x, out, where, casting, dtype)
 

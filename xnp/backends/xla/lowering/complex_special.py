@@ -19,8 +19,8 @@ the jitted special values are the eager ones by construction; the fix-up is
 written with lax functions and lowered inline.
 
 Before that fix-up, some of XLA's values are replaced: ``sin``/``cos``/``sinh``/
-``cosh``/``log1p``/``expm1`` are computed by the formulas NumPy's loops use (glibc's C99
-``csinh``/``ccosh`` scaling, NumPy's ``log1p``/``expm1``), and ``atan``/``atanh``/
+``cosh``/``expm1`` are computed by the formulas NumPy's loops use (glibc's C99
+``csinh``/``ccosh`` scaling, NumPy's ``expm1``), and ``atan``/``atanh``/``log1p``/
 ``exp``/``exp2``/``tan`` get the parts XLA loses (poles, signed zeros) patched in.
 Complex division and power are NumPy's loops (Smith's division; ``npy_cpow`` with
 glibc's ``cexp(y log x)`` and C99's product).
@@ -137,8 +137,8 @@ def _mirror(kind, z, w):
 # ---------------------------------------------------------------- formulas replacing XLA's
 # XLA's complex sin/cos/sinh/cosh build sinh and cosh of one part from exp, which rounds a
 # tiny part to 0 (sinh(1e-300 + 0j) was 0j) and overflows to inf * 0 = NaN (cos(1e300j)
-# was inf + nanj); its complex log1p is -inf at -1 + 1e-300j. These are computed here as
-# C99 Annex G implementations (glibc's, which NumPy calls) do.
+# was inf + nanj). These are computed here as
+# C99 Annex G implementations (glibc's, which NumPy calls) do; expm1 as NumPy's loop.
 
 def _hyperbolic_parts(x, y, odd):
     """``(re, im)`` of ``sinh(x + iy)`` (``odd``) or ``cosh(x + iy)``.
@@ -183,13 +183,6 @@ def _cos(z):  # cos z = cosh(iz)
     return lax.complex(*_hyperbolic_parts(lax.neg(lax.imag(z)), lax.real(z), odd=False))
 
 
-def _log1p(z):
-    """NumPy's complex log1p: ``log|1 + z| + i atan2(y, 1 + x)`` (exact at ``-1 + yj``)."""
-    x, y = lax.real(z), lax.imag(z)
-    xp1 = lax.add(x, _const(1.0, x))
-    return lax.complex(lax.log(lax.abs(lax.complex(xp1, y))), lax.atan2(y, xp1))
-
-
 def _expm1(z):
     """NumPy's complex expm1: ``expm1(x) cos(y) - 2 sin(y/2)^2 + i exp(x) sin(y)``."""
     x, y = lax.real(z), lax.imag(z)
@@ -199,7 +192,7 @@ def _expm1(z):
 
 
 _FORMULAS = {lax.sin_p: _sin, lax.cos_p: _cos, lax.sinh_p: _sinh, lax.cosh_p: _cosh,
-             lax.log1p_p: _log1p, lax.expm1_p: _expm1}
+             lax.expm1_p: _expm1}
 
 
 # XLA's complex atanh overflows at its singular points (atanh(1 + 1e-300j) was inf;
@@ -228,6 +221,16 @@ def _atan_patch(z, w):
     return lax.complex(lax.imag(v), lax.neg(lax.real(v)))
 
 
+def _log1p_patch(z, w):
+    """XLA's complex log1p (``log1p(x (2 + x) + y^2) / 2``, accurate for small ``|z|``) is
+    -inf at ``-1 + 1e-300j``, where ``y^2`` underflows: for ``|1 + z| < 1/2`` the real part
+    is ``log|1 + z|`` (NumPy's formula, exact there)."""
+    x, y = lax.real(z), lax.imag(z)
+    r = lax.abs(lax.complex(lax.add(x, _const(1.0, x)), y))
+    re = lax.select(lax.lt(r, _const(0.5, r)), lax.log(r), lax.real(w))
+    return lax.complex(re, lax.imag(w))
+
+
 def _zero_part_kept(imaginary):
     """A patch giving the result's real (imaginary) part the input's zero where that part
     of the input is zero: ``exp(x - 0j)`` is ``exp(x) - 0j`` and ``tan(-0 + yj)`` has
@@ -242,7 +245,7 @@ def _zero_part_kept(imaginary):
     return patch
 
 
-_PATCHES = {lax.atanh_p: _atanh_patch, lax.atan_p: _atan_patch,
+_PATCHES = {lax.atanh_p: _atanh_patch, lax.atan_p: _atan_patch, lax.log1p_p: _log1p_patch,
             lax.exp_p: _zero_part_kept(imaginary=True), lax.exp2_p: _zero_part_kept(imaginary=True),
             lax.tan_p: _zero_part_kept(imaginary=False)}
 

@@ -365,12 +365,34 @@ def reciprocal(x, /, out=None, *, where=True, casting="same_kind", order="K", dt
                subok=True, signature=None):
     """``1 / x`` in ``x``'s dtype. Integers truncate (``1 // x`` towards zero: 0 unless
     ``|x| == 1``); integer ``1 / 0`` gives 0 (NumPy's value there is platform-defined).
-    Bool input gives int8."""
+    Bool input gives int8. Complex ``x`` follows NumPy's loop (Smith's division without
+    special cases), so ``0j``, ``inf + infj`` and any NaN part give ``nan + nanj``."""
     _extras("reciprocal", casting, order, subok, signature)
     x = _unary("reciprocal", x, dtype, casting)
-    if _dtype_of(x).kind == "b":
+    dt = _dtype_of(x)
+    if dt.kind == "b":
         x = _as_dtype("reciprocal", x, _INT8)
+    if dt.kind == "c":
+        return _finish("reciprocal", _complex_reciprocal(x), out, where, casting)
     return _finish("reciprocal", lax.div(_scalar(1, _dtype_of(x)), x), out, where, casting)
+
+
+def _complex_reciprocal(x):
+    """NumPy's complex reciprocal: with ``r = b / a`` when ``|b| <= |a|``, ``1 / (a + b r)
+    - i r / (a + b r)``; otherwise (also for NaN) ``r = a / b`` and ``r / (a r + b) -
+    i / (a r + b)``."""
+    a, b = lax.real(x), lax.imag(x)
+    one = _scalar(1, _dtype_of(a))
+    first = lax.le(lax.abs(b), lax.abs(a))
+    num, den = lax.select(first, b, a), lax.select(first, a, b)
+    r = lax.div(num, den)
+    d = lax.add(lax.mul(num, r), den)  # a + b r, or b + a r
+    # r * (1 / d), not r / d: XLA rewrites (num / den) / d as num / (den * d), which
+    # under/overflows (1e-300 + 1e-300j gave an infinite part)
+    big = lax.div(one, d)
+    small = lax.mul(r, big)
+    return lax.complex(lax.select(first, big, small),
+                       lax.neg(lax.select(first, small, big)))
 
 
 

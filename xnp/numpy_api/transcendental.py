@@ -102,7 +102,7 @@ def log(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
 def log2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Base-2 logarithm, computed as ``log(x) / log(2)`` (may differ from NumPy in the
-    last bit)."""
+    last bit); complex: both parts of ``log(x)`` times ``log2(e)``, as NumPy."""
     _extras("log2", casting, order, subok, signature)
     x = _inexact("log2", x, dtype, casting)
     return _finish("log2", _div_by_const(lax.log(x), _LN2), out, where, casting)
@@ -111,20 +111,36 @@ def log2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
 def log10(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """Base-10 logarithm, computed as ``log(x) / log(10)`` (may differ from NumPy in the
-    last bit, e.g. ``log10(1000.0)`` can be ``2.9999999999999996``)."""
+    last bit, e.g. ``log10(1000.0)`` can be ``2.9999999999999996``); complex: both parts
+    of ``log(x)`` times ``log10(e)``, as NumPy."""
     _extras("log10", casting, order, subok, signature)
     x = _inexact("log10", x, dtype, casting)
     return _finish("log10", _div_by_const(lax.log(x), _LN10), out, where, casting)
 
 
 def _div_by_const(x, c: float):
-    return lax.div(x, _scalar(c, _dtype_of(x)))
+    """``x / c`` for real ``x``; complex ``x`` has both parts scaled by the real ``1 / c``
+    (as NumPy's complex log2/log10: a complex division by ``c + 0j`` would turn
+    ``-inf + 0j`` into ``-inf + nanj``)."""
+    dt = _dtype_of(x)
+    if dt.kind != "c":
+        return lax.div(x, _scalar(c, dt))
+    re, im = lax.real(x), lax.imag(x)
+    inv = _scalar(_INVERSES.get(c, 1.0 / c), _dtype_of(re))
+    return lax.complex(lax.mul(re, inv), lax.mul(im, inv))
+
+
+# log2(e) and log10(e) rounded once (NumPy's NPY_LOG2E / NPY_LOG10E), not 1 / ln 2 rounded twice
+_INVERSES = {_LN2: float(np.log2(np.e)), _LN10: float(np.log10(np.e))}
 
 
 @fastpath.unary("log1p")
 def log1p(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
-    """``log(1 + x)``, accurate for small ``x`` (float)."""
+    """``log(1 + x)``, accurate for small ``x`` (float). Complex ``x`` eagerly is NumPy's
+    ``log|1 + x| + i atan2(x.imag, 1 + x.real)``, which rounds a tiny ``|x|``
+    (``log1p(1e-300 + 0j)`` is ``0j``); under ``jit`` the real part is accurate there
+    (``1e-300``; README, "Special values under jit")."""
     _extras("log1p", casting, order, subok, signature)
     return _float_unary("log1p", lax.log1p, x, out, where, casting, dtype)
 

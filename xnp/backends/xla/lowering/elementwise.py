@@ -405,22 +405,16 @@ def _lower_asin(ctx, x):
 lowering(lax.atan2_p)(_flushing("stablehlo.atan2"))
 
 
-def _extremum(hlo_name, direction):
+def _extremum(hlo_name):
     def rule(ctx, x, y):
-        x, y = ctx.broadcast_operands(x, y)
-        if x.aval.dtype not in kit.FLOATING:
-            return [ctx.op(hlo_name, [x, y])]
-        # NaN propagates; a tie (-0.0 / 0.0) gives y, as NumPy's x86-64 loops
-        take_x = ctx.op("stablehlo.or", [_compare_values(ctx, x, y, direction),
-                                          _compare_values(ctx, x, x, "NE")],
-                        x.aval.update(dtype=np.dtype(np.bool_), weak_type=False))
-        return [_select(ctx, take_x, x, y)]
+        # one op for every dtype: XLA's maximum/minimum propagate NaN for floats
+        return [ctx.op(hlo_name, list(ctx.broadcast_operands(x, y)))]
 
     return rule
 
 
-lowering(lax.max_p)(_extremum("stablehlo.maximum", "GT"))
-lowering(lax.min_p)(_extremum("stablehlo.minimum", "LT"))
+lowering(lax.max_p)(_extremum("stablehlo.maximum"))
+lowering(lax.min_p)(_extremum("stablehlo.minimum"))
 
 
 def _hyperbolic(chlo_name, odd):

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 
 import numpy as np
 
 from xnp import lax
 from xnp import numpy_api as _api
 from xnp import numpy_protocols
+from xnp.array_api import CPU_DEVICE, check_api_version
 from xnp.numpy_api import ndarray_internals
 from xnp.tracing import core, fastpath
 from xnp.tracing.core import Array, Tracer
@@ -424,11 +426,8 @@ class ArrayMethods:
         versions xnp implements (``xnp.config.ARRAY_API_VERSIONS``); ``ValueError``
         for any other value.
         """
-        import xnp  # noqa: PLC0415
-        from xnp.array_api import check_api_version  # noqa: PLC0415
-
         check_api_version("xnp.Array.__array_namespace__", api_version)
-        return xnp
+        return _namespace()
 
 
 # ------------------------------------------------------------------ eager-only protocols
@@ -598,34 +597,6 @@ def _rebuild(value, weak):
     return Array(value, weak)
 
 
-class _Device:
-    """The device an array lives on (``cpu:0`` for the NumPy backend)."""
-
-    platform = "cpu"
-    id = 0
-
-    def __repr__(self):
-        return "CpuDevice(id=0)"
-
-    def __str__(self):
-        return "cpu:0"
-
-    def __eq__(self, other):
-        # the host CPU: NumPy's arrays report it as the string "cpu", so an xnp array and
-        # a NumPy array mixed by a library (scikit-learn's device checks) agree; and
-        # xnp.devices()[0], the same device as an XLA device object
-        if isinstance(other, str):
-            return other in ("cpu", "cpu:0")
-        return isinstance(other, _Device) or (getattr(other, "platform", None) == "cpu"
-                                              and getattr(other, "id", None) == 0)
-
-    def __hash__(self):
-        return hash("cpu")
-
-
-CPU_DEVICE = _Device()
-
-
 def _device(self):
     """The array's device: ``cpu:0`` (``CPU_DEVICE``) for host arrays and arrays on device
     0, the device of an array placed on another one (``xnp.device_put(x, devices()[1])``),
@@ -665,15 +636,11 @@ def _to_device(self, device, /, *, stream=None):
     return self if _device(self) == target else sharding.device_put(self, target)
 
 
-_NAMESPACE: list = []
-
-
 def _namespace():
-    if not _NAMESPACE:
-        import xnp  # noqa: PLC0415  (xnp imports this module)
-
-        _NAMESPACE.append(xnp)
-    return _NAMESPACE[0]
+    """The ``xnp`` package, the namespace of these arrays. It is this module's own
+    package, which Python initialises before any of its submodules, so it is looked up
+    (at call time, when it is complete) rather than imported."""
+    return sys.modules[__package__]
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):

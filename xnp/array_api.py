@@ -9,17 +9,44 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import config
-from xnp.array import CPU_DEVICE
 from xnp.numpy_api._util import api_sequence
 from xnp.numpy_api.creation import _is_cpu_device, asarray
 from xnp.numpy_api.dtypes import isdtype
 from xnp.tracing import core
 
-__all__ = ["Info", "__array_namespace_info__", "from_dlpack", "check_api_version"]
+__all__ = ["Info", "__array_namespace_info__", "from_dlpack", "check_api_version", "CPU_DEVICE"]
 
 # the standard's dtypes, in the standard's order (xnp has more: float16, bfloat16, float8)
 _STANDARD_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                     "uint64", "float32", "float64", "complex64", "complex128")
+
+
+class _Device:
+    """The device an array lives on (``cpu:0`` for the NumPy backend)."""
+
+    platform = "cpu"
+    id = 0
+
+    def __repr__(self):
+        return "CpuDevice(id=0)"
+
+    def __str__(self):
+        return "cpu:0"
+
+    def __eq__(self, other):
+        # the host CPU: NumPy's arrays report it as the string "cpu", so an xnp array and
+        # a NumPy array mixed by a library (scikit-learn's device checks) agree; and
+        # xnp.devices()[0], the same device as an XLA device object
+        if isinstance(other, str):
+            return other in ("cpu", "cpu:0")
+        return isinstance(other, _Device) or (getattr(other, "platform", None) == "cpu"
+                                              and getattr(other, "id", None) == 0)
+
+    def __hash__(self):
+        return hash("cpu")
+
+
+CPU_DEVICE = _Device()
 
 
 def check_api_version(fname: str, api_version) -> None:

@@ -46,13 +46,7 @@ OVERSIZED = {
 # helpers imported back by the modules they serve, hook slots). Each entry is one
 # strongly connected component of the import graph.
 KNOWN_CYCLES = [
-    {"xnp", "xnp.array", "xnp.array_api"},
     {"xnp.config", "xnp.tracing.core", "xnp.tracing.fastpath"},
-    {"xnp.tracing.jaxpr", "xnp.tracing.pretty"},
-    {"xnp.backends.xla", "xnp.backends.xla.eager"},
-    {"xnp.numpy_api._index_at", "xnp.numpy_api._index_core", "xnp.numpy_api._shape_views",
-     "xnp.numpy_api._util", "xnp.numpy_api._views", "xnp.numpy_api.creation",
-     "xnp.numpy_api.indexing", "xnp.numpy_api.manipulation"},
 ]
 
 # --------------------------------------------------------------------------- (c) layer order

@@ -354,6 +354,28 @@ def test_array_of_traced_values_is_staged():
     assert_allclose(r, np.array([3.0, 6.0]))
 
 
+
+def test_array_of_traced_values_nested_and_mixed():
+    # rows mixing xnp values, Python scalars and lists are joined as xnp.stack joins them:
+    # the dtype is NEP 50's (the Python scalars are weak), the values NumPy's
+    def body(m, x):
+        return m.array([[x[0], 2.0, x[1]], [1, x[1] * 3, -x[0]]])
+
+    x = np.array([1.5, -2.0], np.float32)
+    want = np.array([[1.5, 2.0, -2.0], [1, -6.0, -1.5]], np.float32)
+    for f in (lambda x: body(xp, x), xnp.jit(lambda x: body(xp, x))):
+        got = f(xp.asarray(x))
+        assert got.dtype == np.float32 and got.shape == (2, 3)
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_array_of_traced_values_of_different_shapes_raises_value_error():
+    with pytest.raises(ValueError):  # NumPy's class for an inhomogeneous sequence
+        np.array([np.ones(2), np.ones(3)])
+    with pytest.raises(ValueError, match=r"xnp.asarray: .* different shapes, "
+                                         r"float64\[2\], float64\[3\]"):
+        xnp.jit(lambda x: xp.asarray([x, xp.ones(3)]))(np.ones(2))
+
 def test_astype_and_copy():
     check_vs_numpy(lambda m, x: m.astype(x, np.int8), np.linspace(-3, 3, 7))
     a = xp.arange(3)

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 import xnp
 from xnp import lax
 from xnp.tracing import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, ShapedArray, Var, eval_jaxpr
-from xnp.tracing.jaxpr import JaxprTypeError, typecheck_jaxpr
-from xnp.tracing.pretty import pp_eqn
+from xnp.tracing.jaxpr import JaxprTypeError, pp_eqn, typecheck_jaxpr
 
 
 def norm(text: str) -> str:

@@ -551,7 +551,8 @@ def getitem(x, idx):
             out = lax.copy(out)
         return out
     if out is not x:
-        out = track_view(x, out, entries)
+        out = track_view(x, out, entries, read=lambda base: _read(base, entries),
+                         write=lambda base, new: _write(base, entries, new, view_write=True))
     return out
 
 

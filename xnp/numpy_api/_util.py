@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from xnp import config, lax
+from xnp.numpy_api._views import rebind_traced
 from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray, canonical_dtype
 
@@ -122,11 +123,15 @@ def _from_sequence(fname, seq, argname):
         return False
 
     if has_traced(seq) or leaves:
-        # stack element by element so traced entries stay traced
-        from xnp.numpy_api import manipulation  # noqa: PLC0415
-
+        # join element by element (as xnp.stack does) so traced entries stay traced
         items = [asarray_for(fname, v, argname) for v in seq]
-        return manipulation.stack(items)
+        avals = [core.aval_of(x) for x in items]
+        if any(av.shape != avals[0].shape for av in avals):
+            raise ValueError(f"xnp.{fname}: argument `{argname}` is not a valid array: its "
+                             f"entries have different shapes, {errors.avals_str(avals)}")
+        dt, weak = result_dtype(*avals)
+        return lax.concatenate([lax.expand_dims(promote_to(fname, x, dt, weak), (0,))
+                                for x in items], 0)
     try:
         a = np.asarray(seq)
     except (ValueError, OverflowError) as e:
@@ -480,6 +485,4 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
         core.check_eager_write(oa, res)
         out._writable_value()[...] = res._value if type(res) is core.Array else res
         return out
-    from xnp.numpy_api import indexing  # noqa: PLC0415  (indexing imports this module)
-
-    return indexing.rebind_traced(out, res, fname)
+    return rebind_traced(out, res, fname)

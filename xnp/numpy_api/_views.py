@@ -44,9 +44,9 @@ class ViewOf:
     token when the view was last read; None for an eager base) and ``strides`` (the element
     strides NumPy's view would have, :mod:`xnp.numpy_api._layout`; None: unknown).
 
-    A basic-index view has the index ``entries``; a reshape-family view (transpose,
-    squeeze, expand_dims, reshape...) has ``entries=None``, ``read(base) -> view`` and
-    ``write(base, new_view) -> new_base``; ``write=None`` marks a reshape whose
+    Every view has ``read(base) -> view`` and ``write(base, new_view) -> new_base``; a
+    basic-index view also has the index ``entries``, a reshape-family view (transpose,
+    squeeze, expand_dims, reshape...) ``entries=None``. ``write=None`` marks a reshape whose
     view-or-copy status could not be decided (writes through it or into its base raise).
     """
 
@@ -87,11 +87,12 @@ def _live_views(base) -> list:
     return [v for v in (r() for r in entry[1]) if v is not None]
 
 
-def track_view(base, out, entries, *, read=None, write=None, strides=None):
-    """``out`` as a view of ``base``: ``base[entries]`` (a basic-index read), or, with
-    ``entries=None``, ``read(base)`` for a reshape-family op whose writes go back by
-    ``write(base, new_view)`` (``write=None``: view-or-copy undecided, writes raise);
-    ``strides`` is then the view's modelled layout (:mod:`xnp.numpy_api._layout`).
+def track_view(base, out, entries, *, read, write, strides=None):
+    """``out`` as a view of ``base``: ``read(base)``, whose writes go back by
+    ``write(base, new_view)`` (``write=None``: view-or-copy undecided, writes raise).
+    ``entries`` is the index of a basic-index read ``base[entries]``; with
+    ``entries=None`` (a reshape-family op) ``strides`` is the view's modelled layout
+    (:mod:`xnp.numpy_api._layout`).
 
     A read of a tracer of the current trace that did not produce one of its tracers
     (e.g. a slice of a value with a zero tangent under ``grad``: the read runs on the
@@ -123,15 +124,13 @@ def _undecided(t):
 
 def _replay_views(t, skip=None) -> None:
     """Re-read the live views of ``t`` after ``t`` was written."""
-    from xnp.numpy_api._index_core import _read  # noqa: PLC0415  (_index_core imports this module)
-
     for v in _live_views(t):
         rec = v.view_of
         if v is skip or rec is None or rec.base is not t or not v._trace.alive:
             continue
-        if rec.entries is None and rec.write is None:
+        if rec.write is None:
             raise _undecided(v)
-        v._assign(_read(t, rec.entries) if rec.entries is not None else rec.read(t))
+        v._assign(rec.read(t))
         rec.base_token = t._value_token()
         _replay_views(v)
 
@@ -147,8 +146,6 @@ def rebind(t, new, skip=None) -> None:
     NotImplementedError
         ``t``'s base was rebound without replaying its views.
     """
-    from xnp.numpy_api._index_core import _write  # noqa: PLC0415  (_index_core imports this module)
-
     trace = core.current_trace()
     if t._trace is not trace:
         # under grad/vmap the transformation retries the function under jit (the array may
@@ -172,9 +169,7 @@ def rebind(t, new, skip=None) -> None:
                 "xnp: writing through a view of a traced array whose base was updated by an "
                 "operation that does not propagate to views (e.g. out=); index the base array "
                 "instead.")
-        if rec.entries is not None:
-            new_base = _write(base, rec.entries, new, view_write=True)
-        elif rec.write is None:
+        if rec.write is None:
             raise _undecided(t)
         else:
             new_base = rec.write(base, new)

@@ -21,8 +21,7 @@ import numpy as np
 
 from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray
-from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, typecheck_jaxpr
-from xnp.tracing.pretty import pp_eqn
+from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, pp_eqn, typecheck_jaxpr
 
 __all__ = ["DebugInfo", "bound_arg_names", "DynamicJaxprTrace", "JitTracer", "trace_to_jaxpr",
            "debug_info_for",

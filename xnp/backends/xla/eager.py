@@ -18,6 +18,7 @@ import numpy as np
 from xnp import config
 from xnp.backends.xla import client as _client
 from xnp.backends.xla import compile_cache
+from xnp.backends.xla.executable import Compiled
 from xnp.backends.xla.lowering import LOWERINGS, UNSUPPORTED, lower_closed_jaxpr
 from xnp.tracing import ShapedArray, core
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
@@ -110,8 +111,6 @@ class XlaEagerBackend:
                 self._cache.move_to_end(key)
                 hold.used = True
         if hold is None:
-            from xnp.backends.xla import Compiled  # noqa: PLC0415
-
             hold = _Hold(self, key, Compiled(self._compile(prim, list(avals), params)))
             with self._lock:
                 self._cache[key] = hold

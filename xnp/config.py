@@ -17,7 +17,9 @@ jit_cache_size : int (default 4096)
     Traced entries kept per jitted function (least recently used dropped); their
     executables are kept as ``executable_cache_size`` says.
 eager_backend : str (default "numpy")
-    The backend that runs eager operations.
+    The backend that runs eager operations: "numpy", or "xla" (each primitive through
+    a cached one-equation XLA executable, to test the compiled path). One of
+    ``EAGER_BACKENDS``.
 executable_cache_size : int (default 256)
     Compiled XLA executables kept in memory across all jitted functions (least
     recently called dropped), so an equal program staged by another ``jit`` wrapper
@@ -43,6 +45,10 @@ array_api_version : str (env ``XNP_ARRAY_API_VERSION``, default "2025.12")
 The snapshot of the options that can change what is traced (:func:`snapshot`) is
 part of every jit cache key; options such as ``executable_cache_size`` and
 ``compilation_cache_dir``, which only say where compiled code is kept, are left out.
+
+Code that keeps state derived from an option reads the option when it needs it, or
+registers with :func:`watch` to be called after each change; this module imports no
+other part of xnp.
 """
 
 from __future__ import annotations
@@ -51,10 +57,13 @@ import contextlib
 import os
 import threading
 
-__all__ = ["update", "get", "override", "snapshot", "freeze", "ARRAY_API_VERSIONS"]
+__all__ = ["update", "get", "override", "snapshot", "freeze", "watch", "ARRAY_API_VERSIONS",
+           "EAGER_BACKENDS"]
 
 #: The Array API standard versions xnp can present (``array_api_version``), oldest first.
 ARRAY_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+#: The eager backends (``eager_backend``).
+EAGER_BACKENDS = ("numpy", "xla")
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -105,6 +114,8 @@ _NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compila
                               "num_cpu_devices"})
 # options read once by something already created (name -> what read it): fixed from then on
 _FROZEN: dict = {}
+# option name -> the callbacks registered with watch(), called after each update
+_WATCHERS: dict = {}
 _SNAPSHOT = [None]
 _SNAPSHOT_LOCK = threading.Lock()
 
@@ -127,8 +138,9 @@ def update(name: str, value) -> None:
     TypeError
         ``value`` has the wrong type for the option.
     ValueError
-        ``executable_cache_size`` is negative, ``num_cpu_devices`` is below 1, or
-        ``array_api_version`` is not one of ``ARRAY_API_VERSIONS``.
+        ``executable_cache_size`` is negative, ``num_cpu_devices`` is below 1,
+        ``array_api_version`` is not one of ``ARRAY_API_VERSIONS``, or ``eager_backend``
+        not one of ``EAGER_BACKENDS``.
     RuntimeError
         ``num_cpu_devices`` is changed after the XLA client was created.
     """
@@ -149,20 +161,32 @@ def update(name: str, value) -> None:
     if name == "array_api_version" and value not in ARRAY_API_VERSIONS:
         raise ValueError(f"xnp.config: option {name!r} must be one of {ARRAY_API_VERSIONS}, "
                          f"got {value!r}")
+    if name == "eager_backend" and value not in EAGER_BACKENDS:
+        raise ValueError(f"xnp.config: option {name!r} must be one of {EAGER_BACKENDS}, "
+                         f"got {value!r}")
     if name == "compilation_cache_dir" and value is not None:
         value = os.fspath(value)
-    if name == "eager_backend":
-        from xnp.tracing import core  # noqa: PLC0415
-
-        core.eager_backend(value)  # validates
-        core._DEFAULT_EAGER[0] = value
-        from xnp.tracing import fastpath  # noqa: PLC0415
-
-        fastpath.refresh()
     _OPTIONS[name] = value
     if name not in _NOT_IN_SNAPSHOT:
         with _SNAPSHOT_LOCK:
             _SNAPSHOT[0] = None
+    for callback in _WATCHERS.get(name, ()):
+        callback(value)
+
+
+def watch(name: str, callback) -> None:
+    """Call ``callback(value)`` after every :func:`update` of option ``name`` (also one that
+    leaves it unchanged), with the new value; ``callback`` reads any other state it needs
+    itself. The callbacks of an option run in the order they were registered, and an
+    exception from one propagates out of :func:`update` (the option is already set).
+
+    Raises
+    ------
+    KeyError
+        Unknown option.
+    """
+    get(name)
+    _WATCHERS.setdefault(name, []).append(callback)
 
 
 def freeze(name: str, by: str) -> None:

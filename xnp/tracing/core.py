@@ -297,7 +297,7 @@ def staging_active(trace: Trace | None = None) -> bool:
 # --------------------------------------------------------------------------- eager backends
 
 _EAGER_BACKENDS: dict[str, Any] = {}
-_DEFAULT_EAGER = ["numpy"]
+_OPTIONS = _config._OPTIONS  # "eager_backend" names the backend in use; read at each use
 
 
 def register_eager_backend(backend) -> None:
@@ -307,7 +307,8 @@ def register_eager_backend(backend) -> None:
 
 
 def eager_backend(name: str | None = None):
-    name = name or _DEFAULT_EAGER[0]
+    """The registered eager backend ``name`` (default: option ``eager_backend``'s)."""
+    name = name or _OPTIONS["eager_backend"]
     try:
         return _EAGER_BACKENDS[name]
     except KeyError:
@@ -329,7 +330,7 @@ _PY_SCALAR_DTYPES = {
 def python_scalar_dtype(x) -> np.dtype:
     """Default dtype of a Python scalar (int64, float64, complex128; bool)."""
     t = type(x)
-    if not _config._OPTIONS["enable_x64"] and t in (int, float, complex):
+    if not _OPTIONS["enable_x64"] and t in (int, float, complex):
         return {int: np.dtype(np.int32), float: np.dtype(np.float32),
                 complex: np.dtype(np.complex64)}[t]
     return _PY_SCALAR_DTYPES[t]
@@ -386,7 +387,7 @@ class EvalTrace(Trace):
                     if top is not self:
                         return top.process_primitive(prim, args, params)
             return prim.impl(*args, **params)
-        backend = _EAGER_BACKENDS[_DEFAULT_EAGER[0]]
+        backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
         vals = []
         weaks = []
         view_prim = prim in backend.view_prims
@@ -487,7 +488,7 @@ def lift(value, weak_type: bool = False):
     ``jit`` return tracers (omnistaging) without recording an equation.
     """
     t = _STATE.trace
-    backend = _EAGER_BACKENDS[_DEFAULT_EAGER[0]]
+    backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
     arr = Array(backend.from_host(value), weak_type)
     to_tracer = getattr(t, "to_tracer", None)
     return arr if to_tracer is None else to_tracer(arr)

@@ -72,7 +72,8 @@ _INEXACT_KINDS = frozenset("fc")
 
 
 def refresh() -> None:
-    """Re-read the current eager backend's ``fast_ops`` (called when it changes).
+    """Re-read the current eager backend's ``fast_ops`` (after each update of the
+    ``eager_backend`` option, through ``config.watch``, and by a backend registering).
 
     The tables are emptied first and set last, so a thread running an eager call
     meanwhile takes the full path instead of pairing one backend's function with the
@@ -86,6 +87,9 @@ def refresh() -> None:
     _NATIVE[0] = backend.native_type
     _CALLS[0] = getattr(backend, "fast_calls", {})
     _TABLE[0] = getattr(backend, "fast_ops", {})
+
+
+config.watch("eager_backend", lambda name: refresh())
 
 
 def _scalar_fits(v, scalar) -> bool:

@@ -602,8 +602,7 @@ def _device(self):
     0, the device of an array placed on another one (``xnp.device_put(x, devices()[1])``),
     and — as JAX — the sharding of an array split over several devices. A tracer's value
     will live where jit compiles, device 0."""
-    buf = getattr(self, "_buf", None)
-    if buf is None or not hasattr(buf, "_sharding"):
+    if getattr(self, "_dev", None) is None:  # a host array or a tracer
         return CPU_DEVICE
     from xnp import sharding  # noqa: PLC0415  (imports the XLA backend)
 

@@ -27,6 +27,7 @@ import numbers
 import numpy as np
 
 from xnp.backends.xla import client as _client
+from xnp.backends.xla import device_value as _dv
 from xnp.backends.xla import sharding as _xs
 from xnp import sharding as _sharding
 from xnp.tracing import core
@@ -287,7 +288,7 @@ def make_array_from_process_local_data(sharding, local_data, global_shape=None):
             pieces[i] = _xs.put_on(np.asarray(local[rel], order="C"), i, False)
     buf = _xs.assemble(tuple(shape), local.dtype, spec, pieces)
     _xs.label(spec, sharding)
-    return core.Array(None, False, buf)
+    return _dv.device_array(buf)
 
 
 def _local_shape(global_shape, block) -> tuple:
@@ -364,8 +365,8 @@ def make_array_from_single_device_arrays(shape, sharding, arrays):
             raise ValueError(f"{fun}: the array on {dev.device!r} is "
                              f"{np.dtype(a.dtype).name}{list(a.shape)}, but its shard of "
                              f"{list(shape)} under {sharding!r} has shape {shard_shape}.")
-        buf = getattr(a, "_buf", None)
-        if buf is None or buf is core.DONATED_BUFFER:
+        buf = _dv.buffer_of(a)
+        if buf is None:
             buf = _xs.put_on(np.asarray(_host(a), order="C"), i, False)
         pieces[i] = buf
     missing = [_xs._device_by_id(i) for i in want if i not in pieces]
@@ -374,7 +375,7 @@ def make_array_from_single_device_arrays(shape, sharding, arrays):
     (dtype,) = dtypes
     out = _xs.assemble(shape, dtype, spec, pieces)
     _xs.label(spec, sharding)
-    return core.Array(None, False, out)
+    return _dv.device_array(out)
 
 
 def process_allgather(x, tiled: bool = False):
@@ -403,8 +404,8 @@ def process_allgather(x, tiled: bool = False):
 
 def _allgather_leaf(v, tiled: bool) -> np.ndarray:
     fun = "xnp.distributed.process_allgather"
-    buf = getattr(v, "_buf", None)
-    if buf is not None and buf is not core.DONATED_BUFFER and not _xs.is_fully_addressable(buf):
+    buf = _dv.buffer_of(v)
+    if buf is not None and not _xs.is_fully_addressable(buf):
         sharding = v.sharding
         if not isinstance(sharding, _sharding.NamedSharding):
             raise NotImplementedError(

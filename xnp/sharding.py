@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from xnp.backends.xla import device_value as _dv
 from xnp.backends.xla import sharding as _xs
 from xnp.tracing import core
 
@@ -286,8 +287,8 @@ class Shard:
 
 def sharding_of(x) -> Sharding:
     """``x.sharding``: the layout of an xnp array (host arrays: on device 0)."""
-    buf = getattr(x, "_buf", None)
-    if buf is None or buf is core.DONATED_BUFFER or not hasattr(buf, "_sharding"):
+    buf = _dv.buffer_of(x)
+    if buf is None:
         return SingleDeviceSharding(_xs.local_devices()[0])
     h = _xs.buffer_spec(buf)
     s = _xs.label_of(h)
@@ -301,12 +302,12 @@ def sharding_of(x) -> Sharding:
 def addressable_shards(x) -> list[Shard]:
     """``x.addressable_shards``: each device's :class:`Shard`, in the sharding's device
     order."""
-    buf = getattr(x, "_buf", None)
-    if buf is None or buf is core.DONATED_BUFFER or not hasattr(buf, "_sharding"):
+    buf = _dv.buffer_of(x)
+    if buf is None:
         dev = _xs.local_devices()[0]
         return [Shard(dev, tuple(slice(0, n) for n in x.shape), x)]
     weak = x.weak_type
-    return [Shard(_xs._device_by_id(i), ix, core.Array(None, weak, part))
+    return [Shard(_xs._device_by_id(i), ix, _dv.device_array(part, weak))
             for i, ix, part in _xs.shards_of(buf)]
 
 
@@ -345,4 +346,4 @@ def device_put(x, device=None):
     _xs.check_divisible("xnp.device_put", host.shape, host.dtype, h, repr(device))
     buf = _xs.put_sharded(host, h, weak)
     _xs.label(h, device)
-    return core.Array(None, weak, buf)
+    return _dv.device_array(buf, weak)

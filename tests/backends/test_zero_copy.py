@@ -13,7 +13,7 @@ import pytest
 import xnp
 from xnp.backends.numpy import allocator
 from xnp.backends.xla import client as xla_client
-from xnp.tracing import core
+from xnp.backends.xla.device_value import NO_ALIAS
 
 pytestmark = pytest.mark.skipif(not allocator.available(),
                                 reason=f"aligned allocator not built: {allocator.unavailable_reason()}")
@@ -55,8 +55,8 @@ def test_eager_argument_aliases_host_memory(n):
     f = xnp.jit(_twice_plus_one)
     x = xnp.arange(float(n))
     np.testing.assert_array_equal(np.asarray(f(x)), np.arange(float(n)) * 2 + 1)
-    buf = x._alias
-    assert buf is not None and buf is not core.NO_ALIAS
+    buf = x._host_memo
+    assert buf is not None and buf is not NO_ALIAS
     assert buf.unsafe_buffer_pointer() == _ptr(x)  # the XLA input buffer is the host memory
     # writes through xnp and through a NumPy view are seen by the next call
     x[0] = 100.0
@@ -64,7 +64,7 @@ def test_eager_argument_aliases_host_memory(n):
     view[1] = -5.0
     expect = np.asarray(x).copy() * 2 + 1
     np.testing.assert_array_equal(np.asarray(f(x)), expect)
-    assert x._alias is buf  # still the same buffer: no transfer per call
+    assert x._host_memo is buf  # still the same buffer: no transfer per call
 
 
 def test_write_right_after_call_does_not_race():
@@ -97,7 +97,7 @@ def test_arguments_that_must_be_copied(make, reason, capfd):
         xnp.config.update("log_transfers", False)
     assert reason in capfd.readouterr().err
     np.testing.assert_array_equal(np.asarray(out), np.asarray(x) * 2 + 1)
-    assert x._alias is core.NO_ALIAS
+    assert x._host_memo is NO_ALIAS
     x[0] = 42.0  # a copy per call, so later writes are seen too
     assert float(f(x)[0]) == 85.0
 

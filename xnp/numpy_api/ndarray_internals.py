@@ -65,7 +65,7 @@ def _base(self):
     ``self`` was sliced, transposed or reshaped from (NumPy's collapsed base: the owner
     of the memory), a foreign buffer object for ``xnp.frombuffer``, None for an array
     that owns its memory (every fresh result, ``jit`` outputs included)."""
-    if self._buf is not None:
+    if self._dev is not None:
         return None  # a jit output: its host view of the device buffer is its own memory
     b = self._value.base
     if isinstance(b, np.ndarray):
@@ -143,7 +143,7 @@ def _resize(self, *new_shape, refcheck=True):
     v = _check_write(self)
     if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0], (tuple, list))):
         new_shape = () if new_shape[0] is None else tuple(new_shape[0])
-    self._alias = None  # a device buffer aliasing the old memory
+    self._host_memo = None  # e.g. a device buffer aliasing the old memory
     # references to v: self._val, the local `v`, getrefcount's argument; any other one is
     # a NumPy view or another holder (NumPy's own check counts 2 for its call)
     if refcheck and v.flags.owndata and sys.getrefcount(v) > 3:
@@ -168,7 +168,7 @@ def _set_shape(self, shape):
     """
     v = _memory(self)
     v.shape = shape  # NumPy's in-place rule and errors
-    self._alias = None  # a device buffer aliasing the memory with the old shape
+    self._host_memo = None  # e.g. a device buffer aliasing the memory with the old shape
     self._aval = None  # the cached aval (shape) is stale
 
 

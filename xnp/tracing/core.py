@@ -394,7 +394,7 @@ class EvalTrace(Trace):
         for a in args:
             if type(a) is Array:
                 v = a._val
-                if v is None or (view_prim and a._buf is not None):
+                if v is None or (view_prim and a._dev is not None):
                     # a jit output: read it; before a view op copy it (writes through the
                     # view must land in the array, which a read-only buffer view cannot take)
                     v = a._writable_value() if view_prim else a._value
@@ -686,82 +686,63 @@ def write_in_place(tracer, new) -> None:
 
 # --------------------------------------------------------------------------- eager arrays
 
-_BUFFER_READER: list = [None]
-
-
-class _DonatedBuffer:
-    def __repr__(self):
-        return "<donated buffer>"
-
-
-#: The ``Array._buf`` of an array whose device buffer was donated to a jitted call.
-DONATED_BUFFER = _DonatedBuffer()
-
-
-class _NoAlias:
-    def __repr__(self):
-        return "<host memory not aliasable>"
-
-
-#: The ``Array._alias`` of an eager array whose host memory a device buffer cannot alias.
-NO_ALIAS = _NoAlias()
-
-
-def register_buffer_reader(fn: Callable) -> None:
-    """Set the function that turns a device buffer into a host (NumPy) array."""
-    _BUFFER_READER[0] = fn
-
 
 class Array:
     """An eager xnp array: wraps the eager backend's native array (a NumPy ndarray on CPU).
 
-    Eager code has NumPy's semantics, views and in-place updates included. An
-    array returned by a jitted call also remembers its device buffer (``_buf``)
-    so the next jitted call needs no transfer; the host view of it is read-only
-    and is copied on the first write (copy-on-write), which drops the buffer.
-    An eager array passed to a jitted call may keep, in ``_alias``, a device buffer
-    that aliases its host memory (zero-copy; it sees every write into that memory),
-    or ``NO_ALIAS`` once the backend found that the memory cannot be aliased.
+    Eager code has NumPy's semantics, views and in-place updates included. Two slots
+    belong to the backend that ran a jitted call; this class only follows their protocol:
+
+    * ``_dev``: None, or an object holding the array's value off the host (for the XLA
+      backend, a device buffer), so the next jitted call needs no transfer. It has
+      ``host()`` (the host value, possibly read-only; it raises when the value is gone,
+      e.g. donated), ``aval`` (shape and dtype, or None) and ``block_until_ready()``.
+      While it is set the host value ``_val`` is absent or read-only: it is read on first
+      use and copied on the first write (copy-on-write), which drops ``_dev``.
+    * ``_host_memo``: what a backend remembers about the host memory (for the XLA
+      backend, a device buffer aliasing it); reset to None whenever the memory is replaced.
+
     Operators and methods are installed by :mod:`xnp.array`.
     """
 
-    __slots__ = ("_val", "_buf", "_weak", "_aval", "_alias", "__weakref__")
+    __slots__ = ("_val", "_dev", "_weak", "_aval", "_host_memo", "__weakref__")
     __array_priority__ = 100
 
-    def __init__(self, value, weak_type: bool = False, buf=None, aval=None):
+    def __init__(self, value, weak_type: bool = False, dev=None, aval=None):
         self._val = value
-        self._buf = buf
+        self._dev = dev
         self._weak = weak_type
         self._aval = aval  # cached: in-place writes never change shape or dtype
-        self._alias = None
+        self._host_memo = None
 
     @property
     def _value(self):
         v = self._val
         if v is None:
-            v = self._val = _BUFFER_READER[0](self._buf)
+            v = self._val = self._dev.host()
         return v
 
     def _writable_value(self):
-        """The native array, copied first if it is a read-only view of a device buffer
+        """The native array, copied first if it is a read-only view of a backend's value
         (a read-only array of another kind, e.g. ``broadcast_to``'s view, is returned as it
         is: NumPy's write into it raises ``ValueError``)."""
         v = self._value
-        if self._buf is None:
+        if self._dev is None:
             return v
         if not v.flags.writeable:
             v = self._val = v.copy()
-            self._alias = None
-        self._buf = None
+            self._host_memo = None
+        self._dev = None
         return v
 
     def _meta(self):
         v = self._val
         if v is not None:
             return v
-        buf = self._buf
-        aval = getattr(buf, "aval", None)
-        return aval if aval is not None else self._value
+        a = self._aval
+        if a is None:
+            a = self._dev.aval
+        return a if a is not None else self._value
 
     @property
     def aval(self) -> ShapedArray:
@@ -794,7 +775,7 @@ class Array:
 
     def block_until_ready(self):
         """Wait for a pending device computation behind this array; returns self."""
-        buf = self._buf
-        if buf is not None and hasattr(buf, "block_until_ready"):
-            buf.block_until_ready()
+        dev = self._dev
+        if dev is not None:
+            dev.block_until_ready()
         return self

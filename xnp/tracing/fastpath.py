@@ -202,7 +202,7 @@ def getitem(slow: Callable) -> Callable:
     basic indexing: views, a 0-d copy for a full integer index, as the full path)."""
 
     def fast(self, idx):
-        if ((not _TRACING_THREADS or _STATE.trace is _EVAL) and _TABLE[0] and self._buf is None
+        if ((not _TRACING_THREADS or _STATE.trace is _EVAL) and _TABLE[0] and self._dev is None
                 and _basic_index(idx)):
             v = self._val
             try:
@@ -349,7 +349,7 @@ def where(slow: Callable) -> Callable:
 def _view_value(a, name):
     """The host value of an eager ``a`` a view may be taken of (not a jit output's
     read-only buffer view, which the full path copies first), or None."""
-    if (not _TRACING_THREADS or _STATE.trace is _EVAL) and type(a) is Array and a._buf is None:
+    if (not _TRACING_THREADS or _STATE.trace is _EVAL) and type(a) is Array and a._dev is None:
         op = _CALLS[0].get(name)
         v = a._val
         if op is not None and v is not None and v.dtype in op[1]:
@@ -400,7 +400,7 @@ def transpose_property(slow: Callable) -> Callable:
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def fast(self):
-        if (not busy or state.trace is _EVAL) and type(self) is array and self._buf is None:
+        if (not busy or state.trace is _EVAL) and type(self) is array and self._dev is None:
             op = calls[0].get("transpose")
             v = self._val
             if op is not None and v is not None and v.dtype in op[1]:
@@ -416,7 +416,7 @@ def reshape_method(slow: Callable) -> Callable:
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def fast(self, *shape, order="C"):
-        if ((not busy or state.trace is _EVAL) and type(self) is array and self._buf is None
+        if ((not busy or state.trace is _EVAL) and type(self) is array and self._dev is None
                 and type(order) is str and order == "C"):
             op = calls[0].get("reshape")
             v = self._val

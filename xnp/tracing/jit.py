@@ -56,11 +56,14 @@ def register_jit_backend(backend) -> None:
     """Set the compiler behind ``jit``: an object with ``lower(closed_jaxpr, name, donated,
     in_shardings=None, out_shardings=None)`` returning the backend's lowered module
     (``xnp.backends.xla.Lowered``: ``as_text()``, ``compile()``), whose ``compile()``
-    returns its executable (``xnp.backends.xla.Compiled``: ``call_flat(leaves)`` and
-    ``call_buffers(buffers)`` returning the flat outputs, ``call_single`` and
-    ``call_buffers_single`` returning the one output, or None when there is not exactly
-    one), and ``hold(compiled, holder)``: whether its executable cache keeps that
-    executable, releasing ``holder`` (``jit_cache.ExecutableHold``) when it evicts it."""
+    returns its executable (``xnp.backends.xla.Compiled``: ``call_flat(leaves)``
+    returning the flat outputs, ``call_single`` returning the one output, or None when
+    there is not exactly one, and ``arrays_caller(fallback, build=None)``: the cached
+    call on a tuple of eager Arrays, one per argument, that the backend runs without
+    per-argument checks when they all hold its device values, or passes to
+    ``fallback``), and ``hold(compiled, holder)``: whether its executable cache keeps
+    that executable, releasing ``holder`` (``jit_cache.ExecutableHold``) when it evicts
+    it."""
     _JIT_BACKEND[0] = backend
 
 
@@ -184,7 +187,7 @@ class JitWrapped:
             last = cache.hot[2]
             if last is not entry and last is not None:
                 last.used = tick()  # the last hit was used until now
-            cache.hot = (state[0], hot_check(ids, run, entry.run_buffers), entry)
+            cache.hot = (state[0], hot_check(ids, run, entry.run_arrays), entry)
             if entry.run is None:  # evicted meanwhile by another thread's compile
                 cache.hot = NO_HOT
         entry.used = tick()
@@ -375,11 +378,11 @@ class JitWrapped:
                 backend = _jit_backend()
                 entry.compiled = backend.lower(entry.closed, self._name, donate,
                                                **self._sharding_kwargs(entry)).compile()
-                entry.run_buffers = None if any(donate) else _buffers_runner(entry)
                 key = where[0]
                 run = entry.run = python_ints.guard(
                     _runner(entry), python_ints.int_checks(entry.closed, key[3:]),
                     lambda leaves: self._rekey(leaves, *where, donate_flat))
+                entry.run_arrays = None if any(donate) else _arrays_runner(entry, run)
                 hold = entry.hold = ExecutableHold(entry, self._cache)
                 if not backend.hold(entry.compiled, hold):
                     hold.release()  # not kept by the executable cache: this call only
@@ -460,16 +463,16 @@ def _runner(entry):
     return lambda leaves: build(call(leaves))
 
 
-def _buffers_runner(entry):
-    """``_runner`` on the arguments' live device buffers (one per argument); None when
-    arguments are updated in place (they must be written back)."""
+def _arrays_runner(entry, run):
+    """``run`` on a tuple of eager Arrays, one per argument, taking the backend's path for
+    arrays that hold its device values (``Compiled.arrays_caller``; ``run`` otherwise);
+    None when arguments are updated in place (they must be written back)."""
     c = entry.compiled
     if _single(entry):
-        return c.call_buffers_single
+        return c.arrays_caller(run)
     if entry.any_mutated:
         return None
-    call_buffers, build = c.call_buffers, entry.out_tree.builder()
-    return lambda bufs: build(call_buffers(bufs))
+    return c.arrays_caller(run, entry.out_tree.builder())
 
 
 def _out_structs(entry):

@@ -55,13 +55,13 @@ class Entry:
     arguments the function updates in place (their new values are the extra outputs after
     the first ``n_out``); ``in_tree``: the arguments' treedef; ``compiled``: the backend's
     executable (None until the first eager call; set under ``compile_lock``); ``run`` and
-    ``run_buffers``: the cached-call runners, set after ``compiled``; ``used``: the use
+    ``run_arrays``: the cached-call runners, set after ``compiled``; ``used``: the use
     stamp for eviction; ``hold``: the :class:`ExecutableHold` that keeps ``compiled``
     (None while there is none).
     """
 
     __slots__ = ("closed", "out_tree", "mutated", "any_mutated", "n_out", "in_tree", "compiled",
-                 "compile_lock", "run", "run_buffers", "used", "hold", "__weakref__")
+                 "compile_lock", "run", "run_arrays", "used", "hold", "__weakref__")
 
     def __init__(self, closed, out_tree, mutated, n_out, in_tree):
         self.closed = closed
@@ -73,7 +73,7 @@ class Entry:
         self.compiled = None
         self.compile_lock = threading.Lock()  # held while lowering and compiling this entry
         self.run = None  # leaves -> the call's result (outputs rebuilt, updates written back)
-        self.run_buffers = None  # live device buffers -> result; None: use ``run``
+        self.run_arrays = None  # a tuple of eager Arrays -> result; None: use ``run``
         self.used = tick()
         self.hold = None
 
@@ -112,7 +112,7 @@ class ExecutableHold:
         if e is None or e.hold is not self:
             return
         e.hold = None
-        e.run = e.run_buffers = None
+        e.run = e.run_arrays = None
         e.compiled = None
         c = self._cache()
         if c is not None and c.hot[2] is e:
@@ -126,21 +126,22 @@ MISS = object()  # a last-hit check's answer for a call that does not match it
 _HOT_MAKERS: dict = {}  # the types of ``ids`` (ShapedArray: an Array, type: a scalar) -> maker
 
 
-def hot_check(ids, run, run_buffers):
+def hot_check(ids, run, run_arrays):
     """The last-hit check for positional arguments keyed by ``ids`` (each Array's aval
     object, each Python scalar's type): a function of the call's argument tuple that
-    returns the call's result when every argument matches by identity (then Arrays with
-    a live device buffer, or an eager one's cached aliasing buffer, go to
-    ``run_buffers``), and ``MISS`` otherwise. Its source is generated once per sequence
-    of argument kinds (as ``PyTreeDef.builder`` builds its rebuilder), so a cached call
-    runs straight-line code for its own number of arguments."""
+    returns the call's result when every argument matches by identity (by
+    ``run_arrays``, the backend's path, when every argument is an Array and it is not
+    None; by ``run`` otherwise), and ``MISS`` otherwise. Its source is generated once per
+    sequence of argument kinds (as ``PyTreeDef.builder`` builds its rebuilder), so a
+    cached call runs straight-line code for its own number of arguments."""
     kinds = tuple(map(type, ids))  # ShapedArray for an Array, type for a scalar
     make = _HOT_MAKERS.get(kinds)
     if make is None:
         if len(_HOT_MAKERS) >= 256:
             _HOT_MAKERS.clear()
         make = _HOT_MAKERS[kinds] = _hot_maker(kinds)
-    return make(ids, run, run_buffers)
+    arrays_only = type not in kinds
+    return make(ids, run_arrays if run_arrays is not None and arrays_only else run)
 
 
 def _hot_maker(kinds):
@@ -149,25 +150,17 @@ def _hot_maker(kinds):
     a = [f"a{i}" for i in range(n)]
     match = " and ".join(f"type(a{i}) is A and a{i}._aval is k{i}" if arr else f"type(a{i}) is k{i}"
                          for i, arr in enumerate(kinds)) or "True"
-    lines = ["def make(ids, run, run_buffers):",
+    lines = ["def make(ids, run):",
              f"    ({''.join(f'k{i}, ' for i in range(n))}) = ids",
              "    def check(args):",
              f"        if len(args) != {n}:",
              "            return MISS",
              f"        ({''.join(x + ', ' for x in a)}) = args",
              f"        if not ({match}):",
-             "            return MISS"]
-    if all(kinds):  # buffers only when every argument is an Array
-        lines.append("        if run_buffers is not None:")
-        for i in range(n):
-            lines += [f"            b{i} = a{i}._buf",
-                      f"            if b{i} is None:",
-                      f"                b{i} = a{i}._alias"]
-        bad = " or ".join(f"b{i} is None or b{i} is D or b{i} is N" for i in range(n)) or "False"
-        lines += [f"            if not ({bad}):",
-                  f"                return run_buffers([{', '.join(f'b{i}' for i in range(n))}])"]
-    lines += ["        return run(args)", "    return check"]
-    names = {"A": _ARRAY, "D": core.DONATED_BUFFER, "N": core.NO_ALIAS, "MISS": MISS}
+             "            return MISS",
+             "        return run(args)",
+             "    return check"]
+    names = {"A": _ARRAY, "MISS": MISS}
     exec("\n".join(lines), names)  # noqa: S102  (built from argument positions only)
     return names["make"]
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from xnp.backends.xla import client as _client
 from xnp.backends.xla import compile_cache as _compile_cache
 from xnp.backends.xla import eager as _eager  # noqa: F401  (registers the eager XLA backend)
 from xnp.backends.xla import spmd as _spmd
 from xnp.backends.xla.executable import Compiled, Lowered
 from xnp.backends.xla.lowering import lower_closed_jaxpr
-from xnp.tracing import core
 from xnp.tracing.jit import register_jit_backend
 
 __all__ = ["Lowered", "Compiled", "XlaJitBackend"]
@@ -39,4 +37,3 @@ class XlaJitBackend:
 
 
 register_jit_backend(XlaJitBackend())
-core.register_buffer_reader(_client.to_host)

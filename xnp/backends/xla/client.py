@@ -276,11 +276,8 @@ def to_host(buf) -> np.ndarray:
     Raises
     ------
     RuntimeError
-        The buffer was donated to a jitted call or deleted.
+        The buffer was deleted (donated to a jitted call through another array).
     """
-    if buf is DONATED:
-        raise RuntimeError(
-            "xnp: this array was donated to a jitted call (donate_argnums) and is no longer valid.")
     if buf.is_deleted():
         raise RuntimeError("xnp: the device buffer behind this array has been deleted or donated.")
     if buf.aval.dtype in _NEEDS_EXPLICIT_D2H:
@@ -304,7 +301,6 @@ def _gather(buf) -> np.ndarray:
 _GATHER: list = [None]
 
 
-DONATED = core.DONATED_BUFFER
 _SINGLE_DEVICE = xc.SingleDeviceSharding
 _ZERO_COPY = xc.HostBufferSemantics.ZERO_COPY
 _COPY = xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL

@@ -6,10 +6,12 @@ from __future__ import annotations
 import sys as _sys
 
 import numpy as _np
+from jaxlib import _jax
 from jaxlib import xla_client as _xc
 
 from xnp import config as _config
 from xnp.backends.xla import client as _client
+from xnp.backends.xla import device_value as _dv
 from xnp.backends.xla import sharding as _xs
 from xnp.backends.xla import spmd as _spmd
 from xnp.backends.xla.mlir import canonical_text
@@ -39,8 +41,8 @@ class Lowered:
 
 class Compiled:
     """A compiled executable: ``as_text()`` (XLA's optimised HLO), ``cost_analysis()``,
-    ``call_flat(leaves)`` and ``call_buffers(bufs)`` (``*_single`` variants for one output:
-    the output itself, or None when there is not exactly one)."""
+    ``call_flat(leaves)`` (``call_single``: the output itself, or None when there is not
+    exactly one) and ``arrays_caller(fallback, build)``."""
 
     def __init__(self, module):
         self._module = module
@@ -73,13 +75,14 @@ class Compiled:
             v = x._val
             if v is None:  # donated or deleted: reading it raises the clear error
                 return c.put(x._value), False
-            if x._alias is None:
+            memo = x._host_memo
+            if memo is None:
                 buf = c.alias(v)
-                x._alias = _NO_ALIAS if buf is None else buf
+                x._host_memo = _NO_ALIAS if buf is None else buf
                 if buf is not None:
                     return buf, True
-            elif x._alias is not _NO_ALIAS:
-                return x._alias, True
+            elif memo is not _NO_ALIAS:
+                return memo, True
             if _OPTIONS["log_transfers"]:
                 _log_copy(self._name, pos, v, c.copy_reason(v))
             return c.put(v), False
@@ -101,7 +104,7 @@ class Compiled:
         """Set ``call_flat`` and ``call_single``: closures over the executable (the hot path
         of every cached jit call), so a call reads no attributes."""
         run, handlers, name = self._run, self._handlers, self._name
-        consts, buffer, dead = self._const_bufs, self._buffer, _client.DONATED
+        consts, buffer, dead = self._const_bufs, self._buffer, _DONATED
         in_avals = self._in_avals
         donated = self._donated if self._any_donated else None
         out_meta = self._out_meta
@@ -113,15 +116,15 @@ class Compiled:
             aliased = False
             for i, x in enumerate(leaves):
                 if type(x) is _ARRAY:
-                    buf = x._buf  # set only while the host value is absent or read-only
-                    if buf is None:
-                        buf = x._alias
+                    dev = x._dev  # set only while the host value is absent or read-only
+                    if dev is None:
+                        buf = x._host_memo
                         if buf is not None and buf is not _NO_ALIAS:
                             bufs.append(buf)
                             aliased = True
                             continue
-                    elif buf is not dead:
-                        bufs.append(buf)
+                    elif type(dev) is _DEVICE_VALUE:
+                        bufs.append(dev.buf)
                         continue
                 buf, a = buffer(x, in_avals[i], i)
                 bufs.append(buf)
@@ -134,8 +137,8 @@ class Compiled:
                 for x, d in zip(leaves, donated):
                     if d and type(x) is _ARRAY:
                         x._val = None
-                        x._buf = dead
-                        x._alias = None
+                        x._dev = dead
+                        x._host_memo = None
             if aliased and outs and not outs[0].is_ready():
                 _block(outs)
             return outs
@@ -143,41 +146,79 @@ class Compiled:
         def call_flat(leaves):
             """Run on flat arguments (eager Arrays, NumPy arrays, scalars); a list of eager
             Arrays that keep their device buffers."""
-            return [_ARRAY(None, w, b, a) for (w, a), b in zip(out_meta, execute(leaves))]
+            return [_ARRAY(None, w, _DEVICE_VALUE(b), a)
+                    for (w, a), b in zip(out_meta, execute(leaves))]
 
-        def call_buffers(bufs):
-            """``call_flat`` on arguments given as live device buffers, one per argument
-            (nothing donated)."""
-            args = [*consts, *bufs] if consts else bufs
-            try:
-                outs = run(args).consume_with_handlers(handlers)
-            except _RUNTIME_ERROR as e:
-                outs = _run_unsharded(run, args, handlers, name, e)
-            return [_ARRAY(None, w, b, a) for (w, a), b in zip(out_meta, outs)]
-
-        self.call_flat, self.call_buffers = call_flat, call_buffers
-        self.call_single = self.call_buffers_single = None
+        self.call_flat = call_flat
+        self.call_single = None
         if len(out_meta) == 1:
             (w0, a0), = out_meta
 
             def call_single(leaves):
                 """``call_flat(leaves)[0]`` for an executable with exactly one output."""
-                return _ARRAY(None, w0, execute(leaves)[0], a0)
+                return _ARRAY(None, w0, _DEVICE_VALUE(execute(leaves)[0]), a0)
 
-            def call_buffers_single(bufs):
-                """``call_buffers(bufs)[0]`` for an executable with exactly one output."""
-                args = [*consts, *bufs] if consts else bufs
-                try:
-                    outs = run(args).consume_with_handlers(handlers)
-                except _RUNTIME_ERROR as e:
-                    outs = _run_unsharded(run, args, handlers, name, e)
-                return _ARRAY(None, w0, outs[0], a0)
+            self.call_single = call_single
 
-            self.call_single, self.call_buffers_single = call_single, call_buffers_single
+    def arrays_caller(self, fallback, build=None):
+        """A function of a tuple of eager Arrays, one per argument, that runs the executable
+        on their device buffers (a jit output's, or the buffer aliasing an eager array's
+        memory) with no per-argument checks, returning ``build(outputs)`` (``build=None``:
+        the one output), or ``fallback(arrays)`` when an argument has no such buffer. Its
+        source is generated per number of arguments (straight-line code: it is the hot
+        path of a cached jitted call). None when an argument is donated."""
+        if self._any_donated:
+            return None
+        single = build is None
+        if single and len(self._out_meta) != 1:
+            raise ValueError(f"arrays_caller of {self._name}: build=None needs exactly one "
+                             f"output, the executable has {len(self._out_meta)}")
+        key = (len(self._in_avals), bool(self._const_bufs), single)
+        make = _ARRAYS_CALLERS.get(key)
+        if make is None:
+            make = _ARRAYS_CALLERS[key] = _arrays_caller_maker(*key)
+        (w0, a0), = self._out_meta if single else ((None, None),)
+        return make(self._run, self._handlers, self._const_bufs, self._name, fallback,
+                    w0, a0, build, self._out_meta)
+
+
+# (arguments, has constants, one output) -> the maker of arrays_caller's function
+_ARRAYS_CALLERS: dict = {}
+
+
+def _arrays_caller_maker(n: int, consts: bool, single: bool):
+    b = ", ".join(f"b{i}" for i in range(n))
+    lines = ["def make(run, handlers, consts, name, fallback, w0, a0, build, meta):",
+             "    def call(arrays):"]
+    if n:
+        lines.append(f"        ({''.join(f'x{i}, ' for i in range(n))}) = arrays")
+    for i in range(n):
+        lines += [f"        d{i} = x{i}._dev",
+                  f"        if type(d{i}) is DV:",
+                  f"            b{i} = d{i}.buf",
+                  f"        elif d{i} is None and type(x{i}._host_memo) is B:",
+                  f"            b{i} = x{i}._host_memo",
+                  "        else:",
+                  "            return fallback(arrays)"]
+    lines += [f"        args = [*consts, {b}]" if consts else f"        args = [{b}]",
+              "        try:",
+              "            outs = run(args).consume_with_handlers(handlers)",
+              "        except RUNTIME_ERROR as e:",
+              "            outs = run_unsharded(run, args, handlers, name, e)",
+              "        return A(None, w0, DV(outs[0]), a0)" if single else
+              "        return build([A(None, w, DV(o), a) for (w, a), o in zip(meta, outs)])",
+              "    return call"]
+    names = {"A": _ARRAY, "DV": _DEVICE_VALUE, "B": _BUFFER, "RUNTIME_ERROR": _RUNTIME_ERROR,
+             "run_unsharded": _run_unsharded}
+    exec("\n".join(lines), names)  # noqa: S102  (built from the argument count only)
+    return names["make"]
 
 
 _ARRAY = core.Array
-_NO_ALIAS = core.NO_ALIAS
+_DEVICE_VALUE = _dv.DeviceValue
+_DONATED = _dv.DONATED
+_NO_ALIAS = _dv.NO_ALIAS
+_BUFFER = _jax.ArrayImpl  # a device buffer
 _SCALAR_TYPES = (int, float, complex, bool)
 _block = _xc.batched_block_until_ready
 _SINGLE = _xc.SingleDeviceSharding

@@ -14,6 +14,7 @@ import numpy as np
 from jaxlib import xla_client as xc
 
 from xnp.backends.xla import client as _client
+from xnp.backends.xla import device_value as _dv
 from xnp.backends.xla import sharding as _xs
 from xnp.backends.xla.lowering.module import SpmdLayout
 from xnp.tracing import core
@@ -104,7 +105,7 @@ def spmd_layout(closed: ClosedJaxpr, name: str, in_shardings, out_shardings):
 
 class SpmdCompiled:
     """A compiled SPMD executable with ``Compiled``'s calling protocol (``call_flat``,
-    ``call_buffers`` and their ``*_single`` forms, ``as_text``, ``cost_analysis``)."""
+    ``call_single``, ``arrays_caller``, ``as_text``, ``cost_analysis``)."""
 
     def __init__(self, module, out_labels=()):
         spmd = module.spmd
@@ -155,10 +156,10 @@ class SpmdCompiled:
         """Argument ``x`` (position ``i``) as a buffer with the executable's input layout."""
         want = self._in_jax[i]
         if type(x) is core.Array:
-            buf = x._buf
-            if buf is not None and buf is not core.DONATED_BUFFER and buf._sharding is want:
+            buf = _dv.buffer_of(x)
+            if buf is not None and buf._sharding is want:
                 return buf
-            if buf is not None and buf is not core.DONATED_BUFFER:
+            if buf is not None:
                 self._check_relayable(buf, i)
             host = x._value
         elif type(x) in (int, float, complex, bool):
@@ -203,15 +204,35 @@ class SpmdCompiled:
         def call_flat(leaves):
             """Run on flat arguments; a list of xnp arrays holding sharded buffers."""
             bufs = [self._arg_buffer(x, i) for i, x in enumerate(leaves)]
-            return [core.Array(None, w, b, a) for (w, a), b in zip(meta, execute(bufs))]
+            return [_dv.device_array(b, w, a) for (w, a), b in zip(meta, execute(bufs))]
 
         def call_buffers(bufs):
             """``call_flat`` on arguments given as device buffers (re-laid out if needed)."""
             outs = execute(self._relaid(bufs))
-            return [core.Array(None, w, b, a) for (w, a), b in zip(meta, outs)]
+            return [_dv.device_array(b, w, a) for (w, a), b in zip(meta, outs)]
 
-        self.call_flat, self.call_buffers = call_flat, call_buffers
-        self.call_single = self.call_buffers_single = None
+        self.call_flat, self._call_buffers = call_flat, call_buffers
+        self.call_single = None
         if len(meta) == 1:
             self.call_single = lambda leaves: call_flat(leaves)[0]
-            self.call_buffers_single = lambda bufs: call_buffers(bufs)[0]
+
+    def arrays_caller(self, fallback, build=None):
+        """``Compiled.arrays_caller``: on arguments that all hold device buffers (re-laid
+        out where the program takes them otherwise), ``build(outputs)`` or, with
+        ``build=None``, the one output; else ``fallback(arrays)``."""
+        call_buffers = self._call_buffers
+        if build is None:
+            if len(self._out_meta) != 1:
+                raise ValueError(f"arrays_caller of {self._name}: build=None needs exactly "
+                                 f"one output, the executable has {len(self._out_meta)}")
+
+            def build(outs):
+                return outs[0]
+
+        def call(arrays):
+            bufs = [_dv.buffer_of(x) for x in arrays]
+            if None in bufs:
+                return fallback(arrays)
+            return build(call_buffers(bufs))
+
+        return call

@@ -690,22 +690,25 @@ def write_in_place(tracer, new) -> None:
 class Array:
     """An eager xnp array: wraps the eager backend's native array (a NumPy ndarray on CPU).
 
-    Eager code has NumPy's semantics, views and in-place updates included. Two slots
+    Eager code has NumPy's semantics, views and in-place updates included. Three slots
     belong to the backend that ran a jitted call; this class only follows their protocol:
 
-    * ``_dev``: None, or an object holding the array's value off the host (for the XLA
-      backend, a device buffer), so the next jitted call needs no transfer. It has
-      ``host()`` (the host value, possibly read-only; it raises when the value is gone,
-      e.g. donated), ``aval`` (shape and dtype, or None) and ``block_until_ready()``.
+    * ``_dev``: None, or the backend's value object holding the array's value off the
+      host (for the XLA backend, its device buffer), so the next jitted call needs no
+      transfer. It has ``aval`` (shape and dtype, or None) and ``block_until_ready()``.
       While it is set the host value ``_val`` is absent or read-only: it is read on first
-      use and copied on the first write (copy-on-write), which drops ``_dev``.
+      use, as ``_read(_dev)``, and copied on the first write (copy-on-write), which drops
+      ``_dev``.
+    * ``_read``: the backend's reader of ``_dev``'s host value (it raises when the value is
+      gone, e.g. donated). The backend sets it whenever it sets ``_dev``; it is left
+      unset otherwise, so that making an eager array costs nothing for it.
     * ``_host_memo``: what a backend remembers about the host memory (for the XLA
       backend, a device buffer aliasing it); reset to None whenever the memory is replaced.
 
     Operators and methods are installed by :mod:`xnp.array`.
     """
 
-    __slots__ = ("_val", "_dev", "_weak", "_aval", "_host_memo", "__weakref__")
+    __slots__ = ("_val", "_dev", "_read", "_weak", "_aval", "_host_memo", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, value, weak_type: bool = False, dev=None, aval=None):
@@ -719,7 +722,7 @@ class Array:
     def _value(self):
         v = self._val
         if v is None:
-            v = self._val = self._dev.host()
+            v = self._val = self._read(self._dev)
         return v
 
     def _writable_value(self):

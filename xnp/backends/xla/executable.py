@@ -104,10 +104,11 @@ class Compiled:
         """Set ``call_flat`` and ``call_single``: closures over the executable (the hot path
         of every cached jit call), so a call reads no attributes."""
         run, handlers, name = self._run, self._handlers, self._name
-        consts, buffer, dead = self._const_bufs, self._buffer, _DONATED
+        consts, buffer, dead, mark_donated = (self._const_bufs, self._buffer, _DONATED,
+                                              _dv.mark_donated)
         in_avals = self._in_avals
         donated = self._donated if self._any_donated else None
-        out_meta = self._out_meta
+        out_meta, device_array = self._out_meta, _dv.device_array
 
         def execute(leaves):
             # device-resident Arrays pass their buffer, eager ones their cached alias;
@@ -123,8 +124,8 @@ class Compiled:
                             bufs.append(buf)
                             aliased = True
                             continue
-                    elif type(dev) is _DEVICE_VALUE:
-                        bufs.append(dev.buf)
+                    elif dev is not dead:
+                        bufs.append(dev)
                         continue
                 buf, a = buffer(x, in_avals[i], i)
                 bufs.append(buf)
@@ -136,9 +137,7 @@ class Compiled:
             if donated is not None:
                 for x, d in zip(leaves, donated):
                     if d and type(x) is _ARRAY:
-                        x._val = None
-                        x._dev = dead
-                        x._host_memo = None
+                        mark_donated(x)
             if aliased and outs and not outs[0].is_ready():
                 _block(outs)
             return outs
@@ -146,8 +145,7 @@ class Compiled:
         def call_flat(leaves):
             """Run on flat arguments (eager Arrays, NumPy arrays, scalars); a list of eager
             Arrays that keep their device buffers."""
-            return [_ARRAY(None, w, _DEVICE_VALUE(b), a)
-                    for (w, a), b in zip(out_meta, execute(leaves))]
+            return [device_array(b, w, a) for (w, a), b in zip(out_meta, execute(leaves))]
 
         self.call_flat = call_flat
         self.call_single = None
@@ -156,7 +154,9 @@ class Compiled:
 
             def call_single(leaves):
                 """``call_flat(leaves)[0]`` for an executable with exactly one output."""
-                return _ARRAY(None, w0, _DEVICE_VALUE(execute(leaves)[0]), a0)
+                out = _ARRAY(None, w0, execute(leaves)[0], a0)
+                out._read = _HOST_OF
+                return out
 
             self.call_single = call_single
 
@@ -193,29 +193,31 @@ def _arrays_caller_maker(n: int, consts: bool, single: bool):
     if n:
         lines.append(f"        ({''.join(f'x{i}, ' for i in range(n))}) = arrays")
     for i in range(n):
-        lines += [f"        d{i} = x{i}._dev",
-                  f"        if type(d{i}) is DV:",
-                  f"            b{i} = d{i}.buf",
-                  f"        elif d{i} is None and type(x{i}._host_memo) is B:",
+        lines += [f"        b{i} = x{i}._dev",
+                  f"        if b{i} is None:",
                   f"            b{i} = x{i}._host_memo",
-                  "        else:",
+                  f"        if type(b{i}) is not B:  # None, DONATED, NO_ALIAS",
                   "            return fallback(arrays)"]
     lines += [f"        args = [*consts, {b}]" if consts else f"        args = [{b}]",
               "        try:",
               "            outs = run(args).consume_with_handlers(handlers)",
               "        except RUNTIME_ERROR as e:",
-              "            outs = run_unsharded(run, args, handlers, name, e)",
-              "        return A(None, w0, DV(outs[0]), a0)" if single else
-              "        return build([A(None, w, DV(o), a) for (w, a), o in zip(meta, outs)])",
-              "    return call"]
-    names = {"A": _ARRAY, "DV": _DEVICE_VALUE, "B": _BUFFER, "RUNTIME_ERROR": _RUNTIME_ERROR,
+              "            outs = run_unsharded(run, args, handlers, name, e)"]
+    if single:  # device_array's body, inline
+        lines += ["        out = A(None, w0, outs[0], a0)", "        out._read = HOST_OF",
+                  "        return out"]
+    else:
+        lines.append("        return build([device_array(o, w, a) for (w, a), o in zip(meta, outs)])")
+    lines.append("    return call")
+    names = {"A": _ARRAY, "HOST_OF": _HOST_OF, "B": _BUFFER, "RUNTIME_ERROR": _RUNTIME_ERROR,
+             "device_array": _dv.device_array,
              "run_unsharded": _run_unsharded}
     exec("\n".join(lines), names)  # noqa: S102  (built from the argument count only)
     return names["make"]
 
 
 _ARRAY = core.Array
-_DEVICE_VALUE = _dv.DeviceValue
+_HOST_OF = _dv.host_of
 _DONATED = _dv.DONATED
 _NO_ALIAS = _dv.NO_ALIAS
 _BUFFER = _jax.ArrayImpl  # a device buffer

@@ -47,3 +47,23 @@ def test_eager_backend_switch_reaches_eager_evaluation_and_the_fast_path():
     assert core.eager_backend() is NUMPY_BACKEND
     assert fastpath._TABLE[0] is NUMPY_BACKEND.fast_ops
     np.testing.assert_array_equal(np.asarray(x * 2.0 + 1.0), np.arange(4.0) * 2 + 1)
+
+
+def test_default_dtypes_follow_numpy_and_enable_x64():
+    from xnp import _default_dtypes as dd
+
+    for x in (True, 3, 2.5, 1j):
+        assert dd.python_scalar_dtype(x) == np.asarray(x).dtype  # NumPy's defaults
+        assert dd.scalar_to_ndarray(x).dtype == np.asarray(x).dtype
+    assert (dd.default_float(), dd.default_int(), dd.default_complex()) == (
+        np.float64, np.int64, np.complex128)
+    with config.override(enable_x64=False):
+        assert [dd.python_scalar_dtype(x) for x in (True, 3, 2.5, 1j)] == [
+            np.bool_, np.int32, np.float32, np.complex64]
+        assert (dd.default_float(), dd.default_int(), dd.default_complex()) == (
+            np.float32, np.int32, np.complex64)
+        assert xnp.asarray(2.5).dtype == np.float32  # what the layers above take from it
+        with pytest.raises(OverflowError, match="Python integer 4294967296 out of bounds for int32"):
+            dd.scalar_to_ndarray(2**32)
+    with pytest.raises(KeyError):
+        dd.python_scalar_dtype(np.float32(1))  # not a Python scalar

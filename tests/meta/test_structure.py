@@ -51,11 +51,11 @@ KNOWN_CYCLES: list = []
 
 # Layers from the bottom. A module may import modules of its own layer and of lower
 # layers; ``numpy_api`` and ``backends`` share a rank but may not import each other.
-# ``base`` holds the two leaf helpers every layer may use (options, the native
-# allocator); ``surface`` is everything else at the top of the package (``xnp`` itself,
+# ``base`` holds the leaf helpers every layer may use (options, the default dtypes, the
+# native allocator); ``surface`` is everything else at the top of the package (``xnp`` itself,
 # ``array``, ``array_api``, ``core``, ``fft``, ``linalg``, ``random``).
 LAYER_RANK = {"base": 0, "tracing": 1, "lax": 2, "numpy_api": 3, "backends": 3, "surface": 4}
-BASE_MODULES = {"xnp.config", "xnp._native"}
+BASE_MODULES = {"xnp.config", "xnp._native", "xnp._default_dtypes"}
 
 # (importing module, imported module): imports against the layer order (none today)
 KNOWN_LAYER_VIOLATIONS: set = set()

@@ -3,6 +3,7 @@ out-of-bounds ``mode`` (the indexing machinery is in :mod:`xnp.numpy_api._index_
 
 from __future__ import annotations
 
+from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax.slicing import GatherScatterMode
 from xnp.numpy_api._index_core import _gather_entries, _parse, _write
@@ -79,7 +80,7 @@ class _IndexUpdateRef:
         """``x`` with ``values`` subtracted at ``idx`` (repeated indices accumulate)."""
         dt = core.aval_of(self._x).dtype
         if core.is_python_scalar(values):
-            v = core.lift(core.scalar_to_ndarray(values, dt))
+            v = core.lift(_default_dtypes.scalar_to_ndarray(values, dt))
         else:
             v = asarray_for("at.subtract", values, "values")
             if core.aval_of(v).dtype != dt:

@@ -13,6 +13,7 @@ import operator
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax.slicing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 from xnp.numpy_api import _util
@@ -448,7 +449,7 @@ def _prepare_value(value, aval, out_shape):
     """``value`` cast to ``aval.dtype`` (NumPy's assignment casting), broadcast to ``out_shape``."""
     dt = aval.dtype
     if core.is_python_scalar(value):
-        v = core.lift(core.scalar_to_ndarray(value, dt), aval.weak_type)
+        v = core.lift(_default_dtypes.scalar_to_ndarray(value, dt), aval.weak_type)
     else:
         v = asarray_for("setitem", value, "value")
         va = core.aval_of(v)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp import lax
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
@@ -92,7 +93,7 @@ def _inexact(fname, x, dtype=None, casting="same_kind", argname="x"):
     """``x`` in the dtype NumPy's float functions compute in (ints -> float)."""
     if type(x) in _PY_SCALARS and dtype is None:
         # convert on the host: a literal, like JAX (no convert equation)
-        dt = _float_dtype(core.python_scalar_dtype(x))
+        dt = _float_dtype(_default_dtypes.python_scalar_dtype(x))
         return core.lift(np.asarray(x, dt), weak_type=type(x) is not bool)
     x = asarray_for(fname, x, argname)
     if dtype is not None:

@@ -9,6 +9,8 @@ import numbers
 
 import numpy as np
 
+from xnp import _default_dtypes
+from xnp._default_dtypes import default_complex, default_float, default_int
 from xnp import config, lax
 from xnp.numpy_api._views import rebind_traced
 from xnp.tracing import core, errors
@@ -29,14 +31,6 @@ _PY_SCALARS = (int, float, complex, bool)
 def is_xnp(x) -> bool:
     """An xnp eager array or a tracer."""
     return type(x) is core.Array or isinstance(x, core.Tracer)
-
-
-def default_float() -> np.dtype:
-    return np.dtype(np.float64 if config.get("enable_x64") else np.float32)
-
-
-def default_int() -> np.dtype:
-    return np.dtype(np.int64 if config.get("enable_x64") else np.int32)
 
 
 def api_sequence(items):
@@ -62,8 +56,8 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         return x
     t = type(x)
     if t in _PY_SCALARS:
-        dt = core.python_scalar_dtype(x)
-        return core.lift(core.scalar_to_ndarray(x, dt), weak_type=t is not bool)
+        dt = _default_dtypes.python_scalar_dtype(x)
+        return core.lift(_default_dtypes.scalar_to_ndarray(x, dt), weak_type=t is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
         if t is not np.ndarray:
             refuse_numpy_subclass(fname, x, argname)
@@ -182,7 +176,7 @@ def _result_dtype(avals) -> tuple[np.dtype, bool]:
     strong = [a.dtype for a in avals if not a.weak_type]
     if not strong:
         if "c" in weak_kinds:
-            return (np.dtype(np.complex128 if config.get("enable_x64") else np.complex64), True)
+            return default_complex(), True
         if "f" in weak_kinds:
             return default_float(), True
         dt = avals[0].dtype
@@ -192,7 +186,7 @@ def _result_dtype(avals) -> tuple[np.dtype, bool]:
     kind = _kind(dt)
     if "c" in weak_kinds and kind != "c":
         dt = _COMPLEX_OF.get(dt.itemsize, np.dtype(np.complex128)) if kind == "f" else (
-            np.dtype(np.complex128 if config.get("enable_x64") else np.complex64))
+            default_complex())
     elif "f" in weak_kinds and kind in "biu":
         dt = default_float()
     elif "i" in weak_kinds and kind == "b":
@@ -204,7 +198,7 @@ def promote_to(fname: str, x, dtype: np.dtype, weak: bool = False):
     """Convert ``x`` (xnp value or Python scalar) to ``dtype``; Python ints out of range
     raise ``OverflowError`` as in NumPy."""
     if type(x) in _PY_SCALARS:
-        return core.lift(core.scalar_to_ndarray(x, dtype), weak_type=weak)
+        return core.lift(_default_dtypes.scalar_to_ndarray(x, dtype), weak_type=weak)
     aval = core.aval_of(x)
     if aval.dtype == dtype:
         return x  # only weakness differs: lax ops combine weak and strong operands of one dtype

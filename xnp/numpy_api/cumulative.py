@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import manipulation
@@ -32,7 +33,7 @@ _NO_VALUE = np._NoValue
 def _asarray(fname: str, a, argname: str = "a"):
     """``a`` as an xnp value; Python scalars become strongly typed 0-d arrays."""
     if core.is_python_scalar(a):
-        return core.lift(core.scalar_to_ndarray(a))
+        return core.lift(_default_dtypes.scalar_to_ndarray(a))
     return asarray_for(fname, a, argname)
 
 

@@ -14,6 +14,7 @@ import numbers
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, check_unsupported,
@@ -31,7 +32,7 @@ _MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
 
 def _asarray(fname, x, argname):
     if core.is_python_scalar(x):
-        return core.lift(core.scalar_to_ndarray(x))
+        return core.lift(_default_dtypes.scalar_to_ndarray(x))
     return asarray_for(fname, x, argname)
 
 

@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._index_core import _concrete
@@ -35,7 +36,7 @@ def _asarray(fname, a, argname="p"):
     if isinstance(a, poly1d):
         return a.coeffs
     if core.is_python_scalar(a):
-        return core.lift(core.scalar_to_ndarray(a))
+        return core.lift(_default_dtypes.scalar_to_ndarray(a))
     return asarray_for(fname, a, argname)
 
 

@@ -16,6 +16,7 @@ import builtins
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp import config, lax
 from xnp.lax import _kit as kit
 from xnp.lax.reductions import reduction_identity
@@ -39,7 +40,7 @@ def _asarray(fname: str, a):
     """``a`` as an xnp value; Python scalars become *strong* 0-d arrays, since a reduction's
     result is an array (NumPy returns a NumPy scalar), not a Python scalar."""
     if core.is_python_scalar(a):
-        return core.lift(core.scalar_to_ndarray(a))
+        return core.lift(_default_dtypes.scalar_to_ndarray(a))
     return asarray_for(fname, a)
 
 
@@ -90,7 +91,7 @@ def _initial_value(fname: str, initial, dtype: np.dtype):
     ints raise OverflowError)."""
     if core.is_python_scalar(initial):
         if type(initial) is int and dtype in kit.INTEGER:
-            return core.lift(core.scalar_to_ndarray(initial, dtype))
+            return core.lift(_default_dtypes.scalar_to_ndarray(initial, dtype))
         with np.errstate(all="ignore"):
             return _const(np.asarray(initial).astype(dtype), dtype)
     if isinstance(initial, (np.ndarray, np.generic)) or (

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._index_core import _concrete
@@ -53,7 +54,7 @@ class UniqueInverseResult(NamedTuple):
 def _asarray(fname: str, a, argname: str = "ar"):
     """``a`` as an xnp value; Python scalars become strongly typed (NumPy's asarray)."""
     if core.is_python_scalar(a):
-        return core.lift(core.scalar_to_ndarray(a))
+        return core.lift(_default_dtypes.scalar_to_ndarray(a))
     return asarray_for(fname, a, argname)
 
 

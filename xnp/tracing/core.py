@@ -32,6 +32,7 @@ from typing import Any, Callable
 import numpy as np
 
 from xnp import config as _config
+from xnp._default_dtypes import PYTHON_SCALAR_TYPES, python_scalar_dtype, scalar_to_ndarray
 from xnp.tracing import errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
@@ -319,30 +320,7 @@ def is_python_scalar(x) -> bool:
     return type(x) in (int, float, complex, bool)
 
 
-_PY_SCALAR_DTYPES = {
-    bool: np.dtype(np.bool_),
-    int: np.dtype(np.int64),
-    float: np.dtype(np.float64),
-    complex: np.dtype(np.complex128),
-}
-
-
-def python_scalar_dtype(x) -> np.dtype:
-    """Default dtype of a Python scalar (int64, float64, complex128; bool)."""
-    t = type(x)
-    if not _OPTIONS["enable_x64"] and t in (int, float, complex):
-        return {int: np.dtype(np.int32), float: np.dtype(np.float32),
-                complex: np.dtype(np.complex64)}[t]
-    return _PY_SCALAR_DTYPES[t]
-
-
-def scalar_to_ndarray(x, dtype: np.dtype | None = None) -> np.ndarray:
-    """A Python scalar as a 0-d ndarray of its default dtype (``OverflowError`` if out of range)."""
-    dt = dtype or python_scalar_dtype(x)
-    try:
-        return np.asarray(x, dtype=dt)
-    except OverflowError as e:
-        raise OverflowError(f"Python integer {x} out of bounds for {dt}") from e
+_PY_SCALAR_TYPES = frozenset(PYTHON_SCALAR_TYPES)
 
 
 def aval_of(x) -> ShapedArray:
@@ -358,7 +336,7 @@ def aval_of(x) -> ShapedArray:
         return x.aval
     if isinstance(x, Tracer):
         return x.aval
-    if t in _PY_SCALAR_DTYPES:
+    if t in _PY_SCALAR_TYPES:
         dt = python_scalar_dtype(x)
         if t is int and not -(1 << 63) <= x < (1 << 64):
             raise OverflowError(f"Python int {x} too large to convert to {dt}")
@@ -402,7 +380,7 @@ class EvalTrace(Trace):
                 weaks.append(a._weak)
             else:
                 t = type(a)
-                if t in _PY_SCALAR_DTYPES:
+                if t in _PY_SCALAR_TYPES:
                     vals.append(scalar_to_ndarray(a))
                     weaks.append(t is not bool)
                 elif isinstance(a, Tracer):

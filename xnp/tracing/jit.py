@@ -35,6 +35,7 @@ import sys
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp import config
 from xnp.tracing import core, errors, jit_sharding, python_ints
 from xnp.tracing.avals import ShapeDtypeStruct
@@ -243,7 +244,7 @@ class JitWrapped:
         if new_key == key:  # an int its dtype cannot hold (int32 with enable_x64 off)
             for x, a in zip(leaves, avals):
                 if type(x) is int:
-                    core.scalar_to_ndarray(x, a.dtype)  # eager's OverflowError
+                    _default_dtypes.scalar_to_ndarray(x, a.dtype)  # eager's OverflowError
             raise AssertionError("xnp.jit: a Python int argument fits no entry")
         entry = self._entry(new_key, paths, in_tree, statics)
         run = entry.run

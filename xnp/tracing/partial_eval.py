@@ -19,6 +19,7 @@ import weakref
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, pp_eqn, typecheck_jaxpr
@@ -207,7 +208,7 @@ class DynamicJaxprTrace(core.Trace):
             return self._new_const(x, x.aval)
         aval = core.aval_of(x)
         if core.is_python_scalar(x):
-            val = core.scalar_to_ndarray(x, aval.dtype)
+            val = _default_dtypes.scalar_to_ndarray(x, aval.dtype)
             return JitTracer(self, aval, Literal(val, aval))
         if _is_literal_candidate(x):
             val = np.asarray(x)

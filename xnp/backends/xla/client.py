@@ -24,6 +24,7 @@ import numpy as np  # noqa: E402
 from jaxlib import _jax  # noqa: E402
 from jaxlib import xla_client as xc  # noqa: E402
 
+from xnp import _default_dtypes
 from xnp import config  # noqa: E402
 from xnp.backends.xla import compile_cache, mlir  # noqa: E402
 from xnp.tracing import core, sizes  # noqa: E402
@@ -227,7 +228,7 @@ class Client:
         key = (type(x), x, dtype)
         buf = self._scalars.get(key)
         if buf is None:
-            buf = self.put(core.scalar_to_ndarray(x, dtype))
+            buf = self.put(_default_dtypes.scalar_to_ndarray(x, dtype))
             if type(x) is not complex and x == x and (x != 0 or type(x) is not float):
                 if len(self._scalars) >= 1024:
                     self._scalars.clear()

@@ -9,6 +9,7 @@ import numpy as _np
 from jaxlib import _jax
 from jaxlib import xla_client as _xc
 
+from xnp import _default_dtypes
 from xnp import config as _config
 from xnp.backends.xla import client as _client
 from xnp.backends.xla import device_value as _dv
@@ -88,7 +89,7 @@ class Compiled:
             return c.put(v), False
         if t in _SCALAR_TYPES:
             if self._donated[pos]:
-                return c.put(core.scalar_to_ndarray(x, aval.dtype)), False
+                return c.put(_default_dtypes.scalar_to_ndarray(x, aval.dtype)), False
             return c.put_scalar(x, aval.dtype), False
         v = x if t is _NDARRAY else _asarray(x)
         if t is _NDARRAY and v.nbytes >= _ALIAS_MIN_BYTES and v.flags.c_contiguous:

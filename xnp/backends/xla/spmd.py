@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from jaxlib import xla_client as xc
 
+from xnp import _default_dtypes
 from xnp.backends.xla import client as _client
 from xnp.backends.xla import device_value as _dv
 from xnp.backends.xla import sharding as _xs
@@ -163,7 +164,7 @@ class SpmdCompiled:
                 self._check_relayable(buf, i)
             host = x._value
         elif type(x) in (int, float, complex, bool):
-            host = core.scalar_to_ndarray(x, self._in_avals[i].dtype)
+            host = _default_dtypes.scalar_to_ndarray(x, self._in_avals[i].dtype)
         else:
             host = np.asarray(x)
         return _xs.put_sharded(host, self._in_specs[i], self._in_avals[i].weak_type)

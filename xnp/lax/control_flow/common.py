@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp.lax import _kit as kit
 from xnp.lax import elementwise
 from xnp.lax import shape_ops
@@ -462,7 +463,7 @@ def as_operand(x, aval: ShapedArray | None = None):
         return x
     a = aval if aval is not None else core.aval_of(x)
     if core.is_python_scalar(x):
-        return core.Array(core.scalar_to_ndarray(x, a.dtype), a.weak_type)
+        return core.Array(_default_dtypes.scalar_to_ndarray(x, a.dtype), a.weak_type)
     return core.lift(np.asarray(x), a.weak_type)
 
 

@@ -15,6 +15,7 @@ import operator
 
 import numpy as np
 
+from xnp import _default_dtypes
 from xnp.lax import _kit as kit
 from xnp.lax import elementwise, reductions, shape_ops
 from xnp.lax.control_flow import common
@@ -316,7 +317,7 @@ def _bound_dtype(lower, upper):
     def dt(x):
         # (strong dtype or None when the bound adapts, its own dtype)
         if type(x) is int:
-            return None, core.python_scalar_dtype(0)
+            return None, _default_dtypes.python_scalar_dtype(0)
         aval = core.aval_of(x)
         return (None if aval.weak_type else aval.dtype), aval.dtype
 

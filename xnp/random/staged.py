@@ -11,13 +11,15 @@ draws NumPy's next numbers and advances the generator exactly as the eager progr
 call would, in program order with the program's other draws.
 
 * **Operands**: tracers and eager xnp arrays anywhere in the arguments (also inside
-  lists, tuples and dicts) are the callback's operands; everything else (Python and
-  NumPy values, dtypes) is passed to NumPy as given, on every call.
+  lists, tuples and dicts) are the callback's operands (0-d ones reach NumPy as NumPy
+  scalars, as a Python scalar argument of the jitted function does eagerly); everything
+  else (Python and NumPy values, dtypes) is passed to NumPy as given, on every call.
 * **Result shape and dtype**: found at trace time by running the same method on a
   copy of the generator (the generator itself does not move) with stand-in values of
   the traced arguments' shapes and dtypes. NumPy's parameter checks need valid
-  stand-ins, so up to three sets are tried (0.5 / ``i + 1``; ``i + 1.5`` / ``i + 2``;
-  ``1/size`` / 1 for floats / integers, ``i`` the operand's position); when two sets
+  stand-ins, so up to four sets are tried (0.5 / ``i + 1``; ``i + 1.5`` / ``i + 2``;
+  ``1/size`` / 1 for floats / integers, ``i`` the operand's position; identity
+  matrices for square trailing dimensions, 1 elsewhere); when two sets
   succeed with different result shapes, the shape depends on a traced value (``rand(n)``,
   ``permutation(n)``) and :class:`~xnp.random.bridge.StatefulRandomError` is raised, as
   it is for a traced ``size`` and when no set is accepted. A result that is no array
@@ -34,6 +36,7 @@ call would, in program order with the program's other draws.
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 
@@ -84,15 +87,22 @@ def _fill(x, values):
     return x
 
 
+_ATTEMPTS = 4
+
+
 def _stand_in(aval: ShapedArray, i: int, attempt: int) -> np.ndarray:
     dt = aval.dtype
+    shape = aval.shape
     if dt == np.bool_:
-        return np.ones(aval.shape, dt)
+        return np.ones(shape, dt)
+    if attempt == 3 and len(shape) >= 2 and shape[-1] == shape[-2]:
+        # identity matrices (a covariance NumPy can factor)
+        return np.broadcast_to(np.eye(shape[-1], dtype=dt), shape).copy()
     if dt.kind in "iu":
-        value = (i + 1, i + 2, 1)[attempt]
+        value = (i + 1, i + 2, 1, 1)[attempt]
     else:
-        value = (0.5, i + 1.5, 1.0 / max(1, int(np.prod(aval.shape))))[attempt]
-    return np.full(aval.shape, value, dt)
+        value = (0.5, i + 1.5, 1.0 / max(1, int(np.prod(shape))), 1.0)[attempt]
+    return np.full(shape, value, dt)
 
 
 class _Call:
@@ -110,7 +120,8 @@ class _Call:
     def run(self, np_generator, values):
         """Call the method on ``np_generator`` with ``values`` for the operands; returns
         what NumPy returns, or the written target array."""
-        values = list(values)
+        # 0-d operands as NumPy scalars, as a Python scalar argument reaches NumPy eagerly
+        values = [v[()] if v.ndim == 0 else v for v in values]
         if self.target is not None:
             k = self.target.k
             if self.reads_target:  # shuffle: NumPy shuffles a writable copy of x
@@ -153,13 +164,15 @@ def _result_aval(where: str, res, error):
 
 
 def _dry_run(call: _Call, operand_avals, owner, error):
-    """The result aval (None for no result), from up to three runs on copies of the
-    generator with stand-in operand values."""
+    """The result aval (None for no result), from up to ``_ATTEMPTS`` runs on copies of
+    the generator with stand-in operand values (stopping after two that succeed)."""
     results, last = [], None
-    for attempt in range(3):
+    for attempt in range(_ATTEMPTS):
         values = [_stand_in(a, i, attempt) for i, a in enumerate(operand_avals)]
         try:
-            res = call.run(copy.deepcopy(owner._np), values)
+            with warnings.catch_warnings():  # stand-in values may be ill-conditioned
+                warnings.simplefilter("ignore")
+                res = call.run(copy.deepcopy(owner._np), values)
         except (ValueError, TypeError, OverflowError, IndexError) as e:
             last = e
             continue

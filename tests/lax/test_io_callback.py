@@ -275,3 +275,29 @@ def test_vmap_calls_once_per_batch_element_in_order():
     out = xnp.vmap(lambda x: x + lax.io_callback(log, _spec((), F64), 1.0))(xs)
     np.testing.assert_array_equal(np.asarray(out), xs + 2)
     assert log.calls == [(1.0,)]
+
+
+def test_vmap_of_control_flow_with_callbacks():
+    log = Log()
+    xs = np.array([1.0, 2.0])
+
+    def scan(x):  # unbatched trip count: each iteration calls once per element, in order
+        return lax.fori_loop(0, 2, lambda i, c: c + lax.io_callback(log, _spec((), F64), c), x)
+
+    for run in (xnp.vmap(scan), xnp.jit(xnp.vmap(scan))):
+        log.calls.clear()
+        np.testing.assert_array_equal(np.asarray(run(xs)), [9.0, 18.0])  # c -> 3c twice
+        assert log.calls == [(1.0,), (2.0,), (3.0,), (6.0,)]
+
+    def branch(x):
+        return lax.cond(x > 1, lambda v: lax.io_callback(log, _spec((), F64), v), lambda v: v, x)
+
+    with pytest.raises(NotImplementedError, match="batched predicate or index: a branch calls"):
+        xnp.vmap(branch)(xs)
+
+    def loop(x):
+        return lax.while_loop(lambda c: c < 5, lambda c: c + lax.io_callback(
+            log, _spec((), F64), c), x)
+
+    with pytest.raises(NotImplementedError, match="while_loop with a batched predicate"):
+        xnp.vmap(loop)(xs)

@@ -22,7 +22,8 @@ from xnp.tracing.jaxpr import Jaxpr, Literal
 
 __all__ = ["Value", "Token", "TOKEN", "lowering", "LOWERINGS", "UNSUPPORTED",
            "LoweringRuleContext", "FunctionBuilder", "tensor_type", "element_type",
-           "dense_attr", "lower_jaxpr_body", "comparison_type", "i64_array", "FLOAT8", "float8_via_float32"]
+           "dense_attr", "lower_jaxpr_body", "comparison_type", "i64_array", "FLOAT8",
+           "float8_via_float32"]
 
 LOWERINGS: dict = {}
 # primitive -> reason, for primitives the XLA backend cannot lower

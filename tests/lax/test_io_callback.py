@@ -301,3 +301,26 @@ def test_vmap_of_control_flow_with_callbacks():
 
     with pytest.raises(NotImplementedError, match="while_loop with a batched predicate"):
         xnp.vmap(loop)(xs)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int64, np.float16,
+                                   "bfloat16", np.float32, np.complex64, np.complex128])
+def test_dtypes_and_row_major_layouts(dtype):
+    dt = np.dtype(dtype) if dtype != "bfloat16" else np.dtype(__import__("ml_dtypes").bfloat16)
+    x = (np.arange(24).reshape(2, 3, 4) % 5).astype(dt)
+    seen = []
+
+    def host(a):
+        seen.append((a.dtype, a.shape, a.tolist() == x.tolist()))
+        return a.transpose(2, 0, 1).copy(), a[0, 1, 2]
+
+    spec = (_spec((4, 2, 3), dt), _spec((), dt))
+    for run in (lambda a: lax.io_callback(host, spec, a),
+                xnp.jit(lambda a: lax.io_callback(host, spec, a, ordered=False))):
+        y, s = run(x)
+        assert np.asarray(y).dtype == dt and np.asarray(s).dtype == dt
+        assert np.asarray(y).tolist() == x.transpose(2, 0, 1).tolist()
+        assert np.asarray(s).tolist() == x[0, 1, 2].tolist()
+    assert seen == [(dt, (2, 3, 4), True)] * 2
+    with pytest.raises(NotImplementedError, match="`sharding` must be None"):
+        lax.io_callback(host, spec, x, sharding=object())

@@ -198,7 +198,7 @@ def _result_avals(name, result_shape_dtypes):
     return avals, tree
 
 
-def io_callback(callback, result_shape_dtypes, *args, **kwargs):
+def io_callback(callback, result_shape_dtypes, *args, sharding=None, ordered=True, **kwargs):
     """Call the Python function ``callback`` on the host, also from compiled code.
 
     ``callback(*args, **kwargs)`` receives every array leaf of ``args``/``kwargs`` as a
@@ -220,6 +220,11 @@ def io_callback(callback, result_shape_dtypes, *args, **kwargs):
         None when ``callback`` returns None.
     *args, **kwargs : pytrees of arrays and scalars
         Passed to ``callback`` (traced values become the run-time values).
+    sharding : None
+        JAX's parameter; only None (the callback runs on the host of the one device).
+    ordered : bool
+        JAX's parameter, accepted for portability: xnp's callbacks are always ordered
+        (``ordered=False`` promises less, so the same program order is a valid answer).
 
     Returns
     -------
@@ -243,6 +248,11 @@ def io_callback(callback, result_shape_dtypes, *args, **kwargs):
         raise TypeError(f"xnp.lax.io_callback: `callback` must be callable, got "
                         f"{type(callback).__name__}.")
     name = getattr(callback, "__name__", None) or type(callback).__name__
+    if sharding is not None:
+        raise NotImplementedError(f"xnp.lax.io_callback: `sharding` must be None (callback "
+                                  f"`{name}`); callbacks run on the host of one device.")
+    if type(ordered) is not bool:
+        raise TypeError(f"xnp.lax.io_callback: `ordered` must be a bool, got {ordered!r}.")
     avals, out_tree = _result_avals(name, result_shape_dtypes)
     leaves, in_tree = tree_flatten((args, kwargs))
     for i, x in enumerate(leaves):

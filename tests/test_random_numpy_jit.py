@@ -278,6 +278,23 @@ def test_generator_made_inside_from_entropy_or_a_bit_generator_raises(make):
         xnp.jit(lambda: make().random(2))()
 
 
+def test_generator_made_inside_used_in_a_loop_body_or_nested_jit_raises():
+    def loop(x):
+        r = xr.default_rng(0)
+        return xnp.lax.fori_loop(0, 2, lambda i, c: c + r.random(), x)
+
+    def nested(x):
+        r = xr.default_rng(0)
+        return xnp.jit(lambda y: y + r.random())(x)
+
+    for fun in (loop, nested):
+        with pytest.raises(xr.StatefulRandomError, match="used inside a body traced separately"):
+            xnp.jit(fun)(0.0)
+    r, theirs = xr.default_rng(0), np.random.default_rng(0)  # eagerly the loop draws twice
+    assert float(xnp.lax.fori_loop(0, 2, lambda i, c: c + r.random(), 0.0)) == \
+        0.0 + theirs.random() + theirs.random()
+
+
 def test_traced_parameter_of_a_generator_made_inside_raises_naming_it():
     def f(loc):
         return xr.default_rng(0).normal(loc, 1.0, size=loc.shape).sum()

@@ -246,6 +246,11 @@ def test_grad_with_a_callback_on_other_values_runs_it_once_per_call():
     g = xnp.jit(xnp.grad(f))
     assert float(g(3.0, 2.0)) == 4.0 and float(g(3.0, 5.0)) == 10.0
     assert log.calls == [(2.0,), (5.0,)]
+    unused = xnp.grad(lambda x: (lax.io_callback(log, _spec((), F64), 7.0), x * x)[1])
+    log.calls.clear()
+    assert "io_callback" in str(xnp.make_jaxpr(unused)(1.0))
+    assert float(xnp.jit(unused)(3.0)) == 6.0 and float(xnp.vmap(unused)(np.ones(2))[1]) == 2.0
+    assert log.calls == [(7.0,)] * 2  # run by jit(grad) and vmap(grad): kept though unused
     loop = xnp.jit(xnp.grad(lambda x: lax.scan(
         lambda c, i: (c * lax.io_callback(log, _spec((), F64), i), None), x,
         np.arange(3.0))[0]))

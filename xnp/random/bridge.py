@@ -39,8 +39,10 @@ forward to one global ``RandomState``. :func:`forward` is the path they share:
   constants of the compiled function); its parameters must therefore be concrete (a
   traced one raises :class:`StatefulRandomError`, naming it). One made inside from OS
   entropy or from a bit generator object raises: its numbers on each call cannot be
-  reproduced. A generator that escapes the trace it was made in (saved to a global)
-  counts as an outside generator in any other trace.
+  reproduced; so does one used in a ``lax`` loop or branch body or a nested ``jit``
+  inside the function that made it (the body would draw from the trace-time object on
+  every call). A generator that escapes the trace it was made in (saved to a global)
+  counts as an outside generator once that trace has ended.
 """
 
 from __future__ import annotations
@@ -156,17 +158,29 @@ def home_trace(fixed: bool):
     return None if trace is None else _Home(trace, fixed)
 
 
-def _at_home(owner):
-    """``owner``'s home when its trace is the current trace or one it runs in, else None
-    (made outside, or escaped from a trace that ended or is not this one)."""
+def _at_home(owner, where: str):
+    """``owner``'s home when its trace is the current trace or one it runs in; None when
+    it was made outside any trace or escaped from one that ended.
+
+    Raises :class:`StatefulRandomError` when its trace is still being traced but is not
+    one the current trace runs in (a ``lax`` loop or branch body, or a nested ``jit``,
+    inside the function that made it): the eager program makes the generator afresh on
+    every call, which a callback in the body cannot reproduce."""
     home = owner._home
     trace = None if home is None else home.trace()
+    if trace is None or not trace.alive:
+        return None
     t = core.current_trace()
-    while trace is not None and t is not None:
+    while t is not None:
         if t is trace:
             return home
         t = getattr(t, "parent", None)
-    return None
+    raise StatefulRandomError(
+        f"{where}: this generator was made inside the traced function and is used inside a "
+        f"body traced separately (a lax loop or branch, or a nested jit): the eager program "
+        f"makes it afresh on every call, which the compiled body cannot reproduce. Make it "
+        f"outside the jitted function (its draws then run on every call), pass its numbers "
+        f"into the body, or use the key API: {KEY_API_HINT}.")
 
 
 def _unfixed_error(where: str) -> StatefulRandomError:
@@ -186,7 +200,7 @@ def staged_check(where: str, owner) -> None:
     ``set_bit_generator`` takes one, which the compiled function would keep)."""
     if not core.staging_active():
         return
-    home = _at_home(owner)
+    home = _at_home(owner, where)
     if home is not None and not home.fixed:
         raise _unfixed_error(where)
     if home is None:
@@ -226,7 +240,7 @@ def _writable(x: core.Array):
 def forward(owner, spec: Spec, args: tuple, kwargs: dict):
     """Call ``owner._np``'s method ``spec.name`` with ``args``/``kwargs`` (see the module
     docstring for the conversions, the errors and the rule under transformations)."""
-    home = _at_home(owner)
+    home = _at_home(owner, spec.where)
     if home is not None:
         if not home.fixed:
             raise _unfixed_error(spec.where)

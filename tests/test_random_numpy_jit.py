@@ -211,6 +211,9 @@ def test_numpy_errors_at_run_time_are_raised_by_the_call():
     _same(f(2.0), ref.normal(0.0, 2.0, size=2))  # the failed call drew nothing
     with pytest.raises(ValueError, match="xnp.random.Generator.normal: scale < 0"):
         g.normal(0.0, -1.0)
+    with pytest.raises(ValueError, match=r"^xnp.random.Generator.normal: scale < 0$"):
+        xnp.jit(lambda: g.normal(0.0, -1.0))()  # concrete: raised while tracing, as eagerly
+    _same(g.normal(size=2), ref.normal(size=2))
 
 
 @pytest.mark.parametrize("call,pattern", [
@@ -385,3 +388,12 @@ def test_threads_calling_one_jitted_draw_share_the_generator():
     with cf.ThreadPoolExecutor(4) as pool:
         draws = list(pool.map(lambda _: tuple(np.asarray(f()).tolist()), range(100)))
     assert sorted(draws) == sorted(tuple(alone.random(4).tolist()) for _ in range(100))
+
+
+def test_a_draw_whose_result_is_unused_still_advances_the_generator():
+    g, theirs = xr.default_rng(6), np.random.default_rng(6)
+    f = xnp.jit(lambda x: (g.normal(size=5), x + 1)[1])
+    for _ in range(2):
+        assert float(f(1.0)) == 2.0
+        theirs.normal(size=5)
+    _same(g.random(2), theirs.random(2))

@@ -179,6 +179,8 @@ def _dry_run(call: _Call, operand_avals, owner, error):
         results.append(None if res is None else _result_aval(call.spec.where, res, error))
         if not operand_avals or len(results) == 2:
             break
+    if not results and not operand_avals:
+        raise last  # concrete arguments NumPy refuses: its error, as eagerly
     if not results:
         raise error(
             f"{call.spec.where}: the shape and dtype of the draw for the traced arguments "

@@ -329,3 +329,11 @@ def test_dtypes_and_row_major_layouts(dtype):
     assert seen == [(dt, (2, 3, 4), True)] * 2
     with pytest.raises(NotImplementedError, match="`sharding` must be None"):
         lax.io_callback(host, spec, x, sharding=object())
+
+
+def test_callback_in_a_reducer_body_is_refused_under_jit():
+    def add(a, b):
+        return a + lax.io_callback(lambda v: v, _spec((), F64), b)
+
+    with pytest.raises(NotImplementedError, match="inside the body of a reduction"):
+        xnp.jit(lambda x: lax.reduce(x, 0.0, add, (0,)))(np.ones(3))

@@ -30,9 +30,12 @@ def _layout(ndim: int) -> str:
 @lowering(io_callback_p)
 def _lower_io_callback(ctx, *args, callback):
     b = ctx.b
-    if b.token is None:
-        raise AssertionError("internal error in xnp: an io_callback lowered without a token "
-                             "(has_effects missed it)")
+    if b.token is None:  # a region that carries no token: a reducer or comparator body
+        raise NotImplementedError(
+            f"xnp.jit: host callback `{callback.name}` inside the body of a reduction, "
+            "window or sort comparator is not supported; callbacks may be called in the "
+            "jitted function, in cond/switch branches, in while_loop/fori_loop/scan bodies "
+            "and in nested jit.")
     index = ctx.module.add_callback(callback)
     operand_layouts = ", ".join([_layout(0)] + [_layout(a.ndim) for a in ctx.avals_in])
     result_layouts = ", ".join([_layout(0)] + [_layout(a.ndim) for a in ctx.avals_out])

@@ -132,6 +132,18 @@ def test_in_place_draws_under_jit():
         rr = ref.random(3)
         _same(out, rr)
         _same(r, rr)
+    rs, rref = xr.RandomState(4), np.random.RandomState(4)
+
+    def legacy(x):
+        y = x + 0
+        rs.shuffle(y)
+        return y
+
+    jl = xnp.jit(legacy)
+    for _ in range(2):
+        want = np.arange(6)
+        rref.shuffle(want)
+        _same(jl(xp.arange(6)), want)
     host = np.zeros(4)  # a NumPy array is written by NumPy on every call, as eagerly
     g = xnp.jit(lambda: ours.standard_normal(out=host) * 1)
     for _ in range(2):

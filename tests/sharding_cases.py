@@ -82,6 +82,18 @@ def case_jit_elementwise_row_sharded():
     _close(out2, np.sin(A) * 2 + 1)
 
 
+def case_host_callback_in_a_sharded_program_is_refused():
+    row = NamedSharding(_mesh1(), P("x"))
+    f = xnp.jit(lambda x: x + xnp.lax.io_callback(lambda v: v, xnp.ShapeDtypeStruct(
+        (8, 4), np.float64), x), in_shardings=row)
+    try:
+        f(A)
+    except NotImplementedError as e:
+        assert "host callbacks" in str(e) and "several devices" in str(e), e
+    else:
+        raise AssertionError("no NotImplementedError")
+
+
 def case_jit_reduction_equals_numpy():
     mesh = _mesh2()
     s = NamedSharding(mesh, P("x", "y"))

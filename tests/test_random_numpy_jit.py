@@ -1,15 +1,17 @@
 """NumPy-style ``xnp.random`` under transformations, and shared between threads.
 
 The rule (xnp/random/bridge.py, README "Random numbers under jit"): a stateful draw is
-never frozen into a compiled function. Under ``jit``/``make_jaxpr`` a generator made
-outside the traced function raises StatefulRandomError (and is left untouched); one made
-inside it from a fixed seed draws NumPy's numbers, the same on every call as in the
-eager program; a traced argument raises, naming it. ``grad``/``vmap`` without ``jit``
-run Python on every call, so draws with concrete parameters are eager draws. The key
-API stays pure and draws fresh numbers per call when the key is passed in.
+never frozen into a compiled function. Under ``jit`` a draw from a generator made
+outside the traced function runs NumPy's method on every call (a host callback), with
+the run-time values of traced parameters, so ``f = jit(g); f(x); f(x)`` draws exactly
+the numbers of running ``g`` twice eagerly and leaves the generator in the same state.
+A generator made inside from a fixed seed draws while tracing (the same numbers every
+call, as eagerly); what a callback cannot reproduce raises StatefulRandomError. grad
+through a draw raises; vmap draws once per batch element, in order.
 """
 
 import concurrent.futures as cf
+import warnings
 
 import numpy as np
 import pytest
@@ -17,49 +19,235 @@ import pytest
 import xnp
 import xnp as xp
 from xnp import random as xr
+from tests.test_random_numpy_streams import (GENERATOR_CASES, MODULE_CASES,
+                                             RANDOMSTATE_CASES)
 
 
-def test_jit_of_a_global_generator_call_today_raises_and_leaves_it_untouched():
-    """Calling a jitted function that draws from an outside generator twice: before, the
-    second call repeated the first call's numbers (drawn once while tracing); now each
-    call raises, and the generator still gives NumPy's next numbers."""
-    g = xr.default_rng(0)
-    f = xnp.jit(lambda x: x + g.normal(size=3))
+def _traced(v):
+    """An array parameter computed inside the jitted function (a traced value)."""
+    return xp.asarray(v) + 0
+
+
+def _same(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got, want)
+    np.testing.assert_array_equal(got, want)
+
+
+def _twice_jit_vs_eager(make, call, args=()):
+    """``jit(call)`` twice on ``make()`` vs ``call`` eagerly twice on another ``make()``
+    (array parameters traced in the jitted version); then the next eager draws agree."""
+    ours, ref = make(), make()
+    f = xnp.jit(lambda *a: call(ours, _traced, *a))
     for _ in range(2):
-        with pytest.raises(xr.StatefulRandomError, match=r"Generator\.normal.*PRNGKey"):
-            f(xp.zeros(3))
-    np.testing.assert_array_equal(np.asarray(g.normal(size=3)),
-                                  np.random.default_rng(0).normal(size=3))
+        _same(f(*args), call(ref, xp.asarray, *args))
+    return ours, ref
+
+
+@pytest.fixture(autouse=True)
+def _quiet_deprecations():
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "This function is deprecated", DeprecationWarning)
+        yield
+
+
+CANNOT = {"bytes"}  # no array result: raises (test_calls_a_compiled_function_cannot_make)
+
+
+@pytest.mark.parametrize("name,call", [c for c in GENERATOR_CASES if c[0] not in CANNOT],
+                         ids=[c[0] for c in GENERATOR_CASES if c[0] not in CANNOT])
+def test_generator_draws_under_jit_equal_eager_draws_bit_for_bit(name, call):
+    ours, ref = _twice_jit_vs_eager(lambda: xr.default_rng(12345), call)
+    assert ours.bit_generator.state == ref.bit_generator.state
+
+
+@pytest.mark.parametrize("name,call", [c for c in RANDOMSTATE_CASES if c[0] not in CANNOT],
+                         ids=[c[0] for c in RANDOMSTATE_CASES if c[0] not in CANNOT])
+def test_randomstate_draws_under_jit_equal_eager_draws(name, call):
+    ours, ref = _twice_jit_vs_eager(lambda: xr.RandomState(7), call)
+    _same(ours.random_sample(3), ref.random_sample(3))
+
+
+@pytest.mark.parametrize("name,call", [c for c in MODULE_CASES if c[0] not in CANNOT],
+                         ids=[c[0] for c in MODULE_CASES if c[0] not in CANNOT])
+def test_module_functions_under_jit_equal_eager_draws(name, call):
     xr.seed(3)
-    h = xnp.jit(lambda x: x + xr.rand(3))
-    for _ in range(2):
-        with pytest.raises(xr.StatefulRandomError, match=r"xnp\.random\.rand:"):
-            h(xp.zeros(3))
+    f = xnp.jit(lambda: call(xr, _traced))
+    got = [np.asarray(f()), np.asarray(f())]
+    xr.seed(3)
+    for g in got:
+        _same(g, call(xr, xp.asarray))
     np.random.seed(3)
-    np.testing.assert_array_equal(np.asarray(xr.rand(3)), np.random.rand(3))
+    for g in got:
+        _same(g, call(np.random, np.asarray))
+    _same(xr.rand(2), np.random.rand(2))
 
 
-@pytest.mark.parametrize("call", [
-    lambda g, r: g.integers(5),
-    lambda g, r: g.spawn(2),
-    lambda g, r: g.shuffle(xp.arange(3)),
-    lambda g, r: r.binomial(5, 0.5),
-    lambda g, r: r.get_state(),
-    lambda g, r: r.seed(1),
-    lambda g, r: xr.normal(0.0, 1.0),  # the NumPy form of a dispatching name
-    lambda g, r: xr.seed(0),
-    lambda g, r: xr.get_state(),
-    lambda g, r: xr.set_state(xr.RandomState(0).get_state()),
-    lambda g, r: xr.get_bit_generator(),
-    lambda g, r: xr.set_bit_generator(xr.MT19937(0)),
-], ids=["integers", "spawn", "shuffle", "rs.binomial", "rs.get_state", "rs.seed",
-        "normal", "seed", "get_state", "set_state", "get_bit_generator", "set_bit_generator"])
-def test_outside_generator_under_jit_and_make_jaxpr_raises(call):
+@pytest.mark.parametrize("bitgen", ["PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64"])
+def test_every_bit_generator_under_jit(bitgen):
+    def draws(g, A, loc):
+        return g.normal(loc, 2.0, size=3), g.integers(100, size=2), g.random()
+
+    make = lambda: xr.Generator(getattr(xr, bitgen)(11))  # noqa: E731
+    ours, ref = make(), make()
+    f = xnp.jit(lambda loc: draws(ours, None, loc))
+    theirs = np.random.Generator(getattr(np.random, bitgen)(11))
+    for k in range(2):
+        loc = np.array([0.0, 1.0, 2.0]) + k
+        for a, b, c in zip(f(loc), draws(ref, None, loc), draws(theirs, None, loc)):
+            _same(a, b)
+            _same(a, c)
+    _same(ours.random(3), theirs.random(3))  # the same state
+
+
+def test_traced_parameters_are_passed_as_run_time_values():
+    ours, ref = xr.default_rng(5), np.random.default_rng(5)
+    f = xnp.jit(lambda loc, p, n: (ours.normal(loc=loc), ours.choice(4, 3, p=p),
+                                    ours.binomial(n, 0.5, size=2)))
+    for k in range(3):
+        loc = np.arange(3.0) * k
+        p = np.array([0.1, 0.2, 0.3, 0.4])[::(1 if k % 2 else -1)].copy()
+        a, b, c = f(loc, p, 10 + k)
+        _same(a, ref.normal(loc=loc))
+        _same(b, ref.choice(4, 3, p=p))
+        _same(c, ref.binomial(10 + k, 0.5, size=2))
+
+
+def test_in_place_draws_under_jit():
+    ours, ref = xr.default_rng(2), np.random.default_rng(2)
+
+    def f(x):
+        y = x * 1
+        ours.shuffle(y)                     # a traced x is rebound
+        out = xp.zeros(3)
+        r = ours.random(out=out)
+        return y, out, r
+
+    jf = xnp.jit(f)
+    for _ in range(2):
+        y, out, r = jf(xp.arange(5.0))
+        want = np.arange(5.0)
+        ref.shuffle(want)
+        _same(y, want)
+        rr = ref.random(3)
+        _same(out, rr)
+        _same(r, rr)
+    rs, rref = xr.RandomState(4), np.random.RandomState(4)
+
+    def legacy(x):
+        y = x + 0
+        rs.shuffle(y)
+        return y
+
+    jl = xnp.jit(legacy)
+    for _ in range(2):
+        want = np.arange(6)
+        rref.shuffle(want)
+        _same(jl(xp.arange(6)), want)
+    host = np.zeros(4)  # a NumPy array is written by NumPy on every call, as eagerly
+    g = xnp.jit(lambda: ours.standard_normal(out=host) * 1)
+    for _ in range(2):
+        got = np.asarray(g())
+        want = ref.standard_normal(4)
+        _same(got, want)
+        _same(host, want)
+
+
+def test_global_seed_and_state_calls_run_on_every_call():
+    f = xnp.jit(lambda: (xr.seed(1), xr.rand(2), xr.randn())[1:])
+    for _ in range(2):
+        r = np.random.RandomState(1)
+        a, b = f()
+        _same(a, r.rand(2))
+        _same(b, r.randn())
+    state = xr.RandomState(9).get_state()
+    g = xnp.jit(lambda: (xr.set_state(state), xr.randint(100, size=3))[1])
+    want = np.random.RandomState(9).randint(100, size=3)
+    for _ in range(2):
+        _same(g(), want)
+
+
+def test_draws_in_loops_run_once_per_iteration_in_order():
+    def f(g, x):
+        def body(i, c):
+            return c + g.normal() * i + g.integers(10)
+        return xnp.lax.fori_loop(0, 4, body, x)
+
+    def sc(g, x):
+        return xnp.lax.scan(lambda c, _: (c + 1, g.random() + c), x, None, length=3)[1]
+
+    for fun in (f, sc):
+        ours, ref, eager = xr.default_rng(4), xr.default_rng(4), xr.default_rng(4)
+        jf = xnp.jit(lambda x: fun(ours, x))
+        for _ in range(2):
+            want = fun(eager, 0.0)  # eager lax loops trace their bodies too: callbacks
+            got = jf(0.0)
+            _same(got, want)
+        # and by hand, as a Python loop on NumPy's generator
+        theirs = np.random.default_rng(4)
+        for _ in range(2):
+            if fun is f:
+                c = 0.0
+                for i in range(4):
+                    c = c + theirs.normal() * i + theirs.integers(10)
+                hand = c
+            else:
+                hand = [theirs.random() + c for c in range(3)]
+        _same(got, hand)
+        assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+def test_two_generators_interleaved_keep_program_order():
+    a, b = xr.default_rng(1), xr.RandomState(2)
+    f = xnp.jit(lambda: xp.stack([a.random(), b.random_sample(), a.random(), b.randn()]))
+    ra, rb = np.random.default_rng(1), np.random.RandomState(2)
+    for _ in range(2):
+        _same(f(), np.array([ra.random(), rb.random_sample(), ra.random(), rb.randn()]))
+
+
+def test_separate_generators_with_equal_programs_do_not_share_executables():
+    a, b = xr.default_rng(0), xr.default_rng(1)
+    fa = xnp.jit(lambda x: x + a.normal(size=3))
+    fb = xnp.jit(lambda x: x + b.normal(size=3))
+    ra, rb = np.random.default_rng(0), np.random.default_rng(1)
+    for _ in range(2):
+        _same(fa(xp.zeros(3)), ra.normal(size=3))
+        _same(fb(xp.zeros(3)), rb.normal(size=3))
+
+
+def test_numpy_errors_at_run_time_are_raised_by_the_call():
+    g, ref = xr.default_rng(0), np.random.default_rng(0)
+    f = xnp.jit(lambda s: g.normal(0.0, s, size=2))
+    with pytest.raises(ValueError, match=r"xnp\.random\.Generator\.normal: scale < 0"):
+        f(-1.0)
+    _same(f(2.0), ref.normal(0.0, 2.0, size=2))  # the failed call drew nothing
+    with pytest.raises(ValueError, match="xnp.random.Generator.normal: scale < 0"):
+        g.normal(0.0, -1.0)
+    with pytest.raises(ValueError, match=r"^xnp.random.Generator.normal: scale < 0$"):
+        xnp.jit(lambda: g.normal(0.0, -1.0))()  # concrete: raised while tracing, as eagerly
+    _same(g.normal(size=2), ref.normal(size=2))
+
+
+@pytest.mark.parametrize("call,pattern", [
+    (lambda g, r, x: g.bytes(3), "Generator.bytes returns a bytes object"),
+    (lambda g, r, x: g.spawn(2), "Generator.spawn returns a list object"),
+    (lambda g, r, x: r.get_state(), "RandomState.get_state returns a tuple object"),
+    (lambda g, r, x: xr.get_state(), "xnp.random.get_state returns a tuple"),
+    (lambda g, r, x: xr.get_bit_generator(), "get_bit_generator: a compiled function"),
+    (lambda g, r, x: xr.set_bit_generator(xr.MT19937(0)), "set_bit_generator: a compiled"),
+    (lambda g, r, x: g.normal(size=x), "normal: `size` is a traced value"),
+    (lambda g, r, x: g.permutation(x), "permutation: the shape of the draw depends"),
+    (lambda g, r, x: xr.rand(x), "rand: the shape of the draw depends"),
+], ids=["bytes", "spawn", "get_state", "module_get_state", "get_bit_generator",
+        "set_bit_generator", "traced_size", "permutation_n", "rand_n"])
+def test_calls_a_compiled_function_cannot_make_raise(call, pattern):
     g, r = xr.default_rng(1), xr.RandomState(1)
-    with pytest.raises(xr.StatefulRandomError, match="xnp.random."):
-        xnp.jit(lambda x: (call(g, r), x)[1])(1.0)
-    with pytest.raises(xr.StatefulRandomError):
-        xnp.make_jaxpr(lambda x: (call(g, r), x)[1])(1.0)
+    state = g.bit_generator.state
+    with pytest.raises(xr.StatefulRandomError, match=pattern):
+        xnp.jit(lambda x: (call(g, r, x), x)[1])(3)
+    with pytest.raises(xr.StatefulRandomError, match=pattern):
+        xnp.make_jaxpr(lambda x: (call(g, r, x), x)[1])(3)
+    assert g.bit_generator.state == state  # determining the shape drew on a copy
 
 
 def test_generator_made_inside_from_a_fixed_seed_draws_numpys_numbers_every_call():
@@ -67,6 +255,7 @@ def test_generator_made_inside_from_a_fixed_seed_draws_numpys_numbers_every_call
     want = np.random.default_rng(5).normal(size=3)
     for _ in range(2):  # the eager program makes the generator afresh: the same numbers
         np.testing.assert_array_equal(np.asarray(f(xp.zeros(3))), want)
+    assert "io_callback" not in str(xnp.make_jaxpr(f)(xp.zeros(3)))
 
     def legacy(x):
         r = xr.RandomState(7)
@@ -79,7 +268,7 @@ def test_generator_made_inside_from_a_fixed_seed_draws_numpys_numbers_every_call
     np.testing.assert_array_equal(np.asarray(kids), np.random.default_rng(2).spawn(2)[1].random(2))
 
 
-def test_generator_that_escaped_its_trace_is_an_outside_generator_elsewhere():
+def test_generator_that_escaped_its_trace_draws_on_every_call_elsewhere():
     kept = []
 
     def make(x):
@@ -87,11 +276,12 @@ def test_generator_that_escaped_its_trace_is_an_outside_generator_elsewhere():
         return x + kept[-1].random()
 
     xnp.jit(make)(0.0)
-    with pytest.raises(xr.StatefulRandomError):  # another trace would freeze its draws
-        xnp.jit(lambda x: x + kept[0].random())(0.0)
     theirs = np.random.default_rng(4)
-    theirs.random()
-    assert kept[0].random() == theirs.random()  # eagerly it carries on from its draw
+    theirs.random()  # drawn while tracing `make`
+    f = xnp.jit(lambda x: x + kept[0].random())
+    for _ in range(2):
+        assert float(f(0.0)) == theirs.random()
+    assert kept[0].random() == theirs.random()  # eagerly it carries on from there
 
 
 @pytest.mark.parametrize("make", [lambda: xr.default_rng(), lambda: xr.Generator(xr.PCG64(0)),
@@ -99,22 +289,54 @@ def test_generator_that_escaped_its_trace_is_an_outside_generator_elsewhere():
                          ids=["entropy", "bit_generator", "rs_entropy", "rs_bit_generator"])
 def test_generator_made_inside_from_entropy_or_a_bit_generator_raises(make):
     # OS entropy would be frozen; a bit generator object may live on outside the trace
-    with pytest.raises(xr.StatefulRandomError):
+    with pytest.raises(xr.StatefulRandomError, match="OS entropy or from a bit generator"):
         xnp.jit(lambda: make().random(2))()
 
 
-@pytest.mark.parametrize("transform", ["jit", "grad", "vmap"])
-def test_traced_argument_raises_naming_it(transform):
+def test_generator_made_inside_used_in_a_loop_body_or_nested_jit_raises():
+    def loop(x):
+        r = xr.default_rng(0)
+        return xnp.lax.fori_loop(0, 2, lambda i, c: c + r.random(), x)
+
+    def nested(x):
+        r = xr.default_rng(0)
+        return xnp.jit(lambda y: y + r.random())(x)
+
+    for fun in (loop, nested):
+        with pytest.raises(xr.StatefulRandomError, match="used inside a body traced separately"):
+            xnp.jit(fun)(0.0)
+    r, theirs = xr.default_rng(0), np.random.default_rng(0)  # eagerly the loop draws twice
+    assert float(xnp.lax.fori_loop(0, 2, lambda i, c: c + r.random(), 0.0)) == \
+        0.0 + theirs.random() + theirs.random()
+
+
+def test_traced_parameter_of_a_generator_made_inside_raises_naming_it():
     def f(loc):
         return xr.default_rng(0).normal(loc, 1.0, size=loc.shape).sum()
 
-    run = {"jit": xnp.jit(f), "grad": xnp.grad(f), "vmap": xnp.vmap(f)}[transform]
     with pytest.raises(xr.StatefulRandomError, match="normal: argument `loc` is a traced"):
-        run(xp.zeros((2, 3)))
+        xnp.jit(f)(xp.zeros((2, 3)))
     with pytest.raises(xr.StatefulRandomError, match="choice: argument `p`"):
         xnp.jit(lambda p: xr.default_rng(0).choice(3, 2, p=p))(xp.asarray([0.2, 0.3, 0.5]))
     with pytest.raises(xr.StatefulRandomError, match="default_rng: `seed` is a traced"):
         xnp.jit(lambda s: xr.default_rng(s).random())(3)
+
+
+def test_grad_through_a_draw_raises_and_draws_on_other_values_work():
+    g = xr.default_rng(0)
+    state = g.bit_generator.state
+    for run in (xnp.grad(lambda loc: g.normal(loc)), xnp.jit(xnp.grad(lambda loc: g.normal(loc)))):
+        with pytest.raises(TypeError, match="host callback `xnp.random.Generator.normal`.*"
+                                            "stop_gradient"):
+            run(1.0)
+    assert g.bit_generator.state == state
+    theirs = np.random.default_rng(0)
+    df = xnp.jit(xnp.grad(lambda x: (x * g.normal(size=3)).sum()))
+    for _ in range(2):  # each call draws NumPy's next numbers: the gradient
+        _same(df(xp.ones(3)), theirs.normal(size=3))
+    stopped = xnp.jit(xnp.grad(lambda loc: loc * g.normal(xnp.lax.stop_gradient(loc))))
+    want = theirs.normal(2.0)
+    assert float(stopped(2.0)) == want
 
 
 def test_grad_and_vmap_with_concrete_parameters_draw_eagerly():
@@ -124,6 +346,16 @@ def test_grad_and_vmap_with_concrete_parameters_draw_eagerly():
         np.testing.assert_array_equal(np.asarray(df(xp.ones(3))), theirs.normal(size=3))
     out = xnp.vmap(lambda x: x + g.random())(xp.zeros(4))  # one draw for the whole batch
     np.testing.assert_array_equal(np.asarray(out), np.full(4, theirs.random()))
+
+
+def test_vmap_of_a_draw_with_batched_parameters_draws_once_per_element_in_order():
+    g, theirs = xr.default_rng(3), np.random.default_rng(3)
+    locs = np.array([0.0, 10.0, 20.0])
+    f = lambda loc: g.normal(loc, 1.0, size=2)  # noqa: E731
+    for run in (xnp.vmap(f), xnp.jit(xnp.vmap(f))):
+        got = np.asarray(run(locs))
+        assert got.shape == (3, 2)
+        _same(got, np.stack([theirs.normal(loc, 1.0, size=2) for loc in locs]))
 
 
 def test_key_api_under_jit_draws_fresh_numbers_per_call():
@@ -158,3 +390,22 @@ def test_threads_sharing_a_generator_never_get_the_same_numbers(kind):
     assert len(set(draws)) == 300
     # the same blocks of four, in some order, as one thread draws them
     assert sorted(draws) == sorted(tuple(draw_alone().tolist()) for _ in range(300))
+
+
+def test_threads_calling_one_jitted_draw_share_the_generator():
+    shared, alone = xr.default_rng(0), np.random.default_rng(0)
+    f = xnp.jit(lambda: shared.random(4))
+    f()
+    alone.random(4)
+    with cf.ThreadPoolExecutor(4) as pool:
+        draws = list(pool.map(lambda _: tuple(np.asarray(f()).tolist()), range(100)))
+    assert sorted(draws) == sorted(tuple(alone.random(4).tolist()) for _ in range(100))
+
+
+def test_a_draw_whose_result_is_unused_still_advances_the_generator():
+    g, theirs = xr.default_rng(6), np.random.default_rng(6)
+    f = xnp.jit(lambda x: (g.normal(size=5), x + 1)[1])
+    for _ in range(2):
+        assert float(f(1.0)) == 2.0
+        theirs.normal(size=5)
+    _same(g.random(2), theirs.random(2))

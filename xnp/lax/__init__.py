@@ -21,11 +21,12 @@ from xnp.lax import decompositions
 from xnp.lax import linalg  # JAX's lax.linalg: the decompositions by their JAX names
 from xnp.lax import sharding
 from xnp.lax import parallel, shmap
+from xnp.lax import callback
 from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
 _FAMILIES = (ad_util, elementwise, trigonometric, shape_ops, padding, slicing, gather_scatter,
              reductions, products, control_flow, windowed, cumulative, sorting, special, bits,
-             _fft_family, prng, convolution, decompositions, sharding, parallel, shmap)
+             _fft_family, prng, convolution, decompositions, sharding, parallel, shmap, callback)
 
 __all__ = []
 for _m in _FAMILIES:

@@ -9,9 +9,10 @@ NumPy style (hidden state; NumPy's exact numbers, computed by NumPy)::
 legacy module functions (:mod:`xnp.random.legacy`) forward to NumPy's own objects;
 the bit generators (``PCG64``, ``PCG64DXSM``, ``MT19937``, ``Philox``, ``SFC64``,
 ``BitGenerator``) and ``SeedSequence`` are NumPy's classes. Under ``jit`` a draw
-from such a generator made outside the jitted function raises
-:class:`StatefulRandomError` rather than freezing its numbers into the compiled
-function (:mod:`xnp.random.bridge`).
+from such a generator made outside the jitted function runs on every call of the
+compiled function (a host callback), advancing the generator as the eager program
+does; what cannot be reproduced that way raises :class:`StatefulRandomError`
+(:mod:`xnp.random.bridge`).
 
 JAX style (explicit keys; pure functions that work under ``jit``, ``vmap``, ``scan``)::
 

@@ -18,27 +18,31 @@ forward to one global ``RandomState``. :func:`forward` is the path they share:
   ``IndexError``), the message prefixed with the method's name
   (``xnp.random.Generator.normal: scale < 0``).
 * **Transformations**: a stateful draw is never frozen into a compiled function.
-  Under ``jit`` or ``make_jaxpr``, a call on a generator made outside the traced
-  function raises :class:`StatefulRandomError`: it would run once, while tracing,
-  and every call of the compiled function would repeat its numbers. A traced
-  argument (a parameter computed from a ``jit``/``grad``/``vmap`` input) raises it
-  too, naming the argument: NumPy draws on the host from concrete values. The
-  error offers the key API (``PRNGKey``/``split``, pure functions that work under
-  ``jit``). A generator made inside the traced function from a fixed seed
-  (``default_rng(0)``, ``RandomState(0)``, not ``None`` entropy or a bit generator
-  object) may draw there with concrete parameters: the eager program makes it
-  afresh on every call, so its numbers are the same on every call, as they are
-  then (they become constants of the compiled function). Under ``grad`` and
-  ``vmap`` alone (no ``jit``) Python runs on every call, so draws with concrete
-  parameters are ordinary eager draws (``vmap`` runs the function once: one draw
-  for the whole batch). A generator that escapes the trace it was made in (saved
-  to a global) counts as an outside generator in any other trace.
+  Under ``jit`` or ``make_jaxpr`` (and in the bodies of ``lax`` loops and branches), a
+  call on a generator made outside the traced function is staged as a host callback
+  (:mod:`xnp.random.staged`): every run of the compiled function calls NumPy's method
+  on that generator with the run-time values of its arguments (traced parameters such
+  as ``normal(loc=x)`` included), so it draws NumPy's next numbers and advances the
+  generator exactly as the eager program would, in program order (once per iteration
+  inside ``fori_loop``/``scan``). Calls that return no array (``get_state``, ``bytes``,
+  ``spawn``), a traced ``size`` or a result shape that depends on a traced value raise
+  :class:`StatefulRandomError`. A traced argument under ``grad`` or ``vmap`` alone also
+  stages a callback: ``grad`` through it raises ``TypeError`` (NumPy's generators have
+  no derivative; the key API's samplers do), and ``vmap`` calls the generator once per
+  batch element, in order, as a Python loop over the batch would. Draws with concrete
+  parameters under ``grad``/``vmap`` alone are ordinary eager draws (``vmap`` runs the
+  function once: one draw for the whole batch).
 
-Why an error and not NumPy's numbers under ``jit``: XLA can call Python from a
-compiled program (host callbacks, ``docs/xla-runtime.md`` section 6), which would
-let each call of the compiled function run NumPy's generator and advance it as the
-eager program does; xnp's compile path passes no host callbacks yet. When it does,
-:func:`forward` is the one place to stage such a callback instead of raising.
+  A generator made inside the traced function from a fixed seed (``default_rng(0)``,
+  ``RandomState(0)``) draws there while tracing: the eager program makes it afresh on
+  every call, so its numbers are the same on every call, as they are then (they become
+  constants of the compiled function); its parameters must therefore be concrete (a
+  traced one raises :class:`StatefulRandomError`, naming it). One made inside from OS
+  entropy or from a bit generator object raises: its numbers on each call cannot be
+  reproduced; so does one used in a ``lax`` loop or branch body or a nested ``jit``
+  inside the function that made it (the body would draw from the trace-time object on
+  every call). A generator that escapes the trace it was made in (saved to a global)
+  counts as an outside generator once that trace has ended.
 """
 
 from __future__ import annotations
@@ -48,11 +52,12 @@ import weakref
 
 import numpy as np
 
+from xnp.random import staged
 from xnp.random.summaries import SUMMARIES
 from xnp.tracing import core, errors
 
 __all__ = ["StatefulRandomError", "Spec", "forward", "method", "function", "staged_check",
-           "home_trace", "KEY_API_HINT"]
+           "home_trace", "numpy_call", "KEY_API_HINT"]
 
 KEY_API_HINT = ("key = xnp.random.PRNGKey(seed); key, sub = xnp.random.split(key); "
                 "xnp.random.normal(sub, shape) (the key passed in as an argument of the "
@@ -64,11 +69,12 @@ _PREFIXED = (ValueError, TypeError, OverflowError, IndexError)
 class StatefulRandomError(TypeError):
     """A NumPy-style (stateful) ``xnp.random`` call that cannot run where it was made.
 
-    Raised under ``jit``/``make_jaxpr`` for a draw from a generator made outside the
-    traced function (the draw would run once, while tracing, and every call of the
-    compiled function would return the same numbers), and for a traced argument of
-    any NumPy-style call (NumPy draws from concrete values). The message names the
-    method and the argument and shows the key API, which works under ``jit``.
+    Raised inside a traced function for what a host callback cannot reproduce: a call
+    that returns no array (``get_state``, ``bytes``, ``spawn``), a traced ``size`` or a
+    result shape that depends on a traced value, a traced parameter of a generator made
+    inside the traced function from a fixed seed (its draws happen while tracing), and
+    any draw from one made inside it from OS entropy or a bit generator object. The
+    message names the method and the argument and shows the key API.
     """
 
 
@@ -120,9 +126,10 @@ def _traced_error(spec: Spec, args, kwargs) -> StatefulRandomError:
     how = getattr(getattr(tracer, "_trace", None), "transformation", None) or "a transformation"
     return StatefulRandomError(
         f"{spec.where}: argument `{argname}` is a traced value ({errors.aval_str(tracer.aval)}, "
-        f"under {how}); NumPy's generators draw on the host from concrete values. Pass a "
-        f"concrete value (computed outside the transformation), or draw with the key API, "
-        f"which takes traced parameters: {KEY_API_HINT}.")
+        f"under {how}), and this generator was made inside the traced function from a "
+        f"fixed seed, so it draws while tracing, from concrete values. Make the generator "
+        f"outside the traced function (its draws then run on every call, with the traced "
+        f"values), pass a concrete value, or use the key API: {KEY_API_HINT}.")
 
 
 def _staging_trace():
@@ -133,37 +140,74 @@ def _staging_trace():
     return t
 
 
+class _Home:
+    """Where a generator was made: a weak reference to the staging trace, and whether
+    from a fixed seed."""
+
+    __slots__ = ("trace", "fixed")
+
+    def __init__(self, trace, fixed: bool):
+        self.trace = weakref.ref(trace)
+        self.fixed = fixed
+
+
 def home_trace(fixed: bool):
-    """What a new generator records as its home: a weak reference to the staging trace
-    it is made in when it is made from a ``fixed`` seed inside one, else None."""
-    trace = _staging_trace() if fixed else None
-    return None if trace is None else weakref.ref(trace)
+    """What a new generator records as its home: the staging trace it is made in (and
+    whether it is made from a ``fixed`` seed), or None when it is made outside any."""
+    trace = _staging_trace()
+    return None if trace is None else _Home(trace, fixed)
 
 
-def _at_home(owner) -> bool:
+def _at_home(owner, where: str):
+    """``owner``'s home when its trace is the current trace or one it runs in; None when
+    it was made outside any trace or escaped from one that ended.
+
+    Raises :class:`StatefulRandomError` when its trace is still being traced but is not
+    one the current trace runs in (a ``lax`` loop or branch body, or a nested ``jit``,
+    inside the function that made it): the eager program makes the generator afresh on
+    every call, which a callback in the body cannot reproduce."""
     home = owner._home
-    trace = None if home is None else home()
+    trace = None if home is None else home.trace()
+    if trace is None or not trace.alive:
+        return None
     t = core.current_trace()
-    while trace is not None and t is not None:
+    while t is not None:
         if t is trace:
-            return True
+            return home
         t = getattr(t, "parent", None)
-    return False
+    raise StatefulRandomError(
+        f"{where}: this generator was made inside the traced function and is used inside a "
+        f"body traced separately (a lax loop or branch, or a nested jit): the eager program "
+        f"makes it afresh on every call, which the compiled body cannot reproduce. Make it "
+        f"outside the jitted function (its draws then run on every call), pass its numbers "
+        f"into the body, or use the key API: {KEY_API_HINT}.")
+
+
+def _unfixed_error(where: str) -> StatefulRandomError:
+    return StatefulRandomError(
+        f"{where}: this generator was made inside the traced function from OS entropy or "
+        f"from a bit generator object, so the numbers the eager program draws on each call "
+        f"cannot be reproduced. Make it outside the jitted function (its draws then run on "
+        f"every call, advancing it as the eager program does), or from a fixed seed (e.g. "
+        f"xnp.random.default_rng(0), whose numbers are then the same on every call, as "
+        f"eagerly), or use the key API: {KEY_API_HINT}.")
 
 
 def staged_check(where: str, owner) -> None:
-    """Raise :class:`StatefulRandomError` when a staging trace (``jit``, ``make_jaxpr``)
-    is active and ``owner`` was not made inside it (or a trace it runs in) from a fixed
-    seed."""
-    if core.staging_active() and not _at_home(owner):
+    """Raise :class:`StatefulRandomError` when a staging trace (``jit``, ``make_jaxpr``) is
+    active and ``owner`` was not made inside it from a fixed seed: for the calls that a
+    host callback cannot run (``get_bit_generator`` returns a Python object,
+    ``set_bit_generator`` takes one, which the compiled function would keep)."""
+    if not core.staging_active():
+        return
+    home = _at_home(owner, where)
+    if home is not None and not home.fixed:
+        raise _unfixed_error(where)
+    if home is None:
         raise StatefulRandomError(
-            f"{where}: a NumPy-style generator made outside the jitted function cannot be "
-            f"used inside it: the call would run once, while tracing, and every call of the "
-            f"compiled function would repeat its numbers (and the generator would not "
-            f"advance). Draw outside and pass the numbers in as an argument, or use the key "
-            f"API: {KEY_API_HINT}. (A generator made inside the jitted function from a fixed "
-            f"seed, e.g. xnp.random.default_rng(0), may draw there: its numbers are the same "
-            f"on every call, as in the eager program.)")
+            f"{where}: a compiled function cannot get or set the bit generator of a "
+            f"NumPy-style generator made outside it (a Python object, not an array). Call "
+            f"it outside the jitted function, or use the key API: {KEY_API_HINT}.")
 
 
 _PLAIN = frozenset([int, float, bool, complex, str, bytes, type(None), np.ndarray, type])
@@ -196,11 +240,30 @@ def _writable(x: core.Array):
 def forward(owner, spec: Spec, args: tuple, kwargs: dict):
     """Call ``owner._np``'s method ``spec.name`` with ``args``/``kwargs`` (see the module
     docstring for the conversions, the errors and the rule under transformations)."""
-    staged_check(spec.where, owner)
+    home = _at_home(owner, spec.where)
+    if home is not None:
+        if not home.fixed:
+            raise _unfixed_error(spec.where)
+        try:
+            return _call(owner, spec, args, kwargs)
+        except _Traced:
+            raise _traced_error(spec, args, kwargs) from None
+    if core.staging_active() or _holds_tracer(args) or _holds_tracer(kwargs):
+        return staged.stage(owner, spec, args, kwargs, call=numpy_call,
+                            error=StatefulRandomError)
+    return _call(owner, spec, args, kwargs)
+
+
+def numpy_call(np_generator, spec: Spec, args, kwargs):
+    """``np_generator``'s method ``spec.name`` on NumPy values, NumPy's errors prefixed
+    with the method's public name (NumPy's own subclasses, such as ``AxisError``, keep
+    their form)."""
     try:
-        return _call(owner, spec, args, kwargs)
-    except _Traced:
-        raise _traced_error(spec, args, kwargs) from None
+        return getattr(np_generator, spec.name)(*args, **kwargs)
+    except _PREFIXED as e:
+        if type(e) not in _PREFIXED:
+            raise
+        raise type(e)(f"{spec.where}: {e}") from None
 
 
 def _call(owner, spec: Spec, args: tuple, kwargs: dict):
@@ -213,12 +276,7 @@ def _call(owner, spec: Spec, args: tuple, kwargs: dict):
     host_args = [buf if buf is not None and a is target else _host(a) for a in args]
     host_kwargs = {k: buf if buf is not None and v is target else _host(v)
                    for k, v in kwargs.items()}
-    try:
-        res = getattr(owner._np, spec.name)(*host_args, **host_kwargs)
-    except _PREFIXED as e:
-        if type(e) not in _PREFIXED:  # NumPy's own subclasses (AxisError) keep their form
-            raise
-        raise type(e)(f"{spec.where}: {e}") from None
+    res = numpy_call(owner._np, spec, host_args, host_kwargs)
     if type(res) is np.ndarray:
         return target if buf is not None and res is buf else core.lift(res)
     return res
@@ -235,8 +293,9 @@ def _docstring(np_class, spec: Spec, summary: str) -> str:
             f"NumPy: the same numbers for the same state, NumPy's parameter checks and "
             f"errors (the message prefixed with ``{spec.where}``). NumPy arrays in the result "
             f"come back as eager xnp arrays; scalars (``size=None``) as NumPy returns them."
-            f"{extra}\n\nRaises\n------\nStatefulRandomError\n    Under ``jit``/``make_jaxpr`` "
-            f"on a generator made outside the traced function, or a traced argument "
+            f" Under ``jit`` it runs on every call of the compiled function (a host callback, "
+            f":mod:`xnp.random.bridge`).{extra}\n\nRaises\n------\nStatefulRandomError\n"
+            f"    Inside a traced function, for what a host callback cannot reproduce "
             f"(:mod:`xnp.random.bridge`).\n")
 
 

@@ -9,10 +9,12 @@ NumPy's classes themselves, so ``Generator(PCG64(5))``, ``spawn``, ``jumped`` an
 pickled states all behave as NumPy documents. Threads may share a generator: NumPy
 locks its bit generator for each call, so no two threads get the same numbers.
 
-Under ``jit``, such a generator made outside the jitted function raises
-:class:`~xnp.random.bridge.StatefulRandomError` instead of freezing its numbers
-into the compiled function; see :mod:`xnp.random.bridge` for the full rule and the
-key API (``xnp.random.PRNGKey``/``split``) that draws fresh numbers per call.
+Under ``jit``, a draw from such a generator made outside the jitted function runs on
+every call of the compiled function (a host callback calling NumPy's method, with
+traced parameters as run-time values), so it draws NumPy's next numbers and advances
+the generator as the eager program does; see :mod:`xnp.random.bridge` for the full
+rule, what raises :class:`~xnp.random.bridge.StatefulRandomError`, and the key API
+(``xnp.random.PRNGKey``/``split``), whose pure samplers XLA compiles.
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ class Generator:
                             "(e.g. xnp.random.PCG64(seed)); for a seed use "
                             f"xnp.random.default_rng(seed). Got {type(bit_generator).__name__}.")
         self._np = np.random.Generator(bit_generator)
-        self._home = None  # the bit generator may live on outside a trace
+        # inside a trace: not a fixed seed (the bit generator object's state lives on)
+        self._home = bridge.home_trace(False)
 
     def __repr__(self):
         return f"Generator({type(self._np.bit_generator).__name__}) at 0x{id(self):X}"

@@ -110,7 +110,8 @@ def get_bit_generator():
     Raises
     ------
     StatefulRandomError
-        Called under ``jit``/``make_jaxpr`` (:mod:`xnp.random.bridge`).
+        Called under ``jit``/``make_jaxpr`` (a compiled function cannot return the bit
+        generator object; :mod:`xnp.random.bridge`).
     """
     bridge.staged_check("xnp.random.get_bit_generator", _GLOBAL)
     return _GLOBAL._np._bit_generator

@@ -24,7 +24,7 @@ from xnp.tracing import core
 from xnp.tracing.avals import ShapedArray
 
 __all__ = ["Var", "Literal", "JaxprEqn", "Jaxpr", "ClosedJaxpr", "eval_jaxpr",
-           "typecheck_jaxpr", "JaxprTypeError", "pp_jaxpr", "pp_eqn", "pp_param"]
+           "typecheck_jaxpr", "JaxprTypeError", "has_effects", "pp_jaxpr", "pp_eqn", "pp_param"]
 
 _ids = itertools.count()
 
@@ -174,6 +174,26 @@ def _sub_jaxprs(params):
                 yield item.jaxpr
             elif isinstance(item, Jaxpr):
                 yield item
+
+
+def has_effects(jaxpr) -> bool:
+    """Whether ``jaxpr`` (a Jaxpr or ClosedJaxpr) holds an equation with an ordered side
+    effect (a primitive with ``effectful = True``, e.g. ``io_callback``), also inside the
+    jaxprs of its equations' params (loop bodies, cond branches, nested jit).
+
+    Such equations must run exactly once, in program order, for every evaluation: a
+    pass over jaxprs never removes one because its results are unused, never merges two
+    equal ones and never duplicates one. (No xnp pass removes equations today; the XLA
+    lowering threads a token through the effectful ones.)
+    """
+    if isinstance(jaxpr, ClosedJaxpr):
+        jaxpr = jaxpr.jaxpr
+    for eqn in jaxpr.eqns:
+        if getattr(eqn.primitive, "effectful", False):
+            return True
+        if any(has_effects(sub) for sub in _sub_jaxprs(eqn.params)):
+            return True
+    return False
 
 
 def typecheck_jaxpr(jaxpr: Jaxpr) -> None:

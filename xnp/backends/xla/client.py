@@ -26,6 +26,7 @@ from jaxlib import xla_client as xc  # noqa: E402
 
 from xnp import _default_dtypes
 from xnp import config  # noqa: E402
+from xnp.backends.xla import callbacks as _callbacks  # noqa: E402
 from xnp.backends.xla import compile_cache, mlir  # noqa: E402
 from xnp.tracing import core, sizes  # noqa: E402
 
@@ -138,17 +139,25 @@ class Client:
         self.memory_bytes = _device_memory(self.device)
 
     # -- compile
-    def compile(self, module_text: str, compile_options=None, name: str = "fun", devices=None):
+    def compile(self, module_text: str, compile_options=None, name: str = "fun", devices=None,
+                callbacks=()):
         """Compile a StableHLO module (text) to a loaded executable, or reuse one.
 
         An equal module compiled before with equal options on the same devices comes
         from the in-process executable cache, or from the persistent compilation cache
-        when the ``compilation_cache_dir`` option is set (``compile_cache``). No host
-        callbacks are passed, so every executable may be stored on disk. ``devices`` (a
-        jaxlib ``DeviceList``) are the partitions of an SPMD program; default: device 0.
+        when the ``compilation_cache_dir`` option is set (``compile_cache``). ``devices``
+        (a jaxlib ``DeviceList``) are the partitions of an SPMD program; default: device 0.
+
+        ``callbacks``: the module's host callbacks (``LoweredModule.callbacks``), bound to
+        the executable in index order (``callbacks.runtime_callables``). They are part
+        of the in-memory cache key (by identity), so an executable calling one function
+        is never handed to a program that must call another; a disk entry holds no
+        callbacks and is loaded with the caller's (jaxlib rebinds them on deserialize).
 
         Raises
         ------
+        NotImplementedError
+            ``callbacks`` on a platform other than the CPU.
         ValueError
             The module does not parse.
         MemoryError
@@ -163,12 +172,24 @@ class Client:
         devs = self.devices if devices is None else devices
         target = (jaxlib.__version__, self.platform, self.client.platform_version,
                   self.device.device_kind, tuple(d.id for d in devs))
+        if not callbacks:
+            return compile_cache.get_or_compile(
+                module_text, opts.SerializeAsString(), target,
+                build=lambda: self._fits(name, self.client.compile_and_load(
+                    mlir.parse(module_text), devs, opts)),
+                load=lambda blob: self._fits(name, self.client.deserialize_executable(
+                    blob, devs, opts)))
+        if self.platform != "cpu":
+            raise NotImplementedError(
+                f"xnp.jit of {name}: host callbacks (xnp.lax.io_callback, NumPy-style "
+                f"xnp.random draws) run on the CPU backend only, not on {self.platform}.")
+        host = _callbacks.runtime_callables(callbacks)
         return compile_cache.get_or_compile(
-            module_text, opts.SerializeAsString(), target,
+            module_text, opts.SerializeAsString(), target, callbacks=tuple(callbacks),
             build=lambda: self._fits(name, self.client.compile_and_load(
-                mlir.parse(module_text), devs, opts)),
+                mlir.parse(module_text), devs, opts, host_callbacks=host)),
             load=lambda blob: self._fits(name, self.client.deserialize_executable(
-                blob, devs, opts)))
+                blob, devs, opts, host_callbacks=host)))
 
     def _fits(self, name: str, exe):
         """``exe``, unless running it would allocate more than the device's memory: XLA
@@ -322,8 +343,16 @@ def _device_memory(device) -> int:
 
 
 def raise_runtime_error(name: str, e: Exception) -> NoReturn:
-    """Raise for runtime error ``e`` of jitted ``name``: ``MemoryError`` when the device ran
-    out of memory (XLA's RESOURCE_EXHAUSTED), else ``e`` itself."""
+    """Raise for runtime error ``e`` of jitted ``name``: the exception a host callback
+    raised (``callbacks.pending_error``; a note names the callback and ``name``),
+    ``MemoryError`` when the device ran out of memory (XLA's RESOURCE_EXHAUSTED), else
+    ``e`` itself."""
+    failed = _callbacks.pending_error(e)
+    if failed is not None:
+        exc, callback = failed
+        exc.add_note(f"(raised by host callback `{callback}`, called by the compiled "
+                     f"function `{name}`)")
+        raise exc from None
     if "RESOURCE_EXHAUSTED" in str(e):
         raise MemoryError(f"xnp.jit: `{name}` ran out of device memory: {e}") from e
     raise e

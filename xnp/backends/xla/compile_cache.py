@@ -28,8 +28,13 @@ second ``jit(f)``) reuses the executable:
 
 This module calls no jaxlib function itself: ``client.Client.compile`` passes
 the ``build`` and ``load`` callables, and only that module drives PJRT.
-Executables built with host callbacks must not go to disk (the callbacks are not
-in the blob); ``Client.compile`` passes none, so every entry may.
+
+Programs with host callbacks: an executable is bound to the Python callables it
+calls, so the in-memory key also holds the program's ``callbacks`` (compared by
+identity: the same text calling another generator's draw is another key). The disk
+entry of such a program is keyed by the program alone (its blob holds no callables:
+each custom call names its callback by index); ``load`` binds the caller's
+callbacks when it deserializes the blob.
 """
 
 from __future__ import annotations
@@ -70,6 +75,21 @@ _UNWRITABLE: set = set()  # directories whose last write failed: no further writ
 _PROCESS_KEY: list = [None]  # bytes: versions and XLA_FLAGS, fixed for the process
 
 
+class _Identity:
+    """A key part for one callback: equal only to another for the same object."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __eq__(self, other):
+        return type(other) is _Identity and other.obj is self.obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+
 class _Pending:
     """A key being compiled: waiters block on ``done``; ``exe`` is None if it failed."""
 
@@ -81,7 +101,7 @@ class _Pending:
 
 
 def get_or_compile(text: str, options: bytes, target: tuple, *, build: Callable[[], object],
-                   load: Callable[[bytes], object]):
+                   load: Callable[[bytes], object], callbacks: tuple = ()):
     """The executable for StableHLO ``text``: from memory, from disk, or built now.
 
     Parameters
@@ -96,7 +116,11 @@ def get_or_compile(text: str, options: bytes, target: tuple, *, build: Callable[
     build : callable
         ``build()`` compiles and returns a loaded executable.
     load : callable
-        ``load(blob)`` turns ``exe.serialize()`` bytes back into a loaded executable.
+        ``load(blob)`` turns ``exe.serialize()`` bytes back into a loaded executable
+        (bound to ``callbacks``).
+    callbacks : tuple
+        The host callbacks ``build``/``load`` bind (compared by identity; kept alive
+        by the key while the executable is cached). Not part of the disk key.
 
     Returns
     -------
@@ -108,7 +132,7 @@ def get_or_compile(text: str, options: bytes, target: tuple, *, build: Callable[
     for it compiles again and raises its own error). Cache problems never raise.
     """
     digest = hashlib.sha256(text.encode()).digest()
-    key = (digest, options, target)
+    key = (digest, options, target, tuple(_Identity(c) for c in callbacks))
     while True:
         with _LOCK:
             exe = _MEMORY.get(key)

@@ -49,7 +49,7 @@ class Compiled:
         self._module = module
         c = self._client = _client.get_client()
         self._name = getattr(module, "name", "fun")
-        self._exe = c.compile(module.text, name=self._name)
+        self._exe = c.compile(module.text, name=self._name, callbacks=module.callbacks)
         self._const_bufs = tuple(c.put(x) for x in module.const_args)
         self._in_avals = module.in_avals
         self._out_avals = module.out_avals

@@ -19,6 +19,7 @@ from xnp.backends.xp_impls import fft  # noqa: F401
 from xnp.backends.xp_impls import convolution  # noqa: F401
 from xnp.backends.xp_impls import decompositions  # noqa: F401
 from xnp.backends.xp_impls import parallel  # noqa: F401
+from xnp.backends.xp_impls import callback  # noqa: F401  (Primitive.impl rule)
 
 VIEW_PRIMITIVES.update({lax.slice_p, lax.reshape_p, lax.transpose_p, lax.squeeze_p, lax.rev_p,
                         lax.stop_gradient_p,

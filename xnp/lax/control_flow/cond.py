@@ -22,7 +22,7 @@ from xnp.lax.control_flow.common import TracedBody
 from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import UndefinedPrimal, Zero
 from xnp.tracing.avals import ShapedArray
-from xnp.tracing.jaxpr import eval_jaxpr
+from xnp.tracing.jaxpr import eval_jaxpr, has_effects
 from xnp.tracing.jaxpr_transforms import transpose_linear
 from xnp.tracing.pytree import keystr, tree_flatten_with_path, tree_unflatten
 
@@ -205,6 +205,13 @@ def _cond_batch(vals, dims, *, branches):
     size = next(core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
     n_out = len(branches[0].out_avals)
     if idx_dim is not None:
+        if any(has_effects(b) for b in branches):
+            raise NotImplementedError(
+                "xnp.vmap of xnp.lax.cond/switch with a batched predicate or index: a branch "
+                "calls a host callback (xnp.lax.io_callback, a NumPy-style xnp.random draw), "
+                "and a batched index runs every branch on the whole batch, so the callbacks "
+                "of branches not taken would run too. Fix: make the index unbatched, or call "
+                "the callback outside the cond.")
         # a batched index: every branch runs on the whole batch, then select per member
         index = batching.moveaxis(index, idx_dim, 0)
         hi = np.asarray(len(branches) - 1, _INT32)

@@ -22,7 +22,7 @@ from xnp.lax.control_flow import common
 from xnp.tracing import ad, core
 from xnp.tracing.ad import Zero
 from xnp.tracing.avals import ShapedArray
-from xnp.tracing.jaxpr import eval_jaxpr
+from xnp.tracing.jaxpr import eval_jaxpr, has_effects
 from xnp.tracing.pytree import keystr, tree_flatten_with_path, tree_unflatten
 
 __all__ = ["while_p", "while_loop", "fori_loop"]
@@ -158,6 +158,14 @@ def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
         carry_b = new
     carry_dims = [0 if b else None for b in carry_b]
     _, pred_b = common.batch_jaxpr_dims(cond_jaxpr, ccd + carry_dims, size, [False])
+    if pred_b[0] and (has_effects(cond_jaxpr) or has_effects(body_jaxpr)):
+        raise NotImplementedError(
+            "xnp.vmap of xnp.lax.while_loop with a batched predicate: the loop calls a host "
+            "callback (xnp.lax.io_callback, a NumPy-style xnp.random draw), and a batched "
+            "predicate runs the body for the whole batch until every member is done, so the "
+            "callbacks would run for members that are done too. Fix: make the predicate "
+            "unbatched (e.g. a fixed trip count with fori_loop), or call the callback outside "
+            "the loop.")
     if pred_b[0]:  # members finish at different times: every carry is batched
         carry_b = [True] * ncar
         carry_dims = [0] * ncar

@@ -20,9 +20,10 @@ import numpy as np
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import Jaxpr, Literal
 
-__all__ = ["Value", "lowering", "LOWERINGS", "UNSUPPORTED", "LoweringRuleContext",
-           "FunctionBuilder", "tensor_type", "element_type", "dense_attr", "lower_jaxpr_body",
-           "comparison_type", "i64_array", "FLOAT8", "float8_via_float32"]
+__all__ = ["Value", "Token", "TOKEN", "lowering", "LOWERINGS", "UNSUPPORTED",
+           "LoweringRuleContext", "FunctionBuilder", "tensor_type", "element_type",
+           "dense_attr", "lower_jaxpr_body", "comparison_type", "i64_array", "FLOAT8",
+           "float8_via_float32"]
 
 LOWERINGS: dict = {}
 # primitive -> reason, for primitives the XLA backend cannot lower
@@ -176,13 +177,51 @@ class Value:
         return f"{self.name}:{self.type}"
 
 
+class _TokenAval:
+    """The aval of a ``!stablehlo.token`` value (``TOKEN``): ordering, no data."""
+
+    shape = ()
+    dtype = None
+    weak_type = False
+    ndim = 0
+
+    def __repr__(self):
+        return "token"
+
+
+TOKEN = _TokenAval()
+
+
+class Token(Value):
+    """A ``!stablehlo.token`` SSA value: threaded through the effectful ops (host
+    callbacks) so XLA runs them in program order."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str):
+        super().__init__(name, TOKEN)
+
+    @property
+    def type(self) -> str:
+        return "!stablehlo.token"
+
+
+def _new_value(name: str, aval, const: bool = False) -> Value:
+    return Token(name) if aval is TOKEN else Value(name, aval, const)
+
+
 class FunctionBuilder:
-    """Accumulates the body lines of one function; names are unique per module."""
+    """Accumulates the body lines of one function; names are unique per module.
+
+    ``token`` is the current ``!stablehlo.token`` of a function or region that runs
+    effectful ops (None otherwise): each host callback takes it and replaces it with
+    the token it returns, and regions of loops and branches receive and return it."""
 
     def __init__(self, module):
         self.module = module
         self.lines: list[str] = []
         self.indent = 4
+        self.token = None
         # values this block already computes, reused by later ops of the block (SSA values
         # never change): 0-d constants by (dtype, bytes, weak type), broadcasts by
         # (operand, shape, dimensions)
@@ -199,7 +238,7 @@ class FunctionBuilder:
         """Emit ``"name"(operands) ({regions}) {attrs} : (types) -> types``; returns results."""
         # a result computed from constants only is one XLA folds into a constant
         const = bool(operands) and all(v.const for v in operands)
-        results = [Value("", a, const) for a in result_avals]
+        results = [_new_value("", a, const) for a in result_avals]
         lhs = ""
         if len(results) == 1:
             results[0].name = self.fresh()
@@ -245,7 +284,7 @@ class FunctionBuilder:
         """Lines of a one-block region: ``body(builder, *args) -> list[Value]`` is returned."""
         sub = FunctionBuilder(self.module)
         sub.indent = 2
-        args = [Value(self.fresh(), a) for a in arg_avals]
+        args = [_new_value(self.fresh(), a) for a in arg_avals]
         outs = body(sub, *args)
         head = ", ".join(f"{a.name}: {a.type}" for a in args)
         ret_ops = ", ".join(o.name for o in outs)

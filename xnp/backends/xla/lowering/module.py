@@ -6,9 +6,10 @@ import re
 
 import numpy as np
 
-from xnp.backends.xla.lowering._core import FunctionBuilder, Value, lower_jaxpr_body, tensor_type
+from xnp.backends.xla.lowering._core import (TOKEN, FunctionBuilder, Value, lower_jaxpr_body,
+                                              tensor_type)
 from xnp.tracing import core
-from xnp.tracing.jaxpr import ClosedJaxpr
+from xnp.tracing.jaxpr import ClosedJaxpr, has_effects
 
 __all__ = ["lower_closed_jaxpr", "LoweredModule", "SpmdLayout", "EMBED_LIMIT_BYTES"]
 
@@ -21,11 +22,17 @@ class _ModuleNames:
 
     def __init__(self):
         self.n = 0
+        self.callbacks: list = []  # host callbacks, in the order of their `index`
 
     def fresh(self) -> str:
         name = f"%{self.n}"
         self.n += 1
         return name
+
+    def add_callback(self, callback) -> int:
+        """The ``index`` of a new host callback of the module."""
+        self.callbacks.append(callback)
+        return len(self.callbacks) - 1
 
 
 class LoweredModule:
@@ -33,10 +40,14 @@ class LoweredModule:
 
     ``text``: the module as xnp wrote it (generic op syntax); ``const_args``:
     host values of the large constants passed before the user arguments;
-    ``in_avals``/``out_avals``: avals of the user arguments and results.
+    ``in_avals``/``out_avals``: avals of the user arguments and results;
+    ``callbacks``: the host callbacks (``xnp.lax.callback.HostCallback``) its custom calls
+    name by index, to be bound to the executable when it is compiled or loaded.
     """
 
-    def __init__(self, text, const_args, in_avals, out_avals, name, donated, spmd=None):
+    def __init__(self, text, const_args, in_avals, out_avals, name, donated, spmd=None,
+                 callbacks=()):
+        self.callbacks = tuple(callbacks)
         self.spmd = spmd  # the SpmdLayout of a module partitioned over a mesh, else None
         self.text = text
         self.const_args = const_args
@@ -91,6 +102,13 @@ def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=(), spmd=None) ->
         names.mesh = spmd.mesh
     fb = FunctionBuilder(names)
     jaxpr = closed.jaxpr
+    if has_effects(jaxpr):
+        if spmd is not None:
+            raise NotImplementedError(
+                f"xnp.jit of {name}: host callbacks (xnp.lax.io_callback, NumPy-style "
+                "xnp.random draws) in a program partitioned over several devices are not "
+                "supported; call them outside the sharded function.")
+        fb.token = fb.op("stablehlo.after_all", [], [TOKEN])[0]
     params: list[str] = []
     const_vals: list[Value] = []
     const_args: list[np.ndarray] = []
@@ -136,4 +154,4 @@ def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=(), spmd=None) ->
         "}",
     ])
     return LoweredModule(text, const_args, jaxpr.in_avals, jaxpr.out_avals, name, donated,
-                         spmd)
+                         spmd, names.callbacks)

@@ -13,13 +13,6 @@ missing submodule covers every name inside it.
 
 # reason -> the qualified names it covers (whitespace-separated)
 _LEFT_OUT = {
-    "string, bytes, structured, object, datetime and longdouble dtypes and the modules "
-    "built on them: issue 11 item 3, not yet": """
-        bytes_ str_ void object_ character flexible recarray record rec char strings
-        datetime64 timedelta64 busday_count busday_offset busdaycalendar is_busday
-        datetime_as_string datetime_data isnat longdouble clongdouble float128 complex256
-        fromregex
-    """,
     "NumPy's random module internals (bit_generator, mtrand): issue 11 item 7, not yet": """
         random.bit_generator random.mtrand
     """,

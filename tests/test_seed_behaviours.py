@@ -1363,7 +1363,7 @@ def test_section12_out_of_range_python_ints():
         xp.ones(2, np.int8) + 300  # NumPy 2 raises too
     with pytest.raises(OverflowError):
         xnp.jit(lambda x: x + 300)(np.ones(2, np.int8))
-    with pytest.raises(OverflowError):  # xnp has no object dtype: it MUST raise
+    with pytest.raises(OverflowError):  # an object array cannot be traced: it MUST raise
         xnp.jit(lambda x: x)(2**70)
     with pytest.raises((OverflowError, TypeError)):
         xp.asarray(2**70)

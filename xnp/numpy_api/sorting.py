@@ -100,7 +100,9 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
         ``'stable'``: stable (first letters suffice, as in NumPy). Eagerly NumPy's
         own sort of that kind runs; under ``jit`` XLA's sort (stable or not).
     order : None
-        Structured-array field order: not supported (xnp has no structured dtypes).
+        Field order: structured arrays are NumPy's, eager only (``xnp.sort`` of one runs
+        ``numpy.sort``, see :mod:`xnp.host_dispatch`); with a numeric array NumPy's
+        ``ValueError``.
     stable : bool, optional
         ``True`` asks for a stable sort; not together with ``kind``.
     descending : bool

@@ -235,3 +235,26 @@ def test_cumulative_lowering_uses_reduce_window():
     text = xnp.jit(lambda x: lax.cummax(x, axis=1)).lower(np.zeros((2, 5))).as_text()
     assert "reduce_window" in text and "padding = dense<[[0, 0], [4, 0]]>" in text
 
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("shape,axis", [((100000,), 0), ((7, 3000), 1), ((3000, 9), 0)])
+def test_cummax_cummin_propagate_sparse_nan_under_jit(dtype, shape, axis):
+    """A few NaN in a long axis propagate from their position on, as in NumPy's
+    ``maximum.accumulate``/``minimum.accumulate`` (forward and reversed)."""
+    import ml_dtypes  # noqa: F401  (registers bfloat16 with NumPy)
+
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=shape).astype(dtype)
+    flat = x.reshape(-1)
+    flat[rng.integers(0, flat.size, size=3)] = np.nan
+    for lax_op, ufunc in ((lax.cummax, np.maximum), (lax.cummin, np.minimum)):
+        for reverse in (False, True):
+            got = np.asarray(xnp.jit(lambda a: lax_op(a, axis=axis, reverse=reverse))(x))
+            src = np.flip(x, axis) if reverse else x
+            ref = ufunc.accumulate(src.astype(np.float64), axis=axis).astype(dtype)
+            ref = np.flip(ref, axis) if reverse else ref
+            np.testing.assert_array_equal(got.astype(np.float64), ref.astype(np.float64))
+    got = np.asarray(xnp.jit(lambda a: xnp.maximum.accumulate(a, axis=axis))(x))
+    np.testing.assert_array_equal(got.astype(np.float64),
+                                  np.maximum.accumulate(x, axis=axis).astype(np.float64))

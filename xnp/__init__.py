@@ -48,6 +48,9 @@ from xnp.numpy_api.dtypes import (bfloat16, bool, bool_, can_cast, cdouble, comp
                                   issubdtype, nan, newaxis, number, pi, promote_types, result_type,
                                   signedinteger, single, uint16, uint32, uint64, uint8, uintp,
                                   unsignedinteger)
+# dtypes XLA has no type for: eager arrays with NumPy's semantics (xnp.tracing.host_arrays)
+from xnp.numpy_api.dtypes import (bytes_, character, clongdouble, datetime64, flexible,
+                                  longdouble, object_, str_, timedelta64, void)
 from xnp.numpy_api.creation import (array, asanyarray, asarray, ascontiguousarray, astype, copy,
                                     empty, empty_like, eye, full, full_like, identity, ones,
                                     ones_like, zeros, zeros_like)
@@ -194,6 +197,30 @@ __all__ += [
     "poly", "poly1d", "bartlett", "blackman", "hamming", "hanning", "kaiser", "packbits",
     "unpackbits"
 ]
+
+# NumPy's functions on host-only dtypes, and the namespaces built on them (eager only)
+import numpy as _np  # noqa: E402
+from xnp import host_dispatch as _host_dispatch  # noqa: E402
+from xnp import char, rec, strings  # noqa: E402
+from xnp.tracing.host_arrays import host_class as _host_class  # noqa: E402
+_host_dispatch.install(globals(), _np, __all__)  # full paths: NumPy's for host-only dtypes
+__all__ += ["bytes_", "character", "clongdouble", "datetime64", "flexible", "longdouble",
+            "object_", "str_", "timedelta64", "void", "char", "rec", "strings"]
+if hasattr(_np, "float128"):  # where NumPy has them
+    from xnp.numpy_api.dtypes import complex256, float128  # noqa: E402,F401
+    __all__ += ["float128", "complex256"]
+recarray = _host_class(_np.recarray, "xnp")
+record = _np.record
+busdaycalendar = _np.busdaycalendar
+busday_count = _host_dispatch.host_function(_np.busday_count, "busday_count")
+busday_offset = _host_dispatch.host_function(_np.busday_offset, "busday_offset")
+is_busday = _host_dispatch.host_function(_np.is_busday, "is_busday")
+datetime_as_string = _host_dispatch.host_function(_np.datetime_as_string, "datetime_as_string")
+datetime_data = _host_dispatch.host_function(_np.datetime_data, "datetime_data")
+isnat = _host_dispatch.host_function(_np.isnat, "isnat")
+fromregex = _host_dispatch.host_function(_np.fromregex, "fromregex")
+__all__ += ["recarray", "record", "busdaycalendar", "busday_count", "busday_offset",
+            "is_busday", "datetime_as_string", "datetime_data", "isnat", "fromregex"]
 
 from xnp import fft  # noqa: E402  (the xnp.fft namespace)
 __all__ += ["fft"]

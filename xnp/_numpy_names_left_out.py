@@ -13,14 +13,7 @@ missing submodule covers every name inside it.
 
 # reason -> the qualified names it covers (whitespace-separated)
 _LEFT_OUT = {
-    "string, bytes, structured, object, datetime and longdouble dtypes and the modules "
-    "built on them: issue 11 item 3, not yet": """
-        bytes_ str_ void object_ character flexible recarray record rec char strings
-        datetime64 timedelta64 busday_count busday_offset busdaycalendar is_busday
-        datetime_as_string datetime_data isnat longdouble clongdouble float128 complex256
-        fromregex
-    """,
-    "NumPy's random module internals (bit_generator, mtrand): issue 11 item 7, not yet": """
+    "NumPy's random module internals (bit_generator, mtrand): not yet": """
         random.bit_generator random.mtrand
     """,
     "NumPy's machinery for its own C objects, .npy format, file classes and allocator "
@@ -50,15 +43,14 @@ _SIGNATURE_DEVIATIONS = {
         einsum ndarray.max ndarray.mean ndarray.min ndarray.prod ndarray.std ndarray.sum
         ndarray.var ndarray.view random.ranf random.sample
     """,
-    "ufunc keywords (where, casting, ...) on ndarray.clip: issue 11 item 1, not yet": """
+    "ufunc keywords (where, casting, ...) on ndarray.clip: not yet": """
         ndarray.clip
     """,
     "the scalar types' constructors take one value (complex types: no separate "
-    "real, imag): issue 11 item 4, not yet": """
+    "real, imag): not yet": """
         cdouble csingle complex64 complex128
     """,
-    "xnp.ndarray(shape, dtype, buffer, offset, strides, order) construction: issue 11 "
-    "item 5, not yet": """
+    "xnp.ndarray(shape, dtype, buffer, offset, strides, order) construction: not yet": """
         ndarray
     """,
     "the Array API standard makes x positional-only in the unique_* functions": """

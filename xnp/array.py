@@ -18,10 +18,10 @@ import numpy as np
 
 from xnp import lax
 from xnp import numpy_api as _api
-from xnp import numpy_protocols
+from xnp import host_dispatch, numpy_protocols
 from xnp.array_api import CPU_DEVICE, check_api_version
 from xnp.numpy_api import ndarray_internals
-from xnp.tracing import core, fastpath
+from xnp.tracing import core, fastpath, host_arrays
 from xnp.tracing.core import Array, Tracer
 
 __all__ = ["Array", "ArrayMethods"]
@@ -738,6 +738,10 @@ def _install() -> None:
     Array.reshape = functools.wraps(ArrayMethods.reshape)(reshape)
     ndarray_internals.install()
     Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it
+    # arrays of dtypes XLA lacks: NumPy's methods; and numeric arrays' methods run NumPy's
+    # when an argument is of such a dtype (x == "a", x.astype(str)), fast paths kept
+    host_arrays.install_methods(dir(Array))
+    host_dispatch.install_array_methods(list(vars(ArrayMethods)))
 
 
 _install()

@@ -31,8 +31,10 @@ import threading
 
 import numpy as np
 
+from xnp import host_dispatch
 from xnp import numpy_api as _api
 from xnp.tracing.core import Array
+from xnp.tracing.host_arrays import HostArray
 
 __all__ = ["register", "install_import_hook"]
 
@@ -44,7 +46,10 @@ _DONE: set = set()
 
 
 def _concatenate(arrays, axis=0):
-    return _api.concatenate(list(arrays), axis=axis)
+    arrays = list(arrays)
+    if any(isinstance(a, HostArray) for a in arrays):  # records of arg reductions, strings
+        return host_dispatch.numpy_call(np.concatenate, (arrays,), {"axis": axis})
+    return _api.concatenate(arrays, axis=axis)
 
 
 def _divide(x1, x2, out=None, dtype=None):

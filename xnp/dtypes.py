@@ -3,8 +3,8 @@
 ``xnp.dtype`` is ``numpy.dtype``, so ``type(xnp.dtype("float64")) is
 xnp.dtypes.Float64DType`` and ``isinstance(x.dtype, xnp.dtypes.Int32DType)`` work as
 in NumPy. The classes of the string, bytes, structured, object, datetime and
-longdouble dtypes are here too; xnp arrays of those dtypes are issue 11 item 3 (see
-``xnp/_numpy_names_left_out.py``). ml_dtypes' ``bfloat16`` and float8 types, which
+longdouble dtypes are here too; xnp arrays of those dtypes are NumPy's arrays on the host,
+eager only (see ``xnp/tracing/host_arrays.py``). ml_dtypes' ``bfloat16`` and float8 types, which
 xnp adds, have no class here (NumPy sees them as user dtypes).
 
 This module is ``xnp.dtypes``; the scalar types and dtype functions of the main

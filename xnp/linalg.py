@@ -5,9 +5,13 @@ Decompositions and solvers (:mod:`xnp.numpy_api.np_linalg`), norms and utilities
 with the main namespace (``matmul``, ``matrix_transpose``, ``tensordot``, ``vecdot``).
 Every function traces under ``jit`` and differentiates with ``grad``; see
 :mod:`xnp.numpy_api.np_linalg` for the error conventions (``LinAlgError`` eagerly,
-NaN under ``jit``).
+NaN under ``jit``). For dtypes XLA has no type for (longdouble, object) each function
+runs NumPy's (:mod:`xnp.host_dispatch`).
 """
 
+import numpy as _np
+
+from xnp import host_dispatch as _host_dispatch
 from xnp.numpy_api import np_linalg, np_linalg_norms
 from xnp.numpy_api.linalg import matmul, tensordot, vecdot
 from xnp.numpy_api.manipulation import matrix_transpose
@@ -19,3 +23,4 @@ for _m in (np_linalg, np_linalg_norms):
     for _name in _m.__all__:
         globals()[_name] = getattr(_m, _name)
 del _m, _name
+_host_dispatch.install(globals(), _np.linalg, __all__)

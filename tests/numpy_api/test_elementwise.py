@@ -535,8 +535,16 @@ def test_binary_shape_mismatch_and_bad_objects(name):
         xnp.jit(f)(a, b)
     with pytest.raises(TypeError, match=rf"xnp\.{name}"):
         f(a, object())
-    with pytest.raises(TypeError, match=rf"xnp\.{name}"):
-        f("abc", a)
+    # a string operand: NumPy's function, result and error, eagerly
+    try:
+        want = getattr(np, name)("abc", a)
+    except TypeError:
+        with pytest.raises(TypeError):
+            f("abc", a)
+    else:
+        np.testing.assert_array_equal(np.asarray(f("abc", a)), want)
+    with pytest.raises(xnp.errors.HostDtypeError, match=rf"xnp\.{name}.*<U3"):
+        xnp.jit(lambda y: f("abc", y))(a)
 
 
 @pytest.mark.parametrize("name", ["sin", "exp", "negative", "absolute", "floor", "isnan",

@@ -262,6 +262,10 @@ def test_filled_arrays_fast_equal_full_path():
             for dtype in CREATION_DTYPES:
                 fast = _creation_outcome(lambda: fn(shape, dtype))
                 full = _creation_outcome(lambda: fn.__wrapped__(shape, dtype))
+                if name == "empty" and fast[0] == full[0] == "ok" and fast[2].kind in "SO":
+                    # NumPy's array of a dtype XLA lacks, uninitialised: no values to compare
+                    assert fast[1].shape == full[1].shape and fast[2:] == full[2:]
+                    continue
                 _same(fast, full)
                 assert fast[4:] == full[4:]
                 if fast[0] == "ok" and dtype is not xnp.bfloat16 and name != "empty":

@@ -14,13 +14,13 @@ from xnp._default_dtypes import default_complex, default_float, default_int
 from xnp import config, lax
 from xnp.numpy_api._views import rebind_traced
 from xnp.tracing import core, errors
-from xnp.tracing.avals import ShapedArray, canonical_dtype
+from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
 
 __all__ = [
     "is_xnp", "asarray_for", "aval_for", "result_dtype", "promote", "promote_to",
     "broadcast_to_rank", "broadcast_arrays", "binary_operands", "normalize_axis",
     "normalize_axes", "write_out", "check_unsupported", "default_float", "default_int",
-    "static_int", "AxisError", "to_inexact_dtype", "api_sequence",
+    "static_int", "AxisError", "to_inexact_dtype", "api_sequence", "raise_host_dtype",
 ]
 
 AxisError = np.exceptions.AxisError
@@ -61,14 +61,29 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
     if isinstance(x, (np.ndarray, np.generic)):
         if t is not np.ndarray:
             refuse_numpy_subclass(fname, x, argname)
-        canonical_dtype(x.dtype, name=argname)
+        if x.dtype not in SUPPORTED_DTYPES:
+            raise_host_dtype(fname, argname, x.dtype)
         return core.lift(np.asarray(x))
     if isinstance(x, (list, tuple)):
         return _from_sequence(fname, x, argname)
+    if isinstance(x, core.Array):  # an eager array of a dtype XLA lacks (xnp.host_arrays)
+        raise_host_dtype(fname, argname, x.dtype)
     if hasattr(x, "__array__") or hasattr(x, "__array_interface__"):
         return core.lift(_checked_ndarray(fname, np.asarray(x), argname))
+    if isinstance(x, (str, bytes)):  # NumPy makes a string array of it
+        raise_host_dtype(fname, argname, np.asarray(x).dtype)
     raise TypeError(
         f"xnp.{fname}: argument `{argname}` of type {t.__name__} is not array-like: {x!r}")
+
+
+def raise_host_dtype(fname: str, argname: str, dtype) -> None:
+    """``xnp.errors.HostDtypeError`` for argument ``argname`` of ``xnp.<fname>`` of a dtype
+    XLA has no type for: the public ``xnp`` functions catch it eagerly and run NumPy's
+    function (:mod:`xnp.host_dispatch`); under a transformation it reaches the user."""
+    trace = core.current_trace()
+    raise errors.HostDtypeError(errors.host_dtype_message(
+        f"xnp.{fname}: argument `{argname}`", dtype,
+        None if trace is core._BASE_TRACE else trace.transformation), dtype)
 
 
 def refuse_numpy_subclass(fname: str, x, argname: str) -> None:
@@ -92,13 +107,10 @@ def refuse_numpy_subclass(fname: str, x, argname: str) -> None:
 
 
 def _checked_ndarray(fname, a: np.ndarray, argname) -> np.ndarray:
-    if a.dtype == object or a.dtype.kind in "USVOM":
-        raise TypeError(
-            f"xnp.{fname}: argument `{argname}` converts to a NumPy {a.dtype} array; xnp arrays "
-            "hold numbers only (ragged or non-numeric sequences are not supported).")
     if a.dtype.kind == "i" and a.dtype != np.int64 and a.dtype.itemsize == 8:
         a = a.astype(np.int64)
-    canonical_dtype(a.dtype, name=argname)
+    if a.dtype not in SUPPORTED_DTYPES:
+        raise_host_dtype(fname, argname, a.dtype)
     return a
 
 

@@ -19,7 +19,7 @@ from xnp import config, lax
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout
 from xnp.numpy_api._util import (asarray_for, check_unsupported, default_float, default_int,
-                                 is_xnp, static_int)
+                                 is_xnp, raise_host_dtype, static_int)
 from xnp.tracing import core, errors, fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray, canonical_dtype
 from xnp.tracing.sizes import check_array_size
@@ -106,13 +106,10 @@ def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
         raise OverflowError(f"xnp.{fname}: {e}") from None
     except ValueError as e:
         raise ValueError(f"xnp.{fname}: {e}") from None
-    if host.dtype not in SUPPORTED_DTYPES and host.dtype.kind in "USVOMm":
-        raise TypeError(
-            f"xnp.{fname}: the argument converts to a NumPy {host.dtype} array; xnp arrays hold "
-            "numbers only (ragged or non-numeric sequences are not supported).")
     if dt is None and _is_python_data(obj):
         host = _narrow_defaults(host)
-    canonical_dtype(host.dtype, name="object")
+    if host.dtype not in SUPPORTED_DTYPES:
+        raise_host_dtype(fname, "object", host.dtype)
     return core.lift(host)
 
 

@@ -7,11 +7,13 @@ Scalar types are usable wherever NumPy accepts a dtype (``np.dtype(xnp.float32)`
 
 from __future__ import annotations
 
+import inspect
+
 import ml_dtypes
 import numpy as np
 
 from xnp.numpy_api._util import asarray_for, result_dtype
-from xnp.tracing import core
+from xnp.tracing import core, errors, host_arrays
 from xnp.tracing.avals import ShapedArray, canonical_dtype
 
 __all__ = [
@@ -21,7 +23,8 @@ __all__ = [
     "float_", "complex_", "dtype", "finfo", "iinfo", "issubdtype", "isdtype", "result_type",
     "promote_types", "can_cast", "generic", "number", "integer", "signedinteger",
     "unsignedinteger", "inexact", "floating", "complexfloating", "pi", "e", "inf", "nan",
-    "euler_gamma", "newaxis",
+    "euler_gamma", "newaxis", "str_", "bytes_", "void", "object_", "datetime64", "timedelta64",
+    "longdouble", "clongdouble", "character", "flexible",
 ]
 
 dtype = np.dtype
@@ -110,6 +113,49 @@ complex_ = complex128
 csingle = complex64
 
 
+class _HostScalarMeta(_ScalarMeta):
+    """A scalar type of a dtype XLA has no type for (``xnp.str_``, ``xnp.datetime64``):
+    called, NumPy's constructor (its arguments: ``datetime64("2024-01", "D")``) made into a
+    0-d xnp array (a Python object for ``object_``, as NumPy's); eager only."""
+
+    def __call__(cls, *args, **kwargs):
+        trace = core.current_trace()
+        if type(trace) is not core.EvalTrace:
+            raise errors.HostDtypeError(errors.host_dtype_message(
+                f"xnp.{cls.__name__}(...)", cls.dtype, trace.transformation), cls.dtype)
+        return host_arrays.wrap(cls.scalar_type(*host_arrays.to_host(args, []), **kwargs))
+
+
+_ANY_ARGUMENTS = inspect.Signature([
+    inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+    inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+
+
+def _host_scalar_type(name: str, np_type) -> type:
+    dt = np.dtype(np_type)
+    return _HostScalarMeta(name, (), {
+        "dtype": dt, "scalar_type": np_type, "__signature__": _ANY_ARGUMENTS, "__doc__":
+        f"NumPy's ``numpy.{np_type.__name__}`` scalar type ({dt.name} values; XLA has no such "
+        f"type): `xnp.{name}(...)` is a 0-d xnp array made by NumPy's constructor, eagerly; "
+        "usable as a dtype."})
+
+
+str_ = _host_scalar_type("str_", np.str_)
+bytes_ = _host_scalar_type("bytes_", np.bytes_)
+void = _host_scalar_type("void", np.void)
+object_ = _host_scalar_type("object_", np.object_)
+datetime64 = _host_scalar_type("datetime64", np.datetime64)
+timedelta64 = _host_scalar_type("timedelta64", np.timedelta64)
+longdouble = _host_scalar_type("longdouble", np.longdouble)
+clongdouble = _host_scalar_type("clongdouble", np.clongdouble)
+character = np.character
+flexible = np.flexible
+if hasattr(np, "float128"):  # where NumPy has them (x86-64 Linux: 80-bit long double)
+    float128 = longdouble
+    complex256 = clongdouble
+    __all__ += ["float128", "complex256"]
+
+
 class finfo:
     """Machine limits of a floating-point dtype (``numpy.finfo``, with ml_dtypes' types).
 
@@ -174,6 +220,8 @@ def issubdtype(arg1, arg2) -> bool:
     """``numpy.issubdtype`` that also understands xnp scalar types and ml_dtypes
     (bfloat16 and float8 are floating)."""
     d1 = _as_np_dtype(arg1)
+    if isinstance(arg2, _HostScalarMeta):  # generic units and lengths: datetime64, str_
+        return np.issubdtype(d1, arg2.scalar_type)
     if isinstance(arg2, _ScalarMeta):
         return d1 == arg2.dtype
     if arg2 in (np.floating, np.inexact, np.number, np.generic) and d1.name in (

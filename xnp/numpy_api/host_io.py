@@ -9,10 +9,14 @@ These functions are host-side by nature: they call NumPy on concrete data.
   retrace).
 * Saving functions (``save``, ``savez``, ``savez_compressed``, ``savetxt``) need concrete
   values; given a traced array they raise ``xnp.errors.TracerArrayConversionError``.
+* Data of a dtype XLA has no type for (strings, structured records, objects with
+  ``allow_pickle=True``, dates) loads as xnp arrays with NumPy's semantics, eagerly
+  (:mod:`xnp.tracing.host_arrays`); under a transformation that raises
+  ``xnp.errors.HostDtypeError``.
 * bfloat16 / float8 (ml_dtypes) arrays: NumPy writes them to ``.npy``/``.npz`` as raw void
-  (``'|V2'`` / ``'|V1'``) because the header cannot name ml_dtypes types; ``load`` then raises
-  ``TypeError`` saying so (view the NumPy result as the dtype yourself, or save
-  ``x.astype(xnp.float32)``). ``savetxt`` of bfloat16 works (values print as floats), but
+  (``'|V2'`` / ``'|V1'``) because the header cannot name ml_dtypes types; ``load`` then gives
+  that raw void array, as ``numpy.load`` (``x.view(ml_dtypes.bfloat16)`` reads it back, or
+  save ``x.astype(xnp.float32)``). ``savetxt`` of bfloat16 works (values print as floats), but
   NumPy's text parser cannot produce bfloat16 (``loadtxt(..., dtype=bfloat16)`` raises
   NumPy's ``TypeError``): load as float32 and ``astype``. ``fromfile``/``frombuffer`` read
   raw bfloat16 bytes fine.
@@ -28,6 +32,8 @@ from xnp.numpy_api import creation as _cr
 from xnp.numpy_api._util import check_unsupported
 from xnp.numpy_api.host_format import _host, _host_scalar
 from xnp.numpy_api.np_linalg import concrete
+from xnp.tracing import host_arrays
+from xnp.tracing.avals import SUPPORTED_DTYPES
 
 __all__ = [
     "save", "load", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt", "fromfile",
@@ -38,19 +44,13 @@ _NO_LIKE = _cr._NO_LIKE
 
 
 def _to_xnp(fname: str, value, copy=None):
-    """NumPy result -> xnp array (recursing through tuples/lists from ``unpack=True``)."""
+    """NumPy result -> xnp array (recursing through tuples/lists from ``unpack=True``); data
+    of a dtype XLA lacks (strings, records, objects, dates, raw void) is a host array."""
     if isinstance(value, (tuple, list)):
         return type(value)(_to_xnp(fname, v, copy) for v in value)
     value = np.asarray(value)
-    if value.dtype.type is np.void and value.dtype.names is None:
-        raise TypeError(
-            f"xnp.{fname}: the data has raw void dtype {value.dtype.str!r}. NumPy writes "
-            "bfloat16/float8 (ml_dtypes) arrays this way because the .npy header cannot name "
-            "them; read it with numpy.load(...).view(ml_dtypes.bfloat16) (or save "
-            "x.astype(xnp.float32)).")
-    if value.dtype.type is np.void or value.dtype.kind in "OSUMm":
-        raise TypeError(f"xnp.{fname}: xnp arrays cannot hold dtype {value.dtype} (strings, "
-                        "objects, structured records, dates); use numpy directly.")
+    if value.dtype not in SUPPORTED_DTYPES:
+        return host_arrays.host_result(fname, value)
     return _cr.array(value) if copy else _cr.asarray(value)
 
 
@@ -134,8 +134,9 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     ------
     ValueError
         Pickled data with ``allow_pickle=False`` (NumPy's default, as here).
-    TypeError
-        Data xnp cannot hold (object/string/structured arrays, raw-void bfloat16 files).
+    xnp.errors.HostDtypeError
+        Under a transformation, data of a dtype XLA has no type for (strings, records,
+        objects, dates, raw void); eagerly such data is an xnp array with NumPy's semantics.
     """
     out = np.load(file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports,
                   encoding=encoding, max_header_size=max_header_size)

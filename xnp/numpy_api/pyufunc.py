@@ -1,9 +1,10 @@
 """``xnp.frompyfunc``: ufunc objects running a Python function on host values.
 
-They go through NumPy's own object ufunc (so broadcasting and the methods behave as
-NumPy's) and return xnp arrays of the dtype NumPy infers from the values. They work
-eagerly only and raise ``TypeError`` inside a transformation (``xnp.vectorize``
-traces its function with ``vmap`` instead).
+They are NumPy's own object ufunc (so broadcasting and the methods behave as NumPy's)
+and return what it returns: object arrays, as xnp arrays of dtype ``object``
+(:mod:`xnp.tracing.host_arrays`; ``.astype(int)`` makes a numeric one). They work eagerly
+only and raise ``TypeError`` inside a transformation (``xnp.vectorize`` traces its
+function with ``vmap`` instead).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import numpy as np
 from xnp.numpy_api._inplace import assign, check_target
 from xnp.numpy_api._util import asarray_for
 from xnp.numpy_api.ufunc import _strong, ufunc
-from xnp.tracing import core
+from xnp.tracing import core, host_arrays
+from xnp.tracing.avals import SUPPORTED_DTYPES
 
 __all__ = ["frompyfunc"]
 
@@ -40,28 +42,23 @@ def _check_eager(fname):
 
 
 def _typed(fname, res):
-    """An object-array result as an xnp array of the dtype its values have."""
-    if isinstance(res, tuple):
-        return tuple(_typed(fname, r) for r in res)
-    if res is None:
-        return None
-    arr = np.asarray(res.tolist() if isinstance(res, np.ndarray) else res)
-    if arr.dtype == object or arr.dtype.kind in "SUVMm":
+    """An object-array result as an xnp array of the dtype its values have (for writing
+    back into a numeric array)."""
+    arr = np.asarray(res.tolist())
+    if arr.dtype not in SUPPORTED_DTYPES:
         raise TypeError(f"xnp.{fname}: the Python function returned values that do not form a "
-                        f"numeric array (dtype {arr.dtype}); xnp has no object dtype")
+                        f"numeric array (dtype {arr.dtype}) to write into a numeric array")
     return asarray_for(fname, arr)
 
 
 def _host_method(fname, npu, method):
     def run(*args, **kwargs):
         _check_eager(fname)
-        args = [_host(fname, a) for a in args]
-        kwargs = {k: _host(fname, v) for k, v in kwargs.items()}
-        if "out" in kwargs or "dtype" in kwargs:
-            raise NotImplementedError(f"xnp.{fname}.{method}: `out=`/`dtype=` are not "
-                                      "supported for frompyfunc ufuncs (xnp has no object "
-                                      "dtype); use the returned array")
-        return _typed(fname, getattr(npu, method)(*args, **kwargs))
+        seen: list = []
+        args = host_arrays.to_host([_host(fname, a) for a in args], seen)
+        kwargs = {k: host_arrays.to_host(_host(fname, v), seen, writable=k == "out")
+                  for k, v in kwargs.items()}
+        return host_arrays.wrap(getattr(npu, method)(*args, **kwargs), seen)
 
     return run
 
@@ -93,6 +90,10 @@ class _pyufunc(ufunc):
     def at(self, a, indices, b=None, /):
         fname = self.__name__
         _check_eager(fname)
+        if type(a) is host_arrays.HostArray:  # an object array: written in place, as NumPy's
+            extra = () if b is None else (host_arrays.to_host(b, []),)
+            self._np.at(a._val, host_arrays.to_host(indices, []), *extra)
+            return
         check_target(f"{fname}.at", a, "a")
         work = np.array(_host(fname, a), dtype=object)
         extra = () if b is None else (_host(fname, b),)
@@ -111,8 +112,9 @@ def frompyfunc(func, /, nin, nout, **kwargs):
 
     ``func`` is called on the Python values of the broadcast inputs (through NumPy's
     object ufunc, so broadcasting, ``reduce``, ``accumulate``, ``reduceat``, ``outer``
-    and ``at`` behave as NumPy's), and the results are returned as xnp arrays of the
-    dtype NumPy infers from the values (a tuple for ``nout > 1``). The keyword
+    and ``at`` behave as NumPy's), and the results are NumPy's: object arrays, as xnp
+    arrays of dtype ``object`` (a tuple for ``nout > 1``); ``at`` into a numeric array
+    writes the values converted to its dtype. The keyword
     ``identity`` (the only one) is used by ``reduce`` for empty inputs.
 
     Eager only: a traced argument, or a call inside ``jit``/``grad``/``vmap``, raises
@@ -121,8 +123,8 @@ def frompyfunc(func, /, nin, nout, **kwargs):
     Raises
     ------
     TypeError
-        ``func`` is not callable; the values do not form a numeric array (xnp has no
-        object dtype); a traced input.
+        ``func`` is not callable; ``at`` into a numeric array of values that do not form
+        a numeric array; a traced input.
     ValueError
         ``nin``/``nout`` are invalid (NumPy's check).
     """

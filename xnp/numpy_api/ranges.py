@@ -16,7 +16,7 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api import elementwise as ew
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported, default_float,
-                                 normalize_axis, result_dtype)
+                                 normalize_axis, raise_host_dtype, result_dtype)
 from xnp.numpy_api.creation import (_NO_LIKE, _PY_SCALARS, _broadcast_to, _check_device,
                                      _dtype_arg, _narrow_defaults)
 from xnp.tracing import core, errors
@@ -44,8 +44,11 @@ def _static_number(fname: str, value, argname: str):
         if value.ndim != 0:
             raise TypeError(f"xnp.{fname}: `{argname}` must be a scalar, got shape {value.shape}")
         return value[()]
-    if isinstance(value, (numbers.Number, np.generic)):
+    if isinstance(value, (numbers.Number, np.generic)) and (
+            not isinstance(value, np.generic) or value.dtype.kind in "biufc"):
         return value
+    if isinstance(value, (str, bytes, np.generic, core.Array)):  # dates: NumPy's arange
+        raise_host_dtype(fname, argname, np.asarray(value).dtype)
     raise TypeError(f"xnp.{fname}: `{argname}` must be a number, got {value!r}")
 
 

@@ -49,10 +49,10 @@ def _check_kind(fname: str, kind, stable) -> bool:
     return kind[0].lower() in "ms"
 
 
-def _check_order(fname: str, order):
+def _check_order(fname: str, order, a):
     if order is not None:
-        raise ValueError(f"xnp.{fname}: Cannot specify order when the array has no fields "
-                         "(xnp has no structured dtypes).")
+        _asarray(fname, a)  # a structured array is NumPy's (xnp.host_dispatch)
+        raise ValueError(f"xnp.{fname}: Cannot specify order when the array has no fields.")
 
 
 def _flat_or_axis(fname: str, x, axis):
@@ -101,7 +101,9 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
         ``'stable'``: stable (first letters suffice, as in NumPy). Eagerly NumPy's
         own sort of that kind runs; under ``jit`` XLA's sort (stable or not).
     order : None
-        Structured-array field order: not supported (xnp has no structured dtypes).
+        Field order: structured arrays are NumPy's, eager only (``xnp.sort`` of one runs
+        ``numpy.sort``, see :mod:`xnp.host_dispatch`); with a numeric array NumPy's
+        ``ValueError``.
     stable : bool, optional
         ``True`` asks for a stable sort; not together with ``kind``.
     descending : bool
@@ -126,7 +128,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     order), as in NumPy, also under ``jit`` (XLA's total order would split them).
     """
     is_stable = _check_kind("sort", kind, stable)
-    _check_order("sort", order)
+    _check_order("sort", order, a)
     x, ax = _flat_or_axis("sort", _asarray("sort", a), axis)
     if not descending:
         return lax.sort(x, dimension=ax, is_stable=is_stable)
@@ -159,7 +161,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     is_stable = _check_kind("argsort", kind, stable)
     if kind is None and stable is None:
         is_stable = True  # the Array API default (stable=True); NumPy promises no order
-    _check_order("argsort", order)
+    _check_order("argsort", order, a)
     x = _asarray("argsort", a)
     if core.aval_of(x).ndim == 0:  # NumPy's argsort treats a 0-d input as 1-d
         x = lax.reshape(x, (1,))
@@ -276,7 +278,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     """
     if kind != "introselect":
         raise ValueError(f"xnp.partition: unknown kind {kind!r} (only 'introselect')")
-    _check_order("partition", order)
+    _check_order("partition", order, a)
     x, ax = _flat_or_axis("partition", _asarray("partition", a), axis)
     _check_kth("partition", kth, core.aval_of(x).shape[ax])
     return lax.sort(x, dimension=ax)
@@ -287,7 +289,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     sorting indices, one valid answer. int64; checks as :func:`partition`."""
     if kind != "introselect":
         raise ValueError(f"xnp.argpartition: unknown kind {kind!r} (only 'introselect')")
-    _check_order("argpartition", order)
+    _check_order("argpartition", order, a)
     x, ax = _flat_or_axis("argpartition", _asarray("argpartition", a), axis)
     _check_kth("argpartition", kth, core.aval_of(x).shape[ax])
     return argsort(x, axis=ax)

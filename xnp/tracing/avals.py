@@ -10,6 +10,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from xnp.tracing import errors
 from xnp.tracing.sizes import check_array_size
 
 __all__ = ["ShapedArray", "ShapeDtypeStruct", "short_dtype_name", "canonical_dtype"]
@@ -43,22 +44,22 @@ def short_dtype_name(dtype: np.dtype) -> str:
 
 
 def canonical_dtype(dtype, *, name: str = "dtype") -> np.dtype:
-    """``np.dtype(dtype)``, rejecting dtypes xnp has no arrays for (object, str, ...).
+    """``np.dtype(dtype)``, rejecting dtypes XLA has no type for (object, str, ...).
 
     Raises
     ------
     TypeError
-        The dtype is not one of xnp's array dtypes.
+        ``dtype`` is not a dtype.
+    xnp.errors.HostDtypeError
+        The dtype is not one of xnp's numeric dtypes (its arrays are NumPy's, eager only;
+        the ``xnp`` functions catch this and run NumPy's function on them).
     """
     try:
         dt = np.dtype(dtype)
     except TypeError as e:
         raise TypeError(f"xnp: `{name}` is not a dtype: {dtype!r}") from e
     if dt not in SUPPORTED_DTYPES:
-        raise TypeError(
-            f"xnp: dtype {dt} is not supported (`{name}`); xnp arrays hold bool, "
-            "integer, floating (incl. bfloat16/float8) and complex values."
-        )
+        raise errors.HostDtypeError(errors.host_dtype_message(f"xnp: `{name}`", dt), dt)
     return dt
 
 

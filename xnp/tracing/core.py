@@ -341,7 +341,7 @@ def aval_of(x) -> ShapedArray:
         if t is int and not -(1 << 63) <= x < (1 << 64):
             raise OverflowError(f"Python int {x} too large to convert to {dt}")
         return ShapedArray((), dt, weak_type=t is not bool)
-    if isinstance(x, (np.ndarray, np.generic)):
+    if isinstance(x, (np.ndarray, np.generic, Array)):  # Array: a dtype XLA lacks
         from xnp.tracing.avals import canonical_dtype  # noqa: PLC0415
 
         if t is not np.ndarray and isinstance(x, (np.ma.MaskedArray, np.matrix)):

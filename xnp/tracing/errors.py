@@ -19,6 +19,7 @@ __all__ = [
     "UnexpectedTracerError",
     "NonConcreteBooleanIndexError",
     "ForeignWriteError",
+    "HostDtypeError",
 ]
 
 _DOCS = "See the xnp.errors documentation: help(xnp.errors.{name})"
@@ -107,6 +108,51 @@ class ForeignWriteError(NotImplementedError):
     def __init__(self, message: str, trace=None):
         super().__init__(message)
         self.trace = trace
+
+
+class HostDtypeError(TypeError):
+    """A value of a dtype XLA has no type for reached a path that only numbers take.
+
+    Strings and bytes (``<U5``, ``|S3``, ``StringDType``), structured and record dtypes,
+    ``object``, ``datetime64``/``timedelta64`` and ``longdouble``/``clongdouble`` (and any
+    other dtype that is not one of xnp's numeric dtypes) are NumPy arrays on the host:
+    eagerly, an xnp function given one runs NumPy's function of the same name and an xnp
+    array of such a dtype has NumPy's methods. Nothing of that can be traced: under
+    ``jit``/``grad``/``vmap`` (an argument, a closed-over array, or a value created in the
+    traced function) this error says which value and why. Fix: compute it outside the
+    traced function and pass numeric results in (``xnp.char.str_len(names)``, the
+    ``int64`` view of a ``datetime64`` array, the fields of a structured array).
+    ``dtype`` is the NumPy dtype (None when not known).
+    """
+
+    def __init__(self, message: str, dtype=None):
+        super().__init__(message)
+        self.dtype = dtype
+
+
+def host_dtype_kind(dtype) -> str:
+    """A few words for what a dtype XLA has no type for holds (``strings``, ...)."""
+    kind = getattr(dtype, "kind", "")
+    if getattr(dtype, "names", None) is not None:
+        return "structured records"
+    if kind in "fc" and kind:
+        if not getattr(dtype, "isnative", True):
+            return "numbers in non-native byte order"
+        return "extended-precision numbers" if dtype.itemsize > (8 if kind == "f" else 16) else (
+            "numbers of a format XLA lacks")
+    return {"U": "strings", "T": "strings", "S": "bytes", "V": "raw bytes",
+            "O": "Python objects", "M": "dates and times", "m": "time differences"}.get(
+                kind, "values of a type XLA lacks")
+
+
+def host_dtype_message(what: str, dtype, transformation: str | None = None) -> str:
+    """``HostDtypeError`` text: ``what`` (``xnp.jit: argument x of f``, ``xnp.add: argument
+    `x2```) has ``dtype``; ``transformation`` names the one active, if known."""
+    where = f" inside a function transformed by {transformation}" if transformation else ""
+    return (f"{what}: dtype {dtype} ({host_dtype_kind(dtype)}) cannot be traced"
+            f"{where}: XLA has no such type, so xnp keeps arrays of it on the host as NumPy "
+            "arrays and computes with them eagerly only. Fix: compute with it outside the "
+            "traced function and pass numeric results in (or pass it as a static argument).")
 
 
 def _display_as(base: type):

@@ -38,9 +38,9 @@ from xnp.tracing import core
 from xnp.tracing.avals import canonical_dtype
 from xnp.tracing.core import Array
 
-__all__ = ["FastOp", "binary", "unary", "getitem", "refresh", "reduction", "matmul", "where",
-           "reshape", "reshape_method", "transpose", "transpose_property", "concatenate",
-           "fill", "full", "asarray", "array"]
+__all__ = ["FastOp", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
+           "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property",
+           "concatenate", "fill", "full", "asarray", "array"]
 
 
 class FastOp(NamedTuple):
@@ -111,6 +111,25 @@ def _wrap(out, weak: bool) -> Array:
     return Array(out if type(out) is _NATIVE[0] else _WRAP[0](out), weak)
 
 
+def _served(decorator: Callable, slow: Callable, fast: Callable) -> Callable:
+    """``fast`` dressed as ``slow`` (``__wrapped__`` is ``slow``), remembering the
+    ``decorator`` that made it so that :func:`with_full_path` can rebuild it."""
+    fast = functools.wraps(slow)(fast)
+    fast._fast_decorator = decorator
+    return fast
+
+
+def with_full_path(fn: Callable, wrapper: Callable) -> Callable:
+    """``fn`` with its full path wrapped by ``wrapper`` (a function of the full-path
+    function returning its replacement) and its fast path, if it has one, unchanged: the
+    decorator that served ``fn`` is applied again around the wrapped full path, so the
+    calls the fast path serves cost what they cost before."""
+    decorator = getattr(fn, "_fast_decorator", None)
+    if decorator is None:
+        return wrapper(fn)
+    return decorator(wrapper(fn.__wrapped__))
+
+
 def binary(name: str, *, swap: bool = False) -> Callable:
     """Decorator: a NumPy-style binary function (or operator method) ``slow`` gets the
     fast path for the backend's ``fast_ops[name]``.
@@ -157,7 +176,7 @@ def _binary(name: str, swap: bool, slow: Callable) -> Callable:
                                  weak and not bool_out)
         return slow(x1, x2, *args, **kwargs)
 
-    return functools.wraps(slow)(fast)
+    return _served(functools.partial(_binary, name, swap), slow, fast)
 
 
 def unary(name: str) -> Callable:
@@ -179,7 +198,7 @@ def _unary(name: str, slow: Callable) -> Callable:
                              x._weak and not op[2])
         return slow(x, *args, **kwargs)
 
-    return functools.wraps(slow)(fast)
+    return _served(functools.partial(_unary, name), slow, fast)
 
 
 _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
@@ -212,7 +231,7 @@ def getitem(slow: Callable) -> Callable:
             return _wrap(out, self._weak)
         return slow(self, idx)
 
-    return functools.wraps(slow)(fast)
+    return _served(getitem, slow, fast)
 
 
 # --------------------------------------------------------------------------- fast_calls
@@ -272,7 +291,7 @@ def reduction(name: str, positional: tuple, keyword: tuple = ()) -> Callable:
                         return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
             return slow(a, axis, *args, **kwargs)
 
-        return functools.wraps(slow)(fast)
+        return _served(deco, slow, fast)
 
     return deco
 
@@ -301,7 +320,7 @@ def matmul(name: str, *, swap: bool = False) -> Callable:
                     return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
             return slow(x1, x2, *args, **kwargs)
 
-        return functools.wraps(slow)(fast)
+        return _served(deco, slow, fast)
 
     return deco
 
@@ -343,7 +362,7 @@ def where(slow: Callable) -> Callable:
                                          weak)
         return slow(*args, **kwargs)
 
-    return functools.wraps(slow)(fast)
+    return _served(where, slow, fast)
 
 
 def _view_value(a, name):
@@ -374,7 +393,7 @@ def reshape(slow: Callable) -> Callable:
                 return Array(out, a._weak)
         return slow(a, shape, order, copy=copy)
 
-    return functools.wraps(slow)(fast)
+    return _served(reshape, slow, fast)
 
 
 def transpose(slow: Callable) -> Callable:
@@ -392,7 +411,7 @@ def transpose(slow: Callable) -> Callable:
                 return Array(out, a._weak)
         return slow(a, axes)
 
-    return functools.wraps(slow)(fast)
+    return _served(transpose, slow, fast)
 
 
 def transpose_property(slow: Callable) -> Callable:
@@ -407,7 +426,7 @@ def transpose_property(slow: Callable) -> Callable:
                 return array(op[0](v, None), self._weak)
         return slow(self)
 
-    return functools.wraps(slow)(fast)
+    return _served(transpose_property, slow, fast)
 
 
 def reshape_method(slow: Callable) -> Callable:
@@ -430,7 +449,7 @@ def reshape_method(slow: Callable) -> Callable:
                         pass
         return slow(self, *shape, order=order)
 
-    return functools.wraps(slow)(fast)
+    return _served(reshape_method, slow, fast)
 
 
 def concatenate(slow: Callable) -> Callable:
@@ -466,7 +485,7 @@ def concatenate(slow: Callable) -> Callable:
                     return array(out, weak)
         return slow(arrays, axis, *args, **kwargs)
 
-    return functools.wraps(slow)(fast)
+    return _served(concatenate, slow, fast)
 
 
 _DTYPE_ARGS: dict = {}
@@ -541,7 +560,7 @@ def fill(name: str) -> Callable:
                     pass
             return slow(shape, dtype, order, device=device, like=like)
 
-        return functools.wraps(slow)(fast)
+        return _served(deco, slow, fast)
 
     return deco
 
@@ -568,7 +587,7 @@ def full(slow: Callable) -> Callable:
                     pass
         return slow(shape, fill_value, dtype, order, device=device, like=like)
 
-    return functools.wraps(slow)(fast)
+    return _served(full, slow, fast)
 
 
 def _python_data(obj, depth: int) -> bool:
@@ -630,7 +649,7 @@ def asarray(slow: Callable) -> Callable:
                     return Array(host, False)
         return slow(a, dtype, order, device=device, copy=copy, like=like)
 
-    return functools.wraps(slow)(fast)
+    return _served(asarray, slow, fast)
 
 
 def array(slow: Callable) -> Callable:
@@ -644,4 +663,4 @@ def array(slow: Callable) -> Callable:
                 return Array(host, False)
         return slow(object, dtype, *args, **kwargs)
 
-    return functools.wraps(slow)(fast)
+    return _served(array, slow, fast)

@@ -12,7 +12,7 @@ import inspect
 
 import numpy as np
 
-from xnp.tracing import core, python_ints
+from xnp.tracing import core, errors, python_ints
 from xnp.tracing.avals import ShapeDtypeStruct, ShapedArray
 
 __all__ = ["Static", "resolve_static", "resolve_donate", "check_donate_call", "arg_aval"]
@@ -174,10 +174,16 @@ def arg_aval(x, path: str, fun_name: str) -> ShapedArray:
     if isinstance(x, (np.ndarray, np.generic)):
         try:
             return core.aval_of(x)
+        except errors.HostDtypeError as e:
+            raise errors.HostDtypeError(errors.host_dtype_message(
+                f"xnp.jit: argument {path} of {fun_name}", e.dtype), e.dtype) from None
         except TypeError as e:
             raise TypeError(f"xnp.jit: argument {path} of {fun_name}: {e}") from None
     try:
         return core.aval_of(x)
+    except errors.HostDtypeError as e:
+        raise errors.HostDtypeError(errors.host_dtype_message(
+            f"xnp.jit: argument {path} of {fun_name}", e.dtype), e.dtype) from None
     except TypeError:
         raise TypeError(
             f"Error interpreting argument to {fun_name} as an abstract array. The problematic "

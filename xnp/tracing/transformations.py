@@ -222,6 +222,9 @@ def _check_diff_input(fname, x, i, allow_int, holomorphic):
     for leaf in tree_flatten(x)[0]:
         try:
             aval = core.aval_of(leaf)
+        except errors.HostDtypeError as e:
+            raise errors.HostDtypeError(errors.host_dtype_message(
+                f"xnp.{fname}: argument {i}", e.dtype, fname), e.dtype) from None
         except TypeError as e:
             got = str(e) if isinstance(leaf, np.ndarray) else f"{type(leaf).__name__}: {leaf!r}"
             raise TypeError(f"xnp.{fname}: argument {i} must be an array, a scalar or a pytree "
@@ -378,6 +381,10 @@ def _vmap_in_dims(name, fun, args, kwargs, in_axes, axis_size):
             continue
         try:
             aval = core.aval_of(x)
+        except errors.HostDtypeError as e:
+            arg = _arg_leaf_names(fun, args, kwargs)[i]
+            raise errors.HostDtypeError(errors.host_dtype_message(
+                f"xnp.vmap: argument {arg} of {name}", e.dtype, "vmap"), e.dtype) from None
         except TypeError as e:
             arg = _arg_leaf_names(fun, args, kwargs)[i]
             raise TypeError(f"xnp.vmap: argument {arg} of {name}: {e}") from None

@@ -1,0 +1,183 @@
+"""NumPy's functions for the dtypes XLA has no type for, behind xnp's own names.
+
+An xnp function given (or asked to make) an array of such a dtype (strings, bytes,
+structured, object, datetime64/timedelta64, longdouble, ...; see
+:mod:`xnp.tracing.host_arrays`) fails at the conversion that rejects non-numeric data,
+with :class:`xnp.errors.HostDtypeError`. Eagerly, the public function catches it and runs
+NumPy's function of the same name on the host values instead (:func:`numpy_call`): xnp
+arrays in the arguments become their NumPy arrays and NumPy's result is wrapped back
+(numeric results as ordinary xnp arrays, the others as ``HostArray``; an array NumPy
+wrote in place, such as ``out=``, as the caller's own object). Under
+``jit``/``grad``/``vmap`` the error reaches the user: such a value cannot be traced.
+
+The catch sits around each function's full path only: :func:`install` rebuilds a
+function's eager fast path (``tracing.fastpath.with_full_path``) around the wrapped full
+path, so the numeric calls the fast path serves cost what they did, and the others pay
+one Python frame. It is applied, by name, to
+
+* the main namespace's functions and ufunc objects (``xnp.sort``, ``xnp.concatenate``,
+  ``xnp.where``, ``xnp.add``; the ufunc methods ``reduce``/``accumulate``/``reduceat``/
+  ``outer``/``at`` too), and those of ``xnp.fft`` and ``xnp.linalg``: each to NumPy's
+  function of the same name;
+* the methods of numeric ``Array`` objects (``x.astype(str)``, ``x == "a"``,
+  ``x + numpy.datetime64(...)``, ``x[0] = "1.5"``): to ``numpy.ndarray``'s.
+
+``xnp.char``, ``xnp.strings`` and ``xnp.rec`` are NumPy's modules with every function
+wrapped by :func:`host_function` (xnp arrays in, xnp arrays out; eager only).
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+
+import numpy as np
+
+from xnp.numpy_api.ufunc import ufunc as _ufunc
+from xnp.tracing import core, errors, fastpath
+from xnp.tracing.host_arrays import host_class, to_host, wrap
+
+__all__ = ["numpy_call", "install", "install_array_methods", "host_function", "host_module",
+           "public_names"]
+
+#: NumPy functions that write into their first argument
+_WRITES_FIRST = frozenset({"copyto", "place", "put", "putmask", "fill_diagonal",
+                           "put_along_axis", "at"})
+
+
+def numpy_call(np_fn, args, kwargs, *, name: str = ""):
+    """``np_fn(*args, **kwargs)`` on the host values of the xnp arrays in them, the result
+    wrapped as xnp values (:func:`xnp.tracing.host_arrays.wrap`)."""
+    seen: list = []
+    if args and name in _WRITES_FIRST:
+        args = (to_host(args[0], seen, writable=True),) + to_host(tuple(args[1:]), seen)
+    else:
+        args = to_host(tuple(args), seen)
+    kwargs = {k: to_host(v, seen, writable=k == "out") for k, v in kwargs.items()}
+    return wrap(np_fn(*args, **kwargs), seen)
+
+
+def _eager() -> bool:
+    return type(core._STATE.trace) is core.EvalTrace
+
+
+def _delegating(full, np_fn, name: str):
+    """``full`` (an xnp function's full path), running ``np_fn`` eagerly when ``full``
+    meets a dtype XLA has no type for."""
+
+    @functools.wraps(full)
+    def call(*args, **kwargs):
+        try:
+            return full(*args, **kwargs)
+        except errors.HostDtypeError:
+            if not _eager():
+                raise
+        return numpy_call(np_fn, args, kwargs, name=name)
+
+    return call
+
+
+def _delegating_method(full, name: str):
+    """A method of ``xnp.ufunc`` (``np_method`` of the NumPy ufunc) or ``Array``
+    (``numpy.ndarray``'s) with the same fallback."""
+
+    @functools.wraps(full)
+    def call(self, *args, **kwargs):
+        try:
+            return full(self, *args, **kwargs)
+        except errors.HostDtypeError:
+            if not _eager():
+                raise
+        if isinstance(self, _ufunc):
+            return numpy_call(getattr(self._np, name), args, kwargs, name=name)
+        value = self._writable_value()  # NumPy's method may write (sort, fill, +=)
+        seen: list = [(value, self)]
+        args = to_host(tuple(args), seen)
+        kwargs = {k: to_host(v, seen, writable=k == "out") for k, v in kwargs.items()}
+        return wrap(getattr(value, name)(*args, **kwargs), seen)
+
+    return call
+
+
+def install(namespace: dict, numpy_module, names) -> None:
+    """Give each of ``names`` in ``namespace`` (a module's globals) NumPy's function of the
+    same name in ``numpy_module`` for the dtypes XLA lacks; xnp's classes, NumPy's own
+    objects and names NumPy lacks are left as they are."""
+    done: set = set()
+    for name in names:
+        obj = namespace.get(name)
+        np_obj = getattr(numpy_module, name, None)
+        if obj is None or np_obj is None or obj is np_obj or not callable(np_obj):
+            continue
+        if isinstance(obj, _ufunc):
+            if id(obj) not in done:
+                done.add(id(obj))
+                cls = type(obj)
+                cls.__call__ = staticmethod(fastpath.with_full_path(
+                    cls.__call__, functools.partial(_delegating, np_fn=np_obj, name=name)))
+        elif isinstance(obj, types.FunctionType):
+            namespace[name] = fastpath.with_full_path(
+                obj, functools.partial(_delegating, np_fn=np_obj, name=name))
+    for method in ("reduce", "accumulate", "reduceat", "outer", "at"):
+        full = vars(_ufunc)[method]
+        if not hasattr(full, "__wrapped__"):
+            setattr(_ufunc, method, _delegating_method(full, method))
+
+
+def install_array_methods(method_names) -> None:
+    """Give each method of ``Array`` in ``method_names`` that ``numpy.ndarray`` has
+    ``numpy.ndarray``'s version for the dtypes XLA lacks (fast paths kept)."""
+    for name in method_names:
+        member = core.Array.__dict__.get(name)
+        if not isinstance(member, types.FunctionType) or not callable(
+                getattr(np.ndarray, name, None)):
+            continue
+        if hasattr(member, "__wrapped__") and not hasattr(member, "_fast_decorator"):
+            continue  # a fast path that cannot be rebuilt (Array.reshape): left as it is
+        setattr(core.Array, name, fastpath.with_full_path(
+            member, functools.partial(_delegating_method, name=name)))
+
+
+def host_function(np_fn, qualname: str):
+    """NumPy's ``np_fn`` on xnp arrays (their host values) returning xnp values, eagerly;
+    inside a traced function it raises ``HostDtypeError`` (it computes on the host, on
+    data XLA may have no type for). ``qualname`` is xnp's name (``char.upper``)."""
+
+    @functools.wraps(np_fn)
+    def call(*args, **kwargs):
+        trace = core._STATE.trace
+        if type(trace) is not core.EvalTrace:
+            raise errors.HostDtypeError(
+                f"xnp.{qualname}: runs NumPy's function on the host (strings, records, dates "
+                "and other data XLA has no type for) and cannot be traced inside a function "
+                f"transformed by {trace.transformation}. Fix: call it outside the traced "
+                "function and pass numeric results in.")
+        return numpy_call(np_fn, args, kwargs, name=qualname.rpartition(".")[2])
+
+    call.__module__ = "xnp." + qualname.rpartition(".")[0] if "." in qualname else "xnp"
+    call.__qualname__ = call.__name__ = qualname.rpartition(".")[2]
+    return call
+
+
+def public_names(np_module) -> list:
+    """The public names of a NumPy module (its ``__all__``, else its ``dir``)."""
+    names = getattr(np_module, "__all__", None)
+    if names is None:
+        names = [n for n in dir(np_module) if not n.startswith("_")]
+    return [n for n in names if not isinstance(getattr(np_module, n), types.ModuleType)]
+
+
+def host_module(np_module, name: str) -> dict:
+    """The namespace of xnp's module ``name`` (``char``, ``strings``, ``rec``) standing for
+    ``np_module``: its functions wrapped by :func:`host_function`, its ndarray subclasses
+    as :class:`~xnp.tracing.host_arrays.HostClass`, its other classes NumPy's own."""
+    out = {}
+    for n in public_names(np_module):
+        obj = getattr(np_module, n)
+        if isinstance(obj, type) and issubclass(obj, np.ndarray):
+            out[n] = host_class(obj, f"xnp.{name}")
+        elif isinstance(obj, type) or not callable(obj):
+            out[n] = obj
+        else:
+            out[n] = host_function(obj, f"{name}.{n}")
+    return out

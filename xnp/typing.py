@@ -21,7 +21,7 @@ _ScalarT = typing.TypeVar("_ScalarT", bound=np.generic)
 
 #: ``NDArray[scalar_type]``: an xnp array of that scalar type (any shape). typing's alias
 #: class, not ``types.GenericAlias``: ``typing.get_type_hints`` re-subscripts the origin
-#: of the latter, and ``xnp.ndarray[...]`` (``__class_getitem__``) is issue 11 item 5.
+#: of the latter, and ``xnp.ndarray[...]`` (``__class_getitem__``) does not exist yet.
 NDArray = typing._GenericAlias(Array, (tuple[typing.Any, ...], np.dtype[_ScalarT]))
 #: anything ``xnp.asarray`` accepts: NumPy's ``ArrayLike`` and xnp arrays
 ArrayLike = typing.Union[_npt.ArrayLike, Array]

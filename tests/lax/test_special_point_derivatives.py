@@ -47,7 +47,7 @@ from xnp import lax
 
 F64 = np.dtype(np.float64)
 RTOL = tolerances.rtol(F64, "reduction")
-ATOL = 1e-300  # XLA-CPU flushes subnormal results to 0 (issue 13, item 3)
+ATOL = 1e-300  # XLA-CPU flushes subnormal results to 0
 inf, nan, PI = math.inf, math.nan, math.pi
 LN2, EULER = math.log(2.0), 0.5772156649015329
 TWO_OVER_SQRT_PI, SQRT_PI_OVER_2 = 2 / math.sqrt(PI), math.sqrt(PI) / 2

@@ -1,4 +1,4 @@
-"""Error messages say enough (issue 13, item 4): full NumPy dtype names (``float64[3]``,
+"""Error messages say enough: full NumPy dtype names (``float64[3]``,
 never ``f64[3]``), the user's argument names and pytree paths, the fix that applies, and
 leaked tracers reported as ``UnexpectedTracerError`` on every later use. Each case runs
 eagerly and under ``jit`` where both apply."""

@@ -10,6 +10,7 @@ updated value (functionalization, DESIGN.md).
 
 from __future__ import annotations
 
+import builtins
 import functools
 import math
 import sys
@@ -18,7 +19,7 @@ import numpy as np
 
 from xnp import lax
 from xnp import numpy_api as _api
-from xnp import host_dispatch, numpy_protocols
+from xnp import host_dispatch, ndarray_class, numpy_protocols
 from xnp.array_api import CPU_DEVICE, check_api_version
 from xnp.numpy_api import ndarray_internals
 from xnp.tracing import core, fastpath, host_arrays
@@ -73,6 +74,22 @@ def _view_resized(x, old: np.dtype, new: np.dtype):
     ratio = new.itemsize // old.itemsize
     return lax.bitcast_convert_type(_api.reshape(x, shape[:-1] + (shape[-1] // ratio, ratio)),
                                     new)
+
+
+def _view_as_type(x, dtype, cls):
+    """``x.view(dtype)`` as an instance of ``cls`` (default: ``x``'s own class)."""
+    if cls is None:
+        cls = type(x)
+    if not (isinstance(cls, type) and issubclass(cls, Array)):
+        raise TypeError(f"xnp.ndarray.view: `type` must be xnp.ndarray or a subclass of it, "
+                        f"got {cls!r}")
+    if isinstance(x, Tracer):
+        if cls is Array:
+            return x.view(dtype)
+        raise TypeError(f"xnp.ndarray.view: cannot view a traced array ({x.aval}) as "
+                        f"{cls.__name__}: instances of xnp.ndarray subclasses are eager arrays")
+    plain = x._plain() if x._user_subclass else x
+    return ndarray_class.as_subclass(plain.view(dtype), cls, x)
 
 
 class ArrayMethods:
@@ -247,12 +264,21 @@ class ArrayMethods:
             NumPy's, for another itemsize: a 0-d array, or a last axis whose size in bytes
             the new itemsize does not divide.
         NotImplementedError
-            ``type=`` (xnp has one array type), or a bool/complex source or target dtype
-            (``lax.bitcast_convert_type`` handles integer and float types only).
+            A bool/complex source or target dtype (``lax.bitcast_convert_type`` handles
+            integer and float types only).
+        TypeError
+            ``type`` is not ``xnp.ndarray`` or a subclass of it, or it is a subclass and
+            the array is traced (subclasses' instances are eager arrays).
+
+        ``type`` (or a subclass of ``xnp.ndarray`` given as ``dtype``) views the memory as
+        an instance of that class, ``__array_finalize__(self)`` called, as NumPy's view
+        casting (:mod:`xnp.ndarray_class`); a subclass's instance keeps its type.
         """
-        if type is not None:
-            raise NotImplementedError("xnp.Array.view: `type=` is not supported (xnp has a "
-                                      "single array type)")
+        if type is None and isinstance(dtype, builtins.type) and issubclass(dtype, Array):
+            dtype, type = None, dtype  # a.view(SubClass), as NumPy's
+        sub = getattr(self, "_user_subclass", False)
+        if type is not None or sub:
+            return _view_as_type(self, dtype, type)
         old = np.dtype(self.dtype)
         new = old if dtype is None else np.dtype(dtype)
         if new == old:
@@ -737,6 +763,7 @@ def _install() -> None:
 
     Array.reshape = functools.wraps(ArrayMethods.reshape)(reshape)
     ndarray_internals.install()
+    ndarray_class.install()
     Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it
     # arrays of dtypes XLA lacks: NumPy's methods; and numeric arrays' methods run NumPy's
     # when an argument is of such a dtype (x == "a", x.astype(str)), fast paths kept

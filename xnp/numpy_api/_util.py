@@ -66,8 +66,10 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         return core.lift(np.asarray(x))
     if isinstance(x, (list, tuple)):
         return _from_sequence(fname, x, argname)
-    if isinstance(x, core.Array):  # an eager array of a dtype XLA lacks (xnp.host_arrays)
-        raise_host_dtype(fname, argname, x.dtype)
+    if isinstance(x, core.Array):
+        if x._user_subclass:  # a subclass of xnp.ndarray: computed on as a plain array
+            return x._plain()
+        raise_host_dtype(fname, argname, x.dtype)  # of a dtype XLA lacks (xnp.host_arrays)
     if hasattr(x, "__array__") or hasattr(x, "__array_interface__"):
         return core.lift(_checked_ndarray(fname, np.asarray(x), argname))
     if isinstance(x, (str, bytes)):  # NumPy makes a string array of it

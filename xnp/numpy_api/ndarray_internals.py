@@ -53,7 +53,7 @@ def wrapper_of(value: np.ndarray) -> Array:
     found = ref() if ref is not None else None
     if found is None or found._val is not value:
         found = next((r for r in gc.get_referrers(value)
-                      if type(r) is Array and r._val is value), None)
+                      if isinstance(r, Array) and r._val is value), None)
         if found is None:
             found = Array(value)
         _WRAPPERS[key] = weakref.ref(found, lambda r, k=key: _forget(k, r))

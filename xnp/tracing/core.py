@@ -664,6 +664,30 @@ def write_in_place(tracer, new) -> None:
 
 # --------------------------------------------------------------------------- eager arrays
 
+#: the classes of a shape given to ``xnp.ndarray(shape, ...)``: ints and sequences of ints
+_SHAPE_TYPES = frozenset([int, tuple, list, range] + [
+    np.dtype(c).type for c in np.typecodes["AllInteger"]])
+
+
+def _unset_hook(*args):
+    raise NotImplementedError("xnp: import xnp, not xnp.tracing, to construct or subclass "
+                              "xnp.ndarray")
+
+
+#: ``fn(self, shape, dtype, buffer, offset, strides, order)``: NumPy's constructor form of
+#: ``xnp.ndarray(...)``; and ``fn(cls)``, run for each user subclass. Both are registered
+#: by :mod:`xnp.ndarray_class`, which the tracing layer may not import.
+_CONSTRUCTOR: list = [_unset_hook]
+_SUBCLASS_HOOK: list = [_unset_hook]
+
+
+def register_ndarray_hooks(constructor: Callable, subclass_hook: Callable) -> None:
+    """Set the two hooks of :class:`Array` that NumPy's ``ndarray`` protocol needs
+    (see ``_CONSTRUCTOR``)."""
+    _CONSTRUCTOR[0] = constructor
+    _SUBCLASS_HOOK[0] = subclass_hook
+
+
 
 class Array:
     """An eager xnp array: wraps the eager backend's native array (a NumPy ndarray on CPU).
@@ -688,13 +712,38 @@ class Array:
 
     __slots__ = ("_val", "_dev", "_read", "_weak", "_aval", "_host_memo", "__weakref__")
     __array_priority__ = 100
+    #: True on the subclasses users derive from ``xnp.ndarray`` (see ``__init_subclass__``)
+    _user_subclass = False
 
-    def __init__(self, value, weak_type: bool = False, dev=None, aval=None):
-        self._val = value
-        self._dev = dev
-        self._weak = weak_type
-        self._aval = aval  # cached: in-place writes never change shape or dtype
+    def __init__(self, shape, dtype=False, buffer=None, offset=None, strides=None, order=None):
+        # Two forms share these parameters. xnp makes arrays as
+        # ``Array(native, weak_type, dev, aval)`` (positionally: the backend's native array,
+        # its weak type, the backend's off-host value, the cached aval). Users call
+        # ``xnp.ndarray(shape, dtype=float, buffer=None, offset=0, strides=None, order=None)``
+        # as NumPy's constructor; a shape (an int or a sequence of ints) tells them apart,
+        # since a native array is never one.
+        if shape.__class__ in _SHAPE_TYPES:
+            _CONSTRUCTOR[0](self, shape, dtype, buffer, offset, strides, order)
+            return
+        self._val = shape
+        self._dev = buffer
+        self._weak = dtype
+        self._aval = offset  # cached: in-place writes never change shape or dtype
         self._host_memo = None
+
+    def __init_subclass__(cls, internal: bool = False, **kwargs):
+        # A user's subclass of xnp.ndarray gets NumPy's subclass protocol
+        # (``__array_finalize__``, view casting, results of its type) from the hook
+        # :mod:`xnp.ndarray_class` registers; xnp's own subclasses pass ``internal=True``.
+        super().__init_subclass__(**kwargs)
+        if not internal:
+            cls._user_subclass = True
+            _SUBCLASS_HOOK[0](cls)
+
+    def _plain(self) -> "Array":
+        """A plain ``Array`` sharing this array's memory (for a user subclass's instance,
+        which xnp's functions compute on as an ordinary array)."""
+        return Array(self._writable_value(), self._weak)
 
     @property
     def _value(self):

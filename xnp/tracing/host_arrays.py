@@ -37,7 +37,7 @@ _Tracer = core.Tracer
 _KEPT = (np.ma.MaskedArray, np.matrix)
 
 
-class HostArray(core.Array):
+class HostArray(core.Array, internal=True):
     """An eager xnp array of a dtype XLA has no type for, with NumPy's semantics.
 
     ``isinstance(x, xnp.ndarray)`` holds; ``type(x) is xnp.Array`` does not (the numeric

@@ -1,0 +1,370 @@
+"""``xnp.ndarray`` as NumPy's class: its constructor, subclassing, and the protocols
+``__array_interface__``, ``__array_struct__`` and ``__class_getitem__``.
+
+``xnp.ndarray`` is the eager array class (``xnp.tracing.core.Array``). Its constructor
+is NumPy's: ``xnp.ndarray(shape, dtype=float, buffer=None, offset=0, strides=None,
+order=None)`` allocates uninitialised memory, or views ``buffer`` (bytes, a bytearray,
+a memoryview, a NumPy or xnp array) as NumPy's does, writes reaching a writable buffer.
+It makes an eager array, also inside a traced function (a constant there); a traced
+``buffer`` raises ``TypeError``.
+
+Subclasses follow NumPy's subclassing protocol: ``__new__`` may call
+``super().__new__(cls, shape, ...)`` or return ``xnp.asarray(x).view(cls)``;
+``__array_finalize__(self, obj)`` runs on explicit construction (``obj`` None), view
+casting (``obj`` the viewed array) and on the results xnp makes of the subclass's type.
+Those are the results NumPy gives the subclass's type: indexing (not a scalar
+element), ``view``, the operators and ufuncs (``xnp.add(s, 1)``, ``numpy.add(s, 1)``,
+``ufunc.reduce``/``accumulate``/``outer``: through ``__array_wrap__`` of the operand
+of highest ``__array_priority__``, with NumPy's ``(ufunc, inputs, 0)`` context), and
+the methods in ``_METHODS``/``_PROPERTIES``. xnp's other functions (``xnp.sum(s)``,
+``xnp.concatenate``) compute on the subclass's instance as on a plain array and
+return a plain ``xnp.ndarray``. Instances are eager: under ``jit`` a subclass's
+instance is traced as a plain array (it has no subclass type there) and the
+results are plain.
+
+The first user subclass switches on the machinery that ``super().__new__`` and the
+ufunc calls need (a Python ``__new__`` on ``xnp.ndarray`` and a wrapper around each
+ufunc object), which makes constructing arrays and calling ufunc objects a little
+slower from then on; programs without subclasses never pay for it.
+"""
+
+from __future__ import annotations
+
+import operator
+import types
+
+import numpy as np
+
+from xnp.numpy_api import ufunc as _ufuncs
+from xnp.tracing import core, errors, host_arrays
+from xnp.tracing.avals import SUPPORTED_DTYPES
+from xnp.tracing.core import Array, Tracer
+
+__all__ = ["as_subclass", "install"]
+
+_object_new = object.__new__
+
+
+# ------------------------------------------------------------------ the constructor
+
+
+def _shape_of(shape) -> tuple:
+    try:
+        if isinstance(shape, (tuple, list, range)):
+            return tuple(operator.index(n) for n in shape)
+        return (operator.index(shape),)
+    except TypeError:
+        raise TypeError(f"xnp.ndarray: `shape` must be an int or a sequence of ints, got "
+                        f"{shape!r}") from None
+
+
+def construct(self, shape, dtype=False, buffer=None, offset=None, strides=None, order=None):
+    """NumPy's ``ndarray(shape, dtype, buffer, offset, strides, order)`` into ``self``
+    (``dtype`` False and ``offset`` None are the defaults, float and 0)."""
+    shape = _shape_of(shape)
+    dtype = float if dtype is False else dtype
+    if isinstance(buffer, Tracer):
+        raise TypeError("xnp.ndarray: `buffer` is a traced array, which has no memory to "
+                        f"view ({errors.aval_str(buffer.aval)}); "
+                        "make the array outside the traced function")
+    if isinstance(buffer, Array):
+        buffer = buffer._writable_value()  # its own memory (a jit output's copy-on-write)
+    try:
+        value = np.ndarray(shape, dtype, buffer, 0 if offset is None else offset, strides,
+                           "C" if order is None else order)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"xnp.ndarray: {e}") from e
+    if value.dtype not in SUPPORTED_DTYPES:
+        if type(self) is not Array:
+            raise TypeError(f"xnp.ndarray: a subclass's array ({type(self).__name__}) cannot "
+                            f"have dtype {value.dtype} (XLA has no type for it)")
+        self.__class__ = host_arrays.HostArray  # NumPy's semantics on the host
+    self._val = value
+    self._dev = None
+    self._weak = False
+    self._aval = None
+    self._host_memo = None
+
+
+def _numpy_arguments(shape, dtype=False, buffer=None, offset=None, strides=None, order=None):
+    return shape, dtype, buffer, offset, strides, order
+
+
+def _new(cls, *args, **kwargs):
+    """``xnp.ndarray.__new__`` once a user subclass exists: a user subclass's instance is
+    made here (NumPy's constructor, then ``__array_finalize__(None)``); xnp's own classes
+    are filled in by ``__init__``."""
+    obj = _object_new(cls)
+    if cls._user_subclass:
+        construct(obj, *_numpy_arguments(*args, **kwargs))
+        obj.__array_finalize__(None)
+    return obj
+
+
+def _subclass_init(self, *args, **kwargs):
+    """A subclass's instance is complete when ``__new__`` returns (as NumPy's)."""
+
+
+# ------------------------------------------------------------------ results of the subclass
+
+
+def as_subclass(x: Array, cls: type, obj) -> Array:
+    """``x`` (a plain eager array) as an instance of ``cls`` sharing its memory, after
+    ``__array_finalize__(obj)`` (``x`` itself when ``cls`` is ``xnp.ndarray``)."""
+    if cls is Array:
+        return x
+    new = _object_new(cls)
+    new._val = x._writable_value()
+    new._dev = None
+    new._weak = x._weak
+    new._aval = None
+    new._host_memo = None
+    new.__array_finalize__(obj)
+    return new
+
+
+def _cast(out, obj):
+    if type(out) is Array:
+        return as_subclass(out, type(obj), obj)
+    if type(out) is tuple:
+        return tuple(_cast(o, obj) for o in out)
+    return out
+
+
+def _subclass_operands(args) -> list:
+    return [a for a in args if isinstance(a, Array) and a._user_subclass]
+
+
+def _wrap(out, inputs, ufunc):
+    """``out`` through ``__array_wrap__`` of the subclass operand of highest
+    ``__array_priority__`` (the first of those), as NumPy's ufuncs return results."""
+    if type(out) is not Array and type(out) is not tuple:
+        return out
+    owners = _subclass_operands(inputs)
+    if not owners:
+        return out
+    owner = owners[0]
+    for o in owners[1:]:
+        if o.__array_priority__ > owner.__array_priority__:
+            owner = o
+    context = None if ufunc is None else (ufunc, tuple(inputs), 0)
+    if type(out) is tuple:
+        return tuple(_wrap_one(owner, o, context) for o in out)
+    return _wrap_one(owner, out, context)
+
+
+def _wrap_one(owner, out, context):
+    if type(out) is not Array:
+        return out
+    return owner.__array_wrap__(out, context, out.ndim == 0)
+
+
+def _array_wrap(self, array, context=None, return_scalar=False):
+    """NumPy's ``ndarray.__array_wrap__``: ``array`` (a result computed for this
+    array) as an array of this array's type, ``__array_finalize__(self)`` run."""
+    if type(self) is Array or type(array) is type(self) or not isinstance(array, Array):
+        return array
+    if type(array) is not Array:
+        array = array._plain()
+    return as_subclass(array, type(self), self)
+
+
+def _array_finalize(self, obj):
+    """Called on a new array of a subclass (NumPy's ``ndarray.__array_finalize__``): a
+    subclass overrides it to set its attributes from ``obj`` (None on explicit
+    construction)."""
+
+
+# ------------------------------------------------------------------ a subclass's members
+
+#: methods whose array results take the subclass's type, as NumPy's do
+_METHODS = ("all", "any", "astype", "clip", "conj", "conjugate", "copy", "cumprod",
+            "cumsum", "diagonal", "dot", "flatten", "max", "mean", "min", "prod", "ravel",
+            "repeat", "reshape", "round", "squeeze", "std", "sum", "swapaxes", "take",
+            "trace", "transpose", "var")
+#: those that are a ufunc's ``reduce`` in NumPy (their results go through ``__array_wrap__``)
+_REDUCTIONS = frozenset(("all", "any", "max", "min", "prod", "sum"))
+_PROPERTIES = ("T", "mT")
+#: operator -> the ufunc whose context ``__array_wrap__`` receives
+_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+    "floordiv": "floor_divide", "mod": "remainder", "divmod": "divmod", "pow": "power",
+    "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "left_shift", "rshift": "right_shift"}
+_COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+                "gt": "greater", "ge": "greater_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
+_IN_PLACE = tuple(f"__i{op}__" for op in _OPERATORS if op != "divmod") + ("__setitem__",)
+
+
+def _plain_arg(a):
+    return a._plain() if isinstance(a, Array) and a._user_subclass else a
+
+
+def _method(impl):
+    def method(self, *args, **kwargs):
+        return _cast(impl(self._plain(), *args, **kwargs), self)
+
+    return method
+
+
+def _reduction(impl):
+    def method(self, *args, **kwargs):  # a ufunc's reduce in NumPy: through __array_wrap__
+        return _wrap(impl(self._plain(), *args, **kwargs), (self,), None)
+
+    return method
+
+
+def _property(impl):
+    return property(lambda self: _cast(impl.fget(self._plain()), self), doc=impl.__doc__)
+
+
+def _operator(impl, ufunc_name, reflected):
+    ufunc = _ufuncs.UFUNCS.get(ufunc_name)
+
+    def op(self, *args):
+        out = impl(self._plain(), *[_plain_arg(a) for a in args])
+        if out is NotImplemented:
+            return out
+        inputs = (*args, self) if reflected else (self, *args)
+        return _wrap(out, inputs, ufunc)
+
+    return op
+
+
+def _in_place(impl):
+    def op(self, *args):
+        out = impl(self._plain(), *[_plain_arg(a) for a in args])
+        return self if out is not None and out is not NotImplemented else out
+
+    return op
+
+
+def _getitem(self, idx):
+    out = Array.__getitem__(self._plain(), idx)
+    if type(out) is Array and (out.ndim or idx is Ellipsis or (
+            type(idx) is tuple and any(i is Ellipsis for i in idx))):
+        return as_subclass(out, type(self), self)
+    return out  # a single element: NumPy's scalar, a plain 0-d array here
+
+
+def _members() -> dict:
+    members: dict = {"__getitem__": _getitem}
+    for name in _METHODS:
+        make = _reduction if name in _REDUCTIONS else _method
+        members[name] = make(getattr(Array, name))
+    for name in _PROPERTIES:
+        members[name] = _property(getattr(Array, name))
+    for op, uname in _OPERATORS.items():
+        members[f"__{op}__"] = _operator(getattr(Array, f"__{op}__"), uname, False)
+        members[f"__r{op}__"] = _operator(getattr(Array, f"__r{op}__"), uname, True)
+    for op, uname in _COMPARISONS.items():
+        members[f"__{op}__"] = _operator(getattr(Array, f"__{op}__"), uname, False)
+    for op, uname in _UNARY.items():
+        members[f"__{op}__"] = _operator(getattr(Array, f"__{op}__"), uname, False)
+    for name in _IN_PLACE:
+        members[name] = _in_place(getattr(Array, name))
+    for fn in members.values():
+        getattr(fn, "fget", fn)._xnp_subclass_member = True
+    return members
+
+
+_MEMBERS: dict = {}
+
+
+def _defined_below_array(cls, name) -> bool:
+    """Whether a class between ``cls`` and ``Array`` in the MRO defines ``name`` itself
+    (not as one of the members installed here)."""
+    for c in cls.__mro__:
+        if c is Array:
+            return False
+        member = c.__dict__.get(name)
+        if member is not None and not getattr(getattr(member, "fget", member),
+                                              "_xnp_subclass_member", False):
+            return True
+    return False
+
+
+def on_subclass(cls) -> None:
+    """Give a new user subclass of ``xnp.ndarray`` NumPy's subclass protocol."""
+    _activate()
+    if not _defined_below_array(cls, "__init__"):
+        cls.__init__ = _subclass_init
+    if not _MEMBERS:
+        _MEMBERS.update(_members())
+    for name, member in _MEMBERS.items():
+        if not _defined_below_array(cls, name) and name not in cls.__dict__:
+            setattr(cls, name, member)
+
+
+# ------------------------------------------------------------------ switched on by subclasses
+
+_ACTIVE: list = []
+
+
+def _ufunc_call(call, ufunc):
+    def wrapped(*args, **kwargs):
+        out = call(*args, **kwargs)
+        if kwargs.get("out") is None:
+            return _wrap(out, args, ufunc)
+        return out
+
+    return staticmethod(wrapped)
+
+
+def _ufunc_method(method):
+    def wrapped(self, *args, **kwargs):
+        out = method(self, *args, **kwargs)
+        if kwargs.get("out") is None and args:
+            if method.__name__ == "outer":
+                return _wrap(out, args[:2], self)
+            return _wrap(out, args[:1], None)  # NumPy's reductions pass no context
+        return out
+
+    wrapped.__name__ = method.__name__
+    wrapped.__doc__ = method.__doc__
+    return wrapped
+
+
+def _activate() -> None:
+    """What the first user subclass needs: ``xnp.ndarray.__new__`` (for
+    ``super().__new__(cls, shape, ...)``) and ufunc objects that wrap results."""
+    if _ACTIVE:
+        return
+    _ACTIVE.append(True)
+    Array.__new__ = staticmethod(_new)
+    for u in {id(u): u for u in _ufuncs.UFUNCS.values()}.values():
+        cls = type(u)
+        cls.__call__ = _ufunc_call(cls.__dict__["__call__"].__func__, u)
+    for name in ("reduce", "accumulate", "outer", "reduceat"):
+        setattr(_ufuncs.ufunc, name, _ufunc_method(getattr(_ufuncs.ufunc, name)))
+
+
+# ------------------------------------------------------------------ protocols
+
+
+def _array_interface(self):
+    """NumPy's array interface of the array's memory (``data`` is the pointer of the
+    NumPy array it wraps; a ``jit`` output's host view is read-only until written)."""
+    return self._value.__array_interface__
+
+
+def _array_struct(self):
+    """NumPy's C-level array interface (a capsule) of the array's memory."""
+    return self._value.__array_struct__
+
+
+def _class_getitem(cls, item):
+    """``xnp.ndarray[shape_type, dtype_type]``: a ``types.GenericAlias`` for annotations,
+    as ``numpy.ndarray[...]``."""
+    return types.GenericAlias(cls, item)
+
+
+def install() -> None:
+    """Register the constructor and subclass hooks and give ``Array`` the protocols."""
+    core.register_ndarray_hooks(construct, on_subclass)
+    Array.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
+    Array.__array_struct__ = property(_array_struct, doc=_array_struct.__doc__)
+    Array.__class_getitem__ = classmethod(_class_getitem)
+    Array.__array_wrap__ = _array_wrap
+    Array.__array_finalize__ = _array_finalize

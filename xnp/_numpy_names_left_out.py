@@ -50,9 +50,6 @@ _SIGNATURE_DEVIATIONS = {
     "real, imag): not yet": """
         cdouble csingle complex64 complex128
     """,
-    "xnp.ndarray(shape, dtype, buffer, offset, strides, order) construction: not yet": """
-        ndarray
-    """,
     "the Array API standard makes x positional-only in the unique_* functions": """
         unique_all unique_counts unique_inverse unique_values
     """,

@@ -343,15 +343,29 @@ def _activate() -> None:
 # ------------------------------------------------------------------ protocols
 
 
+def _interfaced(self, name: str):
+    # NumPy's interfaces spell bfloat16/float8 as void and read a string array's capsule
+    # with the wrong item size: arrays of the dtypes NumPy does not build in, or XLA
+    # lacks, have neither (NumPy then converts them with __array__, keeping the dtype)
+    v = self._value
+    dt = v.dtype
+    if dt.isbuiltin != 1 or dt not in SUPPORTED_DTYPES:
+        raise AttributeError(f"'xnp.ndarray' of dtype {dt} has no attribute {name!r}")
+    return v
+
+
 def _array_interface(self):
     """NumPy's array interface of the array's memory (``data`` is the pointer of the
-    NumPy array it wraps; a ``jit`` output's host view is read-only until written)."""
-    return self._value.__array_interface__
+    NumPy array it wraps; a ``jit`` output's host view is read-only until written).
+    Absent (``AttributeError``) for ``bfloat16``/``float8`` arrays, which NumPy's
+    interface cannot describe, and for the dtypes XLA has no type for."""
+    return _interfaced(self, "__array_interface__").__array_interface__
 
 
 def _array_struct(self):
-    """NumPy's C-level array interface (a capsule) of the array's memory."""
-    return self._value.__array_struct__
+    """NumPy's C-level array interface (a capsule) of the array's memory; absent where
+    ``__array_interface__`` is."""
+    return _interfaced(self, "__array_struct__").__array_struct__
 
 
 def _class_getitem(cls, item):

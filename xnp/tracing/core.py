@@ -670,20 +670,17 @@ _SHAPE_TYPES = frozenset([int, tuple, list, range] + [
 
 
 def _unset_hook(*args):
-    raise NotImplementedError("xnp: import xnp, not xnp.tracing, to construct or subclass "
-                              "xnp.ndarray")
+    raise NotImplementedError("xnp: import xnp, not xnp.tracing, to make xnp.ndarray(...)")
 
 
-#: ``fn(self, shape, dtype, buffer, offset, strides, order)``: NumPy's constructor form of
-#: ``xnp.ndarray(...)``; and ``fn(cls)``, run for each user subclass. Both are registered
-#: by :mod:`xnp.ndarray_class`, which the tracing layer may not import.
+#: NumPy's constructor ``fn(self, shape, dtype, buffer, offset, strides, order)`` and
+#: ``fn(cls)`` run for each user subclass, registered by :mod:`xnp.ndarray_class`
 _CONSTRUCTOR: list = [_unset_hook]
 _SUBCLASS_HOOK: list = [_unset_hook]
 
 
 def register_ndarray_hooks(constructor: Callable, subclass_hook: Callable) -> None:
-    """Set the two hooks of :class:`Array` that NumPy's ``ndarray`` protocol needs
-    (see ``_CONSTRUCTOR``)."""
+    """Set the two hooks of NumPy's ``ndarray`` protocol (``_CONSTRUCTOR``)."""
     _CONSTRUCTOR[0] = constructor
     _SUBCLASS_HOOK[0] = subclass_hook
 
@@ -716,12 +713,8 @@ class Array:
     _user_subclass = False
 
     def __init__(self, shape, dtype=False, buffer=None, offset=None, strides=None, order=None):
-        # Two forms share these parameters. xnp makes arrays as
-        # ``Array(native, weak_type, dev, aval)`` (positionally: the backend's native array,
-        # its weak type, the backend's off-host value, the cached aval). Users call
-        # ``xnp.ndarray(shape, dtype=float, buffer=None, offset=0, strides=None, order=None)``
-        # as NumPy's constructor; a shape (an int or a sequence of ints) tells them apart,
-        # since a native array is never one.
+        # xnp calls Array(native, weak_type, dev, aval) positionally; users call NumPy's
+        # xnp.ndarray(shape, dtype, ...): a shape (never a native array) tells them apart
         if shape.__class__ in _SHAPE_TYPES:
             _CONSTRUCTOR[0](self, shape, dtype, buffer, offset, strides, order)
             return
@@ -732,17 +725,14 @@ class Array:
         self._host_memo = None
 
     def __init_subclass__(cls, internal: bool = False, **kwargs):
-        # A user's subclass of xnp.ndarray gets NumPy's subclass protocol
-        # (``__array_finalize__``, view casting, results of its type) from the hook
-        # :mod:`xnp.ndarray_class` registers; xnp's own subclasses pass ``internal=True``.
+        # NumPy's subclass protocol for users' subclasses (xnp.ndarray_class)
         super().__init_subclass__(**kwargs)
         if not internal:
             cls._user_subclass = True
             _SUBCLASS_HOOK[0](cls)
 
     def _plain(self) -> "Array":
-        """A plain ``Array`` sharing this array's memory (for a user subclass's instance,
-        which xnp's functions compute on as an ordinary array)."""
+        """A plain ``Array`` sharing this (user subclass instance's) memory."""
         return Array(self._writable_value(), self._weak)
 
     @property

@@ -58,11 +58,9 @@ def _shape_of(shape) -> tuple:
                         f"{shape!r}") from None
 
 
-def construct(self, shape, dtype=False, buffer=None, offset=None, strides=None, order=None):
-    """NumPy's ``ndarray(shape, dtype, buffer, offset, strides, order)`` into ``self``
-    (``dtype`` False and ``offset`` None are the defaults, float and 0)."""
+def construct(self, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+    """NumPy's ``ndarray(shape, dtype, buffer, offset, strides, order)`` into ``self``."""
     shape = _shape_of(shape)
-    dtype = float if dtype is False else dtype
     if isinstance(buffer, Tracer):
         raise TypeError("xnp.ndarray: `buffer` is a traced array, which has no memory to "
                         f"view ({errors.aval_str(buffer.aval)}); "
@@ -70,7 +68,7 @@ def construct(self, shape, dtype=False, buffer=None, offset=None, strides=None, 
     if isinstance(buffer, Array):
         buffer = buffer._writable_value()  # its own memory (a jit output's copy-on-write)
     try:
-        value = np.ndarray(shape, dtype, buffer, 0 if offset is None else offset, strides,
+        value = np.ndarray(shape, dtype, buffer, offset, strides,
                            "C" if order is None else order)
     except (TypeError, ValueError) as e:
         raise type(e)(f"xnp.ndarray: {e}") from e
@@ -86,17 +84,13 @@ def construct(self, shape, dtype=False, buffer=None, offset=None, strides=None, 
     self._host_memo = None
 
 
-def _numpy_arguments(shape, dtype=False, buffer=None, offset=None, strides=None, order=None):
-    return shape, dtype, buffer, offset, strides, order
-
-
 def _new(cls, *args, **kwargs):
     """``xnp.ndarray.__new__`` once a user subclass exists: a user subclass's instance is
     made here (NumPy's constructor, then ``__array_finalize__(None)``); xnp's own classes
     are filled in by ``__init__``."""
     obj = _object_new(cls)
     if cls._user_subclass:
-        construct(obj, *_numpy_arguments(*args, **kwargs))
+        construct(obj, *args, **kwargs)
         obj.__array_finalize__(None)
     return obj
 
@@ -376,7 +370,8 @@ def _class_getitem(cls, item):
 
 def install() -> None:
     """Register the constructor and subclass hooks and give ``Array`` the protocols."""
-    core.register_ndarray_hooks(construct, on_subclass)
+    core.register_ndarray_hooks(construct, on_subclass, shape_types=[
+        np.dtype(c).type for c in np.typecodes["AllInteger"]])
     Array.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
     Array.__array_struct__ = property(_array_struct, doc=_array_struct.__doc__)
     Array.__class_getitem__ = classmethod(_class_getitem)

@@ -274,7 +274,7 @@ class ArrayMethods:
         an instance of that class, ``__array_finalize__(self)`` called, as NumPy's view
         casting (:mod:`xnp.ndarray_class`); a subclass's instance keeps its type.
         """
-        if type is None and isinstance(dtype, builtins.type) and issubclass(dtype, Array):
+        if type is None and isinstance(dtype, builtins.type) and issubclass(dtype, (Array, np.ndarray)):
             dtype, type = None, dtype  # a.view(SubClass), as NumPy's
         sub = getattr(self, "_user_subclass", False)
         if type is not None or sub:

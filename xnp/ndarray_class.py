@@ -42,7 +42,7 @@ from xnp.tracing.core import Array, Tracer
 
 __all__ = ["as_subclass", "install"]
 
-_object_new = object.__new__
+_object_new = Array.__new__  # the base class's allocation (before _activate replaces it)
 
 
 # ------------------------------------------------------------------ the constructor

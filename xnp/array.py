@@ -466,6 +466,8 @@ def _repr(self):
         v = self._value
     except RuntimeError:  # parts of it live only in other processes (xnp.distributed)
         return _remote_repr(self)
+    if self._user_subclass:
+        return ndarray_class.subclass_repr(self)
     if v.ndim == 0:
         return repr(v[()])
     return repr(v)

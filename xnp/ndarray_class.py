@@ -30,13 +30,14 @@ slower from then on; programs without subclasses never pay for it.
 
 from __future__ import annotations
 
+import inspect
 import operator
 import types
 
 import numpy as np
 
 from xnp.numpy_api import ufunc as _ufuncs
-from xnp.tracing import core, errors, host_arrays
+from xnp.tracing import array_base, errors, host_arrays
 from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.core import Array, Tracer
 
@@ -167,6 +168,18 @@ def _array_finalize(self, obj):
     """Called on a new array of a subclass (NumPy's ``ndarray.__array_finalize__``): a
     subclass overrides it to set its attributes from ``obj`` (None on explicit
     construction)."""
+
+
+_NAMED: dict = {}
+
+
+def subclass_repr(self) -> str:
+    """NumPy's repr of a subclass's instance: the class name in place of ``array``."""
+    name = type(self).__name__
+    named = _NAMED.get(name)
+    if named is None:
+        named = _NAMED[name] = type(name, (np.ndarray,), {})
+    return repr(self._value.view(named))
 
 
 # ------------------------------------------------------------------ a subclass's members
@@ -370,8 +383,10 @@ def _class_getitem(cls, item):
 
 def install() -> None:
     """Register the constructor and subclass hooks and give ``Array`` the protocols."""
-    core.register_ndarray_hooks(construct, on_subclass, shape_types=[
+    array_base.register_ndarray_hooks(construct, on_subclass, shape_types=[
         np.dtype(c).type for c in np.typecodes["AllInteger"]])
+    sig = inspect.signature(construct)
+    Array.__signature__ = sig.replace(parameters=list(sig.parameters.values())[1:])
     Array.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
     Array.__array_struct__ = property(_array_struct, doc=_array_struct.__doc__)
     Array.__class_getitem__ = classmethod(_class_getitem)

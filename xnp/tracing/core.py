@@ -38,27 +38,8 @@ from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
 from xnp.tracing.source import SourceInfo, source_info
 
-try:  # the slots and constructor in C (setup.py builds it when a compiler is there)
-    from xnp._native._array_base import ArrayBase as _ArrayBase
-    from xnp._native._array_base import set_constructor as _set_constructor
-except ImportError:
-    class _ArrayBase:
-        """The storage of an eager array: ``xnp/_native/array_base.c`` in Python."""
-
-        __slots__ = ("_val", "_dev", "_read", "_weak", "_aval", "_host_memo", "__weakref__")
-
-        def __init__(self, *args, **kwargs):
-            if kwargs or not 1 <= len(args) <= 4 or args[0].__class__ in _SHAPE_TYPES[0]:
-                _CONSTRUCTOR[0](self, *args, **kwargs)  # NumPy's ndarray(shape, ...)
-                return
-            self._val = args[0]
-            self._weak = args[1] if len(args) > 1 else False
-            self._dev = args[2] if len(args) > 2 else None
-            self._aval = args[3] if len(args) > 3 else None  # cached: writes keep it
-            self._host_memo = None
-
-    def _set_constructor(constructor, shape_types) -> None:
-        """The C module's registration; this class reads ``_CONSTRUCTOR``/``_SHAPE_TYPES``."""
+from xnp.tracing.array_base import ArrayBase as _ArrayBase
+from xnp.tracing.array_base import subclass_hook as _subclass_hook
 
 __all__ = [
     "Primitive",
@@ -686,32 +667,6 @@ def write_in_place(tracer, new) -> None:
 
 # --------------------------------------------------------------------------- eager arrays
 
-def _unset_hook(*args, **kwargs):
-    raise NotImplementedError("xnp: import xnp, not xnp.tracing, to make xnp.ndarray(...)")
-
-
-#: NumPy's constructor ``fn(self, *args, **kwargs)`` (for ``xnp.ndarray(shape, ...)``), the
-#: classes of a shape other than int/tuple/list/range, and ``fn(cls)`` run for each user
-#: subclass, registered by :mod:`xnp.ndarray_class`; the C base class keeps its own copy
-_CONSTRUCTOR: list = [_unset_hook]
-_SHAPE_TYPES: list = [frozenset((int, tuple, list, range))]
-_SUBCLASS_HOOK: list = [_unset_hook]
-
-
-def register_ndarray_hooks(constructor: Callable, subclass_hook: Callable,
-                           shape_types=()) -> None:
-    """Set the hooks of NumPy's ``ndarray`` protocol (``_CONSTRUCTOR``): ``Array(...)``
-    with a shape (an int, a sequence or one of ``shape_types``) as its first argument,
-    keywords other than ``value``/``weak_type``/``dev``/``aval``, or over four arguments
-    calls ``constructor(self, *args, **kwargs)``."""
-    _CONSTRUCTOR[0] = constructor
-    _SUBCLASS_HOOK[0] = subclass_hook
-    shapes = frozenset((int, tuple, list, range, *shape_types))
-    _SHAPE_TYPES[0] = shapes
-    _set_constructor(constructor, shapes)
-
-
-
 class Array(_ArrayBase):
     """An eager xnp array: wraps the eager backend's native array (a NumPy ndarray on CPU).
 
@@ -746,7 +701,7 @@ class Array(_ArrayBase):
         super().__init_subclass__(**kwargs)
         if not internal:
             cls._user_subclass = True
-            _SUBCLASS_HOOK[0](cls)
+            _subclass_hook(cls)
 
     def _plain(self) -> "Array":
         """A plain ``Array`` sharing this (user subclass instance's) memory."""

@@ -1,0 +1,67 @@
+"""The storage of an eager array (``ArrayBase``: its slots and constructor) and the hooks
+through which NumPy's ``ndarray`` constructor and subclass protocol reach it.
+
+``ArrayBase`` is ``xnp/_native/array_base.c`` when built, else the Python class below.
+``ArrayBase(value, weak_type=False, dev=None, aval=None)`` is how xnp makes an array; the
+same call with a shape first (an int, a sequence, one of the registered shape classes),
+NumPy's keywords or more than four arguments is NumPy's ``ndarray(shape, dtype, buffer,
+offset, strides, order)``, handed to the constructor :mod:`xnp.ndarray_class` registers.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+__all__ = ["ArrayBase", "register_ndarray_hooks", "subclass_hook"]
+
+
+def _unset_hook(*args, **kwargs):
+    raise NotImplementedError("xnp: import xnp, not xnp.tracing, to make xnp.ndarray(...)")
+
+
+#: NumPy's constructor ``fn(self, *args, **kwargs)``, the classes of a shape, and
+#: ``fn(cls)`` run for each user subclass (the C base class keeps its own copy of the
+#: first two)
+_CONSTRUCTOR: list = [_unset_hook]
+_SHAPE_TYPES: list = [frozenset((int, tuple, list, range))]
+_SUBCLASS_HOOK: list = [_unset_hook]
+
+
+try:  # the slots and constructor in C (setup.py builds it when a compiler is there)
+    from xnp._native._array_base import ArrayBase
+    from xnp._native._array_base import set_constructor as _set_constructor
+except ImportError:
+    class ArrayBase:
+        """The storage of an eager array: ``xnp/_native/array_base.c`` in Python."""
+
+        __slots__ = ("_val", "_dev", "_read", "_weak", "_aval", "_host_memo", "__weakref__")
+
+        def __init__(self, *args, **kwargs):
+            if kwargs or not 1 <= len(args) <= 4 or args[0].__class__ in _SHAPE_TYPES[0]:
+                _CONSTRUCTOR[0](self, *args, **kwargs)  # NumPy's ndarray(shape, ...)
+                return
+            self._val = args[0]
+            self._weak = args[1] if len(args) > 1 else False
+            self._dev = args[2] if len(args) > 2 else None
+            self._aval = args[3] if len(args) > 3 else None  # cached: writes keep it
+            self._host_memo = None
+
+    def _set_constructor(constructor, shape_types) -> None:
+        """The C module's registration; the Python class reads the lists above."""
+
+
+def subclass_hook(cls) -> None:
+    """Run the registered hook for ``cls``, a new user subclass of ``xnp.ndarray``."""
+    _SUBCLASS_HOOK[0](cls)
+
+
+def register_ndarray_hooks(constructor: Callable, subclass_hook: Callable,
+                           shape_types=()) -> None:
+    """Set the hooks of NumPy's ``ndarray`` protocol: ``constructor(self, *args,
+    **kwargs)`` for NumPy's constructor form (``shape_types``: classes of a shape besides
+    int, tuple, list and range) and ``subclass_hook(cls)`` for each user subclass."""
+    _CONSTRUCTOR[0] = constructor
+    _SUBCLASS_HOOK[0] = subclass_hook
+    shapes = frozenset((int, tuple, list, range, *shape_types))
+    _SHAPE_TYPES[0] = shapes
+    _set_constructor(constructor, shapes)

@@ -118,6 +118,11 @@ def as_subclass(x: Array, cls: type, obj) -> Array:
     return new
 
 
+def _like_result(self, out):
+    """``out`` (a plain array made like ``self``) of ``self``'s type (``*_like``)."""
+    return as_subclass(out, type(self), self)
+
+
 def _cast(out, obj):
     if type(out) is Array:
         return as_subclass(out, type(obj), obj)
@@ -390,5 +395,6 @@ def install() -> None:
     Array.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
     Array.__array_struct__ = property(_array_struct, doc=_array_struct.__doc__)
     Array.__class_getitem__ = classmethod(_class_getitem)
+    Array._like_result = _like_result
     Array.__array_wrap__ = _array_wrap
     Array.__array_finalize__ = _array_finalize

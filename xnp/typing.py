@@ -19,10 +19,9 @@ __all__ = ["ArrayLike", "DTypeLike", "NBitBase", "NDArray"]
 
 _ScalarT = typing.TypeVar("_ScalarT", bound=np.generic)
 
-#: ``NDArray[scalar_type]``: an xnp array of that scalar type (any shape). typing's alias
-#: class, not ``types.GenericAlias``: ``typing.get_type_hints`` re-subscripts the origin
-#: of the latter, and ``xnp.ndarray[...]`` (``__class_getitem__``) does not exist yet.
-NDArray = typing._GenericAlias(Array, (tuple[typing.Any, ...], np.dtype[_ScalarT]))
+#: ``NDArray[scalar_type]``: an xnp array of that scalar type (any shape), the
+#: ``types.GenericAlias`` ``xnp.ndarray[...]`` (``__class_getitem__``) makes, as NumPy's
+NDArray = Array[tuple[typing.Any, ...], np.dtype[_ScalarT]]
 #: anything ``xnp.asarray`` accepts: NumPy's ``ArrayLike`` and xnp arrays
 ArrayLike = typing.Union[_npt.ArrayLike, Array]
 DTypeLike = _npt.DTypeLike

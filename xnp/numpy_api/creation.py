@@ -290,7 +290,11 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """Same as :func:`asarray` (xnp has no array subclasses)."""
+    """:func:`asarray`, except that an instance of a subclass of ``xnp.ndarray`` is
+    returned as it is when no conversion is asked for (NumPy's ``asanyarray``)."""
+    if (getattr(a, "_user_subclass", False) and not copy and order in (None, "K", "A")
+            and device is None and like is None and (dtype is None or np.dtype(dtype) == a.dtype)):
+        return a
     check_unsupported("asanyarray", like=(like, None, _NO_LIKE))
     _check_order("asanyarray", order)
     _check_device("asanyarray", device)
@@ -484,9 +488,13 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     return _layout.with_order(out, order)
 
 
-def _like_order(out, order, a):
+def _like_order(out, order, a, subok=False):
     """NumPy's layout of a ``*_like`` result: 'F' column-major; 'K'/'A' column-major
-    when ``a`` is (and the shape is ``a``'s)."""
+    when ``a`` is (and the shape is ``a``'s). With ``subok``, an eager result takes the
+    type of ``a``, an instance of a subclass of ``xnp.ndarray`` (``__array_finalize__(a)``
+    called), as NumPy's."""
+    if subok and getattr(a, "_user_subclass", False) and type(out) is core.Array:
+        return a._like_result(_like_order(out, order, a._plain()))
     if order in ("K", "A") and (not (is_xnp(a) or isinstance(a, np.ndarray))
                                 or np.shape(a) != core.aval_of(out).shape):
         return out
@@ -508,8 +516,8 @@ def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None)
 
     Only ``a``'s aval is used; its data is not read. The result is weakly
     typed when ``a`` is a weakly typed xnp value and no ``dtype`` is given.
-    Under ``jit`` this is ``broadcast_in_dim`` of a literal. ``subok`` has no
-    effect (xnp has no subclasses).
+    Under ``jit`` this is ``broadcast_in_dim`` of a literal. With ``subok`` (the
+    default) the result of an instance of a subclass of ``xnp.ndarray`` is of its type.
 
     Raises
     ------
@@ -517,19 +525,19 @@ def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None)
         ``shape`` is traced.
     """
     dt, weak, shp = _like("zeros_like", a, dtype, shape, order, device)
-    return _like_order(_fill("zeros_like", 0, shp, dt, weak), order, a)
+    return _like_order(_fill("zeros_like", 0, shp, dt, weak), order, a, subok)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """Ones with the shape and dtype of ``a``; as :func:`zeros_like` otherwise."""
     dt, weak, shp = _like("ones_like", a, dtype, shape, order, device)
-    return _like_order(_fill("ones_like", 1, shp, dt, weak), order, a)
+    return _like_order(_fill("ones_like", 1, shp, dt, weak), order, a, subok)
 
 
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """Same as :func:`zeros_like` (xnp fills "uninitialised" arrays with 0)."""
     dt, weak, shp = _like("empty_like", prototype, dtype, shape, order, device)
-    return _like_order(_fill("empty_like", 0, shp, dt, weak), order, prototype)
+    return _like_order(_fill("empty_like", 0, shp, dt, weak), order, prototype, subok)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -546,10 +554,10 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     """
     dt, weak, shp = _like("full_like", a, dtype, shape, order, device)
     if type(fill_value) in _PY_SCALARS or isinstance(fill_value, np.generic):
-        return _like_order(_fill("full_like", fill_value, shp, dt, weak), order, a)
+        return _like_order(_fill("full_like", fill_value, shp, dt, weak), order, a, subok)
     fresh = not is_xnp(fill_value)
     fill = _convert("full_like", fill_value, None, True if fresh else None)
-    return _like_order(_broadcast_fill("full_like", fill, shp, dt, fresh), order, a)
+    return _like_order(_broadcast_fill("full_like", fill, shp, dt, fresh), order, a, subok)
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):

@@ -30,7 +30,7 @@ errstate = np.errstate
 
 
 def _shape_of(a) -> tuple[int, ...]:
-    if is_xnp(a):
+    if is_xnp(a) or getattr(a, "_user_subclass", False):
         return tuple(core.aval_of(a).shape)
     return np.shape(a)
 

@@ -337,7 +337,7 @@ def aval_of(x) -> ShapedArray:
     t = type(x)
     if t is Array:
         return x.aval
-    if isinstance(x, Tracer):
+    if isinstance(x, Tracer) or (isinstance(x, Array) and x._user_subclass):
         return x.aval
     if t in _PY_SCALAR_TYPES:
         dt = python_scalar_dtype(x)

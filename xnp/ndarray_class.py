@@ -210,7 +210,12 @@ _IN_PLACE = tuple(f"__i{op}__" for op in _OPERATORS if op != "divmod") + ("__set
 
 
 def _plain_arg(a):
-    return a._plain() if isinstance(a, Array) and a._user_subclass else a
+    """``a`` with instances of user subclasses (in tuples and lists too) as plain arrays."""
+    if isinstance(a, Array):
+        return a._plain() if a._user_subclass else a
+    if type(a) is tuple or type(a) is list:
+        return type(a)(_plain_arg(e) for e in a)
+    return a
 
 
 def _method(impl):
@@ -253,7 +258,7 @@ def _in_place(impl):
 
 
 def _getitem(self, idx):
-    out = Array.__getitem__(self._plain(), idx)
+    out = Array.__getitem__(self._plain(), _plain_arg(idx))
     if type(out) is Array and (out.ndim or idx is Ellipsis or (
             type(idx) is tuple and any(i is Ellipsis for i in idx))):
         return as_subclass(out, type(self), self)

@@ -258,6 +258,10 @@ class ArrayMethods:
         (``uint16[3]`` as ``uint8`` is ``uint8[6]``). Eagerly the result shares memory, as
         NumPy's view; under ``jit`` it is a new value (writes to it do not reach ``self``).
 
+        ``type`` (or a subclass of ``xnp.ndarray`` given as ``dtype``) views the memory as
+        an instance of that class, ``__array_finalize__(self)`` called, as NumPy's view
+        casting (:mod:`xnp.ndarray_class`); a subclass's instance keeps its type.
+
         Raises
         ------
         ValueError
@@ -269,12 +273,9 @@ class ArrayMethods:
         TypeError
             ``type`` is not ``xnp.ndarray`` or a subclass of it, or it is a subclass and
             the array is traced (subclasses' instances are eager arrays).
-
-        ``type`` (or a subclass of ``xnp.ndarray`` given as ``dtype``) views the memory as
-        an instance of that class, ``__array_finalize__(self)`` called, as NumPy's view
-        casting (:mod:`xnp.ndarray_class`); a subclass's instance keeps its type.
         """
-        if type is None and isinstance(dtype, builtins.type) and issubclass(dtype, (Array, np.ndarray)):
+        if (type is None and isinstance(dtype, builtins.type)
+                and issubclass(dtype, (Array, np.ndarray))):
             dtype, type = None, dtype  # a.view(SubClass), as NumPy's
         sub = getattr(self, "_user_subclass", False)
         if type is not None or sub:

@@ -320,9 +320,11 @@ _ACTIVE: list = []
 
 
 def _ufunc_call(call, ufunc):
+    nin = ufunc.nin
+
     def wrapped(*args, **kwargs):
         out = call(*args, **kwargs)
-        if kwargs.get("out") is None:
+        if kwargs.get("out") is None and len(args) <= nin:  # no out= (the caller's arrays)
             return _wrap(out, args, ufunc)
         return out
 

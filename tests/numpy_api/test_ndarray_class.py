@@ -189,6 +189,8 @@ RESULT_TYPES = {
     "ufunc": lambda m, s, p: m.add(s, 1),
     "ufunc_plain_first": lambda m, s, p: m.multiply(p, s),
     "unary_ufunc": lambda m, s, p: m.sin(s),
+    "ufunc_out": lambda m, s, p: m.add(s, 1, m.zeros((2, 3))),
+    "ufunc_out_keyword": lambda m, s, p: m.add(s, 1, out=m.zeros((2, 3))),
     "numpy_ufunc": lambda m, s, p: np.add(s, 1),
     "numpy_ufunc_plain_first": lambda m, s, p: np.add(np.arange(6.0).reshape(2, 3), s),
     "reduce": lambda m, s, p: m.add.reduce(s),

@@ -118,6 +118,23 @@ def as_subclass(x: Array, cls: type, obj) -> Array:
     return new
 
 
+def _subclass_reduce(self):
+    """Pickle a subclass's instance as its class and data (NumPy's: attributes not kept)."""
+    return (_rebuild, (type(self), np.array(self._value), self._weak))
+
+
+def _rebuild(cls, value, weak):
+    """Unpickle: ``__array_finalize__(None)`` runs, as for NumPy's subclasses."""
+    new = _object_new(cls)
+    new._val = value
+    new._dev = None
+    new._weak = weak
+    new._aval = None
+    new._host_memo = None
+    new.__array_finalize__(None)
+    return new
+
+
 def _like_result(self, out):
     """``out`` (a plain array made like ``self``) of ``self``'s type (``*_like``)."""
     return as_subclass(out, type(self), self)
@@ -266,7 +283,7 @@ def _getitem(self, idx):
 
 
 def _members() -> dict:
-    members: dict = {"__getitem__": _getitem}
+    members: dict = {"__getitem__": _getitem, "__reduce__": _subclass_reduce}
     for name in _METHODS:
         make = _reduction if name in _REDUCTIONS else _method
         members[name] = make(getattr(Array, name))

@@ -9,6 +9,7 @@ switches on the subclass machinery for the rest of the process (xnp.ndarray_clas
 the other test modules should also run without it.
 """
 
+import pickle
 import subprocess
 import sys
 import types
@@ -314,6 +315,23 @@ def test_in_place_writes_keep_the_instance_and_reach_memory():
         s.sum()
         assert s is t and type(s) is S
         assert m.asarray(base).tolist() == [5.0, 2.0, 2.0]
+
+
+def test_pickle_keeps_the_subclass_as_numpy():
+    got = []
+    for m in (np, xnp):
+        class Pickled(m.ndarray):
+            def __array_finalize__(self, obj):
+                self.info = getattr(obj, "info", "default")
+
+        Pickled.__qualname__ = "Pickled"  # pickle finds the class by module and name
+        globals()["Pickled"] = Pickled
+        s = m.arange(3.0).view(Pickled)
+        s.info = "set"
+        r = pickle.loads(pickle.dumps(s))
+        got.append((type(r).__name__, r.info, r.tolist()))
+    del globals()["Pickled"]
+    assert got[0] == got[1] == ("Pickled", "default", [0.0, 1.0, 2.0])
 
 
 def test_view_casting_errors():

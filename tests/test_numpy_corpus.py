@@ -22,7 +22,6 @@ _SCALARS = ("NumPy scalar types: a[0], a.sum(), a[0] == 0 are 0-d Arrays, not np
             "np.float64/np.bool (type names, isinstance of np.integer/float)")
 _EIG = ("linalg.eig/eigvals are always complex (documented: the dtype would depend on the "
         "values); NumPy returns real arrays when every eigenvalue is real")
-_ITEM5 = "not yet (ndarray internals, Fortran order, iteration and index helpers)"
 XFAIL = {
     "064_repr_dtypes.py": "repr of a 0-d array prints as a scalar (np.int64(5), not array(5))",
     "066_dtype_info.py": "finfo limits are Python floats, so finfo(float32).eps prints as a "
@@ -34,7 +33,6 @@ XFAIL = {
                                   "float64 value 0.10000000149011612",
     "137_eig_general.py": _EIG,
     "195_scalar_types_hash.py": _SCALARS,
-    "209_ndarray_constructor.py": "np.ndarray(shape, dtype, buffer) constructor: " + _ITEM5,
 }
 
 

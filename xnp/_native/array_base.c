@@ -481,7 +481,24 @@ configure_operators(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+set_constructor(PyObject *module, PyObject *args)
+{
+    PyObject *fn, *types;
+    if (!PyArg_ParseTuple(args, "OO!:set_constructor", &fn, &PyFrozenSet_Type, &types)) {
+        return NULL;
+    }
+    Py_INCREF(fn);
+    Py_XSETREF(constructor, fn);
+    Py_INCREF(types);
+    Py_XSETREF(shape_types, types);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"set_constructor", set_constructor, METH_VARARGS,
+     "set_constructor(fn, shape_types): fn(self, *args, **kwargs) makes NumPy's "
+     "ndarray(shape, ...) form; shape_types is a frozenset of classes of a shape."},
     {"configure_operators", configure_operators, METH_VARARGS,
      "configure_operators(array, busy, state, base, table, native, wrap, ops): serve the "
      "binary operators of ``array`` (an ArrayBase subclass) by the number slots; ``ops`` "
@@ -504,27 +521,6 @@ static PyTypeObject ArrayBaseType = {
     .tp_as_number = &base_as_number,
     .tp_init = (initproc)base_init,
     .tp_new = PyType_GenericNew,
-};
-
-static PyObject *
-set_constructor(PyObject *module, PyObject *args)
-{
-    PyObject *fn, *types;
-    if (!PyArg_ParseTuple(args, "OO!:set_constructor", &fn, &PyFrozenSet_Type, &types)) {
-        return NULL;
-    }
-    Py_INCREF(fn);
-    Py_XSETREF(constructor, fn);
-    Py_INCREF(types);
-    Py_XSETREF(shape_types, types);
-    Py_RETURN_NONE;
-}
-
-static PyMethodDef module_methods[] = {
-    {"set_constructor", set_constructor, METH_VARARGS,
-     "set_constructor(fn, shape_types): fn(self, *args, **kwargs) makes NumPy's "
-     "ndarray(shape, ...) form; shape_types is a frozenset of classes of a shape."},
-    {NULL}
 };
 
 static struct PyModuleDef moduledef = {

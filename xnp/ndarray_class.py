@@ -30,6 +30,7 @@ slower from then on; programs without subclasses never pay for it.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import operator
 import types
@@ -41,7 +42,7 @@ from xnp.tracing import array_base, errors, host_arrays
 from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.core import Array, Tracer
 
-__all__ = ["as_subclass", "install"]
+__all__ = ["as_subclass", "construct", "install", "on_subclass", "subclass_repr"]
 
 _object_new = Array.__new__  # the base class's allocation (before _activate replaces it)
 
@@ -345,7 +346,8 @@ def _ufunc_call(call, ufunc):
             return _wrap(out, args, ufunc)
         return out
 
-    return staticmethod(wrapped)
+    # the call's attributes (its fast-path markers, signature) stay visible on the wrapper
+    return staticmethod(functools.update_wrapper(wrapped, call))
 
 
 def _ufunc_method(method):
@@ -379,15 +381,15 @@ def _activate() -> None:
 # ------------------------------------------------------------------ protocols
 
 
-def _interfaced(self, name: str):
-    # NumPy's interfaces spell bfloat16/float8 as void and read a string array's capsule
-    # with the wrong item size: arrays of the dtypes NumPy does not build in, or XLA
-    # lacks, have neither (NumPy then converts them with __array__, keeping the dtype)
-    v = self._value
-    dt = v.dtype
-    if dt.isbuiltin != 1 or dt not in SUPPORTED_DTYPES:
-        raise AttributeError(f"'xnp.ndarray' of dtype {dt} has no attribute {name!r}")
-    return v
+def _absent(self, name: str):
+    raise AttributeError(f"'xnp.ndarray' of dtype {self.dtype} has no attribute {name!r}")
+
+
+# NumPy converts an object through __array_struct__ before __array__ (np.asarray(x)):
+# these run on every such conversion, so they check as little as they can. NumPy's
+# interfaces spell bfloat16/float8 (dtypes NumPy does not build in) as void: those
+# arrays, and the arrays of dtypes XLA lacks (HostArray), have neither interface, and
+# NumPy converts them with __array__, keeping the dtype.
 
 
 def _array_interface(self):
@@ -395,13 +397,27 @@ def _array_interface(self):
     NumPy array it wraps; a ``jit`` output's host view is read-only until written).
     Absent (``AttributeError``) for ``bfloat16``/``float8`` arrays, which NumPy's
     interface cannot describe, and for the dtypes XLA has no type for."""
-    return _interfaced(self, "__array_interface__").__array_interface__
+    v = self._val
+    if v is None:
+        v = self._value
+    if v.dtype.isbuiltin != 1:
+        _absent(self, "__array_interface__")
+    return v.__array_interface__
 
 
 def _array_struct(self):
     """NumPy's C-level array interface (a capsule) of the array's memory; absent where
     ``__array_interface__`` is."""
-    return _interfaced(self, "__array_struct__").__array_struct__
+    v = self._val
+    if v is None:
+        v = self._value
+    if v.dtype.isbuiltin != 1:
+        _absent(self, "__array_struct__")
+    return v.__array_struct__
+
+
+def _host_interface(name):
+    return property(lambda self: _absent(self, name))
 
 
 def _class_getitem(cls, item):
@@ -418,6 +434,8 @@ def install() -> None:
     Array.__signature__ = sig.replace(parameters=list(sig.parameters.values())[1:])
     Array.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
     Array.__array_struct__ = property(_array_struct, doc=_array_struct.__doc__)
+    for name in ("__array_interface__", "__array_struct__"):
+        setattr(host_arrays.HostArray, name, _host_interface(name))
     Array.__class_getitem__ = classmethod(_class_getitem)
     Array._like_result = _like_result
     Array.__array_wrap__ = _array_wrap

@@ -36,6 +36,7 @@ from xnp._default_dtypes import PYTHON_SCALAR_TYPES, python_scalar_dtype, scalar
 from xnp.tracing import errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
+from xnp.tracing.state import Ref
 from xnp.tracing.source import SourceInfo, source_info
 
 __all__ = [
@@ -335,6 +336,8 @@ def aval_of(x) -> ShapedArray:
     if t is Array:
         return x.aval
     if isinstance(x, Tracer):
+        return x.aval
+    if t is Ref:
         return x.aval
     if t in _PY_SCALAR_TYPES:
         dt = python_scalar_dtype(x)

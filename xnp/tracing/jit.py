@@ -37,7 +37,7 @@ import numpy as np
 
 from xnp import _default_dtypes
 from xnp import config
-from xnp.tracing import core, errors, jit_sharding, python_ints
+from xnp.tracing import core, errors, jaxpr_transforms, jit_sharding, python_ints
 from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
@@ -46,6 +46,7 @@ from xnp.tracing.jit_cache import (KEYING, MISS, NO_HOT, Entry, ExecutableHold, 
                                    NotPlain, hot_check, keying, signature, structure, tick)
 from xnp.tracing.jit_cache import TRACING as _TRACING
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
+from xnp.tracing.state import is_ref_aval
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
 __all__ = ["jit", "make_jaxpr", "jit_p", "register_jit_backend", "Traced"]
@@ -128,6 +129,7 @@ class JitWrapped:
         jit_sharding.check_spec("in_shardings", in_shardings)
         jit_sharding.check_spec("out_shardings", out_shardings)
         self._shardings = (in_shardings, out_shardings)
+        self._discharge_refs = True  # make_jaxpr shows the refs (False)
 
     def __get__(self, obj, objtype=None):
         if obj is None:
@@ -336,8 +338,25 @@ class JitWrapped:
             closed, mutated = trace_to_jaxpr(flat_fun, avals, dbg)
         finally:
             _TRACING.count -= 1
+        if jaxpr_transforms.uses_refs(closed):
+            closed = self._discharged(closed)
         n_out = len(closed.jaxpr.outvars) - sum(mutated)
         return Entry(closed, flat_fun.out_tree, mutated, n_out, in_tree)
+
+    def _discharged(self, closed):
+        """``closed`` with its refs discharged (:func:`jaxpr_transforms.discharge_state`);
+        ``TypeError`` for a ref the function closes over or returns."""
+        for v, c in zip(closed.jaxpr.constvars, closed.consts):
+            if is_ref_aval(v.aval):
+                raise TypeError(
+                    f"xnp.{self._transformation}: {self._name} closes over a ref "
+                    f"({v.aval}) made outside it; pass ref_get(ref) as an argument and write "
+                    "the result back after the call.")
+        for v in closed.jaxpr.outvars:
+            if is_ref_aval(v.aval):
+                raise TypeError(f"xnp.{self._transformation}: {self._name} returns a ref "
+                                f"({v.aval}); return ref_get(ref) instead.")
+        return jaxpr_transforms.discharge_state(closed) if self._discharge_refs else closed
 
     def _explain(self, key, in_tree, paths) -> str:
         """Why ``key`` is traced, compared with the last key traced (by any thread)."""
@@ -607,6 +626,7 @@ def make_jaxpr(fun, static_argnums=(), static_argnames=None, return_shape=False)
     Raises the same errors as :func:`jit` for bad arguments.
     """
     wrapped = JitWrapped(fun, static_argnums, static_argnames, None)
+    wrapped._discharge_refs = False
 
     @functools.wraps(fun)
     def make(*args, **kwargs):

@@ -78,9 +78,14 @@ def _unify(jaxprs):
 
 
 def _bind(index, bodies, operands):
-    """Join the branches' consts and bind ``cond_p``."""
+    """Join the branches' consts and bind ``cond_p``. Refs the branches close over are
+    passed in and out as values and written back (:func:`common.share_refs`)."""
+    refs, bodies = common.share_refs(bodies)
+    ref_vals = common.read_refs(refs)
     jaxprs, consts = common.join_consts(bodies)
-    return cond_p.bind(index, *consts, *operands, branches=_unify(jaxprs))
+    outs = cond_p.bind(index, *consts, *ref_vals, *operands, branches=_unify(jaxprs))
+    common.write_refs(refs, outs[:len(refs)])
+    return outs[len(refs):]
 
 
 def _bodies(jaxprs_and_consts):

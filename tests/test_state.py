@@ -350,3 +350,19 @@ def test_writing_a_differentiated_value_into_an_outer_staged_ref_raises():
 
     with pytest.raises(NotImplementedError, match="ref_swap: writing a differentiated value"):
         xnp.jit(f)(xnp.asarray(1.0))
+
+
+def test_refs_inside_a_custom_jvp_body_are_discharged_under_jit():
+    @xnp.custom_jvp
+    def f(x):
+        r = lax.new_ref(xnp.zeros(3))
+        lax.ref_set(r, np.array([0, 2]), x * xnp.ones(2))
+        return lax.ref_get(r).sum()
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        return f(primals[0]), 3.0 * tangents[0]
+
+    x = xnp.asarray(2.0)
+    assert float(f(x)) == 4.0 and float(xnp.jit(f)(x)) == 4.0
+    assert float(xnp.grad(f)(x)) == 3.0 and float(xnp.jit(xnp.grad(f))(x)) == 3.0

@@ -97,12 +97,43 @@ def transpose_linear(jaxpr: Jaxpr, args, cts):
 
 def uses_refs(jaxpr) -> bool:
     """Whether ``jaxpr`` (a Jaxpr or ClosedJaxpr) has a ref-typed variable or a state
-    primitive (``new_ref``, ``ref_get``, ``ref_swap``, ``ref_addupdate``)."""
+    primitive (``new_ref``, ``ref_get``, ``ref_swap``, ``ref_addupdate``), also in the
+    jaxprs of its equations' params."""
     if isinstance(jaxpr, ClosedJaxpr):
         jaxpr = jaxpr.jaxpr
     if any(is_ref_aval(v.aval) for v in jaxpr.constvars + jaxpr.invars + jaxpr.outvars):
         return True
-    return any(is_state_primitive(e.primitive) for e in jaxpr.eqns)
+    for e in jaxpr.eqns:
+        if is_state_primitive(e.primitive):
+            return True
+        for value in e.params.values():
+            for item in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(item, (ClosedJaxpr, Jaxpr)) and uses_refs(item):
+                    return True
+    return False
+
+
+def _discharged_params(params):
+    """``params`` with each sub-jaxpr (a call's or a custom rule's body) that uses refs
+    only internally replaced by its discharged form."""
+    new = None
+    for k, value in params.items():
+        items = value if isinstance(value, tuple) else (value,)
+        changed = []
+        for item in items:
+            if isinstance(item, (ClosedJaxpr, Jaxpr)) and uses_refs(item):
+                j = item.jaxpr if isinstance(item, ClosedJaxpr) else item
+                if not any(is_ref_aval(v.aval) for v in j.constvars + j.invars):
+                    if isinstance(item, ClosedJaxpr):
+                        item = discharge_state(item)
+                    elif not j.constvars:
+                        done = discharge_state(ClosedJaxpr(j, []))
+                        item = done.jaxpr if not done.consts else item
+            changed.append(item)
+        if any(a is not b for a, b in zip(changed, items)):
+            new = dict(params) if new is None else new
+            new[k] = tuple(changed) if isinstance(value, tuple) else changed[0]
+    return params if new is None else new
 
 
 def discharge_state(closed: ClosedJaxpr, should_discharge=None) -> ClosedJaxpr:
@@ -153,7 +184,7 @@ def discharge_state(closed: ClosedJaxpr, should_discharge=None) -> ClosedJaxpr:
             if is_state_primitive(prim) and (prim.name == "new_ref" or type(ins[0]) is Ref):
                 outs = prim.discharge(*ins, **eqn.params)
             else:
-                outs = prim.bind(*ins, **eqn.params)
+                outs = prim.bind(*ins, **_discharged_params(eqn.params))
             if not prim.multiple_results:
                 outs = [outs]
             for v, x in zip(eqn.outvars, outs):

@@ -19,6 +19,7 @@ import numpy as np
 from xnp import lax
 from xnp import numpy_api as _api
 from xnp import host_dispatch, numpy_protocols
+from xnp.tracing import rebound
 from xnp.array_api import CPU_DEVICE, check_api_version
 from xnp.numpy_api import ndarray_internals
 from xnp.tracing import core, fastpath, host_arrays
@@ -29,7 +30,14 @@ __all__ = ["Array", "ArrayMethods"]
 
 def _inplace(name: str, op):
     def method(self, other):
-        res = op(self, other)
+        target = rebound.resolve(self)  # an array rebound to a traced value: its tracer
+        res = op(target, other)
+        if type(target) is Array and isinstance(res, Tracer):
+            adopted = rebound.adopt(self, (res,))  # made by the running grad/vmap function
+            target = self if adopted is None else adopted
+        if target is not self:
+            _api.indexing.rebind_traced(target, res, name)
+            return self
         if type(self) is Array:
             if isinstance(res, Tracer):
                 raise TypeError(

@@ -133,6 +133,8 @@ class Primitive:
 
     def bind(self, *args, **params):
         """Apply the primitive under the current trace (eager, staged or transformed)."""
+        if _REBOUND_ON[0]:  # an eager array stands for a traced value (tracing/rebound.py)
+            args = tuple([_RESOLVE[0](a) for a in args])
         return _STATE.trace.process_primitive(self, args, params)
 
     def abstract_eval(self, *avals: ShapedArray, **params):
@@ -212,6 +214,13 @@ class _State(threading.local):
 _TRACING_THREADS: set = set()
 _get_ident = threading.get_ident
 
+#: :mod:`xnp.tracing.rebound`'s counters (functions run by grad/jvp/vmap, arrays rebound
+#: to traced values) and its recorder of the arrays such a function makes
+_SCOPES_ON = [0]
+_REBOUND_ON = [0]
+_NOTE_CREATED: list = [lambda arr: None]
+_RESOLVE: list = [lambda x: x]
+
 
 class set_current_trace:
     """Context manager: make ``trace`` the calling thread's current trace; restores the
@@ -268,8 +277,9 @@ def check_eager_write(aval, *values) -> None:
     ------
     xnp.errors.ForeignWriteError
         A staging trace (jit, make_jaxpr) is active: the write would happen once, while
-        tracing. Or a traced value is written under grad/jvp/vjp/vmap: the error carries
-        that trace, whose transformation then runs the function under jit.
+        tracing. Or a traced value is written under grad/jvp/vjp/vmap into an array that
+        the transformed function did not make (those are rebound first, see
+        :mod:`xnp.tracing.rebound`): the error carries that trace.
     """
     trace = _STATE.trace
     if type(trace) is EvalTrace:
@@ -698,6 +708,8 @@ class Array:
         self._weak = weak_type
         self._aval = aval  # cached: in-place writes never change shape or dtype
         self._host_memo = None
+        if _SCOPES_ON[0]:  # a transformed function runs: it may fill this array
+            _NOTE_CREATED[0](self)
 
     @property
     def _value(self):

@@ -37,7 +37,7 @@ import numpy as np
 
 from xnp import _default_dtypes
 from xnp import config
-from xnp.tracing import core, errors, jaxpr_transforms, jit_sharding, python_ints
+from xnp.tracing import core, errors, jaxpr_transforms, jit_sharding, python_ints, rebound
 from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
@@ -222,6 +222,9 @@ class JitWrapped:
     def _call_general(self, args, kwargs):
         """Any call: the key from the flattened arguments; traced on a miss, compiled on the
         first eager call, or staged into the enclosing trace."""
+        if core._REBOUND_ON[0]:  # arrays rebound to traced values are their tracers
+            flat, tree = tree_flatten((args, kwargs))
+            args, kwargs = tree_unflatten(tree, [rebound.resolve(x) for x in flat])
         leaves, paths, key, in_tree, statics, donate_flat = self._key(args, kwargs)
         tracers = [x for x in leaves if isinstance(x, core.Tracer)]
         for x in tracers:
@@ -425,8 +428,13 @@ class JitWrapped:
             python_ints.check_values(python_ints.int_checks(entry.closed, avals), leaves)
             leaves = [python_ints.nested_leaf(x, a) for x, a in zip(leaves, avals)]
         targets = [leaf for leaf, m in zip(leaves, entry.mutated) if m]
-        for leaf in targets:
+        for k, leaf in enumerate(targets):
             if not isinstance(leaf, core.Tracer):
+                adopted = rebound.adopt(leaf, leaves)  # made by the running grad/vmap fun
+                if adopted is not None:
+                    leaves = [adopted if x is leaf else x for x in leaves]
+                    targets[k] = adopted
+                    continue
                 core.check_eager_write(core.aval_of(leaf), leaves)
         jaxpr, consts = _closure_convert(entry.closed)
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)

@@ -283,8 +283,11 @@ def adopt(x, values):
     scope = _rebound.current_scope()
     trace = core.current_trace()
     if scope is None or trace.staging or scope.trace is not trace or not core._holds_tracer(
-            tuple(values)) or not scope.made_here(x):
+            tuple(values)):
         return None
+    if not scope.made_here(x) and not (type(x) is core.Array and isinstance(x._val, np.ndarray)
+                                       and scope.owns(_owner(x._val))):
+        return None  # made outside the function (a global or a closure)
     const_tracer = getattr(trace, "const_tracer", None)
     if const_tracer is None:
         return None
@@ -301,6 +304,8 @@ def adopt(x, values):
         members = [a for a in scope.live_arrays() if type(a) is core.Array and a._dev is None
                    and isinstance(a._val, np.ndarray) and _owner(a._val) is owner
                    and _rebound.resolve(a) is a]
+        if not any(a is x for a in members):
+            members.append(x)  # made outside the recorded paths (e.g. an eager reshape view)
         maps = [_element_map(a._val, owner) for a in members]
         if any(m is None for m in maps):
             members = [x]

@@ -39,6 +39,21 @@ from xnp.tracing.sizes import check_result_sizes
 from xnp.tracing.state import Ref
 from xnp.tracing.source import SourceInfo, source_info
 
+try:  # the slots and constructor in C (setup.py builds it when a compiler is there)
+    from xnp._native._array_base import ArrayBase as _ArrayBase
+except ImportError:
+    class _ArrayBase:
+        """The storage of an eager array: ``xnp/_native/array_base.c`` in Python."""
+
+        __slots__ = ("_val", "_dev", "_read", "_weak", "_aval", "_host_memo", "__weakref__")
+
+        def __init__(self, value, weak_type=False, dev=None, aval=None):
+            self._val = value
+            self._weak = weak_type
+            self._dev = dev
+            self._aval = aval  # cached: in-place writes never change shape or dtype
+            self._host_memo = None
+
 __all__ = [
     "Primitive",
     "Trace",
@@ -215,7 +230,8 @@ _TRACING_THREADS: set = set()
 _get_ident = threading.get_ident
 
 #: :mod:`xnp.tracing.rebound`'s counters (functions run by grad/jvp/vmap, arrays rebound
-#: to traced values) and its recorder of the arrays such a function makes
+#: to traced values) and its recorder of the arrays such a function makes (called where
+#: eager arrays are made under a transformation: ``EvalTrace`` results and ``lift``)
 _SCOPES_ON = [0]
 _REBOUND_ON = [0]
 _NOTE_CREATED: list = [lambda arr: None]
@@ -427,8 +443,15 @@ class EvalTrace(Trace):
             *weaks, **params)
         native = backend.native_type
         if prim.multiple_results:
-            return [Array(o if type(o) is native else backend.wrap_native(o), weak) for o in out]
-        return Array(out if type(out) is native else backend.wrap_native(out), weak)
+            res = [Array(o if type(o) is native else backend.wrap_native(o), weak) for o in out]
+            if _SCOPES_ON[0]:  # a function of grad/vmap runs: it may fill these arrays
+                for r in res:
+                    _NOTE_CREATED[0](r)
+            return res
+        res = Array(out if type(out) is native else backend.wrap_native(out), weak)
+        if _SCOPES_ON[0]:
+            _NOTE_CREATED[0](res)
+        return res
 
 
 #: the trace of eager evaluation: every thread's current trace when no transformation
@@ -481,6 +504,8 @@ def lift(value, weak_type: bool = False):
     t = _STATE.trace
     backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
     arr = Array(backend.from_host(value), weak_type)
+    if _SCOPES_ON[0]:  # a function of grad/vmap runs: it may fill this array
+        _NOTE_CREATED[0](arr)
     to_tracer = getattr(t, "to_tracer", None)
     return arr if to_tracer is None else to_tracer(arr)
 
@@ -678,7 +703,7 @@ def write_in_place(tracer, new) -> None:
 # --------------------------------------------------------------------------- eager arrays
 
 
-class Array:
+class Array(_ArrayBase):
     """An eager xnp array: wraps the eager backend's native array (a NumPy ndarray on CPU).
 
     Eager code has NumPy's semantics, views and in-place updates included. Three slots
@@ -699,17 +724,11 @@ class Array:
     Operators and methods are installed by :mod:`xnp.array`.
     """
 
-    __slots__ = ("_val", "_dev", "_read", "_weak", "_aval", "_host_memo", "__weakref__")
+    # the slots (``_val``, ``_dev``, ``_read``, ``_weak``, ``_aval``: the cached aval, which
+    # in-place writes never change; ``_host_memo``) and ``__init__(value, weak_type=False,
+    # dev=None, aval=None)`` are the base class's
+    __slots__ = ()
     __array_priority__ = 100
-
-    def __init__(self, value, weak_type: bool = False, dev=None, aval=None):
-        self._val = value
-        self._dev = dev
-        self._weak = weak_type
-        self._aval = aval  # cached: in-place writes never change shape or dtype
-        self._host_memo = None
-        if _SCOPES_ON[0]:  # a transformed function runs: it may fill this array
-            _NOTE_CREATED[0](self)
 
     @property
     def _value(self):

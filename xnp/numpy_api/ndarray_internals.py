@@ -2,8 +2,8 @@
 ``ctypes``, ``setflags``, ``flat``, ``resize``, ``byteswap``, ``getfield``/``setfield``,
 ``tofile``, ``dump``/``dumps``.
 
-An eager ``Array`` wraps a NumPy array (DESIGN.md, "Eager arrays have NumPy's
-semantics"), so these report and act on that array's memory exactly as NumPy does:
+An eager ``Array`` wraps a NumPy array (docs/architecture.md, "Eager arrays have
+NumPy's semantics"), so these report and act on that array's memory exactly as NumPy does:
 ``a.flags`` is NumPy's flags object of that memory (``a.flags.writeable = False``
 makes later writes raise NumPy's ``ValueError``), ``a[1:].base is a``, ``a.resize``
 reallocates in place. An array returned by ``jit`` holds a read-only view of its

@@ -1,7 +1,7 @@
 """Lowering rules of the cumulative primitives: a ``stablehlo.reduce_window`` whose
 window spans the whole axis, padded by ``n - 1`` identities before (after, for
-``reverse``) the data (xla-runtime.md section 5; XLA's CPU and GPU compilers
-rewrite such cumulative windows into a log-depth scan).
+``reverse``) the data (docs/architecture.md, "Cumulative operations as windows": XLA's
+CPU and GPU compilers rewrite such cumulative windows into a log-depth scan).
 
 NumPy semantics: ``cummax``/``cummin`` combine with ``stablehlo.maximum``/``minimum``
 alone, which propagate NaN as ``numpy.maximum.accumulate`` does in the scan XLA makes

@@ -1,9 +1,13 @@
-"""Build step for xnp's one native helper (metadata lives in pyproject.toml).
+"""Build step for xnp's native helpers (metadata lives in pyproject.toml).
 
 ``xnp._native._aligned_alloc`` is a NumPy data-memory handler with 64-byte
 alignment, so that jaxlib's CPU client can pass eager arrays to compiled code
 without a copy. It is optional: when no C compiler is available the build goes
 on without it and xnp copies such arguments instead.
+
+``xnp._native._array_base`` is the storage of an eager array (its slots and its
+constructor in C). Also optional: ``xnp.tracing.core`` falls back to the same class
+written in Python.
 """
 
 import numpy
@@ -16,6 +20,7 @@ setup(
             ["xnp/_native/aligned_alloc.c"],
             include_dirs=[numpy.get_include()],
             optional=True,
-        )
+        ),
+        Extension("xnp._native._array_base", ["xnp/_native/array_base.c"], optional=True),
     ]
 )

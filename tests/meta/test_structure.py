@@ -180,7 +180,7 @@ def _cycle_edges(comp) -> str:
 
 
 def _layer(name: str) -> str:
-    if name in BASE_MODULES:
+    if name in BASE_MODULES or name.rpartition(".")[0] in BASE_MODULES:  # or a module in one
         return "base"
     parts = name.split(".")
     if len(parts) > 1 and parts[1] in LAYER_RANK:

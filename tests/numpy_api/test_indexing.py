@@ -690,3 +690,39 @@ def test_empty_boolean_masks_select_nothing_whatever_their_shape(shape, mask_sha
     for got in (xnp.asarray(x)[mask], xnp.asarray(x)[xnp.asarray(mask)],
                 xnp.jit(lambda v: v[mask])(x)):
         assert got.shape == want.shape and got.dtype == want.dtype
+
+
+HUGE = [0, -1, 3, 2**31, 2**31 + 3, 2**32 + 1, -2**32 + 1, 2**40, -2**40, 2**62]
+
+
+def test_traced_indices_beyond_int32_stay_out_of_bounds():
+    # traced int64 indices reach the gather/scatter as int32 (the dimensions fit): an index
+    # that does not fit must still be out of bounds, clipped / filled / dropped as the mode
+    # says, never wrapped into range
+    x_np = np.arange(10.0)
+    idx_np = np.array(HUGE, np.int64)
+    n = x_np.size
+    norm = np.where(idx_np < 0, idx_np + n, idx_np)
+    in_range = (norm >= 0) & (norm < n)
+    clipped = np.clip(norm, 0, n - 1)
+    gather = xnp.jit(lambda a, i: a[i])
+    np.testing.assert_array_equal(np.asarray(gather(x_np, idx_np)), x_np[clipped])
+    fill = xnp.jit(lambda a, i: a.at[i].get(mode="fill", fill_value=-7.0))
+    np.testing.assert_array_equal(np.asarray(fill(x_np, idx_np)),
+                                  np.where(in_range, x_np[clipped], -7.0))
+    v_np = np.arange(1.0, idx_np.size + 1.0)
+    drop = xnp.jit(lambda a, i, v: a.at[i].add(v, mode="drop"))
+    want = x_np.copy()
+    np.add.at(want, norm[in_range], v_np[in_range])
+    np.testing.assert_array_equal(np.asarray(drop(x_np, idx_np, v_np)), want)
+    clip_set = xnp.jit(lambda a, i, v: a.at[i].add(v, mode="clip"))
+    want = x_np.copy()
+    np.add.at(want, clipped, v_np)
+    np.testing.assert_array_equal(np.asarray(clip_set(x_np, idx_np, v_np)), want)
+    take = xnp.jit(lambda a, i: xnp.take_along_axis(a, i, axis=1))
+    a2 = np.arange(20.0).reshape(2, 10)
+    i2 = np.stack([idx_np, idx_np[::-1]])
+    got = np.asarray(take(a2, i2))
+    n2 = np.where(i2 < 0, i2 + 10, i2)
+    np.testing.assert_array_equal(got[(n2 >= 0) & (n2 < 10)],
+                                  np.take_along_axis(a2, np.clip(n2, 0, 9), 1)[(n2 >= 0) & (n2 < 10)])

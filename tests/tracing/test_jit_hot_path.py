@@ -314,3 +314,111 @@ def test_last_hit_check_of_many_mixed_arguments():
                 assert out.dtype == want.dtype
             assert traces[0] == (n_traces if rep == 0 else 5)
     assert traces[0] == 5 and len(f._cache) == 5
+
+
+def _np_tree(x):
+    """``x`` with every xnp array replaced by its NumPy value."""
+    if isinstance(x, xnp.Array):
+        return np.asarray(x)
+    if isinstance(x, (tuple, list)):
+        return type(x)(_np_tree(c) for c in x)
+    if isinstance(x, dict):
+        return {k: _np_tree(v) for k, v in x.items()}
+    return x
+
+
+def test_last_hit_check_of_pytree_keyword_and_static_arguments():
+    # the generated last-hit check of a call with containers, keywords and statics: a
+    # different container, key, keyword name, static value or leaf kind is not served by
+    # the previous call's check, and a served call matches NumPy
+    def fun(tree, n, *, scale, offset=None):
+        s = tree["a"] * scale + tree["b"][0] * n
+        if tree["b"][1] is not None:
+            s = s + tree["b"][1]
+        return s if offset is None else s - offset
+
+    traces = [0]
+
+    def counted(tree, n, *, scale, offset=None):
+        traces[0] += 1
+        return fun(tree, n, scale=scale, offset=offset)
+
+    f = xnp.jit(counted, static_argnums=1)
+    # values whose products and sums are exact (XLA may fuse a * s + b into one rounding)
+    a_np, b_np = np.arange(4.0), np.array([-1.5, -0.5, 0.5, 1.5])
+    a, b = xnp.asarray(a_np), xnp.asarray(b_np)
+    a32 = xnp.asarray(a_np.astype(np.float32))
+    calls = [(({"a": a, "b": (b, None)}, 2), {"scale": 2.0}),
+             (({"a": a, "b": (b, None)}, 3), {"scale": 2.0}),            # static value
+             (({"a": a, "b": (b, None)}, 3.0), {"scale": 2.0}),          # static type
+             (({"a": a, "b": [b, None]}, 3), {"scale": 2.0}),            # list, not tuple
+             (({"a": a, "b": (b, a)}, 3), {"scale": 2.0}),               # None -> leaf
+             (({"a": a, "b": (b, 1.5)}, 3), {"scale": 2.0}),             # leaf kind
+             (({"a": a32, "b": (b, None)}, 3), {"scale": 2.0}),          # aval
+             (({"a": a, "b": (b, None)}, 3), {"scale": 2}),              # scalar type
+             (({"a": a, "b": (b, None)}, 3), {"scale": 2.0, "offset": b}),  # keyword set
+             (({"a": a, "b": (b, None)}, 3), {"offset": 1.0, "scale": a})]
+    for rep in range(2):
+        for i, (args, kwargs) in enumerate(calls):
+            for _ in range(CALLS):
+                out = f(*args, **kwargs)
+                want = fun(*_np_tree(args), **_np_tree(kwargs))
+                np.testing.assert_array_equal(np.asarray(out), want)
+                assert out.dtype == want.dtype
+            assert traces[0] == (i + 1 if rep == 0 else len(calls))
+    bad = ({"a": a, "c": (b, None)}, 3)  # another key: an error, not the last hit
+    with pytest.raises(KeyError):
+        f(*bad, scale=2.0)
+    with pytest.raises(TypeError):
+        f({"a": a, "b": (b, None)}, 3)  # a missing keyword argument
+
+
+def test_last_hit_check_of_pytrees_with_updates_and_donation():
+    # arguments updated in place and donated arguments, reached through a dict: every
+    # served call writes back / donates as the first did
+    def bump(d):
+        d["x"][0] += 1.0
+        return d["x"] * d["k"]
+
+    f = xnp.jit(bump)
+    x, x_np = xnp.asarray(np.zeros(3)), np.zeros(3)
+    for _ in range(CALLS):
+        out = f({"x": x, "k": 2.0})
+        x_np[0] += 1.0
+        np.testing.assert_array_equal(np.asarray(out), x_np * 2.0)
+        np.testing.assert_array_equal(np.asarray(x), x_np)
+    g = xnp.jit(lambda d: d["x"] + d["y"], donate_argnums=0)
+    x = g({"x": xnp.asarray(np.zeros(3)), "y": xnp.asarray(np.ones(3))})
+    for i in range(CALLS):  # device-resident inputs, each donated by the call it feeds
+        y = g({"x": xnp.asarray(np.zeros(3)), "y": xnp.asarray(np.ones(3))})
+        z = g({"x": x, "y": y})
+        np.testing.assert_array_equal(np.asarray(z), np.full(3, i + 2.0))
+        for dead in (x, y):
+            with pytest.raises(RuntimeError, match="donated"):
+                np.asarray(dead)
+        x = z
+
+
+def test_python_storage_class_matches_the_native_one():
+    # without the C storage module xnp falls back to the same class in Python: run the
+    # same eager and jitted code in a process that cannot import it
+    import subprocess
+    import sys
+
+    code = "\n".join([
+        "import sys",
+        "sys.modules['xnp._native._array_base'] = None  # the import fails",
+        "import numpy as np, weakref, pickle, xnp",
+        "from xnp.tracing import core",
+        "assert core.Array.__mro__[1].__module__ == 'xnp.tracing.core'",
+        "a = xnp.arange(6.0).reshape(2, 3)",
+        "b = xnp.jit(lambda x: x * 2 + 1)(a)",
+        "np.testing.assert_array_equal(np.asarray(b), np.arange(6.0).reshape(2, 3) * 2 + 1)",
+        "b[0, 0] = 7.0",
+        "assert float(b[0, 0]) == 7.0 and pickle.loads(pickle.dumps(b)).tolist() == b.tolist()",
+        "r = weakref.ref(a); del a; assert r() is None",
+        "print('ok')"])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

@@ -263,6 +263,28 @@ def _normalized(t, n: int):
     return lax.select(lax.lt(t, _const(0, dt)), lax.add(t, _const(n, dt)), t)
 
 
+def _index_dtype(shape):
+    """The dtype of gather/scatter indices into an array of ``shape``: int32 when every
+    dimension's positions fit in it (XLA's CPU and GPU gathers and scatters are faster
+    with 32-bit indices), else the default int."""
+    dt = _util.default_int()
+    if dt != np.int32 and max(shape, default=0) < np.iinfo(np.int32).max:
+        return np.dtype(np.int32)
+    return dt
+
+
+def _as_index_dtype(t, n: int, dt):
+    """Normalized traced index ``t`` into a dimension of size ``n`` as ``dt``: clamped to
+    ``[-1, n]`` first when narrowing, so an out-of-bounds index stays out of bounds (and is
+    clipped, filled or dropped as the mode says) instead of wrapping."""
+    if core.aval_of(t).dtype == dt:
+        return t
+    if np.iinfo(dt).max < np.iinfo(core.aval_of(t).dtype).max:
+        src = core.aval_of(t).dtype
+        t = lax.clamp(_const(-1, src), t, _const(n, src))
+    return lax.convert_element_type(t, dt)
+
+
 def _basic_read(x, entries):
     """``x[entries]`` for static slices, ints and None: slice, rev, squeeze, expand_dims."""
     shape = core.aval_of(x).shape
@@ -382,7 +404,7 @@ def _gather_plan(shape, entries) -> _Plan:
             out_shape.append(n)
             batch.append(n)
     bshape = tuple(batch)
-    idx_dt = _util.default_int()
+    idx_dt = _index_dtype(shape)
     conc, traced, collapsed = [], [], []
     sizes = list(shape)
     for e in entries:
@@ -403,7 +425,7 @@ def _gather_plan(shape, entries) -> _Plan:
         elif e.kind == "arr":
             conc.append((d, _place(np.broadcast_to(e.value, a_shape), bshape, a_start)))
         else:  # dyn / tarr
-            t = _normalized(e.value, shape[d])
+            t = _as_index_dtype(_normalized(e.value, shape[d]), shape[d], idx_dt)
             r = core.aval_of(t).ndim
             dims = tuple(a_start + len(a_shape) - r + j for j in range(r))
             traced.append((d, lax.broadcast_in_dim(t, bshape + (1,), dims)))

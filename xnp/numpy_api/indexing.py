@@ -32,9 +32,10 @@ from xnp import lax
 from xnp.lax.slicing import GatherDimensionNumbers, ScatterDimensionNumbers
 from xnp.numpy_api import _util
 from xnp.numpy_api._index_at import AtIndexer
-from xnp.numpy_api._index_core import (_CLIP, _FILL, _PROMISE, _check_array, _concrete, _const,
-                                       _empty, _Entry, _gather_entries, _normalized,
-                                       _prepare_value, _rebind, _slice_entry, getitem, setitem)
+from xnp.numpy_api._index_core import (_CLIP, _FILL, _PROMISE, _as_index_dtype, _check_array,
+                                       _concrete, _const, _empty, _Entry, _gather_entries,
+                                       _index_dtype, _normalized, _prepare_value, _rebind,
+                                       _slice_entry, getitem, setitem)
 from xnp.numpy_api._views import rebind_traced
 from xnp.numpy_api._util import asarray_for, is_xnp, write_out
 from xnp.tracing import core, errors
@@ -370,14 +371,14 @@ def _along_axis(fname, arr, indices, axis, target_shape=None):
     xshape = tuple(ishape[axis] if b is None else b for b in bshape)
     if ashape != shape:
         arr = lax.broadcast_in_dim(arr, ashape, tuple(range(len(shape))))
+    idx_dt = _index_dtype(ashape)
     if isinstance(idx, core.Tracer):
-        idx = _normalized(idx, n)
+        idx = _as_index_dtype(_normalized(idx, n), n, idx_dt)
         if tuple(ishape) != xshape:
             idx = lax.broadcast_in_dim(idx, xshape, tuple(range(len(xshape))))
         traced = True
     else:
-        idx = core.lift(np.broadcast_to(_check_array(idx, axis, n, True), xshape).astype(
-            _util.default_int()))
+        idx = core.lift(np.broadcast_to(_check_array(idx, axis, n, True), xshape).astype(idx_dt))
         traced = False
     idx = lax.reshape(idx, xshape + (1,))
     batch = tuple(d for d in range(len(shape)) if d != axis)

@@ -38,6 +38,21 @@ from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
 from xnp.tracing.source import SourceInfo, source_info
 
+try:  # the slots and constructor in C (setup.py builds it when a compiler is there)
+    from xnp._native._array_base import ArrayBase as _ArrayBase
+except ImportError:
+    class _ArrayBase:
+        """The storage of an eager array: ``xnp/_native/array_base.c`` in Python."""
+
+        __slots__ = ("_val", "_dev", "_read", "_weak", "_aval", "_host_memo", "__weakref__")
+
+        def __init__(self, value, weak_type=False, dev=None, aval=None):
+            self._val = value
+            self._weak = weak_type
+            self._dev = dev
+            self._aval = aval  # cached: in-place writes never change shape or dtype
+            self._host_memo = None
+
 __all__ = [
     "Primitive",
     "Trace",
@@ -665,7 +680,7 @@ def write_in_place(tracer, new) -> None:
 # --------------------------------------------------------------------------- eager arrays
 
 
-class Array:
+class Array(_ArrayBase):
     """An eager xnp array: wraps the eager backend's native array (a NumPy ndarray on CPU).
 
     Eager code has NumPy's semantics, views and in-place updates included. Three slots
@@ -686,15 +701,11 @@ class Array:
     Operators and methods are installed by :mod:`xnp.array`.
     """
 
-    __slots__ = ("_val", "_dev", "_read", "_weak", "_aval", "_host_memo", "__weakref__")
+    # the slots (``_val``, ``_dev``, ``_read``, ``_weak``, ``_aval``: the cached aval, which
+    # in-place writes never change; ``_host_memo``) and ``__init__(value, weak_type=False,
+    # dev=None, aval=None)`` are the base class's
+    __slots__ = ()
     __array_priority__ = 100
-
-    def __init__(self, value, weak_type: bool = False, dev=None, aval=None):
-        self._val = value
-        self._dev = dev
-        self._weak = weak_type
-        self._aval = aval  # cached: in-place writes never change shape or dtype
-        self._host_memo = None
 
     @property
     def _value(self):

@@ -11,9 +11,10 @@ A cached call computes its key without flattening the arguments: positional Arra
 ndarrays and Python scalars (``_call_positional``), or pytrees of tuples, lists, dicts
 and None, keyword and static arguments (``_call_tree``); both make the key the general
 path (``_key``: ``tree_flatten``, ``arg_aval``) makes for the same call, so all three find
-the same entries. Before any hashing, a positional call is checked by identity against
-the cache's last hit (``JitCache.hot``: the same aval objects, scalar types and config
-snapshot object), and device-resident arguments then go to the executable as they are.
+the same entries. Before any hashing, a call is checked by identity against the cache's
+last hit (``JitCache.hot``: the same aval objects, scalar types, containers, keyword names
+and config snapshot object, and equal static values), and device-resident arguments then
+go to the executable as they are.
 
 Threads may call one jitted function concurrently. Each cache key is traced once:
 a thread asking for a key that another thread is tracing waits for that trace (and
@@ -43,7 +44,8 @@ from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
                                   resolve_static)
 from xnp.tracing.jit_cache import (KEYING, MISS, NO_HOT, Entry, ExecutableHold, JitCache,
-                                   NotPlain, hot_check, keying, signature, structure, tick)
+                                   NotPlain, hot_check, hot_tree_check, keying, signature,
+                                   structure, tick)
 from xnp.tracing.jit_cache import TRACING as _TRACING
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
@@ -59,10 +61,10 @@ def register_jit_backend(backend) -> None:
     (``xnp.backends.xla.Lowered``: ``as_text()``, ``compile()``), whose ``compile()``
     returns its executable (``xnp.backends.xla.Compiled``: ``call_flat(leaves)``
     returning the flat outputs, ``call_single`` returning the one output, or None when
-    there is not exactly one, and ``arrays_caller(fallback, build=None)``: the cached
-    call on a tuple of eager Arrays, one per argument, that the backend runs without
-    per-argument checks when they all hold its device values, or passes to
-    ``fallback``), and ``hold(compiled, holder)``: whether its executable cache keeps
+    there is not exactly one, and ``arrays_caller(fallback, build=None, guard=None)``: the
+    cached call on a tuple of eager Arrays, one per argument, that the backend runs
+    without per-argument checks when they all hold its device values, or passes to
+    ``fallback``; with ``guard=(avals, miss)`` also the last-hit check, or None), and ``hold(compiled, holder)``: whether its executable cache keeps
     that executable, releasing ``holder`` (``jit_cache.ExecutableHold``) when it evicts
     it."""
     _JIT_BACKEND[0] = backend
@@ -153,17 +155,16 @@ class JitWrapped:
     # -- calling
     def __call__(self, *args, **kwargs):
         if not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE:
-            if not kwargs:
-                # the last hit: the same argument avals (by identity: the outputs of the
-                # previous call, or the same arrays again), Python scalars of the same
-                # types and the same config snapshot
-                snap, check, _ = self._cache.hot
-                if snap is _SNAPSHOT[0]:
-                    out = check(args)
-                    if out is not MISS:
-                        return out
-                if self._positional_ok:
-                    return self._call_positional(args)
+            # the last hit: the same argument avals (by identity: the outputs of the
+            # previous call, or the same arrays again), Python scalars of the same types,
+            # the same containers and static values, and the same config snapshot
+            snap, check, _ = self._cache.hot
+            if snap is _SNAPSHOT[0]:
+                out = check(args, kwargs)
+                if out is not MISS:
+                    return out
+            if not kwargs and self._positional_ok:
+                return self._call_positional(args)
             return self._call_tree(args, kwargs)
         return self._call_general(args, kwargs)
 
@@ -188,7 +189,10 @@ class JitWrapped:
             last = cache.hot[2]
             if last is not entry and last is not None:
                 last.used = tick()  # the last hit was used until now
-            cache.hot = (state[0], hot_check(ids, run, entry.run_arrays), entry)
+            check = None
+            if entry.run_arrays is not None and type not in map(type, ids):
+                check = _arrays_runner(entry, run, ids)  # every argument an Array
+            cache.hot = (state[0], check or hot_check(ids, run, entry.run_arrays), entry)
             if entry.run is None:  # evicted meanwhile by another thread's compile
                 cache.hot = NO_HOT
         entry.used = tick()
@@ -210,12 +214,22 @@ class JitWrapped:
             struct = structure(dyn_args, dyn_kwargs, leaves, avals, state)
         except NotPlain:
             return self._call_general(args, kwargs)
-        entry = self._cache.get((struct, statics, state[1], *avals))
+        cache = self._cache
+        entry = cache.get((struct, statics, state[1], *avals))
         run = None if entry is None else entry.run
-        if run is not None:
-            entry.used = tick()
-            return run(leaves)
-        return self._call_general(args, kwargs)
+        if run is None:
+            return self._call_general(args, kwargs)
+        check = hot_tree_check(args, kwargs, self._static_nums, self._static_names, run,
+                               entry.run_arrays)
+        if check is not None:
+            last = cache.hot[2]
+            if last is not entry and last is not None:
+                last.used = tick()  # the last hit was used until now
+            cache.hot = (state[0], check, entry)
+            if entry.run is None:  # evicted meanwhile by another thread's compile
+                cache.hot = NO_HOT
+        entry.used = tick()
+        return run(leaves)
 
     def _call_general(self, args, kwargs):
         """Any call: the key from the flattened arguments; traced on a miss, compiled on the
@@ -464,16 +478,19 @@ def _runner(entry):
     return lambda leaves: build(call(leaves))
 
 
-def _arrays_runner(entry, run):
+def _arrays_runner(entry, run, guard=None):
     """``run`` on a tuple of eager Arrays, one per argument, taking the backend's path for
     arrays that hold its device values (``Compiled.arrays_caller``; ``run`` otherwise);
-    None when arguments are updated in place (they must be written back)."""
+    None when arguments are updated in place (they must be written back). With ``guard``
+    (the arguments' aval objects), the last-hit check of such a call (see
+    ``Compiled.arrays_caller``)."""
     c = entry.compiled
+    g = None if guard is None else (guard, MISS)
     if _single(entry):
-        return c.arrays_caller(run)
+        return c.arrays_caller(run, None, g)
     if entry.any_mutated:
         return None
-    return c.arrays_caller(run, entry.out_tree.builder())
+    return c.arrays_caller(run, entry.out_tree.builder(), g)
 
 
 def _out_structs(entry):

@@ -161,38 +161,53 @@ class Compiled:
 
             self.call_single = call_single
 
-    def arrays_caller(self, fallback, build=None):
+    def arrays_caller(self, fallback, build=None, guard=None):
         """A function of a tuple of eager Arrays, one per argument, that runs the executable
         on their device buffers (a jit output's, or the buffer aliasing an eager array's
         memory) with no per-argument checks, returning ``build(outputs)`` (``build=None``:
         the one output), or ``fallback(arrays)`` when an argument has no such buffer. Its
         source is generated per number of arguments (straight-line code: it is the hot
-        path of a cached jitted call). None when an argument is donated."""
+        path of a cached jitted call). None when an argument is donated.
+
+        ``guard=(avals, miss)``: the function takes ``(args, kwargs)`` instead and first
+        checks the call as ``jit_cache.hot_check`` does (no keyword arguments; each
+        argument an eager Array whose cached aval is the given object), returning ``miss``
+        when it does not match — the last-hit check and the run in one frame."""
         if self._any_donated:
             return None
         single = build is None
         if single and len(self._out_meta) != 1:
             raise ValueError(f"arrays_caller of {self._name}: build=None needs exactly one "
                              f"output, the executable has {len(self._out_meta)}")
-        key = (len(self._in_avals), bool(self._const_bufs), single)
+        key = (len(self._in_avals), bool(self._const_bufs), single, guard is not None)
         make = _ARRAYS_CALLERS.get(key)
         if make is None:
             make = _ARRAYS_CALLERS[key] = _arrays_caller_maker(*key)
         (w0, a0), = self._out_meta if single else ((None, None),)
+        avals, miss = guard if guard is not None else ((), None)
         return make(self._run, self._handlers, self._const_bufs, self._name, fallback,
-                    w0, a0, build, self._out_meta)
+                    w0, a0, build, self._out_meta, avals, miss)
 
 
 # (arguments, has constants, one output) -> the maker of arrays_caller's function
 _ARRAYS_CALLERS: dict = {}
 
 
-def _arrays_caller_maker(n: int, consts: bool, single: bool):
+def _arrays_caller_maker(n: int, consts: bool, single: bool, guarded: bool):
     b = ", ".join(f"b{i}" for i in range(n))
-    lines = ["def make(run, handlers, consts, name, fallback, w0, a0, build, meta):",
-             "    def call(arrays):"]
+    lines = ["def make(run, handlers, consts, name, fallback, w0, a0, build, meta, avals, MISS):"]
+    if guarded:
+        lines += [f"    ({''.join(f'k{i}, ' for i in range(n))}) = avals",
+                  "    def call(arrays, kwargs):",
+                  f"        if kwargs or len(arrays) != {n}:",
+                  "            return MISS"]
+    else:
+        lines.append("    def call(arrays):")
     if n:
         lines.append(f"        ({''.join(f'x{i}, ' for i in range(n))}) = arrays")
+    if guarded and n:
+        match = " and ".join(f"type(x{i}) is A and x{i}._aval is k{i}" for i in range(n))
+        lines += [f"        if not ({match}):", "            return MISS"]
     for i in range(n):
         lines += [f"        b{i} = x{i}._dev",
                   f"        if b{i} is None:",

@@ -217,10 +217,13 @@ class SpmdCompiled:
         if len(meta) == 1:
             self.call_single = lambda leaves: call_flat(leaves)[0]
 
-    def arrays_caller(self, fallback, build=None):
+    def arrays_caller(self, fallback, build=None, guard=None):
         """``Compiled.arrays_caller``: on arguments that all hold device buffers (re-laid
         out where the program takes them otherwise), ``build(outputs)`` or, with
-        ``build=None``, the one output; else ``fallback(arrays)``."""
+        ``build=None``, the one output; else ``fallback(arrays)``. None with a ``guard``
+        (the caller then checks the last hit itself)."""
+        if guard is not None:
+            return None
         call_buffers = self._call_buffers
         if build is None:
             if len(self._out_meta) != 1:

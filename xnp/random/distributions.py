@@ -457,7 +457,7 @@ def permutation(key, x, axis=0, independent=False):
     """
     key = check_key("permutation", key)
     if _is_host(x):
-        return _on_host(x, lambda pos: permutation(key, pos, axis, independent))
+        return _on_host("permutation", x, lambda pos: permutation(key, pos, axis, independent))
     if not _util.is_xnp(x) and np.ndim(x) == 0:
         return _shuffle(key, _arange(_util.static_int("random.permutation", x, "x")), 0)
     x = _util.asarray_for("random.permutation", x, "x")
@@ -475,11 +475,11 @@ def _is_host(x) -> bool:
     return isinstance(x, core.Array) and type(x) is not core.Array
 
 
-def _on_host(x, draw):
+def _on_host(fname: str, x, draw):
     """``draw`` (a function of an array) applied to the strings, dates, objects ... of
     the ``HostArray`` ``x``, eagerly: ``draw`` picks positions from ``arange(x.size)``
     shaped as ``x``, and the elements at those positions are gathered by NumPy."""
-    check_eager(x, "random")
+    check_eager(x, f"random.{fname}")
     pos = draw(lax.reshape(_arange(x.size), x.shape))
     return wrap(np.take(x._val.reshape(-1), np.asarray(pos)))
 
@@ -508,7 +508,7 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
     """
     key = check_key("choice", key)
     if _is_host(a):
-        return _on_host(a, lambda pos: choice(key, pos, shape, replace, p, axis))
+        return _on_host("choice", a, lambda pos: choice(key, pos, shape, replace, p, axis))
     shape = canonical_shape("choice", shape)
     scalar = not _util.is_xnp(a) and np.ndim(a) == 0
     if scalar:

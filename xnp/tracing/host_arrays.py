@@ -101,7 +101,6 @@ class HostArray(core.Array):
         return HostAtIndexer(self)
 
     def __format__(self, spec):
-        check_eager(self, "__format__")
         return format(self._val[()] if self._val.ndim == 0 else self._val, spec)
 
 

@@ -742,6 +742,9 @@ def _install() -> None:
     # when an argument is of such a dtype (x == "a", x.astype(str)), fast paths kept
     host_arrays.install_methods(dir(Array))
     host_dispatch.install_array_methods(list(vars(ArrayMethods)))
+    # last, over the final fast paths: the arithmetic operators in C where it is built
+    fastpath.install_native_operators(Array, {n: _FAST_BINARY_OPERATORS[n][0]
+                                              for n in fastpath.NATIVE_OPERATORS})
 
 
 _install()

@@ -194,3 +194,37 @@ def test_eager_xla_backend_takes_the_full_path():
         assert fastpath._TABLE[0] == {}   # the XLA backend offers no fast ops
     assert core.eager_backend().name == "numpy" and fastpath._TABLE[0] is BACKEND.fast_ops
     assert (xnp.asarray(np.ones(2)) + 1.0).dtype == np.float64
+
+
+NATIVE_OPS = [(operator.add, "add"), (operator.sub, "subtract"), (operator.mul, "multiply"),
+              (operator.truediv, "true_divide"), (operator.and_, "bitwise_and"),
+              (operator.or_, "bitwise_or"), (operator.xor, "bitwise_xor")]
+
+
+@pytest.mark.parametrize("op,name", NATIVE_OPS, ids=[n for _, n in NATIVE_OPS])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_operators_fast_equals_full_path(op, name, dtype):
+    # ``a + b`` and the other arithmetic operators, in either order (served by the C
+    # storage class's number slots where it is built, by fastpath.binary otherwise) agree
+    # with the function's full path on value, dtype, weak type and error
+    full = getattr(xnp, name).__wrapped__
+    x = xnp.asarray(_sample(dtype, (2, 3), 0))
+    resident = xnp.jit(lambda t: t)(_sample(dtype, (3,), 6))  # a device value, not read yet
+    weak = xnp.jit(lambda t: t)(2.0)
+    others = [xnp.asarray(_sample(dtype, (2, 3), 1)), xnp.asarray(_sample(dtype, (3,), 2)),
+              xnp.asarray(_sample(dtype, (), 3)), xnp.asarray(_sample(dtype, (4,), 4)),
+              xnp.asarray(_sample(np.float32, (2, 3), 5)), resident, weak,
+              _sample(dtype, (3,), 7), np.float32(1.5), [1, 0, 1], *SCALARS]
+    for other in others:
+        for a, b in ((x, other), (other, x)):
+            _same(_outcome(op, a, b), _outcome(full, a, b))
+    _same(_outcome(op, weak, weak), _outcome(full, weak, weak))
+
+
+def test_operators_are_served_without_a_python_frame_when_built():
+    # with the C storage class the arithmetic operators are its number slots (nothing in
+    # Array's own dict); without it, fastpath.binary's Python functions
+    native = core.Array.__mro__[1].__module__ != "xnp.tracing.core"
+    for name in fastpath.NATIVE_OPERATORS:
+        assert (name in vars(xnp.Array)) is not native
+        assert ("__r" + name[2:] in vars(xnp.Array)) is not native

@@ -29,6 +29,7 @@ xnp's wording.
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -40,7 +41,8 @@ from xnp.tracing.core import Array
 
 __all__ = ["FastOp", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
            "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property",
-           "concatenate", "fill", "full", "asarray", "array"]
+           "concatenate", "fill", "full", "asarray", "array", "NATIVE_OPERATORS",
+           "install_native_operators"]
 
 
 class FastOp(NamedTuple):
@@ -199,6 +201,38 @@ def _unary(name: str, slow: Callable) -> Callable:
         return slow(x, *args, **kwargs)
 
     return _served(functools.partial(_unary, name), slow, fast)
+
+
+# the operators whose fast path the C storage class can serve (xnp/_native/array_base.c)
+NATIVE_OPERATORS = ("__add__", "__sub__", "__mul__", "__truediv__", "__and__", "__or__",
+                    "__xor__")
+
+
+def install_native_operators(cls, names: dict) -> bool:
+    """Serve ``cls``'s binary operators in :data:`NATIVE_OPERATORS` by the number slots of
+    the C storage class, with :func:`binary`'s rule and no Python frame; ``names`` maps
+    each operator to its ``fast_ops`` name. Each operator's current method (and its
+    reflected one) must be a :func:`binary` fast path: its full path (``__wrapped__``)
+    becomes the C slot's fallback, and the method is removed from ``cls`` so the slot
+    inherited from the base class is the one Python calls. False, and nothing changed,
+    when the C module is not built (the Python fast paths stay)."""
+    base = cls.__mro__[1]
+    configure = getattr(sys.modules.get(base.__module__), "configure_operators", None)
+    if configure is None:
+        return False
+    ops = {}
+    for name in NATIVE_OPERATORS:
+        rname = "__r" + name[2:]
+        fwd, rev = cls.__dict__[name], cls.__dict__[rname]
+        if not (hasattr(fwd, "_fast_decorator") and hasattr(rev, "_fast_decorator")):
+            raise TypeError(f"install_native_operators: {cls.__name__}.{name} is not a "
+                            "binary fast path")
+        ops[name] = (names[name], fwd.__wrapped__, rev.__wrapped__)
+    configure(cls, _TRACING_THREADS, _STATE, _EVAL, _TABLE, _NATIVE, _WRAP, ops)
+    for name in NATIVE_OPERATORS:
+        delattr(cls, name)
+        delattr(cls, "__r" + name[2:])
+    return True
 
 
 _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})

@@ -5,7 +5,7 @@ eager values, ``Tracer`` for traced ones); this module gives both the same
 NumPy-style surface, written on :mod:`xnp.numpy_api`. Eager arrays have
 NumPy's semantics (in-place operators write into the array; basic slices are
 views). On a tracer, ``x[idx] = v`` and ``x += y`` rebind the tracer to the
-updated value (functionalization, DESIGN.md).
+updated value (functionalization: docs/architecture.md, "In-place updates and views").
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A tracer (``jit``, ``grad``/``jvp``/``vjp``/``linearize``, ``vmap``) cannot be
 written in place; ``x[idx] = v`` and ``x += y`` *rebind* it to the updated value
-(functionalization, DESIGN.md). NumPy's aliasing is reproduced on top of that:
+(functionalization: docs/architecture.md, "In-place updates and views"). NumPy's aliasing is reproduced on top of that:
 
 * a basic-index read ``v = x[idx]`` of a tracer records ``v.view_of`` (its base,
   the index and the base's value token at read time) and registers ``v`` as a

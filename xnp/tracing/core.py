@@ -623,7 +623,7 @@ class Tracer:
             raise self._convert_error("int")
         return int(v)
 
-    def __float__(self):  # D-5: it would drop a concrete jvp tracer's tangent: always raise
+    def __float__(self):  # it would drop a concrete jvp tracer's tangent: always raise
         raise self._convert_error("float")
 
     def __complex__(self):

@@ -1,7 +1,8 @@
 """Public error classes (``xnp.errors``) and the builders of their messages.
 
 Each class subclasses what NumPy code would catch (``TypeError``,
-``IndexError``), as in the table of the acceptance catalogue (S-44). Every
+``IndexError``): the conversion and concretization errors are ``TypeError``s,
+``NonConcreteBooleanIndexError`` is an ``IndexError``. Every
 message has three parts: what went wrong (with the aval, e.g. ``float64[3]``),
 where (the traced function, its file:line, the transformation, the argument
 the value depends on or the operations that made it a tracer) and how to fix

@@ -2,8 +2,9 @@
 
 * Tracing user bodies abstractly into closed jaxprs (:func:`trace_body`), with debug
   info naming the construct (``for cond``) and the body's arguments, so tracer errors
-  inside a body say where they come from (seed S-27). Bodies are always traced, also
-  when called eagerly with concrete values (S-28, S-32).
+  inside a body say where they come from (``for cond``). Bodies are always traced,
+  also when called eagerly with concrete values, so ``bool(x)`` on a body's argument
+  raises under every transformation and eagerly alike.
 * Closure conversion: the constants a body closes over (arrays, and tracers of an
   enclosing trace) become leading inputs of its jaxpr and are passed to ``bind`` as
   operands, so every transformation sees them.

@@ -8,7 +8,8 @@ branch takes all of them and ignores the others'). ``index`` is an int32 scalar;
 index outside ``[0, len(branches))`` is clamped into that range on every backend
 (StableHLO's ``case`` would run the last branch for any out-of-range index; the
 lowering clamps first). A bool predicate becomes ``convert_element_type`` to int32,
-and the **false** branch is index 0 (seed S-32, decision D-6).
+and the **false** branch is index 0 (as for ``select_n``: case 0 where the
+predicate is False).
 """
 
 from __future__ import annotations

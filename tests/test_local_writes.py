@@ -8,6 +8,8 @@ array is an ordinary NumPy side effect there.
 Oracles: closed forms, central finite differences, Python loops over NumPy.
 """
 
+import math
+
 import numpy as np
 import pytest
 
@@ -284,3 +286,49 @@ def test_jit_write_back_is_all_or_nothing(make):
     assert float(xnp.jit(f)(a, b)) == 1.0  # writable: both written
     np.testing.assert_array_equal(np.asarray(a), [1.0, 0.0, 0.0])
     np.testing.assert_array_equal(np.asarray(b), [1.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("read", [float, int, bool, complex, lambda y: y.item(),
+                                  lambda y: y.tolist(), np.asarray, math.floor, round],
+                         ids=["float", "int", "bool", "complex", "item", "tolist", "asarray",
+                              "floor", "round"])
+def test_reading_a_filled_buffer_into_python_reads_the_traced_value(read):
+    # a buffer that holds a traced value after the write is read by Python or NumPy as
+    # that traced value is (its result or its conversion error), never as the value the
+    # buffer had before the write
+    def filled(x):
+        y = xnp.zeros(())
+        y[...] = x
+        return _outcome(lambda: read(y))
+
+    def direct(x):
+        return _outcome(lambda: read(x))
+
+    seen = {}
+    for name, run in [("grad", lambda g: xnp.grad(lambda x: _keep(g(x), x))(2.0)),
+                      ("jvp", lambda g: xnp.jvp(lambda x: _keep(g(x), x), (2.0,), (1.0,))),
+                      ("vmap", lambda g: xnp.vmap(lambda x: _keep(g(x), x))(xnp.arange(3.0)))]:
+        for fun in (filled, direct):
+            _KEPT.clear()
+            run(fun)
+            seen[name, fun.__name__] = _KEPT[0]
+        # (the value before the write is 0; the traced value is 2.0 or 0, 1, 2 under vmap)
+        assert seen[name, "filled"] == seen[name, "direct"], name
+
+
+_KEPT: list = []
+
+
+def _outcome(thunk):
+    try:
+        r = thunk()
+    except Exception as e:  # noqa: BLE001  (the outcome is compared, whatever it is)
+        return (type(e).__name__,)
+    if isinstance(r, xnp.tracing.core.Tracer):
+        return ("ok", "tracer", str(r.aval))
+    return ("ok", repr(r))
+
+
+def _keep(outcome, x):
+    _KEPT.append(outcome)
+    return x * 1.0

@@ -700,6 +700,35 @@ def _addressable_shards(self):
     return sharding.addressable_shards(self)
 
 
+# the eager protocols that read an array's value into Python or NumPy: on an array that
+# stands for a traced value (a buffer a grad/jvp/vmap function filled with one,
+# tracing/rebound.py) they are the tracer's, which raise the tracer's conversion error
+_CONCRETE_READS = ("__array__", "__bool__", "__int__", "__float__", "__complex__",
+                   "__index__", "item", "tolist", "tobytes", "__floor__", "__ceil__",
+                   "__trunc__", "__round__", "__dlpack__")
+
+
+_PYTHON_READS = {"__floor__": math.floor, "__ceil__": math.ceil, "__trunc__": math.trunc,
+                 "__round__": round}
+
+
+def _concrete_read(name, fn):
+    rebound_on, resolve = core._REBOUND_ON, core._RESOLVE
+
+    @functools.wraps(fn)
+    def read(self, *args, **kwargs):
+        if rebound_on[0]:
+            t = resolve[0](self)
+            if t is not self:
+                method = getattr(type(t), name, None)
+                if method is None:  # math.floor and the like of a tracer: its float()
+                    return _PYTHON_READS[name](t, *args, **kwargs)
+                return method(t, *args, **kwargs)
+        return fn(self, *args, **kwargs)
+
+    return read
+
+
 def _install() -> None:
     """Give ``Array`` and ``Tracer`` the shared methods, and ``Array`` its eager protocols."""
     for cls in (Array, Tracer):
@@ -721,6 +750,8 @@ def _install() -> None:
         "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),
     }
     for name, fn in eager.items():
+        if name in _CONCRETE_READS:
+            fn = _concrete_read(name, fn)
         setattr(Array, name, fn)
     Tracer.device = property(_device)
     Tracer.to_device = _to_device

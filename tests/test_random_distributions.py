@@ -1,7 +1,8 @@
 """JAX-style samplers of ``xnp.random`` (``f(key, shape, ...)``).
 
 Oracles: exact reproducibility (same key -> same bits eagerly, under jit and with
-the eager XLA backend; floats to rounding, S-43), and statistics against closed
+the eager XLA backend; floats to rounding, since jit and eager
+execution agree only to rounding), and statistics against closed
 forms with fixed keys: Kolmogorov-Smirnov tests against SciPy's CDFs plus mean and
 variance within 5 standard errors (tight enough to catch a wrong location or scale:
 with n = 20000 a 3% scale error fails), chi-square tests for discrete samplers.

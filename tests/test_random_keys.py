@@ -3,7 +3,8 @@
 Oracles: Random123's published known-answer vectors (independent of xnp and JAX),
 the scalar reference of ``tests/lax/ops_prng.py``, the documented key algorithms
 (JAX's partitionable Threefry) written out with that reference, and numbers
-observed with JAX 0.10.2 in x64 mode (seed spec S-42; ``split(PRNGKey(0))``).
+observed with JAX 0.10.2 in x64 mode (``split(PRNGKey(0))``, then ``normal`` of the
+subkey).
 Every path is checked eagerly, under jit and with the eager XLA backend.
 """
 
@@ -196,29 +197,30 @@ def test_batch_of_keys_error_mentions_vmap():
 # --------------------------------------------------------------------------- JAX's numbers
 
 
-def _s42_draw(k):
+def _split_then_normal(k):
     k, sub = xr.split(k)
     return k, xr.normal(sub, ())
 
 
-def test_s42_numbers_match_jax_x64():
-    """Seed spec S-42: JAX 0.10.2 x64 default settings printed -1.400884102827668,
+def test_split_then_normal_matches_jax_x64():
+    """Split, then a standard normal of the subkey, from ``PRNGKey(0)``: JAX 0.10.2 (x64,
+    default settings) printed -1.400884102827668,
     0.44320975123016443, then -0.3808255627057959 twice (jitted)."""
     key = xr.PRNGKey(0)
-    jdraw = xnp.jit(_s42_draw)
+    jdraw = xnp.jit(_split_then_normal)
     for e in [-1.400884102827668, 0.44320975123016443, -0.3808255627057959]:
-        nxt, eager = _s42_draw(key)
+        nxt, eager = _split_then_normal(key)
         _, jitted = jdraw(key)
         assert float(jitted) == e  # XLA's erf_inv, as in JAX: bit for bit
         np.testing.assert_allclose(float(eager), e, rtol=1e-14)  # SciPy's erf_inv eagerly
         key = nxt
 
 
-def test_s42_numbers_match_jax_x32():
-    """S-42 with x64 disabled: JAX printed -2.4424558, -1.2574776, -1.3877681 (float32)."""
+def test_split_then_normal_matches_jax_x32():
+    """The same draws with x64 disabled: JAX printed -2.4424558, -1.2574776, -1.3877681 (float32)."""
     with xnp.config.override(enable_x64=False):
         key = xr.PRNGKey(0)
-        jdraw = xnp.jit(_s42_draw)
+        jdraw = xnp.jit(_split_then_normal)
         for e in ["-2.4424558", "-1.2574776", "-1.3877681"]:
             key, jitted = jdraw(key)
             assert jitted.dtype == np.float32 and str(np.float32(jitted)) == e

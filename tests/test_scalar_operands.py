@@ -11,7 +11,7 @@ I8 = np.array([100, 2], dtype=np.int8)
 
 
 def test_scalar_only_calls_are_weak_eagerly_and_under_jit():
-    # S-33 requires `xp.add(1, 1)` inside jit to be a weak int64 (JAX's rule); eagerly the
+    # `xp.add(1, 1)` inside jit is a weak int64 (JAX's rule); eagerly the
     # result is weak too, so that jit(f) computes what f does. NumPy returns a strong
     # np.int64 here (a documented difference): combined with an int8 array the result
     # stays int8 (NEP 50), as JAX gives.

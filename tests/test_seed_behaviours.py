@@ -1,8 +1,12 @@
-"""Acceptance tests for the seed catalogue (shared/spec/seed-behaviours.md): tracing, jit,
-jaxprs and omnistaging, cases S-01 ... S-44 (decisions D-1 ... D-6 are binding).
+"""Acceptance tests of tracing, jit, jaxprs and omnistaging, numbered S01 ... S44 in the
+order of the topics: printing and caching under jit (S01-S05), make_jaxpr (S06-S12),
+Python control flow and static arguments (S13-S17), static vs traced shape arithmetic
+(S18-S25), conversions of abstract tracers (S26-S27), tracers of each transformation
+(S28-S32), omnistaging (S33-S38), side effects and leaked tracers (S39-S41), the PRNG
+(S42), jit vs eager rounding (S43) and the error classes (S44).
 
-One test per case (or per MUST bullet). Expected jaxpr texts are the catalogue's [x64]
-forms, compared after ``norm()`` whitespace folding. Cases that need transformations or
+One test per behaviour. Expected jaxpr texts are JAX's with x64 enabled (xnp's defaults
+are NumPy's float64/int64), compared after ``norm()`` whitespace folding. Cases that need transformations or
 control flow that xnp does not have yet are present and marked skip with the feature they
 need; none is dropped.
 """
@@ -134,7 +138,7 @@ def test_S03_cache_keys_shape_and_dtype():
     assert c.n == 2
     out = f(np.ones((3, 4), np.float32), np.ones(4, np.float32))
     assert c.n == 3
-    assert out.dtype == np.float32  # no silent downcast/upcast (section 12, item 2)
+    assert out.dtype == np.float32  # no silent downcast/upcast: the dtype is part of the key
 
 
 def test_S04_tracer_metadata_is_static():
@@ -223,7 +227,7 @@ def test_S06_dot_jaxpr():
     _check_s06_text(str(xnp.make_jaxpr(f)(x, y)))
 
 
-def test_S06_dot_jaxpr_exact_should():
+def test_S06_dot_jaxpr_exact():
     f, x, y = _s06()
     assert norm(str(xnp.make_jaxpr(f)(x, y))) == S06_EXACT
 
@@ -237,7 +241,7 @@ def test_S07_closed_jaxpr_api():
     assert str(j.in_avals) == "[ShapedArray(float64[3,4]), ShapedArray(float64[4])]"
     assert str(j.out_avals) == "[ShapedArray(float64[3])]"
     assert isinstance(j.jaxpr, xnp.core.Jaxpr)
-    assert type(j).__name__ == "ClosedJaxpr"  # SHOULD
+    assert type(j).__name__ == "ClosedJaxpr"
 
 
 def test_S08_make_jaxpr_static_argnums():
@@ -289,7 +293,7 @@ def test_S09_return_shape():
         "{'a': ShapeDtypeStruct(shape=(2, 3), dtype=float64), 'b': "
         "(ShapeDtypeStruct(shape=(), dtype=float64), ShapeDtypeStruct(shape=(2, 3), "
         "dtype=int32))}")
-    # SHOULD (params per 0.3; JAX-internal sharding params may be omitted)
+    # JAX's params, without its sharding params
     assert norm(str(jp2)) == norm("""
         { lambda ; a:f64[2,3]. let
             b:f64[2,3] = mul a 2.0:f64[]
@@ -309,8 +313,8 @@ def test_S10_scalar_inputs(arg, expected):
 
 def test_S10_int32_times_python_float():
     text = norm(str(xnp.make_jaxpr(lambda x: x * 2.5)(np.int32(3))))
-    # the weak_type= value depends on D-2: JAX keeps the result weak, NumPy's result is a
-    # normal float64 array; either is accepted here
+    # JAX keeps the result of int32 * 2.5 weak, NumPy's result is a normal float64 array;
+    # the weak_type= value may be either here
     pattern = (r"\{ lambda ; a:i32\[\]\. let b:f64\[\] = convert_element_type\[new_dtype=float64 "
                r"weak_type=(True|False)\] a c:f64\[\] = mul b 2\.5:f64\[\] in \(c,\) \}")
     assert re.fullmatch(pattern, text), text
@@ -369,7 +373,7 @@ def test_S13_python_if_on_traced_value():
     loc = f"test_seed_behaviours.py:{f.__code__.co_firstlineno}"
     assert f"function f at {loc}" in msg
     assert "argument neg" in msg
-    assert "for jit" in msg  # SHOULD
+    assert "for jit" in msg
 
 
 def test_S14_static_value_retraces():
@@ -413,7 +417,7 @@ def test_S15_static_argnames_inference():
     assert c.n == 3
 
 
-def test_S15_keyword_and_positional_static_separate_should():
+def test_S15_keyword_and_positional_static_separate():
     c = Count()
 
     def g(x, neg):
@@ -475,7 +479,7 @@ def test_S18_reshape_with_traced_size():
     assert f"test_seed_behaviours.py:{ret_line}" in msg
 
 
-def test_S18_error_is_concretization_error_should():
+def test_S18_error_is_concretization_error():
     @xnp.jit
     def f(x):
         return x.reshape(xp.array(x.shape).prod())
@@ -542,7 +546,7 @@ def test_S21_ex1_traced_size(tmp_path):
     assert re.search(r"from line \S*ex1\.py:6\b", msg), msg
 
 
-def test_S21_ex1_is_concretization_error_should(tmp_path):
+def test_S21_ex1_is_concretization_error(tmp_path):
     with pytest.raises(errors.ConcretizationTypeError):
         run_script(tmp_path, "ex1.py", EX1)
 
@@ -957,7 +961,7 @@ def test_S32_lax_control_flow():
     np.testing.assert_array_equal(np.asarray(ys), [0.0, 0.0, 2.0])
     jc = xnp.make_jaxpr(
         lambda p, x: xnp.lax.cond(p > 0, lambda x: x + 1, lambda x: x - 1, x))(1.0, 2.0)
-    # SHOULD; the branch index may be int32 or int64 (section 12, item 12)
+    # the branch index may be int32 or int64 (JAX uses int32 even with x64)
     assert re.fullmatch(re.escape(norm("""
         { lambda ; a:f64[] b:f64[]. let
             c:bool[] = gt a 0.0:f64[]
@@ -1106,7 +1110,7 @@ def test_S36_mask_is_staged_jaxpr():
               i2 + 1)
     find(lambda e: "broadcast" in e.primitive.name and
          any(str(v) == "0:i64[]" for v in e.invars), 0)
-    sel = find(lambda e: e.primitive.name == "select_n", gt + 1)  # D-6
+    sel = find(lambda e: e.primitive.name == "select_n", gt + 1)  # case 0 where False
     assert eqns[sel].outvars[0].aval == SA((3, 4), np.int64)
     # select_n(which, on_false, on_true): the mask first, x last
     assert eqns[sel].invars[0] is eqns[gt].outvars[0]
@@ -1186,7 +1190,7 @@ def test_S39_global_state_and_leaked_tracer(tmp_path, capsys):
     assert "float64[]" in msg
     assert "step at leak2.py:6" in msg
     assert re.search(r"created on line \S*leak2\.py:8\b", msg), msg
-    assert "checking_leaks" in msg  # SHOULD: a hint about a leak-checking mode
+    assert "checking_leaks" in msg  # a hint about a leak-checking mode
 
 
 def _leaky():
@@ -1213,9 +1217,9 @@ def test_S40_what_a_leaked_tracer_allows():
                 lambda: xnp.make_jaxpr(lambda z: z * leaked)(1.0)):
         with pytest.raises(errors.UnexpectedTracerError):
             use()
-    with pytest.raises(errors.ConcretizationTypeError):  # SHOULD
+    with pytest.raises(errors.ConcretizationTypeError):
         float(leaked)
-    with pytest.raises(errors.TracerArrayConversionError):  # SHOULD
+    with pytest.raises(errors.TracerArrayConversionError):
         np.asarray(leaked)
 
 
@@ -1229,7 +1233,7 @@ def test_S40_leaked_tracer_under_grad_and_vmap():
         xnp.vmap(lambda z: z * leaked)(xp.ones(2))
 
 
-def test_S41_leak_checking_mode_should():
+def test_S41_leak_checking_mode():
     saved = []
 
     def fn_that_saves_a_global(x):
@@ -1306,7 +1310,7 @@ def test_S44_hierarchy(cls, base, not_base):
         assert not issubclass(cls, not_base)
 
 
-def test_S44_messages_end_with_docs_pointer_should():
+def test_S44_messages_end_with_docs_pointer():
     with pytest.raises(errors.TracerBoolConversionError) as e:
         xnp.jit(lambda x: bool(x))(1.0)
     assert "xnp.errors" in str(e.value).splitlines()[-1]
@@ -1363,7 +1367,7 @@ def test_section12_out_of_range_python_ints():
         xp.ones(2, np.int8) + 300  # NumPy 2 raises too
     with pytest.raises(OverflowError):
         xnp.jit(lambda x: x + 300)(np.ones(2, np.int8))
-    with pytest.raises(OverflowError):  # an object array cannot be traced: it MUST raise
+    with pytest.raises(OverflowError):  # an object array cannot be traced: it raises
         xnp.jit(lambda x: x)(2**70)
     big = xp.asarray(2**70)  # eagerly an object array, as NumPy's
     assert big.dtype == object and big.item() == 2**70

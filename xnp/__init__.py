@@ -233,6 +233,11 @@ from xnp.array_api import __array_namespace_info__, from_dlpack  # noqa: E402
 __all__ += ["__array_namespace_info__", "from_dlpack"]
 from xnp import dtypes, exceptions, lib, typing  # noqa: E402  (and xnp.testing, on first use)
 from xnp.lib import scimath as emath  # noqa: E402  (numpy.emath is numpy.lib.scimath)
+for _sub in ("stride_tricks", "scimath", "array_utils"):  # NumPy's for host-only dtypes
+    _host_dispatch.install(vars(getattr(lib, _sub)), getattr(_np.lib, _sub),
+                           getattr(lib, _sub).__all__)
+_host_dispatch.install_lazy(vars(special), "scipy.special", special.__all__, "special")
+del _sub
 from xnp._namespace_extras import *  # noqa: E402,F403
 from xnp._namespace_extras import __all__ as _extras_all, __version__  # noqa: E402
 __all__ += ["dtypes", "emath", "exceptions", "lib", "testing", "typing", *_extras_all]

@@ -5,7 +5,7 @@ eager values, ``Tracer`` for traced ones); this module gives both the same
 NumPy-style surface, written on :mod:`xnp.numpy_api`. Eager arrays have
 NumPy's semantics (in-place operators write into the array; basic slices are
 views). On a tracer, ``x[idx] = v`` and ``x += y`` rebind the tracer to the
-updated value (functionalization, DESIGN.md).
+updated value (functionalization: docs/architecture.md, "In-place updates and views").
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 from xnp import lax
 from xnp import numpy_api as _api
 from xnp import host_dispatch, ndarray_class, numpy_protocols
+from xnp.tracing import rebound
 from xnp.array_api import CPU_DEVICE, check_api_version
 from xnp.numpy_api import ndarray_internals
 from xnp.tracing import core, fastpath, host_arrays
@@ -30,7 +31,14 @@ __all__ = ["Array", "ArrayMethods"]
 
 def _inplace(name: str, op):
     def method(self, other):
-        res = op(self, other)
+        target = rebound.resolve(self)  # an array rebound to a traced value: its tracer
+        res = op(target, other)
+        if type(target) is Array and isinstance(res, Tracer):
+            adopted = rebound.adopt(self, (res,))  # made by the running grad/vmap function
+            target = self if adopted is None else adopted
+        if target is not self:
+            _api.indexing.rebind_traced(target, res, name)
+            return self
         if type(self) is Array:
             if isinstance(res, Tracer):
                 raise TypeError(
@@ -721,6 +729,35 @@ def _addressable_shards(self):
     return sharding.addressable_shards(self)
 
 
+# the eager protocols that read an array's value into Python or NumPy: on an array that
+# stands for a traced value (a buffer a grad/jvp/vmap function filled with one,
+# tracing/rebound.py) they are the tracer's, which raise the tracer's conversion error
+_CONCRETE_READS = ("__array__", "__bool__", "__int__", "__float__", "__complex__",
+                   "__index__", "item", "tolist", "tobytes", "__floor__", "__ceil__",
+                   "__trunc__", "__round__", "__dlpack__")
+
+
+_PYTHON_READS = {"__floor__": math.floor, "__ceil__": math.ceil, "__trunc__": math.trunc,
+                 "__round__": round}
+
+
+def _concrete_read(name, fn):
+    rebound_on, resolve = core._REBOUND_ON, core._RESOLVE
+
+    @functools.wraps(fn)
+    def read(self, *args, **kwargs):
+        if rebound_on[0]:
+            t = resolve[0](self)
+            if t is not self:
+                method = getattr(type(t), name, None)
+                if method is None:  # math.floor and the like of a tracer: its float()
+                    return _PYTHON_READS[name](t, *args, **kwargs)
+                return method(t, *args, **kwargs)
+        return fn(self, *args, **kwargs)
+
+    return read
+
+
 def _install() -> None:
     """Give ``Array`` and ``Tracer`` the shared methods, and ``Array`` its eager protocols."""
     for cls in (Array, Tracer):
@@ -742,6 +779,8 @@ def _install() -> None:
         "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),
     }
     for name, fn in eager.items():
+        if name in _CONCRETE_READS:
+            fn = _concrete_read(name, fn)
         setattr(Array, name, fn)
     Tracer.device = property(_device)
     Tracer.to_device = _to_device

@@ -20,15 +20,20 @@ one Python frame. It is applied, by name, to
   ``outer``/``at`` too), and those of ``xnp.fft`` and ``xnp.linalg``: each to NumPy's
   function of the same name;
 * the methods of numeric ``Array`` objects (``x.astype(str)``, ``x == "a"``,
-  ``x + numpy.datetime64(...)``, ``x[0] = "1.5"``): to ``numpy.ndarray``'s.
+  ``x + numpy.datetime64(...)``, ``x[0] = "1.5"``): to ``numpy.ndarray``'s;
+* the functions of ``xnp.lib.stride_tricks``, ``xnp.lib.scimath`` (``xnp.emath``) and
+  ``xnp.lib.array_utils``: to ``numpy.lib``'s modules of the same names; those of
+  ``xnp.special``: to ``scipy.special``'s (:func:`install_lazy`: imported on first use),
+  so a dtype SciPy has no loop for gets SciPy's ``TypeError``.
 
-``xnp.char``, ``xnp.strings`` and ``xnp.rec`` are NumPy's modules with every function
+``xnp.char``, ``xnp.strings``, ``xnp.rec`` and ``xnp.lib.recfunctions`` are NumPy's modules with every function
 wrapped by :func:`host_function` (xnp arrays in, xnp arrays out; eager only).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import types
 
 import numpy as np
@@ -37,7 +42,7 @@ from xnp.numpy_api.ufunc import ufunc as _ufunc
 from xnp.tracing import core, errors, fastpath
 from xnp.tracing.host_arrays import host_class, to_host, wrap
 
-__all__ = ["numpy_call", "install", "install_array_methods", "host_function", "host_module",
+__all__ = ["numpy_call", "install", "install_lazy", "install_array_methods", "host_function", "host_module",
            "public_names"]
 
 #: NumPy functions that write into their first argument
@@ -122,6 +127,37 @@ def install(namespace: dict, numpy_module, names) -> None:
         full = vars(_ufunc)[method]
         if not hasattr(full, "__wrapped__"):
             setattr(_ufunc, method, _delegating_method(full, method))
+
+
+def _lazy(module_name: str, name: str, public: str):
+    """``module_name``'s function ``name``, imported on the first call; its ``TypeError``
+    is prefixed with xnp's name ``public``."""
+
+    def call(*args, **kwargs):
+        fn = getattr(importlib.import_module(module_name), name, None)
+        if fn is None:
+            raise TypeError(f"xnp.{public}: {module_name}.{name} does not exist, so there is "
+                            "no host version of it for the dtypes XLA has no type for")
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as e:
+            if type(e) is not TypeError:
+                raise
+            raise TypeError(f"xnp.{public}: {module_name}.{name}: {e}") from None
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def install_lazy(namespace: dict, module_name: str, names, prefix: str) -> None:
+    """:func:`install` for a module imported on first use (``scipy.special``): each of
+    ``names`` in ``namespace`` (xnp's module ``prefix``) runs ``module_name``'s function
+    of the same name."""
+    for name in names:
+        obj = namespace.get(name)
+        if isinstance(obj, types.FunctionType):
+            namespace[name] = fastpath.with_full_path(obj, functools.partial(
+                _delegating, np_fn=_lazy(module_name, name, f"{prefix}.{name}"), name=name))
 
 
 def install_array_methods(method_names) -> None:

@@ -1,4 +1,4 @@
-"""Transformation oracles driven by the op table (STYLE §5), for every record whose
+"""Transformation oracles driven by the op table (``tests/lax/op_table.py``), for every record whose
 primitives have the needed rules:
 
 (a) ``jvp`` vs central finite differences in float64;

@@ -1,6 +1,6 @@
 """xnp.numpy_api.creation vs NumPy: eager, jit and jaxpr (check_vs_numpy), plus copy and
-aliasing semantics, weak types, static-shape errors and the seed cases S-11, S-19,
-S-20, S-21, S-25, S-33 that concern creation functions."""
+aliasing semantics, weak types, static-shape errors, and creation calls staged under jit
+(constants included) or static (NumPy on shapes)."""
 
 import re
 
@@ -197,7 +197,7 @@ def test_arange_is_staged_as_iota():
     j = xnp.make_jaxpr(lambda: xp.arange(3))()
     assert norm(str(j)) == ("{ lambda ; . let a:i64[3] = iota[dimension=0 dtype=int64 "
                             "shape=(3,)] in (a,) }")
-    j2 = xnp.make_jaxpr(lambda x: x + xp.arange(3.0))(np.ones(3))  # S-11
+    j2 = xnp.make_jaxpr(lambda x: x + xp.arange(3.0))(np.ones(3))  # staged, not a constvar
     assert norm(str(j2)) == ("{ lambda ; a:f64[3]. let b:f64[3] = iota[dimension=0 dtype=float64 "
                              "shape=(3,)] c:f64[3] = add a b in (c,) }")
     j3 = xnp.make_jaxpr(lambda: xp.arange(1, 10, 3))()
@@ -206,7 +206,7 @@ def test_arange_is_staged_as_iota():
     assert "stablehlo.iota" in text
 
 
-def test_arange_traced_stop_raises_naming_arange_and_stop():  # S-25
+def test_arange_traced_stop_raises_naming_arange_and_stop():
     with pytest.raises(xnp.errors.ConcretizationTypeError, match=r"arange.*'stop'") as info:
         xnp.jit(lambda x: xp.arange(x))(2.0)
     assert "argument x" in str(info.value)
@@ -402,10 +402,10 @@ def test_jit_copy_is_distinct_value():
     assert_allclose(jy, np.ones(2))
 
 
-# --------------------------------------------------------------------------- seed cases
+# --------------------------------------------------------------------------- shapes and staging under jit
 
 
-def test_s19_prints(capsys):
+def test_prints_under_jit_show_static_shape_and_traced_xp(capsys):
     @xnp.jit
     def f(x):
         print(f"x = {x}")
@@ -421,7 +421,7 @@ def test_s19_prints(capsys):
         "JitTracer(int64[2])"]
 
 
-def test_s20_reshape_with_numpy_size():
+def test_reshape_with_numpy_size():
     @xnp.jit
     def f(x):
         return x.reshape((np.prod(x.shape),))
@@ -433,7 +433,7 @@ def test_s20_reshape_with_numpy_size():
                             "new_sizes=(6,)] a in (b,) }")
 
 
-def test_s21_shape_arithmetic_jaxpr_and_error():
+def test_xp_shape_arithmetic_jaxpr_and_error():
     j = xnp.make_jaxpr(lambda x: xp.prod(xp.array(x.shape)))(xp.ones((3, 4)))
     assert norm(str(j)) == ("{ lambda a:i64[2]; b:f64[3,4]. let "
                             "c:i64[] = reduce_prod[axes=(0,)] a in (c,) }")
@@ -453,7 +453,7 @@ def test_s21_shape_arithmetic_jaxpr_and_error():
     assert re.search(r"test_creation\.py:\d+", msg)
 
 
-def test_s33_creation_calls_return_tracers(capsys):
+def test_creation_calls_under_jit_return_tracers(capsys):
     @xnp.jit
     def f(x):
         for v in (xp.array(x.shape), xp.asarray([1, 2, 3]), xp.arange(3), xp.ones(3),
@@ -484,7 +484,7 @@ def test_numeric_dtypes_round_trip(rng):
         assert_allclose(xp.array(x), x)
 
 
-def test_s36_mask_built_on_device():
+def test_mask_built_on_device():
     @xnp.jit
     def select_tril(x):
         mask = xp.arange(x.shape[0])[:, None] > xp.arange(x.shape[1])

@@ -365,3 +365,227 @@ def test_numeric_fast_paths_and_signatures_are_kept():
         xnp.arange(object())
     assert fastpath.with_full_path(xnp.numpy_api.sorting.sort, lambda f: f) is (
         xnp.numpy_api.sorting.sort)
+
+
+# --------------------------------------------------------------------------- other namespaces
+
+POPULATIONS = {
+    "str": np.array(WORDS),
+    "datetime64": np.array(["2020-01-03", "NaT", "2021-05-01", "2019-12-31", "2020-01-01",
+                            "2022-02-02"], dtype="M8[D]"),
+    "object": np.array([3, "x", None, 1.5, [1], 2], dtype=object),
+    "structured": np.array([(i, i / 2) for i in range(6)], dtype=[("a", "i4"), ("b", "f8")]),
+    "longdouble": np.arange(6, dtype=np.longdouble) / 3,
+}
+
+
+@pytest.mark.parametrize("kind", list(POPULATIONS))
+def test_numpy_style_random_draws_from_host_arrays_are_numpys(kind):
+    ref = POPULATIONS[kind]
+    for make in (np.random.default_rng, np.random.RandomState):
+        xmake = getattr(xnp.random, make.__name__)
+        _same(xmake(5).choice(xnp.asarray(ref.copy()), 4), make(5).choice(ref.copy(), 4))
+        _same(xmake(5).permutation(xnp.asarray(ref.copy())), make(5).permutation(ref.copy()))
+        h, want = xnp.asarray(ref.copy()), ref.copy()
+        assert xmake(5).shuffle(h) is None
+        make(5).shuffle(want)
+        _same(h, want)  # shuffled in place, the caller's own object
+    _same(xnp.random.default_rng(1).permuted(xnp.asarray(ref.copy())),
+          np.random.default_rng(1).permuted(ref.copy()))
+
+
+def test_numpy_style_random_refuses_what_numpy_refuses():
+    with pytest.raises(TypeError, match="Generator.normal"):  # NumPy: no float128 -> float64
+        xnp.random.default_rng(0).normal(xnp.asarray(POPULATIONS["longdouble"]))
+    with pytest.raises(HostDtypeError):
+        xnp.jit(lambda x: x + xnp.random.default_rng(0).choice(STR, 1))(1.0)
+
+
+@pytest.mark.parametrize("kind", list(POPULATIONS))
+def test_key_api_permutation_and_choice_gather_host_elements(kind):
+    ref = POPULATIONS[kind]
+    key = xnp.random.PRNGKey(3)
+    pos = np.arange(ref.size)
+    want = ref[np.asarray(xnp.random.permutation(key, pos))]
+    _same(xnp.random.permutation(key, xnp.asarray(ref)), want)
+    for kw in ({"shape": (4,)}, {"shape": (3,), "replace": False}):
+        idx = np.asarray(xnp.random.choice(key, pos, **kw))
+        _same(xnp.random.choice(key, xnp.asarray(ref), **kw), ref[idx])
+    grid = ref.reshape(2, 3)
+    idx = np.asarray(xnp.random.permutation(key, pos.reshape(2, 3), axis=1, independent=True))
+    _same(xnp.random.permutation(key, xnp.asarray(grid), axis=1, independent=True),
+          ref[idx])
+    with pytest.raises(HostDtypeError):
+        xnp.jit(lambda k: xnp.random.permutation(k, STR))(key)
+
+
+def test_stride_tricks_scimath_and_array_utils_on_host_dtypes():
+    dates = POPULATIONS["datetime64"]
+    st = np.lib.stride_tricks
+    _same(xnp.lib.stride_tricks.sliding_window_view(xnp.asarray(dates), 3),
+          st.sliding_window_view(dates, 3))
+    words = np.array(WORDS)
+    h = xnp.asarray(words)
+    view = xnp.lib.stride_tricks.as_strided(h, shape=(3,), strides=(2 * words.strides[0],))
+    _same(view, st.as_strided(words, shape=(3,), strides=(2 * words.strides[0],)))
+    view[1] = "zz"  # a writeable view of the same memory, as NumPy's
+    assert h[2] == "zz" and words[2] == "zz"
+    longs = POPULATIONS["longdouble"] - 0.5
+    for name in ("sqrt", "log", "arcsin"):
+        _same(getattr(xnp.emath, name)(xnp.asarray(longs)), getattr(np.emath, name)(longs))
+    assert xnp.lib.array_utils.byte_bounds(h) == np.lib.array_utils.byte_bounds(words)
+    with pytest.raises(HostDtypeError):
+        xnp.jit(lambda x: x + xnp.lib.stride_tricks.sliding_window_view(STR, 1).size)(1.0)
+
+
+def test_recfunctions_match_numpy():
+    rfn = np.lib.recfunctions
+    ref = POPULATIONS["structured"]
+    x = xnp.asarray(ref.copy())
+    _same(xnp.lib.recfunctions.structured_to_unstructured(x), rfn.structured_to_unstructured(ref))
+    _same(xnp.lib.recfunctions.drop_fields(x, "a"), rfn.drop_fields(ref, "a"))
+    _same(xnp.lib.recfunctions.rename_fields(x, {"a": "c"}), rfn.rename_fields(ref, {"a": "c"}))
+    _same(xnp.lib.recfunctions.repack_fields(x), rfn.repack_fields(ref))
+    _same(xnp.lib.recfunctions.unstructured_to_structured(xnp.ones((2, 2)), names=["p", "q"]),
+          rfn.unstructured_to_structured(np.ones((2, 2)), names=["p", "q"]))
+    assert xnp.lib.recfunctions.get_names(x.dtype) == rfn.get_names(ref.dtype)
+    with pytest.raises(HostDtypeError, match="recfunctions.drop_fields"):
+        xnp.jit(lambda v: xnp.lib.recfunctions.drop_fields(x, "a")["b"] + v)(1.0)
+
+
+def test_special_functions_on_host_dtypes_are_scipys():
+    scipy_special = pytest.importorskip("scipy.special")
+    longs = POPULATIONS["longdouble"]
+    for name in ("expit", "logit"):  # SciPy has long double loops for these
+        _same(getattr(xnp.special, name)(xnp.asarray(longs)),
+              getattr(scipy_special, name)(longs))
+    for name, value in (("ndtr", longs), ("erf", np.array([0.5, 1.0], dtype=object)),
+                        ("gammaln", np.array(WORDS))):
+        with pytest.raises(TypeError, match=rf"xnp\.special\.{name}: .*not supported"):
+            getattr(xnp.special, name)(xnp.asarray(value))
+        with pytest.raises(TypeError):  # SciPy refuses them too
+            getattr(scipy_special, name)(value)
+    assert type(xnp.special.erf(xnp.arange(3.0))) is xnp.Array  # numbers: xnp's own
+
+
+# --------------------------------------------------------------------------- h.at, h.base
+
+
+def _at_oracle(ref, idx, kind, values):
+    out = ref.copy()
+    if kind == "set":
+        out[idx] = values
+    else:
+        {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "min": np.minimum,
+         "max": np.maximum}[kind].at(out, idx, values)
+    return out
+
+
+@pytest.mark.parametrize("kind, values, ops", [
+    ("str", "Q", ["set", "add"]),
+    ("datetime64", np.timedelta64(2, "D"), ["add", "subtract"]),
+    ("datetime64", np.datetime64("2000-01-01"), ["set", "min", "max"]),
+    ("object", 7, ["set", "add", "multiply"]),
+    ("longdouble", np.longdouble(2) / 3, ["set", "add", "subtract", "multiply", "min", "max"]),
+])
+def test_at_updates_on_host_arrays_match_numpy_ufunc_at(kind, values, ops):
+    ref = POPULATIONS[kind] if kind != "object" else np.array([1, 2.5, 3, 4, 5, 6], dtype=object)
+    h = xnp.asarray(ref.copy())
+    for op in ops:
+        for idx in ([0, 2, 2], slice(1, 4), 3, xnp.asarray([5, 0])):
+            got = getattr(h.at[idx], op)(values)
+            want = _at_oracle(ref, np.asarray(idx) if isinstance(idx, xnp.ndarray) else idx,
+                              op, values)
+            _same(got, want)
+            assert got is not h
+    _same(h, ref)  # never modified
+    _same(h.at[1:3].get(), ref[1:3])
+    assert not np.shares_memory(np.asarray(h.at[1:3].get()), np.asarray(h))  # a copy
+
+
+def test_at_modes_on_host_arrays():
+    ref = np.array(WORDS)
+    h = xnp.asarray(ref)
+    _same(h.at[[1, 9, -2]].get(mode="clip"), ref[[1, 5, 4]])
+    _same(h.at[[1, 9]].get(mode="fill"), np.array(["fig", ""], ref.dtype))
+    _same(h.at[[1, 9]].get(mode="fill", fill_value="?"), np.array(["fig", "?"], ref.dtype))
+    _same(h.at[[0, 9]].set("Q", mode="drop"), _at_oracle(ref, [0], "set", "Q"))
+    _same(h.at[9].set("Q", mode="clip"), _at_oracle(ref, 5, "set", "Q"))
+    _same(h.at[[0, -9]].add("!", mode="promise_in_bounds"), _at_oracle(ref, [0], "add", "!"))
+    dates = POPULATIONS["datetime64"]
+    _same(xnp.asarray(dates).at[7].get(mode="fill"), np.array("NaT", dates.dtype))
+    grid = ref.reshape(2, 3)
+    _same(xnp.asarray(grid).at[..., [0, 5]].get(mode="fill"),
+          np.array([[grid[0, 0], ""], [grid[1, 0], ""]], ref.dtype))
+    with pytest.raises(IndexError):  # mode None: NumPy's bounds check
+        h.at[6].set("x")
+    with pytest.raises(ValueError, match="unknown mode"):
+        h.at[0].get(mode="wrap")
+
+
+def test_at_on_host_arrays_refuses_what_numpy_refuses():
+    d = xnp.asarray(POPULATIONS["datetime64"])
+    with pytest.raises(TypeError, match=r"at\[\.\.\.\]\.min: .*<U5"):
+        xnp.asarray(np.array(WORDS)).at[0].min("a")  # NumPy's minimum has no string loop
+    with pytest.raises(TypeError, match=r"at\[\.\.\.\]\.add: .*datetime64\[D\]"):
+        d.at[0].add(d[1])  # date + date
+    with pytest.raises(TypeError, match=r"at\[\.\.\.\]\.multiply: .*datetime64\[D\]"):
+        d.at[0].multiply(2)
+    with pytest.raises(HostDtypeError, match="at"):
+        xnp.jit(lambda v: STR.at[0].set("z").size + v)(1.0)
+
+
+@pytest.mark.parametrize("kind", list(POPULATIONS))
+def test_views_of_host_arrays_have_their_base_and_share_writes(kind):
+    ref = POPULATIONS[kind].copy()
+    h = xnp.asarray(ref.copy())
+    v = h[1:]
+    assert v.base is h and ref[1:].base is ref
+    assert h.base is None
+    assert h.reshape(2, 3).base is h and h[::2][1:].base is h  # NumPy's collapsed base
+    v[0] = h[0]
+    ref[1:][0] = ref[0]
+    _same(h, ref)
+    assert h.copy().base is None
+
+
+# --------------------------------------------------------------------------- survey gaps
+
+
+def test_in_place_writers_write_into_host_arrays():
+    ref = np.array(WORDS)
+    cases = [
+        lambda m, a: m.copyto(a, ref[::-1]),
+        lambda m, a: m.put(a, [0, 5], ["P", "Q"]),
+        lambda m, a: m.putmask(a, ref == "fig", "F"),
+        lambda m, a: m.place(a, ref == "", ["E"]),
+        lambda m, a: m.put_along_axis(a, np.array([1]), "Z", axis=0),
+    ]
+    for case in cases:
+        want = ref.copy()
+        case(np, want)
+        h = xnp.asarray(ref.copy())
+        assert case(xnp, h) is None
+        _same(h, want)
+    grid, h = np.array([["a", "b"], ["c", "d"]]), xnp.asarray(np.array([["a", "b"], ["c", "d"]]))
+    np.fill_diagonal(grid, "x")
+    xnp.fill_diagonal(h, "x")
+    _same(h, grid)
+
+
+@pytest.mark.parametrize("fn, data", [(lambda v: v[:1], WORDS), (lambda v: str(v) * 2, [1, 22]),
+                                      (len, WORDS), (lambda v: v + np.timedelta64(1, "D"),
+                                                     POPULATIONS["datetime64"][[0, 2]])])
+def test_vectorize_with_host_dtypes_is_numpys(fn, data):
+    ref = np.asarray(data)
+    _same(xnp.vectorize(fn)(xnp.asarray(ref)), np.vectorize(fn)(ref))
+    with pytest.raises(HostDtypeError):
+        xnp.jit(lambda v: v + xnp.vectorize(len)(STR))(1.0)
+
+
+def test_format_of_host_elements_is_numpys():
+    for data in (WORDS, [b"ab", b"c"], POPULATIONS["datetime64"], POPULATIONS["longdouble"]):
+        ref = np.asarray(data)
+        h = xnp.asarray(ref)
+        assert f"{h[0]}" == f"{ref[0]}" and format(h[1], "") == format(ref[1], "")
+    assert f"{xnp.asarray(np.array(WORDS))[0]:>8}" == f"{np.str_(WORDS[0]):>8}"

@@ -1,7 +1,8 @@
 """Tests of ``xnp/numpy_api/indexing.py``: ``x[idx]``, ``x[idx] = v``, ``x.at[idx]`` and
 the indexing routines, against NumPy (eager, jit, ``eval_jaxpr``); NumPy's
-aliasing of basic-index views (eagerly, and functionalized under jit); the
-acceptance seeds S-24/S-25; and the lax slicing primitives with traced indices."""
+aliasing of basic-index views (eagerly, and functionalized under jit); data-dependent
+output sizes and static indices under jit; and the lax slicing primitives with traced
+indices."""
 
 import numpy as np
 import pytest
@@ -333,10 +334,10 @@ def test_rebind_traced_errors():
     assert float(xnp.jit(cast)(1)) == 2.5  # a Python-scalar argument is immutable
 
 
-# --------------------------------------------------------------------------- seeds S-24 / S-25
+# --------------------------------------------------------------------------- data-dependent sizes
 
 
-def test_s24_where_nonzero_size():
+def test_where_nonzero_size_under_jit():
     v = np.array([1.0, -1.0, 2.0, 3.0, 4.0])
     with pytest.raises(xnp.errors.ConcretizationTypeError, match="size argument of xnp.nonzero "
                                                                  "must be statically specified"):
@@ -349,7 +350,7 @@ def test_s24_where_nonzero_size():
     assert np.asarray(r).tolist() == [0, 2]
 
 
-def test_s25_indexing_under_jit():
+def test_indexing_needing_concrete_values_under_jit():
     def slice_traced(x):
         return xnp.ones(3)[:x.astype(np.int64)]
 

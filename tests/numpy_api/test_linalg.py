@@ -1,6 +1,6 @@
 """NumPy-surface tests of ``xnp/numpy_api/linalg.py`` (dot, matmul, vdot, inner, outer,
 tensordot, vecdot) against NumPy: every shape case of each function, dtype promotion,
-bool products, errors with NumPy's classes, and the S-06 jaxpr."""
+bool products, errors with NumPy's classes, and the jaxpr of a ``dot``."""
 
 import ml_dtypes
 import numpy as np
@@ -157,7 +157,7 @@ def _norm(text):
     return " ".join(str(text).split())
 
 
-def test_s06_jaxpr_exact():
+def test_dot_jaxpr_exact():
     np.random.seed(0)
     x = np.random.randn(3, 4)
     y = np.random.randn(4)

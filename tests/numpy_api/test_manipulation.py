@@ -74,7 +74,7 @@ def test_reshape_method_forms_and_unsupported():
     assert not np.shares_memory(np.asarray(x), np.asarray(y))
 
 
-def test_reshape_with_traced_size_raises():  # S-18
+def test_reshape_with_traced_size_raises():
     @xnp.jit
     def f(x):
         return x.reshape(xp.array(x.shape).prod())

@@ -1,4 +1,4 @@
-"""ShapedArray and ShapeDtypeStruct: equality, hashing, repr/str (S-04, S-09)."""
+"""ShapedArray and ShapeDtypeStruct: equality, hashing, repr/str, and tracer metadata (shape, dtype, ndim)."""
 
 import ml_dtypes
 import numpy as np

@@ -1,6 +1,8 @@
-"""Tracer errors: the class hierarchy (S-44), what the messages name (function, file:line,
-argument, the operations that made a value a tracer: S-13/S-18/S-21/S-23/S-26), and leaked
-tracers under jit and make_jaxpr (S-39/S-40/S-41)."""
+"""Tracer errors: the class hierarchy (``TypeError``/``IndexError`` bases), what the messages
+name (function, file:line, argument, the operations that made a value a tracer: Python
+``if`` on a traced value, a traced reshape size, ``int()`` of a staged size, the conversion
+table), and leaked tracers under jit and make_jaxpr (what a leaked tracer still allows,
+leak checking)."""
 
 import os
 

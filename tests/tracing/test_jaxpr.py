@@ -1,4 +1,4 @@
-"""The jaxpr IR: pretty-printer golden strings (catalogue section 0.3), variable naming,
+"""The jaxpr IR: pretty-printer golden strings (JAX's token order and notation), variable naming,
 literals, the type checker, and ``eval_jaxpr(make_jaxpr(f)) == f`` round trips."""
 
 import functools

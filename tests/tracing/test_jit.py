@@ -59,7 +59,7 @@ def test_retrace_on_new_shape_dtype_weak_type():
     assert c.n == 3
     f(2.0)  # weak float64[]
     assert c.n == 4
-    f(np.float64(2.0))  # strong float64[]: a different entry (D-2)
+    f(np.float64(2.0))  # strong float64[]: a different entry from the weak one
     assert c.n == 5
     f(3.0)
     f(np.float64(5.0))

@@ -10,6 +10,7 @@ JAX's ``lax.linalg`` names.
 from xnp.lax import ad_util, elementwise, gather_scatter, reductions, shape_ops, slicing
 from xnp.lax import trigonometric
 from xnp.lax import padding, products
+from xnp.lax import state
 from xnp.lax import control_flow
 from xnp.lax import cumulative, sorting, windowed
 from xnp.lax import special
@@ -25,7 +26,7 @@ from xnp.lax import callback
 from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
 _FAMILIES = (ad_util, elementwise, trigonometric, shape_ops, padding, slicing, gather_scatter,
-             reductions, products, control_flow, windowed, cumulative, sorting, special, bits,
+             reductions, products, state, control_flow, windowed, cumulative, sorting, special, bits,
              _fft_family, prng, convolution, decompositions, sharding, parallel, shmap, callback)
 
 __all__ = []

@@ -198,7 +198,8 @@ cumsum_p.transpose = R.zero_ct_passthrough(_cumsum_transpose)
 def cumsum(operand: Array, axis: int = 0, reverse: bool = False) -> Array:
     """Cumulative sum of ``operand`` along ``axis`` (negative counts from the end).
 
-    Shape and dtype: the operand's (numeric; no accumulation upcast, integers wrap).
+    Shape and dtype: the operand's (numeric; no accumulation upcast, integers wrap;
+    float16 rounds after every step, as NumPy's ``add.accumulate``).
     ``reverse=True`` sums from the end.
 
     Raises

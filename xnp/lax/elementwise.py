@@ -688,7 +688,7 @@ select_n_p = kit.primitive("select_n", shape=_select_n_shape, dtype=_select_n_dt
 
 
 def select_n(which: Array, *cases: Array) -> Array:
-    """Elementwise ``cases[which]``: case 0 where ``which`` is False/0 (decision D-6).
+    """Elementwise ``cases[which]``: case 0 where ``which`` is False/0.
 
     ``which`` is bool (at most two cases) or int32; the cases have one dtype;
     shapes as for elementwise ops (equal, rank 0, or size-1 dims). An int32

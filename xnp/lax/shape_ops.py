@@ -590,6 +590,11 @@ def reduce_sum(x: Array, axes) -> Array:
     promotion and no accumulation upcast (``xnp.sum`` adds both). Shape:
     ``x.shape`` without ``axes``. Dtype: ``x.dtype`` (numeric; not bool).
 
+    float16 sums in NumPy's order: the innermost run of reduced axes (in memory order;
+    the trailing reduced axes of a C-contiguous array) in float32, rounded once, and
+    each other reduced axis step by step with a rounding to float16 after each step
+    (``reduce_prod`` likewise; ``backends/xla/lowering/float16.py``).
+
     Raises
     ------
     TypeError

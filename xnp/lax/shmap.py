@@ -343,6 +343,9 @@ def shard_map(f, mesh, in_specs, out_specs, *, check_rep: bool = False):
         blocks = [_block(a, n, sizes) for a, n in zip(avals, in_names)]
         with parallel.axis_env(sizes):
             body = common.trace_body(f, args, blocks, transformation="shard_map")
+        if body.ref_consts:
+            raise NotImplementedError(f"xnp.{fname}: the function closes over a ref made "
+                                      "outside it; pass its value as an argument instead")
         outs_struct = tree_unflatten(body.out_tree, list(range(len(body.out_avals))))
         ospecs: list = []
         _match(fname, "out_specs", out_specs, outs_struct, "", ospecs)

@@ -20,7 +20,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, is_xnp
 from xnp.numpy_api._views import is_write_back_of, track_view
 from xnp.numpy_api._views import rebind as _rebind
-from xnp.tracing import core, errors
+from xnp.tracing import core, errors, rebound
 
 __all__ = ["getitem", "setitem"]
 
@@ -565,6 +565,8 @@ def getitem(x, idx):
     xnp.errors.NonConcreteBooleanIndexError
         A traced boolean mask (its True count decides the result shape).
     """
+    if core._REBOUND_ON[0]:  # arrays rebound to traced values (xnp.tracing.rebound)
+        x, idx = rebound.resolve(x), rebound.resolve_index(idx)
     entries, scalar = _parse(x.shape, idx)
     if any(e.kind in _ADVANCED for e in entries):
         return _gather_entries(x, entries)
@@ -645,11 +647,17 @@ def setitem(x, idx, value) -> None:
         As NumPy (bad index, shape mismatch, Python int out of range, casting).
     xnp.errors.ForeignWriteError
         Writing into an eager array inside jit (a side effect), a traced value into an
-        eager array under grad/vmap (the transformation then runs the function under
-        jit), or into a tracer of an enclosing transformation.
+        eager array under grad/vmap that the transformed function did not make (one it
+        made is rebound to a traced value first), or into a tracer of an enclosing
+        transformation.
     xnp.errors.NonConcreteBooleanIndexError
         A traced mask with a value of data-dependent shape.
     """
+    if core._REBOUND_ON[0]:
+        value, idx = rebound.resolve(value), rebound.resolve_index(idx)
+    if type(x) is core.Array:
+        adopted = rebound.adopt(x, (value, idx))  # made by the running grad/vmap function
+        x = x if adopted is None else adopted
     if type(x) is core.Array:
         core.check_eager_write(x.aval, value, idx)
         nval = value._value if type(value) is core.Array else value

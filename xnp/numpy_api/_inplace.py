@@ -12,7 +12,7 @@ from xnp import lax
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import setitem
-from xnp.numpy_api._util import is_xnp
+from xnp.numpy_api._util import is_xnp, raise_host_dtype
 from xnp.numpy_api._views import rebind
 from xnp.tracing import core
 
@@ -20,7 +20,11 @@ __all__ = ["check_target", "assign", "cycled"]
 
 
 def check_target(fname: str, a, argname: str = "a"):
-    """``a`` must be an xnp array (it is modified in place); ``TypeError`` otherwise."""
+    """``a`` must be an xnp array (it is modified in place); ``TypeError`` otherwise (an
+    array of a dtype XLA has no type for raises ``HostDtypeError``: NumPy's function
+    then writes into it, eagerly)."""
+    if isinstance(a, core.Array) and type(a) is not core.Array:
+        raise_host_dtype(fname, argname, a.dtype)
     if not is_xnp(a):
         raise TypeError(f"xnp.{fname}: argument `{argname}` must be an xnp array (it is "
                         f"modified in place), got {type(a).__name__}")

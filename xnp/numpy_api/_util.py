@@ -12,8 +12,8 @@ import numpy as np
 from xnp import _default_dtypes
 from xnp._default_dtypes import default_complex, default_float, default_int
 from xnp import config, lax
-from xnp.numpy_api._views import rebind_traced
-from xnp.tracing import core, errors
+from xnp.numpy_api._views import rebind_traced, resolve
+from xnp.tracing import core, errors, rebound
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
 
 __all__ = [
@@ -53,7 +53,7 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         ``x`` is not array-like (names ``fname`` and ``argname``).
     """
     if is_xnp(x):
-        return x
+        return resolve(x)  # an array rebound to a traced value is that tracer
     t = type(x)
     if t in _PY_SCALARS:
         dt = _default_dtypes.python_scalar_dtype(x)
@@ -489,6 +489,10 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
             f"with casting rule {casting!r}")
     if ra.dtype != oa.dtype:
         res = lax.convert_element_type(res, oa.dtype)
+    adopted = rebound.adopt(out, (res,)) if type(out) is core.Array else None
+    if adopted is not None:  # an array the running grad/vmap function made: now traced
+        rebind_traced(adopted, res, fname)
+        return out
     if type(out) is core.Array:
         core.check_eager_write(oa, res)
         out._writable_value()[...] = res._value if type(res) is core.Array else res

@@ -2,7 +2,7 @@
 
 A tracer (``jit``, ``grad``/``jvp``/``vjp``/``linearize``, ``vmap``) cannot be
 written in place; ``x[idx] = v`` and ``x += y`` *rebind* it to the updated value
-(functionalization, DESIGN.md). NumPy's aliasing is reproduced on top of that:
+(functionalization: docs/architecture.md, "In-place updates and views"). NumPy's aliasing is reproduced on top of that:
 
 * a basic-index read ``v = x[idx]`` of a tracer records ``v.view_of`` (its base,
   the index and the base's value token at read time) and registers ``v`` as a
@@ -33,10 +33,14 @@ import weakref
 import numpy as np
 
 from xnp import lax
+from xnp.lax import state as _state
 from xnp.numpy_api import _layout
-from xnp.tracing import core, errors
+from xnp.tracing import core, errors, rebound as _rebound
 
-__all__ = ["ViewOf", "track_view", "rebind", "rebind_traced", "is_write_back_of"]
+__all__ = ["ViewOf", "track_view", "rebind", "rebind_traced", "is_write_back_of", "adopt",
+           "resolve"]
+
+resolve = _rebound.resolve
 
 
 class ViewOf:
@@ -148,8 +152,10 @@ def rebind(t, new, skip=None) -> None:
     """
     trace = core.current_trace()
     if t._trace is not trace:
-        # under grad/vmap the transformation retries the function under jit (the array may
-        # have been created inside it from constants, which the enclosing jit traced)
+        adopted = adopt(t, (new,))  # made inside the function that grad/vmap runs in jit
+        if adopted is not None:
+            rebind(adopted, new, skip)
+            return
         raise errors.ForeignWriteError(
             f"xnp: in-place update of a traced array {errors.aval_str(t.aval)} that belongs to an "
             "enclosing transformation (a closure of a nested jit/grad/vmap or a lax "
@@ -216,3 +222,137 @@ def rebind_traced(tracer, new, opname: str):
         new = lax.convert_element_type(new, ta.dtype, weak_type=ta.weak_type)
     rebind(tracer, new)
     return tracer
+
+
+# --------------------------------------------------------------------------- rebound arrays
+
+
+def _owner(v: np.ndarray) -> np.ndarray:
+    while isinstance(v.base, np.ndarray):
+        v = v.base
+    return v
+
+
+def _element_map(v: np.ndarray, owner: np.ndarray):
+    """The flat positions in ``owner`` (C-contiguous, same dtype) of ``v``'s elements, or
+    None when ``v`` is not an element-aligned view of it."""
+    size = owner.itemsize
+    if v.dtype != owner.dtype:
+        return None
+    off = v.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    if off % size or any(st % size for st in v.strides):
+        return None
+    idx = np.full(v.shape, off // size, dtype=np.int64)
+    for k, (n, st) in enumerate(zip(v.shape, v.strides)):
+        shape = [1] * v.ndim
+        shape[k] = n
+        idx = idx + (np.arange(n, dtype=np.int64) * (st // size)).reshape(shape)
+    return idx
+
+
+_FLAT = _state.Indexer((("arr",),))
+
+
+def _family_view(root_t, idx: np.ndarray, owner_shape):
+    """A traced view of ``root_t`` (the owner's value) holding the elements at ``idx``."""
+    n = int(np.prod(owner_shape, dtype=np.int64))
+    ids = core.lift(idx)
+
+    def read(base):
+        return _state.index_get(lax.reshape(base, (n,)), _FLAT, [ids])
+
+    def write(base, new):
+        flat = _state.index_update(lax.reshape(base, (n,)), _FLAT, [ids], new)
+        return lax.reshape(flat, owner_shape)
+
+    return track_view(root_t, read(root_t), None, read=read, write=write)
+
+
+def adopt(x, values):
+    """Before writing ``values`` into the eager array ``x``: when ``values`` hold a tracer
+    and ``x`` was made by the function that the current (non-staging) transformation runs,
+    rebind ``x`` and every array of that function sharing its memory (NumPy views of one
+    buffer) to tracers, each a traced view of the buffer's value, and return ``x``'s
+    tracer; the caller then does the traced write. Otherwise None (the eager write path
+    decides: constants are written in place, anything else raises)."""
+    t = _rebound.resolve(x)
+    if t is not x:
+        return t
+    if type(x) is not core.Array and not isinstance(x, core.Tracer):
+        return None
+    scope = _rebound.current_scope()
+    trace = core.current_trace()
+    if scope is None or trace.staging or scope.trace is not trace or not core._holds_tracer(
+            tuple(values)):
+        return None
+    if not scope.made_here(x) and not (type(x) is core.Array and isinstance(x._val, np.ndarray)
+                                       and scope.owns(_owner(x._val))):
+        return None  # made outside the function (a global or a closure)
+    const_tracer = getattr(trace, "const_tracer", None)
+    if const_tracer is None:
+        return None
+    if isinstance(x, core.Tracer):
+        return _adopt_tracer(x, trace, scope)
+    if x._dev is not None:
+        return None
+    v = x._value
+    owner = _owner(v) if isinstance(v, np.ndarray) else None
+    if owner is not None and owner is not v and not scope.owns(owner):
+        return None  # a view of memory made outside the function (a global): refused
+    members = [x]
+    if owner is not None and owner.flags.c_contiguous:
+        members = [a for a in scope.live_arrays() if type(a) is core.Array and a._dev is None
+                   and isinstance(a._val, np.ndarray) and _owner(a._val) is owner
+                   and _rebound.resolve(a) is a]
+        if not any(a is x for a in members):
+            members.append(x)  # made outside the recorded paths (e.g. an eager reshape view)
+        maps = [_element_map(a._val, owner) for a in members]
+        if any(m is None for m in maps):
+            members = [x]
+    if members == [x] or len(members) == 1:
+        tracer = const_tracer(core.Array(np.array(v), x.weak_type))
+        _rebound.rebind_value(x, tracer, scope)
+        return tracer
+    root_weak = next((a.weak_type for a in members if a._val is owner), x.weak_type)
+    root_t = const_tracer(core.Array(np.array(owner), root_weak))
+    whole = np.arange(owner.size, dtype=np.int64).reshape(owner.shape)
+    for a, m in zip(members, maps):
+        if a._val is owner or (m.shape == owner.shape and np.array_equal(m, whole)):
+            _rebound.rebind_value(a, root_t, scope)
+        else:
+            _rebound.rebind_value(a, _family_view(root_t, m, owner.shape), scope)
+    return _rebound.resolve(x)
+
+
+def _adopt_tracer(x, trace, scope):
+    """``adopt`` for a tracer of an enclosing trace (``y = zeros(n)`` in a function that
+    grad/vmap runs inside jit): its view root and all the root's live views are rebound
+    to tracers of ``trace`` that are views of the new root."""
+    if x._trace is trace or not x._trace.staging:
+        return None
+    root = x
+    while root.view_of is not None and isinstance(root.view_of.base, core.Tracer) and (
+            root.view_of.base._trace is x._trace):
+        root = root.view_of.base
+    # a fresh tracer of root's trace for the same value: root itself becomes rebound
+    copy = type(root)(root._trace, root.aval, root.val, getattr(root, "src", None))
+    new_root = trace.const_tracer(copy)
+    _rebound.rebind_value(root, new_root, scope)
+
+    def follow(old, new):
+        for v in _live_views(old):
+            rec = v.view_of
+            if rec is None or rec.base is not old or _rebound.resolve(v) is not v:
+                continue
+            if rec.write is None or rec.base_token is not old._value_token():
+                continue  # an undecided or stale view: writes through it keep raising
+            nv = track_view(new, rec.read(new), rec.entries, read=rec.read, write=rec.write,
+                            strides=rec.strides)
+            _rebound.rebind_value(v, nv, scope)
+            follow(v, nv)
+
+    follow(root, new_root)
+    return _rebound.resolve(x)
+
+
+_rebound.register_adopter(adopt)

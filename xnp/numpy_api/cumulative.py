@@ -6,9 +6,9 @@ NumPy 2 names, with ``include_initial``), ``nancumsum``, ``nancumprod``, ``diff`
 Dtypes follow NumPy: the accumulator is the ``sum``/``prod`` one (bool and narrow
 integers widen to the default integer of their signedness, ``dtype=`` overrides;
 a bool ``dtype`` accumulates with logical or/and, as NumPy's ``add``/``multiply``
-do on bool); float16 and bfloat16 accumulate in float32 and are cast back, on
-every backend (NumPy rounds to float16 after every step, so the last digits can
-differ). Axes are static; ``axis=None`` works on the flattened array and a 0-d
+do on bool). float16 rounds to float16 after every step, as NumPy's ``accumulate``
+does (a long float16 ``cumsum`` stalls where the step is below half an ulp of the
+total), eagerly and under ``jit``; bfloat16 accumulates in float32 and is cast back. Axes are static; ``axis=None`` works on the flattened array and a 0-d
 input counts as 1-d, as in NumPy.
 """
 
@@ -92,7 +92,8 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
     Notes
     -----
-    float16/bfloat16 accumulate in float32 (see the module docstring); integer
+    float16 rounds after every step, bfloat16 accumulates in float32 (see the module
+    docstring); integer
     sums wrap around on overflow, as in NumPy.
     """
     x, ax = _operand("cumsum", a, axis)

@@ -7,7 +7,7 @@ Positions given as ``obj``/``indices_or_sections``, shapes and axes are static
 (a traced one raises ``xnp.errors.ConcretizationTypeError``); values may be
 traced. The in-place writers modify an eager array as NumPy does and rebind a
 tracer under ``jit``/``grad``/``vmap`` (a jitted function's argument is written
-back to the caller; DESIGN.md).
+back to the caller; docs/architecture.md, "In-place updates and views").
 """
 
 from __future__ import annotations

@@ -580,7 +580,7 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     -------
     Array
         The broadcast shape and the promoted dtype of ``x`` and ``y``: the jaxpr is
-        ``select_n(condition, y, x)`` (D-6: case 0 where the condition is False).
+        ``select_n(condition, y, x)`` (case 0 where the condition is False).
     """
     if x is None and y is None:
         from xnp.numpy_api import indexing  # noqa: PLC0415  (the one-argument form lives there)

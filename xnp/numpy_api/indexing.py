@@ -456,6 +456,8 @@ def put_along_axis(arr, indices, values, axis):
     pick any of them.
     """
     target = arr
+    if isinstance(target, core.Array) and type(target) is not core.Array:
+        _util.raise_host_dtype("put_along_axis", "arr", target.dtype)  # NumPy's writes it
     if not is_xnp(target):
         raise TypeError("xnp.put_along_axis: `arr` must be an xnp array (it is modified in place)")
     if axis is None:

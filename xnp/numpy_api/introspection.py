@@ -18,6 +18,7 @@ from xnp import lax
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, is_xnp, normalize_axes
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.host_arrays import to_host, wrap
 from xnp.tracing.transformations import vmap
 
 __all__ = ["shape", "ndim", "size", "isscalar", "iterable", "may_share_memory",
@@ -265,6 +266,18 @@ class vectorize:
         if self.pyfunc is np._NoValue:  # decorator factory: @vectorize(otypes=...)
             (func,) = args
             return vectorize(func, self.otypes, None, self.excluded, self.cache, self.signature)
+        try:
+            return self._call(args, kwargs)
+        except errors.HostDtypeError:
+            # strings, dates, objects ... in or out: NumPy's vectorize, eagerly only
+            if type(core.current_trace()) is not core.EvalTrace:
+                raise
+        seen: list = []
+        np_fn = np.vectorize(self.pyfunc, otypes=self.otypes, doc=self.__doc__,
+                             excluded=self.excluded, cache=self.cache, signature=self.signature)
+        return wrap(np_fn(*to_host(args, seen), **to_host(kwargs, seen)), seen)
+
+    def _call(self, args, kwargs):
         pos = [i for i in range(len(args)) if i not in self.excluded]
         names = [k for k in kwargs if k not in self.excluded]
         values = [asarray_for("vectorize", args[i], "args") for i in pos] + [

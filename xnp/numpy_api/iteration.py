@@ -1,7 +1,7 @@
 """``nditer`` and ``nested_iters``: NumPy's multi-operand iterator over eager arrays.
 
 NumPy's ``numpy.nditer`` runs over the NumPy arrays of the xnp operands (eager arrays
-wrap NumPy arrays: DESIGN.md), so every flag, ``op_flags``, ``op_dtypes``, buffering,
+wrap NumPy arrays: docs/architecture.md, "Eager arrays have NumPy's semantics"), so every flag, ``op_flags``, ``op_dtypes``, buffering,
 casting, ``op_axes`` and broadcasting rule is NumPy's own. What it yields (``value``,
 ``operands``, ``itviews``, ``it[i]``) are xnp arrays sharing the iterator's memory:
 ``x[...] = v`` on them writes into the operands as NumPy's does (into the buffer or

@@ -7,7 +7,7 @@ Offsets (``k``, ``offset``), sizes and axes are static (a traced one raises
 ``xnp.errors.ConcretizationTypeError``). Index helpers (``tril_indices`` ...)
 depend only on static sizes and return int64 (default int) arrays. ``diagonal``
 returns a new array where NumPy returns a read-only view. ``fill_diagonal``
-writes in place: an eager array is modified, a tracer is rebound (DESIGN.md).
+writes in place: an eager array is modified, a tracer is rebound (docs/architecture.md, "In-place updates and views").
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 ``ctypes``, ``setflags``, ``flat``, ``resize``, ``byteswap``, ``getfield``/``setfield``,
 ``tofile``, ``dump``/``dumps``.
 
-An eager ``Array`` wraps a NumPy array (DESIGN.md, "Eager arrays have NumPy's
-semantics"), so these report and act on that array's memory exactly as NumPy does:
+An eager ``Array`` wraps a NumPy array (docs/architecture.md, "Eager arrays have
+NumPy's semantics"), so these report and act on that array's memory exactly as NumPy does:
 ``a.flags`` is NumPy's flags object of that memory (``a.flags.writeable = False``
 makes later writes raise NumPy's ``ValueError``), ``a[1:].base is a``, ``a.resize``
 reallocates in place. An array returned by ``jit`` holds a read-only view of its
@@ -29,7 +29,9 @@ from xnp import lax
 from xnp.numpy_api import _inplace, _layout, creation, ranges
 from xnp.numpy_api.manipulation import reshape
 from xnp.tracing import core, errors
+from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.core import Array, Tracer
+from xnp.tracing.host_arrays import HostArray
 
 __all__ = ["TracerMemoryError", "asfortranarray", "flatiter", "install", "isfortran",
            "wrapper_of"]
@@ -55,7 +57,7 @@ def wrapper_of(value: np.ndarray) -> Array:
         found = next((r for r in gc.get_referrers(value)
                       if isinstance(r, Array) and r._val is value), None)
         if found is None:
-            found = Array(value)
+            found = Array(value) if value.dtype in SUPPORTED_DTYPES else HostArray(value)
         _WRAPPERS[key] = weakref.ref(found, lambda r, k=key: _forget(k, r))
     return found
 

@@ -6,8 +6,11 @@
 Everything here validates, normalises and picks dtypes with NumPy's rules, then
 calls ``xnp.lax``. Accumulation dtypes follow NumPy: bool and narrow integers
 sum/multiply in the default integer of their signedness; ``mean``/``var``/``std``
-of integers are float64; float16/bfloat16 accumulate in float32 and are cast
-back (on every backend, so eager and jit agree). Axes must be static.
+of integers are float64. ``sum``/``prod`` of float16 accumulate as NumPy's float16 loops
+do (float32 along the innermost reduced axes, rounded to float16 between the steps of
+the others: ``lax.reduce_sum``), eagerly bit for bit and under ``jit`` in the same order;
+bfloat16 and ``mean``/``var``/``std`` of float16 accumulate in float32 and are cast back.
+Axes must be static.
 """
 
 from __future__ import annotations
@@ -49,7 +52,9 @@ def _default_uint() -> np.dtype:
 
 
 def _sum_dtype(fname: str, in_dtype: np.dtype, dtype) -> tuple[np.dtype, np.dtype]:
-    """``(accumulator, result)`` dtypes of ``sum``/``prod`` (NumPy's rules, float16 in float32)."""
+    """``(accumulator, result)`` dtypes of ``sum``/``prod`` and the cumulative functions
+    (NumPy's rules; bfloat16 accumulates in float32, float16 in float16, whose reductions
+    follow NumPy's float16 loops: see ``lax.reduce_sum``)."""
     if dtype is not None:
         result = canonical_dtype(dtype, name="dtype")
     elif in_dtype in kit.BOOL or (
@@ -59,7 +64,10 @@ def _sum_dtype(fname: str, in_dtype: np.dtype, dtype) -> tuple[np.dtype, np.dtyp
         result = _default_uint()
     else:
         result = in_dtype
-    return _accumulator(result), result
+    return (result if result == _F16 else _accumulator(result)), result
+
+
+_F16 = np.dtype(np.float16)
 
 
 def _accumulator(dt: np.dtype) -> np.dtype:
@@ -214,7 +222,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     Notes
     -----
     Unlike NumPy, reducing over all axes returns a 0-d ``Array``, not a scalar.
-    float16 and bfloat16 accumulate in float32 on every backend.
+    float16 accumulates in NumPy's order (see the module docstring), bfloat16 in
+    float32.
 
     Examples
     --------

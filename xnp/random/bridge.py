@@ -55,6 +55,8 @@ import numpy as np
 from xnp.random import staged
 from xnp.random.summaries import SUMMARIES
 from xnp.tracing import core, errors
+from xnp.tracing.avals import SUPPORTED_DTYPES
+from xnp.tracing.host_arrays import HostArray
 
 __all__ = ["StatefulRandomError", "Spec", "forward", "method", "function", "staged_check",
            "home_trace", "numpy_call", "KEY_API_HINT"]
@@ -224,6 +226,8 @@ def _host(x):
     t = type(x)
     if t is core.Array:
         return x._value
+    if t is HostArray:
+        return x._val
     if t in _PLAIN:
         return x
     if _holds_tracer(x):
@@ -272,13 +276,16 @@ def _call(owner, spec: Spec, args: tuple, kwargs: dict):
         target = kwargs[spec.write]
     elif spec.write_pos is not None and len(args) > spec.write_pos:
         target = args[spec.write_pos]
-    buf = None if type(target) is not core.Array else _writable(target)
+    buf = (_writable(target) if type(target) is core.Array else
+           target._val if type(target) is HostArray else None)
     host_args = [buf if buf is not None and a is target else _host(a) for a in args]
     host_kwargs = {k: buf if buf is not None and v is target else _host(v)
                    for k, v in kwargs.items()}
     res = numpy_call(owner._np, spec, host_args, host_kwargs)
     if type(res) is np.ndarray:
-        return target if buf is not None and res is buf else core.lift(res)
+        # strings, dates, objects ... (choice, permutation of such an array) as HostArray
+        return target if buf is not None and res is buf else (
+            core.lift(res) if res.dtype in SUPPORTED_DTYPES else HostArray(res))
     return res
 
 

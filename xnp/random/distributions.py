@@ -38,6 +38,7 @@ from xnp.numpy_api import sorting as _sorting
 from xnp.numpy_api.dtypes import finfo, iinfo
 from xnp.random.keys import canonical_shape, check_key, key_words, raw_bits
 from xnp.tracing import core, errors
+from xnp.tracing.host_arrays import check_eager, wrap
 
 __all__ = ["uniform", "normal", "randint", "bernoulli", "gumbel", "exponential",
            "truncated_normal", "multivariate_normal", "categorical", "choice", "permutation"]
@@ -455,6 +456,8 @@ def permutation(key, x, axis=0, independent=False):
         ``AxisError``: ``axis`` out of range.
     """
     key = check_key("permutation", key)
+    if _is_host(x):
+        return _on_host("permutation", x, lambda pos: permutation(key, pos, axis, independent))
     if not _util.is_xnp(x) and np.ndim(x) == 0:
         return _shuffle(key, _arange(_util.static_int("random.permutation", x, "x")), 0)
     x = _util.asarray_for("random.permutation", x, "x")
@@ -466,6 +469,19 @@ def permutation(key, x, axis=0, independent=False):
         return _shuffle(key, x, axis)
     order = _shuffle(key, _arange(aval.shape[axis]), 0)
     return _indexing.take(x, order, axis=axis)
+
+
+def _is_host(x) -> bool:
+    return isinstance(x, core.Array) and type(x) is not core.Array
+
+
+def _on_host(fname: str, x, draw):
+    """``draw`` (a function of an array) applied to the strings, dates, objects ... of
+    the ``HostArray`` ``x``, eagerly: ``draw`` picks positions from ``arange(x.size)``
+    shaped as ``x``, and the elements at those positions are gathered by NumPy."""
+    check_eager(x, f"random.{fname}")
+    pos = draw(lax.reshape(_arange(x.size), x.shape))
+    return wrap(np.take(x._val.reshape(-1), np.asarray(pos)))
 
 
 def choice(key, a, shape=(), replace=True, p=None, axis=0):
@@ -491,6 +507,8 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
         or ``p`` of the wrong shape. TypeError: bad key.
     """
     key = check_key("choice", key)
+    if _is_host(a):
+        return _on_host("choice", a, lambda pos: choice(key, pos, shape, replace, p, axis))
     shape = canonical_shape("choice", shape)
     scalar = not _util.is_xnp(a) and np.ndim(a) == 0
     if scalar:

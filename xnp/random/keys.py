@@ -19,7 +19,7 @@ Threefry variant, JAX's default since 0.5 (``jax_threefry_partitionable=True``):
 
 With these, xnp reproduces JAX's (0.10.2, default settings) keys and bits exactly,
 and its floats wherever the same float operations follow: checked for ``split``
-and ``normal`` in x64 and x32 mode (seed spec S-42). ``normal`` goes through
+and ``normal`` in x64 and x32 mode (``tests/test_random_keys.py``). ``normal`` goes through
 ``erf_inv``, which under ``jit`` (and the eager XLA backend) is XLA's, as in JAX,
 so jitted normals equal JAX's bit for bit; the eager NumPy backend uses SciPy's
 ``erfinv``, equal to rounding (a few ulp). JAX's legacy variant

@@ -180,6 +180,10 @@ class JVPTrace(core.Trace):
         self.linearizing = linearizing
         self.transformation = "grad" if linearizing else "jvp"
 
+    def const_tracer(self, value) -> JVPTracer:
+        """A tracer of this trace standing for the constant ``value`` (zero tangent)."""
+        return JVPTracer(self, *self.to_primal_tangent(value), core.source_info())
+
     def to_primal_tangent(self, x):
         if isinstance(x, JVPTracer) and x._trace is self:
             return x.primal, x.tangent

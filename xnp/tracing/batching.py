@@ -104,6 +104,10 @@ class BatchTrace(core.Trace):
         self.fun_name = fun_name
         self.fun_where = fun_where  # "f at file.py:3", for the message of a leaked tracer
 
+    def const_tracer(self, value) -> BatchTracer:
+        """A tracer of this trace standing for the constant ``value`` (unbatched)."""
+        return BatchTracer(self, *self.to_val_dim(value), core.source_info())
+
     def to_val_dim(self, x):
         if isinstance(x, BatchTracer) and x._trace is self:
             return x.val, x.batch_dim

@@ -36,6 +36,7 @@ from xnp._default_dtypes import PYTHON_SCALAR_TYPES, python_scalar_dtype, scalar
 from xnp.tracing import errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
+from xnp.tracing.state import Ref
 from xnp.tracing.source import SourceInfo, source_info
 
 from xnp.tracing.array_base import ArrayBase as _ArrayBase
@@ -135,6 +136,8 @@ class Primitive:
 
     def bind(self, *args, **params):
         """Apply the primitive under the current trace (eager, staged or transformed)."""
+        if _REBOUND_ON[0]:  # an eager array stands for a traced value (tracing/rebound.py)
+            args = tuple([_RESOLVE[0](a) for a in args])
         return _STATE.trace.process_primitive(self, args, params)
 
     def abstract_eval(self, *avals: ShapedArray, **params):
@@ -214,6 +217,14 @@ class _State(threading.local):
 _TRACING_THREADS: set = set()
 _get_ident = threading.get_ident
 
+#: :mod:`xnp.tracing.rebound`'s counters (functions run by grad/jvp/vmap, arrays rebound
+#: to traced values) and its recorder of the arrays such a function makes (called where
+#: eager arrays are made under a transformation: ``EvalTrace`` results and ``lift``)
+_SCOPES_ON = [0]
+_REBOUND_ON = [0]
+_NOTE_CREATED: list = [lambda arr: None]
+_RESOLVE: list = [lambda x: x]
+
 
 class set_current_trace:
     """Context manager: make ``trace`` the calling thread's current trace; restores the
@@ -270,8 +281,9 @@ def check_eager_write(aval, *values) -> None:
     ------
     xnp.errors.ForeignWriteError
         A staging trace (jit, make_jaxpr) is active: the write would happen once, while
-        tracing. Or a traced value is written under grad/jvp/vjp/vmap: the error carries
-        that trace, whose transformation then runs the function under jit.
+        tracing. Or a traced value is written under grad/jvp/vjp/vmap into an array that
+        the transformed function did not make (those are rebound first, see
+        :mod:`xnp.tracing.rebound`): the error carries that trace.
     """
     trace = _STATE.trace
     if type(trace) is EvalTrace:
@@ -338,6 +350,8 @@ def aval_of(x) -> ShapedArray:
     if t is Array:
         return x.aval
     if isinstance(x, Tracer) or (isinstance(x, Array) and x._user_subclass):
+        return x.aval
+    if t is Ref:
         return x.aval
     if t in _PY_SCALAR_TYPES:
         dt = python_scalar_dtype(x)
@@ -417,8 +431,15 @@ class EvalTrace(Trace):
             *weaks, **params)
         native = backend.native_type
         if prim.multiple_results:
-            return [Array(o if type(o) is native else backend.wrap_native(o), weak) for o in out]
-        return Array(out if type(out) is native else backend.wrap_native(out), weak)
+            res = [Array(o if type(o) is native else backend.wrap_native(o), weak) for o in out]
+            if _SCOPES_ON[0]:  # a function of grad/vmap runs: it may fill these arrays
+                for r in res:
+                    _NOTE_CREATED[0](r)
+            return res
+        res = Array(out if type(out) is native else backend.wrap_native(out), weak)
+        if _SCOPES_ON[0]:
+            _NOTE_CREATED[0](res)
+        return res
 
 
 #: the trace of eager evaluation: every thread's current trace when no transformation
@@ -471,6 +492,8 @@ def lift(value, weak_type: bool = False):
     t = _STATE.trace
     backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
     arr = Array(backend.from_host(value), weak_type)
+    if _SCOPES_ON[0]:  # a function of grad/vmap runs: it may fill this array
+        _NOTE_CREATED[0](arr)
     to_tracer = getattr(t, "to_tracer", None)
     return arr if to_tracer is None else to_tracer(arr)
 
@@ -588,7 +611,7 @@ class Tracer:
             raise self._convert_error("int")
         return int(v)
 
-    def __float__(self):  # D-5: it would drop a concrete jvp tracer's tangent: always raise
+    def __float__(self):  # it would drop a concrete jvp tracer's tangent: always raise
         raise self._convert_error("float")
 
     def __complex__(self):

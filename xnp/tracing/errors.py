@@ -1,7 +1,8 @@
 """Public error classes (``xnp.errors``) and the builders of their messages.
 
 Each class subclasses what NumPy code would catch (``TypeError``,
-``IndexError``), as in the table of the acceptance catalogue (S-44). Every
+``IndexError``): the conversion and concretization errors are ``TypeError``s,
+``NonConcreteBooleanIndexError`` is an ``IndexError``. Every
 message has three parts: what went wrong (with the aval, e.g. ``float64[3]``),
 where (the traced function, its file:line, the transformation, the argument
 the value depends on or the operations that made it a tracer) and how to fix
@@ -97,12 +98,12 @@ class ForeignWriteError(NotImplementedError):
 
     Under ``jit``/``make_jaxpr`` such an ``x`` is a global or a closure: the write would be
     a side effect that happens once, while tracing. Under ``grad``/``jvp``/``vjp``/``vmap``
-    arrays computed from constants stay eager, so writing a traced value into one (a
-    buffer the function fills) cannot be recorded; xnp then runs the transformed
-    function under ``xnp.jit`` (every array it creates is traced there), and raises this
-    error only when that is not possible. ``trace`` is that transformation's trace, or None.
+    arrays computed from constants stay eager; writing a traced value into one the
+    transformed function made (a buffer it fills) rebinds it to a traced value
+    (:mod:`xnp.tracing.rebound`), so this error is raised for an array made outside the
+    function (a global or a closure). ``trace`` is that transformation's trace, or None.
     Fix: pass the array as an argument (jit writes updated arguments back), return a new
-    value (``x.at[idx].set(v)``), or make the array from an argument (``zeros_like(x)``).
+    value (``x.at[idx].set(v)``), or make the array inside the function.
     """
 
     def __init__(self, message: str, trace=None):
@@ -396,18 +397,11 @@ def eager_write_message(aval, transformation: str, staging: bool) -> str:
     return (
         f"xnp: writing a traced value into the eager array {aval_str(aval)} inside a "
         f"function transformed by {transformation} is not supported: the array is a "
-        "global or a closure, or was computed from constants only, so it cannot hold a "
-        "value that depends on the transformed arguments. Fix: transform xnp.jit(f) (under "
-        "jit every array the function creates is traced and can be written), create the "
-        "array from an argument (e.g. xnp.zeros_like(x)), or return a new value "
-        "(x.at[idx].set(v)).")
-
-
-def staged_retry_message(first: ForeignWriteError, err: BaseException) -> str:
-    """The text when running a function under ``jit`` after ``first`` failed too."""
-    lines = str(err).strip().splitlines() or [""]
-    return (f"{first}\nxnp ran the function again under xnp.jit so that the arrays it "
-            f"creates are traced, and that failed: {type(err).__name__}: {lines[0]}")
+        "global or a closure (it was not made inside the transformed function, or is a "
+        "view of memory made outside it), so it cannot hold a value that depends on the "
+        "transformed arguments. Fix: make the array inside the function (arrays made "
+        "there can be written with traced values), pass it as an argument and return the "
+        "new value, or return a new value (x.at[idx].set(v)).")
 
 
 # --------------------------------------------------------------------------- leaked tracers

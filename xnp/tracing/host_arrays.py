@@ -28,7 +28,7 @@ import numpy as np
 from xnp.tracing import core, errors
 from xnp.tracing.avals import SUPPORTED_DTYPES
 
-__all__ = ["HostArray", "HostClass", "host_class", "wrap", "to_host", "check_eager", "host_result",
+__all__ = ["HostArray", "HostAtIndexer", "HostClass", "host_class", "wrap", "to_host", "check_eager", "host_result",
            "install_methods"]
 
 _Array = core.Array
@@ -93,6 +93,15 @@ class HostArray(core.Array, internal=True):
 
     def __reduce__(self):
         return (HostArray, (np.array(self._val, subok=True),))
+
+    @property
+    def at(self):
+        """``h.at[idx].set(v)`` / ``.add/.subtract/.multiply/.min/.max/.get``: functional
+        updates computed by NumPy on a copy (see ``HostAtIndexer``)."""
+        return HostAtIndexer(self)
+
+    def __format__(self, spec):
+        return format(self._val[()] if self._val.ndim == 0 else self._val, spec)
 
 
 class HostClass(type):
@@ -204,7 +213,7 @@ _INHERITED = frozenset({
     "__array_function__", "__array_priority__", "__array_interface__", "__array_struct__",
     "__doc__", "__slots__", "__module__", "__weakref__", "__class_getitem__",
     "shape", "dtype", "ndim", "size", "device", "item", "tolist", "tobytes", "nbytes",
-    "itemsize", "to_device",
+    "itemsize", "to_device", "base",
 })
 
 
@@ -244,3 +253,184 @@ def install_methods(names) -> None:
             setattr(HostArray, name, _method(name))
         else:
             setattr(HostArray, name, _property(name))
+
+
+# ---------------------------------------------------------------------------- h.at[idx]
+
+# ``h.at[idx]`` for a ``HostArray``: the functional updates
+# of ``Array.at`` (``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``min``, ``max``)
+# computed by NumPy on a copy of the host value, so ``h`` is never modified.
+#
+# The updates are NumPy's unbuffered ``ufunc.at`` (repeated indices all contribute), and
+# ``set`` is NumPy's index assignment (the last write wins). An operation NumPy does not
+# define for the dtype (``add`` of two datetimes, ``multiply`` of strings) raises
+# ``TypeError`` naming the method and the dtype. ``mode`` is as for ``Array.at``:
+# ``None`` keeps NumPy's ``IndexError`` for an out-of-bounds index; ``"clip"`` clamps
+# into range; ``"fill"``/``"drop"`` make ``get`` give ``fill_value`` there and drop such
+# updates; ``"promise_in_bounds"`` clamps for ``get`` and drops for updates. ``get``'s
+# default ``fill_value`` is NaN (NaT for dates and time differences) where the dtype has
+# one and ``numpy.zeros((), dtype)`` otherwise (``''``, ``b''``, ``0``, a zero record).
+
+_UFUNCS = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
+           "min": np.minimum, "max": np.maximum}
+_MODES = {"clip": "clip", "fill": "fill", "drop": "fill", "fill_or_drop": "fill",
+          "promise_in_bounds": "promise_in_bounds"}
+
+
+class HostAtIndexer:
+    """``h.at``: ``h.at[idx]`` gives an object with functional updates (as ``Array.at``)."""
+
+    __slots__ = ("_x",)
+
+    def __init__(self, x):
+        self._x = x
+
+    def __getitem__(self, idx):
+        return _HostIndexUpdateRef(self._x, idx)
+
+    def __repr__(self):
+        return f"AtIndexer({self._x!r})"
+
+
+def _mode(mode, method: str):
+    if mode is None:
+        return None
+    key = getattr(mode, "value", mode)  # a lax.GatherScatterMode member
+    if isinstance(key, str) and key.lower() in _MODES:
+        return _MODES[key.lower()]
+    raise ValueError(f"xnp.ndarray.at[...].{method}: unknown mode {mode!r}; use None, 'clip', "
+                     "'fill' (get), 'drop' (updates) or 'promise_in_bounds'.")
+
+
+def _is_int_entry(e) -> bool:
+    if isinstance(e, (bool, np.bool_)):
+        return False
+    if isinstance(e, (int, np.integer)):
+        return True
+    return isinstance(e, np.ndarray) and e.dtype.kind in "iu"
+
+
+def _bounded(shape, idx, mode):
+    """``idx`` with its integer entries normalised for ``mode`` (clipped into range, or
+    an out-of-bounds entry replaced by the axis length: one padding slot past the end),
+    and the axes that need that padding slot."""
+    entries = list(idx) if type(idx) is tuple else [idx]
+    entries = [np.asarray(e) if isinstance(e, list) else e for e in entries]
+    consumed = sum(e.ndim if isinstance(e, np.ndarray) and e.dtype == np.bool_ else
+                   0 if e is None or e is Ellipsis else 1 for e in entries)
+    out, padded, ax = [], [], 0
+    for e in entries:
+        if e is None:
+            out.append(e)
+            continue
+        if e is Ellipsis:
+            ax += len(shape) - consumed
+        elif isinstance(e, np.ndarray) and e.dtype == np.bool_:
+            ax += e.ndim
+        elif _is_int_entry(e) and ax < len(shape):
+            n = shape[ax]
+            a = np.asarray(e, dtype=np.intp)
+            a = np.where(a < 0, a + n, a)
+            if mode == "clip":
+                a = np.clip(a, 0, max(n - 1, 0))
+            else:
+                a = np.where((a < 0) | (a >= n), n, a)
+                padded.append(ax)
+            e = a if isinstance(e, np.ndarray) else int(a)
+            ax += 1
+        else:
+            ax += 1
+        out.append(e)
+    return tuple(out), sorted(set(padded))
+
+
+def _default_fill(dtype: np.dtype):
+    if dtype.kind in "Mm":
+        return np.array("NaT", dtype)
+    if dtype.kind in "fc":
+        return np.array(np.nan, dtype)
+    return np.zeros((), dtype)
+
+
+def _with_pad(v: np.ndarray, axes, fill):
+    """``v`` with one more element at the end of each of ``axes`` (filled with ``fill``)
+    and the index of ``v``'s own part in it."""
+    shape = tuple(n + (i in axes) for i, n in enumerate(v.shape))
+    big = np.empty(shape, v.dtype) if fill is None else np.full(shape, fill, v.dtype)
+    own = tuple(slice(0, n) for n in v.shape)
+    big[own] = v
+    return big, own
+
+
+class _HostIndexUpdateRef:
+    """``h.at[idx]``: ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``min``, ``max``
+    on a copy of the host value (see the section's comment above)."""
+
+    __slots__ = ("_x", "_idx")
+
+    def __init__(self, x, idx):
+        self._x = x
+        self._idx = idx
+
+    def _prepare(self, method, mode):
+        check_eager(self._x, f"at[...].{method}")
+        return self._x._val, to_host(self._idx, []), _mode(mode, method)
+
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
+        """``h[idx]`` as a new array, with ``mode``/``fill_value`` as for ``Array.at``."""
+        v, idx, mode = self._prepare("get", mode)
+        if mode is not None:
+            idx, padded = _bounded(v.shape, idx, "clip" if mode == "promise_in_bounds" else mode)
+            if padded:
+                fill = (_default_fill(v.dtype) if fill_value is None
+                        else np.asarray(to_host(fill_value, [])).astype(v.dtype))
+                v, _ = _with_pad(v, padded, fill)
+        return wrap(np.array(v[idx], subok=True))
+
+    def _update(self, kind, values, mode):
+        v, idx, mode = self._prepare(kind, mode)
+        values = to_host(values, [])
+        if mode is not None:
+            idx, padded = _bounded(v.shape, idx, "fill" if mode == "promise_in_bounds" else mode)
+        else:
+            padded = []
+        out, own = _with_pad(v, padded, None) if padded else (np.array(v, subok=True), None)
+        try:
+            if kind == "set":
+                out[idx] = values
+            else:
+                _UFUNCS[kind].at(out, idx, values)
+        except TypeError as e:
+            raise TypeError(f"xnp.ndarray.at[...].{kind}: NumPy does not define it for "
+                            f"dtype {v.dtype} with values of type {_describe(values)} ({e})") from None
+        return wrap(out[own].copy() if own is not None else out)
+
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``h`` with ``h[idx] = values`` (NumPy's casting to ``h.dtype``)."""
+        return self._update("set", values, mode)
+
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``h`` with ``values`` added at ``idx`` (``numpy.add.at``)."""
+        return self._update("add", values, mode)
+
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``h`` with ``values`` subtracted at ``idx`` (``numpy.subtract.at``)."""
+        return self._update("subtract", values, mode)
+
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``h`` with the elements at ``idx`` multiplied by ``values`` (``numpy.multiply.at``)."""
+        return self._update("multiply", values, mode)
+
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``h`` with ``minimum(h[idx], values)`` at ``idx`` (``numpy.minimum.at``)."""
+        return self._update("min", values, mode)
+
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``h`` with ``maximum(h[idx], values)`` at ``idx`` (``numpy.maximum.at``)."""
+        return self._update("max", values, mode)
+
+
+def _describe(values) -> str:
+    dt = getattr(values, "dtype", None)
+    return f"{type(values).__name__} of dtype {dt}" if dt is not None else type(values).__name__
+

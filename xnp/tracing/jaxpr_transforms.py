@@ -4,18 +4,22 @@ higher-order primitives (nested ``jit``, ``cond``, ``while``, ``scan``):
 * :func:`jvp_jaxpr`: a jaxpr computing primal and tangent outputs;
 * :func:`closure_convert`: constants of a body as leading operands;
 * :func:`batch_jaxpr`: a jaxpr of the batched computation (batch axes first);
-* :func:`transpose_linear`: cotangents of a jaxpr linear in some of its inputs.
+* :func:`transpose_linear`: cotangents of a jaxpr linear in some of its inputs;
+* :func:`discharge_state`: a jaxpr whose refs (:mod:`xnp.tracing.state`) became
+  functional updates.
 """
 
 from __future__ import annotations
 
-from xnp.tracing import ad, batching
+from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import Zero
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from xnp.tracing.partial_eval import DebugInfo, trace_to_jaxpr
+from xnp.tracing.state import Ref, is_ref_aval, is_state_primitive
 
-__all__ = ["jvp_jaxpr", "batch_jaxpr", "transpose_linear", "closure_convert", "trace_flat"]
+__all__ = ["jvp_jaxpr", "batch_jaxpr", "transpose_linear", "closure_convert", "trace_flat",
+           "discharge_state", "uses_refs"]
 
 
 def trace_flat(fun, in_avals, name: str = "body", transformation: str = "jit") -> ClosedJaxpr:
@@ -89,3 +93,107 @@ def transpose_linear(jaxpr: Jaxpr, args, cts):
     lin_cts = iter(ad.backward_pass(j, known_vals, cts))
     return [next(lin_cts) if lin else None for lin in linear]
 
+
+
+def uses_refs(jaxpr) -> bool:
+    """Whether ``jaxpr`` (a Jaxpr or ClosedJaxpr) has a ref-typed variable or a state
+    primitive (``new_ref``, ``ref_get``, ``ref_swap``, ``ref_addupdate``), also in the
+    jaxprs of its equations' params."""
+    if isinstance(jaxpr, ClosedJaxpr):
+        jaxpr = jaxpr.jaxpr
+    if any(is_ref_aval(v.aval) for v in jaxpr.constvars + jaxpr.invars + jaxpr.outvars):
+        return True
+    for e in jaxpr.eqns:
+        if is_state_primitive(e.primitive):
+            return True
+        for value in e.params.values():
+            for item in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(item, (ClosedJaxpr, Jaxpr)) and uses_refs(item):
+                    return True
+    return False
+
+
+def _discharged_params(params):
+    """``params`` with each sub-jaxpr (a call's or a custom rule's body) that uses refs
+    only internally replaced by its discharged form."""
+    new = None
+    for k, value in params.items():
+        items = value if isinstance(value, tuple) else (value,)
+        changed = []
+        for item in items:
+            if isinstance(item, (ClosedJaxpr, Jaxpr)) and uses_refs(item):
+                j = item.jaxpr if isinstance(item, ClosedJaxpr) else item
+                if not any(is_ref_aval(v.aval) for v in j.constvars + j.invars):
+                    if isinstance(item, ClosedJaxpr):
+                        item = discharge_state(item)
+                    elif not j.constvars:
+                        done = discharge_state(ClosedJaxpr(j, []))
+                        item = done.jaxpr if not done.consts else item
+            changed.append(item)
+        if any(a is not b for a, b in zip(changed, items)):
+            new = dict(params) if new is None else new
+            new[k] = tuple(changed) if isinstance(value, tuple) else changed[0]
+    return params if new is None else new
+
+
+def discharge_state(closed: ClosedJaxpr, should_discharge=None) -> ClosedJaxpr:
+    """``closed`` with its refs turned into functional updates.
+
+    Every ``new_ref`` becomes its initial value and every read and write a functional
+    ``dynamic_slice``/``dynamic_update_slice`` (basic indices) or ``gather``/``scatter``
+    (integer arrays), in program order, by each state primitive's ``discharge`` rule.
+    ``should_discharge[i]`` (default: every ref input) marks ref inputs (invars) that
+    become inputs of the referenced array's aval; their final values are appended to the
+    outputs, in input order. Ref constvars stay refs (their consts are the caller's).
+
+    Raises
+    ------
+    TypeError
+        An output of ``closed`` is a ref.
+    """
+    j = closed.jaxpr
+    for v in j.outvars:
+        if is_ref_aval(v.aval):
+            raise TypeError(f"xnp: a function returns a ref ({v.aval}); refs cannot leave the "
+                            "function that made them: return ref_get(ref) instead")
+    if should_discharge is None:
+        should_discharge = [is_ref_aval(v.aval) for v in j.invars]
+    should_discharge = [bool(d) and is_ref_aval(v.aval) for d, v in zip(should_discharge, j.invars)]
+    in_avals = [v.aval.inner if d else v.aval for v, d in zip(j.invars, should_discharge)]
+    from xnp.tracing.jaxpr import Literal  # noqa: PLC0415  (local name only)
+
+    def fun(*args):
+        env = {}
+        boxes = []
+        for v, c in zip(j.constvars, closed.consts):
+            env[v] = c
+        for v, x, d in zip(j.invars, args, should_discharge):
+            if d:
+                x = Ref(x, v.aval)
+                boxes.append(x)
+            env[v] = x
+
+        def read(v):
+            if type(v) is Literal:
+                return core.lift(v.val, v.aval.weak_type) if v.aval.weak_type else v.val
+            return env[v]
+
+        for eqn in j.eqns:
+            ins = [read(v) for v in eqn.invars]
+            prim = eqn.primitive
+            if is_state_primitive(prim) and (prim.name == "new_ref" or type(ins[0]) is Ref):
+                outs = prim.discharge(*ins, **eqn.params)
+            else:
+                outs = prim.bind(*ins, **_discharged_params(eqn.params))
+            if not prim.multiple_results:
+                outs = [outs]
+            for v, x in zip(eqn.outvars, outs):
+                env[v] = x
+        res = [read(v) for v in j.outvars]
+        return res + [b.value for b in boxes]
+
+    dbg = j.debug_info
+    name = getattr(dbg, "func_name", None) or "body"
+    out = trace_flat(fun, in_avals, name, getattr(dbg, "transformation", None) or "jit")
+    return ClosedJaxpr(Jaxpr(out.jaxpr.constvars, out.jaxpr.invars, out.jaxpr.eqns,
+                             out.jaxpr.outvars, dbg or out.jaxpr.debug_info), out.consts)

@@ -38,7 +38,7 @@ import numpy as np
 
 from xnp import _default_dtypes
 from xnp import config
-from xnp.tracing import core, errors, jit_sharding, python_ints
+from xnp.tracing import core, errors, jaxpr_transforms, jit_sharding, python_ints, rebound
 from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
@@ -48,6 +48,7 @@ from xnp.tracing.jit_cache import (KEYING, MISS, NO_HOT, Entry, ExecutableHold, 
                                    structure, tick)
 from xnp.tracing.jit_cache import TRACING as _TRACING
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
+from xnp.tracing.state import is_ref_aval
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
 __all__ = ["jit", "make_jaxpr", "jit_p", "register_jit_backend", "Traced"]
@@ -130,6 +131,7 @@ class JitWrapped:
         jit_sharding.check_spec("in_shardings", in_shardings)
         jit_sharding.check_spec("out_shardings", out_shardings)
         self._shardings = (in_shardings, out_shardings)
+        self._discharge_refs = True  # make_jaxpr shows the refs (False)
 
     def __get__(self, obj, objtype=None):
         if obj is None:
@@ -234,6 +236,9 @@ class JitWrapped:
     def _call_general(self, args, kwargs):
         """Any call: the key from the flattened arguments; traced on a miss, compiled on the
         first eager call, or staged into the enclosing trace."""
+        if core._REBOUND_ON[0]:  # arrays rebound to traced values are their tracers
+            flat, tree = tree_flatten((args, kwargs))
+            args, kwargs = tree_unflatten(tree, [rebound.resolve(x) for x in flat])
         leaves, paths, key, in_tree, statics, donate_flat = self._key(args, kwargs)
         tracers = [x for x in leaves if isinstance(x, core.Tracer)]
         for x in tracers:
@@ -350,8 +355,25 @@ class JitWrapped:
             closed, mutated = trace_to_jaxpr(flat_fun, avals, dbg)
         finally:
             _TRACING.count -= 1
+        if jaxpr_transforms.uses_refs(closed):
+            closed = self._discharged(closed)
         n_out = len(closed.jaxpr.outvars) - sum(mutated)
         return Entry(closed, flat_fun.out_tree, mutated, n_out, in_tree)
+
+    def _discharged(self, closed):
+        """``closed`` with its refs discharged (:func:`jaxpr_transforms.discharge_state`);
+        ``TypeError`` for a ref the function closes over or returns."""
+        for v, c in zip(closed.jaxpr.constvars, closed.consts):
+            if is_ref_aval(v.aval):
+                raise TypeError(
+                    f"xnp.{self._transformation}: {self._name} closes over a ref "
+                    f"({v.aval}) made outside it; pass ref_get(ref) as an argument and write "
+                    "the result back after the call.")
+        for v in closed.jaxpr.outvars:
+            if is_ref_aval(v.aval):
+                raise TypeError(f"xnp.{self._transformation}: {self._name} returns a ref "
+                                f"({v.aval}); return ref_get(ref) instead.")
+        return jaxpr_transforms.discharge_state(closed) if self._discharge_refs else closed
 
     def _explain(self, key, in_tree, paths) -> str:
         """Why ``key`` is traced, compared with the last key traced (by any thread)."""
@@ -420,8 +442,13 @@ class JitWrapped:
             python_ints.check_values(python_ints.int_checks(entry.closed, avals), leaves)
             leaves = [python_ints.nested_leaf(x, a) for x, a in zip(leaves, avals)]
         targets = [leaf for leaf, m in zip(leaves, entry.mutated) if m]
-        for leaf in targets:
+        for k, leaf in enumerate(targets):
             if not isinstance(leaf, core.Tracer):
+                adopted = rebound.adopt(leaf, leaves)  # made by the running grad/vmap fun
+                if adopted is not None:
+                    leaves = [adopted if x is leaf else x for x in leaves]
+                    targets[k] = adopted
+                    continue
                 core.check_eager_write(core.aval_of(leaf), leaves)
         jaxpr, consts = _closure_convert(entry.closed)
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
@@ -624,6 +651,7 @@ def make_jaxpr(fun, static_argnums=(), static_argnames=None, return_shape=False)
     Raises the same errors as :func:`jit` for bad arguments.
     """
     wrapped = JitWrapped(fun, static_argnums, static_argnames, None)
+    wrapped._discharge_refs = False
 
     @functools.wraps(fun)
     def make(*args, **kwargs):

@@ -123,6 +123,8 @@ class JitTracer(core.Tracer):
         self.val = val
         self.src = src
         self.view_of = None
+        if core._SCOPES_ON[0]:  # made while a function of grad/vmap runs: it may fill it
+            core._NOTE_CREATED[0](self)
 
     @property
     def aval(self):
@@ -197,6 +199,10 @@ class DynamicJaxprTrace(core.Trace):
     def to_tracer(self, x) -> JitTracer:
         if isinstance(x, JitTracer) and x._trace is self:
             return x
+        if core._REBOUND_ON[0]:
+            x = core._RESOLVE[0](x)  # an array rebound to a traced value (tracing/rebound)
+            if isinstance(x, JitTracer) and x._trace is self:
+                return x
         if isinstance(x, core.Tracer):
             x._check_alive()
             return self._new_const(x, x.aval)  # closure over an enclosing trace's value

@@ -7,19 +7,17 @@ function and the argument.
 
 These traces do not stage constants: an array the function computes from constants
 only (``y = zeros(n)``) stays eager. When the function writes a traced value into
-such an array (``y[i] = x``), the write raises ``ForeignWriteError`` carrying the
-trace, and the transformation runs the function again under ``xnp.jit``, where every
-array it creates is traced (its Python side effects before the write run twice).
+such an array (``y[i] = x``), the array is rebound to a tracer of the transformation
+(:mod:`xnp.tracing.rebound`) and the write is traced, so the function runs once.
 """
 
 from __future__ import annotations
 
 import functools
-import weakref
 
 import numpy as np
 
-from xnp.tracing import ad, batching, core, errors
+from xnp.tracing import ad, batching, core, errors, rebound
 from xnp.tracing.ad import Zero
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names
 from xnp.tracing.pytree import (keystr, tree_flatten, tree_flatten_with_path,
@@ -36,50 +34,33 @@ def _fun_name(fun) -> str:
 def _flat_fun(fun, in_tree, store, with_kwargs=False):
     """``fun`` on flat leaves: ``in_tree`` is the tree of the positional arguments, or
     (``with_kwargs``) of the pair ``(args, kwargs)``. The trace it runs on (jvp, grad,
-    vmap) learns ``fun``'s name and file:line for the message of a tracer that leaks."""
+    vmap) learns ``fun``'s name and file:line for the message of a tracer that leaks.
+    ``fun`` runs in a :class:`rebound.Scope`, so the arrays it makes from constants can
+    be written with traced values (they are rebound to tracers); rebound arrays among
+    its outputs are their tracers."""
     def flat(*leaves):
         args = tree_unflatten(in_tree, leaves)
         args, kwargs = args if with_kwargs else (args, {})
         trace = core.current_trace()
-        if not trace.staging and getattr(trace, "fun_where", None) is None:
+        if trace.staging:
+            out = fun(*args, **kwargs)
+            out_leaves, out_tree = tree_flatten(out)
+            store["out_tree"] = out_tree
+            return out_leaves
+        if getattr(trace, "fun_where", None) is None:
             trace.fun_where = debug_info_for(getattr(fun, "debug_fun", fun),
                                              trace.transformation, ()).where()
+        scope = rebound.push_scope(trace)
         try:
             out = fun(*args, **kwargs)
-        except errors.ForeignWriteError as e:
-            if e.trace is not trace:
-                raise
-            out = _run_staged(fun, args, kwargs, e)
-        out_leaves, out_tree = tree_flatten(out)
+            out_leaves, out_tree = tree_flatten(out)
+            out_leaves = [rebound.resolve(x) for x in out_leaves]
+        finally:
+            rebound.pop_scope(scope)
         store["out_tree"] = out_tree
         return out_leaves
 
     return flat
-
-
-_STAGED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def _run_staged(fun, args, kwargs, first: errors.ForeignWriteError):
-    """``xnp.jit(fun)(*args, **kwargs)`` after ``fun`` wrote a traced value into an array it
-    computed from constants (``first``). The jitted function is cached per ``fun``. A failure that
-    staging itself causes (Python control flow on a traced value, a NumPy conversion)
-    or a write that jit cannot trace either (into a global or a closure) raises
-    ``ForeignWriteError`` explaining both attempts."""
-    from xnp.tracing.jit import jit  # noqa: PLC0415  (jit imports this package's modules)
-
-    try:
-        staged = _STAGED.get(fun)
-        if staged is None:
-            staged = _STAGED[fun] = jit(fun)
-    except TypeError:  # not weakly referenceable: no cache
-        staged = jit(fun)
-    try:
-        return staged(*args, **kwargs)
-    except (errors.ConcretizationTypeError, errors.TracerIntegerConversionError,
-            errors.TracerArrayConversionError, errors.NonConcreteBooleanIndexError,
-            errors.ForeignWriteError) as err:
-        raise errors.ForeignWriteError(errors.staged_retry_message(first, err)) from err
 
 
 def _as_value(x, fname, what):

@@ -62,16 +62,18 @@ def _fast_ops() -> dict:
 
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
-_NARROW = frozenset({np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)})
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+_NARROW = frozenset({np.dtype(np.float16), _BF16})
 _NUMERIC = _INTS | _BOOL | _INEXACT | _NARROW  # not float8 (no reductions served)
 _ALL = frozenset(SUPPORTED_DTYPES)
 
 
 def _via_f32(reduce):
-    """``reduce`` for float16/bfloat16 as xnp computes it: in float32, cast back."""
+    """``reduce`` for bfloat16 as xnp computes it: in float32, cast back (float16 is
+    NumPy's own float16 loop, as ``lax.reduce_sum`` defines it)."""
 
     def fn(v, axis, keepdims):
-        if v.dtype in _NARROW:
+        if v.dtype == _BF16:
             return reduce(v.astype(_F32), axis, None, None, keepdims).astype(v.dtype)
         return reduce(v, axis, None, None, keepdims)
 

@@ -1,5 +1,6 @@
 """The only module that drives jaxlib's PJRT runtime: client creation, compile,
-host->device puts, execution and device->host reads (see xla-runtime facts).
+host->device puts, execution and device->host reads (docs/architecture.md, "jaxlib
+conventions used by `backends/xla`").
 
 jaxlib's Python surface moves between releases; version differences are
 handled here and nowhere else.
@@ -90,8 +91,8 @@ def available_platforms() -> list[str]:
 
 
 def _make_plugin_client(platform: str):
-    # Follows the plugin protocol described in xla-runtime.md section 1; verified up to
-    # device enumeration on a machine without a GPU, not yet run on a GPU.
+    # The protocol of docs/architecture.md, "PJRT plugins": load the library, initialise
+    # it once, make a C-API client with the GPU plugin options.
     path = _find_plugin(platform)
     if path is None:
         raise RuntimeError(f"xnp: no PJRT plugin for platform {platform!r} is installed "

@@ -2,8 +2,9 @@
 
 * Tracing user bodies abstractly into closed jaxprs (:func:`trace_body`), with debug
   info naming the construct (``for cond``) and the body's arguments, so tracer errors
-  inside a body say where they come from (seed S-27). Bodies are always traced, also
-  when called eagerly with concrete values (S-28, S-32).
+  inside a body say where they come from (``for cond``). Bodies are always traced,
+  also when called eagerly with concrete values, so ``bool(x)`` on a body's argument
+  raises under every transformation and eagerly alike.
 * Closure conversion: the constants a body closes over (arrays, and tracers of an
   enclosing trace) become leading inputs of its jaxpr and are passed to ``bind`` as
   operands, so every transformation sees them.
@@ -21,6 +22,7 @@ from xnp import _default_dtypes
 from xnp.lax import _kit as kit
 from xnp.lax import elementwise
 from xnp.lax import shape_ops
+from xnp.lax import state
 from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import Zero
 from xnp.tracing.errors import aval_str, avals_str
@@ -30,6 +32,7 @@ from xnp.tracing import jaxpr_transforms
 from xnp.tracing.jaxpr_transforms import trace_flat
 from xnp.tracing.partial_eval import (DebugInfo, DynamicJaxprTrace, JitTracer, debug_info_for,
                                      signature_arg_names, trace_to_jaxpr)
+from xnp.tracing.state import is_ref_aval
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
 __all__ = [
@@ -37,7 +40,7 @@ __all__ = [
     "closure_convert", "internal_trace", "jaxpr_name", "add_invars", "reorder_invars",
     "strong_outputs", "check_same_types", "weak_promotion", "fix_aval", "Linearized",
     "linearize_jaxpr", "differentiable", "jvp_jaxpr_nz", "is_linearizing", "batch_jaxpr_dims",
-    "as_operand", "redirect", "aval_str", "avals_str",
+    "as_operand", "redirect", "aval_str", "avals_str", "share_refs", "read_refs", "write_refs",
 ]
 
 
@@ -46,18 +49,25 @@ __all__ = [
 
 class TracedBody:
     """A traced body: ``jaxpr`` takes (consts..., flat args...) and has no consts of its own;
-    ``consts`` are the closed-over values; ``out_tree`` the structure of its result."""
+    ``consts`` are the closed-over values; ``out_tree`` the structure of its result.
 
-    __slots__ = ("jaxpr", "consts", "out_tree")
+    ``ref_consts`` are the positions of the consts that are refs the body closed over:
+    the jaxpr then takes their values in those positions and returns their final values
+    after its outputs (:func:`share_refs` makes them loop-carried state).
+    """
 
-    def __init__(self, jaxpr: ClosedJaxpr, consts, out_tree):
+    __slots__ = ("jaxpr", "consts", "out_tree", "ref_consts")
+
+    def __init__(self, jaxpr: ClosedJaxpr, consts, out_tree, ref_consts=()):
         self.jaxpr = jaxpr
         self.consts = list(consts)
         self.out_tree = out_tree
+        self.ref_consts = tuple(ref_consts)
 
     @property
     def out_avals(self):
-        return self.jaxpr.out_avals
+        avals = self.jaxpr.out_avals
+        return avals[:len(avals) - len(self.ref_consts)]
 
     @property
     def nconsts(self) -> int:
@@ -111,13 +121,77 @@ def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_
         store["out_tree"] = out_tree
         return out_leaves
 
+    for name, a in zip(arg_names, in_avals):
+        if is_ref_aval(a):
+            raise TypeError(f"xnp.lax.{transformation}: argument {name} is a ref ({a}); a body "
+                            "cannot take refs as arguments or carries: close over the ref "
+                            "instead (it becomes loop-carried state)")
     closed, mutated = trace_to_jaxpr(flat_fun, list(in_avals), dbg)
     if any(mutated):
         raise NotImplementedError(
             f"xnp.lax.{transformation}: {dbg.func_name} updates one of its arguments in place "
             "(x[i] = v or x += y); return the new value instead.")
     jaxpr, consts = closure_convert(closed)
-    return TracedBody(jaxpr, consts, store["out_tree"])
+    ref_consts = [i for i, v in enumerate(jaxpr.jaxpr.invars[:len(consts)])
+                  if is_ref_aval(v.aval)]
+    if jaxpr_transforms.uses_refs(jaxpr):
+        n = len(jaxpr.jaxpr.invars)
+        jaxpr = jaxpr_transforms.discharge_state(jaxpr, [i in ref_consts for i in range(n)])
+    return TracedBody(jaxpr, consts, store["out_tree"], ref_consts)
+
+
+def share_refs(bodies, keep_writes=None):
+    """Make the refs that ``bodies`` (:class:`TracedBody`, from :func:`trace_body`) close
+    over explicit state: ``(refs, new bodies)``, where ``refs`` are those refs (each once,
+    by identity) and each new body's jaxpr takes ``(its other consts..., ref values...,
+    args...)`` and returns ``(final ref values..., outputs...)``; a body that does not
+    use a ref passes its value through. The caller passes ``ref_get(r)`` of each ref and
+    writes the final values back with ``ref_set``. ``keep_writes[k]`` False (a loop
+    predicate): body ``k`` returns no ref values, and writing a ref raises ``TypeError``.
+    """
+    refs = []
+    for b in bodies:
+        for i in b.ref_consts:
+            if not any(b.consts[i] is r for r in refs):
+                refs.append(b.consts[i])
+    if not refs:
+        return [], list(bodies)
+    out = []
+    for k, b in enumerate(bodies):
+        j = b.jaxpr.jaxpr
+        nref = len(b.ref_consts)
+        nouts = len(j.outvars) - nref
+        mine = {}
+        for pos, i in enumerate(b.ref_consts):
+            mine[next(u for u, r in enumerate(refs) if r is b.consts[i])] = (j.invars[i],
+                                                                             j.outvars[nouts + pos])
+        others = [i for i in range(b.nconsts) if i not in b.ref_consts]
+        ref_in = [mine[u][0] if u in mine else Var(core.aval_of(r).inner)
+                  for u, r in enumerate(refs)]
+        ref_out = [mine[u][1] if u in mine else ref_in[u] for u in range(len(refs))]
+        invars = [j.invars[i] for i in others] + ref_in + j.invars[b.nconsts:]
+        if keep_writes is not None and not keep_writes[k]:
+            if any(mine[u][1] is not mine[u][0] for u in mine):
+                raise TypeError(f"xnp.lax: {jaxpr_name(b.jaxpr)} writes a ref it closes over; "
+                                "only the loop body may write refs")
+            outvars = j.outvars[:nouts]
+        else:
+            outvars = ref_out + j.outvars[:nouts]
+        new = ClosedJaxpr(Jaxpr(j.constvars, invars, j.eqns, outvars, j.debug_info),
+                          b.jaxpr.consts)
+        out.append(TracedBody(new, [b.consts[i] for i in others], b.out_tree))
+    return refs, out
+
+
+def read_refs(refs):
+    """The current value of each ref (:func:`share_refs`)."""
+    return [state.ref_get(r) for r in refs]
+
+
+def write_refs(refs, values) -> None:
+    """Write the final values back into the refs (:func:`share_refs`)."""
+    for r, v in zip(refs, values):
+        state.ref_set(r, (), v)
 
 
 closure_convert = jaxpr_transforms.closure_convert

@@ -8,7 +8,8 @@ branch takes all of them and ignores the others'). ``index`` is an int32 scalar;
 index outside ``[0, len(branches))`` is clamped into that range on every backend
 (StableHLO's ``case`` would run the last branch for any out-of-range index; the
 lowering clamps first). A bool predicate becomes ``convert_element_type`` to int32,
-and the **false** branch is index 0 (seed S-32, decision D-6).
+and the **false** branch is index 0 (as for ``select_n``: case 0 where the
+predicate is False).
 """
 
 from __future__ import annotations
@@ -78,9 +79,14 @@ def _unify(jaxprs):
 
 
 def _bind(index, bodies, operands):
-    """Join the branches' consts and bind ``cond_p``."""
+    """Join the branches' consts and bind ``cond_p``. Refs the branches close over are
+    passed in and out as values and written back (:func:`common.share_refs`)."""
+    refs, bodies = common.share_refs(bodies)
+    ref_vals = common.read_refs(refs)
     jaxprs, consts = common.join_consts(bodies)
-    return cond_p.bind(index, *consts, *operands, branches=_unify(jaxprs))
+    outs = cond_p.bind(index, *consts, *ref_vals, *operands, branches=_unify(jaxprs))
+    common.write_refs(refs, outs[:len(refs)])
+    return outs[len(refs):]
 
 
 def _bodies(jaxprs_and_consts):

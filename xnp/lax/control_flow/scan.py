@@ -365,11 +365,16 @@ def _scan(fname, f, init, xs, length, reverse, unroll, *, arg_names=None, wrappe
                             carry_names or _paths("carry", init), c_avals,
                             body.out_avals[:ncar], "input", "output", loop=True)
     targets = list(c_avals) + list(body.out_avals[ncar:])
+    refs, (body,) = common.share_refs([body])  # refs it closes over: carried state
+    ref_vals = common.read_refs(refs)
+    targets = [core.aval_of(v) for v in ref_vals] + targets
     jaxpr = common.strong_outputs(body.jaxpr, targets)
-    n_ops = body.nconsts + len(c_leaves) + len(x_leaves)
-    outs = scan_p.bind(*body.consts, *c_leaves, *x_leaves, jaxpr=jaxpr, length=length,
-                       reverse=bool(reverse), num_consts=body.nconsts, num_carry=ncar,
-                       unroll=unroll, linear=(False,) * n_ops)
+    n_ops = body.nconsts + len(refs) + len(c_leaves) + len(x_leaves)
+    outs = scan_p.bind(*body.consts, *ref_vals, *c_leaves, *x_leaves, jaxpr=jaxpr,
+                       length=length, reverse=bool(reverse), num_consts=body.nconsts,
+                       num_carry=len(refs) + ncar, unroll=unroll, linear=(False,) * n_ops)
+    common.write_refs(refs, outs[:len(refs)])
+    outs = outs[len(refs):]
     return tree_unflatten(c_tree, outs[:ncar]), tree_unflatten(y_tree, outs[ncar:])
 
 

@@ -268,11 +268,15 @@ def _while(fname, cond_fun, body_fun, init_val, *, body_names=None, body_wrapper
     common.check_same_types(fname, "body_fun output and input carry",
                             carry_names or _carry_names(init), avals, body.out_avals, "input",
                             "output", loop=True)
-    body_jaxpr = common.strong_outputs(body.jaxpr, avals)
-    outs = while_p.bind(*cond.consts, *body.consts, *leaves, cond_jaxpr=cond.jaxpr,
+    # refs the functions close over: carried state (cond_fun may only read them)
+    refs, (cond, body) = common.share_refs([cond, body], keep_writes=[False, True])
+    ref_vals = common.read_refs(refs)
+    body_jaxpr = common.strong_outputs(body.jaxpr, [core.aval_of(v) for v in ref_vals] + avals)
+    outs = while_p.bind(*cond.consts, *body.consts, *ref_vals, *leaves, cond_jaxpr=cond.jaxpr,
                         body_jaxpr=body_jaxpr, cond_nconsts=cond.nconsts,
                         body_nconsts=body.nconsts)
-    return tree_unflatten(in_tree, outs)
+    common.write_refs(refs, outs[:len(refs)])
+    return tree_unflatten(in_tree, outs[len(refs):])
 
 
 def while_loop(cond_fun, body_fun, init_val):

@@ -2,7 +2,7 @@
 
 The handlers are registered (with ``_lapack.initialize()``) by
 ``client.register_lapack`` the first time a module containing ``lapack_`` is compiled.
-Conventions (xla-runtime.md, "LAPACK custom calls"): ``api_version = 4`` with a
+Conventions (docs/architecture.md, "LAPACK custom calls"): ``api_version = 4`` with a
 dictionary ``backend_config`` of ASCII codes as ``ui8``; matrices column-major
 (layout ``[r-2, r-1, r-3, ..., 0]``: batch dims major), vectors and scalars row-major;
 one ``info`` (int32) per batch element. Leading batch dims are handled by the kernels.

@@ -1,7 +1,7 @@
 """Lowering rules of the cumulative primitives: a ``stablehlo.reduce_window`` whose
 window spans the whole axis, padded by ``n - 1`` identities before (after, for
-``reverse``) the data (xla-runtime.md section 5; XLA's CPU and GPU compilers
-rewrite such cumulative windows into a log-depth scan).
+``reverse``) the data (docs/architecture.md, "Cumulative operations as windows": XLA's
+CPU and GPU compilers rewrite such cumulative windows into a log-depth scan).
 
 NumPy semantics: ``cummax``/``cummin`` combine with ``stablehlo.maximum``/``minimum``
 alone, which propagate NaN as ``numpy.maximum.accumulate`` does in the scan XLA makes
@@ -9,7 +9,8 @@ of the window (checked for float16/bfloat16/float32/float64 up to 10^5 elements 
 either axis in ``tests/numpy_api/test_cumulative.py``; a NaN-selecting region, needed
 for plain reductions, made the scan 2.6x slower); bool uses ``or``/``and``;
 ``cumlogsumexp`` combines with a ``logaddexp`` that is exact at equal operands
-(both ``-inf`` gives ``-inf``, not NaN).
+(both ``-inf`` gives ``-inf``, not NaN); float16 ``cumsum``/``cumprod`` round after every
+step, as NumPy's do (a sequential scan, ``float16.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import lax
+from xnp.backends.xla.lowering import float16
 from xnp.backends.xla.lowering._core import lowering
 from xnp.backends.xla.lowering.windowed import binop, compare, select, window_reduce
 from xnp.lax import _kit as kit
@@ -59,6 +61,8 @@ def _cumulative(kind: str):
         n = aval.shape[axis]
         if aval.size == 0 or n <= 1:
             return [x]
+        if aval.dtype == float16.F16 and kind in ("sum", "prod"):
+            return float16.cumulative_rule(ctx, kind, x, axis, reverse)  # NumPy's steps
         ident = reduction_identity("max" if kind == "logsumexp" else kind, aval.dtype)
         combine = _COMBINES[kind](aval.dtype)
         nd = aval.ndim

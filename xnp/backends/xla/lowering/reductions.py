@@ -8,6 +8,7 @@ NumPy semantics where XLA's could differ:
   (vectorized) reductions (a 300x517 float64 max over axis 0 returned numbers
   where NumPy returns NaN; tested in ``tests/numpy_api/test_reductions.py``).
 * bool max/min reduce with ``or``/``and``.
+* float16 ``reduce_sum``/``reduce_prod`` accumulate in NumPy's order (``float16.py``).
 * In a module XLA partitions over several devices a float max/min is a plain
   reduction plus an ``or`` reduction of ``x != x`` (see ``_spmd_extremum``).
 * ``argmax``/``argmin`` are a variadic reduce over ``(value, index)`` whose
@@ -19,6 +20,7 @@ NumPy semantics where XLA's could differ:
 import numpy as np
 
 from xnp import lax
+from xnp.backends.xla.lowering import float16
 from xnp.backends.xla.lowering._core import comparison_type, i64_array, lowering
 from xnp.lax import _kit as kit
 from xnp.lax.reductions import reduction_identity
@@ -57,6 +59,8 @@ def _reduce(ctx, x, axes, kind, combine):
 
 def _simple(kind, hlo_name):
     def rule(ctx, x, *, axes):
+        if x.aval.dtype == float16.F16 and kind in ("sum", "prod") and axes and x.aval.size:
+            return float16.reduce_rule(ctx, kind, x, axes)  # NumPy's float16 order
         return [_reduce(ctx, x, axes, kind, lambda b, p, q: _binop(b, hlo_name, p, q))]
 
     return rule

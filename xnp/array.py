@@ -84,22 +84,6 @@ def _view_resized(x, old: np.dtype, new: np.dtype):
                                     new)
 
 
-def _view_as_type(x, dtype, cls):
-    """``x.view(dtype)`` as an instance of ``cls`` (default: ``x``'s own class)."""
-    if cls is None:
-        cls = type(x)
-    if not (isinstance(cls, type) and issubclass(cls, Array)):
-        raise TypeError(f"xnp.ndarray.view: `type` must be xnp.ndarray or a subclass of it, "
-                        f"got {cls!r}")
-    if isinstance(x, Tracer):
-        if cls is Array:
-            return x.view(dtype)
-        raise TypeError(f"xnp.ndarray.view: cannot view a traced array ({x.aval}) as "
-                        f"{cls.__name__}: instances of xnp.ndarray subclasses are eager arrays")
-    plain = x._plain() if x._user_subclass else x
-    return ndarray_class.as_subclass(plain.view(dtype), cls, x)
-
-
 class ArrayMethods:
     """Operators and methods shared by eager arrays and tracers."""
 
@@ -282,12 +266,9 @@ class ArrayMethods:
             ``type`` is not ``xnp.ndarray`` or a subclass of it, or it is a subclass and
             the array is traced (subclasses' instances are eager arrays).
         """
-        if (type is None and isinstance(dtype, builtins.type)
-                and issubclass(dtype, (Array, np.ndarray))):
-            dtype, type = None, dtype  # a.view(SubClass), as NumPy's
-        sub = getattr(self, "_user_subclass", False)
-        if type is not None or sub:
-            return _view_as_type(self, dtype, type)
+        if type is not None or getattr(self, "_user_subclass", False) or (
+                isinstance(dtype, builtins.type) and issubclass(dtype, (Array, np.ndarray))):
+            return ndarray_class.view_as_type(self, dtype, type)  # view casting
         old = np.dtype(self.dtype)
         new = old if dtype is None else np.dtype(dtype)
         if new == old:

@@ -42,7 +42,8 @@ from xnp.tracing import array_base, errors, host_arrays
 from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.core import Array, Tracer
 
-__all__ = ["as_subclass", "construct", "install", "on_subclass", "subclass_repr"]
+__all__ = ["as_subclass", "construct", "install", "on_subclass", "subclass_repr",
+           "view_as_type"]
 
 _object_new = Array.__new__  # the base class's allocation (before _activate replaces it)
 
@@ -134,6 +135,25 @@ def _rebuild(cls, value, weak):
     new._host_memo = None
     new.__array_finalize__(None)
     return new
+
+
+def view_as_type(x, dtype, cls):
+    """``x.view(dtype)`` as an instance of ``cls`` (default: ``x``'s own class; a class
+    given as ``dtype`` is ``cls``, as NumPy's ``a.view(SubClass)``)."""
+    if cls is None and isinstance(dtype, type) and issubclass(dtype, (Array, np.ndarray)):
+        dtype, cls = None, dtype
+    if cls is None:
+        cls = type(x)
+    if not (isinstance(cls, type) and issubclass(cls, Array)):
+        raise TypeError(f"xnp.ndarray.view: `type` must be xnp.ndarray or a subclass of it, "
+                        f"got {cls!r}")
+    if isinstance(x, Tracer):
+        if cls is Array:
+            return x.view(dtype)
+        raise TypeError(f"xnp.ndarray.view: cannot view a traced array ({x.aval}) as "
+                        f"{cls.__name__}: instances of xnp.ndarray subclasses are eager arrays")
+    plain = x._plain() if x._user_subclass else x
+    return as_subclass(plain.view(dtype), cls, x)
 
 
 def _like_result(self, out):

@@ -38,7 +38,7 @@ import types
 import numpy as np
 
 from xnp.numpy_api import ufunc as _ufuncs
-from xnp.tracing import array_base, errors, host_arrays
+from xnp.tracing import array_base, core, errors, host_arrays
 from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.core import Array, Tracer
 
@@ -412,6 +412,15 @@ def _absent(self, name: str):
 # NumPy converts them with __array__, keeping the dtype.
 
 
+_REBOUND_ON, _RESOLVE = core._REBOUND_ON, core._RESOLVE
+
+
+def _stands_for_a_tracer(self) -> bool:
+    # a buffer a grad/jvp/vmap function filled with a traced value (tracing/rebound.py):
+    # no interface, so NumPy asks __array__, which raises the tracer's conversion error
+    return _REBOUND_ON[0] and _RESOLVE[0](self) is not self
+
+
 def _array_interface(self):
     """NumPy's array interface of the array's memory (``data`` is the pointer of the
     NumPy array it wraps; a ``jit`` output's host view is read-only until written).
@@ -420,7 +429,7 @@ def _array_interface(self):
     v = self._val
     if v is None:
         v = self._value
-    if v.dtype.isbuiltin != 1:
+    if v.dtype.isbuiltin != 1 or _stands_for_a_tracer(self):
         _absent(self, "__array_interface__")
     return v.__array_interface__
 
@@ -431,7 +440,7 @@ def _array_struct(self):
     v = self._val
     if v is None:
         v = self._value
-    if v.dtype.isbuiltin != 1:
+    if v.dtype.isbuiltin != 1 or _stands_for_a_tracer(self):
         _absent(self, "__array_struct__")
     return v.__array_struct__
 

@@ -12,9 +12,18 @@ XLA lowering   ``LOWERINGS``                                  ``UNSUPPORTED`` of
 jvp            ``prim.jvp``                                   ``differentiable="<reason>"``
 transpose      ``prim.transpose``, exactly when ``linear``    (a non-linear primitive has none)
 batching       ``prim.batch``                                 ``no_batch="<reason>"``
+view           ``view=True``: the eager result is a view of   ``view=False`` (declared)
+               the first operand (checked on a sample, and
+               modelled by ``numpy_api._layout``)
 =============  =============================================  ===============================
 
-``linear`` and ``no_batch`` are fields of every lax declaration
+Every rule is part of the primitive's one declaration (a keyword of
+:class:`xnp.tracing.Primitive` or :func:`xnp.lax._kit.primitive`, a rule that binds its
+own primitive given as a ``for_primitive``), or one table entry per backend (``XP_IMPLS``,
+``LOWERINGS``); ``test_rules_are_declared_not_patched`` finds assignments of rule
+attributes anywhere else in the source.
+
+``linear``, ``no_batch`` and ``view`` are fields of every lax declaration
 (:func:`xnp.lax._kit.primitive`). ``test_declared_reasons`` prints the table of declared
 reasons (``pytest -s`` or ``-rA`` shows it).
 """
@@ -23,6 +32,7 @@ import ast
 import inspect
 import pathlib
 
+import numpy as np
 import pytest
 
 import xnp
@@ -106,6 +116,67 @@ def test_transpose_exactly_when_linear(prim):
             f"{prim.name} has a transpose rule but is not declared linear")
 
 
+@pytest.mark.parametrize("prim", LAX_PRIMS, ids=lambda p: p.name)
+def test_primitive_declares_view(prim):
+    assert type(getattr(prim, "view", None)) is bool, (
+        f"{prim.name}: declare whether its eager result is a view (view=True/False)")
+
+
+def test_view_primitives_are_the_declared_ones():
+    from xnp.backends.xp_impls import VIEW_PRIMITIVES
+
+    assert VIEW_PRIMITIVES == {p for p in LAX_PRIMS if p.view}
+
+
+_REAL = np.arange(6.0).reshape(2, 3)
+# (operand, one call) of each primitive declared ``view=True``
+_VIEW_SAMPLES = {
+    "broadcast_in_dim": (_REAL, lambda x: lax.broadcast_in_dim(x, (1, 2, 3), (1, 2))),
+    "reshape": (_REAL, lambda x: lax.reshape(x, (3, 2))),
+    "squeeze": (_REAL.reshape(1, 2, 3), lambda x: lax.squeeze(x, (0,))),
+    "transpose": (_REAL, lambda x: lax.transpose(x, (1, 0))),
+    "rev": (_REAL, lambda x: lax.rev(x, (1,))),
+    "slice": (_REAL, lambda x: lax.slice(x, (0, 1), (2, 3))),
+    "stop_gradient": (_REAL, lambda x: lax.stop_gradient(x)),
+    "real": (_REAL * (1 + 2j), lambda x: lax.real(x)),
+    "imag": (_REAL * (1 + 2j), lambda x: lax.imag(x)),
+}
+
+
+@pytest.mark.parametrize("prim", [p for p in LAX_PRIMS if p.view], ids=lambda p: p.name)
+def test_view_primitive_returns_a_view(prim):
+    from xnp.numpy_api._layout import _view_layout
+
+    assert prim.name in _VIEW_SAMPLES, f"add a sample call of {prim.name} to _VIEW_SAMPLES"
+    operand, call = _VIEW_SAMPLES[prim.name]
+    x = xnp.asarray(operand)
+    (eqn,) = [e for e in xnp.make_jaxpr(call)(x).jaxpr.eqns if e.primitive is prim]
+    assert np.shares_memory(np.asarray(call(x)), np.asarray(x)), f"{prim.name}: not a view"
+    strides = tuple(s // operand.itemsize for s in operand.strides)
+    layout = _view_layout(prim, eqn.params, operand.shape, strides, eqn.outvars[0].aval.shape)
+    assert layout is not False, f"numpy_api._layout._view_layout does not model {prim.name}"
+
+
+RULE_ATTRS = ("jvp", "transpose", "batch", "impl", "weak_type_rule", "shape_rule",
+              "dtype_rule", "differentiable", "linear", "no_batch", "view")
+
+
+def test_rules_are_declared_not_patched():
+    # no `<expr>.jvp = ...` (or any rule attribute) outside a constructor's own `self.`
+    found = []
+    for path in ROOT.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+            for t in targets:
+                if (isinstance(t, ast.Attribute) and t.attr in RULE_ATTRS
+                        and not (isinstance(t.value, ast.Name) and t.value.id in ("self", "prim")
+                                 and path.name == "_kit.py")
+                        and not (isinstance(t.value, ast.Name) and t.value.id == "self")):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, "rule attributes assigned outside a declaration: " + ", ".join(found)
+
+
 @pytest.mark.parametrize("prim", PRIMS, ids=lambda p: p.name)
 def test_primitive_has_batching_or_reason(prim):
     if prim.batch is None:
@@ -133,7 +204,6 @@ def test_declared_reasons(capsys):
 
 def test_nextafter_jvp_is_the_identity_in_x1():
     # nextafter(x1, x2) is x1 moved by one ulp: derivative 1 in x1, 0 in x2
-    import numpy as np
 
     x1 = np.array([0.5, -2.0, 1e300, 0.0])
     x2 = np.array([1.0, -3.0, np.inf, -1.0])

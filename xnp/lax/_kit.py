@@ -132,20 +132,24 @@ def zeros_like_aval(aval: ShapedArray):
 
 
 def primitive(name: str, *, linear: bool = False, no_batch: str | None = None,
-              **rules) -> Primitive:
+              view: bool = False, **rules) -> Primitive:
     """A lax primitive: :class:`xnp.tracing.Primitive` (``rules`` are its keywords: shape,
     dtype, weak_type, abstract_eval, jvp, transpose, batch, multiple_results,
-    differentiable, allocates) with the two declaration fields lax adds.
+    differentiable, allocates, impl) with the three declaration fields lax adds.
 
-    ``linear``: the primitive is linear in some of its operands and has a transpose rule
-    (given here or assigned in the declaring module right after, when the rule names
-    the primitive). ``no_batch``: the reason it has no batching rule (None: it has one).
+    ``linear``: the primitive is linear in some of its operands and has a transpose rule.
+    A rule that names the primitive is given as a :class:`~xnp.tracing.core.for_primitive`.
+    ``no_batch``: the reason it has no batching rule (None: it has one). ``view``: its
+    eager result is a view of its first operand, as NumPy's corresponding operation's is
+    (the xp backends copy a read-only jit output before such a primitive, and
+    ``numpy_api._layout`` models its strides).
     A missing jvp is declared by ``differentiable=<reason>``. ``tests/meta/
     test_completeness.py`` holds every primitive to its declaration.
     """
     prim = Primitive(name, **rules)
     prim.linear = linear
     prim.no_batch = no_batch
+    prim.view = view
     return prim
 
 
@@ -153,20 +157,21 @@ def primitive(name: str, *, linear: bool = False, no_batch: str | None = None,
 
 
 def _linear_rules(name: str, jvp, transpose, linear: bool, derived_jvp):
+    """The jvp of a family primitive: a linear one (which takes a transpose) derives it
+    unless it is given (``mul``: linear in each operand, not jointly)."""
     if not linear:
         return jvp
-    if jvp is not None or transpose is None:
-        raise TypeError(f"internal error in xnp: linear primitive {name} takes a transpose "
-                        "rule and derives its jvp")
-    return derived_jvp
+    if transpose is None:
+        raise TypeError(f"internal error in xnp: linear primitive {name} takes a transpose rule")
+    return derived_jvp if jvp is None else jvp
 
 
 def unary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear=False,
-          transpose=None, differentiable=True) -> Primitive:
+          transpose=None, differentiable=True, batch=R.unary_batch, view=False) -> Primitive:
     """An elementwise one-operand primitive; ``out_dtype(dtype) -> dtype`` if it changes.
 
-    Batching keeps the batch axis in place. ``linear=True`` (with ``transpose``, and no
-    ``jvp``): the jvp applies the primitive to the tangent."""
+    Batching keeps the batch axis in place. ``linear=True`` (with ``transpose``): without
+    ``jvp``, the jvp applies the primitive to the tangent."""
 
     def shape(x):
         return x.shape
@@ -175,20 +180,18 @@ def unary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear
         check_dtype(name, x, accept)
         return out_dtype(x.dtype) if out_dtype is not None else x.dtype
 
-    prim = primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
-                     transpose=transpose, differentiable=differentiable, allocates="eagerly",
-                     linear=linear)
-    prim.jvp = _linear_rules(name, jvp, transpose, linear, R.linear_unary_jvp(prim))
-    prim.batch = R.unary_batch(prim)
-    return prim
+    return primitive(name, shape=shape, dtype=dtype, weak_type=weak_type,
+                     jvp=_linear_rules(name, jvp, transpose, linear, R.linear_unary_jvp),
+                     transpose=transpose, batch=batch, differentiable=differentiable,
+                     allocates="eagerly", linear=linear, view=view)
 
 
-def binary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear=False,
+def binary(name: str, accept, *, batch, out_dtype=None, weak_type=None, jvp=None, linear=False,
            transpose=None, differentiable=True) -> Primitive:
     """An elementwise two-operand primitive with equal operand dtypes.
 
-    ``linear=True`` (with ``transpose``, and no ``jvp``): linear in both operands jointly,
-    the jvp applies the primitive to the tangents. The batching rule, which needs the
+    ``linear=True`` (with ``transpose``): without ``jvp``, linear in both operands jointly
+    and the jvp applies the primitive to the tangents. The batching rule, which needs the
     shape ops, is given by the declaring module (``shape_ops.elementwise_batch``)."""
 
     def shape(x, y):
@@ -199,21 +202,20 @@ def binary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linea
         check_dtype(name, x, accept)
         return out_dtype(dt) if out_dtype is not None else dt
 
-    prim = primitive(name, shape=shape, dtype=dtype, weak_type=weak_type, jvp=jvp,
-                     transpose=transpose, differentiable=differentiable, allocates="eagerly",
-                     linear=linear)
-    prim.jvp = _linear_rules(name, jvp, transpose, linear, R.linear_nary_jvp(prim))
-    return prim
+    return primitive(name, shape=shape, dtype=dtype, weak_type=weak_type,
+                     jvp=_linear_rules(name, jvp, transpose, linear, R.linear_nary_jvp),
+                     transpose=transpose, batch=batch, differentiable=differentiable,
+                     allocates="eagerly", linear=linear)
 
 
 def _never_weak(*weak_types, **params) -> bool:
     return False
 
 
-def compare(name: str, accept=ALL) -> Primitive:
+def compare(name: str, accept=ALL, *, batch) -> Primitive:
     """A comparison: bool result, never weak, not differentiable."""
     return binary(name, accept, out_dtype=lambda dt: np.dtype(np.bool_), weak_type=_never_weak,
-                  differentiable="comparisons have boolean outputs")
+                  differentiable="comparisons have boolean outputs", batch=batch)
 
 
 never_weak = _never_weak

@@ -11,24 +11,42 @@ Conventions (see :mod:`xnp.tracing.ad` and :mod:`xnp.tracing.batching`):
 * ``transpose(ct, *args, **params) -> list`` with ``UndefinedPrimal`` for linear
   arguments and None for the cotangents of non-linear ones.
 * ``batch(vals, dims, **params) -> (out, out_dim)``.
+
+A kit whose rule binds its own primitive again is a :class:`~xnp.tracing.core.for_primitive`
+(``jvp=R.linear_unary_jvp``, ``jvp=R.defjvp(g0, g1)``): the declaration it is given to
+makes the rule for the primitive being declared.
 """
 
 from __future__ import annotations
 
+import functools
+
 from xnp.tracing import core
+from xnp.tracing.core import for_primitive
 from xnp.tracing.ad import UndefinedPrimal, Zero, add_tangents, instantiate, tangent_aval
 
 __all__ = [
     "Zero", "UndefinedPrimal", "is_undefined", "instantiate", "add_tangents", "zero_like",
     "defjvp", "linear_unary_jvp", "linear_nary_jvp", "unary_batch",
     "reducer_batch", "aval", "zero_ct_passthrough",
-    "shift_axes", "batch_size", "NON_DIFFERENTIABLE",
+    "shift_axes", "batch_size", "NON_DIFFERENTIABLE", "rule_kit", "for_primitive",
 ]
 
 # A derivative JAX does not have either raises NotImplementedError saying the primitive
 # "is not differentiable with respect to" the argument, with the reason; the op table's
 # transform tests (tests/lax/test_transforms.py) skip on this phrase.
 NON_DIFFERENTIABLE = "is not differentiable with respect to"
+
+
+def rule_kit(make):
+    """``make(prim, *args)`` as a kit: ``kit(*args)`` is the :class:`for_primitive` that
+    makes the rule of the primitive declared with it."""
+
+    @functools.wraps(make)
+    def kit(*args, **kwargs) -> for_primitive:
+        return for_primitive(lambda prim: make(prim, *args, **kwargs))
+
+    return kit
 
 
 def is_undefined(x) -> bool:
@@ -43,10 +61,13 @@ def zero_like(x) -> Zero:
     return Zero(tangent_aval(aval(x)))
 
 
-def defjvp(prim, *per_operand):
+def defjvp(*per_operand) -> for_primitive:
     """A jvp rule from one function per operand: ``g(t_i, *primals, **params)`` gives the
     output tangent's part from operand ``i`` (None: not differentiable in ``i``)."""
+    return for_primitive(lambda prim: _defjvp(prim, per_operand))
 
+
+def _defjvp(prim, per_operand):
     def jvp(primals, tangents, **params):
         out = prim.bind(*primals, **params)
         total = Zero(tangent_aval(core.aval_of(out)))
@@ -59,6 +80,7 @@ def defjvp(prim, *per_operand):
     return jvp
 
 
+@for_primitive
 def linear_unary_jvp(prim):
     """jvp of a primitive linear in its (only) array operand: apply it to the tangent."""
 
@@ -72,6 +94,7 @@ def linear_unary_jvp(prim):
     return jvp
 
 
+@for_primitive
 def linear_nary_jvp(prim):
     """jvp of a primitive linear in all operands jointly (add, sub, concatenate):
     apply it to the tangents, zeros instantiated."""
@@ -113,6 +136,7 @@ def batch_size(vals, dims) -> int:
     return next(core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
 
 
+@for_primitive
 def unary_batch(prim):
     """Batching of a primitive that maps each element/slice independently and keeps the
     batch axis where it is (elementwise unary ops)."""
@@ -123,6 +147,7 @@ def unary_batch(prim):
     return batch
 
 
+@for_primitive
 def reducer_batch(prim):
     """Batching of a reduction with an ``axes`` param (reduce_*, argmax/argmin): the batch
     axis stays where it is and ``axes`` shift past it; the result's batch axis is the

@@ -1,5 +1,6 @@
 """The lax operations the AD and batching traces need (registered with
 :mod:`xnp.tracing`, which may not import lax): tangent addition, zeros of an aval,
+conversion to an aval,
 moving a batch axis, broadcasting an unbatched value along a new axis and summing
 over one."""
 
@@ -12,7 +13,7 @@ from xnp.tracing import ShapedArray, core
 from xnp.tracing.ad import register_tangent_ops
 from xnp.tracing.batching import register_batch_ops
 
-__all__ = ["add_any", "zeros", "moveaxis", "broadcast_along", "sum_axis"]
+__all__ = ["add_any", "zeros", "convert", "moveaxis", "broadcast_along", "sum_axis"]
 
 
 def add_any(x, y):
@@ -23,6 +24,11 @@ def add_any(x, y):
 def zeros(aval: ShapedArray):
     """Zeros of ``aval`` (a broadcast literal, so it costs nothing to stage)."""
     return shape_ops.broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())
+
+
+def convert(x, aval: ShapedArray):
+    """``x`` with ``aval``'s dtype and weak type."""
+    return elementwise.convert_element_type(x, aval.dtype, aval.weak_type)
 
 
 def moveaxis(x, src: int, dst: int):
@@ -46,5 +52,5 @@ def sum_axis(x, axis: int):
     return reductions.reduce_sum(x, (axis,))
 
 
-register_tangent_ops(add=add_any, zeros=zeros)
+register_tangent_ops(add=add_any, zeros=zeros, convert=convert)
 register_batch_ops(moveaxis=moveaxis, broadcast=broadcast_along, sum_axis=sum_axis)

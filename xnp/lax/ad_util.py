@@ -16,12 +16,12 @@ def _stop_gradient_jvp(primals, tangents):
 
 
 stop_gradient_p = kit.primitive(
-    "stop_gradient",
+    "stop_gradient", view=True,
     shape=lambda x: x.shape,
     dtype=lambda x: x.dtype,
     jvp=_stop_gradient_jvp,
+    batch=R.unary_batch,
 )
-stop_gradient_p.batch = R.unary_batch(stop_gradient_p)
 
 
 def stop_gradient(x: Array) -> Array:

@@ -29,7 +29,6 @@ IEEE_FLOATS = frozenset(np.dtype(t) for t in (np.float16, ml_dtypes.bfloat16, np
 population_count_p = kit.unary("population_count", kit.INTEGER,
                                differentiable="population_count has integer outputs")
 clz_p = kit.unary("clz", kit.INTEGER, differentiable="clz has integer outputs")
-nextafter_p = kit.binary("nextafter", kit.FLOATING)
 
 
 def _nextafter_jvp(primals, tangents):
@@ -47,8 +46,8 @@ def _nextafter_jvp(primals, tangents):
     return out, t1
 
 
-nextafter_p.jvp = _nextafter_jvp
-nextafter_p.batch = shape_ops.elementwise_batch(nextafter_p)
+nextafter_p = kit.binary("nextafter", kit.FLOATING,
+                         jvp=_nextafter_jvp, batch=shape_ops.elementwise_batch)
 
 
 def population_count(x: Array) -> Array:
@@ -111,8 +110,7 @@ def _bitcast_batch(vals, dims, *, new_dtype):
 
 bitcast_convert_type_p = kit.primitive(
     "bitcast_convert_type", shape=_bitcast_shape, dtype=_bitcast_dtype, weak_type=kit.never_weak,
-    differentiable="bit reinterpretation has no derivative")
-bitcast_convert_type_p.batch = _bitcast_batch
+    differentiable="bit reinterpretation has no derivative", batch=_bitcast_batch)
 
 
 def bitcast_convert_type(x: Array, new_dtype) -> Array:
@@ -142,12 +140,11 @@ def _reduce_precision_dtype(x, *, exponent_bits, mantissa_bits):
 
 reduce_precision_p = kit.primitive("reduce_precision", linear=True,
                                    shape=lambda x, **params: x.shape,
-                                   dtype=_reduce_precision_dtype)
-# rounding is applied to the tangent too (JAX's deflinear rule)
-reduce_precision_p.jvp = R.linear_unary_jvp(reduce_precision_p)
-reduce_precision_p.transpose = R.zero_ct_passthrough(
-    lambda ct, x, **params: [reduce_precision_p.bind(ct, **params)])
-reduce_precision_p.batch = R.unary_batch(reduce_precision_p)
+                                   dtype=_reduce_precision_dtype,
+                                   jvp=R.linear_unary_jvp, batch=R.unary_batch,
+                                   # rounding is applied to the tangent too (JAX's deflinear)
+                                   transpose=R.zero_ct_passthrough(lambda ct, x, **params: [
+                                       reduce_precision_p.bind(ct, **params)]))
 
 
 def _bits_param(name: str, value, minimum: int) -> int:

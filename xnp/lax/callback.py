@@ -177,9 +177,26 @@ def _batch(vals, dims, *, callback):
     return outs, [0] * len(outs)
 
 
+
+def _host(x):
+    if type(x) is core.Array:
+        return x._value
+    return np.asarray(x)
+
+
+def _io_callback_impl(*args, callback):
+    """Eagerly: call the host function now, on the operands' host values (whatever the
+    eager backend); each result, checked against the declared avals by the
+    :class:`HostCallback`, comes back as a new eager array (a copy, so it never shares
+    memory with an array the callback keeps or was given)."""
+    outs = callback(*[_host(a) for a in args])
+    return [core.Array(np.array(o, copy=True), a.weak_type)
+            for o, a in zip(outs, callback.result_avals)]
+
+
 io_callback_p = kit.primitive("io_callback", abstract_eval=_abstract_eval,
                               multiple_results=True, jvp=_jvp, batch=_batch,
-                              allocates=False)
+                              allocates=False, impl=_io_callback_impl)
 # an ordered side effect: see the module docstring (tracing.jaxpr.has_effects)
 io_callback_p.effectful = True
 

@@ -236,15 +236,6 @@ def conv_accumulation_dtype(out_dtype) -> np.dtype:
     return np.dtype(np.float32) if dt in kit.FLOATING and dt.itemsize < 4 else dt
 
 
-conv_general_dilated_p = kit.primitive(
-    _NAME,
-    linear=True,
-    shape=_conv_shape,
-    dtype=_conv_dtype,
-    weak_type=kit.never_weak,
-)
-
-
 # --------------------------------------------------------------------------- wrappers
 
 
@@ -401,7 +392,6 @@ def conv_with_general_padding(lhs: Array, rhs: Array, window_strides, padding, l
 # * batching: a batch axis is folded into the operands' batch/feature dims (with one more
 #   level of grouping where groups already exist), and split out of the result.
 
-_conv_p = conv_general_dilated_p  # short name for the rules below
 
 
 
@@ -451,8 +441,6 @@ def _jvp_lhs(t, lhs, rhs, **params):
 def _jvp_rhs(t, lhs, rhs, **params):
     return _conv_p.bind(lhs, t, **params)
 
-
-_conv_p.jvp = R.defjvp(_conv_p, _jvp_lhs, _jvp_rhs)
 
 
 # --------------------------------------------------------------------------- transpose
@@ -515,8 +503,6 @@ def _transpose(ct, lhs, rhs, **params):
     return [None, _transpose_rhs(ct, lhs, rhs.aval, **params)]
 
 
-_conv_p.transpose = R.zero_ct_passthrough(_transpose)
-
 
 # --------------------------------------------------------------------------- batching
 
@@ -573,4 +559,14 @@ def _batch(vals, dims, *, dimension_numbers, feature_group_count, batch_group_co
     return _split(out, out_axis, k), out_axis
 
 
-_conv_p.batch = _batch
+conv_general_dilated_p = kit.primitive(
+    _NAME,
+    linear=True,
+    shape=_conv_shape,
+    dtype=_conv_dtype,
+    weak_type=kit.never_weak,
+    jvp=R.defjvp(_jvp_lhs, _jvp_rhs),
+    transpose=R.zero_ct_passthrough(_transpose),
+    batch=_batch,
+)
+_conv_p = conv_general_dilated_p  # short name for the rules above

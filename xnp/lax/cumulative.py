@@ -145,7 +145,7 @@ def _canonical_axis(name: str, x, axis) -> int:
     return axis + nd if -nd <= axis < 0 else axis
 
 
-def _cumulative(name: str, accept, linear: bool = False) -> Primitive:
+def _cumulative(name: str, accept, linear: bool = False, **rules) -> Primitive:
     def shape(x: ShapedArray, *, axis: int, reverse: bool):
         if not 0 <= axis < x.ndim:
             raise ValueError(f"xnp.lax.{name}: axis {axis} is out of range for the operand "
@@ -160,10 +160,11 @@ def _cumulative(name: str, accept, linear: bool = False) -> Primitive:
         (x,), (d,) = vals, dims
         return prim.bind(x, axis=axis + (d <= axis), reverse=reverse), d
 
-    prim = kit.primitive(name, shape=shape, dtype=dtype, batch=batch, linear=linear)
+    prim = kit.primitive(name, shape=shape, dtype=dtype, batch=batch, linear=linear, **rules)
     return prim
 
 
+@R.rule_kit
 def _scan_jvp(prim, combine):
     """jvp by an associative scan over (primal, tangent) pairs; ``combine(a, ta, b, tb)``
     returns ``(out, t_out)`` with ``t_out`` linear in ``ta``, ``tb``."""
@@ -190,9 +191,8 @@ def _cumsum_transpose(ct, x, *, axis, reverse):
     return [cumsum_p.bind(ct, axis=axis, reverse=not reverse)]
 
 
-cumsum_p = _cumulative("cumsum", kit.NUMERIC, linear=True)
-cumsum_p.jvp = R.linear_unary_jvp(cumsum_p)
-cumsum_p.transpose = R.zero_ct_passthrough(_cumsum_transpose)
+cumsum_p = _cumulative("cumsum", kit.NUMERIC, linear=True,
+                       jvp=R.linear_unary_jvp, transpose=R.zero_ct_passthrough(_cumsum_transpose))
 
 
 def cumsum(operand: Array, axis: int = 0, reverse: bool = False) -> Array:
@@ -220,8 +220,7 @@ def _prod_combine(a, ta, b, tb):
     return ew.mul(a, b), ew.add(ew.mul(ta, b), ew.mul(a, tb))
 
 
-cumprod_p = _cumulative("cumprod", kit.NUMERIC)
-cumprod_p.jvp = _scan_jvp(cumprod_p, _prod_combine)
+cumprod_p = _cumulative("cumprod", kit.NUMERIC, jvp=_scan_jvp(_prod_combine))
 
 
 def cumprod(operand: Array, axis: int = 0, reverse: bool = False) -> Array:
@@ -246,10 +245,8 @@ def _chooser_combine(kind: str):
     return combine
 
 
-cummax_p = _cumulative("cummax", kit.REAL_OR_BOOL)
-cummax_p.jvp = _scan_jvp(cummax_p, _chooser_combine("max"))
-cummin_p = _cumulative("cummin", kit.REAL_OR_BOOL)
-cummin_p.jvp = _scan_jvp(cummin_p, _chooser_combine("min"))
+cummax_p = _cumulative("cummax", kit.REAL_OR_BOOL, jvp=_scan_jvp(_chooser_combine("max")))
+cummin_p = _cumulative("cummin", kit.REAL_OR_BOOL, jvp=_scan_jvp(_chooser_combine("min")))
 
 
 def cummax(operand: Array, axis: int = 0, reverse: bool = False) -> Array:
@@ -304,8 +301,7 @@ def _logaddexp_combine(a, ta, b, tb):
     return out, ew.add(ew.mul(ta, ew.logistic(d)), ew.mul(tb, ew.logistic(ew.neg(d))))
 
 
-cumlogsumexp_p = _cumulative("cumlogsumexp", kit.FLOATING)
-cumlogsumexp_p.jvp = _scan_jvp(cumlogsumexp_p, _logaddexp_combine)
+cumlogsumexp_p = _cumulative("cumlogsumexp", kit.FLOATING, jvp=_scan_jvp(_logaddexp_combine))
 
 
 def cumlogsumexp(operand: Array, axis: int = 0, reverse: bool = False) -> Array:

@@ -59,6 +59,7 @@ def complex_dtype(dtype) -> np.dtype:
     return np.result_type(dtype, np.complex64)
 
 
+@R.for_primitive
 def _leading_batch(prim):
     """Batching rule of a one-operand decomposition: the batch axis goes to the front
     (a new leading batch dimension); every output then has it at 0."""
@@ -84,9 +85,6 @@ def _cholesky_dtype(a: ShapedArray):
     return a.dtype
 
 
-cholesky_p = kit.primitive("cholesky", shape=_cholesky_shape, dtype=_cholesky_dtype,
-                       weak_type=kit.never_weak)
-cholesky_p.batch = _leading_batch(cholesky_p)
 
 
 def cholesky(x: Array, *, symmetrize_input: bool = True) -> Array:
@@ -140,8 +138,6 @@ def _triangular_solve_dtype(a: ShapedArray, b: ShapedArray, **params):
     return dt
 
 
-triangular_solve_p = kit.primitive("triangular_solve", linear=True, shape=_triangular_solve_shape,
-                               dtype=_triangular_solve_dtype, weak_type=kit.never_weak)
 
 
 def _triangular_solve_batch(vals, dims, **params):
@@ -150,7 +146,6 @@ def _triangular_solve_batch(vals, dims, **params):
     return triangular_solve_p.bind(a, b, **params), 0
 
 
-triangular_solve_p.batch = _triangular_solve_batch
 
 
 def triangular_solve(a: Array, b: Array, *, left_side: bool = False, lower: bool = False,
@@ -201,9 +196,6 @@ def _lu_dtype(a: ShapedArray):
     return [a.dtype, np.dtype(np.int32), np.dtype(np.int32)]
 
 
-lu_p = kit.primitive("lu", shape=_lu_shape, dtype=_lu_dtype, weak_type=kit.never_weak,
-                 multiple_results=True)
-lu_p.batch = _leading_batch(lu_p)
 
 
 def lu(x: Array):
@@ -240,9 +232,6 @@ def _qr_dtype(a: ShapedArray, *, full_matrices):
     return [a.dtype, a.dtype]
 
 
-qr_p = kit.primitive("qr", shape=_qr_shape, dtype=_qr_dtype, weak_type=kit.never_weak,
-                 multiple_results=True)
-qr_p.batch = _leading_batch(qr_p)
 
 
 def _unsupported(fname: str, arg: str, value, why: str) -> None:
@@ -286,9 +275,6 @@ def _eigh_dtype(a: ShapedArray, *, lower, sort_eigenvalues):
     return [a.dtype, real_dtype(a.dtype)]
 
 
-eigh_p = kit.primitive("eigh", shape=_eigh_shape, dtype=_eigh_dtype, weak_type=kit.never_weak,
-                   multiple_results=True)
-eigh_p.batch = _leading_batch(eigh_p)
 
 
 def eigh(x: Array, *, lower: bool = True, symmetrize_input: bool = True,
@@ -338,9 +324,6 @@ def _svd_dtype(a: ShapedArray, *, full_matrices, compute_uv):
     return [s, a.dtype, a.dtype] if compute_uv else [s]
 
 
-svd_p = kit.primitive("svd", shape=_svd_shape, dtype=_svd_dtype, weak_type=kit.never_weak,
-                  multiple_results=True)
-svd_p.batch = _leading_batch(svd_p)
 
 
 def svd(x: Array, *, full_matrices: bool = True, compute_uv: bool = True, subset_by_index=None,
@@ -388,9 +371,6 @@ def _eig_dtype(a: ShapedArray, *, compute_left_eigenvectors, compute_right_eigen
     return [complex_dtype(a.dtype)] * (1 + n_vec)
 
 
-eig_p = kit.primitive("eig", shape=_eig_shape, dtype=_eig_dtype, weak_type=kit.never_weak,
-                  multiple_results=True)
-eig_p.batch = _leading_batch(eig_p)
 
 
 def eig(x: Array, *, compute_left_eigenvectors: bool = True,
@@ -484,7 +464,8 @@ def _cholesky_jvp(primals, tangents):
     return L, M.matmul(L, phi)
 
 
-cholesky_p.jvp = _cholesky_jvp
+cholesky_p = kit.primitive("cholesky", shape=_cholesky_shape, dtype=_cholesky_dtype,
+                       weak_type=kit.never_weak, batch=_leading_batch, jvp=_cholesky_jvp)
 
 
 # --------------------------------------------------------------------------- triangular_solve
@@ -521,8 +502,11 @@ def _triangular_solve_transpose(ct, a, b, **params):
     return [None, ct_b]
 
 
-triangular_solve_p.jvp = _triangular_solve_jvp
-triangular_solve_p.transpose = R.zero_ct_passthrough(_triangular_solve_transpose)
+triangular_solve_p = kit.primitive("triangular_solve", linear=True, shape=_triangular_solve_shape,
+                               dtype=_triangular_solve_dtype, weak_type=kit.never_weak,
+                               batch=_triangular_solve_batch,
+                               jvp=_triangular_solve_jvp,
+                               transpose=R.zero_ct_passthrough(_triangular_solve_transpose))
 
 
 # --------------------------------------------------------------------------- lu
@@ -566,7 +550,8 @@ def _lu_jvp(primals, tangents):
     return [lu, pivots, permutation], [lu_dot] + zeros
 
 
-lu_p.jvp = _lu_jvp
+lu_p = kit.primitive("lu", shape=_lu_shape, dtype=_lu_dtype, weak_type=kit.never_weak,
+                 multiple_results=True, batch=_leading_batch, jvp=_lu_jvp)
 
 
 # --------------------------------------------------------------------------- qr
@@ -597,7 +582,8 @@ def _qr_jvp(primals, tangents, *, full_matrices):
     return [q, r], [dq, dr]
 
 
-qr_p.jvp = _qr_jvp
+qr_p = kit.primitive("qr", shape=_qr_shape, dtype=_qr_dtype, weak_type=kit.never_weak,
+                 multiple_results=True, batch=_leading_batch, jvp=_qr_jvp)
 
 
 # --------------------------------------------------------------------------- eigh
@@ -628,7 +614,8 @@ def _eigh_jvp(primals, tangents, *, lower, sort_eigenvalues):
     return [v, w], [dv, dw]
 
 
-eigh_p.jvp = _eigh_jvp
+eigh_p = kit.primitive("eigh", shape=_eigh_shape, dtype=_eigh_dtype, weak_type=kit.never_weak,
+                   multiple_results=True, batch=_leading_batch, jvp=_eigh_jvp)
 
 
 # --------------------------------------------------------------------------- svd
@@ -683,7 +670,8 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     return primal_out, [ds, du, M.mH(dv)]
 
 
-svd_p.jvp = _svd_jvp
+svd_p = kit.primitive("svd", shape=_svd_shape, dtype=_svd_dtype, weak_type=kit.never_weak,
+                  multiple_results=True, batch=_leading_batch, jvp=_svd_jvp)
 
 
 # --------------------------------------------------------------------------- eig
@@ -735,4 +723,5 @@ def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eige
     return primal_out, tangent_out
 
 
-eig_p.jvp = _eig_jvp
+eig_p = kit.primitive("eig", shape=_eig_shape, dtype=_eig_dtype, weak_type=kit.never_weak,
+                  multiple_results=True, batch=_leading_batch, jvp=_eig_jvp)

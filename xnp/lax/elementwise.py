@@ -24,7 +24,7 @@ and are the same on every backend (eager NumPy/CuPy and the XLA lowering):
 
 from __future__ import annotations
 
-import inspect
+import functools
 import operator
 
 import numpy as np
@@ -33,6 +33,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax import shape_ops
 from xnp.tracing import Array, ShapedArray, core, errors
+from xnp.tracing.core import for_primitive
 
 __all__ = [
     # arithmetic
@@ -91,10 +92,13 @@ def _to_shape(t, aval):
     return shape_ops.broadcast_in_dim(t, aval.shape, dims)
 
 
-def _jvp(prim, *per_operand):
+def _jvp(*per_operand) -> for_primitive:
     """jvp from one ``g(t, ans, *primals, **params)`` per operand (None: no derivative in
     that operand); each part is broadcast to the output shape and the parts are summed."""
+    return for_primitive(lambda prim: _sum_jvp(prim, per_operand))
 
+
+def _sum_jvp(prim, per_operand):
     def jvp(primals, tangents, **params):
         ans = prim.bind(*primals, **params)
         out_aval = R.aval(ans).strip_weak_type()
@@ -120,51 +124,84 @@ def _transpose(*per_operand):
     return R.zero_ct_passthrough(transpose)
 
 
-def _operand_count(prim) -> int | None:
-    """The number of array operands, from the declared shape rule's positional parameters
-    (None: variadic, as ``select_n``)."""
-    params = inspect.signature(prim.shape_rule).parameters.values()
-    if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return None
-    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
-
-
-def _set_rules(prim, *, jvp=None, transpose=None, batch=None, differentiable=None):
-    """The rules of a primitive of this family that name the primitive or functions defined
-    after it. A transpose makes the primitive linear (in the operands it transposes in).
-    Batching by default: the batch axis stays in place for one operand (the primitive maps
-    elements independently), else ``shape_ops.elementwise_batch``."""
-    if jvp is not None:
-        prim.jvp = jvp
-    if transpose is not None:
-        prim.transpose = transpose
-        prim.linear = True
-    if batch is None and prim.batch is None:
-        one = _operand_count(prim) == 1
-        batch = R.unary_batch(prim) if one else shape_ops.elementwise_batch(prim)
-    if batch is not None:
-        prim.batch = batch
-    if differentiable is not None:
-        prim.differentiable = differentiable
+#: binary and n-ary members of the family batch by ``shape_ops.elementwise_batch``
+_binary = functools.partial(kit.binary, batch=shape_ops.elementwise_batch)
+_compare = functools.partial(kit.compare, batch=shape_ops.elementwise_batch)
+_PIECEWISE = "piecewise constant: zero derivative"
 
 
 # --------------------------------------------------------------------------- arithmetic
 
-add_p = kit.binary("add", kit.NUMERIC, linear=True,
-                   transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: ct))
-sub_p = kit.binary("sub", kit.NUMERIC, linear=True,
-                   transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: neg(ct)))
-mul_p = kit.binary("mul", kit.NUMERIC)
-div_p = kit.binary("div", kit.NUMERIC)
-rem_p = kit.binary("rem", kit.REAL)
-pow_p = kit.binary("pow", kit.NUMERIC)
-max_p = kit.binary("max", kit.REAL_OR_BOOL)
-min_p = kit.binary("min", kit.REAL_OR_BOOL)
+def _trunc(x):
+    """``x`` rounded towards zero (floating)."""
+    return mul(sign(x), floor(abs(x)))
+
+
+def _replace_zero(x):
+    return select_n(eq(x, _c(x, 0)), x, _c(x, 1))
+
+
+def _pow_jvp_x(t, ans, x, y):
+    # y * x**(y-1), with 0 where y == 0 (so 0**0 has derivative 0, not NaN)
+    jac = select_n(eq(y, _c(y, 0)), mul(_replace_zero(y), pow(x, sub(y, _c(y, 1)))),
+                   _c(y, 0))
+    return mul(t, jac)
+
+
+def _pow_jvp_y(t, ans, x, y):
+    # log(x) * x**y, with log(1) where x == 0 (0 ** y has derivative 0 in y)
+    return mul(t, mul(log(_replace_zero(x)), ans))
+
+
+def _integer_pow_jvp(t, ans, x, *, y):
+    if y == 0:
+        return mul(t, _c(t, 0))
+    return mul(t, mul(_c(x, y), integer_pow(x, y - 1) if y != 1 else _c(x, 1)))
+
+
+def _balanced_eq(x, z, y):
+    """1 where x == z (halved where also y == z: ties split the tangent 0.5/0.5), else 0."""
+    one = _c(z, 1)
+    return div(select_n(eq(x, z), _c(z, 0), one), select_n(eq(y, z), one, _c(z, 2)))
+
+
+def _abs_jvp(t, ans, x):
+    if R.aval(x).dtype.kind == "c":
+        # d|z| = Re(conj(z) dz) / |z|  (0 at z == 0); conj(sign(z)) where |z| is infinite
+        # (1 at +-inf + yj with y finite, as abs'(inf) = 1 for reals)
+        scale = div(conj(x), _replace_zero(convert_element_type(ans, R.aval(x).dtype)))
+        scale = select_n(eq(ans, _c(ans, np.inf)), scale, conj(sign(x)))
+        return real(mul(t, scale))
+    return select_n(ge(x, _c(x, 0)), neg(t), t)  # JAX: derivative 1 at x == 0
+
+
+add_p = _binary("add", kit.NUMERIC, linear=True,
+                transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: ct))
+sub_p = _binary("sub", kit.NUMERIC, linear=True,
+                transpose=_transpose(lambda ct, x, y: ct, lambda ct, x, y: neg(ct)))
+mul_p = _binary("mul", kit.NUMERIC, linear=True,
+                jvp=_jvp(lambda t, ans, x, y: mul(t, y), lambda t, ans, x, y: mul(x, t)),
+                transpose=_transpose(lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct)))
+div_p = _binary("div", kit.NUMERIC, linear=True,
+                jvp=_jvp(lambda t, ans, x, y: div(t, y),
+                         # -(x / y) / y: no overflow of y ** 2 where x / y is finite
+                         lambda t, ans, x, y: neg(div(mul(t, ans), y))),
+                transpose=_transpose(lambda ct, x, y: div(ct, y), None))
+# d rem(x, y) = dx - trunc(x / y) dy  (JAX's rule)
+rem_p = _binary("rem", kit.REAL, jvp=_jvp(lambda t, ans, x, y: t,
+                                          lambda t, ans, x, y: mul(neg(t), _trunc(div(x, y)))))
+pow_p = _binary("pow", kit.NUMERIC, jvp=_jvp(_pow_jvp_x, _pow_jvp_y))
+max_p = _binary("max", kit.REAL_OR_BOOL,
+                jvp=_jvp(lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+                         lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x))))
+min_p = _binary("min", kit.REAL_OR_BOOL,
+                jvp=_jvp(lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+                         lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x))))
 neg_p = kit.unary("neg", kit.NUMERIC, linear=True, transpose=_transpose(lambda ct, x: neg(ct)))
-abs_p = kit.unary("abs", kit.NUMERIC, out_dtype=_real_of_complex)
-sign_p = kit.unary("sign", kit.NUMERIC)
-floor_p = kit.unary("floor", kit.FLOATING)
-ceil_p = kit.unary("ceil", kit.FLOATING)
+abs_p = kit.unary("abs", kit.NUMERIC, out_dtype=_real_of_complex, jvp=_jvp(_abs_jvp))
+sign_p = kit.unary("sign", kit.NUMERIC, differentiable=_PIECEWISE)
+floor_p = kit.unary("floor", kit.FLOATING, differentiable=_PIECEWISE)
+ceil_p = kit.unary("ceil", kit.FLOATING, differentiable=_PIECEWISE)
 is_finite_p = kit.unary("is_finite", kit.FLOATING, out_dtype=lambda dt: _BOOL,
                         weak_type=kit.never_weak, differentiable="boolean output")
 
@@ -224,7 +261,8 @@ def _integer_pow_dtype(x, *, y):
     return x.dtype
 
 
-integer_pow_p = kit.primitive("integer_pow", shape=_integer_pow_shape, dtype=_integer_pow_dtype)
+integer_pow_p = kit.primitive("integer_pow", shape=_integer_pow_shape, dtype=_integer_pow_dtype,
+                              jvp=_jvp(_integer_pow_jvp), batch=R.unary_batch)
 
 
 def integer_pow(x: Array, y: int) -> Array:
@@ -291,7 +329,8 @@ def _round_dtype(x, *, rounding_method):
     return x.dtype
 
 
-round_p = kit.primitive("round", shape=_round_shape, dtype=_round_dtype)
+round_p = kit.primitive("round", shape=_round_shape, dtype=_round_dtype,
+                        differentiable=_PIECEWISE, batch=R.unary_batch)
 
 
 def round(x: Array, rounding_method: int = 0) -> Array:  # noqa: A001
@@ -305,92 +344,14 @@ def is_finite(x: Array) -> Array:
     return is_finite_p.bind(x)
 
 
-# arithmetic rules
-_set_rules(add_p)
-_set_rules(sub_p)
-_set_rules(mul_p, jvp=_jvp(mul_p, lambda t, ans, x, y: mul(t, y),
-                           lambda t, ans, x, y: mul(x, t)),
-           transpose=_transpose(lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct)))
-_set_rules(div_p, jvp=_jvp(div_p, lambda t, ans, x, y: div(t, y),
-                           # -(x / y) / y: no overflow of y ** 2 where x / y is finite
-                           lambda t, ans, x, y: neg(div(mul(t, ans), y))),
-           transpose=_transpose(lambda ct, x, y: div(ct, y), None))
-
-
-def _trunc(x):
-    """``x`` rounded towards zero (floating)."""
-    return mul(sign(x), floor(abs(x)))
-
-
-# d rem(x, y) = dx - trunc(x / y) dy  (JAX's rule)
-_set_rules(rem_p, jvp=_jvp(rem_p, lambda t, ans, x, y: t,
-                           lambda t, ans, x, y: mul(neg(t), _trunc(div(x, y)))))
-
-
-def _replace_zero(x):
-    return select_n(eq(x, _c(x, 0)), x, _c(x, 1))
-
-
-def _pow_jvp_x(t, ans, x, y):
-    # y * x**(y-1), with 0 where y == 0 (so 0**0 has derivative 0, not NaN)
-    jac = select_n(eq(y, _c(y, 0)), mul(_replace_zero(y), pow(x, sub(y, _c(y, 1)))),
-                   _c(y, 0))
-    return mul(t, jac)
-
-
-def _pow_jvp_y(t, ans, x, y):
-    # log(x) * x**y, with log(1) where x == 0 (0 ** y has derivative 0 in y)
-    return mul(t, mul(log(_replace_zero(x)), ans))
-
-
-_set_rules(pow_p, jvp=_jvp(pow_p, _pow_jvp_x, _pow_jvp_y))
-
-
-def _integer_pow_jvp(t, ans, x, *, y):
-    if y == 0:
-        return mul(t, _c(t, 0))
-    return mul(t, mul(_c(x, y), integer_pow(x, y - 1) if y != 1 else _c(x, 1)))
-
-
-_set_rules(integer_pow_p, jvp=_jvp(integer_pow_p, _integer_pow_jvp))
-
-
-def _balanced_eq(x, z, y):
-    """1 where x == z (halved where also y == z: ties split the tangent 0.5/0.5), else 0."""
-    one = _c(z, 1)
-    return div(select_n(eq(x, z), _c(z, 0), one), select_n(eq(y, z), one, _c(z, 2)))
-
-
-_set_rules(max_p, jvp=_jvp(max_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
-                           lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x))))
-_set_rules(min_p, jvp=_jvp(min_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
-                           lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x))))
-
-
-def _abs_jvp(t, ans, x):
-    if R.aval(x).dtype.kind == "c":
-        # d|z| = Re(conj(z) dz) / |z|  (0 at z == 0); conj(sign(z)) where |z| is infinite
-        # (1 at +-inf + yj with y finite, as abs'(inf) = 1 for reals)
-        scale = div(conj(x), _replace_zero(convert_element_type(ans, R.aval(x).dtype)))
-        scale = select_n(eq(ans, _c(ans, np.inf)), scale, conj(sign(x)))
-        return real(mul(t, scale))
-    return select_n(ge(x, _c(x, 0)), neg(t), t)  # JAX: derivative 1 at x == 0
-
-
-_set_rules(abs_p, jvp=_jvp(abs_p, _abs_jvp))
-for _p in (sign_p, floor_p, ceil_p, round_p):
-    _set_rules(_p, differentiable="piecewise constant: zero derivative")
-_set_rules(is_finite_p)
-
-
 # --------------------------------------------------------------------------- comparisons
 
-eq_p = kit.compare("eq", kit.ALL)
-ne_p = kit.compare("ne", kit.ALL)
-lt_p = kit.compare("lt", kit.REAL_OR_BOOL)
-le_p = kit.compare("le", kit.REAL_OR_BOOL)
-gt_p = kit.compare("gt", kit.REAL_OR_BOOL)
-ge_p = kit.compare("ge", kit.REAL_OR_BOOL)
+eq_p = _compare("eq", kit.ALL)
+ne_p = _compare("ne", kit.ALL)
+lt_p = _compare("lt", kit.REAL_OR_BOOL)
+le_p = _compare("le", kit.REAL_OR_BOOL)
+gt_p = _compare("gt", kit.REAL_OR_BOOL)
+ge_p = _compare("ge", kit.REAL_OR_BOOL)
 
 
 def eq(x: Array, y: Array) -> Array:
@@ -423,20 +384,16 @@ def ge(x: Array, y: Array) -> Array:
     return ge_p.bind(x, y)
 
 
-# comparison rules (not differentiable: declared by kit.compare)
-for _p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p):
-    _set_rules(_p)
-
-
 # --------------------------------------------------------------------------- logical, bitwise
 
-and_p = kit.binary("and", kit.INT_OR_BOOL)
-or_p = kit.binary("or", kit.INT_OR_BOOL)
-xor_p = kit.binary("xor", kit.INT_OR_BOOL)
-not_p = kit.unary("not", kit.INT_OR_BOOL)
-shift_left_p = kit.binary("shift_left", kit.INTEGER)
-shift_right_arithmetic_p = kit.binary("shift_right_arithmetic", kit.INTEGER)
-shift_right_logical_p = kit.binary("shift_right_logical", kit.INTEGER)
+_INTEGRAL = "integer or bool operands and result"
+and_p = _binary("and", kit.INT_OR_BOOL, differentiable=_INTEGRAL)
+or_p = _binary("or", kit.INT_OR_BOOL, differentiable=_INTEGRAL)
+xor_p = _binary("xor", kit.INT_OR_BOOL, differentiable=_INTEGRAL)
+not_p = kit.unary("not", kit.INT_OR_BOOL, differentiable=_INTEGRAL)
+shift_left_p = _binary("shift_left", kit.INTEGER, differentiable=_INTEGRAL)
+shift_right_arithmetic_p = _binary("shift_right_arithmetic", kit.INTEGER, differentiable=_INTEGRAL)
+shift_right_logical_p = _binary("shift_right_logical", kit.INTEGER, differentiable=_INTEGRAL)
 
 
 def and_(x: Array, y: Array) -> Array:
@@ -476,24 +433,26 @@ def shift_right_logical(x: Array, y: Array) -> Array:
     return shift_right_logical_p.bind(x, y)
 
 
-# logical / bitwise rules
-for _p in (and_p, or_p, xor_p, not_p, shift_left_p, shift_right_arithmetic_p,
-           shift_right_logical_p):
-    _set_rules(_p, differentiable="integer or bool operands and result")
-
-
 # --------------------------------------------------------------------------- transcendental
 
-exp_p = kit.unary("exp", kit.INEXACT)
-exp2_p = kit.unary("exp2", kit.INEXACT)
-log_p = kit.unary("log", kit.INEXACT)
-log1p_p = kit.unary("log1p", kit.INEXACT)
-expm1_p = kit.unary("expm1", kit.INEXACT)
-sqrt_p = kit.unary("sqrt", kit.INEXACT)
-rsqrt_p = kit.unary("rsqrt", kit.INEXACT)
-cbrt_p = kit.unary("cbrt", kit.FLOATING)
-tanh_p = kit.unary("tanh", kit.INEXACT)
-logistic_p = kit.unary("logistic", kit.INEXACT)
+# d f(x) = f'(x) dx, written with the result ``ans`` where cheaper
+exp_p = kit.unary("exp", kit.INEXACT, jvp=_jvp(lambda t, ans, x: mul(t, ans)))
+exp2_p = kit.unary("exp2", kit.INEXACT,
+                   jvp=_jvp(lambda t, ans, x: mul(t, mul(ans, _c(x, np.log(2.0))))))
+log_p = kit.unary("log", kit.INEXACT, jvp=_jvp(lambda t, ans, x: div(t, x)))
+log1p_p = kit.unary("log1p", kit.INEXACT, jvp=_jvp(lambda t, ans, x: div(t, add(x, _c(x, 1)))))
+expm1_p = kit.unary("expm1", kit.INEXACT,
+                    jvp=_jvp(lambda t, ans, x: mul(t, add(ans, _c(ans, 1)))))
+sqrt_p = kit.unary("sqrt", kit.INEXACT,  # 2 * (inf + 0j) would be inf + nanj
+                   jvp=_jvp(lambda t, ans, x: div(t, add(ans, ans))))
+rsqrt_p = kit.unary("rsqrt", kit.INEXACT,
+                    jvp=_jvp(lambda t, ans, x: mul(t, mul(div(ans, x), _c(x, -0.5)))))
+cbrt_p = kit.unary("cbrt", kit.FLOATING,
+                   jvp=_jvp(lambda t, ans, x: mul(t, mul(integer_pow(ans, -2), _c(x, 1 / 3)))))
+tanh_p = kit.unary("tanh", kit.INEXACT,
+                   jvp=_jvp(lambda t, ans, x: mul(t, sub(_c(ans, 1), mul(ans, ans)))))
+logistic_p = kit.unary("logistic", kit.INEXACT,
+                       jvp=_jvp(lambda t, ans, x: mul(t, mul(ans, sub(_c(ans, 1), ans)))))
 
 
 def exp(x: Array) -> Array:
@@ -546,35 +505,18 @@ def logistic(x: Array) -> Array:
     return logistic_p.bind(x)
 
 
-# transcendental rules: d f(x) = f'(x) dx, written with the result ``ans`` where cheaper
-_UNARY_JVPS = {
-    exp_p: lambda t, ans, x: mul(t, ans),
-    exp2_p: lambda t, ans, x: mul(t, mul(ans, _c(x, np.log(2.0)))),
-    log_p: lambda t, ans, x: div(t, x),
-    log1p_p: lambda t, ans, x: div(t, add(x, _c(x, 1))),
-    expm1_p: lambda t, ans, x: mul(t, add(ans, _c(ans, 1))),
-    sqrt_p: lambda t, ans, x: div(t, add(ans, ans)),  # 2 * (inf + 0j) would be inf + nanj
-    rsqrt_p: lambda t, ans, x: mul(t, mul(div(ans, x), _c(x, -0.5))),
-    cbrt_p: lambda t, ans, x: mul(t, mul(integer_pow(ans, -2), _c(x, 1 / 3))),
-    tanh_p: lambda t, ans, x: mul(t, sub(_c(ans, 1), mul(ans, ans))),
-    logistic_p: lambda t, ans, x: mul(t, mul(ans, sub(_c(ans, 1), ans))),
-}
-for _p, _g in _UNARY_JVPS.items():
-    _set_rules(_p, jvp=_jvp(_p, _g))
-
-
 # --------------------------------------------------------------------------- complex parts
 
 # all linear (over the reals); transposes as JAX's
-real_p = kit.unary("real", kit.COMPLEX, out_dtype=_real_dtype, linear=True,
+real_p = kit.unary("real", kit.COMPLEX, out_dtype=_real_dtype, linear=True, view=True,
                    transpose=_transpose(lambda ct, x: complex(ct, _c(ct, 0))))
-imag_p = kit.unary("imag", kit.COMPLEX, out_dtype=_real_dtype, linear=True,
+imag_p = kit.unary("imag", kit.COMPLEX, out_dtype=_real_dtype, linear=True, view=True,
                    transpose=_transpose(lambda ct, x: complex(_c(ct, 0), neg(ct))))
 conj_p = kit.unary("conj", kit.COMPLEX, linear=True, transpose=_transpose(lambda ct, x: conj(ct)))
-complex_p = kit.binary("complex", _COMPLEX_PARTS,
-                       out_dtype=lambda dt: np.result_type(dt, np.complex64), linear=True,
-                       transpose=_transpose(lambda ct, x, y: real(ct),
-                                            lambda ct, x, y: imag(neg(ct))))
+complex_p = _binary("complex", _COMPLEX_PARTS,
+                    out_dtype=lambda dt: np.result_type(dt, np.complex64), linear=True,
+                    transpose=_transpose(lambda ct, x, y: real(ct),
+                                         lambda ct, x, y: imag(neg(ct))))
 
 
 def real(x: Array) -> Array:
@@ -597,9 +539,6 @@ def complex(x: Array, y: Array) -> Array:  # noqa: A001
     return complex_p.bind(x, y)
 
 
-_set_rules(complex_p)
-
-
 # --------------------------------------------------------------------------- conversions
 
 
@@ -612,9 +551,27 @@ def _convert_weak(*weak_types, new_dtype, weak_type):
     return weak_type
 
 
+def _is_inexact(dt) -> bool:
+    return np.dtype(dt) in kit.INEXACT
+
+
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
+    (x,), (t,) = primals, tangents
+    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    if type(t) is R.Zero or not (_is_inexact(new_dtype) and _is_inexact(R.aval(x).dtype)):
+        return out, R.Zero(R.aval(out).strip_weak_type())  # to int/bool: no tangent
+    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=False)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type):
+    # complex -> real keeps the real part, so real -> complex is its transpose (and back)
+    return [convert_element_type_p.bind(ct, new_dtype=x.aval.dtype, weak_type=False)]
+
+
 convert_element_type_p = kit.primitive(
     "convert_element_type", shape=lambda x, **_: x.shape, dtype=_convert_dtype,
-    weak_type=_convert_weak, allocates="eagerly")
+    weak_type=_convert_weak, allocates="eagerly", jvp=_convert_jvp, linear=True,
+    transpose=R.zero_ct_passthrough(_convert_transpose), batch=R.unary_batch)
 
 
 def convert_element_type(x: Array, new_dtype, weak_type: bool = False) -> Array:
@@ -635,29 +592,6 @@ def convert_element_type(x: Array, new_dtype, weak_type: bool = False) -> Array:
     """
     return convert_element_type_p.bind(x, new_dtype=np.dtype(new_dtype),
                                        weak_type=bool(weak_type))
-
-
-# conversion rules
-
-def _is_inexact(dt) -> bool:
-    return np.dtype(dt) in kit.INEXACT
-
-
-def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
-    (x,), (t,) = primals, tangents
-    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
-    if type(t) is R.Zero or not (_is_inexact(new_dtype) and _is_inexact(R.aval(x).dtype)):
-        return out, R.Zero(R.aval(out).strip_weak_type())  # to int/bool: no tangent
-    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=False)
-
-
-def _convert_transpose(ct, x, *, new_dtype, weak_type):
-    # complex -> real keeps the real part, so real -> complex is its transpose (and back)
-    return [convert_element_type_p.bind(ct, new_dtype=x.aval.dtype, weak_type=False)]
-
-
-_set_rules(convert_element_type_p, jvp=_convert_jvp,
-           transpose=R.zero_ct_passthrough(_convert_transpose))
 
 
 # --------------------------------------------------------------------------- selection
@@ -683,8 +617,26 @@ def _select_n_weak(which_weak, *case_weaks):
     return all(case_weaks)
 
 
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = select_n_p.bind(which, *cases)
+    if all(type(t) is R.Zero for t in tangents[1:]):
+        return out, R.Zero(R.aval(out).strip_weak_type())
+    return out, select_n_p.bind(which, *[R.instantiate(t) for t in tangents[1:]])
+
+
+def _select_n_transpose(ct, which, *cases):
+    zero = _c(ct, 0)
+    return [None] + [
+        shape_ops.unbroadcast(select_n(which, *[ct if j == i else zero for j in range(len(cases))]),
+                      c.aval) if R.is_undefined(c) else None
+        for i, c in enumerate(cases)]
+
+
 select_n_p = kit.primitive("select_n", shape=_select_n_shape, dtype=_select_n_dtype,
-                       weak_type=_select_n_weak, allocates="eagerly")
+                           weak_type=_select_n_weak, allocates="eagerly", jvp=_select_n_jvp,
+                           linear=True, transpose=R.zero_ct_passthrough(_select_n_transpose),
+                           batch=shape_ops.elementwise_batch)
 
 
 def select_n(which: Array, *cases: Array) -> Array:
@@ -714,40 +666,6 @@ def _clamp_dtype(lo, x, hi):
     dt = kit.same_dtype("clamp", lo, x, hi)
     kit.check_dtype("clamp", x, kit.REAL)
     return dt
-
-
-clamp_p = kit.primitive("clamp", shape=_clamp_shape, dtype=_clamp_dtype)
-
-
-def clamp(lo: Array, x: Array, hi: Array) -> Array:
-    """``min(max(x, lo), hi)`` elementwise (real dtypes); NaN propagates.
-
-    ``lo`` and ``hi`` are rank 0 or have ``x``'s shape; all three share one dtype.
-    """
-    return clamp_p.bind(lo, x, hi)
-
-
-
-# selection rules
-
-
-def _select_n_jvp(primals, tangents):
-    which, *cases = primals
-    out = select_n_p.bind(which, *cases)
-    if all(type(t) is R.Zero for t in tangents[1:]):
-        return out, R.Zero(R.aval(out).strip_weak_type())
-    return out, select_n_p.bind(which, *[R.instantiate(t) for t in tangents[1:]])
-
-
-def _select_n_transpose(ct, which, *cases):
-    zero = _c(ct, 0)
-    return [None] + [
-        shape_ops.unbroadcast(select_n(which, *[ct if j == i else zero for j in range(len(cases))]),
-                      c.aval) if R.is_undefined(c) else None
-        for i, c in enumerate(cases)]
-
-
-_set_rules(select_n_p, jvp=_select_n_jvp, transpose=R.zero_ct_passthrough(_select_n_transpose))
 
 
 def _clamp_jvp_lo(t, ans, lo, x, hi):
@@ -784,5 +702,13 @@ def _clamp_batch(vals, dims):
     return clamp_p.bind(out[0], x, out[1]), 0
 
 
-_set_rules(clamp_p, jvp=_jvp(clamp_p, _clamp_jvp_lo, _clamp_jvp_x, _clamp_jvp_hi),
-           batch=_clamp_batch)
+clamp_p = kit.primitive("clamp", shape=_clamp_shape, dtype=_clamp_dtype,
+                        jvp=_jvp(_clamp_jvp_lo, _clamp_jvp_x, _clamp_jvp_hi), batch=_clamp_batch)
+
+
+def clamp(lo: Array, x: Array, hi: Array) -> Array:
+    """``min(max(x, lo), hi)`` elementwise (real dtypes); NaN propagates.
+
+    ``lo`` and ``hi`` are rank 0 or have ``x``'s shape; all three share one dtype.
+    """
+    return clamp_p.bind(lo, x, hi)

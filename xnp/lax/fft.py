@@ -168,9 +168,8 @@ def _fft_batch(vals, dims, *, fft_type, fft_lengths):
     return fft_p.bind(x, fft_type=fft_type, fft_lengths=fft_lengths), d
 
 
-fft_p = kit.primitive("fft", linear=True, shape=_fft_shape, dtype=_fft_dtype, batch=_fft_batch)
-fft_p.jvp = R.linear_unary_jvp(fft_p)
-fft_p.transpose = R.zero_ct_passthrough(_fft_transpose)
+fft_p = kit.primitive("fft", linear=True, shape=_fft_shape, dtype=_fft_dtype, batch=_fft_batch,
+                      jvp=R.linear_unary_jvp, transpose=R.zero_ct_passthrough(_fft_transpose))
 
 
 def fft(x: Array, fft_type, fft_lengths) -> Array:

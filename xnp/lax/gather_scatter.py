@@ -235,9 +235,6 @@ def _gather_shape(operand: ShapedArray, indices: ShapedArray, *, dimension_numbe
     return tuple(out)
 
 
-gather_p = kit.primitive("gather", linear=True, shape=_gather_shape,
-                     dtype=lambda operand, indices, **params: operand.dtype,
-                     weak_type=_operand_weak)
 
 
 def _gather_jvp(primals, tangents, *, fill_value, **params):
@@ -302,9 +299,12 @@ def _gather_batch(vals, dims, *, dimension_numbers, slice_sizes, **params):
     return gather_p.bind(x, idx, dimension_numbers=new, slice_sizes=sizes, **params), 0
 
 
-gather_p.jvp = _gather_jvp
-gather_p.transpose = R.zero_ct_passthrough(_gather_transpose)
-gather_p.batch = _gather_batch
+gather_p = kit.primitive("gather", linear=True, shape=_gather_shape,
+                     dtype=lambda operand, indices, **params: operand.dtype,
+                     weak_type=_operand_weak,
+                     jvp=_gather_jvp,
+                     transpose=R.zero_ct_passthrough(_gather_transpose),
+                     batch=_gather_batch)
 
 
 def _canonical_dnums(cls, dimension_numbers, name):
@@ -409,17 +409,13 @@ def _scatter_dtype_rule(name, accept):
     return rule
 
 
-def _scatter_primitive(name, accept, linear=False):
+def _scatter_primitive(name, accept, linear=False, **rules):
     return kit.primitive(name, shape=_scatter_shape_rule(name),
                          dtype=_scatter_dtype_rule(name, accept),
-                         weak_type=_operand_and_update_weak, linear=linear)
+                         weak_type=_operand_and_update_weak, linear=linear, batch=_scatter_batch,
+                         **rules)
 
 
-scatter_p = _scatter_primitive("scatter", kit.ALL, linear=True)
-scatter_add_p = _scatter_primitive("scatter_add", kit.NUMERIC | kit.BOOL, linear=True)
-scatter_mul_p = _scatter_primitive("scatter_mul", kit.NUMERIC | kit.BOOL, linear=True)
-scatter_min_p = _scatter_primitive("scatter_min", kit.REAL_OR_BOOL)
-scatter_max_p = _scatter_primitive("scatter_max", kit.REAL_OR_BOOL)
 
 
 # --------------------------------------------------------------------------- scatter rules
@@ -442,6 +438,7 @@ def _scatter_to_gather(ct, idx, updates_shape, dn: ScatterDimensionNumbers, *, i
                          mode=mode, fill_value=fill_value)
 
 
+@R.for_primitive
 def _scatter_linear_jvp(prim):
     """jvp of a scatter linear jointly in (operand, updates): scatter the tangents alike."""
 
@@ -518,6 +515,7 @@ def _scatter_transpose(ct, x, idx, u, *, dimension_numbers, indices_are_sorted, 
     return [ct_x, None, ct_u]
 
 
+@R.rule_kit
 def _nonlinear_scatter_jvp(prim, tangent):
     """jvp of a scatter from ``tangent(x, idx, u, tx, tu, out, **params)`` (called when a
     tangent is nonzero; either may be a symbolic Zero)."""
@@ -602,6 +600,7 @@ def _scatter_extremal_tangent(x, idx, u, tx, tu, out, **params):
     return div(total, count)
 
 
+@R.for_primitive
 def _scatter_batch(prim):
     """Batching of the scatter family: the batch becomes one more window dim (unbatched
     indices) or a pair of batching dims (batched indices); operand and updates are
@@ -632,17 +631,19 @@ def _scatter_batch(prim):
     return batch
 
 
-scatter_p.jvp = _scatter_linear_jvp(scatter_p)
-scatter_p.transpose = R.zero_ct_passthrough(_scatter_transpose)
-scatter_add_p.jvp = _scatter_linear_jvp(scatter_add_p)
-scatter_add_p.transpose = R.zero_ct_passthrough(_scatter_add_transpose)
-scatter_mul_p.jvp = _nonlinear_scatter_jvp(scatter_mul_p, _scatter_mul_tangent)
-scatter_mul_p.transpose = R.zero_ct_passthrough(_scatter_mul_transpose)
-scatter_min_p.jvp = _nonlinear_scatter_jvp(scatter_min_p, _scatter_extremal_tangent)
-scatter_max_p.jvp = _nonlinear_scatter_jvp(scatter_max_p, _scatter_extremal_tangent)
-for _p in (scatter_p, scatter_add_p, scatter_mul_p, scatter_min_p, scatter_max_p):
-    _p.batch = _scatter_batch(_p)
-del _p
+scatter_p = _scatter_primitive("scatter", kit.ALL, linear=True,
+                               jvp=_scatter_linear_jvp,
+                               transpose=R.zero_ct_passthrough(_scatter_transpose))
+scatter_add_p = _scatter_primitive("scatter_add", kit.NUMERIC | kit.BOOL, linear=True,
+                                   jvp=_scatter_linear_jvp,
+                                   transpose=R.zero_ct_passthrough(_scatter_add_transpose))
+scatter_mul_p = _scatter_primitive("scatter_mul", kit.NUMERIC | kit.BOOL, linear=True,
+                                   jvp=_nonlinear_scatter_jvp(_scatter_mul_tangent),
+                                   transpose=R.zero_ct_passthrough(_scatter_mul_transpose))
+scatter_min_p = _scatter_primitive("scatter_min", kit.REAL_OR_BOOL,
+                                   jvp=_nonlinear_scatter_jvp(_scatter_extremal_tangent))
+scatter_max_p = _scatter_primitive("scatter_max", kit.REAL_OR_BOOL,
+                                   jvp=_nonlinear_scatter_jvp(_scatter_extremal_tangent))
 
 
 def _scatter_bind(prim, operand, scatter_indices, updates, dimension_numbers, indices_are_sorted,

@@ -83,8 +83,7 @@ def _concatenate_batch(vals, dims, *, dimension):
 concatenate_p = kit.primitive("concatenate", linear=True, shape=_concatenate_shape,
                               dtype=_concatenate_dtype,
                               transpose=R.zero_ct_passthrough(_concatenate_transpose),
-                              batch=_concatenate_batch)
-concatenate_p.jvp = R.linear_nary_jvp(concatenate_p)
+                              batch=_concatenate_batch, jvp=R.linear_nary_jvp)
 
 
 def concatenate(operands, dimension: int) -> Array:

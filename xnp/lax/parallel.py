@@ -114,6 +114,7 @@ def _psum_transpose(ct, x, *, axes):
     return [psum_p.bind(ct, axes=axes)]
 
 
+@R.for_primitive
 def _same_dim_batch(prim):
     def batch(vals, dims, **params):
         return prim.bind(vals[0], **params), dims[0]
@@ -129,11 +130,11 @@ def _dtype(name, accept):
 
 psum_p = kit.primitive("psum", linear=True, shape=_reduce_shape("psum"),
                        dtype=_dtype("psum", kit.NUMERIC),
-                       transpose=R.zero_ct_passthrough(_psum_transpose))
-psum_p.jvp = R.linear_unary_jvp(psum_p)
-psum_p.batch = _same_dim_batch(psum_p)
+                       transpose=R.zero_ct_passthrough(_psum_transpose),
+                       jvp=R.linear_unary_jvp, batch=_same_dim_batch)
 
 
+@R.for_primitive
 def _extremum_jvp(prim):
     # the tangent of the chosen element; ties share it equally (as reduce_max's jvp)
     def jvp(primals, tangents, *, axes):
@@ -148,11 +149,8 @@ def _extremum_jvp(prim):
 
 
 def _extremum(name):
-    p = kit.primitive(name, shape=_reduce_shape(name),
-                  dtype=_dtype(name, kit.REAL))
-    p.jvp = _extremum_jvp(p)
-    p.batch = _same_dim_batch(p)
-    return p
+    return kit.primitive(name, shape=_reduce_shape(name), dtype=_dtype(name, kit.REAL),
+                         jvp=_extremum_jvp, batch=_same_dim_batch)
 
 
 pmax_p = _extremum("pmax")
@@ -261,14 +259,12 @@ def _psum_scatter_batch(vals, dims, *, scatter_dimension, **params):
 all_gather_p = kit.primitive("all_gather", linear=True, shape=_all_gather_shape,
                              dtype=lambda x, **p: x.dtype,
                              transpose=R.zero_ct_passthrough(_all_gather_transpose),
-                             batch=_all_gather_batch)
-all_gather_p.jvp = R.linear_unary_jvp(all_gather_p)
+                             batch=_all_gather_batch, jvp=R.linear_unary_jvp)
 
 psum_scatter_p = kit.primitive("psum_scatter", linear=True, shape=_psum_scatter_shape,
                            dtype=_dtype("psum_scatter", kit.NUMERIC),
                            transpose=R.zero_ct_passthrough(_psum_scatter_transpose),
-                           batch=_psum_scatter_batch)
-psum_scatter_p.jvp = R.linear_unary_jvp(psum_scatter_p)
+                           batch=_psum_scatter_batch, jvp=R.linear_unary_jvp)
 
 
 def _axis_arg(fun, value, what) -> int:
@@ -329,9 +325,8 @@ def _ppermute_transpose(ct, x, *, axes, axis_size, perm):
 
 ppermute_p = kit.primitive("ppermute", linear=True, shape=_ppermute_shape,
                            dtype=lambda x, **p: x.dtype,
-                           transpose=R.zero_ct_passthrough(_ppermute_transpose))
-ppermute_p.jvp = R.linear_unary_jvp(ppermute_p)
-ppermute_p.batch = _same_dim_batch(ppermute_p)
+                           transpose=R.zero_ct_passthrough(_ppermute_transpose),
+                           jvp=R.linear_unary_jvp, batch=_same_dim_batch)
 
 
 def ppermute(x, axis_name, perm):

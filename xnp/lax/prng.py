@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from xnp.lax import _kit as kit
+from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import shape_ops
 from xnp.tracing import Array, ShapedArray
@@ -71,9 +72,15 @@ def _threefry2x32_dtype(k1: ShapedArray, k2: ShapedArray, x1: ShapedArray, x2: S
     return [_UINT32, _UINT32]
 
 
-def _threefry2x32_batch(vals, dims):
-    outs, d = shape_ops.elementwise_batch(threefry2x32_p)(vals, dims)
-    return outs, [d, d]
+@R.for_primitive
+def _threefry2x32_batch(prim):
+    batch = shape_ops.elementwise_batch.make(prim)  # two results, one batch axis
+
+    def rule(vals, dims):
+        outs, d = batch(vals, dims)
+        return outs, [d, d]
+
+    return rule
 
 
 threefry2x32_p = kit.primitive(

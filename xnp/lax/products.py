@@ -231,8 +231,8 @@ dot_general_p = kit.primitive(
     weak_type=kit.never_weak,
     transpose=R.zero_ct_passthrough(_dot_general_transpose),
     batch=_dot_general_batch,
+    jvp=R.defjvp(_dot_general_jvp_lhs, _dot_general_jvp_rhs),
 )
-dot_general_p.jvp = R.defjvp(dot_general_p, _dot_general_jvp_lhs, _dot_general_jvp_rhs)
 
 
 def _canonical_precision(precision):

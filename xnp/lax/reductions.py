@@ -121,8 +121,7 @@ def _reduce_prod_jvp(primals, tangents, *, axes):
     return out, shape_ops.reshape(ts, rest)
 
 
-reduce_prod_p = _reducer("reduce_prod", kit.NUMERIC)
-reduce_prod_p.jvp = _reduce_prod_jvp
+reduce_prod_p = _reducer("reduce_prod", kit.NUMERIC, jvp=_reduce_prod_jvp)
 
 
 def reduce_prod(x: Array, axes) -> Array:
@@ -141,6 +140,7 @@ def reduce_prod(x: Array, axes) -> Array:
 
 # --------------------------------------------------------------------------- reduce_max
 
+@R.for_primitive
 def _chooser_jvp(prim):
     """jvp of reduce_max/reduce_min: the tangent averaged over the locations of the extremum
     (weights 1/k on k ties, as JAX), a contraction of t with weights computed from x."""
@@ -161,8 +161,7 @@ def _chooser_jvp(prim):
     return jvp
 
 
-reduce_max_p = _reducer("reduce_max", kit.REAL_OR_BOOL)
-reduce_max_p.jvp = _chooser_jvp(reduce_max_p)
+reduce_max_p = _reducer("reduce_max", kit.REAL_OR_BOOL, jvp=_chooser_jvp)
 
 
 def reduce_max(x: Array, axes) -> Array:
@@ -185,8 +184,7 @@ def reduce_max(x: Array, axes) -> Array:
 
 # --------------------------------------------------------------------------- reduce_min
 
-reduce_min_p = _reducer("reduce_min", kit.REAL_OR_BOOL)
-reduce_min_p.jvp = _chooser_jvp(reduce_min_p)
+reduce_min_p = _reducer("reduce_min", kit.REAL_OR_BOOL, jvp=_chooser_jvp)
 
 
 def reduce_min(x: Array, axes) -> Array:
@@ -257,10 +255,8 @@ def _index_reducer(name: str) -> Primitive:
         kit.check_dtype(name, ShapedArray((), index_dtype), kit.INTEGER, "index_dtype")
         return index_dtype
 
-    prim = kit.primitive(name, shape=shape, dtype=dtype, weak_type=kit.never_weak,
-                     differentiable="integer-valued index output")
-    prim.batch = R.reducer_batch(prim)
-    return prim
+    return kit.primitive(name, shape=shape, dtype=dtype, weak_type=kit.never_weak,
+                         differentiable="integer-valued index output", batch=R.reducer_batch)
 
 
 argmax_p = _index_reducer("argmax")

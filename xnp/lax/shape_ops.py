@@ -35,6 +35,7 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.tracing import Array, Primitive, ShapedArray, core, errors
+from xnp.tracing.core import for_primitive
 from xnp.tracing.batching import moveaxis
 
 __all__ = [
@@ -209,14 +210,14 @@ def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions):
 
 
 broadcast_in_dim_p = kit.primitive(
-    "broadcast_in_dim", linear=True,
+    "broadcast_in_dim", view=True, linear=True,
     shape=_broadcast_in_dim_shape,
     dtype=lambda x, **params: x.dtype,
     transpose=R.zero_ct_passthrough(_broadcast_in_dim_transpose),
     batch=_broadcast_in_dim_batch,
     allocates=False,  # XLA fuses a broadcast into its consumers (NumPy: a view)
+    jvp=R.linear_unary_jvp,
 )
-broadcast_in_dim_p.jvp = R.linear_unary_jvp(broadcast_in_dim_p)
 
 
 def broadcast_in_dim(operand: Array, shape, broadcast_dimensions) -> Array:
@@ -306,10 +307,10 @@ def _reshape_batch(vals, dims, *, new_sizes, dimensions):
     return reshape(x, (size,) + new_sizes, perm), 0
 
 
-reshape_p = kit.primitive("reshape", linear=True, shape=_reshape_shape,
+reshape_p = kit.primitive("reshape", view=True, linear=True, shape=_reshape_shape,
                           dtype=lambda x, **params: x.dtype,
-                          transpose=R.zero_ct_passthrough(_reshape_transpose), batch=_reshape_batch)
-reshape_p.jvp = R.linear_unary_jvp(reshape_p)
+                          transpose=R.zero_ct_passthrough(_reshape_transpose), batch=_reshape_batch,
+                          jvp=R.linear_unary_jvp)
 
 
 def reshape(operand: Array, new_sizes, dimensions=None) -> Array:
@@ -360,10 +361,10 @@ def _squeeze_batch(vals, dims, *, dimensions):
     return squeeze_p.bind(x, dimensions=new_dims), out_dim
 
 
-squeeze_p = kit.primitive("squeeze", linear=True, shape=_squeeze_shape,
+squeeze_p = kit.primitive("squeeze", view=True, linear=True, shape=_squeeze_shape,
                           dtype=lambda x, **params: x.dtype,
-                          transpose=R.zero_ct_passthrough(_squeeze_transpose), batch=_squeeze_batch)
-squeeze_p.jvp = R.linear_unary_jvp(squeeze_p)
+                          transpose=R.zero_ct_passthrough(_squeeze_transpose), batch=_squeeze_batch,
+                          jvp=R.linear_unary_jvp)
 
 
 def squeeze(operand: Array, dimensions) -> Array:
@@ -399,11 +400,10 @@ def _transpose_batch(vals, dims, *, permutation):
     return transpose_p.bind(x, permutation=perm), 0
 
 
-transpose_p = kit.primitive("transpose", linear=True, shape=_transpose_shape,
+transpose_p = kit.primitive("transpose", view=True, linear=True, shape=_transpose_shape,
                             dtype=lambda x, **params: x.dtype,
                             transpose=R.zero_ct_passthrough(_transpose_transpose),
-                            batch=_transpose_batch)
-transpose_p.jvp = R.linear_unary_jvp(transpose_p)
+                            batch=_transpose_batch, jvp=R.linear_unary_jvp)
 
 
 def transpose(operand: Array, permutation) -> Array:
@@ -484,9 +484,10 @@ def _rev_batch(vals, dims, *, dimensions):
     return rev_p.bind(x, dimensions=R.shift_axes(dimensions, d)), d
 
 
-rev_p = kit.primitive("rev", linear=True, shape=_rev_shape, dtype=lambda x, **params: x.dtype,
-                  transpose=R.zero_ct_passthrough(_rev_transpose), batch=_rev_batch)
-rev_p.jvp = R.linear_unary_jvp(rev_p)
+rev_p = kit.primitive("rev", view=True, linear=True, shape=_rev_shape,
+                      dtype=lambda x, **params: x.dtype,
+                      transpose=R.zero_ct_passthrough(_rev_transpose), batch=_rev_batch,
+                      jvp=R.linear_unary_jvp)
 
 
 def rev(operand: Array, dimensions) -> Array:
@@ -508,9 +509,8 @@ def rev(operand: Array, dimensions) -> Array:
 # --------------------------------------------------------------------------- copy
 
 copy_p = kit.primitive("copy", linear=True, shape=lambda x: x.shape, dtype=lambda x: x.dtype,
-                   transpose=R.zero_ct_passthrough(lambda ct, x: [copy_p.bind(ct)]))
-copy_p.jvp = R.linear_unary_jvp(copy_p)
-copy_p.batch = R.unary_batch(copy_p)
+                   transpose=R.zero_ct_passthrough(lambda ct, x: [copy_p.bind(ct)]),
+                   jvp=R.linear_unary_jvp, batch=R.unary_batch)
 
 
 def copy(operand: Array) -> Array:
@@ -550,8 +550,9 @@ def _reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[in
     return tuple(n for i, n in enumerate(x.shape) if i not in axes)
 
 
-def _reducer(name: str, accept, differentiable=True, linear: bool = False) -> Primitive:
-    """A reduction over ``axes`` whose result keeps the operand dtype (batching rule included)."""
+def _reducer(name: str, accept, differentiable=True, linear: bool = False, **rules) -> Primitive:
+    """A reduction over ``axes`` whose result keeps the operand dtype (batching rule included;
+    ``rules``: the other keywords of :func:`xnp.lax._kit.primitive`)."""
 
     def shape(x: ShapedArray, *, axes: tuple[int, ...]) -> tuple[int, ...]:
         return _reduced_shape(name, x, axes)
@@ -560,10 +561,8 @@ def _reducer(name: str, accept, differentiable=True, linear: bool = False) -> Pr
         kit.check_dtype(name, x, accept)
         return x.dtype
 
-    prim = kit.primitive(name, shape=shape, dtype=dtype, differentiable=differentiable,
-                         linear=linear)
-    prim.batch = R.reducer_batch(prim)
-    return prim
+    return kit.primitive(name, shape=shape, dtype=dtype, differentiable=differentiable,
+                         linear=linear, batch=R.reducer_batch, **rules)
 
 
 def _kept(ndim: int, axes) -> tuple[int, ...]:
@@ -578,9 +577,9 @@ def _reduce_sum_transpose(ct, x, *, axes):
     return [broadcast_in_dim(ct, shape, _kept(len(shape), axes))]
 
 
-reduce_sum_p = _reducer("reduce_sum", kit.NUMERIC, linear=True)
-reduce_sum_p.jvp = R.linear_unary_jvp(reduce_sum_p)
-reduce_sum_p.transpose = R.zero_ct_passthrough(_reduce_sum_transpose)
+reduce_sum_p = _reducer("reduce_sum", kit.NUMERIC, linear=True,
+                        jvp=R.linear_unary_jvp,
+                        transpose=R.zero_ct_passthrough(_reduce_sum_transpose))
 
 
 def reduce_sum(x: Array, axes) -> Array:
@@ -632,6 +631,7 @@ def bdim_to_front(x, d, size):
     return moveaxis(x, d, 0)
 
 
+@for_primitive
 def elementwise_batch(prim):
     """Batching of an n-ary elementwise primitive: batch axes moved to the front; unbatched
     operands get a leading size-1 axis (lax broadcasts size-1 and rank-0 operands)."""

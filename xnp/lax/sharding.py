@@ -31,9 +31,8 @@ def _sharding_constraint_batch(vals, dims, *, sharding):
 sharding_constraint_p = kit.primitive(
     "sharding_constraint", linear=True, shape=lambda x, *, sharding: x.shape,
     dtype=lambda x, *, sharding: x.dtype,
-    transpose=R.zero_ct_passthrough(_sharding_constraint_transpose))
-sharding_constraint_p.jvp = R.linear_unary_jvp(sharding_constraint_p)
-sharding_constraint_p.batch = _sharding_constraint_batch
+    transpose=R.zero_ct_passthrough(_sharding_constraint_transpose),
+    jvp=R.linear_unary_jvp, batch=_sharding_constraint_batch)
 
 
 def with_sharding_constraint(x: Array, sharding) -> Array:

@@ -226,8 +226,7 @@ def _shard_map_batch(vals, dims, *, jaxpr, mesh, in_names, out_names):
 
 shard_map_p = kit.primitive("shard_map", linear=True, abstract_eval=_shard_map_abstract_eval,
                         jvp=_shard_map_jvp, transpose=_shard_map_transpose,
-                        batch=_shard_map_batch, multiple_results=True)
-shard_map_p.impl = _shard_map_impl
+                        batch=_shard_map_batch, multiple_results=True, impl=_shard_map_impl)
 
 
 # --------------------------------------------------------------------------- the public function

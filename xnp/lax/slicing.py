@@ -76,8 +76,6 @@ def _slice_shape(x: ShapedArray, *, start_indices, limit_indices, strides):
     return tuple(out)
 
 
-slice_p = kit.primitive("slice", linear=True, shape=_slice_shape, dtype=lambda x, **params: x.dtype,
-                    weak_type=_operand_weak)
 
 
 def slice(operand: Array, start_indices, limit_indices, strides=None) -> Array:  # noqa: A001
@@ -124,9 +122,10 @@ def _slice_batch(vals, dims, *, start_indices, limit_indices, strides):
     return slice_p.bind(x, start_indices=start, limit_indices=limit, strides=st), d
 
 
-slice_p.jvp = R.linear_unary_jvp(slice_p)
-slice_p.transpose = R.zero_ct_passthrough(_slice_transpose)
-slice_p.batch = _slice_batch
+slice_p = kit.primitive("slice", view=True, linear=True, shape=_slice_shape,
+                        dtype=lambda x, **params: x.dtype, weak_type=_operand_weak,
+                        jvp=R.linear_unary_jvp, transpose=R.zero_ct_passthrough(_slice_transpose),
+                        batch=_slice_batch)
 
 
 def _from_end(index, default: int, n: int) -> int:
@@ -193,8 +192,6 @@ def _dynamic_slice_shape(x: ShapedArray, *starts, slice_sizes):
     return tuple(slice_sizes)
 
 
-dynamic_slice_p = kit.primitive("dynamic_slice", linear=True, shape=_dynamic_slice_shape,
-                            dtype=lambda x, *starts, **params: x.dtype, weak_type=_operand_weak)
 
 
 def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
@@ -249,9 +246,11 @@ def _dynamic_slice_batch(vals, dims, *, slice_sizes):
     return out, 0
 
 
-dynamic_slice_p.jvp = R.linear_unary_jvp(dynamic_slice_p)
-dynamic_slice_p.transpose = R.zero_ct_passthrough(_dynamic_slice_transpose)
-dynamic_slice_p.batch = _dynamic_slice_batch
+dynamic_slice_p = kit.primitive("dynamic_slice", linear=True, shape=_dynamic_slice_shape,
+                            dtype=lambda x, *starts, **params: x.dtype, weak_type=_operand_weak,
+                            jvp=R.linear_unary_jvp,
+                            transpose=R.zero_ct_passthrough(_dynamic_slice_transpose),
+                            batch=_dynamic_slice_batch)
 
 
 def _start_values(name: str, start_indices) -> list:
@@ -335,10 +334,6 @@ def _dynamic_update_slice_dtype(x, update, *starts):
     return kit.same_dtype("dynamic_update_slice", x, update)
 
 
-dynamic_update_slice_p = kit.primitive("dynamic_update_slice", linear=True,
-                                       shape=_dynamic_update_slice_shape,
-                                       dtype=_dynamic_update_slice_dtype,
-                                       weak_type=_operand_and_update_weak)
 
 
 def dynamic_update_slice(operand: Array, update: Array, start_indices) -> Array:
@@ -398,9 +393,14 @@ def _dynamic_update_slice_batch(vals, dims):
     return out, 0
 
 
-dynamic_update_slice_p.jvp = _dynamic_update_slice_jvp
-dynamic_update_slice_p.transpose = R.zero_ct_passthrough(_dynamic_update_slice_transpose)
-dynamic_update_slice_p.batch = _dynamic_update_slice_batch
+dynamic_update_slice_p = kit.primitive("dynamic_update_slice", linear=True,
+                                       shape=_dynamic_update_slice_shape,
+                                       dtype=_dynamic_update_slice_dtype,
+                                       weak_type=_operand_and_update_weak,
+                                       jvp=_dynamic_update_slice_jvp,
+                                       transpose=R.zero_ct_passthrough(
+                                           _dynamic_update_slice_transpose),
+                                       batch=_dynamic_update_slice_batch)
 
 
 def dynamic_update_slice_in_dim(operand: Array, update: Array, start_index, axis: int) -> Array:

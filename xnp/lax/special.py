@@ -33,6 +33,7 @@ def _scaled(c, like):
     return np.asarray(c, dtype=R.aval(like).dtype)
 
 
+@R.rule_kit
 def _unary_jvp(prim, deriv):
     """jvp of a unary primitive from ``deriv(x, out) -> dout/dx``."""
 
@@ -76,23 +77,21 @@ def _i1e_derivative(x, out):
     return ew.select(tiny, _scaled(0.5, x), d)
 
 
-erf_p = kit.unary("erf", kit.FLOATING)
-erfc_p = kit.unary("erfc", kit.FLOATING)
-erf_inv_p = kit.unary("erf_inv", kit.FLOATING)
-lgamma_p = kit.unary("lgamma", kit.FLOATING)
-digamma_p = kit.unary("digamma", kit.FLOATING)
-bessel_i0e_p = kit.unary("bessel_i0e", kit.FLOATING)
-bessel_i1e_p = kit.unary("bessel_i1e", kit.FLOATING)
-erf_p.jvp = _unary_jvp(erf_p, lambda x, out: ew.mul(_scaled(_TWO_OVER_SQRT_PI, x), _gauss(x)))
-erfc_p.jvp = _unary_jvp(erfc_p, lambda x, out: ew.mul(_scaled(-_TWO_OVER_SQRT_PI, x), _gauss(x)))
-erf_inv_p.jvp = _unary_jvp(
-    erf_inv_p, lambda x, out: ew.mul(_scaled(_SQRT_PI_OVER_TWO, x), ew.exp(ew.mul(out, out))))
-lgamma_p.jvp = _unary_jvp(lgamma_p, lambda x, out: digamma(x))
-digamma_p.jvp = _unary_jvp(digamma_p, lambda x, out: polygamma(_scaled(1, x), x))
+erf_p = kit.unary("erf", kit.FLOATING,
+                  jvp=_unary_jvp(lambda x, out: ew.mul(_scaled(_TWO_OVER_SQRT_PI, x), _gauss(x))))
+erfc_p = kit.unary("erfc", kit.FLOATING,
+                   jvp=_unary_jvp(lambda x, out: ew.mul(_scaled(-_TWO_OVER_SQRT_PI, x), _gauss(x))))
+erf_inv_p = kit.unary("erf_inv", kit.FLOATING,
+                      jvp=_unary_jvp(lambda x, out: ew.mul(_scaled(_SQRT_PI_OVER_TWO, x),
+                                                           ew.exp(ew.mul(out, out)))))
+lgamma_p = kit.unary("lgamma", kit.FLOATING, jvp=_unary_jvp(lambda x, out: digamma(x)))
+digamma_p = kit.unary("digamma", kit.FLOATING,
+                      jvp=_unary_jvp(lambda x, out: polygamma(_scaled(1, x), x)))
+bessel_i0e_p = kit.unary("bessel_i0e", kit.FLOATING,
+                         jvp=_unary_jvp(
+                             lambda x, out: ew.sub(bessel_i1e(x), ew.mul(ew.sign(x), out))))
+bessel_i1e_p = kit.unary("bessel_i1e", kit.FLOATING, jvp=_unary_jvp(_i1e_derivative))
 # d/dx i0e = i1e - sign(x) i0e
-bessel_i0e_p.jvp = _unary_jvp(
-    bessel_i0e_p, lambda x, out: ew.sub(bessel_i1e(x), ew.mul(ew.sign(x), out)))
-bessel_i1e_p.jvp = _unary_jvp(bessel_i1e_p, _i1e_derivative)
 
 
 def erf(x: Array) -> Array:
@@ -137,10 +136,8 @@ def bessel_i1e(x: Array) -> Array:
 
 
 def _binary_special(name, *per_operand):
-    prim = kit.binary(name, kit.FLOATING)
-    prim.jvp = R.defjvp(prim, *per_operand)
-    prim.batch = shape_ops.elementwise_batch(prim)
-    return prim
+    return kit.binary(name, kit.FLOATING, jvp=R.defjvp(*per_operand),
+                      batch=shape_ops.elementwise_batch)
 
 
 def _igamma_dx(t, a, x):
@@ -276,18 +273,11 @@ _BETAINC_AB = ("The derivatives of the incomplete beta function in its parameter
                "derivative in `x` is x^(a-1) (1-x)^(b-1) / B(a, b).")
 
 
-def _betainc_jvp(primals, tangents):
-    return R.defjvp(betainc_p, _not_differentiable("betainc", "a", _BETAINC_AB),
-                    _not_differentiable("betainc", "b", _BETAINC_AB),
-                    _betainc_dx)(primals, tangents)
-
-
-def _betainc_batch(vals, dims):
-    return shape_ops.elementwise_batch(betainc_p)(vals, dims)
-
-
-betainc_p = kit.primitive("betainc", shape=_betainc_shape, dtype=_betainc_dtype, jvp=_betainc_jvp,
-                      batch=_betainc_batch, allocates="eagerly")
+betainc_p = kit.primitive("betainc", shape=_betainc_shape, dtype=_betainc_dtype,
+                          jvp=R.defjvp(_not_differentiable("betainc", "a", _BETAINC_AB),
+                                       _not_differentiable("betainc", "b", _BETAINC_AB),
+                                       _betainc_dx),
+                          batch=shape_ops.elementwise_batch, allocates="eagerly")
 
 
 def betainc(a: Array, b: Array, x: Array) -> Array:

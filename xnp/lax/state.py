@@ -253,6 +253,13 @@ class _StatePrimitive(core.Primitive):
     """A state primitive: outside staging its operand is a :class:`Ref` box and ``bind``
     runs the ``discharge`` rule on the box at once."""
 
+    def __init__(self, name, *, discharge, no_batch, **rules):
+        super().__init__(name, **rules)
+        self.discharge = discharge
+        self.linear = False
+        self.no_batch = no_batch
+        self.view = False
+
     def bind(self, *args, **params):
         first = args[0]
         if self is new_ref_p:
@@ -263,11 +270,9 @@ class _StatePrimitive(core.Primitive):
         return super().bind(*args, **params)
 
 
-def _prim(name, **rules):
-    prim = _StatePrimitive(name, **rules)
-    prim.linear = False
-    prim.no_batch = None
-    return prim
+def _prim(name, *, discharge, no_batch=None, **rules):
+    """A state primitive whose eager rule (``impl``) is its ``discharge`` rule."""
+    return _StatePrimitive(name, discharge=discharge, no_batch=no_batch, impl=discharge, **rules)
 
 
 def _new_ref_abstract(x, **params):
@@ -329,21 +334,6 @@ def _outer_ref_batch(name):
     return batch
 
 
-new_ref_p = _prim("new_ref", abstract_eval=_new_ref_abstract,
-                  differentiable="a ref made under grad/jvp is a box of a differentiated value, "
-                                 "and a staged one is discharged before differentiation",
-                  allocates=False)
-new_ref_p.no_batch = ("a ref made under vmap is a box of a batched value, and a staged one is "
-                      "discharged before batching")
-ref_get_p = _prim("ref_get", abstract_eval=_get_abstract, jvp=_outer_ref_jvp("ref_get"),
-                  batch=_outer_ref_batch("ref_get"))
-ref_swap_p = _prim("ref_swap", abstract_eval=_swap_abstract, jvp=_outer_ref_jvp("ref_swap"),
-                   batch=_outer_ref_batch("ref_swap"))
-ref_addupdate_p = _prim("ref_addupdate", abstract_eval=_addupdate_abstract,
-                        multiple_results=True, jvp=_outer_ref_jvp("ref_addupdate"),
-                        batch=_outer_ref_batch("ref_addupdate"))
-
-
 # discharge rules: on a Ref box (also the boxes discharge_state makes for staged refs)
 
 def _new_ref_discharge(x):
@@ -379,13 +369,20 @@ def _addupdate_discharge(ref, v, *idx, indexer):
     return []
 
 
-new_ref_p.discharge = _new_ref_discharge
-ref_get_p.discharge = _get_discharge
-ref_swap_p.discharge = _swap_discharge
-ref_addupdate_p.discharge = _addupdate_discharge
-for _p in (new_ref_p, ref_get_p, ref_swap_p, ref_addupdate_p):
-    _p.impl = _p.discharge
-del _p
+new_ref_p = _prim("new_ref", abstract_eval=_new_ref_abstract,
+                  differentiable="a ref made under grad/jvp is a box of a differentiated value, "
+                                 "and a staged one is discharged before differentiation",
+                  allocates=False, discharge=_new_ref_discharge,
+                  no_batch="a ref made under vmap is a box of a batched value, and a staged one "
+                           "is discharged before batching")
+ref_get_p = _prim("ref_get", abstract_eval=_get_abstract, discharge=_get_discharge,
+                  jvp=_outer_ref_jvp("ref_get"), batch=_outer_ref_batch("ref_get"))
+ref_swap_p = _prim("ref_swap", abstract_eval=_swap_abstract, discharge=_swap_discharge,
+                   jvp=_outer_ref_jvp("ref_swap"), batch=_outer_ref_batch("ref_swap"))
+ref_addupdate_p = _prim("ref_addupdate", abstract_eval=_addupdate_abstract,
+                        discharge=_addupdate_discharge,
+                        multiple_results=True, jvp=_outer_ref_jvp("ref_addupdate"),
+                        batch=_outer_ref_batch("ref_addupdate"))
 
 
 # --------------------------------------------------------------------------- wrappers

@@ -16,7 +16,7 @@ import numpy as np
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
 from xnp.lax.elementwise import (
-    _c, _jvp, _set_rules, abs, add, div, eq, gt, max, mul, neg, rsqrt, select_n, sub,
+    _binary, _c, _jvp, abs, add, div, eq, gt, max, mul, neg, rsqrt, select_n, sub,
 )
 from xnp.tracing import Array
 
@@ -27,18 +27,29 @@ __all__ = [
     "sinh_p", "cosh_p", "asinh_p", "acosh_p", "atanh_p",
 ]
 
-sin_p = kit.unary("sin", kit.INEXACT)
-cos_p = kit.unary("cos", kit.INEXACT)
-tan_p = kit.unary("tan", kit.INEXACT)
-asin_p = kit.unary("asin", kit.INEXACT)
-acos_p = kit.unary("acos", kit.INEXACT)
-atan_p = kit.unary("atan", kit.INEXACT)
-atan2_p = kit.binary("atan2", kit.FLOATING)
-sinh_p = kit.unary("sinh", kit.INEXACT)
-cosh_p = kit.unary("cosh", kit.INEXACT)
-asinh_p = kit.unary("asinh", kit.INEXACT)
-acosh_p = kit.unary("acosh", kit.INEXACT)
-atanh_p = kit.unary("atanh", kit.INEXACT)
+# d f(x) = f'(x) dx, written with the result ``ans`` where cheaper
+sin_p = kit.unary("sin", kit.INEXACT, jvp=_jvp(lambda t, ans, x: mul(t, cos(x))))
+cos_p = kit.unary("cos", kit.INEXACT, jvp=_jvp(lambda t, ans, x: neg(mul(t, sin(x)))))
+tan_p = kit.unary("tan", kit.INEXACT,
+                  jvp=_jvp(lambda t, ans, x: mul(t, add(_c(ans, 1), mul(ans, ans)))))
+asin_p = kit.unary("asin", kit.INEXACT, jvp=_jvp(lambda t, ans, x: mul(t, _rsqrt_1_minus_sq(x))))
+acos_p = kit.unary("acos", kit.INEXACT,
+                   jvp=_jvp(lambda t, ans, x: neg(mul(t, _rsqrt_1_minus_sq(x)))))
+atan_p = kit.unary("atan", kit.INEXACT,
+                   jvp=_jvp(lambda t, ans, x: div(t, add(_c(x, 1), mul(x, x)))))
+# atan2(x, y) = atan(x / y): d = (y dx - x dy) / (x^2 + y^2)
+atan2_p = _binary("atan2", kit.FLOATING,
+                  jvp=_jvp(lambda t, ans, x, y: mul(t, _atan2_partial(y, x, y)),
+                           lambda t, ans, x, y: mul(neg(t), _atan2_partial(x, x, y))))
+sinh_p = kit.unary("sinh", kit.INEXACT, jvp=_jvp(lambda t, ans, x: mul(t, cosh(x))))
+cosh_p = kit.unary("cosh", kit.INEXACT, jvp=_jvp(lambda t, ans, x: mul(t, sinh(x))))
+asinh_p = kit.unary("asinh", kit.INEXACT,
+                    jvp=_jvp(lambda t, ans, x: mul(t, _rsqrt_sq_plus_1(x))))
+# 1/(sqrt(x-1) sqrt(x+1)): no overflow, and the principal branch for complex x
+acosh_p = kit.unary("acosh", kit.INEXACT, jvp=_jvp(
+    lambda t, ans, x: mul(t, mul(rsqrt(sub(x, _c(x, 1))), rsqrt(add(x, _c(x, 1)))))))
+atanh_p = kit.unary("atanh", kit.INEXACT,
+                    jvp=_jvp(lambda t, ans, x: div(t, mul(sub(_c(x, 1), x), add(_c(x, 1), x)))))
 
 
 def sin(x: Array) -> Array:
@@ -131,29 +142,3 @@ def _atan2_partial(num, x, y):
     xs, ys = div(x, s), div(y, s)
     part = div(div(num, s), mul(add(mul(xs, xs), mul(ys, ys)), s))
     return select_n(far, part, _c(s, 0))
-
-
-# d f(x) = f'(x) dx, written with the result ``ans`` where cheaper
-_UNARY_JVPS = {
-    sin_p: lambda t, ans, x: mul(t, cos(x)),
-    cos_p: lambda t, ans, x: neg(mul(t, sin(x))),
-    tan_p: lambda t, ans, x: mul(t, add(_c(ans, 1), mul(ans, ans))),
-    asin_p: lambda t, ans, x: mul(t, _rsqrt_1_minus_sq(x)),
-    acos_p: lambda t, ans, x: neg(mul(t, _rsqrt_1_minus_sq(x))),
-    atan_p: lambda t, ans, x: div(t, add(_c(x, 1), mul(x, x))),
-    sinh_p: lambda t, ans, x: mul(t, cosh(x)),
-    cosh_p: lambda t, ans, x: mul(t, sinh(x)),
-    asinh_p: lambda t, ans, x: mul(t, _rsqrt_sq_plus_1(x)),
-    # 1/(sqrt(x-1) sqrt(x+1)): no overflow, and the principal branch for complex x
-    acosh_p: lambda t, ans, x: mul(t, mul(rsqrt(sub(x, _c(x, 1))), rsqrt(add(x, _c(x, 1))))),
-    atanh_p: lambda t, ans, x: div(t, mul(sub(_c(x, 1), x), add(_c(x, 1), x))),
-}
-for _p, _g in _UNARY_JVPS.items():
-    _set_rules(_p, jvp=_jvp(_p, _g))
-
-
-# atan2(x, y) = atan(x / y): d = (y dx - x dy) / (x^2 + y^2)
-_set_rules(atan2_p, jvp=_jvp(
-    atan2_p,
-    lambda t, ans, x, y: mul(t, _atan2_partial(y, x, y)),
-    lambda t, ans, x, y: mul(neg(t), _atan2_partial(x, x, y))))

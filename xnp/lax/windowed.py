@@ -342,8 +342,8 @@ def _reduce_batch(vals, dims, *, computation, dimensions):
 
 
 reduce_p = kit.primitive("reduce", abstract_eval=_reduce_abstract, jvp=_reduce_jvp,
-                     batch=_reduce_batch, multiple_results=True)
-reduce_p.weak_type_rule = lambda *weak, **params: all(weak[: len(weak) // 2])
+                     batch=_reduce_batch, multiple_results=True,
+                     weak_type=lambda *weak, **params: all(weak[: len(weak) // 2]))
 
 
 _MONOIDS = {"add": "sum", "mul": "prod", "max": "max", "min": "min", "and_": "and",
@@ -483,8 +483,8 @@ def _generic_window_batch(vals, dims, *, computation, **params):
 
 reduce_window_p = kit.primitive("reduce_window", abstract_eval=_generic_window_abstract,
                             jvp=_generic_window_jvp, batch=_generic_window_batch,
-                            multiple_results=True)
-reduce_window_p.weak_type_rule = lambda *weak, **params: all(weak[: len(weak) // 2])
+                            multiple_results=True,
+                            weak_type=lambda *weak, **params: all(weak[: len(weak) // 2]))
 
 
 _WINDOW_MONOIDS = {"add": "sum", "max": "max", "min": "min"}
@@ -534,7 +534,7 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
 # --------------------------------------------------------------------------- monoid windows
 
 
-def _monoid_window(name, accept, linear=False):
+def _monoid_window(name, accept, linear=False, **rules):
     def shape(x, **params):
         return _window_out_shape(name, x, **params)
 
@@ -546,7 +546,7 @@ def _monoid_window(name, accept, linear=False):
         (x,), (d,) = vals, dims
         return prim.bind(x, **_batched_window_params(params, d)), d
 
-    prim = kit.primitive(name, shape=shape, dtype=dtype, batch=batch, linear=linear)
+    prim = kit.primitive(name, shape=shape, dtype=dtype, batch=batch, linear=linear, **rules)
     return prim
 
 
@@ -577,11 +577,12 @@ def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, pa
     return [res]
 
 
-reduce_window_sum_p = _monoid_window("reduce_window_sum", kit.NUMERIC, linear=True)
-reduce_window_sum_p.jvp = R.linear_unary_jvp(reduce_window_sum_p)
-reduce_window_sum_p.transpose = R.zero_ct_passthrough(_reduce_window_sum_transpose)
+reduce_window_sum_p = _monoid_window("reduce_window_sum", kit.NUMERIC, linear=True,
+                                     jvp=R.linear_unary_jvp,
+                                     transpose=R.zero_ct_passthrough(_reduce_window_sum_transpose))
 
 
+@R.rule_kit
 def _chooser_window_jvp(prim, kind):
     better = ew.gt if kind == "max" else ew.lt
 
@@ -604,10 +605,10 @@ def _chooser_window_jvp(prim, kind):
     return jvp
 
 
-reduce_window_max_p = _monoid_window("reduce_window_max", kit.REAL_OR_BOOL)
-reduce_window_max_p.jvp = _chooser_window_jvp(reduce_window_max_p, "max")
-reduce_window_min_p = _monoid_window("reduce_window_min", kit.REAL_OR_BOOL)
-reduce_window_min_p.jvp = _chooser_window_jvp(reduce_window_min_p, "min")
+reduce_window_max_p = _monoid_window("reduce_window_max", kit.REAL_OR_BOOL,
+                                     jvp=_chooser_window_jvp("max"))
+reduce_window_min_p = _monoid_window("reduce_window_min", kit.REAL_OR_BOOL,
+                                     jvp=_chooser_window_jvp("min"))
 
 
 def _monoid_wrapper(prim, name, operand, window_dimensions, window_strides, padding,

@@ -70,10 +70,17 @@ def is_undefined_primal(x) -> bool:
 _OPS: dict = {}
 
 
-def register_tangent_ops(*, add: Callable, zeros: Callable) -> None:
-    """Set the tangent arithmetic: ``add(x, y)`` and ``zeros(aval)`` (from ``xnp.lax``)."""
+def register_tangent_ops(*, add: Callable, zeros: Callable, convert: Callable) -> None:
+    """Set the tangent arithmetic: ``add(x, y)``, ``zeros(aval)`` and ``convert(x, aval)``
+    (to ``aval``'s dtype and weak type) (from ``xnp.lax``)."""
     _OPS["add"] = add
     _OPS["zeros"] = zeros
+    _OPS["convert"] = convert
+
+
+def convert_tangent(x, aval: ShapedArray):
+    """``x`` converted to ``aval``'s dtype and weak type."""
+    return _OPS["convert"](x, aval)
 
 
 def zeros_like_aval(aval: ShapedArray):

@@ -43,21 +43,9 @@ from xnp.tracing.array_base import ArrayBase as _ArrayBase
 from xnp.tracing.array_base import subclass_hook as _subclass_hook
 
 __all__ = [
-    "Primitive",
-    "Trace",
-    "EvalTrace",
-    "Tracer",
-    "Array",
-    "SourceInfo",
-    "current_trace",
-    "set_current_trace",
-    "register_eager_backend",
-    "register_in_place_writer",
-    "write_in_place",
-    "eager_backend",
-    "source_info",
-    "aval_of",
-    "is_python_scalar",
+    "Primitive", "for_primitive", "Trace", "EvalTrace", "Tracer", "Array", "SourceInfo",
+    "current_trace", "set_current_trace", "register_eager_backend", "register_in_place_writer",
+    "write_in_place", "eager_backend", "source_info", "aval_of", "is_python_scalar",
 ]
 
 
@@ -66,6 +54,17 @@ __all__ = [
 
 def _default_weak_type(*weak_types, **params) -> bool:
     return bool(weak_types) and all(weak_types)
+
+
+class for_primitive:
+    """A rule made from the primitive it is declared for: ``Primitive(..., jvp=
+    for_primitive(make))`` has ``make(prim)`` as its jvp (a rule that binds its own
+    primitive again: the kits of ``xnp.lax._rules``)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable):
+        self.make = make
 
 
 class Primitive:
@@ -81,8 +80,11 @@ class Primitive:
         Dtype rule; strict (no promotion at the lax level).
     weak_type : callable(*weak_types, **params) -> bool, optional
         Default: the result is weak when every operand is weak.
-    jvp, transpose, batch : callables, optional
+    jvp, transpose, batch : callables (or :class:`for_primitive`), optional
         Transformation rules (used by the AD and batching traces).
+    impl : callable(*args, **params), optional
+        An eager rule on xnp values (call and control-flow primitives); without one,
+        the eager backend's table runs the primitive on native arrays.
     multiple_results : bool
         ``bind`` returns a list.
     differentiable : bool or str
@@ -114,6 +116,7 @@ class Primitive:
         jvp: Callable | None = None,
         transpose: Callable | None = None,
         batch: Callable | None = None,
+        impl: Callable | None = None,
         multiple_results: bool = False,
         differentiable: bool | str = True,
         allocates: bool | str = True,
@@ -123,13 +126,11 @@ class Primitive:
         self.dtype_rule = dtype
         self.weak_type_rule = weak_type or _default_weak_type
         self._abstract_eval = abstract_eval
-        self.jvp = jvp
-        self.transpose = transpose
-        self.batch = batch
+        self.jvp, self.transpose, self.batch, self.impl = [
+            r.make(self) if type(r) is for_primitive else r for r in (jvp, transpose, batch, impl)]
         self.multiple_results = multiple_results
         self.differentiable = differentiable
         self.allocates = allocates
-        self.impl = None  # an xnp-level eager rule (call primitives); else the backend's table
 
     def __repr__(self):
         return self.name

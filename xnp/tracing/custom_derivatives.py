@@ -59,9 +59,13 @@ def _call_impl(*args, call_jaxpr: ClosedJaxpr, rule):
     return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
 
 
-def _call_batch(prim, batched_rule):
-    """The batching rule of ``prim``: the same primitive on the batched primal jaxpr with
-    ``batched_rule(rule, dims, size)``; every output is batched along axis 0."""
+def _call_batch(batched_rule) -> core.for_primitive:
+    """The batching rule of a call primitive: the same primitive on the batched primal
+    jaxpr with ``batched_rule(rule, dims, size)``; every output is batched along axis 0."""
+    return core.for_primitive(lambda prim: _batch_call(prim, batched_rule))
+
+
+def _batch_call(prim, batched_rule):
 
     def batch(vals, dims, *, call_jaxpr, rule):
         from xnp.tracing.jaxpr_transforms import batch_jaxpr  # noqa: PLC0415
@@ -143,9 +147,8 @@ def _custom_jvp_rule(primals, tangents, *, call_jaxpr, rule):
 
 
 custom_jvp_call_p = core.Primitive("custom_jvp_call", abstract_eval=_call_abstract_eval,
-                                   multiple_results=True, jvp=_custom_jvp_rule)
-custom_jvp_call_p.impl = _call_impl
-custom_jvp_call_p.batch = _call_batch(custom_jvp_call_p, _BatchedJvpRule)
+                                   multiple_results=True, jvp=_custom_jvp_rule, impl=_call_impl,
+                                   batch=_call_batch(_BatchedJvpRule))
 
 
 class custom_jvp:
@@ -320,8 +323,8 @@ def _custom_lin_transpose(cts, *args, bwd, out_avals, num_res):
 
 
 custom_lin_p = core.Primitive("custom_lin", abstract_eval=_custom_lin_abstract_eval,
-                              multiple_results=True, transpose=_custom_lin_transpose)
-custom_lin_p.impl = _custom_lin_impl
+                              multiple_results=True, transpose=_custom_lin_transpose,
+                              impl=_custom_lin_impl)
 
 
 def _custom_vjp_rule(primals, tangents, *, call_jaxpr, rule):
@@ -334,9 +337,8 @@ def _custom_vjp_rule(primals, tangents, *, call_jaxpr, rule):
 
 
 custom_vjp_call_p = core.Primitive("custom_vjp_call", abstract_eval=_call_abstract_eval,
-                                   multiple_results=True, jvp=_custom_vjp_rule)
-custom_vjp_call_p.impl = _call_impl
-custom_vjp_call_p.batch = _call_batch(custom_vjp_call_p, _BatchedVjpRule)
+                                   multiple_results=True, jvp=_custom_vjp_rule, impl=_call_impl,
+                                   batch=_call_batch(_BatchedVjpRule))
 
 
 class custom_vjp:

@@ -89,8 +89,60 @@ def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
     return eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
 
 
-jit_p = core.Primitive("jit", abstract_eval=_jit_abstract_eval, multiple_results=True)
-jit_p.impl = _jit_impl  # runs through bind, so it works on every eager backend
+# --------------------------------------------------------------------------- transformation rules
+
+
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
+    from xnp.tracing import ad  # noqa: PLC0415
+    from xnp.tracing.jaxpr_transforms import transpose_linear  # noqa: PLC0415
+
+    call = _closure_convert(jaxpr)
+    cts = [ad.instantiate(c) if type(c) is ad.Zero else c for c in cts]
+    res = transpose_linear(call[0].jaxpr, list(call[1]) + list(args), cts)
+    return res[len(call[1]):]
+
+
+def _jit_batch(vals, dims, *, jaxpr: ClosedJaxpr, name: str):
+    from xnp.tracing import core as _core  # noqa: PLC0415
+    from xnp.tracing.jaxpr_transforms import batch_jaxpr  # noqa: PLC0415
+
+    size = next(_core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+    bj = batch_jaxpr(jaxpr, dims, size)
+    call, consts = _closure_convert(bj)
+    outs = jit_p.bind(*consts, *vals, jaxpr=call, name=name)
+    return outs, [0] * len(outs)
+
+
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
+    # the linearization of cond/scan: the known part (primal outputs and residuals) is one
+    # jit call on the enclosing trace and the tangent part a second, linear jit call, so
+    # under grad the primal computation stays concrete and nested control flow splits itself
+    from xnp.tracing import ad, linearize  # noqa: PLC0415
+
+    in_avals = jaxpr.in_avals
+    out_avals = jaxpr.out_avals
+    nonzeros = [type(t) is not ad.Zero and linearize.differentiable(a)
+                for t, a in zip(tangents, in_avals)]
+    if not any(nonzeros):
+        outs = jit_p.bind(*primals, jaxpr=jaxpr, name=name)
+        return outs, [ad.Zero(ad.tangent_aval(a)) for a in out_avals]
+    n_out = len(out_avals)
+    lin = linearize.linearize_jaxpr(jaxpr, nonzeros, [False] * n_out)
+    kouts = jit_p.bind(*lin.known_consts, *primals, jaxpr=lin.known, name=name)
+    p_out, computed = kouts[:n_out], kouts[n_out:]
+    t_out = []
+    if any(lin.out_nz):
+        residuals = lin.residuals(list(primals), computed)
+        nz_t = [t for t, nz in zip(tangents, nonzeros) if nz]
+        t_out = jit_p.bind(*residuals, *nz_t, jaxpr=lin.lin, name=name)
+    it = iter(t_out)
+    return p_out, [next(it) if nz else ad.Zero(ad.tangent_aval(a))
+                   for nz, a in zip(lin.out_nz, out_avals)]
+
+
+# impl runs through bind, so it works on every eager backend
+jit_p = core.Primitive("jit", abstract_eval=_jit_abstract_eval, multiple_results=True,
+                       impl=_jit_impl, jvp=_jit_jvp, transpose=_jit_transpose, batch=_jit_batch)
 
 
 def _closure_convert(closed: ClosedJaxpr):
@@ -662,32 +714,3 @@ def make_jaxpr(fun, static_argnums=(), static_argnames=None, return_shape=False)
         return entry.closed
 
     return make
-
-
-# --------------------------------------------------------------------------- transformation rules
-# (the jvp rule is set by xnp.lax.control_flow.calls: it shares cond/scan's linearization)
-
-
-def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str):
-    from xnp.tracing import ad  # noqa: PLC0415
-    from xnp.tracing.jaxpr_transforms import transpose_linear  # noqa: PLC0415
-
-    call = _closure_convert(jaxpr)
-    cts = [ad.instantiate(c) if type(c) is ad.Zero else c for c in cts]
-    res = transpose_linear(call[0].jaxpr, list(call[1]) + list(args), cts)
-    return res[len(call[1]):]
-
-
-def _jit_batch(vals, dims, *, jaxpr: ClosedJaxpr, name: str):
-    from xnp.tracing import core as _core  # noqa: PLC0415
-    from xnp.tracing.jaxpr_transforms import batch_jaxpr  # noqa: PLC0415
-
-    size = next(_core.aval_of(v).shape[d] for v, d in zip(vals, dims) if d is not None)
-    bj = batch_jaxpr(jaxpr, dims, size)
-    call, consts = _closure_convert(bj)
-    outs = jit_p.bind(*consts, *vals, jaxpr=call, name=name)
-    return outs, [0] * len(outs)
-
-
-jit_p.transpose = _jit_transpose
-jit_p.batch = _jit_batch

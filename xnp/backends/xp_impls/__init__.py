@@ -8,9 +8,9 @@ transpose), so eager code keeps NumPy's aliasing.
 """
 
 from xnp import lax
+from xnp.tracing import Primitive
 from xnp.backends.xp_impls._table import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
 from xnp.backends.xp_impls import elementwise, linalg, reductions, shape_ops, slicing  # noqa: F401
-from xnp.backends.xp_impls import control_flow  # noqa: F401  (Primitive.impl rules)
 from xnp.backends.xp_impls import cumulative, sorting, windowed  # noqa: F401
 from xnp.backends.xp_impls import special  # noqa: F401
 from xnp.backends.xp_impls import bits  # noqa: F401
@@ -19,10 +19,9 @@ from xnp.backends.xp_impls import fft  # noqa: F401
 from xnp.backends.xp_impls import convolution  # noqa: F401
 from xnp.backends.xp_impls import decompositions  # noqa: F401
 from xnp.backends.xp_impls import parallel  # noqa: F401
-from xnp.backends.xp_impls import callback  # noqa: F401  (Primitive.impl rule)
 
-VIEW_PRIMITIVES.update({lax.slice_p, lax.reshape_p, lax.transpose_p, lax.squeeze_p, lax.rev_p,
-                        lax.stop_gradient_p,
-                        lax.broadcast_in_dim_p, lax.real_p, lax.imag_p})
+# the primitives declared ``view=True`` (xnp.lax._kit.primitive)
+VIEW_PRIMITIVES.update(p for p in vars(lax).values()
+                       if isinstance(p, Primitive) and getattr(p, "view", False))
 
 __all__ = ["XP_IMPLS", "UNSUPPORTED", "VIEW_PRIMITIVES"]

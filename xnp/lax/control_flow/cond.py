@@ -68,8 +68,6 @@ def _cond_abstract_eval(index: ShapedArray, *ops: ShapedArray, branches):
     return _join_weak(outs)
 
 
-cond_p = kit.primitive("cond", linear=True, abstract_eval=_cond_abstract_eval,
-                       multiple_results=True)
 
 
 def _unify(jaxprs):
@@ -244,9 +242,24 @@ def _cond_batch(vals, dims, *, branches):
     return outs, [0 if x else None for x in batched]
 
 
-cond_p.jvp = _cond_jvp
-cond_p.transpose = _cond_transpose
-cond_p.batch = _cond_batch
+def _cond_impl(*args, branches):
+    staged = common.redirect(cond_p, args, {"branches": branches})
+    if staged is not None:
+        return staged
+    index = int(np.asarray(common.as_operand(args[0])._value))
+    index = min(max(index, 0), len(branches) - 1)  # out-of-range indices are clamped
+    branch = branches[index]
+    ops = common.operands(branch.in_avals, args[1:])
+    outs = eval_jaxpr(branch.jaxpr, branch.consts, *ops)
+    out_avals = [a.update(weak_type=all(b.out_avals[i].weak_type for b in branches))
+                 for i, a in enumerate(branch.out_avals)]
+    return common.with_avals(outs, out_avals)
+
+
+cond_p = kit.primitive("cond", linear=True, abstract_eval=_cond_abstract_eval,
+                       multiple_results=True,
+                       impl=_cond_impl, jvp=_cond_jvp, transpose=_cond_transpose,
+                       batch=_cond_batch)
 
 
 # --------------------------------------------------------------------------- public API

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from xnp.lax import _kit as kit
 from xnp.lax import elementwise
 from xnp.lax.control_flow import common
-from xnp.lax import shape_ops
+from xnp.lax import padding, shape_ops, slicing
 from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import UndefinedPrimal, Zero
 from xnp.tracing.avals import ShapedArray
+from xnp.tracing.jaxpr import eval_jaxpr
 from xnp.tracing.jaxpr_transforms import transpose_linear
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
@@ -71,8 +74,6 @@ def _scan_abstract_eval(*avals, jaxpr, length, reverse, num_consts, num_carry, u
     return list(carry_avals) + [_stacked(a, length) for a in outs[ncar:]]
 
 
-scan_p = kit.primitive("scan", linear=True, abstract_eval=_scan_abstract_eval,
-                       multiple_results=True)
 
 
 def _split3(seq, nc, ncar):
@@ -268,9 +269,46 @@ def _scan_batch(vals, dims, *, jaxpr, length, reverse, num_consts, num_carry, un
     return outs, out_dims
 
 
-scan_p.jvp = _scan_jvp
-scan_p.transpose = _scan_transpose
-scan_p.batch = _scan_batch
+def _stack(ys, aval, length):
+    """``ys`` (one value per iteration, in index order) stacked on a new leading axis."""
+    shape = (length,) + aval.shape
+    if length == 0:
+        return shape_ops.broadcast_in_dim(np.zeros((), aval.dtype), shape, ())
+    parts = [shape_ops.broadcast_in_dim(y, (1,) + aval.shape, tuple(range(1, len(shape))))
+             for y in ys]
+    return padding.concatenate(parts, 0)
+
+
+def _scan_impl(*args, jaxpr, length, reverse, num_consts, num_carry, unroll, linear):
+    params = dict(jaxpr=jaxpr, length=length, reverse=reverse, num_consts=num_consts,
+                  num_carry=num_carry, unroll=unroll, linear=linear)
+    staged = common.redirect(scan_p, args, params)
+    if staged is not None:
+        return staged
+    nc, ncar = num_consts, num_carry
+    in_avals = jaxpr.in_avals
+    consts = common.operands(in_avals[:nc], args[:nc])
+    carry = common.operands(in_avals[nc:nc + ncar], args[nc:nc + ncar])
+    xs = [common.as_operand(x) for x in args[nc + ncar:]]
+    y_avals = jaxpr.out_avals[ncar:]
+    ys = [[None] * length for _ in y_avals]
+    steps = range(length - 1, -1, -1) if reverse else range(length)
+    for i in steps:
+        x_i = [slicing.index_in_dim(x, i, 0, keepdims=False) for x in xs]
+        outs = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *consts, *carry, *x_i)
+        carry = outs[:ncar]
+        for j, y in enumerate(outs[ncar:]):
+            ys[j][i] = y
+    carry = common.with_avals(carry, in_avals[nc:nc + ncar])
+    stacked = [_stack(common.with_avals(y, [a] * length), a, length) for y, a in zip(ys, y_avals)]
+    stacked_avals = [a.update(shape=(length,) + a.shape) for a in y_avals]
+    return carry + common.with_avals(stacked, stacked_avals)
+
+
+scan_p = kit.primitive("scan", linear=True, abstract_eval=_scan_abstract_eval,
+                       multiple_results=True,
+                       impl=_scan_impl, jvp=_scan_jvp, transpose=_scan_transpose,
+                       batch=_scan_batch)
 
 
 # --------------------------------------------------------------------------- public API

@@ -66,8 +66,6 @@ def _while_abstract_eval(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncon
     return list(carry_avals)
 
 
-while_p = kit.primitive("while", linear=True, abstract_eval=_while_abstract_eval,
-                        multiple_results=True)
 
 
 def _split(seq, ncc, nbc):
@@ -211,9 +209,25 @@ def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
     return outs, [0] * ncar
 
 
-while_p.jvp = _while_jvp
-while_p.transpose = _while_transpose
-while_p.batch = _while_batch
+def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    params = dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
+                  body_nconsts=body_nconsts)
+    staged = common.redirect(while_p, args, params)
+    if staged is not None:
+        return staged
+    ncc, nbc = cond_nconsts, body_nconsts
+    avals = list(cond_jaxpr.in_avals[:ncc]) + list(body_jaxpr.in_avals)
+    vals = common.operands(avals, args)
+    cc, bc, carry = vals[:ncc], vals[ncc:ncc + nbc], vals[ncc + nbc:]
+    while bool(eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cc, *carry)[0]):
+        carry = eval_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, *bc, *carry)
+    return common.with_avals(carry, body_jaxpr.in_avals[nbc:])
+
+
+while_p = kit.primitive("while", linear=True, abstract_eval=_while_abstract_eval,
+                        multiple_results=True,
+                        impl=_while_impl, jvp=_while_jvp, transpose=_while_transpose,
+                        batch=_while_batch)
 
 
 # --------------------------------------------------------------------------- public API

@@ -37,6 +37,7 @@ import numpy as np
 from xnp import config
 from xnp.tracing import core
 from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
 __all__ = ["FastOp", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
@@ -142,6 +143,9 @@ def binary(name: str, *, swap: bool = False) -> Callable:
 
 
 def _binary(name: str, swap: bool, slow: Callable) -> Callable:
+    decorator = functools.partial(_binary, name, swap)
+    if FastFunc is not None:  # the rule below in C (xnp/_native/array_base.c)
+        return _served(decorator, slow, FastFunc(name, 2, swap, slow))
     state, table, native, array, fits, base = _STATE, _TABLE, _NATIVE, Array, _scalar_fits, _EVAL
     busy = _TRACING_THREADS
 
@@ -178,7 +182,7 @@ def _binary(name: str, swap: bool, slow: Callable) -> Callable:
                                  weak and not bool_out)
         return slow(x1, x2, *args, **kwargs)
 
-    return _served(functools.partial(_binary, name, swap), slow, fast)
+    return _served(decorator, slow, fast)
 
 
 def unary(name: str) -> Callable:
@@ -188,6 +192,9 @@ def unary(name: str) -> Callable:
 
 
 def _unary(name: str, slow: Callable) -> Callable:
+    decorator = functools.partial(_unary, name)
+    if FastFunc is not None:  # the rule below in C (xnp/_native/array_base.c)
+        return _served(decorator, slow, FastFunc(name, 1, False, slow))
     state, table, native, array, busy = _STATE, _TABLE, _NATIVE, Array, _TRACING_THREADS
 
     def fast(x, *args, **kwargs):
@@ -200,7 +207,7 @@ def _unary(name: str, slow: Callable) -> Callable:
                              x._weak and not op[2])
         return slow(x, *args, **kwargs)
 
-    return _served(functools.partial(_unary, name), slow, fast)
+    return _served(decorator, slow, fast)
 
 
 # the operators whose fast path the C storage class can serve (xnp/_native/array_base.c)

@@ -20,10 +20,9 @@ import numpy as np
 from xnp import lax
 from xnp import numpy_api as _api
 from xnp import host_dispatch, ndarray_class, numpy_protocols
-from xnp.tracing import rebound
 from xnp.array_api import CPU_DEVICE, check_api_version
-from xnp.numpy_api import ndarray_internals
-from xnp.tracing import core, fastpath, host_arrays
+from xnp.numpy_api import _fastpath as fastpath, ndarray_internals
+from xnp.tracing import core, host_arrays, rebound
 from xnp.tracing.core import Array, Tracer
 
 __all__ = ["Array", "ArrayMethods"]
@@ -672,7 +671,7 @@ def _array_function(self, func, types, args, kwargs):
     return numpy_protocols.array_function(_namespace(), func, types, args, kwargs)
 
 
-# eager operators that skip the dispatch layers when they can (xnp.tracing.fastpath)
+# eager operators that skip the dispatch layers when they can (xnp.numpy_api._fastpath)
 _FAST_BINARY_OPERATORS = {
     "__add__": ("add", False), "__radd__": ("add", True),
     "__sub__": ("subtract", False), "__rsub__": ("subtract", True),

@@ -11,7 +11,7 @@ wrote in place, such as ``out=``, as the caller's own object). Under
 ``jit``/``grad``/``vmap`` the error reaches the user: such a value cannot be traced.
 
 The catch sits around each function's full path only: :func:`install` rebuilds a
-function's eager fast path (``tracing.fastpath.with_full_path``) around the wrapped full
+function's eager fast path (``numpy_api._fastpath.with_full_path``) around the wrapped full
 path, so the numeric calls the fast path serves cost what they did, and the others pay
 one Python frame. It is applied, by name, to
 
@@ -39,7 +39,8 @@ import types
 import numpy as np
 
 from xnp.numpy_api.ufunc import ufunc as _ufunc
-from xnp.tracing import core, errors, fastpath
+from xnp.tracing import core, errors
+from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.host_arrays import host_class, to_host, wrap
 
 __all__ = ["numpy_call", "install", "install_lazy", "install_array_methods", "host_function", "host_module",
@@ -165,10 +166,11 @@ def install_array_methods(method_names) -> None:
     ``numpy.ndarray``'s version for the dtypes XLA lacks (fast paths kept)."""
     for name in method_names:
         member = core.Array.__dict__.get(name)
-        if not isinstance(member, types.FunctionType) or not callable(
+        fast = hasattr(member, "_fast_decorator")  # a Python function or a C FastFunc
+        if not (fast or isinstance(member, types.FunctionType)) or not callable(
                 getattr(np.ndarray, name, None)):
             continue
-        if hasattr(member, "__wrapped__") and not hasattr(member, "_fast_decorator"):
+        if hasattr(member, "__wrapped__") and not fast:
             continue  # a fast path that cannot be rebuilt (Array.reshape): left as it is
         setattr(core.Array, name, fastpath.with_full_path(
             member, functools.partial(_delegating_method, name=name)))

@@ -14,7 +14,7 @@
  * than four arguments or a keyword other than the four above hand the call to the Python
  * constructor registered with ``set_constructor`` (``xnp/ndarray_class.py``).
  *
- * It also serves the eager fast path of ``xnp.tracing.fastpath.binary``/``unary`` in C:
+ * It also serves the eager fast path of ``xnp.numpy_api._fastpath.binary``/``unary`` in C:
  * as ``ArrayBase``'s number slots for the arithmetic operators and as ``FastFunc``
  * callables for the functions and the other operators (see the sections below).
  */
@@ -198,12 +198,12 @@ static PyMemberDef base_members[] = {
 
 /* ------------------------------------------------------------------ binary operators
  *
- * ``xnp.tracing.fastpath.install_native_operators`` moves the fast path of the eager
+ * ``xnp.numpy_api._fastpath.install_native_operators`` moves the fast path of the eager
  * binary operators (``fastpath.binary``) here, as the number slots of ``ArrayBase``, so
  * ``a + b`` runs no Python frame when it is served. The rule is the one of
  * ``fastpath._binary`` (read it first; this is the same code in C): no transformation
  * active in any thread, or the calling thread's trace is the base trace; the eager
- * backend's ``fast_ops[name]`` is ``(fn, dtypes, bool_out)``; both operands exact
+ * ``FAST_OPS[name]`` (xnp/numpy_api/_fast_tables.py) is ``(fn, dtypes, bool_out)``; both operands exact
  * ``Array``s with host values of one dtype in ``dtypes``, or one such ``Array`` and a
  * Python float or small int that keeps its dtype; then ``Array(fn(a, b), weak)``.
  * Anything else, and a ``ValueError`` from ``fn``, calls the operator's full path
@@ -274,7 +274,7 @@ eager_now(void)
     return 1;
 }
 
-/* the backend's ``fast_ops[name]``: sets ``fn`` and ``dtypes`` (borrowed) and returns its
+/* ``FAST_OPS[name]``: sets ``fn`` and ``dtypes`` (borrowed) and returns its
  * ``bool_out`` (0 or 1), or -1 with no error set when there is none */
 static int
 fast_op(PyObject *name, PyObject **fn, PyObject **dtypes)
@@ -463,7 +463,7 @@ BINARY_SLOT(nb_and, OP_AND)
 BINARY_SLOT(nb_or, OP_OR)
 BINARY_SLOT(nb_xor, OP_XOR)
 
-/* the served result of ``name(x)`` for a unary ``fast_ops`` entry (``fastpath._unary``):
+/* the served result of ``name(x)`` for a unary ``FAST_OPS`` entry (``fastpath._unary``):
  * an exact ``Array`` with a host value of a dtype in ``dtypes``; NULL with no error set
  * when the call is not served, NULL with an error set on error */
 static PyObject *
@@ -625,7 +625,7 @@ static PyTypeObject FastFuncType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
                 Py_TPFLAGS_METHOD_DESCRIPTOR,
     .tp_doc = "FastFunc(name, arity, swap, slow): an eager fast path in C "
-              "(see xnp.tracing.fastpath.unary and binary).",
+              "(see xnp.numpy_api._fastpath.unary and binary).",
     .tp_traverse = (traverseproc)fastfunc_traverse,
     .tp_clear = (inquiry)fastfunc_clear,
     .tp_dealloc = (destructor)fastfunc_dealloc,
@@ -715,7 +715,7 @@ static PyMethodDef module_methods[] = {
      "configure_operators(array, busy, state, base, table, native, wrap, ops): serve the "
      "binary operators of ``array`` (an ArrayBase subclass) by the number slots; ``ops`` "
      "maps each of __add__, __sub__, __mul__, __truediv__, __and__, __or__, __xor__ to "
-     "(fast_ops name, forward full path, reflected full path)."},
+     "(FAST_OPS name, forward full path, reflected full path)."},
     {NULL, NULL, 0, NULL}
 };
 

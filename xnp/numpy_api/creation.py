@@ -20,7 +20,8 @@ from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout
 from xnp.numpy_api._util import (asarray_for, check_unsupported, default_float, default_int,
                                  is_xnp, raise_host_dtype, static_int)
-from xnp.tracing import core, errors, fastpath
+from xnp.tracing import core, errors
+from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray, canonical_dtype
 from xnp.tracing.sizes import check_array_size
 

@@ -39,7 +39,8 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
-from xnp.tracing import core, fastpath
+from xnp.tracing import core
+from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api._ufunc import (
     _INT8,
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,

@@ -476,10 +476,7 @@ def _remote_repr(self) -> str:
 
 
 def _format(self, spec):
-    v = self._value
-    if spec and v.ndim == 0:
-        return format(v.item(), spec)
-    return format(str(v), spec)
+    return format(self._value, spec)  # NumPy's: a 0-d array formats its item, as a scalar
 
 
 def _nbytes(self):

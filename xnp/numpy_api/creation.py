@@ -12,6 +12,7 @@ with lax (omnistaging): ``zeros(3)`` is ``broadcast_in_dim`` of a literal,
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -351,11 +352,20 @@ def astype(x, dtype, /, *, copy=True, device=None):
     ------
     TypeError
         ``dtype`` is not an xnp dtype.
+
+    Warns
+    -----
+    numpy.exceptions.ComplexWarning
+        A complex ``x`` cast to a real or integer dtype (the imaginary part is dropped),
+        as NumPy warns; under ``jit`` once, when the function is traced.
     """
     _check_device("astype", device)
     dt = canonical_dtype(dtype)
     x = asarray_for("astype", x, "x")
     aval = core.aval_of(x)
+    if aval.dtype.kind == "c" and dt.kind not in "cb":
+        warnings.warn(np.exceptions.ComplexWarning(
+            "Casting complex values to real discards the imaginary part"), stacklevel=2)
     if aval.dtype == dt and not aval.weak_type:
         return lax.copy(x) if copy else x
     if aval.weak_type and isinstance(x, core.Tracer) and dt != aval.dtype:

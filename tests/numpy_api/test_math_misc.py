@@ -98,6 +98,43 @@ def test_gcd_lcm(dtype, rng):
     check_vs_numpy(lambda xp, a: xp.gcd(a, 12), a)
 
 
+_DTYPE_KW = [np.float16, np.float32, np.float64, np.int8, np.int32, np.complex128]
+
+
+@pytest.mark.parametrize("dtype", _DTYPE_KW)
+@pytest.mark.parametrize("casting", ["same_kind", "safe"])
+@pytest.mark.parametrize("fname, args", [
+    ("modf", (np.array([1.5, -2.25, 8.0]),)),
+    ("spacing", (np.array([1.0, -2.0, 1e10]),)),
+    ("spacing", (np.array([1, 2], np.int8),)),
+    ("frexp", (np.array([1.5, 8.0]),)),
+    ("ldexp", (np.array([1.5, -2.0]), np.array([3, -1]))),
+    ("ldexp", (np.array([1.5, -2.0], np.float32), np.array([3, 2], np.int32))),
+    ("gcd", (np.array([12, 18, -4]), np.array([8, 4, 6]))),
+    ("lcm", (np.array([12, 18, -4], np.int16), np.array([8, 4, 6], np.int16))),
+])
+def test_dtype_keyword_selects_numpys_loop(fname, args, dtype, casting):
+    # dtype= is the computation and result dtype, or NumPy's TypeError (no loop / casting)
+    def body(xp, *a):
+        return getattr(xp, fname)(*a, dtype=dtype, casting=casting)
+
+    try:
+        body(np, *args)
+    except TypeError:  # NumPy's private subclasses (UFuncTypeError); xnp raises TypeError
+        with pytest.raises(TypeError, match=f"xnp.{fname}: "):
+            body(xnp, *args)
+        with pytest.raises(TypeError, match=f"xnp.{fname}: "):
+            xnp.jit(lambda *a: body(xnp, *a))(*args)
+        return
+    check_vs_numpy(body, *args)
+
+
+@pytest.mark.parametrize("fname", ["modf", "frexp"])
+def test_two_output_ufuncs_reject_where(fname):
+    with pytest.raises(NotImplementedError, match=f"xnp.{fname}: `where="):
+        getattr(xnp, fname)(xnp.ones(3), where=xnp.asarray([True, False, True]))
+
+
 def test_integer_only_errors():
     for xp in (np, xnp):  # NumPy raises a private TypeError subclass (no loop)
         with pytest.raises(TypeError):

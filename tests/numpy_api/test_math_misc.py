@@ -265,3 +265,18 @@ def test_grads_vs_finite_differences(rng):
         g = np.asarray(xnp.grad(f)(xnp.asarray(at)))
         v = rng.standard_normal(at.shape)
         np.testing.assert_allclose(np.sum(g * v), central_difference(f, at, v), rtol=1e-6)
+
+
+@pytest.mark.parametrize("fname", ["matvec", "vecmat"])
+@pytest.mark.parametrize("s1, s2", [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 2)), ((), (3,)),
+                                    ((4, 2, 3), (3,)), ((2, 3), (4, 3, 3))])
+def test_matvec_vecmat_need_their_core_dimensions(fname, s1, s2, rng):
+    # gufuncs (m,n),(n)->(m) and (n),(n,m)->(m): NumPy's ValueError for a missing core dim
+    a, b = rng.standard_normal(s1), rng.standard_normal(s2)
+    check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), a, b, kind="reduction")
+
+
+def test_ldexp_of_bools_uses_numpys_half_loop():
+    b = np.array([True, False, True])
+    check_vs_numpy(lambda xp, a, k: xp.ldexp(a, k), b, b)
+    check_vs_numpy(lambda xp, a, k: xp.ldexp(a, k), np.array([1.5, -2.0]), np.array([True, False]))

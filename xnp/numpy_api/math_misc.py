@@ -28,7 +28,7 @@ from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api._ufunc import _as_dtype, _binary, _binary_inexact, _extras, _finish, _inexact
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
                                  normalize_axis, write_out)
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "heaviside", "sinc", "fix",
@@ -263,7 +263,7 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
                             f"{_dtype(asarray_for('ldexp', x1, 'x1'))}")
         a = lax.convert_element_type(a, dt, weak_type=False)
     k = asarray_for("ldexp", x2, "x2")
-    if _dtype(k) not in kit.INTEGER:
+    if _dtype(k) not in kit.INTEGER and _dtype(k) != np.bool_:  # bool: NumPy's int loop
         raise TypeError(f"xnp.ldexp: `x2` must be an integer array, got {_dtype(k)}")
     dt = _dtype(a)
     i32 = np.dtype(np.int32)
@@ -663,6 +663,16 @@ def kron(a, b):
     return _mn.reshape(_ew.multiply(xa, yb), tuple(p * q for p, q in zip(sa, sb)))
 
 
+def _check_core_dims(fname, sig, x1, x2, need1, need2):
+    """NumPy's gufunc check: each operand has at least its core dimensions."""
+    for i, (v, need) in enumerate(((x1, need1), (x2, need2))):
+        if len(_shape(v)) < need:
+            raise ValueError(
+                f"xnp.{fname}: Input operand {i} does not have enough dimensions (has "
+                f"{len(_shape(v))}, gufunc core with signature {sig} requires {need}); "
+                f"x1 is {errors.aval_str(core.aval_of(x1))}, x2 {errors.aval_str(core.aval_of(x2))}")
+
+
 def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
            signature=None, axes=None, axis=None):
     """Matrix-vector product over the last axes (``numpy.matvec``, a gufunc
@@ -671,8 +681,7 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     check_unsupported("matvec", axes=(axes, None, "use moveaxis"),
                       axis=(axis, None, "use moveaxis"))
     y = asarray_for("matvec", x2, "x2")
-    if len(_shape(y)) < 1:
-        raise ValueError("xnp.matvec: x2 must have at least one dimension")
+    _check_core_dims("matvec", "(m,n),(n)->(m)", asarray_for("matvec", x1, "x1"), y, 2, 1)
     res = _la.matmul(x1, _mn.expand_dims(y, -1), casting=casting, order=order, dtype=dtype,
                      subok=subok, signature=signature)
     return write_out("matvec", out, res[..., 0])
@@ -685,8 +694,7 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     check_unsupported("vecmat", axes=(axes, None, "use moveaxis"),
                       axis=(axis, None, "use moveaxis"))
     x = asarray_for("vecmat", x1, "x1")
-    if len(_shape(x)) < 1:
-        raise ValueError("xnp.vecmat: x1 must have at least one dimension")
+    _check_core_dims("vecmat", "(n),(n,m)->(m)", x, asarray_for("vecmat", x2, "x2"), 1, 2)
     if _dtype(x) in kit.COMPLEX:
         x = _lg.conjugate(x)
     res = _la.matmul(_mn.expand_dims(x, -2), x2, casting=casting, order=order, dtype=dtype,

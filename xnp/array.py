@@ -238,7 +238,7 @@ class ArrayMethods:
 
     # -- methods
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _api.astype(self, dtype, copy=copy)
+        return _api.creation.ndarray_astype(self, dtype, order, casting, subok, copy)
 
     def view(self, dtype=None, type=None):
         """The same data, possibly reinterpreted as another dtype (``numpy.ndarray.view``).

@@ -375,6 +375,32 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return lax.convert_element_type(x, dt, weak_type=False)
 
 
+def ndarray_astype(x, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    """``x.astype(dtype, order, casting, subok, copy)``: ``numpy.ndarray.astype``.
+
+    ``casting`` is checked as NumPy checks it (``numpy.can_cast`` of ``x``'s dtype):
+    a cast it does not allow raises NumPy's ``TypeError``. ``order='C'``/``'F'`` lays
+    the result out row- or column-major, ``'A'`` column-major when ``x`` is; ``'K'``
+    keeps ``x``'s layout. ``copy=False`` returns ``x`` itself when it already has
+    ``dtype`` and the asked layout. ``subok`` is accepted: a subclass's instance keeps
+    its type as :mod:`xnp.ndarray_class` describes.
+
+    Raises
+    ------
+    TypeError
+        ``casting`` does not allow the cast from ``x``'s dtype to ``dtype``.
+    ValueError
+        ``casting`` or ``order`` is not one of NumPy's values.
+    """
+    _check_order("astype", order, ("C", "F", "A", "K"))
+    src = core.aval_of(asarray_for("astype", x, "x")).dtype
+    if casting != "unsafe" and not np.can_cast(src, np.dtype(dtype), casting):
+        raise TypeError(f"xnp.astype: Cannot cast array data from dtype('{src}') to "
+                        f"dtype('{np.dtype(dtype)}') according to the rule '{casting}'")
+    out = astype(x, dtype, copy=copy)
+    return _layout.with_order(out, order, x) if order != "K" else out
+
+
 def copy(a, order="K", subok=False):
     """A copy of ``a`` (same as ``xnp.array(a, copy=True)``).
 

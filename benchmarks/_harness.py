@@ -3,8 +3,9 @@
 Every comparison is measured side by side in one process: the candidates
 ("ways": NumPy, xnp eager, ``xnp.jit``, JAX) of one case are timed in
 interleaved rounds (numpy, xnp, jax, numpy, xnp, jax, ...), so drift on a
-shared machine hits all of them alike. Each round calls a way ``number`` times
-in a loop and divides; we report the minimum and the median over the rounds,
+shared machine hits all of them alike. Each round starts once the process is idle
+(:func:`settle`: the thread pools that the previous way's libraries leave spinning have
+stopped), calls a way ``number`` times in a loop and divides; we report the minimum and the median over the rounds,
 per call. Ratios are median time over the reference's median time (NumPy's,
 and JAX's where JAX is installed): below 1 means faster than the reference.
 JAX comes from :mod:`_jax` (only when installed); its arrays are
@@ -24,7 +25,7 @@ import numpy
 
 import _jax
 
-__all__ = ["Stats", "measure", "calibrate", "block", "print_table", "machine_line", "us", "ms",
+__all__ = ["Stats", "measure", "settle", "calibrate", "block", "print_table", "machine_line", "us", "ms",
            "examples_on_path", "measure_cases", "print_compare", "compare", "jit_case",
            "device_resident", "ratio"]
 
@@ -69,13 +70,39 @@ def calibrate(fn, target_s: float = 0.01, warm: bool = True) -> int:
         number *= 4
 
 
+def settle(window_s: float = 0.005, quiet_windows: int = 2, busy_fraction: float = 0.1,
+           limit_s: float = 1.0) -> float:
+    """Wait until no thread of this process is running, at most ``limit_s``; returns the
+    seconds waited.
+
+    Thread pools keep spinning for a while after a call: OpenBLAS's workers (NumPy and
+    SciPy each bundle their own OpenBLAS, so jaxlib's LAPACK kernels and NumPy's run on two
+    pools) for up to about 0.1 s, XLA's intra-op threads briefly. On a machine with few
+    cores, the way timed right after another would share the cores with the other's
+    spinning workers and pay for them. The process counts as idle once it has used less
+    than ``busy_fraction`` of one core (CPU time of all its threads) in each of
+    ``quiet_windows`` consecutive windows of ``window_s``.
+    """
+    t0 = time.perf_counter()
+    quiet = 0
+    while quiet < quiet_windows:
+        c0, w0 = time.process_time(), time.perf_counter()
+        time.sleep(window_s)
+        c1, w1 = time.process_time(), time.perf_counter()
+        quiet = quiet + 1 if c1 - c0 <= busy_fraction * (w1 - w0) else 0
+        if w1 - t0 >= limit_s:
+            break
+    return time.perf_counter() - t0
+
+
 def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: float = 0.01,
             warm: bool = True):
     """Time each zero-argument callable in ``fns`` in interleaved rounds.
 
     ``number`` calls per round (default: calibrated on the fastest candidate's
     scale per candidate); the result of the last call of a round is waited
-    for. ``warm=False``: the callables were already called once (compiled). Returns
+    for. Each round starts once the process is idle (:func:`settle`), so that no way
+    pays for the thread pools the way before it left spinning. ``warm=False``: the callables were already called once (compiled). Returns
     ``{name: Stats}`` of seconds per call.
     """
     numbers = {}
@@ -90,6 +117,7 @@ def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: flo
     for _ in range(repeat):
         for k, f in fns.items():
             n = numbers[k]
+            settle()
             t0 = time.perf_counter()
             for _ in range(n):
                 out = f()

@@ -233,6 +233,35 @@ def test_jitted_function_pickles_by_reference_when_importable():
     assert cloudpickle.loads(cloudpickle.dumps(_affine_jit)) is _affine_jit
 
 
+_X = np.array([3.0, 0.25, 2.0])
+
+
+@pytest.mark.parametrize("path, args, expected", [
+    ("sum", (_X,), np.sum(_X)),
+    ("amax", (_X,), np.amax(_X)),
+    ("sort", (_X,), np.sort(_X)),
+    ("concat", ([_X, _X],), np.concatenate([_X, _X])),  # an alias of concatenate
+    ("concatenate", ([_X, _X],), np.concatenate([_X, _X])),
+    ("linalg.norm", (_X,), np.linalg.norm(_X)),
+    ("fft.rfft", (_X,), np.fft.rfft(_X)),
+    ("emath.log", (_X - 1j,), np.emath.log(_X - 1j)),  # complex: traceable
+    ("special.expit", (_X,), 1 / (1 + np.exp(-_X))),
+    ("polynomial.polynomial.polytrim", (_X,), np.polynomial.polynomial.polytrim(_X)),
+])
+def test_public_functions_and_their_jit_pickle_by_reference(path, args, expected):
+    # as NumPy's functions do: plain pickle finds each under its module and name
+    fn = xnp
+    for part in path.split("."):
+        fn = getattr(fn, part)
+    assert pickle.loads(pickle.dumps(fn)) is fn
+    assert pickle.loads(cloudpickle.dumps(fn)) is fn
+    np.testing.assert_allclose(np.asarray(fn(*args)), expected, rtol=RTOL)
+    if path.startswith("polynomial."):
+        return  # runs NumPy's implementation on concrete coefficients: not traceable
+    jitted = pickle.loads(pickle.dumps(xnp.jit(fn)))
+    np.testing.assert_allclose(np.asarray(jitted(*args)), expected, rtol=RTOL)
+
+
 def test_jitted_lambda_pickles_as_function_and_options():
     f = xnp.jit(lambda v, n: v * n + 1, static_argnums=1)
     blob = cloudpickle.dumps(f)

@@ -29,8 +29,6 @@ XFAIL = {
     "100_math_functions.py": "log10 is log(x)/ln(10): log10(1000) prints 2.9999999999999996",
     "111_isinstance_types.py": _SCALARS,
     "122_matrix_class_like.py": _EIG,
-    "127_print_scalars_lists.py": "f'{np.float32(0.1)}' is 0.1 in xnp; NumPy formats the "
-                                  "float64 value 0.10000000149011612",
     "137_eig_general.py": _EIG,
     "195_scalar_types_hash.py": _SCALARS,
 }

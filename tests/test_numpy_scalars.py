@@ -46,6 +46,24 @@ def test_scalar_hash_repr_str_match_numpy(dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
+def test_format_matches_numpy(dt):
+    # format() of a scalar formats its value at its own precision (float32 0.1 with an
+    # empty spec is 0.10000000149011612, as NumPy's); of an n-d array only "" works
+    n = np.array([0.1, -2.5, 1e-3]).astype(dt)
+    if n.dtype.kind == "c":
+        n = n + np.array(0.2j, dtype=dt)
+    a = xnp.asarray(n)
+    for i in range(len(n)):
+        for spec in ("", ".3f", "10", "e", "g", "^12"):
+            assert _outcome(lambda v: format(v, spec), a[i]) == _outcome(
+                lambda v: format(v, spec), n[i]), (dt, i, spec)
+    assert format(a, "") == format(n, "")
+    with pytest.raises(TypeError, match="unsupported format string"):
+        format(a, ".2f")
+    assert f"{xnp.jit(lambda t: t[0])(n)}" == f"{n[0]}"
+
+
+@pytest.mark.parametrize("dt", DTYPES)
 def test_scalars_as_dict_keys_and_set_members(dt):
     n = _data(dt)
     a = xnp.asarray(n)
@@ -79,7 +97,7 @@ def test_scalars_mix_with_xnp_and_numpy_arrays(dt):
     a = xnp.asarray(n)
     for left, right, expected in [(a[0], a, n[0] + n), (n[0], a, n[0] + n), (a[0], n, n[0] + n),
                                   (a, n[0], n + n[0]), (a[0], 1, n[0] + 1)]:
-        if dt == "bool" and right is 1:
+        if dt == "bool" and type(right) is int:
             expected = n[0] + 1
         res = left + right
         assert type(res) is xnp.Array

@@ -26,11 +26,21 @@ def test_xnp_raises_and_warns_numpys_exception_classes():
         xnp.polyfit(np.array([0.0, 1.0, 1.0, 1.0]), np.array([1.0, 2.0, 3.0, 4.0]), 3)
 
 
-@pytest.mark.xfail(strict=True, reason="xnp's astype from complex to real drops the imaginary "
-                                       "part without NumPy's ComplexWarning")
 def test_complex_to_real_cast_warns_as_numpy():
-    with pytest.warns(xnp.exceptions.ComplexWarning):
-        xnp.asarray(np.array([1 + 1j])).astype(np.float64)
+    z = np.array([1 + 1j, 2 - 3j])
+    for dt in (np.float64, np.float32, np.int32, np.float16):
+        with pytest.warns(xnp.exceptions.ComplexWarning):
+            ref = z.astype(dt)
+        with pytest.warns(xnp.exceptions.ComplexWarning, match="discards the imaginary"):
+            got = xnp.asarray(z).astype(dt)
+        np.testing.assert_array_equal(np.asarray(got), ref)
+        with pytest.warns(xnp.exceptions.ComplexWarning):  # once, while tracing
+            got = xnp.jit(lambda t, dt=dt: xnp.astype(t, dt))(z)
+        np.testing.assert_array_equal(np.asarray(got), ref)
+    with warnings.catch_warnings():  # no warning where NumPy gives none
+        warnings.simplefilter("error")
+        for dt in (np.bool_, np.complex64):
+            np.testing.assert_array_equal(np.asarray(xnp.asarray(z).astype(dt)), z.astype(dt))
 
 
 # --------------------------------------------------------------------------- dtypes

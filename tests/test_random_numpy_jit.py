@@ -310,16 +310,79 @@ def test_generator_made_inside_used_in_a_loop_body_or_nested_jit_raises():
         0.0 + theirs.random() + theirs.random()
 
 
-def test_traced_parameter_of_a_generator_made_inside_raises_naming_it():
-    def f(loc):
-        return xr.default_rng(0).normal(loc, 1.0, size=loc.shape).sum()
+def test_traced_parameter_of_a_generator_made_inside_draws_as_the_eager_program():
+    # from its first draw with a traced parameter on, the generator's state is data of
+    # the compiled program: each call starts from the trace-time state (the eager program
+    # makes the generator afresh) and threads it through the draws, whose consumption of
+    # the stream depends on the run-time values (gamma's rejection sampling)
+    def f(mu):
+        rng = xr.default_rng(0)
+        a = rng.normal(0.0, 1.0, 2)          # concrete: drawn while tracing
+        b = rng.normal(mu, 1.0, size=mu.shape)
+        c = rng.integers(0, 10, 4)           # concrete, after a traced draw: staged too
+        d = rng.gamma(mu, 2.0, size=mu.shape)
+        return a, b, c, d
 
-    with pytest.raises(xr.StatefulRandomError, match="normal: argument `loc` is a traced"):
-        xnp.jit(f)(xp.zeros((2, 3)))
-    with pytest.raises(xr.StatefulRandomError, match="choice: argument `p`"):
-        xnp.jit(lambda p: xr.default_rng(0).choice(3, 2, p=p))(xp.asarray([0.2, 0.3, 0.5]))
+    jf = xnp.jit(f)
+    for mu in ([1.5, 0.2, 3.0], [0.01, 7.0, 0.5], [1.5, 0.2, 3.0]):
+        r = np.random.default_rng(0)
+        m = np.asarray(mu)
+        want = (r.normal(0.0, 1.0, 2), r.normal(m, 1.0, size=3), r.integers(0, 10, 4),
+                r.gamma(m, 2.0, size=3))
+        for got_eager, got_jit, ref in zip(f(xp.asarray(mu)), jf(xp.asarray(mu)), want):
+            np.testing.assert_array_equal(np.asarray(got_eager), ref)
+            np.testing.assert_array_equal(np.asarray(got_jit), ref)
+    jaxpr = str(xnp.make_jaxpr(f)(xp.zeros(3)))
+    assert jaxpr.count("io_callback") == 3  # normal(mu), integers, gamma
+
+    def legacy(loc):  # RandomState keeps a cached Gaussian: part of the state
+        r = xr.RandomState(3)
+        r.standard_normal()
+        return r.normal(loc) + r.standard_normal(2)
+
+    r = np.random.RandomState(3)
+    r.standard_normal()
+    want = r.normal(2.0) + r.standard_normal(2)
+    for _ in range(2):
+        np.testing.assert_array_equal(np.asarray(xnp.jit(legacy)(2.0)), want)
+    p = np.array([0.2, 0.3, 0.5])
+    np.testing.assert_array_equal(
+        np.asarray(xnp.jit(lambda p: xr.default_rng(0).choice(3, 2, p=p))(xp.asarray(p))),
+        np.random.default_rng(0).choice(3, 2, p=p))
     with pytest.raises(xr.StatefulRandomError, match="default_rng: `seed` is a traced"):
         xnp.jit(lambda s: xr.default_rng(s).random())(3)
+
+
+def test_generator_made_inside_under_an_inner_transformation_raises_naming_it():
+    def f(xs):
+        rng = xr.default_rng(0)
+        return xnp.vmap(lambda x: rng.normal(x))(xs)
+
+    with pytest.raises(xr.StatefulRandomError, match="normal: argument `loc` is a traced"
+                                                     ".*under vmap.*inside the traced function"):
+        xnp.jit(f)(xp.zeros(3))
+
+
+def test_generator_made_inside_with_traced_draws_is_thread_safe():
+    # the state is an argument and a result of each callback, not shared host state
+    import threading
+
+    jf = xnp.jit(lambda mu: xr.default_rng(1).normal(mu, 1.0, size=(50,)))
+    want = {k: np.random.default_rng(1).normal(float(k), 1.0, size=(50,)) for k in range(4)}
+    jf(0.0)
+    bad = []
+
+    def work(k):
+        for _ in range(20):
+            if not np.array_equal(np.asarray(jf(float(k))), want[k]):
+                bad.append(k)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not bad
 
 
 def test_grad_through_a_draw_raises_and_draws_on_other_values_work():

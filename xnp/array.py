@@ -20,10 +20,9 @@ import numpy as np
 from xnp import lax
 from xnp import numpy_api as _api
 from xnp import host_dispatch, ndarray_class, numpy_protocols
-from xnp.tracing import rebound
 from xnp.array_api import CPU_DEVICE, check_api_version
-from xnp.numpy_api import ndarray_internals
-from xnp.tracing import core, fastpath, host_arrays
+from xnp.numpy_api import _fastpath as fastpath, ndarray_internals
+from xnp.tracing import core, host_arrays, rebound
 from xnp.tracing.core import Array, Tracer
 
 __all__ = ["Array", "ArrayMethods"]
@@ -239,7 +238,7 @@ class ArrayMethods:
 
     # -- methods
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _api.astype(self, dtype, copy=copy)
+        return _api.creation.ndarray_astype(self, dtype, order, casting, subok, copy)
 
     def view(self, dtype=None, type=None):
         """The same data, possibly reinterpreted as another dtype (``numpy.ndarray.view``).
@@ -477,10 +476,7 @@ def _remote_repr(self) -> str:
 
 
 def _format(self, spec):
-    v = self._value
-    if spec and v.ndim == 0:
-        return format(v.item(), spec)
-    return format(str(v), spec)
+    return format(self._value, spec)  # NumPy's: a 0-d array formats its item, as a scalar
 
 
 def _nbytes(self):
@@ -672,7 +668,7 @@ def _array_function(self, func, types, args, kwargs):
     return numpy_protocols.array_function(_namespace(), func, types, args, kwargs)
 
 
-# eager operators that skip the dispatch layers when they can (xnp.tracing.fastpath)
+# eager operators that skip the dispatch layers when they can (xnp.numpy_api._fastpath)
 _FAST_BINARY_OPERATORS = {
     "__add__": ("add", False), "__radd__": ("add", True),
     "__sub__": ("subtract", False), "__rsub__": ("subtract", True),

@@ -11,7 +11,7 @@ wrote in place, such as ``out=``, as the caller's own object). Under
 ``jit``/``grad``/``vmap`` the error reaches the user: such a value cannot be traced.
 
 The catch sits around each function's full path only: :func:`install` rebuilds a
-function's eager fast path (``tracing.fastpath.with_full_path``) around the wrapped full
+function's eager fast path (``numpy_api._fastpath.with_full_path``) around the wrapped full
 path, so the numeric calls the fast path serves cost what they did, and the others pay
 one Python frame. It is applied, by name, to
 
@@ -39,7 +39,8 @@ import types
 import numpy as np
 
 from xnp.numpy_api.ufunc import ufunc as _ufunc
-from xnp.tracing import core, errors, fastpath
+from xnp.tracing import core, errors
+from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.host_arrays import host_class, to_host, wrap
 
 __all__ = ["numpy_call", "install", "install_lazy", "install_array_methods", "host_function", "host_module",
@@ -109,6 +110,7 @@ def install(namespace: dict, numpy_module, names) -> None:
     same name in ``numpy_module`` for the dtypes XLA lacks; xnp's classes, NumPy's own
     objects and names NumPy lacks are left as they are."""
     done: set = set()
+    replaced: dict = {}  # id of a function -> its replacement, shared by its aliases
     for name in names:
         obj = namespace.get(name)
         np_obj = getattr(numpy_module, name, None)
@@ -121,12 +123,24 @@ def install(namespace: dict, numpy_module, names) -> None:
                 cls.__call__ = staticmethod(fastpath.with_full_path(
                     cls.__call__, functools.partial(_delegating, np_fn=np_obj, name=name)))
         elif isinstance(obj, types.FunctionType):
-            namespace[name] = fastpath.with_full_path(
-                obj, functools.partial(_delegating, np_fn=np_obj, name=name))
+            if id(obj) not in replaced:
+                replaced[id(obj)] = (obj, _replacement(namespace, obj, np_obj, name, names))
+            namespace[name] = replaced[id(obj)][1]
     for method in ("reduce", "accumulate", "reduceat", "outer", "at"):
         full = vars(_ufunc)[method]
         if not hasattr(full, "__wrapped__"):
             setattr(_ufunc, method, _delegating_method(full, method))
+
+
+def _replacement(namespace: dict, fn, np_fn, name: str, names):
+    """``fn`` with :func:`_delegating` around its full path, named as the attribute of
+    ``namespace`` it replaces, so that ``pickle`` (which looks a function up by
+    ``__module__`` and ``__qualname__``) finds this object and not ``fn``."""
+    new = fastpath.with_full_path(fn, functools.partial(_delegating, np_fn=np_fn, name=name))
+    new.__module__ = namespace["__name__"]
+    if new.__qualname__ not in names or namespace.get(new.__qualname__) is not fn:
+        new.__qualname__ = name  # reached only under this name (an alias of a private def)
+    return new
 
 
 def _lazy(module_name: str, name: str, public: str):
@@ -153,11 +167,14 @@ def install_lazy(namespace: dict, module_name: str, names, prefix: str) -> None:
     """:func:`install` for a module imported on first use (``scipy.special``): each of
     ``names`` in ``namespace`` (xnp's module ``prefix``) runs ``module_name``'s function
     of the same name."""
+    replaced: dict = {}  # id of a function -> its replacement, shared by its aliases
     for name in names:
         obj = namespace.get(name)
         if isinstance(obj, types.FunctionType):
-            namespace[name] = fastpath.with_full_path(obj, functools.partial(
-                _delegating, np_fn=_lazy(module_name, name, f"{prefix}.{name}"), name=name))
+            if id(obj) not in replaced:
+                np_fn = _lazy(module_name, name, f"{prefix}.{name}")
+                replaced[id(obj)] = (obj, _replacement(namespace, obj, np_fn, name, names))
+            namespace[name] = replaced[id(obj)][1]
 
 
 def install_array_methods(method_names) -> None:
@@ -165,10 +182,11 @@ def install_array_methods(method_names) -> None:
     ``numpy.ndarray``'s version for the dtypes XLA lacks (fast paths kept)."""
     for name in method_names:
         member = core.Array.__dict__.get(name)
-        if not isinstance(member, types.FunctionType) or not callable(
+        fast = hasattr(member, "_fast_decorator")  # a Python function or a C FastFunc
+        if not (fast or isinstance(member, types.FunctionType)) or not callable(
                 getattr(np.ndarray, name, None)):
             continue
-        if hasattr(member, "__wrapped__") and not hasattr(member, "_fast_decorator"):
+        if hasattr(member, "__wrapped__") and not fast:
             continue  # a fast path that cannot be rebuilt (Array.reshape): left as it is
         setattr(core.Array, name, fastpath.with_full_path(
             member, functools.partial(_delegating_method, name=name)))

@@ -601,3 +601,30 @@ def test_seed_s06_adds_and_weak_results():
     assert xnp.multiply(x32, 2.0).dtype == np.float32
     assert xnp.add(2, 3).weak_type and not xnp.greater(2, 3).weak_type
     assert xnp.sin(2.0).weak_type
+
+
+def test_integer_power_checks_negative_exponents_only_where_computed():
+    a = np.array([1, -2, 3])
+    mask = np.array([True, False, True])
+    # NumPy computes only where `where` holds: the masked -2 ** -2 is never evaluated
+    check_vs_numpy(lambda xp, a, m: xp.power(a, a, out=xp.ones(3), where=m), a, mask,
+                   jaxpr=False)
+    for xp in (np, xnp):
+        with pytest.raises(ValueError, match="negative integer powers"):
+            xp.power(xp.asarray(a), xp.asarray(a), out=xp.ones(3))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64,
+                                   np.complex128, np.int64])
+def test_float_power_dtype_keyword_needs_a_double_loop(dtype):
+    x = np.array([0.5, 2.0, 3.0])
+    try:
+        ref = np.float_power(x, 2, dtype=dtype)
+    except TypeError:  # NumPy has only the float64 and complex128 loops
+        for f in (lambda v: xnp.float_power(v, 2, dtype=dtype),
+                  xnp.jit(lambda v: xnp.float_power(v, 2, dtype=dtype))):
+            with pytest.raises(TypeError, match="xnp.float_power: no loop for dtype="):
+                f(x)
+        return
+    check_vs_numpy(lambda xp, v: xp.float_power(v, 2, dtype=dtype), x)
+    assert ref.dtype == dtype

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import xnp
-from xnp.tracing import fastpath
+from xnp.numpy_api import _fastpath as fastpath
 
 HostDtypeError = xnp.errors.HostDtypeError
 

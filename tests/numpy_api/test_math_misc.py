@@ -98,6 +98,43 @@ def test_gcd_lcm(dtype, rng):
     check_vs_numpy(lambda xp, a: xp.gcd(a, 12), a)
 
 
+_DTYPE_KW = [np.float16, np.float32, np.float64, np.int8, np.int32, np.complex128]
+
+
+@pytest.mark.parametrize("dtype", _DTYPE_KW)
+@pytest.mark.parametrize("casting", ["same_kind", "safe"])
+@pytest.mark.parametrize("fname, args", [
+    ("modf", (np.array([1.5, -2.25, 8.0]),)),
+    ("spacing", (np.array([1.0, -2.0, 1e10]),)),
+    ("spacing", (np.array([1, 2], np.int8),)),
+    ("frexp", (np.array([1.5, 8.0]),)),
+    ("ldexp", (np.array([1.5, -2.0]), np.array([3, -1]))),
+    ("ldexp", (np.array([1.5, -2.0], np.float32), np.array([3, 2], np.int32))),
+    ("gcd", (np.array([12, 18, -4]), np.array([8, 4, 6]))),
+    ("lcm", (np.array([12, 18, -4], np.int16), np.array([8, 4, 6], np.int16))),
+])
+def test_dtype_keyword_selects_numpys_loop(fname, args, dtype, casting):
+    # dtype= is the computation and result dtype, or NumPy's TypeError (no loop / casting)
+    def body(xp, *a):
+        return getattr(xp, fname)(*a, dtype=dtype, casting=casting)
+
+    try:
+        body(np, *args)
+    except TypeError:  # NumPy's private subclasses (UFuncTypeError); xnp raises TypeError
+        with pytest.raises(TypeError, match=f"xnp.{fname}: "):
+            body(xnp, *args)
+        with pytest.raises(TypeError, match=f"xnp.{fname}: "):
+            xnp.jit(lambda *a: body(xnp, *a))(*args)
+        return
+    check_vs_numpy(body, *args)
+
+
+@pytest.mark.parametrize("fname", ["modf", "frexp"])
+def test_two_output_ufuncs_reject_where(fname):
+    with pytest.raises(NotImplementedError, match=f"xnp.{fname}: `where="):
+        getattr(xnp, fname)(xnp.ones(3), where=xnp.asarray([True, False, True]))
+
+
 def test_integer_only_errors():
     for xp in (np, xnp):  # NumPy raises a private TypeError subclass (no loop)
         with pytest.raises(TypeError):
@@ -228,3 +265,18 @@ def test_grads_vs_finite_differences(rng):
         g = np.asarray(xnp.grad(f)(xnp.asarray(at)))
         v = rng.standard_normal(at.shape)
         np.testing.assert_allclose(np.sum(g * v), central_difference(f, at, v), rtol=1e-6)
+
+
+@pytest.mark.parametrize("fname", ["matvec", "vecmat"])
+@pytest.mark.parametrize("s1, s2", [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 2)), ((), (3,)),
+                                    ((4, 2, 3), (3,)), ((2, 3), (4, 3, 3))])
+def test_matvec_vecmat_need_their_core_dimensions(fname, s1, s2, rng):
+    # gufuncs (m,n),(n)->(m) and (n),(n,m)->(m): NumPy's ValueError for a missing core dim
+    a, b = rng.standard_normal(s1), rng.standard_normal(s2)
+    check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), a, b, kind="reduction")
+
+
+def test_ldexp_of_bools_uses_numpys_half_loop():
+    b = np.array([True, False, True])
+    check_vs_numpy(lambda xp, a, k: xp.ldexp(a, k), b, b)
+    check_vs_numpy(lambda xp, a, k: xp.ldexp(a, k), np.array([1.5, -2.0]), np.array([True, False]))

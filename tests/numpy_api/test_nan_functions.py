@@ -96,6 +96,34 @@ def test_nan_to_num(dtype, kw):
     check_vs_numpy(lambda xp, x: xp.nan_to_num(x, **kw), x)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int32])
+def test_nan_to_num_copy_false_writes_into_the_array(dtype):
+    # NumPy writes into x (a view writes through to its base) and returns x itself
+    def body(xp, base):
+        view = base[::-1][:3]
+        res = xp.nan_to_num(view, copy=False, nan=-7.0)
+        return res, base
+
+    x = np.array([np.nan, np.inf, -np.inf, 1.25, np.nan])
+    x = (x + 1j * x[::-1]) if np.dtype(dtype).kind == "c" else x
+    with np.errstate(all="ignore"):
+        x = x.astype(dtype)
+    check_vs_numpy(body, x, jaxpr=False)  # make_jaxpr adds the written argument as an output
+    a = xnp.asarray(x)
+    assert xnp.nan_to_num(a, copy=False) is a
+    n = x.copy()
+    assert xnp.nan_to_num(n, copy=False) is n  # a NumPy array too, as NumPy
+    np.testing.assert_array_equal(n, np.nan_to_num(x))
+
+
+@pytest.mark.parametrize("value", [1.0, [np.nan, 1.0]])
+def test_nan_to_num_copy_false_needs_an_array(value):
+    with pytest.raises(ValueError):
+        np.nan_to_num(value, copy=False)
+    with pytest.raises(ValueError, match="xnp.nan_to_num: Unable to avoid copy"):
+        xnp.nan_to_num(value, copy=False)
+
+
 @pytest.mark.parametrize("fname", ["isposinf", "isneginf"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float16, np.int8, np.bool_, np.complex64])
 def test_isposinf_isneginf(fname, dtype):

@@ -5,7 +5,7 @@
  * constructor runs here: ``ArrayBase(value, weak_type=False, dev=None, aval=None)`` sets
  * ``_val``, ``_weak``, ``_dev``, ``_aval`` and clears ``_host_memo``; ``_read`` stays unset
  * (reading it raises ``AttributeError``, as for an unset ``__slots__`` entry).
- * ``xnp/tracing/core.py`` holds the same class in Python, used when this module is not
+ * ``xnp/tracing/array_base.py`` holds the same class in Python, used when this module is not
  * built.
  *
  * The same call is NumPy's constructor, ``xnp.ndarray(shape, dtype=float, buffer=None,
@@ -13,6 +13,10 @@
  * a list, a range or one of the registered ``shape_types``; never a native array), more
  * than four arguments or a keyword other than the four above hand the call to the Python
  * constructor registered with ``set_constructor`` (``xnp/ndarray_class.py``).
+ *
+ * It also serves the eager fast path of ``xnp.numpy_api._fastpath.binary``/``unary`` in C:
+ * as ``ArrayBase``'s number slots for the arithmetic operators and as ``FastFunc``
+ * callables for the functions and the other operators (see the sections below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -194,12 +198,12 @@ static PyMemberDef base_members[] = {
 
 /* ------------------------------------------------------------------ binary operators
  *
- * ``xnp.tracing.fastpath.install_native_operators`` moves the fast path of the eager
+ * ``xnp.numpy_api._fastpath.install_native_operators`` moves the fast path of the eager
  * binary operators (``fastpath.binary``) here, as the number slots of ``ArrayBase``, so
  * ``a + b`` runs no Python frame when it is served. The rule is the one of
  * ``fastpath._binary`` (read it first; this is the same code in C): no transformation
  * active in any thread, or the calling thread's trace is the base trace; the eager
- * backend's ``fast_ops[name]`` is ``(fn, dtypes, bool_out)``; both operands exact
+ * ``FAST_OPS[name]`` (xnp/numpy_api/_fast_tables.py) is ``(fn, dtypes, bool_out)``; both operands exact
  * ``Array``s with host values of one dtype in ``dtypes``, or one such ``Array`` and a
  * Python float or small int that keeps its dtype; then ``Array(fn(a, b), weak)``.
  * Anything else, and a ``ValueError`` from ``fn``, calls the operator's full path
@@ -248,40 +252,91 @@ scalar_fits(PyObject *dt, PyObject *scalar)
     return k == 'u' && 0 <= v && v < 128;
 }
 
-/* the served result of ``left op right`` (a new reference), or NULL with no error set
- * when the call is not served, or NULL with an error set */
-static PyObject *
-fast_binary(int k, PyObject *left, PyObject *right)
+/* 1 when eager calls may be served now: the operators are configured and no thread is
+ * tracing, or the calling thread's trace is the base trace */
+static int
+eager_now(void)
 {
     if (g_array_type == NULL) {
-        return NULL;
+        return 0;
     }
     if (PySet_GET_SIZE(g_busy) != 0) {
         PyObject *trace = PyObject_GetAttr(g_state, str_trace);
         if (trace == NULL) {
             PyErr_Clear();
-            return NULL;
+            return 0;
         }
         Py_DECREF(trace);
         if (trace != g_base) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ``FAST_OPS[name]``: sets ``fn`` and ``dtypes`` (borrowed) and returns its
+ * ``bool_out`` (0 or 1), or -1 with no error set when there is none */
+static int
+fast_op(PyObject *name, PyObject **fn, PyObject **dtypes)
+{
+    PyObject *table = PyList_GET_ITEM(g_table, 0);
+    PyObject *op = PyDict_Check(table) ? PyDict_GetItemWithError(table, name) : NULL;
+    if (op == NULL || !PyTuple_Check(op) || PyTuple_GET_SIZE(op) != 3) {
+        PyErr_Clear();
+        return -1;
+    }
+    *fn = PyTuple_GET_ITEM(op, 0);
+    *dtypes = PyTuple_GET_ITEM(op, 1);
+    int bool_out = PyObject_IsTrue(PyTuple_GET_ITEM(op, 2));
+    if (bool_out < 0) {
+        PyErr_Clear();
+    }
+    return bool_out;
+}
+
+/* ``Array(out, weak)`` for a backend result ``out`` (a new reference, stolen), wrapped as
+ * the backend's native type when it is not one (a NumPy scalar); NULL on error */
+static PyObject *
+new_array(PyObject *out, int weak)
+{
+    if ((PyObject *)Py_TYPE(out) != PyList_GET_ITEM(g_native, 0)) {
+        PyObject *wrapped = PyObject_CallOneArg(PyList_GET_ITEM(g_wrap, 0), out);
+        Py_DECREF(out);
+        if (wrapped == NULL) {
             return NULL;
         }
+        out = wrapped;
     }
-    PyObject *table = PyList_GET_ITEM(g_table, 0);
-    PyObject *op = PyDict_Check(table) ? PyDict_GetItemWithError(table, op_name[k]) : NULL;
-    if (op == NULL || !PyTuple_Check(op) || PyTuple_GET_SIZE(op) != 3) {
-        if (PyErr_Occurred()) {
-            PyErr_Clear();
-        }
+    PyTypeObject *array = (PyTypeObject *)g_array_type;
+    PyObject *result = array->tp_alloc(array, 0);
+    if (result == NULL) {
+        Py_DECREF(out);
         return NULL;
     }
-    PyObject *fn = PyTuple_GET_ITEM(op, 0), *dtypes = PyTuple_GET_ITEM(op, 1);
-    int bool_out = PyObject_IsTrue(PyTuple_GET_ITEM(op, 2));
+    ArrayBaseObject *r = (ArrayBaseObject *)result;
+    r->val = out;
+    r->weak = Py_NewRef(weak ? Py_True : Py_False);
+    r->dev = Py_NewRef(Py_None);
+    r->aval = Py_NewRef(Py_None);
+    r->host_memo = Py_NewRef(Py_None);
+    return result;
+}
+
+/* the served result of ``left op right`` (a new reference), or NULL with no error set
+ * when the call is not served, or NULL with an error set */
+static PyObject *
+fast_binary(PyObject *name, PyObject *left, PyObject *right)
+{
+    if (!eager_now()) {
+        return NULL;
+    }
+    PyObject *fn, *dtypes;
+    int bool_out = fast_op(name, &fn, &dtypes);
     if (bool_out < 0) {
         return NULL;
     }
     PyTypeObject *array = (PyTypeObject *)g_array_type;
-    PyObject *va = NULL, *vb = NULL, *dta = NULL, *dtb = NULL, *result = NULL;
+    PyObject *va = NULL, *vb = NULL, *dta = NULL, *dtb = NULL;
     int weak = 0, ok = 0;
     if (Py_TYPE(left) == array) {
         ArrayBaseObject *a = (ArrayBaseObject *)left;
@@ -370,26 +425,7 @@ fast_binary(int k, PyObject *left, PyObject *right)
         }
         return NULL;
     }
-    if ((PyObject *)Py_TYPE(out) != PyList_GET_ITEM(g_native, 0)) {
-        PyObject *wrapped = PyObject_CallOneArg(PyList_GET_ITEM(g_wrap, 0), out);
-        Py_DECREF(out);
-        if (wrapped == NULL) {
-            return NULL;
-        }
-        out = wrapped;
-    }
-    result = array->tp_alloc(array, 0);
-    if (result == NULL) {
-        Py_DECREF(out);
-        return NULL;
-    }
-    ArrayBaseObject *r = (ArrayBaseObject *)result;
-    r->val = out;
-    r->weak = Py_NewRef((weak && !bool_out) ? Py_True : Py_False);
-    r->dev = Py_NewRef(Py_None);
-    r->aval = Py_NewRef(Py_None);
-    r->host_memo = Py_NewRef(Py_None);
-    return result;
+    return new_array(out, weak && !bool_out);
 error:
     Py_XDECREF(dta);
     Py_XDECREF(dtb);
@@ -402,7 +438,7 @@ binary_slot(int k, PyObject *left, PyObject *right)
     if (op_forward[k] == NULL) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    PyObject *out = fast_binary(k, left, right);
+    PyObject *out = fast_binary(op_name[k], left, right);
     if (out != NULL || PyErr_Occurred()) {
         return out;
     }
@@ -426,6 +462,182 @@ BINARY_SLOT(nb_truediv, OP_TRUEDIV)
 BINARY_SLOT(nb_and, OP_AND)
 BINARY_SLOT(nb_or, OP_OR)
 BINARY_SLOT(nb_xor, OP_XOR)
+
+/* the served result of ``name(x)`` for a unary ``FAST_OPS`` entry (``fastpath._unary``):
+ * an exact ``Array`` with a host value of a dtype in ``dtypes``; NULL with no error set
+ * when the call is not served, NULL with an error set on error */
+static PyObject *
+fast_unary(PyObject *name, PyObject *x)
+{
+    if (!eager_now() || Py_TYPE(x) != (PyTypeObject *)g_array_type) {
+        return NULL;
+    }
+    ArrayBaseObject *a = (ArrayBaseObject *)x;
+    if (a->val == NULL || a->val == Py_None) {
+        return NULL;
+    }
+    PyObject *fn, *dtypes;
+    int bool_out = fast_op(name, &fn, &dtypes);
+    if (bool_out < 0) {
+        return NULL;
+    }
+    PyObject *dt = PyObject_GetAttr(a->val, str_dtype);
+    if (dt == NULL) {
+        return NULL;
+    }
+    int in = PySequence_Contains(dtypes, dt);
+    Py_DECREF(dt);
+    if (in <= 0) {
+        return NULL;
+    }
+    int weak = a->weak != NULL && PyObject_IsTrue(a->weak) == 1;
+    PyObject *out = PyObject_CallOneArg(fn, a->val);
+    if (out == NULL) {
+        return NULL;
+    }
+    return new_array(out, weak && !bool_out);
+}
+
+/* ------------------------------------------------------------------ fast functions
+ *
+ * ``FastFunc(name, arity, swap, slow)``: the fast path of ``fastpath.unary`` (arity 1)
+ * or ``fastpath.binary`` (arity 2; ``swap`` for a reflected operator, which computes
+ * ``name(other, self)``) as a C callable, so a served call runs no Python frame. A call
+ * with exactly ``arity`` positional arguments is tried by the rule above; anything else,
+ * and a call not served, is ``slow(*args, **kwargs)``. It binds as a method, as a Python
+ * function does, and has a ``__dict__`` (``functools.wraps`` dresses it as ``slow``).
+ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *name;
+    PyObject *slow;
+    PyObject *dict;
+    vectorcallfunc vectorcall;
+    int arity;
+    int swap;
+} FastFuncObject;
+
+static PyObject *
+fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
+                    PyObject *kwnames)
+{
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (n == self->arity && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
+        PyObject *out = n == 1 ? fast_unary(self->name, args[0])
+                        : self->swap ? fast_binary(self->name, args[1], args[0])
+                                     : fast_binary(self->name, args[0], args[1]);
+        if (out != NULL || PyErr_Occurred()) {
+            return out;
+        }
+    }
+    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static PyObject *
+fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *name, *slow;
+    int arity, swap;
+    static char *kwlist[] = {"name", "arity", "swap", "slow", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UipO:FastFunc", kwlist, &name, &arity,
+                                     &swap, &slow)) {
+        return NULL;
+    }
+    if (arity != 1 && arity != 2) {
+        PyErr_SetString(PyExc_ValueError, "FastFunc: arity must be 1 or 2");
+        return NULL;
+    }
+    if (!PyCallable_Check(slow)) {
+        PyErr_SetString(PyExc_TypeError, "FastFunc: slow must be callable");
+        return NULL;
+    }
+    FastFuncObject *self = (FastFuncObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->name = Py_NewRef(name);
+    self->slow = Py_NewRef(slow);
+    self->arity = arity;
+    self->swap = swap;
+    self->vectorcall = (vectorcallfunc)fastfunc_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+fastfunc_traverse(FastFuncObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->name);
+    Py_VISIT(self->slow);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+fastfunc_clear(FastFuncObject *self)
+{
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+fastfunc_dealloc(FastFuncObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    fastfunc_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+fastfunc_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        return Py_NewRef(self);
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyObject *
+fastfunc_repr(FastFuncObject *self)
+{
+    return PyUnicode_FromFormat("<fast path of %R>", self->slow);
+}
+
+static PyMemberDef fastfunc_members[] = {
+    {"_fast_name", T_OBJECT_EX, offsetof(FastFuncObject, name), READONLY, NULL},
+    {"_full_path", T_OBJECT_EX, offsetof(FastFuncObject, slow), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastFuncObject, vectorcall), READONLY,
+     NULL},
+    {NULL}
+};
+
+static PyGetSetDef fastfunc_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL}
+};
+
+static PyTypeObject FastFuncType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "xnp._native._array_base.FastFunc",
+    .tp_basicsize = sizeof(FastFuncObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
+                Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_doc = "FastFunc(name, arity, swap, slow): an eager fast path in C "
+              "(see xnp.numpy_api._fastpath.unary and binary).",
+    .tp_traverse = (traverseproc)fastfunc_traverse,
+    .tp_clear = (inquiry)fastfunc_clear,
+    .tp_dealloc = (destructor)fastfunc_dealloc,
+    .tp_vectorcall_offset = offsetof(FastFuncObject, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = fastfunc_get,
+    .tp_repr = (reprfunc)fastfunc_repr,
+    .tp_dictoffset = offsetof(FastFuncObject, dict),
+    .tp_members = fastfunc_members,
+    .tp_getset = fastfunc_getset,
+    .tp_new = fastfunc_new,
+};
 
 static PyNumberMethods base_as_number = {
     .nb_add = nb_add,
@@ -503,7 +715,7 @@ static PyMethodDef module_methods[] = {
      "configure_operators(array, busy, state, base, table, native, wrap, ops): serve the "
      "binary operators of ``array`` (an ArrayBase subclass) by the number slots; ``ops`` "
      "maps each of __add__, __sub__, __mul__, __truediv__, __and__, __or__, __xor__ to "
-     "(fast_ops name, forward full path, reflected full path)."},
+     "(FAST_OPS name, forward full path, reflected full path)."},
     {NULL, NULL, 0, NULL}
 };
 
@@ -532,7 +744,7 @@ static struct PyModuleDef moduledef = {
 PyMODINIT_FUNC
 PyInit__array_base(void)
 {
-    if (PyType_Ready(&ArrayBaseType) < 0) {
+    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FastFuncType) < 0) {
         return NULL;
     }
     str_trace = PyUnicode_InternFromString("trace");
@@ -548,6 +760,12 @@ PyInit__array_base(void)
     Py_INCREF(&ArrayBaseType);
     if (PyModule_AddObject(m, "ArrayBase", (PyObject *)&ArrayBaseType) < 0) {
         Py_DECREF(&ArrayBaseType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&FastFuncType);
+    if (PyModule_AddObject(m, "FastFunc", (PyObject *)&FastFuncType) < 0) {
+        Py_DECREF(&FastFuncType);
         Py_DECREF(m);
         return NULL;
     }

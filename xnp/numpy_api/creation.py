@@ -12,6 +12,7 @@ with lax (omnistaging): ``zeros(3)`` is ``broadcast_in_dim`` of a literal,
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -20,7 +21,8 @@ from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout
 from xnp.numpy_api._util import (asarray_for, check_unsupported, default_float, default_int,
                                  is_xnp, raise_host_dtype, static_int)
-from xnp.tracing import core, errors, fastpath
+from xnp.tracing import core, errors
+from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray, canonical_dtype
 from xnp.tracing.sizes import check_array_size
 
@@ -350,11 +352,20 @@ def astype(x, dtype, /, *, copy=True, device=None):
     ------
     TypeError
         ``dtype`` is not an xnp dtype.
+
+    Warns
+    -----
+    numpy.exceptions.ComplexWarning
+        A complex ``x`` cast to a real or integer dtype (the imaginary part is dropped),
+        as NumPy warns; under ``jit`` once, when the function is traced.
     """
     _check_device("astype", device)
     dt = canonical_dtype(dtype)
     x = asarray_for("astype", x, "x")
     aval = core.aval_of(x)
+    if aval.dtype.kind == "c" and dt.kind not in "cb":
+        warnings.warn(np.exceptions.ComplexWarning(
+            "Casting complex values to real discards the imaginary part"), stacklevel=2)
     if aval.dtype == dt and not aval.weak_type:
         return lax.copy(x) if copy else x
     if aval.weak_type and isinstance(x, core.Tracer) and dt != aval.dtype:
@@ -362,6 +373,32 @@ def astype(x, dtype, /, *, copy=True, device=None):
         # xnp.asarray(v).astype does (xnp.tracing.python_ints checks only promotions)
         x = lax.convert_element_type(x, aval.dtype, weak_type=False)
     return lax.convert_element_type(x, dt, weak_type=False)
+
+
+def ndarray_astype(x, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    """``x.astype(dtype, order, casting, subok, copy)``: ``numpy.ndarray.astype``.
+
+    ``casting`` is checked as NumPy checks it (``numpy.can_cast`` of ``x``'s dtype):
+    a cast it does not allow raises NumPy's ``TypeError``. ``order='C'``/``'F'`` lays
+    the result out row- or column-major, ``'A'`` column-major when ``x`` is; ``'K'``
+    keeps ``x``'s layout. ``copy=False`` returns ``x`` itself when it already has
+    ``dtype`` and the asked layout. ``subok`` is accepted: a subclass's instance keeps
+    its type as :mod:`xnp.ndarray_class` describes.
+
+    Raises
+    ------
+    TypeError
+        ``casting`` does not allow the cast from ``x``'s dtype to ``dtype``.
+    ValueError
+        ``casting`` or ``order`` is not one of NumPy's values.
+    """
+    _check_order("astype", order, ("C", "F", "A", "K"))
+    src = core.aval_of(asarray_for("astype", x, "x")).dtype
+    if casting != "unsafe" and not np.can_cast(src, np.dtype(dtype), casting):
+        raise TypeError(f"xnp.astype: Cannot cast array data from dtype('{src}') to "
+                        f"dtype('{np.dtype(dtype)}') according to the rule '{casting}'")
+    out = astype(x, dtype, copy=copy)
+    return _layout.with_order(out, order, x) if order != "K" else out
 
 
 def copy(a, order="K", subok=False):

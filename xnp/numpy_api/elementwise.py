@@ -39,7 +39,9 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
-from xnp.tracing import core, fastpath
+from xnp.tracing import core
+from xnp.numpy_api import _fastpath as fastpath
+from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._ufunc import (
     _INT8,
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
@@ -250,16 +252,27 @@ def divmod(x1, x2, /, out=(None, None), *, where=True, casting="same_kind", orde
             _finish("divmod", r, out[1], where, casting))
 
 
-def _is_concrete_negative(x) -> bool:
-    """True if ``x`` holds a concrete value with a negative element (False when traced)."""
+def _concrete(x):
+    """``x``'s value as NumPy data, or None when it is traced."""
     if isinstance(x, core.Tracer):
         v = x.to_concrete_value()
-        if v is None:
-            return False
-        return bool(np.any(np.asarray(v) < 0))
+        return None if v is None else np.asarray(v)
     if type(x) is core.Array:
-        return bool((x._value < 0).any())
-    return bool(np.any(np.asarray(x) < 0))
+        return x._value
+    return np.asarray(x)
+
+
+def _is_concrete_negative(x, where=True) -> bool:
+    """True if ``x`` holds a concrete value with a negative element where ``where`` is
+    True (a traced ``where`` counts as True everywhere; False when ``x`` is traced)."""
+    v = _concrete(x)
+    if v is None:
+        return False
+    negative = v < 0
+    mask = None if where is True else _concrete(where)
+    if mask is not None:
+        negative = negative & mask.astype(bool)
+    return bool(np.any(negative))
 
 
 def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
@@ -276,7 +289,7 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     a, b, dt = _binary("power", x1, x2, dtype, casting)
     a, b, dt = _bool_to_int8("power", a, b, dt)
     if dt.kind in "iu":
-        if _is_concrete_negative(x2):
+        if _is_concrete_negative(x2, where):  # NumPy computes only where `where` holds
             raise ValueError("xnp.power: integers to negative integer powers are not allowed.")
     if type(x2) is int:
         return _finish("power", lax.integer_pow(a, x2), out, where, casting)
@@ -288,8 +301,12 @@ pow = power  # noqa: A001  (Array API spelling)
 
 def float_power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                 dtype=None, subok=True, signature=None):
-    """``x1 ** x2`` computed in float64 (complex128 for complex inputs), as NumPy."""
+    """``x1 ** x2`` computed in float64 (complex128 for complex inputs), as NumPy; a
+    ``dtype=`` other than those two raises ``TypeError`` (NumPy has no such loop)."""
     _extras("float_power", casting, order, subok, signature)
+    if dtype is not None and canonical_dtype(dtype) not in (np.float64, np.complex128):
+        raise TypeError(f"xnp.float_power: no loop for dtype={canonical_dtype(dtype)}; it "
+                        "computes in float64 or complex128")
     a, b, dt = _binary("float_power", x1, x2, dtype, casting)
     target = np.dtype(np.complex128 if dt.kind == "c" else np.float64)
     if dt.kind not in "fc" or dt.itemsize < target.itemsize:

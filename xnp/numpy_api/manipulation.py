@@ -25,7 +25,8 @@ from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshap
 from xnp.numpy_api._util import (api_sequence, check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, refuse_numpy_subclass, result_dtype, static_int,
                                  write_out)
-from xnp.tracing import core, errors, fastpath
+from xnp.tracing import core, errors
+from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
 
 __all__ = [

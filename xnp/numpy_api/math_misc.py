@@ -25,10 +25,11 @@ from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import transcendental as _tr
-from xnp.numpy_api._ufunc import _as_dtype, _binary_inexact, _extras, _finish, _inexact
-from xnp.numpy_api._util import (asarray_for, binary_operands, broadcast_shapes, check_unsupported,
+from xnp.numpy_api._ufunc import _as_dtype, _binary, _binary_inexact, _extras, _finish, _inexact
+from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
                                  normalize_axis, write_out)
-from xnp.tracing import core
+from xnp.tracing import core, errors
+from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "heaviside", "sinc", "fix",
            "frexp", "ldexp", "modf", "gcd", "lcm", "spacing", "iscomplex", "isreal",
@@ -182,8 +183,8 @@ def fix(x, out=None):
     return write_out("fix", out, _ew.where(_lg.greater_equal(v, 0), _ew.floor(v), _ew.ceil(v)))
 
 
-def _float_operand(fname, x):
-    v = _inexact(fname, x)
+def _float_operand(fname, x, dtype=None, casting="same_kind"):
+    v = _inexact(fname, x, dtype, casting)
     if _dtype(v) in kit.COMPLEX:
         raise TypeError(f"xnp.{fname}: not supported for complex input")
     return v
@@ -209,9 +210,14 @@ def frexp(x, /, out=(None, None), *, where=True, casting="same_kind", order="K",
     (``numpy.frexp``); exact, with integer operations on the bit pattern (subnormals
     included, also where XLA flushes subnormal floats to zero). 0, inf and NaN
     give ``(x, 0)``. Returns ``(mantissa, exponent)``: the float dtype of ``x`` (ints as
-    NumPy's float loops) and int32. ``out``/``where`` are not supported."""
+    NumPy's float loops) and int32. ``out``/``where`` are not supported; ``dtype=`` raises
+    ``TypeError``, as NumPy's (no loop gives both outputs one dtype)."""
     _extras("frexp", casting, order, subok, signature)
-    check_unsupported("frexp", out=(out, (None, None), "frexp returns new arrays"))
+    check_unsupported("frexp", out=(out, (None, None), "frexp returns new arrays"),
+                      where=(where, True, "frexp returns new arrays"))
+    if dtype is not None:
+        raise TypeError(f"xnp.frexp: no loop for dtype={np.dtype(dtype)}: the mantissa is a "
+                        "float and the exponent an int32 array")
     v = _float_operand("frexp", x)
     dt = _dtype(v)
     info = np.finfo(dt)
@@ -247,11 +253,17 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     """``x1 * 2**x2`` (``numpy.ldexp``), computed as three exact power-of-two products
     so large exponents neither overflow early nor lose bits. ``x2`` must be integer
     (``TypeError`` otherwise); the result has ``x1``'s float dtype (ints as NumPy's
-    float loops)."""
+    float loops), or ``dtype``, to which ``x1`` must cast safely (NumPy's loop search)."""
     _extras("ldexp", casting, order, subok, signature)
     a = _float_operand("ldexp", x1)
+    if dtype is not None:
+        dt = canonical_dtype(dtype)
+        if dt.kind != "f" or not np.can_cast(_dtype(a), dt, "safe"):
+            raise TypeError(f"xnp.ldexp: no loop for dtype={dt} with `x1` of dtype "
+                            f"{_dtype(asarray_for('ldexp', x1, 'x1'))}")
+        a = lax.convert_element_type(a, dt, weak_type=False)
     k = asarray_for("ldexp", x2, "x2")
-    if _dtype(k) not in kit.INTEGER:
+    if _dtype(k) not in kit.INTEGER and _dtype(k) != np.bool_:  # bool: NumPy's int loop
         raise TypeError(f"xnp.ldexp: `x2` must be an integer array, got {_dtype(k)}")
     dt = _dtype(a)
     i32 = np.dtype(np.int32)
@@ -271,17 +283,18 @@ def modf(x, /, out=(None, None), *, where=True, casting="same_kind", order="K", 
          subok=True, signature=None):
     """Fractional and integral parts, both with the sign of ``x`` (``numpy.modf``):
     ``(x - trunc(x), trunc(x))``; for ±inf ``(±0, ±inf)``. Float dtype as NumPy's loops.
-    ``out``/``where`` are not supported."""
+    ``dtype=`` casts ``x`` (``casting`` checked); ``out``/``where`` are not supported."""
     _extras("modf", casting, order, subok, signature)
-    check_unsupported("modf", out=(out, (None, None), "modf returns new arrays"))
-    v = _float_operand("modf", x)
+    check_unsupported("modf", out=(out, (None, None), "modf returns new arrays"),
+                      where=(where, True, "modf returns new arrays"))
+    v = _float_operand("modf", x, dtype, casting)
     whole = _ew.trunc(v)
     frac = _lg.copysign(_ew.where(_lg.isinf(v), 0.0, _ew.subtract(v, whole)), v)
     return frac, whole
 
 
-def _int_pair(fname, x1, x2):
-    a, b, dt = binary_operands(fname, x1, x2)
+def _int_pair(fname, x1, x2, dtype, casting):
+    a, b, dt = _binary(fname, x1, x2, dtype, casting)
     if dt not in kit.INTEGER:
         raise TypeError(f"xnp.{fname}: needs integer inputs, got {dt}")
     a, b = _mn.broadcast_arrays(a, b)
@@ -294,7 +307,7 @@ def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     Integer inputs only (``TypeError`` otherwise). Euclid's algorithm in a
     ``lax.while_loop`` (not differentiable; batches under vmap)."""
     _extras("gcd", casting, order, subok, signature)
-    a, b, dt = _int_pair("gcd", x1, x2)
+    a, b, dt = _int_pair("gcd", x1, x2, dtype, casting)
     return _finish("gcd", _gcd(a, b, dt), out, where, casting)
 
 
@@ -334,7 +347,7 @@ def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     """Least common multiple of ``|x1|`` and ``|x2|`` (``numpy.lcm``); 0 if either is 0.
     Integer inputs only; wraps around on overflow, as NumPy."""
     _extras("lcm", casting, order, subok, signature)
-    a, b, dt = _int_pair("lcm", x1, x2)
+    a, b, dt = _int_pair("lcm", x1, x2, dtype, casting)
     u = np.dtype(f"uint{8 * dt.itemsize}")
     ua, ub = _unsigned_abs(a, dt), _unsigned_abs(b, dt)
     g = _gcd_unsigned(ua, ub, u)
@@ -354,7 +367,7 @@ def spacing(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
     ``nextafter(x, inf) - x`` (positive, towards +inf also for negative ``x``), as
     NumPy's half-precision loop does."""
     _extras("spacing", casting, order, subok, signature)
-    v = _float_operand("spacing", x)
+    v = _float_operand("spacing", x, dtype, casting)
     if _dtype(v) == np.float16:  # NumPy's half-precision spacing always steps towards +inf
         step = _ew.subtract(_lg.nextafter(v, np.inf), v)
         step = _ew.where(_lg.isinf(v), np.nan, step)  # -inf too: NaN, as NumPy
@@ -650,6 +663,16 @@ def kron(a, b):
     return _mn.reshape(_ew.multiply(xa, yb), tuple(p * q for p, q in zip(sa, sb)))
 
 
+def _check_core_dims(fname, sig, x1, x2, need1, need2):
+    """NumPy's gufunc check: each operand has at least its core dimensions."""
+    for i, (v, need) in enumerate(((x1, need1), (x2, need2))):
+        if len(_shape(v)) < need:
+            raise ValueError(
+                f"xnp.{fname}: Input operand {i} does not have enough dimensions (has "
+                f"{len(_shape(v))}, gufunc core with signature {sig} requires {need}); "
+                f"x1 is {errors.aval_str(core.aval_of(x1))}, x2 {errors.aval_str(core.aval_of(x2))}")
+
+
 def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
            signature=None, axes=None, axis=None):
     """Matrix-vector product over the last axes (``numpy.matvec``, a gufunc
@@ -658,8 +681,7 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     check_unsupported("matvec", axes=(axes, None, "use moveaxis"),
                       axis=(axis, None, "use moveaxis"))
     y = asarray_for("matvec", x2, "x2")
-    if len(_shape(y)) < 1:
-        raise ValueError("xnp.matvec: x2 must have at least one dimension")
+    _check_core_dims("matvec", "(m,n),(n)->(m)", asarray_for("matvec", x1, "x1"), y, 2, 1)
     res = _la.matmul(x1, _mn.expand_dims(y, -1), casting=casting, order=order, dtype=dtype,
                      subok=subok, signature=signature)
     return write_out("matvec", out, res[..., 0])
@@ -672,8 +694,7 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     check_unsupported("vecmat", axes=(axes, None, "use moveaxis"),
                       axis=(axis, None, "use moveaxis"))
     x = asarray_for("vecmat", x1, "x1")
-    if len(_shape(x)) < 1:
-        raise ValueError("xnp.vecmat: x1 must have at least one dimension")
+    _check_core_dims("vecmat", "(n),(n,m)->(m)", x, asarray_for("vecmat", x2, "x2"), 1, 2)
     if _dtype(x) in kit.COMPLEX:
         x = _lg.conjugate(x)
     res = _la.matmul(_mn.expand_dims(x, -2), x2, casting=casting, order=order, dtype=dtype,

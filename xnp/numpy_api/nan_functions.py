@@ -18,7 +18,7 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import reductions as _rd
-from xnp.numpy_api._util import asarray_for, write_out
+from xnp.numpy_api._util import asarray_for, is_xnp, write_out
 from xnp.tracing import core
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
@@ -197,8 +197,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     x : array_like
         Any dtype; bool and integers are returned unchanged (a copy).
     copy : bool
-        xnp arrays are never modified in place here; ``copy=False`` returns a new array
-        too (NumPy would write into ``x``).
+        True: a new array. False: an xnp or NumPy array ``x`` is written in place and
+        returned, as NumPy does (under ``jit`` a traced ``x`` is rebound to the result);
+        for other inputs (lists, scalars) it raises NumPy's ``ValueError``.
     nan, posinf, neginf : scalar
         Replacements, cast to ``x``'s (real) dtype; ``posinf``/``neginf`` default to the
         largest/smallest finite value of the dtype. Complex inputs are handled per part.
@@ -208,8 +209,15 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     Array
         Same shape and dtype as ``x``.
     """
+    if not copy and not (is_xnp(x) or isinstance(x, np.ndarray)):
+        raise ValueError("xnp.nan_to_num: Unable to avoid copy while creating an array as "
+                         f"requested: copy=False needs an array, got {type(x).__name__}")
     v = asarray_for("nan_to_num", x, "x")
     aval = core.aval_of(v)
+    if not copy:
+        if aval.dtype not in kit.INEXACT:
+            return x
+        return write_out("nan_to_num", x, nan_to_num(v, True, nan, posinf, neginf))
     if aval.dtype not in kit.INEXACT:
         return lax.convert_element_type(v, aval.dtype, weak_type=aval.weak_type)
     if aval.dtype in kit.COMPLEX:

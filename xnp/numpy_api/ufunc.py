@@ -56,7 +56,8 @@ from xnp.numpy_api import reductions as _red
 from xnp.numpy_api._index_at import AtIndexer
 from xnp.numpy_api._inplace import assign, check_target
 from xnp.numpy_api._util import asarray_for, normalize_axis, write_out
-from xnp.tracing import core, errors, fastpath
+from xnp.tracing import core, errors
+from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["ufunc"]

@@ -63,6 +63,7 @@ def _host(f, qualname: str):
         return _to_xnp(f(*args, **kwargs))
 
     call.__module__ = "xnp.polynomial." + qualname.rpartition(".")[0]
+    call.__qualname__ = qualname.rpartition(".")[2]  # where pickle looks it up (an alias too)
     call.__doc__ = (f"NumPy's ``numpy.polynomial.{qualname}`` on concrete values, returning "
                     f"xnp arrays.\n\n{f.__doc__ or ''}")
     return call

@@ -36,8 +36,14 @@ forward to one global ``RandomState``. :func:`forward` is the path they share:
   A generator made inside the traced function from a fixed seed (``default_rng(0)``,
   ``RandomState(0)``) draws there while tracing: the eager program makes it afresh on
   every call, so its numbers are the same on every call, as they are then (they become
-  constants of the compiled function); its parameters must therefore be concrete (a
-  traced one raises :class:`StatefulRandomError`, naming it). One made inside from OS
+  constants of the compiled function). From its first draw with a traced argument on,
+  its state is data of the compiled program instead: that draw and every later one are
+  callbacks that take the state (the generator pickled into a uint8 array,
+  :func:`staged.state_bytes`; the trace-time state for the first) and return the state
+  after the draw, so each call starts where the eager program's fresh generator would be
+  and draws NumPy's numbers for the run-time values, however many of the stream they
+  consume. A draw from it under ``grad``/``vmap`` inside that function raises (the
+  state cannot pass through the inner transformation). One made inside from OS
   entropy or from a bit generator object raises: its numbers on each call cannot be
   reproduced; so does one used in a ``lax`` loop or branch body or a nested ``jit``
   inside the function that made it (the body would draw from the trace-time object on
@@ -73,9 +79,9 @@ class StatefulRandomError(TypeError):
 
     Raised inside a traced function for what a host callback cannot reproduce: a call
     that returns no array (``get_state``, ``bytes``, ``spawn``), a traced ``size`` or a
-    result shape that depends on a traced value, a traced parameter of a generator made
-    inside the traced function from a fixed seed (its draws happen while tracing), and
-    any draw from one made inside it from OS entropy or a bit generator object. The
+    result shape that depends on a traced value, a traced seed, a draw under
+    ``grad``/``vmap`` inside the traced function from a generator made in it, and any
+    draw from one made inside it from OS entropy or a bit generator object. The
     message names the method and the argument and shows the key API.
     """
 
@@ -118,20 +124,27 @@ def _first_tracer(x):
     return next(_first_tracer(v) for v in items if _holds_tracer(v))
 
 
-def _traced_error(spec: Spec, args, kwargs) -> StatefulRandomError:
+def _inner_error(spec: Spec, args, kwargs) -> StatefulRandomError:
+    """A draw under a transformation (``grad``, ``vmap``) inside the jitted function that
+    made the generator, with a traced argument or once its state is traced."""
     try:
         named = spec.sig.bind_partial(*args, **kwargs).arguments
     except TypeError:
         named = {f"#{i}": a for i, a in enumerate(args)} | kwargs
-    argname, value = next((k, v) for k, v in named.items() if _holds_tracer(v))
-    tracer = _first_tracer(value)
-    how = getattr(getattr(tracer, "_trace", None), "transformation", None) or "a transformation"
+    traced = [(k, v) for k, v in named.items() if _holds_tracer(v)]
+    what = "a draw from it"
+    if traced:
+        argname, value = traced[0]
+        tracer = _first_tracer(value)
+        how = getattr(getattr(tracer, "_trace", None), "transformation", None) or "a transformation"
+        what = (f"argument `{argname}` is a traced value ({errors.aval_str(tracer.aval)}, "
+                f"under {how}), and this draw")
     return StatefulRandomError(
-        f"{spec.where}: argument `{argname}` is a traced value ({errors.aval_str(tracer.aval)}, "
-        f"under {how}), and this generator was made inside the traced function from a "
-        f"fixed seed, so it draws while tracing, from concrete values. Make the generator "
-        f"outside the traced function (its draws then run on every call, with the traced "
-        f"values), pass a concrete value, or use the key API: {KEY_API_HINT}.")
+        f"{spec.where}: {what} runs under a transformation inside the traced function that "
+        f"made this generator (from a fixed seed); its draws with traced values are host "
+        f"callbacks of that function itself, with the generator's state as data, which a "
+        f"transformation inside it cannot carry. Draw outside the inner transformation, make "
+        f"the generator outside the traced function, or use the key API: {KEY_API_HINT}.")
 
 
 def _staging_trace():
@@ -143,14 +156,20 @@ def _staging_trace():
 
 
 class _Home:
-    """Where a generator was made: a weak reference to the staging trace, and whether
-    from a fixed seed."""
+    """Where a generator was made: a weak reference to the staging trace, whether from a
+    fixed seed, and ``state``: None while its draws run while tracing, else its state
+    (:func:`staged.state_bytes`) after its last draw, a value of that trace."""
 
-    __slots__ = ("trace", "fixed")
+    __slots__ = ("trace", "fixed", "state")
 
     def __init__(self, trace, fixed: bool):
         self.trace = weakref.ref(trace)
         self.fixed = fixed
+        self.state = None
+
+    def sibling(self) -> "_Home":
+        """The home of another generator made in the same place (``spawn``'s children)."""
+        return _Home(self.trace(), self.fixed) if self.trace() is not None else None
 
 
 def home_trace(fixed: bool):
@@ -248,10 +267,18 @@ def forward(owner, spec: Spec, args: tuple, kwargs: dict):
     if home is not None:
         if not home.fixed:
             raise _unfixed_error(spec.where)
-        try:
-            return _call(owner, spec, args, kwargs)
-        except _Traced:
-            raise _traced_error(spec, args, kwargs) from None
+        if home.state is None:
+            try:
+                return _call(owner, spec, args, kwargs)
+            except _Traced:
+                pass
+        if core.current_trace() is not home.trace():
+            raise _inner_error(spec, args, kwargs)
+        if home.state is None:  # from here on its state is data of the compiled program
+            home.state = core.lift(staged.state_bytes(owner._np))
+        res, home.state = staged.stage(owner, spec, args, kwargs, call=numpy_call,
+                                       error=StatefulRandomError, state=home.state)
+        return res
     if core.staging_active() or _holds_tracer(args) or _holds_tracer(kwargs):
         return staged.stage(owner, spec, args, kwargs, call=numpy_call,
                             error=StatefulRandomError)

@@ -107,7 +107,8 @@ class Generator:
             The bit generator has no ``SeedSequence`` (NumPy's error).
         """
         children = bridge.forward(self, _SPAWN, (n_children,), {})
-        return [_wrap(c, self._home) for c in children]
+        return [_wrap(c, None if self._home is None else self._home.sibling())
+                for c in children]
 
 
 _SPAWN = bridge.Spec(_NP, "spawn", "xnp.random.Generator.spawn")

@@ -36,6 +36,7 @@ call would, in program order with the program's other draws.
 from __future__ import annotations
 
 import copy
+import pickle
 import warnings
 
 import numpy as np
@@ -45,7 +46,7 @@ from xnp.tracing import core
 from xnp.tracing.avals import ShapedArray, canonical_dtype
 from xnp.tracing.pytree import tree_flatten
 
-__all__ = ["stage"]
+__all__ = ["stage", "state_bytes"]
 
 _NO_DERIVATIVE = (
     "NumPy's generators have no derivative in their parameters: apply "
@@ -147,6 +148,48 @@ class _Draw:
         return () if res is None else (res,)
 
 
+# room left in a state buffer for a state that pickles longer later (a bit generator's
+# integers take as many bytes as their values need)
+_STATE_SLACK = 256
+
+
+def state_bytes(np_generator, capacity: int | None = None) -> np.ndarray:
+    """``np_generator`` (a NumPy ``Generator`` or ``RandomState``, with any cached
+    values) as a uint8 array: its length in 4 bytes, then its pickle; ``capacity`` bytes
+    in all (default: the pickle's length plus :data:`_STATE_SLACK`)."""
+    blob = pickle.dumps(np_generator)
+    cap = len(blob) + 4 + _STATE_SLACK if capacity is None else capacity
+    if len(blob) + 4 > cap:
+        raise RuntimeError(f"xnp.random: a generator's state grew to {len(blob)} bytes, more "
+                           f"than the {cap - 4} its compiled function keeps")
+    out = np.zeros(cap, np.uint8)
+    out[:4] = np.frombuffer(np.uint32(len(blob)).tobytes(), np.uint8)
+    out[4:4 + len(blob)] = np.frombuffer(blob, np.uint8)
+    return out
+
+
+def _from_state_bytes(buf: np.ndarray):
+    n = int(np.frombuffer(buf[:4].tobytes(), np.uint32)[0])
+    return pickle.loads(buf[4:4 + n].tobytes())  # noqa: S301  (bytes state_bytes made)
+
+
+class _DrawFromState:
+    """The host function of a callback whose generator state is an operand: the draw on
+    the generator that state holds; returns the result and the state after it."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call: _Call):
+        self.call = call
+
+    def __call__(self, *values):
+        *values, state = values
+        np_generator = _from_state_bytes(state)
+        res = self.call.run(np_generator, values)
+        after = state_bytes(np_generator, state.shape[0])
+        return (after,) if res is None else (res, after)
+
+
 def _result_aval(where: str, res, error):
     """The aval of a dry-run result, or raise ``error`` for a non-array one."""
     t = type(res)
@@ -194,12 +237,17 @@ def _dry_run(call: _Call, operand_avals, owner, error):
     return results[0]
 
 
-def stage(owner, spec, args: tuple, kwargs: dict, *, call, error):
+def stage(owner, spec, args: tuple, kwargs: dict, *, call, error, state=None):
     """Stage ``owner``'s method ``spec.name`` as a host callback (module docstring).
 
     ``call(np_generator, spec, args, kwargs)`` runs the NumPy method with xnp's error
     messages (:mod:`xnp.random.bridge`); ``error`` is the class raised for what cannot be
     staged (``StatefulRandomError``). Returns what the eager call returns, traced.
+
+    ``state``: the generator is not ``owner._np`` but the one this uint8 array holds
+    (:func:`state_bytes`; concrete or traced), and the result is ``(what the eager call
+    returns, the state after the draw)``: a generator made inside the traced function,
+    whose state on each call is data of the compiled program.
     """
     try:
         bound = spec.sig.bind(*args, **kwargs).arguments
@@ -230,15 +278,25 @@ def stage(owner, spec, args: tuple, kwargs: dict, *, call, error):
         dry.kwargs = {k: target.copy() if v is target else v for k, v in c.kwargs.items()}
     res_aval = _dry_run(dry, avals, owner, error)
     out_avals = [] if res_aval is None else [res_aval]
+    host = _Draw(c)
+    if state is not None:
+        operands.append(state)
+        out_avals.append(core.aval_of(state).update(weak_type=False))
+        host = _DrawFromState(c)
     in_tree = tree_flatten((tuple(range(len(operands))), {}))[1]
     out_tree = tree_flatten(tuple(range(len(out_avals))))[1]
-    cb = HostCallback(_Draw(c), spec.where, in_tree, out_tree, out_avals, _NO_DERIVATIVE)
+    cb = HostCallback(host, spec.where, in_tree, out_tree, out_avals, _NO_DERIVATIVE)
     outs = io_callback_p.bind(*operands, callback=cb)
+    after = None
+    if state is not None:
+        *outs, after = outs
     if c.target is None:
-        return outs[0] if outs else None
-    written = operands[c.target.k]
-    written[...] = outs[0]
-    return None if c.reads_target else written
+        res = outs[0] if outs else None
+    else:
+        written = operands[c.target.k]
+        written[...] = outs[0]
+        res = None if c.reads_target else written
+    return res if state is None else (res, after)
 
 
 def _holds(x) -> bool:

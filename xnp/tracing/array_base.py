@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-__all__ = ["ArrayBase", "register_ndarray_hooks", "subclass_hook"]
+__all__ = ["ArrayBase", "FastFunc", "register_ndarray_hooks", "subclass_hook"]
 
 
 def _unset_hook(*args, **kwargs):
@@ -30,7 +30,10 @@ _SUBCLASS_HOOK: list = [_unset_hook]
 try:  # the slots and constructor in C (setup.py builds it when a compiler is there)
     from xnp._native._array_base import ArrayBase
     from xnp._native._array_base import set_constructor as _set_constructor
+    from xnp._native._array_base import FastFunc
 except ImportError:
+    FastFunc = None  # the fast paths of fastpath.unary/binary stay Python functions
+
     class ArrayBase:
         """The storage of an eager array: ``xnp/_native/array_base.c`` in Python."""
 

@@ -4,150 +4,22 @@ from __future__ import annotations
 
 import functools
 
-import ml_dtypes
 import numpy as np
 
 from xnp.backends.numpy import allocator as _allocator  # noqa: F401  (installs the handler)
 from xnp.backends.xp_impls import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
-from xnp.tracing import core, fastpath
-from xnp.tracing.avals import SUPPORTED_DTYPES
-from xnp.tracing.fastpath import FastOp
+from xnp.tracing import core
 
 __all__ = ["NumpyBackend", "BACKEND"]
-
-_INTS = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8,
-                                        np.uint16, np.uint32, np.uint64))
-_REAL_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
-_INEXACT = _REAL_FLOATS | {np.dtype(np.complex64), np.dtype(np.complex128)}
-_BOOL = frozenset({np.dtype(np.bool_)})
-_ORDERED = _INTS | _REAL_FLOATS | _BOOL
-_FLOAT_UNARY = ("exp", "exp2", "expm1", "log", "log1p", "sqrt", "sin", "cos",
-                "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "arcsinh",
-                "arccosh", "arctanh")
-
-
-def _fast_ops() -> dict:
-    """NumPy functions whose result on operands of one of the listed dtypes is exactly what
-    xnp's full eager path computes (xnp's eager semantics are NumPy's); see
-    :mod:`xnp.tracing.fastpath`. Left out on purpose: integer floor_divide/remainder/power
-    (xnp silences or words NumPy's warnings and errors differently), log2/log10 (xnp
-    computes them as log(x)/log(base)), bfloat16/float8
-    (computed through float32 by xnp), ordering comparisons of complex numbers."""
-    ops = {
-        "add": FastOp(np.add, _INTS | _INEXACT | _BOOL),
-        "subtract": FastOp(np.subtract, _INTS | _INEXACT),
-        "multiply": FastOp(np.multiply, _INTS | _INEXACT | _BOOL),
-        "divide": FastOp(np.divide, _INEXACT),
-        "true_divide": FastOp(np.true_divide, _INEXACT),
-        "maximum": FastOp(np.maximum, _INTS | _REAL_FLOATS),
-        "minimum": FastOp(np.minimum, _INTS | _REAL_FLOATS),
-        "bitwise_and": FastOp(np.bitwise_and, _INTS | _BOOL),
-        "bitwise_or": FastOp(np.bitwise_or, _INTS | _BOOL),
-        "bitwise_xor": FastOp(np.bitwise_xor, _INTS | _BOOL),
-        "equal": FastOp(np.equal, _INTS | _INEXACT | _BOOL, True),
-        "not_equal": FastOp(np.not_equal, _INTS | _INEXACT | _BOOL, True),
-        "negative": FastOp(np.negative, _INTS | _INEXACT),
-        "absolute": FastOp(np.absolute, _INTS | _REAL_FLOATS),
-    }
-    for name in ("less", "less_equal", "greater", "greater_equal"):
-        ops[name] = FastOp(getattr(np, name), _ORDERED, True)
-    for name in _FLOAT_UNARY:
-        ops[name] = FastOp(getattr(np, name), _INEXACT)
-    # complex expm1 and tanh: xnp selects the Array API's special values in
-    # (numpy_api.transcendental)
-    ops["expm1"] = FastOp(np.expm1, _REAL_FLOATS)
-    ops["tanh"] = FastOp(np.tanh, _REAL_FLOATS)
-    return ops
-
-
-_F32 = np.dtype(np.float32)
-_F64 = np.dtype(np.float64)
-_BF16 = np.dtype(ml_dtypes.bfloat16)
-_NARROW = frozenset({np.dtype(np.float16), _BF16})
-_NUMERIC = _INTS | _BOOL | _INEXACT | _NARROW  # not float8 (no reductions served)
-_ALL = frozenset(SUPPORTED_DTYPES)
-
-
-def _via_f32(reduce):
-    """``reduce`` for bfloat16 as xnp computes it: in float32, cast back (float16 is
-    NumPy's own float16 loop, as ``lax.reduce_sum`` defines it)."""
-
-    def fn(v, axis, keepdims):
-        if v.dtype == _BF16:
-            return reduce(v.astype(_F32), axis, None, None, keepdims).astype(v.dtype)
-        return reduce(v, axis, None, None, keepdims)
-
-    return fn
-
-
-def _mean(v, axis, keepdims):
-    """xnp's mean: bool/integers in float64, float16/bfloat16 in float32 (cast back); the
-    sum divided by the element count in that dtype. Empty inputs and an axis of a 0-d
-    input go to the full path (NumPy warns / accepts what xnp rejects)."""
-    if v.size == 0 or (v.ndim == 0 and axis is not None):
-        raise ValueError("served by the full path")
-    dt = v.dtype
-    x = v.astype(_F64) if dt.kind in "biu" else v.astype(_F32) if dt in _NARROW else v
-    total = np.add.reduce(x, axis, None, None, keepdims)
-    res = np.true_divide(total, x.dtype.type(v.size // total.size))
-    return res.astype(dt) if dt in _NARROW else res
-
-
-def _plain(reduce):
-    def fn(v, axis, keepdims):
-        return reduce(v, axis, None, None, keepdims)
-
-    return fn
-
-
-def _logical(reduce):
-    def fn(v, axis, keepdims):
-        return reduce(v, axis, np.bool_, None, keepdims)
-
-    return fn
-
-
-def _dot(a, b):
-    out = np.dot(a, b)
-    return out if out.dtype == a.dtype else out.astype(a.dtype)  # ml_dtypes: float32 out
-
-
-def _full(shape, fill, dtype):
-    return np.full(shape, np.array(fill, dtype=dtype))  # xnp's range-checked conversion
-
-
-def _fast_calls() -> dict:
-    """NumPy calls served by the decorators of :mod:`xnp.tracing.fastpath` (``fast_calls``
-    there), each for the dtypes where the result equals xnp's full eager path exactly.
-    Left out on purpose: complex max/min (xnp raises), float8 reductions and products
-    (computed through float32 by xnp; not worth a special case)."""
-    return {
-        "sum": FastOp(_via_f32(np.add.reduce), _NUMERIC),
-        "prod": FastOp(_via_f32(np.multiply.reduce), _NUMERIC),
-        "mean": FastOp(_mean, _NUMERIC),
-        "max": FastOp(_plain(np.maximum.reduce), _ORDERED | _NARROW),
-        "min": FastOp(_plain(np.minimum.reduce), _ORDERED | _NARROW),
-        "any": FastOp(_logical(np.logical_or.reduce), _NUMERIC),
-        "all": FastOp(_logical(np.logical_and.reduce), _NUMERIC),
-        "matmul": FastOp(_dot, _NUMERIC),
-        "dot": FastOp(_dot, _NUMERIC),
-        "where": FastOp(np.where, _ALL),
-        "reshape": FastOp(np.ndarray.reshape, _ALL),
-        "transpose": FastOp(np.ndarray.transpose, _ALL),
-        "concatenate": FastOp(np.concatenate, _ALL),
-        "zeros": FastOp(np.zeros, _ALL),
-        "empty": FastOp(np.zeros, _ALL),  # xnp fills "uninitialised" arrays with 0
-        "ones": FastOp(np.ones, _ALL),
-        "full": FastOp(_full, _ALL),
-        "asarray": FastOp(lambda obj, copy: np.array(obj, copy=copy), _ALL),
-        "array": FastOp(lambda obj, copy: np.array(obj, copy=copy), _ALL),
-    }
 
 
 class NumpyBackend:
     """Eager backend on NumPy: ``impls[prim](*ndarrays, **params) -> ndarray``."""
 
     name = "numpy"
+    #: its eager results are NumPy's functions on the native arrays, so the eager fast
+    #: path (xnp/numpy_api/_fastpath.py) may call those functions directly
+    computes_with_numpy = True
     native_types = (np.ndarray,)
     native_type = np.ndarray
 
@@ -155,8 +27,6 @@ class NumpyBackend:
         self.impls = {p: functools.partial(fn, np) for p, fn in XP_IMPLS.items()}
         self.unsupported = dict(UNSUPPORTED)
         self.view_prims = frozenset(VIEW_PRIMITIVES)
-        self.fast_ops = _fast_ops()
-        self.fast_calls = _fast_calls()
 
     @staticmethod
     def wrap_native(x):
@@ -173,4 +43,3 @@ class NumpyBackend:
 
 BACKEND = NumpyBackend()
 core.register_eager_backend(BACKEND)
-fastpath.refresh()

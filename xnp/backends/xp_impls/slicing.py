@@ -79,10 +79,18 @@ def _bounded_starts(xp, starts, upper, mode, clip):
     return clamped, valid
 
 
+def _starts(xp, indices):
+    """Index operand as int64; uint64 values above int64's range saturate (they are out
+    of bounds either way) instead of wrapping to negative positions."""
+    if indices.dtype == np.uint64:
+        indices = xp.minimum(indices, np.uint64(np.iinfo(np.int64).max))
+    return indices.astype(np.int64)
+
+
 def _gather(xp, operand, indices, *, dimension_numbers, slice_sizes, indices_are_sorted,
             unique_indices, mode, fill_value):
     dn = dimension_numbers
-    starts = indices.astype(np.int64)
+    starts = _starts(xp, indices)
     batch_shape = starts.shape[:-1]
     rank = len(batch_shape) + len(dn.offset_dims)
     batch_pos = [i for i in range(rank) if i not in dn.offset_dims]
@@ -110,7 +118,7 @@ def _scatter(combine):
     def impl(xp, operand, indices, updates, *, dimension_numbers, indices_are_sorted,
              unique_indices, mode):
         dn = dimension_numbers
-        starts = indices.astype(np.int64)
+        starts = _starts(xp, indices)
         scatter_pos = [i for i in range(updates.ndim) if i not in dn.update_window_dims]
         skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
         window_dims = [d for d in range(operand.ndim) if d not in skipped]

@@ -1,7 +1,9 @@
 """Lowering rules of the slicing primitives (``xnp.lax.slicing``).
 
-Index operands are converted to ``i64`` first (as the eager implementations
-do), so narrow index dtypes cannot overflow in the bound computations.
+Index operands keep ``i32`` and ``i64`` (XLA's CPU and GPU gathers and scatters
+run faster on 32-bit indices, which ``numpy_api`` indexing passes whenever the
+positions fit); other integer dtypes are widened first (``_index_operand``), so the
+bound computations compare in a signed type that holds every bound.
 
 Out-of-bounds handling per ``GatherScatterMode``:
 
@@ -25,8 +27,11 @@ from xnp.tracing.avals import ShapedArray
 
 __all__ = []
 
+_I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
+_U64 = np.dtype(np.uint64)
 _BOOL = np.dtype(np.bool_)
+_I32_MAX = np.iinfo(np.int32).max
 
 
 def _dims(values) -> str:
@@ -69,11 +74,28 @@ def _compare(ctx, x, y, direction):
     return ctx.op("stablehlo.compare", [x, y], x.aval.update(dtype=_BOOL), attrs)
 
 
+def _index_operand(ctx, indices, operand_shape):
+    """The gather/scatter index operand in the dtype the op runs on: ``i32`` or ``i64``
+    kept (``i32`` only while every operand dimension's positions fit in it); a narrower
+    integer becomes ``i32`` and an unsigned 32- or 64-bit one ``i64`` (as the eager
+    implementations do), without changing whether an index is in bounds."""
+    dt = np.dtype(indices.aval.dtype)
+    if dt == _I64 or (dt == _I32 and max(operand_shape, default=0) <= _I32_MAX):
+        return indices
+    if dt == _U64:  # values above int64's range saturate (out of bounds) instead of wrapping
+        top = ctx.broadcast_in_dim(ctx.constant(np.uint64(np.iinfo(np.int64).max)),
+                                   indices.aval.shape, ())
+        indices = ctx.op("stablehlo.minimum", [indices, top], indices.aval)
+    fits = dt.itemsize < 4 and max(operand_shape, default=0) <= _I32_MAX
+    return ctx.convert(indices, _I32 if fits else _I64)
+
+
 def _bounds(ctx, idx, upper):
-    """``0`` and ``upper`` (one bound per index-vector entry) broadcast to ``idx``'s shape."""
-    shape = idx.aval.shape
-    lo = ctx.broadcast_in_dim(ctx.constant(np.int64(0)), shape, ())
-    hi = ctx.broadcast_in_dim(ctx.constant(np.asarray(upper, _I64)), shape, (len(shape) - 1,))
+    """``0`` and ``upper`` (one bound per index-vector entry) broadcast to ``idx``'s shape,
+    in ``idx``'s dtype (the bounds are positions of the operand, so they fit)."""
+    shape, dt = idx.aval.shape, idx.aval.dtype
+    lo = ctx.broadcast_in_dim(ctx.constant(np.zeros((), dt)), shape, ())
+    hi = ctx.broadcast_in_dim(ctx.constant(np.asarray(upper, dt)), shape, (len(shape) - 1,))
     return lo, hi
 
 
@@ -94,7 +116,7 @@ def _in_bounds_mask(ctx, idx, upper):
 def _lower_gather(ctx, operand, indices, *, dimension_numbers, slice_sizes, indices_are_sorted,
                   unique_indices, mode, fill_value):
     dn = dimension_numbers
-    idx = ctx.convert(indices, _I64)
+    idx = _index_operand(ctx, indices, operand.aval.shape)
     ivd = idx.aval.ndim - 1
     batching = ""
     if dn.operand_batching_dims:
@@ -122,7 +144,7 @@ def _scatter_rule(combiner):
     def rule(ctx, operand, indices, updates, *, dimension_numbers, indices_are_sorted,
              unique_indices, mode):
         dn = dimension_numbers
-        idx = ctx.convert(indices, _I64)
+        idx = _index_operand(ctx, indices, operand.aval.shape)
         if mode is GatherScatterMode.CLIP and dn.scatter_dims_to_operand_dims:
             skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
             window_dims = [d for d in range(operand.aval.ndim) if d not in skipped]

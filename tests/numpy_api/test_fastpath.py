@@ -1,4 +1,4 @@
-"""The eager fast path (xnp.tracing.fastpath) never changes a result: for every function
+"""The eager fast path (xnp.numpy_api._fastpath, its tables in _fast_tables) never changes a result: for every function
 and operator it serves, fast and full path agree on value, dtype, weak type and error,
 and both agree with NumPy; transformations still see every operation."""
 
@@ -10,10 +10,11 @@ import pytest
 
 import xnp
 from xnp.array import ArrayMethods
-from xnp.backends.numpy import BACKEND
-from xnp.tracing import core, fastpath
+from xnp.tracing import core
+from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api._fast_tables import FAST_OPS
 
-FAST = sorted(BACKEND.fast_ops)
+FAST = sorted(FAST_OPS)
 BINARY = [n for n in FAST if n in (
     "add", "subtract", "multiply", "divide", "true_divide", "maximum", "minimum",
     "bitwise_and", "bitwise_or", "bitwise_xor", "equal", "not_equal", "less", "less_equal",
@@ -192,7 +193,7 @@ def test_eager_xla_backend_takes_the_full_path():
         r = a + a
         np.testing.assert_allclose(np.asarray(r), 2 * np.arange(3.0))
         assert fastpath._TABLE[0] == {}   # the XLA backend offers no fast ops
-    assert core.eager_backend().name == "numpy" and fastpath._TABLE[0] is BACKEND.fast_ops
+    assert core.eager_backend().name == "numpy" and fastpath._TABLE[0] is FAST_OPS
     assert (xnp.asarray(np.ones(2)) + 1.0).dtype == np.float64
 
 
@@ -228,3 +229,35 @@ def test_operators_are_served_without_a_python_frame_when_built():
     for name in fastpath.NATIVE_OPERATORS:
         assert (name in vars(xnp.Array)) is not native
         assert ("__r" + name[2:] in vars(xnp.Array)) is not native
+
+
+def test_function_fast_paths_are_native_when_built_and_keep_the_call_protocol():
+    # with the C module, fastpath.unary/binary are C callables (no Python frame when
+    # served); either way they bind as methods, carry the full path as __wrapped__, and
+    # hand every call they do not serve (keywords, extra arguments, too few) to it
+    from xnp.tracing.array_base import FastFunc
+    import inspect
+    call = type(xnp.add).__call__
+    assert (type(call) is FastFunc) is (FastFunc is not None)
+    assert call.__name__ == "add" and "add" in repr(call) and callable(call.__wrapped__)
+    a_np, b_np = _sample(np.float64, (2, 3), 0), _sample(np.float64, (3,), 1)
+    a, b = xnp.asarray(a_np), xnp.asarray(b_np)
+    np.testing.assert_array_equal(np.asarray(a.__lt__(b)), a_np < b_np)  # bound
+    np.testing.assert_array_equal(np.asarray(xnp.Array.__lt__(a, b)), a_np < b_np)
+    np.testing.assert_array_equal(np.asarray(xnp.Array.__rsub__(a, b)), b_np - a_np)
+    assert len(inspect.signature(xnp.Array.__lt__).parameters) == 2  # self and the other
+    out = xnp.zeros((2, 3))
+    assert xnp.add(a, b, out=out) is out
+    np.testing.assert_array_equal(np.asarray(out), a_np + b_np)
+    assert xnp.add(a, 1.0, out) is out
+    np.testing.assert_array_equal(np.asarray(out), a_np + 1.0)
+    assert xnp.sin(a, out=out) is out
+    np.testing.assert_array_equal(np.asarray(out), np.sin(a_np))
+    np.testing.assert_array_equal(np.asarray(xnp.add(a, b, where=a_np > 0, out=out)),
+                                  np.add(a_np, b_np, where=a_np > 0, out=np.sin(a_np)))
+    for bad in ((a,), (a, b, out, out, out)):
+        with pytest.raises(TypeError) as fast_err:
+            xnp.add(*bad)
+        with pytest.raises(TypeError) as full_err:
+            xnp.add.__wrapped__(*bad)
+        assert str(fast_err.value) == str(full_err.value)

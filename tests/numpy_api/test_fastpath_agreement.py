@@ -1,4 +1,4 @@
-"""The eager fast path's ``fast_calls`` (reductions, matmul/dot, where, reshape/transpose,
+"""The eager fast path's ``FAST_CALLS`` (reductions, matmul/dot, where, reshape/transpose,
 concatenate, creation, asarray/array) never change a result: fast and full path agree on
 value, dtype, weak type, view-or-copy and error, and agree with NumPy; transformations
 still record every call."""
@@ -10,10 +10,10 @@ import pytest
 
 import xnp
 from xnp.array import ArrayMethods
-from xnp.backends.numpy import BACKEND
 from xnp.numpy_api import creation, linalg, manipulation, reductions
-from xnp.tracing import fastpath
-from tests.tracing.test_fastpath import DTYPES, _outcome, _same, _sample
+from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api._fast_tables import FAST_CALLS
+from tests.numpy_api.test_fastpath import DTYPES, _outcome, _same, _sample
 
 REDUCTIONS = ["sum", "prod", "mean", "max", "amax", "min", "amin", "any", "all"]
 SHAPES = [(2, 3), (), (0,), (2, 0, 3), (3, 1, 2)]
@@ -379,11 +379,11 @@ def test_eager_xla_backend_takes_the_full_path_for_calls():
         np.testing.assert_allclose(np.asarray(a @ a.T), np.arange(6.0).reshape(2, 3) @
                                    np.arange(6.0).reshape(2, 3).T)
         assert xnp.zeros(3).shape == (3,)
-    assert fastpath._CALLS[0] is BACKEND.fast_calls
+    assert fastpath._CALLS[0] is FAST_CALLS
 
 
 def test_fast_path_is_taken(monkeypatch):
-    """Each served call reaches its ``fast_calls`` function (and it does not raise) for the
+    """Each served call reaches its ``FAST_CALLS`` function (and it does not raise) for the
     dtypes the table lists, so the tests above compare the fast path, not the full one."""
     calls = []
 
@@ -395,8 +395,8 @@ def test_fast_path_is_taken(monkeypatch):
 
         return wrapped
 
-    for name, op in list(BACKEND.fast_calls.items()):
-        monkeypatch.setitem(BACKEND.fast_calls, name, fastpath.FastOp(counting(name, op.fn),
+    for name, op in list(FAST_CALLS.items()):
+        monkeypatch.setitem(FAST_CALLS, name, fastpath.FastOp(counting(name, op.fn),
                                                                       op.dtypes))
     for dtype in DTYPES:
         x = xnp.asarray(_sample(dtype, (2, 3), 0))
@@ -415,7 +415,7 @@ def test_fast_path_is_taken(monkeypatch):
         for name, call in checks.items():
             op_name = {"amax": "max", "amin": "min"}.get(name, name)
             served = name in ("array", "asarray") or (
-                np.dtype(dtype) in BACKEND.fast_calls[op_name].dtypes)
+                np.dtype(dtype) in FAST_CALLS[op_name].dtypes)
             del calls[:]
             try:
                 call()
@@ -423,4 +423,4 @@ def test_fast_path_is_taken(monkeypatch):
                 assert not served
             assert (op_name in calls) == served, (name, dtype, calls)
     exercised = {{"amax": "max", "amin": "min"}.get(n, n) for n in checks}
-    assert exercised == set(BACKEND.fast_calls)  # every served call is checked here
+    assert exercised == set(FAST_CALLS)  # every served call is checked here

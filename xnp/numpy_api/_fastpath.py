@@ -6,9 +6,10 @@ backend. When no transformation is active and the operands are already in the
 form all those layers would pass through unchanged (eager arrays of one dtype (NumPy
 broadcasting is xnp's), or an eager array and a small Python scalar whose dtype the array's
 dtype wins under NEP 50), the result is the eager backend's native function
-applied directly, which is what the layers would compute. Each backend opts in
-per function and per dtype with a ``fast_ops`` table: ``name -> FastOp``; a
-backend without the table (the eager XLA mode) always takes the full path.
+applied directly, which is what the layers would compute. The functions and the dtypes
+each serves are the tables of :mod:`xnp.numpy_api._fast_tables` (``FAST_OPS``:
+``name -> FastOp``), in force while the eager backend computes with NumPy; with another
+backend (the eager XLA mode) every call takes the full path.
 
 Anything else -- a tracer, an active ``jit``/``grad``/``vmap`` (omnistaging must
 record the operation), mixed dtypes or shapes, keyword arguments, a device buffer
@@ -18,7 +19,7 @@ the calling thread: every fast path tests ``not busy or state.trace is base``, w
 ``busy`` is ``core._TRACING_THREADS`` (empty while no thread transforms anything)
 and ``state.trace`` the calling thread's current trace.
 
-Besides the ufunc-like ``fast_ops``, a backend's ``fast_calls`` table serves common
+Besides the ufunc-like ``FAST_OPS``, the ``FAST_CALLS`` table serves common
 NumPy calls (reductions, ``matmul``/``dot``, ``where``, ``reshape``/``transpose``,
 ``concatenate``, filled-array creation, ``asarray``/``array``) through the decorators
 below; each serves only the argument forms listed in its docstring (defaults for every
@@ -30,13 +31,15 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Callable, NamedTuple
+from typing import Callable
 
 import numpy as np
 
 from xnp import config
 from xnp.tracing import core
 from xnp.tracing.avals import canonical_dtype
+from xnp.numpy_api._fast_tables import FAST_CALLS, FAST_OPS, FastOp
+from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
 __all__ = ["FastOp", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
@@ -45,27 +48,13 @@ __all__ = ["FastOp", "with_full_path", "binary", "unary", "getitem", "refresh", 
            "install_native_operators"]
 
 
-class FastOp(NamedTuple):
-    """A backend's direct implementation of a NumPy function for some dtypes.
-
-    ``fn(*natives)`` must return exactly what the full path returns for operands
-    of one dtype in ``dtypes`` (a native array or a 0-d scalar), and raise
-    ``ValueError`` for shapes that do not broadcast; ``bool_out``
-    marks functions whose result is a strong bool (comparisons).
-    """
-
-    fn: Callable
-    dtypes: frozenset
-    bool_out: bool = False
-
-
 _STATE = core._STATE  # per thread: ``_STATE.trace`` is the calling thread's current trace
 _EVAL = core._BASE_TRACE  # the base trace: eager evaluation, no transformation active
 # the threads not on the base trace: while it is empty no thread transforms anything, and
 # ``_STATE.trace`` (a per-thread lookup) need not be read
 _TRACING_THREADS = core._TRACING_THREADS
-_TABLE: list = [{}]  # the current eager backend's fast_ops
-_CALLS: list = [{}]  # the current eager backend's fast_calls
+_TABLE: list = [{}]  # FAST_OPS while the eager backend computes with NumPy, else {}
+_CALLS: list = [{}]  # FAST_CALLS likewise
 _OPTIONS = config._OPTIONS  # enable_x64 decides default dtypes and accumulator widths
 _WRAP: list = [None]  # the current eager backend's wrap_native
 _NATIVE: list = [None]
@@ -74,24 +63,31 @@ _INEXACT_KINDS = frozenset("fc")
 
 
 def refresh() -> None:
-    """Re-read the current eager backend's ``fast_ops`` (after each update of the
-    ``eager_backend`` option, through ``config.watch``, and by a backend registering).
+    """Turn the fast path on while the eager backend computes with NumPy
+    (``computes_with_numpy``), off otherwise; run at import and after each update of the
+    ``eager_backend`` option (through ``config.watch``).
 
     The tables are emptied first and set last, so a thread running an eager call
     meanwhile takes the full path instead of pairing one backend's function with the
     other's array type. (Switching ``eager_backend`` while other threads compute is
     still racy for the calls in flight.)
     """
-    backend = core.eager_backend()
     _TABLE[0] = {}
     _CALLS[0] = {}
+    try:
+        backend = core.eager_backend()
+    except ValueError:  # the option names a backend not imported yet: the full path
+        return
+    if not getattr(backend, "computes_with_numpy", False):
+        return
     _WRAP[0] = backend.wrap_native
     _NATIVE[0] = backend.native_type
-    _CALLS[0] = getattr(backend, "fast_calls", {})
-    _TABLE[0] = getattr(backend, "fast_ops", {})
+    _CALLS[0] = FAST_CALLS
+    _TABLE[0] = FAST_OPS
 
 
 config.watch("eager_backend", lambda name: refresh())
+refresh()
 
 
 def _scalar_fits(v, scalar) -> bool:
@@ -134,7 +130,7 @@ def with_full_path(fn: Callable, wrapper: Callable) -> Callable:
 
 def binary(name: str, *, swap: bool = False) -> Callable:
     """Decorator: a NumPy-style binary function (or operator method) ``slow`` gets the
-    fast path for the backend's ``fast_ops[name]``.
+    fast path of ``FAST_OPS[name]``.
 
     ``swap`` serves reflected operators: ``__radd__(self, o)`` computes ``add(o, self)``.
     """
@@ -142,6 +138,9 @@ def binary(name: str, *, swap: bool = False) -> Callable:
 
 
 def _binary(name: str, swap: bool, slow: Callable) -> Callable:
+    decorator = functools.partial(_binary, name, swap)
+    if FastFunc is not None:  # the rule below in C (xnp/_native/array_base.c)
+        return _served(decorator, slow, FastFunc(name, 2, swap, slow))
     state, table, native, array, fits, base = _STATE, _TABLE, _NATIVE, Array, _scalar_fits, _EVAL
     busy = _TRACING_THREADS
 
@@ -178,16 +177,19 @@ def _binary(name: str, swap: bool, slow: Callable) -> Callable:
                                  weak and not bool_out)
         return slow(x1, x2, *args, **kwargs)
 
-    return _served(functools.partial(_binary, name, swap), slow, fast)
+    return _served(decorator, slow, fast)
 
 
 def unary(name: str) -> Callable:
     """Decorator: a NumPy-style unary function (or operator method) ``slow`` gets the
-    fast path for the backend's ``fast_ops[name]``."""
+    fast path of ``FAST_OPS[name]``."""
     return functools.partial(_unary, name)
 
 
 def _unary(name: str, slow: Callable) -> Callable:
+    decorator = functools.partial(_unary, name)
+    if FastFunc is not None:  # the rule below in C (xnp/_native/array_base.c)
+        return _served(decorator, slow, FastFunc(name, 1, False, slow))
     state, table, native, array, busy = _STATE, _TABLE, _NATIVE, Array, _TRACING_THREADS
 
     def fast(x, *args, **kwargs):
@@ -200,7 +202,7 @@ def _unary(name: str, slow: Callable) -> Callable:
                              x._weak and not op[2])
         return slow(x, *args, **kwargs)
 
-    return _served(functools.partial(_unary, name), slow, fast)
+    return _served(decorator, slow, fast)
 
 
 # the operators whose fast path the C storage class can serve (xnp/_native/array_base.c)
@@ -211,7 +213,7 @@ NATIVE_OPERATORS = ("__add__", "__sub__", "__mul__", "__truediv__", "__and__", "
 def install_native_operators(cls, names: dict) -> bool:
     """Serve ``cls``'s binary operators in :data:`NATIVE_OPERATORS` by the number slots of
     the C storage class, with :func:`binary`'s rule and no Python frame; ``names`` maps
-    each operator to its ``fast_ops`` name. Each operator's current method (and its
+    each operator to its ``FAST_OPS`` name. Each operator's current method (and its
     reflected one) must be a :func:`binary` fast path: its full path (``__wrapped__``)
     becomes the C slot's fallback, and the method is removed from ``cls`` so the slot
     inherited from the base class is the one Python calls. False, and nothing changed,
@@ -269,7 +271,7 @@ def getitem(slow: Callable) -> Callable:
 
 
 # --------------------------------------------------------------------------- fast_calls
-# Every decorator below serves one NumPy-style function from the backend's ``fast_calls``
+# Every decorator below serves one NumPy-style function from ``FAST_CALLS``
 # table (``name -> FastOp(fn, dtypes)``). It runs ``fn`` on the host values only when no
 # transformation is active, every array argument is an eager ``Array`` whose host value is
 # there, its dtype is in ``dtypes`` and every other argument has its default; anything else,
@@ -289,7 +291,7 @@ def _axis_ok(axis) -> bool:
 
 def reduction(name: str, positional: tuple, keyword: tuple = ()) -> Callable:
     """Decorator: a NumPy reduction ``slow(a, axis=None, <positional...>, *, <keyword...>)``
-    served by ``fast_calls[name].fn(value, axis, keepdims)`` for a strong eager ``a``,
+    served by ``FAST_CALLS[name].fn(value, axis, keepdims)`` for a strong eager ``a``,
     ``axis`` None / int / tuple of ints, a bool ``keepdims`` and every other parameter
     None. ``positional`` names the parameters after ``axis`` in order (one is
     ``keepdims``), ``keyword`` the keyword-only ones. Only with ``enable_x64`` (the
@@ -332,7 +334,7 @@ def reduction(name: str, positional: tuple, keyword: tuple = ()) -> Callable:
 
 def matmul(name: str, *, swap: bool = False) -> Callable:
     """Decorator: ``matmul``/``dot`` (or the ``@`` operator methods; ``swap`` for
-    ``__rmatmul__``) served by ``fast_calls[name].fn(a, b)`` for two eager arrays of one
+    ``__rmatmul__``) served by ``FAST_CALLS[name].fn(a, b)`` for two eager arrays of one
     dtype, ``a`` at least 1-D and ``b`` 1-D or 2-D (the forms that are one ``numpy.dot``
     on the full path too), no other argument but a None ``out``. The result is strong."""
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
@@ -360,7 +362,7 @@ def matmul(name: str, *, swap: bool = False) -> Callable:
 
 
 def where(slow: Callable) -> Callable:
-    """``where(condition, x, y)`` served by ``fast_calls["where"].fn`` for an eager bool
+    """``where(condition, x, y)`` served by ``FAST_CALLS["where"].fn`` for an eager bool
     ``condition`` and ``x``, ``y`` eager arrays of one dtype (weak iff both are), or one of
     them a small Python scalar the other's dtype wins over (as :func:`binary`)."""
     calls, state, array, fits, busy = _CALLS, _STATE, Array, _scalar_fits, _TRACING_THREADS
@@ -411,7 +413,7 @@ def _view_value(a, name):
 
 
 def reshape(slow: Callable) -> Callable:
-    """``reshape(a, shape, order="C", *, copy=None)`` served by ``fast_calls["reshape"].fn``
+    """``reshape(a, shape, order="C", *, copy=None)`` served by ``FAST_CALLS["reshape"].fn``
     (NumPy's reshape: a view when NumPy gives one, as the full path) for an int or a
     tuple of ints ``shape``."""
 
@@ -431,7 +433,7 @@ def reshape(slow: Callable) -> Callable:
 
 
 def transpose(slow: Callable) -> Callable:
-    """``transpose(a, axes=None)`` served by ``fast_calls["transpose"].fn`` (NumPy's
+    """``transpose(a, axes=None)`` served by ``FAST_CALLS["transpose"].fn`` (NumPy's
     transpose, a view) for ``axes`` None or a tuple/list of ints."""
 
     def fast(a, axes=None):
@@ -487,7 +489,7 @@ def reshape_method(slow: Callable) -> Callable:
 
 
 def concatenate(slow: Callable) -> Callable:
-    """``concatenate(arrays, axis=0)`` served by ``fast_calls["concatenate"].fn`` for a
+    """``concatenate(arrays, axis=0)`` served by ``FAST_CALLS["concatenate"].fn`` for a
     list/tuple of eager arrays of one dtype and an int ``axis`` (weak iff all are)."""
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
@@ -570,7 +572,7 @@ def _creation_dtype(name, dtype, shape, order, device, like):
 
 def fill(name: str) -> Callable:
     """Decorator: ``zeros``/``ones``/``empty(shape, dtype=None, order="C")`` served by
-    ``fast_calls[name].fn(shape, dtype)`` for an int or tuple-of-ints shape (float64
+    ``FAST_CALLS[name].fn(shape, dtype)`` for an int or tuple-of-ints shape (float64
     default, ``enable_x64`` only)."""
     calls, state, array, opts, busy = _CALLS, _STATE, Array, _OPTIONS, _TRACING_THREADS
 
@@ -605,7 +607,7 @@ _PY_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: _F64,
 
 def full(slow: Callable) -> Callable:
     """``full(shape, fill_value, dtype=None, order="C")`` served by
-    ``fast_calls["full"].fn(shape, fill, dtype)`` for a Python scalar fill (dtype default:
+    ``FAST_CALLS["full"].fn(shape, fill, dtype)`` for a Python scalar fill (dtype default:
     NumPy's for the scalar; the fill is converted with ``numpy.array(fill, dtype)``, and a
     conversion error goes to the full path)."""
 
@@ -664,7 +666,7 @@ _PY_DTYPE_SET = frozenset(_PY_DTYPES.values())
 def asarray(slow: Callable) -> Callable:
     """``asarray(a)`` (no other argument) served for an eager ``Array`` (returned as is, as
     the full path does), a NumPy array of a served dtype (shared, not copied) and Python
-    data (``fast_calls["asarray"].fn(obj, None)``)."""
+    data (``FAST_CALLS["asarray"].fn(obj, None)``)."""
 
     def fast(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         if (dtype is None and order is None and device is None and copy is None
@@ -688,7 +690,7 @@ def asarray(slow: Callable) -> Callable:
 
 def array(slow: Callable) -> Callable:
     """``array(object)`` (no other argument) served for a NumPy array of a served dtype
-    and Python data: ``fast_calls["array"].fn(obj, True)``, a new array."""
+    and Python data: ``FAST_CALLS["array"].fn(obj, True)``, a new array."""
 
     def fast(object, dtype=None, *args, **kwargs):  # noqa: A002  (NumPy's parameter name)
         if dtype is None and not args and not kwargs:

@@ -73,7 +73,7 @@ from xnp.numpy_api.logic import (angle, bitwise_and, bitwise_count, bitwise_inve
                                  logical_xor, nextafter, not_equal, real, right_shift, signbit)
 from xnp.numpy_api.indexing import (argwhere, compress, extract, flatnonzero, nonzero,
                                     put_along_axis, take, take_along_axis)
-from xnp.numpy_api.linalg import (dot, inner, matmul, outer, tensordot, vdot, vecdot)
+from xnp.numpy_api.products import (dot, inner, matmul, outer, tensordot, vdot, vecdot)
 from xnp.numpy_api.manipulation import (append, atleast_1d, atleast_2d, atleast_3d,
                                         broadcast_arrays, broadcast_shapes, broadcast_to,
                                         column_stack, concat, concatenate, dstack, expand_dims,

@@ -1,6 +1,6 @@
 """``xnp.fft``: discrete Fourier transforms with NumPy's ``numpy.fft`` interface.
 
-The functions live in :mod:`xnp.numpy_api.np_fft` (on :func:`xnp.lax.fft`); this module
+The functions live in :mod:`xnp.numpy_api.fft` (on :func:`xnp.lax.fft`); this module
 is the public namespace, as ``numpy.fft`` is NumPy's. For dtypes XLA has no type for
 (longdouble, object) each function runs NumPy's (:mod:`xnp.host_dispatch`).
 """
@@ -8,7 +8,7 @@ is the public namespace, as ``numpy.fft`` is NumPy's. For dtypes XLA has no type
 import numpy as _np
 
 from xnp import host_dispatch as _host_dispatch
-from xnp.numpy_api.np_fft import (fft, fft2, fftfreq, fftn, fftshift, hfft, ifft, ifft2, ifftn,
+from xnp.numpy_api.fft import (fft, fft2, fftfreq, fftn, fftshift, hfft, ifft, ifft2, ifftn,
                                   ifftshift, ihfft, irfft, irfft2, irfftn, rfft, rfft2,
                                   rfftfreq, rfftn)
 

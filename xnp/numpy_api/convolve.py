@@ -17,7 +17,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.lax import _kit as kit
-from xnp.numpy_api.linalg import _operands
+from xnp.numpy_api.products import _operands
 from xnp.tracing import core, errors
 
 __all__ = ["convolve", "correlate"]

@@ -31,7 +31,7 @@ import numpy as np
 from xnp.numpy_api import creation as _cr
 from xnp.numpy_api._util import check_unsupported
 from xnp.numpy_api.host_format import _host, _host_scalar
-from xnp.numpy_api.np_linalg import concrete
+from xnp.numpy_api.linalg import concrete
 from xnp.tracing import host_arrays
 from xnp.tracing.avals import SUPPORTED_DTYPES
 

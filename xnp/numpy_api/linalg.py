@@ -1,364 +1,565 @@
-"""Products of vectors and matrices: ``dot``, ``matmul``, ``vdot``, ``inner``, ``outer``,
-``tensordot``, ``vecdot``, each one ``lax.dot_general`` after NumPy's shape rules.
+"""``xnp.linalg``: NumPy's ``numpy.linalg`` decompositions and solvers, on the LAPACK
+primitives of :mod:`xnp.lax.decompositions`.
 
-Operands are converted as ``numpy.asarray`` does: Python scalars are *not* weak here
-(``numpy.dot(2, int8_array)`` is int64), and both operands are promoted to their
-NumPy result dtype before the product, which is also the accumulator dtype
-(``preferred_element_type``). bool products are bool (OR of ANDs), as in NumPy.
-All shapes and axes are static.
+Common rules (each function's docstring adds its own):
+
+* Inputs are stacks of matrices ``(..., M, N)`` (batch dimensions leading), as in
+  NumPy. Integer and bool inputs compute in the default float dtype (float64);
+  float32/complex64 stay single precision; float16 and bfloat16 raise ``TypeError``
+  (NumPy: "array type float16 is unsupported in linalg").
+* Errors NumPy raises from the data (a singular matrix in ``solve``/``inv``, a matrix
+  that is not positive definite in ``cholesky``, non-convergence) are
+  ``numpy.linalg.LinAlgError`` eagerly, where the values are known. Under ``jit`` the
+  values are not known when the function is traced: the affected results are NaN
+  (or inf) instead, as in JAX.
+* Shape errors (rank < 2, non-square input) raise ``LinAlgError`` with NumPy's
+  message, eagerly and under ``jit``.
 """
 
 from __future__ import annotations
 
-import numbers
+from typing import NamedTuple
 
 import numpy as np
 
-from xnp import _default_dtypes
 from xnp import lax
-from xnp.lax import _kit as kit
-from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, check_unsupported,
-                                 normalize_axis, result_dtype, write_out)
+from xnp.lax import _matrix as M
+from xnp.lax.decompositions import lu_solve
+from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
 from xnp.tracing import core
-from xnp.numpy_api import _fastpath as fastpath
-from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.custom_derivatives import custom_jvp
+from xnp.tracing.transformations import jvp
 
-__all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "vecdot"]
+__all__ = ["LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "eig", "eigvals", "svd",
+           "svdvals", "solve", "inv", "det", "slogdet", "EighResult", "EigResult",
+           "QRResult", "SVDResult", "SlogdetResult"]
 
-_MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
+LinAlgError = np.linalg.LinAlgError
+
+
+class EighResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
+
+
+class EigResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
+
+
+class QRResult(NamedTuple):
+    Q: object
+    R: object
+
+
+class SVDResult(NamedTuple):
+    U: object
+    S: object
+    Vh: object
+
+
+class SlogdetResult(NamedTuple):
+    sign: object
+    logabsdet: object
 
 
 # --------------------------------------------------------------------------- helpers
 
-
-def _asarray(fname, x, argname):
-    if core.is_python_scalar(x):
-        return core.lift(_default_dtypes.scalar_to_ndarray(x))
-    return asarray_for(fname, x, argname)
+_UNSUPPORTED_KINDS = ("float16", "bfloat16", "float8_e4m3fn", "float8_e5m2")
 
 
-def _operands(fname, a, b, argnames=("a", "b"), dtype=None):
-    """Both operands as xnp values of their common NumPy dtype (or ``dtype``)."""
-    x = _asarray(fname, a, argnames[0])
-    y = _asarray(fname, b, argnames[1])
-    ax, ay = core.aval_of(x), core.aval_of(y)
-    if dtype is None:
-        dt, _ = result_dtype(ax.strip_weak_type(), ay.strip_weak_type())
-    else:
-        dt = canonical_dtype(dtype, name="dtype")
-        if not (np.can_cast(ax.dtype, dt, "same_kind") and np.can_cast(ay.dtype, dt, "same_kind")):
-            raise TypeError(f"xnp.{fname}: cannot cast the operands ({ax.dtype}, {ay.dtype}) to "
-                            f"dtype {dt} with casting rule 'same_kind'")
-    return _cast(x, dt), _cast(y, dt), dt
+def linalg_dtype(fname: str, *dtypes) -> np.dtype:
+    """The dtype NumPy's linalg computes in: ints/bool -> the default float; float16 and
+    bfloat16 -> ``TypeError``."""
+    dt = np.dtype(dtypes[0]) if len(dtypes) == 1 else np.dtype(np.result_type(*dtypes))
+    if dt.name in _UNSUPPORTED_KINDS:
+        raise TypeError(f"xnp.linalg.{fname}: array type {dt.name} is unsupported in linalg")
+    if dt.kind in "biu":
+        return default_float()
+    return dt
 
 
-def _cast(x, dtype):
-    if core.aval_of(x).dtype == dtype:
-        return x
-    return lax.convert_element_type(x, dtype)
+def cast(x, dtype):
+    return x if core.aval_of(x).dtype == dtype else lax.convert_element_type(x, dtype)
 
 
-def _shape(x):
-    return core.aval_of(x).shape
+def stacked(fname: str, a, argname: str = "a", *, square: bool = False, dtype=None):
+    """``a`` as an xnp value of its linalg dtype; ``LinAlgError`` (NumPy's messages)
+    for rank < 2 or, with ``square``, non-square matrices."""
+    x = asarray_for(f"linalg.{fname}", a, argname)
+    aval = core.aval_of(x)
+    if aval.ndim < 2:
+        raise LinAlgError(f"{aval.ndim}-dimensional array given. Array must be at least "
+                          "two-dimensional")
+    if square and aval.shape[-1] != aval.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    return cast(x, dtype or linalg_dtype(fname, aval.dtype))
 
 
-def _fmt(shape) -> str:
-    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+def concrete(x):
+    """The host value of ``x`` when it is known now (eager, or under eager ``grad``), else
+    None (under ``jit``/``vmap``)."""
+    if type(x) is core.Array:
+        return np.asarray(x._value)
+    if isinstance(x, core.Tracer):
+        v = x.to_concrete_value()
+        return None if v is None else np.asarray(v)
+    return None
 
 
-def _not_aligned(fname, sa, sb, ia, ib):
-    raise ValueError(f"xnp.{fname}: shapes {_fmt(sa)} and {_fmt(sb)} not aligned: "
-                     f"{sa[ia]} (dim {ia}) != {sb[ib]} (dim {ib})")
+def _nan_where_input_finite(out, a) -> bool:
+    """Some batch element of ``out`` is NaN although its input matrix has no NaN."""
+    o, x = concrete(out), concrete(a)
+    if o is None or x is None:
+        return False
+    nb = x.ndim - 2
+    if o.size == 0 or x.size == 0:  # nothing to check (and -1 cannot reshape size 0)
+        return False
+    bad = np.isnan(o).reshape(o.shape[:nb] + (-1,)).any(-1)
+    clean = ~np.isnan(x).reshape(x.shape[:nb] + (-1,)).any(-1)
+    return bool((bad & clean).any())
 
 
-def _broadcast_to(x, shape):
-    """``x`` broadcast (NumPy rules, already checked) to ``shape``."""
-    s = _shape(x)
-    if s == tuple(shape):
-        return x
-    k = len(shape) - len(s)
-    return lax.broadcast_in_dim(x, tuple(shape), tuple(range(k, len(shape))))
+def check_singular(lu) -> None:
+    """``LinAlgError("Singular matrix")`` when an eager LU factor has a zero pivot (what
+    LAPACK's gesv reports), as ``numpy.linalg.solve``/``inv``."""
+    v = concrete(lu)
+    if v is not None and v.size and (np.diagonal(v, 0, -2, -1) == 0).any():
+        raise LinAlgError("Singular matrix")
 
 
-def _ravel(x):
-    s = _shape(x)
-    if len(s) == 1:
-        return x
-    size = 1
-    for d in s:
-        size *= d
-    return lax.reshape(x, (size,))
+def check_converged(fname: str, value, what: str = "SVD did not converge") -> None:
+    v = concrete(value)
+    if v is not None and np.isnan(v).any():
+        raise LinAlgError(what)
 
 
-def _dot(x, y, contract_x, contract_y, batch_x=(), batch_y=(), dtype=None):
-    dt = dtype if dtype is not None else core.aval_of(x).dtype
-    return lax.dot_general(x, y, ((tuple(contract_x), tuple(contract_y)),
-                                  (tuple(batch_x), tuple(batch_y))),
-                           preferred_element_type=dt)
+# --------------------------------------------------------------------------- decompositions
 
 
-# --------------------------------------------------------------------------- dot
-
-
-@fastpath.matmul("dot")
-def dot(a, b, out=None):
-    """Dot product (``numpy.dot``).
-
-    * either operand 0-d: the elementwise product;
-    * 1-D · 1-D: inner product (a 0-d result);
-    * N-D · 1-D: sum over the last axis of ``a`` and ``b``;
-    * N-D · M-D (M >= 2): sum over the last axis of ``a`` and the second-to-last of
-      ``b``; result shape ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]``.
-
-    Dtype: NumPy's result dtype of the operands (Python scalars count as arrays
-    of the default dtype); that is also the accumulator. bool gives bool.
+def cholesky(a, /, *, upper=False):
+    """Cholesky factor of Hermitian positive-definite matrices (``numpy.linalg.cholesky``).
 
     Parameters
     ----------
-    a, b : array_like
-    out : Array, optional
-        Written in place; its shape must be the result's.
-
-    Raises
-    ------
-    ValueError
-        The summed dimensions differ (NumPy's "shapes (3,4) and (5,) not aligned").
-    """
-    x, y, dt = _operands("dot", a, b)
-    sa, sb = _shape(x), _shape(y)
-    if not sa or not sb:
-        res = _dot(x, y, (), ())
-    else:
-        ib = 0 if len(sb) == 1 else len(sb) - 2
-        if sa[-1] != sb[ib]:
-            _not_aligned("dot", sa, sb, len(sa) - 1, ib)
-        res = _dot(x, y, (len(sa) - 1,), (ib,))
-    return write_out("dot", out, res)
-
-
-# --------------------------------------------------------------------------- matmul
-
-
-@fastpath.matmul("matmul")
-def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting="same_kind",
-           order="K", dtype=None, subok=True, signature=None):
-    """Matrix product with NumPy's ``matmul`` rules (the ``@`` operator).
-
-    1-D operands are promoted to a matrix (a row for ``x1``, a column for ``x2``)
-    and the added dimension is removed from the result; dimensions before the last
-    two are batch dimensions and broadcast. Dtype: NumPy's result dtype of the
-    operands, or ``dtype``; bool gives bool.
-
-    Parameters
-    ----------
-    x1, x2 : array_like
-        At least 1-D.
-    out : Array, optional
-        Written in place.
-    dtype : dtype, optional
-        Compute and result dtype (operands cast with ``same_kind``).
-    axes, axis, keepdims, casting, order, subok, signature
-        gufunc options; only the defaults are supported (``order`` is ignored:
-        xnp arrays have no user-visible memory order).
-
-    Raises
-    ------
-    ValueError
-        An operand is 0-d, the core dimensions do not match (message names the
-        shapes), or the batch dimensions do not broadcast.
-    NotImplementedError
-        A non-default ``axes``, ``axis``, ``keepdims``, ``casting``, ``subok`` or
-        ``signature``.
-    """
-    check_unsupported("matmul", axes=(axes, None, "gufunc axes are not implemented"),
-                      axis=(axis, None, "gufunc axis is not implemented"),
-                      keepdims=(keepdims, False, "gufunc keepdims is not implemented"),
-                      casting=(casting, "same_kind", "only 'same_kind' casting"),
-                      subok=(subok, True, "xnp has no array subclasses"),
-                      signature=(signature, None, "loop signatures are NumPy-internal"))
-    x, y, dt = _operands("matmul", x1, x2, ("x1", "x2"), dtype)
-    sa, sb = _shape(x), _shape(y)
-    for i, s in enumerate((sa, sb)):
-        if not s:
-            raise ValueError(f"xnp.matmul: Input operand {i} does not have enough dimensions "
-                             f"(has 0, gufunc core with signature {_MATMUL_SIG} requires 1); "
-                             f"shapes {_fmt(sa)} and {_fmt(sb)}")
-    ib = 0 if len(sb) == 1 else len(sb) - 2
-    if sa[-1] != sb[ib]:
-        raise ValueError(
-            f"xnp.matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
-            f"signature {_MATMUL_SIG} (size {sb[ib]} is different from {sa[-1]}); shapes "
-            f"{_fmt(sa)} and {_fmt(sb)}")
-    if len(sb) <= 2:  # (..., n, k) @ (k, m) or (k,): no batch dims, no broadcasting
-        res = _dot(x, y, (len(sa) - 1,), (0,))
-    elif len(sa) == 1:  # (k,) @ (..., k, m)
-        res = _dot(x, y, (0,), (ib,))
-    else:
-        batch = broadcast_shapes("matmul", sa[:-2], sb[:-2])
-        nb = len(batch)
-        x = _broadcast_to(x, batch + sa[-2:])
-        y = _broadcast_to(y, batch + sb[-2:])
-        res = _dot(x, y, (nb + 1,), (nb,), tuple(range(nb)), tuple(range(nb)))
-    return write_out("matmul", out, res)
-
-
-# --------------------------------------------------------------------------- vdot / inner / outer
-
-
-def vdot(a, b, /):
-    """Dot product of the flattened operands, conjugating ``a`` if complex (``numpy.vdot``).
+    a : array_like, shape (..., M, M)
+        Only the lower triangle is read (the upper one with ``upper=True``).
+    upper : bool
+        Return the upper factor ``U`` with ``a = U^H @ U`` instead of the lower ``L``
+        with ``a = L @ L^H``.
 
     Returns
     -------
     Array
-        0-d, of the operands' NumPy result dtype.
+        Shape and dtype of ``a`` (ints/bool as float64); zeros in the other triangle.
 
     Raises
     ------
-    ValueError
-        The operands have different sizes.
+    numpy.linalg.LinAlgError
+        ``a`` has rank < 2 or is not square; eagerly, a matrix is not positive
+        definite. Under ``jit`` such a matrix gives an all-NaN factor instead.
+    TypeError
+        float16/bfloat16 input.
     """
-    x, y, dt = _operands("vdot", a, b)
-    ax, ay = core.aval_of(x), core.aval_of(y)
-    if ax.size != ay.size:
-        raise ValueError(f"xnp.vdot: the operands must have the same number of elements, got "
-                         f"shapes {_fmt(ax.shape)} ({ax.size}) and {_fmt(ay.shape)} ({ay.size})")
-    x, y = _ravel(x), _ravel(y)
-    if dt in kit.COMPLEX:
-        x = lax.conj(x)
-    return _dot(x, y, (0,), (0,))
+    x = stacked("cholesky", a, square=True)
+    if upper:
+        x = M.mH(x)
+    out = lax.cholesky(x, symmetrize_input=False)
+    if _nan_where_input_finite(out, x):
+        raise LinAlgError("Matrix is not positive definite")
+    return M.mH(out) if upper else out
 
 
-def inner(a, b, /):
-    """Inner product over the last axes (``numpy.inner``); a 0-d operand multiplies.
-
-    Shape: ``a.shape[:-1] + b.shape[:-1]``. No conjugation.
-
-    Raises
-    ------
-    ValueError
-        The last dimensions differ.
-    """
-    x, y, dt = _operands("inner", a, b)
-    sa, sb = _shape(x), _shape(y)
-    if not sa or not sb:
-        return _dot(x, y, (), ())
-    if sa[-1] != sb[-1]:
-        _not_aligned("inner", sa, sb, len(sa) - 1, len(sb) - 1)
-    return _dot(x, y, (len(sa) - 1,), (len(sb) - 1,))
-
-
-def outer(a, b, out=None):
-    """Outer product of the flattened operands (``numpy.outer``): shape ``(a.size, b.size)``."""
-    x, y, dt = _operands("outer", a, b)
-    return write_out("outer", out, _dot(_ravel(x), _ravel(y), (), ()))
-
-
-# --------------------------------------------------------------------------- tensordot
-
-
-def tensordot(a, b, axes=2):
-    """Sum of products over the given axes (``numpy.tensordot``).
+def qr(a, mode="reduced"):
+    """QR decomposition ``a = Q @ R`` (``numpy.linalg.qr``), batched.
 
     Parameters
     ----------
-    a, b : array_like
-    axes : int or (sequence, sequence)
-        An int ``N`` sums the last ``N`` axes of ``a`` with the first ``N`` of ``b``;
-        a pair lists the axes of ``a`` and of ``b`` (ints or sequences of equal
-        length; negative values count from the end). Static.
+    a : array_like, shape (..., M, N)
+    mode : {'reduced', 'complete', 'r'}
+        'reduced': ``Q`` (..., M, K), ``R`` (..., K, N) with ``K = min(M, N)``;
+        'complete': ``Q`` (..., M, M), ``R`` (..., M, N); 'r': ``R`` alone (reduced).
+        'raw' raises ``NotImplementedError``.
+
+    Returns
+    -------
+    QRResult(Q, R) or Array
+        dtype of ``a`` (ints/bool as float64). Signs follow LAPACK's geqrf, as NumPy.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        ``a`` has rank < 2.
+    ValueError
+        Unknown ``mode``.
+    NotImplementedError
+        ``mode='raw'`` (LAPACK's packed Householder output is not exposed).
+    """
+    if mode == "raw":
+        raise NotImplementedError("xnp.linalg.qr: mode='raw' (Householder reflectors and tau) "
+                                  "is not implemented; use 'reduced', 'complete' or 'r'.")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    x = stacked("qr", a)
+    q, r = lax.qr(x, full_matrices=mode == "complete")
+    return r if mode == "r" else QRResult(q, r)
+
+
+def eigh(a, UPLO="L"):
+    """Eigenvalues and eigenvectors of Hermitian matrices (``numpy.linalg.eigh``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+        Only the triangle named by ``UPLO`` is read.
+    UPLO : {'L', 'U'}
+
+    Returns
+    -------
+    EighResult(eigenvalues, eigenvectors)
+        Eigenvalues real (..., M), ascending; eigenvectors as columns, dtype of ``a``.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        Rank < 2 or non-square; eagerly, non-convergence (NaN under ``jit``).
+    ValueError
+        ``UPLO`` is not 'L' or 'U'.
+    """
+    lower = _uplo(UPLO)
+    x = stacked("eigh", a, square=True)
+    v, w = lax.eigh(x, lower=lower, symmetrize_input=False)
+    if _nan_where_input_finite(w, x):
+        raise LinAlgError("Eigenvalues did not converge")
+    return EighResult(w, v)
+
+
+def _uplo(UPLO) -> bool:
+    if UPLO not in ("L", "U", "l", "u"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return UPLO in ("L", "l")
+
+
+def eigvalsh(a, UPLO="L"):
+    """Eigenvalues of Hermitian matrices, ascending (``numpy.linalg.eigvalsh``); see
+    :func:`eigh` for shapes, dtypes and errors."""
+    return eigh(a, UPLO).eigenvalues
+
+
+def eig(a):
+    """Eigenvalues and right eigenvectors of general square matrices (``numpy.linalg.eig``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+
+    Returns
+    -------
+    EigResult(eigenvalues, eigenvectors)
+        Always complex (complex64 for float32/complex64 input, else complex128), also
+        when every eigenvalue is real (NumPy then returns real arrays; a data-dependent
+        dtype cannot be traced). Eigenvectors are columns of unit norm.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        Rank < 2 or non-square; eagerly, an inf/NaN entry or non-convergence (NaN
+        results under ``jit``).
+    """
+    x = stacked("eig", a, square=True)
+    _check_finite(x)
+    w, v = lax.eig(x, compute_left_eigenvectors=False)
+    check_converged("eig", w, "Eigenvalues did not converge")
+    return EigResult(w, v)
+
+
+def _check_finite(x) -> None:
+    v = concrete(x)
+    if v is not None and not np.isfinite(v).all():
+        raise LinAlgError("Array must not contain infs or NaNs")
+
+
+def eigvals(a):
+    """Eigenvalues of general square matrices (``numpy.linalg.eigvals``): always complex;
+    see :func:`eig`."""
+    x = stacked("eigvals", a, square=True)
+    _check_finite(x)
+    (w,) = lax.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=False)
+    check_converged("eigvals", w, "Eigenvalues did not converge")
+    return w
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """Singular value decomposition ``a = U @ diag(S) @ Vh`` (``numpy.linalg.svd``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, N)
+    full_matrices : bool
+        ``U`` (..., M, M) and ``Vh`` (..., N, N); else (..., M, K) and (..., K, N),
+        ``K = min(M, N)``.
+    compute_uv : bool
+        Return ``S`` alone when False.
+    hermitian : bool
+        Accepted for NumPy compatibility; the general SVD is computed (the same
+        factorisation up to the usual sign/phase freedom of the singular vectors).
+
+    Returns
+    -------
+    SVDResult(U, S, Vh) or Array
+        ``S`` real, descending; ``U``/``Vh`` dtype of ``a``.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        Rank < 2; eagerly, non-convergence or NaN input (NaN under ``jit``).
+    """
+    x = stacked("svd", a)
+    if not compute_uv:
+        s = lax.svd(x, compute_uv=False)
+        check_converged("svd", s)
+        return s
+    u, s, vh = lax.svd(x, full_matrices=bool(full_matrices))
+    check_converged("svd", s)
+    return SVDResult(u, s, vh)
+
+
+def svdvals(x, /):
+    """Singular values, descending (``numpy.linalg.svdvals``); see :func:`svd`."""
+    return svd(x, compute_uv=False)
+
+
+# --------------------------------------------------------------------------- solvers
+
+
+def solve(a, b):
+    """Solve ``a @ x = b`` (``numpy.linalg.solve``, NumPy 2 semantics).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+    b : array_like, shape (M,) or (..., M, K)
+        A 1-D ``b`` is one vector (for every matrix of ``a``); otherwise a stack of
+        matrices; batch dimensions broadcast.
 
     Returns
     -------
     Array
-        Shape: the remaining axes of ``a`` then of ``b``.
+        Shape (..., M) or (..., M, K); dtype the common linalg dtype of ``a`` and ``b``.
+        Computed by LU with partial pivoting (LAPACK getrf, as NumPy's gesv).
 
     Raises
     ------
+    numpy.linalg.LinAlgError
+        ``a`` has rank < 2 or is not square; eagerly, ``a`` is singular (an exact zero
+        pivot). Under ``jit`` a singular ``a`` gives inf/NaN.
     ValueError
-        Paired axes differ in size or number (NumPy's "shape-mismatch for sum").
-    numpy.exceptions.AxisError
-        An axis is out of range, or an int ``axes`` exceeds an operand's rank.
+        ``b``'s rows do not match ``a``.
     """
-    x, y, dt = _operands("tensordot", a, b)
-    sa, sb = _shape(x), _shape(y)
-    if isinstance(axes, numbers.Integral) and not isinstance(axes, bool):
-        n = int(axes)
-        if n < 0 or n > len(sa) or n > len(sb):
-            # NumPy raises IndexError here; AxisError is both an IndexError and a ValueError
-            raise AxisError(f"xnp.tensordot: axes={n} is out of range for operands of shapes "
-                            f"{_fmt(sa)} and {_fmt(sb)}")
-        axes_a = tuple(range(len(sa) - n, len(sa)))
-        axes_b = tuple(range(n))
-    else:
-        try:
-            axes_a, axes_b = axes
-        except (TypeError, ValueError):
-            raise TypeError(f"xnp.tensordot: `axes` must be an int or a pair of axis lists, "
-                            f"got {axes!r}") from None
-        axes_a = _axis_list(axes_a, len(sa))
-        axes_b = _axis_list(axes_b, len(sb))
-    if len(axes_a) != len(axes_b) or any(sa[i] != sb[j] for i, j in zip(axes_a, axes_b)):
-        raise ValueError(f"xnp.tensordot: shape-mismatch for sum: axes {list(axes_a)} of "
-                         f"{_fmt(sa)} vs axes {list(axes_b)} of {_fmt(sb)}")
-    return _dot(x, y, axes_a, axes_b)
+    xa = asarray_for("linalg.solve", a, "a")
+    xb = asarray_for("linalg.solve", b, "b")
+    dt = linalg_dtype("solve", result_dtype(core.aval_of(xa).strip_weak_type(),
+                                            core.aval_of(xb).strip_weak_type())[0])
+    xa = stacked("solve", xa, square=True, dtype=dt)
+    xb = cast(xb, dt)
+    a_shape, b_shape = core.aval_of(xa).shape, core.aval_of(xb).shape
+    m = a_shape[-1]
+    vector = len(b_shape) == 1
+    if vector:
+        xb = lax.expand_dims(xb, (1,))
+        b_shape = b_shape + (1,)
+    if len(b_shape) < 2 or b_shape[-2] != m:
+        raise ValueError(f"xnp.linalg.solve: `b` of shape {core.aval_of(xb).shape} does not "
+                         f"match `a` of shape {a_shape} (needs {m} rows).")
+    batch = broadcast_shapes("linalg.solve", a_shape[:-2], b_shape[:-2])
+    xa = _mn.broadcast_to(xa, batch + (m, m))
+    xb = _mn.broadcast_to(xb, batch + b_shape[-2:])
+    lu, _, perm = lax.lu(xa)
+    check_singular(lu)
+    x = lu_solve(lu, perm, xb)
+    return lax.squeeze(x, (len(batch) + 1,)) if vector else x
 
 
-def _axis_list(ax, ndim):
-    seq = [ax] if isinstance(ax, numbers.Integral) else list(ax)
-    return tuple(normalize_axis("tensordot", int(i), ndim, "axes") for i in seq)
+def _inv(x):
+    """The inverse through LU, without the eager singularity check."""
+    *batch, n, _ = core.aval_of(x).shape
+    lu, _, perm = lax.lu(x)
+    eye = lax.broadcast_in_dim(M.eye(n, core.aval_of(x).dtype), tuple(batch) + (n, n),
+                               (len(batch), len(batch) + 1))
+    return lu, lu_solve(lu, perm, eye)
 
 
-# --------------------------------------------------------------------------- vecdot
+def inv(a):
+    """Inverse of square matrices (``numpy.linalg.inv``).
 
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
 
-def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
-           signature=None, axes=None, axis=-1):
-    """Vector dot product along ``axis``, conjugating ``x1`` (``numpy.vecdot``, Array API).
-
-    The other dimensions broadcast. Shape: the broadcast of both shapes without
-    ``axis``. Dtype: NumPy's result dtype, or ``dtype``.
+    Returns
+    -------
+    Array
+        Shape of ``a``; dtype its linalg dtype (ints/bool as float64).
 
     Raises
     ------
-    ValueError
-        An operand is 0-d, the vector lengths differ, or the other dimensions do
-        not broadcast.
-    numpy.exceptions.AxisError
-        ``axis`` is out of range.
-    NotImplementedError
-        Non-default ``casting``, ``subok``, ``signature`` or ``axes``.
+    numpy.linalg.LinAlgError
+        Rank < 2 or non-square; eagerly, a singular matrix (inf/NaN under ``jit``).
     """
-    check_unsupported("vecdot", casting=(casting, "same_kind", "only 'same_kind' casting"),
-                      subok=(subok, True, "xnp has no array subclasses"),
-                      signature=(signature, None, "loop signatures are NumPy-internal"),
-                      axes=(axes, None, "use `axis`"))
-    x, y, dt = _operands("vecdot", x1, x2, ("x1", "x2"), dtype)
-    sa, sb = _shape(x), _shape(y)
-    for i, s in enumerate((sa, sb)):
-        if not s:
-            raise ValueError(f"xnp.vecdot: Input operand {i} does not have enough dimensions "
-                             f"(has 0, gufunc core with signature (n),(n)->() requires 1)")
-    ia = normalize_axis("vecdot", axis, len(sa))
-    ib = normalize_axis("vecdot", axis, len(sb))
-    if sa[ia] != sb[ib]:
-        raise ValueError(f"xnp.vecdot: Input operand 1 has a mismatch in its core dimension 0, "
-                         f"with gufunc signature (n),(n)->() (size {sb[ib]} is different from "
-                         f"{sa[ia]}); shapes {_fmt(sa)} and {_fmt(sb)}")
-    x, y = _to_last(x, ia), _to_last(y, ib)
-    batch = broadcast_shapes("vecdot", _shape(x)[:-1], _shape(y)[:-1])
-    nb = len(batch)
-    x = _broadcast_to(x, batch + (sa[ia],))
-    y = _broadcast_to(y, batch + (sb[ib],))
-    if dt in kit.COMPLEX:
-        x = lax.conj(x)
-    res = _dot(x, y, (nb,), (nb,), tuple(range(nb)), tuple(range(nb)))
-    return write_out("vecdot", out, res)
+    x = stacked("inv", a, square=True)
+    lu, out = _inv(x)
+    check_singular(lu)
+    return out
 
 
-def _to_last(x, axis):
-    n = len(_shape(x))
-    if axis == n - 1:
-        return x
-    perm = tuple(i for i in range(n) if i != axis) + (axis,)
-    return lax.transpose(x, perm)
+def _lu_diagonal_and_parity(x, lu_parts=None):
+    """(diagonal of U, +-1 permutation sign as x's real dtype) of ``x``'s LU."""
+    lu, pivots, _ = lax.lu(x) if lu_parts is None else lu_parts
+    pa = core.aval_of(pivots)
+    swaps = lax.ne(pivots, lax.iota(np.dtype(np.int32), pa.shape, pa.ndim - 1))
+    count = lax.reduce_sum(lax.convert_element_type(swaps, np.int32), (pa.ndim - 1,))
+    odd = lax.rem(count, M.scalar(2, np.int32))
+    rdt = np.finfo(core.aval_of(x).dtype).dtype
+    sign = lax.sub(M.scalar(1, rdt), lax.mul(M.scalar(2, rdt), lax.convert_element_type(odd, rdt)))
+    return M.diagonal(lu), sign
+
+
+def det(a):
+    """Determinant (``numpy.linalg.det``) from the LU factorisation.
+
+    ``a``: (..., M, M); result (...), dtype of ``a`` (ints/bool as float64). A singular
+    matrix gives 0 (no error). Raises ``numpy.linalg.LinAlgError`` for rank < 2 or
+    non-square input. The derivative is ``d det(a) = trace(adj(a) da)``, finite also
+    where ``a`` is singular.
+    """
+    x = stacked("det", a, square=True)
+    # the derivative rule is attached only where a transformation can see it
+    return _det_differentiable(x) if isinstance(x, core.Tracer) else _det(x)
+
+
+def _det(x):
+    d, sign = _lu_diagonal_and_parity(x)
+    prod = lax.reduce_prod(d, (core.aval_of(d).ndim - 1,))
+    return lax.mul(prod, cast(sign, core.aval_of(x).dtype))
+
+
+@custom_jvp
+def _det_differentiable(x):
+    return _det(x)
+
+
+@_det_differentiable.defjvp
+def _det_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    nb = M.batch_ndim(x)
+    return _det_differentiable(x), lax.reduce_sum(lax.mul(M.mT(_adjugate(x)), t), (nb, nb + 1))
+
+
+def _adjugate(x):
+    """``adj(x) = det(x) inv(x)`` of square ``x`` (..., n, n), also where ``x`` is singular.
+
+    With ``P x = L U``: ``adj(x) = sign(P) adj(U) L^-1 P``. Let ``W`` be the inverse of ``U``
+    with its zero pivots ``k1 < ... < km`` set to 1 and ``D`` the product of the nonzero
+    pivots: ``adj(U) = D W`` when there is none, else the part of ``det(U) U^-1`` through
+    every zero pivot, ``D W[k1,k2] ... W[k(m-1),km] W[:, k1] W[km, :]`` (rank one).
+    """
+    aval = core.aval_of(x)
+    dt, shape, n, nb = aval.dtype, aval.shape, aval.shape[-1], aval.ndim - 2
+    vec, batch, i32 = shape[:-1], tuple(range(nb)), np.dtype(np.int32)
+
+    def full(value, dtype, shp):
+        return lax.broadcast_in_dim(M.scalar(value, dtype), shp, ())
+
+    def along(v, dims):  # a (..., n) or (...) value broadcast to the matrix shape
+        return lax.broadcast_in_dim(v, shape, dims)
+
+    def pick(mask, m):  # per row of m: the sum of its entries where mask
+        return lax.reduce_sum(lax.select(mask, m, full(0, dt, shape)), (nb + 1,))
+
+    lu, pivots, perm = lax.lu(x)
+    d, sign = _lu_diagonal_and_parity(x, (lu, pivots, perm))
+    zpiv = lax.eq(d, M.scalar(0, dt))
+    rows = along(lax.iota(i32, (n, n), 0), (nb, nb + 1))
+    cols = along(lax.iota(i32, (n, n), 1), (nb, nb + 1))
+    zero_col = along(zpiv, batch + (nb + 1,))  # column j is a zero pivot
+    eye = lax.convert_element_type(lax.eq(rows, cols), dt)
+    u1 = lax.select(lax.and_(lax.eq(rows, cols), zero_col), full(1, dt, shape), lu)
+    w = lax.triangular_solve(u1, eye, left_side=True, lower=False)
+    nonzero = lax.reduce_prod(lax.select(zpiv, full(1, dt, vec), d), (nb,))
+    # nxt[k]: the first zero pivot after k (n if none); chain: W[k, nxt[k]] over linked k
+    later = lax.and_(zero_col, lax.gt(cols, rows))
+    nxt = lax.reduce_min(lax.select(later, cols, full(n, i32, shape)), (nb + 1,))
+    w_next = pick(lax.eq(cols, along(nxt, batch + (nb,))), w)
+    linked = lax.and_(zpiv, lax.lt(nxt, M.scalar(n, i32)))
+    chain = lax.reduce_prod(lax.select(linked, w_next, full(1, dt, vec)), (nb,))
+    idx = lax.iota(i32, vec, nb)
+    k1 = lax.reduce_min(lax.select(zpiv, idx, full(n, i32, vec)), (nb,))
+    km = lax.reduce_max(lax.select(zpiv, idx, full(-1, i32, vec)), (nb,))
+    col_k1 = pick(lax.eq(cols, along(k1, batch)), w)  # W[:, k1]
+    row_km = pick(lax.eq(cols, along(km, batch)), M.mT(w))  # W[km, :]
+    outer = lax.mul(along(col_k1, batch + (nb,)), along(row_km, batch + (nb + 1,)))
+    singular = along(lax.reduce_or(zpiv, (nb,)), batch)
+    adj_u = lax.select(singular, lax.mul(outer, along(chain, batch)), w)
+    adj_u = lax.mul(adj_u, along(lax.mul(nonzero, cast(sign, dt)), batch))
+    p = M.row_permutation(perm, eye)  # P x = x[perm]
+    return M.matmul(adj_u, lax.triangular_solve(lu, p, left_side=True, lower=True,
+                                                unit_diagonal=True))
+
+
+def slogdet(a):
+    """Sign and natural log of the absolute determinant (``numpy.linalg.slogdet``).
+
+    ``a``: (..., M, M). Returns ``SlogdetResult(sign, logabsdet)``: ``sign`` of ``a``'s
+    dtype (+-1 or 0 for real input, of unit modulus or 0 for complex), ``logabsdet``
+    real (``-inf`` for a singular matrix). Raises ``numpy.linalg.LinAlgError`` for rank
+    < 2 or non-square input. The derivative of ``logabsdet`` is ``tr(inv(a) da)``; at a
+    singular matrix it is NaN (its one-sided limits are +inf and -inf), in forward and
+    reverse mode alike.
+    """
+    x = stacked("slogdet", a, square=True)
+    # the derivative rule is attached only where a transformation can see it
+    return SlogdetResult(*(_slogdet_differentiable(x) if isinstance(x, core.Tracer)
+                           else _slogdet(x)))
+
+
+@custom_jvp
+def _slogdet_differentiable(x):
+    return _slogdet(x)
+
+
+@_slogdet_differentiable.defjvp
+def _slogdet_jvp(primals, tangents):
+    # the chain rule through the LU pivots, NaN where the matrix is singular (there the
+    # value -inf is a constant, whose tangent would be 0 while the cotangent is NaN)
+    (sgn, lad), (dsgn, dlad) = jvp(_slogdet, primals, tangents)
+    rdt = core.aval_of(lad).dtype
+    sa = core.aval_of(sgn)
+    if sa.dtype.kind != "c":
+        # a real sign is piecewise constant: its tangent is a constant 0 (as JAX's), so no
+        # cotangent reaches the pivots' product, where the chain rule is 0 * inf at a
+        # singular matrix
+        dsgn = lax.broadcast_in_dim(M.scalar(0, sa.dtype), sa.shape, ())
+    scale = lax.select_n(lax.eq(lad, M.scalar(-np.inf, rdt)), M.scalar(1, rdt),
+                         M.scalar(np.nan, rdt))
+    return (sgn, lad), (dsgn, lax.mul(dlad, scale))
+
+
+def _slogdet(x):
+    dt = core.aval_of(x).dtype
+    d, sign = _lu_diagonal_and_parity(x)
+    absd = lax.abs(d)
+    rdt = core.aval_of(absd).dtype
+    axis = (core.aval_of(d).ndim - 1,)
+    zero = lax.eq(absd, M.scalar(0, rdt))
+    safe = lax.select_n(zero, absd, M.scalar(1, rdt))
+    # log of the nonzero pivots only: -inf for a singular matrix without log(0)'s
+    # RuntimeWarning (NumPy's slogdet does not warn)
+    singular = lax.reduce_or(zero, axis)
+    logabsdet = lax.select_n(singular, lax.reduce_sum(lax.log(safe), axis),
+                             M.scalar(-np.inf, rdt))
+    unit = lax.select_n(zero, lax.div(d, cast(safe, dt)), M.scalar(0, dt))
+    # a singular matrix's sign is +0 (NumPy's), not the -0 of 0 * (-1)
+    sgn = lax.select_n(singular, lax.mul(lax.reduce_prod(unit, axis), cast(sign, dt)),
+                       M.scalar(0, dt))
+    return sgn, logabsdet

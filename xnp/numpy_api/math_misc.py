@@ -20,7 +20,7 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import cumulative as _cu
 from xnp.numpy_api import elementwise as _ew
-from xnp.numpy_api import linalg as _la
+from xnp.numpy_api import products as _la
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
@@ -624,7 +624,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     numpy.exceptions.AxisError
         An axis is out of range.
     """
-    from xnp.numpy_api import np_linalg_norms as _nl  # noqa: PLC0415
+    from xnp.numpy_api import linalg_norms as _nl  # noqa: PLC0415
 
     if axis is not None:
         axisa = axisb = axisc = axis

@@ -248,7 +248,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     NumPy; differentiable in ``x``, ``y`` and ``w``. NumPy's ``RankWarning`` for a
     rank-deficient fit is issued eagerly only.
     """
-    from xnp.numpy_api import np_linalg, np_linalg_norms  # noqa: PLC0415
+    from xnp.numpy_api import linalg, linalg_norms  # noqa: PLC0415
 
     order = operator.index(deg) + 1
     xs = _float(_asarray("polyfit", x, "x"))
@@ -280,7 +280,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         rhs = lax.mul(rhs, lax.broadcast_in_dim(ws, ay.shape, (0,)))
     scale = lax.sqrt(lax.reduce_sum(lax.mul(lhs, lhs), (0,)))
     lhs = lax.div(lhs, lax.broadcast_in_dim(scale, (m, order), (1,)))
-    c, resids, rank, s = np_linalg_norms.lstsq(lhs, rhs, rcond)
+    c, resids, rank, s = linalg_norms.lstsq(lhs, rhs, rcond)
     c = lax.div(c, lax.broadcast_in_dim(scale, core.aval_of(c).shape, (0,)))
     known = _concrete(rank)
     if known is not None and int(known) != order and not full:
@@ -290,7 +290,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         return c, resids, rank, s, rcond
     if not cov:
         return c
-    vbase = np_linalg.inv(lax.dot_general(lhs, lhs, (((0,), (0,)), ((), ()))))
+    vbase = linalg.inv(lax.dot_general(lhs, lhs, (((0,), (0,)), ((), ()))))
     vbase = lax.div(vbase, lax.mul(lax.broadcast_in_dim(scale, (order, order), (0,)),
                                    lax.broadcast_in_dim(scale, (order, order), (1,))))
     if cov == "unscaled":
@@ -335,7 +335,7 @@ def roots(p, *, strip_zeros=True):
     xnp.errors.ConcretizationTypeError
         Traced ``p`` with ``strip_zeros=True``.
     """
-    from xnp.numpy_api import np_linalg  # noqa: PLC0415
+    from xnp.numpy_api import linalg  # noqa: PLC0415
 
     c = _float(_atleast_1d("roots", p))
     if core.aval_of(c).ndim != 1:
@@ -359,7 +359,7 @@ def roots(p, *, strip_zeros=True):
         top = lax.reshape(lax.div(lax.neg(c[1:]), lax.broadcast_in_dim(c[0], (n - 1,), ())),
                           (1, n - 1))
         below = core.lift(np.eye(n - 2, n - 1, dtype=dt))
-        r = np_linalg.eigvals(lax.concatenate([top, below], 0))
+        r = linalg.eigvals(lax.concatenate([top, below], 0))
     else:
         r = core.lift(np.zeros(0, cdt))
     r = lax.concatenate([r, core.lift(np.zeros(trailing, cdt))], 0) if trailing else r
@@ -382,12 +382,12 @@ def poly(seq_of_zeros):
     ValueError
         Input that is neither 1-D nor a non-empty square 2-D array.
     """
-    from xnp.numpy_api import np_linalg  # noqa: PLC0415
+    from xnp.numpy_api import linalg  # noqa: PLC0415
 
     z = _atleast_1d("poly", seq_of_zeros, "seq_of_zeros")
     sh = core.aval_of(z).shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
-        z = np_linalg.eigvals(z)
+        z = linalg.eigvals(z)
     elif len(sh) == 1:
         z = _float(z)
     else:

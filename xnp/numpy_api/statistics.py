@@ -18,7 +18,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
 from xnp.numpy_api import elementwise as _ew
 from xnp.numpy_api import indexing as _ix
-from xnp.numpy_api import linalg as _la
+from xnp.numpy_api import products as _la
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api.nan_functions import _concrete

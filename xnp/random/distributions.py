@@ -32,7 +32,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api import cumulative as _cumulative
 from xnp.numpy_api import elementwise as _elementwise
 from xnp.numpy_api import indexing as _indexing
-from xnp.numpy_api import linalg as _linalg
+from xnp.numpy_api import products as _linalg
 from xnp.numpy_api import reductions as _reductions
 from xnp.numpy_api import sorting as _sorting
 from xnp.numpy_api.dtypes import finfo, iinfo

@@ -1,7 +1,7 @@
 """``xnp.linalg`` continued: norms, condition numbers, rank, least squares, the
 pseudo-inverse and the products/utilities ``numpy.linalg`` offers (``matrix_power``,
 ``multi_dot``, ``cross``, ``trace``, ``diagonal``, ``outer``, ``tensorsolve``,
-``tensorinv``). Compositions of :mod:`xnp.numpy_api.np_linalg` and the NumPy surface;
+``tensorinv``). Compositions of :mod:`xnp.numpy_api.linalg` and the NumPy surface;
 the common rules are in that module's docstring.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 from xnp import lax
 from xnp.lax import _matrix as M
 from xnp.numpy_api import elementwise as _ew
-from xnp.numpy_api import linalg as _products
+from xnp.numpy_api import products as _products
 from xnp.numpy_api._shape_views import read_only_view
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
@@ -22,7 +22,7 @@ from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api._util import (asarray_for, binary_operands, normalize_axis, normalize_axes,
                                  write_out)
-from xnp.numpy_api.np_linalg import (LinAlgError, _inv, cast, check_converged, concrete, inv,
+from xnp.numpy_api.linalg import (LinAlgError, _inv, cast, check_converged, concrete, inv,
                                      linalg_dtype, solve, stacked, svd)
 from xnp.tracing import core
 
@@ -233,7 +233,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         return cast(_rd.any(_lg.not_equal(xv, 0)), np.dtype(np.int64))
     xv = stacked("matrix_rank", xv)
     if hermitian:
-        from xnp.numpy_api.np_linalg import eigvalsh  # noqa: PLC0415
+        from xnp.numpy_api.linalg import eigvalsh  # noqa: PLC0415
 
         s = _ew.abs(eigvalsh(xv))
     else:

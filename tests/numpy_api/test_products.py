@@ -1,0 +1,182 @@
+"""NumPy-surface tests of ``xnp/numpy_api/products.py`` (dot, matmul, vdot, inner, outer,
+tensordot, vecdot) against NumPy: every shape case of each function, dtype promotion,
+bool products, errors with NumPy's classes, and the jaxpr of a ``dot``."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import ALL, NUMERIC, assert_allclose, check_vs_numpy, grid, make_array
+
+# (shape of a, shape of b): scalars, vectors, matrices, stacks, empty dims, mismatches
+DOT_SHAPES = [
+    ((), ()), ((), (3,)), ((2, 3), ()), ((4,), (4,)), ((0,), (0,)), ((3, 4), (4,)),
+    ((3, 4), (4, 5)), ((2, 3, 4), (4,)), ((2, 3, 4), (4, 5)), ((2, 3, 4), (5, 4, 2)),
+    ((4,), (4, 2)), ((0, 4), (4, 3)), ((3, 0), (0, 2)), ((3, 4), (5,)), ((2, 3, 4), (2, 5, 3)),
+]
+MATMUL_SHAPES = [
+    ((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 5)), ((3, 4), (4, 5)), ((2, 3, 4), (4, 5)),
+    ((2, 3, 4), (4,)), ((4,), (2, 4, 5)), ((3, 4), (2, 4, 5)), ((2, 3, 4), (2, 4, 5)),
+    ((2, 1, 3, 4), (5, 4, 2)), ((1, 3, 4), (6, 4, 2)), ((0, 3, 4), (4, 2)), ((3, 0), (0, 2)),
+    ((3, 4), (5, 2)), ((4,), (5,)), ((), (3,)), ((3,), ()), ((2, 3, 4), (3, 4, 2)),
+]
+INNER_SHAPES = [((), (3,)), ((4,), (4,)), ((2, 4), (4,)), ((2, 4), (3, 4)), ((2, 3, 4), (5, 4)),
+                ((0, 4), (2, 4)), ((3,), (4,))]
+VECDOT_SHAPES = [((4,), (4,)), ((3, 4), (4,)), ((2, 1, 4), (3, 4)), ((0, 4), (4,)),
+                 ((3, 4), (3, 5)), ((), (3,)), ((2, 3), (4, 3))]
+
+
+# ml_dtypes registers numpy.matmul/vecdot loops bfloat16 x bfloat16 -> float32; xnp keeps the
+# promoted operand dtype (bfloat16), as numpy.dot does (test_bfloat16_matmul_keeps_dtype).
+NO_BF16 = [d for d in ALL if d.name != "bfloat16"]
+NUMERIC_NO_BF16 = [d for d in NUMERIC if d in NO_BF16]
+
+
+def _pair(case, rng):
+    a_shape, b_shape = case.shapes
+    return make_array(rng, a_shape, case.dtype), make_array(rng, b_shape, case.dtype)
+
+
+@pytest.mark.parametrize("case", grid(shapes=DOT_SHAPES, dtype=ALL, n=60, seed=11))
+def test_dot_matches_numpy(case, rng):
+    check_vs_numpy(lambda xp, a, b: xp.dot(a, b), *_pair(case, rng), kind="reduction")
+
+
+@pytest.mark.parametrize("case", grid(shapes=MATMUL_SHAPES, dtype=NO_BF16, n=60, seed=12))
+def test_matmul_matches_numpy(case, rng):
+    check_vs_numpy(lambda xp, a, b: xp.matmul(a, b), *_pair(case, rng), kind="reduction")
+
+
+@pytest.mark.parametrize("fname", ["inner", "outer", "vdot"])
+@pytest.mark.parametrize("case", grid(shapes=INNER_SHAPES, dtype=ALL, n=20, seed=13))
+def test_inner_outer_vdot_match_numpy(fname, case, rng):
+    check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), *_pair(case, rng),
+                   kind="reduction")
+
+
+@pytest.mark.parametrize("case", grid(shapes=VECDOT_SHAPES, dtype=NUMERIC_NO_BF16,
+                                      axis=[-1, 0], n=20, seed=14))
+def test_vecdot_matches_numpy(case, rng):
+    check_vs_numpy(lambda xp, a, b: xp.vecdot(a, b, axis=case.axis), *_pair(case, rng),
+                   kind="reduction")
+
+
+@pytest.mark.parametrize("shapes,axes", [
+    (((3, 4), (4, 5)), 1), (((2, 3, 4), (3, 4, 5)), 2), (((2, 3), (4,)), 0),
+    (((2, 3, 4), (4, 3, 2)), ([1, 2], [1, 0])), (((2, 3, 4), (4, 2)), (-1, 0)),
+    (((3, 4), (4, 5)), 3), (((3, 4), (5, 4)), 1), (((3, 4), (4, 3)), ([0], [0, 1])),
+    (((3, 4), (4, 5)), ([2], [0])), (((0, 4), (4, 0)), 1), (((), ()), 0),
+])
+def test_tensordot_matches_numpy(shapes, axes, rng):
+    a = make_array(rng, shapes[0], np.float64)
+    b = make_array(rng, shapes[1], np.float64)
+    check_vs_numpy(lambda xp, a, b: xp.tensordot(a, b, axes=axes), a, b, kind="reduction")
+
+
+# --------------------------------------------------------------------------- promotion
+
+
+@pytest.mark.parametrize("fname", ["dot", "matmul", "inner", "vdot", "outer"])
+@pytest.mark.parametrize("dtypes", [(np.int8, np.uint8), (np.int32, np.float32),
+                                    (np.float16, np.float32), (np.bool_, np.int16),
+                                    (np.float32, np.complex64), (np.int64, np.uint64)])
+def test_mixed_dtypes_promote_like_numpy(fname, dtypes, rng):
+    a = make_array(rng, (3,), dtypes[0])
+    b = make_array(rng, (3,), dtypes[1])
+    check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), a, b, kind="reduction")
+
+
+def test_python_scalars_are_not_weak(rng):
+    a = make_array(rng, (3,), np.int8)
+    check_vs_numpy(lambda xp, a: xp.dot(2, a), a)  # NumPy: int64, not int8
+    f = make_array(rng, (3,), np.float32)
+    check_vs_numpy(lambda xp, f: xp.dot(f, 2.5), f)  # float64
+    check_vs_numpy(lambda xp: xp.inner(2, 3))
+
+
+def test_bfloat16_matmul_keeps_dtype(rng):
+    a = make_array(rng, (3, 4), ml_dtypes.bfloat16)
+    b = make_array(rng, (4, 2), ml_dtypes.bfloat16)
+    expected = np.matmul(a, b).astype(ml_dtypes.bfloat16)
+    for fn in (xnp.matmul, xnp.jit(xnp.matmul)):
+        res = fn(a, b)
+        assert res.dtype == ml_dtypes.bfloat16
+        assert_allclose(res, expected, kind="reduction")
+
+
+def test_matmul_dtype_argument(rng):
+    a = make_array(rng, (3, 4), np.int16)
+    b = make_array(rng, (4, 2), np.int16)
+    check_vs_numpy(lambda xp, a, b: xp.matmul(a, b, dtype=np.float64), a, b, kind="reduction")
+    with pytest.raises(TypeError, match="same_kind"):
+        xnp.matmul(np.ones((2, 2)), np.ones((2, 2)), dtype=np.int32)
+    b = np.arange(4.0).reshape(2, 2)   # the gufunc axes= (xnp.matmul is a ufunc object)
+    assert_allclose(xnp.matmul(np.ones((2, 2)), b, axes=[(0, 1), (1, 0), (1, 0)]),
+                    np.matmul(np.ones((2, 2)), b, axes=[(0, 1), (1, 0), (1, 0)]))
+
+
+def test_out_argument(rng):
+    a, b = make_array(rng, (3, 4), np.float64), make_array(rng, (4,), np.float64)
+    out = xnp.zeros(3)
+    assert xnp.dot(a, b, out=out) is out
+    np.testing.assert_allclose(np.asarray(out), a @ b)
+
+
+def test_matmul_operator(rng):
+    a, b = make_array(rng, (2, 3, 4), np.float32), make_array(rng, (4, 2), np.float32)
+    check_vs_numpy(lambda xp, a, b: a @ b, a, b, kind="reduction")
+    check_vs_numpy(lambda xp, a, b: a.dot(b), a, b, kind="reduction")
+
+
+def test_integer_overflow_wraps_like_numpy():
+    a = np.full((2, 40), 100, np.int8)
+    b = np.full((40, 3), 7, np.int8)
+    check_vs_numpy(lambda xp, a, b: xp.matmul(a, b), a, b)
+    check_vs_numpy(lambda xp, a, b: xp.dot(a.astype(np.uint8), b.astype(np.uint8)), a, b)
+
+
+# --------------------------------------------------------------------------- errors and jaxprs
+
+
+def test_error_messages():
+    with pytest.raises(ValueError, match=r"xnp.matmul: Input operand 1 has a mismatch in its "
+                                         r"core dimension 0.*\(3,4\) and \(5,2\)"):
+        xnp.matmul(xnp.ones((3, 4)), xnp.ones((5, 2)))
+    with pytest.raises(ValueError, match=r"xnp.dot: shapes \(3,4\) and \(5,\) not aligned"):
+        xnp.jit(xnp.dot)(np.ones((3, 4)), np.ones(5))
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        xnp.matmul(1.0, xnp.ones(3))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        xnp.matmul(xnp.ones((2, 3, 4)), xnp.ones((3, 4, 2)))
+    with pytest.raises(ValueError, match="same number of elements"):
+        xnp.vdot(xnp.ones(3), xnp.ones(4))
+
+
+def _norm(text):
+    return " ".join(str(text).split())
+
+
+def test_dot_jaxpr_exact():
+    np.random.seed(0)
+    x = np.random.randn(3, 4)
+    y = np.random.randn(4)
+    j = xnp.make_jaxpr(lambda x, y: xnp.dot(x + 1, y + 1))(x, y)
+    expected = """{ lambda ; a:f64[3,4] b:f64[4]. let
+    c:f64[3,4] = add a 1.0:f64[]
+    d:f64[4] = add b 1.0:f64[]
+    e:f64[3] = dot_general[
+      dimension_numbers=(([1], [0]), ([], []))
+      preferred_element_type=float64
+    ] c d
+  in (e,) }"""
+    assert str(j) == expected
+    out = xnp.jit(lambda x, y: xnp.dot(x + 1, y + 1))(x, y)
+    np.testing.assert_allclose(np.asarray(out), np.dot(x + 1, y + 1), rtol=1e-12)
+
+
+def test_lowering_uses_highest_precision():
+    text = xnp.jit(xnp.matmul).lower(np.ones((2, 3, 4), np.float32),
+                                     np.ones((2, 4, 5), np.float32)).as_text()
+    assert "stablehlo.dot_general" in text and "HIGHEST" in text
+    assert "batching_dims = [0] x [0]" in text and "contracting_dims = [2] x [1]" in text

@@ -27,7 +27,7 @@ import pytest
 
 import xnp
 import xnp as xp
-import xnp.core
+import xnp.extend
 from xnp import errors
 from xnp.tracing import partial_eval
 
@@ -160,7 +160,7 @@ def test_S04_tracer_metadata_is_static():
 
 
 def test_S04_shaped_array():
-    SA = xnp.core.ShapedArray
+    SA = xnp.extend.ShapedArray
     assert SA((3, 4), np.float32) == SA((3, 4), np.float32)
     assert hash(SA((3, 4), np.float32)) == hash(SA((3, 4), np.float32))
     assert SA((3, 4), np.float32) != SA((3, 4), np.float32, weak_type=True)
@@ -240,7 +240,7 @@ def test_S07_closed_jaxpr_api():
     assert j.consts == []
     assert str(j.in_avals) == "[ShapedArray(float64[3,4]), ShapedArray(float64[4])]"
     assert str(j.out_avals) == "[ShapedArray(float64[3])]"
-    assert isinstance(j.jaxpr, xnp.core.Jaxpr)
+    assert isinstance(j.jaxpr, xnp.extend.Jaxpr)
     assert type(j).__name__ == "ClosedJaxpr"
 
 
@@ -327,7 +327,7 @@ def test_S11_constvars_and_staged_constants():
     j2 = xnp.make_jaxpr(lambda x: x + xp.arange(3.0))(np.ones(3))
     eqns = j2.eqns
     assert [e.primitive.name for e in eqns] == ["iota", "add"]
-    assert eqns[0].outvars[0].aval == xnp.core.ShapedArray((3,), np.float64)
+    assert eqns[0].outvars[0].aval == xnp.extend.ShapedArray((3,), np.float64)
     t = norm(str(j2))
     assert t.startswith("{ lambda ; a:f64[3]. let b:f64[3] = iota[")
     assert t.endswith("c:f64[3] = add a b in (c,) }")
@@ -517,7 +517,7 @@ def test_S20_numpy_shape_arithmetic():
     np.testing.assert_array_equal(np.asarray(r), np.ones(6))
     j = xnp.make_jaxpr(f.__wrapped__)(xp.ones((2, 3)))
     assert prim_names(j) == ["reshape"]
-    assert j.eqns[0].outvars[0].aval == xnp.core.ShapedArray((6,), np.float64)
+    assert j.eqns[0].outvars[0].aval == xnp.extend.ShapedArray((6,), np.float64)
     t = norm(str(j))
     assert t.startswith("{ lambda ; a:f64[2,3]. let b:f64[6] = reshape")
     assert t.endswith("a in (b,) }") and "new_sizes=(6,)" in t
@@ -1093,9 +1093,9 @@ def test_S36_mask_is_staged_jaxpr():
     x = np.arange(12).reshape((3, 4))
     j = xnp.make_jaxpr(f.__wrapped__)(x)
     avals = [v.aval for v in j.jaxpr.constvars]
-    assert xnp.core.ShapedArray((3, 4), np.bool_) not in avals
+    assert xnp.extend.ShapedArray((3, 4), np.bool_) not in avals
     eqns = j.eqns
-    SA = xnp.core.ShapedArray
+    SA = xnp.extend.ShapedArray
 
     def find(pred, start):
         for k in range(start, len(eqns)):
@@ -1138,7 +1138,7 @@ def test_S37_numpy_mask_is_a_constant():
     f = _select_tril_np()
     x = np.arange(12).reshape((3, 4))
     j = xnp.make_jaxpr(f.__wrapped__)(x)
-    assert xnp.core.ShapedArray((3, 4), np.bool_) in [v.aval for v in j.jaxpr.constvars]
+    assert xnp.extend.ShapedArray((3, 4), np.bool_) in [v.aval for v in j.jaxpr.constvars]
     assert "iota" not in prim_names(j) and "gt" not in prim_names(j)
     text = f.lower(x).as_text()
     assert ("stablehlo.constant dense<[[false, false, false, false], [true, false, false, false], "

@@ -7,11 +7,10 @@ traces a function into a jaxpr and compiles it with XLA.
 from xnp import config
 from xnp import tracing as _tracing  # noqa: F401
 from xnp import lax
-from xnp.backends import numpy as _numpy_backend  # noqa: F401  (registers the eager backend)
-from xnp.backends import xla as _xla_backend  # noqa: F401  (registers the jit backend)
 from xnp import numpy_api as _numpy_api  # noqa: F401  (imports every topic module)
-from xnp import array as _array_module  # noqa: F401  (installs Array/Tracer methods)
-from xnp import core
+from xnp import _wiring
+_wiring.connect()  # the backends, lax and numpy_api connected to xnp.tracing (xnp/_wiring.py)
+from xnp import extend
 from xnp.tracing import errors
 from xnp.tracing.partial_eval import checking_leaks
 from xnp.tracing import pytree as tree_util
@@ -31,7 +30,7 @@ from xnp.distributed import (device_count, local_device_count, local_devices,
                              make_array_from_process_local_data,
                              make_array_from_single_device_arrays, process_count, process_index)
 
-__all__ = ["config", "lax", "core", "errors", "tree_util", "ShapeDtypeStruct", "Array", "ndarray", "jit",
+__all__ = ["config", "lax", "extend", "errors", "tree_util", "ShapeDtypeStruct", "Array", "ndarray", "jit",
            "make_jaxpr", "checking_leaks", "grad", "hessian", "jacfwd", "jacrev", "jvp",
            "linearize", "value_and_grad", "vjp", "vmap", "stop_gradient", "custom_jvp",
            "custom_vjp", "sharding", "device_put", "devices", "shard_map", "distributed",

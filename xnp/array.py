@@ -735,8 +735,9 @@ def _concrete_read(name, fn):
     return read
 
 
-def _install() -> None:
-    """Give ``Array`` and ``Tracer`` the shared methods, and ``Array`` its eager protocols."""
+def install() -> None:
+    """Give ``Array`` and ``Tracer`` the shared methods, and ``Array`` its eager protocols
+    (run once, by ``xnp._wiring.connect``)."""
     for cls in (Array, Tracer):
         for name, member in vars(ArrayMethods).items():
             if name.startswith("__") and name in ("__module__", "__qualname__", "__doc__",
@@ -791,6 +792,3 @@ def _install() -> None:
     # last, over the final fast paths: the arithmetic operators in C where it is built
     fastpath.install_native_operators(Array, {n: _FAST_BINARY_OPERATORS[n][0]
                                               for n in fastpath.NATIVE_OPERATORS})
-
-
-_install()

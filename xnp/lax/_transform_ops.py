@@ -1,8 +1,7 @@
-"""The lax operations the AD and batching traces need (registered with
-:mod:`xnp.tracing`, which may not import lax): tangent addition, zeros of an aval,
-conversion to an aval,
-moving a batch axis, broadcasting an unbatched value along a new axis and summing
-over one."""
+"""The lax operations the AD and batching traces need (:mod:`xnp.tracing`, which may not
+import lax, is handed them by ``xnp._wiring.connect``): tangent addition, zeros of an
+aval, conversion to an aval, moving a batch axis, broadcasting an unbatched value along a
+new axis and summing over one."""
 
 from __future__ import annotations
 
@@ -10,8 +9,6 @@ import numpy as np
 
 from xnp.lax import elementwise, reductions, shape_ops
 from xnp.tracing import ShapedArray, core
-from xnp.tracing.ad import register_tangent_ops
-from xnp.tracing.batching import register_batch_ops
 
 __all__ = ["add_any", "zeros", "convert", "moveaxis", "broadcast_along", "sum_axis"]
 
@@ -50,7 +47,3 @@ def broadcast_along(x, size: int, axis: int):
 def sum_axis(x, axis: int):
     """Sum over one axis (the transpose of ``broadcast_along``)."""
     return reductions.reduce_sum(x, (axis,))
-
-
-register_tangent_ops(add=add_any, zeros=zeros, convert=convert)
-register_batch_ops(moveaxis=moveaxis, broadcast=broadcast_along, sum_axis=sum_axis)

@@ -64,8 +64,8 @@ _INEXACT_KINDS = frozenset("fc")
 
 def refresh() -> None:
     """Turn the fast path on while the eager backend computes with NumPy
-    (``computes_with_numpy``), off otherwise; run at import and after each update of the
-    ``eager_backend`` option (through ``config.watch``).
+    (``computes_with_numpy``), off otherwise; run by ``xnp._wiring.connect`` and after
+    each update of the ``eager_backend`` option (through ``config.watch``).
 
     The tables are emptied first and set last, so a thread running an eager call
     meanwhile takes the full path instead of pairing one backend's function with the
@@ -86,8 +86,7 @@ def refresh() -> None:
     _TABLE[0] = FAST_OPS
 
 
-config.watch("eager_backend", lambda name: refresh())
-refresh()
+config.watch("eager_backend", lambda name: refresh())  # first run by xnp._wiring.connect
 
 
 def _scalar_fits(v, scalar) -> bool:

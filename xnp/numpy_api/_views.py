@@ -187,11 +187,6 @@ def rebind(t, new, skip=None) -> None:
     _replay_views(t, skip)
 
 
-# a jitted function that updates a traced argument in place, called inside another
-# transformation, rebinds that argument through this (xnp.tracing cannot import numpy_api)
-core.register_in_place_writer(rebind)
-
-
 def is_write_back_of(x, value, entries) -> bool:
     """Whether ``x[entries] = value`` is the tail of ``x[idx] op= y``: ``value`` is a view
     ``x[entries]`` read from ``x``'s current value, already written through."""
@@ -354,5 +349,3 @@ def _adopt_tracer(x, trace, scope):
     follow(root, new_root)
     return _rebound.resolve(x)
 
-
-_rebound.register_adopter(adopt)

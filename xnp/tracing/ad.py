@@ -29,7 +29,7 @@ from typing import Callable
 
 import numpy as np
 
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import Jaxpr, Literal
 
@@ -66,8 +66,10 @@ def is_undefined_primal(x) -> bool:
     return type(x) is UndefinedPrimal
 
 
-# add/zeros are primitives of xnp.lax, which registers them here (tracing imports nothing above it)
-_OPS: dict = {}
+# add/zeros/convert are xnp.lax operations (xnp.lax._transform_ops), which the tracing layer
+# may not import: xnp._wiring.connect sets them here
+_OPS: dict = dict.fromkeys(("add", "zeros", "convert"), errors.not_connected(
+    "the tangent arithmetic of xnp.tracing.ad", "ad.register_tangent_ops"))
 
 
 def register_tangent_ops(*, add: Callable, zeros: Callable, convert: Callable) -> None:

@@ -5,19 +5,19 @@ through which NumPy's ``ndarray`` constructor and subclass protocol reach it.
 ``ArrayBase(value, weak_type=False, dev=None, aval=None)`` is how xnp makes an array; the
 same call with a shape first (an int, a sequence, one of the registered shape classes),
 NumPy's keywords or more than four arguments is NumPy's ``ndarray(shape, dtype, buffer,
-offset, strides, order)``, handed to the constructor :mod:`xnp.ndarray_class` registers.
+offset, strides, order)``, handed to :mod:`xnp.ndarray_class`'s constructor (set by ``xnp._wiring.connect``).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+from xnp.tracing.errors import not_connected
+
 __all__ = ["ArrayBase", "FastFunc", "register_ndarray_hooks", "subclass_hook"]
 
-
-def _unset_hook(*args, **kwargs):
-    raise NotImplementedError("xnp: import xnp, not xnp.tracing, to make xnp.ndarray(...)")
-
+_unset_hook = not_connected("NumPy's ndarray constructor and subclass protocol",
+                            "array_base.register_ndarray_hooks")
 
 #: NumPy's constructor ``fn(self, *args, **kwargs)``, the classes of a shape, and
 #: ``fn(cls)`` run for each user subclass (the C base class keeps its own copy of the

@@ -18,7 +18,10 @@ __all__ = ["BatchTrace", "BatchTracer", "batch_call", "batch_call_dims", "regist
 
 not_mapped = None
 
-_OPS: dict = {}
+# xnp.lax operations (xnp.lax._transform_ops), which the tracing layer may not import:
+# xnp._wiring.connect sets them here
+_OPS: dict = dict.fromkeys(("moveaxis", "broadcast", "sum_axis"), errors.not_connected(
+    "the batch-axis operations of xnp.tracing.batching", "batching.register_batch_ops"))
 
 
 def register_batch_ops(*, moveaxis, broadcast, sum_axis) -> None:

@@ -32,7 +32,7 @@ from typing import Any, Callable
 import numpy as np
 
 from xnp import config as _config
-from xnp._default_dtypes import PYTHON_SCALAR_TYPES, python_scalar_dtype, scalar_to_ndarray
+from xnp._default_dtypes import PYTHON_SCALAR_TYPES, python_scalar_dtype
 from xnp.tracing import errors
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
@@ -44,8 +44,8 @@ from xnp.tracing.array_base import subclass_hook as _subclass_hook
 
 __all__ = [
     "Primitive", "for_primitive", "Trace", "EvalTrace", "Tracer", "Array", "SourceInfo",
-    "current_trace", "set_current_trace", "register_eager_backend", "register_in_place_writer",
-    "write_in_place", "eager_backend", "source_info", "aval_of", "is_python_scalar",
+    "current_trace", "set_current_trace", "register_eager_backend", "eager_backend",
+    "source_info", "aval_of", "is_python_scalar",
 ]
 
 
@@ -318,17 +318,22 @@ _OPTIONS = _config._OPTIONS  # "eager_backend" names the backend in use; read at
 
 
 def register_eager_backend(backend) -> None:
-    """Register an eager backend: an object with ``name``, ``impls`` (primitive ->
-    callable on native arrays), ``native_types`` and ``from_host(ndarray)``."""
+    """Register an eager backend (``xnp._wiring.connect`` registers xnp's): an object with
+    ``name``, ``impls`` (primitive -> callable on native arrays), ``view_prims``,
+    ``native_type``/``native_types``, ``wrap_native(x)``, ``from_host(ndarray)`` and
+    ``asarray(x)`` (a Python scalar, at its default dtype, or array-like -> native array)."""
     _EAGER_BACKENDS[backend.name] = backend
 
 
 def eager_backend(name: str | None = None):
-    """The registered eager backend ``name`` (default: option ``eager_backend``'s)."""
+    """The registered eager backend ``name`` (default: option ``eager_backend``'s).
+    ``RuntimeError`` before any is registered, ``ValueError`` for an unknown name."""
     name = name or _OPTIONS["eager_backend"]
     try:
         return _EAGER_BACKENDS[name]
     except KeyError:
+        if not _EAGER_BACKENDS:
+            errors.not_connected("the eager backend", "core.register_eager_backend")()
         raise ValueError(f"xnp: unknown eager backend {name!r}; have {sorted(_EAGER_BACKENDS)}")
 
 
@@ -383,7 +388,10 @@ class EvalTrace(Trace):
                     if top is not self:
                         return top.process_primitive(prim, args, params)
             return prim.impl(*args, **params)
-        backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
+        try:
+            backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
+        except KeyError:
+            backend = eager_backend()  # raises, naming what is missing
         vals = []
         weaks = []
         view_prim = prim in backend.view_prims
@@ -398,14 +406,13 @@ class EvalTrace(Trace):
                 weaks.append(a._weak)
             else:
                 t = type(a)
-                if t in _PY_SCALAR_TYPES:
-                    vals.append(scalar_to_ndarray(a))
+                if t in _PY_SCALAR_TYPES:  # at its default dtype, weak unless a bool
                     weaks.append(t is not bool)
                 elif isinstance(a, Tracer):
                     return find_top_trace(self, args).process_primitive(prim, args, params)
                 else:
-                    vals.append(np.asarray(a))
                     weaks.append(False)
+                vals.append(backend.asarray(a))
         impl = backend.impls.get(prim)
         if impl is None:
             raise NotImplementedError(
@@ -491,7 +498,10 @@ def lift(value, weak_type: bool = False):
     ``jit`` return tracers (omnistaging) without recording an equation.
     """
     t = _STATE.trace
-    backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
+    try:
+        backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
+    except KeyError:
+        backend = eager_backend()  # raises, naming what is missing
     arr = Array(backend.from_host(value), weak_type)
     if _SCOPES_ON[0]:  # a function of grad/vmap runs: it may fill this array
         _NOTE_CREATED[0](arr)
@@ -659,34 +669,6 @@ class Tracer:
 
     def __getattr__(self, name):
         raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
-
-
-# --------------------------------------------------------------------------- in-place writes
-
-
-def _no_in_place_writer(tracer, new) -> None:
-    raise NotImplementedError("xnp: no in-place writer is registered (import xnp, not xnp.tracing)")
-
-
-_IN_PLACE_WRITER: list = [_no_in_place_writer]
-
-
-def register_in_place_writer(fn: Callable) -> None:
-    """Set ``fn(tracer, new)``, which writes ``new`` (``tracer``'s aval) into the traced
-    array ``tracer`` with NumPy's aliasing: rebinds it, writes a view through to its
-    base and re-reads its live views. :mod:`xnp.numpy_api._views` owns that logic and
-    registers its ``rebind`` here when imported; the tracing layer, which may not import
-    ``xnp.numpy_api``, calls it through :func:`write_in_place` (a jitted function that
-    updates a traced argument in place, called inside another transformation)."""
-    _IN_PLACE_WRITER[0] = fn
-
-
-def write_in_place(tracer, new) -> None:
-    """``tracer``'s value becomes ``new``, views included (:func:`register_in_place_writer`).
-
-    Raises ``NotImplementedError`` where ``x[idx] = v`` would (e.g. ``tracer`` belongs
-    to an enclosing transformation)."""
-    _IN_PLACE_WRITER[0](tracer, new)
 
 
 # --------------------------------------------------------------------------- eager arrays

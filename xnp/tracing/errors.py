@@ -540,3 +540,24 @@ def _cell_owner(cell, gc) -> str | None:
                 name = fn.__code__.co_freevars[tup.index(cell)]
                 return f"the closure variable `{name}` of function {fn.__qualname__}"
     return None
+
+
+def not_connected(what: str, setter: str):
+    """A stand-in for the hook ``what`` of the tracing layer, which ``setter`` fills.
+
+    The tracing layer imports nothing above it, so the layers above hand it what it calls
+    (the eager and jit backends, the lax operations of the AD and batching traces, NumPy's
+    aliasing rules): ``xnp._wiring.connect`` makes every connection, once, when the package
+    ``xnp`` is imported, which Python does before any of its modules. Called before that,
+    the stand-in raises ``RuntimeError`` naming what is missing."""
+    def unconnected(*args, **kwargs):
+        raise RuntimeError(f"xnp: {what} is not connected ({setter} has not been called); "
+                           "`import xnp` connects it")
+
+    unconnected.unconnected = what
+    return unconnected
+
+
+def is_unconnected(hook) -> bool:
+    """Whether ``hook`` is a :func:`not_connected` stand-in."""
+    return hasattr(hook, "unconnected")

@@ -57,24 +57,25 @@ _JIT_BACKEND: list = [None]
 
 
 def register_jit_backend(backend) -> None:
-    """Set the compiler behind ``jit``: an object with ``lower(closed_jaxpr, name, donated,
-    in_shardings=None, out_shardings=None)`` returning the backend's lowered module
-    (``xnp.backends.xla.Lowered``: ``as_text()``, ``compile()``), whose ``compile()``
-    returns its executable (``xnp.backends.xla.Compiled``: ``call_flat(leaves)``
-    returning the flat outputs, ``call_single`` returning the one output, or None when
-    there is not exactly one, and ``arrays_caller(fallback, build=None, guard=None)``: the
-    cached call on a tuple of eager Arrays, one per argument, that the backend runs
-    without per-argument checks when they all hold its device values, or passes to
-    ``fallback``; with ``guard=(avals, miss)`` also the last-hit check, or None), and ``hold(compiled, holder)``: whether its executable cache keeps
-    that executable, releasing ``holder`` (``jit_cache.ExecutableHold``) when it evicts
-    it."""
+    """Set the compiler behind ``jit`` (``xnp._wiring.connect`` sets XLA's): an object
+    with ``lower(closed_jaxpr, name, donated, in_shardings=None, out_shardings=None)``
+    returning the backend's lowered module (``xnp.backends.xla.Lowered``: ``as_text()``,
+    ``compile()``), whose ``compile()`` returns its executable
+    (``xnp.backends.xla.Compiled``: ``call_flat(leaves)`` returning the flat outputs,
+    ``call_single`` returning the one output, or None when there is not exactly one, and
+    ``arrays_caller(fallback, build=None, guard=None)``: the cached call on a tuple of
+    eager Arrays, one per argument, that the backend runs without per-argument checks
+    when they all hold its device values, or passes to ``fallback``; with ``guard=(avals,
+    miss)`` also the last-hit check, or None), and ``hold(compiled, holder)``: whether
+    its executable cache keeps that executable, releasing ``holder``
+    (``jit_cache.ExecutableHold``) when it evicts it."""
     _JIT_BACKEND[0] = backend
 
 
 def _jit_backend():
     b = _JIT_BACKEND[0]
     if b is None:
-        raise RuntimeError("xnp: no jit backend is registered (import xnp, not xnp.tracing)")
+        errors.not_connected("the jit backend", "jit.register_jit_backend")()
     return b
 
 
@@ -485,7 +486,7 @@ class JitWrapped:
     def _bind_nested(self, entry, leaves, key):
         """Stage one ``jit`` equation. The arguments the function updates in place are its
         extra outputs (as in the eager call's write-back): each such traced argument is
-        rebound to its new value with NumPy's aliasing (``core.write_in_place``, views
+        rebound to its new value with NumPy's aliasing (``rebound.write_in_place``, views
         written through); an eager one is written as ``x[...] = v`` on it would be
         (``core.check_eager_write``: a ``ForeignWriteError`` unless the value is constant
         under grad/vmap)."""
@@ -507,7 +508,7 @@ class JitWrapped:
         traced = [isinstance(leaf, core.Tracer) for leaf in leaves]
         for leaf, new in zip(targets, outs[entry.n_out:]):
             if isinstance(leaf, core.Tracer):
-                core.write_in_place(leaf, new)
+                rebound.write_in_place(leaf, new)
         if not all(t for t, m in zip(traced, entry.mutated) if m):
             _write_back(leaves, [m and not t for m, t in zip(entry.mutated, traced)],
                         [new for leaf, new in zip(targets, outs[entry.n_out:])

@@ -18,7 +18,8 @@ by rule), so the function is never re-run.
   not changed: a derivative's residual that captured it before the write keeps the old
   value, as the eager computation saw it. When the scope ends the mapping is dropped.
 * Which arrays share memory with the written one (NumPy views of one buffer) is decided
-  by :mod:`xnp.numpy_api._views`, which registers the policy with :func:`register_adopter`.
+  by :mod:`xnp.numpy_api._views`, whose policy is set with :func:`register_adopter`; its
+  writer of traced arrays with NumPy's aliasing (:func:`write_in_place`) likewise.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ import weakref
 
 import numpy as np
 
-from xnp.tracing import core
+from xnp.tracing import core, errors
 
 __all__ = ["Scope", "push_scope", "pop_scope", "current_scope", "resolve", "resolve_index",
-           "rebind_value", "register_adopter", "adopt"]
+           "rebind_value", "register_adopter", "adopt", "register_in_place_writer",
+           "write_in_place"]
 
 
 class Scope:
@@ -134,21 +136,39 @@ def rebind_value(x, tracer, scope: Scope) -> None:
     core._REBOUND_ON[0] += 1
 
 
-def _no_adopter(x, values):
-    return None
+# --------------------------------------------------------------------------- NumPy's aliasing
+# The tracing layer may not import ``xnp.numpy_api``, which models NumPy's views; its two
+# policies are handed in by ``xnp._wiring.connect``.
 
-
-_ADOPTER: list = [_no_adopter]
+_ADOPTER: list = [errors.not_connected("the adopter of eager arrays written with traced "
+                                       "values", "rebound.register_adopter")]
+_IN_PLACE_WRITER: list = [errors.not_connected("the in-place writer of traced arrays",
+                                               "rebound.register_in_place_writer")]
 
 
 def register_adopter(fn) -> None:
     """Set ``fn(x, values) -> tracer | None``: before a write of ``values`` into the eager
     array ``x``, rebind ``x`` (and the arrays sharing its memory) when the running
-    function made it and ``values`` are traced; None leaves the write to the eager path.
-    :mod:`xnp.numpy_api._views` registers its policy (it knows NumPy's views)."""
+    function made it and ``values`` are traced; None leaves the write to the eager path
+    (:mod:`xnp.numpy_api._views`'s ``adopt``: it knows NumPy's views)."""
     _ADOPTER[0] = fn
 
 
 def adopt(x, values):
     """:func:`register_adopter`'s policy for writing ``values`` into the eager ``x``."""
     return _ADOPTER[0](x, values)
+
+
+def register_in_place_writer(fn) -> None:
+    """Set ``fn(tracer, new)``, which writes ``new`` (``tracer``'s aval) into the traced
+    array ``tracer`` with NumPy's aliasing: rebinds it, writes a view through to its
+    base and re-reads its live views (:mod:`xnp.numpy_api._views`'s ``rebind``)."""
+    _IN_PLACE_WRITER[0] = fn
+
+
+def write_in_place(tracer, new) -> None:
+    """``tracer``'s value becomes ``new``, views included (:func:`register_in_place_writer`):
+    a jitted function that updates a traced argument in place, called inside another
+    transformation. Raises ``NotImplementedError`` where ``x[idx] = v`` would (e.g.
+    ``tracer`` belongs to an enclosing transformation)."""
+    _IN_PLACE_WRITER[0](tracer, new)

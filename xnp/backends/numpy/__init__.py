@@ -6,9 +6,9 @@ import functools
 
 import numpy as np
 
+from xnp._default_dtypes import PYTHON_SCALAR_TYPES, scalar_to_ndarray
 from xnp.backends.numpy import allocator as _allocator  # noqa: F401  (installs the handler)
 from xnp.backends.xp_impls import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
-from xnp.tracing import core
 
 __all__ = ["NumpyBackend", "BACKEND"]
 
@@ -37,9 +37,16 @@ class NumpyBackend:
         return x
 
     @staticmethod
+    def asarray(x) -> np.ndarray:
+        """An operand that is not an ``Array``: a Python scalar at its default dtype
+        (``scalar_to_ndarray``), anything else as NumPy converts it."""
+        if type(x) in PYTHON_SCALAR_TYPES:
+            return scalar_to_ndarray(x)
+        return np.asarray(x)
+
+    @staticmethod
     def to_host(x) -> np.ndarray:
         return x
 
 
-BACKEND = NumpyBackend()
-core.register_eager_backend(BACKEND)
+BACKEND = NumpyBackend()  # registered with xnp.tracing.core by xnp._wiring.connect

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from xnp.backends.xla import compile_cache as _compile_cache
-from xnp.backends.xla import eager as _eager  # noqa: F401  (registers the eager XLA backend)
 from xnp.backends.xla import spmd as _spmd
 from xnp.backends.xla.executable import Compiled, Lowered
 from xnp.backends.xla.lowering import lower_closed_jaxpr
-from xnp.tracing.jit import register_jit_backend
 
 __all__ = ["Lowered", "Compiled", "XlaJitBackend"]
 
 
 class XlaJitBackend:
-    """The jit backend registered with ``xnp.tracing.jit``."""
+    """The jit backend (``xnp._wiring.connect`` sets it in ``xnp.tracing.jit``)."""
 
     name = "xla"
 
@@ -35,5 +33,3 @@ class XlaJitBackend:
         the in-memory executable cache keeps it (``compile_cache.hold``)."""
         return _compile_cache.hold(compiled._exe, holder)
 
-
-register_jit_backend(XlaJitBackend())

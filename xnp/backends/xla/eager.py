@@ -16,11 +16,12 @@ import threading
 import numpy as np
 
 from xnp import config
+from xnp._default_dtypes import PYTHON_SCALAR_TYPES, scalar_to_ndarray
 from xnp.backends.xla import client as _client
 from xnp.backends.xla import compile_cache
 from xnp.backends.xla.executable import Compiled
 from xnp.backends.xla.lowering import LOWERINGS, UNSUPPORTED, lower_closed_jaxpr
-from xnp.tracing import ShapedArray, core
+from xnp.tracing import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 
 __all__ = ["XlaEagerBackend", "BACKEND"]
@@ -94,6 +95,14 @@ class XlaEagerBackend:
     def from_host(x: np.ndarray) -> np.ndarray:
         return x
 
+    @staticmethod
+    def asarray(x) -> np.ndarray:
+        """An operand that is not an ``Array``: a Python scalar at its default dtype
+        (``scalar_to_ndarray``), anything else as NumPy converts it."""
+        if type(x) in PYTHON_SCALAR_TYPES:
+            return scalar_to_ndarray(x)
+        return np.asarray(x)
+
     def _compile(self, prim, avals, params):
         invars = [Var(a) for a in avals]
         out = prim.abstract_eval(*avals, **params)
@@ -126,5 +135,4 @@ class XlaEagerBackend:
         return host if prim.multiple_results else host[0]
 
 
-BACKEND = XlaEagerBackend()
-core.register_eager_backend(BACKEND)
+BACKEND = XlaEagerBackend()  # registered with xnp.tracing.core by xnp._wiring.connect

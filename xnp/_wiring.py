@@ -17,7 +17,7 @@ too. ``register_eager_backend`` stays public: a user may add an eager backend la
 
 from __future__ import annotations
 
-from xnp import array
+from xnp.array import install as install_array_methods  # (xnp.array is also a function)
 from xnp.backends import numpy as numpy_backend
 from xnp.backends import xla as xla_backend
 from xnp.backends.xla import eager as xla_eager
@@ -44,7 +44,7 @@ def connect() -> None:
     * NumPy's aliasing for writes: ``rebound.register_adopter`` (eager arrays written
       with traced values inside ``grad``/``vmap``) and ``rebound.register_in_place_writer``
       (traced arrays updated by a jitted function);
-    * ``Array``'s and ``Tracer``'s methods and NumPy's protocols (``array.install``,
+    * ``Array``'s and ``Tracer``'s methods and NumPy's protocols (``xnp.array.install``,
       which sets the ``ndarray`` constructor and subclass hooks of ``array_base``).
     """
     if _CONNECTED[0]:
@@ -58,7 +58,7 @@ def connect() -> None:
                        sum_axis=transform_ops.sum_axis)
     register_adopter(_views.adopt)
     register_in_place_writer(_views.rebind)
-    array.install()  # ndarray_class.install() inside: array_base.register_ndarray_hooks
+    install_array_methods()  # with ndarray_class.install: array_base.register_ndarray_hooks
     _fastpath.refresh()
     _CONNECTED[0] = True
 

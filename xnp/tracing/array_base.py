@@ -16,15 +16,14 @@ from xnp.tracing.errors import not_connected
 
 __all__ = ["ArrayBase", "FastFunc", "register_ndarray_hooks", "subclass_hook"]
 
-_unset_hook = not_connected("NumPy's ndarray constructor and subclass protocol",
-                            "array_base.register_ndarray_hooks")
 
 #: NumPy's constructor ``fn(self, *args, **kwargs)``, the classes of a shape, and
 #: ``fn(cls)`` run for each user subclass (the C base class keeps its own copy of the
 #: first two)
-_CONSTRUCTOR: list = [_unset_hook]
+_CONSTRUCTOR: list = [not_connected("NumPy's ndarray constructor and subclass protocol",
+                                    "array_base.register_ndarray_hooks")]
 _SHAPE_TYPES: list = [frozenset((int, tuple, list, range))]
-_SUBCLASS_HOOK: list = [_unset_hook]
+_SUBCLASS_HOOK: list = [_CONSTRUCTOR[0]]
 
 
 try:  # the slots and constructor in C (setup.py builds it when a compiler is there)

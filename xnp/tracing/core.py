@@ -320,8 +320,9 @@ _OPTIONS = _config._OPTIONS  # "eager_backend" names the backend in use; read at
 def register_eager_backend(backend) -> None:
     """Register an eager backend (``xnp._wiring.connect`` registers xnp's): an object with
     ``name``, ``impls`` (primitive -> callable on native arrays), ``view_prims``,
-    ``native_type``/``native_types``, ``wrap_native(x)``, ``from_host(ndarray)`` and
-    ``asarray(x)`` (a Python scalar, at its default dtype, or array-like -> native array)."""
+    ``native_type``/``native_types``, ``wrap_native(x)``, ``from_host(ndarray)``, and for
+    operands that are not ``Array``s ``from_scalar(x)`` (a Python scalar, at its default
+    dtype: ``_default_dtypes.python_scalar_dtype``) and ``asarray(x)`` (array-likes)."""
     _EAGER_BACKENDS[backend.name] = backend
 
 
@@ -407,12 +408,13 @@ class EvalTrace(Trace):
             else:
                 t = type(a)
                 if t in _PY_SCALAR_TYPES:  # at its default dtype, weak unless a bool
+                    vals.append(backend.from_scalar(a))
                     weaks.append(t is not bool)
                 elif isinstance(a, Tracer):
                     return find_top_trace(self, args).process_primitive(prim, args, params)
                 else:
+                    vals.append(backend.asarray(a))
                     weaks.append(False)
-                vals.append(backend.asarray(a))
         impl = backend.impls.get(prim)
         if impl is None:
             raise NotImplementedError(

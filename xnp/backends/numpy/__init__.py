@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from xnp._default_dtypes import PYTHON_SCALAR_TYPES, scalar_to_ndarray
+from xnp._default_dtypes import scalar_to_ndarray
 from xnp.backends.numpy import allocator as _allocator  # noqa: F401  (installs the handler)
 from xnp.backends.xp_impls import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
 
@@ -36,13 +36,10 @@ class NumpyBackend:
     def from_host(x: np.ndarray) -> np.ndarray:
         return x
 
-    @staticmethod
-    def asarray(x) -> np.ndarray:
-        """An operand that is not an ``Array``: a Python scalar at its default dtype
-        (``scalar_to_ndarray``), anything else as NumPy converts it."""
-        if type(x) in PYTHON_SCALAR_TYPES:
-            return scalar_to_ndarray(x)
-        return np.asarray(x)
+    #: operands that are not ``Array``s: a Python scalar at its default dtype, anything
+    #: else (NumPy arrays and scalars, nested sequences) as NumPy converts it
+    from_scalar = staticmethod(scalar_to_ndarray)
+    asarray = staticmethod(np.asarray)
 
     @staticmethod
     def to_host(x) -> np.ndarray:

@@ -16,7 +16,7 @@ import threading
 import numpy as np
 
 from xnp import config
-from xnp._default_dtypes import PYTHON_SCALAR_TYPES, scalar_to_ndarray
+from xnp._default_dtypes import scalar_to_ndarray
 from xnp.backends.xla import client as _client
 from xnp.backends.xla import compile_cache
 from xnp.backends.xla.executable import Compiled
@@ -95,13 +95,10 @@ class XlaEagerBackend:
     def from_host(x: np.ndarray) -> np.ndarray:
         return x
 
-    @staticmethod
-    def asarray(x) -> np.ndarray:
-        """An operand that is not an ``Array``: a Python scalar at its default dtype
-        (``scalar_to_ndarray``), anything else as NumPy converts it."""
-        if type(x) in PYTHON_SCALAR_TYPES:
-            return scalar_to_ndarray(x)
-        return np.asarray(x)
+    #: operands that are not ``Array``s: a Python scalar at its default dtype, anything
+    #: else (NumPy arrays and scalars, nested sequences) as NumPy converts it
+    from_scalar = staticmethod(scalar_to_ndarray)
+    asarray = staticmethod(np.asarray)
 
     def _compile(self, prim, avals, params):
         invars = [Var(a) for a in avals]

@@ -53,7 +53,7 @@ KNOWN_CYCLES: list = []
 # layers; ``numpy_api`` and ``backends`` share a rank but may not import each other.
 # ``base`` holds the leaf helpers every layer may use (options, the default dtypes, the
 # native allocator); ``surface`` is everything else at the top of the package (``xnp`` itself,
-# ``array``, ``array_api``, ``core``, ``fft``, ``linalg``, ``random``).
+# ``_wiring``, ``array``, ``array_api``, ``extend``, ``fft``, ``linalg``, ``random``).
 LAYER_RANK = {"base": 0, "tracing": 1, "lax": 2, "numpy_api": 3, "backends": 3, "surface": 4}
 BASE_MODULES = {"xnp.config", "xnp._native", "xnp._default_dtypes"}
 

@@ -5,6 +5,7 @@ it has the same function."""
 
 import importlib.util
 import os
+import pickle
 import pathlib
 import subprocess
 import sys
@@ -279,13 +280,50 @@ def test_finfo_fields_are_python_numbers_with_numpy_values(name):
                       "resolution", "epsneg", "tiny"):
             if not hasattr(ref, field):
                 continue
-            assert type(getattr(info, field)) is float, field
-            assert getattr(info, field) == float(getattr(ref, field)), field
+            value, want = getattr(info, field), getattr(ref, field)
+            assert isinstance(value, float), field  # the standard's type
+            assert value == float(want), field
+            # and NumPy's scalar's printing (numpy.finfo gives numpy.float32 for float32)
+            assert (repr(value), str(value)) == (repr(want), str(want)), field
         for field in ("nmant", "maxexp", "minexp", "precision"):
             assert getattr(info, field) == getattr(ref, field)
         assert info.dtype == real and isinstance(info.dtype, np.dtype)
     x = xnp.ones(3, dtype=xnp.float32)
-    assert (x * xnp.finfo(xnp.float32).eps).dtype == np.float32  # a weak Python float
+    assert (x * xnp.finfo(xnp.float32).eps).dtype == np.float32
+
+
+@pytest.mark.parametrize("name", ["float16", "float32", "float64"])
+def test_finfo_limits_compute_and_promote_as_numpys_scalars(name):
+    """Every operation with a limit gives NumPy's dtype with NumPy's own finfo limit."""
+    ours, theirs = xnp.finfo(getattr(xnp, name)).eps, np.finfo(np.dtype(name)).eps
+    cases = {
+        "times 2": lambda e, m: e * 2, "2 minus": lambda e, m: 2.0 - e,
+        "negated": lambda e, m: -e, "scalar plus": lambda e, m: m.float16(1) + e,
+        "plus scalar": lambda e, m: e + m.float32(1),
+        "float16 array times": lambda e, m: m.ones(3, m.float16) * e,
+        "times float16 array": lambda e, m: e * m.ones(3, m.float16),
+        "float64 array plus": lambda e, m: m.ones(3) + e, "sqrt": lambda e, m: m.sqrt(e),
+        "asarray": lambda e, m: m.asarray(e), "full": lambda e, m: m.full(2, e),
+        "maximum": lambda e, m: m.maximum(m.ones(2, m.float16), e),
+    }
+    for what, case in cases.items():
+        want = case(theirs, np)
+        # NumPy's own asarray/full read a float subclass as a float64: xnp's only
+        libraries = (xnp,) if what in ("asarray", "full") else (xnp, np)
+        for m in libraries:
+            got = case(ours, m)
+            assert np.asarray(got).dtype == np.asarray(want).dtype, (what, m.__name__)
+            np.testing.assert_array_equal(np.asarray(got), np.asarray(want), err_msg=what)
+            if m is np:
+                assert repr(got) == repr(want), what
+    f = xnp.jit(lambda v: v * xnp.finfo(xnp.float32).eps)
+    for dt in (np.float16, np.float32, np.float64):
+        want = np.ones(2, dt) * np.finfo(np.float32).eps
+        got = f(np.ones(2, dt))
+        assert got.dtype == want.dtype and np.array_equal(np.asarray(got), want)
+    assert pickle.loads(pickle.dumps(ours)) == ours
+    assert repr(pickle.loads(pickle.dumps(ours))) == repr(theirs)
+    assert f"{ours:.3e}" == f"{theirs:.3e}"
 
 
 def test_finfo_under_jit_and_of_integers():

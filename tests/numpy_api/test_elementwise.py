@@ -66,6 +66,86 @@ def test_float_functions_match_numpy(case, rng):
     check_vs_numpy(lambda xp, x: tuple(getattr(xp, n)(x) for n in FLOAT_UNARY), x)
 
 
+def _log_inputs(rng, dtype):
+    """Positive values over many decades, exact powers of the bases, 0, 1, -1, +-inf, NaN
+    (a dtype's own range: int and bool inputs are small values)."""
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return np.array([False, True])
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        vals = [0, 1, 2, 8, 10, 100, 1000, 1024, info.max] + ([-1, info.min] if dt.kind == "i"
+                                                              else [])
+        return np.array([v for v in vals if info.min <= v <= info.max], dtype=dt)
+    top = float(np.log10(np.finfo(dt.type(0).real.dtype).max)) - 1
+    mags = 10.0 ** rng.uniform(-top, top, 400)
+    powers = np.concatenate([10.0 ** np.arange(-int(top), int(top)), 2.0 ** np.arange(-60, 60)])
+    special = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]
+    x = np.concatenate([mags, powers, special])
+    if dt.kind == "c":
+        x = x * np.exp(1j * rng.uniform(-3, 3, x.shape))
+    return x.astype(dt)
+
+
+def _correctly_rounded(name, x):
+    """``log2``/``log10`` of ``x`` computed in float64 (longdouble for float64 and
+    complex128), rounded once to NumPy's result dtype."""
+    want = getattr(np, name)(x).dtype
+    wide = np.longdouble if want in (np.float64, np.complex128) else np.float64
+    if want.kind == "c":
+        z = x.astype(np.clongdouble)
+        base = 2.0 if name == "log2" else 10.0
+        mod = np.log(np.abs(z)) / np.log(np.longdouble(base))
+        arg = np.angle(z) / np.log(np.longdouble(base))
+        return (mod + 1j * arg).astype(want)
+    return getattr(np, name)(x.astype(wide)).astype(want)
+
+
+def _ulps(got, want):
+    """Distance in units in the last place of ``want``'s dtype (0 where both are equal,
+    NaN-ness included); parts of complex values separately."""
+    if want.dtype.kind == "c":
+        return np.maximum(_ulps(got.real, want.real), _ulps(got.imag, want.imag))
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    spacing = np.spacing(np.abs(want).astype(want.dtype))
+    with np.errstate(invalid="ignore"):
+        dist = np.abs(got.astype(np.float64) - want.astype(np.float64)) / spacing
+    return np.where(same, 0.0, np.where(np.isfinite(want), dist, np.inf))
+
+
+@pytest.mark.parametrize("name", ["log2", "log10"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64,
+                                   np.complex128, np.int8, np.uint16, np.int32, np.int64,
+                                   np.bool_], ids=lambda d: np.dtype(d).name)
+def test_log2_log10_eagerly_are_numpys_and_jitted_within_one_ulp(name, dtype, rng):
+    x = _log_inputs(rng, dtype)
+    with np.errstate(all="ignore"):
+        ref = getattr(np, name)(x)
+        eager = getattr(xnp, name)(x)
+        jitted = xnp.jit(getattr(xnp, name))(x)
+        exact = _correctly_rounded(name, x)
+    assert eager.dtype == jitted.dtype == ref.dtype
+    np.testing.assert_array_equal(np.asarray(eager), ref)  # NaN where NumPy's is, bit for bit
+    assert np.array_equal(np.signbit(np.asarray(eager).real), np.signbit(ref.real))
+    # jitted: one ulp of the correctly rounded value (NumPy's own SIMD float32 loops may be
+    # further off it), two of a complex part (the complex log's modulus near |z| = 1 aside)
+    got = np.asarray(jitted)
+    if ref.dtype.kind == "c":
+        far = np.abs(np.abs(x) - 1) > 0.5
+        assert _ulps(got.imag, exact.imag).max() <= 2
+        assert _ulps(got.real[far], exact.real[far]).max() <= 2
+    else:
+        assert _ulps(got, exact).max() <= 1
+
+
+def test_log10_of_powers_of_ten_prints_as_numpy():
+    x = np.array([1.0, 10.0, 100.0, 1000.0, 1e22])
+    assert str(xnp.log10(x)) == str(np.log10(x)) == "[ 0.  1.  2.  3. 22.]"
+    assert float(xnp.log10(1000.0)) == 3.0
+    assert float(xnp.log2(np.float32(8.0))) == 3.0
+    assert xnp.jit(xnp.log10)(x).tolist() == [0.0, 1.0, 2.0, 3.0, 22.0]
+
+
 REAL_FLOAT_UNARY = ["cbrt", "fabs", "deg2rad", "rad2deg", "degrees", "radians"]
 
 

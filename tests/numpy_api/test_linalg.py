@@ -120,6 +120,76 @@ def test_eig_matches_numpy(case):
     _check(body, x)
 
 
+_ROT = np.array([[0.0, -1.0], [1.0, 0.0]])  # eigenvalues +-i
+EIG_MATRICES = {
+    "symmetric": np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]]),
+    "triangular": np.array([[2.0, 1.0], [0.0, 3.0]]),
+    "diagonal": np.diag([1.0, -2.0, 5.0]),
+    "rotation": _ROT,
+    "general": np.array([[1.0, 2.0, 0.0], [-3.0, 1.0, 1.0], [0.5, 0.0, 2.0]]),
+    "batched real": np.stack([np.array([[2.0, 1.0], [0.0, 3.0]]), np.array([[4.0, 1.0],
+                                                                          [1.0, 4.0]])]),
+    "batched mixed": np.stack([np.array([[2.0, 1.0], [0.0, 3.0]]), _ROT]),  # one complex
+    "empty": np.zeros((0, 0)),
+}
+
+
+@pytest.mark.parametrize("dtype", [F32, F64, C64, C128], ids=str)
+@pytest.mark.parametrize("name", list(EIG_MATRICES))
+def test_eig_is_real_eagerly_when_every_eigenvalue_is(name, dtype):
+    """NumPy's rule eagerly: real output for real input whose eigenvalues all have
+    imaginary part exactly 0 (else, and for complex input, complex); under jit complex,
+    with NumPy's values."""
+    a = EIG_MATRICES[name].astype(dtype)
+    w_np, v_np = np.linalg.eig(a)
+    wv_np = np.linalg.eigvals(a)
+    w, v = xnp.linalg.eig(a)
+    wv = xnp.linalg.eigvals(a)
+    for got, want in ((w, w_np), (v, v_np), (wv, wv_np)):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)  # NumPy's own LAPACK call
+    if dtype.kind == "f":
+        expect_real = name not in ("rotation", "general", "batched mixed")
+        assert (w.dtype.kind == "f") == expect_real
+    cdt = np.result_type(dtype, np.complex64)
+    jw, jv = xnp.jit(xnp.linalg.eig)(a)
+    jwv = xnp.jit(xnp.linalg.eigvals)(a)
+    assert jw.dtype == jv.dtype == jwv.dtype == cdt
+    tol = 1e-5 if cdt == C64 else 1e-12
+    for got in (jw, jwv):  # the same eigenvalues per matrix (distinct here), in any order
+        g, want = np.asarray(got), w_np.astype(cdt)
+        assert g.shape == want.shape
+        if g.size:
+            dist = np.abs(g[..., :, None] - want[..., None, :])
+            assert dist.min(-1).max() < tol and dist.min(-2).max() < tol
+    ac = a.astype(cdt)
+    np.testing.assert_allclose(ac @ np.asarray(jv), np.asarray(jv) * np.asarray(jw)[..., None, :],
+                               atol=10 * tol)
+
+
+def test_eig_stays_complex_under_vmap_and_roots_follows_eigvals():
+    a = EIG_MATRICES["batched real"]
+    w = xnp.vmap(xnp.linalg.eigvals)(a)
+    assert w.dtype == C128
+    np.testing.assert_allclose(np.asarray(w), np.linalg.eigvals(a).astype(C128), atol=1e-12)
+    for p in ([1.0, -3.0, 2.0], [1.0, 0.0, 1.0], [1.0, -3.0, 2.0, 0.0, 0.0], [2, -4]):
+        got, want = xnp.roots(p), np.roots(p)
+        assert got.dtype == want.dtype, p
+        np.testing.assert_allclose(np.sort_complex(np.asarray(got)), np.sort_complex(want),
+                                   atol=1e-12)
+    got, want = xnp.poly(EIG_MATRICES["triangular"]), np.poly(EIG_MATRICES["triangular"])
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(np.asarray(got), want, atol=1e-12)
+
+
+def test_eig_grad_eagerly_with_real_eigenvalues():
+    # d(sum of eigenvalues)/dA = I: the trace (central differences need no oracle here)
+    a = EIG_MATRICES["triangular"]
+    g = xnp.grad(lambda m: xnp.sum(xnp.linalg.eigvals(m)))(a)
+    assert g.dtype == F64
+    np.testing.assert_allclose(np.asarray(g), np.eye(2), atol=1e-12)
+
+
 # --------------------------------------------------------------------------- solvers
 
 

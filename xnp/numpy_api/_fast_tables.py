@@ -40,7 +40,7 @@ _REAL_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float6
 _INEXACT = _REAL_FLOATS | {np.dtype(np.complex64), np.dtype(np.complex128)}
 _BOOL = frozenset({np.dtype(np.bool_)})
 _ORDERED = _INTS | _REAL_FLOATS | _BOOL
-_FLOAT_UNARY = ("exp", "exp2", "expm1", "log", "log1p", "sqrt", "sin", "cos",
+_FLOAT_UNARY = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos",
                 "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "arcsinh",
                 "arccosh", "arctanh")
 
@@ -49,8 +49,7 @@ def _fast_ops() -> dict:
     """NumPy functions whose result on operands of one of the listed dtypes is exactly what
     xnp's full eager path computes (xnp's eager semantics are NumPy's); see
     :mod:`xnp.numpy_api._fastpath`. Left out on purpose: integer floor_divide/remainder/power
-    (xnp silences or words NumPy's warnings and errors differently), log2/log10 (xnp
-    computes them as log(x)/log(base)), bfloat16/float8
+    (xnp silences or words NumPy's warnings and errors differently), bfloat16/float8
     (computed through float32 by xnp), ordering comparisons of complex numbers."""
     ops = {
         "add": FastOp(np.add, _INTS | _INEXACT | _BOOL),

@@ -71,7 +71,10 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
             return x._plain()
         raise_host_dtype(fname, argname, x.dtype)  # of a dtype XLA lacks (xnp.host_arrays)
     if hasattr(x, "__array__") or hasattr(x, "__array_interface__"):
-        return core.lift(_checked_ndarray(fname, np.asarray(x), argname))
+        # a Python number subclass with __array__ (xnp.finfo's limits) is what that gives:
+        # numpy.asarray would see the number and ignore it
+        a = x.__array__() if isinstance(x, _PY_SCALARS) and hasattr(x, "__array__") else x
+        return core.lift(_checked_ndarray(fname, np.asarray(a), argname))
     if isinstance(x, (str, bytes)):  # NumPy makes a string array of it
         raise_host_dtype(fname, argname, np.asarray(x).dtype)
     raise TypeError(

@@ -131,8 +131,18 @@ def _cast(fname: str, x, dt: np.dtype | None, copy):
     return lax.convert_element_type(x, dt, weak_type=False)
 
 
+def _numpy_scalar(x):
+    """A Python number subclass with ``__array__`` (``xnp.finfo``'s limits) as the NumPy
+    scalar it stands for; anything else unchanged."""
+    if (type(x) not in _PY_SCALARS and isinstance(x, _PY_SCALARS)
+            and not isinstance(x, np.generic) and hasattr(type(x), "__array__")):
+        return np.asarray(x.__array__())[()]
+    return x
+
+
 def _convert(fname: str, obj, dtype, copy):
     dt = _dtype_arg(dtype)
+    obj = _numpy_scalar(obj)
     if is_xnp(obj):
         return _cast(fname, obj, dt, copy)
     if _holds_xnp(obj):
@@ -520,6 +530,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     _check_device("full", device)
     shape = canonicalize_shape("full", shape)
     dt = _dtype_arg(dtype)
+    fill_value = _numpy_scalar(fill_value)
     if type(fill_value) in _PY_SCALARS or isinstance(fill_value, np.generic):
         out = _fill("full", fill_value, shape, dt or _input_aval("full", fill_value).dtype)
     else:
@@ -594,6 +605,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
         ``fill_value`` does not broadcast to the shape.
     """
     dt, weak, shp = _like("full_like", a, dtype, shape, order, device)
+    fill_value = _numpy_scalar(fill_value)
     if type(fill_value) in _PY_SCALARS or isinstance(fill_value, np.generic):
         return _like_order(_fill("full_like", fill_value, shp, dt, weak), order, a, subok)
     fresh = not is_xnp(fill_value)

@@ -156,17 +156,74 @@ if hasattr(np, "float128"):  # where NumPy has them (x86-64 Linux: 80-bit long d
     __all__ += ["float128", "complex256"]
 
 
+class _Limit(float):
+    """A ``finfo`` limit of a dtype narrower than float64: a Python ``float`` (the Array API
+    standard's type for these fields) that prints, computes and converts as NumPy's scalar
+    of that dtype (``numpy.finfo(numpy.float32).eps`` is ``np.float32(1.1920929e-07)``):
+    ``str``/``repr``/``format``, arithmetic (``eps * 2`` is a ``numpy.float32``), NumPy's
+    ufuncs and operators on it (``__array_ufunc__``) and xnp arrays made of it
+    (``__array__``: ``x * eps`` and ``xnp.full(2, eps)`` have the dtypes NumPy gives with
+    its scalar). ``numpy.asarray(eps)`` alone is float64: NumPy reads a float subclass
+    as a float64 without asking it.
+    """
+
+    __slots__ = ("scalar",)
+
+    def __new__(cls, scalar):
+        self = super().__new__(cls, float(scalar))
+        self.scalar = scalar
+        return self
+
+    def __repr__(self):
+        return repr(self.scalar)
+
+    def __str__(self):
+        return str(self.scalar)
+
+    def __format__(self, spec):
+        return format(self.scalar, spec)
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.scalar, dtype=dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # NumPy's operators and ufuncs with a limit compute with NumPy's scalar (NumPy
+        # would take a float subclass for a float64)
+        inputs = tuple(v.scalar if type(v) is _Limit else v for v in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __reduce__(self):
+        return (_Limit, (self.scalar,))
+
+
+def _delegate(name):
+    def method(self, *args):
+        return getattr(self.scalar, name)(*args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
+              "__rmod__", "__pow__", "__rpow__", "__neg__", "__pos__", "__abs__"):
+    setattr(_Limit, _name, _delegate(_name))
+
+
 class finfo:
     """Machine limits of a floating-point dtype (``numpy.finfo``, with ml_dtypes' types).
 
     ``dtype`` may be a dtype, a scalar type, a dtype string or an array (its
-    dtype); a complex dtype gives the limits of its real part. As the Array API
-    standard requires, ``bits`` and the other integer fields are Python ints and
-    ``eps``, ``max``, ``min``, ``smallest_normal`` (and every other limit:
-    ``epsneg``, ``resolution``, ``smallest_subnormal``, ``tiny``) are Python
-    floats, where ``numpy.finfo`` gives NumPy scalars; ``dtype`` is the real
-    ``numpy.dtype``. Mixed with an array, a Python float limit keeps the
-    array's dtype (NEP 50), as a NumPy scalar of that dtype would.
+    dtype); a complex dtype gives the limits of its real part. ``bits`` and the
+    other integer fields are Python ints. ``eps``, ``max``, ``min``,
+    ``smallest_normal`` (and every other limit: ``epsneg``, ``resolution``,
+    ``smallest_subnormal``, ``tiny``) are NumPy's values and are ``float``
+    instances, as the Array API standard requires: for float64 NumPy's own
+    ``numpy.float64`` scalars (a ``float`` subclass); for narrower dtypes a
+    ``float`` that prints, computes and promotes as NumPy's scalar of the dtype
+    (``print(finfo(float32).eps)`` prints ``1.1920929e-07``; ``x * eps`` has
+    the dtype ``x * numpy.float32(eps)`` has). ``dtype`` is the real
+    ``numpy.dtype``.
 
     Raises
     ------
@@ -189,7 +246,7 @@ class finfo:
         self.dtype = np.dtype(info.dtype)
         for name in self._FLOATS:
             if hasattr(info, name):
-                setattr(self, name, float(getattr(info, name)))
+                setattr(self, name, _limit(self.dtype, getattr(info, name)))
         for name in self._INTS:
             if hasattr(info, name):
                 setattr(self, name, int(getattr(info, name)))
@@ -199,6 +256,14 @@ class finfo:
 
     def __str__(self):
         return str(self._info)
+
+
+def _limit(dtype: np.dtype, value) -> float:
+    """A limit as a ``float`` with NumPy's printing and promotion (see :class:`finfo`)."""
+    scalar = np.asarray(value, dtype=dtype)[()]
+    if isinstance(scalar, float):  # numpy.float64 is a float already
+        return scalar
+    return _Limit(scalar)
 
 
 _ML_FLOATS = ("bfloat16", "float8_e4m3fn", "float8_e5m2")

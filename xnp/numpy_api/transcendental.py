@@ -100,23 +100,25 @@ def log(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
     return _float_unary("log", lax.log, x, out, where, casting, dtype)
 
 
+@fastpath.unary("log2")
 def log2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
-    """Base-2 logarithm, computed as ``log(x) / log(2)`` (may differ from NumPy in the
-    last bit); complex: both parts of ``log(x)`` times ``log2(e)``, as NumPy."""
+    """Base-2 logarithm; NaN for negative reals, -inf at 0 (float; ints and bools as
+    float64, NumPy's loops). Eagerly NumPy's own ``log2`` (bit for bit); under ``jit``
+    within one ulp of it (:func:`xnp.lax.log2`)."""
     _extras("log2", casting, order, subok, signature)
-    x = _inexact("log2", x, dtype, casting)
-    return _finish("log2", _div_by_const(lax.log(x), _LN2), out, where, casting)
+    return _float_unary("log2", lax.log2, x, out, where, casting, dtype)
 
 
+@fastpath.unary("log10")
 def log10(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
-    """Base-10 logarithm, computed as ``log(x) / log(10)`` (may differ from NumPy in the
-    last bit, e.g. ``log10(1000.0)`` can be ``2.9999999999999996``); complex: both parts
-    of ``log(x)`` times ``log10(e)``, as NumPy."""
+    """Base-10 logarithm; NaN for negative reals, -inf at 0 (float; ints and bools as
+    float64, NumPy's loops). Eagerly NumPy's own ``log10`` (bit for bit:
+    ``log10(1000.0)`` is ``3.0``); under ``jit`` within one ulp of it
+    (:func:`xnp.lax.log10`)."""
     _extras("log10", casting, order, subok, signature)
-    x = _inexact("log10", x, dtype, casting)
-    return _finish("log10", _div_by_const(lax.log(x), _LN10), out, where, casting)
+    return _float_unary("log10", lax.log10, x, out, where, casting, dtype)
 
 
 def _div_by_const(x, c: float):

@@ -164,6 +164,8 @@ def _rsqrt(xp, x):
 _register(lax.exp_p, lambda xp, x: xp.exp(x), 1)
 _register(lax.exp2_p, lambda xp, x: xp.exp2(x), 1)
 _register(lax.log_p, lambda xp, x: xp.log(x), 1)
+_register(lax.log2_p, lambda xp, x: xp.log2(x), 1)
+_register(lax.log10_p, lambda xp, x: xp.log10(x), 1)
 _register(lax.log1p_p, lambda xp, x: xp.log1p(x), 1)
 _register(lax.expm1_p, lambda xp, x: xp.expm1(x), 1)
 _register(lax.sqrt_p, lambda xp, x: xp.sqrt(x), 1)

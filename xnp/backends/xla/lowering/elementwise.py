@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import lax
-from xnp.backends.xla.lowering._core import FLOAT8, comparison_type, lowering
+from xnp.backends.xla.lowering._core import FLOAT8, LOWERINGS, comparison_type, lowering
 from xnp.lax import _kit as kit
 
 __all__ = ["flush_subnormals"]
@@ -211,6 +211,36 @@ def _lower_exp2(ctx, x):
     re = ctx.op("stablehlo.multiply", [ctx.op("stablehlo.real", [x], part), ln2], part)
     im = ctx.op("stablehlo.multiply", [ctx.op("stablehlo.imag", [x], part), ln2], part)
     return [ctx.op("stablehlo.exponential", [ctx.op("stablehlo.complex", [re, im])])]
+
+
+def _log_base(inverse_ln):
+    """log2/log10 (no StableHLO op): ``log(x)`` times ``1 / ln(base)`` rounded once.
+    Real float32 and narrower inputs compute in the next wider type (float64 for float32,
+    float32 for the 16-bit ones) and round once at the end; complex inputs scale both
+    parts of the complex log (as NumPy: ``-inf + 0j`` stays so, no complex product)."""
+
+    def rule(ctx, x):
+        aval = ctx.avals_out[0]
+        dt = np.dtype(aval.dtype)
+        if dt.kind == "c":
+            part = aval.update(dtype=np.finfo(dt).dtype, weak_type=False)
+            w = LOWERINGS[lax.log_p](ctx, x)[0]  # the complex log with its special values
+            c = _full(ctx, inverse_ln, part.dtype, aval.shape)
+            re = ctx.op("stablehlo.multiply", [ctx.op("stablehlo.real", [w], part), c], part)
+            im = ctx.op("stablehlo.multiply", [ctx.op("stablehlo.imag", [w], part), c], part)
+            return [ctx.op("stablehlo.complex", [re, im], aval)]
+        wide = np.dtype(np.float64) if dt.itemsize >= 4 else np.dtype(np.float32)
+        wa = aval.update(dtype=wide, weak_type=False)
+        y = x if dt == wide else ctx.op("stablehlo.convert", [x], wa)
+        y = ctx.op("stablehlo.log", [y], wa)
+        y = ctx.op("stablehlo.multiply", [y, _full(ctx, inverse_ln, wide, aval.shape)], wa)
+        return [y if dt == wide else ctx.op("stablehlo.convert", [y], aval)]
+
+    return rule
+
+
+lowering(lax.log2_p)(_log_base(float(np.log2(np.e))))
+lowering(lax.log10_p)(_log_base(float(np.log10(np.e))))
 
 
 @lowering(lax.integer_pow_p)

@@ -32,12 +32,19 @@ class Lowered:
         """The StableHLO module, printed by MLIR in canonical syntax."""
         return canonical_text(self._module.text)
 
+    #: how the compiled executable is called (``xnp.tracing.jit.CallSignature``), set by
+    #: ``jitted.lower(...)``; None for a module lowered otherwise (not callable)
+    signature = None
+
     def compile(self) -> "Compiled":
         """The executable: ``Compiled``, or an ``SpmdCompiled`` for a program partitioned
-        over a device mesh."""
+        over a device mesh; calling it runs it on the jitted function's arguments."""
         if self._module.spmd is not None:
-            return _spmd.SpmdCompiled(self._module, self._out_labels)
-        return Compiled(self._module)
+            out = _spmd.SpmdCompiled(self._module, self._out_labels)
+        else:
+            out = Compiled(self._module)
+        out.signature = self.signature
+        return out
 
 
 class Compiled:
@@ -45,12 +52,27 @@ class Compiled:
     ``call_flat(leaves)`` (``call_single``: the output itself, or None when there is not
     exactly one) and ``arrays_caller(fallback, build)``."""
 
+    signature = None  # set by Lowered.compile: the jitted function's call signature
+
+    def __call__(self, *args, **kwargs):
+        """Run on the arguments of the jitted function it was lowered for (static ones
+        left out): the function's result. ``TypeError`` when their structure, shapes or
+        dtypes differ from those it was lowered for."""
+        if self.signature is None:
+            raise TypeError(f"xnp: this compiled {self._name} was not lowered from a jitted "
+                            "function's call (jitted.lower(*args).compile()), so it has no "
+                            "signature to be called with")
+        return self.signature.call(self, args, kwargs)
+
     def __init__(self, module):
         self._module = module
         c = self._client = _client.get_client()
         self._name = getattr(module, "name", "fun")
         self._exe = c.compile(module.text, name=self._name, callbacks=module.callbacks)
         self._const_bufs = tuple(c.put(x) for x in module.const_args)
+        # the eager arrays the function closes over: mutable, so read at each call
+        self._live = module.live_args
+        self._live_avals = module.live_avals
         self._in_avals = module.in_avals
         self._out_avals = module.out_avals
         self._handlers = [c.result_handler(a) for a in module.out_avals]
@@ -101,6 +123,19 @@ class Compiled:
             _log_copy(self._name, pos, v, c.copy_reason(v))
         return c.put(v), False
 
+    def _live_buffer(self, x, aval, k):
+        """The device buffer of closed-over array ``x`` (the ``k``-th) whose buffer is not
+        cached: ``_buffer``'s, after checking that ``x`` still has the shape and dtype it was
+        traced with (``x.shape = ...`` and ``x.resize`` change it in place)."""
+        v = x._val
+        if v is not None and (v.shape != aval.shape or v.dtype != aval.dtype):
+            raise ValueError(
+                f"xnp.jit of {self._name}: an array the function closes over was traced as "
+                f"{_np.dtype(aval.dtype).name}{list(aval.shape)} and is now "
+                f"{v.dtype.name}{list(v.shape)} (its shape was changed in place); call "
+                f"clear_cache() on the jitted function, or pass the array as an argument")
+        return self._buffer(x, aval, -1 - k)
+
     def _make_callers(self):
         """Set ``call_flat`` and ``call_single``: closures over the executable (the hot path
         of every cached jit call), so a call reads no attributes."""
@@ -110,12 +145,37 @@ class Compiled:
         in_avals = self._in_avals
         donated = self._donated if self._any_donated else None
         out_meta, device_array = self._out_meta, _dv.device_array
+        live, live_avals, live_buffer = self._live, self._live_avals, self._live_buffer
+
+        def live_bufs():
+            # the closed-over arrays' current values: their device buffer (a jit output's)
+            # or the buffer aliasing their host memory (no copy), else put
+            bufs = [*consts]
+            aliased = False
+            for k, x in enumerate(live):
+                dev = x._dev
+                if dev is None:
+                    buf = x._host_memo
+                    if type(buf) is _BUFFER:
+                        bufs.append(buf)
+                        aliased = True
+                        continue
+                elif type(dev) is _BUFFER:
+                    bufs.append(dev)
+                    continue
+                buf, a = live_buffer(x, live_avals[k], k)
+                bufs.append(buf)
+                aliased = aliased or a
+            return bufs, aliased
 
         def execute(leaves):
             # device-resident Arrays pass their buffer, eager ones their cached alias;
             # anything else is put; donated Arrays are marked dead
-            bufs = [*consts]
-            aliased = False
+            if live:
+                bufs, aliased = live_bufs()
+            else:
+                bufs = [*consts]
+                aliased = False
             for i, x in enumerate(leaves):
                 if type(x) is _ARRAY:
                     dev = x._dev  # set only while the host value is absent or read-only
@@ -179,23 +239,27 @@ class Compiled:
         if single and len(self._out_meta) != 1:
             raise ValueError(f"arrays_caller of {self._name}: build=None needs exactly one "
                              f"output, the executable has {len(self._out_meta)}")
-        key = (len(self._in_avals), bool(self._const_bufs), single, guard is not None)
+        key = (len(self._in_avals), bool(self._const_bufs), single, guard is not None,
+               len(self._live))
         make = _ARRAYS_CALLERS.get(key)
         if make is None:
             make = _ARRAYS_CALLERS[key] = _arrays_caller_maker(*key)
         (w0, a0), = self._out_meta if single else ((None, None),)
         avals, miss = guard if guard is not None else ((), None)
         return make(self._run, self._handlers, self._const_bufs, self._name, fallback,
-                    w0, a0, build, self._out_meta, avals, miss)
+                    w0, a0, build, self._out_meta, avals, miss, self._live)
 
 
-# (arguments, has constants, one output) -> the maker of arrays_caller's function
+# (arguments, has constants, one output, guarded, closed-over arrays) -> the maker of arrays_caller's function
 _ARRAYS_CALLERS: dict = {}
 
 
-def _arrays_caller_maker(n: int, consts: bool, single: bool, guarded: bool):
-    b = ", ".join(f"b{i}" for i in range(n))
-    lines = ["def make(run, handlers, consts, name, fallback, w0, a0, build, meta, avals, MISS):"]
+def _arrays_caller_maker(n: int, consts: bool, single: bool, guarded: bool, n_live: int):
+    b = ", ".join([*(f"c{j}" for j in range(n_live)), *(f"b{i}" for i in range(n))])
+    lines = ["def make(run, handlers, consts, name, fallback, w0, a0, build, meta, avals, MISS,"
+             " live):"]
+    if n_live:
+        lines.append(f"    ({''.join(f'l{j}, ' for j in range(n_live))}) = live")
     if guarded:
         lines += [f"    ({''.join(f'k{i}, ' for i in range(n))}) = avals",
                   "    def call(arrays, kwargs):",
@@ -208,6 +272,12 @@ def _arrays_caller_maker(n: int, consts: bool, single: bool, guarded: bool):
     if guarded and n:
         match = " and ".join(f"type(x{i}) is A and x{i}._aval is k{i}" for i in range(n))
         lines += [f"        if not ({match}):", "            return MISS"]
+    for j in range(n_live):  # the closed-over arrays, read at each call
+        lines += [f"        c{j} = l{j}._dev",
+                  f"        if c{j} is None:",
+                  f"            c{j} = l{j}._host_memo",
+                  f"        if type(c{j}) is not B:",
+                  "            return fallback(arrays)"]
     for i in range(n):
         lines += [f"        b{i} = x{i}._dev",
                   f"        if b{i} is None:",
@@ -274,7 +344,8 @@ def _run_unsharded(run, bufs, handlers, name, error):
 
 
 def _log_copy(name, pos, v, reason):
-    print(f"xnp: jitted {name}: argument {pos} ({v.dtype.name}{list(v.shape)}) is copied to "
+    what = f"argument {pos}" if pos >= 0 else f"closed-over array {-1 - pos}"
+    print(f"xnp: jitted {name}: {what} ({v.dtype.name}{list(v.shape)}) is copied to "
           f"the device: {reason}", file=_sys.stderr)
 
 

@@ -472,3 +472,31 @@ def test_a_draw_whose_result_is_unused_still_advances_the_generator():
         assert float(f(1.0)) == 2.0
         theirs.normal(size=5)
     _same(g.random(2), theirs.random(2))
+
+
+@pytest.mark.parametrize("draw, state_staged", [
+    (lambda g, x: g.normal(loc=x), True), (lambda g, x: g.gamma(x + 2.0), True),
+    (lambda g, x: g.integers(0, 10) + x, False)],
+    ids=["normal_traced_loc", "gamma_traced_shape", "untraced_draw"])
+def test_generator_that_escaped_after_traced_draws_raises(draw, state_staged):
+    # with a traced argument the generator's state after the draw is data of the
+    # compiled function; the escaped Python object would hold the stale trace-time state
+    # (the eager program's escaped generator has drawn), so using it raises. A generator
+    # whose draws all ran while tracing holds the eager state after one call and stays
+    # usable
+    kept = []
+
+    def make(x):
+        g = xr.default_rng(7)
+        kept.append(g)
+        return draw(g, x)
+
+    out = xnp.jit(make)(xnp.asarray(1.5))
+    eager_g = np.random.default_rng(7)
+    np.testing.assert_allclose(np.asarray(out), draw(eager_g, 1.5))
+    if not state_staged:
+        assert kept[0].random() == eager_g.random()
+        return
+    for use in (lambda: kept[0].random(), lambda: xnp.jit(lambda: kept[0].random(2))()):
+        with pytest.raises(xr.StatefulRandomError, match="escaped the function"):
+            use()

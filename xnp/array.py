@@ -310,35 +310,23 @@ class ArrayMethods:
     def squeeze(self, axis=None):
         return _api.squeeze(self, axis)
 
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-        return _api.sum(self, axis, dtype, out, keepdims, initial, where)
-
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-        return _api.prod(self, axis, dtype, out, keepdims, initial, where)
-
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
-        return _api.mean(self, axis, dtype, out, keepdims, where=where)
-
-    def max(self, axis=None, out=None, keepdims=False, initial=None, where=None):
-        return _api.max(self, axis, out, keepdims, initial, where)
-
-    def min(self, axis=None, out=None, keepdims=False, initial=None, where=None):
-        return _api.min(self, axis, out, keepdims, initial, where)
+    # NumPy's functions whose parameters after the array are the method's, in the same
+    # order: the method is the function itself, so an eager call takes its fast path
+    # directly (the function's docstring describes ``self`` as its first argument)
+    sum = _api.sum
+    prod = _api.prod
+    mean = _api.mean
+    max = _api.max
+    min = _api.min
+    all = _api.all
+    any = _api.any
+    dot = _api.dot
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
         return _api.argmax(self, axis, out, keepdims=keepdims)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
         return _api.argmin(self, axis, out, keepdims=keepdims)
-
-    def all(self, axis=None, out=None, keepdims=False, *, where=None):
-        return _api.all(self, axis, out, keepdims, where=where)
-
-    def any(self, axis=None, out=None, keepdims=False, *, where=None):
-        return _api.any(self, axis, out, keepdims, where=where)
-
-    def dot(self, b, out=None):
-        return _api.dot(self, b, out)
 
     def clip(self, min=None, max=None, out=None):
         return _api.clip(self, min, max, out)

@@ -428,3 +428,51 @@ def test_python_storage_class_matches_the_native_one():
                          timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_python_scalar_values_on_the_hot_path():
+    # the last-hit path reads a Python scalar's device buffer from the per-value cache:
+    # every value (zeros of both signs, nan, inf, values seen before and new ones) must
+    # give NumPy's result, in a positional and in a keyword/pytree layout
+    f, traces = _counted(lambda x, s: x * s + s)
+    g_traces = [0]
+
+    @xnp.jit
+    def g(d, *, s):
+        g_traces[0] += 1
+        return d["x"] * s - s
+
+    x_np = np.linspace(-2.0, 2.0, 5)
+    x = xnp.asarray(x_np)
+    values = [0.5, 0.5, 2.0, 0.0, -0.0, 0.5, float("nan"), float("inf"), -3.25, 2.0, 1e300]
+    with np.errstate(all="ignore"):
+        for s in values * 2:
+            np.testing.assert_array_equal(np.asarray(f(x, s)), x_np * s + s)
+            np.testing.assert_array_equal(np.asarray(g({"x": x}, s=s)), x_np * s - s)
+            if s == 0.0:
+                assert np.array_equal(np.signbit(np.asarray(f(x, s))), np.signbit(x_np * s + s))
+    assert traces[0] == 1 and g_traces[0] == 1
+
+
+def test_python_int_bounds_on_the_hot_path():
+    # an int converted to uint8 inside the function: values it cannot hold raise eager's
+    # OverflowError after hot calls, as on the first call; values beyond int64 go to
+    # their own entry (uint64)
+    f, traces = _counted(lambda x, n: x + lax.convert_element_type(n, np.uint8))
+    x = xnp.asarray(np.arange(3, dtype=np.uint8))
+    for n in (3, 3, 255, 3, 0, 255):
+        np.testing.assert_array_equal(np.asarray(f(x, n)), np.arange(3, dtype=np.uint8) + np.uint8(n))
+    for bad in (256, -1, 3000):
+        with pytest.raises(OverflowError, match=str(bad)):
+            f(x, bad)
+        np.testing.assert_array_equal(np.asarray(f(x, 7)), np.arange(3, dtype=np.uint8) + 7)
+    assert traces[0] == 1
+    h, h_traces = _counted(lambda x, n: x + n)
+    xu_np = np.arange(3, dtype=np.uint64)
+    xu = xnp.asarray(xu_np)
+    for n in (5, 5, 2**63 + 10, 5, 2**63 + 10, 2**64 - 4):
+        out = h(xu, n)
+        want = xu_np + n
+        assert out.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(out), want)
+    assert h_traces[0] == 2

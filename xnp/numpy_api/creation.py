@@ -116,9 +116,13 @@ def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
 
 
 def _cast(fname: str, x, dt: np.dtype | None, copy):
-    """``x`` (an xnp value) as ``dt``: the same object, a copy, or a conversion."""
+    """``x`` (an xnp value) as ``dt``: the same object, a copy, or a conversion. A weakly
+    typed value (a Python scalar passed to ``jit``, or computed from one) becomes strongly
+    typed, as NumPy's ``asarray`` of a Python scalar is."""
     aval = core.aval_of(x)
-    if dt is None or (dt == aval.dtype and not aval.weak_type):
+    if aval.weak_type and (dt is None or dt == aval.dtype):
+        return lax.convert_element_type(x, aval.dtype, weak_type=False)
+    if dt is None or dt == aval.dtype:
         return lax.copy(x) if copy else x
     if copy is False and dt != aval.dtype:
         raise ValueError(

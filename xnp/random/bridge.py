@@ -48,7 +48,10 @@ forward to one global ``RandomState``. :func:`forward` is the path they share:
   reproduced; so does one used in a ``lax`` loop or branch body or a nested ``jit``
   inside the function that made it (the body would draw from the trace-time object on
   every call). A generator that escapes the trace it was made in (saved to a global)
-  counts as an outside generator once that trace has ended.
+  counts as an outside generator once that trace has ended, unless the trace drew from
+  it with traced arguments: its state after those draws is data of the compiled
+  function, so a later use of the escaped object raises instead of drawing from the
+  stale trace-time state.
 """
 
 from __future__ import annotations
@@ -190,6 +193,15 @@ def _at_home(owner, where: str):
     home = owner._home
     trace = None if home is None else home.trace()
     if trace is None or not trace.alive:
+        if home is not None and home.state is not None:
+            raise StatefulRandomError(
+                f"{where}: this generator was made inside a traced function that drew from "
+                f"it with traced arguments, so its state after those draws is data of the "
+                f"compiled function (different on each call), not of this Python object, "
+                f"which escaped the function (saved to a global or returned). Make the "
+                f"generator outside the jitted function (its draws then run on every call, "
+                f"advancing it as the eager program does), or use the key API: "
+                f"{KEY_API_HINT}.")
         return None
     t = core.current_trace()
     while t is not None:

@@ -44,9 +44,9 @@ from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
                                   resolve_static)
 from xnp.tracing.jit_cache import (KEYING, MISS, NO_HOT, Entry, ExecutableHold, JitCache,
-                                   NotPlain, hot_check, hot_tree_check, keying, signature,
-                                   structure, tick)
+                                   NotPlain, keying, signature, structure, tick)
 from xnp.tracing.jit_cache import TRACING as _TRACING
+from xnp.tracing.jit_hot import guard_check, positional_guard, tree_guard
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names, trace_to_jaxpr
 from xnp.tracing.state import is_ref_aval
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
@@ -62,12 +62,12 @@ def register_jit_backend(backend) -> None:
     (``xnp.backends.xla.Lowered``: ``as_text()``, ``compile()``), whose ``compile()``
     returns its executable (``xnp.backends.xla.Compiled``: ``call_flat(leaves)``
     returning the flat outputs, ``call_single`` returning the one output, or None when
-    there is not exactly one, and ``arrays_caller(fallback, build=None, guard=None)``: the
-    cached call on a tuple of eager Arrays, one per argument, that the backend runs
-    without per-argument checks when they all hold its device values, or passes to
-    ``fallback``; with ``guard=(avals, miss)`` also the last-hit check, or None), and ``hold(compiled, holder)``: whether its executable cache keeps
-    that executable, releasing ``holder`` (``jit_cache.ExecutableHold``) when it evicts
-    it."""
+    there is not exactly one, and ``hot_caller(guard, fallback, build, int_bounds)``:
+    the last-hit check of ``guard`` (a :class:`jit_hot.Guard`) and the cached call in one
+    function of ``(args, kwargs)``, which passes the leaves to ``fallback`` when one
+    holds no device value of the backend, or None when the backend has no such path),
+    and ``hold(compiled, holder)``: whether its executable cache keeps that executable,
+    releasing ``holder`` (``jit_cache.ExecutableHold``) when it evicts it."""
     _JIT_BACKEND[0] = backend
 
 
@@ -243,10 +243,7 @@ class JitWrapped:
             last = cache.hot[2]
             if last is not entry and last is not None:
                 last.used = tick()  # the last hit was used until now
-            check = None
-            if entry.run_arrays is not None and type not in map(type, ids):
-                check = _arrays_runner(entry, run, ids)  # every argument an Array
-            cache.hot = (state[0], check or hot_check(ids, run, entry.run_arrays), entry)
+            cache.hot = (state[0], _hot(entry, run, positional_guard(ids)), entry)
             if entry.run is None:  # evicted meanwhile by another thread's compile
                 cache.hot = NO_HOT
         entry.used = tick()
@@ -273,13 +270,12 @@ class JitWrapped:
         run = None if entry is None else entry.run
         if run is None:
             return self._call_general(args, kwargs)
-        check = hot_tree_check(args, kwargs, self._static_nums, self._static_names, run,
-                               entry.run_arrays)
-        if check is not None:
+        guard = tree_guard(args, kwargs, self._static_nums, self._static_names)
+        if guard is not None:
             last = cache.hot[2]
             if last is not entry and last is not None:
                 last.used = tick()  # the last hit was used until now
-            cache.hot = (state[0], check, entry)
+            cache.hot = (state[0], _hot(entry, run, guard), entry)
             if entry.run is None:  # evicted meanwhile by another thread's compile
                 cache.hot = NO_HOT
         entry.used = tick()
@@ -467,11 +463,10 @@ class JitWrapped:
                 backend = _jit_backend()
                 entry.compiled = backend.lower(entry.closed, self._name, donate,
                                                **self._sharding_kwargs(entry)).compile()
-                key = where[0]
+                checks = python_ints.int_checks(entry.closed, where[0][3:])
+                entry.int_bounds = {p: (lo, hi) for p, lo, hi, _, _ in checks}
                 run = entry.run = python_ints.guard(
-                    _runner(entry), python_ints.int_checks(entry.closed, key[3:]),
-                    lambda leaves: self._rekey(leaves, *where, donate_flat))
-                entry.run_arrays = None if any(donate) else _arrays_runner(entry, run)
+                    _runner(entry), checks, lambda leaves: self._rekey(leaves, *where, donate_flat))
                 hold = entry.hold = ExecutableHold(entry, self._cache)
                 if not backend.hold(entry.compiled, hold):
                     hold.release()  # not kept by the executable cache: this call only
@@ -561,19 +556,18 @@ def _runner(entry):
     return lambda leaves: build(call(leaves))
 
 
-def _arrays_runner(entry, run, guard=None):
-    """``run`` on a tuple of eager Arrays, one per argument, taking the backend's path for
-    arrays that hold its device values (``Compiled.arrays_caller``; ``run`` otherwise);
-    None when arguments are updated in place (they must be written back). With ``guard``
-    (the arguments' aval objects), the last-hit check of such a call (see
-    ``Compiled.arrays_caller``)."""
+def _hot(entry, run, guard):
+    """The last-hit check of ``entry`` for the call layout ``guard``
+    (:class:`jit_hot.Guard`): the backend's one-frame ``hot_caller`` where it has one
+    (not for an entry that updates arguments in place: they are written back by
+    ``run``), else the guard followed by ``run``."""
     c = entry.compiled
-    g = None if guard is None else (guard, MISS)
-    if _single(entry):
-        return c.arrays_caller(run, None, g)
-    if entry.any_mutated:
-        return None
-    return c.arrays_caller(run, entry.out_tree.builder(), g)
+    if c is not None and not entry.any_mutated:
+        build = None if _single(entry) else entry.out_tree.builder()
+        hot = c.hot_caller(guard, run, build, entry.int_bounds)
+        if hot is not None:
+            return hot
+    return guard_check(guard, run)
 
 
 def _out_structs(entry):

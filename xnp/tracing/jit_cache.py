@@ -15,8 +15,7 @@ aval per Python scalar type and per NumPy (shape, dtype)); the general path comp
 the same key from ``tree_flatten`` and ``arg_aval``, so a call finds its entry
 whichever path computed the key. :class:`JitCache` also keeps the thread-safety
 bookkeeping (pending traces, least-recently-used eviction, ``trace_count``) and the
-last hit of the positional path (``hot``, checked by :func:`hot_check`), which lets a
-repeated call skip hashing.
+last hit (``hot``, the check of ``jit_hot``), which lets a repeated call skip hashing.
 
 An entry's executable lives only as long as the backend's executable cache keeps it
 (``executable_cache_size``): the entry holds it through an :class:`ExecutableHold`,
@@ -37,7 +36,7 @@ from xnp import config
 from xnp.tracing import core
 
 __all__ = ["Entry", "ExecutableHold", "JitCache", "PendingTrace", "NotPlain", "structure", "signature",
-           "keying", "hot_check", "hot_tree_check", "KEYING", "NO_HOT", "MISS", "TRACING", "tick"]
+           "keying", "KEYING", "NO_HOT", "MISS", "TRACING", "tick"]
 
 _ARRAY = core.Array
 _NDARRAY = np.ndarray
@@ -54,14 +53,16 @@ class Entry:
     ``closed``: the ClosedJaxpr; ``out_tree``: the output treedef; ``mutated``: which flat
     arguments the function updates in place (their new values are the extra outputs after
     the first ``n_out``); ``in_tree``: the arguments' treedef; ``compiled``: the backend's
-    executable (None until the first eager call; set under ``compile_lock``); ``run`` and
-    ``run_arrays``: the cached-call runners, set after ``compiled``; ``used``: the use
-    stamp for eviction; ``hold``: the :class:`ExecutableHold` that keeps ``compiled``
-    (None while there is none).
+    executable (None until the first eager call; set under ``compile_lock``); ``run``: the
+    cached-call runner on the flat arguments, set after ``compiled``; ``used``: the use
+    stamp for eviction; ``int_bounds``: ``{flat position: (lo, hi)}``, the values a
+    Python int argument may take on the cached-call paths (``python_ints.int_checks``);
+    ``hold``: the :class:`ExecutableHold` that keeps ``compiled`` (None while there is
+    none).
     """
 
     __slots__ = ("closed", "out_tree", "mutated", "any_mutated", "n_out", "in_tree", "compiled",
-                 "compile_lock", "run", "run_arrays", "used", "hold", "__weakref__")
+                 "compile_lock", "run", "int_bounds", "used", "hold", "__weakref__")
 
     def __init__(self, closed, out_tree, mutated, n_out, in_tree):
         self.closed = closed
@@ -73,7 +74,7 @@ class Entry:
         self.compiled = None
         self.compile_lock = threading.Lock()  # held while lowering and compiling this entry
         self.run = None  # leaves -> the call's result (outputs rebuilt, updates written back)
-        self.run_arrays = None  # a tuple of eager Arrays -> result; None: use ``run``
+        self.int_bounds = {}
         self.used = tick()
         self.hold = None
 
@@ -112,7 +113,7 @@ class ExecutableHold:
         if e is None or e.hold is not self:
             return
         e.hold = None
-        e.run = e.run_arrays = None
+        e.run = None
         e.compiled = None
         c = self._cache()
         if c is not None and c.hot[2] is e:
@@ -122,192 +123,6 @@ class ExecutableHold:
 # (config snapshot object, the last-hit check of ``hot_check``, entry)
 NO_HOT = (object(), None, None)
 MISS = object()  # a last-hit check's answer for a call that does not match it
-
-_HOT_MAKERS: dict = {}  # the types of ``ids`` (ShapedArray: an Array, type: a scalar) -> maker
-
-
-def hot_check(ids, run, run_arrays):
-    """The last-hit check for positional arguments keyed by ``ids`` (each Array's aval
-    object, each Python scalar's type): a function of the call's ``(args, kwargs)`` that
-    returns the call's result when there are no keyword arguments and every argument
-    matches by identity (by
-    ``run_arrays``, the backend's path, when every argument is an Array and it is not
-    None; by ``run`` otherwise), and ``MISS`` otherwise. Its source is generated once per
-    sequence of argument kinds (as ``PyTreeDef.builder`` builds its rebuilder), so a
-    cached call runs straight-line code for its own number of arguments."""
-    kinds = tuple(map(type, ids))  # ShapedArray for an Array, type for a scalar
-    make = _HOT_MAKERS.get(kinds)
-    if make is None:
-        if len(_HOT_MAKERS) >= 256:
-            _HOT_MAKERS.clear()
-        make = _HOT_MAKERS[kinds] = _hot_maker(kinds)
-    arrays_only = type not in kinds
-    return make(ids, run_arrays if run_arrays is not None and arrays_only else run)
-
-
-def _hot_maker(kinds):
-    kinds = [k is not type for k in kinds]
-    n = len(kinds)
-    a = [f"a{i}" for i in range(n)]
-    match = " and ".join(f"type(a{i}) is A and a{i}._aval is k{i}" if arr else f"type(a{i}) is k{i}"
-                         for i, arr in enumerate(kinds)) or "True"
-    lines = ["def make(ids, run):",
-             f"    ({''.join(f'k{i}, ' for i in range(n))}) = ids",
-             "    def check(args, kwargs):",
-             f"        if kwargs or len(args) != {n}:",
-             "            return MISS",
-             f"        ({''.join(x + ', ' for x in a)}) = args",
-             f"        if not ({match}):",
-             "            return MISS",
-             "        return run(args)",
-             "    return check"]
-    names = {"A": _ARRAY, "MISS": MISS}
-    exec("\n".join(lines), names)  # noqa: S102  (built from argument positions only)
-    return names["make"]
-
-
-_TREE_MAKERS: dict = {}  # a call's layout (see ``_tree_layout``) -> maker
-
-
-def hot_tree_check(args, kwargs, static_nums, static_names, run, run_arrays):
-    """The last-hit check of a call with pytree, keyword or static arguments: a function
-    of ``(args, kwargs)`` that returns the call's result when the call has this one's
-    layout (the same containers, dict keys and keyword names), every leaf matches by
-    identity (an Array's aval object, a Python scalar's type) and every static argument
-    equals this one's by type and value, and ``MISS`` otherwise. It hands the leaves to
-    ``run`` in ``structure``'s order (to ``run_arrays`` as a tuple when every leaf is an
-    Array and it is not None). None for a call with a leaf that has no identity key (an
-    ndarray, another type) or a container other than a tuple, list, dict or None."""
-    ids: list = []
-    statics: list = []
-    try:
-        layout = _tree_layout(args, kwargs, static_nums, static_names, ids, statics)
-    except NotPlain:
-        return None
-    arrays_only = run_arrays is not None and all(type(k) is not type for k in ids)
-    make = _TREE_MAKERS.get((layout, arrays_only))
-    if make is None:
-        if len(_TREE_MAKERS) >= 256:
-            _TREE_MAKERS.clear()
-        make = _TREE_MAKERS[(layout, arrays_only)] = _tree_maker(layout, arrays_only)
-    return make(ids, statics, run_arrays if arrays_only else run)
-
-
-def _tree_layout(args, kwargs, static_nums, static_names, ids, statics):
-    """The hashable layout of a call: ``(positional layouts, ((name, layout), ...))`` with
-    keyword names sorted, where a layout is ``"s"`` (a static argument), ``"a"`` (an Array
-    leaf), ``"p"`` (a Python scalar leaf), ``None``, or ``(type, n)`` of a tuple or list,
-    ``(dict, keys)`` of a dict, followed by its children's layouts. Appends each leaf's
-    identity key to ``ids`` and each static value to ``statics``, in the order the check
-    reads them."""
-    def leaf(x):
-        t = type(x)
-        if t is _ARRAY:
-            av = x._aval
-            ids.append(x.aval if av is None else av)
-            return "a"
-        if t in _SCALAR_TYPES:
-            ids.append(t)
-            return "p"
-        if x is None:
-            return None
-        if t is tuple or t is list:
-            return (t, len(x), *map(leaf, x))
-        if t is dict:
-            try:
-                keys = tuple(sorted(x))
-            except TypeError:
-                raise NotPlain from None
-            if not all(type(k) in (str, int) for k in keys):
-                raise NotPlain
-            return (dict, keys, *(leaf(x[k]) for k in keys))
-        raise NotPlain
-
-    pos = []
-    for i, a in enumerate(args):
-        if i in static_nums:
-            statics.append(a)
-            pos.append("s")
-        else:
-            pos.append(leaf(a))
-    kws = []
-    for k in sorted(kwargs):
-        if k in static_names:
-            statics.append(kwargs[k])
-            kws.append((k, "s"))
-        else:
-            kws.append((k, leaf(kwargs[k])))
-    return tuple(pos), tuple(kws)
-
-
-def _tree_maker(layout, arrays_only):
-    """Generate the maker of ``hot_tree_check``'s function for ``layout`` (straight-line
-    code reading each leaf and static argument by position and key)."""
-    pos, kws = layout
-    body: list = []
-    n_leaf = [0]
-    n_static = [0]
-    n_tmp = [0]
-    leaves: list = []
-
-    def emit(lay, expr):
-        pad = "        "
-        if lay == "s":
-            j = n_static[0]
-            n_static[0] += 1
-            body.append(f"{pad}s = {expr}")
-            body.append(f"{pad}if s is not S{j} and (type(s) is not T{j} or (s == S{j}) is not True):")
-            body.append(f"{pad}    return MISS")
-        elif lay == "a" or lay == "p":
-            i = n_leaf[0]
-            n_leaf[0] += 1
-            leaves.append(f"l{i}")
-            body.append(f"{pad}l{i} = {expr}")
-            test = f"type(l{i}) is A and l{i}._aval is k{i}" if lay == "a" else f"type(l{i}) is k{i}"
-            body.append(f"{pad}if not ({test}):")
-            body.append(f"{pad}    return MISS")
-        elif lay is None:
-            body.append(f"{pad}if {expr} is not None:")
-            body.append(f"{pad}    return MISS")
-        else:
-            v = f"v{n_tmp[0]}"
-            n_tmp[0] += 1
-            kind, info, *children = lay
-            tname = {tuple: "tuple", list: "list", dict: "dict"}[kind]
-            count = len(info) if kind is dict else info
-            body.append(f"{pad}{v} = {expr}")
-            body.append(f"{pad}if type({v}) is not {tname} or len({v}) != {count}:")
-            body.append(f"{pad}    return MISS")
-            if kind is dict:
-                for key, child in zip(info, children):
-                    emit(child, f"{v}.get({key!r}, NONE)")
-            else:
-                for j, child in enumerate(children):
-                    emit(child, f"{v}[{j}]")
-
-    body.append(f"        if len(args) != {len(pos)} or len(kwargs) != {len(kws)}:")
-    body.append("            return MISS")
-    for i, lay in enumerate(pos):
-        emit(lay, f"args[{i}]")
-    for name, lay in kws:
-        emit(lay, f"kwargs.get({name!r}, NONE)")
-    n, m = n_leaf[0], n_static[0]
-    packed = f"({''.join(x + ', ' for x in leaves)})" if arrays_only else f"[{', '.join(leaves)}]"
-    lines = ["def make(ids, statics, run):",
-             f"    ({''.join(f'k{i}, ' for i in range(n))}) = ids",
-             f"    ({''.join(f'S{j}, ' for j in range(m))}) = statics",
-             *(f"    T{j} = type(S{j})" for j in range(m)),
-             "    def check(args, kwargs):",
-             *body,
-             f"        return run({packed})",
-             "    return check"]
-    names = {"A": _ARRAY, "MISS": MISS, "NONE": _NO_VALUE}
-    exec("\n".join(lines), names)  # noqa: S102  (built from the layout: types, keys, names)
-    return names["make"]
-
-
-_NO_VALUE = object()  # a missing dict key or keyword argument: matches no layout
-
 
 class PendingTrace:
     """A cache key being traced by thread ``owner``; waiters block on ``done``."""

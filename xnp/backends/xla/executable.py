@@ -17,6 +17,7 @@ from xnp.backends.xla import sharding as _xs
 from xnp.backends.xla import spmd as _spmd
 from xnp.backends.xla.mlir import canonical_text
 from xnp.tracing import core
+from xnp.tracing import jit_hot as _jit_hot
 
 __all__ = ["Lowered", "Compiled"]
 
@@ -50,7 +51,7 @@ class Lowered:
 class Compiled:
     """A compiled executable: ``as_text()`` (XLA's optimised HLO), ``cost_analysis()``,
     ``call_flat(leaves)`` (``call_single``: the output itself, or None when there is not
-    exactly one) and ``arrays_caller(fallback, build)``."""
+    exactly one) and ``hot_caller(guard, fallback, build, int_bounds)``."""
 
     signature = None  # set by Lowered.compile: the jitted function's call signature
 
@@ -221,84 +222,96 @@ class Compiled:
 
             self.call_single = call_single
 
-    def arrays_caller(self, fallback, build=None, guard=None):
-        """A function of a tuple of eager Arrays, one per argument, that runs the executable
-        on their device buffers (a jit output's, or the buffer aliasing an eager array's
-        memory) with no per-argument checks, returning ``build(outputs)`` (``build=None``:
-        the one output), or ``fallback(arrays)`` when an argument has no such buffer. Its
-        source is generated per number of arguments (straight-line code: it is the hot
-        path of a cached jitted call). None when an argument is donated.
-
-        ``guard=(avals, miss)``: the function takes ``(args, kwargs)`` instead and first
-        checks the call as ``jit_cache.hot_check`` does (no keyword arguments; each
-        argument an eager Array whose cached aval is the given object), returning ``miss``
-        when it does not match — the last-hit check and the run in one frame."""
+    def hot_caller(self, guard, fallback, build=None, int_bounds=None):
+        """The last-hit check of ``guard`` (``jit_hot.Guard``) and the cached call in one
+        function of ``(args, kwargs)``: ``MISS`` for a call that does not match, else the
+        executable run on the leaves' device buffers (a jit output's, or the buffer
+        aliasing an eager array's memory; a Python scalar's cached buffer from
+        ``Client.put_scalar``), returning ``build(outputs)`` (``build=None``: the one
+        output); ``fallback(leaves)`` when a leaf has no such buffer or is a Python int
+        outside its ``int_bounds`` (``{leaf: (lo, hi)}``). Its source is the guard's lines
+        followed by straight-line code per leaf kind, generated once per layout: it is
+        the hot path of a cached jitted call. None when an argument is donated."""
         if self._any_donated:
             return None
         single = build is None
         if single and len(self._out_meta) != 1:
-            raise ValueError(f"arrays_caller of {self._name}: build=None needs exactly one "
+            raise ValueError(f"hot_caller of {self._name}: build=None needs exactly one "
                              f"output, the executable has {len(self._out_meta)}")
-        key = (len(self._in_avals), bool(self._const_bufs), single, guard is not None,
-               len(self._live))
-        make = _ARRAYS_CALLERS.get(key)
+        kinds = guard.kinds
+        bounds = int_bounds or {}
+        bounded = tuple(i for i, k in enumerate(kinds) if k is int and i in bounds)
+        n_live = len(self._live)
+        key = (guard.key, kinds, bounded, bool(self._const_bufs), single, n_live)
+        make = _HOT_CALLERS.get(key)
         if make is None:
-            make = _ARRAYS_CALLERS[key] = _arrays_caller_maker(*key)
+            if len(_HOT_CALLERS) >= 256:
+                _HOT_CALLERS.clear()
+            make = _HOT_CALLERS[key] = _hot_caller_maker(guard, bounded, bool(self._const_bufs),
+                                                          single, n_live)
         (w0, a0), = self._out_meta if single else ((None, None),)
-        avals, miss = guard if guard is not None else ((), None)
-        return make(self._run, self._handlers, self._const_bufs, self._name, fallback,
-                    w0, a0, build, self._out_meta, avals, miss, self._live)
+        dtypes = tuple(None if k is None else a.dtype for k, a in zip(kinds, self._in_avals))
+        return make(guard.values, self._run, self._handlers, self._const_bufs, self._name,
+                    fallback, w0, a0, build, self._out_meta, self._client._scalars, dtypes,
+                    tuple(bounds[i] for i in bounded), self._live)
 
 
-# (arguments, has constants, one output, guarded, closed-over arrays) -> the maker of arrays_caller's function
-_ARRAYS_CALLERS: dict = {}
+# (layout, leaf kinds, bounded ints, has constants, one output, closed-over arrays) -> the
+# maker of hot_caller's function
+_HOT_CALLERS: dict = {}
 
 
-def _arrays_caller_maker(n: int, consts: bool, single: bool, guarded: bool, n_live: int):
-    b = ", ".join([*(f"c{j}" for j in range(n_live)), *(f"b{i}" for i in range(n))])
-    lines = ["def make(run, handlers, consts, name, fallback, w0, a0, build, meta, avals, MISS,"
-             " live):"]
+def _hot_caller_maker(guard, bounded, consts: bool, single: bool, n_live: int = 0):
+    leaves = guard.leaves
+    n = len(leaves)
+    packed = f"({''.join(x + ', ' for x in leaves)})"
+    lines = ["def make(V, run, handlers, consts, name, fallback, w0, a0, build, meta, SC, D, BND,"
+             " LIVE):"]
     if n_live:
-        lines.append(f"    ({''.join(f'l{j}, ' for j in range(n_live))}) = live")
-    if guarded:
-        lines += [f"    ({''.join(f'k{i}, ' for i in range(n))}) = avals",
-                  "    def call(arrays, kwargs):",
-                  f"        if kwargs or len(arrays) != {n}:",
-                  "            return MISS"]
-    else:
-        lines.append("    def call(arrays):")
+        lines.append(f"    ({''.join(f'LV{j}, ' for j in range(n_live))}) = LIVE")
+    if guard.names:
+        lines.append(f"    ({''.join(x + ', ' for x in guard.names)}) = V")
     if n:
-        lines.append(f"        ({''.join(f'x{i}, ' for i in range(n))}) = arrays")
-    if guarded and n:
-        match = " and ".join(f"type(x{i}) is A and x{i}._aval is k{i}" for i in range(n))
-        lines += [f"        if not ({match}):", "            return MISS"]
-    for j in range(n_live):  # the closed-over arrays, read at each call
-        lines += [f"        c{j} = l{j}._dev",
-                  f"        if c{j} is None:",
-                  f"            c{j} = l{j}._host_memo",
-                  f"        if type(c{j}) is not B:",
-                  "            return fallback(arrays)"]
-    for i in range(n):
-        lines += [f"        b{i} = x{i}._dev",
-                  f"        if b{i} is None:",
-                  f"            b{i} = x{i}._host_memo",
-                  f"        if type(b{i}) is not B:  # None, DONATED, NO_ALIAS",
-                  "            return fallback(arrays)"]
-    lines += [f"        args = [*consts, {b}]" if consts else f"        args = [{b}]",
+        lines.append(f"    ({''.join(f'd{i}, ' for i in range(n))}) = D")
+    if bounded:
+        lines.append(f"    ({''.join(f'(lo{i}, hi{i}), ' for i in bounded)}) = BND")
+    lines += ["    def call(args, kwargs):", *guard.lines]
+    for j in range(n_live):  # the closed-over arrays: their current buffers, at each call
+        lines += [f"        CB{j} = LV{j}._dev",  # names apart from the guard's (l0, k0, ...)
+                  f"        if CB{j} is None:",
+                  f"            CB{j} = LV{j}._host_memo",
+                  f"        if type(CB{j}) is not B:",
+                  f"            return fallback({packed})"]
+    for i, (x, kind) in enumerate(zip(leaves, guard.kinds)):
+        if kind is None:  # an Array
+            lines += [f"        b{i} = {x}._dev",
+                      f"        if b{i} is None:",
+                      f"            b{i} = {x}._host_memo",
+                      f"        if type(b{i}) is not B:  # None, DONATED, NO_ALIAS",
+                      f"            return fallback({packed})"]
+        else:  # a Python scalar of type k{i}: its cached buffer
+            if i in bounded:
+                lines += [f"        if not lo{i} <= {x} <= hi{i}:",
+                          f"            return fallback({packed})"]
+            lines += [f"        b{i} = SC.get((k{i}, {x}, d{i}))",
+                      f"        if b{i} is None:",
+                      f"            return fallback({packed})"]
+    b = ", ".join([*(f"CB{j}" for j in range(n_live)), *(f"b{i}" for i in range(n))])
+    lines += [f"        bufs = [*consts, {b}]" if consts else f"        bufs = [{b}]",
               "        try:",
-              "            outs = run(args).consume_with_handlers(handlers)",
+              "            outs = run(bufs).consume_with_handlers(handlers)",
               "        except RUNTIME_ERROR as e:",
-              "            outs = run_unsharded(run, args, handlers, name, e)"]
+              "            outs = run_unsharded(run, bufs, handlers, name, e)"]
     if single:  # device_array's body, inline
         lines += ["        out = A(None, w0, outs[0], a0)", "        out._read = HOST_OF",
                   "        return out"]
     else:
         lines.append("        return build([device_array(o, w, a) for (w, a), o in zip(meta, outs)])")
     lines.append("    return call")
-    names = {"A": _ARRAY, "HOST_OF": _HOST_OF, "B": _BUFFER, "RUNTIME_ERROR": _RUNTIME_ERROR,
-             "device_array": _dv.device_array,
+    names = {**_jit_hot.GLOBALS, "A": _ARRAY, "HOST_OF": _HOST_OF, "B": _BUFFER,
+             "RUNTIME_ERROR": _RUNTIME_ERROR, "device_array": _dv.device_array,
              "run_unsharded": _run_unsharded}
-    exec("\n".join(lines), names)  # noqa: S102  (built from the argument count only)
+    exec("\n".join(lines), names)  # noqa: S102  (built from the layout: types, keys, names)
     return names["make"]
 
 

@@ -18,7 +18,7 @@ from xnp.backends.xla import client as _client
 from xnp.backends.xla import device_value as _dv
 from xnp.backends.xla import sharding as _xs
 from xnp.backends.xla.lowering.module import SpmdLayout
-from xnp.tracing import core
+from xnp.tracing import core, jit_hot
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr
 
 __all__ = ["spmd_layout", "SpmdCompiled"]
@@ -106,7 +106,7 @@ def spmd_layout(closed: ClosedJaxpr, name: str, in_shardings, out_shardings):
 
 class SpmdCompiled:
     """A compiled SPMD executable with ``Compiled``'s calling protocol (``call_flat``,
-    ``call_single``, ``arrays_caller``, ``as_text``, ``cost_analysis``)."""
+    ``call_single``, ``hot_caller``, ``as_text``, ``cost_analysis``)."""
 
     signature = None  # set by Lowered.compile: the jitted function's call signature
 
@@ -233,17 +233,17 @@ class SpmdCompiled:
         if len(meta) == 1:
             self.call_single = lambda leaves: call_flat(leaves)[0]
 
-    def arrays_caller(self, fallback, build=None, guard=None):
-        """``Compiled.arrays_caller``: on arguments that all hold device buffers (re-laid
-        out where the program takes them otherwise), ``build(outputs)`` or, with
-        ``build=None``, the one output; else ``fallback(arrays)``. None with a ``guard``
-        (the caller then checks the last hit itself)."""
-        if guard is not None:
+    def hot_caller(self, guard, fallback, build=None, int_bounds=None):
+        """``Compiled.hot_caller``: the guard's check, then, when every leaf is an Array
+        holding a device buffer (re-laid out where the program takes it otherwise),
+        ``build(outputs)`` or, with ``build=None``, the one output; else
+        ``fallback(leaves)``. None for a layout with a Python-scalar leaf."""
+        if any(k is not None for k in guard.kinds):
             return None
         call_buffers = self._call_buffers
         if build is None:
             if len(self._out_meta) != 1:
-                raise ValueError(f"arrays_caller of {self._name}: build=None needs exactly "
+                raise ValueError(f"hot_caller of {self._name}: build=None needs exactly "
                                  f"one output, the executable has {len(self._out_meta)}")
 
             def build(outs):
@@ -255,4 +255,4 @@ class SpmdCompiled:
                 return fallback(arrays)
             return build(call_buffers(bufs))
 
-        return call
+        return jit_hot.guard_check(guard, call)

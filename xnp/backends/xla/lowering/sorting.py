@@ -15,7 +15,7 @@ NaNs (checked at run time) is sorted as its bits alone, which is exact and sever
 times faster on XLA:CPU. ``top_k`` is a stable sort of (values, iota) with the
 mirrored comparator (NaN largest), cut to ``k`` (not ``chlo.top_k``, whose total
 order would split ``-0.0``/``0.0`` ties; it is no faster on CPU). ``searchsorted`` is
-an unrolled binary search of gathers comparing the same keys.
+a binary search loop of gathers comparing the same keys.
 """
 
 from __future__ import annotations
@@ -221,22 +221,23 @@ def _lower_top_k(ctx, x, *, k, index_dtype):
 
 @lowering(lax.searchsorted_p)
 def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
-    """Binary search unrolled ``n.bit_length()`` times: ``lo``/``hi`` bound the answer;
-    each step gathers ``a[..., mid]`` for every query and halves the interval."""
+    """Binary search as a ``stablehlo.while`` of ``n.bit_length()`` steps: ``lo``/``hi``
+    bound the answer; each step gathers ``a[..., mid]`` for every query, compares its
+    order keys with the queries' (computed once, before the loop) and halves the
+    interval. A loop, not unrolled steps: XLA:CPU runs each unrolled step as its own
+    fusions, while the loop's body is compiled once."""
     (out_aval,) = ctx.avals_out
     n = a.aval.shape[-1]
     nb = a.aval.ndim - 1
     i64 = np.dtype(np.int64)
     iaval = out_aval.update(dtype=i64, weak_type=False)
-    b = ctx.b
 
     def full(value):
-        return ctx.broadcast_in_dim(b.constant(np.asarray(value, i64)), iaval.shape, ())
+        return ctx.broadcast_in_dim(ctx.constant(value, i64), iaval.shape, ())
 
     lo = full(0)
     if n == 0:
         return [ctx.convert(lo, index_dtype)]
-    hi, one, last = full(n), full(1), full(n - 1)
     batch = ", ".join(str(d) for d in range(nb))
     batching = (f"operand_batching_dims = [{batch}], start_indices_batching_dims = [{batch}], "
                 if nb else "")
@@ -244,18 +245,30 @@ def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
              f"[{nb}], {batching}start_index_map = [{nb}], index_vector_dim = {nb + 1}>, "
              f"indices_are_sorted = false, slice_sizes = {i64_array([1] * (nb + 1))}")
     idx_aval = iaval.update(shape=iaval.shape + (1,))
-    for _ in range(n.bit_length()):
+    v_keys = _order_keys(ctx.b, v)
+    state = [ctx.constant(0, i64), a, lo, full(n), full(1), full(n - 1), *v_keys]
+    avals = [x.aval for x in state]
+    steps = n.bit_length()
+
+    def cond(b, i, *rest):
+        return [compare(b, i, b.constant(np.asarray(steps, i64)), "LT")]
+
+    def body(b, i, a, lo, hi, one, last, *v_keys):
         mid = b.op("stablehlo.shift_right_logical", [binop(b, "stablehlo.add", lo, hi), one],
                    [iaval])[0]
         safe = binop(b, "stablehlo.minimum", mid, last)
         index = b.op("stablehlo.reshape", [safe], [idx_aval])[0]
-        at = b.op("stablehlo.gather", [a, index], [v.aval], attrs)[0]
-        if side == "left":
-            right, _ = _before_and_tie(b, at, v)
-        else:
-            right = _not(b, _before_and_tie(b, v, at)[0])
+        at_keys = _order_keys(b, b.op("stablehlo.gather", [a, index], [v.aval], attrs)[0])
+        if side == "left":  # a[mid] < v: the answer is after mid
+            right = _lexicographic(b, list(zip(at_keys, v_keys)))[0]
+        else:  # not v < a[mid]
+            right = _not(b, _lexicographic(b, list(zip(v_keys, at_keys)))[0])
         right = _and(b, right, compare(b, lo, hi, "LT"))
-        lo = b.op("stablehlo.select", [right, binop(b, "stablehlo.add", mid, one), lo],
-                  [iaval])[0]
-        hi = b.op("stablehlo.select", [right, hi, mid], [iaval])[0]
-    return [ctx.convert(lo, index_dtype)]
+        new_lo = select(b, right, binop(b, "stablehlo.add", mid, one), lo)
+        new_hi = select(b, right, hi, mid)
+        i_next = binop(b, "stablehlo.add", i, b.constant(np.asarray(1, i64)))
+        return [i_next, a, new_lo, new_hi, one, last, *v_keys]
+
+    results = ctx.ops("stablehlo.while", state, avals,
+                      regions=[ctx.region(avals, cond), ctx.region(avals, body)])
+    return [ctx.convert(results[2], index_dtype)]

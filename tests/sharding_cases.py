@@ -82,6 +82,18 @@ def case_jit_elementwise_row_sharded():
     _close(out2, np.sin(A) * 2 + 1)
 
 
+def case_sharded_jit_reads_closed_over_array_at_each_call():
+    row = NamedSharding(_mesh1(), P("x"))
+    w = xnp.asarray(np.arange(4.0))
+    f = xnp.jit(lambda x: x * w, in_shardings=row)
+    _close(f(A), A * np.arange(4.0))
+    w[1] = 10.0  # a write into the closed-over array: seen by the next call
+    _close(f(A), A * np.array([0.0, 10.0, 2.0, 3.0]))
+    compiled = f.lower(A).compile()
+    w[2] = -1.0
+    _close(compiled(A), A * np.array([0.0, 10.0, -1.0, 3.0]))
+
+
 def case_host_callback_in_a_sharded_program_is_refused():
     row = NamedSharding(_mesh1(), P("x"))
     f = xnp.jit(lambda x: x + xnp.lax.io_callback(lambda v: v, xnp.ShapeDtypeStruct(

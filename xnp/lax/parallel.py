@@ -185,7 +185,7 @@ def pmean(x, axis_name):
             return leaf
         a = core.aval_of(leaf)
         kit.check_dtype("pmean", a, kit.INEXACT)
-        return ew.div(psum_p.bind(leaf, axes=axes), Array(np.asarray(n, a.dtype)))
+        return ew.div(psum_p.bind(leaf, axes=axes), core.lift(np.asarray(n, a.dtype)))
     return _map_leaves(one, x)
 
 

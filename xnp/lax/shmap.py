@@ -28,7 +28,7 @@ from xnp.lax import _rules as R
 from xnp.lax import elementwise as ew
 from xnp.lax import parallel, shape_ops
 from xnp.lax.control_flow import common
-from xnp.tracing import Array, Primitive, ShapedArray, core
+from xnp.tracing import Primitive, ShapedArray, core
 from xnp.tracing.ad import UndefinedPrimal, Zero, instantiate, tangent_aval
 from xnp.tracing.batching import moveaxis
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
@@ -190,7 +190,7 @@ def _shard_map_transpose(cts, *args, jaxpr, mesh, in_names, out_names):
             n = int(np.prod([sizes[a] for a in _unmentioned(mesh, names)], dtype=np.int64))
             a = core.aval_of(c)
             if n != 1 and common.differentiable(a):
-                c = ew.div(c, Array(np.asarray(n, a.dtype)))
+                c = ew.div(c, core.lift(np.asarray(n, a.dtype)))
             body_cts.append(c)
         in_cts = transpose_linear(jaxpr.jaxpr, body_args, body_cts)
         out = []

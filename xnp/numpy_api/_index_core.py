@@ -82,12 +82,20 @@ def _has_tracer(seq) -> bool:
     return False
 
 
+def _bad_index(dtype, shape) -> IndexError:
+    """NumPy's ``IndexError`` for an index array of a dtype that cannot index (a 0-d one
+    is refused as a scalar), naming the index's dtype and shape."""
+    head = _VALID if len(shape) == 0 else "arrays used as indices must be of integer (or boolean) type"
+    return IndexError(f"{head} (xnp.Array indexing: an index of dtype {np.dtype(dtype).name} "
+                      f"and shape {tuple(shape)})")
+
+
 def _classify_ndarray(a: np.ndarray):
     if a.dtype == np.bool_:
         return ("bool0", bool(a)) if a.ndim == 0 else ("boolarr", a)
     if a.dtype.kind in "iu":
         return "arr", a
-    raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    raise _bad_index(a.dtype, a.shape)
 
 
 def _classify(item):
@@ -114,7 +122,7 @@ def _classify(item):
             if aval.dtype == np.bool_:
                 raise errors.NonConcreteBooleanIndexError(errors.boolean_mask_message(item))
             if aval.dtype.kind not in "iu":
-                raise IndexError(_VALID)
+                raise _bad_index(aval.dtype, aval.shape)
             return ("dyn" if aval.ndim == 0 else "tarr"), item
         if v.ndim == 0 and v.dtype.kind in "iu":
             return "int", int(v)  # a 0-d xnp integer acts as NumPy's integer scalars do
@@ -467,14 +475,37 @@ def _gather_entries(x, entries, mode=None, fill_value=None):
 # --------------------------------------------------------------------------- updates
 
 
-def _prepare_value(value, aval, out_shape):
-    """``value`` cast to ``aval.dtype`` (NumPy's assignment casting), broadcast to ``out_shape``."""
+def _np_shape(shape) -> str:
+    """A shape as NumPy's C code prints it in messages: ``(2,3)``, ``(4,)``, ``()``."""
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def value_mismatch(basic, vshape, vdtype, out_shape, aval) -> ValueError:
+    """NumPy's ``ValueError`` for ``x[idx] = value`` whose value does not broadcast to the
+    indexing result (its wording for basic and for advanced indices), naming the value's
+    and the array's dtypes and shapes: the same eagerly and under ``jit``."""
+    if basic:
+        head = (f"could not broadcast input array from shape {_np_shape(vshape)} into shape "
+                f"{_np_shape(out_shape)}")
+    else:
+        head = (f"shape mismatch: value array of shape {_np_shape(vshape)} could not be "
+                f"broadcast to indexing result of shape {_np_shape(out_shape)}")
+    return ValueError(f"{head} (xnp.Array.__setitem__: value of dtype {np.dtype(vdtype).name} "
+                      f"and shape {tuple(vshape)} into an array of dtype "
+                      f"{np.dtype(aval.dtype).name} and shape {tuple(aval.shape)})")
+
+
+def _prepare_value(value, aval, out_shape, basic=False):
+    """``value`` cast to ``aval.dtype`` (NumPy's assignment casting), broadcast to ``out_shape``
+    (``basic``: the index has no arrays, for NumPy's wording of a mismatch)."""
     dt = aval.dtype
+    vdtype = dt
     if core.is_python_scalar(value):
         v = core.lift(_default_dtypes.scalar_to_ndarray(value, dt), aval.weak_type)
     else:
         v = asarray_for("setitem", value, "value")
         va = core.aval_of(v)
+        vdtype = va.dtype
         if va.dtype != dt or (aval.weak_type and not va.weak_type):
             v = lax.convert_element_type(v, dt, weak_type=aval.weak_type)
     vshape = core.aval_of(v).shape
@@ -488,8 +519,7 @@ def _prepare_value(value, aval, out_shape):
     r = len(vshape)
     tail = out_shape[len(out_shape) - r:]
     if r > len(out_shape) or any(a not in (1, b) for a, b in zip(vshape, tail)):
-        raise ValueError(f"shape mismatch: value array of shape {orig} could not be broadcast to "
-                         f"indexing result of shape {tuple(out_shape)}")
+        raise value_mismatch(basic, orig, vdtype, out_shape, aval)
     if vshape != tuple(out_shape):
         dims = tuple(range(len(out_shape) - r, len(out_shape)))
         v = lax.broadcast_in_dim(v, tuple(out_shape), dims)
@@ -507,12 +537,13 @@ def _write(x, entries, value, kind="set", mode=None, view_write=False, check_arr
     writes, except for ``view_write`` (clamped, mirroring how the view was read).
     """
     aval = core.aval_of(x)
+    basic = not any(e.kind in _ADVANCED for e in entries)
     dus = kind == "set" and mode is None and all(
         e.kind in ("int", "new") or (e.kind == "dyn" and view_write) or (
             e.kind == "slice" and e.step == 1) for e in entries)
     if dus:
         out_shape = [1 if e.kind == "new" else e.n for e in entries if e.kind in ("slice", "new")]
-        upd = _prepare_value(value, aval, tuple(out_shape))
+        upd = _prepare_value(value, aval, tuple(out_shape), basic)
         window = tuple(e.n if e.kind == "slice" else 1 for e in entries if e.kind != "new")
         if core.aval_of(upd).shape != window:
             upd = lax.reshape(upd, window)
@@ -524,7 +555,7 @@ def _write(x, entries, value, kind="set", mode=None, view_write=False, check_arr
                 starts.append(e.start if e.kind == "slice" else e.value)
         return lax.dynamic_update_slice(x, upd, starts)
     plan = _gather_plan(aval.shape, entries)
-    upd = _prepare_value(value, aval, plan.out_shape)
+    upd = _prepare_value(value, aval, plan.out_shape, basic)
     if check_arrays:
         _check_arrays(entries, aval.shape)
     if plan.empty:
@@ -629,6 +660,22 @@ def _masked_write(x, mask, value):
     return lax.select(m, v, x)
 
 
+def _eager_mismatch(e: ValueError, x, value) -> ValueError:
+    """NumPy's shape-mismatch error of an eager ``x[idx] = value`` worded as under ``jit``
+    (:func:`value_mismatch`); any other error unchanged."""
+    msg = str(e)
+    basic = msg.startswith("could not broadcast input array from shape ")
+    if not basic and not msg.startswith("shape mismatch: value array of shape "):
+        return e
+    v = np.asarray(value)
+    try:
+        parts = msg.split("shape ")
+        out = tuple(int(d) for d in parts[-1].strip("() ").split(",") if d.strip())
+    except ValueError:
+        return e
+    return value_mismatch(basic, v.shape, v.dtype, out, x.aval)
+
+
 def setitem(x, idx, value) -> None:
     """``x[idx] = value`` with NumPy semantics (used by ``Array.__setitem__``).
 
@@ -661,7 +708,10 @@ def setitem(x, idx, value) -> None:
     if type(x) is core.Array:
         core.check_eager_write(x.aval, value, idx)
         nval = value._value if type(value) is core.Array else value
-        x._writable_value()[_native_index(idx)] = nval
+        try:
+            x._writable_value()[_native_index(idx)] = nval
+        except ValueError as e:
+            raise _eager_mismatch(e, x, nval) from None
         return
     mask = _traced_mask(idx)
     if mask is not None:

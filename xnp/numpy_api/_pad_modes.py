@@ -1,4 +1,5 @@
-"""The index-mapping modes of ``xnp.pad``: 'edge', 'reflect', 'symmetric', 'wrap'.
+"""The index-mapping modes of ``xnp.pad``: 'edge', 'reflect', 'symmetric', 'wrap'; and
+'linear_ramp' (:func:`pad_linear_ramp`, NumPy's ``linspace`` ramps step for step).
 
 Each padded axis reads its new elements back from the source through a static index
 map (NumPy's results, also for widths larger than the axis); the map is cut into runs
@@ -12,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from xnp import lax
+from xnp.tracing import core
 
 INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
 
@@ -76,4 +78,82 @@ def pad_by_index(x, widths: np.ndarray, mode: str, reflect_type: str = "even"):
             raise ValueError(f"xnp.pad: can't extend empty axis {axis} using modes other "
                              "than 'constant' or 'empty'")
         x = take_static(x, source_indices(mode, n, int(before), int(after)), axis)
+    return x if widths.any() else lax.copy(x)
+
+
+def end_value_pairs(end_values, ndim: int) -> list:
+    """``end_values`` as NumPy's ``pad`` reads them (``_as_pairs``): one ``(before, after)``
+    pair per axis, NumPy scalars (one or two values given) or Python scalars (per axis)."""
+    ev = np.array(end_values)
+    if ev.dtype.kind not in "biufc":
+        raise TypeError(f"xnp.pad: `end_values` must be numbers, got {end_values!r}")
+    if ev.ndim < 3 and ev.size == 1:
+        v = ev.ravel()[0]
+        return [(v, v)] * ndim
+    if ev.ndim < 3 and ev.size == 2 and ev.shape != (2, 1):
+        flat = ev.ravel()
+        return [(flat[0], flat[1])] * ndim
+    try:
+        return np.broadcast_to(ev, (ndim, 2)).tolist()
+    except ValueError:
+        raise ValueError(f"xnp.pad: `end_values` of shape {ev.shape} does not broadcast to "
+                         f"({ndim}, 2)") from None
+
+
+def _ramp(x, axis: int, num: int, start, edge):
+    """NumPy's ``linspace(start, edge, num, endpoint=False, dtype=x.dtype, axis=axis)``, step
+    for step (its dtype, its zero-step form, the floor for integer dtypes), so eager results
+    equal NumPy's bit for bit. ``edge``: ``x``'s edge slice along ``axis`` (length 1)."""
+    out_dt = np.dtype(x.dtype)
+    # linspace's computation dtype: its own result type of (start, stop), made inexact
+    dt = np.linspace(start, np.zeros((), out_dt), 1, endpoint=False).dtype
+    shape = list(edge.shape)
+    shape[axis] = num
+    shape = tuple(shape)
+    dims = tuple(range(len(shape)))
+    s = lax.convert_element_type(edge, dt)
+    s0 = np.asarray(start).astype(dt)
+    delta = lax.sub(s, _const(s0))
+    step = lax.div(delta, _const(np.asarray(num, dt)))
+    y = lax.iota(dt, shape, axis)
+    any_zero = lax.reduce_or(lax.eq(step, _const(np.zeros((), dt))), dims)
+    step_b = lax.broadcast_in_dim(step, shape, dims)
+    delta_b = lax.broadcast_in_dim(delta, shape, dims)
+    scaled = lax.mul(y, step_b)
+    # NumPy's form when any step is 0 (denormal steps, gh-5437): y / num * delta
+    by_delta = lax.mul(lax.div(y, _const(np.asarray(num, dt))), delta_b)
+    y = lax.select(lax.broadcast_in_dim(any_zero, shape, ()), by_delta, scaled)
+    y = lax.add(y, _const(s0))
+    if out_dt.kind in "iu":
+        y = lax.floor(y)
+    return lax.convert_element_type(y, out_dt)
+
+
+def _const(v):
+    return core.lift(np.asarray(v))
+
+
+def pad_linear_ramp(x, widths: np.ndarray, end_values=0):
+    """``x`` padded by the static ``(ndim, 2)`` ``widths`` with NumPy's 'linear_ramp' mode:
+    each axis in turn (the earlier axes' padding included, as NumPy) gets a ramp from its
+    end value to the edge value, endpoint excluded. ``ValueError`` for an empty axis that
+    would be padded."""
+    pairs = end_value_pairs(end_values, x.ndim)
+    for axis, (before, after) in enumerate(widths):
+        before, after = int(before), int(after)
+        n = x.shape[axis]
+        if not (before or after):
+            continue
+        if n == 0:
+            raise ValueError(f"xnp.pad: can't extend empty axis {axis} using modes other "
+                             "than 'constant' or 'empty'")
+        pieces = []
+        if before:
+            pieces.append(_ramp(x, axis, before, pairs[axis][0],
+                                lax.slice_in_dim(x, 0, 1, axis=axis)))
+        pieces.append(x)
+        if after:
+            ramp = _ramp(x, axis, after, pairs[axis][1], lax.slice_in_dim(x, n - 1, n, axis=axis))
+            pieces.append(lax.rev(ramp, (axis,)))
+        x = lax.concatenate(pieces, axis)
     return x if widths.any() else lax.copy(x)

@@ -238,8 +238,9 @@ def broadcast_to_rank(x, ndim: int):
     return lax.broadcast_in_dim(x, (1,) * k + aval.shape, tuple(range(k, ndim)))
 
 
-def broadcast_shapes(fname: str, *shapes) -> tuple[int, ...]:
-    """NumPy broadcasting of ``shapes``; ``ValueError`` naming ``fname`` and the shapes."""
+def broadcast_shapes(fname: str, *shapes, operands=None) -> tuple[int, ...]:
+    """NumPy broadcasting of ``shapes``; ``ValueError`` naming ``fname`` and the shapes, and
+    with ``operands`` (``(name, dtype)`` per shape) each operand's name and dtype."""
     big = [s for s in shapes if s != ()]
     if not big:
         return ()
@@ -249,9 +250,12 @@ def broadcast_shapes(fname: str, *shapes) -> tuple[int, ...]:
     try:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
-        raise ValueError(
-            f"xnp.{fname}: operands could not be broadcast together with shapes "
-            + " ".join(str(tuple(s)) for s in shapes)) from None
+        msg = (f"xnp.{fname}: operands could not be broadcast together with shapes "
+               + " ".join(str(tuple(s)) for s in shapes))
+        if operands is not None:
+            msg += " (" + ", ".join(f"{n}: {np.dtype(d).name} of shape {tuple(s)}"
+                                    for (n, d), s in zip(operands, shapes)) + ")"
+        raise ValueError(msg) from None
 
 
 def broadcast_arrays(fname: str, *xs):
@@ -284,17 +288,21 @@ def _scalar_operand(arr, scalar):
     return core.lift(value, weak_type=weak), dt
 
 
-def int_out_of_range(x1, x2):
+def int_out_of_range(x1, x2, bool_as_int=False):
     """Find a Python int operand outside the integer dtype of the other operand.
 
     NumPy 2 (NEP 50) raises ``OverflowError`` for such an int in arithmetic (as
     :func:`binary_operands` does) but gives comparisons their mathematically right answer
     and makes ``true_divide`` compute in float64. Returns ``(value, other, swapped)``
     (``swapped``: the int is ``x1``) or None when no operand is such an int.
+    ``bool_as_int``: a bool operand counts as the default integer dtype, which the int
+    would be converted to (``true_divide``: NumPy divides ``bool / 2**63`` in float64).
     """
     for v, other, swapped in ((x2, x1, False), (x1, x2, True)):
         if type(v) is int and isinstance(other, (_ARRAY, core.Tracer, np.ndarray, np.generic)):
             dt = core.aval_of(other).dtype
+            if bool_as_int and dt.kind == "b":
+                dt = default_int()
             if dt.kind in "iu":
                 info = np.iinfo(dt)
                 if not info.min <= v <= info.max:
@@ -302,9 +310,10 @@ def int_out_of_range(x1, x2):
     return None
 
 
-def traced_int(x1, x2):
+def traced_int(x1, x2, bool_as_int=False):
     """Find a weak integer scalar tracer (a Python int argument of ``jit``) beside an
-    operand of another integer dtype: ``(tracer, other, swapped)`` or None.
+    operand of another integer dtype (``bool_as_int``: or a bool one, as
+    :func:`int_out_of_range`): ``(tracer, other, swapped)`` or None.
 
     Where NumPy treats an out-of-range Python int mathematically (comparisons, ``clip``,
     ``divide``; see :func:`int_out_of_range`), such a tracer must not be converted to the
@@ -317,7 +326,7 @@ def traced_int(x1, x2):
             if av.weak_type and av.shape == () and av.dtype.kind in "iu" and (
                     is_xnp(other) or isinstance(other, (np.ndarray, np.generic))):
                 dt = core.aval_of(other).dtype
-                if dt.kind in "iu" and dt != av.dtype:
+                if (dt.kind in "iu" and dt != av.dtype) or (bool_as_int and dt.kind == "b"):
                     return v, other, swapped
     return None
 
@@ -364,7 +373,8 @@ def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):
         b = promote_to(fname, b, dt, weak)
     sa, sb = av_a.shape, av_b.shape
     if sa != sb and sa != () and sb != ():
-        out = broadcast_shapes(fname, sa, sb)
+        out = broadcast_shapes(fname, sa, sb,
+                               operands=((argnames[0], av_a.dtype), (argnames[1], av_b.dtype)))
         if len(sa) != len(out):
             a = broadcast_to_rank(a, len(out))
         if len(sb) != len(out):

@@ -96,10 +96,10 @@ def divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", d
     division by zero gives inf/NaN as IEEE (NumPy also warns eagerly). A Python int outside
     an integer operand's dtype is divided in float64 (NumPy 2), not an ``OverflowError``."""
     _extras("divide", casting, order, subok, signature)
-    found = _util.int_out_of_range(x1, x2)
+    found = _util.int_out_of_range(x1, x2, bool_as_int=True)
     if found is not None:  # float(v) is NumPy's float64 cast; with an int array -> float64
         x1, x2 = (float(x1), x2) if found[2] else (x1, float(x2))
-    found = _util.traced_int(x1, x2)
+    found = _util.traced_int(x1, x2, bool_as_int=True)
     if found is not None:  # a Python int argument of jit: float64 as float(v) above
         t = lax.convert_element_type(found[0], _util.default_float(), weak_type=True)
         x1, x2 = (t, x2) if found[2] else (x1, t)
@@ -339,14 +339,44 @@ def positive(x, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
 def absolute(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``|x|``. Complex input gives the real dtype; bool and unsigned are
-    returned unchanged (copied); ``abs(iinfo.min)`` wraps, as NumPy."""
+    returned unchanged (copied); ``abs(iinfo.min)`` wraps, as NumPy.
+
+    ``dtype=`` is the result dtype and selects NumPy's loop: complex input with a float32
+    or float64 ``dtype`` runs the complex loop of that precision (``F->f``, ``D->d``) when
+    the input casts to it safely, every other input the ``dtype->dtype`` loop (``casting``
+    checked); a complex ``dtype`` has no loop (``TypeError``), as in NumPy."""
     _extras("absolute", casting, order, subok, signature)
-    x = _unary("absolute", x, dtype, casting)
+    x = _unary("absolute", x, _absolute_loop(x, dtype), casting)
     res = _copy(x) if _dtype_of(x).kind in "bu" else lax.abs(x)
     return _finish("absolute", res, out, where, casting)
 
 
 abs = absolute  # noqa: A001
+
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
+               np.dtype(np.float64): np.dtype(np.complex128)}
+
+
+def _absolute_loop(x, dtype):
+    """The input dtype of NumPy's ``absolute`` loop whose result is ``dtype`` (None: none
+    asked): the complex loop ``F->f``/``D->d`` for an input that casts to it safely, else
+    ``dtype`` itself; ``TypeError`` for a complex ``dtype`` (no loop gives one)."""
+    if dtype is None:
+        return None
+    want = canonical_dtype(dtype)
+    if want.kind == "c":
+        raise TypeError(f"xnp.absolute: No loop matching the specified signature and casting "
+                        f"was found for ufunc absolute (input {np.dtype(_in_dtype(x)).name}, "
+                        f"dtype={want.name}: absolute of a complex number is real)")
+    loop = _COMPLEX_OF.get(want)
+    if loop is not None and np.can_cast(_in_dtype(x), loop, "safe") and (
+            np.dtype(_in_dtype(x)).kind == "c"):
+        return loop
+    return want
+
+
+def _in_dtype(x):
+    return core.aval_of(x).dtype if _util.is_xnp(x) else np.asarray(x).dtype
 
 
 def fabs(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,

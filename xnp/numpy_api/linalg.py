@@ -374,6 +374,7 @@ def solve(a, b):
     """
     xa = asarray_for("linalg.solve", a, "a")
     xb = asarray_for("linalg.solve", b, "b")
+    a_in, b_in = core.aval_of(xa), core.aval_of(xb)
     dt = linalg_dtype("solve", result_dtype(core.aval_of(xa).strip_weak_type(),
                                             core.aval_of(xb).strip_weak_type())[0])
     xa = stacked("solve", xa, square=True, dtype=dt)
@@ -385,9 +386,14 @@ def solve(a, b):
         xb = lax.expand_dims(xb, (1,))
         b_shape = b_shape + (1,)
     if len(b_shape) < 2 or b_shape[-2] != m:
-        raise ValueError(f"xnp.linalg.solve: `b` of shape {core.aval_of(xb).shape} does not "
-                         f"match `a` of shape {a_shape} (needs {m} rows).")
-    batch = broadcast_shapes("linalg.solve", a_shape[:-2], b_shape[:-2])
+        sig = "(m,m),(m)->(m)" if vector else "(m,m),(m,n)->(m,n)"
+        raise ValueError(
+            f"xnp.linalg.solve: Input operand 1 has a mismatch in its core dimension 0, with "
+            f"gufunc signature {sig} (size {b_in.shape[0 if vector else -2]} is different "
+            f"from {m}): `b` ({b_in.dtype.name}, shape {b_in.shape}) does not match `a` "
+            f"({a_in.dtype.name}, shape {a_in.shape}), which needs {m} rows")
+    batch = broadcast_shapes("linalg.solve", a_shape[:-2], b_shape[:-2],
+                             operands=(("a", a_in.dtype), ("b", b_in.dtype)))
     xa = _mn.broadcast_to(xa, batch + (m, m))
     xb = _mn.broadcast_to(xb, batch + b_shape[-2:])
     lu, _, perm = lax.lu(xa)

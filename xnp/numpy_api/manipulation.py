@@ -19,7 +19,7 @@ from xnp import lax
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout
 from xnp.numpy_api.creation import _convert
-from xnp.numpy_api._pad_modes import INDEX_MODES, pad_by_index
+from xnp.numpy_api._pad_modes import INDEX_MODES, pad_by_index, pad_linear_ramp
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
 from xnp.numpy_api._util import (api_sequence, check_unsupported, is_xnp, normalize_axes,
@@ -692,15 +692,21 @@ def pad(array, pad_width, mode="constant", **kwargs):
     pad_width : int or sequence
         Static, non-negative; ``n``, ``(before, after)``, or one pair per
         axis (broadcast to shape ``(ndim, 2)`` as in NumPy).
-    mode : {'constant', 'empty', 'edge', 'reflect', 'symmetric', 'wrap'}
+    mode : {'constant', 'empty', 'edge', 'reflect', 'symmetric', 'wrap', 'linear_ramp'}
         'empty' pads with 0; the index modes copy elements as NumPy (reflect_type='even'
-        only); the statistic modes ('mean', 'maximum', ...) raise ``NotImplementedError``.
+        only); 'linear_ramp' ramps from ``end_values`` to the edge values as NumPy's
+        ``linspace`` (endpoint excluded, NumPy's dtype and rounding; integer dtypes are
+        floored); the statistic modes ('mean', 'maximum', ...) raise
+        ``NotImplementedError``.
     constant_values : scalar or sequence, default 0
         A scalar (may be traced) or static values broadcast to ``(ndim, 2)``;
         cast to ``array``'s dtype (unsafe; out-of-range Python ints raise
         ``OverflowError``, as NumPy does). With one value the jaxpr has one
         ``pad``; with per-axis values, two per padded axis (later axes win at
         the corners, as in NumPy).
+    end_values : scalar or sequence, default 0
+        'linear_ramp': static values broadcast to ``(ndim, 2)``, the value each ramp
+        starts from at the outer edge.
 
     Raises
     ------
@@ -710,12 +716,14 @@ def pad(array, pad_width, mode="constant", **kwargs):
     TypeError
         Non-integral ``pad_width``.
     """
-    if mode not in ("constant", "empty") + INDEX_MODES:
-        if mode in ("linear_ramp", "maximum", "mean", "median", "minimum") or callable(mode):
+    if mode not in ("constant", "empty", "linear_ramp") + INDEX_MODES:
+        if mode in ("maximum", "mean", "median", "minimum") or callable(mode):
             raise NotImplementedError(f"xnp.pad: mode {mode!r} is not supported; 'constant', "
-                                      f"'empty' and {', '.join(INDEX_MODES)} are implemented.")
+                                      f"'empty', 'linear_ramp' and {', '.join(INDEX_MODES)} "
+                                      "are implemented.")
         raise ValueError(f"xnp.pad: mode {mode!r} is not supported")
-    allowed = {"constant_values": ("constant",), "reflect_type": ("reflect", "symmetric")}
+    allowed = {"constant_values": ("constant",), "reflect_type": ("reflect", "symmetric"),
+               "end_values": ("linear_ramp",)}
     extra = {k for k in kwargs if k not in allowed or mode not in allowed[k]}
     if extra:
         raise ValueError(f"xnp.pad: unsupported keyword arguments for mode {mode!r}: {extra}")
@@ -731,6 +739,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
                          f"({aval.ndim}, 2) for an array of shape {aval.shape}") from None
     if mode in INDEX_MODES:
         return pad_by_index(x, widths, mode, kwargs.get("reflect_type", "even"))
+    if mode == "linear_ramp":
+        return pad_linear_ramp(x, widths, kwargs.get("end_values", 0))
     values = kwargs.get("constant_values", 0)
     if is_xnp(values) and _aval(values).ndim == 0:
         pv = values if _aval(values).dtype == aval.dtype else lax.convert_element_type(

@@ -18,7 +18,7 @@ from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, check_unsupported,
-                                 normalize_axis, result_dtype, write_out)
+                                 is_xnp, normalize_axis, result_dtype, write_out)
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import canonical_dtype
@@ -60,6 +60,11 @@ def _cast(x, dtype):
 
 def _shape(x):
     return core.aval_of(x).shape
+
+
+def _dtype_name(v) -> str:
+    """The NumPy dtype name of an operand as given (before promotion)."""
+    return np.dtype(core.aval_of(v).dtype if is_xnp(v) else np.asarray(v).dtype).name
 
 
 def _fmt(shape) -> str:
@@ -194,7 +199,14 @@ def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting
     elif len(sa) == 1:  # (k,) @ (..., k, m)
         res = _dot(x, y, (0,), (ib,))
     else:
-        batch = broadcast_shapes("matmul", sa[:-2], sb[:-2])
+        try:
+            batch = broadcast_shapes("matmul", sa[:-2], sb[:-2])
+        except ValueError:
+            raise ValueError(
+                f"xnp.matmul: operands could not be broadcast together: the batch dimensions "
+                f"{_fmt(sa[:-2])} of x1 (dtype {_dtype_name(x1)}, shape {_fmt(sa)}) and "
+                f"{_fmt(sb[:-2])} of x2 (dtype {_dtype_name(x2)}, shape {_fmt(sb)}) do not "
+                "broadcast (the last two dimensions are the matrices)") from None
         nb = len(batch)
         x = _broadcast_to(x, batch + sa[-2:])
         y = _broadcast_to(y, batch + sb[-2:])

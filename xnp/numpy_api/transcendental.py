@@ -202,12 +202,23 @@ def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     _reject("hypot", a, "c", "real inputs only")
     # the derivative rule is attached only where a transformation can see it
     traced = isinstance(a, core.Tracer) or isinstance(b, core.Tracer)
-    res = (_hypot_differentiable if traced else _hypot)(a, b)
+    if (not traced and type(a) is core.Array and type(b) is core.Array
+            and core.current_trace() is core._BASE_TRACE
+            and getattr(core.eager_backend(), "computes_with_numpy", False)):
+        # eagerly NumPy's own loop (C hypot), whose rounding the formula below can miss
+        res = core.Array(np.hypot(a._value, b._value), a.weak_type and b.weak_type)
+    else:
+        res = (_hypot_differentiable if traced else _hypot)(a, b)
     return _finish("hypot", res, out, where, casting)
 
 
 def _hypot(x, y):
     dt = core.aval_of(x).dtype
+    if dt == np.float16:  # as NumPy's half loop: hypotf in float32, rounded once to half
+        f32 = np.dtype(np.float32)
+        return lax.convert_element_type(
+            _hypot(lax.convert_element_type(x, f32), lax.convert_element_type(y, f32)), dt,
+            weak_type=core.aval_of(x).weak_type and core.aval_of(y).weak_type)
     a, b = lax.abs(x), lax.abs(y)
     big, small = lax.max(a, b), lax.min(a, b)
     zero, one = _scalar(0, dt), _scalar(1, dt)

@@ -507,6 +507,9 @@ def lift(value, weak_type: bool = False):
     arr = Array(backend.from_host(value), weak_type)
     if _SCOPES_ON[0]:  # a function of grad/vmap runs: it may fill this array
         _NOTE_CREATED[0](arr)
+    lift_fresh = getattr(t, "lift_fresh", None)
+    if lift_fresh is not None:  # staging: a new array nothing else holds, so a constant
+        return lift_fresh(arr)
     to_tracer = getattr(t, "to_tracer", None)
     return arr if to_tracer is None else to_tracer(arr)
 

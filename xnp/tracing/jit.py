@@ -515,7 +515,11 @@ class JitWrapped:
         """Trace for these arguments (cached, as a call is): a :class:`Traced`."""
         leaves, paths, key, in_tree, statics, donate_flat = self._key(args, kwargs)
         entry = self._entry(key, paths, in_tree, statics)
-        return Traced(entry, self._name, tuple(donate_flat), self._sharding_kwargs(entry))
+        signature = CallSignature(entry, self._name, paths, key[3:], self._static_nums,
+                                  self._static_names, len(args))
+        # an argument updated in place is written back after the call: not donated
+        donate = tuple(d and not m for d, m in zip(donate_flat, entry.mutated))
+        return Traced(entry, self._name, donate, self._sharding_kwargs(entry), signature)
 
     def lower(self, *args, **kwargs):
         """Lower for these arguments: the backend's lowered module (``as_text()`` is the
@@ -618,16 +622,74 @@ class Traced:
     ``lower()``, the backend's lowered module for it (``xnp.backends.xla.Lowered``, whose
     ``compile()`` gives ``xnp.backends.xla.Compiled``; see :func:`register_jit_backend`)."""
 
-    def __init__(self, entry, name, donated, sharding_kwargs=None):
+    def __init__(self, entry, name, donated, sharding_kwargs=None, signature=None):
         self._sharding_kwargs = sharding_kwargs or {}
         self._entry = entry
         self._name = name
         self._donated = donated
+        self._signature = signature
         self.jaxpr = entry.closed
 
     def lower(self):
-        return _jit_backend().lower(self._entry.closed, self._name, self._donated,
-                                    **self._sharding_kwargs)
+        lowered = _jit_backend().lower(self._entry.closed, self._name, self._donated,
+                                       **self._sharding_kwargs)
+        lowered.signature = self._signature  # how its compiled executable is called
+        return lowered
+
+
+class CallSignature:
+    """How ``jitted.lower(*args).compile()`` is called: with the arguments of the jitted
+    function less its static ones (as JAX's ``Compiled``), as pytrees of the structure,
+    shapes and dtypes it was lowered for; outputs rebuilt and in-place updates written
+    back as a call of the jitted function does."""
+
+    def __init__(self, entry, name, paths, avals, static_nums, static_names, n_pos):
+        self._entry = entry
+        self._name = name
+        self._paths = paths
+        self._avals = avals
+        self._n_dyn = n_pos - len([i for i in static_nums if i < n_pos])
+        self._static_names = frozenset(static_names)
+        self._int_checks = python_ints.int_checks(entry.closed, avals)
+
+    def _error(self, what) -> TypeError:
+        return TypeError(f"xnp.jit({self._name}).lower(...).compile() called with {what}; "
+                         "call the compiled function with the arguments it was lowered for "
+                         "(static arguments left out), or call the jitted function itself")
+
+    def flatten(self, args, kwargs) -> list:
+        """The flat leaves of a call, checked against the lowered signature: ``TypeError``
+        naming the argument and the expected and given shape and dtype, or the structure."""
+        statics = sorted(k for k in kwargs if k in self._static_names)
+        if statics:
+            raise self._error(f"static argument {statics[0]!r} (static arguments are part of "
+                              "the compiled function, not arguments of it)")
+        if len(args) != self._n_dyn:
+            raise self._error(f"{len(args)} positional argument(s); it takes {self._n_dyn}")
+        leaves, tree = tree_flatten((tuple(args), dict(kwargs)))
+        if tree != self._entry.in_tree:
+            raise self._error(f"arguments of structure {tree}; it was lowered for "
+                              f"{self._entry.in_tree}")
+        for x, path, want in zip(leaves, self._paths, self._avals):
+            got = arg_aval(x, path, self._name)
+            if got.shape != want.shape or got.dtype != want.dtype:
+                raise self._error(
+                    f"argument {path} of shape {got.shape} and dtype {np.dtype(got.dtype).name}"
+                    f"; it was lowered for shape {want.shape} and dtype "
+                    f"{np.dtype(want.dtype).name}")
+        if self._int_checks and not python_ints.check_values(self._int_checks, leaves):
+            raise self._error("a Python int beyond the integer type it was lowered for")
+        return leaves
+
+    def call(self, compiled, args, kwargs):
+        """Run ``compiled`` (the backend's executable of this signature's trace) on a call's
+        arguments: the function's result."""
+        leaves = self.flatten(args, kwargs)
+        entry = self._entry
+        outs = compiled.call_flat(leaves)
+        if entry.any_mutated:
+            _write_back(leaves, entry.mutated, outs[entry.n_out:])
+        return tree_unflatten(entry.out_tree, outs[: entry.n_out])
 
 
 def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=None,

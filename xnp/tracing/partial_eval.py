@@ -207,10 +207,7 @@ class DynamicJaxprTrace(core.Trace):
             x._check_alive()
             return self._new_const(x, x.aval)  # closure over an enclosing trace's value
         t = type(x)
-        if t is core.Array:
-            if x.ndim == 0:
-                val = np.asarray(x._value)
-                return JitTracer(self, x.aval, Literal(val, x.aval))
+        if t is core.Array:  # mutable: a constvar, whose value is read at each call
             return self._new_const(x, x.aval)
         aval = core.aval_of(x)
         if core.is_python_scalar(x):
@@ -220,6 +217,15 @@ class DynamicJaxprTrace(core.Trace):
             val = np.asarray(x)
             return JitTracer(self, aval, Literal(val, aval))
         return self._new_const(x, aval)
+
+    def lift_fresh(self, x) -> JitTracer:
+        """``x``, an eager Array just made from host data by ``core.lift`` (nothing else
+        holds it, so it cannot change): a literal when 0-d, else a constant holding its
+        host value (embedded in the compiled program), not a closed-over array."""
+        val = x._value
+        if x.ndim == 0:
+            return JitTracer(self, x.aval, Literal(np.asarray(val), x.aval))
+        return self._new_const(val, x.aval)
 
     # -- primitives
     def process_primitive(self, prim, args, params):

@@ -33,12 +33,19 @@ class Lowered:
         """The StableHLO module, printed by MLIR in canonical syntax."""
         return canonical_text(self._module.text)
 
+    #: how the compiled executable is called (``xnp.tracing.jit.CallSignature``), set by
+    #: ``jitted.lower(...)``; None for a module lowered otherwise (not callable)
+    signature = None
+
     def compile(self) -> "Compiled":
         """The executable: ``Compiled``, or an ``SpmdCompiled`` for a program partitioned
-        over a device mesh."""
+        over a device mesh; calling it runs it on the jitted function's arguments."""
         if self._module.spmd is not None:
-            return _spmd.SpmdCompiled(self._module, self._out_labels)
-        return Compiled(self._module)
+            out = _spmd.SpmdCompiled(self._module, self._out_labels)
+        else:
+            out = Compiled(self._module)
+        out.signature = self.signature
+        return out
 
 
 class Compiled:
@@ -46,12 +53,27 @@ class Compiled:
     ``call_flat(leaves)`` (``call_single``: the output itself, or None when there is not
     exactly one) and ``hot_caller(guard, fallback, build, int_bounds)``."""
 
+    signature = None  # set by Lowered.compile: the jitted function's call signature
+
+    def __call__(self, *args, **kwargs):
+        """Run on the arguments of the jitted function it was lowered for (static ones
+        left out): the function's result. ``TypeError`` when their structure, shapes or
+        dtypes differ from those it was lowered for."""
+        if self.signature is None:
+            raise TypeError(f"xnp: this compiled {self._name} was not lowered from a jitted "
+                            "function's call (jitted.lower(*args).compile()), so it has no "
+                            "signature to be called with")
+        return self.signature.call(self, args, kwargs)
+
     def __init__(self, module):
         self._module = module
         c = self._client = _client.get_client()
         self._name = getattr(module, "name", "fun")
         self._exe = c.compile(module.text, name=self._name, callbacks=module.callbacks)
         self._const_bufs = tuple(c.put(x) for x in module.const_args)
+        # the eager arrays the function closes over: mutable, so read at each call
+        self._live = module.live_args
+        self._live_avals = module.live_avals
         self._in_avals = module.in_avals
         self._out_avals = module.out_avals
         self._handlers = [c.result_handler(a) for a in module.out_avals]
@@ -102,6 +124,19 @@ class Compiled:
             _log_copy(self._name, pos, v, c.copy_reason(v))
         return c.put(v), False
 
+    def _live_buffer(self, x, aval, k):
+        """The device buffer of closed-over array ``x`` (the ``k``-th) whose buffer is not
+        cached: ``_buffer``'s, after checking that ``x`` still has the shape and dtype it was
+        traced with (``x.shape = ...`` and ``x.resize`` change it in place)."""
+        v = x._val
+        if v is not None and (v.shape != aval.shape or v.dtype != aval.dtype):
+            raise ValueError(
+                f"xnp.jit of {self._name}: an array the function closes over was traced as "
+                f"{_np.dtype(aval.dtype).name}{list(aval.shape)} and is now "
+                f"{v.dtype.name}{list(v.shape)} (its shape was changed in place); call "
+                f"clear_cache() on the jitted function, or pass the array as an argument")
+        return self._buffer(x, aval, -1 - k)
+
     def _make_callers(self):
         """Set ``call_flat`` and ``call_single``: closures over the executable (the hot path
         of every cached jit call), so a call reads no attributes."""
@@ -111,12 +146,37 @@ class Compiled:
         in_avals = self._in_avals
         donated = self._donated if self._any_donated else None
         out_meta, device_array = self._out_meta, _dv.device_array
+        live, live_avals, live_buffer = self._live, self._live_avals, self._live_buffer
+
+        def live_bufs():
+            # the closed-over arrays' current values: their device buffer (a jit output's)
+            # or the buffer aliasing their host memory (no copy), else put
+            bufs = [*consts]
+            aliased = False
+            for k, x in enumerate(live):
+                dev = x._dev
+                if dev is None:
+                    buf = x._host_memo
+                    if type(buf) is _BUFFER:
+                        bufs.append(buf)
+                        aliased = True
+                        continue
+                elif type(dev) is _BUFFER:
+                    bufs.append(dev)
+                    continue
+                buf, a = live_buffer(x, live_avals[k], k)
+                bufs.append(buf)
+                aliased = aliased or a
+            return bufs, aliased
 
         def execute(leaves):
             # device-resident Arrays pass their buffer, eager ones their cached alias;
             # anything else is put; donated Arrays are marked dead
-            bufs = [*consts]
-            aliased = False
+            if live:
+                bufs, aliased = live_bufs()
+            else:
+                bufs = [*consts]
+                aliased = False
             for i, x in enumerate(leaves):
                 if type(x) is _ARRAY:
                     dev = x._dev  # set only while the host value is absent or read-only
@@ -181,29 +241,34 @@ class Compiled:
         kinds = guard.kinds
         bounds = int_bounds or {}
         bounded = tuple(i for i, k in enumerate(kinds) if k is int and i in bounds)
-        key = (guard.key, kinds, bounded, bool(self._const_bufs), single)
+        n_live = len(self._live)
+        key = (guard.key, kinds, bounded, bool(self._const_bufs), single, n_live)
         make = _HOT_CALLERS.get(key)
         if make is None:
             if len(_HOT_CALLERS) >= 256:
                 _HOT_CALLERS.clear()
             make = _HOT_CALLERS[key] = _hot_caller_maker(guard, bounded, bool(self._const_bufs),
-                                                          single)
+                                                          single, n_live)
         (w0, a0), = self._out_meta if single else ((None, None),)
         dtypes = tuple(None if k is None else a.dtype for k, a in zip(kinds, self._in_avals))
         return make(guard.values, self._run, self._handlers, self._const_bufs, self._name,
                     fallback, w0, a0, build, self._out_meta, self._client._scalars, dtypes,
-                    tuple(bounds[i] for i in bounded))
+                    tuple(bounds[i] for i in bounded), self._live)
 
 
-# (layout, leaf kinds, bounded ints, has constants, one output) -> hot_caller's maker
+# (layout, leaf kinds, bounded ints, has constants, one output, closed-over arrays) -> the
+# maker of hot_caller's function
 _HOT_CALLERS: dict = {}
 
 
-def _hot_caller_maker(guard, bounded, consts: bool, single: bool):
+def _hot_caller_maker(guard, bounded, consts: bool, single: bool, n_live: int = 0):
     leaves = guard.leaves
     n = len(leaves)
     packed = f"({''.join(x + ', ' for x in leaves)})"
-    lines = ["def make(V, run, handlers, consts, name, fallback, w0, a0, build, meta, SC, D, BND):"]
+    lines = ["def make(V, run, handlers, consts, name, fallback, w0, a0, build, meta, SC, D, BND,"
+             " LIVE):"]
+    if n_live:
+        lines.append(f"    ({''.join(f'LV{j}, ' for j in range(n_live))}) = LIVE")
     if guard.names:
         lines.append(f"    ({''.join(x + ', ' for x in guard.names)}) = V")
     if n:
@@ -211,6 +276,12 @@ def _hot_caller_maker(guard, bounded, consts: bool, single: bool):
     if bounded:
         lines.append(f"    ({''.join(f'(lo{i}, hi{i}), ' for i in bounded)}) = BND")
     lines += ["    def call(args, kwargs):", *guard.lines]
+    for j in range(n_live):  # the closed-over arrays: their current buffers, at each call
+        lines += [f"        CB{j} = LV{j}._dev",  # names apart from the guard's (l0, k0, ...)
+                  f"        if CB{j} is None:",
+                  f"            CB{j} = LV{j}._host_memo",
+                  f"        if type(CB{j}) is not B:",
+                  f"            return fallback({packed})"]
     for i, (x, kind) in enumerate(zip(leaves, guard.kinds)):
         if kind is None:  # an Array
             lines += [f"        b{i} = {x}._dev",
@@ -225,7 +296,7 @@ def _hot_caller_maker(guard, bounded, consts: bool, single: bool):
             lines += [f"        b{i} = SC.get((k{i}, {x}, d{i}))",
                       f"        if b{i} is None:",
                       f"            return fallback({packed})"]
-    b = ", ".join(f"b{i}" for i in range(n))
+    b = ", ".join([*(f"CB{j}" for j in range(n_live)), *(f"b{i}" for i in range(n))])
     lines += [f"        bufs = [*consts, {b}]" if consts else f"        bufs = [{b}]",
               "        try:",
               "            outs = run(bufs).consume_with_handlers(handlers)",
@@ -286,7 +357,8 @@ def _run_unsharded(run, bufs, handlers, name, error):
 
 
 def _log_copy(name, pos, v, reason):
-    print(f"xnp: jitted {name}: argument {pos} ({v.dtype.name}{list(v.shape)}) is copied to "
+    what = f"argument {pos}" if pos >= 0 else f"closed-over array {-1 - pos}"
+    print(f"xnp: jitted {name}: {what} ({v.dtype.name}{list(v.shape)}) is copied to "
           f"the device: {reason}", file=_sys.stderr)
 
 

@@ -108,6 +108,17 @@ class SpmdCompiled:
     """A compiled SPMD executable with ``Compiled``'s calling protocol (``call_flat``,
     ``call_single``, ``hot_caller``, ``as_text``, ``cost_analysis``)."""
 
+    signature = None  # set by Lowered.compile: the jitted function's call signature
+
+    def __call__(self, *args, **kwargs):
+        """Run on the arguments of the jitted function it was lowered for (see
+        ``Compiled.__call__``)."""
+        if self.signature is None:
+            raise TypeError(f"xnp: this compiled {self._name} was not lowered from a jitted "
+                            "function's call (jitted.lower(*args).compile()), so it has no "
+                            "signature to be called with")
+        return self.signature.call(self, args, kwargs)
+
     def __init__(self, module, out_labels=()):
         spmd = module.spmd
         c = self._client = _client.get_client()
@@ -121,13 +132,17 @@ class SpmdCompiled:
         # the layouts the executable takes (XLA may propagate a constraint's layout to an
         # argument left unspecified): every argument is passed exactly so
         n_const = len(module.const_args)
+        n_live = len(module.live_args)
         params = self._exe.get_parameter_shardings()
-        avals = [np.asarray(c) for c in module.const_args] + list(module.in_avals)
+        avals = ([np.asarray(c) for c in module.const_args] + list(module.live_avals)
+                 + list(module.in_avals))
         specs = [_xs.spec_from_op_sharding(mesh.device_ids, op, a.ndim)
                  for op, a in zip(params, avals)]
         self._const_bufs = tuple(_xs.put_sharded(x, sp)
                                  for x, sp in zip(module.const_args, specs[:n_const]))
-        self._in_specs = specs[n_const:]
+        # the eager arrays the function closes over: mutable, so put at each call
+        self._live = tuple(zip(module.live_args, specs[n_const:n_const + n_live]))
+        self._in_specs = specs[n_const + n_live:]
         self._in_jax = [sp.jax_sharding() for sp in self._in_specs]
         self._in_avals = module.in_avals
         chosen = self._exe.get_output_shardings()
@@ -194,11 +209,12 @@ class SpmdCompiled:
 
     def _make_callers(self):
         run, handlers, name = self._exe.execute_sharded, self._handlers, self._name
-        consts, meta = self._const_bufs, self._out_meta
+        consts, meta, live = self._const_bufs, self._out_meta, self._live
 
         def execute(bufs):
+            lives = [_xs.put_sharded(np.asarray(x._value), sp) for x, sp in live]
             try:
-                return run([*consts, *bufs]).consume_with_handlers(handlers)
+                return run([*consts, *lives, *bufs]).consume_with_handlers(handlers)
             except _client.XlaRuntimeError as e:
                 _client.raise_runtime_error(name, e)
 

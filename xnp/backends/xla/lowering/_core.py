@@ -17,6 +17,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from xnp.tracing import core
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import Jaxpr, Literal
 
@@ -353,8 +354,11 @@ class LoweringRuleContext:
 
     def lower_jaxpr(self, jaxpr: Jaxpr, consts, args) -> list[Value]:
         """Inline ``jaxpr`` here (for call-like primitives); host constants (a closed
-        jaxpr's NumPy/eager consts) become ``stablehlo.constant``s."""
-        consts = [c if isinstance(c, Value) else self.b.constant(np.asarray(c)) for c in consts]
+        jaxpr's NumPy consts) become ``stablehlo.constant``s, eager ``Array`` consts (arrays
+        the function closes over) parameters of ``main`` read at each call."""
+        consts = [c if isinstance(c, Value) else
+                  self.b.module.live_value(c, v.aval) if type(c) is core.Array else
+                  self.b.constant(np.asarray(c)) for v, c in zip(jaxpr.constvars, consts)]
         return lower_jaxpr_body(self.b, jaxpr, consts, args)
 
 

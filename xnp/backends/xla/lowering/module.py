@@ -23,6 +23,17 @@ class _ModuleNames:
     def __init__(self):
         self.n = 0
         self.callbacks: list = []  # host callbacks, in the order of their `index`
+        self.live: dict = {}  # id(array) -> (Value, array, aval): closed-over eager arrays
+
+    def live_value(self, array, aval) -> Value:
+        """The parameter of ``main`` holding the eager ``Array`` ``array`` (a constant of
+        the jaxpr or of a call-like equation's jaxpr: an array the function closes over),
+        read at each call; one per array."""
+        got = self.live.get(id(array))
+        if got is None:
+            got = self.live[id(array)] = (Value(f"%live{len(self.live)}",
+                                                aval.strip_weak_type()), array, aval)
+        return got[0]
 
     def fresh(self) -> str:
         name = f"%{self.n}"
@@ -39,15 +50,19 @@ class LoweredModule:
     """StableHLO text of ``main`` plus what calling it needs.
 
     ``text``: the module as xnp wrote it (generic op syntax); ``const_args``:
-    host values of the large constants passed before the user arguments;
+    host values of the large constants passed first; ``live_args``: the eager ``Array``
+    constants (arrays the function closes over), passed next, read at each call since
+    NumPy's arrays are mutable; then the user arguments;
     ``in_avals``/``out_avals``: avals of the user arguments and results;
     ``callbacks``: the host callbacks (``xnp.lax.callback.HostCallback``) its custom calls
     name by index, to be bound to the executable when it is compiled or loaded.
     """
 
     def __init__(self, text, const_args, in_avals, out_avals, name, donated, spmd=None,
-                 callbacks=()):
+                 callbacks=(), live_args=()):
         self.callbacks = tuple(callbacks)
+        self.live_args = tuple(c for c, _ in live_args)
+        self.live_avals = tuple(a for _, a in live_args)
         self.spmd = spmd  # the SpmdLayout of a module partitioned over a mesh, else None
         self.text = text
         self.const_args = const_args
@@ -90,7 +105,8 @@ def _attrs(*items: str) -> str:
 
 
 def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=(), spmd=None) -> LoweredModule:
-    """Lower ``closed`` to a module whose ``main`` takes (large consts..., args...).
+    """Lower ``closed`` to a module whose ``main`` takes (large consts..., closed-over eager
+    arrays..., args...).
 
     ``spmd`` (a :class:`SpmdLayout`) makes it a program partitioned over a device mesh:
     ``sdy.mesh @mesh``, ``sdy.sharding`` on the arguments and results it gives, large
@@ -110,21 +126,28 @@ def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=(), spmd=None) ->
                 "supported; call them outside the sharded function.")
         fb.token = fb.op("stablehlo.after_all", [], [TOKEN])[0]
     params: list[str] = []
-    const_vals: list[Value] = []
     const_args: list[np.ndarray] = []
+    const_vals: list[Value] = []
     n_arg = 0
+
+    def replicated(aval):
+        return "" if spmd is None else "sdy.sharding = #sdy.sharding<@mesh, [" + ", ".join(
+            ["{}"] * aval.ndim) + "]>"
+
     for v, c in zip(jaxpr.constvars, closed.consts):
+        if type(c) is core.Array:  # mutable: a parameter read at each call
+            const_vals.append(names.live_value(c, v.aval))
+            continue
         host = _host_value(c)
         if host.nbytes <= EMBED_LIMIT_BYTES:
             const_vals.append(fb.constant(host))
         else:
             val = Value(f"%arg{n_arg}", v.aval.strip_weak_type())
-            rep = "" if spmd is None else "sdy.sharding = #sdy.sharding<@mesh, [" + ", ".join(
-                ["{}"] * v.aval.ndim) + "]>"
-            params.append(f"{val.name}: {val.type}{_attrs(rep)}")
+            params.append(f"{val.name}: {val.type}{_attrs(replicated(v.aval))}")
             const_vals.append(val)
             const_args.append(host)
             n_arg += 1
+    n_const = len(params)
     args = []
     donated = tuple(donated) + (False,) * (len(jaxpr.invars) - len(donated))
     in_tiles = spmd.in_tiles if spmd is not None else (None,) * len(jaxpr.invars)
@@ -135,6 +158,12 @@ def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=(), spmd=None) ->
         args.append(val)
         n_arg += 1
     outs = lower_jaxpr_body(fb, jaxpr, const_vals, args)
+    # parameters: the large constants, then the closed-over eager arrays (found in the
+    # jaxpr and in the jaxprs of its call-like equations), then the user arguments
+    live = list(names.live.values())
+    params[n_const:n_const] = [f"{val.name}: {val.type}{_attrs(replicated(aval))}"
+                               for val, _, aval in live]
+    live_args = [(c, aval) for _, c, aval in live]
     out_types = ", ".join(tensor_type(v.aval) for v in jaxpr.outvars)
     results = out_types
     if spmd is not None:
@@ -154,4 +183,4 @@ def lower_closed_jaxpr(closed: ClosedJaxpr, name: str, donated=(), spmd=None) ->
         "}",
     ])
     return LoweredModule(text, const_args, jaxpr.in_avals, jaxpr.out_avals, name, donated,
-                         spmd, names.callbacks)
+                         spmd, names.callbacks, live_args)

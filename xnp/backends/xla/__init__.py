@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from xnp.backends.xla import compile_cache as _compile_cache
-from xnp.backends.xla import spmd as _spmd
-from xnp.backends.xla.executable import Compiled, Lowered
-from xnp.backends.xla.lowering import lower_closed_jaxpr
+import os
+
+# before any jaxlib import (this package's modules import it): XLA's C++ INFO logs (the
+# client's device count on creation) stay quiet unless the user asks for them
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+
+from xnp.backends.xla import compile_cache as _compile_cache  # noqa: E402
+from xnp.backends.xla import spmd as _spmd  # noqa: E402
+from xnp.backends.xla.executable import Compiled, Lowered  # noqa: E402
+from xnp.backends.xla.lowering import lower_closed_jaxpr  # noqa: E402
 
 __all__ = ["Lowered", "Compiled", "XlaJitBackend"]
 

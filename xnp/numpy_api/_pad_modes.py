@@ -18,6 +18,18 @@ from xnp.tracing import core
 INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
 
 
+def _padded_axes(x, widths):
+    """``(axis, before, after)`` of each axis of ``x`` that ``widths`` pads; ``ValueError``
+    (NumPy's) for an empty axis, which only 'constant' and 'empty' can extend."""
+    for axis, (before, after) in enumerate(widths):
+        if not (before or after):
+            continue
+        if x.shape[axis] == 0:
+            raise ValueError(f"xnp.pad: can't extend empty axis {axis} using modes other "
+                             "than 'constant' or 'empty'")
+        yield axis, int(before), int(after)
+
+
 def source_indices(mode: str, n: int, before: int, after: int) -> np.ndarray:
     """Source index of every position of an axis of length ``n`` padded by ``before``/``after``."""
     i = np.arange(-before, n + after)
@@ -70,14 +82,8 @@ def pad_by_index(x, widths: np.ndarray, mode: str, reflect_type: str = "even"):
     if reflect_type != "even":
         raise NotImplementedError(f"xnp.pad: reflect_type={reflect_type!r} is not supported; "
                                   "only 'even' is implemented.")
-    for axis, (before, after) in enumerate(widths):
-        n = x.shape[axis]
-        if not (before or after):
-            continue
-        if n == 0:
-            raise ValueError(f"xnp.pad: can't extend empty axis {axis} using modes other "
-                             "than 'constant' or 'empty'")
-        x = take_static(x, source_indices(mode, n, int(before), int(after)), axis)
+    for axis, before, after in _padded_axes(x, widths):
+        x = take_static(x, source_indices(mode, x.shape[axis], before, after), axis)
     return x if widths.any() else lax.copy(x)
 
 
@@ -139,14 +145,8 @@ def pad_linear_ramp(x, widths: np.ndarray, end_values=0):
     end value to the edge value, endpoint excluded. ``ValueError`` for an empty axis that
     would be padded."""
     pairs = end_value_pairs(end_values, x.ndim)
-    for axis, (before, after) in enumerate(widths):
-        before, after = int(before), int(after)
+    for axis, before, after in _padded_axes(x, widths):
         n = x.shape[axis]
-        if not (before or after):
-            continue
-        if n == 0:
-            raise ValueError(f"xnp.pad: can't extend empty axis {axis} using modes other "
-                             "than 'constant' or 'empty'")
         pieces = []
         if before:
             pieces.append(_ramp(x, axis, before, pairs[axis][0],

@@ -102,7 +102,9 @@ def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: flo
     ``number`` calls per round (default: calibrated on the fastest candidate's
     scale per candidate); the result of the last call of a round is waited
     for. Each round starts once the process is idle (:func:`settle`), so that no way
-    pays for the thread pools the way before it left spinning. ``warm=False``: the callables were already called once (compiled). Returns
+    pays for the thread pools the way before it left spinning; one untimed call then
+    wakes the process (on a VM a call right after an idle wait can take a millisecond
+    or more, for any library). ``warm=False``: the callables were already called once (compiled). Returns
     ``{name: Stats}`` of seconds per call.
     """
     numbers = {}
@@ -118,6 +120,7 @@ def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: flo
         for k, f in fns.items():
             n = numbers[k]
             settle()
+            block(f())  # untimed: after the idle wait, the first call pays the wake-up
             t0 = time.perf_counter()
             for _ in range(n):
                 out = f()

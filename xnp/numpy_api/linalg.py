@@ -257,12 +257,9 @@ def eig(a):
     Returns
     -------
     EigResult(eigenvalues, eigenvectors)
-        Complex (complex64 for float32/complex64 input, else complex128), except
-        eagerly for a real ``a`` whose eigenvalues all have imaginary part exactly 0
-        (over the whole stack): then both are real (float32/float64), NumPy's rule.
-        Under ``jit`` and ``vmap`` (where the values are not known while tracing)
-        they are always complex; under eager ``grad`` NumPy's rule applies to the
-        primal values. Eigenvectors are columns of unit norm.
+        Always complex (complex64 for float32/complex64 input, else complex128), also
+        when every eigenvalue is real (NumPy then returns real arrays; a data-dependent
+        dtype cannot be traced). Eigenvectors are columns of unit norm.
 
     Raises
     ------
@@ -274,7 +271,7 @@ def eig(a):
     _check_finite(x)
     w, v = lax.eig(x, compute_left_eigenvectors=False)
     check_converged("eig", w, "Eigenvalues did not converge")
-    return EigResult(*_real_if_real(x, w, v))
+    return EigResult(w, v)
 
 
 def _check_finite(x) -> None:
@@ -283,26 +280,14 @@ def _check_finite(x) -> None:
         raise LinAlgError("Array must not contain infs or NaNs")
 
 
-def _real_if_real(x, w, *more):
-    """NumPy's ``eig``/``eigvals`` rule: for a real ``x`` whose eigenvalues ``w`` are known
-    now and all have imaginary part exactly 0, ``w`` and ``more`` as their real parts."""
-    if core.aval_of(x).dtype.kind == "c":
-        return (w, *more)
-    known = concrete(w)
-    if known is None or np.any(known.imag != 0):
-        return (w, *more)
-    return tuple(lax.real(o) for o in (w, *more))
-
-
 def eigvals(a):
-    """Eigenvalues of general square matrices (``numpy.linalg.eigvals``): complex, or
-    eagerly real when ``a`` is real and every imaginary part is exactly 0; see
-    :func:`eig`."""
+    """Eigenvalues of general square matrices (``numpy.linalg.eigvals``): always complex;
+    see :func:`eig`."""
     x = stacked("eigvals", a, square=True)
     _check_finite(x)
     (w,) = lax.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=False)
     check_converged("eigvals", w, "Eigenvalues did not converge")
-    return _real_if_real(x, w)[0]
+    return w
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):

@@ -362,10 +362,9 @@ def roots(p, *, strip_zeros=True):
         r = linalg.eigvals(lax.concatenate([top, below], 0))
     else:
         r = core.lift(np.zeros(0, cdt))
-    rdt = core.aval_of(r).dtype  # eigvals is real eagerly when every root is
-    r = lax.concatenate([r, core.lift(np.zeros(trailing, rdt))], 0) if trailing else r
+    r = lax.concatenate([r, core.lift(np.zeros(trailing, cdt))], 0) if trailing else r
     known = _concrete(r)
-    if rdt.kind == "c" and known is not None and host is not None and not np.any(known.imag):
+    if known is not None and host is not None and not np.any(known.imag):
         return lax.real(r)
     return r
 

@@ -258,8 +258,10 @@ def eig(a):
     -------
     EigResult(eigenvalues, eigenvectors)
         Always complex (complex64 for float32/complex64 input, else complex128), also
-        when every eigenvalue is real (NumPy then returns real arrays; a data-dependent
-        dtype cannot be traced). Eigenvectors are columns of unit norm.
+        when every eigenvalue is real (NumPy then returns real arrays). The Array API
+        standard's ``linalg.eig``, which this same function is, requires a complex
+        result, and a data-dependent dtype could not be traced. Eigenvectors are columns
+        of unit norm.
 
     Raises
     ------

@@ -223,6 +223,20 @@ def test_searchsorted_matches_numpy(case, rng):
     check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=case.side), a, v)
 
 
+@pytest.mark.parametrize("n", [3, 4, 5, 8, 1023, 1024, 1025])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_searchsorted_at_power_of_two_lengths_with_subnormals(n, dtype, rng):
+    # the binary search runs n.bit_length() steps: lengths at and around powers of two,
+    # runs of ties, subnormals of both signs, signed zeros, infinities and NaN (last)
+    tiny = np.finfo(dtype).smallest_subnormal
+    pool = np.array([-np.inf, -1.0, -tiny, -0.0, 0.0, tiny, 2 * tiny, 1.0, 1.0, np.inf, np.nan],
+                    dtype)
+    a = np.sort(rng.choice(pool, size=n))
+    v = np.concatenate([pool, rng.choice(pool, size=7)]).astype(dtype)
+    for side in ("left", "right"):
+        check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), a, v)
+
+
 def test_searchsorted_sorter_promotion_and_scalars(rng):
     a = _data(rng, (9,), np.float32)
     sorter = np.argsort(a, kind="stable")

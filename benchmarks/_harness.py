@@ -97,7 +97,8 @@ def settle(window_s: float = 0.005, quiet_windows: int = 2, busy_fraction: float
 
 def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: float = 0.01,
             warm: bool = True):
-    """Time each zero-argument callable in ``fns`` in interleaved rounds.
+    """Time each zero-argument callable in ``fns`` in interleaved rounds (the order rotated
+    by one each round).
 
     ``number`` calls per round (default: calibrated on the fastest candidate's
     scale per candidate); the result of the last call of a round is waited
@@ -116,9 +117,12 @@ def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: flo
                 block(f())
             numbers[k] = number
     samples = {k: [] for k in fns}
-    for _ in range(repeat):
-        for k, f in fns.items():
-            n = numbers[k]
+    names = list(fns)
+    for r in range(repeat):
+        # rotated each round, so that no way always runs right after the same other way
+        # (a library's thread pool can slow the next few calls of whichever comes next)
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            f, n = fns[k], numbers[k]
             settle()
             block(f())  # untimed: after the idle wait, the first call pays the wake-up
             t0 = time.perf_counter()

@@ -33,7 +33,7 @@ class Lowered:
         """The StableHLO module, printed by MLIR in canonical syntax."""
         return canonical_text(self._module.text)
 
-    #: how the compiled executable is called (``xnp.tracing.jit.CallSignature``), set by
+    #: how the compiled executable is called (``xnp.tracing.jit_aot.CallSignature``), set by
     #: ``jitted.lower(...)``; None for a module lowered otherwise (not callable)
     signature = None
 

@@ -330,3 +330,113 @@ def test_jaxpr_of_sort_and_argsort():
     assert "iota" in text
     text = str(xnp.make_jaxpr(lambda x: xnp.sort(x))(np.zeros(3)))
     assert "sort[dimension=0 is_stable=False num_keys=1]" in text
+
+
+# --------------------------------------------------------------------------- every kind, large
+
+
+KINDS = [dict(), dict(kind="quicksort"), dict(kind="heapsort"), dict(kind="mergesort"),
+         dict(kind="stable"), dict(kind="Q"), dict(kind="s"), dict(stable=True),
+         dict(stable=False)]
+
+
+def _is_stable(fname, kw):
+    if "kind" in kw:
+        return kw["kind"][0] in "msMS"
+    return kw.get("stable", fname == "argsort")  # argsort's default: stable (Array API)
+
+
+def _same_values(got, want):
+    """Equal values, NaN equal to NaN (signs of zeros not compared: -0.0 == 0.0)."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if want.dtype.kind in "fc":
+        assert ((got == want) | (np.isnan(got) & np.isnan(want))).all()
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int32, np.int64,
+                                   np.uint64, np.float16, np.float32, np.float64,
+                                   np.complex128])
+@pytest.mark.parametrize("shape,axis", [((5000,), -1), ((3, 1500), 1), ((1500, 3), 0),
+                                        ((40, 70), None), ((0,), 0), ((), None), ((1,), -1),
+                                        ((7, 3), 0)])
+@pytest.mark.parametrize("ties", [True, False])
+def test_sort_and_argsort_every_kind_match_numpy(dtype, shape, axis, ties, rng):
+    # stable kinds (and argsort's default) give NumPy's stable indices exactly; for the
+    # unstable ones NumPy promises no order of equal elements: the indices must be a
+    # permutation that sorts. Eagerly (the fast path and the full path) and under jit.
+    if ties:
+        x = _data(rng, shape, dtype)
+    else:  # distinct values (where the dtype has enough of them)
+        x = make_array(rng, shape, np.dtype(dtype))
+    n = x.size if axis is None else (x.shape[axis] if x.ndim else 1)
+    for kw in KINDS:
+        stable = _is_stable("argsort", kw)
+        want_sorted = np.sort(x, axis=axis, kind="stable")
+        want_idx = np.argsort(x, axis=axis, kind="stable")
+        paths = {"eager": lambda v: xnp.argsort(v, axis=axis, **kw),
+                 "full": lambda v: xnp.argsort.__wrapped__(v, axis=axis, **kw),
+                 "jit": xnp.jit(lambda v: xnp.argsort(v, axis=axis, **kw))}
+        for name, f in paths.items():
+            idx = np.asarray(f(xnp.asarray(x)))
+            assert idx.dtype == np.int64 and idx.shape == want_idx.shape, (name, kw)
+            if stable:
+                np.testing.assert_array_equal(idx, want_idx, err_msg=f"{name} {kw}")
+                continue
+            flat = x.reshape(-1) if axis is None or x.ndim == 0 else x
+            ax = 0 if axis is None or x.ndim == 0 else axis
+            np.testing.assert_array_equal(np.sort(idx, axis=ax),
+                                          np.broadcast_to(
+                                              np.expand_dims(np.arange(n), tuple(
+                                                  i for i in range(idx.ndim) if i != ax % max(
+                                                      idx.ndim, 1))), idx.shape))
+            _same_values(np.take_along_axis(flat, idx, ax), want_sorted.reshape(idx.shape))
+            if name == "eager":  # NumPy's own unstable sort
+                np.testing.assert_array_equal(idx, np.argsort(x, axis=axis, **kw))
+        if x.ndim == 0 and axis is not None:
+            continue
+        for name, f in {"eager": lambda v: xnp.sort(v, axis=axis, **kw),
+                        "jit": xnp.jit(lambda v: xnp.sort(v, axis=axis, **kw))}.items():
+            got = np.asarray(f(xnp.asarray(x)))
+            _same_values(got, np.sort(x, axis=axis, **kw))
+            if _is_stable("sort", kw) and got.dtype.kind == "f":
+                np.testing.assert_array_equal(np.signbit(got), np.signbit(want_sorted))
+
+
+@pytest.mark.parametrize("n", [2047, 2048, 5000])
+def test_stable_argsort_runs_of_zeros_nan_and_infinities(n, rng):
+    # long runs of -0.0/0.0, NaN (of both signs) and infinities, and a run at each end
+    vals = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, 2.5])
+    x = vals[rng.integers(0, len(vals), n)]
+    x[:50] = -0.0
+    x[-50:] = np.nan
+    want = np.argsort(x, kind="stable")
+    for f in (xnp.argsort, lambda v: xnp.argsort(v, stable=True), xnp.jit(xnp.argsort)):
+        np.testing.assert_array_equal(np.asarray(f(x)), want)
+    x2 = np.stack([x, x[::-1], np.sort(x)], axis=1)
+    for axis in (0, -2, None):
+        np.testing.assert_array_equal(np.asarray(xnp.argsort(x2, axis=axis)),
+                                      np.argsort(x2, axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("fname", ["sort", "argsort"])
+@pytest.mark.parametrize("args", [dict(axis=2), dict(axis=-3), dict(kind="bogus"),
+                                  dict(kind=""), dict(axis=1.0),
+                                  dict(kind="stable", stable=True), dict(order="f")])
+def test_sort_fast_path_errors_are_the_full_paths(fname, args):
+    # the fast path serves none of these: the full path's error, eagerly and under jit,
+    # of NumPy's class
+    x = xnp.asarray(np.ones((2, 3)))
+    fast, full = getattr(xnp, fname), getattr(xnp, fname).__wrapped__
+    outcomes = []
+    for f in (lambda: fast(x, **args), lambda: full(x, **args),
+              lambda: xnp.jit(lambda v: fast(v, **args))(x)):
+        with pytest.raises(Exception) as info:
+            f()
+        outcomes.append((type(info.value), str(info.value)))
+    with pytest.raises(Exception) as np_info:
+        getattr(np, fname)(np.ones((2, 3)), **args)
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+    assert issubclass(outcomes[0][0], type(np_info.value)), (outcomes[0], np_info.value)
+    assert f"xnp.{fname}" in outcomes[0][1] or "axis" in outcomes[0][1]

@@ -21,8 +21,8 @@ and ``state.trace`` the calling thread's current trace.
 
 Besides the ufunc-like ``FAST_OPS``, the ``FAST_CALLS`` table serves common
 NumPy calls (reductions, ``matmul``/``dot``, ``where``, ``reshape``/``transpose``,
-``concatenate``, filled-array creation, ``asarray``/``array``) through the decorators
-below; each serves only the argument forms listed in its docstring (defaults for every
+``concatenate``, ``sort``/``argsort``, filled-array creation, ``asarray``/``array``) through
+the decorators below; each serves only the argument forms listed in its docstring (defaults for every
 other parameter) and falls through to the full path when NumPy raises, so errors keep
 xnp's wording.
 """
@@ -43,7 +43,7 @@ from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
 __all__ = ["FastOp", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
-           "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property",
+           "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property", "sort",
            "concatenate", "fill", "full", "asarray", "array", "NATIVE_OPERATORS",
            "install_native_operators"]
 
@@ -429,6 +429,44 @@ def reshape(slow: Callable) -> Callable:
         return slow(a, shape, order, copy=copy)
 
     return _served(reshape, slow, fast)
+
+
+def sort(name: str, default_stable: bool) -> Callable:
+    """Decorator: ``sort``/``argsort(a, axis=-1, kind=None, order=None, *, stable=None,
+    descending=False)`` served by ``FAST_CALLS[name].fn(value, axis, is_stable)`` for a
+    strong eager ``a``, ``axis`` None or an int, ``kind`` None or one of NumPy's kind names
+    (first letter q/h/m/s) with ``stable`` None, or ``stable`` a bool with ``kind`` None,
+    no ``order`` and ``descending`` False. ``default_stable``: whether neither ``kind``
+    nor ``stable`` asks for a stable sort (``argsort``, as the Array API standard)."""
+    calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
+
+    def deco(slow: Callable) -> Callable:
+        def fast(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+            if ((not busy or state.trace is _EVAL) and type(a) is array and not a._weak
+                    and order is None and descending is False
+                    and (axis is None or type(axis) is int)):
+                op = calls[0].get(name)
+                v = a._val
+                if kind is None:
+                    is_stable = default_stable if stable is None else stable
+                elif (stable is None and type(kind) is str and kind
+                      and kind[0] in "qhmsQHMS"):
+                    is_stable = kind[0] in "msMS"
+                else:
+                    is_stable = None
+                if (op is not None and v is not None and v.dtype in op[1]
+                        and type(is_stable) is bool):
+                    try:
+                        out = op[0](v, axis, is_stable)
+                    except (ValueError, TypeError):  # numpy.exceptions.AxisError included
+                        return slow(a, axis, kind, order, stable=stable,
+                                    descending=descending)
+                    return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
+            return slow(a, axis, kind, order, stable=stable, descending=descending)
+
+        return _served(deco, slow, fast)
+
+    return deco
 
 
 def transpose(slow: Callable) -> Callable:

@@ -196,11 +196,29 @@ def _not_nan(x):
     return lax.eq(x, x)
 
 
-def _reject(fname, x, kinds, what):
-    """``TypeError`` (NumPy's class) if the dtype kind of ``x`` is in ``kinds``."""
+def input_dtype_name(v) -> str:
+    """The dtype name of an operand as it was passed (a Python scalar's default dtype, as
+    a jitted function sees it)."""
+    if type(v) in _PY_SCALARS:
+        return np.dtype(_default_dtypes.python_scalar_dtype(v)).name
+    dt = getattr(v, "dtype", None)
+    try:
+        return np.dtype(dt if dt is not None else np.asarray(v).dtype).name
+    except Exception:  # noqa: BLE001  (not array-like: its type)
+        return type(v).__name__
+
+
+def _reject(fname, x, kinds, what, inputs=None):
+    """``TypeError`` (NumPy's class) if the dtype kind of ``x`` is in ``kinds``; the
+    message names ``x``'s dtype, and the dtypes of ``inputs`` (a binary function's operands
+    as passed) when given."""
     dt = _dtype_of(x)
     if dt.kind in kinds:
-        raise TypeError(f"xnp.{fname}: not supported for {dt} input ({what})")
+        if inputs is None:
+            raise TypeError(f"xnp.{fname}: not supported for {dt} input ({what})")
+        names = ", ".join(input_dtype_name(v) for v in inputs)
+        raise TypeError(f"xnp.{fname}: not supported for inputs of dtypes ({names}), computed "
+                        f"as {dt} ({what})")
 
 
 def _bool_to_int8(fname, a, b, dt):

@@ -167,7 +167,7 @@ def _float_floor_divmod(a, b, dt, want_div, want_mod):
 
 def _floor_divmod(fname, x1, x2, dtype, casting, want_div, want_mod):
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
-    _reject(fname, a, "c", "complex numbers have no floor division")
+    _reject(fname, a, "c", "complex numbers have no floor division", inputs=(x1, x2))
     a, b, dt = _bool_to_int8(fname, a, b, dt)
     if dt.kind in "iu":
         _int_zero_division(fname, b, dt)
@@ -229,7 +229,7 @@ def fmod(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
     """Remainder with the sign of the dividend (C ``fmod``); integer ``fmod(x, 0)`` is 0."""
     _extras("fmod", casting, order, subok, signature)
     a, b, dt = _binary("fmod", x1, x2, dtype, casting)
-    _reject("fmod", a, "c", "complex numbers have no remainder")
+    _reject("fmod", a, "c", "complex numbers have no remainder", inputs=(x1, x2))
     a, b, dt = _bool_to_int8("fmod", a, b, dt)
     if dt.kind in "iu":
         _int_zero_division("fmod", b, dt)

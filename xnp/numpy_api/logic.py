@@ -178,7 +178,7 @@ def logical_not(x, /, out=None, *, where=True, casting="same_kind", order="K", d
 
 def _integer_operands(fname, x1, x2, dtype, casting):
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
-    _reject(fname, a, "fcV", "needs integer or bool inputs")
+    _reject(fname, a, "fcV", "needs integer or bool inputs", inputs=(x1, x2))
     return a, b, dt
 
 
@@ -347,7 +347,7 @@ def copysign(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
     """``|x1|`` with the sign bit of ``x2`` (real floats; integers convert as for ``sin``)."""
     _extras("copysign", casting, order, subok, signature)
     a, b, _ = _binary_inexact("copysign", x1, x2, dtype, casting)
-    _reject("copysign", a, "c", "real inputs only")
+    _reject("copysign", a, "c", "real inputs only", inputs=(x1, x2))
     return _finish("copysign", _copysign(a, b), out, where, casting)
 
 
@@ -364,7 +364,7 @@ def nextafter(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     """
     _extras("nextafter", casting, order, subok, signature)
     a, b, dt = _binary_inexact("nextafter", x1, x2, dtype, casting)
-    _reject("nextafter", a, "c", "real inputs only")
+    _reject("nextafter", a, "c", "real inputs only", inputs=(x1, x2))
     res = lax.nextafter(a, b)
     if dt == np.float16:  # both zeros (bit test: XLA's CPU compares flush subnormals)
         magnitude = np.asarray(0x7FFF, np.int16)

@@ -25,6 +25,7 @@ from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import transcendental as _tr
+from xnp.numpy_api import _ufunc as _uf
 from xnp.numpy_api._ufunc import _as_dtype, _binary, _binary_inexact, _extras, _finish, _inexact
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
                                  normalize_axis, write_out)
@@ -296,7 +297,9 @@ def modf(x, /, out=(None, None), *, where=True, casting="same_kind", order="K", 
 def _int_pair(fname, x1, x2, dtype, casting):
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
     if dt not in kit.INTEGER:
-        raise TypeError(f"xnp.{fname}: needs integer inputs, got {dt}")
+        names = ", ".join(_uf.input_dtype_name(v) for v in (x1, x2))
+        raise TypeError(f"xnp.{fname}: needs integer inputs, got inputs of dtypes ({names}), "
+                        f"computed as {dt}")
     a, b = _mn.broadcast_arrays(a, b)
     return a, b, dt
 

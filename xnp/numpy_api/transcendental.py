@@ -158,7 +158,7 @@ def logaddexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     """
     _extras("logaddexp", casting, order, subok, signature)
     a, b, _ = _binary_inexact("logaddexp", x1, x2, dtype, casting)
-    _reject("logaddexp", a, "c", "real inputs only")
+    _reject("logaddexp", a, "c", "real inputs only", inputs=(x1, x2))
     res = log_add_exp(a, b)
     return _finish("logaddexp", res, out, where, casting)
 
@@ -169,7 +169,7 @@ def logaddexp2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
     derivatives as :func:`logaddexp`'s (``2**(x_i - result)``)."""
     _extras("logaddexp2", casting, order, subok, signature)
     a, b, _ = _binary_inexact("logaddexp2", x1, x2, dtype, casting)
-    _reject("logaddexp2", a, "c", "real inputs only")
+    _reject("logaddexp2", a, "c", "real inputs only", inputs=(x1, x2))
     res = log_add_exp(a, b, lambda t: _div_by_const(lax.log1p(lax.exp2(t)), _LN2))
     return _finish("logaddexp2", res, out, where, casting)
 
@@ -199,7 +199,7 @@ def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     sqrt(2)`` where both are infinite."""
     _extras("hypot", casting, order, subok, signature)
     a, b, dt = _binary_inexact("hypot", x1, x2, dtype, casting)
-    _reject("hypot", a, "c", "real inputs only")
+    _reject("hypot", a, "c", "real inputs only", inputs=(x1, x2))
     # the derivative rule is attached only where a transformation can see it
     traced = isinstance(a, core.Tracer) or isinstance(b, core.Tracer)
     if (not traced and type(a) is core.Array and type(b) is core.Array
@@ -315,7 +315,7 @@ def arctan2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
     """Angle of the point ``(x2, x1)`` in radians, in ``[-pi, pi]`` (real floats)."""
     _extras("arctan2", casting, order, subok, signature)
     a, b, _ = _binary_inexact("arctan2", x1, x2, dtype, casting)
-    _reject("arctan2", a, "c", "real inputs only")
+    _reject("arctan2", a, "c", "real inputs only", inputs=(x1, x2))
     return _finish("arctan2", lax.atan2(a, b), out, where, casting)
 
 

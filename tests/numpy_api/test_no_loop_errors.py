@@ -1,0 +1,64 @@
+"""Calls NumPy has no ufunc loop for (``numpy._core._exceptions._UFuncNoLoopError`` /
+``UFuncTypeError`` and the plain ``TypeError`` of a failed safe cast): xnp raises a
+``TypeError`` too, eagerly and under jit, whose message names the function and the full
+dtype names of the inputs, the same message on both paths."""
+
+import numpy as np
+import pytest
+
+import xnp
+
+CASES = [
+    ("bitwise_and", (1.5, 2), ("float64", "int64")),
+    ("bitwise_or", (np.array([1.5]), np.array([2], np.int32)), ("float64", "int32")),
+    ("bitwise_xor", (np.array([1], np.uint8), np.array([1j], np.complex64)),
+     ("uint8", "complex64")),
+    ("left_shift", (np.array([1.0], np.float32), 2), ("float32", "int64")),
+    ("gcd", (np.array([1.5]), 2), ("float64", "int64")),
+    ("lcm", (np.array([3], np.int16), np.array([2.0], np.float16)), ("int16", "float16")),
+    ("arctan2", (np.array([1j]), 1.0), ("complex128", "float64")),
+    ("remainder", (np.array([1 + 1j]), np.float32(2)), ("complex128", "float32")),
+    ("floor_divide", (np.array([1 + 1j], np.complex64), 2), ("complex64", "int64")),
+    ("logaddexp", (np.array([1 + 1j]), 1), ("complex128", "int64")),
+    ("hypot", (np.array([1j], np.complex64), np.array([1.0])), ("complex64", "float64")),
+    ("invert", (np.array([1.5]),), ("float64",)),
+    ("floor", (np.array([1 + 1j]),), ("complex128",)),
+]
+
+
+def _xnp_args(args):
+    return [xnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+
+
+@pytest.mark.parametrize("name,args,dtypes", CASES, ids=[c[0] for c in CASES])
+def test_no_loop_raises_type_error_naming_function_and_dtypes(name, args, dtypes):
+    with pytest.raises(TypeError):  # the oracle: NumPy has no loop for these inputs
+        getattr(np, name)(*args)
+    messages = []
+    for f in (getattr(xnp, name), xnp.jit(getattr(xnp, name))):
+        with pytest.raises(TypeError) as info:
+            f(*_xnp_args(args))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]  # eagerly and under jit alike
+    msg = messages[0]
+    assert msg.startswith(f"xnp.{name}: "), msg
+    if len(dtypes) == 2:
+        assert f"({dtypes[0]}, {dtypes[1]})" in msg, msg
+    else:
+        assert dtypes[0] in msg, msg
+
+
+@pytest.mark.parametrize("name,args", [("add", (np.array(["a"]), 1)),
+                                       ("maximum", (np.array(["a"]), np.array(["b"])))])
+def test_string_operands_raise_numpys_no_loop_error(name, args):
+    # eagerly a string array is NumPy's (xnp.host_dispatch): NumPy's own error, which names
+    # the ufunc and the dtypes; a jitted function cannot take one (XLA has no string type)
+    with pytest.raises(TypeError) as want:
+        getattr(np, name)(*args)
+    with pytest.raises(TypeError) as got:
+        getattr(xnp, name)(*args)
+    assert type(got.value) is type(want.value) and str(got.value) == str(want.value)
+    assert "<U1" in str(got.value) and name in str(got.value)
+    with pytest.raises(TypeError) as traced:
+        xnp.jit(getattr(xnp, name))(*args)
+    assert name in str(traced.value) and "<U1" in str(traced.value)

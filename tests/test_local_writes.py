@@ -332,3 +332,71 @@ def _outcome(thunk):
 def _keep(outcome, x):
     _KEPT.append(outcome)
     return x * 1.0
+
+
+# --------------------------------------------------------------------------- unmapped writes
+
+
+def write_at(x, i, v):
+    x[i] = v
+    return x
+
+
+UNMAPPED = [  # (in_axes, which parts are batched, args as NumPy values)
+    ((None, 0, None), ["the index (int64[] per example)"],
+     (np.zeros(5), np.array([0, 2, 4]), 1.5)),
+    ((None, None, 0), ["the value (float64[] per example)"],
+     (np.zeros(5), 1, np.array([1.0, 2.0, 3.0]))),
+    ((None, 0, 0), ["the index (int64[] per example)", "the value (float64[2] per example)"],
+     (np.zeros((4, 2)), np.array([3, 0]), np.array([[1.0, 2.0], [3.0, 4.0]]))),
+]
+
+
+@pytest.mark.parametrize("in_axes,parts,args", UNMAPPED)
+def test_write_into_unmapped_array_with_batched_index_or_value_says_what_to_use(
+        in_axes, parts, args):
+    # each example would write into the same array: an error naming the function, the
+    # batched parts and x, eagerly inside vmap and under jit(vmap); the caller's x unchanged
+    x0 = args[0].copy()
+    for f in (xnp.vmap(write_at, in_axes=in_axes),
+              xnp.jit(xnp.vmap(write_at, in_axes=in_axes))):
+        xargs = [xnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+        with pytest.raises(errors.ForeignWriteError) as info:
+            f(*xargs)
+        msg = str(info.value)
+        assert msg.startswith("xnp.vmap(write_at): an in-place write "), msg
+        assert f"float64[{','.join(map(str, x0.shape))}], " in msg, msg
+        assert " that is not mapped (an argument with in_axes=None" in msg, msg
+        assert " and ".join(parts) + " batched" in msg, msg
+        assert "x.at[idx].set(value)" in msg and "x = x.copy()" in msg, msg
+        np.testing.assert_array_equal(np.asarray(xargs[0]), x0)
+
+
+@pytest.mark.parametrize("in_axes,parts,args", UNMAPPED)
+def test_the_suggested_writes_match_a_python_loop(in_axes, parts, args):
+    # the oracle: a Python loop over the examples, each writing into its own copy of x
+    n = next(np.shape(a)[0] for a, ax in zip(args, in_axes) if ax == 0)
+    want = []
+    for k in range(n):
+        ex = [a[k] if ax == 0 else a for a, ax in zip(args, in_axes)]
+        y = ex[0].copy()
+        y[ex[1]] = ex[2]
+        want.append(y)
+    want = np.stack(want)
+
+    def at_set(x, i, v):
+        return x.at[i].set(v)
+
+    def copy_first(x, i, v):
+        x = x.copy()
+        x[i] = v
+        return x
+
+    xargs = [xnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    for fun in (at_set, copy_first):
+        for f in (xnp.vmap(fun, in_axes=in_axes), xnp.jit(xnp.vmap(fun, in_axes=in_axes))):
+            np.testing.assert_array_equal(np.asarray(f(*xargs)), want)
+    # mapping x too: one copy per example
+    mapped = xnp.vmap(write_at, in_axes=(0,) + in_axes[1:])
+    xs = xnp.asarray(np.stack([args[0]] * n))
+    np.testing.assert_array_equal(np.asarray(mapped(xs, *xargs[1:])), want)

@@ -706,7 +706,10 @@ def setitem(x, idx, value) -> None:
         adopted = rebound.adopt(x, (value, idx))  # made by the running grad/vmap function
         x = x if adopted is None else adopted
     if type(x) is core.Array:
-        core.check_eager_write(x.aval, value, idx)
+        try:
+            core.check_eager_write(x.aval, value, idx)
+        except errors.ForeignWriteError as e:
+            raise _util.unmapped_write_error(e, x, value, idx) from None
         nval = value._value if type(value) is core.Array else value
         try:
             x._writable_value()[_native_index(idx)] = nval
@@ -714,10 +717,14 @@ def setitem(x, idx, value) -> None:
             raise _eager_mismatch(e, x, nval) from None
         return
     mask = _traced_mask(idx)
-    if mask is not None:
-        _rebind(x, _masked_write(x, mask, value))
-        return
-    entries, _ = _parse(x.aval.shape, idx, defer_arrays=True)
-    if is_write_back_of(x, value, entries):
-        return  # x[idx] = x[idx] (the tail of `x[idx] += y`): already written through
-    _rebind(x, _write(x, entries, value, check_arrays=True))
+    try:
+        if mask is not None:
+            _rebind(x, _masked_write(x, mask, value))
+            return
+        entries, _ = _parse(x.aval.shape, idx, defer_arrays=True)
+        if is_write_back_of(x, value, entries):
+            return  # x[idx] = x[idx] (the tail of `x[idx] += y`): already written through
+        _rebind(x, _write(x, entries, value, check_arrays=True))
+    except errors.ForeignWriteError as e:
+        raise _util.unmapped_write_error(e, x, value, idx) from None
+

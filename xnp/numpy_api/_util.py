@@ -506,8 +506,35 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
     if adopted is not None:  # an array the running grad/vmap function made: now traced
         rebind_traced(adopted, res, fname)
         return out
-    if type(out) is core.Array:
-        core.check_eager_write(oa, res)
-        out._writable_value()[...] = res._value if type(res) is core.Array else res
-        return out
-    return rebind_traced(out, res, fname)
+    try:
+        if type(out) is core.Array:
+            core.check_eager_write(oa, res)
+            out._writable_value()[...] = res._value if type(res) is core.Array else res
+            return out
+        return rebind_traced(out, res, fname)
+    except errors.ForeignWriteError as e:
+        raise unmapped_write_error(e, out, res) from None
+
+
+def unmapped_write_error(err, x, value, idx=()):
+    """``err`` (the ``ForeignWriteError`` of writing ``value`` at ``idx`` into ``x``), or, when that array is not mapped by the running ``vmap`` but the index or
+    the value is, the ``ForeignWriteError`` that says so and what to write instead."""
+    trace = core.current_trace()
+    if getattr(trace, "transformation", None) != "vmap":
+        return err
+
+    def batched(v):
+        if isinstance(v, (tuple, list)):
+            return [a for part in v for a in batched(part)]
+        return [v.aval] if isinstance(v, core.Tracer) and v._trace is trace else []
+
+    parts = []
+    index_avals = batched(idx if isinstance(idx, tuple) else (idx,))
+    if index_avals:
+        parts.append(f"the index ({errors.avals_str(index_avals)} per example)")
+    if batched(value):
+        parts.append(f"the value ({errors.avals_str(batched(value))} per example)")
+    if not parts:
+        return err
+    return errors.ForeignWriteError(errors.unmapped_write_message(
+        core.aval_of(x), trace.fun_name, parts, type(x) is core.Array), trace)

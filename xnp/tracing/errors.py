@@ -404,6 +404,25 @@ def eager_write_message(aval, transformation: str, staging: bool) -> str:
         "new value, or return a new value (x.at[idx].set(v)).")
 
 
+def unmapped_write_message(aval, fun_name: str, batched: list, eager: bool) -> str:
+    """``ForeignWriteError`` text for an in-place write (``x[idx] = value``, ``out=x``)
+    inside a ``vmap`` of ``fun_name`` where ``x`` (``aval``) is not mapped (an argument
+    with ``in_axes=None``, a global, a closure, or an array of an enclosing ``jit``) but
+    the index or the value is: ``batched`` names those parts (``"the index (int64[] per
+    example)"``); ``eager``: ``x`` is an eager array."""
+    what = (f"the eager array {aval_str(aval)}, an array" if eager else
+            f"{aval_str(aval)}, a traced array of an enclosing transformation")
+    return (
+        f"xnp.vmap({fun_name}): an in-place write (x[idx] = value, or out=x) inside the "
+        f"function transformed by vmap into {what} that is not mapped "
+        "(an argument with in_axes=None, a global or a closure), with "
+        f"{' and '.join(batched)} batched: every example would write into the same array, "
+        "which vmap cannot do in place. Fix: return a new array per example with "
+        "x.at[idx].set(value) (a scatter into each example's copy of x) or the result "
+        "itself instead of out=x, copy x inside the function first (x = x.copy(); "
+        "x[idx] = value; return x), or map x too (in_axes=0, one copy per example).")
+
+
 # --------------------------------------------------------------------------- leaked tracers
 
 

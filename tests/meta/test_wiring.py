@@ -302,7 +302,9 @@ checks = {
         lambda: rebound.adopt(None, ())],
     "the in-place writer of traced arrays": [lambda: rebound.write_in_place(None, None)],
     "NumPy's ndarray constructor and subclass protocol": [
-        lambda: array_base.subclass_hook(type("Sub", (), {}))],
+        lambda: array_base.subclass_hook(type("Sub", (), {})),
+        lambda: core.Array((2, 3)), lambda: core.Array([2]),
+        lambda: core.Array(np.ones(2), dtype=np.float32)],
 }
 for what, calls in checks.items():
     for call in calls:

@@ -12,7 +12,8 @@
  * offset=0, strides=None, order=None)``: a first argument that is a shape (an int, a tuple,
  * a list, a range or one of the registered ``shape_types``; never a native array), more
  * than four arguments or a keyword other than the four above hand the call to the Python
- * constructor registered with ``set_constructor`` (``xnp/ndarray_class.py``).
+ * constructor registered with ``set_constructor`` (``xnp/ndarray_class.py``); before one
+ * is registered such a call raises ``RuntimeError`` (``import xnp`` registers it).
  *
  * It also serves the eager fast path of ``xnp.numpy_api._fastpath.binary``/``unary`` in C:
  * as ``ArrayBase``'s number slots for the arithmetic operators and as ``FastFunc``
@@ -111,9 +112,6 @@ numpy_form(PyObject *args, PyObject *kwds)
 {
     static const char *internal[] = {"value", "weak_type", "dev", "aval", NULL};
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    if (constructor == NULL) {
-        return 0;
-    }
     if (n > 4 || (n >= 1 && is_shape(PyTuple_GET_ITEM(args, 0)))) {
         return 1;
     }
@@ -151,6 +149,14 @@ base_init(ArrayBaseObject *self, PyObject *args, PyObject *kwds)
     else {
         int numpy = numpy_form(args, kwds);
         if (numpy < 0) {
+            return -1;
+        }
+        if (numpy && constructor == NULL) {
+            /* as the Python class's stand-in (tracing/errors.py: not_connected) */
+            PyErr_SetString(PyExc_RuntimeError,
+                            "xnp: NumPy's ndarray constructor and subclass protocol is not "
+                            "connected (array_base.register_ndarray_hooks has not been "
+                            "called); `import xnp` connects it");
             return -1;
         }
         if (numpy) {

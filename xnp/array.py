@@ -723,28 +723,47 @@ def _concrete_read(name, fn):
     return read
 
 
+#: the eager-only protocols of ``Array`` (tracers have none of them but ``device`` and
+#: ``to_device``): name -> function or property, set by :func:`install`
+EAGER_PROTOCOLS = {
+    "__repr__": _repr, "__str__": _str, "__format__": _format,
+    "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array,
+    "__len__": _len,
+    "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
+    "__complex__": _complex, "__index__": _index, "__hash__": _hash, "item": _item,
+    "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
+    "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,
+    "tolist": _tolist, "tobytes": _tobytes, "__dlpack__": _dlpack,
+    "__dlpack_device__": _dlpack_device, "__reduce__": _reduce,
+    "device": property(_device), "to_device": _to_device,
+    "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),
+}
+
+#: the members of ``ArrayMethods`` that are class machinery, not shared methods
+_NOT_SHARED = frozenset(("__module__", "__qualname__", "__doc__", "__slots__", "__dict__",
+                         "__weakref__"))
+
+
+def shared_members() -> dict:
+    """The operators, methods and properties of ``ArrayMethods`` that :func:`install`
+    gives both ``Array`` and ``Tracer``: name -> member."""
+    return {n: m for n, m in vars(ArrayMethods).items() if n not in _NOT_SHARED}
+
+
 def install() -> None:
-    """Give ``Array`` and ``Tracer`` the shared methods, and ``Array`` its eager protocols
-    (run once, by ``xnp._wiring.connect``)."""
+    """Give ``Array`` and ``Tracer`` the shared methods (:func:`shared_members`), and
+    ``Array`` its eager protocols (:data:`EAGER_PROTOCOLS`), then the fast paths of its hot
+    operators; run once, by ``xnp._wiring.connect``.
+
+    This is the one place the two classes get their behaviour: they are defined in
+    ``xnp.tracing.core``, below the NumPy surface these methods are written on, so they
+    cannot inherit it. ``tests/meta/test_wiring.py`` checks that every member of both
+    tables is on its class after ``import xnp`` (as is, or wrapped by a fast path or the
+    host-dtype dispatch, whose ``__wrapped__`` leads back to it)."""
     for cls in (Array, Tracer):
-        for name, member in vars(ArrayMethods).items():
-            if name.startswith("__") and name in ("__module__", "__qualname__", "__doc__",
-                                                 "__slots__", "__dict__", "__weakref__"):
-                continue
+        for name, member in shared_members().items():
             setattr(cls, name, member)
-    eager = {
-        "__repr__": _repr, "__str__": _str, "__format__": _format,
-        "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array, "__len__": _len,
-        "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
-        "__complex__": _complex, "__index__": _index, "__hash__": _hash, "item": _item,
-        "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
-        "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,
-        "tolist": _tolist, "tobytes": _tobytes, "__dlpack__": _dlpack,
-        "__dlpack_device__": _dlpack_device, "__reduce__": _reduce,
-        "device": property(_device), "to_device": _to_device,
-        "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),
-    }
-    for name, fn in eager.items():
+    for name, fn in EAGER_PROTOCOLS.items():
         if name in _CONCRETE_READS:
             fn = _concrete_read(name, fn)
         setattr(Array, name, fn)

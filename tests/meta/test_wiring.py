@@ -70,6 +70,31 @@ def test_every_hook_is_connected_after_import(hook):
     assert held() is want, f"{hook}: holds {held()!r}, want {want!r}"
 
 
+def test_array_install_gives_both_classes_every_member_of_its_tables():
+    # array.install is the one composition step of Array's and Tracer's behaviour (they
+    # are defined in the tracing layer, below the methods they get): every shared member
+    # is on Tracer as it is, and on Array (wrapped by fast paths, or, for the operators
+    # served in C, removed so that ArrayBase's number slot is called); every eager
+    # protocol is on Array
+    array_module = sys.modules["xnp.array"]  # ``xnp.array`` is the function
+    shared = array_module.shared_members()
+    assert {"sum", "__add__", "__getitem__", "reshape", "T", "astype"} <= set(shared)
+    native = set(_fastpath.NATIVE_OPERATORS) | {
+        "__r" + n[2:] for n in _fastpath.NATIVE_OPERATORS}
+    native_built = array_base.FastFunc is not None
+    for name, member in shared.items():
+        if name != "__hash__":  # Tracer's own, restored (assigning __eq__ unsets it)
+            assert core.Tracer.__dict__.get(name) is member, name
+        if native_built and name in native:
+            assert name not in core.Array.__dict__ and getattr(core.Array, name) is getattr(
+                array_base.ArrayBase, name), name
+        else:
+            assert name in core.Array.__dict__, name
+    for name in array_module.EAGER_PROTOCOLS:
+        assert name in core.Array.__dict__, name
+    assert core.Tracer.device is not None and core.Tracer.to_device is not None
+
+
 def test_the_eager_backends_are_those_the_option_accepts():
     assert sorted(core._EAGER_BACKENDS) == sorted(xnp.config.EAGER_BACKENDS)
 

@@ -728,8 +728,7 @@ def _concrete_read(name, fn):
 EAGER_PROTOCOLS = {
     "__repr__": _repr, "__str__": _str, "__format__": _format,
     "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array,
-    "__len__": _len,
-    "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
+    "__len__": _len, "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
     "__complex__": _complex, "__index__": _index, "__hash__": _hash, "item": _item,
     "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
     "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,
@@ -739,9 +738,8 @@ EAGER_PROTOCOLS = {
     "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),
 }
 
-#: the members of ``ArrayMethods`` that are class machinery, not shared methods
 _NOT_SHARED = frozenset(("__module__", "__qualname__", "__doc__", "__slots__", "__dict__",
-                         "__weakref__"))
+                         "__weakref__"))  # class machinery of ArrayMethods, not shared
 
 
 def shared_members() -> dict:

@@ -21,10 +21,10 @@ and ``state.trace`` the calling thread's current trace.
 
 Besides the ufunc-like ``FAST_OPS``, the ``FAST_CALLS`` table serves common
 NumPy calls (reductions, ``matmul``/``dot``, ``where``, ``reshape``/``transpose``,
-``concatenate``, ``sort``/``argsort``, filled-array creation, ``asarray``/``array``) through
-the decorators below; each serves only the argument forms listed in its docstring (defaults for every
-other parameter) and falls through to the full path when NumPy raises, so errors keep
-xnp's wording.
+``concatenate``, ``sort``/``argsort``, filled-array creation, ``asarray``/``array``)
+through the decorators below; each serves only the argument forms listed in its docstring
+(defaults for every other parameter) and falls through to the full path when NumPy
+raises, so errors keep xnp's wording.
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
 __all__ = ["FastOp", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
-           "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property", "sort",
+           "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property",
+           "sort",
            "concatenate", "fill", "full", "asarray", "array", "NATIVE_OPERATORS",
            "install_native_operators"]
 
@@ -431,6 +432,9 @@ def reshape(slow: Callable) -> Callable:
     return _served(reshape, slow, fast)
 
 
+_SORT_KEYWORDS = frozenset(("stable", "descending"))
+
+
 def sort(name: str, default_stable: bool) -> Callable:
     """Decorator: ``sort``/``argsort(a, axis=-1, kind=None, order=None, *, stable=None,
     descending=False)`` served by ``FAST_CALLS[name].fn(value, axis, is_stable)`` for a
@@ -441,10 +445,13 @@ def sort(name: str, default_stable: bool) -> Callable:
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def deco(slow: Callable) -> Callable:
-        def fast(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+        def fast(a, axis=-1, kind=None, order=None, **kwargs):
+            # keywords are passed on as given (a host-dtype array's call goes to NumPy,
+            # which has no ``descending``)
+            stable = kwargs.get("stable")
             if ((not busy or state.trace is _EVAL) and type(a) is array and not a._weak
-                    and order is None and descending is False
-                    and (axis is None or type(axis) is int)):
+                    and order is None and kwargs.get("descending", False) is False
+                    and (axis is None or type(axis) is int) and _SORT_KEYWORDS >= kwargs.keys()):
                 op = calls[0].get(name)
                 v = a._val
                 if kind is None:
@@ -459,10 +466,9 @@ def sort(name: str, default_stable: bool) -> Callable:
                     try:
                         out = op[0](v, axis, is_stable)
                     except (ValueError, TypeError):  # numpy.exceptions.AxisError included
-                        return slow(a, axis, kind, order, stable=stable,
-                                    descending=descending)
+                        return slow(a, axis, kind, order, **kwargs)
                     return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
-            return slow(a, axis, kind, order, stable=stable, descending=descending)
+            return slow(a, axis, kind, order, **kwargs)
 
         return _served(deco, slow, fast)
 

@@ -517,8 +517,9 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
 
 
 def unmapped_write_error(err, x, value, idx=()):
-    """``err`` (the ``ForeignWriteError`` of writing ``value`` at ``idx`` into ``x``), or, when that array is not mapped by the running ``vmap`` but the index or
-    the value is, the ``ForeignWriteError`` that says so and what to write instead."""
+    """``err`` (the ``ForeignWriteError`` of writing ``value`` at ``idx`` into ``x``), or,
+    when ``x`` is not mapped by the running ``vmap`` but the index or the value is, the
+    ``ForeignWriteError`` that says so and what to write instead."""
     trace = core.current_trace()
     if getattr(trace, "transformation", None) != "vmap":
         return err

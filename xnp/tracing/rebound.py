@@ -56,7 +56,7 @@ class Scope:
     references to what it made and rebound, to list them and to clear the notes when it
     ends."""
 
-    __slots__ = ("trace", "created", "buffers", "rebound", "prev")
+    __slots__ = ("trace", "created", "buffers", "rebound", "prev", "__weakref__")
 
     def __init__(self, trace, prev):
         self.trace = trace

@@ -95,6 +95,20 @@ def settle(window_s: float = 0.005, quiet_windows: int = 2, busy_fraction: float
     return time.perf_counter() - t0
 
 
+WAKE_S = 0.02
+
+
+def _wake(f) -> None:
+    """Untimed calls of ``f`` for about :data:`WAKE_S` (at least one): on a VM, the first
+    calls after an idle wait run slowly while the idle cores are woken (a millisecond or
+    more per call, for a few milliseconds, more for a library whose calls block the calling
+    thread on its worker threads), so each timed round measures the steady state."""
+    t0 = time.perf_counter()
+    block(f())
+    while time.perf_counter() - t0 < WAKE_S:
+        block(f())
+
+
 def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: float = 0.01,
             warm: bool = True):
     """Time each zero-argument callable in ``fns`` in interleaved rounds (the order rotated
@@ -103,9 +117,8 @@ def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: flo
     ``number`` calls per round (default: calibrated on the fastest candidate's
     scale per candidate); the result of the last call of a round is waited
     for. Each round starts once the process is idle (:func:`settle`), so that no way
-    pays for the thread pools the way before it left spinning; one untimed call then
-    wakes the process (on a VM a call right after an idle wait can take a millisecond
-    or more, for any library). ``warm=False``: the callables were already called once (compiled). Returns
+    pays for the thread pools the way before it left spinning; untimed calls then
+    wake the process for :data:`WAKE_S` (:func:`_wake`), so rounds time the steady state. ``warm=False``: the callables were already called once (compiled). Returns
     ``{name: Stats}`` of seconds per call.
     """
     numbers = {}
@@ -124,7 +137,7 @@ def measure(fns: dict, repeat: int = 7, number: int | None = None, target_s: flo
         for k in names[r % len(names):] + names[:r % len(names)]:
             f, n = fns[k], numbers[k]
             settle()
-            block(f())  # untimed: after the idle wait, the first call pays the wake-up
+            _wake(f)
             t0 = time.perf_counter()
             for _ in range(n):
                 out = f()

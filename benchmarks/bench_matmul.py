@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy
 
+import xnp  # noqa: F401  (first: NumPy's arrays made after it are 64-byte aligned, as a user's)
 import _jax
 from _harness import compare, jit_case
 

@@ -136,6 +136,42 @@ def test_solve_matches_numpy(case):
     _check(lambda xp, a, b: xp.linalg.solve(a, b), a, b)
 
 
+_P2 = np.array([[0.0, 1.0], [1.0, 0.0]])
+_P3 = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+
+
+@pytest.mark.parametrize("a, b", [
+    (_P2, np.array([np.inf, 1.0])), (_P3, np.array([np.inf, 1.0, 2.0])),
+    (_P3, np.array([1.0, np.nan, 2.0])),
+    (_P3, np.array([[np.inf, 1.0], [1.0, -np.inf], [0.0, 2.0]])),
+    (np.stack([_P3, _P3[::-1]]), np.array([[[np.inf], [1.0], [2.0]], [[1.0], [2.0], [-np.inf]]])),
+], ids=["2x2-inf", "3x3-inf", "3x3-nan", "3x3-matrix", "batched"])
+def test_solve_with_nonfinite_right_hand_side_matches_numpy(a, b):
+    # pivoting reorders the rows of b: an inf or NaN row must move as LAPACK's row swaps move
+    # it, without 0 * inf products reaching other rows (NumPy's values, NaN positions included)
+    want = np.linalg.solve(a, b)
+    for got in (xnp.linalg.solve(a, b), xnp.jit(xnp.linalg.solve)(a, b)):
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_lu_permutation_matches_row_swaps_batched():
+    # lax.linalg.lu's permutation: rows of a in the order P @ a = L @ U, against scipy's lu
+    import scipy.linalg  # noqa: PLC0415
+
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((3, 6, 6))
+    for f in (xnp.lax.linalg.lu, xnp.jit(xnp.lax.linalg.lu)):
+        lu, piv, perm = f(a)
+        for k in range(3):
+            lu_s, piv_s = scipy.linalg.lu_factor(a[k])
+            np.testing.assert_array_equal(np.asarray(piv)[k], piv_s)
+            assert_allclose(np.asarray(lu)[k], lu_s)
+            order = np.arange(6)
+            for i, j in enumerate(piv_s):
+                order[[i, j]] = order[[j, i]]
+            np.testing.assert_array_equal(np.asarray(perm)[k], order)
+
+
 @pytest.mark.parametrize("case", grid(shape=SQUARE, dtype=LINALG, n=20))
 def test_inv_det_slogdet_match_numpy(case):
     x = _mat(case.shape, case.dtype)

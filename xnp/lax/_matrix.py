@@ -8,11 +8,12 @@ import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import elementwise as ew
+from xnp.lax import gather_scatter as gs
 from xnp.lax import products, shape_ops, slicing
 from xnp.tracing import core
 
 __all__ = ["mT", "mH", "matmul", "tril", "triu", "eye", "diagonal", "scalar", "batch_ndim",
-           "row_permutation", "select_mask", "conj_if_complex"]
+           "row_permutation", "take_along", "put_along", "select_mask", "conj_if_complex"]
 
 
 def batch_ndim(x) -> int:
@@ -99,12 +100,52 @@ def diagonal(x, offset: int = 0):
 
 
 def row_permutation(permutation, x):
-    """``x[..., permutation, :]`` for an int ``permutation`` of shape ``(..., m)``, as a
-    product with a one-hot permutation matrix (differentiable in ``x``)."""
-    pa = core.aval_of(permutation)
-    m = pa.shape[-1]
-    nb = pa.ndim - 1
-    cols = shape_ops.iota(pa.dtype, (1,) * nb + (m, m), nb + 1)
-    perm = shape_ops.expand_dims(permutation, (nb + 1,))
-    onehot = ew.convert_element_type(ew.eq(perm, cols), core.aval_of(x).dtype)
-    return matmul(onehot, x)
+    """``x[..., permutation, :]`` for an int ``permutation`` of shape ``(..., m)`` and ``x`` of
+    shape ``(..., m, k)`` (batch dims broadcast): a gather, so it is exact for every value
+    (``inf`` and NaN rows stay where the permutation puts them) and linear in ``x``."""
+    pa, xa = core.aval_of(permutation), core.aval_of(x)
+    batch = np.broadcast_shapes(pa.shape[:-1], xa.shape[:-2])
+    return take_along(_broadcast_batch(x, batch, 2), _broadcast_batch(permutation, batch, 1),
+                      len(batch))
+
+
+def _broadcast_batch(x, batch: tuple, trailing: int):
+    """``x`` broadcast to the leading dims ``batch``, its last ``trailing`` dims kept."""
+    shape = core.aval_of(x).shape
+    nb = len(shape) - trailing
+    if tuple(shape[:nb]) == tuple(batch):
+        return x
+    dims = tuple(range(len(batch) - nb, len(batch) + trailing))
+    return shape_ops.broadcast_in_dim(x, tuple(batch) + tuple(shape[nb:]), dims)
+
+
+def take_along(x, idx, axis: int):
+    """``x[b..., idx[b..., n], ...]``: entries along ``axis`` of ``x`` picked by the int ``idx``
+    of shape ``x.shape[:axis] + (n,)`` (the dims before ``axis`` are shared batch dims);
+    result shape ``x.shape[:axis] + (n,) + x.shape[axis + 1:]``. Indices must be in bounds."""
+    xa = core.aval_of(x)
+    out_shape = xa.shape[:axis] + core.aval_of(idx).shape[axis:] + xa.shape[axis + 1:]
+    if 0 in xa.shape or 0 in out_shape:  # nothing to pick (no window of size 1 fits)
+        return shape_ops.broadcast_in_dim(scalar(0, xa.dtype), out_shape, ())
+    batch = tuple(range(axis))
+    dn = gs.GatherDimensionNumbers(offset_dims=tuple(range(axis + 1, xa.ndim)),
+                                   collapsed_slice_dims=(axis,), start_index_map=(axis,),
+                                   operand_batching_dims=batch, start_indices_batching_dims=batch)
+    sizes = (1,) * (axis + 1) + xa.shape[axis + 1:]
+    return gs.gather(x, shape_ops.expand_dims(idx, (axis + 1,)), dn, sizes,
+                     mode="promise_in_bounds")
+
+
+def put_along(x, idx, updates, axis: int):
+    """``x`` with ``x[b..., idx[b..., n], ...] = updates[b..., n, ...]`` (the inverse of
+    :func:`take_along`; with repeated indices one of the updates is kept)."""
+    if 0 in core.aval_of(x).shape or 0 in core.aval_of(updates).shape:
+        return x
+    batch = tuple(range(axis))
+    dn = gs.ScatterDimensionNumbers(update_window_dims=tuple(range(axis + 1, core.aval_of(x).ndim)),
+                                    inserted_window_dims=(axis,), scatter_dims_to_operand_dims=(axis,),
+                                    operand_batching_dims=batch, scatter_indices_batching_dims=batch)
+    return gs.scatter(x, shape_ops.expand_dims(idx, (axis + 1,)), updates, dn,
+                      mode="promise_in_bounds")
+
+

@@ -231,6 +231,55 @@ def _log1p_patch(z, w):
     return lax.complex(re, lax.imag(w))
 
 
+def _veltkamp(a):
+    """``a = hi + lo`` with both parts of at most half the significand (products exact)."""
+    bits = (np.finfo(core.aval_of(a).dtype).nmant + 2) // 2
+    t = lax.mul(a, _const(float(2 ** bits + 1), a))
+    hi = lax.sub(t, lax.sub(t, a))
+    return hi, lax.sub(a, hi)
+
+
+def _sum_of_squares_minus_one(m, n):
+    """``m^2 + n^2 - 1`` to about one rounding of the result: the squares split into exact
+    partial products, added to -1 in decreasing order with compensated (two-sum) steps."""
+    (mh, ml), (nh, nl) = _veltkamp(m), _veltkamp(n)
+    two = _const(2.0, m)
+    terms = [lax.mul(mh, mh), lax.mul(nh, nh), lax.mul(two, lax.mul(mh, ml)),
+             lax.mul(two, lax.mul(nh, nl)), lax.mul(ml, ml), lax.mul(nl, nl)]
+    s, c = _const(-1.0, m), _const(0.0, m)
+    for t in terms:
+        total = lax.add(s, t)
+        back = lax.sub(total, s)
+        c = lax.add(c, lax.add(lax.sub(s, lax.sub(total, back)), lax.sub(t, back)))
+        s = total
+    return lax.add(s, c)
+
+
+def _log_patch(z, w):
+    """The real part of the complex log, ``log|z|``, where XLA's loses digits (up to 128 ulp
+    at ``|z|`` near 0.77, 32 just below 1): as glibc's ``clog`` (NumPy's loop), with ``m, n``
+    the larger and smaller of ``|x|, |y|``, ``log1p(m^2 + n^2 - 1) / 2`` for ``1/2 <= m < 1``
+    and ``m^2 + n^2 >= 1/2`` (the sum formed without cancellation error) and
+    ``log1p((m - 1)(m + 1) + n^2) / 2`` for ``1 <= m < 2``, ``n < 1``. complex64 forms it in
+    float64."""
+    x, y = lax.real(z), lax.imag(z)
+    part = core.aval_of(x).dtype
+    if part == np.float32:
+        x, y = (lax.convert_element_type(v, np.dtype(np.float64)) for v in (x, y))
+    ax, ay = lax.abs(x), lax.abs(y)
+    m, n = lax.max(ax, ay), lax.min(ax, ay)
+    one, half = _const(1.0, m), _const(0.5, m)
+    near = lax.and_(lax.and_(lax.ge(m, half), lax.lt(m, one)),
+                    lax.ge(lax.add(lax.mul(m, m), lax.mul(n, n)), half))
+    above = lax.and_(lax.and_(lax.ge(m, one), lax.lt(m, _const(2.0, m))), lax.lt(n, one))
+    d_above = lax.add(lax.mul(lax.sub(m, one), lax.add(m, one)), lax.mul(n, n))
+    d = lax.select(near, _sum_of_squares_minus_one(m, n), d_above)
+    re = lax.mul(half, lax.log1p(d))
+    if part == np.float32:
+        re = lax.convert_element_type(re, part)
+    return lax.complex(lax.select(lax.or_(near, above), re, lax.real(w)), lax.imag(w))
+
+
 def _zero_part_kept(imaginary):
     """A patch giving the result's real (imaginary) part the input's zero where that part
     of the input is zero: ``exp(x - 0j)`` is ``exp(x) - 0j`` and ``tan(-0 + yj)`` has
@@ -246,6 +295,7 @@ def _zero_part_kept(imaginary):
 
 
 _PATCHES = {lax.atanh_p: _atanh_patch, lax.atan_p: _atan_patch, lax.log1p_p: _log1p_patch,
+            lax.log_p: _log_patch,
             lax.exp_p: _zero_part_kept(imaginary=True), lax.exp2_p: _zero_part_kept(imaginary=True),
             lax.tan_p: _zero_part_kept(imaginary=False)}
 

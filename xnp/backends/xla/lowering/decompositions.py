@@ -120,23 +120,19 @@ def _lower_triangular_solve(ctx, a, b, *, left_side, lower, transpose_a, conjuga
 
 
 def _pivots_to_permutation(pivots, m: int):
-    """The row order after applying the swaps ``i <-> pivots[..., i]`` in turn."""
+    """The row order after applying the swaps ``i <-> pivots[..., i]`` in turn: one loop
+    step per swap, each reading and writing two entries per batch element."""
     pa = core.aval_of(pivots)
     nb, k = pa.ndim - 1, pa.shape[-1]
     i32 = np.dtype(np.int32)
     rows = lax.iota(i32, pa.shape[:-1] + (m,), nb)
-    piv_index = lax.iota(i32, pa.shape, nb)
-
-    def pick(mask, x):  # the entry of x where the (one-hot) mask holds, per batch element
-        return lax.reduce_sum(M.select_mask(mask, x), (nb,))
 
     def body(i, perm):
         i = lax.convert_element_type(i, i32)
-        j = pick(lax.eq(piv_index, i), pivots)
-        at_i, at_j = lax.eq(rows, i), lax.eq(rows, lax.expand_dims(j, (nb,)))
-        p_i = lax.expand_dims(pick(at_i, perm), (nb,))
-        p_j = lax.expand_dims(pick(at_j, perm), (nb,))
-        return lax.select_n(at_i, lax.select_n(at_j, perm, p_i), p_j)
+        j = lax.dynamic_slice_in_dim(pivots, i, 1, nb)  # (..., 1)
+        p_i = lax.dynamic_slice_in_dim(perm, i, 1, nb)
+        p_j = M.take_along(perm, j, nb)
+        return M.put_along(lax.dynamic_update_slice_in_dim(perm, p_j, i, nb), j, p_i, nb)
 
     return lax.fori_loop(0, k, body, rows)
 

@@ -67,7 +67,6 @@ for _prim, _name in [
     (lax.shift_right_logical_p, "stablehlo.shift_right_logical"),
     (lax.exp_p, "stablehlo.exponential"),
     (lax.log_p, "stablehlo.log"),
-    (lax.log1p_p, "stablehlo.log_plus_one"),
     (lax.expm1_p, "stablehlo.exponential_minus_one"),
     (lax.sqrt_p, "stablehlo.sqrt"),
     (lax.rsqrt_p, "stablehlo.rsqrt"),
@@ -86,6 +85,25 @@ for _prim, _name in [
     (lax.complex_p, "stablehlo.complex"),
 ]:
     lowering(_prim)(_nary(_name))
+
+
+@lowering(lax.log1p_p)
+def _lower_log1p(ctx, x):
+    # XLA's float64 log1p is up to 128 ulp off for x in [-0.4143, -0.358] (its other
+    # inputs are within 2 ulp). There: log(u) + (x - (u - 1)) / u with u = 1 + x, where
+    # u - 1 is exact (u is in [1/2, 2]) and the quotient corrects u's rounding (1 ulp).
+    w = ctx.op("stablehlo.log_plus_one", [x])
+    if x.aval.dtype != np.float64:
+        return [w]
+    shape = x.aval.shape
+    one = _full(ctx, 1.0, x.aval.dtype, shape)
+    u = ctx.op("stablehlo.add", [x, one])
+    err = ctx.op("stablehlo.subtract", [x, ctx.op("stablehlo.subtract", [u, one])])
+    v = ctx.op("stablehlo.add", [ctx.op("stablehlo.log", [u]), ctx.op("stablehlo.divide", [err, u])])
+    lo = _compare_values(ctx, x, _full(ctx, -0.42, x.aval.dtype, shape), "GE")
+    hi = _compare_values(ctx, x, _full(ctx, -0.35, x.aval.dtype, shape), "LE")
+    band = ctx.op("stablehlo.and", [lo, hi], lo.aval)
+    return [_select(ctx, band, v, w)]
 
 
 @lowering(lax.bitcast_convert_type_p)

@@ -22,7 +22,6 @@ NumPy's rule to them.
 from __future__ import annotations
 
 import math
-import weakref
 
 import numpy as np
 
@@ -31,7 +30,10 @@ from xnp.tracing import core
 
 __all__ = ["c_strides", "layout", "set_layout", "reshape_strides", "index_strides"]
 
-_KNOWN: dict = {}  # id(tracer) -> (weakref to it, strides): layouts set by set_layout
+#: the annotation (``Tracer.annotations``) of a tracer's layout set by set_layout, and of a
+#: jit trace's {jaxpr variable: strides or None} memo (``Trace.annotations``)
+_NOTE = "layout"
+_UNSET = object()
 
 
 def c_strides(shape) -> tuple:
@@ -47,17 +49,10 @@ def _is_c_contiguous(shape, strides) -> bool:
     return all(n == 1 or s == c for n, s, c in zip(shape, strides, c_strides(shape)))
 
 
-def _forget(key, ref):
-    entry = _KNOWN.get(key)
-    if entry is not None and entry[0] is ref:
-        del _KNOWN[key]
-
-
 def set_layout(t, strides) -> None:
     """Record ``strides`` as the layout of the tracer ``t`` (e.g. a fresh copy)."""
     if isinstance(t, core.Tracer):
-        key = id(t)
-        _KNOWN[key] = (weakref.ref(t, lambda r, k=key: _forget(k, r)), strides)
+        t.annotations()[_NOTE] = strides
         from xnp.tracing.partial_eval import JitTracer  # noqa: PLC0415
 
         if isinstance(t, JitTracer):  # results computed from t's jaxpr variable see it too
@@ -73,7 +68,6 @@ def _eager_strides(v: np.ndarray):
 
 _UPDATES = frozenset({lax.dynamic_update_slice_p, lax.scatter_p, lax.scatter_add_p,
                       lax.scatter_mul_p, lax.scatter_min_p, lax.scatter_max_p})
-_MEMO: dict = {}  # id(trace) -> (weakref to it, {jaxpr variable: strides or None})
 
 
 def _c_layout(shape, strides) -> bool:
@@ -131,15 +125,13 @@ def _eqn_layout(eqn, in_layouts):
 
 
 def _trace_memo(tr) -> dict:
-    """The {jaxpr variable: strides or None} memo of the jit trace ``tr``."""
-    entry = _MEMO.get(id(tr))
-    if entry is None or entry[0]() is not tr:
-        # a copy of the items (taken in one step), and pop: other threads use _MEMO too
-        for k, (r, _) in list(_MEMO.items()):
-            if r() is None:
-                _MEMO.pop(k, None)
-        entry = _MEMO[id(tr)] = (weakref.ref(tr), {})
-    return entry[1]
+    """The {jaxpr variable: strides or None} memo of the jit trace ``tr`` (kept in the
+    trace's annotations: it dies with the trace, and a trace is traced by one thread)."""
+    notes = tr.annotations()
+    memo = notes.get(_NOTE)
+    if memo is None:
+        memo = notes[_NOTE] = {}
+    return memo
 
 
 def _jit_layout(t):
@@ -148,7 +140,7 @@ def _jit_layout(t):
 
     tr = t._trace
     memo = _trace_memo(tr)
-    consts = {id(v): c for v, c in zip(tr.constvars, tr.const_values)}
+    consts = None
 
     def known(v):
         return type(v) is Literal or v in memo
@@ -162,9 +154,11 @@ def _jit_layout(t):
         if known(v):
             stack.pop()
             continue
-        eqn = tr.producer.get(v)
+        eqn = tr.producer_of(v)
         if eqn is None:  # an argument (unknown layout) or a constant
-            memo[v] = layout(consts[id(v)]) if id(v) in consts else None
+            if consts is None:
+                consts = tr.constants()
+            memo[v] = layout(consts[v]) if v in consts else None
             stack.pop()
             continue
         pending = [u for u in eqn.invars if not known(u)]
@@ -192,9 +186,9 @@ def layout(t):
     rec = getattr(t, "view_of", None)
     if rec is not None:
         return rec.strides
-    entry = _KNOWN.get(id(t))
-    if entry is not None and entry[0]() is t:
-        return entry[1]
+    st = t.annotation(_NOTE, _UNSET)
+    if st is not _UNSET:
+        return st
     if isinstance(t, JitTracer):
         return _jit_layout(t)
     if isinstance(t, JVPTracer):

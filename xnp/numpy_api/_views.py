@@ -65,30 +65,23 @@ class ViewOf:
         self.write = write
 
 
-_VIEWS: dict = {}  # id(base tracer) -> (weakref to the base, [weakrefs to its views])
-
-
-def _forget(key, ref):
-    entry = _VIEWS.get(key)
-    if entry is not None and entry[0] is ref:
-        del _VIEWS[key]
-
-
 def _register(base, view) -> None:
-    key = id(base)
-    entry = _VIEWS.get(key)
-    if entry is None or entry[0]() is not base:
-        entry = _VIEWS[key] = (weakref.ref(base, lambda r, k=key: _forget(k, r)), [])
-    refs = entry[1]
+    """Record ``view`` as a live view of ``base``: weak references in ``base``'s
+    annotations (``"views"``), so the list dies with the base and holds no view alive."""
+    notes = base.annotations()
+    refs = notes.get("views")
+    if refs is None:
+        notes["views"] = [weakref.ref(view)]
+        return
     refs[:] = [r for r in refs if r() is not None]
     refs.append(weakref.ref(view))
 
 
 def _live_views(base) -> list:
-    entry = _VIEWS.get(id(base))
-    if entry is None or entry[0]() is not base:
+    refs = base.annotation("views")
+    if not refs:
         return []
-    return [v for v in (r() for r in entry[1]) if v is not None]
+    return [v for v in (r() for r in refs) if v is not None]
 
 
 def track_view(base, out, entries, *, read, write, strides=None):

@@ -134,6 +134,7 @@ class JVPTracer(core.Tracer):
         self.tangent = tangent
         self.src = src
         self.view_of = None
+        self._annotations = None
 
     @property
     def _type_name(self) -> str:

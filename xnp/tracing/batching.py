@@ -61,6 +61,7 @@ class BatchTracer(core.Tracer):
         self.batch_dim = batch_dim
         self.src = src
         self.view_of = None
+        self._annotations = None
 
     @property
     def aval(self):

@@ -34,6 +34,7 @@ import numpy as np
 from xnp import config as _config
 from xnp._default_dtypes import PYTHON_SCALAR_TYPES, python_scalar_dtype
 from xnp.tracing import errors
+from xnp.tracing.annotations import Annotated
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
 from xnp.tracing.state import Ref
@@ -176,7 +177,7 @@ def next_level() -> int:
     return next(_LEVELS)
 
 
-class Trace:
+class Trace(Annotated):
     """Base of all traces. ``alive`` is cleared when the transformation ends.
 
     ``level`` orders live traces: a trace created later is nested inside every
@@ -189,6 +190,7 @@ class Trace:
     #: True for traces that record a jaxpr (jit, make_jaxpr, lax bodies): what runs under
     #: them runs once, while tracing, not on every call
     staging = False
+    _annotations = None  # the dict of Annotated.annotations(), made on first use
 
     def process_primitive(self, prim: Primitive, args, params):  # pragma: no cover
         raise NotImplementedError
@@ -517,7 +519,7 @@ def lift(value, weak_type: bool = False):
 # --------------------------------------------------------------------------- tracers
 
 
-class Tracer:
+class Tracer(Annotated):
     """A value under a transformation: knows its aval (shape, dtype, weak type), not its data.
 
     Reading metadata (``shape``, ``dtype``, ``ndim``, ``size``, ``len``) is free and
@@ -528,9 +530,12 @@ class Tracer:
     In-place updates (``x[idx] = v``, ``x += y``) are functionalized: every tracer
     class implements ``_assign``, ``_with_value`` and ``_value_token`` (used by
     :mod:`xnp.numpy_api._views`); ``view_of`` records the base of a traced view.
+    Per-value state lives on the tracer: ``_annotations`` (:mod:`xnp.tracing.annotations`;
+    every tracer class sets it and ``view_of`` to None) and ``_scope_note``
+    (:mod:`xnp.tracing.rebound`, while a function of ``grad``/``vmap`` runs).
     """
 
-    __slots__ = ("_trace", "view_of", "__weakref__")
+    __slots__ = ("_trace", "view_of", "_annotations", "_scope_note", "__weakref__")
     __array_priority__ = 100
 
     @property
@@ -701,8 +706,9 @@ class Array(_ArrayBase):
 
     # the slots (``_val``, ``_dev``, ``_read``, ``_weak``, ``_aval``: the cached aval, which
     # in-place writes never change; ``_host_memo``) and ``__init__(value, weak_type=False,
-    # dev=None, aval=None)`` are the base class's
-    __slots__ = ()
+    # dev=None, aval=None)`` are the base class's; ``_scope_note`` is as Tracer's (unset,
+    # raising AttributeError, on the arrays tracing/rebound.py never noted)
+    __slots__ = ("_scope_note",)
     __array_priority__ = 100
     #: True on the subclasses users derive from ``xnp.ndarray`` (see ``__init_subclass__``)
     _user_subclass = False

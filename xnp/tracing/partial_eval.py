@@ -123,6 +123,7 @@ class JitTracer(core.Tracer):
         self.val = val
         self.src = src
         self.view_of = None
+        self._annotations = None
         if core._SCOPES_ON[0]:  # made while a function of grad/vmap runs: it may fill it
             core._NOTE_CREATED[0](self)
 
@@ -226,6 +227,16 @@ class DynamicJaxprTrace(core.Trace):
         if x.ndim == 0:
             return JitTracer(self, x.aval, Literal(np.asarray(val), x.aval))
         return self._new_const(val, x.aval)
+
+    # -- what produced a value (read by the layers above, e.g. numpy_api's layout model)
+    def producer_of(self, var):
+        """The recorded equation whose result is the jaxpr variable ``var``; None for an
+        argument, a constant or a literal."""
+        return self.producer.get(var)
+
+    def constants(self) -> dict:
+        """{constant variable: its value} for the constants recorded so far."""
+        return dict(zip(self.constvars, self.const_values))
 
     # -- primitives
     def process_primitive(self, prim, args, params):

@@ -35,39 +35,56 @@ __all__ = ["Scope", "push_scope", "pop_scope", "current_scope", "resolve", "reso
            "write_in_place"]
 
 
+class _Note:
+    """What the scopes know about one value, kept on the value itself (its ``_scope_note``
+    slot, :class:`xnp.tracing.core.Tracer` and ``Array``), so it dies with it: the scope
+    that made it (None once that scope ended) and the tracer it stands for (None: not
+    rebound)."""
+
+    __slots__ = ("made_in", "tracer")
+
+    def __init__(self, made_in):
+        self.made_in = made_in
+        self.tracer = None
+
+
 class Scope:
     """One run of a transformed function: its trace, the eager arrays (and tracers of
-    enclosing staging traces) it made, and the ids of those it rebound."""
+    enclosing staging traces) it made, and those it rebound.
 
-    __slots__ = ("trace", "created", "buffers", "rebound", "prev")
+    What a scope knows of a value is on the value (:class:`_Note`); the scope keeps weak
+    references to what it made and rebound, to list them and to clear the notes when it
+    ends."""
+
+    __slots__ = ("trace", "created", "buffers", "rebound", "prev", "__weakref__")
 
     def __init__(self, trace, prev):
         self.trace = trace
-        self.created: dict = {}  # id -> weak reference, for the values made inside
-        self.buffers: dict = {}  # id -> weak reference, for the host memory of arrays made
-        self.rebound: list = []  # ids of the values rebound (keys of _TABLE)
+        self.created: list = []  # weak references to the values made inside
+        self.buffers: list = []  # weak references to the host memory of the arrays made
+        self.rebound: list = []  # weak references to the values rebound
         self.prev = prev
 
     def made_here(self, x) -> bool:
-        r = self.created.get(id(x))
-        return r is not None and r() is x
+        note = getattr(x, "_scope_note", None)
+        return note is not None and note.made_in is self
 
     def owns(self, buffer) -> bool:
         """Whether ``buffer`` (a NumPy array) is the memory of an array made inside."""
-        r = self.buffers.get(id(buffer))
-        return r is not None and r() is buffer
+        # NumPy arrays take no attributes and are not hashable: the weak references are
+        # searched (the latest first), as the callers then search live_arrays anyway
+        for r in reversed(self.buffers):
+            if r() is buffer:
+                return True
+        return False
 
     def live_arrays(self):
         out = []
-        for r in self.created.values():
+        for r in self.created:
             a = r()
             if a is not None:
                 out.append(a)
         return out
-
-
-#: id(value) -> (weak reference to it, the tracer it stands for), while its scope runs
-_TABLE: dict = {}
 
 
 def current_scope():
@@ -78,10 +95,11 @@ def current_scope():
 def _note_created(value) -> None:
     scope = getattr(core._STATE, "scope", None)
     if scope is not None:
-        scope.created[id(value)] = weakref.ref(value)
+        value._scope_note = _Note(scope)
+        scope.created.append(weakref.ref(value))
         buf = getattr(value, "_val", None)
         if type(buf) is np.ndarray:
-            scope.buffers[id(buf)] = weakref.ref(buf)
+            scope.buffers.append(weakref.ref(buf))
 
 
 def push_scope(trace) -> Scope:
@@ -99,21 +117,31 @@ def pop_scope(scope: Scope) -> None:
     captured before that write needs)."""
     core._STATE.scope = scope.prev
     core._SCOPES_ON[0] -= 1
-    for key in scope.rebound:
-        _TABLE.pop(key, None)
+    for r in scope.rebound:
+        x = r()
+        if x is not None:
+            x._scope_note.tracer = None
     core._REBOUND_ON[0] -= len(scope.rebound)
-    scope.created = {}
-    scope.buffers = {}
+    for r in scope.created:
+        x = r()
+        if x is not None:
+            note = getattr(x, "_scope_note", None)
+            if note is not None and note.made_in is scope:
+                note.made_in = None
+    scope.created = []
+    scope.buffers = []
     scope.rebound = []
 
 
 def resolve(x):
     """The tracer a rebound array (or rebound tracer of an enclosing staging trace) stands
     for; ``x`` itself for anything else."""
-    if _TABLE:
-        entry = _TABLE.get(id(x))
-        if entry is not None and entry[0]() is x:
-            return entry[1]
+    if core._REBOUND_ON[0]:
+        note = getattr(x, "_scope_note", None)
+        if note is not None:
+            t = note.tracer
+            if t is not None:
+                return t
     return x
 
 
@@ -130,9 +158,11 @@ def resolve_index(idx):
 def rebind_value(x, tracer, scope: Scope) -> None:
     """Make ``x`` (an eager array, or a tracer of an enclosing staging trace, made in
     ``scope``) stand for ``tracer`` while ``scope`` runs."""
-    key = id(x)
-    _TABLE[key] = (weakref.ref(x), tracer)
-    scope.rebound.append(key)
+    note = getattr(x, "_scope_note", None)
+    if note is None:
+        note = x._scope_note = _Note(None)
+    note.tracer = tracer
+    scope.rebound.append(weakref.ref(x))
     core._REBOUND_ON[0] += 1
 
 

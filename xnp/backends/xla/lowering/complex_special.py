@@ -227,7 +227,12 @@ def _log1p_patch(z, w):
     is ``log|1 + z|`` (NumPy's formula, exact there)."""
     x, y = lax.real(z), lax.imag(z)
     r = lax.abs(lax.complex(lax.add(x, _const(1.0, x)), y))
-    re = lax.select(lax.lt(r, _const(0.5, r)), lax.log(r), lax.real(w))
+    # for 0.75 <= |1 + z| <= 0.82, XLA's formula again, through xnp's real log1p: there
+    # x (2 + x) + y^2 is in XLA's float64 log1p's bad band [-0.4143, -0.358] (128 ulp)
+    mid = lax.and_(lax.ge(r, _const(0.75, r)), lax.le(r, _const(0.82, r)))
+    d = lax.add(lax.mul(x, lax.add(x, _const(2.0, x))), lax.mul(y, y))
+    re = lax.select(mid, lax.mul(_const(0.5, x), lax.log1p(d)), lax.real(w))
+    re = lax.select(lax.lt(r, _const(0.5, r)), lax.log(r), re)
     return lax.complex(re, lax.imag(w))
 
 
@@ -261,7 +266,7 @@ def _log_patch(z, w):
     the larger and smaller of ``|x|, |y|``, ``log1p(m^2 + n^2 - 1) / 2`` for ``1/2 <= m < 1``
     and ``m^2 + n^2 >= 1/2`` (the sum formed without cancellation error) and
     ``log1p((m - 1)(m + 1) + n^2) / 2`` for ``1 <= m < 2``, ``n < 1``. complex64 forms it in
-    float64."""
+    float64. A zero imaginary part (a subnormal one reads as zero) gives ``atan2(+-0, x)``."""
     x, y = lax.real(z), lax.imag(z)
     part = core.aval_of(x).dtype
     if part == np.float32:
@@ -277,7 +282,12 @@ def _log_patch(z, w):
     re = lax.mul(half, lax.log1p(d))
     if part == np.float32:
         re = lax.convert_element_type(re, part)
-    return lax.complex(lax.select(lax.or_(near, above), re, lax.real(w)), lax.imag(w))
+    # a zero (or, read as zero, subnormal) imaginary part: the argument is that of +-0 on
+    # the side of y's sign bit (XLA gave -pi for -1 + 5e-324j)
+    x, y = lax.real(z), lax.imag(z)
+    side = lax.atan2(_const(0.0, y), x)
+    im = lax.select(lax.eq(y, _const(0.0, y)), _flip(_signbit(y), side), lax.imag(w))
+    return lax.complex(lax.select(lax.or_(near, above), re, lax.real(w)), im)
 
 
 def _zero_part_kept(imaginary):

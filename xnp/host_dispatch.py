@@ -78,9 +78,32 @@ def _delegating(full, np_fn, name: str):
         except errors.HostDtypeError:
             if not _eager():
                 raise
-        return numpy_call(np_fn, args, kwargs, name=name)
+        return numpy_call(np_fn, args, _numpy_keywords(name, args, kwargs), name=name)
 
     return call
+
+
+#: keywords of xnp functions that NumPy's function of the same name lacks: their defaults
+_XNP_ONLY_KEYWORDS = {"sort": {"descending": False}, "argsort": {"descending": False}}
+
+
+def _numpy_keywords(name: str, args, kwargs) -> dict:
+    """``kwargs`` for NumPy's ``name``: an xnp-only keyword given at its default is left
+    out; any other value of it raises a ``TypeError`` naming the function, the keyword and
+    the dtype (NumPy, which runs for this dtype, has no such keyword)."""
+    extra = _XNP_ONLY_KEYWORDS.get(name)
+    if not extra or not extra.keys() & kwargs.keys():
+        return kwargs
+    out = dict(kwargs)
+    for key, default in extra.items():
+        if key in out:
+            value = out.pop(key)
+            if value is not default and value != default:
+                dtype = getattr(args[0], "dtype", None) if args else None
+                raise TypeError(f"xnp.{name}: {key}={value!r} is not supported for an array "
+                                f"of dtype {dtype}: arrays of that dtype are sorted by NumPy's "
+                                f"{name}, which has no {key!r}")
+    return out
 
 
 def _delegating_method(full, name: str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -592,3 +593,19 @@ def test_format_of_host_elements_is_numpys():
         h = xnp.asarray(ref)
         assert f"{h[0]}" == f"{ref[0]}" and format(h[1], "") == format(ref[1], "")
     assert f"{xnp.asarray(np.array(WORDS))[0]:>8}" == f"{np.str_(WORDS[0]):>8}"
+
+
+@pytest.mark.parametrize("name", ["sort", "argsort"])
+@pytest.mark.parametrize("values", [np.array(["b", "a", "c"]), np.array([b"y", b"x"]),
+                                    np.array(["2020-01-02", "2020-01-01"], dtype="datetime64[D]"),
+                                    np.array([3, 1, 2], dtype=object)],
+                         ids=["str", "bytes", "datetime64", "object"])
+def test_sort_of_a_host_dtype_takes_xnps_descending_keyword(name, values):
+    # NumPy sorts these dtypes; xnp's descending= at its default is left out of that call,
+    # any other value is a clear TypeError (NumPy's sort has no such keyword)
+    a = xnp.asarray(values)
+    got = getattr(xnp, name)(a, descending=False)
+    np.testing.assert_array_equal(np.asarray(got), getattr(np, name)(values))
+    message = rf"xnp\.{name}: descending=True .*{re.escape(str(values.dtype))}"
+    with pytest.raises(TypeError, match=message):
+        getattr(xnp, name)(a, descending=True)

@@ -400,3 +400,23 @@ def test_the_suggested_writes_match_a_python_loop(in_axes, parts, args):
     mapped = xnp.vmap(write_at, in_axes=(0,) + in_axes[1:])
     xs = xnp.asarray(np.stack([args[0]] * n))
     np.testing.assert_array_equal(np.asarray(mapped(xs, *xargs[1:])), want)
+
+
+@pytest.mark.parametrize("wrap", [lambda f: f, xnp.jit], ids=["eager", "jit"])
+@pytest.mark.parametrize("op", ["add", "multiply"])
+def test_augmented_write_into_unmapped_eager_array_under_vmap_says_what_to_use(wrap, op):
+    # outer[...] += v is a read, an in-place op on the eager view and a write: the in-place
+    # op meets vmap's batched value first and gives the same error as outer[...] = v
+    outer = xnp.zeros(5)
+
+    def f(v):
+        view = outer[...]
+        if op == "add":
+            view += v
+        else:
+            view *= v
+        return v
+
+    with pytest.raises(errors.ForeignWriteError, match=r"xnp\.vmap\(f\).*x\.at\[idx\]\.set"):
+        wrap(xnp.vmap(f))(xnp.ones((3, 5)))
+    np.testing.assert_array_equal(np.asarray(outer), np.zeros(5))

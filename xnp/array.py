@@ -39,12 +39,12 @@ def _inplace(name: str, op):
             _api.indexing.rebind_traced(target, res, name)
             return self
         if type(self) is Array:
-            if isinstance(res, Tracer):
-                raise TypeError(
+            if isinstance(res, Tracer):  # under vmap with a batched operand: vmap's error
+                raise _api._util.unmapped_write_error(TypeError(
                     f"xnp: an eager array cannot be updated in place with a traced value "
                     f"(`{name}` inside a transformation); the array lives outside the traced "
                     "function. Pass it as an argument (jit writes argument updates back) or "
-                    "return the new value.")
+                    "return the new value."), self, other)
             ra = core.aval_of(res)
             if ra.shape != self.shape:
                 raise ValueError(

@@ -139,7 +139,7 @@ def test_log2_log10_eagerly_are_numpys_and_jitted_within_one_ulp(name, dtype, rn
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
-def test_jitted_log1p_is_within_three_ulp_of_numpys(dtype):
+def test_jitted_log1p_is_within_four_ulp_of_numpys(dtype):
     # dense over (-1, 3], the band (-0.42, -0.35) where XLA's own float64 log1p was 128 ulp off
     # included, plus the edges: -1, -0, subnormal-free tiny values, inf, NaN, below -1
     x = np.concatenate([np.linspace(-0.999, 3, 200001), np.linspace(-0.43, -0.34, 50001),
@@ -150,14 +150,15 @@ def test_jitted_log1p_is_within_three_ulp_of_numpys(dtype):
         got = np.asarray(xnp.jit(xnp.log1p)(x))
     assert got.dtype == want.dtype
     tiny = np.abs(x) < np.finfo(dtype).tiny  # XLA:CPU flushes subnormal results to zero
-    assert _ulps(got[~tiny], want[~tiny]).max() <= 3  # XLA's float32 log1p: 3 ulp
+    # XLA's float32 log1p is 3 ulp here; 4 leaves room for another CPU's vector code
+    assert _ulps(got[~tiny], want[~tiny]).max() <= 4
     num = ~np.isnan(want)  # the sign of a NaN is not promised
     assert np.array_equal(np.isnan(got), ~num)
     assert np.array_equal(np.signbit(got[num]), np.signbit(want[num]))
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
-def test_jitted_complex_log_modulus_is_within_four_ulp_of_numpys(dtype, rng):
+def test_jitted_complex_log_modulus_is_within_eight_ulp_of_numpys(dtype, rng):
     # log|z| over the annulus 0.3 < |z| < 3, densely around |z| = 0.77 and |z| = 1 (where
     # XLA's formula lost up to 128 and 32 ulp), and on the axes; the argument as well
     r = np.concatenate([rng.uniform(0.3, 3, 60000), rng.uniform(0.74, 0.8, 30000),
@@ -167,8 +168,9 @@ def test_jitted_complex_log_modulus_is_within_four_ulp_of_numpys(dtype, rng):
     want = np.log(z)
     got = np.asarray(xnp.jit(xnp.log)(z))
     assert got.dtype == want.dtype
-    assert _ulps(got.real, want.real).max() <= 4
-    assert _ulps(got.imag, want.imag).max() <= 2
+    # 4 ulp here (XLA's was 128); 8 leaves room for another CPU's vector code
+    assert _ulps(got.real, want.real).max() <= 8
+    assert _ulps(got.imag, want.imag).max() <= 3
 
 
 @pytest.mark.parametrize("name", ["log", "log2", "log10"])
@@ -185,7 +187,7 @@ def test_jitted_complex_log_of_a_zero_or_subnormal_imaginary_part_keeps_its_side
     np.testing.assert_allclose(got.real, want.real, rtol=1e-15)
 
 
-def test_jitted_complex128_log1p_real_part_within_four_ulp_of_the_exact_value(rng):
+def test_jitted_complex128_log1p_real_part_within_eight_ulp_of_the_exact_value(rng):
     # NumPy's complex log1p is log(1 + z), inexact for small |z|, so the oracle is the exact
     # value: log|1 + z| from the rational (1 + x)^2 + y^2, to 50 digits
     from decimal import Decimal, localcontext  # noqa: PLC0415
@@ -200,7 +202,7 @@ def test_jitted_complex128_log1p_real_part_within_four_ulp_of_the_exact_value(rn
         for c in z:
             s = (Fraction(float(c.real)) + 1) ** 2 + Fraction(float(c.imag)) ** 2
             exact.append(float((Decimal(s.numerator).ln() - Decimal(s.denominator).ln()) / 2))
-    assert _ulps(got, np.array(exact)).max() <= 4
+    assert _ulps(got, np.array(exact)).max() <= 8  # 3 here; XLA's own was 128
 
 
 def test_log10_of_powers_of_ten_prints_as_numpy():

@@ -20,14 +20,9 @@ NAMES = sorted(p.name for p in PROGRAMS.glob("[0-9][0-9][0-9]_*.py"))
 
 _SCALARS = ("NumPy scalar types: a[0], a.sum(), a[0] == 0 are 0-d Arrays, not np.int64/"
             "np.float64/np.bool (type names, isinstance of np.integer/float)")
-_EIG = ("linalg.eig/eigvals are always complex, as the Array API standard's linalg.eig requires "
-        "(its conformance suite checks it; xnp is one namespace for both); NumPy returns real "
-        "arrays when every eigenvalue is real")
 XFAIL = {
     "064_repr_dtypes.py": "repr of a 0-d array prints as a scalar (np.int64(5), not array(5))",
     "111_isinstance_types.py": _SCALARS,
-    "122_matrix_class_like.py": _EIG,
-    "137_eig_general.py": _EIG,
     "195_scalar_types_hash.py": _SCALARS,
 }
 

@@ -257,11 +257,14 @@ def eig(a):
     Returns
     -------
     EigResult(eigenvalues, eigenvectors)
-        Always complex (complex64 for float32/complex64 input, else complex128), also
-        when every eigenvalue is real (NumPy then returns real arrays). The Array API
-        standard's ``linalg.eig``, which this same function is, requires a complex
-        result, and a data-dependent dtype could not be traced. Eigenvectors are columns
-        of unit norm.
+        Eagerly, NumPy's dtype rule: for a real input (float32; float64, integer or
+        bool computed as float64) whose eigenvalues all have an imaginary part of
+        exactly 0, over the whole stack, both are real (float32 or float64);
+        otherwise complex (complex64 for float32/complex64 input, else complex128).
+        Under ``jit`` (and ``vmap``/``grad``) the dtype cannot depend on the values,
+        so the result is always complex. Eigenvectors are columns of unit norm.
+        The Array API namespace's ``linalg.eig`` (``x.__array_namespace__()``) is
+        always complex, as the standard requires: :func:`standard_eig`.
 
     Raises
     ------
@@ -269,11 +272,41 @@ def eig(a):
         Rank < 2 or non-square; eagerly, an inf/NaN entry or non-convergence (NaN
         results under ``jit``).
     """
-    x = stacked("eig", a, square=True)
-    _check_finite(x)
-    w, v = lax.eig(x, compute_left_eigenvectors=False)
-    check_converged("eig", w, "Eigenvalues did not converge")
+    x, (w, v) = _general_eig("eig", a, vectors=True)
+    if _all_real(x, w):
+        return EigResult(lax.real(w), lax.real(v))
     return EigResult(w, v)
+
+
+def standard_eig(x, /):
+    """Eigenvalues and right eigenvectors of general square matrices, always complex:
+    the Array API standard's ``linalg.eig``.
+
+    ``x`` of shape (..., M, M); returns ``EigResult(eigenvalues, eigenvectors)`` of
+    shapes (..., M) and (..., M, M), complex64 for float32/complex64 input, else
+    complex128, also when every eigenvalue is real (see :func:`eig` for NumPy's rule).
+    Errors as :func:`eig`.
+    """
+    _, (w, v) = _general_eig("eig", x, vectors=True)
+    return EigResult(w, v)
+
+
+def _general_eig(fname: str, a, *, vectors: bool):
+    """``a`` as the matrices decomposed, and ``lax.eig``'s complex results (the
+    eigenvalues, and the right eigenvectors when ``vectors``)."""
+    x = stacked(fname, a, square=True)
+    _check_finite(x)
+    outs = lax.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=vectors)
+    check_converged(fname, outs[0], "Eigenvalues did not converge")
+    return x, outs
+
+
+def _all_real(x, w) -> bool:
+    """NumPy's rule for a real ``eig``/``eigvals`` result: real matrices ``x`` and,
+    eagerly, every imaginary part of the eigenvalues ``w`` exactly 0 (the whole stack)."""
+    if type(w) is not core.Array or np.issubdtype(core.aval_of(x).dtype, np.complexfloating):
+        return False
+    return bool(np.all(np.asarray(w._value).imag == 0.0))
 
 
 def _check_finite(x) -> None:
@@ -283,13 +316,21 @@ def _check_finite(x) -> None:
 
 
 def eigvals(a):
-    """Eigenvalues of general square matrices (``numpy.linalg.eigvals``): always complex;
-    see :func:`eig`."""
-    x = stacked("eigvals", a, square=True)
-    _check_finite(x)
-    (w,) = lax.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=False)
-    check_converged("eigvals", w, "Eigenvalues did not converge")
-    return w
+    """Eigenvalues of general square matrices (``numpy.linalg.eigvals``), shape (..., M).
+
+    Eagerly real (float32 or float64) when the input is real and every eigenvalue's
+    imaginary part is exactly 0, otherwise complex, as NumPy; always complex under
+    ``jit``. The Array API namespace's ``linalg.eigvals`` is always complex
+    (:func:`standard_eigvals`). See :func:`eig`.
+    """
+    x, (w,) = _general_eig("eigvals", a, vectors=False)
+    return lax.real(w) if _all_real(x, w) else w
+
+
+def standard_eigvals(x, /):
+    """Eigenvalues of general square matrices, always complex: the Array API
+    standard's ``linalg.eigvals``; see :func:`standard_eig`."""
+    return _general_eig("eigvals", x, vectors=False)[1][0]
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):

@@ -359,7 +359,7 @@ def roots(p, *, strip_zeros=True):
         top = lax.reshape(lax.div(lax.neg(c[1:]), lax.broadcast_in_dim(c[0], (n - 1,), ())),
                           (1, n - 1))
         below = core.lift(np.eye(n - 2, n - 1, dtype=dt))
-        r = linalg.eigvals(lax.concatenate([top, below], 0))
+        r = linalg.standard_eigvals(lax.concatenate([top, below], 0))
     else:
         r = core.lift(np.zeros(0, cdt))
     r = lax.concatenate([r, core.lift(np.zeros(trailing, cdt))], 0) if trailing else r

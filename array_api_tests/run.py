@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             import xnp_jit  # noqa: PLC0415 - only the jit pass needs it (it imports xnp)
             skips = pathlib.Path(scratch, "jit-skips.txt")
             skips.write_text(xnp_jit.skips_text())
-        env = dict(os.environ, ARRAY_API_TESTS_MODULE="xnp_jit" if args.jit else "xnp",
+        env = dict(os.environ, ARRAY_API_TESTS_MODULE="xnp_jit" if args.jit else "xnp.array_api",
                    ARRAY_API_TESTS_VERSION=args.version, XNP_ARRAY_API_VERSION=args.version,
                    PYTHONPYCACHEPREFIX=str(pathlib.Path(scratch, "pycache")),
                    PYTHONPATH=os.pathsep.join(

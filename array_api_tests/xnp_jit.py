@@ -1,4 +1,4 @@
-"""xnp's Array API namespace with every function called through ``xnp.jit``.
+"""xnp's Array API namespace (``xnp.array_api``) with every function called through ``xnp.jit``.
 
 ``ARRAY_API_TESTS_MODULE=xnp_jit`` (``run.py --jit``) runs the conformance suite
 against this module, so the suite checks that a jitted call gives what the eager
@@ -181,9 +181,9 @@ def _namespace(module, name: str) -> types.ModuleType:
     return ns
 
 
-linalg = _namespace(xnp.linalg, __name__ + ".linalg")
-fft = _namespace(xnp.fft, __name__ + ".fft")
-_top = _namespace(xnp, __name__)
+linalg = _namespace(xnp.array_api.linalg, __name__ + ".linalg")
+fft = _namespace(xnp.array_api.fft, __name__ + ".fft")
+_top = _namespace(xnp.array_api, __name__)
 
 
 def __getattr__(attr):
@@ -191,7 +191,7 @@ def __getattr__(attr):
 
 
 def __dir__():
-    return sorted(set(dir(xnp)) | set(globals()))
+    return sorted(set(dir(xnp.array_api)) | set(globals()))
 
 
 def skips_text() -> str:

@@ -228,7 +228,7 @@ __all__ += ["random"]
 from xnp import linalg  # noqa: E402  (the xnp.linalg namespace)
 from xnp import special  # noqa: E402,F401  (the xnp.special namespace: scipy.special names)
 __all__ += ["linalg"]
-from xnp.array_api import __array_namespace_info__, from_dlpack  # noqa: E402
+from xnp._array_api_info import __array_namespace_info__, from_dlpack  # noqa: E402
 __all__ += ["__array_namespace_info__", "from_dlpack"]
 from xnp import dtypes, exceptions, lib, typing  # noqa: E402  (and xnp.testing, on first use)
 from xnp.lib import scimath as emath  # noqa: E402  (numpy.emath is numpy.lib.scimath)
@@ -244,6 +244,9 @@ __all__ += ["dtypes", "emath", "exceptions", "lib", "testing", "typing", *_extra
 # Dask's dispatch for xnp arrays, registered when Dask is imported (never imported here)
 from xnp import dask as _dask_support  # noqa: E402
 _dask_support.install_import_hook()
+
+# the Array API namespace (x.__array_namespace__()); it reads the names above, so it is last
+from xnp import array_api  # noqa: E402
 
 
 def __getattr__(name):

@@ -20,7 +20,7 @@ import numpy as np
 from xnp import lax
 from xnp import numpy_api as _api
 from xnp import host_dispatch, ndarray_class, numpy_protocols
-from xnp.array_api import CPU_DEVICE, check_api_version
+from xnp._array_api_info import CPU_DEVICE, check_api_version
 from xnp.numpy_api import _fastpath as fastpath, ndarray_internals
 from xnp.tracing import core, host_arrays, rebound
 from xnp.tracing.core import Array, Tracer
@@ -423,14 +423,15 @@ class ArrayMethods:
         return _api.round(self, ndigits)
 
     def __array_namespace__(self, *, api_version=None):
-        """The xnp module, the Array API namespace of this array.
+        """The Array API namespace of this array: ``xnp.array_api`` (the standard's
+        names and rules, xnp's functions), not ``xnp``, whose functions follow NumPy.
 
         ``api_version`` (a string such as "2024.12") is checked against the
         versions xnp implements (``xnp.config.ARRAY_API_VERSIONS``); ``ValueError``
         for any other value.
         """
         check_api_version("xnp.Array.__array_namespace__", api_version)
-        return _namespace()
+        return _namespace().array_api
 
 
 # ------------------------------------------------------------------ eager-only protocols

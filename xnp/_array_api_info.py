@@ -1,4 +1,4 @@
-"""The Array API namespace extras: ``xnp.__array_namespace_info__()`` and ``xnp.from_dlpack``.
+"""The Array API inspection namespace (``__array_namespace_info__``) and ``from_dlpack``.
 
 ``xnp.__array_api_version__`` is the version set by the ``array_api_version``
 option (``xnp.config``; "2025.12" unless ``XNP_ARRAY_API_VERSION`` says otherwise).

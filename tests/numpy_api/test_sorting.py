@@ -237,6 +237,21 @@ def test_searchsorted_at_power_of_two_lengths_with_subnormals(n, dtype, rng):
         check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), a, v)
 
 
+def test_searchsorted_every_short_length_with_runs_of_ties():
+    # the search probes base + length // 2 with one step for every query: each length
+    # 1..40, values with long runs of ties, every value and the gaps around them queried
+    rng = np.random.default_rng(11)
+    for n in range(1, 41):
+        a = np.sort(rng.integers(0, 4, n)).astype(np.int16)
+        v = np.arange(-1, 6, dtype=np.int16)
+        for side in ("left", "right"):
+            check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), a, v)
+    big = np.sort(rng.standard_normal(5000))
+    q = np.concatenate([big[::7], rng.standard_normal(300), [np.nan, -np.inf, np.inf]])
+    for side in ("left", "right"):
+        check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), big, q)
+
+
 def test_searchsorted_sorter_promotion_and_scalars(rng):
     a = _data(rng, (9,), np.float32)
     sorter = np.argsort(a, kind="stable")

@@ -145,6 +145,7 @@ def test_sort_nan_payloads_and_signs_all_last():
 
 @pytest.mark.parametrize("args,exc", [
     (dict(kind="bogus"), ValueError),
+    (dict(kind=3), TypeError),
     (dict(kind="stable", stable=True), ValueError),
     (dict(order="f"), ValueError),
     (dict(axis=3), np.exceptions.AxisError),

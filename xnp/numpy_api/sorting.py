@@ -44,7 +44,9 @@ def _check_kind(fname: str, kind, stable) -> bool:
                          "the same time. Use only one of them.")
     if kind is None:
         return bool(stable)
-    if not isinstance(kind, str) or not kind or kind[0].lower() not in "qhms":
+    if not isinstance(kind, str):
+        raise TypeError(f"xnp.{fname}: sort kind must be str, not {type(kind).__name__}")
+    if not kind or kind[0].lower() not in "qhms":
         raise ValueError(f"xnp.{fname}: sort kind must be one of 'quick', 'heap', or 'stable' "
                          f"(got {kind!r})")
     return kind[0].lower() in "ms"

@@ -219,6 +219,9 @@ def _lower_top_k(ctx, x, *, k, index_dtype):
             ctx.op("stablehlo.slice", [idx], idx_aval, attrs=attrs)]
 
 
+_UNROLLED_SEARCH_MAX = 64  # queries up to which searchsorted's steps are unrolled
+
+
 @lowering(lax.searchsorted_p)
 def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
     """Branchless binary search with the same step for every query, as a
@@ -226,8 +229,9 @@ def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
     ``base + length // 2`` and moves ``base`` there where the probed value is still on
     the query's left, then removes ``length // 2`` from ``length``, until one candidate is
     left; a last probe at ``base`` decides between it and the next index. Only ``base``
-    is carried per query and each step is one gather of the sorted values' order keys
-    (computed once, before the loop, as are the queries'). A loop, not unrolled steps:
+    is carried per query and each step is one gather: of the sorted values' order keys
+    computed once before the loop (as are the queries'), or, for few queries into many
+    values, of the values, keyed after the gather. A loop, not unrolled steps:
     XLA:CPU runs each unrolled step as its own fusions, while the loop's body is
     compiled once. Indices are int32 when ``n`` fits."""
     (out_aval,) = ctx.avals_out
@@ -246,7 +250,12 @@ def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
              f"[{nb}], {batching}start_index_map = [{nb}], index_vector_dim = {nb + 1}>, "
              f"indices_are_sorted = false, slice_sizes = {i64_array([1] * (nb + 1))}")
     idx_aval = iaval.update(shape=iaval.shape + (1,))
-    a_keys, v_keys = _order_keys(ctx.b, a), _order_keys(ctx.b, v)
+    v_keys = _order_keys(ctx.b, v)
+    m = max(1, v.aval.size // max(1, int(np.prod(a.aval.shape[:-1], dtype=np.int64))))
+    # the sorted values' keys once (n values) or the probed values' at each step (m per
+    # step), whichever is less work
+    keyed = n <= m * (n.bit_length() + 1)
+    a_keys = _order_keys(ctx.b, a) if keyed else [a]
     n_keys = len(a_keys)
 
     def left_of_query(b, at, *keys):
@@ -255,6 +264,8 @@ def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
         index = b.op("stablehlo.reshape", [at], [idx_aval])[0]
         at_keys = [b.op("stablehlo.gather", [k, index], [k.aval.update(shape=iaval.shape)],
                         attrs)[0] for k in keys[:n_keys]]
+        if not keyed:
+            at_keys = _order_keys(b, at_keys[0])
         mine = keys[n_keys:]
         if side == "left":
             return _lexicographic(b, list(zip(at_keys, mine)))[0]
@@ -275,9 +286,20 @@ def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
         base = select(b, left_of_query(b, probe, *keys), probe, base)
         return [binop(b, "stablehlo.subtract", length, half), base, *keys]
 
-    results = ctx.ops("stablehlo.while", state, avals,
-                      regions=[ctx.region(avals, cond), ctx.region(avals, body)])
-    base = results[1]
+    if v.aval.size <= _UNROLLED_SEARCH_MAX:
+        # few queries: each step's work is less than a loop iteration's own cost, so the
+        # steps are unrolled with their (static) lengths
+        length = n
+        while length > 1:
+            half = length // 2
+            probe = binop(ctx.b, "stablehlo.add", base,
+                          ctx.broadcast_in_dim(ctx.constant(half, it), iaval.shape, ()))
+            base = select(ctx.b, left_of_query(ctx.b, probe, *a_keys, *v_keys), probe, base)
+            length -= half
+    else:
+        results = ctx.ops("stablehlo.while", state, avals,
+                          regions=[ctx.region(avals, cond), ctx.region(avals, body)])
+        base = results[1]
     after = left_of_query(ctx.b, base, *a_keys, *v_keys)
     step = ctx.b.op("stablehlo.convert", [after], [iaval])[0]
     return [ctx.convert(binop(ctx.b, "stablehlo.add", base, step), index_dtype)]

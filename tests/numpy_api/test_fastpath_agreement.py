@@ -425,3 +425,76 @@ def test_fast_path_is_taken(monkeypatch):
             assert (op_name in calls) == served, (name, dtype, calls)
     exercised = {{"amax": "max", "amin": "min"}.get(n, n) for n in checks}
     assert exercised == set(FAST_CALLS)  # every served call is checked here
+
+
+ADVANCED_INDEXES = [
+    [0, 2], [-1, 0, -1], [[0, 1], [2, 2]], [5], [],
+    (slice(None), [0, 3]), (1, [0, -1]), ([0, 2], [1, 3]), ([0, 2], slice(1, 3), None),
+    (Ellipsis, [3, 0]), ([0, 1], Ellipsis, [1, 2]),
+    "i64", "i32", "u8", "bool", "bool-short", "neg64", "oob", "f64", "u64-big", "0d",
+    ("i64", "i32"), (slice(None), "bool4"), ([True, False, True],),
+]
+
+
+def _index_value(spec):
+    """An index spec of ADVANCED_INDEXES as the index a user writes (eager xnp arrays)."""
+    host = {"i64": np.array([2, 0, 1]), "i32": np.array([[1], [0]], np.int32),
+            "u8": np.array([0, 2], np.uint8), "bool": np.array([True, False, True]),
+            "bool-short": np.array([True, False]), "neg64": np.array([-3, -1]),
+            "oob": np.array([0, 3]), "f64": np.array([0.0, 1.0]),
+            "u64-big": np.array([2 ** 63 + 1], np.uint64), "0d": np.array(1),
+            "bool4": np.array([True, False, False, True])}
+    if type(spec) is str:
+        return xnp.asarray(host[spec])
+    if type(spec) is tuple:
+        return tuple(_index_value(s) if type(s) is str else s for s in spec)
+    return spec
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_, np.complex64], ids=str)
+def test_advanced_getitem_fast_equals_full_path_and_numpy(dtype):
+    """Concrete integer / bool index arrays (eager xnp arrays, NumPy arrays, int lists) take
+    NumPy's own indexing on the fast path: value, dtype, weak type and error are the full
+    path's, and the value is NumPy's."""
+    base = _sample(dtype, (3, 4), 0)
+    x = xnp.asarray(base)
+    full = ArrayMethods.__getitem__
+    for spec in ADVANCED_INDEXES:
+        idx = _index_value(spec)
+        fast = _outcome(lambda: x[idx])
+        _same(fast, _outcome(lambda: full(x, idx)))
+        host_idx = (tuple(np.asarray(i) if isinstance(i, xnp.Array) else i for i in idx)
+                    if type(idx) is tuple else
+                    np.asarray(idx) if isinstance(idx, xnp.Array) else idx)
+        if fast[0] == "ok":
+            np.testing.assert_array_equal(fast[1], base[host_idx])
+            assert fast[2] == base[host_idx].dtype
+        else:
+            with pytest.raises((IndexError, TypeError, ValueError)):
+                base[host_idx]
+        # a NumPy index array: the same outcome as the xnp one
+        _same(_outcome(lambda: x[host_idx]), _outcome(lambda: full(x, host_idx)))
+    w = xnp.reshape(xnp.jit(lambda t: t)(2.0), (1,))  # a weak array keeps its weak type
+    _same(_outcome(lambda: w[[0, 0]]), _outcome(lambda: full(w, [0, 0])))
+    assert w[[0, 0]].weak_type
+    # the result is a copy, as NumPy's advanced indexing
+    r = x[[0, 1]]
+    r[0, 0] = 7
+    np.testing.assert_array_equal(np.asarray(x), base)
+
+
+def test_advanced_getitem_takes_the_fast_path(monkeypatch):
+    """Concrete index arrays do not reach the full indexing path (the test above then
+    compares NumPy's indexing with the full path); a traced index still does."""
+    import xnp.numpy_api.indexing as indexing
+
+    seen = []
+    full = indexing.getitem
+    monkeypatch.setattr(indexing, "getitem", lambda x, idx: seen.append(idx) or full(x, idx))
+    x = xnp.asarray(np.arange(12.0).reshape(3, 4))
+    for idx in ([0, 2], xnp.asarray([1, 0]), np.array([True, False, True]), (1, [0, 3])):
+        x[idx]
+    assert seen == []
+    np.testing.assert_array_equal(xnp.jit(lambda a, i: a[i])(x, xnp.asarray([2, 0])),
+                                  np.arange(12.0).reshape(3, 4)[[2, 0]])
+    assert len(seen) == 1

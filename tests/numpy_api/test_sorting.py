@@ -145,6 +145,7 @@ def test_sort_nan_payloads_and_signs_all_last():
 
 @pytest.mark.parametrize("args,exc", [
     (dict(kind="bogus"), ValueError),
+    (dict(kind=3), TypeError),
     (dict(kind="stable", stable=True), ValueError),
     (dict(order="f"), ValueError),
     (dict(axis=3), np.exceptions.AxisError),
@@ -235,6 +236,35 @@ def test_searchsorted_at_power_of_two_lengths_with_subnormals(n, dtype, rng):
     v = np.concatenate([pool, rng.choice(pool, size=7)]).astype(dtype)
     for side in ("left", "right"):
         check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), a, v)
+
+
+def test_searchsorted_every_short_length_with_runs_of_ties():
+    # the search probes base + length // 2 with one step for every query: each length
+    # 1..40, values with long runs of ties, every value and the gaps around them queried;
+    # 1e3 queries into 1e5 values take the form that keys the probed values in the loop
+    rng = np.random.default_rng(11)
+    for n in range(1, 41):
+        a = np.sort(rng.integers(0, 4, n)).astype(np.int16)
+        few = np.arange(-1, 6, dtype=np.int16)  # unrolled steps
+        many = np.repeat(few, 10)  # more queries than the unrolled form takes: the loop
+        for side in ("left", "right"):
+            for v in (few, many):
+                check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), a, v)
+    big = np.sort(rng.standard_normal(5000))
+    q = np.concatenate([big[::7], rng.standard_normal(300), [np.nan, -np.inf, np.inf]])
+    huge = np.sort(np.concatenate([rng.standard_normal(10 ** 5), [np.nan] * 3]))
+    q2 = np.concatenate([huge[::100], [np.nan, -np.inf, np.inf, -0.0, 5e-324]])
+    for side in ("left", "right"):
+        check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), big, q)
+        check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), huge, q2)
+    # complex (four keys per value), keyed after the gather, in the loop and unrolled
+    c = rng.standard_normal(2000) + 1j * rng.integers(-2, 3, 2000)
+    c[::97] = complex(np.nan, 1.0)
+    c[::89] = complex(1.0, np.nan)
+    c = np.sort(c)
+    for m in (3, 65):
+        qc = np.concatenate([c[::2000 // m][:m - 2], [complex(np.nan, 0.0), complex(0.0, np.nan)]])
+        check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v), c, qc)
 
 
 def test_searchsorted_sorter_promotion_and_scalars(rng):

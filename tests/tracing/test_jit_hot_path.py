@@ -422,6 +422,10 @@ def test_python_storage_class_matches_the_native_one():
         "np.testing.assert_array_equal(np.asarray((a < 2.0) | (a >= n[::-1])), (n < 2.0) | (n >= n[::-1]))",
         "b[0, 0] = 7.0",
         "assert float(b[0, 0]) == 7.0 and pickle.loads(pickle.dumps(b)).tolist() == b.tolist()",
+        "import importlib; J = importlib.import_module('xnp.tracing.jit'); assert J.JitWrapped.__mro__[1] is object",
+        "g = xnp.jit(lambda x, s=1.0: x * s)",
+        "for s in (2.0, 2.0, 3.0): np.testing.assert_array_equal(np.asarray(g(b, s=s)), np.asarray(b) * s)",
+        "assert g.trace_count == 1",
         "r = weakref.ref(a); del a; assert r() is None",
         "print('ok')"])
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -476,3 +480,48 @@ def test_python_int_bounds_on_the_hot_path():
         assert out.dtype == want.dtype
         np.testing.assert_array_equal(np.asarray(out), want)
     assert h_traces[0] == 2
+
+
+def test_native_last_hit_test_serves_the_same_calls():
+    """With the C ``HotCall`` base, a cached call runs the generated check directly: the
+    same results, misses (new shapes, keywords, statics) and errors as the Python test,
+    under a transformation too, and the jitted function stays a normal object (``__dict__``,
+    weak references, garbage collected with its cache)."""
+    import gc
+    import weakref
+
+    import importlib
+
+    from xnp.tracing import array_base
+
+    jit_mod = importlib.import_module("xnp.tracing.jit")  # the module (xnp.tracing.jit is the function)
+
+    if array_base.FastFunc is None:
+        pytest.skip("the native module is not built here (no C compiler); "
+                    "test_python_storage_class_matches_the_native_one covers the fallback")
+    assert jit_mod.JitWrapped.__mro__[1].__name__ == "HotCall"
+    traces = [0]
+
+    def body(x, *, k=1.0):
+        traces[0] += 1
+        return x * k + 1
+
+    f = xnp.jit(body)
+    x = xnp.asarray(np.arange(4.0))
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(f(x)), np.arange(4.0) + 1)
+    np.testing.assert_array_equal(np.asarray(f(x, k=3.0)), np.arange(4.0) * 3 + 1)
+    np.testing.assert_array_equal(np.asarray(f(xnp.ones((2, 2)))), np.full((2, 2), 2.0))
+    assert traces[0] == 3  # (4,), (4,) with k, (2, 2): one trace each
+    with pytest.raises(TypeError):
+        f(x, 1, 2)  # a wrong call raises the full path's error, not the hot path's
+    g = xnp.grad(lambda a: f(a).sum())(x)  # under a transformation: the miss path
+    np.testing.assert_array_equal(np.asarray(g), np.ones(4))
+    assert f.__name__ == "body" and f.__wrapped__ is body
+    f.extra = 1
+    assert vars(f)["extra"] == 1
+    r = weakref.ref(f)
+    cache = weakref.ref(f._cache)
+    del f
+    gc.collect()
+    assert r() is None and cache() is None

@@ -645,6 +645,144 @@ static PyTypeObject FastFuncType = {
     .tp_new = fastfunc_new,
 };
 
+/* ------------------------------------------------------------------ jitted calls
+ *
+ * ``HotCall``: the base class of ``xnp.tracing.jit.JitWrapped`` whose call is, in C,
+ * the last-hit test of its cache: when no thread traces (or the calling thread's trace
+ * is an eval trace), ``self._cache.hot`` is ``(snapshot, check, entry)`` and its
+ * snapshot is the current config snapshot, the call is ``check(args, kwargs)``; any
+ * other call, and a ``MISS``, is ``self._call_miss(args, kwargs)``. So a cached call runs
+ * one Python frame, the generated check. ``configure_hot_call(busy, state, eval_type,
+ * snapshot, miss)`` gives it jit's objects (the set of tracing threads, the per-thread
+ * state, the eval trace's class, the one-element list holding the config snapshot, the
+ * check's MISS).
+ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *cache;
+    PyObject *dict;
+    PyObject *weakreflist;
+} HotCallObject;
+
+static PyObject *h_busy, *h_state, *h_eval_type, *h_snapshot, *h_miss, *h_empty_kwargs;
+static PyObject *str_hot, *str_call_miss;
+
+static PyObject *
+hotcall_call(HotCallObject *self, PyObject *args, PyObject *kwargs)
+{
+    int hot_ok = h_busy != NULL && self->cache != NULL;
+    if (hot_ok && PySet_GET_SIZE(h_busy) != 0) {
+        PyObject *trace = PyObject_GetAttr(h_state, str_trace);
+        if (trace == NULL) {
+            return NULL;
+        }
+        hot_ok = (PyObject *)Py_TYPE(trace) == h_eval_type;
+        Py_DECREF(trace);
+    }
+    PyObject *kw = kwargs != NULL ? kwargs : h_empty_kwargs;
+    if (hot_ok) {
+        PyObject *hot = PyObject_GetAttr(self->cache, str_hot);
+        if (hot == NULL) {
+            return NULL;
+        }
+        if (PyTuple_Check(hot) && PyTuple_GET_SIZE(hot) >= 2 &&
+                PyTuple_GET_ITEM(hot, 0) == PyList_GET_ITEM(h_snapshot, 0)) {
+            PyObject *check = Py_NewRef(PyTuple_GET_ITEM(hot, 1));
+            Py_DECREF(hot);
+            PyObject *out = PyObject_CallFunctionObjArgs(check, args, kw, NULL);
+            Py_DECREF(check);
+            if (out != h_miss) {
+                return out;  /* the result, or NULL with the call's exception */
+            }
+            Py_DECREF(out);
+        } else {
+            Py_DECREF(hot);
+        }
+    }
+    return PyObject_CallMethodObjArgs((PyObject *)self, str_call_miss, args, kw, NULL);
+}
+
+static int
+hotcall_traverse(HotCallObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->cache);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+hotcall_clear(HotCallObject *self)
+{
+    Py_CLEAR(self->cache);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+hotcall_dealloc(HotCallObject *self)
+{
+    /* a Python subclass's instance: subtype_dealloc drops the reference to its type */
+    PyObject_GC_UnTrack(self);
+    if (self->weakreflist != NULL) {
+        PyObject_ClearWeakRefs((PyObject *)self);
+    }
+    hotcall_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef hotcall_members[] = {
+    {"_cache", T_OBJECT, offsetof(HotCallObject, cache), 0,
+     "the jit cache whose ``hot`` attribute the call reads"},
+    {NULL}
+};
+
+static PyGetSetDef hotcall_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL}
+};
+
+static PyTypeObject HotCallType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "xnp._native._array_base.HotCall",
+    .tp_basicsize = sizeof(HotCallObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "HotCall: the base of a jitted function; its call tests the cache's last "
+              "hit in C (see xnp.tracing.jit.JitWrapped).",
+    .tp_traverse = (traverseproc)hotcall_traverse,
+    .tp_clear = (inquiry)hotcall_clear,
+    .tp_dealloc = (destructor)hotcall_dealloc,
+    .tp_call = (ternaryfunc)hotcall_call,
+    .tp_dictoffset = offsetof(HotCallObject, dict),
+    .tp_weaklistoffset = offsetof(HotCallObject, weakreflist),
+    .tp_members = hotcall_members,
+    .tp_getset = hotcall_getset,
+    .tp_new = PyType_GenericNew,
+};
+
+static PyObject *
+configure_hot_call(PyObject *module, PyObject *args)
+{
+    PyObject *busy, *state, *eval_type, *snapshot, *miss;
+    if (!PyArg_ParseTuple(args, "O!OOO!O:configure_hot_call", &PySet_Type, &busy, &state,
+                          &eval_type, &PyList_Type, &snapshot, &miss)) {
+        return NULL;
+    }
+    if (PyList_GET_SIZE(snapshot) != 1) {
+        PyErr_SetString(PyExc_ValueError, "configure_hot_call: snapshot must be a 1-element list");
+        return NULL;
+    }
+    if (h_empty_kwargs == NULL && (h_empty_kwargs = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    set_slot(&h_busy, busy);
+    set_slot(&h_state, state);
+    set_slot(&h_eval_type, eval_type);
+    set_slot(&h_snapshot, snapshot);
+    set_slot(&h_miss, miss);
+    Py_RETURN_NONE;
+}
+
 static PyNumberMethods base_as_number = {
     .nb_add = nb_add,
     .nb_subtract = nb_sub,
@@ -722,6 +860,9 @@ static PyMethodDef module_methods[] = {
      "binary operators of ``array`` (an ArrayBase subclass) by the number slots; ``ops`` "
      "maps each of __add__, __sub__, __mul__, __truediv__, __and__, __or__, __xor__ to "
      "(FAST_OPS name, forward full path, reflected full path)."},
+    {"configure_hot_call", configure_hot_call, METH_VARARGS,
+     "configure_hot_call(busy, state, eval_type, snapshot, miss): the objects HotCall's "
+     "call reads (see HotCall)."},
     {NULL, NULL, 0, NULL}
 };
 
@@ -750,13 +891,17 @@ static struct PyModuleDef moduledef = {
 PyMODINIT_FUNC
 PyInit__array_base(void)
 {
-    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FastFuncType) < 0) {
+    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FastFuncType) < 0 ||
+            PyType_Ready(&HotCallType) < 0) {
         return NULL;
     }
     str_trace = PyUnicode_InternFromString("trace");
     str_dtype = PyUnicode_InternFromString("dtype");
     str_kind = PyUnicode_InternFromString("kind");
-    if (str_trace == NULL || str_dtype == NULL || str_kind == NULL) {
+    str_hot = PyUnicode_InternFromString("hot");
+    str_call_miss = PyUnicode_InternFromString("_call_miss");
+    if (str_trace == NULL || str_dtype == NULL || str_kind == NULL || str_hot == NULL ||
+            str_call_miss == NULL) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&moduledef);
@@ -772,6 +917,12 @@ PyInit__array_base(void)
     Py_INCREF(&FastFuncType);
     if (PyModule_AddObject(m, "FastFunc", (PyObject *)&FastFuncType) < 0) {
         Py_DECREF(&FastFuncType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&HotCallType);
+    if (PyModule_AddObject(m, "HotCall", (PyObject *)&HotCallType) < 0) {
+        Py_DECREF(&HotCallType);
         Py_DECREF(m);
         return NULL;
     }

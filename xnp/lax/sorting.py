@@ -272,8 +272,8 @@ def searchsorted(sorted_arr: Array, query: Array, side: str = "left", index_dtyp
     same dtype. ``side='left'`` gives the first index ``i`` with
     ``query <= sorted_arr[..., i]``, ``'right'`` the first with ``query <
     sorted_arr[..., i]`` (``numpy.searchsorted`` per row). Shape: ``query.shape``;
-    dtype ``index_dtype`` (default int64). Under XLA: an unrolled binary search,
-    ``ceil(log2(n + 1))`` vectorised gathers.
+    dtype ``index_dtype`` (default int64). Under XLA: a branchless binary search
+    loop, ``ceil(log2(n)) + 1`` vectorised gathers.
 
     Raises
     ------

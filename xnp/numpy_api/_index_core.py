@@ -172,13 +172,15 @@ def _check_int(v: int, dim: int, n: int, check: bool) -> int:
 
 
 def _check_array(a: np.ndarray, dim: int, n: int, check: bool) -> np.ndarray:
-    a = a.astype(np.int64)
-    if check and a.size:
+    a = a.astype(np.int64, copy=False)
+    if not a.size:
+        return a
+    lo, hi = int(a.min()), int(a.max())
+    if check and (lo < -n or hi >= n):
         bad = (a < -n) | (a >= n)
-        if bad.any():
-            raise IndexError(
-                f"index {a[bad].flat[0]} is out of bounds for axis {dim} with size {n}")
-    return np.where(a < 0, a + n, a)
+        raise IndexError(
+            f"index {a[bad].flat[0]} is out of bounds for axis {dim} with size {n}")
+    return np.where(a < 0, a + n, a) if lo < 0 else a
 
 
 def _check_arrays(entries, shape):
@@ -445,7 +447,10 @@ def _gather_plan(shape, entries) -> _Plan:
         raise IndexError("index is out of bounds for an axis of size 0")
     pieces = []
     if conc or not traced:
-        block = np.stack([v for _, v in conc], axis=-1) if conc else np.zeros(bshape + (0,))
+        if len(conc) == 1:
+            block = conc[0][1][..., None]
+        else:
+            block = np.stack([v for _, v in conc], axis=-1) if conc else np.zeros(bshape + (0,))
         pieces.append(core.lift(block.astype(idx_dt)))
     pieces.extend(t for _, t in traced)
     plan.indices = pieces[0] if len(pieces) == 1 else lax.concatenate(pieces, len(bshape))

@@ -44,7 +44,9 @@ def _check_kind(fname: str, kind, stable) -> bool:
                          "the same time. Use only one of them.")
     if kind is None:
         return bool(stable)
-    if not isinstance(kind, str) or not kind or kind[0].lower() not in "qhms":
+    if not isinstance(kind, str):
+        raise TypeError(f"xnp.{fname}: sort kind must be str, not {type(kind).__name__}")
+    if not kind or kind[0].lower() not in "qhms":
         raise ValueError(f"xnp.{fname}: sort kind must be one of 'quick', 'heap', or 'stable' "
                          f"(got {kind!r})")
     return kind[0].lower() in "ms"
@@ -352,8 +354,8 @@ def searchsorted(a, v, side="left", sorter=None):
 
     Notes
     -----
-    Eagerly ``numpy.searchsorted``; under ``jit`` a binary search unrolled into
-    ``ceil(log2(len(a) + 1))`` vectorised steps (O(len(v) log len(a)) work).
+    Eagerly ``numpy.searchsorted``; under ``jit`` a branchless binary search loop of
+    ``ceil(log2(len(a))) + 1`` vectorised steps (O(len(v) log len(a)) work).
     """
     if side not in ("left", "right"):
         raise ValueError(f"xnp.searchsorted: search side must be 'left' or 'right' (got "
@@ -381,7 +383,7 @@ def searchsorted(a, v, side="left", sorter=None):
     vals = promote_to("searchsorted", vals, dt)
     shape = core.aval_of(vals).shape
     size = core.aval_of(vals).size
-    flat = lax.reshape(vals, (1, size))
-    res = lax.searchsorted(lax.reshape(arr, (1,) + core.aval_of(arr).shape), flat, side=side,
-                           index_dtype=_INDEX)
+    # one row of sorted values and a flat row of queries: no batch dimension, so each
+    # search step is a one-component gather
+    res = lax.searchsorted(arr, lax.reshape(vals, (size,)), side=side, index_dtype=_INDEX)
     return lax.reshape(res, shape)

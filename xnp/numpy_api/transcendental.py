@@ -446,9 +446,9 @@ def i0(x):
 
     Dtypes: float inputs keep their dtype; integers and bool compute in the default
     float (float64), as NumPy; complex raises ``TypeError``. Computed as
-    ``bessel_i0e(x) * exp(|x|)`` (inf once ``exp`` overflows, as NumPy), with ``|x|``
-    written ``x * sign(x)``: its derivative ``sign(x)`` cancels the kink of
-    ``bessel_i0e`` exactly, so the derivative is ``I1(x)`` everywhere (0 at 0).
+    ``bessel_i0e(x) * exp(|x|)`` (inf once ``exp`` overflows, as NumPy): the derivative
+    of ``|x|``, ``sign(x)``, cancels the kink of ``bessel_i0e`` exactly, so the
+    derivative is ``I1(x)`` everywhere (0 at 0).
 
     Raises
     ------
@@ -460,4 +460,4 @@ def i0(x):
         raise TypeError("xnp.i0: not supported for complex values")
     if _dtype_of(x).kind not in "fV":
         x = lax.convert_element_type(x, _util.default_float())
-    return lax.mul(lax.bessel_i0e(x), lax.exp(lax.mul(x, lax.sign(x))))
+    return lax.mul(lax.bessel_i0e(x), lax.exp(lax.max(x, lax.neg(x))))

@@ -160,9 +160,22 @@ _TRACING_THREADS = core._TRACING_THREADS  # empty: no thread transforms anything
 _EVAL_TRACE = core.EvalTrace
 _SNAPSHOT = config._SNAPSHOT
 
+try:  # the last-hit test of a call in C (xnp/_native/array_base.c)
+    from xnp._native._array_base import HotCall as _HotCall
+    from xnp._native._array_base import configure_hot_call as _configure_hot_call
+except ImportError:
+    _HotCall = object
 
-class JitWrapped:
-    """The callable returned by :func:`jit`; ``__wrapped__`` is the original function."""
+
+if _HotCall is not object:
+    _configure_hot_call(_TRACING_THREADS, _STATE, _EVAL_TRACE, _SNAPSHOT, MISS)
+
+
+class JitWrapped(_HotCall):
+    """The callable returned by :func:`jit`; ``__wrapped__`` is the original function.
+
+    A call first tests the cache's last hit (``JitCache.hot``: in C when the native
+    ``HotCall`` base is built, else in ``__call__`` here), then ``_call_miss``."""
 
     def __init__(self, fun, static_argnums, static_argnames, donate_argnums, transformation="jit",
                  in_shardings=None, out_shardings=None):
@@ -206,16 +219,22 @@ class JitWrapped:
         return self._cache.trace_count
 
     # -- calling
-    def __call__(self, *args, **kwargs):
+    if _HotCall is object:  # no C base: the same test in Python
+        def __call__(self, *args, **kwargs):
+            if not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE:
+                # the last hit: the same argument avals (by identity: the outputs of the
+                # previous call, or the same arrays again), Python scalars of the same
+                # types, the same containers and static values, the same config snapshot
+                snap, check, _ = self._cache.hot
+                if snap is _SNAPSHOT[0]:
+                    out = check(args, kwargs)
+                    if out is not MISS:
+                        return out
+            return self._call_miss(args, kwargs)
+
+    def _call_miss(self, args, kwargs):
+        """A call that is not the cache's last hit (``HotCall`` tested it first)."""
         if not _TRACING_THREADS or type(_STATE.trace) is _EVAL_TRACE:
-            # the last hit: the same argument avals (by identity: the outputs of the
-            # previous call, or the same arrays again), Python scalars of the same types,
-            # the same containers and static values, and the same config snapshot
-            snap, check, _ = self._cache.hot
-            if snap is _SNAPSHOT[0]:
-                out = check(args, kwargs)
-                if out is not MISS:
-                    return out
             if not kwargs and self._positional_ok:
                 return self._call_positional(args)
             return self._call_tree(args, kwargs)

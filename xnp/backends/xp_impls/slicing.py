@@ -55,8 +55,11 @@ def _coords(xp, ndim, out_shape, batch_pos, starts, start_map, windows, batching
     for p, n in zip(batch_pos, starts.shape[:-1]):
         bshape[p] = n
     coords = [xp.zeros((1,) * rank, dtype=np.int64) for _ in range(ndim)]
+    mapped = set()
     for k, d in enumerate(start_map):
-        coords[d] = coords[d] + starts[..., k].reshape(bshape)
+        s = starts[..., k].reshape(bshape)
+        coords[d] = coords[d] + s if d in mapped else s  # each dim once: no zeros + s copy
+        mapped.add(d)
     for d, p in windows:
         shp = [1] * rank
         shp[p] = out_shape[p]
@@ -71,7 +74,13 @@ def _coords(xp, ndim, out_shape, batch_pos, starts, start_map, windows, batching
 
 def _bounded_starts(xp, starts, upper, mode, clip):
     """Clamp starts (``clip``) or compute the in-bounds mask of each window (else)."""
+    if starts.size == 0:
+        return starts, None
     upper = xp.asarray(upper, dtype=np.int64)
+    lo = starts.min(axis=tuple(range(starts.ndim - 1)))
+    hi = starts.max(axis=tuple(range(starts.ndim - 1)))
+    if bool(xp.all(lo >= 0)) and bool(xp.all(hi <= upper)):
+        return starts, None  # every window in bounds (the usual case): nothing to clamp
     clamped = xp.clip(starts, 0, xp.maximum(upper, 0))
     if clip:
         return clamped, None
@@ -80,11 +89,12 @@ def _bounded_starts(xp, starts, upper, mode, clip):
 
 
 def _starts(xp, indices):
-    """Index operand as int64; uint64 values above int64's range saturate (they are out
-    of bounds either way) instead of wrapping to negative positions."""
+    """Index operand as int64 (NumPy's fast indexing loop takes intp indices); uint64
+    values above int64's range saturate (they are out of bounds either way) instead of
+    wrapping to negative positions."""
     if indices.dtype == np.uint64:
         indices = xp.minimum(indices, np.uint64(np.iinfo(np.int64).max))
-    return indices.astype(np.int64)
+    return indices.astype(np.int64, copy=False)
 
 
 def _gather(xp, operand, indices, *, dimension_numbers, slice_sizes, indices_are_sorted,

@@ -15,7 +15,7 @@ NaNs (checked at run time) is sorted as its bits alone, which is exact and sever
 times faster on XLA:CPU. ``top_k`` is a stable sort of (values, iota) with the
 mirrored comparator (NaN largest), cut to ``k`` (not ``chlo.top_k``, whose total
 order would split ``-0.0``/``0.0`` ties; it is no faster on CPU). ``searchsorted`` is
-a binary search loop of gathers comparing the same keys.
+a branchless binary search loop of gathers of the same keys.
 """
 
 from __future__ import annotations
@@ -219,25 +219,30 @@ def _lower_top_k(ctx, x, *, k, index_dtype):
             ctx.op("stablehlo.slice", [idx], idx_aval, attrs=attrs)]
 
 
+_UNROLLED_SEARCH_MAX = 64  # queries up to which searchsorted's steps are unrolled
+
+
 @lowering(lax.searchsorted_p)
 def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
-    """Binary search as a ``stablehlo.while`` of ``n.bit_length()`` steps: ``lo``/``hi``
-    bound the answer; each step gathers ``a[..., mid]`` for every query, compares its
-    order keys with the queries' (computed once, before the loop) and halves the
-    interval. A loop, not unrolled steps: XLA:CPU runs each unrolled step as its own
-    fusions, while the loop's body is compiled once."""
+    """Branchless binary search with the same step for every query, as a
+    ``stablehlo.while``: ``base`` starts at 0 and ``length`` at ``n``; each step probes
+    ``base + length // 2`` and moves ``base`` there where the probed value is still on
+    the query's left, then removes ``length // 2`` from ``length``, until one candidate is
+    left; a last probe at ``base`` decides between it and the next index. Only ``base``
+    is carried per query and each step is one gather: of the sorted values' order keys
+    computed once before the loop (as are the queries'), or, for few queries into many
+    values, of the values, keyed after the gather. A loop, not unrolled steps:
+    XLA:CPU runs each unrolled step as its own fusions, while the loop's body is
+    compiled once. Indices are int32 when ``n`` fits."""
     (out_aval,) = ctx.avals_out
     n = a.aval.shape[-1]
     nb = a.aval.ndim - 1
     i64 = np.dtype(np.int64)
-    iaval = out_aval.update(dtype=i64, weak_type=False)
-
-    def full(value):
-        return ctx.broadcast_in_dim(ctx.constant(value, i64), iaval.shape, ())
-
-    lo = full(0)
+    it = np.dtype(np.int32) if n < 2 ** 31 - 1 else i64
+    iaval = out_aval.update(dtype=it, weak_type=False)
     if n == 0:
-        return [ctx.convert(lo, index_dtype)]
+        return [ctx.convert(ctx.broadcast_in_dim(ctx.constant(0, it), iaval.shape, ()),
+                            index_dtype)]
     batch = ", ".join(str(d) for d in range(nb))
     batching = (f"operand_batching_dims = [{batch}], start_indices_batching_dims = [{batch}], "
                 if nb else "")
@@ -246,29 +251,55 @@ def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
              f"indices_are_sorted = false, slice_sizes = {i64_array([1] * (nb + 1))}")
     idx_aval = iaval.update(shape=iaval.shape + (1,))
     v_keys = _order_keys(ctx.b, v)
-    state = [ctx.constant(0, i64), a, lo, full(n), full(1), full(n - 1), *v_keys]
+    m = max(1, v.aval.size // max(1, int(np.prod(a.aval.shape[:-1], dtype=np.int64))))
+    # the sorted values' keys once (n values) or the probed values' at each step (m per
+    # step), whichever is less work
+    keyed = n <= m * (n.bit_length() + 1)
+    a_keys = _order_keys(ctx.b, a) if keyed else [a]
+    n_keys = len(a_keys)
+
+    def left_of_query(b, at, *keys):
+        """Where the sorted value at ``at`` is on the query's left: ``a[at] < v``
+        (``side='left'``) or ``not v < a[at]`` (``'right'``)."""
+        index = b.op("stablehlo.reshape", [at], [idx_aval])[0]
+        at_keys = [b.op("stablehlo.gather", [k, index], [k.aval.update(shape=iaval.shape)],
+                        attrs)[0] for k in keys[:n_keys]]
+        if not keyed:
+            at_keys = _order_keys(b, at_keys[0])
+        mine = keys[n_keys:]
+        if side == "left":
+            return _lexicographic(b, list(zip(at_keys, mine)))[0]
+        return _not(b, _lexicographic(b, list(zip(mine, at_keys)))[0])
+
+    base = ctx.broadcast_in_dim(ctx.constant(0, it), iaval.shape, ())
+    state = [ctx.constant(n, it), base, *a_keys, *v_keys]
     avals = [x.aval for x in state]
-    steps = n.bit_length()
 
-    def cond(b, i, *rest):
-        return [compare(b, i, b.constant(np.asarray(steps, i64)), "LT")]
+    def cond(b, length, *rest):
+        return [compare(b, length, b.constant(np.asarray(1, it)), "GT")]
 
-    def body(b, i, a, lo, hi, one, last, *v_keys):
-        mid = b.op("stablehlo.shift_right_logical", [binop(b, "stablehlo.add", lo, hi), one],
-                   [iaval])[0]
-        safe = binop(b, "stablehlo.minimum", mid, last)
-        index = b.op("stablehlo.reshape", [safe], [idx_aval])[0]
-        at_keys = _order_keys(b, b.op("stablehlo.gather", [a, index], [v.aval], attrs)[0])
-        if side == "left":  # a[mid] < v: the answer is after mid
-            right = _lexicographic(b, list(zip(at_keys, v_keys)))[0]
-        else:  # not v < a[mid]
-            right = _not(b, _lexicographic(b, list(zip(v_keys, at_keys)))[0])
-        right = _and(b, right, compare(b, lo, hi, "LT"))
-        new_lo = select(b, right, binop(b, "stablehlo.add", mid, one), lo)
-        new_hi = select(b, right, hi, mid)
-        i_next = binop(b, "stablehlo.add", i, b.constant(np.asarray(1, i64)))
-        return [i_next, a, new_lo, new_hi, one, last, *v_keys]
+    def body(b, length, base, *keys):
+        half = b.op("stablehlo.shift_right_logical", [length, b.constant(np.asarray(1, it))],
+                    [length.aval])[0]
+        probe = binop(b, "stablehlo.add", base, b.op(
+            "stablehlo.broadcast_in_dim", [half], [iaval], "broadcast_dimensions = array<i64>")[0])
+        base = select(b, left_of_query(b, probe, *keys), probe, base)
+        return [binop(b, "stablehlo.subtract", length, half), base, *keys]
 
-    results = ctx.ops("stablehlo.while", state, avals,
-                      regions=[ctx.region(avals, cond), ctx.region(avals, body)])
-    return [ctx.convert(results[2], index_dtype)]
+    if v.aval.size <= _UNROLLED_SEARCH_MAX:
+        # few queries: each step's work is less than a loop iteration's own cost, so the
+        # steps are unrolled with their (static) lengths
+        length = n
+        while length > 1:
+            half = length // 2
+            probe = binop(ctx.b, "stablehlo.add", base,
+                          ctx.broadcast_in_dim(ctx.constant(half, it), iaval.shape, ()))
+            base = select(ctx.b, left_of_query(ctx.b, probe, *a_keys, *v_keys), probe, base)
+            length -= half
+    else:
+        results = ctx.ops("stablehlo.while", state, avals,
+                          regions=[ctx.region(avals, cond), ctx.region(avals, body)])
+        base = results[1]
+    after = left_of_query(ctx.b, base, *a_keys, *v_keys)
+    step = ctx.b.op("stablehlo.convert", [after], [iaval])[0]
+    return [ctx.convert(binop(ctx.b, "stablehlo.add", base, step), index_dtype)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pathlib
+import pickle
 import sys
 import types
 
@@ -113,6 +114,8 @@ def test_functions_are_xnps_with_their_names_signatures_and_docstrings():
             assert got.__name__ == want.__name__  # abs is xnp.absolute, as in NumPy
             assert got.__doc__ == want.__doc__ and got.__doc__
             assert inspect.signature(got) == inspect.signature(want), (section, name)
+            assert got.__module__ == module.__name__ and got.__qualname__ == name
+            assert pickle.loads(pickle.dumps(got)) is got
 
 
 @pytest.mark.parametrize("jit", [False, True])

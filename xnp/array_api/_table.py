@@ -106,10 +106,11 @@ def _standard_result(out):
     return out
 
 
-def standard_function(fn):
+def standard_function(fn, where: str | None = None, name: str | None = None):
     """``fn`` with ``_standard_result`` applied to its result. The wrapper keeps ``fn``'s
     name, docstring and signature (``__wrapped__``); an xnp array result is returned
-    without calling the hook, so the wrapper is the one extra frame."""
+    without calling the hook, so the wrapper is the one extra frame. ``where`` and
+    ``name``, when given, are the module and name it is found under (so it pickles)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -118,6 +119,8 @@ def standard_function(fn):
             return out
         return _standard_result(out)
 
+    if where is not None:
+        wrapper.__module__, wrapper.__qualname__ = where, name
     return wrapper
 
 
@@ -131,6 +134,7 @@ def members(namespace: str) -> dict:
     for name in NAMES[namespace]:
         value = STANDARD_FORMS.get((namespace, name)) or getattr(source, name)
         if callable(value) and not isinstance(value, type):
-            value = standard_function(value)
+            value = standard_function(
+                value, "xnp.array_api" + (f".{namespace}" if namespace else ""), name)
         out[name] = value
     return out

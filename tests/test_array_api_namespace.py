@@ -170,3 +170,11 @@ def test_wrapped_function_applies_the_hook_in_one_frame():
     assert depths[0] == depths[1] + 1  # the wrapper is the only frame added
     assert wrapped.__name__ == "reduce_like" and wrapped.__doc__ == reduce_like.__doc__
     assert str(inspect.signature(wrapped)) == "(x, /, *, axis=None)"
+
+
+def test_inspection_object_pickles():
+    for info in (xnp.__array_namespace_info__(), xnp.array_api.__array_namespace_info__()):
+        back = pickle.loads(pickle.dumps(info))
+        assert type(back) is type(info)
+        assert back.default_dtypes() == info.default_dtypes()
+        assert back.capabilities() == info.capabilities()

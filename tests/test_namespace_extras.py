@@ -146,8 +146,9 @@ def test_scalar_type_aliases_are_numpys_dtypes(name):
     assert np.dtype(t) == np.dtype(getattr(np, name))
     assert t == getattr(np, name)
     assert xnp.zeros(2, dtype=t).dtype == np.zeros(2, dtype=getattr(np, name)).dtype
-    x = t(3)
-    assert isinstance(x, xnp.ndarray) and x.dtype == np.dtype(getattr(np, name))
+    x = t(3)  # NumPy's scalar (README, "Scalars")
+    assert x == getattr(np, name)(3) and isinstance(x, np.generic)
+    assert x.dtype == np.dtype(getattr(np, name))
     assert xnp.jit(lambda v: v.astype(t))(np.ones(2)).dtype == np.dtype(getattr(np, name))
 
 

@@ -19,7 +19,11 @@ B = RNG.standard_normal((3, 4))
 
 
 def _check(res, expected):
-    assert type(res) is xnp.Array, type(res)
+    # an xnp array where NumPy gives an array, NumPy's scalar where it gives one
+    if isinstance(expected, np.generic):
+        assert type(res) is type(expected), type(res)
+    else:
+        assert type(res) is xnp.Array, type(res)
     assert res.dtype == np.asarray(expected).dtype
     np.testing.assert_allclose(np.asarray(res), expected, rtol=1e-13, atol=0)
 
@@ -121,7 +125,7 @@ def test_ufunc_methods_match_numpy(method, args, kwargs):
     else:
         res = getattr(np.add, method)(x, *args, **kwargs)
         expected = getattr(np.add, method)(A, *args, **kwargs)
-    assert isinstance(res, xnp.Array)
+    assert isinstance(res, xnp.Array) or type(res) is type(expected) is np.float64
     np.testing.assert_allclose(np.asarray(res), expected, rtol=1e-13)
 
 
@@ -277,11 +281,11 @@ def test_binary_operators_defer_to_ufunc_overrides():
     """As NumPy's operators: an operand with ``__array_ufunc__ = None`` or its own
     ``__array_ufunc__`` gets its reflected operator; plain operands are unaffected."""
     x = xnp.arange(3.0)
-    assert x + _OptsOut() == ("radd", "Array")
+    assert x + _OptsOut() == ("radd", "ndarray")  # xnp's array class is named ndarray
     assert np.arange(3.0) + _OptsOut() == ("radd", "ndarray")  # NumPy's rule, the oracle
-    assert x @ _OptsOut() == ("rmatmul", "Array")
-    assert (x < _OptsOut()) == ("gt", "Array")
-    assert (x * _OwnUfuncs()) == ("rmul", "Array")
+    assert x @ _OptsOut() == ("rmatmul", "ndarray")
+    assert (x < _OptsOut()) == ("gt", "ndarray")
+    assert (x * _OwnUfuncs()) == ("rmul", "ndarray")
     assert np.sin(_OwnUfuncs()) == ("ufunc", "sin")
     np.testing.assert_array_equal(np.asarray(x + np.ones(3)), np.arange(3.0) + 1)
     np.testing.assert_array_equal(np.asarray(x * np.float32(2)), np.arange(3.0) * 2)

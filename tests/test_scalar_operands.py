@@ -1,4 +1,4 @@
-"""Python-scalar-only calls (weak, eagerly and under jit), reductions writing ``out=`` with
+"""Python-scalar-only calls (NumPy scalars eagerly, weak under jit), reductions writing ``out=`` with
 NumPy's unsafe casting, and a donated argument that the function updates in place being
 written back. Oracle: NumPy."""
 
@@ -6,23 +6,24 @@ import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import check_vs_numpy
 
 I8 = np.array([100, 2], dtype=np.int8)
 
 
-def test_scalar_only_calls_are_weak_eagerly_and_under_jit():
-    # `xp.add(1, 1)` inside jit is a weak int64 (JAX's rule); eagerly the
-    # result is weak too, so that jit(f) computes what f does. NumPy returns a strong
-    # np.int64 here (a documented difference): combined with an int8 array the result
-    # stays int8 (NEP 50), as JAX gives.
+def test_scalar_only_calls_are_numpy_scalars_eagerly_and_weak_under_jit():
+    # `xp.add(1, 2)` inside jit is a weak int64 (JAX's rule, the seed behaviours), so with
+    # an int8 array the int8 wins (NEP 50); eagerly it is NumPy's strong np.int64, so the
+    # product is int64 as NumPy's (README, "Python-scalar-only calls")
     def f(a):
         return xnp.add(1, 2) * a
 
     eager, jitted = f(xnp.asarray(I8)), xnp.jit(f)(xnp.asarray(I8))
-    assert xnp.add(1, 2).weak_type
-    assert eager.dtype == jitted.dtype == np.int8
-    np.testing.assert_array_equal(np.asarray(eager), np.asarray(jitted))
-    np.testing.assert_array_equal(np.asarray(eager), (3 * I8.astype(np.int64)).astype(np.int8))
+    assert type(xnp.add(1, 2)) is np.int64 and xnp.jit(lambda: xnp.add(1, 2))().weak_type
+    ref = np.add(1, 2) * I8
+    assert eager.dtype == ref.dtype == np.int64 and jitted.dtype == np.int8
+    np.testing.assert_array_equal(np.asarray(eager), ref)
+    np.testing.assert_array_equal(np.asarray(jitted), ref.astype(np.int8))
 
 
 @pytest.mark.parametrize("fname", ["sum", "mean", "prod", "max", "min", "argmax", "var", "any",
@@ -92,3 +93,16 @@ def test_asarray_of_a_python_scalar_argument_is_strong_under_jit(maker, s):
             assert not g.weak_type
             assert g.dtype == w.dtype, (g.dtype, w.dtype)
             np.testing.assert_array_equal(np.asarray(g), w)
+
+
+@pytest.mark.parametrize("expr", [
+    lambda m: m.ones(2) * 10**30, lambda m: 10**30 * m.ones(2), lambda m: m.ones(2) < 10**30,
+    lambda m: m.arange(3, dtype=np.float32) + 2**70,
+    lambda m: m.where(m.asarray([True, False]), m.ones(2), 10**30),
+    lambda m: m.ones(2, dtype=np.complex64) - 10**40, lambda m: m.ones(2, np.int64) == 10**30,
+    lambda m: m.ones(2, np.int8) + 10**30,
+])
+def test_python_ints_beyond_int64_with_arrays_as_numpy(expr):
+    # NEP 50: beside a float/complex array a Python int of any size is that float (inf
+    # where it overflows); beside an integer array it must fit that dtype (OverflowError)
+    check_vs_numpy(lambda xp: expr(xp), jaxpr=False)

@@ -581,10 +581,15 @@ def test_jacobians_of_pytrees_with_tuple_argnums_and_aux_match_finite_difference
                     block = np.asarray(J[name][k])
                     np.testing.assert_allclose(block[..., i], fd, rtol=1e-6, atol=1e-8)
 
+    calls = []
+
     def with_aux(v):
+        calls.append(None)
         return xnp.sum(v ** 2), {"first": v[0]}
 
     for jac in (xnp.jacfwd(with_aux, has_aux=True), xnp.jacrev(with_aux, has_aux=True)):
+        del calls[:]
         J, aux = jac(xnp.asarray(a0))
         np.testing.assert_allclose(np.asarray(J), 2 * a0)
         assert isinstance(aux["first"], xnp.Array) and float(aux["first"]) == 1.0
+        assert len(calls) == 1  # the aux comes from the one traced call, not a rerun

@@ -241,6 +241,15 @@ from xnp._namespace_extras import *  # noqa: E402,F403
 from xnp._namespace_extras import __all__ as _extras_all, __version__  # noqa: E402
 __all__ += ["dtypes", "emath", "exceptions", "lib", "testing", "typing", *_extras_all]
 
+# NumPy's scalar rule at the public boundary (xnp/numpy_api/_scalars.py): where NumPy
+# returns a NumPy scalar (a full reduction, a ufunc of scalars, a[0], ...), so does xnp
+from xnp.numpy_api import _scalars  # noqa: E402
+for _ns, _ref in ((globals(), _np), (vars(linalg), _np.linalg), (vars(special), None),
+                  (vars(lib.scimath), _np.emath)):
+    _scalars.install(_ns, _ns["__all__"], _ref)
+_scalars.install_methods(Array)
+del _ns, _ref
+
 # Dask's dispatch for xnp arrays, registered when Dask is imported (never imported here)
 from xnp import dask as _dask_support  # noqa: E402
 _dask_support.install_import_hook()

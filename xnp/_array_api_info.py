@@ -72,6 +72,9 @@ class Info:
 
     __module__ = "xnp"
 
+    def __reduce__(self):  # pickles as the call that makes it (it holds no state)
+        return (__array_namespace_info__, ())
+
     def capabilities(self) -> dict:
         """The optional features xnp supports.
 

@@ -51,10 +51,6 @@ _SIGNATURE_DEVIATIONS = {
     "ufunc keywords (where, casting, ...) on ndarray.clip: not yet": """
         ndarray.clip
     """,
-    "the scalar types' constructors take one value (complex types: no separate "
-    "real, imag): not yet": """
-        cdouble csingle complex64 complex128
-    """,
     "the Array API standard makes x positional-only in the unique_* functions": """
         unique_all unique_counts unique_inverse unique_values
     """,

@@ -21,8 +21,8 @@ from xnp import lax
 from xnp import numpy_api as _api
 from xnp import host_dispatch, ndarray_class, numpy_protocols
 from xnp._array_api_info import CPU_DEVICE, check_api_version
-from xnp.numpy_api import _fastpath as fastpath, ndarray_internals
-from xnp.tracing import core, host_arrays, rebound
+from xnp.numpy_api import _fastpath as fastpath, _scalars, ndarray_internals
+from xnp.tracing import core, errors, host_arrays, rebound
 from xnp.tracing.core import Array, Tracer
 
 __all__ = ["Array", "ArrayMethods"]
@@ -438,28 +438,28 @@ class ArrayMethods:
 
 
 def _repr(self):
-    # NumPy's: array([0, 1, 4]), array([1., 2.], dtype=float32); a 0-d array prints as the
-    # NumPy scalar it stands for (np.float64(1.0)): eager scalars are 0-d arrays (README)
+    # NumPy's: array([0, 1, 4]), array([1., 2.], dtype=float32), array(5) (where NumPy
+    # returns a scalar, so does xnp: numpy_api._scalars)
     try:
         v = self._value
-    except RuntimeError:  # parts of it live only in other processes (xnp.distributed)
-        return _remote_repr(self)
+    except RuntimeError as e:  # donated, or parts of it live only in other processes
+        return _unreadable_repr(self, e)
     if self._user_subclass:
         return ndarray_class.subclass_repr(self)
-    if v.ndim == 0:
-        return repr(v[()])
     return repr(v)
 
 
 def _str(self):
     try:
         return str(self._value)
-    except RuntimeError:
-        return _remote_repr(self)
+    except RuntimeError as e:
+        return _unreadable_repr(self, e)
 
 
-def _remote_repr(self) -> str:
+def _unreadable_repr(self, error) -> str:
     a = core.aval_of(self)
+    if isinstance(error, errors.DonatedArrayError):
+        return f"Array(shape={a.shape}, dtype={np.dtype(a.dtype).name}, donated)"
     return (f"Array(shape={a.shape}, dtype={np.dtype(a.dtype).name}, sharding={self.sharding}"
             ", not fully held by this process)")
 
@@ -519,18 +519,6 @@ def _index(self):
     if v.ndim != 0 or v.dtype.kind not in "iu":  # as NumPy's: a bool is no index
         raise TypeError("only integer scalar arrays can be converted to a scalar index")
     return int(v)
-
-
-def _hash(self):
-    # a 0-d array hashes as the NumPy scalar it stands for (equal to hash(0) for a zero, so
-    # it finds Python-number keys); NaN has no value hash: the object's identity, as NumPy
-    v = self._value
-    if v.ndim != 0:
-        raise TypeError("unhashable type: 'xnp.Array'")
-    s = v[()]
-    if s != s:
-        return object.__hash__(self)
-    return hash(s)
 
 
 def _scalar_or_array(self):
@@ -730,7 +718,7 @@ EAGER_PROTOCOLS = {
     "__repr__": _repr, "__str__": _str, "__format__": _format,
     "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array,
     "__len__": _len, "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
-    "__complex__": _complex, "__index__": _index, "__hash__": _hash, "item": _item,
+    "__complex__": _complex, "__index__": _index, "__hash__": None, "item": _item,
     "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
     "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,
     "tolist": _tolist, "tobytes": _tobytes, "__dlpack__": _dlpack,
@@ -759,6 +747,10 @@ def install() -> None:
     cannot inherit it. ``tests/meta/test_wiring.py`` checks that every member of both
     tables is on its class after ``import xnp`` (as is, or wrapped by a fast path or the
     host-dtype dispatch, whose ``__wrapped__`` leads back to it)."""
+    # the eager array class is NumPy's ndarray to its users: `type(a).__name__`,
+    # `repr(type(a))` (<class 'xnp.ndarray'>) and pickling name xnp.ndarray (is Array)
+    Array.__name__ = Array.__qualname__ = "ndarray"
+    Array.__module__ = "xnp"
     for cls in (Array, Tracer):
         for name, member in shared_members().items():
             setattr(cls, name, member)
@@ -776,7 +768,7 @@ def install() -> None:
         setattr(Array, name, fastpath.binary(fname, swap=swap)(getattr(Array, name)))
     for name, fname in (("__neg__", "negative"), ("__abs__", "absolute")):
         setattr(Array, name, fastpath.unary(fname)(getattr(ArrayMethods, name)))
-    Array.__getitem__ = fastpath.getitem(ArrayMethods.__getitem__)
+    Array.__getitem__ = fastpath.getitem(_scalars.scalar_getitem(ArrayMethods.__getitem__))
     Array.__matmul__ = fastpath.matmul("matmul")(Array.__matmul__)
     Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(Array.__rmatmul__)
     Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))

@@ -307,7 +307,10 @@ def _members() -> dict:
     members: dict = {"__getitem__": _getitem, "__reduce__": _subclass_reduce}
     for name in _METHODS:
         make = _reduction if name in _REDUCTIONS else _method
-        members[name] = make(getattr(Array, name))
+        m = getattr(Array, name)
+        # the method before NumPy's scalar rule (numpy_api/_scalars.py): a subclass's result
+        # goes through its __array_wrap__ instead
+        members[name] = make(getattr(m, "_scalar_rule_of", m))
     for name in _PROPERTIES:
         members[name] = _property(getattr(Array, name))
     for op, uname in _OPERATORS.items():

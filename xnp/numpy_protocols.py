@@ -195,16 +195,14 @@ def _wrappable(dt: np.dtype) -> bool:
 
 
 def _from_numpy(obj, written: dict):
-    """NumPy results as xnp values: arrays (and NumPy scalars, as 0-d arrays) of xnp's
-    dtypes become eager xnp arrays; an array NumPy wrote in place (``id`` in ``written``)
-    is the object the caller passed."""
+    """NumPy results as xnp values: arrays of xnp's dtypes become eager xnp arrays (NumPy
+    scalars stay NumPy's, as xnp's own functions return them); an array NumPy wrote in
+    place (``id`` in ``written``) is the object the caller passed."""
     if isinstance(obj, _ndarray):
         orig = written.get(id(obj))
         if orig is not None:
             return orig
         return _Array(obj) if type(obj) is _ndarray and _wrappable(obj.dtype) else obj
-    if isinstance(obj, np.generic):
-        return _Array(np.asarray(obj)) if _wrappable(obj.dtype) else obj
     if isinstance(obj, tuple):
         return type(obj)(*[_from_numpy(v, written) for v in obj]) if hasattr(
             obj, "_fields") else tuple(_from_numpy(v, written) for v in obj)

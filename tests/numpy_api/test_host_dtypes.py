@@ -19,11 +19,19 @@ HostDtypeError = xnp.errors.HostDtypeError
 
 def _same(got, want):
     """``got`` (xnp) holds NumPy's ``want``: same dtype, shape and values; numeric results
-    are ordinary xnp arrays, the others xnp arrays of NumPy's dtype."""
+    are ordinary xnp arrays, the others xnp arrays of NumPy's dtype; a NumPy scalar is
+    the same NumPy scalar."""
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want)
         for g, w in zip(got, want):
             _same(g, w)
+        return
+    if isinstance(want, np.generic):  # NumPy's scalar: xnp's is the same (README, "Scalars")
+        assert type(got) is type(want), (type(got), type(want))
+        g = np.asarray(got)
+        want = np.asarray(want)
+        assert g.dtype == want.dtype and g.tolist() == want.tolist() or (
+            g.dtype.kind in "fc" and np.isnan(g) and np.isnan(want))
         return
     want = np.asarray(want)
     assert isinstance(got, xnp.ndarray), type(got)
@@ -359,6 +367,8 @@ def test_numeric_fast_paths_and_signatures_are_kept():
     assert type(a + a) is xnp.Array and type(xnp.sin(a)) is xnp.Array
     for f in (xnp.add, xnp.sin, xnp.sum, xnp.concatenate, xnp.where, xnp.asarray, xnp.zeros):
         fn = type(f).__call__ if isinstance(f, xnp.ufunc) else f
+        # NumPy's scalar rule (numpy_api/_scalars.py) is one frame around a Python fast path
+        fn = getattr(fn, "_scalar_rule_of", fn)
         assert hasattr(fn, "_fast_decorator"), f  # the fast path is still the outer layer
     assert inspect.signature(xnp.sort) == inspect.signature(xnp.numpy_api.sorting.sort)
     assert xnp.asarray(a) is a

@@ -726,3 +726,14 @@ def test_traced_indices_beyond_int32_stay_out_of_bounds():
     n2 = np.where(i2 < 0, i2 + 10, i2)
     np.testing.assert_array_equal(got[(n2 >= 0) & (n2 < 10)],
                                   np.take_along_axis(a2, np.clip(n2, 0, 9), 1)[(n2 >= 0) & (n2 < 10)])
+
+
+@pytest.mark.parametrize("idx", [True, False, (True, None), (None, True), (Ellipsis, True),
+                                 np.True_, (True, True), (False, Ellipsis)], ids=repr)
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_boolean_scalar_index_adds_an_axis_as_numpy(idx, shape):
+    # a 0-d operand too (an eager gather of a 0-d array broadcasts its one value)
+    x = np.arange(float(np.prod(shape, dtype=int))).reshape(shape) + 5.0
+    check_vs_numpy(lambda xp, a: a[idx], x)
+    check_vs_numpy(lambda xp, a: xp.jit(lambda t: t + 0)(a)[idx] if xp is xnp else a[idx], x,
+                   jit=False, jaxpr=False)

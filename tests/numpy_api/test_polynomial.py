@@ -25,7 +25,11 @@ def _mods(module):
 
 
 def _close(got, want):
-    assert isinstance(got, xnp.Array), type(got)
+    # NumPy's scalar for a scalar point, as NumPy's (README, "Scalars"); else an xnp array
+    if isinstance(want, np.generic):
+        assert type(got) is type(want), type(got)
+    else:
+        assert isinstance(got, xnp.Array), type(got)
     np.testing.assert_allclose(np.asarray(got), want, rtol=RTOL, atol=1e-13)
     assert np.shape(got) == np.shape(want)
 

@@ -487,3 +487,17 @@ def test_lax_rule_errors_use_full_dtype_names(rec, i):
             run()
         msg = str(e.value)
         assert not _SHORT_DTYPE.search(msg), f"{rec.name} ({label}): short dtype name in:\n{msg}"
+
+
+def test_one_array_donated_and_passed_twice_is_a_clear_error():
+    a = xnp.arange(4.0)
+    for donate in ((0, 1), (0,), (1,)):
+        _raises(ValueError, lambda: xnp.jit(lambda p, q: p + q, donate_argnums=donate)(a, a),
+                "a donated buffer must be passed once")
+    np.testing.assert_array_equal(np.asarray(a), np.arange(4.0))  # nothing was donated
+    b = xnp.arange(4.0)
+    out = xnp.jit(lambda p, q: p + q, donate_argnums=0)(b, b.copy())
+    np.testing.assert_array_equal(np.asarray(out), 2 * np.arange(4.0))
+    assert repr(b) == "Array(shape=(4,), dtype=float64, donated)"
+    with pytest.raises(xnp.errors.DonatedArrayError, match="was donated"):
+        np.asarray(b)

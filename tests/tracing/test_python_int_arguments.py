@@ -186,7 +186,7 @@ def test_ints_outside_uint64_and_int64_raise_naming_jit_and_argument(v):
 def test_weak_array_argument_converts_as_eagerly():
     # only Python ints are checked: a weak Array wraps as it does eagerly
     x = np.array([1, 2], np.int8)
-    w = xnp.add(150, 150)
+    w = xnp.jit(lambda: xnp.add(150, 150))()  # a weak 0-d array (eagerly: NumPy's int64)
     assert w.weak_type
     eager = xnp.asarray(x) * w
     np.testing.assert_array_equal(np.asarray(xnp.jit(lambda x, s: x * s)(x, w)), np.asarray(eager))
@@ -227,3 +227,22 @@ def test_vmap_grad_nested_jit_and_control_flow():
         assert np.asarray(run(3)).tolist() == wants.get(name, [3, 6]), name
         with pytest.raises(OverflowError, match="^Python integer 300 out of bounds for int8$"):
             run(300)
+
+
+def test_number_subclass_arguments_are_numpys_scalars_of_them():
+    # an IntEnum member or a float subclass is what NumPy makes of it (np.asarray: a strong
+    # default-dtype value), eagerly and as a jit argument
+    import enum
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    class Meters(float):
+        pass
+
+    for x, s in ((np.ones(2, np.int8), Level.HIGH), (np.ones(2, np.float32), Meters(2.5))):
+        want = x * s
+        for got in (xnp.asarray(x) * s, xnp.jit(lambda a, b: a * b)(x, s),
+                    xnp.jit(lambda a, b: a * b)(x, {"k": s}["k"])):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)

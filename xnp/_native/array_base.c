@@ -328,10 +328,23 @@ new_array(PyObject *out, int weak)
     return result;
 }
 
-/* the served result of ``left op right`` (a new reference), or NULL with no error set
- * when the call is not served, or NULL with an error set */
+/* the served result for a backend result ``out`` (stolen): with ``scalars`` (a NumPy
+ * function's fast path, ``FastFunc(..., scalars=True)``) a NumPy scalar is returned as it
+ * is, as NumPy's function returns it; otherwise (and for an array) ``Array(out, weak)`` */
 static PyObject *
-fast_binary(PyObject *name, PyObject *left, PyObject *right)
+served_result(PyObject *out, int weak, int scalars)
+{
+    if (scalars && (PyObject *)Py_TYPE(out) != PyList_GET_ITEM(g_native, 0)) {
+        return out;
+    }
+    return new_array(out, weak);
+}
+
+/* the served result of ``left op right`` (a new reference), or NULL with no error set
+ * when the call is not served, or NULL with an error set; ``scalars``: see
+ * served_result */
+static PyObject *
+fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars)
 {
     if (!eager_now()) {
         return NULL;
@@ -431,7 +444,7 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right)
         }
         return NULL;
     }
-    return new_array(out, weak && !bool_out);
+    return served_result(out, weak && !bool_out, scalars);
 error:
     Py_XDECREF(dta);
     Py_XDECREF(dtb);
@@ -444,7 +457,7 @@ binary_slot(int k, PyObject *left, PyObject *right)
     if (op_forward[k] == NULL) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    PyObject *out = fast_binary(op_name[k], left, right);
+    PyObject *out = fast_binary(op_name[k], left, right, 0);
     if (out != NULL || PyErr_Occurred()) {
         return out;
     }
@@ -473,7 +486,7 @@ BINARY_SLOT(nb_xor, OP_XOR)
  * an exact ``Array`` with a host value of a dtype in ``dtypes``; NULL with no error set
  * when the call is not served, NULL with an error set on error */
 static PyObject *
-fast_unary(PyObject *name, PyObject *x)
+fast_unary(PyObject *name, PyObject *x, int scalars)
 {
     if (!eager_now() || Py_TYPE(x) != (PyTypeObject *)g_array_type) {
         return NULL;
@@ -501,17 +514,19 @@ fast_unary(PyObject *name, PyObject *x)
     if (out == NULL) {
         return NULL;
     }
-    return new_array(out, weak && !bool_out);
+    return served_result(out, weak && !bool_out, scalars);
 }
 
 /* ------------------------------------------------------------------ fast functions
  *
- * ``FastFunc(name, arity, swap, slow)``: the fast path of ``fastpath.unary`` (arity 1)
+ * ``FastFunc(name, arity, swap, slow, scalars=False)``: the fast path of ``fastpath.unary`` (arity 1)
  * or ``fastpath.binary`` (arity 2; ``swap`` for a reflected operator, which computes
  * ``name(other, self)``) as a C callable, so a served call runs no Python frame. A call
  * with exactly ``arity`` positional arguments is tried by the rule above; anything else,
  * and a call not served, is ``slow(*args, **kwargs)``. It binds as a method, as a Python
  * function does, and has a ``__dict__`` (``functools.wraps`` dresses it as ``slow``).
+ * ``scalars``: a served NumPy scalar result (0-d operands) is returned as NumPy's function
+ * returns it, not as a 0-d ``Array`` (xnp's public ufuncs; the operators keep arrays).
  */
 
 typedef struct {
@@ -522,6 +537,7 @@ typedef struct {
     vectorcallfunc vectorcall;
     int arity;
     int swap;
+    int scalars;
 } FastFuncObject;
 
 static PyObject *
@@ -530,9 +546,9 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
 {
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
     if (n == self->arity && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
-        PyObject *out = n == 1 ? fast_unary(self->name, args[0])
-                        : self->swap ? fast_binary(self->name, args[1], args[0])
-                                     : fast_binary(self->name, args[0], args[1]);
+        PyObject *out = n == 1 ? fast_unary(self->name, args[0], self->scalars)
+                        : self->swap ? fast_binary(self->name, args[1], args[0], self->scalars)
+                                     : fast_binary(self->name, args[0], args[1], self->scalars);
         if (out != NULL || PyErr_Occurred()) {
             return out;
         }
@@ -544,10 +560,10 @@ static PyObject *
 fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     PyObject *name, *slow;
-    int arity, swap;
-    static char *kwlist[] = {"name", "arity", "swap", "slow", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UipO:FastFunc", kwlist, &name, &arity,
-                                     &swap, &slow)) {
+    int arity, swap, scalars = 0;
+    static char *kwlist[] = {"name", "arity", "swap", "slow", "scalars", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UipO|p:FastFunc", kwlist, &name, &arity,
+                                     &swap, &slow, &scalars)) {
         return NULL;
     }
     if (arity != 1 && arity != 2) {
@@ -566,6 +582,7 @@ fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->slow = Py_NewRef(slow);
     self->arity = arity;
     self->swap = swap;
+    self->scalars = scalars;
     self->vectorcall = (vectorcallfunc)fastfunc_vectorcall;
     return (PyObject *)self;
 }
@@ -614,6 +631,7 @@ fastfunc_repr(FastFuncObject *self)
 static PyMemberDef fastfunc_members[] = {
     {"_fast_name", T_OBJECT_EX, offsetof(FastFuncObject, name), READONLY, NULL},
     {"_full_path", T_OBJECT_EX, offsetof(FastFuncObject, slow), READONLY, NULL},
+    {"_scalars", T_INT, offsetof(FastFuncObject, scalars), READONLY, NULL},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastFuncObject, vectorcall), READONLY,
      NULL},
     {NULL}

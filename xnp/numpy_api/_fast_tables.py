@@ -184,8 +184,13 @@ def _argsort(v, axis, stable):
     return np.argsort(v, axis)  # NumPy's default kind: its own result
 
 
+_F16 = np.dtype(np.float16)
+
+
 def _sort(v, axis, stable):
-    return np.sort(v, axis, kind="stable" if stable else None)
+    # float16 values with kind="stable": NumPy's default float16 sort can misplace values
+    # on AVX-512 machines (xnp/backends/xp_impls/sorting.py, UNSAFE_DEFAULT_SORT)
+    return np.sort(v, axis, kind="stable" if stable or v.dtype == _F16 else None)
 
 
 def _fast_calls() -> dict:

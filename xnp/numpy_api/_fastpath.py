@@ -42,7 +42,7 @@ from xnp.numpy_api._fast_tables import FAST_CALLS, FAST_OPS, FastOp
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
-__all__ = ["FastOp", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
+__all__ = ["FastOp", "SCALAR_AWARE", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
            "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property",
            "sort",
            "concatenate", "fill", "full", "asarray", "array", "NATIVE_OPERATORS",
@@ -137,10 +137,12 @@ def binary(name: str, *, swap: bool = False) -> Callable:
     return functools.partial(_binary, name, swap)
 
 
-def _binary(name: str, swap: bool, slow: Callable) -> Callable:
-    decorator = functools.partial(_binary, name, swap)
+def _binary(name: str, swap: bool, slow: Callable, *, scalars: bool = False) -> Callable:
+    # ``scalars``: a NumPy scalar result (0-d operands) is returned as it is, as NumPy's
+    # function returns it (xnp's public functions, numpy_api._scalars), not as an Array
+    decorator = functools.partial(_binary, name, swap, scalars=scalars)
     if FastFunc is not None:  # the rule below in C (xnp/_native/array_base.c)
-        return _served(decorator, slow, FastFunc(name, 2, swap, slow))
+        return _served(decorator, slow, FastFunc(name, 2, swap, slow, scalars))
     state, table, native, array, fits, base = _STATE, _TABLE, _NATIVE, Array, _scalar_fits, _EVAL
     busy = _TRACING_THREADS
 
@@ -173,6 +175,8 @@ def _binary(name: str, swap: bool, slow: Callable) -> Callable:
                         out = fn(va, vb)
                     except ValueError:  # shapes do not broadcast: the full path words it
                         return slow(x1, x2)
+                    if type(out) is not native[0] and scalars:
+                        return out
                     return array(out if type(out) is native[0] else _WRAP[0](out),
                                  weak and not bool_out)
         return slow(x1, x2, *args, **kwargs)
@@ -186,10 +190,10 @@ def unary(name: str) -> Callable:
     return functools.partial(_unary, name)
 
 
-def _unary(name: str, slow: Callable) -> Callable:
-    decorator = functools.partial(_unary, name)
+def _unary(name: str, slow: Callable, *, scalars: bool = False) -> Callable:
+    decorator = functools.partial(_unary, name, scalars=scalars)  # scalars: as _binary's
     if FastFunc is not None:  # the rule below in C (xnp/_native/array_base.c)
-        return _served(decorator, slow, FastFunc(name, 1, False, slow))
+        return _served(decorator, slow, FastFunc(name, 1, False, slow, scalars))
     state, table, native, array, busy = _STATE, _TABLE, _NATIVE, Array, _TRACING_THREADS
 
     def fast(x, *args, **kwargs):
@@ -198,11 +202,17 @@ def _unary(name: str, slow: Callable) -> Callable:
             v = x._val
             if op is not None and v is not None and v.dtype in op[1]:
                 out = op[0](v)
+                if type(out) is not native[0] and scalars:
+                    return out
                 return array(out if type(out) is native[0] else _WRAP[0](out),
                              x._weak and not op[2])
         return slow(x, *args, **kwargs)
 
     return _served(decorator, slow, fast)
+
+
+#: the fast-path makers that take ``scalars=`` (numpy_api._scalars rebuilds with it)
+SCALAR_AWARE = (_binary, _unary)
 
 
 # the operators whose fast path the C storage class can serve (xnp/_native/array_base.c)
@@ -290,7 +300,7 @@ def _host_index(idx):
 
 def getitem(slow: Callable) -> Callable:
     """``Array.__getitem__`` with the fast path for ints, slices, None and Ellipsis (NumPy
-    basic indexing: views, a 0-d copy for a full integer index, as the full path) and for
+    basic indexing: views, NumPy's scalar for one element, as the full path) and for
     concrete integer / bool index arrays (NumPy's advanced indexing: a copy)."""
 
     def fast(self, idx):
@@ -305,6 +315,8 @@ def getitem(slow: Callable) -> Callable:
                 out = self._val[host]
             except IndexError:
                 return slow(self, idx)  # the full path raises xnp's message
+            if type(out) is not _NATIVE[0]:
+                return out  # one element: NumPy's scalar, as NumPy's indexing
             return _wrap(out, self._weak)
         return slow(self, idx)
 

@@ -77,6 +77,8 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         return core.lift(_checked_ndarray(fname, np.asarray(a), argname))
     if isinstance(x, (str, bytes)):  # NumPy makes a string array of it
         raise_host_dtype(fname, argname, np.asarray(x).dtype)
+    if isinstance(x, _PY_SCALARS):  # a number subclass (IntEnum, ...): NumPy's array of it
+        return core.lift(_checked_ndarray(fname, np.asarray(x), argname))
     raise TypeError(
         f"xnp.{fname}: argument `{argname}` of type {t.__name__} is not array-like: {x!r}")
 
@@ -275,9 +277,9 @@ def _scalar_operand(arr, scalar):
     m = arr._meta()
     key = (m.dtype, arr._weak, type(scalar), config.snapshot())
     hit = _SCALAR_PROMOTION.get(key)
-    if hit is None:
+    if hit is None:  # typed by its Python type (any int beyond int64 is an int too)
         hit = _SCALAR_PROMOTION[key] = result_dtype(
-            ShapedArray((), m.dtype, arr._weak), core.aval_of(scalar))
+            ShapedArray((), m.dtype, arr._weak), core.aval_of(type(scalar)()))
     dt, weak = hit
     if dt != m.dtype:
         return None, None
@@ -365,7 +367,10 @@ def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):
             return a, x2, dt
     a = x1 if type(x1) in _PY_SCALARS else asarray_for(fname, x1, argnames[0])
     b = x2 if type(x2) in _PY_SCALARS else asarray_for(fname, x2, argnames[1])
-    av_a, av_b = core.aval_of(a), core.aval_of(b)
+    # a Python scalar is typed by its Python type (an int beyond int64 too: NumPy makes
+    # it a float beside a float array, and raises only where it must become an integer)
+    av_a = core.aval_of(type(a)() if type(a) in _PY_SCALARS else a)
+    av_b = core.aval_of(type(b)() if type(b) in _PY_SCALARS else b)
     dt, weak = result_dtype(av_a, av_b)
     if av_a.dtype != dt or type(a) in _PY_SCALARS:
         a = promote_to(fname, a, dt, weak)

@@ -46,12 +46,24 @@ newaxis = None
 
 
 class _ScalarMeta(type):
-    """Metaclass of xnp's scalar types: a dtype stand-in that creates 0-d arrays when called."""
+    """Metaclass of xnp's scalar types: a dtype stand-in whose call is NumPy's scalar type's.
 
-    def __call__(cls, x=0):
+    ``xnp.float64(1.5)`` is NumPy's ``np.float64(1.5)`` (and ``xnp.float64()`` its zero,
+    ``xnp.int64("7")`` its parse); on a NumPy or xnp array it converts elementwise into an
+    xnp array, a 0-d eager one giving the NumPy scalar, as NumPy's does; on a traced value,
+    or on any value while a transformation traces, it is a conversion to the dtype, staged
+    (``xnp.float32(tracer)``; ``xnp.float64(2)`` inside ``jit`` is a tracer)."""
+
+    def __call__(cls, *args):
+        from xnp.numpy_api._scalars import scalar_result  # noqa: PLC0415
         from xnp.numpy_api.creation import asarray  # noqa: PLC0415
 
-        return asarray(x, dtype=cls.dtype)
+        if len(args) == 1 and (isinstance(args[0], (core.Array, core.Tracer)) or (
+                core._TRACING_THREADS and core._STATE.trace is not core._BASE_TRACE)):
+            # an array, or any value while this thread traces (staged, omnistaging: S-33)
+            return scalar_result(asarray(args[0], dtype=cls.dtype))
+        out = cls.dtype.type(*args)
+        return asarray(out) if isinstance(out, np.ndarray) else out
 
     def __instancecheck__(cls, instance):
         return isinstance(instance, cls.dtype.type)

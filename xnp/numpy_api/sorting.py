@@ -357,6 +357,9 @@ def searchsorted(a, v, side="left", sorter=None):
     Eagerly ``numpy.searchsorted``; under ``jit`` a branchless binary search loop of
     ``ceil(log2(len(a))) + 1`` vectorised steps (O(len(v) log len(a)) work).
     """
+    if not isinstance(side, str):
+        raise TypeError(f"xnp.searchsorted: search side must be str, not "
+                        f"{type(side).__name__}")
     if side not in ("left", "right"):
         raise ValueError(f"xnp.searchsorted: search side must be 'left' or 'right' (got "
                          f"{side!r})")
@@ -376,8 +379,12 @@ def searchsorted(a, v, side="left", sorter=None):
         n = core.aval_of(arr).shape[0]
         if known is not None and known.size and (known.min() < 0 or known.max() >= n):
             raise ValueError("xnp.searchsorted: Sorter index out of range.")
-        arr = _take_1d(arr, order)
-    vals = v if core.is_python_scalar(v) else asarray_for("searchsorted", v, "v")
+        if n:  # an empty `a` has nothing to reorder
+            arr = _take_1d(arr, order)
+    # a Python scalar query is NumPy's array of it (its default dtype, strong), as NumPy
+    # compares it: float32 `a` with 1e-50, or int8 `a` with 300, compare in (float/int)64
+    vals = core.lift(np.asarray(v)) if core.is_python_scalar(v) else asarray_for(
+        "searchsorted", v, "v")
     dt, _ = result_dtype(core.aval_of(arr), core.aval_of(vals))
     arr = promote_to("searchsorted", arr, dt)
     vals = promote_to("searchsorted", vals, dt)

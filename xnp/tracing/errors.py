@@ -21,6 +21,7 @@ __all__ = [
     "NonConcreteBooleanIndexError",
     "ForeignWriteError",
     "HostDtypeError",
+    "DonatedArrayError",
 ]
 
 _DOCS = "See the xnp.errors documentation: help(xnp.errors.{name})"
@@ -109,6 +110,12 @@ class ForeignWriteError(NotImplementedError):
     def __init__(self, message: str, trace=None):
         super().__init__(message)
         self.trace = trace
+
+
+class DonatedArrayError(RuntimeError):
+    """An array whose buffer was donated to a jitted call (``donate_argnums``) is read:
+    its memory now belongs to that call's output. Fix: use the output, or do not donate
+    an array that is still needed."""
 
 
 class HostDtypeError(TypeError):

@@ -56,12 +56,9 @@ class HostArray(core.Array, internal=True):
         seen: list = []
         idx = to_host(idx, seen)
         v = self._val
-        out = v[idx]
-        if isinstance(out, np.void):
-            # a record is a view of its array in NumPy (writing a field reaches the
-            # array): index with a trailing Ellipsis for the 0-d view
-            out = v[(idx if type(idx) is tuple else (idx,)) + (Ellipsis,)]
-        return wrap(out, seen)
+        # one element is NumPy's scalar (a record, np.void, is a view of its array in
+        # NumPy, so writing its fields reaches this array's memory)
+        return wrap(v[idx], seen)
 
     def __setitem__(self, idx, value):
         check_eager(self, "__setitem__")
@@ -167,9 +164,10 @@ def to_host(obj, seen: list, writable: bool = False):
 
 
 def wrap(obj, seen=()):
-    """NumPy's result as xnp values: arrays and scalars of xnp's dtypes as ``Array``,
-    of other dtypes as ``HostArray``, an array listed in ``seen`` as its xnp object,
-    tuples and lists element by element, anything else unchanged."""
+    """NumPy's result as xnp values: arrays of xnp's dtypes as ``Array``, of other dtypes
+    as ``HostArray``, an array listed in ``seen`` as its xnp object, tuples and lists
+    element by element, anything else (NumPy's scalars included, as xnp returns them)
+    unchanged."""
     t = type(obj)
     if t is np.ndarray or (isinstance(obj, np.ndarray) and not isinstance(obj, _KEPT)):
         for host, xnp_obj in seen:
@@ -178,11 +176,6 @@ def wrap(obj, seen=()):
         if obj.dtype in SUPPORTED_DTYPES:
             return _Array(obj if t is np.ndarray else obj.view(np.ndarray))
         return HostArray(obj)
-    if isinstance(obj, np.generic):
-        if obj.dtype in SUPPORTED_DTYPES:
-            return _Array(np.asarray(obj))
-        value = np.array(obj)
-        return HostArray(value.view(np.recarray) if isinstance(obj, np.record) else value)
     if t is tuple or t is list:
         return t(wrap(o, seen) for o in obj)
     return obj

@@ -34,6 +34,8 @@ from __future__ import annotations
 import functools
 import sys
 
+import numpy as np
+
 from xnp import _default_dtypes
 from xnp import config
 from xnp.tracing import core, errors, jaxpr_transforms, jit_sharding, python_ints, rebound
@@ -154,6 +156,17 @@ def _closure_convert(closed: ClosedJaxpr):
 # --------------------------------------------------------------------------- calls
 
 _LEAF_TREE = tree_flatten(0)[1]
+_NUMBER_TYPES = (bool, int, float, complex)
+
+
+def _plain_number(x):
+    """``x``, or for an instance of a subclass of a Python number type (not a NumPy
+    scalar) NumPy's scalar of it, as NumPy and eager xnp take it (strong, of the default
+    dtype: ``np.int64(3)`` for an ``IntEnum`` member)."""
+    if type(x) in _NUMBER_TYPES or not isinstance(x, _NUMBER_TYPES) or isinstance(
+            x, np.generic):
+        return x
+    return np.asarray(x)[()]
 _ARRAY = core.Array
 _STATE = core._STATE  # per thread
 _TRACING_THREADS = core._TRACING_THREADS  # empty: no thread transforms anything
@@ -302,9 +315,13 @@ class JitWrapped(_HotCall):
     def _call_general(self, args, kwargs):
         """Any call: the key from the flattened arguments; traced on a miss, compiled on the
         first eager call, or staged into the enclosing trace."""
+        flat, tree = tree_flatten((args, kwargs))
         if core._REBOUND_ON[0]:  # arrays rebound to traced values are their tracers
-            flat, tree = tree_flatten((args, kwargs))
             args, kwargs = tree_unflatten(tree, [rebound.resolve(x) for x in flat])
+        elif any(type(x) not in _NUMBER_TYPES and isinstance(x, _NUMBER_TYPES) and
+                 not isinstance(x, np.generic) for x in flat):
+            # an int/float/complex subclass (IntEnum, ...) is NumPy's scalar of it
+            args, kwargs = tree_unflatten(tree, [_plain_number(x) for x in flat])
         leaves, paths, key, in_tree, statics, donate_flat = self._key(args, kwargs)
         tracers = [x for x in leaves if isinstance(x, core.Tracer)]
         for x in tracers:

@@ -529,14 +529,18 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
         def push(*ts):
             def flat(*xs):
                 y_leaves, store["y_tree"], aux = g(*xs)
-                store["aux"] = aux
-                return y_leaves
+                aux_leaves, store["aux_tree"] = tree_flatten(aux)
+                store["n_y"] = len(y_leaves)
+                return list(y_leaves) + list(aux_leaves)
 
             y, t = jvp(lambda *xs: flat(*xs), tuple(x_leaves), ts)
-            store["y_avals"] = [core.aval_of(v).strip_weak_type() for v in y]
-            return t
+            n_y = store["n_y"]
+            store["y_avals"] = [core.aval_of(v).strip_weak_type() for v in y[:n_y]]
+            # the aux values come out of the same (one) call of the function, unbatched
+            return tuple(t[:n_y]), tuple(y[n_y:])
 
-        cols = vmap(push, in_axes=0, out_axes=-1)(*_basis_blocks(x_avals, n))
+        cols, aux_leaves = vmap(push, in_axes=0, out_axes=(-1, None))(
+            *_basis_blocks(x_avals, n))
         y_avals = store["y_avals"]
         offsets = np.cumsum([0] + [int(np.prod(a.shape, dtype=np.int64)) for a in x_avals])
 
@@ -546,8 +550,7 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
 
         out = _assemble(y_avals, store["y_tree"], x_avals, x_tree, block, argnums)
         if has_aux:
-            _, _, aux = g(*x_leaves)
-            return out, aux
+            return out, tree_unflatten(store["aux_tree"], list(aux_leaves))
         return out
 
     return jac

@@ -15,7 +15,7 @@ The buffer is held as it is, not wrapped: a jitted call's outputs cost one objec
 from __future__ import annotations
 
 from xnp.backends.xla import client as _client
-from xnp.tracing import core
+from xnp.tracing import core, errors
 
 __all__ = ["DONATED", "NO_ALIAS", "host_of", "buffer_of", "device_array", "mark_donated"]
 
@@ -50,7 +50,7 @@ NO_ALIAS = _NoAlias()
 
 
 def _donated(dev):
-    raise RuntimeError(
+    raise errors.DonatedArrayError(
         "xnp: this array was donated to a jitted call (donate_argnums) and is no longer valid.")
 
 

@@ -192,6 +192,8 @@ class Compiled:
                 buf, a = buffer(x, in_avals[i], i)
                 bufs.append(buf)
                 aliased = aliased or a
+            if donated is not None:
+                _check_donated_once(bufs[len(bufs) - len(leaves):], donated, name)
             try:
                 outs = run(bufs).consume_with_handlers(handlers)
             except _RUNTIME_ERROR as e:  # free when nothing is raised
@@ -318,6 +320,19 @@ def _hot_caller_maker(guard, bounded, consts: bool, single: bool, n_live: int = 
 _ARRAY = core.Array
 _HOST_OF = _dv.host_of
 _DONATED = _dv.DONATED
+
+
+def _check_donated_once(bufs, donated, name: str) -> None:
+    """A donated buffer is not also another argument of the same call (one array passed
+    twice, donated at least once): XLA would be handed memory it may overwrite."""
+    for i, (b, d) in enumerate(zip(bufs, donated)):
+        if d:
+            for j, c in enumerate(bufs):
+                if j != i and c is b:
+                    raise ValueError(
+                        f"xnp.jit: {name} is called with one array as flat arguments {min(i, j)} "
+                        f"and {max(i, j)}, and donates it (donate_argnums): a donated buffer "
+                        "must be passed once. Pass a copy (x.copy()) as the other argument.")
 _NO_ALIAS = _dv.NO_ALIAS
 _BUFFER = _jax.ArrayImpl  # a device buffer
 _SCALAR_TYPES = (int, float, complex, bool)

@@ -117,7 +117,8 @@ def _gather(xp, operand, indices, *, dimension_numbers, slice_sizes, indices_are
                              dn.start_index_map,
                              list(zip(window_dims, dn.offset_dims)),
                              list(zip(dn.operand_batching_dims, dn.start_indices_batching_dims)))
-    out = operand[coords]
+    # a 0-d operand has no coordinates: each output element is its one value
+    out = operand[coords] if coords else xp.broadcast_to(operand, tuple(out_shape)).copy()
     if valid is not None:
         fill = xp.asarray(gather_fill_value(operand.dtype, fill_value))
         out = xp.where(valid.reshape(bshape), out, fill).astype(operand.dtype, copy=False)

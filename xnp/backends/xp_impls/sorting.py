@@ -29,9 +29,16 @@ def _orderable(xp, key):
     return key
 
 
+#: dtypes whose values NumPy's default sort can misplace: NumPy 2.4's AVX-512 (x86-simd-sort)
+#: float16 sort leaves some -0.0 before -1.0 in ties with NaN and -inf (its argsort and its
+#: stable sort are right), so float16 values are sorted with kind="stable" (the same
+#: sorted values; only the order of -0.0 and 0.0 among themselves may differ)
+UNSAFE_DEFAULT_SORT = frozenset({np.dtype(np.float16)})
+
+
 def _sort(xp, *operands, dimension, is_stable, num_keys):
     # an unstable sort is NumPy's default kind, so eager results equal NumPy's own
-    kind = "stable" if is_stable else None
+    kind = "stable" if is_stable or operands[0].dtype in UNSAFE_DEFAULT_SORT else None
     if len(operands) == 1 and not _foreign(operands[0].dtype):
         return [xp.sort(operands[0], axis=dimension, kind=kind)]
     keys = [_orderable(xp, k) for k in operands[:num_keys]]

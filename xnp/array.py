@@ -21,7 +21,7 @@ from xnp import lax
 from xnp import numpy_api as _api
 from xnp import host_dispatch, ndarray_class, numpy_protocols
 from xnp._array_api_info import CPU_DEVICE, check_api_version
-from xnp.numpy_api import _fastpath as fastpath, _scalars, ndarray_internals
+from xnp.numpy_api import _fast_getitem, _fastpath as fastpath, _scalars, ndarray_internals
 from xnp.tracing import core, errors, host_arrays, rebound
 from xnp.tracing.core import Array, Tracer
 
@@ -768,7 +768,7 @@ def install() -> None:
         setattr(Array, name, fastpath.binary(fname, swap=swap)(getattr(Array, name)))
     for name, fname in (("__neg__", "negative"), ("__abs__", "absolute")):
         setattr(Array, name, fastpath.unary(fname)(getattr(ArrayMethods, name)))
-    Array.__getitem__ = fastpath.getitem(_scalars.scalar_getitem(ArrayMethods.__getitem__))
+    Array.__getitem__ = _fast_getitem.getitem(_scalars.scalar_getitem(ArrayMethods.__getitem__))
     Array.__matmul__ = fastpath.matmul("matmul")(Array.__matmul__)
     Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(Array.__rmatmul__)
     Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))

@@ -42,7 +42,7 @@ from xnp.numpy_api._fast_tables import FAST_CALLS, FAST_OPS, FastOp
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
-__all__ = ["FastOp", "SCALAR_AWARE", "with_full_path", "binary", "unary", "getitem", "refresh", "reduction",
+__all__ = ["FastOp", "SCALAR_AWARE", "with_full_path", "binary", "unary", "refresh", "reduction",
            "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property",
            "sort",
            "concatenate", "fill", "full", "asarray", "array", "NATIVE_OPERATORS",
@@ -247,82 +247,6 @@ def install_native_operators(cls, names: dict) -> bool:
     return True
 
 
-_BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
-
-
-def _basic_index(idx) -> bool:
-    """Ints, slices, None and Ellipsis (NumPy basic indexing: views, or a 0-d copy)."""
-    if type(idx) in _BASIC:
-        return True
-    if type(idx) is tuple:
-        for i in idx:
-            if type(i) not in _BASIC:
-                return False
-        return True
-    return False
-
-
-def _host_index_entry(i):
-    """The host form of one advanced-index entry for NumPy's own indexing, or None when
-    the entry is not a concrete integer/bool index array: an eager ``Array`` (its host
-    value), a NumPy integer/bool array, a list of Python ints."""
-    t = type(i)
-    if t is Array:
-        v = i._val
-        return v if v is not None and i._dev is None and v.dtype.kind in "iub" else None
-    if t is np.ndarray:
-        return i if i.dtype.kind in "iub" else None
-    if t is list and i:
-        for e in i:
-            if type(e) is not int:
-                return None
-        return i
-    return None
-
-
-def _host_index(idx):
-    """``idx`` with its advanced-index entries as host arrays, or None when some entry is
-    neither basic (int, slice, None, Ellipsis) nor a concrete integer/bool index array.
-    NumPy indexes with it exactly as the full path does (xnp follows NumPy's indexing)."""
-    if type(idx) is tuple:
-        out = []
-        for i in idx:
-            if type(i) in _BASIC:
-                out.append(i)
-                continue
-            h = _host_index_entry(i)
-            if h is None:
-                return None
-            out.append(h)
-        return tuple(out)
-    return _host_index_entry(idx)
-
-
-def getitem(slow: Callable) -> Callable:
-    """``Array.__getitem__`` with the fast path for ints, slices, None and Ellipsis (NumPy
-    basic indexing: views, NumPy's scalar for one element, as the full path) and for
-    concrete integer / bool index arrays (NumPy's advanced indexing: a copy)."""
-
-    def fast(self, idx):
-        if (not _TRACING_THREADS or _STATE.trace is _EVAL) and _TABLE[0] and self._dev is None:
-            if _basic_index(idx):
-                host = idx
-            else:
-                host = _host_index(idx)
-                if host is None:
-                    return slow(self, idx)
-            try:
-                out = self._val[host]
-            except IndexError:
-                return slow(self, idx)  # the full path raises xnp's message
-            if type(out) is not _NATIVE[0]:
-                return out  # one element: NumPy's scalar, as NumPy's indexing
-            return _wrap(out, self._weak)
-        return slow(self, idx)
-
-    return _served(getitem, slow, fast)
-
-
 # --------------------------------------------------------------------------- fast_calls
 # Every decorator below serves one NumPy-style function from ``FAST_CALLS``
 # table (``name -> FastOp(fn, dtypes)``). It runs ``fn`` on the host values only when no
@@ -342,13 +266,16 @@ def _axis_ok(axis) -> bool:
     return axis is None or type(axis) is int or (type(axis) is tuple and _int_tuple(axis))
 
 
-def reduction(name: str, positional: tuple, keyword: tuple = ()) -> Callable:
+def reduction(name: str, positional: tuple, keyword: tuple = (), *,
+              scalars: bool = False) -> Callable:
     """Decorator: a NumPy reduction ``slow(a, axis=None, <positional...>, *, <keyword...>)``
     served by ``FAST_CALLS[name].fn(value, axis, keepdims)`` for a strong eager ``a``,
     ``axis`` None / int / tuple of ints, a bool ``keepdims`` and every other parameter
     None. ``positional`` names the parameters after ``axis`` in order (one is
     ``keepdims``), ``keyword`` the keyword-only ones. Only with ``enable_x64`` (the
-    accumulator dtypes of bool and narrow integers follow the default integer)."""
+    accumulator dtypes of bool and narrow integers follow the default integer).
+    ``scalars``: NumPy's scalar result of a full reduction is returned as it is (the
+    decorator's ``scalar_variant``, used by numpy_api._scalars)."""
     kpos = positional.index("keepdims")
     npos = len(positional)
     names = frozenset(positional) | frozenset(keyword)
@@ -377,19 +304,24 @@ def reduction(name: str, positional: tuple, keyword: tuple = ()) -> Callable:
                             out = op[0](v, axis, keepdims)
                         except Exception:  # noqa: BLE001  (the full path words the error)
                             return slow(a, axis, *args, **kwargs)
-                        return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
+                        if type(out) is not _NATIVE[0]:
+                            return out if scalars else array(_WRAP[0](out), False)
+                        return array(out, False)
             return slow(a, axis, *args, **kwargs)
 
         return _served(deco, slow, fast)
 
+    deco.scalar_variant = None if scalars else (
+        lambda: reduction(name, positional, keyword, scalars=True))
     return deco
 
 
-def matmul(name: str, *, swap: bool = False) -> Callable:
+def matmul(name: str, *, swap: bool = False, scalars: bool = False) -> Callable:
     """Decorator: ``matmul``/``dot`` (or the ``@`` operator methods; ``swap`` for
     ``__rmatmul__``) served by ``FAST_CALLS[name].fn(a, b)`` for two eager arrays of one
     dtype, ``a`` at least 1-D and ``b`` 1-D or 2-D (the forms that are one ``numpy.dot``
-    on the full path too), no other argument but a None ``out``. The result is strong."""
+    on the full path too), no other argument but a None ``out``. The result is strong;
+    ``scalars`` as :func:`reduction`'s (a product of two vectors)."""
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def deco(slow: Callable) -> Callable:
@@ -406,11 +338,15 @@ def matmul(name: str, *, swap: bool = False) -> Callable:
                         out = op[0](va, vb)
                     except ValueError:  # the core dimensions differ: the full path words it
                         return slow(x1, x2, *args, **kwargs)
-                    return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
+                    if type(out) is not _NATIVE[0]:
+                        return out if scalars else array(_WRAP[0](out), False)
+                    return array(out, False)
             return slow(x1, x2, *args, **kwargs)
 
         return _served(deco, slow, fast)
 
+    deco.scalar_variant = None if scalars else (
+        lambda: matmul(name, swap=swap, scalars=True))
     return deco
 
 

@@ -132,14 +132,19 @@ def _full_path(fn):
 
 def scalar_function(fn):
     """``fn`` (a public NumPy-style function) returning NumPy scalars for its eager 0-d
-    results. A C fast path (``FastFunc``, the ufunc-like functions) is rebuilt to return
-    NumPy's scalar result itself, adding no frame; any other function gets one."""
+    results. A fast path that can return NumPy's scalar result itself (the C ``FastFunc``
+    of the ufunc-like functions, the reductions' and products') is rebuilt so, adding no
+    frame; any other function gets one."""
     decorator = getattr(fn, "_fast_decorator", None)
+    variant = getattr(decorator, "scalar_variant", None)
     if isinstance(decorator, functools.partial) and decorator.func in _fastpath.SCALAR_AWARE:
-        new = functools.partial(decorator.func, *decorator.args,
-                                **{**decorator.keywords, "scalars": True})
-        return new(_with_rule(fn.__wrapped__))  # its __wrapped__: this full path
-    return _full_path(fn)
+        variant = functools.partial(functools.partial, decorator.func, *decorator.args,
+                                    **{**decorator.keywords, "scalars": True})
+    if variant is None:
+        return _full_path(fn)
+    new = variant()(_with_rule(fn.__wrapped__))  # its __wrapped__: this full path
+    new._scalar_rule_of = fn  # the function before the rule (subclasses wrap its results)
+    return new
 
 
 def _named(new, fn, module: str, name: str):

@@ -1,0 +1,92 @@
+"""Eager fast path of ``Array.__getitem__`` (see :mod:`xnp.numpy_api._fastpath`): ints,
+slices, None and Ellipsis (NumPy basic indexing) and concrete integer / bool index arrays
+(NumPy's advanced indexing) on an eager array whose host value is there are NumPy's own
+indexing, which is what the full path computes."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from xnp.numpy_api._fastpath import (_EVAL, _NATIVE, _STATE, _TABLE, _TRACING_THREADS,
+                                      _served, _wrap)
+from xnp.tracing.core import Array
+
+__all__ = ["getitem"]
+
+
+_BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
+
+
+def _basic_index(idx) -> bool:
+    """Ints, slices, None and Ellipsis (NumPy basic indexing: views, or a 0-d copy)."""
+    if type(idx) in _BASIC:
+        return True
+    if type(idx) is tuple:
+        for i in idx:
+            if type(i) not in _BASIC:
+                return False
+        return True
+    return False
+
+
+def _host_index_entry(i):
+    """The host form of one advanced-index entry for NumPy's own indexing, or None when
+    the entry is not a concrete integer/bool index array: an eager ``Array`` (its host
+    value), a NumPy integer/bool array, a list of Python ints."""
+    t = type(i)
+    if t is Array:
+        v = i._val
+        return v if v is not None and i._dev is None and v.dtype.kind in "iub" else None
+    if t is np.ndarray:
+        return i if i.dtype.kind in "iub" else None
+    if t is list and i:
+        for e in i:
+            if type(e) is not int:
+                return None
+        return i
+    return None
+
+
+def _host_index(idx):
+    """``idx`` with its advanced-index entries as host arrays, or None when some entry is
+    neither basic (int, slice, None, Ellipsis) nor a concrete integer/bool index array.
+    NumPy indexes with it exactly as the full path does (xnp follows NumPy's indexing)."""
+    if type(idx) is tuple:
+        out = []
+        for i in idx:
+            if type(i) in _BASIC:
+                out.append(i)
+                continue
+            h = _host_index_entry(i)
+            if h is None:
+                return None
+            out.append(h)
+        return tuple(out)
+    return _host_index_entry(idx)
+
+
+def getitem(slow: Callable) -> Callable:
+    """``Array.__getitem__`` with the fast path for ints, slices, None and Ellipsis (NumPy
+    basic indexing: views, NumPy's scalar for one element, as the full path) and for
+    concrete integer / bool index arrays (NumPy's advanced indexing: a copy)."""
+
+    def fast(self, idx):
+        if (not _TRACING_THREADS or _STATE.trace is _EVAL) and _TABLE[0] and self._dev is None:
+            if _basic_index(idx):
+                host = idx
+            else:
+                host = _host_index(idx)
+                if host is None:
+                    return slow(self, idx)
+            try:
+                out = self._val[host]
+            except IndexError:
+                return slow(self, idx)  # the full path raises xnp's message
+            if type(out) is not _NATIVE[0]:
+                return out  # one element: NumPy's scalar, as NumPy's indexing
+            return _wrap(out, self._weak)
+        return slow(self, idx)
+
+    return _served(getitem, slow, fast)

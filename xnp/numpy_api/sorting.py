@@ -332,7 +332,10 @@ def searchsorted(a, v, side="left", sorter=None):
     a : array_like, 1-D
         Sorted ascending in NumPy's order (NaN last), or any order with ``sorter``.
     v : array_like
-        Values to place; ``a`` and ``v`` are compared in their common (NEP 50) dtype.
+        Values to place; ``a`` and ``v`` are compared in their common dtype, a Python
+        scalar ``v`` being NumPy's array of it (its default dtype, strong), as NumPy
+        compares it: ``1e-50`` into float32 ``a`` compares in float64, ``300`` into int8
+        ``a`` in int64.
     side : {'left', 'right'}
         ``'left'``: the first suitable index (``a[i-1] < v <= a[i]``); ``'right'``:
         the last (``a[i-1] <= v < a[i]``).
@@ -348,6 +351,8 @@ def searchsorted(a, v, side="left", sorter=None):
 
     Raises
     ------
+    TypeError
+        ``side`` is not a str, or ``sorter`` does not hold integers.
     ValueError
         ``a`` is not 1-D, ``side`` is not ``'left'``/``'right'``, or ``sorter`` has
         the wrong shape or (concretely) an out-of-range index.

@@ -293,3 +293,22 @@ def test_scalar_results_pickle_and_have_numpy_attributes():
         assert pickle.loads(pickle.dumps(s)) == n
         assert s.dtype == n.dtype and s.shape == () and s.ndim == 0 and s.item() == n.item()
     assert a.item(1) == 1.0 and type(a.item(1)) is float  # .item() stays a Python scalar
+
+
+def test_scalar_types_are_subclasses_of_numpys_and_hash_as_them():
+    for name in ("bool_", "int8", "uint32", "int64", "float16", "float32", "float64",
+                 "complex64", "complex128"):
+        t, n = getattr(xnp, name), getattr(np, name)
+        assert t == n and hash(t) == hash(n) and {n: name}[t] == name
+        assert issubclass(t, n) and issubclass(n, t) and isinstance(n(1), t)
+        for base in (np.generic, np.number, np.integer, np.floating, np.complexfloating,
+                     float, int, complex):
+            assert issubclass(t, base) == issubclass(n, base), (name, base)
+    assert {np.float64: "d"}.get(xnp.arange(2.0).dtype.type) == "d"
+    assert xnp.float64.fromhex("0x1p1") == 2.0 and xnp.float64(2.5).as_integer_ratio() == (5, 2)
+
+    class Meters(xnp.float64):  # a user's subclass constructs its own instances, as NumPy's
+        pass
+
+    m = Meters(1.5)
+    assert type(m) is Meters and m == 1.5 and isinstance(m, np.float64)

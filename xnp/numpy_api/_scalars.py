@@ -68,10 +68,12 @@ NEVER_ZERO_D = frozenset("""
     broadcast_shapes save savez savez_compressed savetxt
 """.split())
 
-#: the ``Array`` methods that reduce (or may give a 0-d result) as NumPy's methods do
+#: the ``Array`` methods that reduce (or may give a 0-d result) as NumPy's methods do;
+#: ``@`` of two vectors is one (matmul takes no 0-d operand, so no 0-d array's state
+#: is concerned)
 SCALAR_METHODS = ("sum", "prod", "mean", "max", "min", "all", "any", "dot", "argmax",
                   "argmin", "clip", "var", "std", "round", "take", "trace", "searchsorted",
-                  "ptp", "conj", "conjugate", "choose")
+                  "ptp", "conj", "conjugate", "choose", "__matmul__", "__rmatmul__")
 
 _REBOUND_ON, _RESOLVE = core._REBOUND_ON, core._RESOLVE
 

@@ -46,27 +46,35 @@ newaxis = None
 
 
 class _ScalarMeta(type):
-    """Metaclass of xnp's scalar types: a dtype stand-in whose call is NumPy's scalar type's.
+    """Metaclass of xnp's scalar types: subclasses of NumPy's (``issubclass(xnp.float64,
+    np.floating)``, NumPy's class attributes), usable as dtypes, whose call is NumPy's.
 
     ``xnp.float64(1.5)`` is NumPy's ``np.float64(1.5)`` (and ``xnp.float64()`` its zero,
     ``xnp.int64("7")`` its parse); on a NumPy or xnp array it converts elementwise into an
     xnp array, a 0-d eager one giving the NumPy scalar, as NumPy's does; on a traced value,
     or on any value while a transformation traces, it is a conversion to the dtype, staged
-    (``xnp.float32(tracer)``; ``xnp.float64(2)`` inside ``jit`` is a tracer)."""
+    (``xnp.float32(tracer)``; ``xnp.float64(2)`` inside ``jit`` is a tracer). A user
+    subclass of one constructs its own instances, as a subclass of NumPy's does. NumPy's
+    scalars are instances (``isinstance(np.float64(1), xnp.float64)``) and NumPy's types
+    subclasses (``issubclass(np.float64, xnp.float64)``); equal to NumPy's type, hashing as
+    it (``{np.float64: ...}[xnp.float64]``)."""
 
     def __call__(cls, *args):
-        from xnp.numpy_api._scalars import scalar_result  # noqa: PLC0415
-        from xnp.numpy_api.creation import asarray  # noqa: PLC0415
-
+        if "_xnp_scalar_type" not in cls.__dict__:  # a user's subclass: NumPy's construction
+            return type.__call__(cls, *args)
         if len(args) == 1 and (isinstance(args[0], (core.Array, core.Tracer)) or (
                 core._TRACING_THREADS and core._STATE.trace is not core._BASE_TRACE)):
             # an array, or any value while this thread traces (staged, omnistaging: S-33)
-            return scalar_result(asarray(args[0], dtype=cls.dtype))
+            return _CONVERT[0](args[0], cls.dtype)
         out = cls.dtype.type(*args)
-        return asarray(out) if isinstance(out, np.ndarray) else out
+        return _CONVERT[0](out, cls.dtype) if type(out) is np.ndarray else out
 
     def __instancecheck__(cls, instance):
         return isinstance(instance, cls.dtype.type)
+
+    def __subclasscheck__(cls, sub):
+        return type.__subclasscheck__(cls, sub) or (
+            "_xnp_scalar_type" in cls.__dict__ and issubclass(sub, cls.dtype.type))
 
     def __eq__(cls, other):
         # Compares with anything without raising: a dtype, a scalar type or a dtype
@@ -83,16 +91,55 @@ class _ScalarMeta(type):
         return NotImplemented
 
     def __hash__(cls):
-        return hash(cls.dtype)
+        return hash(cls.dtype.type)  # as NumPy's type, which it equals
+
+    def mro(cls):
+        # C3 by identity: Python's own merge compares classes with ==, and an xnp scalar
+        # type equals the NumPy type it derives from, so a user's subclass would not build
+        seqs = [[cls]] + [list(b.__mro__) for b in cls.__bases__] + [list(cls.__bases__)]
+        out: list = []
+        while True:
+            seqs = [q for q in seqs if q]
+            if not seqs:
+                return out
+            for q in seqs:
+                head = q[0]
+                if not any(head is c for r in seqs for c in r[1:]):
+                    break
+            else:
+                raise TypeError(f"Cannot create a consistent method resolution order for "
+                                f"{cls.__name__}")
+            out.append(head)
+            seqs = [r[1:] if r[0] is head else r for r in seqs]
 
     def __repr__(cls):
+        if "_xnp_scalar_type" not in cls.__dict__:
+            return type.__repr__(cls)
         return f"<class 'xnp.{cls.__name__}'>"
 
 
+def _convert(x, dtype):
+    """``asarray(x, dtype)`` with NumPy's scalar rule: the scalar-type call's result."""
+    from xnp.numpy_api._scalars import scalar_result  # noqa: PLC0415  (imports this module)
+    from xnp.numpy_api.creation import asarray  # noqa: PLC0415
+
+    def convert(v, dt):
+        return scalar_result(asarray(v, dtype=dt))
+
+    _CONVERT[0] = convert
+    return convert(x, dtype)
+
+
+_CONVERT = [_convert]  # replaced by the bound converter on first use
+
+
 def _scalar_type(name: str, np_type) -> type:
-    return _ScalarMeta(name, (), {"dtype": np.dtype(np_type), "__doc__":
-                                  f"The {np.dtype(np_type).name} scalar type: `xnp.{name}(x)` "
-                                  f"is a 0-d {np.dtype(np_type).name} array; usable as a dtype."})
+    dt = np.dtype(np_type)
+    return _ScalarMeta(name, (dt.type,), {
+        # no __slots__, and a user's subclass of it cannot be laid out (CPython's check)
+        "dtype": dt, "_xnp_scalar_type": True, "__module__": "xnp", "__slots__": (), "__doc__":
+        f"The {dt.name} scalar type: `xnp.{name}(x)` is NumPy's {dt.name} scalar of `x` (an "
+        "xnp array for an array, staged under jit); usable as a dtype."})
 
 
 bool_ = _scalar_type("bool_", np.bool_)

@@ -305,7 +305,8 @@ class flatiter:
         b = self._base
         if type(b) is Array and not _holds_tracer(idx):
             out = b._value.flat[_host(idx)]
-            return Array(np.asarray(out), b._weak)
+            # one element is NumPy's scalar, as NumPy's flatiter gives (README, "Scalars")
+            return out if isinstance(out, np.generic) else Array(np.asarray(out), b._weak)
         return self._flat()[idx]
 
     def __setitem__(self, idx, value):

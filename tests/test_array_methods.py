@@ -108,3 +108,12 @@ def test_astype_order_lays_out_memory_as_numpy(order, dtype):
         got = xnp.jit(write_through_reshape)(xnp.asarray(X))
         np.testing.assert_array_equal(np.asarray(got), ref_b)
     np.testing.assert_array_equal(np.asarray(write_through_reshape(xnp.asarray(X))), ref_b)
+
+
+def test_in_operator_is_numpys_any_equal():
+    for data, value in (([[1.0, 2.0], [3.0, 4.0]], 3.0), ([[1.0, 2.0], [3.0, 4.0]], 5.0),
+                        (2, 2), ([np.nan], np.nan), ([1, 2], 2.0)):
+        n = np.asarray(data)
+        assert (value in xnp.asarray(n)) == (value in n)
+    with pytest.raises(xnp.errors.TracerBoolConversionError):
+        xnp.jit(lambda t: 1.0 in t)(np.ones(2))

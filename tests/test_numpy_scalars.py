@@ -312,3 +312,15 @@ def test_scalar_types_are_subclasses_of_numpys_and_hash_as_them():
 
     m = Meters(1.5)
     assert type(m) is Meters and m == 1.5 and isinstance(m, np.float64)
+
+
+@pytest.mark.parametrize("fname,x", [("real", 2.5), ("real", np.float32(2)), ("imag", 1 + 2j),
+                                     ("squeeze", np.float32(2)), ("transpose", np.float32(2)),
+                                     ("permute_dims", np.int8(3))])
+def test_shape_functions_of_a_scalar_give_numpys_result(fname, x):
+    # NumPy calls the scalar's own attribute/method: np.real(2.5) is the float 2.5
+    got, want = getattr(xnp, fname)(x), getattr(np, fname)(x)
+    assert type(got) is type(want) and got == want
+    assert type(xnp.reshape(np.int64(6), ())) is type(np.reshape(np.int64(6), ()))
+    # an array argument keeps NumPy's 0-d array result
+    assert type(getattr(xnp, fname)(xnp.asarray(x))) is xnp.ndarray

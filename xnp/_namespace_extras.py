@@ -21,12 +21,13 @@ import sys
 import warnings
 
 import numpy as np
-from numpy import (ScalarType, asmatrix, bmat, getbufsize, geterr, geterrcall, little_endian,
+from numpy import (ScalarType, asmatrix, getbufsize, geterr, geterrcall, little_endian,
                    matrix, memmap, sctypeDict, setbufsize, seterr, seterrcall, typecodes)
 
 from xnp import config
 from xnp.numpy_api import dtypes as _dtypes
 from xnp.numpy_api import manipulation
+from xnp.tracing.core import Array
 
 __all__ = [
     "seterr", "geterr", "seterrcall", "geterrcall", "getbufsize", "setbufsize",
@@ -35,6 +36,14 @@ __all__ = [
     "byte", "ubyte", "short", "ushort", "intc", "uintc", "long", "ulong", "longlong",
     "ulonglong", "uint",
 ]
+
+def bmat(obj, ldict=None, gdict=None):
+    """NumPy's ``numpy.bmat``: a ``numpy.matrix`` built from a string, nested sequences or
+    an array; an xnp array is read as its NumPy array (NumPy's bmat knows only ndarrays)."""
+    if isinstance(obj, Array):
+        obj = np.asarray(obj)
+    return np.bmat(obj, ldict, gdict)
+
 
 try:
     __version__ = importlib.metadata.version("xnp")

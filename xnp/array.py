@@ -492,6 +492,11 @@ def _len(self):
     return len(v)
 
 
+def _contains(self, value):
+    # NumPy's: (self == value).any(), so a 2-d array finds an element and a 0-d one works
+    return bool(_api.any(self == value))
+
+
 def _iter(self):
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
@@ -686,12 +691,13 @@ def _addressable_shards(self):
 # the eager protocols that read an array's value into Python or NumPy: on an array that
 # stands for a traced value (a buffer a grad/jvp/vmap function filled with one,
 # tracing/rebound.py) they are the tracer's, which raise the tracer's conversion error
-_CONCRETE_READS = ("__array__", "__bool__", "__int__", "__float__", "__complex__",
-                   "__index__", "item", "tolist", "tobytes", "__floor__", "__ceil__",
+_CONCRETE_READS = ("__array__", "__bool__", "__contains__", "__int__", "__float__",
+                   "__complex__", "__index__", "item", "tolist", "tobytes", "__floor__", "__ceil__",
                    "__trunc__", "__round__", "__dlpack__")
 
 
-_PYTHON_READS = {"__floor__": math.floor, "__ceil__": math.ceil, "__trunc__": math.trunc,
+_PYTHON_READS = {"__contains__": lambda t, v: bool((t == v).any()),  # bool() of a tracer
+                 "__floor__": math.floor, "__ceil__": math.ceil, "__trunc__": math.trunc,
                  "__round__": round}
 
 
@@ -717,7 +723,7 @@ def _concrete_read(name, fn):
 EAGER_PROTOCOLS = {
     "__repr__": _repr, "__str__": _str, "__format__": _format,
     "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array,
-    "__len__": _len, "__iter__": _iter, "__bool__": _bool, "__int__": _int, "__float__": _float,
+    "__len__": _len, "__iter__": _iter, "__contains__": _contains, "__bool__": _bool, "__int__": _int, "__float__": _float,
     "__complex__": _complex, "__index__": _index, "__hash__": None, "item": _item,
     "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
     "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,

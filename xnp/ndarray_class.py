@@ -144,9 +144,16 @@ def view_as_type(x, dtype, cls):
         dtype, cls = None, dtype
     if cls is None:
         cls = type(x)
+    if (isinstance(cls, type) and issubclass(cls, np.ndarray) and cls is not np.ndarray
+            and not isinstance(x, Tracer)):
+        # a NumPy subclass (numpy.ma.MaskedArray, numpy.matrix, ...): NumPy's view of the
+        # eager array's memory (writes reach it), as numpy.ndarray.view gives; a plain
+        # numpy.ndarray is np.asarray(x)'s, not a view casting of an xnp array
+        host = x._writable_value() if type(x) is Array else np.asarray(x)
+        return host.view(cls) if dtype is None else host.view(dtype, cls)
     if not (isinstance(cls, type) and issubclass(cls, Array)):
-        raise TypeError(f"xnp.ndarray.view: `type` must be xnp.ndarray or a subclass of it, "
-                        f"got {cls!r}")
+        raise TypeError(f"xnp.ndarray.view: `type` must be xnp.ndarray or a subclass of it "
+                        f"(or of numpy.ndarray, for NumPy's view), got {cls!r}")
     if isinstance(x, Tracer):
         if cls is Array:
             return x.view(dtype)

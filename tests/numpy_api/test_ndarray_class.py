@@ -478,3 +478,13 @@ def test_fortran_arrays_under_jit_have_right_values_and_c_layout():
     assert bool(inside) is True  # the layout is modelled inside the function
     r = xnp.jit(lambda v: xnp.asfortranarray(v).reshape(-1, order="A"))(xnp.asarray(a))
     np.testing.assert_array_equal(np.asarray(r), np.asfortranarray(a).reshape(-1, order="A"))
+
+
+def test_view_as_a_numpy_subclass_is_numpys_view_of_the_memory():
+    a = xnp.asarray([1.0, 2.0, 3.0])
+    m = a.view(np.ma.MaskedArray)
+    assert type(m) is np.ma.MaskedArray
+    m[0] = 9.0  # a view: the write reaches the xnp array
+    assert np.asarray(a).tolist() == [9.0, 2.0, 3.0]
+    for fn in (np.ma.zeros_like, np.ma.ones_like, np.ma.squeeze, np.ma.unique):
+        assert repr(fn(a)) == repr(fn(np.asarray(a)))

@@ -182,3 +182,18 @@ def test_mapdomain_and_errors():
     import xnp.polynomial.hermite_e as He  # the submodules import as NumPy's do
 
     assert He.hermeval is xnp.polynomial.hermite_e.hermeval
+
+
+def test_poly1d_value_and_repr_are_numpys():
+    for coeffs in ([1, 2, 3], [1.5, 2.0], [2]):
+        p, q = xnp.poly1d(coeffs), np.poly1d(coeffs)
+        assert repr(p) == repr(q) and repr(p.deriv()) == repr(q.deriv())
+        assert repr(p(2)) == repr(q(2))  # NumPy's scalar at a scalar point
+        np.testing.assert_array_equal(np.asarray(p(xnp.asarray([1, 2]))), q(np.array([1, 2])))
+    assert float(xnp.jit(lambda t: xnp.poly1d([1, 2, 3])(t))(2.0)) == 11.0
+
+
+def test_bmat_of_an_xnp_array_is_numpys_matrix():
+    m = np.arange(4.0).reshape(2, 2)
+    got = xnp.bmat(xnp.asarray(m))
+    assert type(got) is np.matrix and (got == np.bmat(m)).all()

@@ -68,6 +68,11 @@ NEVER_ZERO_D = frozenset("""
     broadcast_shapes save savez savez_compressed savetxt
 """.split())
 
+#: of ARRAY_RESULTS, those that give NumPy's own result for a scalar argument (NumPy calls
+#: the scalar's attribute or method: np.real(2.5) is the float 2.5, np.squeeze(np.float32(2))
+#: the np.float32): eagerly the same NumPy function on it
+SCALAR_KEEPING = frozenset("real imag squeeze transpose permute_dims reshape".split())
+
 #: the ``Array`` methods that reduce (or may give a 0-d result) as NumPy's methods do;
 #: ``@`` of two vectors is one (matmul takes no 0-d operand, so no 0-d array's state
 #: is concerned)
@@ -149,6 +154,27 @@ def scalar_function(fn):
     return new
 
 
+_PY_NUMBERS = (bool, int, float, complex)
+
+
+def _keeping_scalars(fn, np_fn):
+    """``fn``, but NumPy's ``np_fn`` on a Python or NumPy scalar first argument eagerly."""
+
+    @functools.wraps(fn)
+    def call(x, *args, **kwargs):
+        if (type(x) in _PY_NUMBERS or isinstance(x, np.generic)) and (
+                not _TRACING[0] or core._STATE.trace is core._BASE_TRACE):
+            return np_fn(x, *args, **kwargs)
+        return fn(x, *args, **kwargs)
+
+    call._scalar_rule = True
+    call._scalar_rule_of = fn
+    return call
+
+
+_TRACING = [core._TRACING_THREADS]
+
+
 def _named(new, fn, module: str, name: str):
     new.__module__ = module
     if getattr(fn, "__qualname__", name) != name:
@@ -166,6 +192,12 @@ def install(namespace: dict, names, reference=None, *,
     alone."""
     from xnp.numpy_api.ufunc import ufunc  # noqa: PLC0415  (the ufunc module imports this one)
 
+    for name in SCALAR_KEEPING & set(names):
+        obj = namespace.get(name)
+        if obj is not None and not getattr(obj, "_scalar_rule", False) and (
+                reference is not None and hasattr(reference, name)):
+            namespace[name] = _named(_keeping_scalars(obj, getattr(reference, name)), obj,
+                                     namespace["__name__"], name)
     done: dict = {}  # a function -> its replacement, shared by its aliases
     module = namespace["__name__"]
     for name in names:

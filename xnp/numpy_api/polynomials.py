@@ -23,6 +23,7 @@ from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._index_core import _concrete
+from xnp.numpy_api._scalars import scalar_result
 from xnp.numpy_api._util import asarray_for, default_float, promote_to, result_dtype
 from xnp.numpy_api.convolve import convolve
 from xnp.tracing import core, errors
@@ -445,8 +446,8 @@ class poly1d:  # noqa: N801  (NumPy's name)
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self._coeffs, dtype=dtype)
 
-    def __repr__(self):
-        return f"poly1d({np.asarray(self._coeffs)!r})"
+    def __repr__(self):  # NumPy's: the coefficients' array repr without "array(" and ")"
+        return f"poly1d({repr(np.asarray(self._coeffs))[6:-1]})"
 
     def __str__(self):
         # NumPy's two-line layout (exponents above the terms), from the concrete
@@ -457,8 +458,8 @@ class poly1d:  # noqa: N801  (NumPy's name)
         return self.order
 
     def __call__(self, val):
-        if not isinstance(val, poly1d):
-            return polyval(self._coeffs, val)
+        if not isinstance(val, poly1d):  # NumPy's scalar at a scalar point (README, "Scalars")
+            return scalar_result(polyval(self._coeffs, val))
         out = poly1d([0])  # composition p(q): Horner's scheme on polynomials
         for i in range(self.order + 1):
             out = out * val + poly1d(self._coeffs[i:i + 1])

@@ -432,7 +432,10 @@ class poly1d:  # noqa: N801  (NumPy's name)
         host = _concrete(c)
         if host is not None:
             nz = np.nonzero(host)[0]
-            c = c[int(nz[0]):] if nz.size else c[-1:] * 0
+            if not host.size:  # no coefficients: the zero polynomial [0], as NumPy's
+                c = core.lift(np.zeros(1, host.dtype))
+            else:
+                c = c[int(nz[0]):] if nz.size else c[-1:] * 0
         self._coeffs = c
         self._variable = variable or "x"
 

@@ -215,3 +215,33 @@ def test_apply_along_axis_zero_iteration_dims_and_over_axes():
     check_vs_numpy(lambda m, x: m.apply_over_axes(lambda a, ax: m.sum(a, ax, keepdims=True), x,
                                                   -1), x)
     check_vs_numpy(lambda m, x: m.apply_over_axes(lambda a, ax: a.sum(), x, [1]), x)
+
+
+def test_apply_along_axis_eagerly_calls_func1d_per_slice_as_numpy():
+    # eagerly NumPy's loop: func1d may mask, branch and convert; under jit it is traced
+    a = np.array([[1.0, -2.0], [3.0, 4.0]])
+    calls = []
+
+    def masked_sum(r):
+        calls.append(type(r))
+        return r[r > 0].sum()
+
+    for fn, axis in ((masked_sum, 1), (lambda r: float(r[0]) * 2, 0),
+                     (lambda r: sorted(r)[:1], 1), (lambda r: r * 2 if r[0] > 0 else -r, 1)):
+        calls.clear()
+        got = xnp.apply_along_axis(fn, axis, xnp.asarray(a))
+        want = np.apply_along_axis(fn, axis, a)
+        assert type(got) is xnp.ndarray and got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    calls.clear()
+    xnp.apply_along_axis(masked_sum, 1, xnp.asarray(a))
+    assert calls == [xnp.ndarray, xnp.ndarray]  # once per row, on xnp arrays
+    out = xnp.jit(lambda t: xnp.apply_along_axis(lambda r: r.sum() * 2, 1, t))(a)
+    np.testing.assert_array_equal(np.asarray(out), a.sum(1) * 2)
+
+
+def test_vectorize_with_a_signature_masks_eagerly():
+    a = np.array([[1.0, -2.0], [3.0, 4.0]])
+    for m in (np, xnp):
+        v = m.vectorize(lambda r: r[r > 0].sum(), signature="(n)->()")
+        np.testing.assert_array_equal(np.asarray(v(m.asarray(a))), [1.0, 7.0])

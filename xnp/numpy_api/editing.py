@@ -589,10 +589,13 @@ def trim_zeros(filt, trim="fb", axis=None):
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """Apply ``func1d`` to the 1-D slices of ``arr`` along ``axis`` (``numpy.apply_along_axis``).
 
-    Implemented with ``xnp.vmap``: ``func1d`` is traced once on a 1-D slice and must
-    be written with xnp operations (no Python branching on values). The result's
-    dims replace ``axis``: shape ``arr.shape[:axis] + r.shape + arr.shape[axis+1:]``
-    for a per-slice result ``r``; dtype that of ``r``.
+    Eagerly NumPy's: ``func1d`` is called once per slice (an xnp array viewing it), so it
+    may branch on values, convert them or mask with them, and its results are stacked as
+    NumPy stacks them. Under a transformation (``jit``, ``vmap``, ``grad``) ``func1d`` is
+    traced once on a 1-D slice with ``xnp.vmap`` and must be written with xnp operations.
+    The result's dims replace ``axis``: shape
+    ``arr.shape[:axis] + r.shape + arr.shape[axis+1:]`` for a per-slice result ``r``;
+    dtype that of ``r``.
 
     Raises
     ------
@@ -600,6 +603,13 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
         An iteration dimension (not ``axis``) has length 0, as NumPy.
     """
     arr = _mn._asarray("apply_along_axis", arr, "arr")
+    if type(arr) is core.Array and type(core.current_trace()) is core.EvalTrace:
+        def row_call(row, *a, **kw):  # NumPy's slice as an xnp array, the result as NumPy's
+            out = func1d(core.Array(row), *a, **kw)
+            return np.asarray(out) if isinstance(out, core.Array) else out
+
+        return _mn._asarray("apply_along_axis", np.apply_along_axis(
+            row_call, axis, arr._value, *args, **kwargs), "arr")
     nd = _aval(arr).ndim
     axis = normalize_axis("apply_along_axis", axis, nd)
     moved = _mn.moveaxis(arr, axis, -1)

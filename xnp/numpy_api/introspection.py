@@ -153,7 +153,7 @@ def _otypes(otypes):
 
 #: what a Python branch / conversion on a traced value raises inside ``vmap``
 _TRACER_ERRORS = (errors.ConcretizationTypeError, errors.TracerIntegerConversionError,
-                  errors.TracerArrayConversionError)
+                  errors.TracerArrayConversionError, errors.NonConcreteBooleanIndexError)
 
 
 def _apply(call, flat, loop, count, otypes):

@@ -778,3 +778,21 @@ def test_float_power_dtype_keyword_needs_a_double_loop(dtype):
         return
     check_vs_numpy(lambda xp, v: xp.float_power(v, 2, dtype=dtype), x)
     assert ref.dtype == dtype
+
+
+@pytest.mark.parametrize("shape,out_shape", [((), (2,)), ((3,), (2, 3)), ((1, 3), (2, 3))])
+def test_ufunc_result_broadcasts_into_out_as_numpy(shape, out_shape):
+    # the output takes part in NumPy's broadcasting: a smaller result fills a larger out
+    x = np.linspace(0.5, 1.5, int(np.prod(shape))).reshape(shape)
+    for fn in (np.sin, np.negative, lambda v, out: np.add(v, 1.0, out=out)):
+        want = np.zeros(out_shape)
+        fn(x, out=want)
+        got = xnp.zeros(out_shape)
+        xfn = {np.sin: xnp.sin, np.negative: xnp.negative}.get(fn)
+        r = (xfn(xnp.asarray(x), out=got) if xfn is not None
+             else xnp.add(xnp.asarray(x), 1.0, out=got))
+        assert r is got
+        np.testing.assert_array_equal(np.asarray(got), want)
+        jitted = xnp.jit(lambda v, o: (xfn or (lambda a, out: xnp.add(a, 1.0, out=out)))(
+            v, out=o))(x, np.zeros(out_shape))
+        np.testing.assert_array_equal(np.asarray(jitted), want)

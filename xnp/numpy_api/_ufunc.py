@@ -148,7 +148,25 @@ def _finish(fname, res, out, where, casting="same_kind"):
     elif casting != "same_kind":
         target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
         res = _out_cast(fname, res, target, casting)
-    return write_out(fname, out, res)
+    return write_out(fname, out, _to_out_shape(res, out))
+
+
+def _to_out_shape(res, out):
+    """``res`` broadcast to ``out``'s shape where it broadcasts there (NumPy's ufuncs take
+    the output into their broadcasting: ``np.sin(0-d, out=zeros(2))`` fills ``out``);
+    otherwise unchanged, for ``write_out`` to word the mismatch."""
+    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    shape = getattr(target, "shape", None)
+    rshape = core.aval_of(res).shape
+    if shape is None or tuple(shape) == rshape:
+        return res
+    try:
+        if np.broadcast_shapes(rshape, tuple(shape)) != tuple(shape):
+            return res
+    except ValueError:
+        return res
+    return lax.broadcast_in_dim(res, tuple(shape),
+                                tuple(range(len(shape) - len(rshape), len(shape))))
 
 
 def _out_cast(fname, res, out, casting):

@@ -757,6 +757,7 @@ def install() -> None:
     # `repr(type(a))` (<class 'xnp.ndarray'>) and pickling name xnp.ndarray (is Array)
     Array.__name__ = Array.__qualname__ = "ndarray"
     Array.__module__ = "xnp"
+    host_arrays.HostArray.__name__ = "ndarray"  # strings, dates, ...: NumPy's name too
     for cls in (Array, Tracer):
         for name, member in shared_members().items():
             setattr(cls, name, member)

@@ -245,3 +245,9 @@ def test_vectorize_with_a_signature_masks_eagerly():
     for m in (np, xnp):
         v = m.vectorize(lambda r: r[r > 0].sum(), signature="(n)->()")
         np.testing.assert_array_equal(np.asarray(v(m.asarray(a))), [1.0, 7.0])
+
+
+def test_apply_along_axis_of_a_vector_is_a_0d_array_as_numpy():
+    got = xnp.apply_along_axis(np.sum, 0, xnp.asarray([1.0, 2.0]))
+    want = np.apply_along_axis(np.sum, 0, np.array([1.0, 2.0]))
+    assert isinstance(got, xnp.ndarray) and got.ndim == want.ndim == 0 and float(got) == 3.0

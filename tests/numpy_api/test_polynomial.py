@@ -197,3 +197,15 @@ def test_bmat_of_an_xnp_array_is_numpys_matrix():
     m = np.arange(4.0).reshape(2, 2)
     got = xnp.bmat(xnp.asarray(m))
     assert type(got) is np.matrix and (got == np.bmat(m)).all()
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_evaluation_at_a_scalar_point_is_numpys_scalar(module):
+    npm, xm = _mods(module)
+    name = f"{_bases.BASES[module].prefix}val"
+    want = getattr(npm, name)(0.3, C1)
+    got = getattr(xm, name)(0.3, C1)
+    assert type(got) is type(want) and np.isclose(got, want, rtol=RTOL)
+    assert isinstance(getattr(xm, name)(xnp.asarray(X), C1), xnp.ndarray)
+    assert repr(xnp.polynomial.polynomial.polyvalfromroots(2.0, [1.0, 3.0])) == repr(
+        np.polynomial.polynomial.polyvalfromroots(2.0, [1.0, 3.0]))

@@ -55,6 +55,7 @@ ARRAY_RESULTS = frozenset("""
     reshape expand_dims moveaxis swapaxes rollaxis matrix_transpose tensordot
     atleast_1d atleast_2d atleast_3d copyto place put putmask fill_diagonal
     load loadtxt genfromtxt fromfile fromstring fromiter fromregex fromfunction
+    apply_along_axis apply_over_axes
 """.split())
 
 #: public functions whose result is never 0-d (or never an array): they keep no wrapper

@@ -24,6 +24,7 @@ import numpy.polynomial as _np_poly
 from numpy.polynomial._polybase import ABCPolyBase
 
 from xnp.numpy_api import creation
+from xnp.numpy_api._scalars import scalar_function
 from xnp.polynomial import _bases
 from xnp.tracing.core import Tracer
 
@@ -196,8 +197,8 @@ def _make_module(module: str, basis) -> types.ModuleType:
         if name.startswith("_"):
             continue
         value = getattr(np_mod, name)
-        if name in traced:
-            value = traced[name]
+        if name in traced:  # with NumPy's scalar rule: a scalar point gives NumPy's scalar
+            value = _named(scalar_function(traced[name]), module, name, traced[name].__doc__)
         elif isinstance(value, type) and issubclass(value, ABCPolyBase) and \
                 value is not ABCPolyBase:
             value = _make_class(value, traced[f"{basis.prefix}val"])

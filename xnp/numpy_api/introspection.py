@@ -15,6 +15,7 @@ import re
 import numpy as np
 
 from xnp import lax
+from xnp.numpy_api._scalars import scalar_result
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, is_xnp, normalize_axes
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
@@ -151,6 +152,8 @@ def _otypes(otypes):
     return [canonical_dtype(np.dtype(t)) for t in otypes]
 
 
+_HOST_OTYPES = ["host"]  # otypes of dtypes XLA lacks: NumPy's vectorize does the call
+
 #: what a Python branch / conversion on a traced value raises inside ``vmap``
 _TRACER_ERRORS = (errors.ConcretizationTypeError, errors.TracerIntegerConversionError,
                   errors.TracerArrayConversionError, errors.NonConcreteBooleanIndexError)
@@ -176,14 +179,19 @@ def _apply(call, flat, loop, count, otypes):
     except _TRACER_ERRORS:
         if not eager:
             raise
+    except TypeError:  # hash(), a dict lookup, ... of a traced element: NumPy's loop, eagerly
+        if not eager:  # (a genuine error of pyfunc is raised again by its first call below)
+            raise
     else:
         if not eager or count == 0 or _agrees(
-                call(*(lax.index_in_dim(f, 0, keepdims=False) for f in flat)), mapped):
+                call(*(scalar_result(lax.index_in_dim(f, 0, keepdims=False)) for f in flat)),
+                mapped):
             return mapped
     if count == 0:  # nothing to call; NumPy returns one empty array per otype
         empty = tuple(lax.broadcast_in_dim(core.lift(np.zeros((), dt)), (0,), ()) for dt in otypes)
         return empty[0] if len(empty) == 1 else empty
-    rows = [call(*(lax.index_in_dim(f, i, keepdims=False) for f in flat))
+    # as NumPy's loop: each element a NumPy scalar (a core-dimension slice an xnp array)
+    rows = [call(*(scalar_result(lax.index_in_dim(f, i, keepdims=False)) for f in flat))
             for i in range(count)]
     single = not isinstance(rows[0], tuple)
     rows = [(r,) if single else r for r in rows]
@@ -255,7 +263,10 @@ class vectorize:
             raise TypeError(f"xnp.vectorize: `pyfunc` must be callable, got {pyfunc!r}")
         self.pyfunc = pyfunc
         self.otypes = otypes
-        self._otypes = _otypes(otypes)
+        try:
+            self._otypes = _otypes(otypes)
+        except errors.HostDtypeError:  # object/str outputs: NumPy's vectorize (eagerly)
+            self._otypes = _HOST_OTYPES
         self.excluded = set() if excluded is None else set(excluded)
         self.cache = cache
         self.signature = signature
@@ -267,6 +278,10 @@ class vectorize:
             (func,) = args
             return vectorize(func, self.otypes, None, self.excluded, self.cache, self.signature)
         try:
+            if self._otypes is _HOST_OTYPES:
+                dt = np.dtype(object)
+                raise errors.HostDtypeError(errors.host_dtype_message(
+                    "xnp.vectorize: `otypes`", dt), dt)
             return self._call(args, kwargs)
         except errors.HostDtypeError:
             # strings, dates, objects ... in or out: NumPy's vectorize, eagerly only

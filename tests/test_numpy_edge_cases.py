@@ -237,8 +237,8 @@ def test_array_view_unsupported(args, error):
 def test_vectorize_of_python_only_functions_is_numpys_loop_eagerly():
     # hashing, dict lookups and object outputs of each element: NumPy's per-element calls
     a = np.array([1.0, 2.0, 3.0])
-    for fn, kw in ((lambda x: {1.0: 10.0}.get(x, -1.0), {}), (lambda x: 1.0 if x in {1.0} else 0.0, {}),
-                   (str, {"otypes": [object]})):
+    for fn, kw in ((lambda x: {1.0: 10.0}.get(x, -1.0), {}),
+                   (lambda x: 1.0 if x in {1.0} else 0.0, {}), (str, {"otypes": [object]})):
         want = np.vectorize(fn, **kw)(a)
         got = xnp.vectorize(fn, **kw)(xnp.asarray(a))
         assert np.asarray(got).tolist() == want.tolist() and np.asarray(got).dtype == want.dtype

@@ -723,7 +723,8 @@ def _concrete_read(name, fn):
 EAGER_PROTOCOLS = {
     "__repr__": _repr, "__str__": _str, "__format__": _format,
     "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array,
-    "__len__": _len, "__iter__": _iter, "__contains__": _contains, "__bool__": _bool, "__int__": _int, "__float__": _float,
+    "__len__": _len, "__iter__": _iter, "__contains__": _contains, "__bool__": _bool,
+    "__int__": _int, "__float__": _float,
     "__complex__": _complex, "__index__": _index, "__hash__": None, "item": _item,
     "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
     "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,

@@ -56,8 +56,8 @@ class _ScalarMeta(type):
     (``xnp.float32(tracer)``; ``xnp.float64(2)`` inside ``jit`` is a tracer). A user
     subclass of one constructs its own instances, as a subclass of NumPy's does. NumPy's
     scalars are instances (``isinstance(np.float64(1), xnp.float64)``) and NumPy's types
-    subclasses (``issubclass(np.float64, xnp.float64)``); equal to NumPy's type, hashing as
-    it (``{np.float64: ...}[xnp.float64]``)."""
+    subclasses (``issubclass(np.float64, xnp.float64)``); equal to NumPy's type and dtype,
+    hashing as the dtype (``{np.dtype("float64"): ...}[xnp.float64]``)."""
 
     def __call__(cls, *args):
         if "_xnp_scalar_type" not in cls.__dict__:  # a user's subclass: NumPy's construction
@@ -91,7 +91,10 @@ class _ScalarMeta(type):
         return NotImplemented
 
     def __hash__(cls):
-        return hash(cls.dtype.type)  # as NumPy's type, which it equals
+        # as its NumPy dtype (the Array API's dtype objects are looked up with x.dtype:
+        # {xp.float64: ...}[x.dtype]); NumPy's type and dtype, both equal to it, hash
+        # differently in NumPy itself, and the dtype is what keys such tables
+        return hash(cls.dtype)
 
     def mro(cls):
         # C3 by identity: Python's own merge compares classes with ==, and an xnp scalar

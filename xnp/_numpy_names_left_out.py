@@ -51,6 +51,10 @@ _SIGNATURE_DEVIATIONS = {
     "ufunc keywords (where, casting, ...) on ndarray.clip: not yet": """
         ndarray.clip
     """,
+    "NumPy's text signature of a two-output ufunc shows one positional `out`; NumPy and xnp "
+    "take the two outputs positionally (out1, out2) or as the keyword out=(out1, out2)": """
+        divmod frexp modf
+    """,
     "the Array API standard makes x positional-only in the unique_* functions": """
         unique_all unique_counts unique_inverse unique_values
     """,

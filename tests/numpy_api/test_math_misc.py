@@ -130,9 +130,15 @@ def test_dtype_keyword_selects_numpys_loop(fname, args, dtype, casting):
 
 
 @pytest.mark.parametrize("fname", ["modf", "frexp"])
-def test_two_output_ufuncs_reject_where(fname):
-    with pytest.raises(NotImplementedError, match=f"xnp.{fname}: `where="):
-        getattr(xnp, fname)(xnp.ones(3), where=xnp.asarray([True, False, True]))
+def test_two_output_ufuncs_where_without_out(fname):
+    # NumPy's values where the mask holds; elsewhere NumPy leaves memory uninitialised and
+    # xnp gives zeros (as for every ufunc's where= without out=)
+    x = np.array([1.5, -2.25, 8.0])
+    mask = np.array([True, False, True])
+    got = getattr(xnp, fname)(xnp.asarray(x), where=xnp.asarray(mask))
+    for g, w in zip(got, getattr(np, fname)(x)):
+        np.testing.assert_array_equal(np.asarray(g)[mask], w[mask])
+        assert (np.asarray(g)[~mask] == 0).all()
 
 
 def test_integer_only_errors():
@@ -280,3 +286,37 @@ def test_ldexp_of_bools_uses_numpys_half_loop():
     b = np.array([True, False, True])
     check_vs_numpy(lambda xp, a, k: xp.ldexp(a, k), b, b)
     check_vs_numpy(lambda xp, a, k: xp.ldexp(a, k), np.array([1.5, -2.0]), np.array([True, False]))
+
+
+@pytest.mark.parametrize("name,args", [("modf", ()), ("frexp", ()), ("divmod", (2.0,))])
+def test_two_output_ufuncs_write_out_pairs_as_numpy(name, args):
+    # positional out1, out2; out=(out1, out2); None entries; where=; 0-d outs returned
+    # as given; both forms at once raise TypeError
+    x = np.array([1.5, -2.25, 8.0])
+    xf, nf = getattr(xnp, name), getattr(np, name)
+    dt2 = np.int32 if name == "frexp" else np.float64
+    for form in ("positional", "keyword", "partial", "where"):
+        n_out = (np.ones(3), np.ones(3, dt2))
+        x_out = (xnp.ones(3), xnp.ones(3, dt2))
+        if form == "positional":
+            want, got = nf(x, *args, *n_out), xf(xnp.asarray(x), *args, *x_out)
+        elif form == "keyword":
+            want, got = nf(x, *args, out=n_out), xf(xnp.asarray(x), *args, out=x_out)
+        elif form == "partial":
+            want = nf(x, *args, out=(None, n_out[1]))
+            got = xf(xnp.asarray(x), *args, out=(None, x_out[1]))
+        else:
+            want = nf(x, *args, out=n_out, where=x > 0)
+            got = xf(xnp.asarray(x), *args, out=x_out, where=xnp.asarray(x) > 0)
+        for g, w, o in zip(got, want, x_out):
+            np.testing.assert_array_equal(np.asarray(g), w)
+            if form != "partial" or o is x_out[1]:
+                assert g is o
+    z = (xnp.zeros(()), xnp.zeros((), dt2))
+    r = xf(xnp.asarray(1.5), *args, *z)
+    assert r[0] is z[0] and r[1] is z[1]
+    with pytest.raises(TypeError, match="both a positional and keyword"):
+        xf(xnp.asarray(x), *args, xnp.ones(3), None, out=(xnp.ones(3), None))
+    jitted = xnp.jit(lambda v, a, b: xf(v, *args, a, b))(x, np.zeros(3), np.zeros(3, dt2))
+    for g, w in zip(jitted, nf(x, *args)):
+        np.testing.assert_array_equal(np.asarray(g), w)

@@ -103,14 +103,14 @@ def scalar_result(out):
 
 def _kept(args, kwargs, out) -> bool:
     """Whether a 0-d ``out`` is returned as it is: it is one of the call's own arguments
-    (an ``out=`` array, given by keyword or position, or an input returned unchanged), or
-    an argument is an instance of a user subclass of ``xnp.ndarray``, whose
-    ``__array_wrap__`` decides (NumPy's subclass protocol, ``xnp/ndarray_class.py``)."""
-    for a in args:
+    (an ``out=`` array, given by keyword or position, alone or in the ``out`` tuple, or an
+    input returned unchanged), or an argument is an instance of a user subclass of
+    ``xnp.ndarray``, whose ``__array_wrap__`` decides (NumPy's subclass protocol,
+    ``xnp/ndarray_class.py``)."""
+    for a in (*args, *kwargs.values()):
         if a is out or (isinstance(a, Array) and a._user_subclass):
             return True
-    for a in kwargs.values():
-        if a is out or (isinstance(a, Array) and a._user_subclass):
+        if type(a) is tuple and any(o is out for o in a):
             return True
     return False
 
@@ -121,6 +121,9 @@ def _with_rule(fn):
         out = fn(*args, **kwargs)
         if type(out) is Array and out.ndim == 0 and _kept(args, kwargs, out):
             return out
+        if type(out) is tuple:  # several outputs (divmod, modf, frexp): each by the rule
+            return tuple([o if type(o) is Array and o.ndim == 0 and _kept(args, kwargs, o)
+                          else scalar_result(o) for o in out])
         return scalar_result(out)
 
     call.__dict__.pop("_fast_decorator", None)

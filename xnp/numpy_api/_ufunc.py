@@ -279,3 +279,19 @@ def _signbit_float(x):
     """The sign bit of a floating ``x`` (True for -0.0 and negative NaNs), via its bits."""
     bits = lax.bitcast_convert_type(x, np.dtype(f"i{_dtype_of(x).itemsize}"))
     return lax.lt(bits, _zero_like_dtype(bits))
+
+
+def two_outs(fname: str, out1, out2, out):
+    """The two outputs of a two-output ufunc: NumPy's positional ``out1, out2`` or the
+    keyword ``out=(out1, out2)`` (``None`` entries: new arrays); ``TypeError`` for both
+    forms at once or a malformed ``out``."""
+    if out is None:
+        out = (None, None)
+    if out1 is not None or out2 is not None:
+        if not isinstance(out, tuple) or any(o is not None for o in out):
+            raise TypeError(f"xnp.{fname}: cannot specify 'out' as both a positional and "
+                            "keyword argument")
+        out = (out1, out2)
+    if not isinstance(out, tuple) or len(out) != 2:
+        raise TypeError(f"xnp.{fname}: `out` must be a tuple of two arrays (or None)")
+    return out

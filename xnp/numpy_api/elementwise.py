@@ -46,7 +46,7 @@ from xnp.numpy_api._ufunc import (
     _INT8,
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
     _complex_has_nan, _copy, _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan,
-    _reject, _scalar, _truth, _unary, _zero_like_dtype,
+    _reject, _scalar, _truth, _unary, _zero_like_dtype, two_outs,
 )
 
 __all__ = [
@@ -236,18 +236,17 @@ def fmod(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
     return _finish("fmod", lax.rem(a, b), out, where, casting)
 
 
-def divmod(x1, x2, /, out=(None, None), *, where=True, casting="same_kind", order="K",  # noqa: A001
-           dtype=None, subok=True, signature=None):
+def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None), where=True,  # noqa: A001
+           casting="same_kind", order="K", dtype=None, subok=True, signature=None):
     """``(floor_divide(x1, x2), remainder(x1, x2))``, sharing the work.
 
-    ``out``: a pair of arrays (or ``(None, None)``).
+    ``out1, out2`` positionally, or ``out=(out1, out2)`` (``None`` entries: new arrays).
     """
     _extras("divmod", casting, order, subok, signature)
+    if isinstance(out1, tuple) and out2 is None:  # the pair given positionally
+        out1, out = None, out1
     q, r = _floor_divmod("divmod", x1, x2, dtype, casting, True, True)
-    if out is None:
-        out = (None, None)
-    if not isinstance(out, tuple) or len(out) != 2:
-        raise TypeError("xnp.divmod: `out` must be a tuple of two arrays (or None)")
+    out = two_outs("divmod", out1, out2, out)
     return (_finish("divmod", q, out[0], where, casting),
             _finish("divmod", r, out[1], where, casting))
 

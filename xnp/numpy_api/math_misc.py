@@ -205,17 +205,17 @@ def _pow2(k, dt):
     return lax.bitcast_convert_type(bits, dt)
 
 
-def frexp(x, /, out=(None, None), *, where=True, casting="same_kind", order="K", dtype=None,
-          subok=True, signature=None):
+def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="same_kind",
+          order="K", dtype=None, subok=True, signature=None):
     """Split ``x`` into mantissa and exponent, ``x = m * 2**e`` with ``0.5 <= |m| < 1``
     (``numpy.frexp``); exact, with integer operations on the bit pattern (subnormals
     included, also where XLA flushes subnormal floats to zero). 0, inf and NaN
     give ``(x, 0)``. Returns ``(mantissa, exponent)``: the float dtype of ``x`` (ints as
-    NumPy's float loops) and int32. ``out``/``where`` are not supported; ``dtype=`` raises
-    ``TypeError``, as NumPy's (no loop gives both outputs one dtype)."""
+    NumPy's float loops) and int32. ``out1, out2`` (or ``out=(out1, out2)``) and ``where``
+    as NumPy's ufuncs; ``dtype=`` raises ``TypeError``, as NumPy's (no loop gives both
+    outputs one dtype)."""
     _extras("frexp", casting, order, subok, signature)
-    check_unsupported("frexp", out=(out, (None, None), "frexp returns new arrays"),
-                      where=(where, True, "frexp returns new arrays"))
+    outs = _uf.two_outs("frexp", out1, out2, out)
     if dtype is not None:
         raise TypeError(f"xnp.frexp: no loop for dtype={np.dtype(dtype)}: the mantissa is a "
                         "float and the exponent an int32 array")
@@ -246,7 +246,8 @@ def frexp(x, /, out=(None, None), *, where=True, casting="same_kind", order="K",
     special = lax.or_(lax.eq(v, _const(0, dt)), lax.not_(lax.is_finite(v)))
     m = lax.select_n(special, m, v)
     e = lax.select_n(special, e, lax.mul(e, _const(0, i32)))
-    return m, e
+    return (_finish("frexp", m, outs[0], where, casting),
+            _finish("frexp", e, outs[1], where, casting))
 
 
 def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
@@ -280,18 +281,19 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     return _finish("ldexp", res, out, where, casting)
 
 
-def modf(x, /, out=(None, None), *, where=True, casting="same_kind", order="K", dtype=None,
-         subok=True, signature=None):
+def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="same_kind",
+         order="K", dtype=None, subok=True, signature=None):
     """Fractional and integral parts, both with the sign of ``x`` (``numpy.modf``):
     ``(x - trunc(x), trunc(x))``; for ±inf ``(±0, ±inf)``. Float dtype as NumPy's loops.
-    ``dtype=`` casts ``x`` (``casting`` checked); ``out``/``where`` are not supported."""
+    ``dtype=`` casts ``x`` (``casting`` checked); ``out1, out2`` (or ``out=(out1, out2)``)
+    and ``where`` as NumPy's ufuncs."""
     _extras("modf", casting, order, subok, signature)
-    check_unsupported("modf", out=(out, (None, None), "modf returns new arrays"),
-                      where=(where, True, "modf returns new arrays"))
+    outs = _uf.two_outs("modf", out1, out2, out)
     v = _float_operand("modf", x, dtype, casting)
     whole = _ew.trunc(v)
     frac = _lg.copysign(_ew.where(_lg.isinf(v), 0.0, _ew.subtract(v, whole)), v)
-    return frac, whole
+    return (_finish("modf", frac, outs[0], where, casting),
+            _finish("modf", whole, outs[1], where, casting))
 
 
 def _int_pair(fname, x1, x2, dtype, casting):

@@ -270,7 +270,7 @@ def test_scalar_type_calls_cast_eagerly_and_under_jit():
 
 def test_python_scalar_only_calls_are_numpy_scalars_eagerly_weak_under_jit():
     # README, "Scalars": eagerly NumPy's strong np.int64; under jit the staged value is
-    # weakly typed (the seed behaviours), so the int8 array's dtype wins there
+    # weakly typed (as in JAX), so the int8 array's dtype wins there
     r = xnp.add(1, 2)
     assert type(r) is np.int64 and r == 3
     assert (r * xnp.ones(2, np.int8)).dtype == (np.add(1, 2) * np.ones(2, np.int8)).dtype
@@ -280,7 +280,7 @@ def test_python_scalar_only_calls_are_numpy_scalars_eagerly_weak_under_jit():
 
 
 def test_state_in_a_zero_d_array_stays_an_xnp_array():
-    # seed behaviour S-39: ``state = state + 1`` on ``xp.zeros(())`` keeps an xnp array,
+    # ``state = state + 1`` on ``xp.zeros(())`` keeps an xnp array,
     # so a jitted function updating it leaks a tracer rather than a frozen number
     state = xnp.zeros(())
     state = state + 1

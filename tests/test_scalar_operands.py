@@ -12,7 +12,7 @@ I8 = np.array([100, 2], dtype=np.int8)
 
 
 def test_scalar_only_calls_are_numpy_scalars_eagerly_and_weak_under_jit():
-    # `xp.add(1, 2)` inside jit is a weak int64 (JAX's rule, the seed behaviours), so with
+    # `xp.add(1, 2)` inside jit is a weak int64 (JAX's rule), so with
     # an int8 array the int8 wins (NEP 50); eagerly it is NumPy's strong np.int64, so the
     # product is int64 as NumPy's (README, "Python-scalar-only calls")
     def f(a):
@@ -72,7 +72,7 @@ _MAKERS = {
 @pytest.mark.parametrize("maker", sorted(_MAKERS))
 @pytest.mark.parametrize("s", [3, 2.5, True, 2**63 + 10, 1j])
 def test_asarray_of_a_python_scalar_argument_is_strong_under_jit(maker, s):
-    # a Python scalar passed to jit is weak (D-2); asarray/array of it is a strongly
+    # a Python scalar passed to jit is weak (as in JAX); asarray/array of it is a strongly
     # typed array, as NumPy's asarray of the scalar is, so it promotes against a float32
     # array (and under floor division) as NumPy's does, eagerly and under jit
     if maker == "array_of_product" and s == 2**63 + 10:

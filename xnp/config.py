@@ -41,6 +41,10 @@ array_api_version : str (env ``XNP_ARRAY_API_VERSION``, default "2025.12")
     and what ``xnp.__array_namespace_info__()`` returns where versions differ
     (``devices()`` is a list before 2025.12, a tuple from it). One of
     ``ARRAY_API_VERSIONS``.
+eager_dispatch_cache : bool (env ``XNP_EAGER_DISPATCH_CACHE``, default True)
+    Eager calls of xnp's NumPy functions replay what the function did for the same
+    argument signature (dtypes, shapes, scalars) instead of running its Python layers
+    again (``xnp/numpy_api/_replay.py``). False runs every call through its full path.
 
 The snapshot of the options that can change what is traced (:func:`snapshot`) is
 part of every jit cache key; options such as ``executable_cache_size`` and
@@ -101,6 +105,7 @@ _OPTIONS = {
     "compilation_cache_dir": _env_path("XNP_COMPILATION_CACHE_DIR"),
     "array_api_version": os.environ.get("XNP_ARRAY_API_VERSION", "").strip() or "2025.12",
     "num_cpu_devices": _env_int("XNP_NUM_CPU_DEVICES", 1),
+    "eager_dispatch_cache": _env_bool("XNP_EAGER_DISPATCH_CACHE", True),
 }
 if _OPTIONS["array_api_version"] not in ARRAY_API_VERSIONS:
     raise ValueError(f"xnp.config: XNP_ARRAY_API_VERSION must be one of {ARRAY_API_VERSIONS}, "
@@ -108,10 +113,10 @@ if _OPTIONS["array_api_version"] not in ARRAY_API_VERSIONS:
 _TYPES = {"enable_x64": bool, "log_compiles": bool, "log_transfers": bool, "jit_cache_size": int,
           "eager_backend": str,
           "executable_cache_size": int, "compilation_cache_dir": (str, os.PathLike, type(None)),
-          "array_api_version": str, "num_cpu_devices": int}
+          "array_api_version": str, "num_cpu_devices": int, "eager_dispatch_cache": bool}
 # options that do not change what is traced: left out of snapshot()
 _NOT_IN_SNAPSHOT = frozenset({"log_transfers", "executable_cache_size", "compilation_cache_dir",
-                              "num_cpu_devices"})
+                              "num_cpu_devices", "eager_dispatch_cache"})
 # options read once by something already created (name -> what read it): fixed from then on
 _FROZEN: dict = {}
 # option name -> the callbacks registered with watch(), called after each update

@@ -41,6 +41,7 @@ import numpy as np
 from xnp.numpy_api.ufunc import ufunc as _ufunc
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api import _replay
 from xnp.tracing.host_arrays import host_class, to_host, wrap
 
 __all__ = ["numpy_call", "install", "install_lazy", "install_array_methods", "host_function", "host_module",
@@ -69,7 +70,9 @@ def _eager() -> bool:
 
 def _delegating(full, np_fn, name: str):
     """``full`` (an xnp function's full path), running ``np_fn`` eagerly when ``full``
-    meets a dtype XLA has no type for."""
+    meets a dtype XLA has no type for; ``full`` gets the eager dispatch cache
+    (:mod:`xnp.numpy_api._replay`) first."""
+    full = _replay.cached(full)
 
     @functools.wraps(full)
     def call(*args, **kwargs):
@@ -108,7 +111,8 @@ def _numpy_keywords(name: str, args, kwargs) -> dict:
 
 def _delegating_method(full, name: str):
     """A method of ``xnp.ufunc`` (``np_method`` of the NumPy ufunc) or ``Array``
-    (``numpy.ndarray``'s) with the same fallback."""
+    (``numpy.ndarray``'s) with the same fallback (and the eager dispatch cache)."""
+    full = _replay.cached(full)
 
     @functools.wraps(full)
     def call(self, *args, **kwargs):

@@ -31,6 +31,14 @@ _LOCAL = "a local of one call, whose keyed objects the caller holds for the whol
 
 #: (module relative to xnp/, enclosing function or <module>, container) -> why it is safe
 ALLOWED = {
+    ("tracing/recording.py", "Recording.__init__", "{id(...): ... for ...}"):
+        "Recording.keep holds every array of slots (the call's inputs, each recorded result "
+        "and constant) until the recording is dropped, so no id is reused while it lives",
+    ("tracing/recording.py", "Recording._operands", "self.slots"): "as Recording.__init__",
+    ("tracing/recording.py", "Recording._output", "self.slots"): "as Recording.__init__",
+    ("tracing/recording.py", "Recording.lifted", "self.slots"): "as Recording.__init__",
+    ("tracing/recording.py", "Recording.process_primitive", "self.slots"):
+        "as Recording.__init__",
     ("backends/xla/compile_cache.py", "_forget", "_KEYS"):
         "_KEYS maps an executable held in _MEMORY to its key and is popped with it (under "
         "_LOCK), so the executable, and its id, lives as long as the entry",

@@ -192,8 +192,78 @@ base_init(ArrayBaseObject *self, PyObject *args, PyObject *kwds)
     return 0;
 }
 
+/* ``_val`` is a getset, so that a reader can watch it: while ``access_hook`` is set
+ * (``set_access_hook``; ``xnp/tracing/recording.py`` sets it while a thread records an
+ * eager call), every read and write of ``_val`` from Python calls ``access_hook(array)``
+ * first. ``_v`` reads the same slot unwatched: the metadata accessors and the eager
+ * evaluation of a primitive use it. The C fast paths read the slot directly. */
+static PyObject *access_hook = NULL;
+
+static int
+call_access_hook(ArrayBaseObject *self)
+{
+    PyObject *hook = access_hook;
+    if (hook == NULL) {
+        return 0;
+    }
+    Py_INCREF(hook);
+    PyObject *r = PyObject_CallOneArg(hook, (PyObject *)self);
+    Py_DECREF(hook);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
+static PyObject *
+base_get_val(ArrayBaseObject *self, void *closure)
+{
+    if (access_hook != NULL && call_access_hook(self) < 0) {
+        return NULL;
+    }
+    if (self->val == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_val");
+        return NULL;
+    }
+    Py_INCREF(self->val);
+    return self->val;
+}
+
+static int
+base_set_val(ArrayBaseObject *self, PyObject *value, void *closure)
+{
+    if (access_hook != NULL && call_access_hook(self) < 0) {
+        return -1;
+    }
+    if (value == NULL && self->val == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_val");
+        return -1;
+    }
+    set_slot(&self->val, value);
+    return 0;
+}
+
+static PyGetSetDef base_getset[] = {
+    {"_val", (getter)base_get_val, (setter)base_set_val, NULL, NULL},
+    {NULL}
+};
+
+static PyObject *
+set_access_hook(PyObject *module, PyObject *hook)
+{
+    if (hook == Py_None) {
+        Py_CLEAR(access_hook);
+    }
+    else {
+        Py_INCREF(hook);
+        Py_XSETREF(access_hook, hook);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMemberDef base_members[] = {
-    {"_val", T_OBJECT_EX, offsetof(ArrayBaseObject, val), 0, NULL},
+    {"_v", T_OBJECT_EX, offsetof(ArrayBaseObject, val), READONLY, NULL},
     {"_dev", T_OBJECT_EX, offsetof(ArrayBaseObject, dev), 0, NULL},
     {"_read", T_OBJECT_EX, offsetof(ArrayBaseObject, read), 0, NULL},
     {"_weak", T_OBJECT_EX, offsetof(ArrayBaseObject, weak), 0, NULL},
@@ -870,6 +940,9 @@ set_constructor(PyObject *module, PyObject *args)
 }
 
 static PyMethodDef module_methods[] = {
+    {"set_access_hook", set_access_hook, METH_O,
+     "set_access_hook(hook): call hook(array) before every read and write of an array's "
+     "_val from Python (None: stop)."},
     {"set_constructor", set_constructor, METH_VARARGS,
      "set_constructor(fn, shape_types): fn(self, *args, **kwargs) makes NumPy's "
      "ndarray(shape, ...) form; shape_types is a frozenset of classes of a shape."},
@@ -895,6 +968,7 @@ static PyTypeObject ArrayBaseType = {
     .tp_dealloc = (destructor)base_dealloc,
     .tp_weaklistoffset = offsetof(ArrayBaseObject, weakreflist),
     .tp_members = base_members,
+    .tp_getset = base_getset,
     .tp_as_number = &base_as_number,
     .tp_init = (initproc)base_init,
     .tp_new = PyType_GenericNew,

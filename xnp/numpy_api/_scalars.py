@@ -20,7 +20,7 @@ arrays:
   tracer, so staging is unchanged;
 * the arithmetic operators of 0-d xnp arrays return 0-d xnp arrays (``xnp.zeros(()) + 1``
   is an ``Array``; NumPy's would be ``np.float64``), so state kept in a 0-d array stays
-  an xnp array (seed behaviour S-39); NumPy scalars do their own arithmetic, and mix with
+  an xnp array (also under ``jit``); NumPy scalars do their own arithmetic, and mix with
   xnp arrays through NumPy's dispatch protocols into xnp arrays;
 * an explicit ``out=`` argument is returned as it is;
 * the ``xnp.array_api`` namespace converts NumPy scalars back to 0-d arrays (the Array API
@@ -167,7 +167,7 @@ def _keeping_scalars(fn, np_fn):
     @functools.wraps(fn)
     def call(x, *args, **kwargs):
         if (type(x) in _PY_NUMBERS or isinstance(x, np.generic)) and (
-                not _TRACING[0] or core._STATE.trace is core._BASE_TRACE):
+                not _TRACING[0] or core.is_eager(core._STATE.trace)):
             return np_fn(x, *args, **kwargs)
         return fn(x, *args, **kwargs)
 

@@ -6,6 +6,7 @@ and ``out=``. NumPy may compute metadata here (dtypes, shapes), never data.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from xnp import _default_dtypes
 from xnp._default_dtypes import default_complex, default_float, default_int
 from xnp import config, lax
 from xnp.numpy_api._views import rebind_traced, resolve
-from xnp.tracing import core, errors, rebound
+from xnp.tracing import core, errors, rebound, recording
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
 
 __all__ = [
@@ -90,7 +91,7 @@ def raise_host_dtype(fname: str, argname: str, dtype) -> None:
     trace = core.current_trace()
     raise errors.HostDtypeError(errors.host_dtype_message(
         f"xnp.{fname}: argument `{argname}`", dtype,
-        None if trace is core._BASE_TRACE else trace.transformation), dtype)
+        None if core.is_eager(trace) else trace.transformation), dtype)
 
 
 def refuse_numpy_subclass(fname: str, x, argname: str) -> None:
@@ -544,3 +545,10 @@ def unmapped_write_error(err, x, value, idx=()):
         return err
     return errors.ForeignWriteError(errors.unmapped_write_message(
         core.aval_of(x), trace.fun_name, parts, type(x) is core.Array), trace)
+
+
+def warn(message, category=None, stacklevel: int = 1) -> None:
+    """``warnings.warn`` for the NumPy surface's own warnings: the eager dispatch cache
+    does not replay the call that warns (``recording.note_effect``), so every call warns."""
+    recording.note_effect("issued a warning")
+    warnings.warn(message, category, stacklevel=stacklevel + 1)

@@ -12,13 +12,12 @@ with lax (omnistaging): ``zeros(3)`` is ``broadcast_in_dim`` of a literal,
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from xnp import config, lax
 from xnp.lax.shape_ops import canonicalize_shape
-from xnp.numpy_api import _layout
+from xnp.numpy_api import _layout, _util
 from xnp.numpy_api._util import (asarray_for, check_unsupported, default_float, default_int,
                                  is_xnp, raise_host_dtype, static_int)
 from xnp.tracing import core, errors
@@ -378,7 +377,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     x = asarray_for("astype", x, "x")
     aval = core.aval_of(x)
     if aval.dtype.kind == "c" and dt.kind not in "cb":
-        warnings.warn(np.exceptions.ComplexWarning(
+        _util.warn(np.exceptions.ComplexWarning(
             "Casting complex values to real discards the imaginary part"), stacklevel=2)
     if aval.dtype == dt and not aval.weak_type:
         return lax.copy(x) if copy else x

@@ -63,8 +63,8 @@ class _ScalarMeta(type):
         if "_xnp_scalar_type" not in cls.__dict__:  # a user's subclass: NumPy's construction
             return type.__call__(cls, *args)
         if len(args) == 1 and (isinstance(args[0], (core.Array, core.Tracer)) or (
-                core._TRACING_THREADS and core._STATE.trace is not core._BASE_TRACE)):
-            # an array, or any value while this thread traces (staged, omnistaging: S-33)
+                core._TRACING_THREADS and not core.is_eager(core._STATE.trace))):
+            # an array, or any value while this thread traces (staged: omnistaging)
             return _CONVERT[0](args[0], cls.dtype)
         out = cls.dtype.type(*args)
         return _CONVERT[0](out, cls.dtype) if type(out) is np.ndarray else out

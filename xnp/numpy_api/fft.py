@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 
@@ -117,11 +116,11 @@ def _nd_axes(fname: str, a, s, axes, inverse_real: bool):
     else:
         s_list = list(s)
         if axes is None:
-            warnings.warn(f"xnp.{fname}: `axes` should not be None if `s` is not None "
+            _util.warn(f"xnp.{fname}: `axes` should not be None if `s` is not None "
                           f"(deprecated in NumPy 2.0); pass axes=range(len(s)) explicitly.",
                           DeprecationWarning, stacklevel=4)
         if any(v is None for v in s_list):
-            warnings.warn(f"xnp.{fname}: None entries in `s` are deprecated (NumPy 2.0); "
+            _util.warn(f"xnp.{fname}: None entries in `s` are deprecated (NumPy 2.0); "
                           f"pass the default length of that axis instead.",
                           DeprecationWarning, stacklevel=4)
     if axes is None:

@@ -32,7 +32,7 @@ from xnp.numpy_api import creation as _cr
 from xnp.numpy_api._util import check_unsupported
 from xnp.numpy_api.host_format import _host, _host_scalar
 from xnp.numpy_api.linalg import concrete
-from xnp.tracing import host_arrays
+from xnp.tracing import host_arrays, recording
 from xnp.tracing.avals import SUPPORTED_DTYPES
 
 __all__ = [
@@ -45,7 +45,9 @@ _NO_LIKE = _cr._NO_LIKE
 
 def _to_xnp(fname: str, value, copy=None):
     """NumPy result -> xnp array (recursing through tuples/lists from ``unpack=True``); data
-    of a dtype XLA lacks (strings, records, objects, dates, raw void) is a host array."""
+    of a dtype XLA lacks (strings, records, objects, dates, raw void) is a host array. The
+    data comes from outside the call's arguments (a file, a buffer): never replayed."""
+    recording.note_effect("read host data")
     if isinstance(value, (tuple, list)):
         return type(value)(_to_xnp(fname, v, copy) for v in value)
     value = np.asarray(value)

@@ -15,7 +15,6 @@ orders and lengths are static.
 from __future__ import annotations
 
 import operator
-import warnings
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._scalars import scalar_result
+from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, default_float, promote_to, result_dtype
 from xnp.numpy_api.convolve import convolve
 from xnp.tracing import core, errors
@@ -285,7 +285,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     c = lax.div(c, lax.broadcast_in_dim(scale, core.aval_of(c).shape, (0,)))
     known = _concrete(rank)
     if known is not None and int(known) != order and not full:
-        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning,
+        _util.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning,
                       stacklevel=2)
     if full:
         return c, resids, rank, s, rcond

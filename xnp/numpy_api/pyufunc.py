@@ -34,7 +34,7 @@ def _host(fname, x):
 
 
 def _check_eager(fname):
-    if core.current_trace() is not core._BASE_TRACE:
+    if not core.is_eager(core.current_trace()):
         raise TypeError(f"xnp.{fname}: a frompyfunc ufunc runs its Python function on host "
                         "values and cannot be staged inside xnp.jit/grad/vmap. Use "
                         "xnp.vectorize (traced with xnp.vmap) or write the function with xnp "

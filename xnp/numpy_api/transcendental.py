@@ -203,7 +203,7 @@ def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     # the derivative rule is attached only where a transformation can see it
     traced = isinstance(a, core.Tracer) or isinstance(b, core.Tracer)
     if (not traced and type(a) is core.Array and type(b) is core.Array
-            and core.current_trace() is core._BASE_TRACE
+            and core.is_eager(core.current_trace())
             and getattr(core.eager_backend(), "computes_with_numpy", False)):
         # eagerly NumPy's own loop (C hypot), whose rounding the formula below can miss
         res = core.Array(np.hypot(a._value, b._value), a.weak_type and b.weak_type)

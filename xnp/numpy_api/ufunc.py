@@ -201,7 +201,7 @@ def _fold(fn, dt, init, xs, mask, collect):
 
 def _eager(*values) -> bool:
     """No transformation is active and every value is an eager array."""
-    return core.current_trace() is core._BASE_TRACE and all(
+    return core.is_eager(core.current_trace()) and all(
         v is None or type(v) is core.Array for v in values)
 
 

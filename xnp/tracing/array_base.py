@@ -14,7 +14,7 @@ from typing import Callable
 
 from xnp.tracing.errors import not_connected
 
-__all__ = ["ArrayBase", "FastFunc", "register_ndarray_hooks", "subclass_hook"]
+__all__ = ["ArrayBase", "FastFunc", "register_ndarray_hooks", "subclass_hook", "set_access_hook"]
 
 
 #: NumPy's constructor ``fn(self, *args, **kwargs)``, the classes of a shape, and
@@ -30,8 +30,13 @@ try:  # the slots and constructor in C (setup.py builds it when a compiler is th
     from xnp._native._array_base import ArrayBase
     from xnp._native._array_base import set_constructor as _set_constructor
     from xnp._native._array_base import FastFunc
+    #: ``set_access_hook(hook)``: ``hook(array)`` runs before every read and write of an
+    #: array's ``_val`` from Python (None: stop); ``_v`` reads the slot unwatched. None
+    #: where the C module is not built (``_val`` is then a plain slot, not watched).
+    from xnp._native._array_base import set_access_hook
 except ImportError:
     FastFunc = None  # the fast paths of fastpath.unary/binary stay Python functions
+    set_access_hook = None
 
     class ArrayBase:
         """The storage of an eager array: ``xnp/_native/array_base.c`` in Python."""
@@ -47,6 +52,8 @@ except ImportError:
             self._dev = args[2] if len(args) > 2 else None
             self._aval = args[3] if len(args) > 3 else None  # cached: writes keep it
             self._host_memo = None
+
+    ArrayBase._v = ArrayBase.__dict__["_val"]  # the same slot (the C class's unwatched read)
 
     def _set_constructor(constructor, shape_types) -> None:
         """The C module's registration; the Python class reads the lists above."""

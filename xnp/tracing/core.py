@@ -262,6 +262,10 @@ def _switch(old: Trace, new: Trace) -> None:
         _STATE.trace = new
 
 
+def is_eager(trace: Trace) -> bool:  # the base trace, or one recording an eager call
+    return type(trace) is EvalTrace
+
+
 def current_trace() -> Trace:
     """The calling thread's current trace (the base ``EvalTrace`` when none is active)."""
     return _STATE.trace
@@ -381,9 +385,17 @@ def aval_of(x) -> ShapedArray:
 
 
 class EvalTrace(Trace):
-    """No transformation: run the eager backend's implementation now."""
+    """No transformation: run the eager backend's implementation now. One made with a
+    ``recording`` (:mod:`xnp.tracing.recording`) hands each primitive to it instead."""
+
+    recording = None
+
+    def __init__(self, recording=None):
+        self.recording = recording
 
     def process_primitive(self, prim, args, params):
+        if self.recording is not None:
+            return self.recording.process_primitive(prim, args, params)
         if prim.impl is not None:
             for a in args:
                 if isinstance(a, Tracer):
@@ -400,7 +412,7 @@ class EvalTrace(Trace):
         view_prim = prim in backend.view_prims
         for a in args:
             if type(a) is Array:
-                v = a._val
+                v = a._v
                 if v is None or (view_prim and a._dev is not None):
                     # a jit output: read it; before a view op copy it (writes through the
                     # view must land in the array, which a read-only buffer view cannot take)
@@ -454,8 +466,7 @@ class EvalTrace(Trace):
         return res
 
 
-#: the trace of eager evaluation: every thread's current trace when no transformation
-#: is active in it (it holds no state, so all threads share it)
+#: every thread's current trace when no transformation is active in it (no state: shared)
 _BASE_TRACE = EvalTrace()
 _STATE = _State()
 _CHECKED: set = set()
@@ -509,6 +520,8 @@ def lift(value, weak_type: bool = False):
     arr = Array(backend.from_host(value), weak_type)
     if _SCOPES_ON[0]:  # a function of grad/vmap runs: it may fill this array
         _NOTE_CREATED[0](arr)
+    if getattr(t, "recording", None) is not None:  # a constant of the recorded call
+        t.recording.lifted(arr)
     lift_fresh = getattr(t, "lift_fresh", None)
     if lift_fresh is not None:  # staging: a new array nothing else holds, so a constant
         return lift_fresh(arr)
@@ -690,31 +703,28 @@ class Array(_ArrayBase):
     belong to the backend that ran a jitted call; this class only follows their protocol:
 
     * ``_dev``: None, or the backend's value object holding the array's value off the
-      host (for the XLA backend, its device buffer), so the next jitted call needs no
-      transfer. It has ``aval`` (shape and dtype, or None) and ``block_until_ready()``.
-      While it is set the host value ``_val`` is absent or read-only: it is read on first
-      use, as ``_read(_dev)``, and copied on the first write (copy-on-write), which drops
-      ``_dev``.
+      host (for XLA, its device buffer), so the next jitted call needs no transfer. It
+      has ``aval`` (shape and dtype, or None) and ``block_until_ready()``. While it is
+      set the host value ``_val`` is absent or read-only: read on first use, as
+      ``_read(_dev)``, and copied on the first write (copy-on-write), which drops ``_dev``.
     * ``_read``: the backend's reader of ``_dev``'s host value (it raises when the value is
-      gone, e.g. donated). The backend sets it whenever it sets ``_dev``; it is left
-      unset otherwise, so that making an eager array costs nothing for it.
-    * ``_host_memo``: what a backend remembers about the host memory (for the XLA
-      backend, a device buffer aliasing it); reset to None whenever the memory is replaced.
+      gone, e.g. donated), set with ``_dev``; unset otherwise (free to make an array).
+    * ``_host_memo``: what a backend remembers about the host memory (for XLA, a device
+      buffer aliasing it); reset to None whenever the memory is replaced.
 
     Operators and methods are installed by :mod:`xnp.array`.
     """
 
-    # the slots (``_val``, ``_dev``, ``_read``, ``_weak``, ``_aval``: the cached aval, which
-    # in-place writes never change; ``_host_memo``) and ``__init__(value, weak_type=False,
-    # dev=None, aval=None)`` are the base class's; ``_scope_note`` is as Tracer's (unset,
-    # raising AttributeError, on the arrays tracing/rebound.py never noted)
+    # the slots (``_val`` (``_v``: read unwatched, see tracing/recording.py), ``_dev``,
+    # ``_read``, ``_weak``, ``_aval``: the cached aval, which in-place writes never change;
+    # ``_host_memo``) and ``__init__(value, weak_type=False, dev=None, aval=None)`` are the
+    # base class's; ``_scope_note`` is as Tracer's (unset on arrays never noted)
     __slots__ = ("_scope_note",)
     __array_priority__ = 100
     #: True on the subclasses users derive from ``xnp.ndarray`` (see ``__init_subclass__``)
     _user_subclass = False
 
-    def __init_subclass__(cls, internal: bool = False, **kwargs):
-        # NumPy's subclass protocol for users' subclasses (xnp.ndarray_class)
+    def __init_subclass__(cls, internal: bool = False, **kwargs):  # xnp/ndarray_class.py
         super().__init_subclass__(**kwargs)
         if not internal:
             cls._user_subclass = True
@@ -745,7 +755,7 @@ class Array(_ArrayBase):
         return v
 
     def _meta(self):
-        v = self._val
+        v = self._v
         if v is not None:
             return v
         a = self._aval

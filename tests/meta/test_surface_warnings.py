@@ -1,0 +1,42 @@
+"""The NumPy surface and the lax layer issue their own warnings through
+``numpy_api._util.warn`` (read with ``ast``; nothing is imported): a warning is an effect
+the eager dispatch cache cannot replay, and ``warn`` tells the recording of the call
+(``xnp/tracing/recording.py``), so a call that warns is never replayed silently."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import xnp
+
+ROOT = pathlib.Path(xnp.__file__).resolve().parent
+PACKAGES = ("numpy_api", "lax", "backends/xp_impls", "backends/numpy")
+
+
+def _direct_warns(path: pathlib.Path):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr == "warn" and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "warnings"):
+            yield node.lineno
+
+
+def test_surface_warnings_go_through_util_warn():
+    found = []
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            found += [f"{rel}:{line}" for line in _direct_warns(path)
+                      if rel != "numpy_api/_util.py"]
+    assert not found, ("call numpy_api._util.warn instead of warnings.warn (the eager "
+                       "dispatch cache must see the warning): " + ", ".join(found))
+
+
+def test_util_warn_tells_the_recording():
+    src = (ROOT / "numpy_api" / "_util.py").read_text()
+    fn = next(n for n in ast.walk(ast.parse(src))
+              if isinstance(n, ast.FunctionDef) and n.name == "warn")
+    calls = [ast.unparse(c.func) for c in ast.walk(fn) if isinstance(c, ast.Call)]
+    assert calls.index("recording.note_effect") < calls.index("warnings.warn")

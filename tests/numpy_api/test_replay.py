@@ -1,0 +1,333 @@
+"""The eager dispatch cache (xnp/numpy_api/_replay.py, xnp/tracing/recording.py): a
+function's full path recorded once per argument signature and replayed must give what
+the full path gives, for new values of the same signature, in every respect a user can
+see (value, dtype, weak type, class, writeability, memory shared with the inputs); calls
+whose full path reads values, warns or makes data from outside its arguments are never
+replayed."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp import config
+from xnp.numpy_api import _replay
+from xnp.tracing import recording
+
+pytestmark = pytest.mark.skipif(not recording.AVAILABLE,
+                                reason="needs the C storage of arrays (value reads watched)")
+
+RNG = np.random.default_rng(0)
+
+
+def _data(shape, dtype):
+    v = RNG.standard_normal(shape) * 3
+    if np.dtype(dtype).kind in "iu":
+        v = np.abs(v).astype(dtype) + 1
+    elif np.dtype(dtype).kind == "b":
+        v = v > 0
+    elif np.dtype(dtype).kind == "c":
+        v = (v + 1j * RNG.standard_normal(shape)).astype(dtype)
+    return xnp.asarray(np.asarray(v, dtype=dtype))
+
+
+def _fn(name):
+    f = xnp
+    for part in name.split("."):
+        f = getattr(f, part)
+    return f
+
+
+#: (function, argument builder: dtype -> (args, kwargs)); each builds fresh values
+CASES = [
+    ("sin", lambda d: ((_data((3, 4), d),), {})),
+    ("exp", lambda d: ((_data((5,), d),), {})),
+    ("log10", lambda d: ((_data((2, 3), d),), {})),
+    ("add", lambda d: ((_data((3, 4), d), _data((4,), "float32")), {})),
+    ("maximum", lambda d: ((_data((3, 1), d), _data((3, 4), "int64")), {})),
+    ("arctan2", lambda d: ((_data((3, 4), d), _data((3, 4), "float32")), {})),
+    ("equal", lambda d: ((_data((3, 4), d), _data((3, 4), "int32")), {})),
+    ("isnan", lambda d: ((_data((6,), d),), {})),
+    ("square", lambda d: ((_data((2, 2), d),), {})),
+    ("argmax", lambda d: ((_data((3, 4), d),), {"axis": 1})),
+    ("cumsum", lambda d: ((_data((3, 4), d),), {"axis": 0})),
+    ("diff", lambda d: ((_data((3, 5), d),), {})),
+    ("expand_dims", lambda d: ((_data((3, 4), d), 0), {})),
+    ("moveaxis", lambda d: ((_data((2, 3, 4), d), 0, -1), {})),
+    ("flip", lambda d: ((_data((3, 4), d),), {})),
+    ("tile", lambda d: ((_data((2, 3), d), (2, 1)), {})),
+    ("outer", lambda d: ((_data((3,), d), _data((4,), d)), {})),
+    ("cross", lambda d: ((_data((4, 3), d), _data((4, 3), d)), {})),
+    ("astype", lambda d: ((_data((3, 4), d), np.float32), {})),
+    ("stack", lambda d: (([_data((2, 3), d), _data((2, 3), d)],), {"axis": 1})),
+    ("concatenate", lambda d: (((_data((2, 3), d), _data((1, 3), d)),), {})),
+    ("clip", lambda d: ((_data((3, 4), d), 1, 2.5), {})),
+    ("where", lambda d: ((_data((3, 4), "bool"), _data((3, 4), d), 0.5), {})),
+    ("round", lambda d: ((_data((3, 4), d),), {"decimals": 1})),
+    ("var", lambda d: ((_data((3, 4), d),), {"axis": 0, "ddof": 1})),
+    ("std", lambda d: ((_data((3, 4), d),), {"axis": 1})),
+    ("tril", lambda d: ((_data((4, 4), d),), {"k": -1})),
+    ("pad", lambda d: ((_data((2, 3), d), 1), {})),
+    ("transpose", lambda d: ((_data((2, 3, 4), d), (1, 0, 2)), {})),
+    ("reshape", lambda d: ((_data((2, 6), d), (3, 4)), {})),
+    ("matmul", lambda d: ((_data((3, 4), d), _data((4, 2), d)), {})),
+    ("einsum", lambda d: (("ij,kj->ik", _data((3, 4), d), _data((2, 4), d)), {})),
+    ("fft.fft", lambda d: ((_data((4, 8), d),), {})),
+    ("count_nonzero", lambda d: ((_data((3, 4), d),), {"axis": 0})),
+    ("array", lambda d: (([1.5, 2.0, -3.0],), {"dtype": d})),
+    ("linalg.norm", lambda d: ((_data((3, 4), d),), {"axis": 1})),
+]
+DTYPES = ["float64", "float32", "int64", "int32"]
+
+
+def _same(full, rep, inputs):
+    """``rep`` (replayed) is what ``full`` (the full path's result) is."""
+    assert type(rep) is type(full)
+    if isinstance(full, (tuple, list)):
+        assert len(rep) == len(full)
+        for f, r in zip(full, rep):
+            _same(f, r, inputs)
+        return
+    if type(full) is xnp.Array:
+        fv, rv = np.asarray(full), np.asarray(rep)
+        assert rv.dtype == fv.dtype and rv.shape == fv.shape
+        np.testing.assert_array_equal(rv, fv)
+        assert rep.weak_type == full.weak_type
+        assert rv.flags.writeable == fv.flags.writeable
+        assert rv.flags.c_contiguous == fv.flags.c_contiguous
+        assert rv.flags.f_contiguous == fv.flags.f_contiguous
+        assert [rep is x for x in inputs[1]] == [full is x for x in inputs[0]]
+        shares = [np.shares_memory(rv, np.asarray(x)) for x in inputs[1]]
+        assert shares == [np.shares_memory(fv, np.asarray(x)) for x in inputs[0]]
+        return
+    if isinstance(full, np.generic):
+        assert type(rep) is type(full) and rep.dtype == full.dtype
+        np.testing.assert_array_equal(rep, full)
+        return
+    assert rep == full
+
+
+def _arrays(args, kwargs):
+    out = []
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, (list, tuple)):
+            out += [x for x in a if type(x) is xnp.Array]
+        elif type(a) is xnp.Array:
+            out.append(a)
+    return out
+
+
+def _copy_args(args):
+    return tuple([type(a)(xnp.asarray(np.array(x)) for x in a)
+                  if isinstance(a, (list, tuple)) and a and type(a[0]) is xnp.Array
+                  else xnp.asarray(np.array(a)) if type(a) is xnp.Array else a for a in args])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name,build", CASES, ids=[c[0] for c in CASES])
+def test_replay_equals_full_path(name, build, dtype):
+    fn = _fn(name)
+    _replay.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NumPy's own warnings (log10 of 0, casts)
+        try:
+            build(dtype)
+            args, kwargs = build(dtype)
+            first = fn(*args, **kwargs)  # records the signature
+        except (TypeError, ValueError) as e:  # not defined for this dtype: the same error twice
+            with pytest.raises(type(e)):
+                fn(*args, **kwargs)
+            return
+        _same(first, fn(*args, **kwargs), (_arrays(args, kwargs),) * 2)
+        for _ in range(2):  # new values of the same signature: replayed
+            args, kwargs = build(dtype)
+            rep_args = _copy_args(args)
+            rep = fn(*rep_args, **kwargs)
+            with config.override(eager_dispatch_cache=False):
+                full = fn(*args, **kwargs)
+            _same(full, rep, (_arrays(args, kwargs), _arrays(rep_args, kwargs)))
+
+
+#: functions whose common signatures must replay (the cache must not quietly refuse all)
+REPLAYED = ["sin", "exp", "add", "maximum", "arctan2", "argmax", "cumsum", "diff",
+            "expand_dims", "moveaxis", "tile", "outer", "cross", "astype", "fft.fft", "array"]
+
+
+@pytest.mark.parametrize("name", REPLAYED)
+def test_common_signatures_replay(name):
+    _replay.clear()
+    build = dict(CASES)[name]
+    fn = _fn(name)
+    args, kwargs = build("int32" if name in ("sin", "exp", "add", "maximum") else "float64")
+    fn(*args, **kwargs)
+    st = _replay.stats(fn)
+    assert st["programs"] == 1, st
+
+
+def test_value_dependent_call_is_not_replayed():
+    # integer floor division warns on a zero divisor: the full path reads the divisor,
+    # so the signature keeps the full path and every call decides again
+    _replay.clear()
+    a = xnp.asarray(np.arange(6))
+    xnp.floor_divide(a, xnp.asarray(np.arange(1, 7)))
+    assert _replay.stats(xnp.floor_divide)["refused"] == ["read or wrote an array's value"]
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        out = xnp.floor_divide(a, xnp.asarray(np.arange(6)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(np.asarray(out), np.arange(6) // np.arange(6))
+
+
+def test_nonzero_output_shape_follows_values():
+    _replay.clear()
+    for v in ([0, 1, 0, 2], [3, 0, 0, 0], [1, 1, 1, 1]):
+        (idx,) = xnp.nonzero(xnp.asarray(np.array(v)))
+        np.testing.assert_array_equal(np.asarray(idx), np.nonzero(np.array(v))[0])
+
+
+def test_warning_of_the_surface_repeats_on_every_call():
+    _replay.clear()
+    z = xnp.asarray(np.array([1 + 2j, 3 - 1j]))
+    for _ in range(3):
+        with pytest.warns(np.exceptions.ComplexWarning):
+            out = xnp.astype(z, np.float64)
+        np.testing.assert_array_equal(np.asarray(out), [1.0, 3.0])
+    assert _replay.stats(xnp.astype)["refused"] == ["issued a warning"]
+
+
+def test_replayed_constants_are_fresh_each_call():
+    _replay.clear()
+    outs = [xnp.array([1.0, 2.0, 3.0], dtype="float32") for _ in range(3)]
+    assert _replay.stats(xnp.array)["programs"] == 1  # the list is a lifted constant
+    outs[1][0] = 99.0
+    outs[2][1] = -5.0
+    np.testing.assert_array_equal(np.asarray(outs[0]), [1.0, 2.0, 3.0])
+    again = xnp.array([1.0, 2.0, 3.0], dtype="float32")
+    np.testing.assert_array_equal(np.asarray(again), [1.0, 2.0, 3.0])
+    assert again.dtype == np.float32 and not np.shares_memory(np.asarray(again),
+                                                              np.asarray(outs[0]))
+
+
+def test_scalar_arguments_are_part_of_the_signature():
+    _replay.clear()
+    x = xnp.asarray(np.linspace(-3, 3, 7))
+    for lo, hi in ((1, 2.5), (0.0, 1.0), (-0.0, 1.0), (-2, 0), (float("nan"), 1.0)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            np.testing.assert_array_equal(np.asarray(xnp.clip(x, lo, hi)),
+                                          np.clip(np.asarray(x), lo, hi))
+    neg = xnp.copysign(xnp.asarray(np.ones(2)), -0.0)
+    pos = xnp.copysign(xnp.asarray(np.ones(2)), 0.0)
+    np.testing.assert_array_equal(np.asarray(neg), [-1.0, -1.0])
+    np.testing.assert_array_equal(np.asarray(pos), [1.0, 1.0])
+
+
+def test_same_array_twice_takes_the_full_path():
+    _replay.clear()
+    a = xnp.asarray(np.arange(4.0))
+    b = xnp.asarray(np.arange(4.0) + 1)
+    xnp.arctan2(a, b)
+    np.testing.assert_array_equal(np.asarray(xnp.arctan2(a, a)), np.arctan2(np.arange(4.0),
+                                                                              np.arange(4.0)))
+
+
+def test_writes_after_recording_are_seen():
+    _replay.clear()
+    a = xnp.asarray(np.arange(6.0))
+    xnp.cumsum(a)
+    a[2] = 100.0
+    np.testing.assert_array_equal(np.asarray(xnp.cumsum(a)), np.cumsum(np.asarray(a)))
+
+
+def test_views_and_jit_outputs_as_inputs():
+    _replay.clear()
+    base = xnp.asarray(np.arange(24.0).reshape(4, 6))
+    v = base[:, ::2]  # non-contiguous view
+    for _ in range(2):
+        out = xnp.expand_dims(v, 0)
+        np.testing.assert_array_equal(np.asarray(out), np.expand_dims(np.asarray(v), 0))
+    out[0, 0, 0] = -1.0  # expand_dims is a view: the write reaches base, as in NumPy
+    assert float(base[0, 0]) == -1.0
+    y = xnp.jit(lambda t: t * 2)(base)  # a jit output (not read yet): the full path
+    np.testing.assert_array_equal(np.asarray(xnp.cumsum(y)), np.cumsum(np.asarray(base) * 2))
+
+
+def test_option_off_records_nothing():
+    _replay.clear()
+    with config.override(eager_dispatch_cache=False):
+        xnp.arctan2(xnp.asarray(np.ones(3)), xnp.asarray(np.ones(3)))
+        assert _replay.stats(xnp.arctan2) == {"programs": 0, "refused": []}
+
+
+def test_option_change_clears_programs():
+    _replay.clear()
+    xnp.arctan2(xnp.asarray(np.ones(3)), xnp.asarray(np.ones(3)))
+    assert _replay.stats(xnp.arctan2)["programs"] == 1
+    with config.override(enable_x64=config.get("enable_x64")):
+        pass
+    assert _replay.stats(xnp.arctan2)["programs"] == 0
+
+
+def test_inside_transformations_the_cache_is_not_used():
+    _replay.clear()
+    x = xnp.asarray(np.linspace(0.1, 1, 4))
+    xnp.arctan2(x, x + 1)  # recorded eagerly
+    g = xnp.grad(lambda t: xnp.arctan2(t, t + 1).sum())(x)
+    t = np.asarray(x)
+    np.testing.assert_allclose(np.asarray(g), 1 / ((t * t) / (t + 1) ** 2 + 1) / (t + 1) ** 2,
+                               rtol=1e-12)
+    out = xnp.jit(lambda t: xnp.arctan2(t, t + 1))(x)
+    np.testing.assert_allclose(np.asarray(out), np.arctan2(t, t + 1), rtol=1e-15)
+
+
+def test_recording_fails_on_value_read_and_on_filters():
+    a = xnp.asarray(np.arange(3.0))
+
+    def reads(x):
+        return xnp.sin(x) if bool(x[0] == 0) else xnp.cos(x)
+
+    out, program, why = recording.record(reads, (a,), {}, [a])
+    assert program is None and why == "read or wrote an array's value"
+
+    def filtered(x):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return xnp.sin(x)
+
+    _, program, why = recording.record(filtered, (a,), {}, [a])
+    assert program is None and "warning filters" in why
+
+    def fine(x):
+        return xnp.sin(x)
+
+    _, program, why = recording.record(fine, (a,), {}, [a])
+    assert why is None
+    b = xnp.asarray(np.arange(3.0) + 5)
+    np.testing.assert_array_equal(np.asarray(program.run([b])), np.sin(np.arange(3.0) + 5))
+
+
+def test_threads_share_programs():
+    _replay.clear()
+    errors = []
+
+    def work(seed):
+        r = np.random.default_rng(seed)
+        try:
+            for _ in range(200):
+                u, w = r.standard_normal(5), r.standard_normal(5)
+                got = xnp.arctan2(xnp.asarray(u), xnp.asarray(w.astype(np.float32)))
+                np.testing.assert_array_equal(np.asarray(got),
+                                              np.arctan2(u, w.astype(np.float32)))
+        except Exception as e:  # noqa: BLE001  (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]

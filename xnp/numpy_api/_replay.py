@@ -1,0 +1,177 @@
+"""The eager dispatch cache: a NumPy function's full path, recorded once per argument
+signature and replayed.
+
+Every public function's full path (the code under its fast path, ``_fastpath``) is
+wrapped by :func:`cached` (``xnp.host_dispatch.install`` does it for the namespaces it
+covers). An eager call whose arguments all have a signature (below) looks the signature up
+in the function's cache:
+
+* a miss runs the full path under :func:`xnp.tracing.recording.record`, which returns the
+  result as usual and, when the call did nothing but bind primitives on its inputs, a
+  :class:`~xnp.tracing.recording.Program` of it; the program (or the note that the
+  signature cannot be replayed) is stored;
+* a hit runs the program: the eager backend's implementation of each recorded primitive
+  on the new inputs, with no Python layer of the NumPy surface in between. If the replay
+  raises, the full path runs instead (and raises its own error).
+
+So the fast path of every function is derived from its one definition: what the replay
+computes is what the full path computed for the same signature, and what the full path
+decides from anything but the signature (a value, a memory layout, a warning) makes the
+recording fail, so that signature keeps the full path.
+
+A signature is, per argument (keywords by name, in order): an exact ``Array`` with a host
+value (not a jit output not yet read): its dtype, shape and weak type; a Python or NumPy
+scalar, a string, ``None``, a dtype or a type: itself (a float or a NumPy scalar by its
+bits, so ``-0.0`` and each NaN are their own); a tuple or list: its items'. Anything
+else (NumPy arrays, callables, user subclasses, host-dtype arrays) has none, and neither
+has a call with one array passed twice. Each function keeps at most
+:data:`MAX_SIGNATURES` signatures; the caches are dropped when an option that changes
+tracing (``xnp.config``) changes. The ``eager_dispatch_cache`` option (environment
+``XNP_EAGER_DISPATCH_CACHE=0``) turns the cache off; it is off where the C storage of arrays
+is not built (value reads cannot be seen there).
+"""
+
+from __future__ import annotations
+
+import functools
+import struct
+
+import numpy as np
+
+from xnp import config
+from xnp.tracing import core, recording
+from xnp.tracing.core import Array
+
+__all__ = ["cached", "clear", "MAX_SIGNATURES", "stats"]
+
+#: signatures kept per function; later signatures take the full path
+MAX_SIGNATURES = 64
+
+_ON = [False]
+_CACHES: list = []  # every function's cache, cleared together
+
+
+class _Refused:
+    """A signature whose call cannot be replayed, and why (``Recording.failed``)."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str):
+        self.why = why
+
+_pack_d = struct.Struct("<d").pack
+_pack_dd = struct.Struct("<dd").pack
+
+
+def _refresh(_value=None) -> None:
+    _ON[0] = recording.AVAILABLE and config.get("eager_dispatch_cache")
+    clear()
+
+
+def clear(_value=None) -> None:
+    """Forget every recorded program (each signature records again on its next call)."""
+    for c in _CACHES:
+        c.clear()
+
+
+def stats(fn) -> dict:
+    """``{"programs": n, "refused": [why, ...]}``: how many signatures of public function
+    ``fn`` replay, and why each of the others takes the full path (for tests and
+    diagnostics)."""
+    cache = getattr(fn, "_replay_cache", None)
+    while cache is None and hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+        cache = getattr(fn, "_replay_cache", None)
+    if cache is None:
+        return {"programs": 0, "refused": []}
+    refused = [p.why for p in cache.values() if type(p) is _Refused]
+    return {"programs": len(cache) - len(refused), "refused": refused}
+
+
+class _NoSignature(Exception):
+    pass
+
+
+def _part(a, leaves):
+    t = type(a)
+    if t is Array:
+        v = a._v
+        if v is None or a._dev is not None:
+            raise _NoSignature
+        leaves.append(a)
+        return v.dtype, v.shape, a._weak
+    if t is int or t is bool or t is str or a is None:
+        return t, a
+    if t is float:
+        return t, _pack_d(a)
+    if t is tuple or t is list:
+        return t, tuple([_part(x, leaves) for x in a])
+    if isinstance(a, (np.dtype, type)):  # a dtype (each dtype has its own class), a type
+        return t, a
+    if t is complex:
+        return t, _pack_dd(a.real, a.imag)
+    if isinstance(a, np.generic):
+        return t, a.dtype, a.tobytes()
+    raise _NoSignature
+
+
+def _signature(args, kwargs, leaves):
+    key = []
+    try:
+        for a in args:
+            if type(a) is Array:  # the common argument, inline
+                v = a._v
+                if v is None or a._dev is not None:
+                    return None
+                leaves.append(a)
+                key.append((v.dtype, v.shape, a._weak))
+            else:
+                key.append(_part(a, leaves))
+        if kwargs:
+            key += [(k, _part(v, leaves)) for k, v in kwargs.items()]
+    except _NoSignature:
+        return None
+    n = len(leaves)
+    if n > 1 and (leaves[0] is leaves[1] if n == 2 else len(set(map(id, leaves))) != n):
+        return None  # an array passed twice: the recording could not tell the two apart
+    return tuple(key)
+
+
+def cached(full):
+    """``full`` (a function's full path) with the eager dispatch cache (module
+    docstring)."""
+    cache: dict = {}
+    _CACHES.append(cache)
+    on, state, base, busy, scopes = _ON, core._STATE, core._BASE_TRACE, core._TRACING_THREADS, \
+        core._SCOPES_ON
+
+    @functools.wraps(full)
+    def call(*args, **kwargs):
+        if not on[0] or (busy and state.trace is not base) or scopes[0]:
+            return full(*args, **kwargs)
+        leaves: list = []
+        key = _signature(args, kwargs, leaves)
+        if key is None:
+            return full(*args, **kwargs)
+        program = cache.get(key)
+        if program is not None:
+            if program.__class__ is _Refused:
+                return full(*args, **kwargs)
+            try:
+                return program.run(leaves)
+            except Exception:  # noqa: BLE001  (the full path raises its own error)
+                return full(*args, **kwargs)
+        if len(cache) >= MAX_SIGNATURES:
+            return full(*args, **kwargs)
+        out, program, why = recording.record(full, args, kwargs, leaves)
+        cache[key] = _Refused(why) if program is None else program
+        return out
+
+    call._replay_cache = cache
+    return call
+
+
+config.watch("eager_dispatch_cache", _refresh)
+for _name, _ in config.snapshot():  # the options that change what a call computes
+    config.watch(_name, clear)
+_refresh()

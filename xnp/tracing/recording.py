@@ -1,0 +1,271 @@
+"""Recording one eager call as the primitives it applies, and replaying the recording.
+
+:func:`record` runs a function eagerly, with NumPy's eager semantics unchanged, under an
+:class:`~xnp.tracing.core.EvalTrace` that holds a :class:`Recording`: every primitive the
+call binds is evaluated on the base trace as usual and noted, with where each operand came
+from (an input array, the result of an earlier primitive, a Python or NumPy scalar). When
+the call returns, the recording becomes a :class:`Program` if everything the call did is in
+those notes; :meth:`Program.run` then gives the call's result for other inputs of the same
+shapes, dtypes and weak types by calling the eager backend's implementations directly.
+
+A call is *not* made into a program (``Recording.failed`` says why) when it did something
+a replay would not repeat or that could depend on more than shapes, dtypes and weak types:
+
+* read or wrote an array's value from Python (``Array._val`` is watched while a thread
+  records, see ``set_access_hook`` in ``xnp/_native/array_base.c``; ``_v``, the unwatched
+  read, is for the metadata accessors and for evaluating a primitive);
+* passed a primitive an array made outside the recorded primitives, or anything but an
+  array or a scalar; or bound a primitive with its own ``impl`` (control flow, calls,
+  callbacks, state);
+* ran a primitive under other NumPy floating-point error settings or warning filters than
+  the call's (``numpy.errstate``/``warnings.catch_warnings`` inside the call);
+* issued a warning of its own or had another effect (:func:`note_effect`);
+* returned an array it did not get from the recorded primitives or its inputs, or an
+  object other than arrays, scalars, strings, dtypes, ``None`` and tuples/lists of them.
+
+The caller decides which calls may share a program (``xnp/numpy_api/_replay.py``: one per
+function and argument signature); this module knows nothing of NumPy's functions.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import warnings
+
+import numpy as np
+
+from xnp.tracing import core
+from xnp.tracing.array_base import set_access_hook
+from xnp.tracing.core import Array, EvalTrace
+
+__all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect"]
+
+#: whether recordings can see value reads (the C storage of arrays is built)
+AVAILABLE = set_access_hook is not None
+
+_PY_SCALARS = (bool, int, float, complex)
+_CONSTANTS = (type(None), bool, int, float, complex, str, np.dtype, type)
+_STATE = core._STATE
+_BASE = core._BASE_TRACE
+_LOCK = threading.Lock()
+_RECORDING_THREADS = [0]
+
+
+def _on_access(array) -> None:
+    """The access hook: a value read or write in a thread that records fails its recording."""
+    rec = getattr(_STATE.trace, "recording", None)
+    if rec is not None:
+        rec.fail("read or wrote an array's value")
+
+
+def note_effect(why: str) -> None:
+    """Called by code with an effect a replay would not repeat (a warning it issues): a
+    recording of the current call, if any, fails."""
+    rec = getattr(_STATE.trace, "recording", None)
+    if rec is not None:
+        rec.fail(why)
+
+
+class _Scalar:
+    """A scalar operand of a recorded primitive, converted afresh on each replay (so no
+    replay shares a mutable 0-d array with another)."""
+
+    __slots__ = ("value", "python")
+
+    def __init__(self, value):
+        self.value = value
+        self.python = type(value) in _PY_SCALARS
+
+
+class Recording:
+    """What one eager call bound so far (see the module docstring)."""
+
+    __slots__ = ("slots", "keep", "natives", "weaks", "eqns", "failed", "errstate",
+                 "filters", "backend")
+
+    def __init__(self, leaves):
+        self.slots = {id(a): i for i, a in enumerate(leaves)}  # array id -> value slot
+        self.keep = list(leaves)  # the slots' arrays, alive so that no id is reused
+        self.natives = [a._v for a in leaves]  # each slot's native value and weak type
+        self.weaks = [a._weak for a in leaves]
+        self.eqns: list = []
+        self.failed = None
+        self.errstate = np.geterr()
+        self.filters = warnings.filters
+        self.backend = core.eager_backend()
+
+    def fail(self, why: str) -> None:
+        if self.failed is None:
+            self.failed = why
+
+    def process_primitive(self, prim, args, params):
+        if self.failed is None:
+            ops = self._operands(prim, args)
+        out = _BASE.process_primitive(prim, args, params)
+        if self.failed is None:
+            if np.geterr() != self.errstate or warnings.filters is not self.filters:
+                self.fail(f"ran {prim.name} under other error settings or warning filters")
+            else:
+                outs = out if prim.multiple_results else [out]
+                first = len(self.keep)
+                for i, o in enumerate(outs):
+                    self.slots[id(o)] = first + i
+                    self.keep.append(o)
+                    self.natives.append(o._v)
+                    self.weaks.append(o._weak)
+                self.eqns.append((prim, params, ops, prim.multiple_results))
+        return out
+
+    def lifted(self, arr) -> None:
+        """``arr`` is a constant the call made (``core.lift``): each replay makes a copy of
+        its value as it was made."""
+        if self.failed is not None:
+            return
+        native = arr._v
+        if not native.flags.writeable:
+            self.fail("made a read-only constant")
+            return
+        private = np.array(native, copy=True, order="K")
+        self.slots[id(arr)] = len(self.keep)
+        self.keep.append(arr)
+        self.natives.append(native)
+        self.weaks.append(arr._weak)
+        self.eqns.append((None, private, (), False))
+
+    def _operands(self, prim, args) -> list:
+        if prim.impl is not None:
+            self.fail(f"bound {prim.name}, which has an impl of its own")
+            return []
+        ops = []
+        for a in args:
+            t = type(a)
+            if t is Array:
+                slot = self.slots.get(id(a))
+                if slot is None:
+                    self.fail(f"passed {prim.name} an array made outside the recording")
+                ops.append(slot)
+            elif t in _PY_SCALARS or isinstance(a, np.generic):
+                ops.append(_Scalar(a))
+            else:
+                self.fail(f"passed {prim.name} a {t.__name__}")
+        return ops
+
+    def _output(self, out, n_in: int):
+        """The output spec of ``out``, or None (and failed) when it cannot be rebuilt."""
+        t = type(out)
+        if t is Array:
+            slot = self.slots.get(id(out))
+            if slot is None:
+                self.fail("returned an array made outside the recording")
+                return None
+            if slot >= n_in and (out._dev is not None or out._v is not self.natives[slot]
+                                 or out._weak != self.weaks[slot]):
+                self.fail("changed a result after making it")
+                return None
+            return ("array", slot)
+        if t is tuple or t is list or (isinstance(out, tuple) and hasattr(t, "_fields")):
+            parts = [self._output(o, n_in) for o in out]
+            return None if self.failed else (t, parts)
+        if t in _CONSTANTS or isinstance(out, np.generic):
+            return ("const", out)
+        self.fail(f"returned a {t.__name__}")
+        return None
+
+    def program(self, out, n_in: int):
+        """The :class:`Program` of this recording and the call's result ``out``, or None."""
+        if self.failed is None and not self.eqns:
+            self.fail("bound no primitive")
+        spec = self._output(out, n_in) if self.failed is None else None
+        if self.failed is not None:
+            return None
+        return Program(self, spec, n_in)
+
+
+class Program:
+    """A recorded call, replayed on new inputs by the eager backend's implementations."""
+
+    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "from_scalar", "asarray")
+
+    def __init__(self, rec: Recording, spec, n_in: int):
+        backend = rec.backend
+        self.native, self.wrap = backend.native_type, backend.wrap_native
+        self.from_scalar, self.asarray = backend.from_scalar, backend.asarray
+        eqns = []
+        for prim, params, ops, multiple in rec.eqns:
+            if prim is None:  # a constant: a copy of its value as it was made
+                eqns.append((functools.partial(np.array, params, copy=True, order="K"), None,
+                             (), False, 0))
+                continue
+            # how run() gathers the operands: 1 or 2 value slots and no params inline
+            arity = len(ops) if len(ops) in (1, 2) and not params and all(
+                type(o) is int for o in ops) else 0
+            eqns.append((backend.impls.get(prim), params, tuple(ops), multiple, arity))
+        self.eqns = tuple(eqns)
+        self.weaks = rec.weaks
+        self.spec = spec
+
+    def run(self, leaves):
+        """The call's result for the input arrays ``leaves`` (in the recording's order)."""
+        native, wrap = self.native, self.wrap
+        env = [a._v for a in leaves]
+        for impl, params, ops, multiple, arity in self.eqns:
+            if arity == 1:
+                out = impl(env[ops[0]])
+            elif arity == 2:
+                out = impl(env[ops[0]], env[ops[1]])
+            elif params:
+                out = impl(*[env[o] if type(o) is int else self._scalar(o) for o in ops],
+                           **params)
+            else:
+                out = impl(*[env[o] if type(o) is int else self._scalar(o) for o in ops])
+            if multiple:
+                env.extend([o if type(o) is native else wrap(o) for o in out])
+            else:
+                env.append(out if type(out) is native else wrap(out))
+        spec = self.spec
+        if spec[0] == "array" and spec[1] >= len(leaves):  # one new array: the common result
+            return Array(env[spec[1]], self.weaks[spec[1]])
+        return self._build(spec, env, leaves, {})
+
+    def _scalar(self, op: _Scalar):
+        return self.from_scalar(op.value) if op.python else self.asarray(op.value)
+
+    def _build(self, spec, env, leaves, made):
+        kind = spec[0]
+        if kind == "array":
+            slot = spec[1]
+            if slot < len(leaves):
+                return leaves[slot]
+            arr = made.get(slot)
+            if arr is None:
+                arr = made[slot] = Array(env[slot], self.weaks[slot])
+            return arr
+        if kind == "const":
+            return spec[1]
+        parts = [self._build(s, env, leaves, made) for s in spec[1]]
+        if kind is list:
+            return parts
+        return tuple(parts) if kind is tuple else kind._make(parts)  # a named tuple
+
+
+def _watch(delta: int) -> None:
+    with _LOCK:
+        n = _RECORDING_THREADS[0] = _RECORDING_THREADS[0] + delta
+        set_access_hook(_on_access if n else None)
+
+
+def record(fn, args, kwargs, leaves):
+    """``fn(*args, **kwargs)`` run eagerly and recorded; ``leaves`` are the input arrays
+    (in the order :meth:`Program.run` takes them). Returns ``(result, program, why)``:
+    the program is None when the call cannot be replayed, and ``why`` then says why (an
+    exception from ``fn`` propagates)."""
+    rec = Recording(leaves)
+    _watch(1)
+    try:
+        with core.set_current_trace(EvalTrace(rec)):
+            out = fn(*args, **kwargs)
+    finally:
+        _watch(-1)
+    program = rec.program(out, len(leaves))
+    return out, program, rec.failed

@@ -3,7 +3,8 @@
 Tiny ops on 3-element float64 arrays (``add``, ``+``) and common NumPy-style calls on
 3x4 float64 arrays (reductions, ``@``/``dot``, ``where``, reshape/transpose,
 ``concatenate``, creation and conversion), all served by xnp's eager fast path
-(:mod:`xnp.tracing.fastpath`); JAX runs the same calls eagerly on device arrays
+(``xnp/numpy_api/_fastpath.py``); then (a3) calls outside its tables, which repeat a
+recorded full path (``xnp/numpy_api/_replay.py``); JAX runs the same calls eagerly on device arrays
 (``jax.numpy``, one cached executable per op). Then (a2) a Python loop of five
 small eager ops per iteration on f64[10]. Target: xnp within 3x of NumPy's call.
 """
@@ -85,6 +86,46 @@ def _cases():
     ]
 
 
+def _replayed_cases():
+    """Rows of calls outside the fast path's tables (mixed dtypes, axes, shape functions):
+    their repeated calls are replays of the recorded full path (the eager dispatch cache,
+    ``xnp/numpy_api/_replay.py``)."""
+    jax = _jax.load()
+    jnp = jax.numpy if jax is not None else None
+    x_np = numpy.arange(12.0).reshape(3, 4)
+    f_np = x_np.astype(numpy.float32)
+    i_np = numpy.arange(12).reshape(3, 4)
+    x, f, i = xnp.asarray(x_np), xnp.asarray(f_np), xnp.asarray(i_np)
+    if jax is not None:
+        xj, fj, ij = _jax.put(x_np, f_np, i_np)
+
+    def j(fn):
+        return fn if jax is not None else None
+
+    return [
+        ("arctan2(x, f32)", lambda: numpy.arctan2(x_np, f_np), lambda: xnp.arctan2(x, f),
+         j(lambda: jnp.arctan2(xj, fj))),
+        ("maximum(i64, x)", lambda: numpy.maximum(i_np, x_np), lambda: xnp.maximum(i, x),
+         j(lambda: jnp.maximum(ij, xj))),
+        ("sin(i64)", lambda: numpy.sin(i_np), lambda: xnp.sin(i), j(lambda: jnp.sin(ij))),
+        ("isnan(x)", lambda: numpy.isnan(x_np), lambda: xnp.isnan(x), j(lambda: jnp.isnan(xj))),
+        ("argmax(x, axis=1)", lambda: numpy.argmax(x_np, axis=1),
+         lambda: xnp.argmax(x, axis=1), j(lambda: jnp.argmax(xj, axis=1))),
+        ("cumsum(x, axis=1)", lambda: numpy.cumsum(x_np, axis=1),
+         lambda: xnp.cumsum(x, axis=1), j(lambda: jnp.cumsum(xj, axis=1))),
+        ("expand_dims(x, 0)", lambda: numpy.expand_dims(x_np, 0),
+         lambda: xnp.expand_dims(x, 0), j(lambda: jnp.expand_dims(xj, 0))),
+        ("moveaxis(x, 0, 1)", lambda: numpy.moveaxis(x_np, 0, 1),
+         lambda: xnp.moveaxis(x, 0, 1), j(lambda: jnp.moveaxis(xj, 0, 1))),
+        ("stack([x, f])", lambda: numpy.stack([x_np, f_np]), lambda: xnp.stack([x, f]),
+         j(lambda: jnp.stack([xj, fj]))),
+        ("x.astype(float32)", lambda: x_np.astype(numpy.float32),
+         lambda: x.astype(xnp.float32), j(lambda: xj.astype(jnp.float32))),
+        ("linspace(0, 1, 5)", lambda: numpy.linspace(0, 1, 5), lambda: xnp.linspace(0, 1, 5),
+         j(lambda: jnp.linspace(0, 1, 5))),
+    ]
+
+
 def loop5(np, x, b, n: int = LOOP):
     """``n`` iterations of five small elementwise ops (mul, add, tanh, mul, sub)."""
     for _ in range(n):
@@ -97,6 +138,13 @@ def main() -> None:
              for label, f_np, f_x, f_j in _cases()]
     compare("(a) eager overhead, small calls (f64[3] / f64[3,4])", cases, repeat=7,
             layout="wide", note="target: xnp within 3x of numpy; jax: jax.numpy on device arrays")
+
+    cases = [(label, {"numpy": f_np, "xnp": f_x, "jax": f_j})
+             for label, f_np, f_x, f_j in _replayed_cases()]
+    compare("(a3) eager calls outside the fast path's tables (replayed by the dispatch cache)",
+            cases, repeat=7, layout="wide",
+            note="xnp: the recorded full path replayed; XNP_EAGER_DISPATCH_CACHE=0 runs the "
+                 "full path each call")
 
     jax = _jax.load()
     x_np, b_np = numpy.linspace(-1.0, 1.0, 10), numpy.full(10, 0.1)

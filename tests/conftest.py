@@ -3,6 +3,7 @@ import pytest
 
 import xnp
 from tests import helpers
+from xnp.numpy_api import _replay
 from xnp.tracing import partial_eval
 
 
@@ -14,6 +15,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     helpers.FULL_GRID[0] = config.getoption("--full-grid")
     partial_eval.enable_typecheck(True)  # every staged jaxpr is type-checked in tests
+    _replay.check_replays(True)  # every eager replay is compared with its full path
 
 
 @pytest.fixture

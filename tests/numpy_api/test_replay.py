@@ -331,3 +331,30 @@ def test_threads_share_programs():
     for t in threads:
         t.join()
     assert not errors, errors[0]
+
+
+def test_check_mode_catches_a_replay_that_differs():
+    # the suite runs with every replay compared with its full path (tests/conftest.py);
+    # a program made to differ must be caught
+    _replay.clear()
+    xnp.sin(xnp.asarray(np.arange(4, dtype=np.int32)))
+    cache = _find_cache(xnp.sin)
+    ((key, program),) = cache.items()
+    impl, params, ops, multiple, arity = program.eqns[-1]
+    program.eqns = program.eqns[:-1] + ((np.cos, params, ops, multiple, arity),)
+    try:
+        with pytest.raises(AssertionError, match="replay differs from the full path"):
+            xnp.sin(xnp.asarray(np.arange(4, dtype=np.int32) + 1))
+    finally:
+        _replay.clear()
+
+
+def _find_cache(fn):
+    seen = set()
+    while fn is not None and id(fn) not in seen:
+        seen.add(id(fn))
+        cache = getattr(fn, "_replay_cache", None)
+        if cache is not None:
+            return cache
+        fn = getattr(fn, "__wrapped__", None)
+    raise AssertionError("no cache")

@@ -23,8 +23,8 @@ A signature is, per argument (keywords by name, in order): an exact ``Array`` wi
 value (not a jit output not yet read): its dtype, shape and weak type; a Python or NumPy
 scalar, a string, ``None``, a dtype or a type: itself (a float or a NumPy scalar by its
 bits, so ``-0.0`` and each NaN are their own); a tuple or list: its items'. Anything
-else (NumPy arrays, callables, user subclasses, host-dtype arrays) has none, and neither
-has a call with one array passed twice. Each function keeps at most
+else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
+than :data:`MAX_ITEMS` items) has none, and neither has a call with one array passed twice. Each function keeps at most
 :data:`MAX_SIGNATURES` signatures; the caches are dropped when an option that changes
 tracing (``xnp.config``) changes. The ``eager_dispatch_cache`` option (environment
 ``XNP_EAGER_DISPATCH_CACHE=0``) turns the cache off; it is off where the C storage of arrays
@@ -34,6 +34,7 @@ is not built (value reads cannot be seen there).
 from __future__ import annotations
 
 import functools
+import os
 import struct
 
 import numpy as np
@@ -42,12 +43,18 @@ from xnp import config
 from xnp.tracing import core, recording
 from xnp.tracing.core import Array
 
-__all__ = ["cached", "clear", "MAX_SIGNATURES", "stats"]
+__all__ = ["cached", "clear", "check_replays", "MAX_SIGNATURES", "MAX_ITEMS", "stats"]
 
 #: signatures kept per function; later signatures take the full path
 MAX_SIGNATURES = 64
+#: items of a tuple or list argument beyond which a call has no signature
+MAX_ITEMS = 64
 
 _ON = [False]
+#: ``XNP_EAGER_DISPATCH_CHECK=1`` or :func:`check_replays`: every replay is compared with
+#: the full path on the same arguments (:func:`_compare`), which raises ``AssertionError``
+#: where they differ (a test mode: each replayed call runs twice; the test suite runs in it)
+_CHECK = os.environ.get("XNP_EAGER_DISPATCH_CHECK", "").strip() == "1"
 _CACHES: list = []  # every function's cache, cleared together
 
 
@@ -66,6 +73,12 @@ _pack_dd = struct.Struct("<dd").pack
 def _refresh(_value=None) -> None:
     _ON[0] = recording.AVAILABLE and config.get("eager_dispatch_cache")
     clear()
+
+
+def check_replays(on: bool) -> None:
+    """Turn the check mode on or off (see ``_CHECK``)."""
+    global _CHECK
+    _CHECK = bool(on)
 
 
 def clear(_value=None) -> None:
@@ -105,6 +118,8 @@ def _part(a, leaves):
     if t is float:
         return t, _pack_d(a)
     if t is tuple or t is list:
+        if len(a) > MAX_ITEMS:  # a long list of values: no cache entry of its size
+            raise _NoSignature
         return t, tuple([_part(x, leaves) for x in a])
     if isinstance(a, (np.dtype, type)):  # a dtype (each dtype has its own class), a type
         return t, a
@@ -137,6 +152,30 @@ def _signature(args, kwargs, leaves):
     return tuple(key)
 
 
+def _compare(name: str, rep, ref, leaves) -> None:
+    """Check mode: the replayed result ``rep`` is what the full path gave, ``ref``."""
+    where = f"xnp eager dispatch cache: {name}: replay differs from the full path"
+    assert type(rep) is type(ref), f"{where}: {type(rep)} vs {type(ref)}"
+    if isinstance(ref, (tuple, list)):
+        assert len(rep) == len(ref), where
+        for r, f in zip(rep, ref):
+            _compare(name, r, f, leaves)
+    elif type(ref) is Array:
+        a, b = rep._v, ref._v
+        assert (a.dtype, a.shape, rep._weak) == (b.dtype, b.shape, ref._weak), (
+            f"{where}: {(a.dtype, a.shape, rep._weak)} vs {(b.dtype, b.shape, ref._weak)}")
+        assert a.tobytes() == b.tobytes(), f"{where}: values"  # bit for bit
+        assert (a.flags.writeable, a.flags.c_contiguous, a.flags.f_contiguous) == (
+            b.flags.writeable, b.flags.c_contiguous, b.flags.f_contiguous), f"{where}: flags"
+        assert [rep is x for x in leaves] == [ref is x for x in leaves], f"{where}: identity"
+        assert [np.shares_memory(a, x._v) for x in leaves] == [
+            np.shares_memory(b, x._v) for x in leaves], f"{where}: shared memory"
+    elif isinstance(ref, np.generic):
+        assert rep.dtype == ref.dtype and rep.tobytes() == ref.tobytes(), where
+    else:
+        assert rep == ref, where
+
+
 def cached(full):
     """``full`` (a function's full path) with the eager dispatch cache (module
     docstring)."""
@@ -158,9 +197,12 @@ def cached(full):
             if program.__class__ is _Refused:
                 return full(*args, **kwargs)
             try:
-                return program.run(leaves)
+                out = program.run(leaves)
             except Exception:  # noqa: BLE001  (the full path raises its own error)
                 return full(*args, **kwargs)
+            if _CHECK:
+                _compare(full.__qualname__, out, full(*args, **kwargs), leaves)
+            return out
         if len(cache) >= MAX_SIGNATURES:
             return full(*args, **kwargs)
         out, program, why = recording.record(full, args, kwargs, leaves)

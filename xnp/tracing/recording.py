@@ -50,6 +50,8 @@ _STATE = core._STATE
 _BASE = core._BASE_TRACE
 _LOCK = threading.Lock()
 _RECORDING_THREADS = [0]
+#: a call that makes a bigger constant is not recorded (a program keeps a copy of each)
+MAX_CONSTANT_BYTES = 1 << 16
 
 
 def _on_access(array) -> None:
@@ -123,8 +125,8 @@ class Recording:
         if self.failed is not None:
             return
         native = arr._v
-        if not native.flags.writeable:
-            self.fail("made a read-only constant")
+        if not native.flags.writeable or native.nbytes > MAX_CONSTANT_BYTES:
+            self.fail("made a read-only or large constant")
             return
         private = np.array(native, copy=True, order="K")
         self.slots[id(arr)] = len(self.keep)

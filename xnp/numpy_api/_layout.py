@@ -178,7 +178,10 @@ def layout(t):
     from xnp.tracing.partial_eval import JitTracer  # noqa: PLC0415
 
     if type(t) is core.Array:
-        return _eager_strides(t._value)
+        # the unwatched read (``_v``): an array's strides are part of the eager dispatch
+        # cache's signature (numpy_api/_replay.py), so a recorded call may depend on them
+        v = t._v
+        return _eager_strides(t._value if v is None else v)
     if isinstance(t, np.ndarray):
         return _eager_strides(t)
     if not isinstance(t, core.Tracer):
@@ -310,7 +313,9 @@ def with_order(x, order, source=None):
     shape = x.shape
     want = c_strides(shape) if order == "C" else f_strides(shape)
     if type(x) is core.Array:
-        v = x._value
+        v = x._v  # unwatched: contiguity follows from shape and strides (as in layout())
+        if v is None:
+            v = x._value
         if v.flags.c_contiguous if order == "C" else v.flags.f_contiguous:
             return x
         return core.Array(np.ascontiguousarray(v) if order == "C" else np.asfortranarray(v),

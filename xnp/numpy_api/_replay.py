@@ -20,7 +20,8 @@ decides from anything but the signature (a value, a memory layout, a warning) ma
 recording fail, so that signature keeps the full path.
 
 A signature is, per argument (keywords by name, in order): an exact ``Array`` with a host
-value (not a jit output not yet read): its dtype, shape and weak type; a Python or NumPy
+value (not a jit output): its dtype, shape, strides and weak type (``_layout.layout``
+reads an eager array's strides unwatched, so ``order="K"`` results replay); a Python or NumPy
 scalar, a string, ``None``, a dtype or a type: itself (a float or a NumPy scalar by its
 bits, so ``-0.0`` and each NaN are their own); a tuple or list: its items'. Anything
 else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
@@ -112,7 +113,7 @@ def _part(a, leaves):
         if v is None or a._dev is not None:
             raise _NoSignature
         leaves.append(a)
-        return v.dtype, v.shape, a._weak
+        return v.dtype, v.shape, v.strides, a._weak
     if t is int or t is bool or t is str or a is None:
         return t, a
     if t is float:
@@ -139,7 +140,7 @@ def _signature(args, kwargs, leaves):
                 if v is None or a._dev is not None:
                     return None
                 leaves.append(a)
-                key.append((v.dtype, v.shape, a._weak))
+                key.append((v.dtype, v.shape, v.strides, a._weak))
             else:
                 key.append(_part(a, leaves))
         if kwargs:

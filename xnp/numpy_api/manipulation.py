@@ -194,7 +194,9 @@ def _ravel_c(x):
     aval = _aval(x)
     # NumPy's ravel (order 'C') is a view of C-contiguous memory only; otherwise a copy,
     # even where reshape(-1) could give a view (a[:, ::2] of a contiguous a)
-    if type(x) is core.Array and x._val is not None and not x._val.flags.c_contiguous:
+    # (``_v``, the unwatched read: contiguity follows from the shape and strides, which are
+    # part of the eager dispatch cache's signature)
+    if type(x) is core.Array and x._v is not None and not x._v.flags.c_contiguous:
         return lax.copy(lax.reshape(x, (aval.size,)))
     st = None if type(x) is core.Array else _layout.layout(x)
     if st is not None and aval.size > 1 and any(

@@ -6,10 +6,11 @@ call binds is evaluated on the base trace as usual and noted, with where each op
 from (an input array, the result of an earlier primitive, a Python or NumPy scalar). When
 the call returns, the recording becomes a :class:`Program` if everything the call did is in
 those notes; :meth:`Program.run` then gives the call's result for other inputs of the same
-shapes, dtypes and weak types by calling the eager backend's implementations directly.
+signature (the caller's: the metadata the recorded call may depend on) by calling the eager
+backend's implementations directly.
 
 A call is *not* made into a program (``Recording.failed`` says why) when it did something
-a replay would not repeat or that could depend on more than shapes, dtypes and weak types:
+a replay would not repeat or that could depend on more than the arrays' metadata:
 
 * read or wrote an array's value from Python (``Array._val`` is watched while a thread
   records, see ``set_access_hook`` in ``xnp/_native/array_base.c``; ``_v``, the unwatched

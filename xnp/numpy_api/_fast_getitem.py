@@ -37,7 +37,7 @@ def _host_index_entry(i):
     value), a NumPy integer/bool array, a list of Python ints."""
     t = type(i)
     if t is Array:
-        v = i._val
+        v = i._v
         return v if v is not None and i._dev is None and v.dtype.kind in "iub" else None
     if t is np.ndarray:
         return i if i.dtype.kind in "iub" else None
@@ -81,7 +81,7 @@ def getitem(slow: Callable) -> Callable:
                 if host is None:
                     return slow(self, idx)
             try:
-                out = self._val[host]
+                out = self._v[host]
             except IndexError:
                 return slow(self, idx)  # the full path raises xnp's message
             if type(out) is not _NATIVE[0]:

@@ -156,10 +156,10 @@ def _binary(name: str, swap: bool, slow: Callable, *, scalars: bool = False) -> 
                 ta, tb = type(a), type(b)
                 va = vb = None
                 if ta is array:
-                    va = a._val
+                    va = a._v
                     if va is not None and va.dtype in dtypes:
                         if tb is array:
-                            vb = b._val
+                            vb = b._v
                             if vb is not None and vb.dtype is not va.dtype and (
                                     vb.dtype != va.dtype):
                                 vb = None
@@ -167,7 +167,7 @@ def _binary(name: str, swap: bool, slow: Callable, *, scalars: bool = False) -> 
                         elif fits(va, b):
                             vb, weak = b, a._weak
                 elif tb is array:
-                    vb = b._val
+                    vb = b._v
                     if vb is not None and vb.dtype in dtypes and fits(vb, a):
                         va, weak = a, b._weak
                 if va is not None and vb is not None:
@@ -199,7 +199,7 @@ def _unary(name: str, slow: Callable, *, scalars: bool = False) -> Callable:
     def fast(x, *args, **kwargs):
         if (not busy or state.trace is _EVAL) and not args and not kwargs and type(x) is array:
             op = table[0].get(name)
-            v = x._val
+            v = x._v
             if op is not None and v is not None and v.dtype in op[1]:
                 out = op[0](v)
                 if type(out) is not native[0] and scalars:
@@ -285,7 +285,7 @@ def reduction(name: str, positional: tuple, keyword: tuple = (), *,
         def fast(a, axis=None, *args, **kwargs):
             if (not busy or state.trace is _EVAL) and type(a) is array and not a._weak:
                 op = calls[0].get(name)
-                v = a._val
+                v = a._v
                 if op is not None and v is not None and v.dtype in op[1] and opts["enable_x64"]:
                     keepdims = False
                     ok = len(args) <= npos
@@ -330,7 +330,7 @@ def matmul(name: str, *, swap: bool = False, scalars: bool = False) -> Callable:
             if ((not busy or state.trace is _EVAL) and type(a) is array and type(b) is array
                     and not kwargs and (not args or args == (None,))):
                 op = calls[0].get(name)
-                va, vb = a._val, b._val
+                va, vb = a._v, b._v
                 if (op is not None and va is not None and vb is not None
                         and va.dtype in op[1] and vb.dtype == va.dtype
                         and va.ndim >= 1 and 1 <= vb.ndim <= 2):
@@ -361,20 +361,20 @@ def where(slow: Callable) -> Callable:
             c, x, y = args
             op = calls[0].get("where")
             if op is not None and type(c) is array:
-                vc = c._val
+                vc = c._v
                 if vc is not None and vc.dtype.kind == "b":
                     vx = vy = v = None
                     if type(x) is array:
-                        vx = v = x._val
+                        vx = v = x._v
                         if type(y) is array:
-                            vy = y._val
+                            vy = y._v
                             if v is None or (vy is not None and vy.dtype != v.dtype):
                                 vy = None
                             weak = x._weak and y._weak
                         elif v is not None and fits(v, y):
                             vy, weak = y, x._weak
                     elif type(y) is array:
-                        vy = v = y._val
+                        vy = v = y._v
                         if v is not None and fits(v, x):
                             vx, weak = x, y._weak
                     if vx is not None and vy is not None and v.dtype in op[1]:
@@ -395,7 +395,7 @@ def _view_value(a, name):
     read-only buffer view, which the full path copies first), or None."""
     if (not _TRACING_THREADS or _STATE.trace is _EVAL) and type(a) is Array and a._dev is None:
         op = _CALLS[0].get(name)
-        v = a._val
+        v = a._v
         if op is not None and v is not None and v.dtype in op[1]:
             return op[0], v
     return None
@@ -442,7 +442,7 @@ def sort(name: str, default_stable: bool) -> Callable:
                     and order is None and kwargs.get("descending", False) is False
                     and (axis is None or type(axis) is int) and _SORT_KEYWORDS >= kwargs.keys()):
                 op = calls[0].get(name)
-                v = a._val
+                v = a._v
                 if kind is None:
                     is_stable = default_stable if stable is None else stable
                 elif (stable is None and type(kind) is str and kind
@@ -489,7 +489,7 @@ def transpose_property(slow: Callable) -> Callable:
     def fast(self):
         if (not busy or state.trace is _EVAL) and type(self) is array and self._dev is None:
             op = calls[0].get("transpose")
-            v = self._val
+            v = self._v
             if op is not None and v is not None and v.dtype in op[1]:
                 return array(op[0](v, None), self._weak)
         return slow(self)
@@ -506,7 +506,7 @@ def reshape_method(slow: Callable) -> Callable:
         if ((not busy or state.trace is _EVAL) and type(self) is array and self._dev is None
                 and type(order) is str and order == "C"):
             op = calls[0].get("reshape")
-            v = self._val
+            v = self._v
             if op is not None and v is not None and v.dtype in op[1]:
                 if len(shape) == 1 and type(shape[0]) is tuple:
                     shape = shape[0]
@@ -534,9 +534,9 @@ def concatenate(slow: Callable) -> Callable:
                 weak = True
                 dt = None
                 for a in arrays:
-                    if type(a) is not array or a._val is None:
+                    if type(a) is not array or a._v is None:
                         break
-                    v = a._val
+                    v = a._v
                     if dt is None:
                         dt = v.dtype
                         if dt not in op[1]:

@@ -96,7 +96,7 @@ class Compiled:
         c = self._client
         t = type(x)
         if t is core.Array:
-            v = x._val
+            v = x._v
             if v is None:  # donated or deleted: reading it raises the clear error
                 return c.put(x._value), False
             memo = x._host_memo
@@ -128,7 +128,7 @@ class Compiled:
         """The device buffer of closed-over array ``x`` (the ``k``-th) whose buffer is not
         cached: ``_buffer``'s, after checking that ``x`` still has the shape and dtype it was
         traced with (``x.shape = ...`` and ``x.resize`` change it in place)."""
-        v = x._val
+        v = x._v
         if v is not None and (v.shape != aval.shape or v.dtype != aval.dtype):
             raise ValueError(
                 f"xnp.jit of {self._name}: an array the function closes over was traced as "

@@ -25,7 +25,8 @@ reads an eager array's strides unwatched, so ``order="K"`` results replay); a Py
 scalar, a string, ``None``, a dtype or a type: itself (a float or a NumPy scalar by its
 bits, so ``-0.0`` and each NaN are their own); a tuple or list: its items'. Anything
 else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
-than :data:`MAX_ITEMS` items) has none, and neither has a call with one array passed twice. Each function keeps at most
+than :data:`MAX_ITEMS` items) has none. Which array arguments are one object is part of the
+signature too. Each function keeps at most
 :data:`MAX_SIGNATURES` signatures; the caches are dropped when an option that changes
 tracing (``xnp.config``) changes. The ``eager_dispatch_cache`` option (environment
 ``XNP_EAGER_DISPATCH_CACHE=0``) turns the cache off; it is off where the C storage of arrays
@@ -149,7 +150,8 @@ def _signature(args, kwargs, leaves):
         return None
     n = len(leaves)
     if n > 1 and (leaves[0] is leaves[1] if n == 2 else len(set(map(id, leaves))) != n):
-        return None  # an array passed twice: the recording could not tell the two apart
+        first: dict = {}  # an array passed twice: which arguments are the same object
+        key.append(tuple([first.setdefault(id(x), i) for i, x in enumerate(leaves)]))
     return tuple(key)
 
 

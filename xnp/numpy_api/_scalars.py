@@ -119,8 +119,10 @@ def _with_rule(fn):
     @functools.wraps(fn)
     def call(*args, **kwargs):
         out = fn(*args, **kwargs)
-        if type(out) is Array and out.ndim == 0 and _kept(args, kwargs, out):
-            return out
+        if type(out) is Array:
+            v = out._v  # (a host value's ndim without the property's frames)
+            if (v.ndim if v is not None else out.ndim) != 0 or _kept(args, kwargs, out):
+                return out
         if type(out) is tuple:  # several outputs (divmod, modf, frexp): each by the rule
             return tuple([o if type(o) is Array and o.ndim == 0 and _kept(args, kwargs, o)
                           else scalar_result(o) for o in out])

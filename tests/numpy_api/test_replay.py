@@ -362,3 +362,84 @@ def _find_cache(fn):
             return cache
         fn = getattr(fn, "__wrapped__", None)
     raise AssertionError("no cache")
+
+
+def test_jit_outputs_as_inputs():
+    _replay.clear()
+    f = xnp.jit(lambda t: t * 2)
+    for k in range(3):
+        base = np.arange(12.0).reshape(3, 4) + k
+        y = f(xnp.asarray(base))  # a jit output, its host value not read yet
+        np.testing.assert_array_equal(np.asarray(xnp.cumsum(y, axis=1)),
+                                      np.cumsum(base * 2, axis=1))
+        z = f(xnp.asarray(base))
+        np.asarray(z)  # read: the host value is a read-only view of the output
+        np.testing.assert_array_equal(np.asarray(xnp.arctan2(z, y)),
+                                      np.arctan2(base * 2, base * 2))
+    assert _replay.stats(xnp.cumsum)["programs"] == 1
+    # a view of a jit output copies it first (writes through the view reach the array):
+    # such calls keep the full path, and NumPy's view semantics hold
+    for k in range(3):
+        y = f(xnp.asarray(np.arange(6.0) + k))
+        v = xnp.expand_dims(y, 0)
+        v[0, 0] = -1.0
+        assert float(y[0]) == -1.0
+    assert _replay.stats(xnp.expand_dims)["refused"] == ["took a view (broadcast_in_dim) of a "
+                                                         "jit output"]
+
+
+def test_whole_array_views_are_new_objects():
+    # NumPy's x[:], x.view(), split at the ends, flip over no axis: new array objects
+    # viewing x (a recorded program that returned x itself would alias on every call)
+    _replay.clear()
+    for _ in range(3):
+        x = xnp.asarray(np.arange(4.0))
+        head, tail = xnp.split(x, [0])
+        outs = [tail, x.view(), x[:], x[...], xnp.flip(x, axis=()), xnp.split(x, 1)[0],
+                xnp.rot90(x.reshape(2, 2), 0), xnp.array_split(x, 1)[0]]
+        for o in outs:
+            assert o is not x and np.shares_memory(np.asarray(o), np.asarray(x))
+        tail.shape = (2, 2)
+        assert x.shape == (4,)
+
+
+def test_a_recording_across_an_option_change_is_not_stored():
+    _replay.clear()
+    a = xnp.asarray(np.arange(3.0))
+    calls = []
+
+    def changing(x):  # an option changes (another thread) while the call is recorded
+        calls.append(1)
+        out = xnp.sin(x)
+        _replay.clear()
+        return out
+
+    wrapped = _replay.cached(changing)
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(wrapped(a)), np.sin(np.arange(3.0)))
+    assert len(calls) == 3 and not wrapped._replay_cache
+
+
+def test_floating_point_error_of_a_replay_warns_once():
+    _replay.clear()
+    f = lambda x: xnp.log(x, dtype=np.float64)  # noqa: E731
+    f(xnp.asarray(np.array([1.0, 2.0])))
+    with warnings.catch_warnings(record=True) as w, np.errstate(divide="warn",
+                                                                 invalid="raise"):
+        warnings.simplefilter("always")
+        with pytest.raises(FloatingPointError):
+            f(xnp.asarray(np.array([0.0, -1.0])))
+    assert [str(x.message) for x in w] == ["divide by zero encountered in log"]
+
+
+def test_strided_constants_are_not_recorded():
+    # triu_indices's two results view one constant: a copy per replay would change their
+    # layout, so the call keeps its full path
+    _replay.clear()
+    first = xnp.triu_indices(3)
+    for _ in range(2):
+        again = xnp.triu_indices(3)
+        for a, b in zip(first, again):
+            assert np.asarray(a).strides == np.asarray(b).strides
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    np.testing.assert_array_equal(np.asarray(first[1]), np.triu_indices(3)[1])

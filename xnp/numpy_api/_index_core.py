@@ -614,6 +614,8 @@ def getitem(x, idx):
     if out is not x:
         out = track_view(x, out, entries, read=lambda base: _read(base, entries),
                          write=lambda base, new: _write(base, entries, new, view_write=True))
+    elif type(x) is core.Array:  # NumPy's x[:] is a new view object of all of x
+        out = core.Array(x._writable_value()[...], x._weak)
     return out
 
 

@@ -12,16 +12,19 @@ in the function's cache:
   signature cannot be replayed) is stored;
 * a hit runs the program: the eager backend's implementation of each recorded primitive
   on the new inputs, with no Python layer of the NumPy surface in between. If the replay
-  raises, the full path runs instead (and raises its own error).
+  raises, the full path runs instead (and raises its own error), except for NumPy's
+  ``FloatingPointError`` (``errstate(...="raise")``), which the full path's same
+  implementation would raise after the same warnings: it propagates, so nothing warns twice.
 
 So the fast path of every function is derived from its one definition: what the replay
 computes is what the full path computed for the same signature, and what the full path
 decides from anything but the signature (a value, a memory layout, a warning) makes the
 recording fail, so that signature keeps the full path.
 
-A signature is, per argument (keywords by name, in order): an exact ``Array`` with a host
-value (not a jit output): its dtype, shape, strides and weak type (``_layout.layout``
-reads an eager array's strides unwatched, so ``order="K"`` results replay); a Python or NumPy
+A signature is, per argument (keywords by name, in order): an exact ``Array``: its dtype,
+shape, strides and weak type (``_layout.layout`` reads an eager array's strides unwatched,
+so ``order="K"`` results replay), or for a jit output (whose host memory is C-contiguous,
+read on first use) its dtype, shape and weak type; a Python or NumPy
 scalar, a string, ``None``, a dtype or a type: itself (a float or a NumPy scalar by its
 bits, so ``-0.0`` and each NaN are their own); a tuple or list: its items'. Anything
 else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
@@ -53,6 +56,7 @@ MAX_SIGNATURES = 64
 MAX_ITEMS = 64
 
 _ON = [False]
+_GENERATION = [0]  # bumped by clear(): a recording begun before it is not stored
 #: ``XNP_EAGER_DISPATCH_CHECK=1`` or :func:`check_replays`: every replay is compared with
 #: the full path on the same arguments (:func:`_compare`), which raises ``AssertionError``
 #: where they differ (a test mode: each replayed call runs twice; the test suite runs in it)
@@ -85,6 +89,7 @@ def check_replays(on: bool) -> None:
 
 def clear(_value=None) -> None:
     """Forget every recorded program (each signature records again on its next call)."""
+    _GENERATION[0] += 1
     for c in _CACHES:
         c.clear()
 
@@ -107,11 +112,22 @@ class _NoSignature(Exception):
     pass
 
 
+def _jit_output(a, leaves):
+    """The signature of a jit output (C-contiguous host memory, read or not yet)."""
+    aval = a._aval if a._aval is not None else a._dev.aval
+    if aval is None:
+        raise _NoSignature
+    leaves.append(a)
+    return aval.dtype, aval.shape, "jit output", a._weak
+
+
 def _part(a, leaves):
     t = type(a)
     if t is Array:
+        if a._dev is not None:
+            return _jit_output(a, leaves)
         v = a._v
-        if v is None or a._dev is not None:
+        if v is None:
             raise _NoSignature
         leaves.append(a)
         return v.dtype, v.shape, v.strides, a._weak
@@ -136,9 +152,9 @@ def _signature(args, kwargs, leaves):
     key = []
     try:
         for a in args:
-            if type(a) is Array:  # the common argument, inline
+            if type(a) is Array and a._dev is None:  # the common argument, inline
                 v = a._v
-                if v is None or a._dev is not None:
+                if v is None:
                     return None
                 leaves.append(a)
                 key.append((v.dtype, v.shape, v.strides, a._weak))
@@ -201,6 +217,8 @@ def cached(full):
                 return full(*args, **kwargs)
             try:
                 out = program.run(leaves)
+            except FloatingPointError:  # numpy.errstate(...="raise"): the full path's too
+                raise
             except Exception:  # noqa: BLE001  (the full path raises its own error)
                 return full(*args, **kwargs)
             if _CHECK:
@@ -208,8 +226,10 @@ def cached(full):
             return out
         if len(cache) >= MAX_SIGNATURES:
             return full(*args, **kwargs)
+        generation = _GENERATION[0]
         out, program, why = recording.record(full, args, kwargs, leaves)
-        cache[key] = _Refused(why) if program is None else program
+        if generation == _GENERATION[0]:  # no option changed meanwhile (another thread)
+            cache[key] = _Refused(why) if program is None else program
         return out
 
     call._replay_cache = cache

@@ -58,7 +58,7 @@ MAX_CONSTANT_BYTES = 1 << 16
 def _on_access(array) -> None:
     """The access hook: a value read or write in a thread that records fails its recording."""
     rec = getattr(_STATE.trace, "recording", None)
-    if rec is not None:
+    if rec is not None and not rec.evaluating:
         rec.fail("read or wrote an array's value")
 
 
@@ -85,15 +85,16 @@ class Recording:
     """What one eager call bound so far (see the module docstring)."""
 
     __slots__ = ("slots", "keep", "natives", "weaks", "eqns", "failed", "errstate",
-                 "filters", "backend")
+                 "filters", "backend", "evaluating")
 
     def __init__(self, leaves):
         self.slots = {id(a): i for i, a in enumerate(leaves)}  # array id -> value slot
         self.keep = list(leaves)  # the slots' arrays, alive so that no id is reused
-        self.natives = [a._v for a in leaves]  # each slot's native value and weak type
+        self.natives = [None] * len(leaves)  # each result's native value and weak type
         self.weaks = [a._weak for a in leaves]
         self.eqns: list = []
         self.failed = None
+        self.evaluating = False  # a primitive is evaluated: its reads of operands are its own
         self.errstate = np.geterr()
         self.filters = warnings.filters
         self.backend = core.eager_backend()
@@ -105,7 +106,14 @@ class Recording:
     def process_primitive(self, prim, args, params):
         if self.failed is None:
             ops = self._operands(prim, args)
-        out = _BASE.process_primitive(prim, args, params)
+        if self.failed is None:  # (no impl: only the eager backend's functions run)
+            self.evaluating = True
+            try:
+                out = _BASE.process_primitive(prim, args, params)
+            finally:
+                self.evaluating = False
+        else:
+            out = _BASE.process_primitive(prim, args, params)
         if self.failed is None:
             if np.geterr() != self.errstate or warnings.filters is not self.filters:
                 self.fail(f"ran {prim.name} under other error settings or warning filters")
@@ -126,8 +134,12 @@ class Recording:
         if self.failed is not None:
             return
         native = arr._v
-        if not native.flags.writeable or native.nbytes > MAX_CONSTANT_BYTES:
-            self.fail("made a read-only or large constant")
+        flags = native.flags
+        if not flags.writeable or native.nbytes > MAX_CONSTANT_BYTES or native.base is not None \
+                or not (flags.c_contiguous or flags.f_contiguous):
+            # a copy would not reproduce it: read-only, a view (of memory another result may
+            # share), strided; or large (each program keeps its constants)
+            self.fail("made a constant that is read-only, a view, strided or large")
             return
         private = np.array(native, copy=True, order="K")
         self.slots[id(arr)] = len(self.keep)
@@ -141,12 +153,15 @@ class Recording:
             self.fail(f"bound {prim.name}, which has an impl of its own")
             return []
         ops = []
+        view = prim in self.backend.view_prims
         for a in args:
             t = type(a)
             if t is Array:
                 slot = self.slots.get(id(a))
                 if slot is None:
                     self.fail(f"passed {prim.name} an array made outside the recording")
+                elif view and a._dev is not None:  # its evaluation copies the jit output
+                    self.fail(f"took a view ({prim.name}) of a jit output")
                 ops.append(slot)
             elif t in _PY_SCALARS or isinstance(a, np.generic):
                 ops.append(_Scalar(a))
@@ -211,7 +226,8 @@ class Program:
     def run(self, leaves):
         """The call's result for the input arrays ``leaves`` (in the recording's order)."""
         native, wrap = self.native, self.wrap
-        env = [a._v for a in leaves]
+        # (a jit output not read yet is read, as evaluating a primitive on it reads it)
+        env = [v if (v := a._v) is not None else a._value for a in leaves]
         for impl, params, ops, multiple, arity in self.eqns:
             if arity == 1:
                 out = impl(env[ops[0]])

@@ -57,9 +57,11 @@ MAX_ITEMS = 64
 
 _ON = [False]
 _GENERATION = [0]  # bumped by clear(): a recording begun before it is not stored
-#: ``XNP_EAGER_DISPATCH_CHECK=1`` or :func:`check_replays`: every replay is compared with
-#: the full path on the same arguments (:func:`_compare`), which raises ``AssertionError``
-#: where they differ (a test mode: each replayed call runs twice; the test suite runs in it)
+#: ``XNP_EAGER_DISPATCH_CHECK=1`` or :func:`check_replays`: every replay, and every call
+#: that was recorded (its nested calls ran their full paths, not their fast paths), is
+#: compared with the full path on the same arguments (:func:`_compare`), which raises
+#: ``AssertionError`` where they differ (a test mode: such calls run twice; the test suite
+#: runs in it)
 _CHECK = os.environ.get("XNP_EAGER_DISPATCH_CHECK", "").strip() == "1"
 _CACHES: list = []  # every function's cache, cleared together
 
@@ -228,6 +230,9 @@ def cached(full):
             return full(*args, **kwargs)
         generation = _GENERATION[0]
         out, program, why = recording.record(full, args, kwargs, leaves)
+        if _CHECK and program is not None:  # (its nested calls ran their full paths)
+            _compare(f"{full.__qualname__} (recorded call)", out, full(*args, **kwargs),
+                     leaves)
         if generation == _GENERATION[0]:  # no option changed meanwhile (another thread)
             cache[key] = _Refused(why) if program is None else program
         return out

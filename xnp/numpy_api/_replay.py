@@ -194,7 +194,7 @@ def _compare(name: str, rep, ref, leaves) -> None:
     elif isinstance(ref, np.generic):
         assert rep.dtype == ref.dtype and rep.tobytes() == ref.tobytes(), where
     else:
-        assert rep == ref, where
+        assert rep == ref or (rep != rep and ref != ref), where  # (NaN is NaN)
 
 
 def cached(full):

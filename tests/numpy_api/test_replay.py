@@ -448,3 +448,17 @@ def test_strided_constants_are_not_recorded():
             assert np.asarray(a).strides == np.asarray(b).strides
             np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
     np.testing.assert_array_equal(np.asarray(first[1]), np.triu_indices(3)[1])
+
+
+def test_ever_new_signatures_skip_the_cache_for_a_while():
+    # a loop over ever-new scalar values records only the first few of them
+    _replay.clear()
+    x = xnp.asarray(np.linspace(-3, 3, 12))
+    for k in range(40):
+        np.testing.assert_array_equal(np.asarray(xnp.clip(x, k * 0.1, k * 0.1 + 1)),
+                                      np.clip(np.linspace(-3, 3, 12), k * 0.1, k * 0.1 + 1))
+    st = _replay.stats(xnp.clip)
+    assert st["programs"] + len(st["refused"]) == _replay.MISSES_IN_A_ROW
+    _replay.clear()  # counters reset: the next signature records again
+    xnp.clip(x, 0.5, 1.5)
+    assert _replay.stats(xnp.clip)["programs"] == 1

@@ -30,7 +30,8 @@ bits, so ``-0.0`` and each NaN are their own); a tuple or list: its items'. Anyt
 else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
 than :data:`MAX_ITEMS` items) has none. Which array arguments are one object is part of the
 signature too. Each function keeps at most
-:data:`MAX_SIGNATURES` signatures; the caches are dropped when an option that changes
+:data:`MAX_SIGNATURES` signatures, and after :data:`MISSES_IN_A_ROW` new ones in a row it
+takes the full path for the next :data:`SKIP_CALLS` calls before it looks again; the caches are dropped when an option that changes
 tracing (``xnp.config``) changes. The ``eager_dispatch_cache`` option (environment
 ``XNP_EAGER_DISPATCH_CACHE=0``) turns the cache off; it is off where the C storage of arrays
 is not built (value reads cannot be seen there).
@@ -54,6 +55,10 @@ __all__ = ["cached", "clear", "check_replays", "MAX_SIGNATURES", "MAX_ITEMS", "s
 MAX_SIGNATURES = 64
 #: items of a tuple or list argument beyond which a call has no signature
 MAX_ITEMS = 64
+#: after this many new signatures in a row (a loop over ever-new scalar values or shapes),
+#: a function skips the cache for :data:`SKIP_CALLS` calls, so recording costs little
+MISSES_IN_A_ROW = 8
+SKIP_CALLS = 256
 
 _ON = [False]
 _GENERATION = [0]  # bumped by clear(): a recording begun before it is not stored
@@ -64,6 +69,7 @@ _GENERATION = [0]  # bumped by clear(): a recording begun before it is not store
 #: runs in it)
 _CHECK = os.environ.get("XNP_EAGER_DISPATCH_CHECK", "").strip() == "1"
 _CACHES: list = []  # every function's cache, cleared together
+_COUNTERS: list = []  # and its counters of new signatures in a row
 
 
 class _Refused:
@@ -94,6 +100,8 @@ def clear(_value=None) -> None:
     _GENERATION[0] += 1
     for c in _CACHES:
         c.clear()
+    for m in _COUNTERS:
+        m[0] = m[1] = 0
 
 
 def stats(fn) -> dict:
@@ -204,10 +212,15 @@ def cached(full):
     _CACHES.append(cache)
     on, state, base, busy, scopes = _ON, core._STATE, core._BASE_TRACE, core._TRACING_THREADS, \
         core._SCOPES_ON
+    misses = [0, 0]  # new signatures in a row; calls left to skip (racy counts: harmless)
+    _COUNTERS.append(misses)
 
     @functools.wraps(full)
     def call(*args, **kwargs):
         if not on[0] or (busy and state.trace is not base) or scopes[0]:
+            return full(*args, **kwargs)
+        if misses[1]:
+            misses[1] -= 1
             return full(*args, **kwargs)
         leaves: list = []
         key = _signature(args, kwargs, leaves)
@@ -215,6 +228,7 @@ def cached(full):
             return full(*args, **kwargs)
         program = cache.get(key)
         if program is not None:
+            misses[0] = 0
             if program.__class__ is _Refused:
                 return full(*args, **kwargs)
             try:
@@ -227,6 +241,10 @@ def cached(full):
                 _compare(full.__qualname__, out, full(*args, **kwargs), leaves)
             return out
         if len(cache) >= MAX_SIGNATURES:
+            return full(*args, **kwargs)
+        misses[0] += 1
+        if misses[0] > MISSES_IN_A_ROW:
+            misses[1] = SKIP_CALLS
             return full(*args, **kwargs)
         generation = _GENERATION[0]
         out, program, why = recording.record(full, args, kwargs, leaves)

@@ -51,6 +51,12 @@ _STATE = core._STATE
 _BASE = core._BASE_TRACE
 _LOCK = threading.Lock()
 _RECORDING_THREADS = [0]
+try:  # NumPy 2's floating-point error state: one object per errstate context (cheap)
+    from numpy._core._ufunc_config import _extobj_contextvar as _EXTOBJ
+
+    _errstate = _EXTOBJ.get
+except ImportError:  # pragma: no cover  (another NumPy layout: its public, slower form)
+    _errstate = np.geterr
 #: a call that makes a bigger constant is not recorded (a program keeps a copy of each)
 MAX_CONSTANT_BYTES = 1 << 16
 
@@ -95,7 +101,7 @@ class Recording:
         self.eqns: list = []
         self.failed = None
         self.evaluating = False  # a primitive is evaluated: its reads of operands are its own
-        self.errstate = np.geterr()
+        self.errstate = _errstate()
         self.filters = warnings.filters
         self.backend = core.eager_backend()
 
@@ -115,7 +121,7 @@ class Recording:
         else:
             out = _BASE.process_primitive(prim, args, params)
         if self.failed is None:
-            if np.geterr() != self.errstate or warnings.filters is not self.filters:
+            if _errstate() != self.errstate or warnings.filters is not self.filters:
                 self.fail(f"ran {prim.name} under other error settings or warning filters")
             else:
                 outs = out if prim.multiple_results else [out]

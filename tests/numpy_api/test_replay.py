@@ -425,7 +425,16 @@ def test_a_recording_across_an_option_change_is_not_stored():
     assert len(calls) == 3 and not wrapped._replay_cache
 
 
-def test_floating_point_error_of_a_replay_warns_once():
+@pytest.fixture
+def no_check():
+    """Check mode off (it runs the full path again after a replay: effects twice)."""
+    check = _replay._CHECK
+    _replay.check_replays(False)
+    yield
+    _replay.check_replays(check)
+
+
+def test_errors_of_a_replay_warn_and_call_back_once(no_check):
     _replay.clear()
     f = lambda x: xnp.log(x, dtype=np.float64)  # noqa: E731
     f(xnp.asarray(np.array([1.0, 2.0])))
@@ -462,3 +471,43 @@ def test_ever_new_signatures_skip_the_cache_for_a_while():
     _replay.clear()  # counters reset: the next signature records again
     xnp.clip(x, 0.5, 1.5)
     assert _replay.stats(xnp.clip)["programs"] == 1
+
+
+def test_errstate_callback_and_warning_errors_of_a_replay_fire_once(no_check):
+    _replay.clear()
+    x = lambda: xnp.asarray(np.array([-1, 0, 1], np.int32))  # noqa: E731
+    with np.errstate(all="ignore"):
+        xnp.log(x(), dtype=np.float64)  # recorded
+    calls = []
+
+    def callback(kind, flag):
+        calls.append(kind)
+        raise ArithmeticError(kind)
+
+    old = np.seterrcall(callback)
+    try:
+        with np.errstate(divide="call", invalid="ignore"), pytest.raises(ArithmeticError):
+            xnp.log(x(), dtype=np.float64)
+    finally:
+        np.seterrcall(old)
+    assert calls == ["divide by zero"]
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("error", message="invalid value")
+        with pytest.raises(RuntimeWarning, match="invalid value"):
+            xnp.log(x(), dtype=np.float64)
+    assert [str(m.message) for m in w] == ["divide by zero encountered in log"]
+
+
+def test_ufunc_methods_replay():
+    _replay.clear()
+    for k in range(3):
+        v = np.arange(12.0).reshape(3, 4) + k
+        a = xnp.asarray(v)
+        np.testing.assert_array_equal(np.asarray(xnp.add.reduce(a, axis=1)),
+                                      np.add.reduce(v, axis=1))
+        np.testing.assert_array_equal(np.asarray(xnp.multiply.accumulate(a, axis=0)),
+                                      np.multiply.accumulate(v, axis=0))
+        np.testing.assert_array_equal(np.asarray(xnp.subtract.outer(a[0], a[1])),
+                                      np.subtract.outer(v[0], v[1]))
+    assert _replay.stats(xnp.ufunc.reduce)["programs"] >= 1

@@ -11,10 +11,10 @@ in the function's cache:
   :class:`~xnp.tracing.recording.Program` of it; the program (or the note that the
   signature cannot be replayed) is stored;
 * a hit runs the program: the eager backend's implementation of each recorded primitive
-  on the new inputs, with no Python layer of the NumPy surface in between. If the replay
-  raises, the full path runs instead (and raises its own error), except for NumPy's
-  ``FloatingPointError`` (``errstate(...="raise")``), which the full path's same
-  implementation would raise after the same warnings: it propagates, so nothing warns twice.
+  on the new inputs, with no Python layer of the NumPy surface in between. An exception of
+  a replay propagates: it comes from the implementation the full path would have run at
+  the same point, after the same warnings and ``errstate`` callbacks (check mode below
+  compares it with the full path's).
 
 So the fast path of every function is derived from its one definition: what the replay
 computes is what the full path computed for the same signature, and what the full path
@@ -46,6 +46,7 @@ import struct
 import numpy as np
 
 from xnp import config
+from xnp.numpy_api.ufunc import ufunc as _ufunc
 from xnp.tracing import core, recording
 from xnp.tracing.core import Array
 
@@ -151,6 +152,8 @@ def _part(a, leaves):
         return t, tuple([_part(x, leaves) for x in a])
     if isinstance(a, (np.dtype, type)):  # a dtype (each dtype has its own class), a type
         return t, a
+    if isinstance(a, _ufunc):  # the ufunc of its methods (reduce, outer, ...): one object each
+        return _ufunc, id(a)
     if t is complex:
         return t, _pack_dd(a.real, a.imag)
     if isinstance(a, np.generic):
@@ -205,6 +208,19 @@ def _compare(name: str, rep, ref, leaves) -> None:
         assert rep == ref or (rep != rep and ref != ref), where  # (NaN is NaN)
 
 
+def _compare_error(full, args, kwargs, error: Exception) -> None:
+    """Check mode: the full path raises what the replay raised."""
+    try:
+        full(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001  (compared below)
+        assert type(e) is type(error) and str(e) == str(error), (
+            f"xnp eager dispatch cache: {full.__qualname__}: the replay raised "
+            f"{type(error).__name__}({error}), the full path {type(e).__name__}({e})")
+        return
+    raise AssertionError(f"xnp eager dispatch cache: {full.__qualname__}: the replay raised "
+                         f"{type(error).__name__}({error}), the full path did not")
+
+
 def cached(full):
     """``full`` (a function's full path) with the eager dispatch cache (module
     docstring)."""
@@ -233,10 +249,10 @@ def cached(full):
                 return full(*args, **kwargs)
             try:
                 out = program.run(leaves)
-            except FloatingPointError:  # numpy.errstate(...="raise"): the full path's too
+            except Exception as e:  # the full path runs the same implementations: the same
+                if _CHECK:  # error, after the same warnings and errstate callbacks
+                    _compare_error(full, args, kwargs, e)
                 raise
-            except Exception:  # noqa: BLE001  (the full path raises its own error)
-                return full(*args, **kwargs)
             if _CHECK:
                 _compare(full.__qualname__, out, full(*args, **kwargs), leaves)
             return out

@@ -130,3 +130,24 @@ def test_grad_through_meshgrid_and_logspace():
     g = xnp.grad(lambda s: xnp.logspace(s, 1.0, 3).sum())(0.0)
     expected = np.log(10) * (np.logspace(0, 1, 3) * np.array([1, 0.5, 0])).sum()
     assert_allclose(g, np.float64(expected), kind="reduction")
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_copies_are_independent_arrays(sparse, indexing):
+    # NumPy's default copy=True: each output owns its memory, so a write changes one
+    # element (not a column of a broadcast view) and never the inputs
+    xs, ys = np.array([1.0, 2.0, 3.0]), np.array([10.0, 20.0])
+    ref = np.meshgrid(xs, ys, sparse=sparse, indexing=indexing)
+    x, y = xnp.asarray(xs), xnp.asarray(ys)
+    outs = xnp.meshgrid(x, y, sparse=sparse, indexing=indexing)
+    for o, r in zip(outs, ref):
+        o[0, 0] = 99.0
+        r[0, 0] = 99.0
+        np.testing.assert_array_equal(np.asarray(o), r)
+        assert np.asarray(o).flags.writeable
+    np.testing.assert_array_equal(np.asarray(x), xs)
+    np.testing.assert_array_equal(np.asarray(y), ys)
+    jitted = xnp.jit(lambda a, b: xnp.meshgrid(a, b, sparse=sparse, indexing=indexing))(x, y)
+    for o, r in zip(jitted, np.meshgrid(xs, ys, sparse=sparse, indexing=indexing)):
+        np.testing.assert_array_equal(np.asarray(o), r)

@@ -54,8 +54,9 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     *xi : array_like
         N coordinate arrays (flattened; any dtype, each keeps its own).
     copy : bool
-        xnp always returns new arrays (NumPy's ``copy=False`` returns read-only
-        broadcast views); accepted for compatibility.
+        True (the default): new arrays, as NumPy's (a write into one changes one
+        element). False: eagerly NumPy's broadcast views of the inputs (several
+        elements share memory, as with ``numpy.broadcast_arrays``).
     sparse : bool
         Return arrays of shape ``(1, .., n_i, .., 1)`` instead of the full grid.
     indexing : {'xy', 'ij'}
@@ -86,6 +87,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         out.append(lax.reshape(x, tuple(shape)))
     if not sparse and nd:
         out = list(_mn.broadcast_arrays(*out))
+    if copy:
+        out = [lax.copy(o) for o in out]
     return api_sequence(out)
 
 

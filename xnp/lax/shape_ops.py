@@ -510,7 +510,9 @@ def rev(operand: Array, dimensions) -> Array:
 
 copy_p = kit.primitive("copy", linear=True, shape=lambda x: x.shape, dtype=lambda x: x.dtype,
                    transpose=R.zero_ct_passthrough(lambda ct, x: [copy_p.bind(ct)]),
-                   jvp=R.linear_unary_jvp, batch=R.unary_batch)
+                   jvp=R.linear_unary_jvp, batch=R.unary_batch,
+                   allocates="eagerly")  # staged, XLA fuses it (what a program allocates
+                                         # is checked after compiling)
 
 
 def copy(operand: Array) -> Array:

@@ -248,3 +248,15 @@ def quiet_fixture():
     """Generator body of the autouse fixture (see :func:`quiet_runtime_warnings`)."""
     with quiet_runtime_warnings():
         yield
+
+
+def run_threads(work: Callable, args) -> None:
+    """``work(a)`` for each ``a`` of ``args``, each in its own thread, all at once; returns
+    when every thread has finished (the work records its own failures)."""
+    import threading  # noqa: PLC0415
+
+    threads = [threading.Thread(target=work, args=(a,)) for a in args]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()

@@ -19,6 +19,7 @@ import pytest
 import xnp
 import xnp as xp
 from xnp import random as xr
+from tests.helpers import run_threads
 from tests.test_random_numpy_streams import (GENERATOR_CASES, MODULE_CASES,
                                              RANDOMSTATE_CASES)
 
@@ -365,7 +366,6 @@ def test_generator_made_inside_under_an_inner_transformation_raises_naming_it():
 
 def test_generator_made_inside_with_traced_draws_is_thread_safe():
     # the state is an argument and a result of each callback, not shared host state
-    import threading
 
     jf = xnp.jit(lambda mu: xr.default_rng(1).normal(mu, 1.0, size=(50,)))
     want = {k: np.random.default_rng(1).normal(float(k), 1.0, size=(50,)) for k in range(4)}
@@ -377,11 +377,7 @@ def test_generator_made_inside_with_traced_draws_is_thread_safe():
             if not np.array_equal(np.asarray(jf(float(k))), want[k]):
                 bad.append(k)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(work, range(4))
     assert not bad
 
 

@@ -7,7 +7,6 @@ replayed."""
 
 from __future__ import annotations
 
-import threading
 import warnings
 
 import numpy as np
@@ -17,6 +16,7 @@ import xnp
 from xnp import config
 from xnp.numpy_api import _replay
 from xnp.tracing import recording
+from tests.helpers import run_threads
 
 pytestmark = pytest.mark.skipif(not recording.AVAILABLE,
                                 reason="needs the C storage of arrays (value reads watched)")
@@ -329,11 +329,7 @@ def test_threads_share_programs():
         except Exception as e:  # noqa: BLE001  (reported below)
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(work, range(4))
     assert not errors, errors[0]
 
 

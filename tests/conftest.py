@@ -21,3 +21,17 @@ def pytest_configure(config):
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+@pytest.fixture(autouse=True)
+def _process_state_is_restored():
+    """Every test leaves the process as it found it: no transformation scope or rebound
+    array counted, the test's thread back on the base trace, the eager dispatch cache on
+    and not skipping (a leak here changes what later tests on the same worker exercise)."""
+    yield
+    from xnp.tracing import core  # noqa: PLC0415
+
+    state = {"scopes": core._SCOPES_ON[0], "rebound": core._REBOUND_ON[0],
+             "base trace": core._STATE.trace is core._BASE_TRACE,
+             "cache on": _replay._ON[0]}
+    assert state == {"scopes": 0, "rebound": 0, "base trace": True, "cache on": True}, state

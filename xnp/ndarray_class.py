@@ -389,9 +389,9 @@ def _ufunc_method(method):
             return _wrap(out, args[:1], None)  # NumPy's reductions pass no context
         return out
 
-    wrapped.__name__ = method.__name__
-    wrapped.__doc__ = method.__doc__
-    return wrapped
+    # (its name, docstring and signature; ``__wrapped__`` leads to the method's own
+    # attributes, such as its dispatch cache)
+    return functools.update_wrapper(wrapped, method)
 
 
 def _activate() -> None:

@@ -506,4 +506,24 @@ def test_ufunc_methods_replay():
                                       np.multiply.accumulate(v, axis=0))
         np.testing.assert_array_equal(np.asarray(xnp.subtract.outer(a[0], a[1])),
                                       np.subtract.outer(v[0], v[1]))
-    assert _replay.stats(xnp.ufunc.reduce)["programs"] >= 1
+    st = _replay.stats(xnp.ufunc.reduce)
+    assert st["programs"] >= 1, st
+
+
+def test_ufunc_methods_replay_once_subclasses_exist():
+    """The first user subclass wraps the ufunc methods (to keep the subclass in results):
+    the wrappers still lead to each method's cache, and results replay."""
+
+    class Tagged(xnp.ndarray):
+        pass
+
+    t = xnp.asarray(np.arange(6.0).reshape(2, 3)).view(Tagged)
+    assert type(xnp.add.reduce(t, axis=0)) is Tagged  # as NumPy's subclasses
+    _replay.clear()
+    for k in range(3):
+        v = np.arange(12.0).reshape(3, 4) * (k + 1)
+        out = xnp.add.reduce(xnp.asarray(v), axis=0)
+        assert type(out) is xnp.Array
+        np.testing.assert_array_equal(np.asarray(out), np.add.reduce(v, axis=0))
+    st = _replay.stats(xnp.ufunc.reduce)
+    assert st == {"programs": 1, "refused": []}, st

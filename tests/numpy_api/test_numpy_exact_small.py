@@ -1,5 +1,6 @@
 """Small agreements with NumPy: ``hypot`` eagerly equals NumPy's own loop bit for bit,
-``bool / 2**63`` divides in float64, ``absolute(x, dtype=)`` picks NumPy's loop, and
+``bool / 2**63`` divides in float64, the float loop ``arctan2``/``hypot`` pick for integer
+and bool operands, ``absolute(x, dtype=)`` picks NumPy's loop, and
 ``pad(mode='linear_ramp')`` equals NumPy eagerly (and to an ulp under jit)."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import check_vs_numpy
 from tests.tolerances import rtol
 
 
@@ -55,6 +57,31 @@ def test_bool_divided_by_a_big_python_int(value, operand):
         if -2**63 <= value < 2**64:  # a Python int argument of jit (beyond uint64 refused)
             traced = xnp.jit(lambda b, n: b / n)(xnp.asarray(operand), value)
             np.testing.assert_array_equal(np.asarray(traced), operand / value)
+
+
+_INT_LIKE = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("fname", ["arctan2", "hypot"])
+@pytest.mark.parametrize("dt1", _INT_LIKE)
+@pytest.mark.parametrize("dt2", _INT_LIKE)
+def test_float_loop_of_two_integer_or_bool_arrays(fname, dt1, dt2):
+    x = np.array([True, False, True]).astype(dt1)
+    y = np.array([1, 0, 0]).astype(dt2)
+    check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), x, y)
+
+
+@pytest.mark.parametrize("fname", ["arctan2", "hypot", "logaddexp"])
+@pytest.mark.parametrize("dt", _INT_LIKE)
+@pytest.mark.parametrize("value", [1, -1, 2**70, True])
+def test_float_loop_of_an_integer_or_bool_array_with_a_python_int(fname, dt, value):
+    # bool with an int computes in float64 (the int is the default integer); an integer
+    # array picks its own loop and the int is converted to it (uint8 with -1: float16)
+    x = np.array([True, False, True]).astype(dt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check_vs_numpy(lambda xp, a: getattr(xp, fname)(a, value), x)
+        check_vs_numpy(lambda xp, a: getattr(xp, fname)(value, a), x)
 
 
 _ABS_INPUTS = [np.array([-3, 2], np.int8), np.array([-3, 2], np.int64), np.array([True, False]),

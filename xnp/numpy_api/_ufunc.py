@@ -114,6 +114,8 @@ def _binary_inexact(fname, x1, x2, dtype, casting, *, default_float=False):
         x1 = asarray_for(fname, x1, "x1")
     if type(x2) not in _PY_SCALARS:
         x2 = asarray_for(fname, x2, "x2")
+    if dtype is None and not default_float:
+        x1, x2 = _to_loop_dtype(fname, x1, x2), _to_loop_dtype(fname, x2, x1)
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
     if dt.kind in "biu":
         if dtype is not None:
@@ -121,11 +123,32 @@ def _binary_inexact(fname, x1, x2, dtype, casting, *, default_float=False):
         if default_float:
             dt = _util.default_float()
         else:
-            strong = [_float_dtype(_dtype_of(v)) for v in (x1, x2)
-                      if type(v) not in _PY_SCALARS and not v.weak_type]
-            dt = np.result_type(*strong) if strong else _float_dtype(dt)
+            own = [_dtype_of(v) for v in (x1, x2)
+                   if type(v) not in _PY_SCALARS and not v.weak_type]
+            strong = [_float_dtype(d) for d in own]
+            if len(own) < 2 and (not own or own[0] != dt):
+                # a Python int beside a bool array is the default integer (NEP 50), which
+                # picks the loop as an operand of its own: bool with int gives float64
+                strong.append(_float_dtype(dt))
+            dt = np.result_type(*strong)
         a, b = _as_dtype(fname, a, dt), _as_dtype(fname, b, dt)
     return a, b, dt
+
+
+def _to_loop_dtype(fname, x, other):
+    """An integer or bool array beside a Python int, moved to its float loop dtype first.
+
+    NumPy picks the loop from the array (a bool array with the int as the default integer)
+    and then converts the int to the loop's dtype, so uint8 with -1 computes in float16 and
+    a bool array with ``2**70`` in float64, where integer promotion would overflow."""
+    if type(other) is not int or type(x) in _PY_SCALARS or x.weak_type:
+        return x
+    dt = _dtype_of(x)
+    if dt.kind == "b":
+        return _as_dtype(fname, x, _float_dtype(_default_dtypes.python_scalar_dtype(other)))
+    if dt.kind in "iu":
+        return _as_dtype(fname, x, _float_dtype(dt))
+    return x
 
 
 def _finish(fname, res, out, where, casting="same_kind"):

@@ -132,7 +132,7 @@ class ArrayMethods:
         return _api.divmod(o, self)
 
     def __pow__(self, o):
-        return _api.power(self, o)
+        return _api.elementwise._power_operator(self, o)
 
     def __rpow__(self, o):
         return _api.power(o, self)
@@ -216,7 +216,7 @@ class ArrayMethods:
     __itruediv__ = _inplace("divide", lambda a, b: _api.true_divide(a, b))
     __ifloordiv__ = _inplace("floor_divide", lambda a, b: _api.floor_divide(a, b))
     __imod__ = _inplace("remainder", lambda a, b: _api.remainder(a, b))
-    __ipow__ = _inplace("power", lambda a, b: _api.power(a, b))
+    __ipow__ = _inplace("power", lambda a, b: _api.elementwise._power_operator(a, b))
     __imatmul__ = _inplace("matmul", lambda a, b: _api.matmul(a, b))
     __iand__ = _inplace("bitwise_and", lambda a, b: _api.bitwise_and(a, b))
     __ior__ = _inplace("bitwise_or", lambda a, b: _api.bitwise_or(a, b))

@@ -1,6 +1,6 @@
 """Small agreements with NumPy: ``hypot`` eagerly equals NumPy's own loop bit for bit,
 ``bool / 2**63`` divides in float64, the float loop ``arctan2``/``hypot`` pick for integer
-and bool operands, ``absolute(x, dtype=)`` picks NumPy's loop, and
+and bool operands, ``**`` with a Python exponent (bool ``** 2`` is int8), ``absolute(x, dtype=)`` picks NumPy's loop, and
 ``pad(mode='linear_ramp')`` equals NumPy eagerly (and to an ulp under jit)."""
 
 from __future__ import annotations
@@ -84,7 +84,55 @@ def test_float_loop_of_an_integer_or_bool_array_with_a_python_int(fname, dt, val
         check_vs_numpy(lambda xp, a: getattr(xp, fname)(value, a), x)
 
 
-_ABS_INPUTS = [np.array([-3, 2], np.int8), np.array([-3, 2], np.int64), np.array([True, False]),
+_BOOL_WITH_INT = {
+    "pow2": lambda xp, a: a ** 2, "pow3": lambda xp, a: a ** 3, "pow0": lambda xp, a: a ** 0,
+    "power2": lambda xp, a: xp.power(a, 2), "rpow": lambda xp, a: 2 ** a,
+    "add": lambda xp, a: a + 1, "radd": lambda xp, a: 1 + a, "sub": lambda xp, a: a - 1,
+    "rsub": lambda xp, a: 1 - a, "mul": lambda xp, a: a * 3, "floordiv": lambda xp, a: a // 2,
+    "mod": lambda xp, a: a % 2, "truediv": lambda xp, a: a / 2, "sub_bool": lambda xp, a: a - a,
+    "pow_bool": lambda xp, a: a ** True, "pow_half": lambda xp, a: a ** 0.5,
+}
+
+
+@pytest.mark.parametrize("op", list(_BOOL_WITH_INT))
+def test_bool_array_with_a_python_int_operator(op):
+    # `bool_array ** 2` squares (int8), where np.power(bool_array, 2) gives int64
+    check_vs_numpy(_BOOL_WITH_INT[op], np.array([True, False, True]))
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "complex64", "complex128", "int8", "uint8"])
+@pytest.mark.parametrize("exponent", [2, -1, 0.5, -1.0, 2.0])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_power_operator_with_a_python_exponent(dt, exponent, in_place):
+    # `**` with an exact 2, -1 or 0.5 is NumPy's square, reciprocal or sqrt (the sign of a
+    # complex reciprocal's zero imaginary part shows it), in place too
+    x = np.array([1, 2, 4, -3]).astype(dt)
+
+    def body(xp, a):
+        if not in_place:
+            return a ** exponent
+        b = a.copy()
+        b **= exponent
+        return b
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            want = body(np, x)
+        except TypeError:  # NumPy's UFuncTypeError: an int array cannot hold the float result
+            for fn in (lambda a: body(xnp, a), xnp.jit(lambda a: body(xnp, a))):
+                with pytest.raises(TypeError, match="power"):
+                    fn(xnp.asarray(x))
+            return
+        except (ValueError, OverflowError):  # a negative int exponent: checked below
+            want = None
+        check_vs_numpy(body, x)
+    if dt.startswith("complex"):
+        got = np.asarray(body(xnp, xnp.asarray(x)))
+        np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
+
+
+_ABS_INPUTS = _ABS_INPUTS = [np.array([-3, 2], np.int8), np.array([-3, 2], np.int64), np.array([True, False]),
                np.array([200, 3], np.uint8), np.array([-1.5], np.float16),
                np.array([-1.5, 2], np.float32), np.array([-1.5, 2.0]),
                np.array([3 - 4j, 1j], np.complex64), np.array([3 - 4j, 1j])]

@@ -41,6 +41,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api import transcendental as _transcendental
 from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._ufunc import (
     _INT8,
@@ -296,6 +297,20 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
 
 
 pow = power  # noqa: A001  (Array API spelling)
+
+
+def _power_operator(x, y):
+    """``x ** y`` for an array ``x``, as ``ndarray.__pow__``: an exact Python ``2`` squares
+    (a bool array gives int8, where ``power`` gives int64), and for a float or complex ``x``
+    an exact ``-1`` takes the reciprocal and ``0.5`` the square root."""
+    if type(y) is int and y == 2:
+        return square(x)
+    if _dtype_of(x).kind in "fc":
+        if type(y) is int and y == -1:
+            return reciprocal(x)
+        if type(y) is float and y == 0.5:
+            return _transcendental.sqrt(x)
+    return power(x, y)
 
 
 def float_power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",

@@ -62,3 +62,62 @@ def test_string_operands_raise_numpys_no_loop_error(name, args):
     with pytest.raises(TypeError) as traced:
         xnp.jit(getattr(xnp, name))(*args)
     assert name in str(traced.value) and "<U1" in str(traced.value)
+
+
+_CAST_UFUNCS = ["add", "multiply", "power", "arctan2", "ldexp", "equal", "less", "logical_and",
+                "bitwise_and", "sin", "square", "negative"]
+_CAST_OPERANDS = [np.array([1.0, 2.0]), np.array([1.5], np.float32), np.array([3], np.int8),
+                  np.array([3], np.uint8), np.array([1, 2]), np.array([True, False]),
+                  np.array([1 + 2j]), 2, 2.5, True, 1j]
+
+
+def _outcome(fn):
+    """("ok", dtype, values) or ("TypeError", message)."""
+    try:
+        with np.errstate(all="ignore"):
+            r = np.asarray(fn())
+    except TypeError as e:  # NumPy raises UFuncTypeError, a TypeError
+        return ("TypeError", str(e))
+    return ("ok", r.dtype, r.tolist())
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv"])
+@pytest.mark.parametrize("name", _CAST_UFUNCS)
+def test_casting_no_and_equiv_refuse_the_inputs_numpys_loop_casts(name, casting):
+    # without dtype= the inputs must already be in the loop's dtypes (NumPy checks a Python
+    # bool as a bool array, a Python int/float/complex only under 'equiv')
+    npu = getattr(np, name)
+    pairs = ([(a,) for a in _CAST_OPERANDS if isinstance(a, np.ndarray)] if npu.nin == 1 else
+             [(a, b) for a in _CAST_OPERANDS[:7] for b in _CAST_OPERANDS])
+    for args in pairs:
+        want = _outcome(lambda: npu(*args, casting=casting))
+        if want[0] == "TypeError" and "Cannot cast" not in want[1] and "cannot cast" not in want[1]:
+            continue  # no loop at all: the cases above
+        f = getattr(xnp, name)
+        eager = _outcome(lambda: f(*_xnp_args(args), casting=casting))
+        jitted = _outcome(lambda: xnp.jit(lambda *a: f(*a, *args[len(a):], casting=casting))(
+            *_xnp_args(args[:1])))
+        repro = f"np.{name}{tuple(args)}, casting={casting!r}"
+        assert eager[0] == jitted[0] == want[0], (repro, want, eager, jitted)
+        if want[0] == "ok":
+            assert eager[1] == jitted[1] == want[1], repro
+            np.testing.assert_allclose(np.asarray(eager[2]), np.asarray(want[2]), rtol=1e-6)
+            continue
+        assert eager[1] == jitted[1], repro  # the same message eagerly and under jit
+        assert eager[1].startswith(f"xnp.{name}: cannot cast "), (repro, eager[1])
+        assert f"with casting rule {casting!r}" in eager[1] or "under the casting rule" in eager[1]
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv"])
+def test_casting_no_with_dtype_or_out_of_another_dtype(casting):
+    a = np.array([1.0, 2.0])
+    calls = [lambda m, x: m.add(x, x, dtype=np.float32, casting=casting),
+             lambda m, x: m.add(x, x, out=m.zeros(2, np.float32), casting=casting)]
+    for call in calls:
+        with pytest.raises(TypeError):
+            call(np, a)
+        for fn in (lambda x: call(xnp, x), xnp.jit(lambda x: call(xnp, x))):
+            with pytest.raises(TypeError, match=r"^xnp\.add: cannot cast .*float64.* float32"):
+                fn(xnp.asarray(a))
+    got = xnp.add(xnp.asarray(a), xnp.asarray(a), dtype=np.float64, casting=casting)
+    assert got.dtype == np.float64 and got.tolist() == [2.0, 4.0]

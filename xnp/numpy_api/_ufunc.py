@@ -26,17 +26,65 @@ _LN10 = float(np.log(10.0))
 # =========================================================================== helpers
 
 
-def _extras(fname, casting, order, subok, signature):
-    """Reject the ufunc keywords xnp cannot honour (see the module docstring)."""
+def _extras(fname, casting, order, subok, signature, dtype=None, operands=()):
+    """Reject the ufunc keywords xnp cannot honour (see the module docstring), and with
+    ``casting='no'``/``'equiv'`` (and no ``dtype=``) inputs that NumPy's loop would cast."""
     if casting not in ("same_kind", "unsafe", "safe", "equiv", "no"):
         raise ValueError(f"xnp.{fname}: casting must be one of 'no', 'equiv', 'safe', "
                          f"'same_kind', or 'unsafe', got {casting!r}")
+    if casting in ("no", "equiv") and dtype is None and operands:
+        _check_loop_takes_inputs(fname, casting, operands)
     if order not in ("K", "A", "C", None):
         raise NotImplementedError(f"xnp.{fname}: `order={order!r}` is not supported: xnp "
                                   "results are always C-contiguous")
     if signature is not None:
         raise NotImplementedError(f"xnp.{fname}: `signature=` is not supported; use dtype= "
                                   "or cast the inputs")
+
+
+_WEAK_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+# their loops take inputs of any dtype as bool without a cast, under every casting rule
+_ANY_INPUT_LOOPS = ("logical_and", "logical_or", "logical_xor", "logical_not")
+_COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
+
+
+def _check_loop_takes_inputs(fname, casting, operands):
+    """``TypeError`` where the loop NumPy resolves for the operands would cast an input
+    under ``casting`` ('no' or 'equiv'), as NumPy checks them: a Python bool as a bool
+    array; a Python int, float or complex not at all under 'no', and as its default dtype
+    under 'equiv' (a Python int compared with an integer array: not at all)."""
+    npu = getattr(np, fname, None)
+    if not isinstance(npu, np.ufunc) or fname in _ANY_INPUT_LOOPS:
+        return
+    names = ("x",) if len(operands) == 1 else ("x1", "x2")
+    dts, arrays = [], 0
+    for i, v in enumerate(operands):
+        if type(v) in _PY_SCALARS:
+            scalar_type = type(v)
+        else:
+            v = asarray_for(fname, v, names[i])
+            scalar_type = _WEAK_TYPES.get(_dtype_of(v).kind) if v.weak_type else None
+        if scalar_type is None:
+            dts.append(_dtype_of(v))
+            arrays += 1
+        else:
+            dts.append(_BOOL if scalar_type is bool else scalar_type)
+    if not arrays:
+        return
+    try:
+        loop = npu.resolve_dtypes((*dts, *(None,) * npu.nout), casting="unsafe")
+    except TypeError:  # no loop for these dtypes: the function raises its own error
+        return
+    for i, src in enumerate(dts):
+        if not isinstance(src, np.dtype):  # a Python int, float or complex
+            if casting == "no" or (fname in _COMPARISONS and loop[i].kind in "iu"):
+                continue
+            if not np.can_cast(_default_dtypes.python_scalar_dtype(src(0)), loop[i], casting):
+                raise TypeError(f"xnp.{fname}: cannot cast the Python {src.__name__} "
+                                f"`{names[i]}` to {loop[i]} under the casting rule {casting!r}")
+        elif not np.can_cast(src, loop[i], casting):
+            raise TypeError(f"xnp.{fname}: cannot cast input {i} (`{names[i]}`) from {src} to "
+                            f"{loop[i]} with casting rule {casting!r}")
 
 
 def _dtype_of(x) -> np.dtype:

@@ -62,7 +62,7 @@ __all__ = [
 def add(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Elementwise ``x1 + x2``. Bool inputs give bool (logical or), as NumPy."""
-    _extras("add", casting, order, subok, signature)
+    _extras("add", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("add", x1, x2, dtype, casting)
     res = lax.or_(a, b) if dt.kind == "b" else lax.add(a, b)
     return _finish("add", res, out, where, casting)
@@ -72,7 +72,7 @@ def add(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
 def subtract(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``x1 - x2``. Bool inputs raise ``TypeError`` (as NumPy; use logical_xor)."""
-    _extras("subtract", casting, order, subok, signature)
+    _extras("subtract", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("subtract", x1, x2, dtype, casting)
     if dt.kind == "b":
         raise TypeError("xnp.subtract: boolean subtract (the `-` operator) is not supported; "
@@ -84,7 +84,7 @@ def subtract(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
 def multiply(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``x1 * x2``. Bool inputs give bool (logical and), as NumPy."""
-    _extras("multiply", casting, order, subok, signature)
+    _extras("multiply", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("multiply", x1, x2, dtype, casting)
     res = lax.and_(a, b) if dt.kind == "b" else lax.mul(a, b)
     return _finish("multiply", res, out, where, casting)
@@ -96,7 +96,7 @@ def divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", d
     """True division ``x1 / x2``. Bool and integer inputs give float64 (as NumPy);
     division by zero gives inf/NaN as IEEE (NumPy also warns eagerly). A Python int outside
     an integer operand's dtype is divided in float64 (NumPy 2), not an ``OverflowError``."""
-    _extras("divide", casting, order, subok, signature)
+    _extras("divide", casting, order, subok, signature, dtype, (x1, x2))
     found = _util.int_out_of_range(x1, x2, bool_as_int=True)
     if found is not None:  # float(v) is NumPy's float64 cast; with an int array -> float64
         x1, x2 = (float(x1), x2) if found[2] else (x1, float(x2))
@@ -208,7 +208,7 @@ def floor_divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order=
     Python: ``-1.0``); ``divmod``'s quotient and ``//`` agree. Bool inputs give int8;
     complex raises ``TypeError``.
     """
-    _extras("floor_divide", casting, order, subok, signature)
+    _extras("floor_divide", casting, order, subok, signature, dtype, (x1, x2))
     q, _ = _floor_divmod("floor_divide", x1, x2, dtype, casting, True, False)
     return _finish("floor_divide", q, out, where, casting)
 
@@ -217,7 +217,7 @@ def remainder(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
               subok=True, signature=None):
     """Remainder with the sign of the divisor (Python's ``%``); ``x % 0`` is 0 for
     integers, NaN for floats. Bool inputs give int8; complex raises ``TypeError``."""
-    _extras("remainder", casting, order, subok, signature)
+    _extras("remainder", casting, order, subok, signature, dtype, (x1, x2))
     _, r = _floor_divmod("remainder", x1, x2, dtype, casting, False, True)
     return _finish("remainder", r, out, where, casting)
 
@@ -228,7 +228,7 @@ mod = remainder
 def fmod(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Remainder with the sign of the dividend (C ``fmod``); integer ``fmod(x, 0)`` is 0."""
-    _extras("fmod", casting, order, subok, signature)
+    _extras("fmod", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("fmod", x1, x2, dtype, casting)
     _reject("fmod", a, "c", "complex numbers have no remainder", inputs=(x1, x2))
     a, b, dt = _bool_to_int8("fmod", a, b, dt)
@@ -243,7 +243,7 @@ def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None), where=True,  # 
 
     ``out1, out2`` positionally, or ``out=(out1, out2)`` (``None`` entries: new arrays).
     """
-    _extras("divmod", casting, order, subok, signature)
+    _extras("divmod", casting, order, subok, signature, dtype, (x1, x2))
     if isinstance(out1, tuple) and out2 is None:  # the pair given positionally
         out1, out = None, out1
     q, r = _floor_divmod("divmod", x1, x2, dtype, casting, True, True)
@@ -285,7 +285,7 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     ``x ** y`` rounded towards zero (1 for ``x == 1``, +-1 for ``x == -1``, else 0).
     Bool ** bool gives int8. Integer overflow wraps.
     """
-    _extras("power", casting, order, subok, signature)
+    _extras("power", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("power", x1, x2, dtype, casting)
     a, b, dt = _bool_to_int8("power", a, b, dt)
     if dt.kind in "iu":
@@ -317,7 +317,7 @@ def float_power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
                 dtype=None, subok=True, signature=None):
     """``x1 ** x2`` computed in float64 (complex128 for complex inputs), as NumPy; a
     ``dtype=`` other than those two raises ``TypeError`` (NumPy has no such loop)."""
-    _extras("float_power", casting, order, subok, signature)
+    _extras("float_power", casting, order, subok, signature, dtype, (x1, x2))
     if dtype is not None and canonical_dtype(dtype) not in (np.float64, np.complex128):
         raise TypeError(f"xnp.float_power: no loop for dtype={canonical_dtype(dtype)}; it "
                         "computes in float64 or complex128")
@@ -332,7 +332,7 @@ def float_power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
 def negative(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``-x``; bool input raises ``TypeError`` (as NumPy). Unsigned wraps."""
-    _extras("negative", casting, order, subok, signature)
+    _extras("negative", casting, order, subok, signature, dtype, (x,))
     x = _unary("negative", x, dtype, casting)
     if _dtype_of(x).kind == "b":
         raise TypeError("xnp.negative: the boolean negative (the `-` operator) is not "
@@ -343,7 +343,7 @@ def negative(x, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
 def positive(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """Elementwise ``+x`` (a copy); bool input raises ``TypeError`` (as NumPy)."""
-    _extras("positive", casting, order, subok, signature)
+    _extras("positive", casting, order, subok, signature, dtype, (x,))
     x = _unary("positive", x, dtype, casting)
     _reject("positive", x, "b", "no bool loop")
     return _finish("positive", _copy(x), out, where, casting)
@@ -359,7 +359,7 @@ def absolute(x, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     or float64 ``dtype`` runs the complex loop of that precision (``F->f``, ``D->d``) when
     the input casts to it safely, every other input the ``dtype->dtype`` loop (``casting``
     checked); a complex ``dtype`` has no loop (``TypeError``), as in NumPy."""
-    _extras("absolute", casting, order, subok, signature)
+    _extras("absolute", casting, order, subok, signature, dtype, (x,))
     x = _unary("absolute", x, _absolute_loop(x, dtype), casting)
     res = _copy(x) if _dtype_of(x).kind in "bu" else lax.abs(x)
     return _finish("absolute", res, out, where, casting)
@@ -396,7 +396,7 @@ def _in_dtype(x):
 def fabs(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Absolute value as a float (integers convert as for ``sin``); complex raises TypeError."""
-    _extras("fabs", casting, order, subok, signature)
+    _extras("fabs", casting, order, subok, signature, dtype, (x,))
     x = _inexact("fabs", x, dtype, casting)
     _reject("fabs", x, "c", "use absolute for complex numbers")
     return _finish("fabs", lax.abs(x), out, where, casting)
@@ -406,7 +406,7 @@ def sign(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
          subok=True, signature=None):
     """-1, 0 or 1 by the sign of ``x`` (NaN stays NaN); complex: ``x / |x|`` (0 at 0).
     Bool input raises ``TypeError`` (as NumPy)."""
-    _extras("sign", casting, order, subok, signature)
+    _extras("sign", casting, order, subok, signature, dtype, (x,))
     x = _unary("sign", x, dtype, casting)
     _reject("sign", x, "b", "no bool loop")
     return _finish("sign", lax.sign(x), out, where, casting)
@@ -415,7 +415,7 @@ def sign(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
 def square(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """``x * x``; bool input gives int8 (as NumPy)."""
-    _extras("square", casting, order, subok, signature)
+    _extras("square", casting, order, subok, signature, dtype, (x,))
     x = _unary("square", x, dtype, casting)
     if _dtype_of(x).kind == "b":
         x = _as_dtype("square", x, _INT8)
@@ -428,7 +428,7 @@ def reciprocal(x, /, out=None, *, where=True, casting="same_kind", order="K", dt
     ``|x| == 1``); integer ``1 / 0`` gives 0 (NumPy's value there is platform-defined).
     Bool input gives int8. Complex ``x`` follows NumPy's loop (Smith's division without
     special cases), so ``0j``, ``inf + infj`` and any NaN part give ``nan + nanj``."""
-    _extras("reciprocal", casting, order, subok, signature)
+    _extras("reciprocal", casting, order, subok, signature, dtype, (x,))
     x = _unary("reciprocal", x, dtype, casting)
     dt = _dtype_of(x)
     if dt.kind == "b":
@@ -479,7 +479,7 @@ def maximum(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
             subok=True, signature=None):
     """Elementwise maximum; NaN in either operand gives NaN. Complex inputs compare
     lexicographically (real part first), as NumPy."""
-    _extras("maximum", casting, order, subok, signature)
+    _extras("maximum", casting, order, subok, signature, dtype, (x1, x2))
     res = _extremum("maximum", x1, x2, dtype, casting, larger=True, ignore_nan=False)
     return _finish("maximum", res, out, where, casting)
 
@@ -488,7 +488,7 @@ def maximum(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
 def minimum(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Elementwise minimum; NaN in either operand gives NaN (complex: lexicographic)."""
-    _extras("minimum", casting, order, subok, signature)
+    _extras("minimum", casting, order, subok, signature, dtype, (x1, x2))
     res = _extremum("minimum", x1, x2, dtype, casting, larger=False, ignore_nan=False)
     return _finish("minimum", res, out, where, casting)
 
@@ -496,7 +496,7 @@ def minimum(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
 def fmax(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Elementwise maximum ignoring NaN: a NaN in one operand gives the other one."""
-    _extras("fmax", casting, order, subok, signature)
+    _extras("fmax", casting, order, subok, signature, dtype, (x1, x2))
     res = _extremum("fmax", x1, x2, dtype, casting, larger=True, ignore_nan=True)
     return _finish("fmax", res, out, where, casting)
 
@@ -504,7 +504,7 @@ def fmax(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
 def fmin(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Elementwise minimum ignoring NaN: a NaN in one operand gives the other one."""
-    _extras("fmin", casting, order, subok, signature)
+    _extras("fmin", casting, order, subok, signature, dtype, (x1, x2))
     res = _extremum("fmin", x1, x2, dtype, casting, larger=False, ignore_nan=True)
     return _finish("fmin", res, out, where, casting)
 
@@ -522,7 +522,7 @@ def floor(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
           subok=True, signature=None):
     """Largest integral value ``<= x``; bool and integer inputs are returned unchanged
     (copied, same dtype, as NumPy 2); complex raises ``TypeError``."""
-    _extras("floor", casting, order, subok, signature)
+    _extras("floor", casting, order, subok, signature, dtype, (x,))
     x = _unary("floor", x, dtype, casting)
     if _dtype_of(x).kind in "biuc":
         return _finish("floor", _integral_passthrough("floor", x), out, where, casting)
@@ -532,7 +532,7 @@ def floor(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
 def ceil(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Smallest integral value ``>= x``; bool/integers unchanged; complex raises TypeError."""
-    _extras("ceil", casting, order, subok, signature)
+    _extras("ceil", casting, order, subok, signature, dtype, (x,))
     x = _unary("ceil", x, dtype, casting)
     if _dtype_of(x).kind in "biuc":
         return _finish("ceil", _integral_passthrough("ceil", x), out, where, casting)
@@ -542,7 +542,7 @@ def ceil(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
 def trunc(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """Round towards zero (keeps -0.0); bool/integers unchanged; complex raises TypeError."""
-    _extras("trunc", casting, order, subok, signature)
+    _extras("trunc", casting, order, subok, signature, dtype, (x,))
     x = _unary("trunc", x, dtype, casting)
     if _dtype_of(x).kind in "biuc":
         return _finish("trunc", _integral_passthrough("trunc", x), out, where, casting)
@@ -564,7 +564,7 @@ def rint(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
     Integers convert to floats as for ``sin`` (so ``rint`` of int64 is float64); complex
     inputs round both parts.
     """
-    _extras("rint", casting, order, subok, signature)
+    _extras("rint", casting, order, subok, signature, dtype, (x,))
     return _finish("rint", _rint(_inexact("rint", x, dtype, casting)), out, where, casting)
 
 

@@ -82,7 +82,7 @@ def _ordered(fname, x1, x2, dtype, lax_op, swap, strict):
 def equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """Elementwise ``x1 == x2`` (bool); NaN is unequal to everything."""
-    _extras("equal", casting, order, subok, signature)
+    _extras("equal", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _compare_operands("equal", x1, x2, dtype)
     return _finish("equal", lax.eq(a, b), out, where, casting)
 
@@ -91,7 +91,7 @@ def equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
 def not_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
     """Elementwise ``x1 != x2`` (bool)."""
-    _extras("not_equal", casting, order, subok, signature)
+    _extras("not_equal", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _compare_operands("not_equal", x1, x2, dtype)
     return _finish("not_equal", lax.ne(a, b), out, where, casting)
 
@@ -100,7 +100,7 @@ def not_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
 def less(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Elementwise ``x1 < x2`` (bool; complex: lexicographic, as NumPy)."""
-    _extras("less", casting, order, subok, signature)
+    _extras("less", casting, order, subok, signature, dtype, (x1, x2))
     res = _ordered("less", x1, x2, dtype, lax.lt, True, True)
     return _finish("less", res, out, where, casting)
 
@@ -109,7 +109,7 @@ def less(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
 def less_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                dtype=None, subok=True, signature=None):
     """Elementwise ``x1 <= x2`` (bool; complex: lexicographic)."""
-    _extras("less_equal", casting, order, subok, signature)
+    _extras("less_equal", casting, order, subok, signature, dtype, (x1, x2))
     res = _ordered("less_equal", x1, x2, dtype, lax.le, True, False)
     return _finish("less_equal", res, out, where, casting)
 
@@ -118,7 +118,7 @@ def less_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
 def greater(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Elementwise ``x1 > x2`` (bool; complex: lexicographic)."""
-    _extras("greater", casting, order, subok, signature)
+    _extras("greater", casting, order, subok, signature, dtype, (x1, x2))
     res = _ordered("greater", x1, x2, dtype, lax.gt, False, True)
     return _finish("greater", res, out, where, casting)
 
@@ -127,7 +127,7 @@ def greater(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
 def greater_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                   dtype=None, subok=True, signature=None):
     """Elementwise ``x1 >= x2`` (bool; complex: lexicographic)."""
-    _extras("greater_equal", casting, order, subok, signature)
+    _extras("greater_equal", casting, order, subok, signature, dtype, (x1, x2))
     res = _ordered("greater_equal", x1, x2, dtype, lax.ge, False, False)
     return _finish("greater_equal", res, out, where, casting)
 
@@ -145,7 +145,7 @@ def _logical(fname, lax_op, x1, x2, dtype):
 def logical_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                 dtype=None, subok=True, signature=None):
     """Truth-value AND (bool result; non-zero is true)."""
-    _extras("logical_and", casting, order, subok, signature)
+    _extras("logical_and", casting, order, subok, signature, dtype, (x1, x2))
     res = _logical("logical_and", lax.and_, x1, x2, dtype)
     return _finish("logical_and", res, out, where, casting)
 
@@ -153,7 +153,7 @@ def logical_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
 def logical_or(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                dtype=None, subok=True, signature=None):
     """Truth-value OR (bool result)."""
-    _extras("logical_or", casting, order, subok, signature)
+    _extras("logical_or", casting, order, subok, signature, dtype, (x1, x2))
     res = _logical("logical_or", lax.or_, x1, x2, dtype)
     return _finish("logical_or", res, out, where, casting)
 
@@ -161,7 +161,7 @@ def logical_or(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
 def logical_xor(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                 dtype=None, subok=True, signature=None):
     """Truth-value XOR (bool result)."""
-    _extras("logical_xor", casting, order, subok, signature)
+    _extras("logical_xor", casting, order, subok, signature, dtype, (x1, x2))
     res = _logical("logical_xor", lax.xor, x1, x2, dtype)
     return _finish("logical_xor", res, out, where, casting)
 
@@ -169,7 +169,7 @@ def logical_xor(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
 def logical_not(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
                 subok=True, signature=None):
     """Truth-value NOT (bool result)."""
-    _extras("logical_not", casting, order, subok, signature)
+    _extras("logical_not", casting, order, subok, signature, dtype, (x,))
     if dtype is not None and canonical_dtype(dtype) != _BOOL:
         raise TypeError(f"xnp.logical_not: no loop for dtype={dtype!r}")
     x = asarray_for("logical_not", x, "x")
@@ -186,7 +186,7 @@ def _integer_operands(fname, x1, x2, dtype, casting):
 def bitwise_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                 dtype=None, subok=True, signature=None):
     """Bitwise AND of integers (logical for bool); floats raise ``TypeError``."""
-    _extras("bitwise_and", casting, order, subok, signature)
+    _extras("bitwise_and", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _integer_operands("bitwise_and", x1, x2, dtype, casting)
     return _finish("bitwise_and", lax.and_(a, b), out, where, casting)
 
@@ -195,7 +195,7 @@ def bitwise_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
 def bitwise_or(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                dtype=None, subok=True, signature=None):
     """Bitwise OR of integers (logical for bool); floats raise ``TypeError``."""
-    _extras("bitwise_or", casting, order, subok, signature)
+    _extras("bitwise_or", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _integer_operands("bitwise_or", x1, x2, dtype, casting)
     return _finish("bitwise_or", lax.or_(a, b), out, where, casting)
 
@@ -204,7 +204,7 @@ def bitwise_or(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
 def bitwise_xor(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
                 dtype=None, subok=True, signature=None):
     """Bitwise XOR of integers (logical for bool); floats raise ``TypeError``."""
-    _extras("bitwise_xor", casting, order, subok, signature)
+    _extras("bitwise_xor", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _integer_operands("bitwise_xor", x1, x2, dtype, casting)
     return _finish("bitwise_xor", lax.xor(a, b), out, where, casting)
 
@@ -212,7 +212,7 @@ def bitwise_xor(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
 def invert(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """Bitwise NOT of integers (logical NOT for bool); floats raise ``TypeError``."""
-    _extras("invert", casting, order, subok, signature)
+    _extras("invert", casting, order, subok, signature, dtype, (x,))
     x = _unary("invert", x, dtype, casting)
     _reject("invert", x, "fcV", "needs integer or bool input")
     return _finish("invert", lax.not_(x), out, where, casting)
@@ -226,7 +226,7 @@ def left_shift(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
                dtype=None, subok=True, signature=None):
     """``x1 << x2`` for integers (bool computes in int8); a count outside ``[0, bits)``
     gives 0, as NumPy; floats raise ``TypeError``."""
-    _extras("left_shift", casting, order, subok, signature)
+    _extras("left_shift", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _integer_operands("left_shift", x1, x2, dtype, casting)
     a, b, dt = _bool_to_int8("left_shift", a, b, dt)
     return _finish("left_shift", lax.shift_left(a, b), out, where, casting)
@@ -236,7 +236,7 @@ def right_shift(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
                 dtype=None, subok=True, signature=None):
     """``x1 >> x2``: arithmetic for signed, logical for unsigned integers; a count outside
     ``[0, bits)`` gives 0, or -1 for negative ``x1``, as NumPy; floats raise ``TypeError``."""
-    _extras("right_shift", casting, order, subok, signature)
+    _extras("right_shift", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _integer_operands("right_shift", x1, x2, dtype, casting)
     a, b, dt = _bool_to_int8("right_shift", a, b, dt)
     op = lax.shift_right_logical if dt.kind == "u" else lax.shift_right_arithmetic
@@ -255,7 +255,7 @@ def bitwise_count(x, /, out=None, *, where=True, casting="same_kind", order="K",
     ``x``'s shape. ``bitwise_count(-128 as int8)`` is 1 (``|x|`` wraps to itself).
     ``dtype=`` is not supported (``NotImplementedError``).
     """
-    _extras("bitwise_count", casting, order, subok, signature)
+    _extras("bitwise_count", casting, order, subok, signature, dtype, (x,))
     if dtype is not None:
         raise NotImplementedError("xnp.bitwise_count: `dtype=` is not supported; the result "
                                   "is always uint8, as NumPy's only loops")
@@ -282,7 +282,7 @@ def _predicate_operand(fname, x, dtype):
 def isnan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """True where ``x`` is NaN (either part for complex); always False for integers/bool."""
-    _extras("isnan", casting, order, subok, signature)
+    _extras("isnan", casting, order, subok, signature, dtype, (x,))
     x = _predicate_operand("isnan", x, dtype)
     res = _complex_has_nan(x) if _dtype_of(x).kind == "c" else _is_nan(x)
     return _finish("isnan", res, out, where, casting)
@@ -295,7 +295,7 @@ def _is_inf(x):
 def isinf(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """True where ``x`` is +-inf (either part for complex); always False for integers/bool."""
-    _extras("isinf", casting, order, subok, signature)
+    _extras("isinf", casting, order, subok, signature, dtype, (x,))
     x = _predicate_operand("isinf", x, dtype)
     kind = _dtype_of(x).kind
     if kind == "c":
@@ -311,7 +311,7 @@ def isfinite(x, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
              subok=True, signature=None):
     """True where ``x`` is neither inf nor NaN (both parts for complex); always True
     for integers/bool."""
-    _extras("isfinite", casting, order, subok, signature)
+    _extras("isfinite", casting, order, subok, signature, dtype, (x,))
     x = _predicate_operand("isfinite", x, dtype)
     kind = _dtype_of(x).kind
     if kind == "c":
@@ -329,7 +329,7 @@ def signbit(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
             subok=True, signature=None):
     """True where the sign bit is set (``-0.0`` included; ``x < 0`` for integers);
     complex raises ``TypeError``."""
-    _extras("signbit", casting, order, subok, signature)
+    _extras("signbit", casting, order, subok, signature, dtype, (x,))
     x = _predicate_operand("signbit", x, dtype)
     kind = _dtype_of(x).kind
     _reject("signbit", x, "c", "complex numbers have no sign bit")
@@ -345,7 +345,7 @@ def signbit(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
 def copysign(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
              subok=True, signature=None):
     """``|x1|`` with the sign bit of ``x2`` (real floats; integers convert as for ``sin``)."""
-    _extras("copysign", casting, order, subok, signature)
+    _extras("copysign", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _binary_inexact("copysign", x1, x2, dtype, casting)
     _reject("copysign", a, "c", "real inputs only", inputs=(x1, x2))
     return _finish("copysign", _copysign(a, b), out, where, casting)
@@ -362,7 +362,7 @@ def nextafter(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     finite value to inf. Where ``x1 == x2`` the result is ``x2`` (``x1`` for float16, as
     NumPy's float16 loop: it matters for ``nextafter(0.0, -0.0)``).
     """
-    _extras("nextafter", casting, order, subok, signature)
+    _extras("nextafter", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary_inexact("nextafter", x1, x2, dtype, casting)
     _reject("nextafter", a, "c", "real inputs only", inputs=(x1, x2))
     res = lax.nextafter(a, b)
@@ -394,7 +394,7 @@ def imag(val):
 def conjugate(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
     """Complex conjugate; real input is copied unchanged (bool gives int8, as NumPy)."""
-    _extras("conjugate", casting, order, subok, signature)
+    _extras("conjugate", casting, order, subok, signature, dtype, (x,))
     x = _unary("conjugate", x, dtype, casting)
     if _dtype_of(x).kind == "b":
         x = _as_dtype("conjugate", x, _INT8)

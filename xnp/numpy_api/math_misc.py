@@ -138,7 +138,7 @@ def heaviside(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     NaN where ``x1`` is NaN (``numpy.heaviside``, a ufunc; conventions as
     :mod:`xnp.numpy_api.elementwise`). Integer inputs compute in float as NumPy's loops
     (float16 for 8-bit, float64 for 64-bit). Complex raises ``TypeError``."""
-    _extras("heaviside", casting, order, subok, signature)
+    _extras("heaviside", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary_inexact("heaviside", x1, x2, dtype, casting)
     if dt in kit.COMPLEX:
         raise TypeError("xnp.heaviside: not supported for complex input")
@@ -214,7 +214,7 @@ def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="
     NumPy's float loops) and int32. ``out1, out2`` (or ``out=(out1, out2)``) and ``where``
     as NumPy's ufuncs; ``dtype=`` raises ``TypeError``, as NumPy's (no loop gives both
     outputs one dtype)."""
-    _extras("frexp", casting, order, subok, signature)
+    _extras("frexp", casting, order, subok, signature, dtype, (x,))
     outs = _uf.two_outs("frexp", out1, out2, out)
     if dtype is not None:
         raise TypeError(f"xnp.frexp: no loop for dtype={np.dtype(dtype)}: the mantissa is a "
@@ -256,7 +256,7 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     so large exponents neither overflow early nor lose bits. ``x2`` must be integer
     (``TypeError`` otherwise); the result has ``x1``'s float dtype (ints as NumPy's
     float loops), or ``dtype``, to which ``x1`` must cast safely (NumPy's loop search)."""
-    _extras("ldexp", casting, order, subok, signature)
+    _extras("ldexp", casting, order, subok, signature, dtype, (x1, x2))
     a = _float_operand("ldexp", x1)
     if dtype is not None:
         dt = canonical_dtype(dtype)
@@ -287,7 +287,7 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="s
     ``(x - trunc(x), trunc(x))``; for ±inf ``(±0, ±inf)``. Float dtype as NumPy's loops.
     ``dtype=`` casts ``x`` (``casting`` checked); ``out1, out2`` (or ``out=(out1, out2)``)
     and ``where`` as NumPy's ufuncs."""
-    _extras("modf", casting, order, subok, signature)
+    _extras("modf", casting, order, subok, signature, dtype, (x,))
     outs = _uf.two_outs("modf", out1, out2, out)
     v = _float_operand("modf", x, dtype, casting)
     whole = _ew.trunc(v)
@@ -311,7 +311,7 @@ def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     """Greatest common divisor of ``|x1|`` and ``|x2|`` (``numpy.gcd``); ``gcd(0, 0) = 0``.
     Integer inputs only (``TypeError`` otherwise). Euclid's algorithm in a
     ``lax.while_loop`` (not differentiable; batches under vmap)."""
-    _extras("gcd", casting, order, subok, signature)
+    _extras("gcd", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _int_pair("gcd", x1, x2, dtype, casting)
     return _finish("gcd", _gcd(a, b, dt), out, where, casting)
 
@@ -351,7 +351,7 @@ def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
         subok=True, signature=None):
     """Least common multiple of ``|x1|`` and ``|x2|`` (``numpy.lcm``); 0 if either is 0.
     Integer inputs only; wraps around on overflow, as NumPy."""
-    _extras("lcm", casting, order, subok, signature)
+    _extras("lcm", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _int_pair("lcm", x1, x2, dtype, casting)
     u = np.dtype(f"uint{8 * dt.itemsize}")
     ua, ub = _unsigned_abs(a, dt), _unsigned_abs(b, dt)
@@ -371,7 +371,7 @@ def spacing(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
     the smallest positive subnormal); NaN for inf/NaN. float16 gives
     ``nextafter(x, inf) - x`` (positive, towards +inf also for negative ``x``), as
     NumPy's half-precision loop does."""
-    _extras("spacing", casting, order, subok, signature)
+    _extras("spacing", casting, order, subok, signature, dtype, (x,))
     v = _float_operand("spacing", x, dtype, casting)
     if _dtype(v) == np.float16:  # NumPy's half-precision spacing always steps towards +inf
         step = _ew.subtract(_lg.nextafter(v, np.inf), v)

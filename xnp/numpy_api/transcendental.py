@@ -36,7 +36,7 @@ def _float_unary(fname, op, x, out, where, casting, dtype, *, complex_ok=True):
 def exp(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """``e ** x`` (integers convert to float as described in the module docstring)."""
-    _extras("exp", casting, order, subok, signature)
+    _extras("exp", casting, order, subok, signature, dtype, (x,))
     return _float_unary("exp", lax.exp, x, out, where, casting, dtype)
 
 
@@ -44,7 +44,7 @@ def exp(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
 def exp2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """``2 ** x`` (float)."""
-    _extras("exp2", casting, order, subok, signature)
+    _extras("exp2", casting, order, subok, signature, dtype, (x,))
     return _float_unary("exp2", lax.exp2, x, out, where, casting, dtype)
 
 
@@ -61,7 +61,7 @@ def expm1(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
     ``+inf + bj`` with ``b`` infinite or NaN gives ``inf + nanj``. Other complex
     values are the backend's ``expm1``.
     """
-    _extras("expm1", casting, order, subok, signature)
+    _extras("expm1", casting, order, subok, signature, dtype, (x,))
     x = _inexact("expm1", x, dtype, casting)
     res = lax.expm1(x)
     if _dtype_of(x).kind == "c":
@@ -96,7 +96,7 @@ def _complex_expm1_special_values(x, res):
 def log(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Natural logarithm; NaN for negative reals, -inf at 0 (float)."""
-    _extras("log", casting, order, subok, signature)
+    _extras("log", casting, order, subok, signature, dtype, (x,))
     return _float_unary("log", lax.log, x, out, where, casting, dtype)
 
 
@@ -106,7 +106,7 @@ def log2(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
     """Base-2 logarithm; NaN for negative reals, -inf at 0 (float; ints and bools as
     float64, NumPy's loops). Eagerly NumPy's own ``log2`` (bit for bit); under ``jit``
     within one ulp of it (:func:`xnp.lax.log2`)."""
-    _extras("log2", casting, order, subok, signature)
+    _extras("log2", casting, order, subok, signature, dtype, (x,))
     return _float_unary("log2", lax.log2, x, out, where, casting, dtype)
 
 
@@ -117,7 +117,7 @@ def log10(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
     float64, NumPy's loops). Eagerly NumPy's own ``log10`` (bit for bit:
     ``log10(1000.0)`` is ``3.0``); under ``jit`` within one ulp of it
     (:func:`xnp.lax.log10`)."""
-    _extras("log10", casting, order, subok, signature)
+    _extras("log10", casting, order, subok, signature, dtype, (x,))
     return _float_unary("log10", lax.log10, x, out, where, casting, dtype)
 
 
@@ -144,7 +144,7 @@ def log1p(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
     ``log|1 + x| + i atan2(x.imag, 1 + x.real)``, which rounds a tiny ``|x|``
     (``log1p(1e-300 + 0j)`` is ``0j``); under ``jit`` the real part is accurate there
     (``1e-300``; README, "Special values under jit")."""
-    _extras("log1p", casting, order, subok, signature)
+    _extras("log1p", casting, order, subok, signature, dtype, (x,))
     return _float_unary("log1p", lax.log1p, x, out, where, casting, dtype)
 
 
@@ -156,7 +156,7 @@ def logaddexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     The derivative is ``exp(x_i - result)``, also at ties (1/2 each) and at infinities
     (0 or 1; 1/2 each for equal infinities), never NaN from overflow.
     """
-    _extras("logaddexp", casting, order, subok, signature)
+    _extras("logaddexp", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _binary_inexact("logaddexp", x1, x2, dtype, casting)
     _reject("logaddexp", a, "c", "real inputs only", inputs=(x1, x2))
     res = log_add_exp(a, b)
@@ -167,7 +167,7 @@ def logaddexp2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
                dtype=None, subok=True, signature=None):
     """``log2(2**x1 + 2**x2)`` without overflow (real floats; NumPy's algorithm);
     derivatives as :func:`logaddexp`'s (``2**(x_i - result)``)."""
-    _extras("logaddexp2", casting, order, subok, signature)
+    _extras("logaddexp2", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _binary_inexact("logaddexp2", x1, x2, dtype, casting)
     _reject("logaddexp2", a, "c", "real inputs only", inputs=(x1, x2))
     res = log_add_exp(a, b, lambda t: _div_by_const(lax.log1p(lax.exp2(t)), _LN2))
@@ -178,14 +178,14 @@ def logaddexp2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
 def sqrt(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Non-negative square root; NaN for negative reals (float or complex)."""
-    _extras("sqrt", casting, order, subok, signature)
+    _extras("sqrt", casting, order, subok, signature, dtype, (x,))
     return _float_unary("sqrt", lax.sqrt, x, out, where, casting, dtype)
 
 
 def cbrt(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Real cube root (negative for negative ``x``); complex raises ``TypeError``."""
-    _extras("cbrt", casting, order, subok, signature)
+    _extras("cbrt", casting, order, subok, signature, dtype, (x,))
     return _float_unary("cbrt", lax.cbrt, x, out, where, casting, dtype, complex_ok=False)
 
 
@@ -197,7 +197,7 @@ def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     The derivative ``(x1, x2) / hypot`` is computed without overflow; it is 0 at
     ``(0, 0)``, ``(sign x1, 0)`` at ``(+-inf, finite)`` and ``(sign x1, sign x2) /
     sqrt(2)`` where both are infinite."""
-    _extras("hypot", casting, order, subok, signature)
+    _extras("hypot", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary_inexact("hypot", x1, x2, dtype, casting)
     _reject("hypot", a, "c", "real inputs only", inputs=(x1, x2))
     # the derivative rule is attached only where a transformation can see it
@@ -266,7 +266,7 @@ def _hypot_jvp(primals, tangents):
 def sin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Sine (radians; float or complex)."""
-    _extras("sin", casting, order, subok, signature)
+    _extras("sin", casting, order, subok, signature, dtype, (x,))
     return _float_unary("sin", lax.sin, x, out, where, casting, dtype)
 
 
@@ -274,7 +274,7 @@ def sin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
 def cos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Cosine (radians; float or complex)."""
-    _extras("cos", casting, order, subok, signature)
+    _extras("cos", casting, order, subok, signature, dtype, (x,))
     return _float_unary("cos", lax.cos, x, out, where, casting, dtype)
 
 
@@ -282,7 +282,7 @@ def cos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
 def tan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
         subok=True, signature=None):
     """Tangent (radians; float or complex)."""
-    _extras("tan", casting, order, subok, signature)
+    _extras("tan", casting, order, subok, signature, dtype, (x,))
     return _float_unary("tan", lax.tan, x, out, where, casting, dtype)
 
 
@@ -290,7 +290,7 @@ def tan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=Non
 def arcsin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """Inverse sine; NaN outside [-1, 1] for real input (float or complex)."""
-    _extras("arcsin", casting, order, subok, signature)
+    _extras("arcsin", casting, order, subok, signature, dtype, (x,))
     return _float_unary("arcsin", lax.asin, x, out, where, casting, dtype)
 
 
@@ -298,7 +298,7 @@ def arcsin(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=
 def arccos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """Inverse cosine; NaN outside [-1, 1] for real input (float or complex)."""
-    _extras("arccos", casting, order, subok, signature)
+    _extras("arccos", casting, order, subok, signature, dtype, (x,))
     return _float_unary("arccos", lax.acos, x, out, where, casting, dtype)
 
 
@@ -306,14 +306,14 @@ def arccos(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=
 def arctan(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
            subok=True, signature=None):
     """Inverse tangent (float or complex)."""
-    _extras("arctan", casting, order, subok, signature)
+    _extras("arctan", casting, order, subok, signature, dtype, (x,))
     return _float_unary("arctan", lax.atan, x, out, where, casting, dtype)
 
 
 def arctan2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Angle of the point ``(x2, x1)`` in radians, in ``[-pi, pi]`` (real floats)."""
-    _extras("arctan2", casting, order, subok, signature)
+    _extras("arctan2", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _binary_inexact("arctan2", x1, x2, dtype, casting)
     _reject("arctan2", a, "c", "real inputs only", inputs=(x1, x2))
     return _finish("arctan2", lax.atan2(a, b), out, where, casting)
@@ -323,7 +323,7 @@ def arctan2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
 def sinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Hyperbolic sine (float or complex)."""
-    _extras("sinh", casting, order, subok, signature)
+    _extras("sinh", casting, order, subok, signature, dtype, (x,))
     return _float_unary("sinh", lax.sinh, x, out, where, casting, dtype)
 
 
@@ -331,7 +331,7 @@ def sinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
 def cosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Hyperbolic cosine (float or complex)."""
-    _extras("cosh", casting, order, subok, signature)
+    _extras("cosh", casting, order, subok, signature, dtype, (x,))
     return _float_unary("cosh", lax.cosh, x, out, where, casting, dtype)
 
 
@@ -346,7 +346,7 @@ def tanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
     positive ``b``), ``a + 0j`` keeps the zero's sign, ``+-0 + bj`` with ``b``
     infinite or NaN gives ``+-0 + nanj`` (XLA's tanh loses both).
     """
-    _extras("tanh", casting, order, subok, signature)
+    _extras("tanh", casting, order, subok, signature, dtype, (x,))
     x = _inexact("tanh", x, dtype, casting)
     res = lax.tanh(x)
     if _dtype_of(x).kind == "c":
@@ -375,7 +375,7 @@ def _complex_tanh_special_values(x, res):
 def arcsinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Inverse hyperbolic sine (float or complex)."""
-    _extras("arcsinh", casting, order, subok, signature)
+    _extras("arcsinh", casting, order, subok, signature, dtype, (x,))
     return _float_unary("arcsinh", lax.asinh, x, out, where, casting, dtype)
 
 
@@ -383,7 +383,7 @@ def arcsinh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
 def arccosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Inverse hyperbolic cosine; NaN below 1 for real input (float or complex)."""
-    _extras("arccosh", casting, order, subok, signature)
+    _extras("arccosh", casting, order, subok, signature, dtype, (x,))
     return _float_unary("arccosh", lax.acosh, x, out, where, casting, dtype)
 
 
@@ -391,7 +391,7 @@ def arccosh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
 def arctanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Inverse hyperbolic tangent; NaN outside [-1, 1] for real input (float or complex)."""
-    _extras("arctanh", casting, order, subok, signature)
+    _extras("arctanh", casting, order, subok, signature, dtype, (x,))
     return _float_unary("arctanh", lax.atanh, x, out, where, casting, dtype)
 
 
@@ -413,28 +413,28 @@ def _scale(fname, x, factor, out, where, casting, dtype):
 def deg2rad(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Degrees to radians: ``x * (pi / 180)`` (real floats)."""
-    _extras("deg2rad", casting, order, subok, signature)
+    _extras("deg2rad", casting, order, subok, signature, dtype, (x,))
     return _scale("deg2rad", x, np.pi / 180.0, out, where, casting, dtype)
 
 
 def rad2deg(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Radians to degrees: ``x * (180 / pi)`` (real floats)."""
-    _extras("rad2deg", casting, order, subok, signature)
+    _extras("rad2deg", casting, order, subok, signature, dtype, (x,))
     return _scale("rad2deg", x, 180.0 / np.pi, out, where, casting, dtype)
 
 
 def radians(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Same as ``deg2rad``."""
-    _extras("radians", casting, order, subok, signature)
+    _extras("radians", casting, order, subok, signature, dtype, (x,))
     return _scale("radians", x, np.pi / 180.0, out, where, casting, dtype)
 
 
 def degrees(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
     """Same as ``rad2deg``."""
-    _extras("degrees", casting, order, subok, signature)
+    _extras("degrees", casting, order, subok, signature, dtype, (x,))
     return _scale("degrees", x, 180.0 / np.pi, out, where, casting, dtype)
 
 

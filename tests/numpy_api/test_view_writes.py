@@ -1,5 +1,5 @@
 """Views made by flip/rot90, the split family, atleast_*d, and NumPy's read-only views
-(broadcast_to, diagonal, diag, linalg.diagonal): writes through a view reach its base,
+(broadcast_to, diagonal, diag, linalg.diagonal, the imaginary part of a real array): writes through a view reach its base,
 and writes into a read-only view raise, eagerly and under jit/vmap/grad alike.
 Oracle: the same code run on NumPy (finite differences for the derivatives)."""
 
@@ -152,3 +152,28 @@ def test_broadcast_arrays_under_jit():
 
     with pytest.raises(ValueError, match="broadcast_arrays"):
         xnp.jit(g)(np.arange(3.0), np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("dt", ["float64", "float32", "int8", "bool"])
+def test_imag_of_a_real_array_is_read_only_zeros(dt):
+    x_np = np.arange(4).astype(dt)
+    x = xnp.asarray(x_np)
+    for want, got in [(x_np.imag, x.imag), (np.imag(x_np), xnp.imag(x))]:
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+        assert got.flags.writeable is want.flags.writeable is False
+        assert xnp.shares_memory(got, x) is np.shares_memory(want, x_np) is False
+        with pytest.raises(ValueError, match="read-only"):
+            got[0] = 1
+    jitted = xnp.jit(lambda a: (a.imag, xnp.imag(a)))(x)
+    for got in jitted:
+        assert got.dtype == x_np.imag.dtype and got.tolist() == x_np.imag.tolist()
+
+    def write(a):
+        part = a.imag
+        part[0] = 1
+        return part
+
+    with pytest.raises(ValueError, match="read-only"):
+        xnp.jit(write)(x)
+    complex_part = xnp.asarray(x_np + 2j).imag  # a complex array's part stays writable
+    assert complex_part.flags.writeable is (x_np + 2j).imag.flags.writeable is True

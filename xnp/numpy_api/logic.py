@@ -8,6 +8,7 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands
+from xnp.numpy_api._shape_views import read_only_view
 from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._ufunc import (
     _BOOL, _INT8,
@@ -386,9 +387,12 @@ def real(val):
 
 
 def imag(val):
-    """Imaginary part (the real dtype for complex input; zeros of ``val``'s dtype otherwise)."""
+    """Imaginary part (the real dtype for complex input; zeros of ``val``'s dtype otherwise,
+    read-only as NumPy's: writing into them raises ``ValueError``)."""
     x = asarray_for("imag", val, "val")
-    return lax.imag(x) if _dtype_of(x).kind == "c" else _zeros_like(x)
+    if _dtype_of(x).kind == "c":
+        return lax.imag(x)
+    return read_only_view(x, _zeros_like, lambda v: v.imag)
 
 
 def conjugate(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,

@@ -43,6 +43,20 @@ def test_resize_matches_numpy(shape, src):
     check_vs_numpy(lambda m, a: m.resize(a, shape), src)
 
 
+@pytest.mark.parametrize("shape", [(2, 3), (6,), (4,), (3, 2)])
+def test_resize_returns_a_new_array(shape):
+    # also when nothing is repeated (the same shape, or fewer elements): never a view
+    x_np = np.arange(6.0).reshape(2, 3)
+    x = xnp.asarray(x_np)
+    want, got = np.resize(x_np, shape), xnp.resize(x, shape)
+    assert xnp.shares_memory(got, x) is np.shares_memory(want, x_np) is False
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    got[(0,) * got.ndim] = -1.0
+    assert x.tolist() == x_np.tolist()
+    jitted = xnp.jit(lambda a: xnp.resize(a, shape))(x)
+    assert jitted.dtype == want.dtype and jitted.tolist() == want.tolist()
+
+
 @pytest.mark.parametrize("axis,start", [(0, 0), (2, 0), (0, 3), (-1, 1), (1, -3), (0, 4),
                                         (3, 0)])
 def test_rollaxis_matches_numpy(axis, start):

@@ -135,7 +135,7 @@ def resize(a, new_shape):
     """``a`` flattened, repeated cyclically and reshaped to ``new_shape`` (``numpy.resize``).
 
     ``new_shape`` is static. An empty ``a`` or an empty ``new_shape`` gives zeros,
-    as NumPy. Same dtype.
+    as NumPy. Same dtype. Always a new array (sharing no memory with ``a``).
 
     Raises
     ------
@@ -155,6 +155,8 @@ def resize(a, new_shape):
     reps = -(-size // _aval(a).size)
     if reps > 1:
         flat = lax.concatenate([flat] * reps, 0)
+    else:  # a new array, as NumPy's, never a view of ``a``
+        flat = lax.copy(flat)
     return lax.reshape(lax.slice(flat, (0,), (size,)), shape)
 
 

@@ -403,11 +403,11 @@ class ArrayMethods:
     def copy(self, order="C"):
         return _api.copy(self, order=order)
 
-    def conj(self):
-        return _api.conjugate(self)
+    def conj(self):  # a bool, integer or float array itself, as ndarray.conj
+        return self if self.dtype.kind in "biuf" else _api.conjugate(self)
 
     def conjugate(self):
-        return _api.conjugate(self)
+        return self if self.dtype.kind in "biuf" else _api.conjugate(self)
 
     @property
     def real(self):

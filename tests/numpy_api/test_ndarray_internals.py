@@ -1,7 +1,8 @@
 """ndarray's memory attributes on eager xnp arrays vs NumPy's on the same operations:
 flags, strides, base, data, ctypes, setflags, flat, resize, byteswap, getfield/setfield,
-tofile, dump/dumps, reshape(copy=), asfortranarray/isfortran; the TypeError they raise
-on tracers; flat and reshape(copy=) under jit."""
+tofile, dump/dumps, reshape(copy=), asfortranarray/isfortran, conj() of a real array
+(the array itself); the TypeError they raise on tracers; flat and reshape(copy=) under
+jit."""
 
 import pickle
 import re
@@ -448,3 +449,20 @@ def test_bitcast_convert_type_other_widths_eager_jit_vmap(src, dst, shape_in, sh
         np.testing.assert_array_equal(np.asarray(got).view(np.uint8), want.view(np.uint8))
     with pytest.raises(TypeError, match=r"bitcast_convert_type: .* last axis must have size 2"):
         xnp.lax.bitcast_convert_type(xnp.zeros(3, np.float32), np.float64)
+
+
+@pytest.mark.parametrize("dt", ["bool", "int8", "uint16", "int64", "float16", "float64",
+                                "complex64"])
+def test_conj_method_of_a_real_array_is_the_array_itself(dt):
+    x_np = (np.arange(3) + (2j if dt.startswith("complex") else 0)).astype(dt)
+    x = xnp.asarray(x_np)
+    for method in ("conj", "conjugate"):
+        want, got = getattr(x_np, method)(), getattr(x, method)()
+        assert (got is x) is (want is x_np)
+        assert xnp.shares_memory(got, x) is np.shares_memory(want, x_np)
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+        jitted = xnp.jit(lambda a, m=method: getattr(a, m)())(x)
+        assert jitted.dtype == want.dtype and jitted.tolist() == want.tolist()
+    # the ufunc always makes a new array (bool gives int8)
+    want, got = np.conj(x_np), xnp.conj(x)
+    assert not xnp.shares_memory(got, x) and got.dtype == want.dtype

@@ -1,5 +1,6 @@
 """Writes through reshape-family views (``.T``, ``transpose``, ``permute_dims``,
-``matrix_transpose``, ``swapaxes``, ``moveaxis``, ``squeeze``, ``expand_dims``,
+``matrix_transpose``, ``swapaxes``, ``moveaxis``, ``squeeze`` (the array itself when no
+axis is removed), ``expand_dims``,
 ``reshape``, ``ravel``) and writes into their base, under every transformation:
 eagerly and under ``jit`` against NumPy (which may copy: ``reshape`` of a
 non-contiguous array), ``grad`` against central finite differences, ``vmap``
@@ -224,6 +225,19 @@ def test_jit_argument_reshape_undecided_raises():
     r[0] = 3.0
     assert_allclose(out, r + x.sum())
     assert_allclose(t, x.T)
+
+
+@pytest.mark.parametrize("shape,axis", [((3,), None), ((2, 3), None), ((2, 1), ()), ((), None),
+                                        ((), 0), ((), -1)])
+def test_squeeze_with_nothing_to_remove_is_the_array_itself(shape, axis):
+    x_np = np.arange(float(np.prod(shape))).reshape(shape)
+    x = xnp.asarray(x_np)
+    for m, a in [(np, x_np), (xnp, x)]:
+        assert m.squeeze(a, axis) is a and a.squeeze(axis) is a
+    want = np.squeeze(x_np, axis)
+    got = xnp.jit(lambda a: (xnp.squeeze(a, axis), a.squeeze(axis)))(x)
+    for g in got:
+        assert g.dtype == want.dtype and g.shape == want.shape and g.tolist() == want.tolist()
 
 
 def test_flatten_is_a_copy():

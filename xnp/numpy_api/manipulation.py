@@ -305,7 +305,8 @@ def moveaxis(a, source, destination):
 
 
 def squeeze(a, axis=None):
-    """Remove size-1 axes (all of them, or those in ``axis``). Eagerly a view.
+    """Remove size-1 axes (all of them, or those in ``axis``). Eagerly a view; with no axis
+    to remove, the array itself (``squeeze(x) is x``, as NumPy).
 
     Raises
     ------
@@ -326,6 +327,8 @@ def squeeze(a, axis=None):
             if aval.shape[d] != 1:
                 raise ValueError(f"xnp.squeeze: cannot select an axis to squeeze out which has "
                                  f"size not equal to one (axis {d} of {errors.aval_str(aval)})")
+    if not dims:  # nothing to remove: ``a`` itself, as NumPy
+        return x
     return squeeze_view(x, dims)
 
 

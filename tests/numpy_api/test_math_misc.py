@@ -245,6 +245,23 @@ def test_cross(sa, sb, kw, dtype, rng):
     check_vs_numpy(lambda xp, a, b: xp.cross(a, b, **kw), a, b)
 
 
+@pytest.mark.parametrize("sa,sb", [((2,), (2,)), ((2,), (3,)), ((4, 3), (2,)), ((3,), (3,))])
+def test_cross_of_2_vectors_warns_deprecation_as_numpy(sa, sb):
+    a, b = np.arange(1.0, 1.0 + np.prod(sa)).reshape(sa), np.arange(2.0, 2.0 + sb[0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        want = np.cross(a, b)
+        got = xnp.cross(xnp.asarray(a), xnp.asarray(b))
+        jitted = xnp.jit(lambda u, v: xnp.cross(u, v))(xnp.asarray(a), xnp.asarray(b))
+    kinds = [(w.category, str(w.message)) for w in caught]
+    want_kind = (DeprecationWarning, "Arrays of 2-dimensional vectors are deprecated. Use "
+                 "arrays of 3-dimensional vectors instead. (deprecated in NumPy 2.0)")
+    # NumPy's, the eager call's and the jit trace's
+    assert kinds == ([want_kind] * 3 if 2 in (sa[-1], sb[-1]) else []), kinds
+    for g in (got, jitted):
+        assert g.dtype == want.dtype and g.tolist() == want.tolist()
+
+
 @pytest.mark.parametrize("sa,sb", [((2, 3), (4, 5)), ((3,), (2, 2)), ((), (3,)), ((2, 1, 2), (3,)),
                                    ((0, 2), (3, 3))])
 @pytest.mark.parametrize("dtype", [np.float32, np.int16, np.bool_, np.complex128])

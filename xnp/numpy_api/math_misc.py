@@ -26,6 +26,7 @@ from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api import _ufunc as _uf
+from xnp.numpy_api import _util
 from xnp.numpy_api._ufunc import _as_dtype, _binary, _binary_inexact, _extras, _finish, _inexact
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
                                  normalize_axis, write_out)
@@ -620,7 +621,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Cross product of 3-vectors (or 2-vectors, padded with a zero z) along the given
     axes (``numpy.cross``); other dimensions broadcast. Two 2-vectors give the z
-    component only. Reuses :func:`xnp.linalg.cross` for the product.
+    component only. Reuses :func:`xnp.linalg.cross` for the product. 2-vectors warn
+    ``DeprecationWarning``, as NumPy 2 (use 3-vectors with a zero z instead).
 
     Raises
     ------
@@ -640,6 +642,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("xnp.cross: incompatible dimensions for cross product\n(dimension "
                          "must be 2 or 3)")
+    if na == 2 or nb == 2:  # NumPy's text, so warning filters written for NumPy match
+        _util.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                   "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                   DeprecationWarning, stacklevel=2)
 
     def pad(v):
         if _shape(v)[-1] == 3:

@@ -96,6 +96,24 @@ def test_nan_to_num(dtype, kw):
     check_vs_numpy(lambda xp, x: xp.nan_to_num(x, **kw), x)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int32, np.bool_])
+@pytest.mark.parametrize("kw", [{"nan": 1 + 0j}, {"posinf": 2j}, {"neginf": np.complex64(1j)},
+                                {"nan": 2}, {"nan": np.float64(0.5)}])
+def test_nan_to_num_replacement_dtype_as_numpy(dtype, kw):
+    # a complex replacement does not cast 'same_kind' to a float part: NumPy's TypeError
+    # (even with nothing to replace); integer and bool arrays are returned unchanged
+    x = np.array([np.nan, 1.0, np.inf]).astype(dtype) if dtype not in (np.int32, np.bool_) \
+        else np.array([1, 0, 2]).astype(dtype)
+    check_vs_numpy(lambda xp, x: xp.nan_to_num(x, **kw), x)
+    try:
+        np.nan_to_num(x, **kw)
+    except TypeError:
+        for fn in (xnp.nan_to_num, xnp.jit(lambda a: xnp.nan_to_num(a, **kw))):
+            with pytest.raises(TypeError, match=rf"^xnp\.nan_to_num: cannot cast `{list(kw)[0]}`"
+                               r".* from complex\d+ to float\d+"):
+                fn(xnp.asarray(x), **({} if fn is not xnp.nan_to_num else kw))
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int32])
 def test_nan_to_num_copy_false_writes_into_the_array(dtype):
     # NumPy writes into x (a view writes through to its base) and returns x itself

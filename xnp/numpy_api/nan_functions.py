@@ -203,6 +203,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     nan, posinf, neginf : scalar
         Replacements, cast to ``x``'s (real) dtype; ``posinf``/``neginf`` default to the
         largest/smallest finite value of the dtype. Complex inputs are handled per part.
+        A replacement that does not cast 'same_kind' to that dtype (a complex one) raises
+        ``TypeError`` for a float or complex ``x``, as NumPy.
 
     Returns
     -------
@@ -220,6 +222,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         return write_out("nan_to_num", x, nan_to_num(v, True, nan, posinf, neginf))
     if aval.dtype not in kit.INEXACT:
         return lax.convert_element_type(v, aval.dtype, weak_type=aval.weak_type)
+    _check_replacements(aval.dtype, nan=nan, posinf=posinf, neginf=neginf)
     if aval.dtype in kit.COMPLEX:
         re = nan_to_num(lax.real(v), nan=nan, posinf=posinf, neginf=neginf)
         im = nan_to_num(lax.imag(v), nan=nan, posinf=posinf, neginf=neginf)
@@ -237,6 +240,24 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     out = lax.select_n(lax.eq(v, inf), out, const(hi))
     out = lax.select_n(lax.eq(v, lax.neg(inf)), out, const(lo))
     return out
+
+
+def _check_replacements(dtype, **replacements):
+    """NumPy's ``TypeError`` for a replacement that does not cast 'same_kind' to the part
+    dtype of ``dtype`` (a complex one for a real or complex array), even with nothing to
+    replace."""
+    part = np.empty((), dtype).real.dtype
+    for name, value in replacements.items():
+        if value is None:
+            continue
+        if type(value) in (bool, int, float, complex):
+            src = np.dtype(type(value))
+        else:
+            src = np.dtype(getattr(value, "dtype", None) or np.asarray(value).dtype)
+        if not np.can_cast(src, part, "same_kind"):
+            raise TypeError(f"xnp.nan_to_num: cannot cast `{name}`={value!r} from {src} to "
+                            f"{part}, the dtype of the values it replaces, with casting rule "
+                            "'same_kind'")
 
 
 def isposinf(x, out=None):

@@ -63,10 +63,28 @@ def test_full_same_shape_fill_is_copied():
 
 
 def test_full_out_of_range_python_int_raises():
-    with pytest.raises(OverflowError):
+    with pytest.raises(OverflowError, match=r"^xnp\.full: `fill_value`.* 300 .*int8"):
         xp.full(3, 300, dtype=np.int8)
     with pytest.raises(OverflowError):
         np.full(3, 300, dtype=np.int8)
+    for fn in (lambda: xp.full(2, 2**64, dtype=np.uint64),
+               xp.jit(lambda: xp.full(2, 2**64, dtype=np.uint64))):
+        with pytest.raises(OverflowError, match=r"^xnp\.full: `fill_value`.*uint64"):
+            fn()
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64 - 1, 2**64, -2**63 - 1, 2**100, 2**63 - 1])
+def test_full_of_a_python_int_beyond_int64_takes_numpys_dtype(value):
+    # uint64 up to 2**64 - 1, then object (an eager host array; refused under jit)
+    want = np.full((2,), value)
+    got = xp.full((2,), value)
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    if want.dtype == object:
+        with pytest.raises(TypeError, match=r"^xnp\.full: argument `fill_value`: dtype object"):
+            xp.jit(lambda: xp.full((2,), value))()
+        return
+    jitted = xp.jit(lambda: xp.full((2,), value))()
+    assert jitted.dtype == want.dtype and jitted.tolist() == want.tolist()
 
 
 @pytest.mark.parametrize("case", grid(fn=["zeros_like", "ones_like", "empty_like", "full_like"],

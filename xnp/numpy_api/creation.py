@@ -161,8 +161,9 @@ def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False, argname: s
     if isinstance(value, _PY_SCALARS):
         try:
             scalar = np.array(value, dtype=dt)  # range-checked, as NumPy does for Python ints
-        except OverflowError as e:
-            raise OverflowError(f"xnp.{fname}: {e}") from None
+        except OverflowError:
+            raise OverflowError(f"xnp.{fname}: `fill_value`: Python integer {value} out of "
+                                f"bounds for {dt}") from None
     else:
         scalar = np.asarray(value).astype(dt)  # NumPy scalars cast unsafely
     return lax.broadcast_in_dim(core.lift(scalar, weak_type=weak), shape, ())
@@ -509,10 +510,11 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         Broadcast to ``shape`` (NumPy broadcasting); may be traced.
     dtype : dtype, optional
         Default: the dtype of ``fill_value`` (NumPy's for Python scalars:
-        bool, int64, float64, complex128). The fill is cast unsafely, as in
-        NumPy; an out-of-range Python int raises ``OverflowError`` (as NumPy
-        does) and a complex Python fill for a real dtype raises ``TypeError``
-        (NumPy warns and drops the imaginary part).
+        bool, int64, float64, complex128; uint64 for an int in ``[2**63, 2**64)``, object,
+        eagerly only, for an int beyond). The fill is cast unsafely, as in NumPy; an
+        out-of-range Python int raises ``OverflowError`` (as NumPy does) and a complex
+        Python fill for a real dtype raises ``TypeError`` (NumPy warns and drops the
+        imaginary part).
 
     Raises
     ------
@@ -530,6 +532,12 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     shape = canonicalize_shape("full", shape)
     dt = _dtype_arg(dtype)
     fill_value = _numpy_scalar(fill_value)
+    if dt is None and type(fill_value) is int and not -2**63 <= fill_value < 2**63:
+        # NumPy's dtype for the value: uint64 below 2**64, else object (a host array)
+        dt = np.asarray(fill_value).dtype
+        if dt not in SUPPORTED_DTYPES:
+            raise errors.HostDtypeError(errors.host_dtype_message(
+                "xnp.full: argument `fill_value`", dt), dt)
     if type(fill_value) in _PY_SCALARS or isinstance(fill_value, np.generic):
         out = _fill("full", fill_value, shape, dt or _input_aval("full", fill_value).dtype)
     else:

@@ -72,6 +72,24 @@ def test_tri_and_index_helpers_match_numpy(n, m, k):
     check_vs_numpy(lambda xp, x: xp.diag_indices_from(x), np.zeros((n, n, n)))
 
 
+@pytest.mark.parametrize("n,m,k", [(3, None, 0), (3, 5, 1), (4, 2, -1), (0, 3, 0)])
+def test_tri_indices_are_contiguous_owners_as_numpy(n, m, k):
+    # NumPy's are C-contiguous int64 arrays owning their memory (not nonzero's strided views)
+    def layout(arrays):
+        return [(a.dtype, a.strides, a.flags.c_contiguous, a.flags.owndata, a.flags.writeable)
+                for a in arrays]
+
+    for name in ("tril_indices", "triu_indices"):
+        want, got = getattr(np, name)(n, k, m), getattr(xnp, name)(n, k, m)
+        assert layout(got) == layout(want), name
+        assert not xnp.shares_memory(got[0], got[1])
+        jitted = xnp.jit(lambda: getattr(xnp, name)(n, k, m))()
+        for g, w in zip(jitted, want):
+            assert g.dtype == w.dtype and g.tolist() == w.tolist()
+    want, got = np.diag_indices(n, 3), xnp.diag_indices(n, 3)
+    assert layout(got) == layout(want) and got[0] is got[1] and want[0] is want[1]
+
+
 def test_indices_select_elements():
     a = np.arange(16.).reshape(4, 4)
     np.testing.assert_array_equal(np.asarray(xnp.asarray(a)[xnp.triu_indices(4, 1)]),

@@ -37,8 +37,9 @@ def _shape(x):
 
 
 def _index_arrays(*arrays):
-    """Static NumPy index arrays as xnp values of the default int dtype."""
-    return tuple(core.lift(np.asarray(a, dtype=default_int())) for a in arrays)
+    """Static NumPy index arrays as xnp values of the default int dtype: each a new
+    C-contiguous array owning its memory, as NumPy's (``nonzero``'s are strided views)."""
+    return tuple(core.lift(np.array(a, dtype=default_int(), order="C")) for a in arrays)
 
 
 # --------------------------------------------------------------------------- diagonals
@@ -274,10 +275,11 @@ def triu_indices_from(arr, k=0):
 
 def diag_indices(n, ndim=2):
     """Indices of the main diagonal of an ``n``-per-side, ``ndim``-dimensional array:
-    ``ndim`` copies of ``arange(n)`` (int64, the default int). Both arguments static."""
+    the same ``arange(n)`` array ``ndim`` times (int64, the default int), as NumPy. Both
+    arguments static."""
     n = static_int("diag_indices", n, "n")
     ndim = static_int("diag_indices", ndim, "ndim")
-    return _index_arrays(*([np.arange(n)] * ndim))
+    return _index_arrays(np.arange(n)) * ndim  # one array ndim times, as NumPy
 
 
 def diag_indices_from(arr):

@@ -15,14 +15,16 @@ PYTEST_ARGS ?=
 
 .PHONY: demo test conformance bench full-test clean
 
-$(STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c xnp/_native/array_base.c
+$(STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c xnp/_native/array_base.c \
+		xnp/_native/array_base.h xnp/_native/replay.c
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -c constraints.txt -e ".[test,examples]"
 	touch $(STAMP)
 
 # JAX only ever goes into this separate venv (the bench extra), never into $(VENV)
-$(BENCH_STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c xnp/_native/array_base.c
+$(BENCH_STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c xnp/_native/array_base.c \
+		xnp/_native/array_base.h xnp/_native/replay.c
 	test -x $(BENCH_PY) || python3 -m venv $(BENCH_VENV)
 	$(BENCH_PY) -m pip install -q --upgrade pip
 	$(BENCH_PY) -m pip install -q -c constraints.txt -e ".[bench,examples]"

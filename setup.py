@@ -8,6 +8,9 @@ on without it and xnp copies such arguments instead.
 ``xnp._native._array_base`` is the storage of an eager array (its slots and its
 constructor in C). Also optional: ``xnp.tracing.core`` falls back to the same class
 written in Python.
+
+``xnp._native._replay`` is the hit path of the eager dispatch cache
+(``xnp/numpy_api/_replay.py``). Optional too: the same path runs in Python without it.
 """
 
 import numpy
@@ -21,6 +24,9 @@ setup(
             include_dirs=[numpy.get_include()],
             optional=True,
         ),
-        Extension("xnp._native._array_base", ["xnp/_native/array_base.c"], optional=True),
+        Extension("xnp._native._array_base", ["xnp/_native/array_base.c"],
+                  depends=["xnp/_native/array_base.h"], optional=True),
+        Extension("xnp._native._replay", ["xnp/_native/replay.c"],
+                  depends=["xnp/_native/array_base.h"], optional=True),
     ]
 )

@@ -70,20 +70,23 @@ def _eager() -> bool:
 
 def _delegating(full, np_fn, name: str):
     """``full`` (an xnp function's full path), running ``np_fn`` eagerly when ``full``
-    meets a dtype XLA has no type for; ``full`` gets the eager dispatch cache
-    (:mod:`xnp.numpy_api._replay`) first."""
-    full = _replay.cached(full)
+    meets a dtype XLA has no type for; with the eager dispatch cache
+    (:mod:`xnp.numpy_api._replay`), whose replays (arrays of XLA's dtypes only) need no
+    fallback."""
 
-    @functools.wraps(full)
-    def call(*args, **kwargs):
-        try:
-            return full(*args, **kwargs)
-        except errors.HostDtypeError:
-            if not _eager():
-                raise
-        return numpy_call(np_fn, args, _numpy_keywords(name, args, kwargs), name=name)
+    def guard(fn):
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except errors.HostDtypeError:
+                if not _eager():
+                    raise
+            return numpy_call(np_fn, args, _numpy_keywords(name, args, kwargs), name=name)
 
-    return call
+        return call
+
+    return _replay.cached(full, guard)
 
 
 #: keywords of xnp functions that NumPy's function of the same name lacks: their defaults
@@ -112,24 +115,26 @@ def _numpy_keywords(name: str, args, kwargs) -> dict:
 def _delegating_method(full, name: str):
     """A method of ``xnp.ufunc`` (``np_method`` of the NumPy ufunc) or ``Array``
     (``numpy.ndarray``'s) with the same fallback (and the eager dispatch cache)."""
-    full = _replay.cached(full)
 
-    @functools.wraps(full)
-    def call(self, *args, **kwargs):
-        try:
-            return full(self, *args, **kwargs)
-        except errors.HostDtypeError:
-            if not _eager():
-                raise
-        if isinstance(self, _ufunc):
-            return numpy_call(getattr(self._np, name), args, kwargs, name=name)
-        value = self._writable_value()  # NumPy's method may write (sort, fill, +=)
-        seen: list = [(value, self)]
-        args = to_host(tuple(args), seen)
-        kwargs = {k: to_host(v, seen, writable=k == "out") for k, v in kwargs.items()}
-        return wrap(getattr(value, name)(*args, **kwargs), seen)
+    def guard(fn):
+        @functools.wraps(fn)
+        def call(self, *args, **kwargs):
+            try:
+                return fn(self, *args, **kwargs)
+            except errors.HostDtypeError:
+                if not _eager():
+                    raise
+            if isinstance(self, _ufunc):
+                return numpy_call(getattr(self._np, name), args, kwargs, name=name)
+            value = self._writable_value()  # NumPy's method may write (sort, fill, +=)
+            seen: list = [(value, self)]
+            args = to_host(tuple(args), seen)
+            kwargs = {k: to_host(v, seen, writable=k == "out") for k, v in kwargs.items()}
+            return wrap(getattr(value, name)(*args, **kwargs), seen)
 
-    return call
+        return call
+
+    return _replay.cached(full, guard)
 
 
 def install(namespace: dict, numpy_module, names) -> None:

@@ -31,7 +31,7 @@ _LOCAL = "a local of one call, whose keyed objects the caller holds for the whol
 
 #: (module relative to xnp/, enclosing function or <module>, container) -> why it is safe
 ALLOWED = {
-    ("numpy_api/_replay.py", "_signature", "first"): _LOCAL,
+    ("numpy_api/_replay.py", "_py_signature", "first"): _LOCAL,
     ("tracing/recording.py", "Recording.__init__", "{id(...): ... for ...}"):
         "Recording.keep holds every array of slots (the call's inputs, each recorded result "
         "and constant) until the recording is dropped, so no id is reused while it lives",

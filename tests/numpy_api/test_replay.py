@@ -527,3 +527,78 @@ def test_ufunc_methods_replay_once_subclasses_exist():
         np.testing.assert_array_equal(np.asarray(out), np.add.reduce(v, axis=0))
     st = _replay.stats(xnp.ufunc.reduce)
     assert st == {"programs": 1, "refused": []}, st
+
+
+def _signature_cases():
+    a = xnp.asarray(np.arange(6.0).reshape(2, 3))
+    b = xnp.asarray(np.arange(3, dtype=np.int32))
+    t = a.T  # strided
+    y = xnp.jit(lambda v: v + 1)(a)  # a jit output, not read
+    w = xnp.asarray(np.ones(3), dtype=np.float32) * 2.0
+    return [
+        ((a,), {}), ((a, b), {}), ((a, a), {}), ((a, b, a), {"out": None}),
+        ((t,), {"axis": 1}), ((a,), {"axis": (0, 1), "keepdims": True}),
+        ((a, 2.5), {}), ((a, -0.0), {}), ((a, float("nan")), {}), ((a, 3), {}),
+        ((a, True), {}), ((a, 1 + 2j), {}), ((a, np.float32(1.5)), {}),
+        ((a, "same"), {"dtype": np.dtype(np.float32)}), ((a, float), {}),
+        (([a, b, a],), {}), (((a, t), 0), {}), ((y,), {}), ((y, a), {}), ((w, w), {}),
+        ((a,), {"where": a}), ((xnp.add, a), {}),
+        ((np.ones(3),), {}),  # a NumPy array: no signature
+        ((a, [1.0] * (_replay.MAX_ITEMS + 1)), {}),  # too long a list: none
+        ((a, object()), {}),
+    ]
+
+
+@pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")
+def test_native_signature_is_the_python_one():
+    for args, kwargs in _signature_cases():
+        c_leaves, py_leaves = [], []
+        c_key = _replay._signature(args, kwargs, c_leaves)
+        py_key = _replay._py_signature(args, kwargs, py_leaves)
+        assert c_key == py_key, (args, kwargs)
+        assert hash(c_key) == hash(py_key)
+        if c_key is not None:
+            assert [id(x) for x in c_leaves] == [id(x) for x in py_leaves]
+
+
+@pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")
+def test_native_hit_path_serves_replays():
+    full = xnp.argmax
+    while hasattr(full, "__wrapped__"):  # the definition in numpy_api
+        full = full.__wrapped__
+    fn = _replay.cached(full)
+    assert type(fn).__name__ == "Replay"
+    _replay.clear()
+    for k in range(4):
+        v = np.arange(12.0).reshape(3, 4)[:, ::-1] + k
+        out = fn(xnp.asarray(v), axis=1)
+        np.testing.assert_array_equal(np.asarray(out), np.argmax(v, axis=1))
+    assert _replay.stats(fn) == {"programs": 1, "refused": []}
+    with pytest.raises(TypeError):  # the C object checks its arguments
+        type(fn)(None, None, {}, object, ())
+
+
+def test_python_hit_path_without_the_native_module(monkeypatch):
+    """Where xnp/_native/replay.c is not built, the same cache runs in Python."""
+    full = xnp.argmax
+    while hasattr(full, "__wrapped__"):
+        full = full.__wrapped__
+    monkeypatch.setattr(_replay, "_native", None)
+    fn = _replay.cached(full)
+    assert type(fn).__name__ == "function"
+    _replay.clear()
+    for k in range(4):
+        v = np.arange(12.0).reshape(3, 4)[:, ::-1] * (k - 1.5)
+        out = fn(xnp.asarray(v), axis=1)
+        np.testing.assert_array_equal(np.asarray(out), np.argmax(v, axis=1))
+        assert _replay._signature((xnp.asarray(v),), {"axis": 1}, []) is not None
+    assert _replay.stats(fn) == {"programs": 1, "refused": []}
+
+
+@pytest.mark.parametrize("name", ["fft.rfft", "argmax", "expand_dims", "linalg.norm",
+                                  "ufunc.reduce"])
+def test_cached_functions_pickle_by_reference(name):
+    import pickle  # noqa: PLC0415
+
+    fn = _fn(name)
+    assert pickle.loads(pickle.dumps(fn)) is fn

@@ -23,16 +23,7 @@
 #include <Python.h>
 #include <structmember.h>
 
-typedef struct {
-    PyObject_HEAD
-    PyObject *val;
-    PyObject *dev;
-    PyObject *read;
-    PyObject *weak;
-    PyObject *aval;
-    PyObject *host_memo;
-    PyObject *weakreflist;
-} ArrayBaseObject;
+#include "array_base.h"
 
 static PyTypeObject ArrayBaseType;
 

@@ -50,6 +50,13 @@ from xnp.numpy_api.ufunc import ufunc as _ufunc
 from xnp.tracing import core, recording
 from xnp.tracing.core import Array
 
+try:  # the hit path and the key in C (xnp/_native/replay.c)
+    from xnp._native import _replay as _native
+except ImportError:  # pragma: no cover  (not built: the same in Python below)
+    _native = None
+else:
+    _native.configure(Array)
+
 __all__ = ["cached", "clear", "check_replays", "MAX_SIGNATURES", "MAX_ITEMS", "stats"]
 
 #: signatures kept per function; later signatures take the full path
@@ -68,7 +75,7 @@ _GENERATION = [0]  # bumped by clear(): a recording begun before it is not store
 #: compared with the full path on the same arguments (:func:`_compare`), which raises
 #: ``AssertionError`` where they differ (a test mode: such calls run twice; the test suite
 #: runs in it)
-_CHECK = os.environ.get("XNP_EAGER_DISPATCH_CHECK", "").strip() == "1"
+_CHECK = [os.environ.get("XNP_EAGER_DISPATCH_CHECK", "").strip() == "1"]
 _CACHES: list = []  # every function's cache, cleared together
 _COUNTERS: list = []  # and its counters of new signatures in a row
 
@@ -92,8 +99,7 @@ def _refresh(_value=None) -> None:
 
 def check_replays(on: bool) -> None:
     """Turn the check mode on or off (see ``_CHECK``)."""
-    global _CHECK
-    _CHECK = bool(on)
+    _CHECK[0] = bool(on)
 
 
 def clear(_value=None) -> None:
@@ -109,6 +115,8 @@ def stats(fn) -> dict:
     """``{"programs": n, "refused": [why, ...]}``: how many signatures of public function
     ``fn`` replay, and why each of the others takes the full path (for tests and
     diagnostics)."""
+    if isinstance(fn, _ufunc):  # a ufunc object: its call
+        fn = type(fn).__call__
     cache = getattr(fn, "_replay_cache", None)
     while cache is None and hasattr(fn, "__wrapped__"):
         fn = fn.__wrapped__
@@ -162,6 +170,14 @@ def _part(a, leaves):
 
 
 def _signature(args, kwargs, leaves):
+    """The cache key of a call (module docstring), or None: it has no signature."""
+    if _native is not None:
+        return _native.signature(args, kwargs, leaves, _part, _NoSignature)
+    return _py_signature(args, kwargs, leaves)
+
+
+def _py_signature(args, kwargs, leaves):
+    """:func:`_signature` in Python (what ``signature`` of xnp/_native/replay.c computes)."""
     key = []
     try:
         for a in args:
@@ -221,9 +237,24 @@ def _compare_error(full, args, kwargs, error: Exception) -> None:
                          f"{type(error).__name__}({error}), the full path did not")
 
 
-def cached(full):
+def _check_hit(full, out, args, kwargs, leaves) -> None:
+    """Check mode, a replay: its result is the full path's."""
+    _compare(full.__qualname__, out, full(*args, **kwargs), leaves)
+
+
+def _check_error(full, args, kwargs, error: Exception):
+    """Check mode, a replay that raised ``error``: the full path raises the same; then
+    ``error`` propagates."""
+    _compare_error(full, args, kwargs, error)
+    raise error
+
+
+def cached(full, guard=None):
     """``full`` (a function's full path) with the eager dispatch cache (module
-    docstring)."""
+    docstring). ``guard(fn)``: a wrapper around every call that is not a replay (the
+    full path, and the recording of a new signature), such as the host-dtype fallback of
+    ``xnp.host_dispatch``; a replay, which only ever ran on arrays of XLA's dtypes, needs
+    none, and skips its frame."""
     cache: dict = {}
     _CACHES.append(cache)
     on, state, base, busy, scopes = _ON, core._STATE, core._BASE_TRACE, core._TRACING_THREADS, \
@@ -250,11 +281,11 @@ def cached(full):
             try:
                 out = program.run(leaves)
             except Exception as e:  # the full path runs the same implementations: the same
-                if _CHECK:  # error, after the same warnings and errstate callbacks
+                if _CHECK[0]:  # error, after the same warnings and errstate callbacks
                     _compare_error(full, args, kwargs, e)
                 raise
-            if _CHECK:
-                _compare(full.__qualname__, out, full(*args, **kwargs), leaves)
+            if _CHECK[0]:
+                _check_hit(full, out, args, kwargs, leaves)
             return out
         if len(cache) >= MAX_SIGNATURES:
             return full(*args, **kwargs)
@@ -264,15 +295,23 @@ def cached(full):
             return full(*args, **kwargs)
         generation = _GENERATION[0]
         out, program, why = recording.record(full, args, kwargs, leaves)
-        if _CHECK and program is not None:  # (its nested calls ran their full paths)
+        if _CHECK[0] and program is not None:  # (its nested calls ran their full paths)
             _compare(f"{full.__qualname__} (recorded call)", out, full(*args, **kwargs),
                      leaves)
         if generation == _GENERATION[0]:  # no option changed meanwhile (another thread)
             cache[key] = _Refused(why) if program is None else program
         return out
 
-    call._replay_cache = cache
-    return call
+    slow, plain = (call, full) if guard is None else (guard(call), guard(full))
+    if _native is None:
+        slow._replay_cache = cache
+        return slow
+    fast = _native.Replay(slow, plain, cache, _Refused, (
+        _ON, _CHECK, misses, scopes, busy, state, base, _part, _NoSignature, _check_hit,
+        _check_error))
+    functools.update_wrapper(fast, full)
+    fast._replay_cache = cache  # (in its __dict__: wrappers made with functools.wraps copy it)
+    return fast
 
 
 config.watch("eager_dispatch_cache", _refresh)

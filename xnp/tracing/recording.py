@@ -221,9 +221,10 @@ class Program:
                 eqns.append((functools.partial(np.array, params, copy=True, order="K"), None,
                              (), False, 0))
                 continue
-            # how run() gathers the operands: 1 or 2 value slots and no params inline
-            arity = len(ops) if len(ops) in (1, 2) and not params and all(
-                type(o) is int for o in ops) else 0
+            # how run() gathers the operands: 1 or 2 value slots inline (3, 4: with params)
+            arity = len(ops) if len(ops) in (1, 2) and all(type(o) is int for o in ops) else 0
+            if arity and params:
+                arity += 2
             eqns.append((backend.impls.get(prim), params, tuple(ops), multiple, arity))
         self.eqns = tuple(eqns)
         self.weaks = rec.weaks
@@ -233,12 +234,20 @@ class Program:
         """The call's result for the input arrays ``leaves`` (in the recording's order)."""
         native, wrap = self.native, self.wrap
         # (a jit output not read yet is read, as evaluating a primitive on it reads it)
-        env = [v if (v := a._v) is not None else a._value for a in leaves]
+        if len(leaves) == 1:
+            a = leaves[0]
+            env = [a._v if a._v is not None else a._value]
+        else:
+            env = [v if (v := a._v) is not None else a._value for a in leaves]
         for impl, params, ops, multiple, arity in self.eqns:
             if arity == 1:
                 out = impl(env[ops[0]])
+            elif arity == 3:
+                out = impl(env[ops[0]], **params)
             elif arity == 2:
                 out = impl(env[ops[0]], env[ops[1]])
+            elif arity == 4:
+                out = impl(env[ops[0]], env[ops[1]], **params)
             elif params:
                 out = impl(*[env[o] if type(o) is int else self._scalar(o) for o in ops],
                            **params)

@@ -1,0 +1,549 @@
+/* The hit path of the eager dispatch cache (xnp/numpy_api/_replay.py) in C.
+ *
+ * ``signature(args, kwargs, leaves, part, no_signature)`` is the cache key of a call: one
+ * part per positional argument, then ``(name, part)`` per keyword, then, when an array is
+ * passed more than once, which leaves are the same object. An eager ``Array`` (the exact
+ * class registered with ``configure``, holding host memory: ``_dev`` is None) is
+ * ``(dtype, shape, strides, _weak)`` of its value, a Python int, bool, str or None
+ * ``(type, value)`` and a float ``(float, its 8 bytes little-endian)``, all computed here;
+ * any other argument is ``part(arg, leaves)``, the Python rules (tuples, dtypes, NumPy
+ * scalars, jit outputs, ...), which give the same for these.
+ * Each array met is appended to ``leaves``. It returns None when an argument has no
+ * signature (``part`` raised ``no_signature``, or an array holds no value). Both the hit
+ * path below and the Python miss path compute keys with this one function.
+ *
+ * ``Replay(slow, full, cache, refused, ctx)`` is a function's cached full path:
+ * a call whose signature's entry in ``cache`` is a program runs ``program.run(leaves)``
+ * (after setting the "new signatures in a row" count to 0); an entry of class ``refused``
+ * runs ``full``; anything else (a miss, a call while the cache is off, skipping, or while
+ * the calling thread transforms) is ``slow(*args, **kwargs)``, the Python function that
+ * decides, records and stores. ``ctx`` is the module's shared state, a tuple
+ * ``(on, check, misses, scopes, busy, state, base, part, no_signature, check_hit,
+ * check_error)``: one-element lists ``on`` (cache on) and ``check`` (check mode), this
+ * function's ``misses`` list ``[in_a_row, skip]``, the tracing layer's ``scopes`` count,
+ * ``busy`` set of tracing threads, per-thread ``state`` and ``base`` trace; in check mode
+ * a replay is handed to ``check_hit(full, out, args, kwargs, leaves)`` and an exception
+ * of one to ``check_error(full, args, kwargs, exc)`` (which raises). It binds as a method,
+ * has a ``__dict__`` (``functools.wraps`` dresses it as ``full``) and pickles by reference,
+ * as a function does (``__module__`` and ``__qualname__``).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include "array_base.h"
+
+static PyTypeObject *array_type = NULL;
+static PyObject *str_dtype, *str_shape, *str_strides, *str_trace, *str_run;
+
+/* ``(dtype, shape, strides, weak)`` of an eager array's value; NULL without an error when
+ * it holds none (a jit output not read, or a donated array) */
+static PyObject *
+array_part(ArrayBaseObject *a)
+{
+    PyObject *v = a->val;
+    if (v == NULL || v == Py_None) {
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(4);
+    if (out == NULL) {
+        return NULL;
+    }
+    PyObject *dtype = PyObject_GetAttr(v, str_dtype);
+    PyObject *shape = dtype ? PyObject_GetAttr(v, str_shape) : NULL;
+    PyObject *strides = shape ? PyObject_GetAttr(v, str_strides) : NULL;
+    if (strides == NULL) {
+        Py_XDECREF(dtype);
+        Py_XDECREF(shape);
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, dtype);
+    PyTuple_SET_ITEM(out, 1, shape);
+    PyTuple_SET_ITEM(out, 2, strides);
+    PyTuple_SET_ITEM(out, 3, Py_NewRef(a->weak ? a->weak : Py_False));
+    return out;
+}
+
+/* the part of one argument (a new reference); NULL with no error set: no signature */
+static PyObject *
+one_part(PyObject *a, PyObject *leaves, PyObject *part, PyObject *no_signature)
+{
+    if (Py_TYPE(a) == array_type && ((ArrayBaseObject *)a)->dev == Py_None) {
+        PyObject *p = array_part((ArrayBaseObject *)a);
+        if (p == NULL || PyList_Append(leaves, a) < 0) {
+            Py_XDECREF(p);
+            return NULL;
+        }
+        return p;
+    }
+    PyTypeObject *t = Py_TYPE(a);
+    if (t == &PyLong_Type || t == &PyBool_Type || t == &PyUnicode_Type || a == Py_None) {
+        return PyTuple_Pack(2, (PyObject *)t, a);  /* (type, value), as _part */
+    }
+    if (t == &PyFloat_Type) {  /* (float, its bits little-endian), as _part */
+        char bits[8];
+        if (PyFloat_Pack8(PyFloat_AS_DOUBLE(a), bits, 1) < 0) {
+            return NULL;
+        }
+        PyObject *b = PyBytes_FromStringAndSize(bits, 8);
+        PyObject *out = b ? PyTuple_Pack(2, (PyObject *)t, b) : NULL;
+        Py_XDECREF(b);
+        return out;
+    }
+    PyObject *p = PyObject_CallFunctionObjArgs(part, a, leaves, NULL);
+    if (p == NULL && PyErr_ExceptionMatches(no_signature)) {
+        PyErr_Clear();
+    }
+    return p;
+}
+
+/* the key, a new reference; Py_None: no signature; NULL: an error */
+static PyObject *
+make_signature(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+               PyObject *kwargs, PyObject *leaves, PyObject *part, PyObject *no_signature)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : (kwargs ? PyDict_GET_SIZE(kwargs) : 0);
+    PyObject *key = PyList_New(0);
+    if (key == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *p = one_part(args[i], leaves, part, no_signature);
+        if (p == NULL) {
+            goto none_or_error;
+        }
+        int r = PyList_Append(key, p);
+        Py_DECREF(p);
+        if (r < 0) {
+            goto error;
+        }
+    }
+    if (nkw) {
+        Py_ssize_t pos = 0, k = 0;
+        PyObject *name, *value;
+        for (;;) {
+            if (kwnames) {
+                if (k == nkw) {
+                    break;
+                }
+                name = PyTuple_GET_ITEM(kwnames, k);
+                value = args[nargs + k];
+                k++;
+            }
+            else if (!PyDict_Next(kwargs, &pos, &name, &value)) {
+                break;
+            }
+            PyObject *p = one_part(value, leaves, part, no_signature);
+            if (p == NULL) {
+                goto none_or_error;
+            }
+            PyObject *item = PyTuple_Pack(2, name, p);
+            Py_DECREF(p);
+            if (item == NULL) {
+                goto error;
+            }
+            int r = PyList_Append(key, item);
+            Py_DECREF(item);
+            if (r < 0) {
+                goto error;
+            }
+        }
+    }
+    Py_ssize_t n = PyList_GET_SIZE(leaves);
+    int repeated = 0;
+    for (Py_ssize_t i = 1; i < n && !repeated; i++) {
+        for (Py_ssize_t j = 0; j < i; j++) {
+            if (PyList_GET_ITEM(leaves, i) == PyList_GET_ITEM(leaves, j)) {
+                repeated = 1;
+                break;
+            }
+        }
+    }
+    if (repeated) {  /* which arguments are the same array: the first leaf index of each */
+        PyObject *pattern = PyTuple_New(n);
+        if (pattern == NULL) {
+            goto error;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t j = 0;
+            while (PyList_GET_ITEM(leaves, j) != PyList_GET_ITEM(leaves, i)) {
+                j++;
+            }
+            PyObject *first = PyLong_FromSsize_t(j);
+            if (first == NULL) {
+                Py_DECREF(pattern);
+                goto error;
+            }
+            PyTuple_SET_ITEM(pattern, i, first);
+        }
+        int r = PyList_Append(key, pattern);
+        Py_DECREF(pattern);
+        if (r < 0) {
+            goto error;
+        }
+    }
+    PyObject *out = PyList_AsTuple(key);
+    Py_DECREF(key);
+    return out;
+none_or_error:
+    Py_DECREF(key);
+    return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+error:
+    Py_DECREF(key);
+    return NULL;
+}
+
+static PyObject *
+signature(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyTuple_Check(args[0]) || !PyDict_Check(args[1]) ||
+        !PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "signature(args: tuple, kwargs: dict, leaves: list, part, no_signature)");
+        return NULL;
+    }
+    if (array_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "xnp._native._replay: configure() not called");
+        return NULL;
+    }
+    return make_signature(&PyTuple_GET_ITEM(args[0], 0), PyTuple_GET_SIZE(args[0]), NULL,
+                          PyDict_GET_SIZE(args[1]) ? args[1] : NULL, args[2], args[3],
+                          args[4]);
+}
+
+static PyObject *
+configure(PyObject *module, PyObject *arg)
+{
+    if (!PyType_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "configure(array_type): a class");
+        return NULL;
+    }
+    Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(arg));
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ Replay */
+
+enum { C_ON, C_CHECK, C_MISSES, C_SCOPES, C_BUSY, C_STATE, C_BASE, C_PART, C_NOSIG,
+       C_CHECK_HIT, C_CHECK_ERROR, C_N };
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *slow;
+    PyObject *full;
+    PyObject *cache;
+    PyObject *refused;
+    PyObject *ctx;
+    PyObject *dict;
+    vectorcallfunc vectorcall;
+} ReplayObject;
+
+#define CTX(self, i) PyTuple_GET_ITEM((self)->ctx, (i))
+
+static int
+first_true(PyObject *one_element_list)
+{
+    return PyObject_IsTrue(PyList_GET_ITEM(one_element_list, 0));
+}
+
+/* the positional arguments as a tuple and the keywords as a dict (check mode) */
+static int
+as_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **t,
+        PyObject **d)
+{
+    *t = PyTuple_New(nargs);
+    *d = PyDict_New();
+    if (*t == NULL || *d == NULL) {
+        goto error;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(*t, i, Py_NewRef(args[i]));
+    }
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        if (PyDict_SetItem(*d, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) {
+            goto error;
+        }
+    }
+    return 0;
+error:
+    Py_CLEAR(*t);
+    Py_CLEAR(*d);
+    return -1;
+}
+
+static PyObject *
+replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
+                  PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    int on = first_true(CTX(self, C_ON));
+    if (on <= 0) {
+        return on < 0 ? NULL : PyObject_Vectorcall(self->full, args, nargsf, kwnames);
+    }
+    if (PySet_GET_SIZE(CTX(self, C_BUSY))) {  /* some thread transforms: is it this one? */
+        PyObject *trace = PyObject_GetAttr(CTX(self, C_STATE), str_trace);
+        if (trace == NULL) {
+            return NULL;
+        }
+        Py_DECREF(trace);
+        if (trace != CTX(self, C_BASE)) {
+            return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
+        }
+    }
+    PyObject *scopes = PyList_GET_ITEM(CTX(self, C_SCOPES), 0);
+    PyObject *misses = CTX(self, C_MISSES);
+    int skip = PyObject_IsTrue(PyList_GET_ITEM(misses, 1));
+    if (scopes != NULL && PyObject_IsTrue(scopes)) {
+        return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
+    }
+    if (skip) {
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    PyObject *leaves = PyList_New(0);
+    if (leaves == NULL) {
+        return NULL;
+    }
+    PyObject *key = make_signature(args, nargs, kwnames, NULL, leaves, CTX(self, C_PART),
+                                   CTX(self, C_NOSIG));
+    if (key == NULL) {
+        Py_DECREF(leaves);
+        return NULL;
+    }
+    if (key == Py_None) {
+        Py_DECREF(key);
+        Py_DECREF(leaves);
+        return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
+    }
+    PyObject *program = PyDict_GetItemWithError(self->cache, key);  /* borrowed */
+    Py_DECREF(key);
+    if (program == NULL) {
+        Py_DECREF(leaves);
+        return PyErr_Occurred() ? NULL : PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    Py_INCREF(program);  /* another thread may clear the cache meanwhile */
+    PyObject *zero = PyLong_FromLong(0);
+    if (zero == NULL || PyList_SetItem(misses, 0, zero) < 0) {
+        Py_DECREF(program);
+        Py_DECREF(leaves);
+        return NULL;
+    }
+    if (Py_TYPE(program) == (PyTypeObject *)self->refused) {
+        Py_DECREF(program);
+        Py_DECREF(leaves);
+        return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
+    }
+    PyObject *out = PyObject_CallMethodOneArg(program, str_run, leaves);
+    Py_DECREF(program);
+    int check = first_true(CTX(self, C_CHECK));
+    if (check != 0) {
+        PyObject *t, *d;
+        if (check < 0 || as_call(args, nargs, kwnames, &t, &d) < 0) {
+            Py_XDECREF(out);
+            Py_DECREF(leaves);
+            return NULL;
+        }
+        if (out == NULL) {  /* the full path must raise the same: check_error raises */
+            PyObject *type, *exc, *tb;
+            PyErr_Fetch(&type, &exc, &tb);
+            PyErr_NormalizeException(&type, &exc, &tb);
+            if (tb != NULL) {
+                PyException_SetTraceback(exc, tb);
+            }
+            PyObject *r = PyObject_CallFunctionObjArgs(CTX(self, C_CHECK_ERROR), self->full,
+                                                       t, d, exc, NULL);
+            if (r != NULL) {  /* (it returned: the replay's own error propagates) */
+                Py_DECREF(r);
+                PyErr_Restore(type, exc, tb);
+            }
+            else {
+                Py_XDECREF(type);
+                Py_XDECREF(exc);
+                Py_XDECREF(tb);
+            }
+        }
+        else {
+            PyObject *r = PyObject_CallFunctionObjArgs(CTX(self, C_CHECK_HIT), self->full,
+                                                       out, t, d, leaves, NULL);
+            if (r == NULL) {
+                Py_CLEAR(out);
+            }
+            Py_XDECREF(r);
+        }
+        Py_DECREF(t);
+        Py_DECREF(d);
+    }
+    Py_DECREF(leaves);
+    return out;
+}
+
+static PyObject *
+replay_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *slow, *full, *cache, *refused, *ctx;
+    static char *kwlist[] = {"slow", "full", "cache", "refused", "ctx", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!O!O!:Replay", kwlist, &slow, &full,
+                                     &PyDict_Type, &cache, &PyType_Type, &refused,
+                                     &PyTuple_Type, &ctx)) {
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(ctx) != C_N || !PyList_Check(PyTuple_GET_ITEM(ctx, C_ON)) ||
+        !PyList_Check(PyTuple_GET_ITEM(ctx, C_CHECK)) ||
+        !PyList_Check(PyTuple_GET_ITEM(ctx, C_MISSES)) ||
+        !PyList_Check(PyTuple_GET_ITEM(ctx, C_SCOPES)) ||
+        !PyAnySet_Check(PyTuple_GET_ITEM(ctx, C_BUSY)) ||
+        PyList_GET_SIZE(PyTuple_GET_ITEM(ctx, C_ON)) != 1 ||
+        PyList_GET_SIZE(PyTuple_GET_ITEM(ctx, C_CHECK)) != 1 ||
+        PyList_GET_SIZE(PyTuple_GET_ITEM(ctx, C_MISSES)) != 2 ||
+        PyList_GET_SIZE(PyTuple_GET_ITEM(ctx, C_SCOPES)) != 1) {
+        PyErr_SetString(PyExc_TypeError, "Replay: ctx is (on, check, misses, scopes, busy, "
+                        "state, base, part, no_signature, check_hit, check_error)");
+        return NULL;
+    }
+    if (array_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "xnp._native._replay: configure() not called");
+        return NULL;
+    }
+    ReplayObject *self = (ReplayObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->slow = Py_NewRef(slow);
+    self->full = Py_NewRef(full);
+    self->cache = Py_NewRef(cache);
+    self->refused = Py_NewRef(refused);
+    self->ctx = Py_NewRef(ctx);
+    self->vectorcall = (vectorcallfunc)replay_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+replay_traverse(ReplayObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->slow);
+    Py_VISIT(self->full);
+    Py_VISIT(self->cache);
+    Py_VISIT(self->refused);
+    Py_VISIT(self->ctx);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+replay_clear(ReplayObject *self)
+{
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->full);
+    Py_CLEAR(self->cache);
+    Py_CLEAR(self->refused);
+    Py_CLEAR(self->ctx);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+replay_dealloc(ReplayObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    replay_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+replay_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        return Py_NewRef(self);
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyObject *
+replay_repr(ReplayObject *self)
+{
+    return PyUnicode_FromFormat("<dispatch cache of %R>", self->full);
+}
+
+/* pickled by reference, as a function: its module's attribute named ``__qualname__`` */
+static PyObject *
+replay_reduce(PyObject *self, PyObject *unused)
+{
+    return PyObject_GetAttrString(self, "__qualname__");
+}
+
+static PyMethodDef replay_methods[] = {
+    {"__reduce__", replay_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}
+};
+
+static PyMemberDef replay_members[] = {
+    {"_replay_slow", T_OBJECT_EX, offsetof(ReplayObject, slow), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(ReplayObject, vectorcall), READONLY,
+     NULL},
+    {NULL}
+};
+
+static PyGetSetDef replay_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL}
+};
+
+static PyTypeObject ReplayType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "xnp._native._replay.Replay",
+    .tp_basicsize = sizeof(ReplayObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
+                Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_doc = "Replay(slow, full, cache, refused, ctx): the hit path of the eager dispatch "
+              "cache (see xnp.numpy_api._replay).",
+    .tp_traverse = (traverseproc)replay_traverse,
+    .tp_clear = (inquiry)replay_clear,
+    .tp_dealloc = (destructor)replay_dealloc,
+    .tp_vectorcall_offset = offsetof(ReplayObject, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = replay_get,
+    .tp_repr = (reprfunc)replay_repr,
+    .tp_dictoffset = offsetof(ReplayObject, dict),
+    .tp_methods = replay_methods,
+    .tp_members = replay_members,
+    .tp_getset = replay_getset,
+    .tp_new = replay_new,
+};
+
+static PyMethodDef module_methods[] = {
+    {"signature", (PyCFunction)(void (*)(void))signature, METH_FASTCALL,
+     "signature(args, kwargs, leaves, part, no_signature): a call's cache key, or None."},
+    {"configure", configure, METH_O, "configure(array_type): the class of eager arrays."},
+    {NULL, NULL, 0, NULL}
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "_replay", "The eager dispatch cache's hit path.", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__replay(void)
+{
+    if (PyType_Ready(&ReplayType) < 0) {
+        return NULL;
+    }
+    str_dtype = PyUnicode_InternFromString("dtype");
+    str_shape = PyUnicode_InternFromString("shape");
+    str_strides = PyUnicode_InternFromString("strides");
+    str_trace = PyUnicode_InternFromString("trace");
+    str_run = PyUnicode_InternFromString("run");
+    if (!str_dtype || !str_shape || !str_strides || !str_trace || !str_run) {
+        return NULL;
+    }
+    PyObject *m = PyModule_Create(&moduledef);
+    if (m == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddObjectRef(m, "Replay", (PyObject *)&ReplayType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -123,6 +123,108 @@ def test_out_argument(rng):
     np.testing.assert_allclose(np.asarray(out), a @ b)
 
 
+# --------------------------------------------------------------------------- casting=
+
+GUFUNC_SHAPES = {"matmul": ((3, 4), (4, 2)), "vecdot": ((3, 4), (4,)),
+                 "matvec": ((3, 4), (4,)), "vecmat": ((4,), (4, 2))}
+CASTINGS = ["no", "equiv", "safe", "same_kind", "unsafe"]
+CASTING_DTYPES = [(np.float64, np.float64), (np.float32, np.float32), (np.int32, np.int32),
+                  (np.float32, np.float64), (np.float64, np.float32), (np.int64, np.float64),
+                  (np.float32, np.int16)]
+
+
+def _check_casting(body, *args, jaxpr=True, rtol=None):
+    """``check_vs_numpy``, except that NumPy's ``UFuncTypeError`` is matched by its public
+    class ``TypeError`` (eagerly and under jit), with a message naming the casting rule."""
+    try:
+        body(np, *[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    except TypeError:
+        xargs = [xnp.asarray(a) for a in args]
+        for run in (lambda: body(xnp, *xargs),
+                    lambda: xnp.jit(lambda *a: body(xnp, *a))(*xargs)):
+            with pytest.raises(TypeError, match="with casting rule"):
+                run()
+        return
+    check_vs_numpy(body, *args, kind="reduction", jaxpr=jaxpr, rtol=rtol)
+
+
+def _gufunc_operands(fname, dtypes, rng):
+    return (make_array(rng, GUFUNC_SHAPES[fname][0], dtypes[0]),
+            make_array(rng, GUFUNC_SHAPES[fname][1], dtypes[1]))
+
+
+@pytest.mark.parametrize("fname", list(GUFUNC_SHAPES))
+@pytest.mark.parametrize("casting", CASTINGS)
+@pytest.mark.parametrize("dtypes", CASTING_DTYPES)
+def test_gufunc_casting_matches_numpy(fname, casting, dtypes, rng):
+    a, b = _gufunc_operands(fname, dtypes, rng)
+    _check_casting(lambda xp, a, b: getattr(xp, fname)(a, b, casting=casting), a, b)
+
+
+@pytest.mark.parametrize("fname", list(GUFUNC_SHAPES))
+@pytest.mark.parametrize("casting", CASTINGS)
+@pytest.mark.parametrize("dtypes,dtype", [((np.float64, np.float64), np.float32),
+                                          ((np.float32, np.float32), np.float64),
+                                          ((np.int64, np.int64), np.float64),
+                                          ((np.float32, np.float64), np.int32),
+                                          ((np.float32, np.float32), np.float32)])
+def test_gufunc_casting_with_dtype_matches_numpy(fname, casting, dtypes, dtype, rng):
+    a, b = _gufunc_operands(fname, dtypes, rng)
+    _check_casting(lambda xp, a, b: getattr(xp, fname)(a, b, dtype=dtype, casting=casting),
+                   a, b)
+
+
+@pytest.mark.parametrize("fname", list(GUFUNC_SHAPES))
+@pytest.mark.parametrize("casting", CASTINGS)
+@pytest.mark.parametrize("dtypes,out_dtype", [((np.float32, np.float32), np.float64),
+                                              ((np.float64, np.float64), np.float32),
+                                              ((np.float64, np.float32), np.int32),
+                                              ((np.int16, np.int16), np.int16)])
+def test_gufunc_casting_with_out_matches_numpy(fname, casting, dtypes, out_dtype, rng):
+    a, b = _gufunc_operands(fname, dtypes, rng)
+    out_shape = {"matmul": (3, 2), "vecdot": (3,), "matvec": (3,), "vecmat": (2,)}[fname]
+
+    def body(xp, a, b, out):
+        res = getattr(xp, fname)(a, b, out=out, casting=casting)
+        assert res is out
+        return out + 0
+
+    # a float32 product written into float64 is compared at float32's precision
+    _check_casting(body, a, b, np.zeros(out_shape, out_dtype), jaxpr=False,
+                   rtol=1e-5 if np.float32 in dtypes else None)
+
+
+@pytest.mark.parametrize("fname", list(GUFUNC_SHAPES))
+def test_gufunc_casting_errors_name_function_argument_and_dtypes(fname, rng):
+    a, b = _gufunc_operands(fname, (np.float32, np.float64), rng)
+    for f in (getattr(xnp, fname), xnp.jit(getattr(xnp, fname), static_argnames="casting")):
+        with pytest.raises(TypeError, match=rf"xnp\.{fname}: cannot cast input 0 \(`x1`\) "
+                                            r"from float32 to float64 with casting rule 'no'"):
+            f(a, b, casting="no")
+    with pytest.raises(TypeError, match=rf"xnp\.{fname}: cannot cast input 1 \(`x2`\) "
+                                        r"from float64 to float32 with casting rule 'safe'"):
+        getattr(xnp, fname)(a, b, dtype=np.float32, casting="safe")
+    out = xnp.zeros(np.asarray(getattr(np, fname)(a, b)).shape, np.float32)
+    with pytest.raises(TypeError, match=rf"xnp\.{fname}: cannot cast the result from float64 "
+                                        r"to `out` dtype float32 with casting rule 'equiv'"):
+        getattr(xnp, fname)(a.astype(np.float64), b, out=out, casting="equiv")
+
+
+def test_gufunc_casting_through_axes_and_mismatch_names_the_function(rng):
+    a, b = make_array(rng, (4, 3), np.float32), make_array(rng, (2, 4), np.float64)
+    axes = [(1, 0), (1, 0), (1, 0)]
+    _check_casting(lambda xp, a, b: xp.matmul(a, b, axes=axes, casting="no"), a, b)
+    out = np.zeros((2, 3), np.float32)
+    _check_casting(lambda xp, a, b, o: xp.matmul(a, b, axes=axes, out=o, casting="safe"),
+                   a, b, out, jaxpr=False)
+    _check_casting(lambda xp, a, b, o: xp.matmul(a, b, axes=axes, out=o, casting="unsafe") + 0,
+                   a, b, out, jaxpr=False)
+    for fname, shapes in (("matvec", ((3, 4), (5,))), ("vecmat", ((5,), (4, 2)))):
+        x, y = np.ones(shapes[0]), np.ones(shapes[1])
+        with pytest.raises(ValueError, match=rf"xnp\.{fname}: Input operand 1 has a mismatch"):
+            getattr(xnp, fname)(x, y)
+
+
 def test_matmul_operator(rng):
     a, b = make_array(rng, (2, 3, 4), np.float32), make_array(rng, (4, 2), np.float32)
     check_vs_numpy(lambda xp, a, b: a @ b, a, b, kind="reduction")

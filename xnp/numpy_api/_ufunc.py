@@ -103,13 +103,14 @@ def _float_dtype(dt: np.dtype) -> np.dtype:
     return out
 
 
-def _cast(fname, x, dt, casting, i=0):
+def _cast(fname, x, dt, casting, i=0, argname=None):
     """``x`` cast to ``dt`` for ``dtype=``, checking the ``casting`` rule as NumPy does."""
     src = _dtype_of(x)
     if src == dt:
         return x
     if not np.can_cast(src, dt, casting):
-        raise TypeError(f"xnp.{fname}: cannot cast input {i} from {src} to {dt} with casting "
+        which = f"input {i}" if argname is None else f"input {i} (`{argname}`)"
+        raise TypeError(f"xnp.{fname}: cannot cast {which} from {src} to {dt} with casting "
                         f"rule {casting!r}")
     return lax.convert_element_type(x, dt, weak_type=False)
 

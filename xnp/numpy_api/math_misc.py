@@ -684,30 +684,50 @@ def _check_core_dims(fname, sig, x1, x2, need1, need2):
                 f"x1 is {errors.aval_str(core.aval_of(x1))}, x2 {errors.aval_str(core.aval_of(x2))}")
 
 
+def _core_mismatch(fname, sig, sa, sb, n1, n2):
+    """NumPy's gufunc error for core dimension sizes ``n1`` (of x1) and ``n2`` (of x2)."""
+    if n1 != n2:
+        raise ValueError(f"xnp.{fname}: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {sig} (size {n2} is different from {n1}); "
+                         f"shapes {sa} and {sb}")
+
+
 def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
            signature=None, axes=None, axis=None):
     """Matrix-vector product over the last axes (``numpy.matvec``, a gufunc
     ``(m,n),(n)->(m)``): stacks broadcast; no conjugation. ``axes``/``axis`` raise
-    ``NotImplementedError``; otherwise as :func:`xnp.matmul`."""
+    ``NotImplementedError``; otherwise as :func:`xnp.matmul` (``dtype``, ``casting``
+    and ``out`` included)."""
     check_unsupported("matvec", axes=(axes, None, "use moveaxis"),
-                      axis=(axis, None, "use moveaxis"))
-    y = asarray_for("matvec", x2, "x2")
-    _check_core_dims("matvec", "(m,n),(n)->(m)", asarray_for("matvec", x1, "x1"), y, 2, 1)
-    res = _la.matmul(x1, _mn.expand_dims(y, -1), casting=casting, order=order, dtype=dtype,
-                     subok=subok, signature=signature)
-    return write_out("matvec", out, res[..., 0])
+                      axis=(axis, None, "use moveaxis"),
+                      subok=(subok, True, "xnp has no array subclasses"),
+                      signature=(signature, None, "loop signatures are NumPy-internal"))
+    x, y, _ = _la._gufunc_operands("matvec", x1, x2, casting, dtype)
+    sig = "(m,n),(n)->(m)"
+    _check_core_dims("matvec", sig, x, y, 2, 1)
+    sa, sb = _shape(x), _shape(y)
+    _core_mismatch("matvec", sig, sa, sb, sa[-1], sb[-1])
+    broadcast_shapes("matvec", sa[:-2], sb[:-1])
+    res = _la._matmul_values("matvec", x, _mn.expand_dims(y, -1), x1, x2)
+    return write_out("matvec", out, res[..., 0], casting)
 
 
 def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
            signature=None, axes=None, axis=None):
     """Vector-matrix product ``conj(x1) @ x2`` over the last axes (``numpy.vecmat``, a
-    gufunc ``(n),(n,m)->(m)``); stacks broadcast. The first operand is conjugated."""
+    gufunc ``(n),(n,m)->(m)``); stacks broadcast. The first operand is conjugated (in
+    the loop dtype); ``dtype``, ``casting`` and ``out`` as :func:`xnp.matmul`."""
     check_unsupported("vecmat", axes=(axes, None, "use moveaxis"),
-                      axis=(axis, None, "use moveaxis"))
-    x = asarray_for("vecmat", x1, "x1")
-    _check_core_dims("vecmat", "(n),(n,m)->(m)", x, asarray_for("vecmat", x2, "x2"), 1, 2)
-    if _dtype(x) in kit.COMPLEX:
+                      axis=(axis, None, "use moveaxis"),
+                      subok=(subok, True, "xnp has no array subclasses"),
+                      signature=(signature, None, "loop signatures are NumPy-internal"))
+    x, y, dt = _la._gufunc_operands("vecmat", x1, x2, casting, dtype)
+    sig = "(n),(n,m)->(m)"
+    _check_core_dims("vecmat", sig, x, y, 1, 2)
+    sa, sb = _shape(x), _shape(y)
+    _core_mismatch("vecmat", sig, sa, sb, sa[-1], sb[-2])
+    broadcast_shapes("vecmat", sa[:-1], sb[:-2])
+    if dt in kit.COMPLEX:
         x = _lg.conjugate(x)
-    res = _la.matmul(_mn.expand_dims(x, -2), x2, casting=casting, order=order, dtype=dtype,
-                     subok=subok, signature=signature)
-    return write_out("vecmat", out, res[..., 0, :])
+    res = _la._matmul_values("vecmat", _mn.expand_dims(x, -2), y, x1, x2)
+    return write_out("vecmat", out, res[..., 0, :], casting)

@@ -21,6 +21,8 @@ from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, check
                                  is_xnp, normalize_axis, result_dtype, write_out)
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api._ufunc import _cast as _cast_checked
+from xnp.numpy_api._ufunc import _extras
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "vecdot"]
@@ -37,19 +39,27 @@ def _asarray(fname, x, argname):
     return asarray_for(fname, x, argname)
 
 
-def _operands(fname, a, b, argnames=("a", "b"), dtype=None):
-    """Both operands as xnp values of their common NumPy dtype (or ``dtype``)."""
+def _operands(fname, a, b, argnames=("a", "b"), dtype=None, casting="same_kind"):
+    """Both operands as xnp values of their common NumPy dtype, or of ``dtype`` (each
+    cast under the ``casting`` rule, as NumPy casts a gufunc's inputs to its loop)."""
     x = _asarray(fname, a, argnames[0])
     y = _asarray(fname, b, argnames[1])
     ax, ay = core.aval_of(x), core.aval_of(y)
     if dtype is None:
         dt, _ = result_dtype(ax.strip_weak_type(), ay.strip_weak_type())
-    else:
-        dt = canonical_dtype(dtype, name="dtype")
-        if not (np.can_cast(ax.dtype, dt, "same_kind") and np.can_cast(ay.dtype, dt, "same_kind")):
-            raise TypeError(f"xnp.{fname}: cannot cast the operands ({ax.dtype}, {ay.dtype}) to "
-                            f"dtype {dt} with casting rule 'same_kind'")
-    return _cast(x, dt), _cast(y, dt), dt
+        return _cast(x, dt), _cast(y, dt), dt
+    dt = canonical_dtype(dtype, name="dtype")
+    return (_cast_checked(fname, x, dt, casting, 0, argnames[0]),
+            _cast_checked(fname, y, dt, casting, 1, argnames[1]), dt)
+
+
+def _gufunc_operands(fname, x1, x2, casting, dtype):
+    """The operands of the gufunc ``fname`` (``matmul``, ``vecdot``, ``matvec``,
+    ``vecmat``) in its loop dtype, ``casting`` checked as for every ufunc: with
+    ``'no'``/``'equiv'`` an input NumPy's loop would cast raises ``TypeError``, and a
+    ``dtype=`` input cast is checked under ``casting``."""
+    _extras(fname, casting, "K", True, None, dtype, (x1, x2))
+    return _operands(fname, x1, x2, ("x1", "x2"), dtype, casting)
 
 
 def _cast(x, dtype):
@@ -161,37 +171,48 @@ def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting
     out : Array, optional
         Written in place.
     dtype : dtype, optional
-        Compute and result dtype (operands cast with ``same_kind``).
-    axes, axis, keepdims, casting, order, subok, signature
-        gufunc options; only the defaults are supported (``order`` is ignored:
-        xnp arrays have no user-visible memory order).
+        Compute and result dtype (operands cast under ``casting``).
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}
+        NumPy's rule for the input casts (to the loop dtype: the operands' result dtype,
+        or ``dtype``) and for the cast of the result into ``out``.
+    axes, axis, keepdims, order, subok, signature
+        gufunc options; ``axes``/``axis``/``keepdims`` are taken by the ``xnp.matmul``
+        ufunc object; ``order`` is ignored (xnp arrays have no user-visible memory order).
 
     Raises
     ------
     ValueError
         An operand is 0-d, the core dimensions do not match (message names the
         shapes), or the batch dimensions do not broadcast.
+    TypeError
+        An input or the result does not cast under ``casting`` (NumPy's
+        ``UFuncTypeError``): the message names the argument and both dtypes.
     NotImplementedError
-        A non-default ``axes``, ``axis``, ``keepdims``, ``casting``, ``subok`` or
-        ``signature``.
+        A non-default ``subok`` or ``signature`` (or ``axes``, ``axis``, ``keepdims``
+        through this function rather than the ufunc object).
     """
     check_unsupported("matmul", axes=(axes, None, "gufunc axes are not implemented"),
                       axis=(axis, None, "gufunc axis is not implemented"),
                       keepdims=(keepdims, False, "gufunc keepdims is not implemented"),
-                      casting=(casting, "same_kind", "only 'same_kind' casting"),
                       subok=(subok, True, "xnp has no array subclasses"),
                       signature=(signature, None, "loop signatures are NumPy-internal"))
-    x, y, dt = _operands("matmul", x1, x2, ("x1", "x2"), dtype)
+    x, y, dt = _gufunc_operands("matmul", x1, x2, casting, dtype)
+    return write_out("matmul", out, _matmul_values("matmul", x, y, x1, x2), casting)
+
+
+def _matmul_values(fname, x, y, x1, x2):
+    """``x @ y`` of two operands already in their loop dtype (``x1``, ``x2``: the
+    operands as given, named in errors); ``fname`` is the function named in errors."""
     sa, sb = _shape(x), _shape(y)
     for i, s in enumerate((sa, sb)):
         if not s:
-            raise ValueError(f"xnp.matmul: Input operand {i} does not have enough dimensions "
+            raise ValueError(f"xnp.{fname}: Input operand {i} does not have enough dimensions "
                              f"(has 0, gufunc core with signature {_MATMUL_SIG} requires 1); "
                              f"shapes {_fmt(sa)} and {_fmt(sb)}")
     ib = 0 if len(sb) == 1 else len(sb) - 2
     if sa[-1] != sb[ib]:
         raise ValueError(
-            f"xnp.matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+            f"xnp.{fname}: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
             f"signature {_MATMUL_SIG} (size {sb[ib]} is different from {sa[-1]}); shapes "
             f"{_fmt(sa)} and {_fmt(sb)}")
     if len(sb) <= 2:  # (..., n, k) @ (k, m) or (k,): no batch dims, no broadcasting
@@ -200,10 +221,10 @@ def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting
         res = _dot(x, y, (0,), (ib,))
     else:
         try:
-            batch = broadcast_shapes("matmul", sa[:-2], sb[:-2])
+            batch = broadcast_shapes(fname, sa[:-2], sb[:-2])
         except ValueError:
             raise ValueError(
-                f"xnp.matmul: operands could not be broadcast together: the batch dimensions "
+                f"xnp.{fname}: operands could not be broadcast together: the batch dimensions "
                 f"{_fmt(sa[:-2])} of x1 (dtype {_dtype_name(x1)}, shape {_fmt(sa)}) and "
                 f"{_fmt(sb[:-2])} of x2 (dtype {_dtype_name(x2)}, shape {_fmt(sb)}) do not "
                 "broadcast (the last two dimensions are the matrices)") from None
@@ -211,7 +232,7 @@ def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting
         x = _broadcast_to(x, batch + sa[-2:])
         y = _broadcast_to(y, batch + sb[-2:])
         res = _dot(x, y, (nb + 1,), (nb,), tuple(range(nb)), tuple(range(nb)))
-    return write_out("matmul", out, res)
+    return res
 
 
 # --------------------------------------------------------------------------- vdot / inner / outer
@@ -329,7 +350,7 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     """Vector dot product along ``axis``, conjugating ``x1`` (``numpy.vecdot``, Array API).
 
     The other dimensions broadcast. Shape: the broadcast of both shapes without
-    ``axis``. Dtype: NumPy's result dtype, or ``dtype``.
+    ``axis``. Dtype: NumPy's result dtype, or ``dtype``; ``casting`` as :func:`matmul`'s.
 
     Raises
     ------
@@ -338,14 +359,15 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
         not broadcast.
     numpy.exceptions.AxisError
         ``axis`` is out of range.
+    TypeError
+        An input or the result does not cast under ``casting``.
     NotImplementedError
-        Non-default ``casting``, ``subok``, ``signature`` or ``axes``.
+        Non-default ``subok``, ``signature`` or ``axes``.
     """
-    check_unsupported("vecdot", casting=(casting, "same_kind", "only 'same_kind' casting"),
-                      subok=(subok, True, "xnp has no array subclasses"),
+    check_unsupported("vecdot", subok=(subok, True, "xnp has no array subclasses"),
                       signature=(signature, None, "loop signatures are NumPy-internal"),
                       axes=(axes, None, "use `axis`"))
-    x, y, dt = _operands("vecdot", x1, x2, ("x1", "x2"), dtype)
+    x, y, dt = _gufunc_operands("vecdot", x1, x2, casting, dtype)
     sa, sb = _shape(x), _shape(y)
     for i, s in enumerate((sa, sb)):
         if not s:
@@ -365,7 +387,7 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     if dt in kit.COMPLEX:
         x = lax.conj(x)
     res = _dot(x, y, (nb,), (nb,), tuple(range(nb)), tuple(range(nb)))
-    return write_out("vecdot", out, res)
+    return write_out("vecdot", out, res, casting)
 
 
 def _to_last(x, axis):

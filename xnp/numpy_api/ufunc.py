@@ -691,7 +691,7 @@ def _gufunc_axes(name, fn, sig, ndims, x1, x2, out, axes, axis, keepdims, kwargs
     src = list(range(rnd - len(dst), rnd))
     if dst != src:
         res = _mn.moveaxis(res, src, dst)
-    return write_out(name, out, res)
+    return write_out(name, out, res, kwargs.get("casting", "same_kind"))
 
 
 # --------------------------------------------------------------------------- instances

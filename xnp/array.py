@@ -22,44 +22,11 @@ from xnp import numpy_api as _api
 from xnp import host_dispatch, ndarray_class, numpy_protocols
 from xnp._array_api_info import CPU_DEVICE, check_api_version
 from xnp.numpy_api import _fast_getitem, _fastpath as fastpath, _scalars, ndarray_internals
+from xnp.numpy_api._inplace import operator_method as _operator_method
 from xnp.tracing import core, errors, host_arrays, rebound
 from xnp.tracing.core import Array, Tracer
 
 __all__ = ["Array", "ArrayMethods"]
-
-
-def _inplace(name: str, op):
-    def method(self, other):
-        target = rebound.resolve(self)  # an array rebound to a traced value: its tracer
-        res = op(target, other)
-        if type(target) is Array and isinstance(res, Tracer):
-            adopted = rebound.adopt(self, (res,))  # made by the running grad/vmap function
-            target = self if adopted is None else adopted
-        if target is not self:
-            _api.indexing.rebind_traced(target, res, name)
-            return self
-        if type(self) is Array:
-            if isinstance(res, Tracer):  # under vmap with a batched operand: vmap's error
-                raise _api._util.unmapped_write_error(TypeError(
-                    f"xnp: an eager array cannot be updated in place with a traced value "
-                    f"(`{name}` inside a transformation); the array lives outside the traced "
-                    "function. Pass it as an argument (jit writes argument updates back) or "
-                    "return the new value."), self, other)
-            ra = core.aval_of(res)
-            if ra.shape != self.shape:
-                raise ValueError(
-                    f"non-broadcastable output operand with shape {self.shape} doesn't match "
-                    f"the broadcast shape {ra.shape}")
-            if not np.can_cast(ra.dtype, self.dtype, "same_kind"):
-                raise TypeError(
-                    f"Cannot cast ufunc '{name}' output from {ra.dtype!r} to {self.dtype!r} "
-                    "with casting rule 'same_kind'")
-            self._writable_value()[...] = res._value
-            return self
-        return _api.indexing.rebind_traced(self, res, name)
-
-    method.__name__ = f"__i{name}__"
-    return method
 
 
 def _view_resized(x, old: np.dtype, new: np.dtype):
@@ -210,19 +177,19 @@ class ArrayMethods:
         return _api.greater_equal(self, o)
 
     # -- in place (NumPy semantics eagerly; rebinding on tracers)
-    __iadd__ = _inplace("add", lambda a, b: _api.add(a, b))
-    __isub__ = _inplace("subtract", lambda a, b: _api.subtract(a, b))
-    __imul__ = _inplace("multiply", lambda a, b: _api.multiply(a, b))
-    __itruediv__ = _inplace("divide", lambda a, b: _api.true_divide(a, b))
-    __ifloordiv__ = _inplace("floor_divide", lambda a, b: _api.floor_divide(a, b))
-    __imod__ = _inplace("remainder", lambda a, b: _api.remainder(a, b))
-    __ipow__ = _inplace("power", lambda a, b: _api.elementwise._power_operator(a, b))
-    __imatmul__ = _inplace("matmul", lambda a, b: _api.matmul(a, b))
-    __iand__ = _inplace("bitwise_and", lambda a, b: _api.bitwise_and(a, b))
-    __ior__ = _inplace("bitwise_or", lambda a, b: _api.bitwise_or(a, b))
-    __ixor__ = _inplace("bitwise_xor", lambda a, b: _api.bitwise_xor(a, b))
-    __ilshift__ = _inplace("left_shift", lambda a, b: _api.left_shift(a, b))
-    __irshift__ = _inplace("right_shift", lambda a, b: _api.right_shift(a, b))
+    __iadd__ = _operator_method("add", lambda a, b: _api.add(a, b))
+    __isub__ = _operator_method("subtract", lambda a, b: _api.subtract(a, b))
+    __imul__ = _operator_method("multiply", lambda a, b: _api.multiply(a, b))
+    __itruediv__ = _operator_method("divide", lambda a, b: _api.true_divide(a, b))
+    __ifloordiv__ = _operator_method("floor_divide", lambda a, b: _api.floor_divide(a, b))
+    __imod__ = _operator_method("remainder", lambda a, b: _api.remainder(a, b))
+    __ipow__ = _operator_method("power", lambda a, b: _api.elementwise._power_operator(a, b))
+    __imatmul__ = _operator_method("matmul", lambda a, b: _api.matmul(a, b))
+    __iand__ = _operator_method("bitwise_and", lambda a, b: _api.bitwise_and(a, b))
+    __ior__ = _operator_method("bitwise_or", lambda a, b: _api.bitwise_or(a, b))
+    __ixor__ = _operator_method("bitwise_xor", lambda a, b: _api.bitwise_xor(a, b))
+    __ilshift__ = _operator_method("left_shift", lambda a, b: _api.left_shift(a, b))
+    __irshift__ = _operator_method("right_shift", lambda a, b: _api.right_shift(a, b))
 
     # -- indexing
     def __getitem__(self, idx):

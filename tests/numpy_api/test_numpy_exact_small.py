@@ -100,6 +100,35 @@ def test_bool_array_with_a_python_int_operator(op):
     check_vs_numpy(_BOOL_WITH_INT[op], np.array([True, False, True]))
 
 
+@pytest.mark.parametrize("exponent", [-1, -2, 3, -1.0])
+@pytest.mark.parametrize("form", ["operator", "out"])
+def test_bool_array_power_in_place_refuses_the_cast_first(exponent, form):
+    # NumPy checks the int64 (or float64) result's cast into the bool array before it
+    # computes, so a negative int exponent is its casting TypeError, not the ValueError
+    def body(xp, a):
+        if form == "operator":
+            a **= exponent
+        else:
+            xp.power(a, exponent, out=a)
+        return a
+
+    with pytest.raises(TypeError):
+        body(np, np.array([True, False]))
+    for fn in (lambda a: body(xnp, a), xnp.jit(lambda a: body(xnp, a))):
+        # a float exponent is computed eagerly before the cast is refused (0 ** -1.0 warns)
+        with warnings.catch_warnings(), pytest.raises(
+                TypeError, match=r"(?=.*power)(?=.*cast)(?=.*(int64|float64))(?=.*bool)"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            fn(xnp.asarray([True, False]))
+    with pytest.raises(TypeError, match=r"'power' output from dtype\('int64'\) to "
+                                        r"dtype\('bool'\)"):
+        b = xnp.asarray([True, False])
+        b **= -1
+    i = xnp.asarray([1, 2])  # the cast is fine: NumPy's ValueError of the computation
+    with pytest.raises(ValueError, match="negative integer powers"):
+        i **= -1
+
+
 @pytest.mark.parametrize("dt", ["float16", "float32", "complex64", "complex128", "int8", "uint8"])
 @pytest.mark.parametrize("exponent", [2, -1, 0.5, -1.0, 2.0])
 @pytest.mark.parametrize("in_place", [False, True])

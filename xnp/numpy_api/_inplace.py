@@ -1,5 +1,6 @@
 """Whole-array in-place writes for the NumPy functions that modify an argument
-(``fill_diagonal``, ``place``, ``put``, ``putmask``, ``copyto``).
+(``fill_diagonal``, ``place``, ``put``, ``putmask``, ``copyto``), and the in-place
+operators of ``Array`` and of tracers (``operator_method``: ``a += b``, ...).
 
 The new value is computed functionally; then an eager ``Array`` is overwritten
 in place (as NumPy does) and a tracer is rebound (:func:`xnp.numpy_api._views.rebind`,
@@ -8,15 +9,18 @@ so views and a jitted function's written-back arguments see the update).
 
 from __future__ import annotations
 
+import numpy as np
+
 from xnp import lax
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import setitem
-from xnp.numpy_api._util import is_xnp, raise_host_dtype
-from xnp.numpy_api._views import rebind
-from xnp.tracing import core
+from xnp.numpy_api._ufunc import refuse_inplace_cast
+from xnp.numpy_api._util import is_xnp, raise_host_dtype, unmapped_write_error
+from xnp.numpy_api._views import rebind, rebind_traced
+from xnp.tracing import core, rebound
 
-__all__ = ["check_target", "assign", "cycled"]
+__all__ = ["check_target", "assign", "cycled", "operator_method"]
 
 
 def check_target(fname: str, a, argname: str = "a"):
@@ -66,3 +70,46 @@ def cycled(fname: str, val, count: int, dt):
     if nv == count:
         return v
     return lax.slice(_tiling.tile(v, -(-count // nv)), (0,), (count,))
+
+
+def operator_method(name: str, op):
+    """The in-place operator ``__i<op>__`` of the ufunc ``name``: ``op(a, b)`` (the value
+    of ``a <op> b``) written into ``a`` under NumPy's 'same_kind' rule. An eager array is
+    overwritten; a traced one, or one rebound inside ``grad``/``vmap``, is rebound."""
+    array, tracer = core.Array, core.Tracer
+
+    def method(self, other):
+        target = rebound.resolve(self)  # an array rebound to a traced value: its tracer
+        try:
+            res = op(target, other)
+        except ValueError:  # NumPy refuses the cast into `self` before it computes
+            refuse_inplace_cast(name, target, other)
+            raise
+        if type(target) is array and isinstance(res, tracer):
+            adopted = rebound.adopt(self, (res,))  # made by the running grad/vmap function
+            target = self if adopted is None else adopted
+        if target is not self:
+            rebind_traced(target, res, name)
+            return self
+        if type(self) is array:
+            if isinstance(res, tracer):  # under vmap with a batched operand: vmap's error
+                raise unmapped_write_error(TypeError(
+                    f"xnp: an eager array cannot be updated in place with a traced value "
+                    f"(`{name}` inside a transformation); the array lives outside the traced "
+                    "function. Pass it as an argument (jit writes argument updates back) or "
+                    "return the new value."), self, other)
+            ra = core.aval_of(res)
+            if ra.shape != self.shape:
+                raise ValueError(
+                    f"non-broadcastable output operand with shape {self.shape} doesn't match "
+                    f"the broadcast shape {ra.shape}")
+            if not np.can_cast(ra.dtype, self.dtype, "same_kind"):
+                raise TypeError(
+                    f"Cannot cast ufunc '{name}' output from {ra.dtype!r} to {self.dtype!r} "
+                    "with casting rule 'same_kind'")
+            self._writable_value()[...] = res._value
+            return self
+        return rebind_traced(self, res, name)
+
+    method.__name__ = f"__i{name}__"
+    return method

@@ -48,14 +48,13 @@ _ANY_INPUT_LOOPS = ("logical_and", "logical_or", "logical_xor", "logical_not")
 _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 
-def _check_loop_takes_inputs(fname, casting, operands):
-    """``TypeError`` where the loop NumPy resolves for the operands would cast an input
-    under ``casting`` ('no' or 'equiv'), as NumPy checks them: a Python bool as a bool
-    array; a Python int, float or complex not at all under 'no', and as its default dtype
-    under 'equiv' (a Python int compared with an integer array: not at all)."""
+def ufunc_loop(fname, operands):
+    """``(dts, loop)``: each operand's dtype (the Python type of a Python scalar or of a
+    weak value) and the dtypes of the loop NumPy's ufunc ``fname`` resolves for them, or
+    ``loop`` None where NumPy has no such ufunc, no loop, or no array operand."""
     npu = getattr(np, fname, None)
-    if not isinstance(npu, np.ufunc) or fname in _ANY_INPUT_LOOPS:
-        return
+    if not isinstance(npu, np.ufunc):
+        return None, None
     names = ("x",) if len(operands) == 1 else ("x1", "x2")
     dts, arrays = [], 0
     for i, v in enumerate(operands):
@@ -70,11 +69,38 @@ def _check_loop_takes_inputs(fname, casting, operands):
         else:
             dts.append(_BOOL if scalar_type is bool else scalar_type)
     if not arrays:
-        return
+        return dts, None
     try:
-        loop = npu.resolve_dtypes((*dts, *(None,) * npu.nout), casting="unsafe")
+        return dts, npu.resolve_dtypes((*dts, *(None,) * npu.nout), casting="unsafe")
     except TypeError:  # no loop for these dtypes: the function raises its own error
+        return dts, None
+
+
+def refuse_inplace_cast(name, target, other) -> None:
+    """NumPy's ``TypeError`` for ``target <op>= other`` where the output of its ``name``
+    loop does not cast 'same_kind' into ``target`` (NumPy checks that before computing,
+    so it wins over a ``ValueError`` of the computation); nothing otherwise."""
+    try:
+        _, loop = ufunc_loop(name, (target, other))
+    except (TypeError, ValueError):
         return
+    dst = _dtype_of(target)
+    if loop is not None and not np.can_cast(loop[-1], dst, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from {loop[-1]!r} to {dst!r} with "
+                        "casting rule 'same_kind'") from None
+
+
+def _check_loop_takes_inputs(fname, casting, operands):
+    """``TypeError`` where the loop NumPy resolves for the operands would cast an input
+    under ``casting`` ('no' or 'equiv'), as NumPy checks them: a Python bool as a bool
+    array; a Python int, float or complex not at all under 'no', and as its default dtype
+    under 'equiv' (a Python int compared with an integer array: not at all)."""
+    if fname in _ANY_INPUT_LOOPS:
+        return
+    dts, loop = ufunc_loop(fname, operands)
+    if loop is None:
+        return
+    names = ("x",) if len(operands) == 1 else ("x1", "x2")
     for i, src in enumerate(dts):
         if not isinstance(src, np.dtype):  # a Python int, float or complex
             if casting == "no" or (fname in _COMPARISONS and loop[i].kind in "iu"):

@@ -47,7 +47,7 @@ from xnp.numpy_api._ufunc import (
     _INT8,
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
     _complex_has_nan, _copy, _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan,
-    _reject, _scalar, _truth, _unary, _zero_like_dtype, two_outs,
+    _out_cast, _reject, _scalar, _truth, _unary, _zero_like_dtype, two_outs,
 )
 
 __all__ = [
@@ -290,6 +290,8 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     a, b, dt = _bool_to_int8("power", a, b, dt)
     if dt.kind in "iu":
         if _is_concrete_negative(x2, where):  # NumPy computes only where `where` holds
+            if out is not None:  # NumPy checks the cast into `out` before computing
+                _out_cast("power", a, out[0] if isinstance(out, tuple) else out, casting)
             raise ValueError("xnp.power: integers to negative integer powers are not allowed.")
     if type(x2) is int:
         return _finish("power", lax.integer_pow(a, x2), out, where, casting)

@@ -23,7 +23,7 @@ from xnp import host_dispatch, ndarray_class, numpy_protocols
 from xnp._array_api_info import CPU_DEVICE, check_api_version
 from xnp.numpy_api import _fast_getitem, _fastpath as fastpath, _scalars, ndarray_internals
 from xnp.numpy_api._inplace import operator_method as _operator_method
-from xnp.tracing import core, errors, host_arrays, rebound
+from xnp.tracing import core, errors, host_arrays
 from xnp.tracing.core import Array, Tracer
 
 __all__ = ["Array", "ArrayMethods"]

@@ -177,3 +177,34 @@ def test_imag_of_a_real_array_is_read_only_zeros(dt):
         xnp.jit(write)(x)
     complex_part = xnp.asarray(x_np + 2j).imag  # a complex array's part stays writable
     assert complex_part.flags.writeable is (x_np + 2j).imag.flags.writeable is True
+
+
+_IMAG_WRITES = {
+    "setitem_constant": lambda a: a.imag.__setitem__(0, 1.0),
+    "setitem_traced": lambda a: a.imag.__setitem__(0, a[1]),
+    "function_slice": lambda a: xnp.imag(a).__setitem__(slice(1, None), a[:-1]),
+    "in_place_constant": lambda a: a.imag.__iadd__(1.0),
+    "in_place_traced": lambda a: a.imag.__imul__(a),
+}
+
+
+@pytest.mark.parametrize("write", list(_IMAG_WRITES))
+@pytest.mark.parametrize("transform", ["eager", "jit", "vmap", "grad"])
+def test_imag_of_a_real_array_is_read_only_under_transformations(write, transform):
+    def f(a):
+        b = a * 2.0  # made inside the function, as well as the argument itself
+        _IMAG_WRITES[write](b)
+        _IMAG_WRITES[write](a)
+        return (a + b).sum()
+
+    with pytest.raises(ValueError, match="read-only"):
+        _IMAG_WRITES[write](np.arange(3.0))
+    run = {"eager": f, "jit": xnp.jit(f), "vmap": xnp.vmap(f), "grad": xnp.grad(f)}[transform]
+    arg = xnp.ones((2, 3)) if transform == "vmap" else xnp.ones(3)
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        run(arg)
+    # reading the part stays differentiable and batchable
+    g = xnp.grad(lambda a: (a.imag + a * a).sum())(xnp.arange(3.0))
+    np.testing.assert_allclose(np.asarray(g), 2 * np.arange(3.0))
+    v = xnp.vmap(lambda a: a.imag + a)(xnp.ones((2, 3)))
+    np.testing.assert_array_equal(np.asarray(v), np.ones((2, 3)))

@@ -86,9 +86,17 @@ def read_only_view(x, read, eager, message: str = "assignment destination is rea
     """``read(x)`` as NumPy's read-only view of ``x`` (``broadcast_to``, ``diagonal``).
 
     Eagerly (and for a constant ``x`` under grad/vmap) NumPy's own view ``eager(ndarray)``,
-    whose writes raise ``ValueError``. Traced, a view of ``x`` that sees later writes into
+    whose writes raise ``ValueError``; a constant ``read(x)`` of a traced ``x`` (under
+    grad/vmap) is a read-only eager array. Traced, a view of ``x`` that sees later writes into
     ``x``; writing into it raises ``ValueError(message)``. ``eager=None``: no eager view
     (an eager ``x`` gives ``read(x)``)."""
     if eager is not None and type(x) is core.Array and not core.staging_active():
         return core.Array(eager(x._value), x.weak_type)
-    return _track(x, read(x), read, _refuse_write(message), lambda st: None)
+    out = read(x)
+    if type(out) is core.Array and isinstance(x, core.Tracer):
+        # a constant read of a traced `x` under grad/vmap (the imaginary zeros of a real
+        # array): an eager array, read-only as NumPy's, so a write raises ValueError
+        value = out._value.view()
+        value.flags.writeable = False
+        return core.Array(value, out.weak_type)
+    return _track(x, out, read, _refuse_write(message), lambda st: None)

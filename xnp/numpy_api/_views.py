@@ -273,6 +273,9 @@ def adopt(x, values):
     if scope is None or trace.staging or scope.trace is not trace or not core._holds_tracer(
             tuple(values)):
         return None
+    if (type(x) is core.Array and x._dev is None and isinstance(x._val, np.ndarray)
+            and not x._val.flags.writeable):  # NumPy's read-only array (a real array's imag)
+        raise ValueError("assignment destination is read-only")
     if not scope.made_here(x) and not (type(x) is core.Array and isinstance(x._val, np.ndarray)
                                        and scope.owns(_owner(x._val))):
         return None  # made outside the function (a global or a closure)

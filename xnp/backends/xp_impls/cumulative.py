@@ -25,8 +25,9 @@ def _accumulate(fn):
     return impl
 
 
-XP_IMPLS[lax.cumsum_p] = _accumulate(lambda xp, x, axis: xp.cumsum(x, axis=axis, dtype=x.dtype))
-XP_IMPLS[lax.cumprod_p] = _accumulate(lambda xp, x, axis: xp.cumprod(x, axis=axis, dtype=x.dtype))
+# (the array methods: NumPy's functions add frames)
+XP_IMPLS[lax.cumsum_p] = _accumulate(lambda xp, x, axis: x.cumsum(axis=axis, dtype=x.dtype))
+XP_IMPLS[lax.cumprod_p] = _accumulate(lambda xp, x, axis: x.cumprod(axis=axis, dtype=x.dtype))
 
 
 def _quiet(fn):

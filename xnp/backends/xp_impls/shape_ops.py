@@ -14,16 +14,18 @@ def _broadcast_in_dim(xp, x, *, shape, broadcast_dimensions):
     inter = [1] * len(shape)
     for i, d in enumerate(broadcast_dimensions):
         inter[d] = x.shape[i]
-    v = xp.reshape(x, inter)
+    v = x.reshape(inter)
     if tuple(inter) == tuple(shape):
         return v  # only size-1 dims inserted: a view, as numpy.expand_dims
-    return xp.broadcast_to(v, shape).copy()
+    out = xp.empty(shape, dtype=x.dtype)  # (a broadcast assignment: a copy of the
+    out[...] = v  # broadcast view, C-contiguous, in one pass and few Python frames)
+    return out
 
 
 def _reshape(xp, x, *, new_sizes, dimensions):
     if dimensions is not None:
-        x = xp.transpose(x, dimensions)
-    return xp.reshape(x, new_sizes)
+        x = x.transpose(dimensions)
+    return x.reshape(new_sizes)  # (the array methods: NumPy's functions add three frames)
 
 
 def _iota(xp, *, dtype, shape, dimension):
@@ -32,7 +34,9 @@ def _iota(xp, *, dtype, shape, dimension):
         return line
     inter = [1] * len(shape)
     inter[dimension] = shape[dimension]
-    return xp.broadcast_to(xp.reshape(line, inter), shape).copy()
+    out = xp.empty(shape, dtype=line.dtype)
+    out[...] = line.reshape(inter)
+    return out
 
 
 def _pad(xp, x, pv, *, padding_config):
@@ -58,7 +62,7 @@ def _pad(xp, x, pv, *, padding_config):
 XP_IMPLS[lax.broadcast_in_dim_p] = _broadcast_in_dim
 XP_IMPLS[lax.reshape_p] = _reshape
 XP_IMPLS[lax.squeeze_p] = lambda xp, x, *, dimensions: xp.squeeze(x, axis=dimensions)
-XP_IMPLS[lax.transpose_p] = lambda xp, x, *, permutation: xp.transpose(x, permutation)
+XP_IMPLS[lax.transpose_p] = lambda xp, x, *, permutation: x.transpose(permutation)
 XP_IMPLS[lax.concatenate_p] = lambda xp, *xs, dimension: xp.concatenate(xs, axis=dimension)
 XP_IMPLS[lax.iota_p] = _iota
 XP_IMPLS[lax.rev_p] = lambda xp, x, *, dimensions: xp.flip(x, axis=dimensions)

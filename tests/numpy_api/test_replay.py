@@ -602,3 +602,23 @@ def test_cached_functions_pickle_by_reference(name):
 
     fn = _fn(name)
     assert pickle.loads(pickle.dumps(fn)) is fn
+
+
+def test_one_primitive_programs_with_unread_jit_outputs():
+    """A program of one primitive runs in the C hit path; an input that is a jit output
+    not read yet (no host value) is read by Program.run instead, with the same result."""
+    _replay.clear()
+    double = xnp.jit(lambda t: t * 2.0)
+    for k in range(3):
+        v = np.arange(12.0).reshape(3, 4) - k
+        e = xnp.asarray(v)
+        np.testing.assert_array_equal(np.asarray(xnp.isnan(e)), np.isnan(v))
+        y = double(e)  # its host value is read by the replay
+        np.testing.assert_array_equal(np.asarray(xnp.isnan(y)), np.isnan(v * 2.0))
+        np.testing.assert_array_equal(np.asarray(xnp.cumsum(y, axis=1)),
+                                      np.cumsum(v * 2.0, axis=1))
+    st = _replay.stats(xnp.isnan)
+    assert st == {"programs": 2, "refused": []}, st
+    fn = xnp.isnan
+    cache = type(fn).__call__._replay_cache
+    assert all(p.simple is not None for p in cache.values())

@@ -13,8 +13,8 @@
  * path below and the Python miss path compute keys with this one function.
  *
  * ``Replay(slow, full, cache, refused, ctx)`` is a function's cached full path:
- * a call whose signature's entry in ``cache`` is a program runs ``program.run(leaves)``
- * (after setting the "new signatures in a row" count to 0); an entry of class ``refused``
+ * a call whose signature's entry in ``cache`` is a program runs it (``program.simple``,
+ * one primitive making the result, here; any other ``program.run(leaves)``) (after setting the "new signatures in a row" count to 0); an entry of class ``refused``
  * runs ``full``; anything else (a miss, a call while the cache is off, skipping, or while
  * the calling thread transforms) is ``slow(*args, **kwargs)``, the Python function that
  * decides, records and stores. ``ctx`` is the module's shared state, a tuple
@@ -34,7 +34,7 @@
 #include "array_base.h"
 
 static PyTypeObject *array_type = NULL;
-static PyObject *str_dtype, *str_shape, *str_strides, *str_trace, *str_run;
+static PyObject *str_dtype, *str_shape, *str_strides, *str_trace, *str_run, *str_simple;
 
 /* ``(dtype, shape, strides, weak)`` of an eager array's value; NULL without an error when
  * it holds none (a jit output not read, or a donated array) */
@@ -225,6 +225,55 @@ configure(PyObject *module, PyObject *arg)
 
 /* ------------------------------------------------------------------ Replay */
 
+/* ``program.simple`` run here: ``impl(value, [value,] **params)``, wrapped as the
+ * backend's native array if it is not one, in a new ``Array`` of the recorded weak type.
+ * NULL without an error: an input holds no host value yet (``program.run`` reads it). */
+static PyObject *
+run_simple(PyObject *simple, PyObject *leaves)
+{
+    if (!PyTuple_Check(simple) || PyTuple_GET_SIZE(simple) != 7) {
+        PyErr_SetString(PyExc_TypeError, "Program.simple: a 7-tuple");
+        return NULL;
+    }
+    PyObject *impl = PyTuple_GET_ITEM(simple, 0), *params = PyTuple_GET_ITEM(simple, 1);
+    Py_ssize_t ops[2] = {PyLong_AsSsize_t(PyTuple_GET_ITEM(simple, 2)),
+                         PyLong_AsSsize_t(PyTuple_GET_ITEM(simple, 3))};
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *values[2];
+    Py_ssize_t n = ops[1] < 0 ? 1 : 2;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (ops[i] < 0 || ops[i] >= PyList_GET_SIZE(leaves)) {
+            PyErr_SetString(PyExc_IndexError, "Program.simple: an input slot out of range");
+            return NULL;
+        }
+        PyObject *leaf = PyList_GET_ITEM(leaves, ops[i]);
+        if (Py_TYPE(leaf) != array_type) {
+            PyErr_SetString(PyExc_TypeError, "Program.simple: an input is not an Array");
+            return NULL;
+        }
+        values[i] = ((ArrayBaseObject *)leaf)->val;
+        if (values[i] == NULL || values[i] == Py_None) {
+            return NULL;
+        }
+    }
+    PyObject *out = PyObject_VectorcallDict(impl, values, n, params == Py_None ? NULL : params);
+    if (out == NULL) {
+        return NULL;
+    }
+    if ((PyObject *)Py_TYPE(out) != PyTuple_GET_ITEM(simple, 5)) {
+        Py_SETREF(out, PyObject_CallOneArg(PyTuple_GET_ITEM(simple, 6), out));
+        if (out == NULL) {
+            return NULL;
+        }
+    }
+    PyObject *result = PyObject_CallFunctionObjArgs((PyObject *)array_type, out,
+                                                    PyTuple_GET_ITEM(simple, 4), NULL);
+    Py_DECREF(out);
+    return result;
+}
+
 enum { C_ON, C_CHECK, C_MISSES, C_SCOPES, C_BUSY, C_STATE, C_BASE, C_PART, C_NOSIG,
        C_CHECK_HIT, C_CHECK_ERROR, C_N };
 
@@ -334,7 +383,15 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
         Py_DECREF(leaves);
         return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
     }
-    PyObject *out = PyObject_CallMethodOneArg(program, str_run, leaves);
+    PyObject *out = NULL;
+    PyObject *simple = PyObject_GetAttr(program, str_simple);
+    if (simple != NULL && simple != Py_None) {
+        out = run_simple(simple, leaves);
+    }
+    Py_XDECREF(simple);
+    if (out == NULL && !PyErr_Occurred()) {
+        out = PyObject_CallMethodOneArg(program, str_run, leaves);
+    }
     Py_DECREF(program);
     int check = first_true(CTX(self, C_CHECK));
     if (check != 0) {
@@ -534,7 +591,8 @@ PyInit__replay(void)
     str_strides = PyUnicode_InternFromString("strides");
     str_trace = PyUnicode_InternFromString("trace");
     str_run = PyUnicode_InternFromString("run");
-    if (!str_dtype || !str_shape || !str_strides || !str_trace || !str_run) {
+    str_simple = PyUnicode_InternFromString("simple");
+    if (!str_dtype || !str_shape || !str_strides || !str_trace || !str_run || !str_simple) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&moduledef);

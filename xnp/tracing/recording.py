@@ -209,7 +209,7 @@ class Recording:
 class Program:
     """A recorded call, replayed on new inputs by the eager backend's implementations."""
 
-    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "from_scalar", "asarray")
+    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "from_scalar", "asarray", "simple")
 
     def __init__(self, rec: Recording, spec, n_in: int):
         backend = rec.backend
@@ -229,6 +229,14 @@ class Program:
         self.eqns = tuple(eqns)
         self.weaks = rec.weaks
         self.spec = spec
+        # one primitive on one or two inputs making the one new result: what the C hit
+        # path (xnp/_native/replay.c) runs itself, ``(impl, params or None, input slot,
+        # input slot or -1, weak type, native type, wrap)``; None: it calls run()
+        self.simple = None
+        if len(eqns) == 1 and spec == ("array", n_in) and eqns[0][4] and not eqns[0][3]:
+            impl, params, ops, _, _ = eqns[0]
+            self.simple = (impl, params or None, ops[0], ops[1] if len(ops) == 2 else -1,
+                           self.weaks[n_in], self.native, self.wrap)
 
     def run(self, leaves):
         """The call's result for the input arrays ``leaves`` (in the recording's order)."""

@@ -208,3 +208,22 @@ def test_imag_of_a_real_array_is_read_only_under_transformations(write, transfor
     np.testing.assert_allclose(np.asarray(g), 2 * np.arange(3.0))
     v = xnp.vmap(lambda a: a.imag + a)(xnp.ones((2, 3)))
     np.testing.assert_array_equal(np.asarray(v), np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, a: m.broadcast_to(a, (2,) + a.shape),
+    lambda m, a: m.diagonal(a),
+    lambda m, a: m.diag(a),
+])
+def test_read_only_views_of_a_jit_output_see_later_writes(make):
+    """``broadcast_to``/``diagonal``/``diag`` of a jit output (whose host memory is shared
+    with the runtime until written) are views of the array, as NumPy's: a later write
+    into the array shows through them."""
+    base = np.arange(9.0).reshape(3, 3)
+    y = xnp.jit(lambda t: t * 2.0)(xnp.asarray(base))
+    ref = base * 2.0
+    view, ref_view = make(xnp, y), make(np, ref)
+    y[1, 1] = -7.0
+    ref[1, 1] = -7.0
+    np.testing.assert_array_equal(np.asarray(view), ref_view)
+    assert not np.asarray(view).flags.writeable

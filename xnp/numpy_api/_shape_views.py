@@ -91,7 +91,9 @@ def read_only_view(x, read, eager, message: str = "assignment destination is rea
     ``x``; writing into it raises ``ValueError(message)``. ``eager=None``: no eager view
     (an eager ``x`` gives ``read(x)``)."""
     if eager is not None and type(x) is core.Array and not core.staging_active():
-        return core.Array(eager(x._value), x.weak_type)
+        # (a jit output's host memory is made its own first, as before a view primitive, so
+        # the view sees later writes into ``x``)
+        return core.Array(eager(x._writable_value()), x.weak_type)
     out = read(x)
     if type(out) is core.Array and isinstance(x, core.Tracer):
         # a constant read of a traced `x` under grad/vmap (the imaginary zeros of a real

@@ -692,22 +692,30 @@ def _core_mismatch(fname, sig, sa, sb, n1, n2):
                          f"shapes {sa} and {sb}")
 
 
+def _vector_product_operands(name, sig, ranks, contracted, x1, x2, casting, dtype, subok,
+                             signature, axes, axis):
+    """The checks of ``matvec``/``vecmat`` (gufunc ``sig`` with core ranks ``ranks``, the
+    contracted axes ``contracted``) and their operands in the loop dtype ``(x, y, dt)``."""
+    check_unsupported(name, axes=(axes, None, "use moveaxis"),
+                      axis=(axis, None, "use moveaxis"),
+                      subok=(subok, True, "xnp has no array subclasses"),
+                      signature=(signature, None, "loop signatures are NumPy-internal"))
+    x, y, dt = _la._gufunc_operands(name, x1, x2, casting, dtype)
+    _check_core_dims(name, sig, x, y, *ranks)
+    sa, sb = _shape(x), _shape(y)
+    _core_mismatch(name, sig, sa, sb, sa[contracted[0]], sb[contracted[1]])
+    broadcast_shapes(name, sa[:-ranks[0]], sb[:-ranks[1]])
+    return x, y, dt
+
+
 def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
            signature=None, axes=None, axis=None):
     """Matrix-vector product over the last axes (``numpy.matvec``, a gufunc
     ``(m,n),(n)->(m)``): stacks broadcast; no conjugation. ``axes``/``axis`` raise
     ``NotImplementedError``; otherwise as :func:`xnp.matmul` (``dtype``, ``casting``
     and ``out`` included)."""
-    check_unsupported("matvec", axes=(axes, None, "use moveaxis"),
-                      axis=(axis, None, "use moveaxis"),
-                      subok=(subok, True, "xnp has no array subclasses"),
-                      signature=(signature, None, "loop signatures are NumPy-internal"))
-    x, y, _ = _la._gufunc_operands("matvec", x1, x2, casting, dtype)
-    sig = "(m,n),(n)->(m)"
-    _check_core_dims("matvec", sig, x, y, 2, 1)
-    sa, sb = _shape(x), _shape(y)
-    _core_mismatch("matvec", sig, sa, sb, sa[-1], sb[-1])
-    broadcast_shapes("matvec", sa[:-2], sb[:-1])
+    x, y, _ = _vector_product_operands("matvec", "(m,n),(n)->(m)", (2, 1), (-1, -1), x1, x2,
+                                       casting, dtype, subok, signature, axes, axis)
     res = _la._matmul_values("matvec", x, _mn.expand_dims(y, -1), x1, x2)
     return write_out("matvec", out, res[..., 0], casting)
 
@@ -717,16 +725,8 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     """Vector-matrix product ``conj(x1) @ x2`` over the last axes (``numpy.vecmat``, a
     gufunc ``(n),(n,m)->(m)``); stacks broadcast. The first operand is conjugated (in
     the loop dtype); ``dtype``, ``casting`` and ``out`` as :func:`xnp.matmul`."""
-    check_unsupported("vecmat", axes=(axes, None, "use moveaxis"),
-                      axis=(axis, None, "use moveaxis"),
-                      subok=(subok, True, "xnp has no array subclasses"),
-                      signature=(signature, None, "loop signatures are NumPy-internal"))
-    x, y, dt = _la._gufunc_operands("vecmat", x1, x2, casting, dtype)
-    sig = "(n),(n,m)->(m)"
-    _check_core_dims("vecmat", sig, x, y, 1, 2)
-    sa, sb = _shape(x), _shape(y)
-    _core_mismatch("vecmat", sig, sa, sb, sa[-1], sb[-2])
-    broadcast_shapes("vecmat", sa[:-1], sb[:-2])
+    x, y, dt = _vector_product_operands("vecmat", "(n),(n,m)->(m)", (1, 2), (-1, -2), x1,
+                                        x2, casting, dtype, subok, signature, axes, axis)
     if dt in kit.COMPLEX:
         x = _lg.conjugate(x)
     res = _la._matmul_values("vecmat", _mn.expand_dims(x, -2), y, x1, x2)

@@ -622,3 +622,92 @@ def test_one_primitive_programs_with_unread_jit_outputs():
     fn = xnp.isnan
     cache = type(fn).__call__._replay_cache
     assert all(p.simple is not None for p in cache.values())
+
+
+@pytest.fixture
+def no_check_mode():
+    """Replays unchecked (check mode runs the full path after each replay, which would
+    raise or warn in its place and hide a replay that does not)."""
+    was = _replay._CHECK[0]
+    _replay.check_replays(False)
+    yield
+    _replay.check_replays(was)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: xnp.full_like(xnp.zeros(3, dtype=np.float32), 1e40),
+    lambda: xnp.asarray([1e40, 1.0], dtype=np.float32),
+    lambda: xnp.full((2,), 1e300, dtype=np.float16),
+])
+def test_warnings_of_the_calls_own_conversions_are_not_lost(call, no_check_mode):
+    """A Python float that overflows its cast warns (or raises, under errstate) on every
+    call, as NumPy's, not only the recorded one."""
+    _replay.clear()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            out = call()
+    assert [str(m.message) for m in w] == ["overflow encountered in cast"] * 3
+    assert np.isinf(np.asarray(out)).all() or np.isinf(np.asarray(out))[0]
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
+        call()
+
+
+def test_floating_point_errors_in_primitives_under_every_setting(no_check_mode):
+    """log of 0: each call warns, raises or is silent per the caller's errstate, whether
+    the recording saw the error or not."""
+    _replay.clear()
+    zero = np.array([0.0, 1.0])
+    values = (zero, zero + 1, zero, zero + 1, zero)
+    with np.errstate(divide="ignore"):
+        refs = [np.log(v) for v in values]
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        # (dtype=: a call the fast path leaves to the full path, so replayed)
+        outs = [np.asarray(xnp.log(xnp.asarray(v), dtype=np.float64)) for v in values]
+    for out, ref in zip(outs, refs):
+        np.testing.assert_array_equal(out, ref)
+    assert [str(m.message) for m in w] == ["divide by zero encountered in log"] * 3
+    assert _replay.stats(xnp.log) == {"programs": 1, "refused": []}
+    with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+        xnp.log(xnp.asarray(zero), dtype=np.float64)
+    with np.errstate(divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        xnp.log(xnp.asarray(zero), dtype=np.float64)
+
+
+def test_a_surface_warning_then_a_floating_point_error_happen_once(no_check_mode):
+    """An effect the call has already had (its own warning) is not repeated when a
+    floating-point error follows it in the same recorded call."""
+    from xnp.numpy_api import _util  # noqa: PLC0415
+
+    def full(x):
+        _util.warn("a warning of the call's own", UserWarning)
+        return xnp.log(x, dtype=np.float64)  # divide by zero on x == 0
+
+    fn = _replay.cached(full)
+    _replay.clear()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn(xnp.asarray(np.array([0.0, 1.0])))
+    assert [str(m.message) for m in w] == ["a warning of the call's own",
+                                           "divide by zero encountered in log"]
+
+
+def test_a_user_class_argument_has_no_signature():
+    """A class passed as a callable (fromfunction's function) may behave differently on
+    each call: such calls are not replayed."""
+
+    class F:
+        scale = 1.0
+
+        def __new__(cls, i, j):
+            return i * cls.scale + j
+
+    ref = lambda: np.fromfunction(lambda i, j: i * F.scale + j, (2, 2))  # noqa: E731
+    _replay.clear()
+    np.testing.assert_array_equal(np.asarray(xnp.fromfunction(F, (2, 2))), ref())
+    F.scale = 10.0
+    np.testing.assert_array_equal(np.asarray(xnp.fromfunction(F, (2, 2))), ref())
+    assert _replay._signature((F, (2, 2)), {}, []) is None
+    assert _replay._signature((np.float32, float, int, bool, complex), {}, []) is not None

@@ -255,10 +255,17 @@ run_simple(PyObject *simple, PyObject *leaves)
         }
         values[i] = ((ArrayBaseObject *)leaf)->val;
         if (values[i] == NULL || values[i] == Py_None) {
+            if (i == 1) {
+                Py_DECREF(values[0]);
+            }
             return NULL;
         }
+        Py_INCREF(values[i]);  /* held while impl runs, whatever another thread sets */
     }
     PyObject *out = PyObject_VectorcallDict(impl, values, n, params == Py_None ? NULL : params);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_DECREF(values[i]);
+    }
     if (out == NULL) {
         return NULL;
     }

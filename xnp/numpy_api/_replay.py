@@ -25,7 +25,8 @@ A signature is, per argument (keywords by name, in order): an exact ``Array``: i
 shape, strides and weak type (``_layout.layout`` reads an eager array's strides unwatched,
 so ``order="K"`` results replay), or for a jit output (whose host memory is C-contiguous,
 read on first use) its dtype, shape and weak type; a Python or NumPy
-scalar, a string, ``None``, a dtype or a type: itself (a float or a NumPy scalar by its
+scalar, a string, ``None``, a dtype or a type naming one (a Python scalar type or a NumPy
+scalar type): itself (a float or a NumPy scalar by its
 bits, so ``-0.0`` and each NaN are their own); a tuple or list: its items'. Anything
 else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
 than :data:`MAX_ITEMS` items) has none. Which array arguments are one object is part of the
@@ -88,6 +89,9 @@ class _Refused:
     def __init__(self, why: str):
         self.why = why
 
+#: the Python types that name a dtype; any other class (a callable of fromfunction, say,
+#: whose behaviour may change) gives its call no signature
+_DTYPE_TYPES = frozenset((bool, int, float, complex, str, bytes, object))
 _pack_d = struct.Struct("<d").pack
 _pack_dd = struct.Struct("<dd").pack
 
@@ -158,8 +162,9 @@ def _part(a, leaves):
         if len(a) > MAX_ITEMS:  # a long list of values: no cache entry of its size
             raise _NoSignature
         return t, tuple([_part(x, leaves) for x in a])
-    if isinstance(a, (np.dtype, type)):  # a dtype (each dtype has its own class), a type
-        return t, a
+    if isinstance(a, np.dtype) or (isinstance(a, type) and (
+            a in _DTYPE_TYPES or issubclass(a, np.generic))):
+        return t, a  # a dtype (each dtype has its own class), a type that names one
     if isinstance(a, _ufunc):  # the ufunc of its methods (reduce, outer, ...): one object each
         return _ufunc, id(a)
     if t is complex:
@@ -298,7 +303,9 @@ def cached(full, guard=None):
         if _CHECK[0] and program is not None:  # (its nested calls ran their full paths)
             _compare(f"{full.__qualname__} (recorded call)", out, full(*args, **kwargs),
                      leaves)
-        if generation == _GENERATION[0]:  # no option changed meanwhile (another thread)
+        # (neither a program nor a reason: a floating-point error stopped the recording,
+        # which may depend on values; the signature records again on its next call)
+        if generation == _GENERATION[0] and (program is not None or why is not None):
             cache[key] = _Refused(why) if program is None else program
         return out
 

@@ -24,6 +24,12 @@ a replay would not repeat or that could depend on more than the arrays' metadata
 * returned an array it did not get from the recorded primitives or its inputs, or an
   object other than arrays, scalars, strings, dtypes, ``None`` and tuples/lists of them.
 
+A recording runs with every NumPy floating-point error raising (``numpy.errstate``): one
+met anywhere in the call (in a primitive, or in a conversion of its own such as a Python
+float cast to float32, which a program would not repeat) stops it, and the call runs
+again, unrecorded, under the caller's settings; nothing is stored. An effect noted before
+(:func:`note_effect`) restores the caller's settings first, so no effect happens twice.
+
 The caller decides which calls may share a program (``xnp/numpy_api/_replay.py``: one per
 function and argument signature); this module knows nothing of NumPy's functions.
 """
@@ -74,6 +80,9 @@ def note_effect(why: str) -> None:
     rec = getattr(_STATE.trace, "recording", None)
     if rec is not None:
         rec.fail(why)
+        if rec.caller is not None:  # the effect has happened: from here on the caller's
+            np.seterr(**rec.caller)  # floating-point settings, so no floating-point
+            rec.caller = None  # error makes record() run the call (and this effect) again
 
 
 class _Scalar:
@@ -91,9 +100,9 @@ class Recording:
     """What one eager call bound so far (see the module docstring)."""
 
     __slots__ = ("slots", "keep", "natives", "weaks", "eqns", "failed", "errstate",
-                 "filters", "backend", "evaluating")
+                 "filters", "backend", "evaluating", "caller")
 
-    def __init__(self, leaves):
+    def __init__(self, leaves, caller=None):
         self.slots = {id(a): i for i, a in enumerate(leaves)}  # array id -> value slot
         self.keep = list(leaves)  # the slots' arrays, alive so that no id is reused
         self.natives = [None] * len(leaves)  # each result's native value and weak type
@@ -104,6 +113,7 @@ class Recording:
         self.errstate = _errstate()
         self.filters = warnings.filters
         self.backend = core.eager_backend()
+        self.caller = caller  # the caller's floating-point settings (``numpy.geterr()``)
 
     def fail(self, why: str) -> None:
         if self.failed is None:
@@ -302,12 +312,22 @@ def record(fn, args, kwargs, leaves):
     (in the order :meth:`Program.run` takes them). Returns ``(result, program, why)``:
     the program is None when the call cannot be replayed, and ``why`` then says why (an
     exception from ``fn`` propagates)."""
-    rec = Recording(leaves)
-    _watch(1)
-    try:
-        with core.set_current_trace(EvalTrace(rec)):
-            out = fn(*args, **kwargs)
-    finally:
-        _watch(-1)
+    caller = np.geterr()
+    with np.errstate(all="raise"):
+        rec = Recording(leaves, caller)
+        _watch(1)
+        try:
+            with core.set_current_trace(EvalTrace(rec)):
+                out = fn(*args, **kwargs)
+        except FloatingPointError:
+            out = rec  # (a floating-point error: the call runs again, below)
+        finally:
+            _watch(-1)
+    if out is rec:
+        # NumPy flagged a floating-point error, in a primitive or in the call's own
+        # conversions (a Python float cast to float32, whose warning no program would
+        # repeat): the call runs as if not recorded, under the caller's settings, and
+        # nothing is stored for its signature (the next call records again)
+        return fn(*args, **kwargs), None, None
     program = rec.program(out, len(leaves))
     return out, program, rec.failed

@@ -711,3 +711,33 @@ def test_a_user_class_argument_has_no_signature():
     np.testing.assert_array_equal(np.asarray(xnp.fromfunction(F, (2, 2))), ref())
     assert _replay._signature((F, (2, 2)), {}, []) is None
     assert _replay._signature((np.float32, float, int, bool, complex), {}, []) is not None
+
+
+def test_an_effect_then_a_floating_point_error_under_raise_happen_once(no_check_mode):
+    """Under errstate(divide="raise"), a call that warned and then meets a floating-point
+    error raises it once, its warning issued once (the call is not run again)."""
+    from xnp.numpy_api import _util  # noqa: PLC0415
+
+    def full(x):
+        _util.warn("a warning of the call's own", UserWarning)
+        return xnp.log(x, dtype=np.float64)
+
+    fn = _replay.cached(full)
+    _replay.clear()
+    with warnings.catch_warnings(record=True) as w, np.errstate(divide="raise"):
+        warnings.simplefilter("always")
+        with pytest.raises(FloatingPointError, match="divide by zero"):
+            fn(xnp.asarray(np.array([0.0, 1.0])))
+    assert [str(m.message) for m in w] == ["a warning of the call's own"]
+
+
+def test_overflowing_conversions_under_jit_match_numpy():
+    """The same conversions traced: the values NumPy gives (jit checks no errstate)."""
+    x = xnp.zeros(3, dtype=np.float32)
+    with np.errstate(over="ignore"):
+        ref = np.full_like(np.zeros(3, np.float32), 1e40)
+    with warnings.catch_warnings():  # (the cast warns once, while tracing)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        out = xnp.jit(lambda t: xnp.full_like(t, 1e40))(x)
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(out), ref)

@@ -320,6 +320,8 @@ def record(fn, args, kwargs, leaves):
             with core.set_current_trace(EvalTrace(rec)):
                 out = fn(*args, **kwargs)
         except FloatingPointError:
+            if rec.caller is None:  # raised under the caller's own settings (restored
+                raise  # after an effect): the call's error, as unrecorded
             out = rec  # (a floating-point error: the call runs again, below)
         finally:
             _watch(-1)

@@ -340,8 +340,9 @@ def test_check_mode_catches_a_replay_that_differs():
     xnp.sin(xnp.asarray(np.arange(4, dtype=np.int32)))
     cache = _find_cache(xnp.sin)
     ((key, program),) = cache.items()
-    impl, params, ops, multiple, arity = program.eqns[-1]
-    program.eqns = program.eqns[:-1] + ((np.cos, params, ops, multiple, arity),)
+    impl, params, ops, multiple = program.eqns[-1]
+    program.eqns = program.eqns[:-1] + ((np.cos, params, ops, multiple),)
+    program.single = program.single[:2] + (program.eqns,) + program.single[3:]
     try:
         with pytest.raises(AssertionError, match="replay differs from the full path"):
             xnp.sin(xnp.asarray(np.arange(4, dtype=np.int32) + 1))
@@ -604,9 +605,10 @@ def test_cached_functions_pickle_by_reference(name):
     assert pickle.loads(pickle.dumps(fn)) is fn
 
 
-def test_one_primitive_programs_with_unread_jit_outputs():
-    """A program of one primitive runs in the C hit path; an input that is a jit output
-    not read yet (no host value) is read by Program.run instead, with the same result."""
+def test_programs_with_unread_jit_outputs():
+    """A program with one new array as its result runs in the C hit path; an input that
+    is a jit output not read yet (no host value) is read by Program.run instead, with the
+    same result."""
     _replay.clear()
     double = xnp.jit(lambda t: t * 2.0)
     for k in range(3):
@@ -621,7 +623,7 @@ def test_one_primitive_programs_with_unread_jit_outputs():
     assert st == {"programs": 2, "refused": []}, st
     fn = xnp.isnan
     cache = type(fn).__call__._replay_cache
-    assert all(p.simple is not None for p in cache.values())
+    assert all(p.single is not None for p in cache.values())
 
 
 @pytest.fixture
@@ -741,3 +743,24 @@ def test_overflowing_conversions_under_jit_match_numpy():
         out = xnp.jit(lambda t: xnp.full_like(t, 1e40))(x)
     assert out.dtype == np.float32
     np.testing.assert_array_equal(np.asarray(out), ref)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: xnp.full_like(x, 3.0),
+    lambda x: xnp.fmax(x, 2.5),
+    lambda x: xnp.clip(x, 1.0, 4.0),
+    lambda x: xnp.deg2rad(x) + 1,
+    lambda x: xnp.copysign(x - 2, -1.0),
+], ids=["full_like", "fmax", "clip", "deg2rad", "copysign"])
+def test_replayed_constants_are_not_shared(call):
+    """A program's scalar operands and constants are converted once and copied for each
+    replay: writing into one call's result never changes the next call's."""
+    _replay.clear()
+    v = np.arange(6.0).reshape(2, 3)
+    first = np.array(call(xnp.asarray(v)), copy=True)
+    for _ in range(3):
+        got = call(xnp.asarray(v))
+        np.testing.assert_array_equal(np.asarray(got), first)
+        got[...] = -99.0
+    fn = call.__code__.co_names[-1]
+    assert _replay.stats(getattr(xnp, fn))["programs"] == 1

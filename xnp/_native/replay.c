@@ -13,8 +13,8 @@
  * path below and the Python miss path compute keys with this one function.
  *
  * ``Replay(slow, full, cache, refused, ctx)`` is a function's cached full path:
- * a call whose signature's entry in ``cache`` is a program runs it (``program.simple``,
- * one primitive making the result, here; any other ``program.run(leaves)``) (after setting the "new signatures in a row" count to 0); an entry of class ``refused``
+ * a call whose signature's entry in ``cache`` is a program runs it (``program.single``,
+ * a program whose result is one new array, here; any other ``program.run(leaves)``) (after setting the "new signatures in a row" count to 0); an entry of class ``refused``
  * runs ``full``; anything else (a miss, a call while the cache is off, skipping, or while
  * the calling thread transforms) is ``slow(*args, **kwargs)``, the Python function that
  * decides, records and stores. ``ctx`` is the module's shared state, a tuple
@@ -34,7 +34,7 @@
 #include "array_base.h"
 
 static PyTypeObject *array_type = NULL;
-static PyObject *str_dtype, *str_shape, *str_strides, *str_trace, *str_run, *str_simple;
+static PyObject *str_dtype, *str_shape, *str_strides, *str_trace, *str_run, *str_single;
 
 /* ``(dtype, shape, strides, weak)`` of an eager array's value; NULL without an error when
  * it holds none (a jit output not read, or a donated array) */
@@ -225,59 +225,160 @@ configure(PyObject *module, PyObject *arg)
 
 /* ------------------------------------------------------------------ Replay */
 
-/* ``program.simple`` run here: ``impl(value, [value,] **params)``, wrapped as the
- * backend's native array if it is not one, in a new ``Array`` of the recorded weak type.
- * NULL without an error: an input holds no host value yet (``program.run`` reads it). */
+/* ``x`` as the backend's native array: itself, or ``wrap(x)`` */
 static PyObject *
-run_simple(PyObject *simple, PyObject *leaves)
+as_native(PyObject *x, PyObject *native, PyObject *wrap)
 {
-    if (!PyTuple_Check(simple) || PyTuple_GET_SIZE(simple) != 7) {
-        PyErr_SetString(PyExc_TypeError, "Program.simple: a 7-tuple");
-        return NULL;
+    if ((PyObject *)Py_TYPE(x) == native) {
+        return x;
     }
-    PyObject *impl = PyTuple_GET_ITEM(simple, 0), *params = PyTuple_GET_ITEM(simple, 1);
-    Py_ssize_t ops[2] = {PyLong_AsSsize_t(PyTuple_GET_ITEM(simple, 2)),
-                         PyLong_AsSsize_t(PyTuple_GET_ITEM(simple, 3))};
-    if (PyErr_Occurred()) {
-        return NULL;
+    PyObject *w = PyObject_CallOneArg(wrap, x);
+    Py_DECREF(x);
+    return w;
+}
+
+#define MAX_INLINE_OPERANDS 8
+
+/* Run a program's equations (``Program.eqns`` of xnp/tracing/recording.py: tuples
+ * ``(impl, params or None, operand slots, multiple results)``) on ``env``, a list that
+ * starts with the inputs' values; each result, as the native array, is appended. */
+static int
+run_eqns_impl(PyObject *eqns, PyObject *env, PyObject *native, PyObject *wrap)
+{
+    if (!PyTuple_Check(eqns) || !PyList_Check(env)) {
+        PyErr_SetString(PyExc_TypeError, "run_eqns: a tuple of equations and a list");
+        return -1;
     }
-    PyObject *values[2];
-    Py_ssize_t n = ops[1] < 0 ? 1 : 2;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (ops[i] < 0 || ops[i] >= PyList_GET_SIZE(leaves)) {
-            PyErr_SetString(PyExc_IndexError, "Program.simple: an input slot out of range");
-            return NULL;
+    for (Py_ssize_t e = 0; e < PyTuple_GET_SIZE(eqns); e++) {
+        PyObject *eqn = PyTuple_GET_ITEM(eqns, e);
+        if (!PyTuple_Check(eqn) || PyTuple_GET_SIZE(eqn) != 4 ||
+            !PyTuple_Check(PyTuple_GET_ITEM(eqn, 2))) {
+            PyErr_SetString(PyExc_TypeError,
+                            "run_eqns: an equation is (impl, params, slots, multiple)");
+            return -1;
         }
-        PyObject *leaf = PyList_GET_ITEM(leaves, ops[i]);
-        if (Py_TYPE(leaf) != array_type) {
-            PyErr_SetString(PyExc_TypeError, "Program.simple: an input is not an Array");
-            return NULL;
-        }
-        values[i] = ((ArrayBaseObject *)leaf)->val;
-        if (values[i] == NULL || values[i] == Py_None) {
-            if (i == 1) {
-                Py_DECREF(values[0]);
+        PyObject *impl = PyTuple_GET_ITEM(eqn, 0), *params = PyTuple_GET_ITEM(eqn, 1);
+        PyObject *ops = PyTuple_GET_ITEM(eqn, 2);
+        Py_ssize_t n = PyTuple_GET_SIZE(ops);
+        PyObject *inline_argv[MAX_INLINE_OPERANDS];
+        PyObject **argv = inline_argv;
+        if (n > MAX_INLINE_OPERANDS) {
+            argv = PyMem_Malloc(n * sizeof(PyObject *));
+            if (argv == NULL) {
+                PyErr_NoMemory();
+                return -1;
             }
-            return NULL;
         }
-        Py_INCREF(values[i]);  /* held while impl runs, whatever another thread sets */
+        Py_ssize_t k = 0;
+        for (; k < n; k++) {
+            Py_ssize_t slot = PyLong_AsSsize_t(PyTuple_GET_ITEM(ops, k));
+            if (slot < 0 || slot >= PyList_GET_SIZE(env)) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_IndexError, "run_eqns: a slot out of range");
+                }
+                break;
+            }
+            /* owned while impl runs: impl is Python code, the list is only ours, but a
+             * reference held here costs nothing */
+            argv[k] = Py_NewRef(PyList_GET_ITEM(env, slot));
+        }
+        PyObject *out = NULL;
+        if (k == n) {
+            out = PyObject_VectorcallDict(impl, argv, n, params == Py_None ? NULL : params);
+        }
+        for (Py_ssize_t j = 0; j < k; j++) {
+            Py_DECREF(argv[j]);
+        }
+        if (argv != inline_argv) {
+            PyMem_Free(argv);
+        }
+        if (out == NULL) {
+            return -1;
+        }
+        if (PyObject_IsTrue(PyTuple_GET_ITEM(eqn, 3))) {
+            PyObject *seq = PySequence_Fast(out, "run_eqns: a primitive's results");
+            Py_DECREF(out);
+            if (seq == NULL) {
+                return -1;
+            }
+            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
+                PyObject *o = as_native(Py_NewRef(PySequence_Fast_GET_ITEM(seq, j)), native,
+                                        wrap);
+                if (o == NULL || PyList_Append(env, o) < 0) {
+                    Py_XDECREF(o);
+                    Py_DECREF(seq);
+                    return -1;
+                }
+                Py_DECREF(o);
+            }
+            Py_DECREF(seq);
+        }
+        else {
+            out = as_native(out, native, wrap);
+            if (out == NULL || PyList_Append(env, out) < 0) {
+                Py_XDECREF(out);
+                return -1;
+            }
+            Py_DECREF(out);
+        }
     }
-    PyObject *out = PyObject_VectorcallDict(impl, values, n, params == Py_None ? NULL : params);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_DECREF(values[i]);
-    }
-    if (out == NULL) {
+    return 0;
+}
+
+static PyObject *
+run_eqns(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "run_eqns(eqns, env, native, wrap)");
         return NULL;
     }
-    if ((PyObject *)Py_TYPE(out) != PyTuple_GET_ITEM(simple, 5)) {
-        Py_SETREF(out, PyObject_CallOneArg(PyTuple_GET_ITEM(simple, 6), out));
-        if (out == NULL) {
+    if (run_eqns_impl(args[0], args[1], args[2], args[3]) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* A program whose result is one new array (``program.single``: ``(slot, weak, eqns,
+ * native, wrap)``) run here on the inputs' host values. NULL without an error: an input
+ * holds no host value yet (``program.run`` reads it). */
+static PyObject *
+run_single(PyObject *single, PyObject *leaves)
+{
+    if (!PyTuple_Check(single) || PyTuple_GET_SIZE(single) != 5) {
+        PyErr_SetString(PyExc_TypeError, "Program.single: a 5-tuple");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(leaves);
+    PyObject *env = PyList_New(n);
+    if (env == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *leaf = PyList_GET_ITEM(leaves, i);
+        PyObject *value = Py_TYPE(leaf) == array_type ? ((ArrayBaseObject *)leaf)->val : NULL;
+        if (value == NULL || value == Py_None) {
+            Py_DECREF(env);  /* (the items set so far; the rest are NULL) */
             return NULL;
         }
+        PyList_SET_ITEM(env, i, Py_NewRef(value));
     }
-    PyObject *result = PyObject_CallFunctionObjArgs((PyObject *)array_type, out,
-                                                    PyTuple_GET_ITEM(simple, 4), NULL);
-    Py_DECREF(out);
+    PyObject *result = NULL;
+    if (run_eqns_impl(PyTuple_GET_ITEM(single, 2), env, PyTuple_GET_ITEM(single, 3),
+                      PyTuple_GET_ITEM(single, 4)) == 0) {
+        Py_ssize_t slot = PyLong_AsSsize_t(PyTuple_GET_ITEM(single, 0));
+        if (slot >= 0 && slot < PyList_GET_SIZE(env)) {
+            result = PyObject_CallFunctionObjArgs((PyObject *)array_type,
+                                                  PyList_GET_ITEM(env, slot),
+                                                  PyTuple_GET_ITEM(single, 1), NULL);
+        }
+        else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_IndexError, "Program.single: the result slot out of range");
+        }
+    }
+    Py_DECREF(env);
+    if (result == NULL && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_SystemError, "run_single: no result");
+    }
     return result;
 }
 
@@ -391,11 +492,11 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
         return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
     }
     PyObject *out = NULL;
-    PyObject *simple = PyObject_GetAttr(program, str_simple);
-    if (simple != NULL && simple != Py_None) {
-        out = run_simple(simple, leaves);
+    PyObject *single = PyObject_GetAttr(program, str_single);
+    if (single != NULL && single != Py_None) {
+        out = run_single(single, leaves);
     }
-    Py_XDECREF(simple);
+    Py_XDECREF(single);
     if (out == NULL && !PyErr_Occurred()) {
         out = PyObject_CallMethodOneArg(program, str_run, leaves);
     }
@@ -579,6 +680,8 @@ static PyMethodDef module_methods[] = {
     {"signature", (PyCFunction)(void (*)(void))signature, METH_FASTCALL,
      "signature(args, kwargs, leaves, part, no_signature): a call's cache key, or None."},
     {"configure", configure, METH_O, "configure(array_type): the class of eager arrays."},
+    {"run_eqns", (PyCFunction)(void (*)(void))run_eqns, METH_FASTCALL,
+     "run_eqns(eqns, env, native, wrap): a recorded program's equations run on env."},
     {NULL, NULL, 0, NULL}
 };
 
@@ -598,8 +701,8 @@ PyInit__replay(void)
     str_strides = PyUnicode_InternFromString("strides");
     str_trace = PyUnicode_InternFromString("trace");
     str_run = PyUnicode_InternFromString("run");
-    str_simple = PyUnicode_InternFromString("simple");
-    if (!str_dtype || !str_shape || !str_strides || !str_trace || !str_run || !str_simple) {
+    str_single = PyUnicode_InternFromString("single");
+    if (!str_dtype || !str_shape || !str_strides || !str_trace || !str_run || !str_single) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&moduledef);

@@ -241,6 +241,25 @@ def broadcast_to_rank(x, ndim: int):
     return lax.broadcast_in_dim(x, (1,) * k + aval.shape, tuple(range(k, ndim)))
 
 
+def broadcast_to(x, shape):
+    """``x`` broadcast to ``shape`` (NumPy's rules, already checked) by a copy
+    (``lax.broadcast_in_dim``); ``x`` itself when it has that shape."""
+    aval = core.aval_of(x)
+    shape = tuple(shape)
+    if aval.shape == shape:
+        return x
+    k = len(shape) - aval.ndim
+    return lax.broadcast_in_dim(x, shape, tuple(range(k, len(shape))))
+
+
+def broadcast_all(fname: str, *xs) -> list:
+    """``xs`` broadcast against each other (NumPy's rules; ``ValueError`` naming ``fname``
+    and the shapes), each at the common shape: copies, for computing on, not NumPy's views
+    (``numpy_api.manipulation.broadcast_arrays``)."""
+    shape = broadcast_shapes(fname, *[core.aval_of(x).shape for x in xs])
+    return [broadcast_to(x, shape) for x in xs]
+
+
 def broadcast_shapes(fname: str, *shapes, operands=None) -> tuple[int, ...]:
     """NumPy broadcasting of ``shapes``; ``ValueError`` naming ``fname`` and the shapes, and
     with ``operands`` (``(name, dtype)`` per shape) each operand's name and dtype."""

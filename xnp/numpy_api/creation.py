@@ -18,8 +18,8 @@ import numpy as np
 from xnp import config, lax
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout, _util
-from xnp.numpy_api._util import (asarray_for, check_unsupported, default_float, default_int,
-                                 is_xnp, raise_host_dtype, static_int)
+from xnp.numpy_api._util import (asarray_for, broadcast_to, check_unsupported, default_float,
+                                 default_int, is_xnp, raise_host_dtype, static_int)
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray, canonical_dtype
@@ -187,14 +187,6 @@ def _broadcast_fill(fname: str, fill, shape, dt: np.dtype, fresh: bool):
     if not converted and not fresh and aval.size == math.prod(shape):
         out = lax.copy(out)  # a same-size broadcast is a view of `fill`
     return out
-
-
-def _broadcast_to(x, shape):
-    aval = core.aval_of(x)
-    if aval.shape == shape:
-        return x
-    k = len(shape) - aval.ndim
-    return lax.broadcast_in_dim(x, shape, tuple(range(k, len(shape))))
 
 
 def _input_aval(fname: str, a, argname: str = "a") -> ShapedArray:

@@ -144,7 +144,7 @@ def heaviside(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     if dt in kit.COMPLEX:
         raise TypeError("xnp.heaviside: not supported for complex input")
     zero, one = _const(0, dt), _const(1, dt)
-    a, b = _mn.broadcast_arrays(a, b)
+    a, b = _util.broadcast_all("heaviside", a, b)
     shape = _shape(a)
     zeros, ones = (lax.broadcast_in_dim(c, shape, ()) for c in (zero, one))
     res = lax.select_n(lax.lt(a, zero), lax.select_n(lax.gt(a, zero), b, ones), zeros)
@@ -273,7 +273,7 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     bias = -int(np.finfo(dt).minexp) + 1
     lim = 3 * (bias - 1)
     n = lax.convert_element_type(_ew.clip(k, -lim, lim), i32)
-    a, n = _mn.broadcast_arrays(a, n)
+    a, n = _util.broadcast_all("ldexp", a, n)
     three, two = _const(3, i32), _const(2, i32)
     k1 = lax.div(n, three)
     k2 = lax.div(lax.sub(n, k1), two)
@@ -303,7 +303,7 @@ def _int_pair(fname, x1, x2, dtype, casting):
         names = ", ".join(_uf.input_dtype_name(v) for v in (x1, x2))
         raise TypeError(f"xnp.{fname}: needs integer inputs, got inputs of dtypes ({names}), "
                         f"computed as {dt}")
-    a, b = _mn.broadcast_arrays(a, b)
+    a, b = _util.broadcast_all(fname, a, b)
     return a, b, dt
 
 

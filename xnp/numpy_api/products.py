@@ -17,8 +17,9 @@ import numpy as np
 from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
-from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, check_unsupported,
-                                 is_xnp, normalize_axis, result_dtype, write_out)
+from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, broadcast_to,
+                                 check_unsupported, is_xnp, normalize_axis, result_dtype,
+                                 write_out)
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api._ufunc import _cast as _cast_checked
@@ -84,15 +85,6 @@ def _fmt(shape) -> str:
 def _not_aligned(fname, sa, sb, ia, ib):
     raise ValueError(f"xnp.{fname}: shapes {_fmt(sa)} and {_fmt(sb)} not aligned: "
                      f"{sa[ia]} (dim {ia}) != {sb[ib]} (dim {ib})")
-
-
-def _broadcast_to(x, shape):
-    """``x`` broadcast (NumPy rules, already checked) to ``shape``."""
-    s = _shape(x)
-    if s == tuple(shape):
-        return x
-    k = len(shape) - len(s)
-    return lax.broadcast_in_dim(x, tuple(shape), tuple(range(k, len(shape))))
 
 
 def _ravel(x):
@@ -229,8 +221,8 @@ def _matmul_values(fname, x, y, x1, x2):
                 f"{_fmt(sb[:-2])} of x2 (dtype {_dtype_name(x2)}, shape {_fmt(sb)}) do not "
                 "broadcast (the last two dimensions are the matrices)") from None
         nb = len(batch)
-        x = _broadcast_to(x, batch + sa[-2:])
-        y = _broadcast_to(y, batch + sb[-2:])
+        x = broadcast_to(x, batch + sa[-2:])
+        y = broadcast_to(y, batch + sb[-2:])
         res = _dot(x, y, (nb + 1,), (nb,), tuple(range(nb)), tuple(range(nb)))
     return res
 
@@ -382,8 +374,8 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     x, y = _to_last(x, ia), _to_last(y, ib)
     batch = broadcast_shapes("vecdot", _shape(x)[:-1], _shape(y)[:-1])
     nb = len(batch)
-    x = _broadcast_to(x, batch + (sa[ia],))
-    y = _broadcast_to(y, batch + (sb[ib],))
+    x = broadcast_to(x, batch + (sa[ia],))
+    y = broadcast_to(y, batch + (sb[ib],))
     if dt in kit.COMPLEX:
         x = lax.conj(x)
     res = _dot(x, y, (nb,), (nb,), tuple(range(nb)), tuple(range(nb)))

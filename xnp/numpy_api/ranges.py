@@ -15,10 +15,10 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import elementwise as ew
-from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported, default_float,
-                                 normalize_axis, raise_host_dtype, result_dtype)
-from xnp.numpy_api.creation import (_NO_LIKE, _PY_SCALARS, _broadcast_to, _check_device,
-                                     _dtype_arg, _narrow_defaults)
+from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to, check_unsupported,
+                                 default_float, normalize_axis, raise_host_dtype, result_dtype)
+from xnp.numpy_api.creation import (_NO_LIKE, _PY_SCALARS, _check_device, _dtype_arg,
+                                     _narrow_defaults)
 from xnp.tracing import core, errors
 from xnp.tracing.sizes import check_array_size
 
@@ -202,8 +202,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     bshape = broadcast_shapes("linspace", av_a.shape, av_b.shape)
     check_array_size("linspace", (num,) + bshape, _dtype_arg(dtype) or dt, argname="num")
     ndim = len(bshape)
-    a = _broadcast_to(a, bshape)
-    b = _broadcast_to(b, bshape)
+    a = broadcast_to(a, bshape)
+    b = broadcast_to(b, bshape)
     delta = ew.subtract(b, a)
     rows = num - 1 if (endpoint and num > 1) else num
 

@@ -16,7 +16,7 @@ a replay would not repeat or that could depend on more than the arrays' metadata
   records, see ``set_access_hook`` in ``xnp/_native/array_base.c``; ``_v``, the unwatched
   read, is for the metadata accessors and for evaluating a primitive);
 * passed a primitive an array made outside the recorded primitives, or anything but an
-  array or a scalar; or bound a primitive with its own ``impl`` (control flow, calls,
+  array, a scalar or a NumPy array of at most :data:`MAX_CONSTANT_BYTES`; or bound a primitive with its own ``impl`` (control flow, calls,
   callbacks, state);
 * ran a primitive under other NumPy floating-point error settings or warning filters than
   the call's (``numpy.errstate``/``warnings.catch_warnings`` inside the call);
@@ -86,8 +86,9 @@ def note_effect(why: str) -> None:
 
 
 class _Scalar:
-    """A scalar operand of a recorded primitive, converted afresh on each replay (so no
-    replay shares a mutable 0-d array with another)."""
+    """An operand of a recorded primitive that is not an array: a Python or NumPy scalar,
+    or a small NumPy array (a program converts it once and passes each replay a copy, so
+    no replay shares a mutable array with another)."""
 
     __slots__ = ("value", "python")
 
@@ -141,7 +142,7 @@ class Recording:
                     self.keep.append(o)
                     self.natives.append(o._v)
                     self.weaks.append(o._weak)
-                self.eqns.append((prim, params, ops, prim.multiple_results))
+                self.eqns.append((prim, params, ops, prim.multiple_results, len(outs)))
         return out
 
     def lifted(self, arr) -> None:
@@ -162,7 +163,7 @@ class Recording:
         self.keep.append(arr)
         self.natives.append(native)
         self.weaks.append(arr._weak)
-        self.eqns.append((None, private, (), False))
+        self.eqns.append((None, private, (), False, 1))
 
     def _operands(self, prim, args) -> list:
         if prim.impl is not None:
@@ -181,6 +182,8 @@ class Recording:
                 ops.append(slot)
             elif t in _PY_SCALARS or isinstance(a, np.generic):
                 ops.append(_Scalar(a))
+            elif t is np.ndarray and a.nbytes <= MAX_CONSTANT_BYTES:  # (a constant of
+                ops.append(_Scalar(np.array(a, copy=True)))  # the code: as it is now)
             else:
                 self.fail(f"passed {prim.name} a {t.__name__}")
         return ops
@@ -217,71 +220,61 @@ class Recording:
 
 
 class Program:
-    """A recorded call, replayed on new inputs by the eager backend's implementations."""
+    """A recorded call, replayed on new inputs by the eager backend's implementations.
 
-    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "from_scalar", "asarray", "simple")
+    ``eqns`` are ``(impl, params or None, operand slots, multiple results)``, run in order
+    on an environment that starts with the input arrays' values and gains each result
+    (wrapped as the backend's native array): a constant the call made is an equation of no
+    operand giving a copy of its value as it was made, and a scalar operand one giving a
+    copy of its conversion, so no replay shares a mutable array with another. ``single``
+    is ``(slot, weak type, eqns, native type, wrap)`` when the call's result is one new
+    array (what the C hit path of xnp/_native/replay.c runs itself), else None.
+    """
+
+    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "single")
 
     def __init__(self, rec: Recording, spec, n_in: int):
         backend = rec.backend
         self.native, self.wrap = backend.native_type, backend.wrap_native
-        self.from_scalar, self.asarray = backend.from_scalar, backend.asarray
         eqns = []
-        for prim, params, ops, multiple in rec.eqns:
-            if prim is None:  # a constant: a copy of its value as it was made
-                eqns.append((functools.partial(np.array, params, copy=True, order="K"), None,
-                             (), False, 0))
+        slot_of = list(range(n_in))  # recorded slot -> slot in the replay's environment
+        weaks = list(rec.weaks[:n_in])
+        first = n_in  # the recorded slot of the next primitive's first result
+
+        def constant(make, weak=False):
+            eqns.append((make, None, (), False))
+            weaks.append(weak)
+            return len(weaks) - 1
+
+        for prim, params, ops, multiple, n_out in rec.eqns:
+            if prim is None:  # a constant the call made
+                slot_of.append(constant(_copy(params), rec.weaks[first]))
+                first += 1
                 continue
-            # how run() gathers the operands: 1 or 2 value slots inline (3, 4: with params)
-            arity = len(ops) if len(ops) in (1, 2) and all(type(o) is int for o in ops) else 0
-            if arity and params:
-                arity += 2
-            eqns.append((backend.impls.get(prim), params, tuple(ops), multiple, arity))
+            ops = tuple(slot_of[o] if type(o) is int else constant(_scalar(backend, o))
+                        for o in ops)
+            eqns.append((backend.impls.get(prim), params or None, ops, multiple))
+            for i in range(n_out):
+                slot_of.append(len(weaks))
+                weaks.append(rec.weaks[first + i])
+            first += n_out
         self.eqns = tuple(eqns)
-        self.weaks = rec.weaks
-        self.spec = spec
-        # one primitive on one or two inputs making the one new result: what the C hit
-        # path (xnp/_native/replay.c) runs itself, ``(impl, params or None, input slot,
-        # input slot or -1, weak type, native type, wrap)``; None: it calls run()
-        self.simple = None
-        if len(eqns) == 1 and spec == ("array", n_in) and eqns[0][4] and not eqns[0][3]:
-            impl, params, ops, _, _ = eqns[0]
-            self.simple = (impl, params or None, ops[0], ops[1] if len(ops) == 2 else -1,
-                           self.weaks[n_in], self.native, self.wrap)
+        self.weaks = tuple(weaks)
+        self.spec = _remap(spec, slot_of)
+        self.single = None
+        if self.spec[0] == "array" and self.spec[1] >= n_in:
+            self.single = (self.spec[1], self.weaks[self.spec[1]], self.eqns, self.native,
+                           self.wrap)
 
     def run(self, leaves):
         """The call's result for the input arrays ``leaves`` (in the recording's order)."""
-        native, wrap = self.native, self.wrap
         # (a jit output not read yet is read, as evaluating a primitive on it reads it)
-        if len(leaves) == 1:
-            a = leaves[0]
-            env = [a._v if a._v is not None else a._value]
-        else:
-            env = [v if (v := a._v) is not None else a._value for a in leaves]
-        for impl, params, ops, multiple, arity in self.eqns:
-            if arity == 1:
-                out = impl(env[ops[0]])
-            elif arity == 3:
-                out = impl(env[ops[0]], **params)
-            elif arity == 2:
-                out = impl(env[ops[0]], env[ops[1]])
-            elif arity == 4:
-                out = impl(env[ops[0]], env[ops[1]], **params)
-            elif params:
-                out = impl(*[env[o] if type(o) is int else self._scalar(o) for o in ops],
-                           **params)
-            else:
-                out = impl(*[env[o] if type(o) is int else self._scalar(o) for o in ops])
-            if multiple:
-                env.extend([o if type(o) is native else wrap(o) for o in out])
-            else:
-                env.append(out if type(out) is native else wrap(out))
-        spec = self.spec
-        if spec[0] == "array" and spec[1] >= len(leaves):  # one new array: the common result
-            return Array(env[spec[1]], self.weaks[spec[1]])
-        return self._build(spec, env, leaves, {})
-
-    def _scalar(self, op: _Scalar):
-        return self.from_scalar(op.value) if op.python else self.asarray(op.value)
+        env = [v if (v := a._v) is not None else a._value for a in leaves]
+        run_eqns(self.eqns, env, self.native, self.wrap)
+        single = self.single
+        if single is not None:
+            return Array(env[single[0]], single[1])
+        return self._build(self.spec, env, leaves, {})
 
     def _build(self, spec, env, leaves, made):
         kind = spec[0]
@@ -299,6 +292,50 @@ class Program:
         if kind is list:
             return parts
         return tuple(parts) if kind is tuple else kind._make(parts)  # a named tuple
+
+
+def _copy(value: np.ndarray):
+    """A function of no argument giving a copy of ``value``, in its memory order."""
+    if value.flags.c_contiguous:
+        return value.copy
+    return functools.partial(np.array, value, copy=True, order="K")
+
+
+def _scalar(backend, op: _Scalar):
+    """A function of no argument giving ``op`` converted as the eager backend converts an
+    operand that is not an array: a copy of the conversion made once, for NumPy's arrays."""
+    value = backend.from_scalar(op.value) if op.python else backend.asarray(op.value)
+    if type(value) is np.ndarray:
+        return _copy(value)
+    if op.python:
+        return functools.partial(backend.from_scalar, op.value)
+    return functools.partial(backend.asarray, op.value)
+
+
+def _remap(spec, slot_of):
+    kind = spec[0]
+    if kind == "array":
+        return ("array", slot_of[spec[1]])
+    if kind == "const":
+        return spec
+    return (kind, [_remap(s, slot_of) for s in spec[1]])
+
+
+def _py_run_eqns(eqns, env, native, wrap) -> None:
+    """Run ``eqns`` (:attr:`Program.eqns`) on ``env``, appending each result."""
+    for impl, params, ops, multiple in eqns:
+        args = [env[o] for o in ops]
+        out = impl(*args, **params) if params else impl(*args)
+        if multiple:
+            env.extend([o if type(o) is native else wrap(o) for o in out])
+        else:
+            env.append(out if type(out) is native else wrap(out))
+
+
+try:  # the same loop in C (xnp/_native/replay.c)
+    from xnp._native._replay import run_eqns
+except ImportError:  # pragma: no cover  (built without the extension)
+    run_eqns = _py_run_eqns
 
 
 def _watch(delta: int) -> None:

@@ -34,6 +34,9 @@ shifts by at least the bit width give 0 (or -1 for negative arithmetic shifts),
 
 from __future__ import annotations
 
+import contextlib
+import functools
+
 import numpy as np
 
 from xnp import lax
@@ -131,38 +134,35 @@ def _int_floor_divmod(a, b, dt, want_div, want_mod):
     return q, r
 
 
-
-
 def _float_floor_divmod(a, b, dt, want_div, want_mod):
-    """NumPy's ``npy_divmod`` for floats, step by step (see numpy/npy_math), except that
-    a quotient with an infinite operand is the Array API's ``floor(a / b)``."""
+    """NumPy's ``npy_divmod`` for floats, step by step (see numpy/npy_math): ``x // 0.0``
+    is ``x / 0.0`` and ``x % 0.0`` is ``fmod``'s NaN; an infinite dividend gives NaN
+    (``inf // 2.0``); a finite ``x`` over an infinite divisor of the other sign gives
+    ``-1.0`` and the divisor (``divmod(1.0, -inf)`` is ``(-1.0, -inf)``). Floats narrower
+    than float32 compute in float32, rounded once, as NumPy's half loop (and ml_dtypes')."""
+    if dt.itemsize < 4:
+        f32 = np.dtype(np.float32)
+        q, r = _float_floor_divmod(lax.convert_element_type(a, f32),
+                                   lax.convert_element_type(b, f32), f32, want_div, want_mod)
+        weak = a.weak_type and b.weak_type
+        return tuple(None if v is None else lax.convert_element_type(v, dt, weak_type=weak)
+                     for v in (q, r))
     zero = _scalar(0, dt)
-    b_zero = lax.eq(b, zero)
-    # where b == 0 the steps divide by 1 instead: the results there come from a / b and
-    # fmod(a, b) alone, so eagerly NumPy reports the floating-point errors NumPy's loop
-    # reports (1.0 // 0.0: divide by zero only; 1.0 % 0.0: invalid only)
-    b_safe = lax.select(b_zero, _scalar(1, dt), b)
-    mod = lax.rem(a, b_safe)  # fmod
-    div = lax.div(lax.sub(a, mod), b_safe)
+    mod = lax.rem(a, b)  # fmod: NaN where b == 0
     adjust = lax.and_(lax.ne(mod, zero), lax.ne(lax.lt(b, zero), lax.lt(mod, zero)))
     q = r = None
     if want_mod:
         r = lax.select(adjust, lax.add(mod, b), mod)
         r = lax.select(lax.eq(r, zero), _copysign(r, b), r)  # a zero remainder takes b's sign
-        r = lax.select(b_zero, lax.rem(a, b), r)  # b == 0: fmod's NaN
     if want_div:
+        div = lax.div(lax.sub(a, mod), b)
         div = lax.select(adjust, lax.sub(div, _scalar(1, dt)), div)
         fl = lax.floor(div)
         fl = lax.select(lax.gt(lax.sub(div, fl), _scalar(0.5, dt)), lax.add(fl, _scalar(1, dt)),
                         fl)
         true_q = lax.div(a, b)
         fl = lax.select(lax.eq(div, zero), _copysign(div, true_q), fl)  # signed zero of a / b
-        q = lax.select(b_zero, true_q, fl)  # b == 0: a / b (inf or NaN)
-        # an infinite operand: a / b is +-inf, +-0 or NaN, its own floor (the standard's
-        # special cases; NumPy gives NaN for inf // 2 and -1.0 for 1 // -inf)
-        inf = _scalar(np.inf, dt)
-        any_inf = lax.or_(lax.eq(lax.abs(a), inf), lax.eq(lax.abs(b), inf))
-        q = lax.select(any_inf, true_q, q)
+        q = lax.select(lax.eq(b, zero), true_q, fl)  # b == 0: a / b (inf or NaN)
     return q, r
 
 
@@ -170,31 +170,31 @@ def _floor_divmod(fname, x1, x2, dtype, casting, want_div, want_mod):
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
     _reject(fname, a, "c", "complex numbers have no floor division", inputs=(x1, x2))
     a, b, dt = _bool_to_int8(fname, a, b, dt)
-    if dt.kind in "iu":
-        _int_zero_division(fname, b, dt)
-        if want_div:
-            _int_division_overflow(fname, a, b, dt)
-        return _int_floor_divmod(a, b, dt, want_div, want_mod)
-    return _float_floor_divmod(a, b, dt, want_div, want_mod)
+    steps = _int_floor_divmod if dt.kind in "iu" else _float_floor_divmod
+    with _numpy_errors(fname, a, b):
+        return steps(a, b, dt, want_div, want_mod)
 
 
-def _int_division_overflow(fname, a, b, dt) -> None:
-    """NumPy's floating-point error (``over``) for an eager signed ``iinfo.min // -1``, whose
-    quotient wraps; raised by NumPy's own ufunc on one element, as for a zero divisor."""
-    if dt.kind == "i" and isinstance(a, core.Array) and isinstance(b, core.Array):
-        lo = np.iinfo(dt).min
-        av, bv = np.asarray(a._value), np.asarray(b._value)
-        if bool(np.any((av == lo) & (bv == -1))):
-            getattr(np, fname)(np.full(1, lo, dt), np.full(1, -1, dt))
+@contextlib.contextmanager
+def _numpy_errors(fname, *operands):
+    """NumPy's floating-point errors for an eager call of its ufunc ``fname`` on
+    ``operands`` (a ``RuntimeWarning`` each by default; whatever ``seterr``/``errstate``
+    say), then the body, the lax steps that compute the result, with floating-point errors
+    ignored: theirs differ from NumPy's loop's (``fmod`` by zero in ``1.0 // 0.0``) or are
+    NumPy's under another name (``divide`` for ``floor_divide``).
 
-
-def _int_zero_division(fname, b, dt) -> None:
-    """NumPy's floating-point error for an eager integer division by zero (a
-    ``RuntimeWarning`` by default; whatever ``seterr``/``errstate`` say for ``divide``):
-    raised by NumPy's own ufunc on one element, so its text and handling are NumPy's.
-    Compiled code (``jit``) never reports floating-point errors."""
-    if isinstance(b, core.Array) and not bool(np.all(np.asarray(b._value))):
-        getattr(np, fname)(np.ones(1, dt), np.zeros(1, dt))
+    NumPy's own ufunc runs on the operands' values, its result discarded, so which errors
+    arise (``1.0 // 0.0`` divides by zero, ``inf // 2.0`` is invalid, ``1e308 // 1e-308``
+    overflows; integer ``x // 0`` divides by zero and ``iinfo.min // -1`` overflows),
+    their text (``... encountered in floor_divide``) and their handling are NumPy's.
+    Reading the values keeps the call out of the eager dispatch cache. Compiled code
+    (``jit``, any traced operand) reports no floating-point errors: the body just runs."""
+    if not all(isinstance(x, core.Array) for x in operands):
+        yield
+        return
+    getattr(np, fname)(*(np.asarray(x._value) for x in operands))
+    with np.errstate(all="ignore"):
+        yield
 
 
 def floor_divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
@@ -202,11 +202,11 @@ def floor_divide(x1, x2, /, out=None, *, where=True, casting="same_kind", order=
     """Floor division ``x1 // x2`` (Python's rule: rounds towards -inf).
 
     Integers: ``x // 0`` is 0 and ``iinfo.min // -1`` wraps (NumPy's answers, also under
-    jit). Floats: NumPy's ``divmod`` algorithm (``x // 0.0`` is ``x / 0.0``), except with
-    an infinite operand, where the result is the Array API standard's ``floor(x1 / x2)``:
-    ``inf // 2`` is ``inf`` (NumPy: NaN) and ``1.0 // -inf`` is ``-0.0`` (NumPy and
-    Python: ``-1.0``); ``divmod``'s quotient and ``//`` agree. Bool inputs give int8;
-    complex raises ``TypeError``.
+    jit). Floats: NumPy's ``divmod`` algorithm, also under jit: ``x // 0.0`` is ``x /
+    0.0``, ``inf // 2.0`` is NaN and ``1.0 // -inf`` is ``-1.0`` (as Python's; the Array
+    API standard allows these besides its ``floor(x1 / x2)``, ``inf`` and ``-0.0``).
+    Eagerly, NumPy's floating-point errors (``divide by zero encountered in
+    floor_divide``). Bool inputs give int8; complex raises ``TypeError``.
     """
     _extras("floor_divide", casting, order, subok, signature, dtype, (x1, x2))
     q, _ = _floor_divmod("floor_divide", x1, x2, dtype, casting, True, False)
@@ -232,9 +232,11 @@ def fmod(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
     a, b, dt = _binary("fmod", x1, x2, dtype, casting)
     _reject("fmod", a, "c", "complex numbers have no remainder", inputs=(x1, x2))
     a, b, dt = _bool_to_int8("fmod", a, b, dt)
-    if dt.kind in "iu":
-        _int_zero_division("fmod", b, dt)
-    return _finish("fmod", lax.rem(a, b), out, where, casting)
+    if dt.kind not in "iu":  # lax.rem is fmod: eagerly NumPy's own, errors included
+        return _finish("fmod", lax.rem(a, b), out, where, casting)
+    with _numpy_errors("fmod", a, b):
+        res = lax.rem(a, b)
+    return _finish("fmod", res, out, where, casting)
 
 
 def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None), where=True,  # noqa: A001
@@ -427,17 +429,39 @@ def square(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=
 def reciprocal(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
                subok=True, signature=None):
     """``1 / x`` in ``x``'s dtype. Integers truncate (``1 // x`` towards zero: 0 unless
-    ``|x| == 1``); integer ``1 / 0`` gives 0 (NumPy's value there is platform-defined).
+    ``|x| == 1``), and integer ``1 / 0`` is NumPy's value, also under jit
+    (:func:`_int_reciprocal`; eagerly with NumPy's errors, divide by zero and invalid).
     Bool input gives int8. Complex ``x`` follows NumPy's loop (Smith's division without
     special cases), so ``0j``, ``inf + infj`` and any NaN part give ``nan + nanj``."""
     _extras("reciprocal", casting, order, subok, signature, dtype, (x,))
     x = _unary("reciprocal", x, dtype, casting)
     dt = _dtype_of(x)
-    if dt.kind == "b":
-        x = _as_dtype("reciprocal", x, _INT8)
     if dt.kind == "c":
         return _finish("reciprocal", _complex_reciprocal(x), out, where, casting)
-    return _finish("reciprocal", lax.div(_scalar(1, _dtype_of(x)), x), out, where, casting)
+    if dt.kind not in "biu":
+        return _finish("reciprocal", lax.div(_scalar(1, dt), x), out, where, casting)
+    if dt.kind == "b":
+        x = _as_dtype("reciprocal", x, _INT8)
+    with _numpy_errors("reciprocal", x):
+        res = _int_reciprocal(x)
+    return _finish("reciprocal", res, out, where, casting)
+
+
+def _int_reciprocal(x):
+    """Integer ``1 / x`` as NumPy's loop: truncated, and at ``x == 0`` the loop's ``1.0 /
+    0`` (inf) converted to the integer dtype by the C cast, a value the platform defines
+    (on x86-64: ``iinfo.min`` for 32- and 64-bit signed integers, 0 for the others), so it
+    is read from NumPy's own loop once per dtype (:func:`_int_reciprocal_of_zero`)."""
+    dt = _dtype_of(x)
+    at_zero = _scalar(_int_reciprocal_of_zero(dt), dt)
+    return lax.select(lax.eq(x, _scalar(0, dt)), at_zero, lax.div(_scalar(1, dt), x))
+
+
+@functools.cache
+def _int_reciprocal_of_zero(dt: np.dtype):
+    """NumPy's ``reciprocal(0)`` for the integer dtype ``dt`` on this platform."""
+    with np.errstate(all="ignore"):
+        return np.reciprocal(np.zeros(1, dt))[0]
 
 
 def _complex_reciprocal(x):

@@ -3,7 +3,8 @@
 One module per family, imported in layers (each family's rules use only the families
 below it, imported at module level): shape_ops (with reduce_sum), elementwise, then
 trigonometric, products (dot_general, dot), padding (pad, concatenate), reductions,
-gather_scatter, slicing, and the rest. ``xnp.lax.linalg`` holds the decompositions under
+gather_scatter, slicing, and the rest (``composite``: an operation defined by its
+decomposition, computed eagerly by a backend kernel). ``xnp.lax.linalg`` holds the decompositions under
 JAX's ``lax.linalg`` names.
 """
 
@@ -23,11 +24,13 @@ from xnp.lax import linalg  # JAX's lax.linalg: the decompositions by their JAX 
 from xnp.lax import sharding
 from xnp.lax import parallel, shmap
 from xnp.lax import callback
+from xnp.lax import composite as _composite_family
 from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
 _FAMILIES = (ad_util, elementwise, trigonometric, shape_ops, padding, slicing, gather_scatter,
              reductions, products, state, control_flow, windowed, cumulative, sorting, special, bits,
-             _fft_family, prng, convolution, decompositions, sharding, parallel, shmap, callback)
+             _fft_family, prng, convolution, decompositions, sharding, parallel, shmap, callback,
+             _composite_family)
 
 __all__ = []
 for _m in _FAMILIES:

@@ -140,7 +140,22 @@ def greater_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order
 
 def _logical(fname, lax_op, x1, x2, dtype):
     a, b, _ = _compare_operands(fname, x1, x2, dtype)
-    return lax_op(_truth(a), _truth(b))
+    return lax.composite(fname, _LOGICAL[lax_op], a, b, out_dtype=_BOOL)
+
+
+def _truth_op(lax_op):
+    def decomposition(a, b):
+        return lax_op(_truth(a), _truth(b))
+
+    return decomposition
+
+
+def _logical_not(x):
+    return lax.not_(_truth(x))
+
+
+# the decomposition of each logical operation: made once, so each is one function
+_LOGICAL = {op: _truth_op(op) for op in (lax.and_, lax.or_, lax.xor)}
 
 
 def logical_and(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
@@ -174,7 +189,8 @@ def logical_not(x, /, out=None, *, where=True, casting="same_kind", order="K", d
     if dtype is not None and canonical_dtype(dtype) != _BOOL:
         raise TypeError(f"xnp.logical_not: no loop for dtype={dtype!r}")
     x = asarray_for("logical_not", x, "x")
-    return _finish("logical_not", lax.not_(_truth(x)), out, where, casting)
+    res = lax.composite("logical_not", _logical_not, x, out_dtype=_BOOL)
+    return _finish("logical_not", res, out, where, casting)
 
 
 def _integer_operands(fname, x1, x2, dtype, casting):
@@ -304,7 +320,7 @@ def isinf(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
     elif kind in "biu":
         res = lax.ne(x, x)
     else:
-        res = _is_inf(x)
+        res = lax.composite("isinf", _is_inf, x, out_dtype=_BOOL)
     return _finish("isinf", res, out, where, casting)
 
 
@@ -339,7 +355,7 @@ def signbit(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
     elif kind == "i":
         res = lax.lt(x, _zero_like_dtype(x))
     else:
-        res = _signbit_float(x)
+        res = lax.composite("signbit", _signbit_float, x, out_dtype=_BOOL)
     return _finish("signbit", res, out, where, casting)
 
 
@@ -349,7 +365,8 @@ def copysign(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
     _extras("copysign", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _binary_inexact("copysign", x1, x2, dtype, casting)
     _reject("copysign", a, "c", "real inputs only", inputs=(x1, x2))
-    return _finish("copysign", _copysign(a, b), out, where, casting)
+    return _finish("copysign", lax.composite("copysign", _copysign, a, b), out, where,
+                   casting)
 
 
 def nextafter(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,

@@ -143,13 +143,18 @@ def heaviside(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     a, b, dt = _binary_inexact("heaviside", x1, x2, dtype, casting)
     if dt in kit.COMPLEX:
         raise TypeError("xnp.heaviside: not supported for complex input")
+    return _finish("heaviside", lax.composite("heaviside", _heaviside, a, b), out, where,
+                   casting)
+
+
+def _heaviside(a, b):
+    dt = _dtype(a)
     zero, one = _const(0, dt), _const(1, dt)
     a, b = _util.broadcast_all("heaviside", a, b)
     shape = _shape(a)
     zeros, ones = (lax.broadcast_in_dim(c, shape, ()) for c in (zero, one))
     res = lax.select_n(lax.lt(a, zero), lax.select_n(lax.gt(a, zero), b, ones), zeros)
-    res = lax.select_n(lax.ne(a, a), res, a)  # NaN stays NaN
-    return _finish("heaviside", res, out, where, casting)
+    return lax.select_n(lax.ne(a, a), res, a)  # NaN stays NaN
 
 
 # sin(y)/y = sum_k (-1)^k y^2k / (2k+1)!, k = 0..8: below |y| = 1/2 the truncation is
@@ -221,6 +226,12 @@ def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="
         raise TypeError(f"xnp.frexp: no loop for dtype={np.dtype(dtype)}: the mantissa is a "
                         "float and the exponent an int32 array")
     v = _float_operand("frexp", x)
+    m, e = lax.composite_multi("frexp", _frexp, v, out_dtypes=(_dtype(v), np.int32))
+    return (_finish("frexp", m, outs[0], where, casting),
+            _finish("frexp", e, outs[1], where, casting))
+
+
+def _frexp(v):
     dt = _dtype(v)
     info = np.finfo(dt)
     ut, i32 = _uint(dt), np.dtype(np.int32)
@@ -247,8 +258,7 @@ def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="
     special = lax.or_(lax.eq(v, _const(0, dt)), lax.not_(lax.is_finite(v)))
     m = lax.select_n(special, m, v)
     e = lax.select_n(special, e, lax.mul(e, _const(0, i32)))
-    return (_finish("frexp", m, outs[0], where, casting),
-            _finish("frexp", e, outs[1], where, casting))
+    return m, e
 
 
 def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
@@ -273,13 +283,18 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     bias = -int(np.finfo(dt).minexp) + 1
     lim = 3 * (bias - 1)
     n = lax.convert_element_type(_ew.clip(k, -lim, lim), i32)
+    return _finish("ldexp", lax.composite("ldexp", _ldexp, a, n), out, where, casting)
+
+
+def _ldexp(a, n):
+    """``a * 2**n`` for an int32 ``n`` in the clipped range, as three exact products."""
+    dt, i32 = _dtype(a), np.dtype(np.int32)
     a, n = _util.broadcast_all("ldexp", a, n)
     three, two = _const(3, i32), _const(2, i32)
     k1 = lax.div(n, three)
     k2 = lax.div(lax.sub(n, k1), two)
     k3 = lax.sub(lax.sub(n, k1), k2)
-    res = lax.mul(lax.mul(lax.mul(a, _pow2(k1, dt)), _pow2(k2, dt)), _pow2(k3, dt))
-    return _finish("ldexp", res, out, where, casting)
+    return lax.mul(lax.mul(lax.mul(a, _pow2(k1, dt)), _pow2(k2, dt)), _pow2(k3, dt))
 
 
 def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="same_kind",
@@ -291,10 +306,14 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="s
     _extras("modf", casting, order, subok, signature, dtype, (x,))
     outs = _uf.two_outs("modf", out1, out2, out)
     v = _float_operand("modf", x, dtype, casting)
-    whole = _ew.trunc(v)
-    frac = _lg.copysign(_ew.where(_lg.isinf(v), 0.0, _ew.subtract(v, whole)), v)
+    frac, whole = lax.composite_multi("modf", _modf, v, out_dtypes=(_dtype(v), _dtype(v)))
     return (_finish("modf", frac, outs[0], where, casting),
             _finish("modf", whole, outs[1], where, casting))
+
+
+def _modf(v):
+    whole = _ew.trunc(v)
+    return _lg.copysign(_ew.where(_lg.isinf(v), 0.0, _ew.subtract(v, whole)), v), whole
 
 
 def _int_pair(fname, x1, x2, dtype, casting):
@@ -314,7 +333,7 @@ def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     ``lax.while_loop`` (not differentiable; batches under vmap)."""
     _extras("gcd", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _int_pair("gcd", x1, x2, dtype, casting)
-    return _finish("gcd", _gcd(a, b, dt), out, where, casting)
+    return _finish("gcd", lax.composite("gcd", _gcd, a, b), out, where, casting)
 
 
 def _unsigned_abs(x, dt):
@@ -325,9 +344,10 @@ def _unsigned_abs(x, dt):
     return lax.convert_element_type(lax.abs(x), np.dtype(f"uint{8 * dt.itemsize}"))
 
 
-def _gcd(a, b, dt):
-    """Euclid's algorithm on ``|a|``, ``|b|`` in the unsigned type of ``dt``'s width (as
-    NumPy's ``npy_gcd``); the result wraps back into ``dt``."""
+def _gcd(a, b):
+    """Euclid's algorithm on ``|a|``, ``|b|`` in the unsigned type of their dtype's width
+    (as NumPy's ``npy_gcd``); the result wraps back into that dtype."""
+    dt = _dtype(a)
     u = np.dtype(f"uint{8 * dt.itemsize}")
     return lax.convert_element_type(_gcd_unsigned(_unsigned_abs(a, dt), _unsigned_abs(b, dt), u),
                                     dt)
@@ -354,6 +374,11 @@ def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     Integer inputs only; wraps around on overflow, as NumPy."""
     _extras("lcm", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _int_pair("lcm", x1, x2, dtype, casting)
+    return _finish("lcm", lax.composite("lcm", _lcm, a, b), out, where, casting)
+
+
+def _lcm(a, b):
+    dt = _dtype(a)
     u = np.dtype(f"uint{8 * dt.itemsize}")
     ua, ub = _unsigned_abs(a, dt), _unsigned_abs(b, dt)
     g = _gcd_unsigned(ua, ub, u)
@@ -361,8 +386,7 @@ def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtyp
     nz = lax.ne(g, zero)
     q = lax.div(ua, lax.select_n(nz, _const(1, u), g))
     # NumPy: |a| / g * |b| in the unsigned type, wrapping around on overflow, then cast back
-    res = lax.convert_element_type(lax.select_n(nz, zero, lax.mul(q, ub)), dt)
-    return _finish("lcm", res, out, where, casting)
+    return lax.convert_element_type(lax.select_n(nz, zero, lax.mul(q, ub)), dt)
 
 
 def spacing(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
@@ -374,13 +398,17 @@ def spacing(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
     NumPy's half-precision loop does."""
     _extras("spacing", casting, order, subok, signature, dtype, (x,))
     v = _float_operand("spacing", x, dtype, casting)
+    return _finish("spacing", lax.composite("spacing", _spacing_of, v), out, where, casting)
+
+
+def _spacing_of(v):
     if _dtype(v) == np.float16:  # NumPy's half-precision spacing always steps towards +inf
         step = _ew.subtract(_lg.nextafter(v, np.inf), v)
         step = _ew.where(_lg.isinf(v), np.nan, step)  # -inf too: NaN, as NumPy
     else:
         away = _ew.where(_lg.less(v, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
         step = _ew.subtract(_lg.nextafter(v, away), v)
-    return _finish("spacing", step, out, where, casting)
+    return step
 
 
 # --------------------------------------------------------------------------- complex tests

@@ -159,7 +159,7 @@ def logaddexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     _extras("logaddexp", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _binary_inexact("logaddexp", x1, x2, dtype, casting)
     _reject("logaddexp", a, "c", "real inputs only", inputs=(x1, x2))
-    res = log_add_exp(a, b)
+    res = lax.composite("logaddexp", log_add_exp, a, b)
     return _finish("logaddexp", res, out, where, casting)
 
 
@@ -170,8 +170,16 @@ def logaddexp2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
     _extras("logaddexp2", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _binary_inexact("logaddexp2", x1, x2, dtype, casting)
     _reject("logaddexp2", a, "c", "real inputs only", inputs=(x1, x2))
-    res = log_add_exp(a, b, lambda t: _div_by_const(lax.log1p(lax.exp2(t)), _LN2))
+    res = lax.composite("logaddexp2", _log_add_exp2, a, b)
     return _finish("logaddexp2", res, out, where, casting)
+
+
+def _log1p_exp2(t):
+    return _div_by_const(lax.log1p(lax.exp2(t)), _LN2)
+
+
+def _log_add_exp2(a, b):
+    return log_add_exp(a, b, _log1p_exp2)
 
 
 @fastpath.unary("sqrt")
@@ -202,13 +210,8 @@ def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     _reject("hypot", a, "c", "real inputs only", inputs=(x1, x2))
     # the derivative rule is attached only where a transformation can see it
     traced = isinstance(a, core.Tracer) or isinstance(b, core.Tracer)
-    if (not traced and type(a) is core.Array and type(b) is core.Array
-            and core.is_eager(core.current_trace())
-            and getattr(core.eager_backend(), "computes_with_numpy", False)):
-        # eagerly NumPy's own loop (C hypot), whose rounding the formula below can miss
-        res = core.Array(np.hypot(a._value, b._value), a.weak_type and b.weak_type)
-    else:
-        res = (_hypot_differentiable if traced else _hypot)(a, b)
+    # eagerly the backend's kernel (NumPy's C hypot, whose rounding the formula can miss)
+    res = _hypot_differentiable(a, b) if traced else lax.composite("hypot", _hypot, a, b)
     return _finish("hypot", res, out, where, casting)
 
 

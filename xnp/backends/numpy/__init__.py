@@ -8,7 +8,7 @@ import numpy as np
 
 from xnp._default_dtypes import scalar_to_ndarray
 from xnp.backends.numpy import allocator as _allocator  # noqa: F401  (installs the handler)
-from xnp.backends.xp_impls import UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
+from xnp.backends.xp_impls import KERNEL_SIGNATURES, UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
 
 __all__ = ["NumpyBackend", "BACKEND"]
 
@@ -27,6 +27,8 @@ class NumpyBackend:
         self.impls = {p: functools.partial(fn, np) for p, fn in XP_IMPLS.items()}
         self.unsupported = dict(UNSUPPORTED)
         self.view_prims = frozenset(VIEW_PRIMITIVES)
+        #: composite name -> operand-dtype signatures its kernel serves (xnp.lax.composite)
+        self.kernels = dict(KERNEL_SIGNATURES)
 
     @staticmethod
     def wrap_native(x):

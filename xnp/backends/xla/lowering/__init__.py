@@ -16,6 +16,7 @@ from xnp.backends.xla.lowering import parallel  # noqa: F401
 from xnp.backends.xla.lowering import callback  # noqa: F401
 from xnp.backends.xla.lowering import complex_special  # noqa: F401  (wraps elementwise rules)
 from xnp.backends.xla.lowering import state  # noqa: F401
+from xnp.backends.xla.lowering import composite  # noqa: F401
 from xnp.backends.xla.lowering.module import lower_closed_jaxpr
 
 __all__ = ["LOWERINGS", "UNSUPPORTED", "lowering", "lower_closed_jaxpr"]

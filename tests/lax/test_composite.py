@@ -1,0 +1,200 @@
+"""Composite operations (``xnp.lax.composite``): eagerly the backend's kernel, under jit and
+every transformation the decomposition. Each kernel of the NumPy backend
+(``xnp/backends/xp_impls/composite.py``) must compute exactly what its decomposition
+computes -- values, NaN positions, signed zeros, dtype, weak type -- checked here on grids
+of special values for every dtype signature it serves; and the public functions agree with
+NumPy eagerly and under jit."""
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp import lax
+from xnp.backends.numpy import BACKEND
+from xnp.backends.xp_impls.composite import KERNELS
+from xnp.numpy_api import _replay
+
+# name -> (public function, operand builder for a dtype signature)
+_FLOAT_SPECIALS = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -2.5, 3.0, 1e-30, -7e20,
+                   np.inf, -np.inf, np.nan]
+
+
+def _float_grid(dt, n, subnormal=True):
+    info = np.finfo(dt)
+    vals = np.array(_FLOAT_SPECIALS + [info.tiny, -info.tiny, info.max, -info.max]
+                    + ([info.smallest_subnormal, -info.smallest_subnormal] if subnormal else []),
+                    dtype=np.float64)
+    with np.errstate(over="ignore"):
+        vals = vals.astype(dt)
+    if n == 1:
+        return (vals,)
+    a, b = zip(*itertools.product(vals, vals))
+    return np.array(a, dtype=dt), np.array(b, dtype=dt)
+
+
+def _int_grid(dt, n):
+    info = np.iinfo(dt)
+    vals = sorted({0, 1, 2, 3, 6, 12, 35, info.max, info.max - 1, info.min, info.min + 1}
+                  | ({-1, -6, -12} if info.min < 0 else set()))
+    vals = np.array(vals, dtype=dt)
+    if n == 1:
+        return (vals,)
+    a, b = zip(*itertools.product(vals, vals))
+    return np.array(a, dtype=dt), np.array(b, dtype=dt)
+
+
+def _grid(sig, subnormal=True):
+    dt = sig[0]
+    if dt.kind == "f":
+        ops = _float_grid(dt, len(sig), subnormal)
+    elif dt.kind in "iu":
+        ops = _int_grid(dt, len(sig))
+    elif dt.kind == "c":
+        re = _float_grid(np.dtype(np.float32 if dt.itemsize == 8 else np.float64), 1)[0]
+        z = (re[:, None] + 1j * re[None, :]).ravel().astype(dt)
+        ops = (z,) if len(sig) == 1 else (z, z[::-1].copy())
+    else:
+        ops = (np.array([False, True, True, False]),) * len(sig)
+        ops = ops if len(sig) == 1 else (ops[0], np.array([False, False, True, True]))
+    out = []
+    for d, o in zip(sig, ops):
+        if o.dtype != d:  # (ldexp's int32 exponents)
+            o = np.array([-1100, -60, -1, 0, 1, 7, 60, 1100] * (o.size // 8 + 1),
+                         dtype=d)[:o.size]
+        out.append(o)
+    return out
+
+
+_PUBLIC = {"frexp": xnp.frexp, "modf": xnp.modf}
+
+
+def _cases():
+    for name in sorted(KERNELS):
+        for sig in sorted(KERNELS[name][1], key=str):
+            yield pytest.param(name, sig, id=f"{name}-{'-'.join(d.name for d in sig)}")
+
+
+def _public(name):
+    return getattr(xnp, name)
+
+
+def _call(name, ops):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NumPy's own warnings (overflow, invalid)
+        with np.errstate(all="ignore"):
+            return _public(name)(*[xnp.asarray(o) for o in ops])
+
+
+def _as_list(out):
+    return list(out) if isinstance(out, tuple) else [out]
+
+
+# NumPy's loops of these transcendental functions round differently from their
+# decompositions (which compose exp/log1p or a scaled square root, and are what jit
+# computes) by up to two units in the last place (four in float16, which the
+# decomposition computes in float16): eagerly xnp gives NumPy's own value
+_ULPS = {"hypot": 2, "logaddexp": 4, "logaddexp2": 4}
+# which of equal zeros fmax/fmin return is not promised by NumPy (it depends on the
+# machine's SIMD code): under jit the sign of a zero result at a tie is not compared
+_TIE_ZERO_SIGN_FREE = {"fmax", "fmin"}
+
+
+def _same(got, want, ulps=0, zero_sign=True, flushed=False):
+    """Equal values (within ``ulps`` units in the last place), NaN positions, signs of
+    zeros (a NaN's sign bit is not compared; nor zeros' with ``zero_sign=False``) and
+    dtypes; ``flushed``: where ``want`` is subnormal, ``got`` may be a zero of its sign
+    (XLA's CPU code flushes subnormal results, README "Subnormal numbers")."""
+    for g, w in zip(_as_list(got), _as_list(want)):
+        g, w = np.array(g), np.asarray(w)
+        assert g.dtype == w.dtype, (g.dtype, w.dtype)
+        if flushed and w.dtype.kind == "f":
+            sub = (w != 0) & (np.abs(w) < np.finfo(w.dtype).tiny) & (g == 0)
+            g[sub] = w[sub]
+        if ulps:
+            np.testing.assert_array_max_ulp(g, w, maxulp=ulps)
+        else:
+            np.testing.assert_array_equal(g, w)
+        if g.dtype.kind == "f":
+            ok = ~np.isnan(w) & (zero_sign | (w != 0))
+            np.testing.assert_array_equal(np.signbit(g[ok]), np.signbit(w[ok]))
+
+
+@pytest.fixture
+def no_cache():
+    """Every call takes the full path (a replay would repeat the first call's kernel)."""
+    _replay.clear()
+    with xnp.config.override(eager_dispatch_cache=False):
+        yield
+    _replay.clear()
+
+
+@pytest.mark.parametrize("name, sig", list(_cases()))
+def test_kernel_computes_the_decomposition(name, sig, no_cache, monkeypatch):
+    ops = _grid(sig)
+    kernel = _call(name, ops)
+    monkeypatch.setattr(BACKEND, "kernels", {})  # every composite runs its decomposition
+    decomposed = _call(name, ops)
+    _same(kernel, decomposed, _ULPS.get(name, 0))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = getattr(np, name)(*ops)
+    _same(kernel, want)
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_under_jit_the_decomposition_runs(name, no_cache):
+    """A jitted call stages the decomposition (no composite in the jaxpr) and agrees with
+    the eager kernel (not on subnormal floats, which XLA's CPU code may flush to zero)."""
+    sig = sorted(KERNELS[name][1], key=str)[-1]
+    ops = _grid(sig, subnormal=False)
+    fn = _public(name)
+    jaxpr = str(xnp.make_jaxpr(fn)(*[xnp.asarray(o) for o in ops]))
+    assert "composite" not in jaxpr
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(xnp.jit(fn)(*[xnp.asarray(o) for o in ops]), _call(name, ops),
+              _ULPS.get(name, 0), name not in _TIE_ZERO_SIGN_FREE, flushed=True)
+
+
+def test_weak_type_of_python_scalar_operands(no_cache, monkeypatch):
+    """Kernel and decomposition give the same weak type (what a later operation promotes
+    with), for Python-scalar operands too."""
+    for fn in (lambda: xnp.logaddexp(1.0, 2.0), lambda: xnp.copysign(1.0, -2.0),
+               lambda: xnp.fmax(1.0, float("nan")), lambda: xnp.hypot(3.0, 4.0)):
+        with xnp.config.override(eager_dispatch_cache=False):
+            r1 = fn() * np.float32(1)
+            monkeypatch.setattr(BACKEND, "kernels", {})
+            r2 = fn() * np.float32(1)
+            monkeypatch.undo()
+        assert np.asarray(r1).dtype == np.asarray(r2).dtype
+
+
+def test_eager_calls_replay_one_primitive():
+    """Eagerly a composite is one recorded primitive: the dispatch cache replays it."""
+    _replay.clear()
+    x = xnp.asarray(np.linspace(-2, 2, 12).reshape(3, 4))
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(xnp.logaddexp(x, x)),
+                                      np.logaddexp(np.asarray(x), np.asarray(x)))
+    st = _replay.stats(xnp.logaddexp)
+    assert st["programs"] == 1 and not st["refused"], st
+
+
+def test_grad_and_vmap_use_the_decomposition():
+    x = np.array([0.5, -1.0, 2.0])
+    g = xnp.grad(lambda t: xnp.logaddexp(t, 1.0).sum())(xnp.asarray(x))
+    np.testing.assert_allclose(np.asarray(g), np.exp(x - np.logaddexp(x, 1.0)), rtol=1e-12)
+    v = xnp.vmap(lambda t: xnp.copysign(t, -1.0))(xnp.asarray(x))
+    np.testing.assert_array_equal(np.asarray(v), np.copysign(x, -1.0))
+
+
+def test_lax_composite_without_a_kernel_runs_the_decomposition():
+    def twice(a):
+        return lax.add(a, a)
+
+    x = xnp.asarray(np.arange(3.0))
+    np.testing.assert_array_equal(np.asarray(lax.composite("no_such_kernel", twice, x)),
+                                  np.arange(3.0) * 2)

@@ -237,6 +237,7 @@ class Program:
         backend = rec.backend
         self.native, self.wrap = backend.native_type, backend.wrap_native
         eqns = []
+        direct = getattr(backend, "direct", None)  # the backend's call for (prim, params)
         slot_of = list(range(n_in))  # recorded slot -> slot in the replay's environment
         weaks = list(rec.weaks[:n_in])
         first = n_in  # the recorded slot of the next primitive's first result
@@ -253,7 +254,11 @@ class Program:
                 continue
             ops = tuple(slot_of[o] if type(o) is int else constant(_scalar(backend, o))
                         for o in ops)
-            eqns.append((backend.impls.get(prim), params or None, ops, multiple))
+            kernel = direct(prim, params) if direct is not None else None
+            if kernel is not None:  # (a function of the operands alone, e.g. a composite's)
+                eqns.append((kernel, None, ops, multiple))
+            else:
+                eqns.append((backend.impls.get(prim), params or None, ops, multiple))
             for i in range(n_out):
                 slot_of.append(len(weaks))
                 weaks.append(rec.weaks[first + i])

@@ -8,7 +8,7 @@ import numpy as np
 
 from xnp._default_dtypes import scalar_to_ndarray
 from xnp.backends.numpy import allocator as _allocator  # noqa: F401  (installs the handler)
-from xnp.backends.xp_impls import KERNEL_SIGNATURES, UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS
+from xnp.backends.xp_impls import KERNELS, UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS, kernel_of
 
 __all__ = ["NumpyBackend", "BACKEND"]
 
@@ -28,7 +28,13 @@ class NumpyBackend:
         self.unsupported = dict(UNSUPPORTED)
         self.view_prims = frozenset(VIEW_PRIMITIVES)
         #: composite name -> operand-dtype signatures its kernel serves (xnp.lax.composite)
-        self.kernels = dict(KERNEL_SIGNATURES)
+        self.kernels = dict(KERNELS)
+
+    @staticmethod
+    def direct(prim, params):
+        """The function a recorded program calls for ``prim`` with ``params`` instead of
+        ``impls[prim](..., **params)``, or None (xnp/tracing/recording.py)."""
+        return kernel_of(np, prim, params)
 
     @staticmethod
     def wrap_native(x):

@@ -19,10 +19,10 @@ from xnp.backends.xp_impls import fft  # noqa: F401
 from xnp.backends.xp_impls import convolution  # noqa: F401
 from xnp.backends.xp_impls import decompositions  # noqa: F401
 from xnp.backends.xp_impls import parallel  # noqa: F401
-from xnp.backends.xp_impls.composite import SIGNATURES as KERNEL_SIGNATURES
+from xnp.backends.xp_impls.composite import KERNELS, kernel_of
 
 # the primitives declared ``view=True`` (xnp.lax._kit.primitive)
 VIEW_PRIMITIVES.update(p for p in vars(lax).values()
                        if isinstance(p, Primitive) and getattr(p, "view", False))
 
-__all__ = ["XP_IMPLS", "UNSUPPORTED", "VIEW_PRIMITIVES", "KERNEL_SIGNATURES"]
+__all__ = ["XP_IMPLS", "UNSUPPORTED", "VIEW_PRIMITIVES", "KERNELS", "kernel_of"]

@@ -132,7 +132,7 @@ def _dot(a, b):
 
 
 def _full(shape, fill, dtype):
-    return np.full(shape, np.array(fill, dtype=dtype))  # xnp's range-checked conversion
+    return np.full(shape, fill, dtype)  # its conversion is xnp's (creation._fill)
 
 
 # dtypes whose stable sort in NumPy is a radix sort, faster than any other of its sorts

@@ -640,7 +640,7 @@ _PY_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: _F64,
 def full(slow: Callable) -> Callable:
     """``full(shape, fill_value, dtype=None, order="C")`` served by
     ``FAST_CALLS["full"].fn(shape, fill, dtype)`` for a Python scalar fill (dtype default:
-    NumPy's for the scalar; the fill is converted with ``numpy.array(fill, dtype)``, and a
+    NumPy's for the scalar; the fill is converted as ``numpy.full`` converts it, and a
     conversion error goes to the full path)."""
 
     def fast(shape, fill_value, dtype=None, order="C", *, device=None, like=None):

@@ -61,7 +61,7 @@ ARRAY_RESULTS = frozenset("""
 #: public functions whose result is never 0-d (or never an array): they keep no wrapper
 #: frame (the hot ones among the functions NumPy's rule cannot concern)
 NEVER_ZERO_D = frozenset("""
-    sort argsort concatenate concat stack hstack vstack dstack column_stack arange linspace
+    sort argsort concatenate concat stack hstack vstack dstack column_stack arange
     logspace geomspace eye identity tri tril triu meshgrid split array_split hsplit vsplit
     dsplit nonzero argwhere flatnonzero unique unique_all unique_counts unique_inverse
     unique_values cumsum cumprod nancumsum nancumprod cumulative_sum cumulative_prod diff

@@ -9,6 +9,7 @@ import numbers
 import warnings
 
 import numpy as np
+from numpy.exceptions import DTypePromotionError
 
 from xnp import _default_dtypes
 from xnp._default_dtypes import default_complex, default_float, default_int
@@ -178,6 +179,27 @@ def result_dtype(*avals: ShapedArray) -> tuple[np.dtype, bool]:
     dt, weak = _result_dtype(avals)
     _RESULT_CACHE[key] = (dt, weak, config.snapshot())
     return dt, weak
+
+
+#: the inexact dtypes of NumPy's ufunc loops, in the order its type resolution tries them
+_LOOP_INEXACT = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.complex64,
+                                            np.complex128))
+
+
+def ufunc_result_dtype(*avals: ShapedArray) -> tuple[np.dtype, bool]:
+    """:func:`result_dtype` of a ufunc's operands: where NumPy has no common dtype (ml_dtypes'
+    bfloat16 and float8 with float16, with each other or with integers wider than 8 bits:
+    ``DTypePromotionError``), its ufuncs still find a loop, the first of their float16,
+    float32, float64, complex64 and complex128 loops that every operand casts to safely
+    (``bfloat16 + float16`` is float32, ``bfloat16 + int32`` float64)."""
+    try:
+        return result_dtype(*avals)
+    except DTypePromotionError:
+        strong = [a.dtype for a in avals if not a.weak_type]
+        for dt in _LOOP_INEXACT:
+            if all(np.can_cast(s, dt) for s in strong):
+                return dt, False
+        raise
 
 
 _COMPLEX_OF = {2: np.dtype(np.complex64), 4: np.dtype(np.complex64),
@@ -364,8 +386,10 @@ def clamp_traced_int(t, dtype: np.dtype, lower: bool = True, upper: bool = True)
     return t
 
 
-def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):
-    """Convert, promote (NEP 50) and rank-broadcast two ufunc operands.
+def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2"), ufunc: bool = True):
+    """Convert, promote (NEP 50) and rank-broadcast two ufunc operands (``ufunc``: to the
+    dtype of NumPy's loop where they have no common dtype, :func:`ufunc_result_dtype`;
+    otherwise that raises ``DTypePromotionError``, as NumPy's ``where`` does).
 
     Returns ``(a, b, dtype)``: lax-ready operands of one dtype and equal rank
     (or rank 0).
@@ -391,7 +415,7 @@ def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2")):
     # it a float beside a float array, and raises only where it must become an integer)
     av_a = core.aval_of(type(a)() if type(a) in _PY_SCALARS else a)
     av_b = core.aval_of(type(b)() if type(b) in _PY_SCALARS else b)
-    dt, weak = result_dtype(av_a, av_b)
+    dt, weak = (ufunc_result_dtype if ufunc else result_dtype)(av_a, av_b)
     if av_a.dtype != dt or type(a) in _PY_SCALARS:
         a = promote_to(fname, a, dt, weak)
     if av_b.dtype != dt or type(b) in _PY_SCALARS:
@@ -416,8 +440,10 @@ def to_inexact_dtype(dt: np.dtype) -> np.dtype:
     return np.dtype(np.float32) if dt.itemsize == 2 else default_float()
 
 
-def static_int(fname: str, value, argname: str) -> int:
+def static_int(fname: str, value, argname: str, *, python_bool: bool = False) -> int:
     """A concrete Python int from ``value`` (int, NumPy integer, concrete array).
+    ``python_bool``: a Python bool is 0 or 1, where NumPy takes the argument with
+    ``operator.index`` (``round(x, True)``); a NumPy bool is no integer there either.
 
     Raises
     ------
@@ -426,6 +452,8 @@ def static_int(fname: str, value, argname: str) -> int:
     TypeError
         ``value`` is not an integer.
     """
+    if python_bool and type(value) is bool:
+        return int(value)
     if isinstance(value, core.Tracer):
         v = value.to_concrete_value()
         if v is None:
@@ -465,6 +493,15 @@ def normalize_axes(fname: str, axis, ndim: int, argname: str = "axis") -> tuple[
     if len(set(axes)) != len(axes):
         raise ValueError(f"xnp.{fname}: repeated axis in `{argname}`={axis!r}")
     return tuple(sorted(axes))
+
+
+def check_reduction_axis(fname: str, axis, argname: str = "axis") -> None:
+    """``TypeError`` for a list ``axis``: NumPy's ufunc reductions and the functions built on
+    them (``sum``, ``max``, ``mean``, ``any``, ``ufunc.reduce``, ...) take None, an int or a
+    tuple of ints (other functions, ``expand_dims`` or ``median``, also take a list)."""
+    if isinstance(axis, list):
+        raise TypeError(f"xnp.{fname}: `{argname}` must be None, an int or a tuple of ints, "
+                        f"not a list ({axis!r}); pass {tuple(axis)!r}")
 
 
 def check_unsupported(fname: str, **kwargs) -> None:

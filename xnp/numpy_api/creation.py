@@ -156,16 +156,24 @@ def _convert(fname: str, obj, dtype, copy):
 
 def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False, argname: str = "shape"):
     """``shape`` filled with the host scalar ``value`` cast to ``dt``: a broadcast literal.
-    ``ValueError``/``MemoryError`` (naming ``argname``) for a shape too big to exist or hold."""
+    ``ValueError``/``MemoryError`` (naming ``argname``) for a shape too big to exist or hold.
+
+    The cast is NumPy's ``full``'s (``copyto`` with unsafe casting): NaN or inf to an
+    integer dtype and a float beyond the dtype's range give NumPy's value and its
+    ``RuntimeWarning`` (a floating-point error, as ``errstate`` says); a complex value
+    for a real NumPy dtype warns ``ComplexWarning`` and drops the imaginary part; a Python
+    int out of the dtype's range raises ``OverflowError``."""
     check_array_size(fname, shape, dt, argname=argname)
-    if isinstance(value, _PY_SCALARS):
-        try:
-            scalar = np.array(value, dtype=dt)  # range-checked, as NumPy does for Python ints
-        except OverflowError:
-            raise OverflowError(f"xnp.{fname}: `fill_value`: Python integer {value} out of "
-                                f"bounds for {dt}") from None
-    else:
-        scalar = np.asarray(value).astype(dt)  # NumPy scalars cast unsafely
+    if dt.kind in "iuf" and np.iscomplexobj(value):
+        _util.warn(np.exceptions.ComplexWarning(
+            "Casting complex values to real discards the imaginary part"), stacklevel=3)
+        value = value.real
+    scalar = np.empty((), dt)
+    try:
+        np.copyto(scalar, value, casting="unsafe")
+    except OverflowError:
+        raise OverflowError(f"xnp.{fname}: `fill_value`: Python integer {value} out of "
+                            f"bounds for {dt}") from None
     return lax.broadcast_in_dim(core.lift(scalar, weak_type=weak), shape, ())
 
 
@@ -503,10 +511,10 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     dtype : dtype, optional
         Default: the dtype of ``fill_value`` (NumPy's for Python scalars:
         bool, int64, float64, complex128; uint64 for an int in ``[2**63, 2**64)``, object,
-        eagerly only, for an int beyond). The fill is cast unsafely, as in NumPy; an
-        out-of-range Python int raises ``OverflowError`` (as NumPy does) and a complex
-        Python fill for a real dtype raises ``TypeError`` (NumPy warns and drops the
-        imaginary part).
+        eagerly only, for an int beyond). The fill is cast unsafely, as in NumPy: NaN
+        for an integer dtype warns (``RuntimeWarning``) and gives NumPy's value, a complex
+        fill for a real dtype warns ``ComplexWarning`` and drops the imaginary part, and an
+        out-of-range Python int raises ``OverflowError``.
 
     Raises
     ------
@@ -595,7 +603,8 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     """``fill_value`` broadcast to the shape of ``a``, in ``a``'s dtype (or ``dtype``).
 
     The fill is cast unsafely to the result dtype, as NumPy does (``full_like``
-    of an int array with 1.7 gives 1); an out-of-range Python int raises
+    of an int array with 1.7 gives 1; NaN warns ``RuntimeWarning``, a complex fill for a
+    real dtype ``ComplexWarning``, as for :func:`full`); an out-of-range Python int raises
     ``OverflowError``. ``fill_value`` may be a traced value.
 
     Raises

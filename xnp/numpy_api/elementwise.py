@@ -486,13 +486,20 @@ def _complex_reciprocal(x):
 
 
 
-def _extremum(fname, x1, x2, dtype, casting, *, larger, ignore_nan):
+def _extremum(fname, x1, x2, dtype, casting, *, larger, ignore_nan, ties=None):
+    """``ties``: the operand (``"first"``/``"second"``) a real float result is where they are
+    equal (``-0.0`` and ``0.0``), as NumPy's ``clip`` loops take it; NaN still propagates."""
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
     if dt.kind == "c":
         keep_a = _complex_ge(a, b, False) if larger else _complex_ge(b, a, False)
         nan_side = b if ignore_nan else a
         keep_a = lax.or_(_complex_has_nan(nan_side), keep_a)
         return lax.select(keep_a, a, b)
+    if ties is not None and dt.kind not in "biu":
+        ties = "first" if dt == _F16 else ties  # NumPy's float16 loops keep the first
+        keep = {"first": lax.ge, "second": lax.gt} if larger else {"first": lax.le,
+                                                                  "second": lax.lt}
+        return lax.select(lax.or_(keep[ties](a, b), lax.ne(a, a)), a, b)
     res = lax.max(a, b) if larger else lax.min(a, b)
     if ignore_nan and dt.kind not in "biu":
         # fmax/fmin: a NaN in one operand gives the other one
@@ -627,7 +634,8 @@ def round(a, decimals=0, out=None):  # noqa: A001
         Bool input gives float16 (as NumPy); integers keep their dtype (negative
         ``decimals`` round in float64, then cast back); complex rounds both parts.
     decimals : int
-        Static (a Python int, also under ``jit``); may be negative.
+        Static (a Python int, also under ``jit``); may be negative. A Python bool is 0 or
+        1, as NumPy takes it.
     out : Array, optional
         Written in place (``same_kind`` casting).
 
@@ -636,7 +644,7 @@ def round(a, decimals=0, out=None):  # noqa: A001
     xnp.errors.ConcretizationTypeError
         ``decimals`` is traced.
     """
-    decimals = _util.static_int("round", decimals, "decimals")
+    decimals = _util.static_int("round", decimals, "decimals", python_bool=True)
     x = asarray_for("round", a, "a")
     if _dtype_of(x).kind == "b":
         x = _as_dtype("round", x, _F16)
@@ -679,7 +687,7 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
         raise ValueError("xnp.where: size and fill_value are only valid with the "
                          "one-argument form where(condition)")
     c = asarray_for("where", condition, "condition")
-    a, b, _ = binary_operands("where", x, y, argnames=("x", "y"))
+    a, b, _ = binary_operands("where", x, y, argnames=("x", "y"), ufunc=False)
     (c, a, b), _ = broadcast_arrays("where", _truth(c), a, b)
     return lax.select_n(c, b, a)
 
@@ -735,7 +743,10 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
     Notes
     -----
     NaN in ``a`` or a bound propagates; if ``min > max`` the result is ``max``
-    everywhere.
+    everywhere. Of an element and a bound equal to it (``-0.0``, ``0.0``) xnp returns what
+    NumPy's clip loop does: the element for scalar bounds (``clip(-0.0, 0.0, 1)`` is
+    ``-0.0``, and always for float16), the bound for bounds varying along ``a``; one bound
+    is ``maximum``/``minimum``.
     """
     if kwargs:
         raise NotImplementedError(f"xnp.clip: keyword arguments {sorted(kwargs)} are not "
@@ -752,11 +763,19 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
     x = asarray_for("clip", a, "a")
     lo = None if lo is None else _clip_bound(x, lo, True)
     hi = None if hi is None else _clip_bound(x, hi, False)
+    ties = None
+    if lo is not None and hi is not None:  # the element for bounds of one value each (Notes)
+        shapes = [core.aval_of(v).shape if _util.is_xnp(v) else np.shape(v) for v in (x, lo, hi)]
+        many = np.prod(np.broadcast_shapes(*shapes)) > 1
+        one = all(s == () or (np.prod(s) == 1 and many) for s in shapes[1:])
+        ties = "first" if one else "second"
     res = x
     if lo is not None:
-        res = _extremum("clip", res, lo, None, "same_kind", larger=True, ignore_nan=False)
+        res = _extremum("clip", res, lo, None, "same_kind", larger=True, ignore_nan=False,
+                        ties=ties)
     if hi is not None:
-        res = _extremum("clip", res, hi, None, "same_kind", larger=False, ignore_nan=False)
+        res = _extremum("clip", res, hi, None, "same_kind", larger=False, ignore_nan=False,
+                        ties=ties)
     if res is x:
         res = _copy(x)
     return write_out("clip", out, res)

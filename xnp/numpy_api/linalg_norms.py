@@ -441,7 +441,7 @@ def multi_dot(arrays, *, out=None):
 def cross(x1, x2, /, *, axis=-1):
     """Cross product of 3-element vectors along ``axis`` (``numpy.linalg.cross``); other
     dimensions broadcast. Raises ``ValueError`` unless both have length 3 there."""
-    a, b, _ = binary_operands("linalg.cross", x1, x2)
+    a, b, _ = binary_operands("linalg.cross", x1, x2, ufunc=False)
     sa, sb = _shape(a), _shape(b)
     if not sa or not sb or sa[axis] != 3 or sb[axis] != 3:
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but "

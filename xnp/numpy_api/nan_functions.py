@@ -18,14 +18,16 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import reductions as _rd
-from xnp.numpy_api._util import asarray_for, is_xnp, write_out
+from xnp.numpy_api._util import asarray_for, check_reduction_axis, is_xnp, write_out
 from xnp.tracing import core
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
            "nanargmax", "nanargmin", "nan_to_num", "isposinf", "isneginf"]
 
 
-def _operand(fname, a):
+def _operand(fname, a, axis=None):
+    """``a`` as a reduction operand; ``axis`` as NumPy's reductions take it (not a list)."""
+    check_reduction_axis(fname, axis)
     return _rd._asarray(fname, a)
 
 
@@ -54,7 +56,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
     Parameters, dtype rules and errors as :func:`xnp.sum`. The sum of an all-NaN
     slice (or an empty one) is 0. inf and -inf still add up to NaN.
     """
-    x = _operand("nansum", a)
+    x = _operand("nansum", a, axis)
     if _inexact(x):
         x, _ = _fill(x, 0)
     return _rd.sum(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
@@ -63,7 +65,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """Product treating NaN as one (``numpy.nanprod``); otherwise as :func:`xnp.prod`."""
-    x = _operand("nanprod", a)
+    x = _operand("nanprod", a, axis)
     if _inexact(x):
         x, _ = _fill(x, 1)
     return _rd.prod(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
@@ -76,7 +78,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     Dtypes, shapes and errors as :func:`xnp.mean`; an all-NaN slice gives NaN (NumPy
     also warns). Gradients flow to the non-NaN elements only.
     """
-    x = _operand("nanmean", a)
+    x = _operand("nanmean", a, axis)
     if not _inexact(x):
         return _rd.mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
     x0, nan = _fill(x, 0)
@@ -104,7 +106,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 
 def _nanvar(fname, fn, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
-    x = _operand(fname, a)
+    x = _operand(fname, a, axis)
     kw = dict(axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, mean=mean,
               correction=correction)
     if not _inexact(x):
@@ -118,21 +120,26 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
 
     Parameters and errors as :func:`xnp.max`. A slice whose elements are all NaN gives
     NaN (NumPy also warns), unless ``initial`` is given, which then is the result.
+    Of ``-0.0`` and ``0.0`` the first one is the result over a short innermost slice (up to
+    8 elements; no ``initial`` or ``where``), as NumPy's scalar ``fmax`` loop gives it:
+    ``nanmax([-0.0, 0.0])`` is ``-0.0``. Over longer slices and outer axes NumPy's
+    vectorised loops return either zero, as the hardware does, and xnp returns either
+    zero too (not always the same one).
     """
-    return _nanextremum("nanmax", _rd.max, -np.inf, a, axis, out, keepdims, initial, where)
+    return _nanextremum("nanmax", "max", -np.inf, a, axis, out, keepdims, initial, where)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Minimum ignoring NaN (``numpy.nanmin``); see :func:`nanmax`."""
-    return _nanextremum("nanmin", _rd.min, np.inf, a, axis, out, keepdims, initial, where)
+    return _nanextremum("nanmin", "min", np.inf, a, axis, out, keepdims, initial, where)
 
 
-def _nanextremum(fname, fn, fill, a, axis, out, keepdims, initial, where):
-    x = _operand(fname, a)
+def _nanextremum(fname, kind, fill, a, axis, out, keepdims, initial, where):
+    x = _operand(fname, a, axis)
     if not _inexact(x) or core.aval_of(x).dtype in kit.COMPLEX:
-        return fn(x, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
+        return _rd._extremum(fname, kind, x, axis, out, keepdims, initial, where)
     x0, nan = _fill(x, fill)
-    res = fn(x0, axis=axis, keepdims=keepdims, initial=initial, where=where)
+    res = _rd._extremum(fname, kind, x0, axis, None, keepdims, initial, where, first=True)
     if initial is None:
         all_nan = _rd.all(nan, axis=axis, keepdims=keepdims)
         res = lax.select_n(all_nan, res, lax.add(res, core.lift(

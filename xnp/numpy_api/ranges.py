@@ -137,6 +137,10 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
         out = lax.mul(out, core.lift(np.asarray(delta, calc)))
     if first != 0:
         out = lax.add(out, core.lift(np.asarray(first, calc)))
+    elif np.signbit(first) and n:
+        # NumPy's first element is `start` itself, -0.0, where 0 * delta is 0.0
+        out = lax.concatenate([core.lift(np.full(1, first, calc)), lax.slice(out, (1,), (n,))],
+                              0)
     if calc != dt:
         out = lax.convert_element_type(out, dt)
     return out
@@ -152,11 +156,16 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         Scalars or arrays (broadcast together; may be traced). The samples
         run along a new axis ``axis``.
     num : int
-        Number of samples; static, >= 0.
+        Number of samples; static, >= 0. A Python bool is 0 or 1, as NumPy takes it
+        (``operator.index``; a NumPy bool raises ``TypeError``).
     endpoint : bool
         Include ``stop`` (then the spacing is ``(stop - start) / (num - 1)``).
     retstep : bool
-        Also return the spacing (NaN when ``num < 2`` with ``endpoint``, or 0 samples).
+        Also return the spacing ``step``: eagerly NumPy's, a NumPy scalar of the
+        computation dtype (``np.float64(0.25)``) for scalar ``start`` and ``stop``, an
+        array for array ones, and the float ``nan`` when ``num < 2`` with ``endpoint``
+        (or 0 samples); under ``jit`` a traced value (0-d for scalar endpoints), the
+        float ``nan`` staying a Python float.
     dtype : dtype, optional
         Computation uses the inexact result type of ``start`` and ``stop``
         (float64 for Python numbers and integers); integer ``dtype`` rounds
@@ -184,7 +193,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     """
     _check_device("linspace", device)
     num = _static_number("linspace", num, "num")
-    if isinstance(num, (bool, np.bool_)) or not isinstance(num, (numbers.Integral, np.integer)):
+    if isinstance(num, np.bool_) or not isinstance(num, (numbers.Integral, np.integer)):
         raise TypeError(f"xnp.linspace: `num` must be an integer, got {num!r}")
     num = int(num)
     if num < 0:

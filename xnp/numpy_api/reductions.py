@@ -16,6 +16,7 @@ Axes must be static.
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -23,9 +24,10 @@ from xnp import _default_dtypes
 from xnp import config, lax
 from xnp.lax import _kit as kit
 from xnp.lax.reductions import reduction_identity
+from xnp.lax.slicing import GatherDimensionNumbers
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_rank,
-                                 default_float, default_int, normalize_axes, normalize_axis,
-                                 write_out)
+                                 check_reduction_axis, default_float, default_int,
+                                 normalize_axes, normalize_axis, write_out)
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import canonical_dtype
@@ -136,8 +138,10 @@ def _full_mask(mask, shape):
 
 
 def _axes(fname: str, axis, ndim: int) -> tuple[int, ...]:
-    """Normalised axes; like NumPy's ufunc reductions, a 0-d input accepts the int axis 0 or
-    -1 (and reduces nothing)."""
+    """Normalised axes (None, an int or a tuple of ints, not a list, as NumPy's ufunc
+    reductions take them); like those, a 0-d input accepts the int axis 0 or -1 (and
+    reduces nothing)."""
+    check_reduction_axis(fname, axis)
     if ndim == 0 and type(axis) is int and axis in (0, -1):
         return ()
     return normalize_axes(fname, axis, ndim)
@@ -154,12 +158,44 @@ def _reduce(fname, x, axes, reducer, kind, *, keepdims=False, initial=None, mask
     """Reduce ``x`` (already in the accumulator dtype) over ``axes``: masked elements
     become ``kind``'s identity, ``initial`` is combined once with ``combine``."""
     dt = core.aval_of(x).dtype
+    only_minus_zeros = None
+    if initial is not None and kind == "sum" and _may_be_minus_zero(initial, dt):
+        only_minus_zeros = _only_minus_zeros(x, axes, mask)
     if mask is not None:
         x = lax.select_n(mask, _const(reduction_identity(kind, dt), dt), x)
     res = reducer(x, axes)
     if initial is not None:
-        res = combine(res, _initial_value(fname, initial, dt))
+        init = _initial_value(fname, initial, dt)
+        res = combine(res, init)
+        if only_minus_zeros is not None:
+            # NumPy adds the elements to `initial` from -0.0 on, so with nothing but -0.0
+            # (or nothing) to add the sum is `initial` itself, -0.0 included; lax's sum
+            # starts from 0.0, and -0.0 + 0.0 is 0.0
+            init = lax.broadcast_in_dim(init, core.aval_of(res).shape, ())
+            res = lax.select_n(only_minus_zeros, res, init)
     return _keep(res, axes, keepdims)
+
+
+def _may_be_minus_zero(initial, dt: np.dtype) -> bool:
+    """Whether a sum's ``initial`` can be -0.0 in the real floating accumulator ``dt``: a
+    host scalar that is, or an array (its value is not read: a traced one is unknown)."""
+    if dt not in kit.FLOATING:
+        return False
+    if core.is_python_scalar(initial) or isinstance(initial, np.generic):
+        return not isinstance(initial, complex) and initial == 0 and bool(np.signbit(initial))
+    return True
+
+
+def _only_minus_zeros(x, axes, mask):
+    """Whether every (unmasked) element of the real floating ``x`` reduced into each output
+    is -0.0 (its bits are the sign bit alone: the least integer of its width)."""
+    dt = core.aval_of(x).dtype
+    bits_dt = np.dtype(f"i{dt.itemsize}")
+    minus_zero = lax.eq(lax.bitcast_convert_type(x, bits_dt), _const(np.iinfo(bits_dt).min,
+                                                                     bits_dt))
+    if mask is not None:
+        minus_zero = lax.or_(minus_zero, lax.not_(_full_mask(mask, core.aval_of(x).shape)))
+    return lax.reduce_and(minus_zero, axes)
 
 
 def _count(x, axes, mask, dtype):
@@ -350,7 +386,10 @@ def _check_ordered(fname, aval):
             "Reduce the real and imaginary parts separately.")
 
 
-def _extremum(fname, kind, a, axis, out, keepdims, initial, where):
+def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=False):
+    """``max``/``min`` (``kind``) of ``a``. ``first``: as NumPy's fmax/fmin reductions
+    (``nanmax``/``nanmin``), of equal extrema the first one over a short innermost slice
+    (see :func:`_first_extremum`), without ``initial`` or ``where``."""
     x = _asarray(fname, a)
     aval = core.aval_of(x)
     _check_ordered(fname, aval)
@@ -365,9 +404,36 @@ def _extremum(fname, kind, a, axis, out, keepdims, initial, where):
                              f"has no identity (input shape {aval.shape}, axis={axis!r})")
     reducer, combine = (lax.reduce_max, lax.max) if kind == "max" else (lax.reduce_min, lax.min)
     mask = _mask(fname, where, aval.shape)
-    res = _reduce(fname, x, axes, reducer, kind, keepdims=keepdims, initial=initial,
-                  mask=mask, combine=combine)
+    if (first and axes and initial is None and mask is None
+            and axes == tuple(range(aval.ndim - len(axes), aval.ndim))
+            and math.prod(aval.shape[i] for i in axes) <= _SCALAR_LOOP_MAX):
+        res = _keep(_first_extremum(x, axes, kind), axes, keepdims)
+    else:
+        res = _reduce(fname, x, axes, reducer, kind, keepdims=keepdims, initial=initial,
+                      mask=mask, combine=combine)
     return write_out(fname, out, res, casting="unsafe")
+
+
+#: NumPy's fmax/fmin reductions run a scalar loop over an innermost slice this short (of
+#: float64; float32's up to 16), which keeps its running value on a tie; its vectorised
+#: loops (longer slices, outer axes) keep either of -0.0 and 0.0, as the hardware does
+_SCALAR_LOOP_MAX = 8
+
+
+def _first_extremum(x, axes, kind):
+    """The maximum (``kind`` "max") or minimum of ``x`` over its last ``axes`` (none of size
+    0) as the first element holding it, as NumPy's scalar fmax/fmin loop gives it: of
+    ``-0.0`` and ``0.0`` the first one. The index from ``lax.argmax``/``lax.argmin`` (the
+    first one on ties), and a gather of the value there."""
+    aval = core.aval_of(x)
+    k = aval.ndim - len(axes)
+    if len(axes) != 1:
+        x = lax.reshape(x, aval.shape[:k] + (math.prod(aval.shape[k:]),))
+    idx = (lax.argmax if kind == "max" else lax.argmin)(x, k, default_int())
+    starts = lax.expand_dims(idx, (k,))
+    batch = tuple(range(k))
+    return lax.gather(x, starts, GatherDimensionNumbers((), (k,), (k,), batch, batch),
+                      (1,) * (k + 1), mode="promise_in_bounds")
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
@@ -574,6 +640,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """
     x = _asarray("mean", a)
     aval = core.aval_of(x)
+    check_reduction_axis("mean", axis)
     axes = normalize_axes("mean", axis, aval.ndim)
     result = _inexact_dtype(aval.dtype, dtype)
     mask = _mask("mean", where, aval.shape)
@@ -654,6 +721,7 @@ def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, r
         raise TypeError(f"xnp.{fname}: `ddof` must be a static number, got a traced value")
     x = _asarray(fname, a)
     aval = core.aval_of(x)
+    check_reduction_axis(fname, axis)
     axes = normalize_axes(fname, axis, aval.ndim)
     result = _inexact_dtype(aval.dtype, dtype)
     acc = _accumulator(result)

@@ -82,6 +82,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         Eagerly, when weights sum to zero (under ``jit`` the result is inf/NaN).
     """
     x = _rd._asarray("average", a)
+    if isinstance(axis, list):
+        axis = tuple(axis)  # NumPy's average takes a list, unlike its reductions
     aval = core.aval_of(x)
     if weights is None:
         avg = _rd.mean(x, axis=axis, keepdims=keepdims)

@@ -27,6 +27,9 @@ def tile(A, reps):
     to the same length; the result has shape ``A.shape * reps``. Under ``jit``
     a ``broadcast_in_dim`` to interleaved ``(r0, n0, r1, n1, ...)`` and a ``reshape``.
 
+    A bool count (Python, NumPy or a bool array's) is 0 or 1, as NumPy multiplies it into
+    the shape.
+
     Raises
     ------
     ValueError
@@ -36,7 +39,7 @@ def tile(A, reps):
     """
     x = _asarray("tile", A, "A")
     aval = _aval(x)
-    reps = canonicalize_shape("tile", reps, argname="reps")
+    reps = canonicalize_shape("tile", _bool_counts(reps), argname="reps")
     d = max(len(reps), aval.ndim)
     reps = (1,) * (d - len(reps)) + reps
     shape = (1,) * (d - aval.ndim) + aval.shape
@@ -48,6 +51,17 @@ def tile(A, reps):
     out = lax.broadcast_in_dim(x, inter, tuple(range(1, 2 * d, 2)))
     out = lax.reshape(out, tuple(r * n for r, n in zip(reps, shape)))
     return lax.copy(out) if all(r == 1 for r in reps) else out
+
+
+def _bool_counts(reps):
+    """``reps`` with its bools (a shape's entries must not be bools) as the ints 0 and 1."""
+    if isinstance(reps, (bool, np.bool_)):
+        return int(reps)
+    if isinstance(reps, np.ndarray) and reps.dtype == np.bool_:
+        return reps.astype(np.intp)
+    if isinstance(reps, (tuple, list)):
+        return type(reps)(int(r) if isinstance(r, (bool, np.bool_)) else r for r in reps)
+    return reps
 
 
 def _repeat_uniform(x, ax, r):

@@ -55,7 +55,7 @@ from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _red
 from xnp.numpy_api._index_at import AtIndexer
 from xnp.numpy_api._inplace import assign, check_target
-from xnp.numpy_api._util import asarray_for, normalize_axis, write_out
+from xnp.numpy_api._util import asarray_for, check_reduction_axis, normalize_axis, write_out
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import canonical_dtype
@@ -335,11 +335,12 @@ class ufunc:
         return write_out(fname, out, res, "unsafe")
 
     def _reduce_axes(self, fname, axis, ndim):
+        check_reduction_axis(fname, axis)
         if ndim == 0 and (axis is None or axis == () or (type(axis) is int and axis in (0, -1))):
             return ()
         if axis is None:
             axes = tuple(range(ndim))
-        elif isinstance(axis, (tuple, list)):
+        elif isinstance(axis, tuple):
             axes = tuple(normalize_axis(fname, a, ndim) for a in axis)
             if len(set(axes)) != len(axes):
                 raise ValueError("duplicate value in 'axis'")

@@ -54,11 +54,12 @@ from xnp.numpy_api.creation import (array, asanyarray, asarray, ascontiguousarra
                                     empty, empty_like, eye, full, full_like, identity, ones,
                                     ones_like, zeros, zeros_like)
 from xnp.numpy_api.ranges import arange, linspace
-from xnp.numpy_api.elementwise import (abs, absolute, add, around, ceil, clip, divide, divmod,
-                                       fabs, float_power, floor, floor_divide, fmax, fmin, fmod,
-                                       maximum, minimum, mod, multiply, negative, positive, pow,
-                                       power, reciprocal, remainder, rint, round, sign, square,
-                                       subtract, true_divide, trunc, where)
+from xnp.numpy_api.elementwise import (abs, absolute, add, clip, divide, divmod, fabs,
+                                       float_power, floor_divide, fmax, fmin, fmod, maximum,
+                                       minimum, mod, multiply, negative, positive, pow, power,
+                                       reciprocal, remainder, sign, square, subtract,
+                                       true_divide, where)
+from xnp.numpy_api.rounding import around, ceil, floor, rint, round, trunc
 from xnp.numpy_api.transcendental import (acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan,
                                           arctan2, arctanh, asin, asinh, atan, atan2, atanh, cbrt,
                                           cos, cosh, deg2rad, degrees, exp, exp2, expm1, hypot, i0,

@@ -169,17 +169,36 @@ def test_common_signatures_replay(name):
 
 
 def test_value_dependent_call_is_not_replayed():
-    # integer floor division warns on a zero divisor: the full path reads the divisor,
+    # integer power raises for a negative exponent: the full path reads the exponent,
     # so the signature keeps the full path and every call decides again
     _replay.clear()
     a = xnp.asarray(np.arange(6))
-    xnp.floor_divide(a, xnp.asarray(np.arange(1, 7)))
-    assert _replay.stats(xnp.floor_divide)["refused"] == ["read or wrote an array's value"]
-    with pytest.warns(RuntimeWarning, match="divide by zero"):
-        out = xnp.floor_divide(a, xnp.asarray(np.arange(6)))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        np.testing.assert_array_equal(np.asarray(out), np.arange(6) // np.arange(6))
+    xnp.power(a, xnp.asarray(np.arange(1, 7)))
+    assert _replay.stats(xnp.power)["refused"] == ["read or wrote an array's value"]
+    with pytest.raises(ValueError, match="negative integer powers"):
+        xnp.power(a, xnp.asarray(np.arange(-1, 5)))
+    np.testing.assert_array_equal(np.asarray(xnp.power(a, xnp.asarray(np.arange(6)))),
+                                  np.arange(6) ** np.arange(6))
+
+
+def test_kernel_errors_repeat_on_every_replay():
+    # integer floor division is NumPy's loop eagerly (lax.composite): a zero divisor warns
+    # through NumPy's floating-point error state, on every call, replayed or not
+    _replay.clear()
+    a = xnp.asarray(np.arange(6))
+    for _ in range(3):
+        np.testing.assert_array_equal(
+            np.asarray(xnp.floor_divide(a, xnp.asarray(np.arange(1, 7)))),
+            np.arange(6) // np.arange(1, 7))
+    assert _replay.stats(xnp.floor_divide) == {"programs": 1, "refused": []}
+    for _ in range(3):
+        with pytest.warns(RuntimeWarning, match="divide by zero encountered in floor_divide"):
+            out = xnp.floor_divide(a, xnp.asarray(np.arange(6)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            np.testing.assert_array_equal(np.asarray(out), np.arange(6) // np.arange(6))
+    with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+        xnp.floor_divide(a, xnp.asarray(np.arange(6)))
 
 
 def test_nonzero_output_shape_follows_values():

@@ -4,7 +4,7 @@ from xnp.numpy_api import _util  # noqa: F401
 from xnp.numpy_api import (creation, dtypes, elementwise, indexing, manipulation, products,
                            reductions)
 from xnp.numpy_api import cumulative, sorting
-from xnp.numpy_api import logic, transcendental
+from xnp.numpy_api import logic, rounding, transcendental
 from xnp.numpy_api import convolve
 from xnp.numpy_api import sets, histograms, polynomials, windows
 from xnp.numpy_api import editing, grids, introspection, matrices
@@ -13,7 +13,7 @@ from xnp.numpy_api import math_misc, nan_functions, statistics
 from xnp.numpy_api import host_format, host_io, piecewise as _piecewise_mod
 from xnp.numpy_api import ranges, tiling
 
-_MODULES = (dtypes, creation, ranges, elementwise, transcendental, logic, indexing, products,
+_MODULES = (dtypes, creation, ranges, elementwise, rounding, transcendental, logic, indexing, products,
             manipulation, tiling, reductions, cumulative, sorting, convolve, matrices, grids, editing,
             introspection, _einsum_mod, nan_functions, statistics, math_misc, sets, histograms,
             polynomials, windows, host_io, host_format, _piecewise_mod)

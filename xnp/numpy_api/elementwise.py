@@ -28,8 +28,8 @@ compositions here produce NumPy's answer on every backend: integer division
 and remainder by zero give 0, ``floor_divide``/``remainder`` follow Python's
 floor rules (built from truncating ``lax.div``/``lax.rem``, as JAX does),
 shifts by at least the bit width give 0 (or -1 for negative arithmetic shifts),
-``maximum``/``minimum`` propagate NaN while ``fmax``/``fmin`` ignore it, and
-``rint``/``round`` round halfway cases to even.
+and ``maximum``/``minimum`` propagate NaN while ``fmax``/``fmin`` ignore it. The
+rounding functions are in :mod:`xnp.numpy_api.rounding`.
 """
 
 from __future__ import annotations
@@ -50,14 +50,14 @@ from xnp.numpy_api._ufunc import (
     _INT8,
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
     _complex_has_nan, _copy, _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan,
-    _out_cast, _reject, _scalar, _truth, _unary, _zero_like_dtype, two_outs,
+    _out_cast, _reject, _scalar, _truth, _unary, two_outs,
 )
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod",
     "fmod", "divmod", "power", "pow", "float_power", "negative", "positive", "absolute", "abs",
-    "fabs", "sign", "square", "reciprocal", "maximum", "minimum", "fmax", "fmin", "floor",
-    "ceil", "trunc", "rint", "round", "around", "where", "clip",
+    "fabs", "sign", "square", "reciprocal", "maximum", "minimum", "fmax", "fmin", "where",
+    "clip",
 ]
 
 
@@ -167,12 +167,35 @@ def _float_floor_divmod(a, b, dt, want_div, want_mod):
 
 
 def _floor_divmod(fname, x1, x2, dtype, casting, want_div, want_mod):
+    """``(quotient or None, remainder or None)``: eagerly NumPy's loop where the backend
+    has it (``lax.composite``), else the steps above with NumPy's errors."""
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
     _reject(fname, a, "c", "complex numbers have no floor division", inputs=(x1, x2))
     a, b, dt = _bool_to_int8(fname, a, b, dt)
+    if want_div and want_mod:
+        return tuple(lax.composite_multi("divmod", _divmod_steps, a, b, out_dtypes=(dt, dt)))
+    if want_div:
+        return lax.composite("floor_divide", _floor_divide_steps, a, b), None
+    return None, lax.composite("remainder", _remainder_steps, a, b)
+
+
+def _divmod_of(fname, a, b, want_div, want_mod):
+    dt = _dtype_of(a)
     steps = _int_floor_divmod if dt.kind in "iu" else _float_floor_divmod
     with _numpy_errors(fname, a, b):
         return steps(a, b, dt, want_div, want_mod)
+
+
+def _divmod_steps(a, b):
+    return _divmod_of("divmod", a, b, True, True)
+
+
+def _floor_divide_steps(a, b):
+    return _divmod_of("floor_divide", a, b, True, False)[0]
+
+
+def _remainder_steps(a, b):
+    return _divmod_of("remainder", a, b, False, True)[1]
 
 
 @contextlib.contextmanager
@@ -234,9 +257,12 @@ def fmod(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
     a, b, dt = _bool_to_int8("fmod", a, b, dt)
     if dt.kind not in "iu":  # lax.rem is fmod: eagerly NumPy's own, errors included
         return _finish("fmod", lax.rem(a, b), out, where, casting)
+    return _finish("fmod", lax.composite("fmod", _int_fmod, a, b), out, where, casting)
+
+
+def _int_fmod(a, b):
     with _numpy_errors("fmod", a, b):
-        res = lax.rem(a, b)
-    return _finish("fmod", res, out, where, casting)
+        return lax.rem(a, b)
 
 
 def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None), where=True,  # noqa: A001
@@ -442,9 +468,13 @@ def reciprocal(x, /, out=None, *, where=True, casting="same_kind", order="K", dt
         return _finish("reciprocal", lax.div(_scalar(1, dt), x), out, where, casting)
     if dt.kind == "b":
         x = _as_dtype("reciprocal", x, _INT8)
-    with _numpy_errors("reciprocal", x):
-        res = _int_reciprocal(x)
+    res = lax.composite("reciprocal", _int_reciprocal_steps, x)
     return _finish("reciprocal", res, out, where, casting)
+
+
+def _int_reciprocal_steps(x):
+    with _numpy_errors("reciprocal", x):
+        return _int_reciprocal(x)
 
 
 def _int_reciprocal(x):
@@ -486,6 +516,18 @@ def _complex_reciprocal(x):
 
 
 
+def _ignoring_nan(a, b, res):
+    return lax.select(_is_nan(b), a, lax.select(_is_nan(a), b, res))
+
+
+def _fmax(a, b):
+    return _ignoring_nan(a, b, lax.max(a, b))
+
+
+def _fmin(a, b):
+    return _ignoring_nan(a, b, lax.min(a, b))
+
+
 def _extremum(fname, x1, x2, dtype, casting, *, larger, ignore_nan, ties=None):
     """``ties``: the operand (``"first"``/``"second"``) a real float result is where they are
     equal (``-0.0`` and ``0.0``), as NumPy's ``clip`` loops take it; NaN still propagates."""
@@ -500,10 +542,11 @@ def _extremum(fname, x1, x2, dtype, casting, *, larger, ignore_nan, ties=None):
         keep = {"first": lax.ge, "second": lax.gt} if larger else {"first": lax.le,
                                                                   "second": lax.lt}
         return lax.select(lax.or_(keep[ties](a, b), lax.ne(a, a)), a, b)
-    res = lax.max(a, b) if larger else lax.min(a, b)
     if ignore_nan and dt.kind not in "biu":
         # fmax/fmin: a NaN in one operand gives the other one
-        res = lax.select(_is_nan(b), a, lax.select(_is_nan(a), b, res))
+        res = lax.composite(fname, _fmax if larger else _fmin, a, b)
+    else:
+        res = lax.max(a, b) if larger else lax.min(a, b)
     return res
 
 
@@ -542,119 +585,7 @@ def fmin(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
     return _finish("fmin", res, out, where, casting)
 
 
-# =========================================================================== rounding
-
-
-def _integral_passthrough(fname, x):
-    """floor/ceil/trunc of bool and integers return a copy in the same dtype (NumPy 2)."""
-    _reject(fname, x, "c", "complex numbers have no ordering")
-    return _copy(x)
-
-
-def floor(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
-          subok=True, signature=None):
-    """Largest integral value ``<= x``; bool and integer inputs are returned unchanged
-    (copied, same dtype, as NumPy 2); complex raises ``TypeError``."""
-    _extras("floor", casting, order, subok, signature, dtype, (x,))
-    x = _unary("floor", x, dtype, casting)
-    if _dtype_of(x).kind in "biuc":
-        return _finish("floor", _integral_passthrough("floor", x), out, where, casting)
-    return _finish("floor", lax.floor(x), out, where, casting)
-
-
-def ceil(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
-         subok=True, signature=None):
-    """Smallest integral value ``>= x``; bool/integers unchanged; complex raises TypeError."""
-    _extras("ceil", casting, order, subok, signature, dtype, (x,))
-    x = _unary("ceil", x, dtype, casting)
-    if _dtype_of(x).kind in "biuc":
-        return _finish("ceil", _integral_passthrough("ceil", x), out, where, casting)
-    return _finish("ceil", lax.ceil(x), out, where, casting)
-
-
-def trunc(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
-          subok=True, signature=None):
-    """Round towards zero (keeps -0.0); bool/integers unchanged; complex raises TypeError."""
-    _extras("trunc", casting, order, subok, signature, dtype, (x,))
-    x = _unary("trunc", x, dtype, casting)
-    if _dtype_of(x).kind in "biuc":
-        return _finish("trunc", _integral_passthrough("trunc", x), out, where, casting)
-    res = lax.select(lax.lt(x, _zero_like_dtype(x)), lax.ceil(x), lax.floor(x))
-    return _finish("trunc", res, out, where, casting)
-
-
-def _rint(x):
-    """Round half to even, floats and complex (each part)."""
-    if _dtype_of(x).kind == "c":
-        return lax.complex(lax.round(lax.real(x), 1), lax.round(lax.imag(x), 1))
-    return lax.round(x, 1)
-
-
-def rint(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
-         subok=True, signature=None):
-    """Round to the nearest integral value, halfway cases to even (``0.5 -> 0``, ``1.5 -> 2``).
-
-    Integers convert to floats as for ``sin`` (so ``rint`` of int64 is float64); complex
-    inputs round both parts.
-    """
-    _extras("rint", casting, order, subok, signature, dtype, (x,))
-    return _finish("rint", _rint(_inexact("rint", x, dtype, casting)), out, where, casting)
-
-
-def _round_decimals(x, decimals: int):
-    dt = _dtype_of(x)
-    if dt.kind == "c":
-        return lax.complex(_round_decimals(lax.real(x), decimals),
-                           _round_decimals(lax.imag(x), decimals))
-    if dt.kind in "iu":
-        if decimals >= 0:
-            return _copy(x)
-        # NumPy: in float64, rint(x / 10**-d) * 10**-d, cast back to the integer dtype
-        f = _scalar(10.0 ** -decimals, np.float64)
-        y = lax.convert_element_type(x, np.float64)
-        y = lax.mul(lax.round(lax.div(y, f), 1), f)
-        return lax.convert_element_type(y, dt, weak_type=x.weak_type)
-    if decimals == 0:
-        return lax.round(x, 1)
-    if decimals > 0:
-        f = _scalar(10.0 ** decimals, dt)
-        return lax.div(lax.round(lax.mul(x, f), 1), f)
-    f = _scalar(10.0 ** -decimals, dt)
-    return lax.mul(lax.round(lax.div(x, f), 1), f)
-
-
-def round(a, decimals=0, out=None):  # noqa: A001
-    """Round to ``decimals`` decimal places, halfway cases to even (NumPy's algorithm:
-    ``rint(a * 10**decimals) / 10**decimals``, so results can differ from decimal
-    rounding, e.g. ``round(2.675, 2) == 2.67``).
-
-    Parameters
-    ----------
-    a : array_like
-        Bool input gives float16 (as NumPy); integers keep their dtype (negative
-        ``decimals`` round in float64, then cast back); complex rounds both parts.
-    decimals : int
-        Static (a Python int, also under ``jit``); may be negative. A Python bool is 0 or
-        1, as NumPy takes it.
-    out : Array, optional
-        Written in place (``same_kind`` casting).
-
-    Raises
-    ------
-    xnp.errors.ConcretizationTypeError
-        ``decimals`` is traced.
-    """
-    decimals = _util.static_int("round", decimals, "decimals", python_bool=True)
-    x = asarray_for("round", a, "a")
-    if _dtype_of(x).kind == "b":
-        x = _as_dtype("round", x, _F16)
-    return write_out("round", out, _round_decimals(x, decimals))
-
-
-around = round
-
-
-# =========================================================================== exp, log, roots
+# =========================================================================== selection
 
 
 

@@ -22,6 +22,7 @@ from xnp.numpy_api import cumulative as _cu
 from xnp.numpy_api import elementwise as _ew
 from xnp.numpy_api import products as _la
 from xnp.numpy_api import logic as _lg
+from xnp.numpy_api import rounding as _rn
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import transcendental as _tr
@@ -187,7 +188,7 @@ def fix(x, out=None):
     """Round towards zero (``numpy.fix``): ``floor`` for ``x >= 0``, ``ceil`` otherwise;
     dtype as those (integers stay integers)."""
     v = _arr("fix", x, "x")
-    return write_out("fix", out, _ew.where(_lg.greater_equal(v, 0), _ew.floor(v), _ew.ceil(v)))
+    return write_out("fix", out, _ew.where(_lg.greater_equal(v, 0), _rn.floor(v), _rn.ceil(v)))
 
 
 def _float_operand(fname, x, dtype=None, casting="same_kind"):
@@ -312,7 +313,7 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="s
 
 
 def _modf(v):
-    whole = _ew.trunc(v)
+    whole = _rn.trunc(v)
     return _lg.copysign(_ew.where(_lg.isinf(v), 0.0, _ew.subtract(v, whole)), v), whole
 
 

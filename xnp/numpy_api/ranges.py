@@ -15,6 +15,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import elementwise as ew
+from xnp.numpy_api import rounding as rn
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to, check_unsupported,
                                  default_float, normalize_axis, raise_host_dtype, result_dtype)
 from xnp.numpy_api.creation import (_NO_LIKE, _PY_SCALARS, _check_device, _dtype_arg,
@@ -235,7 +236,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         perm.insert(ax, 0)
         y = lax.transpose(y, tuple(perm))
     if out_dt.kind in "iu":
-        y = ew.floor(y)
+        y = rn.floor(y)
     if out_dt != dt:
         y = lax.convert_element_type(y, out_dt)
     if retstep:

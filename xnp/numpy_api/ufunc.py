@@ -50,7 +50,7 @@ import warnings
 import numpy as np
 
 from xnp import lax
-from xnp.numpy_api import elementwise, logic, math_misc, products, transcendental
+from xnp.numpy_api import elementwise, logic, math_misc, products, rounding, transcendental
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _red
 from xnp.numpy_api._index_at import AtIndexer
@@ -63,7 +63,7 @@ from xnp.tracing.avals import canonical_dtype
 __all__ = ["ufunc"]
 
 _NoValue = np._NoValue
-_SOURCES = (elementwise, transcendental, logic, math_misc, products)
+_SOURCES = (elementwise, rounding, transcendental, logic, math_misc, products)
 #: ufuncs NumPy lets reduce over several axes at once (associative and commutative)
 _REORDERABLE = frozenset({
     "add", "multiply", "maximum", "minimum", "fmax", "fmin", "hypot", "logaddexp",

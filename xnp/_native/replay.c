@@ -35,6 +35,7 @@
 
 static PyTypeObject *array_type = NULL;
 static PyObject *str_dtype, *str_shape, *str_strides, *str_trace, *str_run, *str_single;
+static PyObject *str_ndim, *zero_int, *empty_tuple;
 
 /* ``(dtype, shape, strides, weak)`` of an eager array's value; NULL without an error when
  * it holds none (a jit output not read, or a donated array) */
@@ -392,6 +393,7 @@ typedef struct {
     PyObject *cache;
     PyObject *refused;
     PyObject *ctx;
+    PyObject *rule;  /* NumPy's scalar rule for the results of hits, or None */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } ReplayObject;
@@ -428,6 +430,44 @@ error:
     Py_CLEAR(*t);
     Py_CLEAR(*d);
     return -1;
+}
+
+/* NumPy's scalar rule (xnp/numpy_api/_scalars.py) on a replay's result ``out`` (a new
+ * reference, consumed): a new 0-d Array becomes its NumPy scalar here; anything else is
+ * ``rule(args, kwargs, out)``, which keeps an argument returned as it is. */
+static PyObject *
+apply_rule(ReplayObject *self, PyObject *out, int new_array, PyObject *const *args,
+           Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (new_array && Py_TYPE(out) == array_type) {
+        PyObject *value = ((ArrayBaseObject *)out)->val;
+        if (value == NULL || value == Py_None) {
+            return out;
+        }
+        PyObject *ndim = PyObject_GetAttr(value, str_ndim);
+        if (ndim == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        int zero_d = ndim == zero_int || (PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0);
+        Py_DECREF(ndim);
+        if (!zero_d) {
+            return out;
+        }
+        PyObject *scalar = PyObject_GetItem(value, empty_tuple);
+        Py_DECREF(out);
+        return scalar;
+    }
+    PyObject *t, *d;
+    if (as_call(args, nargs, kwnames, &t, &d) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(self->rule, t, d, out, NULL);
+    Py_DECREF(t);
+    Py_DECREF(d);
+    Py_DECREF(out);
+    return r;
 }
 
 static PyObject *
@@ -492,15 +532,20 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
         return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
     }
     PyObject *out = NULL;
+    int new_array = 0;  /* out is a new Array the program made (not an argument) */
     PyObject *single = PyObject_GetAttr(program, str_single);
     if (single != NULL && single != Py_None) {
         out = run_single(single, leaves);
+        new_array = out != NULL;
     }
     Py_XDECREF(single);
     if (out == NULL && !PyErr_Occurred()) {
         out = PyObject_CallMethodOneArg(program, str_run, leaves);
     }
     Py_DECREF(program);
+    if (out != NULL && self->rule != Py_None) {
+        out = apply_rule(self, out, new_array, args, nargs, kwnames);
+    }
     int check = first_true(CTX(self, C_CHECK));
     if (check != 0) {
         PyObject *t, *d;
@@ -546,11 +591,11 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
 static PyObject *
 replay_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *slow, *full, *cache, *refused, *ctx;
-    static char *kwlist[] = {"slow", "full", "cache", "refused", "ctx", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!O!O!:Replay", kwlist, &slow, &full,
+    PyObject *slow, *full, *cache, *refused, *ctx, *rule = Py_None;
+    static char *kwlist[] = {"slow", "full", "cache", "refused", "ctx", "rule", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!O!O!|O:Replay", kwlist, &slow, &full,
                                      &PyDict_Type, &cache, &PyType_Type, &refused,
-                                     &PyTuple_Type, &ctx)) {
+                                     &PyTuple_Type, &ctx, &rule)) {
         return NULL;
     }
     if (PyTuple_GET_SIZE(ctx) != C_N || !PyList_Check(PyTuple_GET_ITEM(ctx, C_ON)) ||
@@ -579,6 +624,7 @@ replay_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->cache = Py_NewRef(cache);
     self->refused = Py_NewRef(refused);
     self->ctx = Py_NewRef(ctx);
+    self->rule = Py_NewRef(rule);
     self->vectorcall = (vectorcallfunc)replay_vectorcall;
     return (PyObject *)self;
 }
@@ -591,6 +637,7 @@ replay_traverse(ReplayObject *self, visitproc visit, void *arg)
     Py_VISIT(self->cache);
     Py_VISIT(self->refused);
     Py_VISIT(self->ctx);
+    Py_VISIT(self->rule);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -603,6 +650,7 @@ replay_clear(ReplayObject *self)
     Py_CLEAR(self->cache);
     Py_CLEAR(self->refused);
     Py_CLEAR(self->ctx);
+    Py_CLEAR(self->rule);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -644,6 +692,9 @@ static PyMethodDef replay_methods[] = {
 
 static PyMemberDef replay_members[] = {
     {"_replay_slow", T_OBJECT_EX, offsetof(ReplayObject, slow), READONLY, NULL},
+    {"_replay_full", T_OBJECT_EX, offsetof(ReplayObject, full), READONLY, NULL},
+    {"_replay_refused", T_OBJECT_EX, offsetof(ReplayObject, refused), READONLY, NULL},
+    {"_replay_ctx", T_OBJECT_EX, offsetof(ReplayObject, ctx), READONLY, NULL},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(ReplayObject, vectorcall), READONLY,
      NULL},
     {NULL}
@@ -702,6 +753,12 @@ PyInit__replay(void)
     str_trace = PyUnicode_InternFromString("trace");
     str_run = PyUnicode_InternFromString("run");
     str_single = PyUnicode_InternFromString("single");
+    str_ndim = PyUnicode_InternFromString("ndim");
+    zero_int = PyLong_FromLong(0);
+    empty_tuple = PyTuple_New(0);
+    if (!str_ndim || !zero_int || !empty_tuple) {
+        return NULL;
+    }
     if (!str_dtype || !str_shape || !str_strides || !str_trace || !str_run || !str_single) {
         return NULL;
     }

@@ -42,6 +42,11 @@ from xnp.tracing import core
 from xnp.tracing.core import Array
 from xnp.tracing.host_arrays import HostArray
 
+try:  # the eager dispatch cache's C hit path (xnp/_native/replay.c)
+    from xnp._native._replay import Replay as _Replay
+except ImportError:  # pragma: no cover  (built without the extension)
+    _Replay = None
+
 __all__ = ["ARRAY_RESULTS", "NEVER_ZERO_D", "scalar_result", "scalar_function", "scalar_index",
            "install", "install_methods", "SCALAR_METHODS"]
 
@@ -118,18 +123,22 @@ def _kept(args, kwargs, out) -> bool:
 def _with_rule(fn):
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        out = fn(*args, **kwargs)
-        if type(out) is Array:
-            v = out._v  # (a host value's ndim without the property's frames)
-            if (v.ndim if v is not None else out.ndim) != 0 or _kept(args, kwargs, out):
-                return out
-        if type(out) is tuple:  # several outputs (divmod, modf, frexp): each by the rule
-            return tuple([o if type(o) is Array and o.ndim == 0 and _kept(args, kwargs, o)
-                          else scalar_result(o) for o in out])
-        return scalar_result(out)
+        return _apply_rule(args, kwargs, fn(*args, **kwargs))
 
     call.__dict__.pop("_fast_decorator", None)
     return call
+
+
+def _apply_rule(args, kwargs, out):
+    """The rule on ``out``, the result of a call with ``args`` and ``kwargs``."""
+    if type(out) is Array:
+        v = out._v  # (a host value's ndim without the property's frames)
+        if (v.ndim if v is not None else out.ndim) != 0 or _kept(args, kwargs, out):
+            return out
+    if type(out) is tuple:  # several outputs (divmod, modf, frexp): each by the rule
+        return tuple([o if type(o) is Array and o.ndim == 0 and _kept(args, kwargs, o)
+                      else scalar_result(o) for o in out])
+    return scalar_result(out)
 
 
 def _full_path(fn):
@@ -147,7 +156,10 @@ def scalar_function(fn):
     """``fn`` (a public NumPy-style function) returning NumPy scalars for its eager 0-d
     results. A fast path that can return NumPy's scalar result itself (the C ``FastFunc``
     of the ufunc-like functions, the reductions' and products') is rebuilt so, adding no
-    frame; any other function gets one."""
+    frame, and so is the C hit path of the dispatch cache (:func:`_replayed_with_rule`);
+    any other function gets one."""
+    if _Replay is not None and type(fn) is _Replay:
+        return _replayed_with_rule(fn)
     decorator = getattr(fn, "_fast_decorator", None)
     variant = getattr(decorator, "scalar_variant", None)
     if isinstance(decorator, functools.partial) and decorator.func in _fastpath.SCALAR_AWARE:
@@ -156,6 +168,19 @@ def scalar_function(fn):
     if variant is None:
         return _full_path(fn)
     new = variant()(_with_rule(fn.__wrapped__))  # its __wrapped__: this full path
+    new._scalar_rule_of = fn  # the function before the rule (subclasses wrap its results)
+    return new
+
+
+def _replayed_with_rule(fn):
+    """The cached function ``fn`` (a C ``Replay``) with the rule: its replays apply it
+    themselves (a new 0-d array becomes its NumPy scalar in C, any other result goes
+    through :func:`_apply_rule`), its other calls through :func:`_with_rule`. It shares
+    ``fn``'s cache."""
+    new = _Replay(_with_rule(fn._replay_slow), _with_rule(fn._replay_full), fn._replay_cache,
+                  fn._replay_refused, fn._replay_ctx, _apply_rule)
+    new.__dict__.update(fn.__dict__)
+    new.__wrapped__ = _with_rule(fn.__wrapped__)
     new._scalar_rule_of = fn  # the function before the rule (subclasses wrap its results)
     return new
 

@@ -23,35 +23,38 @@ def _integral_passthrough(fname, x):
     return _copy(x)
 
 
+def _to_integral(fname, compute, x, out, where, casting, order, dtype, subok, signature):
+    _extras(fname, casting, order, subok, signature, dtype, (x,))
+    x = _unary(fname, x, dtype, casting)
+    if _dtype_of(x).kind in "biuc":
+        return _finish(fname, _integral_passthrough(fname, x), out, where, casting)
+    return _finish(fname, compute(x), out, where, casting)
+
+
 def floor(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """Largest integral value ``<= x``; bool and integer inputs are returned unchanged
     (copied, same dtype, as NumPy 2); complex raises ``TypeError``."""
-    _extras("floor", casting, order, subok, signature, dtype, (x,))
-    x = _unary("floor", x, dtype, casting)
-    if _dtype_of(x).kind in "biuc":
-        return _finish("floor", _integral_passthrough("floor", x), out, where, casting)
-    return _finish("floor", lax.floor(x), out, where, casting)
+    return _to_integral("floor", lax.floor, x, out, where, casting, order, dtype, subok,
+                        signature)
 
 
 def ceil(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
          subok=True, signature=None):
     """Smallest integral value ``>= x``; bool/integers unchanged; complex raises TypeError."""
-    _extras("ceil", casting, order, subok, signature, dtype, (x,))
-    x = _unary("ceil", x, dtype, casting)
-    if _dtype_of(x).kind in "biuc":
-        return _finish("ceil", _integral_passthrough("ceil", x), out, where, casting)
-    return _finish("ceil", lax.ceil(x), out, where, casting)
+    return _to_integral("ceil", lax.ceil, x, out, where, casting, order, dtype, subok,
+                        signature)
 
 
 def trunc(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """Round towards zero (keeps -0.0); bool/integers unchanged; complex raises TypeError."""
-    _extras("trunc", casting, order, subok, signature, dtype, (x,))
-    x = _unary("trunc", x, dtype, casting)
-    if _dtype_of(x).kind in "biuc":
-        return _finish("trunc", _integral_passthrough("trunc", x), out, where, casting)
-    return _finish("trunc", lax.composite("trunc", _trunc, x), out, where, casting)
+    return _to_integral("trunc", _trunc_composite, x, out, where, casting, order, dtype,
+                        subok, signature)
+
+
+def _trunc_composite(x):
+    return lax.composite("trunc", _trunc, x)
 
 
 def _trunc(x):

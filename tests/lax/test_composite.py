@@ -93,10 +93,10 @@ def _as_list(out):
 
 
 # NumPy's loops of these transcendental functions round differently from their
-# decompositions (which compose exp/log1p or a scaled square root, and are what jit
-# computes) by up to two units in the last place (four in float16, which the
-# decomposition computes in float16): eagerly xnp gives NumPy's own value
-_ULPS = {"hypot": 2, "logaddexp": 4, "logaddexp2": 4}
+# decompositions (which compose exp/log1p, a scaled square root or, for sinc near 0, a
+# series, and are what jit computes) by up to two units in the last place (four in
+# float16, which the decomposition computes in float16): eagerly xnp gives NumPy's value
+_ULPS = {"hypot": 2, "logaddexp": 4, "logaddexp2": 4, "sinc": 2}
 # which of equal zeros fmax/fmin return is not promised by NumPy (it depends on the
 # machine's SIMD code): under jit the sign of a zero result at a tie is not compared
 _TIE_ZERO_SIGN_FREE = {"fmax", "fmin"}

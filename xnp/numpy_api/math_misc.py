@@ -174,6 +174,12 @@ def sinc(x):
     argument where it is not taken, so neither turns the other's derivative into NaN.
     """
     v = _arr("sinc", x, "x")
+    if _dtype(v).kind in "biu":  # (pi * v: the default float, NEP 50)
+        v = _ew.multiply(v, 1.0)
+    return lax.composite("sinc", _sinc, v)
+
+
+def _sinc(v):
     y = _ew.multiply(np.pi, v)
     small = _lg.less(_ew.absolute(y), 0.5)
     y2 = _ew.square(_ew.where(small, y, 0.0))

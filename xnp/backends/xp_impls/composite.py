@@ -55,6 +55,7 @@ KERNELS = {
     "fmod": _same(_INTS, 2),
     "reciprocal": _same(_INTS, 1),
     "modf": _same(_FLOATS, 1),
+    "sinc": _same(_FLOATS, 1),
 }
 
 def _composite(xp, *operands, name, decomposition, out_dtypes):

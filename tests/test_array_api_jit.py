@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import pathlib
+import re
 import warnings
 
 import numpy as np
@@ -154,7 +155,14 @@ def test_exclusions_become_the_suites_skips_file(xj):
         lines = text.splitlines()
         assert lines[lines.index(test_id) - 1] == f"# {reason}"
     xfails = (ROOT / "array_api_tests" / "xfails.txt").read_text().splitlines()
-    assert not [line for line in xfails if line.strip() and not line.startswith("#")]
+    # the only known failures: floor division with an infinite operand, where xnp gives
+    # NumPy's (and Python's) answers, a divergence the standard's note on these special
+    # cases names; no other test may be listed
+    listed = [line for line in xfails if line.strip() and not line.startswith("#")]
+    allowed = re.compile(r"array_api_tests/test_special_cases\.py::test_(binary|iop)\["
+                         r"(floor_divide|__floordiv__|__ifloordiv__)\(.*infinity.*\)")
+    assert [line for line in listed if not allowed.match(line)] == []
+    assert len(listed) == 18
 
 
 def test_runner_jit_command(tmp_path):

@@ -198,3 +198,52 @@ def test_lax_composite_without_a_kernel_runs_the_decomposition():
     x = xnp.asarray(np.arange(3.0))
     np.testing.assert_array_equal(np.asarray(lax.composite("no_such_kernel", twice, x)),
                                   np.arange(3.0) * 2)
+
+
+@pytest.mark.parametrize("name, shapes", [
+    ("ldexp", ((2, 3), (3,))), ("ldexp", ((3, 1), (4,))), ("ldexp", ((4,), (3, 4))),
+    ("heaviside", ((2, 3), (3,))), ("copysign", ((3, 1), (4,))), ("logaddexp", ((4,), (2, 4))),
+    ("floor_divide", ((2, 3), (3,))), ("fmax", ((3, 1), (1, 4))), ("gcd", ((2, 3), (3,))),
+])
+def test_operands_of_different_ranks_broadcast(name, shapes):
+    """The kernel gets operands of equal rank (NumPy's broadcasting checked first)."""
+    rng = np.random.default_rng(1)
+    ints = name in ("gcd", "ldexp")
+    ops = [rng.integers(1, 20, s) if ints else rng.standard_normal(s) for s in shapes]
+    if name == "ldexp":
+        ops[0] = ops[0].astype(np.float64)
+        ops[1] = ops[1].astype(np.int32)
+    want = getattr(np, name)(*ops)
+    for fn in (getattr(xnp, name), xnp.jit(getattr(xnp, name))):
+        _same(fn(*[xnp.asarray(o) for o in ops]), want, _ULPS.get(name, 0))
+    with pytest.raises(ValueError, match=name):
+        getattr(xnp, name)(*[xnp.asarray(np.ones(n, o.dtype)) for n, o in zip((3, 4), ops)])
+
+
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("dt, scalar", [(np.uint8, 256), (np.int8, -1000), (np.uint8, -1),
+                                        (np.int8, 2**63 - 1), (np.float16, 1e10),
+                                        (np.int16, 0.5), (np.uint8, 1j), (np.int8, 0)])
+def test_logical_functions_take_a_python_scalar_by_its_truth(op, dt, scalar):
+    """NumPy's logical loops take any operand's truth value: a Python int outside the
+    array's integer dtype or a float beyond float16's range neither wraps nor warns,
+    eagerly and as a Python int argument of jit."""
+    x = np.array([0, 2], dt)
+    want = getattr(np, op)(x, scalar)
+    with np.errstate(all="raise"):
+        got = getattr(xnp, op)(xnp.asarray(x), scalar)
+        np.testing.assert_array_equal(np.asarray(got), want)
+        np.testing.assert_array_equal(np.asarray(getattr(xnp, op)(scalar, xnp.asarray(x))),
+                                      getattr(np, op)(scalar, x))
+    if type(scalar) is int:
+        jitted = xnp.jit(lambda a, s: getattr(xnp, op)(a, s))
+        np.testing.assert_array_equal(np.asarray(jitted(xnp.asarray(x), scalar)), want)
+
+
+def test_logical_functions_reject_python_ints_beyond_int64():
+    x = xnp.asarray(np.array([0, 2], np.int8))
+    for v in (2**63, -2**63 - 1, 2**64):
+        with pytest.raises(OverflowError):
+            np.logical_or(np.array([0, 2], np.int8), v)
+        with pytest.raises(OverflowError, match="logical_or"):
+            xnp.logical_or(x, v)

@@ -216,3 +216,19 @@ def test_narrow_floats_divide_in_float32_as_numpys_loop(dtype):
         for name in want:
             _assert_same(CALLS[name](xnp, xa, xb), want[name], (name, "eager"))
             _assert_same(jitted[name], want[name], (name, "jit"))
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder", "fmod", "divmod", "power",
+                                  "left_shift", "right_shift"])
+def test_dtype_bool_finds_no_loop(name):
+    """NumPy has no bool loop for these (bool inputs compute in int8): dtype=bool raises
+    TypeError, eagerly and under jit."""
+    b = np.array([True, False])
+    with pytest.raises(TypeError):
+        getattr(np, name)(b, b, dtype=bool)
+    with pytest.raises(TypeError, match=name):
+        getattr(xnp, name)(xnp.asarray(b), xnp.asarray(b), dtype=bool)
+    with pytest.raises(TypeError, match=name):
+        xnp.jit(lambda x: getattr(xnp, name)(x, x, dtype=bool))(xnp.asarray(b))
+    with pytest.raises(TypeError, match="reciprocal"):
+        xnp.reciprocal(xnp.asarray(b), dtype=bool)

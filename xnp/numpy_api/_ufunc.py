@@ -337,11 +337,19 @@ def _reject(fname, x, kinds, what, inputs=None):
                         f"as {dt} ({what})")
 
 
-def _bool_to_int8(fname, a, b, dt):
-    """NumPy has no bool loop for some integer ufuncs: bool computes in int8."""
+def _bool_to_int8(fname, a, b, dt, dtype=None):
+    """NumPy has no bool loop for some integer ufuncs: bool computes in int8, and
+    ``dtype=bool`` finds no loop (``TypeError``)."""
+    _no_bool_loop(fname, dtype)
     if dt.kind == "b":
         return _as_dtype(fname, a, _INT8), _as_dtype(fname, b, _INT8), _INT8
     return a, b, dt
+
+
+def _no_bool_loop(fname, dtype) -> None:
+    if dtype is not None and canonical_dtype(dtype) == _BOOL:
+        raise TypeError(f"xnp.{fname}: no loop matching dtype=bool (NumPy's {fname} has no "
+                        "bool loop; bool inputs compute in int8)")
 
 
 # =========================================================================== arithmetic

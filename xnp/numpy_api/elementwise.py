@@ -50,6 +50,7 @@ from xnp.numpy_api._ufunc import (
     _INT8,
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
     _complex_has_nan, _copy, _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan,
+    _no_bool_loop,
     _out_cast, _reject, _scalar, _truth, _unary, two_outs,
 )
 
@@ -171,7 +172,7 @@ def _floor_divmod(fname, x1, x2, dtype, casting, want_div, want_mod):
     has it (``lax.composite``), else the steps above with NumPy's errors."""
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
     _reject(fname, a, "c", "complex numbers have no floor division", inputs=(x1, x2))
-    a, b, dt = _bool_to_int8(fname, a, b, dt)
+    a, b, dt = _bool_to_int8(fname, a, b, dt, dtype)
     if want_div and want_mod:
         return tuple(lax.composite_multi("divmod", _divmod_steps, a, b, out_dtypes=(dt, dt)))
     if want_div:
@@ -254,7 +255,7 @@ def fmod(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
     _extras("fmod", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("fmod", x1, x2, dtype, casting)
     _reject("fmod", a, "c", "complex numbers have no remainder", inputs=(x1, x2))
-    a, b, dt = _bool_to_int8("fmod", a, b, dt)
+    a, b, dt = _bool_to_int8("fmod", a, b, dt, dtype)
     if dt.kind not in "iu":  # lax.rem is fmod: eagerly NumPy's own, errors included
         return _finish("fmod", lax.rem(a, b), out, where, casting)
     return _finish("fmod", lax.composite("fmod", _int_fmod, a, b), out, where, casting)
@@ -315,7 +316,7 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     """
     _extras("power", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("power", x1, x2, dtype, casting)
-    a, b, dt = _bool_to_int8("power", a, b, dt)
+    a, b, dt = _bool_to_int8("power", a, b, dt, dtype)
     if dt.kind in "iu":
         if _is_concrete_negative(x2, where):  # NumPy computes only where `where` holds
             if out is not None:  # NumPy checks the cast into `out` before computing
@@ -460,6 +461,7 @@ def reciprocal(x, /, out=None, *, where=True, casting="same_kind", order="K", dt
     Bool input gives int8. Complex ``x`` follows NumPy's loop (Smith's division without
     special cases), so ``0j``, ``inf + infj`` and any NaN part give ``nan + nanj``."""
     _extras("reciprocal", casting, order, subok, signature, dtype, (x,))
+    _no_bool_loop("reciprocal", dtype)
     x = _unary("reciprocal", x, dtype, casting)
     dt = _dtype_of(x)
     if dt.kind == "c":

@@ -139,8 +139,28 @@ def greater_equal(x1, x2, /, out=None, *, where=True, casting="same_kind", order
 
 
 def _logical(fname, lax_op, x1, x2, dtype):
-    a, b, _ = _compare_operands(fname, x1, x2, dtype)
+    """NumPy's logical loops take each operand's truth value, whatever its dtype: a Python
+    scalar counts as its ``bool`` (NumPy converts a Python int to C ``long`` first, so one
+    outside int64 raises ``OverflowError``), and a Python int argument of ``jit`` (a weak
+    integer tracer) as ``t != 0`` in its own dtype, never converted to the other's."""
+    if dtype is not None and canonical_dtype(dtype) != _BOOL:
+        raise TypeError(f"xnp.{fname}: no loop for dtype={dtype!r}; logical functions return "
+                        "bool")
+    x1, x2 = _truth_of_python_scalar(fname, x1), _truth_of_python_scalar(fname, x2)
+    found = _util.traced_int(x1, x2)
+    if found is not None:
+        t, other, swapped = found
+        t, other = lax.ne(t, _lit(0, t)), _truth(asarray_for(fname, other))
+        return lax_op(other, t) if not swapped else lax_op(t, other)
+    a, b, _ = binary_operands(fname, x1, x2)
     return lax.composite(fname, _LOGICAL[lax_op], a, b, out_dtype=_BOOL)
+
+
+def _truth_of_python_scalar(fname, x):
+    if type(x) is int and not -2**63 <= x < 2**63:
+        raise OverflowError(f"xnp.{fname}: Python int {x} too large to convert to C long "
+                            "(NumPy's logical loops take Python ints as int64)")
+    return bool(x) if type(x) in (int, float, complex) else x
 
 
 def _truth_op(lax_op):
@@ -245,7 +265,7 @@ def left_shift(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
     gives 0, as NumPy; floats raise ``TypeError``."""
     _extras("left_shift", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _integer_operands("left_shift", x1, x2, dtype, casting)
-    a, b, dt = _bool_to_int8("left_shift", a, b, dt)
+    a, b, dt = _bool_to_int8("left_shift", a, b, dt, dtype)
     return _finish("left_shift", lax.shift_left(a, b), out, where, casting)
 
 
@@ -255,7 +275,7 @@ def right_shift(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
     ``[0, bits)`` gives 0, or -1 for negative ``x1``, as NumPy; floats raise ``TypeError``."""
     _extras("right_shift", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _integer_operands("right_shift", x1, x2, dtype, casting)
-    a, b, dt = _bool_to_int8("right_shift", a, b, dt)
+    a, b, dt = _bool_to_int8("right_shift", a, b, dt, dtype)
     op = lax.shift_right_logical if dt.kind == "u" else lax.shift_right_arithmetic
     return _finish("right_shift", op(a, b), out, where, casting)
 

@@ -290,6 +290,7 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     bias = -int(np.finfo(dt).minexp) + 1
     lim = 3 * (bias - 1)
     n = lax.convert_element_type(_ew.clip(k, -lim, lim), i32)
+    (a, n), _ = _util.broadcast_arrays("ldexp", a, n)  # equal ranks (NumPy's ValueError)
     return _finish("ldexp", lax.composite("ldexp", _ldexp, a, n), out, where, casting)
 
 

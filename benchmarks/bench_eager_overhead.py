@@ -95,9 +95,10 @@ def _replayed_cases():
     x_np = numpy.arange(12.0).reshape(3, 4)
     f_np = x_np.astype(numpy.float32)
     i_np = numpy.arange(12).reshape(3, 4)
-    x, f, i = xnp.asarray(x_np), xnp.asarray(f_np), xnp.asarray(i_np)
+    d_np = i_np + 1
+    x, f, i, d = xnp.asarray(x_np), xnp.asarray(f_np), xnp.asarray(i_np), xnp.asarray(d_np)
     if jax is not None:
-        xj, fj, ij = _jax.put(x_np, f_np, i_np)
+        xj, fj, ij, dj = _jax.put(x_np, f_np, i_np, d_np)
 
     def j(fn):
         return fn if jax is not None else None
@@ -123,6 +124,13 @@ def _replayed_cases():
          lambda: x.astype(xnp.float32), j(lambda: xj.astype(jnp.float32))),
         ("linspace(0, 1, 5)", lambda: numpy.linspace(0, 1, 5), lambda: xnp.linspace(0, 1, 5),
          j(lambda: jnp.linspace(0, 1, 5))),
+        # composites (xnp.lax.composite): eagerly NumPy's one loop, replayed as one call
+        ("logaddexp(x, x)", lambda: numpy.logaddexp(x_np, x_np), lambda: xnp.logaddexp(x, x),
+         j(lambda: jnp.logaddexp(xj, xj))),
+        ("i64 // i64", lambda: i_np // d_np, lambda: i // d, j(lambda: ij // dj)),
+        ("frexp(x)", lambda: numpy.frexp(x_np), lambda: xnp.frexp(x), j(lambda: jnp.frexp(xj))),
+        ("gcd(i64, i64)", lambda: numpy.gcd(i_np, d_np), lambda: xnp.gcd(i, d),
+         j(lambda: jnp.gcd(ij, dj))),
     ]
 
 

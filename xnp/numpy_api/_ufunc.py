@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from xnp import _default_dtypes
 from xnp import lax
+from xnp.lax import _kit as kit
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
 from xnp.tracing import core
@@ -18,6 +21,7 @@ _PY_SCALARS = (int, float, complex, bool)
 _BOOL = np.dtype(np.bool_)
 _INT8 = np.dtype(np.int8)
 _F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
 _NoValue = getattr(np, "_NoValue", None)
 _LN2 = float(np.log(2.0))
 _LN10 = float(np.log(10.0))
@@ -344,6 +348,23 @@ def _bool_to_int8(fname, a, b, dt, dtype=None):
     if dt.kind == "b":
         return _as_dtype(fname, a, _INT8), _as_dtype(fname, b, _INT8), _INT8
     return a, b, dt
+
+
+def in_float32(fn):
+    """``fn`` (a function of float operands of one dtype) computed in float32 for the
+    floats narrower than float32 (float16, bfloat16, float8), its result rounded once to
+    their dtype (weak when every operand is), as NumPy's half loops and ml_dtypes' loops
+    compute."""
+
+    def narrow(*xs):
+        dt = core.aval_of(xs[0]).dtype
+        if dt.itemsize >= 4 or dt not in kit.FLOATING:
+            return fn(*xs)
+        res = fn(*[lax.convert_element_type(x, _F32) for x in xs])
+        weak = all(core.aval_of(x).weak_type for x in xs)
+        return lax.convert_element_type(res, dt, weak_type=weak)
+
+    return functools.wraps(fn)(narrow)
 
 
 def _no_bool_loop(fname, dtype) -> None:

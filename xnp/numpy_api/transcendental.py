@@ -11,7 +11,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for
 from xnp.numpy_api._ufunc import (
     _LN10, _LN2, _binary_inexact, _copysign, _dtype_of, _extras, _finish, _inexact, _reject,
-    _scalar,
+    _scalar, in_float32,
 )
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
@@ -159,7 +159,7 @@ def logaddexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     _extras("logaddexp", casting, order, subok, signature, dtype, (x1, x2))
     a, b, _ = _binary_inexact("logaddexp", x1, x2, dtype, casting)
     _reject("logaddexp", a, "c", "real inputs only", inputs=(x1, x2))
-    res = lax.composite("logaddexp", log_add_exp, a, b)
+    res = lax.composite("logaddexp", _log_add_exp, a, b)
     return _finish("logaddexp", res, out, where, casting)
 
 
@@ -178,6 +178,12 @@ def _log1p_exp2(t):
     return _div_by_const(lax.log1p(lax.exp2(t)), _LN2)
 
 
+# (float16 and bfloat16 in float32, as NumPy's half loop and ml_dtypes' loop compute: in
+# their own precision the sum's cancellation near 0 can flip the sign)
+_log_add_exp = in_float32(log_add_exp)
+
+
+@in_float32
 def _log_add_exp2(a, b):
     return log_add_exp(a, b, _log1p_exp2)
 
@@ -215,13 +221,9 @@ def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     return _finish("hypot", res, out, where, casting)
 
 
+@in_float32  # (as NumPy's half loop: hypotf in float32, rounded once)
 def _hypot(x, y):
     dt = core.aval_of(x).dtype
-    if dt == np.float16:  # as NumPy's half loop: hypotf in float32, rounded once to half
-        f32 = np.dtype(np.float32)
-        return lax.convert_element_type(
-            _hypot(lax.convert_element_type(x, f32), lax.convert_element_type(y, f32)), dt,
-            weak_type=core.aval_of(x).weak_type and core.aval_of(y).weak_type)
     a, b = lax.abs(x), lax.abs(y)
     big, small = lax.max(a, b), lax.min(a, b)
     zero, one = _scalar(0, dt), _scalar(1, dt)

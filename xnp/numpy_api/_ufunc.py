@@ -351,16 +351,17 @@ def _bool_to_int8(fname, a, b, dt, dtype=None):
 
 
 def in_float32(fn):
-    """``fn`` (a function of float operands of one dtype) computed in float32 for the
-    floats narrower than float32 (float16, bfloat16, float8), its result rounded once to
-    their dtype (weak when every operand is), as NumPy's half loops and ml_dtypes' loops
-    compute."""
+    """``fn`` (a function whose first operand is a float, and whose result has that
+    float's dtype) computed in float32 for the floats narrower than float32 (float16,
+    bfloat16, float8): the operands of that dtype converted, the result rounded once to it
+    (weak when every operand is), as NumPy's half loops and ml_dtypes' loops compute."""
 
     def narrow(*xs):
         dt = core.aval_of(xs[0]).dtype
         if dt.itemsize >= 4 or dt not in kit.FLOATING:
             return fn(*xs)
-        res = fn(*[lax.convert_element_type(x, _F32) for x in xs])
+        res = fn(*[lax.convert_element_type(x, _F32) if core.aval_of(x).dtype == dt else x
+                   for x in xs])
         weak = all(core.aval_of(x).weak_type for x in xs)
         return lax.convert_element_type(res, dt, weak_type=weak)
 

@@ -14,6 +14,7 @@ and return Python bools, also under ``jit``.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from xnp import lax
@@ -210,7 +211,7 @@ def _uint(dt):
 
 def _pow2(k, dt):
     """``2.0**k`` exactly for integer ``k`` within the normal exponent range of ``dt``."""
-    info = np.finfo(dt)
+    info = ml_dtypes.finfo(dt)  # (NumPy's finfo has no bfloat16/float8)
     bias = -int(info.minexp) + 1
     ut = _uint(dt)
     bits = lax.shift_left(lax.convert_element_type(lax.add(k, _const(bias, _dtype(k))), ut),
@@ -240,7 +241,7 @@ def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="
 
 def _frexp(v):
     dt = _dtype(v)
-    info = np.finfo(dt)
+    info = ml_dtypes.finfo(dt)
     ut, i32 = _uint(dt), np.dtype(np.int32)
     nm, bias = int(info.nmant), -int(info.minexp) + 1
     width = dt.itemsize * 8
@@ -287,13 +288,14 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
         raise TypeError(f"xnp.ldexp: `x2` must be an integer array, got {_dtype(k)}")
     dt = _dtype(a)
     i32 = np.dtype(np.int32)
-    bias = -int(np.finfo(dt).minexp) + 1
+    bias = -int(ml_dtypes.finfo(dt).minexp) + 1
     lim = 3 * (bias - 1)
     n = lax.convert_element_type(_ew.clip(k, -lim, lim), i32)
     (a, n), _ = _util.broadcast_arrays("ldexp", a, n)  # equal ranks (NumPy's ValueError)
     return _finish("ldexp", lax.composite("ldexp", _ldexp, a, n), out, where, casting)
 
 
+@_uf.in_float32  # (so float16/bfloat16 results keep their subnormals under jit too)
 def _ldexp(a, n):
     """``a * 2**n`` for an int32 ``n`` in the clipped range, as three exact products."""
     dt, i32 = _dtype(a), np.dtype(np.int32)

@@ -167,20 +167,25 @@ def scalar_function(fn):
                                     **{**decorator.keywords, "scalars": True})
     if variant is None:
         return _full_path(fn)
-    new = variant()(_with_rule(fn.__wrapped__))  # its __wrapped__: this full path
+    inner = fn.__wrapped__  # the full path behind the fast path: with the rule, and
+    full = (_replayed_with_rule(inner, True) if _Replay is not None and type(inner) is _Replay
+            else _with_rule(inner))  # (a Replay applies it in C)
+    new = variant()(full)  # its __wrapped__: this full path
     new._scalar_rule_of = fn  # the function before the rule (subclasses wrap its results)
     return new
 
 
-def _replayed_with_rule(fn):
+def _replayed_with_rule(fn, behind_fast_path: bool = False):
     """The cached function ``fn`` (a C ``Replay``) with the rule: its replays apply it
     themselves (a new 0-d array becomes its NumPy scalar in C, any other result goes
     through :func:`_apply_rule`), its other calls through :func:`_with_rule`. It shares
-    ``fn``'s cache."""
+    ``fn``'s cache. Its ``__wrapped__`` is what :func:`_with_rule` (``fn``, when it is the
+    full path behind a fast path) or :func:`_full_path` (its full path with the rule) would
+    give."""
     new = _Replay(_with_rule(fn._replay_slow), _with_rule(fn._replay_full), fn._replay_cache,
                   fn._replay_refused, fn._replay_ctx, _apply_rule)
     new.__dict__.update(fn.__dict__)
-    new.__wrapped__ = _with_rule(fn.__wrapped__)
+    new.__wrapped__ = fn if behind_fast_path else _with_rule(fn.__wrapped__)
     new._scalar_rule_of = fn  # the function before the rule (subclasses wrap its results)
     return new
 

@@ -5,11 +5,13 @@ function of that name, ``xp.<name>(*operands)``, which computes what its decompo
 computes (values, signed zeros, NaNs, dtype; ``tests/lax/test_composite.py``
 checks each against its decomposition on grids of special values) for operands whose
 dtypes are one of ``signatures`` (tuples of dtypes); other dtypes run the decomposition.
-Only dtypes with a loop of NumPy's own are listed (no ml_dtypes).
+The dtypes listed are NumPy's own and bfloat16, whose loops ml_dtypes registers with
+NumPy's ufuncs (NumPy with ml_dtypes is the oracle for bfloat16).
 """
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from xnp import lax
@@ -18,6 +20,7 @@ from xnp.backends.xp_impls._table import XP_IMPLS
 __all__ = ["KERNELS", "kernel_of"]
 
 _FLOATS = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64))
+_BF16 = (np.dtype(ml_dtypes.bfloat16),)  # ml_dtypes' loops, registered with NumPy's ufuncs
 _INTS = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8,
                                     np.uint16, np.uint32, np.uint64))
 _COMPLEX = tuple(np.dtype(t) for t in (np.complex64, np.complex128))
@@ -30,33 +33,34 @@ def _same(dtypes, n: int) -> frozenset:
 
 
 KERNELS = {
-    "logaddexp": _same(_FLOATS, 2),
-    "logaddexp2": _same(_FLOATS, 2),
-    "hypot": _same(_FLOATS, 2),
-    "copysign": _same(_FLOATS, 2),
-    "heaviside": _same(_FLOATS, 2),
-    "fmax": _same(_FLOATS, 2),
-    "fmin": _same(_FLOATS, 2),
-    "trunc": _same(_FLOATS, 1),
+    "logaddexp": _same(_FLOATS + _BF16, 2),
+    "logaddexp2": _same(_FLOATS + _BF16, 2),
+    "hypot": _same(_FLOATS + _BF16, 2),
+    "copysign": _same(_FLOATS + _BF16, 2),
+    "heaviside": _same(_FLOATS + _BF16, 2),
+    "fmax": _same(_FLOATS + _BF16, 2),
+    "fmin": _same(_FLOATS + _BF16, 2),
+    "trunc": _same(_FLOATS + _BF16, 1),
     "spacing": _same(_FLOATS, 1),
-    "signbit": _same(_FLOATS, 1),
-    "isinf": _same(_FLOATS, 1),
+    "signbit": _same(_FLOATS + _BF16, 1),
+    "isinf": _same(_FLOATS + _BF16, 1),
     "logical_and": _same(_ALL, 2),
     "logical_or": _same(_ALL, 2),
     "logical_xor": _same(_ALL, 2),
     "logical_not": _same(_ALL, 1),
     "gcd": _same(_INTS, 2),
     "lcm": _same(_INTS, 2),
-    "ldexp": frozenset((f, _I32) for f in _FLOATS),
-    "frexp": _same(_FLOATS, 1),
-    "floor_divide": _same(_INTS + _FLOATS, 2),
-    "remainder": _same(_INTS + _FLOATS, 2),
-    "divmod": _same(_INTS + _FLOATS, 2),
+    "ldexp": frozenset((f, _I32) for f in _FLOATS + _BF16),
+    "frexp": _same(_FLOATS + _BF16, 1),
+    "floor_divide": _same(_INTS + _FLOATS + _BF16, 2),
+    "remainder": _same(_INTS + _FLOATS + _BF16, 2),
+    "divmod": _same(_INTS + _FLOATS + _BF16, 2),
     "fmod": _same(_INTS, 2),
     "reciprocal": _same(_INTS, 1),
-    "modf": _same(_FLOATS, 1),
+    "modf": _same(_FLOATS + _BF16, 1),
     "sinc": _same(_FLOATS, 1),
 }
+
 
 def _composite(xp, *operands, name, decomposition, out_dtypes):
     return getattr(xp, name)(*operands)

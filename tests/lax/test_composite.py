@@ -280,3 +280,22 @@ def test_narrow_float_frexp_and_ldexp(dt):
         want = np.ldexp(x, k)
         for fn in (xnp.ldexp, xnp.jit(xnp.ldexp)):
             _same(fn(xnp.asarray(x), xnp.asarray(k)), want)
+
+
+def test_frexp_mantissa_derivative():
+    """d mantissa / dx = 2**-e (finite differences at ordinary points; at a power of two,
+    a kink, the side of frexp's own exponent; the tangent passes through 0 and inf),
+    under grad, jit(grad) and vmap(grad); the exponent has none."""
+    xs = np.array([3.0, 0.3, -5.5, 1e-3, 7e10])
+    grad = xnp.grad(lambda x: xnp.frexp(x)[0])
+    h = 1e-7 * np.abs(xs)
+    fd = (np.frexp(xs + h)[0] - np.frexp(xs - h)[0]) / (2 * h)
+    for fn in (lambda v: np.array([float(grad(float(t))) for t in v]),
+               lambda v: np.asarray(xnp.jit(xnp.vmap(grad))(xnp.asarray(v)))):
+        np.testing.assert_allclose(fn(xs), fd, rtol=1e-6)
+        np.testing.assert_array_equal(fn(xs), 2.0 ** -np.frexp(xs)[1])
+    kinks = np.array([1024.0, 0.5, -2.0])
+    np.testing.assert_array_equal(
+        np.asarray(xnp.vmap(grad)(xnp.asarray(kinks))), 2.0 ** -np.frexp(kinks)[1])
+    for x0 in (0.0, np.inf):
+        assert float(grad(x0)) == 1.0

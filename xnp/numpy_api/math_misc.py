@@ -33,6 +33,7 @@ from xnp.numpy_api._ufunc import _as_dtype, _binary, _binary_inexact, _extras, _
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
                                  normalize_axis, write_out)
 from xnp.tracing import core, errors
+from xnp.tracing.custom_derivatives import custom_jvp
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "heaviside", "sinc", "fix",
@@ -234,9 +235,30 @@ def frexp(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="
         raise TypeError(f"xnp.frexp: no loop for dtype={np.dtype(dtype)}: the mantissa is a "
                         "float and the exponent an int32 array")
     v = _float_operand("frexp", x)
-    m, e = lax.composite_multi("frexp", _frexp, v, out_dtypes=(_dtype(v), np.int32))
+    if isinstance(v, core.Tracer):  # the mantissa's derivative is 2**-e (custom jvp)
+        m, e = _frexp_mantissa(v), _frexp(v)[1]
+    else:
+        m, e = lax.composite_multi("frexp", _frexp, v, out_dtypes=(_dtype(v), np.int32))
     return (_finish("frexp", m, outs[0], where, casting),
             _finish("frexp", e, outs[1], where, casting))
+
+
+@custom_jvp
+def _frexp_mantissa(v):
+    return _frexp(v)[0]
+
+
+@_frexp_mantissa.defjvp
+def _frexp_mantissa_jvp(primals, tangents):
+    """``d m = 2**-e dx`` (``m = x * 2**-e`` with ``e`` piecewise constant), the ratio
+    ``m / x`` exact; at 0, infinities and NaN (``m = x``) the tangent passes through."""
+    (v,), (t,) = primals, tangents
+    m = _frexp_mantissa(v)
+    dt = _dtype(v)
+    plain = lax.or_(lax.eq(v, _const(0, dt)), lax.not_(lax.is_finite(v)))
+    scale = lax.select_n(plain, lax.div(m, lax.select_n(plain, v, _const(1, dt))),
+                         _const(1, dt))
+    return m, lax.mul(t, scale)
 
 
 def _frexp(v):

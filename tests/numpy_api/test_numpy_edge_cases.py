@@ -355,3 +355,22 @@ def test_bfloat16_with_float16_has_no_common_dtype():
             call(np)
         with pytest.raises(np.exceptions.DTypePromotionError):
             call(xnp)
+
+
+@pytest.mark.parametrize("name", ["add", "sin", "floor_divide", "logaddexp", "hypot", "maximum"])
+def test_out_as_a_tuple_of_one(name):
+    """NumPy's single-output ufuncs take ``out=(None,)`` (a new result) and ``out=(arr,)``
+    (written in place and returned), also with ``where=``; eagerly and under jit."""
+    nin = getattr(np, name).nin
+    v = [np.array([0.5, 2.0, 3.5]), np.array([1.5, 0.25, 2.0])][:nin]
+    want = getattr(np, name)(*v, out=(None,))
+    np.testing.assert_array_equal(np.asarray(getattr(xnp, name)(*map(xnp.asarray, v),
+                                                                out=(None,))), want)
+    jitted = xnp.jit(lambda *a: getattr(xnp, name)(*a, out=(None,)))
+    np.testing.assert_allclose(np.asarray(jitted(*map(xnp.asarray, v))), want, rtol=1e-15)
+    out, ref = xnp.zeros(3), np.zeros(3)
+    mask = np.array([True, False, True])
+    got = getattr(xnp, name)(*map(xnp.asarray, v), out=(out,), where=xnp.asarray(mask))
+    getattr(np, name)(*v, out=(ref,), where=mask)
+    assert got is out
+    np.testing.assert_array_equal(np.asarray(out), ref)

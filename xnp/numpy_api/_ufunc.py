@@ -231,7 +231,10 @@ def _to_loop_dtype(fname, x, other):
 
 
 def _finish(fname, res, out, where, casting="same_kind"):
-    """Apply ``where=`` and ``out=`` to a result."""
+    """Apply ``where=`` and ``out=`` to a result (``out`` an array, None, or a tuple of one
+    of them, as NumPy's single-output ufuncs take it)."""
+    if type(out) is tuple and len(out) == 1:
+        out = out[0]
     if where is not True and not (type(where) is np.bool_ and where):
         mask = asarray_for(fname, where, "where")
         if _dtype_of(mask) != _BOOL:
@@ -241,15 +244,13 @@ def _finish(fname, res, out, where, casting="same_kind"):
             # them zero, the same eagerly and under jit
             (mask, res), _ = broadcast_arrays(fname, mask, res)
             return lax.select_n(mask, _zeros_like(res), res)
-        target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
-        res = _out_cast(fname, res, target, casting)
-        (mask, old, new), _ = broadcast_arrays(fname, mask, target, res)
+        res = _out_cast(fname, res, out, casting)
+        (mask, old, new), _ = broadcast_arrays(fname, mask, out, res)
         res = lax.select_n(mask, old, new)
     elif out is None:
         return res
     elif casting != "same_kind":
-        target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
-        res = _out_cast(fname, res, target, casting)
+        res = _out_cast(fname, res, out, casting)
     return write_out(fname, out, _to_out_shape(res, out))
 
 

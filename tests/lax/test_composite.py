@@ -94,9 +94,10 @@ def _as_list(out):
 
 # NumPy's loops of these transcendental functions round differently from their
 # decompositions (which compose exp/log1p, a scaled square root or, for sinc near 0, a
-# series, and are what jit computes) by up to two units in the last place: eagerly xnp
-# gives NumPy's value
-_ULPS = {"hypot": 2, "logaddexp": 2, "logaddexp2": 2, "sinc": 2}
+# series, and are what jit computes) by up to two units in the last place here; four are
+# allowed, as NumPy's own exp/log1p/sin loops (SIMD on some CPUs, libm on others) move
+# the decomposition's rounding between machines: eagerly xnp gives NumPy's value
+_ULPS = {"hypot": 4, "logaddexp": 4, "logaddexp2": 4, "sinc": 4}
 # which of equal zeros fmax/fmin return is not promised by NumPy (it depends on the
 # machine's SIMD code): under jit the sign of a zero result at a tie is not compared
 _TIE_ZERO_SIGN_FREE = {"fmax", "fmin"}
@@ -139,7 +140,9 @@ def test_kernel_computes_the_decomposition(name, sig, no_cache, monkeypatch):
     kernel = _call(name, ops)
     monkeypatch.setattr(BACKEND, "kernels", {})  # every composite runs its decomposition
     decomposed = _call(name, ops)
-    _same(kernel, decomposed, _ULPS.get(name, 0))
+    # (fmax/fmin's decomposition selects over numpy.maximum, whose zero at a tie of 0.0 and
+    # -0.0 NumPy's SIMD loops pick differently on different CPUs)
+    _same(kernel, decomposed, _ULPS.get(name, 0), name not in _TIE_ZERO_SIGN_FREE)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = getattr(np, name)(*ops)
@@ -259,7 +262,7 @@ def test_float16_under_jit_computes_in_float32(name):
     a, b = (rng.standard_normal(20000).astype(np.float16) for _ in range(2))
     got = np.asarray(xnp.jit(getattr(xnp, name))(xnp.asarray(a), xnp.asarray(b)))
     want = getattr(np, name)(a, b)
-    np.testing.assert_array_max_ulp(got, want, maxulp=1)
+    np.testing.assert_array_max_ulp(got, want, maxulp=2)  # (1 here; libm/XLA rounding)
     np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
 
 

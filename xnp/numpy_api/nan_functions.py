@@ -6,8 +6,10 @@
 Each NaN-ignoring reduction replaces NaN by a neutral value with ``lax.select_n``
 (so gradients at NaN positions are zero, not NaN) and calls the plain reduction
 of :mod:`xnp.numpy_api.reductions` with NumPy's dtype rules; integer and bool
-inputs go straight to the plain reduction, as in NumPy. NumPy's
-``RuntimeWarning`` for all-NaN slices is not issued (the NaN result is the same).
+inputs go straight to the plain reduction, as in NumPy. Eagerly they warn as NumPy's
+do ("All-NaN slice encountered", "Mean of empty slice", "Degrees of freedom <= 0 for
+slice.", with the divisions' floating-point errors silenced: ``_slice_warnings``);
+under ``jit`` nothing warns and the values are the same.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api import _slice_warnings as _sw
+from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import asarray_for, check_reduction_axis, is_xnp, write_out
 from xnp.tracing import core
 
@@ -75,15 +79,16 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """Mean of the non-NaN elements (``numpy.nanmean``).
 
-    Dtypes, shapes and errors as :func:`xnp.mean`; an all-NaN slice gives NaN (NumPy
-    also warns). Gradients flow to the non-NaN elements only.
+    Dtypes, shapes and errors as :func:`xnp.mean`; an all-NaN slice gives NaN and, eagerly,
+    NumPy's warning "Mean of empty slice" (no floating-point error). Gradients flow to
+    the non-NaN elements only.
     """
     x = _operand("nanmean", a, axis)
     if not _inexact(x):
         return _rd.mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
     x0, nan = _fill(x, 0)
     valid = _and_where("nanmean", _lg.logical_not(nan), where)
-    return _rd.mean(x0, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=valid)
+    return _rd._mean_call("nanmean", x0, axis, dtype, out, keepdims, valid, quiet=True)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
@@ -91,35 +96,38 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     """Variance of the non-NaN elements (``numpy.nanvar``).
 
     Parameters, dtypes and errors as :func:`xnp.var`; ``N`` counts the non-NaN
-    elements of each slice. An all-NaN slice (or ``N <= ddof``) gives NaN or inf.
+    elements of each slice. A slice with ``N <= ddof`` (all-NaN ones included) gives NaN
+    and, eagerly, NumPy's warning "Degrees of freedom <= 0 for slice." (no floating-point
+    error).
     """
-    return _nanvar("nanvar", _rd.var, a, axis, dtype, out, ddof, keepdims, where, mean,
-                   correction)
+    return _nanvar("nanvar", a, axis, dtype, out, ddof, keepdims, where, mean, correction,
+                   False)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
            mean=None, correction=None):
     """Standard deviation of the non-NaN elements (``numpy.nanstd``): the square root of
     :func:`nanvar`."""
-    return _nanvar("nanstd", _rd.std, a, axis, dtype, out, ddof, keepdims, where, mean,
-                   correction)
+    return _nanvar("nanstd", a, axis, dtype, out, ddof, keepdims, where, mean, correction,
+                   True)
 
 
-def _nanvar(fname, fn, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
+def _nanvar(fname, a, axis, dtype, out, ddof, keepdims, where, mean, correction, root):
     x = _operand(fname, a, axis)
-    kw = dict(axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, mean=mean,
-              correction=correction)
-    if not _inexact(x):
-        return fn(x, where=where, **kw)
+    args = (axis, dtype, out, ddof, keepdims)
+    if not _inexact(x):  # NumPy's nanvar of integers is its var, warnings included
+        return _rd._var(fname, x, *args, where, mean, correction, root)
     x0, nan = _fill(x, 0)
-    return fn(x0, where=_and_where(fname, _lg.logical_not(nan), where), **kw)
+    valid = _and_where(fname, _lg.logical_not(nan), where)
+    return _rd._var(fname, x0, *args, valid, mean, correction, root, nan_policy=True)
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Maximum ignoring NaN (``numpy.nanmax``).
 
     Parameters and errors as :func:`xnp.max`. A slice whose elements are all NaN gives
-    NaN (NumPy also warns), unless ``initial`` is given, which then is the result.
+    NaN, unless ``initial`` is given, which then is the result; a NaN result warns "All-NaN
+    slice encountered" eagerly, as NumPy.
     Of ``-0.0`` and ``0.0`` the first one is the result over a short innermost slice (up to
     8 elements; no ``initial`` or ``where``), as NumPy's scalar ``fmax`` loop gives it:
     ``nanmax([-0.0, 0.0])`` is ``-0.0``. Over longer slices and outer axes NumPy's
@@ -144,6 +152,7 @@ def _nanextremum(fname, kind, fill, a, axis, out, keepdims, initial, where):
         all_nan = _rd.all(nan, axis=axis, keepdims=keepdims)
         res = lax.select_n(all_nan, res, lax.add(res, core.lift(
             np.asarray(np.nan, core.aval_of(res).dtype))))
+    _sw.warn_all_nan(res)
     return write_out(fname, out, res)
 
 
@@ -168,15 +177,6 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the minimum ignoring NaN (``numpy.nanargmin``); see :func:`nanargmax`."""
     return _nanarg("nanargmin", _rd.argmin, np.inf, a, axis, out, keepdims)
-
-
-def _concrete(x):
-    """The value of ``x`` if known now (eager, or a tracer with a concrete value), else None."""
-    if type(x) is core.Array:
-        return x._value
-    if isinstance(x, core.Tracer):
-        return x.to_concrete_value()
-    return None
 
 
 def _nanarg(fname, fn, fill, a, axis, out, keepdims):

@@ -30,6 +30,7 @@ from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_ran
                                  normalize_axes, normalize_axis, write_out)
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api import _slice_warnings as _sw
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["sum", "prod", "mean", "max", "amax", "min", "amin", "argmax", "argmin", "all",
@@ -630,34 +631,50 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     Returns
     -------
     Array
-        Shape ``a.shape`` without the reduced axes. The mean of no elements is NaN
-        (NumPy also warns; xnp does not).
+        Shape ``a.shape`` without the reduced axes. The mean of no elements is NaN;
+        eagerly it warns as NumPy does ("Mean of empty slice", then the division's
+        floating-point error), under ``jit`` nothing warns.
 
     Raises
     ------
     numpy.exceptions.AxisError, ValueError
         Bad or repeated axes; ``where`` does not broadcast; ``out`` shape.
     """
-    x = _asarray("mean", a)
+    return _mean_call("mean", a, axis, dtype, out, keepdims, where)
+
+
+def _mean_call(fname, a, axis, dtype, out, keepdims, where, *, quiet=False):
+    """``mean`` (and ``nanmean``'s masked mean): warns "Mean of empty slice" eagerly and
+    divides as NumPy (``_slice_warnings``); ``quiet``: the division's floating-point errors
+    silenced, as ``nanmean``'s."""
+    x = _asarray(fname, a)
     aval = core.aval_of(x)
-    check_reduction_axis("mean", axis)
-    axes = normalize_axes("mean", axis, aval.ndim)
+    check_reduction_axis(fname, axis)
+    axes = normalize_axes(fname, axis, aval.ndim)
     result = _inexact_dtype(aval.dtype, dtype)
-    mask = _mask("mean", where, aval.shape)
-    res = _mean(x, axes, result, mask, keepdims)
-    return write_out("mean", out, res, casting="unsafe")
+    mask = _mask(fname, where, aval.shape)
+    acc = _mean_accumulator(result)
+    count = _count(x, axes, mask, acc)
+    divisor = _sw.check_counts(x, axes, count, mask is not None, "Mean of empty slice",
+                               scalar=out is None and not keepdims)
+    res = _mean(x, axes, result, mask, keepdims, count=count, divisor=divisor, quiet=quiet)
+    return write_out(fname, out, res, casting="unsafe")
 
 
-def _mean(x, axes, result, mask, keepdims):
-    """Mean of ``x`` over ``axes`` with result dtype ``result``."""
-    if result in kit.INT_OR_BOOL:
-        # NumPy: sum in the integer dtype, true-divide in float64, cast back (truncating)
-        total = _reduce("mean", _cast(x, result), axes, lax.reduce_sum, "sum", mask=mask)
-        quotient = lax.div(_cast(total, default_float()), _count(x, axes, mask, default_float()))
-        return _keep(_cast(quotient, result), axes, keepdims)
-    acc = _accumulator(result)
-    total = _reduce("mean", _cast(x, acc), axes, lax.reduce_sum, "sum", mask=mask)
-    res = lax.div(total, _count(x, axes, mask, acc))
+def _mean_accumulator(result):
+    # NumPy: integer dtypes sum in that dtype, true-divide in float64, cast back (truncating)
+    return default_float() if result in kit.INT_OR_BOOL else _accumulator(result)
+
+
+def _mean(x, axes, result, mask, keepdims, *, count=None, divisor=None, quiet=False):
+    """Mean of ``x`` over ``axes`` with result dtype ``result``; ``count``, ``divisor`` and
+    ``quiet`` as ``_slice_warnings.divide`` takes them."""
+    acc = _mean_accumulator(result)
+    if count is None:
+        count = _count(x, axes, mask, acc)
+    total = _reduce("mean", _cast(x, result if result in kit.INT_OR_BOOL else acc), axes,
+                    lax.reduce_sum, "sum", mask=mask)
+    res = _sw.divide(_cast(total, acc), count, divisor, quiet=quiet)
     return _keep(_cast(res, result), axes, keepdims)
 
 
@@ -678,7 +695,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         Written in place.
     ddof : int or float
         Delta degrees of freedom (static); ``N - ddof`` is clipped at 0, so too
-        large a ``ddof`` gives inf or NaN (NumPy also warns).
+        large a ``ddof`` gives inf or NaN and, eagerly, NumPy's warnings ("Degrees of
+        freedom <= 0 for slice", then the division's floating-point error).
     keepdims : bool
         Keep reduced axes with length 1.
     where : array_like of bool, optional
@@ -711,7 +729,13 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     return _var("std", a, axis, dtype, out, ddof, keepdims, where, mean, correction, True)
 
 
-def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root):
+def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, root, *,
+         nan_policy=False):
+    """``var``/``std`` (``root``). Eagerly, a slice with ``N <= ddof`` warns "Degrees of
+    freedom <= 0 for slice" and a full reduction's scalar division meets NumPy's error
+    (``_slice_warnings``). ``nan_policy``: ``nanvar``/``nanstd``'s form (the caller masks the
+    NaNs), whose divisions are quiet, whose warning ends in a full stop and whose such
+    slices are NaN."""
     if correction is not None:
         if ddof != 0:
             raise ValueError(f"xnp.{fname}: ddof and correction can't be provided "
@@ -726,9 +750,14 @@ def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, r
     result = _inexact_dtype(aval.dtype, dtype)
     acc = _accumulator(result)
     mask = _mask(fname, where, aval.shape)
+    real_acc = np.finfo(acc).dtype if acc in kit.COMPLEX else acc
+    n = _count(x, axes, mask, real_acc)
+    divisor = _sw.check_counts(x, axes, n, mask is not None, "Degrees of freedom <= 0 for slice"
+                               + ("." if nan_policy else ""), ddof,
+                               scalar=out is None and not keepdims)
     xc = _cast(x, acc)
     if mean_ is None:
-        m = _mean(xc, axes, acc, mask, keepdims=True)
+        m = _mean(xc, axes, acc, mask, keepdims=True, quiet=nan_policy)
     else:
         m = _cast(asarray_for(fname, mean_, "mean"), acc)
         mshape = core.aval_of(m).shape
@@ -742,11 +771,14 @@ def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, r
         sq = lax.add(lax.mul(re, re), lax.mul(im, im))
     else:
         sq = lax.mul(d, d)
-    real_acc = core.aval_of(sq).dtype
     total = _reduce(fname, sq, axes, lax.reduce_sum, "sum", mask=mask)
-    n = _count(x, axes, mask, real_acc)
-    dof = lax.max(lax.sub(n, _const(ddof, real_acc)), _const(0, real_acc))
-    res = lax.div(total, dof)
+    dof = lax.sub(n, _const(ddof, real_acc))
+    res = _sw.divide(total, lax.max(dof, _const(0, real_acc)), divisor, quiet=nan_policy)
+    if nan_policy:  # NumPy's nanvar: NaN where N - ddof <= 0 (not inf, nor N clipped at 0)
+        shape = core.aval_of(res).shape
+        bad = lax.broadcast_in_dim(lax.le(dof, _const(0, real_acc)), shape,
+                                   tuple(range(len(core.aval_of(dof).shape))))
+        res = lax.select_n(bad, res, lax.broadcast_in_dim(_const(np.nan, real_acc), shape, ()))
     if root:
         res = lax.sqrt(res)
     real_result = np.finfo(result).dtype if result in kit.COMPLEX else result

@@ -11,6 +11,8 @@ through the gathered values (to the selected order statistics).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from xnp import lax
@@ -23,6 +25,7 @@ from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api.nan_functions import _concrete
 from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api import sorting as _so
 from xnp.numpy_api._util import (asarray_for, check_unsupported, normalize_axes,
                                  result_dtype, write_out)
@@ -256,8 +259,13 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
     if ignore_nan and nanable:
         count = _rd.sum(_lg.logical_not(_lg.isnan(xs)), axis=-1, dtype=ct, keepdims=True)
         n = lax.reshape(count, rest + (1,) * len(qshape))
+        if nfull and _sw.known_now(count):  # NumPy warns once per all-NaN slice
+            _sw.warn_if(_concrete(count) == 0, "All-NaN slice encountered", each=True)
     else:
         n = _const(nfull, ct)
+    if ignore_nan and nfull == 0 and math.prod(rest) and _sw.known_now(x):
+        # NumPy's nan-quantiles of no elements are its nanmean's, and warn as it does
+        _sw.warn_if(True, "Mean of empty slice")
     qb = lax.reshape(qa, (1,) * len(rest) + qshape) if rest else qa
     idx, gamma = _virtual_index(method, n, qb, ct)
     if nfull == 0:

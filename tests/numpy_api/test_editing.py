@@ -86,6 +86,14 @@ def test_unstack_matches_numpy(shape, axis):
     check_vs_numpy(lambda m, a: m.unstack(a, axis=axis), np.arange(np.prod(shape)).reshape(shape))
 
 
+@pytest.mark.parametrize("axis", [[0], (1,), np.array([1]), np.array(1), np.int32(-1), True,
+                                  np.True_, (0, 1), (), 1.0, [1.0], None, "0", 5], ids=repr)
+def test_unstack_axis_forms_match_numpy(axis):
+    """NumPy's unstack is ``moveaxis(x, axis, 0)``: one axis as an int or a one-item sequence
+    (or array); several or none raise its ValueError, a non-integer its TypeError."""
+    check_vs_numpy(lambda m, a: m.unstack(a, axis=axis), np.arange(6).reshape(2, 3))
+
+
 @pytest.mark.parametrize("case", grid(dtype=DTYPES, default=[0, 1.5, np.int8(3)], n=20))
 def test_select_matches_numpy(case, rng):
     x = make_array(rng, (3, 4), case.dtype)
@@ -201,6 +209,16 @@ def test_inplace_writers_with_traced_values_and_grad():
 def test_trim_zeros_matches_numpy_eagerly(data, trim, axis):
     check_vs_numpy(lambda m, a: m.trim_zeros(a, trim, axis), np.asarray(data, float), jit=False,
                    jaxpr=False)
+
+
+@pytest.mark.parametrize("axis", [[0], (0,), [0, 1], (1, 0), np.array([1]), np.array(0), (),
+                                  [], (0, 0), [1, -2], 1.0, [1.0], np.True_, "0", 2], ids=repr)
+def test_trim_zeros_axis_forms_match_numpy(axis):
+    """NumPy's ``normalize_axis_tuple`` forms: an int, or a tuple, list or array of them
+    (an empty one trims nothing); a repeated axis raises its ValueError, a non-integer its
+    TypeError."""
+    data = np.array([[0, 0, 0], [0, 1, 0], [0, 0, 2], [0, 0, 0]], float)
+    check_vs_numpy(lambda m, a: m.trim_zeros(a, "fb", axis), data, jit=False, jaxpr=False)
 
 
 def test_trim_zeros_errors():

@@ -205,6 +205,26 @@ def test_squeeze_matches_numpy(case, rng):
     check_vs_numpy(lambda m, x: x.squeeze(case.axis), _data(rng, case.shape))
 
 
+@pytest.mark.parametrize("axis", [[0], [0, 2], [], (), (0, 0), (2, -3), 1.0, (0.0,), True,
+                                  np.True_, (True,), np.array([0]), np.array(0), np.int64(2),
+                                  "0"], ids=repr)
+def test_squeeze_axis_forms_match_numpy(axis, rng):
+    """NumPy's squeeze takes None, an int (``operator.index``) or a tuple of ints: a list, a
+    1-d array or a bool raises its TypeError, a repeated axis its ValueError (function and
+    method, eagerly and under jit)."""
+    x = _data(rng, (1, 3, 1))
+    check_vs_numpy(lambda m, a: m.squeeze(a, axis=axis), x)
+    check_vs_numpy(lambda m, a: a.squeeze(axis=axis), x)
+
+
+@pytest.mark.parametrize("src,dst", [(np.array([0]), 1), ([0, 1], [1, 0]), (np.array(2), 0),
+                                     (True, 0), (np.True_, 0), (0.0, 1), ([0, 0], [0, 1]),
+                                     ((0, 1), 0)], ids=repr)
+def test_moveaxis_axis_forms_match_numpy(src, dst, rng):
+    """NumPy's ``normalize_axis_tuple`` forms: ints (True is 1), sequences and arrays of them."""
+    check_vs_numpy(lambda m, x: m.moveaxis(x, src, dst), _data(rng, (2, 3, 4)))
+
+
 @pytest.mark.parametrize("case", grid(shape=SMALL_SHAPES, axis=[0, -1, 1, (0, 1), (0, -1), (0, 0),
                                                                  4, (-5,)], n=40))
 def test_expand_dims_matches_numpy(case, rng):

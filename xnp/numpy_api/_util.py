@@ -6,6 +6,7 @@ and ``out=``. NumPy may compute metadata here (dtypes, shapes), never data.
 from __future__ import annotations
 
 import numbers
+import operator
 import warnings
 
 import numpy as np
@@ -23,6 +24,7 @@ __all__ = [
     "broadcast_to_rank", "broadcast_arrays", "binary_operands", "normalize_axis",
     "normalize_axes", "write_out", "check_unsupported", "default_float", "default_int",
     "static_int", "AxisError", "to_inexact_dtype", "api_sequence", "raise_host_dtype",
+    "axis_tuple",
 ]
 
 AxisError = np.exceptions.AxisError
@@ -493,6 +495,55 @@ def normalize_axes(fname: str, axis, ndim: int, argname: str = "axis") -> tuple[
     if len(set(axes)) != len(axes):
         raise ValueError(f"xnp.{fname}: repeated axis in `{argname}`={axis!r}")
     return tuple(sorted(axes))
+
+
+def axis_tuple(fname: str, axis, ndim: int, argname: str = "axis", *,
+               iterables: bool = True) -> tuple[int, ...]:
+    """``axis`` as non-negative axes in its order, as NumPy's ``normalize_axis_tuple``
+    takes it (``moveaxis``, ``trim_zeros``, ``unstack``): an int (or what
+    ``operator.index`` takes, a 0-d integer array) or an iterable of them (tuple, list, 1-d
+    array). ``iterables=False``: an int or a tuple only, and no bool, as NumPy's C
+    functions (``squeeze``, the ufunc reductions) take it.
+
+    Raises
+    ------
+    TypeError
+        An item is not an integer; ``axis`` is neither one nor (a tuple or) an iterable.
+    numpy.exceptions.AxisError
+        An axis is out of range.
+    ValueError
+        An axis is repeated.
+    """
+    if not isinstance(axis, tuple):
+        try:
+            axis = (_axis_index(fname, axis, argname, iterables),)
+        except TypeError:
+            if not iterables:
+                raise TypeError(f"xnp.{fname}: `{argname}` must be an int or a tuple of ints, "
+                                f"got {axis!r}") from None
+    try:
+        items = list(axis)
+    except TypeError:
+        raise TypeError(f"xnp.{fname}: `{argname}` must be an int or a sequence of ints, got "
+                        f"{axis!r}") from None
+    out = [normalize_axis(fname, _axis_index(fname, item, argname, iterables), ndim, argname)
+           for item in items]
+    if len(set(out)) != len(out):
+        raise ValueError(f"xnp.{fname}: repeated axis in `{argname}` argument")
+    return tuple(out)
+
+
+def _axis_index(fname, item, argname, bools):
+    """``operator.index(item)`` (a tracer as it is: ``normalize_axis`` says it must be static);
+    a bool only where ``bools`` (NumPy's Python functions take True as 1, its C ones not)."""
+    if isinstance(item, core.Tracer):
+        return item
+    if not bools and isinstance(item, (bool, np.bool_)):
+        raise TypeError(f"xnp.{fname}: `{argname}` must hold ints, got {item!r}")
+    try:
+        return operator.index(item)
+    except TypeError:
+        raise TypeError(f"xnp.{fname}: `{argname}` must hold ints, got {item!r}") from None
 
 
 def check_reduction_axis(fname: str, axis, argname: str = "axis") -> None:

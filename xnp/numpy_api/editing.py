@@ -22,8 +22,8 @@ from xnp.numpy_api import indexing as _ix
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import _concrete
-from xnp.numpy_api._util import (asarray_for, default_int, is_xnp, normalize_axis, promote,
-                                 promote_to, static_int, write_out)
+from xnp.numpy_api._util import (asarray_for, axis_tuple, default_int, is_xnp, normalize_axis,
+                                 promote, promote_to, static_int, write_out)
 from xnp.tracing import core, errors
 from xnp.tracing.transformations import vmap
 
@@ -265,13 +265,17 @@ def dsplit(ary, indices_or_sections):
 def unstack(x, /, *, axis=0):
     """The sub-arrays of ``x`` along ``axis``, as a tuple (``numpy.unstack``, Array API).
 
-    Each has ``x.shape`` without ``axis``; views eagerly. ``ValueError`` for 0-d ``x``;
-    ``AxisError`` for a bad ``axis``.
+    Each has ``x.shape`` without ``axis``; views eagerly. ``axis`` is one axis, as an int
+    or (as NumPy takes it) a one-item sequence. ``ValueError`` for 0-d ``x`` or an ``axis``
+    naming several axes; ``AxisError`` for a bad ``axis``; ``TypeError`` for a non-integer.
     """
     x = _mn._asarray("unstack", x, "x")
     if _aval(x).ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
-    axis = normalize_axis("unstack", axis, _aval(x).ndim)
+    axes = axis_tuple("unstack", axis, _aval(x).ndim)
+    if len(axes) != 1:
+        raise ValueError(f"xnp.unstack: `axis` must name one axis, got {axis!r}")
+    axis = axes[0]
     lead = (slice(None),) * axis
     return tuple(x[lead + (i,)] for i in range(_aval(x).shape[axis]))
 
@@ -555,12 +559,17 @@ def trim_zeros(filt, trim="fb", axis=None):
     (``numpy.trim_zeros``, NumPy 2.2 form with ``axis``).
 
     ``axis=None`` crops every axis to the bounding box of the non-zero entries;
-    an int crops that axis only. Returns a view of ``filt`` (eagerly).
+    an int or a sequence of ints (tuple, list, 1-d array) crops those axes only, an empty
+    one none. Returns a view of ``filt`` (eagerly).
 
     Raises
     ------
     ValueError
-        ``trim`` contains characters other than 'f' and 'b'.
+        ``trim`` contains characters other than 'f' and 'b'; a repeated axis.
+    TypeError
+        ``axis`` is not an int or a sequence of ints.
+    numpy.exceptions.AxisError
+        An axis is out of range.
     xnp.errors.ConcretizationTypeError
         ``filt`` is traced: the result's shape depends on its values.
     """
@@ -577,7 +586,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     nd = host.ndim
     start = nz.min(axis=0) if nz.size else np.zeros(nd, np.int64)
     stop = nz.max(axis=0) + 1 if nz.size else np.zeros(nd, np.int64)
-    axes = range(nd) if axis is None else [normalize_axis("trim_zeros", axis, nd)]
+    axes = range(nd) if axis is None else axis_tuple("trim_zeros", axis, nd)
     index = [slice(None)] * nd
     for d in axes:
         if not nz.size:  # all zeros: NumPy trims everything, whichever side is asked

@@ -22,7 +22,7 @@ from xnp.numpy_api.creation import _convert
 from xnp.numpy_api._pad_modes import INDEX_MODES, pad_by_index, pad_linear_ramp
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
-from xnp.numpy_api._util import (api_sequence, check_unsupported, is_xnp, normalize_axes,
+from xnp.numpy_api._util import (api_sequence, axis_tuple, check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, refuse_numpy_subclass, result_dtype, static_int,
                                  write_out)
 from xnp.tracing import core, errors
@@ -272,14 +272,6 @@ def swapaxes(a, axis1, axis2):
     return transpose_view(x, tuple(perm))
 
 
-def _axis_list(fname, value, nd, argname):
-    vals = value if isinstance(value, (tuple, list)) else (value,)
-    out = [normalize_axis(fname, v, nd, argname) for v in vals]
-    if len(set(out)) != len(out):
-        raise ValueError(f"xnp.{fname}: repeated axis in `{argname}` argument")
-    return out
-
-
 def moveaxis(a, source, destination):
     """Move axes ``source`` to positions ``destination`` (ints or sequences); others keep
     their order. Eagerly a view.
@@ -293,8 +285,8 @@ def moveaxis(a, source, destination):
     """
     x = _asarray("moveaxis", a)
     nd = _aval(x).ndim
-    src = _axis_list("moveaxis", source, nd, "source")
-    dst = _axis_list("moveaxis", destination, nd, "destination")
+    src = axis_tuple("moveaxis", source, nd, "source")
+    dst = axis_tuple("moveaxis", destination, nd, "destination")
     if len(src) != len(dst):
         raise ValueError("xnp.moveaxis: `source` and `destination` arguments must have the same "
                          "number of elements")
@@ -308,12 +300,16 @@ def squeeze(a, axis=None):
     """Remove size-1 axes (all of them, or those in ``axis``). Eagerly a view; with no axis
     to remove, the array itself (``squeeze(x) is x``, as NumPy).
 
+    ``axis``: None, an int or a tuple of ints (as NumPy, not a list).
+
     Raises
     ------
     ValueError
-        A selected axis does not have size 1.
+        A selected axis does not have size 1, or is repeated.
     numpy.exceptions.AxisError
         An axis is out of range.
+    TypeError
+        ``axis`` is not None, an int or a tuple of ints.
     """
     x = _asarray("squeeze", a)
     aval = _aval(x)
@@ -322,7 +318,7 @@ def squeeze(a, axis=None):
     elif aval.ndim == 0 and not isinstance(axis, (tuple, list)) and axis in (0, -1):
         dims = ()  # NumPy accepts axis 0 / -1 for a 0-d array
     else:
-        dims = normalize_axes("squeeze", axis, aval.ndim)
+        dims = tuple(sorted(axis_tuple("squeeze", axis, aval.ndim, iterables=False)))
         for d in dims:
             if aval.shape[d] != 1:
                 raise ValueError(f"xnp.squeeze: cannot select an axis to squeeze out which has "

@@ -664,7 +664,9 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
         The broadcast shape of ``a`` and the bounds; dtype by NEP 50 promotion
         over all three operands (a Python int bound outside an integer ``a``'s
         range is ignored when it cannot matter and raises ``OverflowError``
-        otherwise, as in NumPy 2).
+        otherwise, as in NumPy 2). A bfloat16 ``a`` with bfloat16 or Python-number
+        bounds stays bfloat16, as xnp's other functions keep it; NumPy with ml_dtypes,
+        which registers no bfloat16 clip loop, answers float32 whatever the bounds.
 
     Raises
     ------

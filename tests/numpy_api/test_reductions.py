@@ -245,3 +245,47 @@ def test_jaxpr_argmax_and_mean():
     assert "argmax[axes=(1,) index_dtype=int64] a" in _norm(j)
     j = xnp.make_jaxpr(lambda x: xnp.mean(x, axis=0))(np.ones((2, 3)))
     assert "reduce_sum[axes=(0,)] a" in _norm(j) and "div" in _norm(j)
+
+
+# --------------------------------------------------------------------------- signed zeros
+
+_ONE_ELEMENT_SUMS = {
+    "sum": lambda xp, x: xp.sum(x),
+    "sum axis 1": lambda xp, x: xp.sum(x, axis=-1),
+    "sum axis 0": lambda xp, x: xp.sum(x, axis=0),
+    "sum no axes": lambda xp, x: xp.sum(x, axis=()),
+    "sum keepdims": lambda xp, x: xp.sum(x, axis=-1, keepdims=True),
+    "sum where": lambda xp, x: xp.sum(x, axis=-1, where=xp.ones(x.shape[-1:], bool)),
+    "sum initial 0.0": lambda xp, x: xp.sum(x, axis=-1, initial=0.0),
+    "sum initial -0.0": lambda xp, x: xp.sum(x, axis=-1, initial=-0.0),
+    "sum dtype": lambda xp, x: xp.sum(x, axis=-1, dtype=xp.complex128),
+    "method": lambda xp, x: x.sum(axis=-1),
+    "add.reduce": lambda xp, x: xp.add.reduce(x, axis=-1),
+    "nansum": lambda xp, x: xp.nansum(x, axis=-1),
+    "mean": lambda xp, x: xp.mean(x, axis=-1),
+    "nanmean": lambda xp, x: xp.nanmean(x, axis=-1),
+    "average": lambda xp, x: xp.average(x, axis=-1),
+    "einsum": lambda xp, x: xp.einsum("...i->...", x),
+}
+
+
+@pytest.mark.parametrize("fname", list(_ONE_ELEMENT_SUMS))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.complex64])
+@pytest.mark.parametrize("shape", [(1,), (3, 1), (1, 1)])
+def test_sum_of_one_element_starts_from_plus_zero(fname, dtype, shape):
+    """NumPy's sums add their elements to +0.0, so a sum of one -0.0 is 0.0 (in each part of
+    a complex number); XLA compiles a sum of one element to the element itself, which must
+    not show under jit."""
+    if np.dtype(dtype).kind == "c" and "initial" in fname:
+        pytest.skip("a complex sum's initial is added as lax adds, not from -0.0 per part yet")
+    body = _ONE_ELEMENT_SUMS[fname]
+    x = np.full(shape, complex(-0.0, -0.0) if np.dtype(dtype).kind == "c" else -0.0, dtype)
+    want = np.asarray(body(np, x))
+    for how, got in (("eager", body(xnp, xnp.asarray(x))),
+                     ("jit", xnp.jit(lambda a: body(xnp, a))(xnp.asarray(x)))):
+        got = np.asarray(got)
+        assert got.dtype == want.dtype and got.shape == want.shape, (how, got, want)
+        for part in ((np.real, np.imag) if want.dtype.kind == "c" else (np.asarray,)):
+            np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)),
+                                          err_msg=f"{how} {fname}")
+            np.testing.assert_array_equal(part(got), part(want), err_msg=f"{how} {fname}")

@@ -21,6 +21,7 @@ import numpy as np
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
+from xnp.numpy_api._signed_zeros import sum_from_zero
 from xnp.numpy_api._util import asarray_for, check_unsupported, result_dtype
 from xnp.tracing import core
 from xnp.tracing.avals import canonical_dtype
@@ -195,7 +196,7 @@ def _sum_bool_aware(x, axes):
         return x
     if core.aval_of(x).dtype in kit.BOOL:
         return lax.reduce_or(x, tuple(axes))
-    return lax.reduce_sum(x, tuple(axes))
+    return sum_from_zero(x, tuple(axes))
 
 
 def _dedupe(x, labels: str):

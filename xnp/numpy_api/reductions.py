@@ -30,6 +30,7 @@ from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_ran
                                  normalize_axes, normalize_axis, write_out)
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api import _signed_zeros as _sz
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.tracing.avals import canonical_dtype
 
@@ -160,11 +161,14 @@ def _reduce(fname, x, axes, reducer, kind, *, keepdims=False, initial=None, mask
     become ``kind``'s identity, ``initial`` is combined once with ``combine``."""
     dt = core.aval_of(x).dtype
     only_minus_zeros = None
-    if initial is not None and kind == "sum" and _may_be_minus_zero(initial, dt):
-        only_minus_zeros = _only_minus_zeros(x, axes, mask)
+    if initial is not None and kind == "sum" and _sz.may_be_minus_zero(initial, dt):
+        only_minus_zeros = _sz.only_minus_zeros(
+            x, axes, None if mask is None else _full_mask(mask, core.aval_of(x).shape))
     if mask is not None:
         x = lax.select_n(mask, _const(reduction_identity(kind, dt), dt), x)
     res = reducer(x, axes)
+    if kind == "sum" and (initial is None or dt not in kit.COMPLEX):
+        res = _sz.from_zero(res, x, axes)  # (a real `initial` of -0.0 is seen to below)
     if initial is not None:
         init = _initial_value(fname, initial, dt)
         res = combine(res, init)
@@ -175,28 +179,6 @@ def _reduce(fname, x, axes, reducer, kind, *, keepdims=False, initial=None, mask
             init = lax.broadcast_in_dim(init, core.aval_of(res).shape, ())
             res = lax.select_n(only_minus_zeros, res, init)
     return _keep(res, axes, keepdims)
-
-
-def _may_be_minus_zero(initial, dt: np.dtype) -> bool:
-    """Whether a sum's ``initial`` can be -0.0 in the real floating accumulator ``dt``: a
-    host scalar that is, or an array (its value is not read: a traced one is unknown)."""
-    if dt not in kit.FLOATING:
-        return False
-    if core.is_python_scalar(initial) or isinstance(initial, np.generic):
-        return not isinstance(initial, complex) and initial == 0 and bool(np.signbit(initial))
-    return True
-
-
-def _only_minus_zeros(x, axes, mask):
-    """Whether every (unmasked) element of the real floating ``x`` reduced into each output
-    is -0.0 (its bits are the sign bit alone: the least integer of its width)."""
-    dt = core.aval_of(x).dtype
-    bits_dt = np.dtype(f"i{dt.itemsize}")
-    minus_zero = lax.eq(lax.bitcast_convert_type(x, bits_dt), _const(np.iinfo(bits_dt).min,
-                                                                     bits_dt))
-    if mask is not None:
-        minus_zero = lax.or_(minus_zero, lax.not_(_full_mask(mask, core.aval_of(x).shape)))
-    return lax.reduce_and(minus_zero, axes)
 
 
 def _count(x, axes, mask, dtype):

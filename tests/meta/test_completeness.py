@@ -118,8 +118,10 @@ def test_transpose_exactly_when_linear(prim):
 
 @pytest.mark.parametrize("prim", LAX_PRIMS, ids=lambda p: p.name)
 def test_primitive_declares_view(prim):
-    assert type(getattr(prim, "view", None)) is bool, (
-        f"{prim.name}: declare whether its eager result is a view (view=True/False)")
+    view = getattr(prim, "view", False)
+    assert view is None or callable(view), (
+        f"{prim.name}: declare whether its eager result is a view (view=None, or its "
+        "layout rule from xnp.lax._strides)")
 
 
 def test_view_primitives_are_the_declared_ones():
@@ -129,32 +131,56 @@ def test_view_primitives_are_the_declared_ones():
 
 
 _REAL = np.arange(6.0).reshape(2, 3)
-# (operand, one call) of each primitive declared ``view=True``
+# (operand, one call) of each primitive declared a view (``view=<layout rule>``)
 _VIEW_SAMPLES = {
     "broadcast_in_dim": (_REAL, lambda x: lax.broadcast_in_dim(x, (1, 2, 3), (1, 2))),
+    "growing broadcast_in_dim": (_REAL, lambda x: lax.broadcast_in_dim(x, (4, 2, 3), (1, 2))),
     "reshape": (_REAL, lambda x: lax.reshape(x, (3, 2))),
     "squeeze": (_REAL.reshape(1, 2, 3), lambda x: lax.squeeze(x, (0,))),
     "transpose": (_REAL, lambda x: lax.transpose(x, (1, 0))),
     "rev": (_REAL, lambda x: lax.rev(x, (1,))),
     "slice": (_REAL, lambda x: lax.slice(x, (0, 1), (2, 3))),
+    "strided slice": (_REAL, lambda x: lax.slice(x, (0, 0), (2, 3), (1, 2))),
+    "dynamic_slice": (_REAL, lambda x: lax.dynamic_slice(x, (1, 1), (1, 2))),
     "stop_gradient": (_REAL, lambda x: lax.stop_gradient(x)),
     "real": (_REAL * (1 + 2j), lambda x: lax.real(x)),
     "imag": (_REAL * (1 + 2j), lambda x: lax.imag(x)),
 }
 
 
-@pytest.mark.parametrize("prim", [p for p in LAX_PRIMS if p.view], ids=lambda p: p.name)
-def test_view_primitive_returns_a_view(prim):
-    from xnp.numpy_api._layout import _view_layout
+# the sample operand (of any dtype) laid out in other ways NumPy's views keep
+_LAYOUTS = {
+    "C": lambda a: a,
+    "reversed": lambda a: a[::-1],
+    "Fortran": np.asfortranarray,
+    "strided": lambda a: np.repeat(a, 2, axis=-1)[..., ::2],
+}
 
-    assert prim.name in _VIEW_SAMPLES, f"add a sample call of {prim.name} to _VIEW_SAMPLES"
-    operand, call = _VIEW_SAMPLES[prim.name]
-    x = xnp.asarray(operand)
-    (eqn,) = [e for e in xnp.make_jaxpr(call)(x).jaxpr.eqns if e.primitive is prim]
-    assert np.shares_memory(np.asarray(call(x)), np.asarray(x)), f"{prim.name}: not a view"
-    strides = tuple(s // operand.itemsize for s in operand.strides)
-    layout = _view_layout(prim, eqn.params, operand.shape, strides, eqn.outvars[0].aval.shape)
-    assert layout is not False, f"numpy_api._layout._view_layout does not model {prim.name}"
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+@pytest.mark.parametrize("prim", [p for p in LAX_PRIMS if p.view], ids=lambda p: p.name)
+def test_view_primitive_returns_a_view_with_its_declared_strides(prim, layout):
+    # the layout rule (what numpy_api._layout models a traced value's memory with) gives
+    # the strides of the NumPy view the eager backend returns, for operands of several layouts
+    samples = [(k, v) for k, v in _VIEW_SAMPLES.items() if k.split()[-1] == prim.name]
+    assert samples, f"add a sample call of {prim.name} to _VIEW_SAMPLES"
+    for name, (operand, call) in samples:
+        operand = _LAYOUTS[layout](operand)
+        x = xnp.asarray(operand)
+        assert np.asarray(x).strides == operand.strides
+        (eqn,) = [e for e in xnp.make_jaxpr(call)(x).jaxpr.eqns if e.primitive is prim]
+        out = np.asarray(call(x))
+        # a reshape NumPy cannot express as a view and a broadcast that grows an axis are
+        # copies (the rule gives their strides)
+        assert np.shares_memory(out, operand) or name.startswith("growing") or (
+            layout != "C" and prim is lax.reshape_p), f"{name}: not a view"
+        strides = tuple(s // operand.itemsize for s in operand.strides)
+        got = prim.view(eqn.params, operand.shape, strides, eqn.outvars[0].aval.shape)
+        want = tuple(s // out.itemsize for s in out.strides)
+        keep = [d != 1 for d in out.shape]  # a size-1 axis's stride is arbitrary
+        assert got is not None, (name, layout)
+        assert [g for g, k in zip(got, keep) if k] == [w for w, k in zip(want, keep) if k], (
+            name, layout, got, want)
 
 
 RULE_ATTRS = ("jvp", "transpose", "batch", "impl", "weak_type_rule", "shape_rule",

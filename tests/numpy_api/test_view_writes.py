@@ -227,3 +227,46 @@ def test_read_only_views_of_a_jit_output_see_later_writes(make):
     ref[1, 1] = -7.0
     np.testing.assert_array_equal(np.asarray(view), ref_view)
     assert not np.asarray(view).flags.writeable
+
+
+# writes through the parts of a complex array: x.real, x.imag, np.real/np.imag, and views of
+# those (a reshape is a view of a contiguous part: its strides are twice the part's itemsize)
+COMPLEX_PART_WRITES = {
+    "real_item": lambda m, z: m.real(z).__setitem__(1, 100.0),
+    "imag_slice": lambda m, z: z.imag.__setitem__(slice(0, 2), -7.0),
+    "imag_inplace_add": lambda m, z: z.imag.__setitem__((1, 2), z.imag[1, 2] + 1.5),
+    "real_of_row_reshaped": lambda m, z: z[1].real.reshape(3, 1).__setitem__((2, 0), 55.0),
+    "imag_transposed": lambda m, z: z.imag.T.__setitem__((1, 0), z.real[0, 1] * 3.0),
+}
+
+
+def _complex_writes(m, name, a):
+    z = a * (1.0 + 1.0j) if m is np else m.multiply(a, 1.0 + 1.0j)
+    z = z.reshape(2, 3)
+    COMPLEX_PART_WRITES[name](m, z)
+    return z
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+@pytest.mark.parametrize("name", list(COMPLEX_PART_WRITES))
+def test_writes_through_complex_parts_reach_the_array(name, how):
+    a = np.arange(6.0) / 4.0 - 0.5
+    expected = _complex_writes(np, name, a)
+    got = TRANSFORMS[how](lambda v: _complex_writes(xnp, name, v))(xnp.asarray(a))
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@pytest.mark.parametrize("name", ["real_item", "imag_inplace_add", "imag_transposed"])
+def test_grad_through_complex_part_writes(name):
+    a = np.arange(6.0) / 4.0 - 0.4  # no zero modulus (|z| has a kink there)
+
+    def loss(m, v):
+        z = _complex_writes(m, name, v)
+        return (m.abs(z) ** 2 * np.arange(1.0, 7.0).reshape(2, 3)).sum()
+
+    got = xnp.grad(lambda v: loss(xnp, v))(xnp.asarray(a))
+    want = np.array([central_difference(lambda v: loss(np, np.asarray(v)), a, e)
+                     for e in np.eye(a.size)])
+    # the written constants make the loss about 2e4: the difference quotient's rounding
+    # error is about eps * 2e4 / h = 4e-6
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, atol=5e-5)

@@ -132,7 +132,7 @@ def zeros_like_aval(aval: ShapedArray):
 
 
 def primitive(name: str, *, linear: bool = False, no_batch: str | None = None,
-              view: bool = False, **rules) -> Primitive:
+              view=None, **rules) -> Primitive:
     """A lax primitive: :class:`xnp.tracing.Primitive` (``rules`` are its keywords: shape,
     dtype, weak_type, abstract_eval, jvp, transpose, batch, multiple_results,
     differentiable, allocates, impl) with the three declaration fields lax adds.
@@ -141,8 +141,9 @@ def primitive(name: str, *, linear: bool = False, no_batch: str | None = None,
     A rule that names the primitive is given as a :class:`~xnp.tracing.core.for_primitive`.
     ``no_batch``: the reason it has no batching rule (None: it has one). ``view``: its
     eager result is a view of its first operand, as NumPy's corresponding operation's is
-    (the xp backends copy a read-only jit output before such a primitive, and
-    ``numpy_api._layout`` models its strides).
+    (the xp backends copy a read-only jit output before such a primitive); the value is
+    the view's layout rule (:mod:`xnp.lax._strides`), from which ``numpy_api._layout``
+    models its strides. None: the result is a new array.
     A missing jvp is declared by ``differentiable=<reason>``. ``tests/meta/
     test_completeness.py`` holds every primitive to its declaration.
     """
@@ -167,7 +168,7 @@ def _linear_rules(name: str, jvp, transpose, linear: bool, derived_jvp):
 
 
 def unary(name: str, accept, *, out_dtype=None, weak_type=None, jvp=None, linear=False,
-          transpose=None, differentiable=True, batch=R.unary_batch, view=False) -> Primitive:
+          transpose=None, differentiable=True, batch=R.unary_batch, view=None) -> Primitive:
     """An elementwise one-operand primitive; ``out_dtype(dtype) -> dtype`` if it changes.
 
     Batching keeps the batch axis in place. ``linear=True`` (with ``transpose``): without

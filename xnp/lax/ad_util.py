@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
+from xnp.lax import _strides as view_rules
 from xnp.tracing import Array, core
 from xnp.tracing.ad import Zero, tangent_aval
 
@@ -16,7 +17,7 @@ def _stop_gradient_jvp(primals, tangents):
 
 
 stop_gradient_p = kit.primitive(
-    "stop_gradient", view=True,
+    "stop_gradient", view=view_rules.same,
     shape=lambda x: x.shape,
     dtype=lambda x: x.dtype,
     jvp=_stop_gradient_jvp,

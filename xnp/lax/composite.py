@@ -45,7 +45,7 @@ class _CompositePrimitive(core.Primitive):
                          allocates="eagerly")
         self.linear = False
         self.no_batch = _NEVER_STAGED
-        self.view = False
+        self.view = None
 
     def bind(self, *args, name: str, decomposition: Callable, out_dtypes: tuple):
         if core.is_eager(core.current_trace()) and not core._REBOUND_ON[0]:

@@ -31,6 +31,7 @@ import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
+from xnp.lax import _strides as view_rules
 from xnp.lax import shape_ops
 from xnp.tracing import Array, ShapedArray, core, errors
 from xnp.tracing.core import for_primitive
@@ -528,9 +529,11 @@ def logistic(x: Array) -> Array:
 # --------------------------------------------------------------------------- complex parts
 
 # all linear (over the reals); transposes as JAX's
-real_p = kit.unary("real", kit.COMPLEX, out_dtype=_real_dtype, linear=True, view=True,
+real_p = kit.unary("real", kit.COMPLEX, out_dtype=_real_dtype, linear=True,
+                   view=view_rules.complex_part,
                    transpose=_transpose(lambda ct, x: complex(ct, _c(ct, 0))))
-imag_p = kit.unary("imag", kit.COMPLEX, out_dtype=_real_dtype, linear=True, view=True,
+imag_p = kit.unary("imag", kit.COMPLEX, out_dtype=_real_dtype, linear=True,
+                   view=view_rules.complex_part,
                    transpose=_transpose(lambda ct, x: complex(_c(ct, 0), neg(ct))))
 conj_p = kit.unary("conj", kit.COMPLEX, linear=True, transpose=_transpose(lambda ct, x: conj(ct)))
 complex_p = _binary("complex", _COMPLEX_PARTS,

@@ -34,6 +34,7 @@ import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
+from xnp.lax import _strides as view_rules
 from xnp.tracing import Array, Primitive, ShapedArray, core, errors
 from xnp.tracing.core import for_primitive
 from xnp.tracing.batching import moveaxis
@@ -210,7 +211,7 @@ def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions):
 
 
 broadcast_in_dim_p = kit.primitive(
-    "broadcast_in_dim", view=True, linear=True,
+    "broadcast_in_dim", view=view_rules.broadcast, linear=True,
     shape=_broadcast_in_dim_shape,
     dtype=lambda x, **params: x.dtype,
     transpose=R.zero_ct_passthrough(_broadcast_in_dim_transpose),
@@ -307,7 +308,7 @@ def _reshape_batch(vals, dims, *, new_sizes, dimensions):
     return reshape(x, (size,) + new_sizes, perm), 0
 
 
-reshape_p = kit.primitive("reshape", view=True, linear=True, shape=_reshape_shape,
+reshape_p = kit.primitive("reshape", view=view_rules.reshaped, linear=True, shape=_reshape_shape,
                           dtype=lambda x, **params: x.dtype,
                           transpose=R.zero_ct_passthrough(_reshape_transpose), batch=_reshape_batch,
                           jvp=R.linear_unary_jvp)
@@ -361,7 +362,7 @@ def _squeeze_batch(vals, dims, *, dimensions):
     return squeeze_p.bind(x, dimensions=new_dims), out_dim
 
 
-squeeze_p = kit.primitive("squeeze", view=True, linear=True, shape=_squeeze_shape,
+squeeze_p = kit.primitive("squeeze", view=view_rules.squeezed, linear=True, shape=_squeeze_shape,
                           dtype=lambda x, **params: x.dtype,
                           transpose=R.zero_ct_passthrough(_squeeze_transpose), batch=_squeeze_batch,
                           jvp=R.linear_unary_jvp)
@@ -400,7 +401,7 @@ def _transpose_batch(vals, dims, *, permutation):
     return transpose_p.bind(x, permutation=perm), 0
 
 
-transpose_p = kit.primitive("transpose", view=True, linear=True, shape=_transpose_shape,
+transpose_p = kit.primitive("transpose", view=view_rules.permuted, linear=True, shape=_transpose_shape,
                             dtype=lambda x, **params: x.dtype,
                             transpose=R.zero_ct_passthrough(_transpose_transpose),
                             batch=_transpose_batch, jvp=R.linear_unary_jvp)
@@ -484,7 +485,7 @@ def _rev_batch(vals, dims, *, dimensions):
     return rev_p.bind(x, dimensions=R.shift_axes(dimensions, d)), d
 
 
-rev_p = kit.primitive("rev", view=True, linear=True, shape=_rev_shape,
+rev_p = kit.primitive("rev", view=view_rules.reversed_, linear=True, shape=_rev_shape,
                       dtype=lambda x, **params: x.dtype,
                       transpose=R.zero_ct_passthrough(_rev_transpose), batch=_rev_batch,
                       jvp=R.linear_unary_jvp)

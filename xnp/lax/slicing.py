@@ -29,6 +29,7 @@ import numpy as np
 
 from xnp.lax import _kit as kit
 from xnp.lax import _rules as R
+from xnp.lax import _strides as view_rules
 from xnp.lax.gather_scatter import (  # noqa: F401  (the dimension numbers, re-exported here)
     GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers, _int_tuple,
     _operand_and_update_weak, _operand_weak, _zeros,
@@ -122,7 +123,7 @@ def _slice_batch(vals, dims, *, start_indices, limit_indices, strides):
     return slice_p.bind(x, start_indices=start, limit_indices=limit, strides=st), d
 
 
-slice_p = kit.primitive("slice", view=True, linear=True, shape=_slice_shape,
+slice_p = kit.primitive("slice", view=view_rules.sliced, linear=True, shape=_slice_shape,
                         dtype=lambda x, **params: x.dtype, weak_type=_operand_weak,
                         jvp=R.linear_unary_jvp, transpose=R.zero_ct_passthrough(_slice_transpose),
                         batch=_slice_batch)
@@ -246,7 +247,7 @@ def _dynamic_slice_batch(vals, dims, *, slice_sizes):
     return out, 0
 
 
-dynamic_slice_p = kit.primitive("dynamic_slice", linear=True, shape=_dynamic_slice_shape,
+dynamic_slice_p = kit.primitive("dynamic_slice", view=view_rules.same, linear=True, shape=_dynamic_slice_shape,
                             dtype=lambda x, *starts, **params: x.dtype, weak_type=_operand_weak,
                             jvp=R.linear_unary_jvp,
                             transpose=R.zero_ct_passthrough(_dynamic_slice_transpose),

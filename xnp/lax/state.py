@@ -258,7 +258,7 @@ class _StatePrimitive(core.Primitive):
         self.discharge = discharge
         self.linear = False
         self.no_batch = no_batch
-        self.view = False
+        self.view = None
 
     def bind(self, *args, **params):
         first = args[0]

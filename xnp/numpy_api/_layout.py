@@ -12,20 +12,19 @@ NumPy's rule to them.
 * traced views (``view_of`` records, :mod:`xnp.numpy_api._views`): the strides
   derived from their base's when the view was made;
 * under ``jit``, a result of a primitive whose eager implementation never returns a
-  view: C-contiguous when all its operands are (NumPy's ``order='K'``: ``y.T * 2``
-  is F-ordered), else unknown; ``jit`` arguments and results of view-returning
-  primitives used internally are unknown (the eager arguments' layout is not part
-  of the trace);
+  view: C-contiguous when it has at most one axis or when all its operands are
+  (NumPy's ``order='K'``: ``y.T * 2`` is F-ordered), else unknown; ``jit`` arguments
+  and results of view-returning primitives used internally are unknown (the eager
+  arguments' layout is not part of the trace);
 * ``vmap`` values whose per-example layout is not provably contiguous: unknown.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from xnp import lax
+from xnp.lax._strides import c_strides, reshape_strides
 from xnp.tracing import core
 
 __all__ = ["c_strides", "layout", "set_layout", "reshape_strides", "index_strides"]
@@ -34,15 +33,6 @@ __all__ = ["c_strides", "layout", "set_layout", "reshape_strides", "index_stride
 #: jit trace's {jaxpr variable: strides or None} memo (``Trace.annotations``)
 _NOTE = "layout"
 _UNSET = object()
-
-
-def c_strides(shape) -> tuple:
-    """Element strides of a C-contiguous array of ``shape``."""
-    out, acc = [], 1
-    for d in reversed(shape):
-        out.append(acc)
-        acc *= d
-    return tuple(reversed(out))
 
 
 def _is_c_contiguous(shape, strides) -> bool:
@@ -74,54 +64,23 @@ def _c_layout(shape, strides) -> bool:
     return strides is not None and _is_c_contiguous(shape, strides)
 
 
-def _view_layout(prim, params, shape, st, out_shape):
-    """Strides of the result of a primitive whose eager implementation returns a view
-    (xnp/backends/xp_impls VIEW_PRIMITIVES, mirrored here: numpy_api may not import
-    backends); ``False``: not such a primitive; None: unknown."""
-    if prim in (lax.stop_gradient_p, lax.dynamic_slice_p):
-        return st
-    if prim is lax.transpose_p:
-        return None if st is None else tuple(st[p] for p in params["permutation"])
-    if prim is lax.squeeze_p:
-        return None if st is None else tuple(
-            s for i, s in enumerate(st) if i not in params["dimensions"])
-    if prim is lax.rev_p:
-        return None if st is None else tuple(
-            -s if i in params["dimensions"] else s for i, s in enumerate(st))
-    if prim is lax.slice_p:
-        steps = params["strides"] or (1,) * len(shape)
-        return None if st is None else tuple(s * k for s, k in zip(st, steps))
-    if prim is lax.reshape_p:
-        if params["dimensions"] is not None:
-            return None
-        new = reshape_strides(shape, st, out_shape)
-        return c_strides(out_shape) if new is False else new
-    if prim is lax.broadcast_in_dim_p:
-        if [d for d in shape if d != 1] != [d for d in out_shape if d != 1]:
-            return c_strides(out_shape)  # a growing broadcast is materialised
-        return None if st is None else _unit_axes_strides(shape, st, out_shape)
-    if prim in (lax.real_p, lax.imag_p):
-        return None
-    return False
-
-
 def _eqn_layout(eqn, in_layouts):
     """Layouts of an equation's results from its operands' (eager xp semantics): views
     follow their operand; an updated copy keeps its operand's layout; other results
     are C-contiguous when every array operand is (NumPy's ``order='K'``: ``y.T * 2``
     is F-ordered), else unknown."""
     prim, outs = eqn.primitive, eqn.outvars
-    if len(outs) == 1 and eqn.invars:
+    rule = getattr(prim, "view", None)  # a view primitive's layout rule (xnp.lax._strides)
+    if rule and len(outs) == 1 and eqn.invars:
         x = eqn.invars[0]
-        st = _view_layout(prim, eqn.params, x.aval.shape, in_layouts[0], outs[0].aval.shape)
-        if st is not False:
-            return [st]
+        return [rule(eqn.params, x.aval.shape, in_layouts[0], outs[0].aval.shape)]
     if prim in _UPDATES:
         ok = _c_layout(eqn.invars[0].aval.shape, in_layouts[0])
     else:
         ok = all(v.aval.size <= 1 or _c_layout(v.aval.shape, st)
                  for v, st in zip(eqn.invars, in_layouts))
-    return [c_strides(o.aval.shape) if ok else None for o in outs]
+    # a new array of at most one axis is contiguous whatever its operands' layout
+    return [c_strides(o.aval.shape) if ok or o.aval.ndim <= 1 else None for o in outs]
 
 
 def _trace_memo(tr) -> dict:
@@ -220,48 +179,6 @@ def index_strides(strides, entries):
         if e.dim is not None:
             used = max(used, e.dim)
     return tuple(out) + tuple(strides[used + 1:])
-
-
-def reshape_strides(shape, strides, new):
-    """Strides of ``reshape(new)`` as a view of an array with ``shape``/``strides``
-    (NumPy's ``_attempt_nocopy_reshape``); False: NumPy copies; None: unknown."""
-    shape, new = tuple(shape), tuple(new)
-    if math.prod(shape) <= 1 or [d for d in shape if d != 1] == [d for d in new if d != 1]:
-        # NumPy flags arrays of at most one element contiguous; only size-1 axes change
-        return _unit_axes_strides(shape, strides, new) if strides is not None else c_strides(new)
-    if strides is None:
-        return None
-    old = [(d, s) for d, s in zip(shape, strides) if d != 1]
-    out = [0] * len(new)
-    oi, oj, ni, nj = 0, 1, 0, 1
-    while ni < len(new) and oi < len(old):
-        np_, op = new[ni], old[oi][0]
-        while np_ != op:
-            if np_ < op:
-                np_ *= new[nj]
-                nj += 1
-            else:
-                op *= old[oj][0]
-                oj += 1
-        for ok in range(oi, oj - 1):
-            if old[ok][1] != old[ok + 1][0] * old[ok + 1][1]:
-                return False
-        out[nj - 1] = old[oj - 1][1]
-        for nk in range(nj - 1, ni, -1):
-            out[nk - 1] = out[nk] * new[nk]
-        ni, nj, oi, oj = nj, nj + 1, oj, oj + 1
-    last = out[ni - 1] if ni >= 1 else 1
-    for nk in range(ni, len(new)):
-        out[nk] = last
-    return tuple(out)
-
-
-def _unit_axes_strides(shape, strides, new):
-    """Strides after inserting/removing size-1 axes only (the other axes keep theirs)."""
-    kept = iter([s for d, s in zip(shape, strides) if d != 1])
-    if math.prod(shape) <= 1 and [d for d in shape if d != 1] != [d for d in new if d != 1]:
-        return c_strides(new)
-    return tuple(0 if d == 1 else next(kept) for d in new)
 
 
 def f_strides(shape) -> tuple:

@@ -24,7 +24,7 @@ from xnp.numpy_api._views import track_view
 from xnp.tracing import core
 
 __all__ = ["transpose_view", "reshape_view", "squeeze_view", "expand_dims_view",
-           "read_only_view"]
+           "complex_part_view", "read_only_view"]
 
 
 def _track(x, out, read, write, strides_of):
@@ -73,6 +73,16 @@ def reshape_view(x, new: tuple):
         return out
     write = None if st is None else (lambda b, v: lax.reshape(v, old))
     return track_view(x, out, None, read=lambda b: lax.reshape(b, new), write=write, strides=st)
+
+
+def complex_part_view(x, part: str):
+    """``x.real`` or ``x.imag`` (``part``) of a complex ``x``: NumPy's view of one part,
+    eagerly; a traced result is a view of ``x`` whose writes replace that part."""
+    if part == "real":
+        read, write = lax.real, (lambda b, v: lax.complex(v, lax.imag(b)))
+    else:
+        read, write = lax.imag, (lambda b, v: lax.complex(lax.real(b), v))
+    return _track(x, read(x), read, write, lambda st: tuple(2 * s for s in st))
 
 
 def _refuse_write(message: str):

@@ -8,7 +8,7 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands
-from xnp.numpy_api._shape_views import read_only_view
+from xnp.numpy_api._shape_views import complex_part_view, read_only_view
 from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._ufunc import (
     _BOOL, _INT8,
@@ -420,7 +420,7 @@ def nextafter(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
 def real(val):
     """Real part (the real dtype for complex input; other input is returned as is)."""
     x = asarray_for("real", val, "val")
-    return lax.real(x) if _dtype_of(x).kind == "c" else x
+    return complex_part_view(x, "real") if _dtype_of(x).kind == "c" else x
 
 
 def imag(val):
@@ -428,7 +428,7 @@ def imag(val):
     read-only as NumPy's: writing into them raises ``ValueError``)."""
     x = asarray_for("imag", val, "val")
     if _dtype_of(x).kind == "c":
-        return lax.imag(x)
+        return complex_part_view(x, "imag")
     return read_only_view(x, _zeros_like, lambda v: v.imag)
 
 

@@ -51,6 +51,17 @@ def grid(n: int = 100, seed: int = 0, **axes) -> list:
     return random.Random(seed).sample(cases, n)
 
 
+def sample_of(values, *, keep=(), n: int, seed: int = 0) -> list:
+    """``values`` (in order) cut down to those in ``keep`` and ``n`` others drawn with a
+    fixed seed (all of them with ``--full-grid``)."""
+    values = list(values)
+    if FULL_GRID[0]:
+        return values
+    rest = [v for v in values if v not in keep]
+    drawn = set(random.Random(seed).sample(rest, min(n, len(rest))))
+    return [v for v in values if v in keep or v in drawn]
+
+
 class Case:
     def __init__(self, **kw):
         self.__dict__.update(kw)

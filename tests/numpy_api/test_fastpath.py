@@ -242,6 +242,10 @@ def test_function_fast_paths_are_native_when_built_and_keep_the_call_protocol():
     from xnp.tracing.array_base import FastFunc
     import inspect
     call = type(xnp.add).__call__
+    if type(call) is not FastFunc and type(call.__wrapped__) is FastFunc:
+        # once a test has defined an xnp.ndarray subclass, ufunc calls are wrapped to keep
+        # the subclass in results (xnp/ndarray_class.py:_activate); the fast path is inside
+        call = call.__wrapped__
     assert (type(call) is FastFunc) is (FastFunc is not None)
     assert call.__name__ == "add" and "add" in repr(call) and callable(call.__wrapped__)
     a_np, b_np = _sample(np.float64, (2, 3), 0), _sample(np.float64, (3,), 1)

@@ -12,7 +12,7 @@ import xnp
 from tests import helpers
 from tests.helpers import (
     ALL, central_difference, check_vs_numpy, EDGE_SHAPES, FLOATING, grid, INTEGER, make_array,
-    rules_of_other_families_may_be_missing,
+    rules_of_other_families_may_be_missing, sample_of,
 )
 from xnp import lax
 
@@ -243,7 +243,10 @@ def test_searchsorted_every_short_length_with_runs_of_ties():
     # 1..40, values with long runs of ties, every value and the gaps around them queried;
     # 1e3 queries into 1e5 values take the form that keys the probed values in the loop
     rng = np.random.default_rng(11)
-    for n in range(1, 41):
+    # lengths 1..9 and the power-of-two edges 15..17, 31..33 always; 5 of the other
+    # lengths (all with --full-grid)
+    for n in sample_of(range(1, 41), keep=[*range(1, 10), 15, 16, 17, 31, 32, 33], n=5,
+                       seed=11):
         a = np.sort(rng.integers(0, 4, n)).astype(np.int16)
         few = np.arange(-1, 6, dtype=np.int16)  # unrolled steps
         many = np.repeat(few, 10)  # more queries than the unrolled form takes: the loop
@@ -406,14 +409,15 @@ def _same_values(got, want):
         np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int32, np.int64,
-                                   np.uint64, np.float16, np.float32, np.float64,
-                                   np.complex128])
-@pytest.mark.parametrize("shape,axis", [((5000,), -1), ((3, 1500), 1), ((1500, 3), 0),
-                                        ((40, 70), None), ((0,), 0), ((), None), ((1,), -1),
-                                        ((7, 3), 0)])
-@pytest.mark.parametrize("ties", [True, False])
-def test_sort_and_argsort_every_kind_match_numpy(dtype, shape, axis, ties, rng):
+@pytest.mark.parametrize("case", grid(
+    n=64, seed=5,
+    dtype=[np.bool_, np.int8, np.uint16, np.int32, np.int64, np.uint64, np.float16,
+           np.float32, np.float64, np.complex128],
+    shape_axis=[((5000,), -1), ((3, 1500), 1), ((1500, 3), 0), ((40, 70), None), ((0,), 0),
+                ((), None), ((1,), -1), ((7, 3), 0)],
+    ties=[True, False]))
+def test_sort_and_argsort_every_kind_match_numpy(case, rng):
+    dtype, (shape, axis), ties = case.dtype, case.shape_axis, case.ties
     # stable kinds (and argsort's default) give NumPy's stable indices exactly; for the
     # unstable ones NumPy promises no order of equal elements: the indices must be a
     # permutation that sorts. Eagerly (the fast path and the full path) and under jit.

@@ -270,6 +270,8 @@ def adopt(x, values):
         return None
     scope = _rebound.current_scope()
     trace = core.current_trace()
+    if scope is not None and scope.captured is not None and scope.trace is trace:
+        return _capture(x, trace, scope)
     if scope is None or trace.staging or scope.trace is not trace or not core._holds_tracer(
             tuple(values)):
         return None
@@ -313,6 +315,26 @@ def adopt(x, values):
         else:
             _rebound.rebind_value(a, _family_view(root_t, m, owner.shape), scope)
     return _rebound.resolve(x)
+
+
+def _capture(x, trace, scope):
+    """``adopt`` in the body of a control-flow primitive (a capturing scope, see
+    ``lax.control_flow.common.trace_body``): ``x``, which the body did not make (an eager
+    array or a tracer of an enclosing trace), is written by the body. It becomes the body's
+    tracer of its value at the start of each iteration (the constant the body reads it
+    as), which the writes then rebind; the loop carries it and writes the final value back
+    into ``x`` afterwards. (What the staged body makes is a tracer of its own trace, which
+    never comes here.)"""
+    if type(x) is core.Array and x._dev is None and isinstance(x._val, np.ndarray) and (
+            not x._val.flags.writeable):
+        raise ValueError("assignment destination is read-only")
+    rec = getattr(x, "view_of", None)
+    if rec is not None and rec.write is None:
+        raise _undecided(x)
+    t = trace.to_tracer(x)
+    _rebound.rebind_value(x, t, scope)
+    scope.captured.append((x, t))
+    return t
 
 
 def _adopt_tracer(x, trace, scope):

@@ -54,15 +54,18 @@ class Scope:
 
     What a scope knows of a value is on the value (:class:`_Note`); the scope keeps weak
     references to what it made and rebound, to list them and to clear the notes when it
-    ends."""
+    ends. ``captured`` is None, or (for the body of a control-flow primitive, which
+    captures the arrays it writes and did not make) the list of ``(array, tracer)`` pairs
+    captured so far, in order."""
 
-    __slots__ = ("trace", "created", "buffers", "rebound", "prev", "__weakref__")
+    __slots__ = ("trace", "created", "buffers", "rebound", "captured", "prev", "__weakref__")
 
-    def __init__(self, trace, prev):
+    def __init__(self, trace, prev, captures: bool = False):
         self.trace = trace
         self.created: list = []  # weak references to the values made inside
         self.buffers: list = []  # weak references to the host memory of the arrays made
         self.rebound: list = []  # weak references to the values rebound
+        self.captured: list | None = [] if captures else None
         self.prev = prev
 
     def made_here(self, x) -> bool:
@@ -94,7 +97,7 @@ def current_scope():
 
 def _note_created(value) -> None:
     scope = getattr(core._STATE, "scope", None)
-    if scope is not None:
+    if scope is not None and scope.captured is None:  # a body's own values are tracers
         value._scope_note = _Note(scope)
         scope.created.append(weakref.ref(value))
         buf = getattr(value, "_val", None)
@@ -102,12 +105,15 @@ def _note_created(value) -> None:
             scope.buffers.append(weakref.ref(buf))
 
 
-def push_scope(trace) -> Scope:
-    """Start recording the arrays made while ``fun`` runs on ``trace``."""
-    scope = Scope(trace, current_scope())
+def push_scope(trace, captures: bool = False) -> Scope:
+    """Start recording the arrays made while ``fun`` runs on ``trace``; ``captures``: the
+    function is a control-flow body, whose writes into arrays it did not make are captured
+    (:attr:`Scope.captured`) rather than refused."""
+    scope = Scope(trace, current_scope(), captures)
     core._STATE.scope = scope
-    core._SCOPES_ON[0] += 1
-    core._NOTE_CREATED[0] = _note_created
+    if not captures:  # (what a staging body makes is a tracer of its trace: not recorded)
+        core._SCOPES_ON[0] += 1
+        core._NOTE_CREATED[0] = _note_created
     return scope
 
 
@@ -116,7 +122,8 @@ def pop_scope(scope: Scope) -> None:
     it had before its first traced write, which is what a residual of a derivative
     captured before that write needs)."""
     core._STATE.scope = scope.prev
-    core._SCOPES_ON[0] -= 1
+    if scope.captured is None:
+        core._SCOPES_ON[0] -= 1
     for r in scope.rebound:
         x = r()
         if x is not None:
@@ -131,17 +138,22 @@ def pop_scope(scope: Scope) -> None:
     scope.created = []
     scope.buffers = []
     scope.rebound = []
+    if scope.captured is not None:
+        scope.captured = []
 
 
 def resolve(x):
     """The tracer a rebound array (or rebound tracer of an enclosing staging trace) stands
-    for; ``x`` itself for anything else."""
+    for, following a tracer that is rebound in turn (a grad function's buffer written in
+    a loop body); ``x`` itself for anything else."""
     if core._REBOUND_ON[0]:
         note = getattr(x, "_scope_note", None)
-        if note is not None:
+        while note is not None:
             t = note.tracer
-            if t is not None:
-                return t
+            if t is None:
+                break
+            x = t
+            note = getattr(x, "_scope_note", None)
     return x
 
 

@@ -22,7 +22,7 @@ from xnp import _default_dtypes
 from xnp.lax import elementwise
 from xnp.lax import shape_ops
 from xnp.lax import state
-from xnp.tracing import ad, batching, core
+from xnp.tracing import ad, batching, core, rebound
 from xnp.tracing.ad import Zero
 from xnp.tracing.errors import aval_str, avals_str
 from xnp.tracing.avals import ShapedArray
@@ -52,9 +52,12 @@ class TracedBody:
     """A traced body: ``jaxpr`` takes (consts..., flat args...) and has no consts of its own;
     ``consts`` are the closed-over values; ``out_tree`` the structure of its result.
 
-    ``ref_consts`` are the positions of the consts that are refs the body closed over:
+    ``ref_consts`` are the positions of the consts that are state the body closes over:
     the jaxpr then takes their values in those positions and returns their final values
-    after its outputs (:func:`share_refs` makes them loop-carried state).
+    after its outputs, in the order of ``ref_consts`` (:func:`share_refs` makes them
+    loop-carried state). Such a const is a ref, or an array the body writes in place
+    (``x[i] = v``, ``x += y``) without having made it (an eager array or a tracer of an
+    enclosing trace), which the caller writes the final value back into.
     """
 
     __slots__ = ("jaxpr", "consts", "out_tree", "ref_consts")
@@ -108,6 +111,18 @@ def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_
     is what is actually traced (``fori_loop`` wraps the user's body). The debug info
     names ``debug_fun`` (default ``fun``), the flat inputs (``arg_names``, default
     from ``fun``'s signature) and ``transformation`` (tracer errors say "for scan").
+
+    The body runs in a capturing scope (:func:`xnp.tracing.rebound.push_scope`): an array
+    it writes without having made it is rebound, for the rest of the body, to the body's
+    tracer of its value, and becomes state the body carries (``ref_consts``): it is read
+    where the body first used it, as the value at the start of the iteration, so reads
+    before the write see the previous iteration's writes.
+
+    Raises
+    ------
+    NotImplementedError
+        The body updates one of its arguments in place, or writes an array it closes over
+        and also uses another array sharing its memory.
     """
     leaves, in_tree = tree_flatten(tuple(args))
     if arg_names is None or len(arg_names) != len(leaves):
@@ -116,11 +131,17 @@ def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_
     store = {}
 
     def flat_fun(*flat):
-        call_args = tree_unflatten(in_tree, flat)
-        out = wrapper(fun, *call_args) if wrapper is not None else fun(*call_args)
-        out_leaves, out_tree = tree_flatten(out)
-        store["out_tree"] = out_tree
-        return out_leaves
+        scope = rebound.push_scope(core.current_trace(), captures=True)
+        try:
+            call_args = tree_unflatten(in_tree, flat)
+            out = wrapper(fun, *call_args) if wrapper is not None else fun(*call_args)
+            out_leaves, out_tree = tree_flatten(out)
+            out_leaves = [rebound.resolve(x) for x in out_leaves]
+            store["out_tree"] = out_tree
+            store["captured"] = [x for x, _ in scope.captured]
+            return out_leaves + [t for _, t in scope.captured]
+        finally:
+            rebound.pop_scope(scope)
 
     for name, a in zip(arg_names, in_avals):
         if is_ref_aval(a):
@@ -133,22 +154,67 @@ def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_
             f"xnp.lax.{transformation}: {dbg.func_name} updates one of its arguments in place "
             "(x[i] = v or x += y); return the new value instead.")
     jaxpr, consts = closure_convert(closed)
+    captured = store["captured"]
+    cap_consts = [next(i for i, c in enumerate(consts) if c is x) for x in captured]
+    _check_no_aliases(transformation, dbg.func_name, captured, consts)
     ref_consts = [i for i, v in enumerate(jaxpr.jaxpr.invars[:len(consts)])
                   if is_ref_aval(v.aval)]
     if jaxpr_transforms.uses_refs(jaxpr):
         n = len(jaxpr.jaxpr.invars)
         jaxpr = jaxpr_transforms.discharge_state(jaxpr, [i in ref_consts for i in range(n)])
-    return TracedBody(jaxpr, consts, store["out_tree"], ref_consts)
+    return TracedBody(jaxpr, consts, store["out_tree"], cap_consts + ref_consts)
+
+
+def _memory_root(x):
+    """What ``x``'s memory belongs to: the NumPy array owning an eager array's buffer, or
+    the base at the end of a traced view's chain."""
+    if type(x) is core.Array:
+        v = np.asarray(x)
+        while isinstance(v.base, np.ndarray):
+            v = v.base
+        return v
+    while getattr(x, "view_of", None) is not None:
+        x = x.view_of.base
+    return x
+
+
+def _check_no_aliases(transformation, func_name, captured, consts) -> None:
+    """Refuse a body that writes an array it closes over and also uses another array of
+    the same memory (a view of it): the carried value would not follow the other one."""
+    for x in captured:
+        root = _memory_root(x)
+        for c in consts:
+            if c is x or not (type(c) is core.Array or isinstance(c, core.Tracer)):
+                continue
+            other = _memory_root(c)
+            same = (np.may_share_memory(root, other)
+                    if isinstance(root, np.ndarray) and isinstance(other, np.ndarray)
+                    else root is other)
+            if same:
+                raise NotImplementedError(
+                    f"xnp.lax.{transformation}: {func_name} writes an array it closes over "
+                    f"({aval_str(core.aval_of(x))}) and also uses another array sharing its "
+                    f"memory ({aval_str(core.aval_of(c))}, a view of one or the other); "
+                    "use one of them inside the body, or pass the array as part of the carry.")
+
+
+def _state_aval(r) -> ShapedArray:
+    """The value aval of carried state: a ref's contents, or a written array's aval."""
+    a = core.aval_of(r)
+    return a.inner if is_ref_aval(a) else a
 
 
 def share_refs(bodies, keep_writes=None):
-    """Make the refs that ``bodies`` (:class:`TracedBody`, from :func:`trace_body`) close
-    over explicit state: ``(refs, new bodies)``, where ``refs`` are those refs (each once,
-    by identity) and each new body's jaxpr takes ``(its other consts..., ref values...,
-    args...)`` and returns ``(final ref values..., outputs...)``; a body that does not
-    use a ref passes its value through. The caller passes ``ref_get(r)`` of each ref and
-    writes the final values back with ``ref_set``. ``keep_writes[k]`` False (a loop
-    predicate): body ``k`` returns no ref values, and writing a ref raises ``TypeError``.
+    """Make the state that ``bodies`` (:class:`TracedBody`, from :func:`trace_body`) close
+    over explicit: ``(refs, new bodies)``, where ``refs`` are the refs and the arrays the
+    bodies write (each once, by identity) and each new body's jaxpr takes ``(its other
+    consts..., state values..., args...)`` and returns ``(final state values...,
+    outputs...)``; a body that does not use a ref passes its value through, and a body
+    that reads an array another body writes takes it as state too (a loop predicate reads
+    the value the body wrote last). The caller passes :func:`read_refs` of ``refs`` and
+    writes the final values back with :func:`write_refs`. ``keep_writes[k]`` False (a
+    loop predicate): body ``k`` returns no state values, and writing a ref raises
+    ``TypeError``.
     """
     refs = []
     for b in bodies:
@@ -166,15 +232,21 @@ def share_refs(bodies, keep_writes=None):
         for pos, i in enumerate(b.ref_consts):
             mine[next(u for u, r in enumerate(refs) if r is b.consts[i])] = (j.invars[i],
                                                                              j.outvars[nouts + pos])
-        others = [i for i in range(b.nconsts) if i not in b.ref_consts]
-        ref_in = [mine[u][0] if u in mine else Var(core.aval_of(r).inner)
+        shared = list(b.ref_consts)
+        for i, c in enumerate(b.consts):  # an array another body writes, read here
+            u = next((u for u, r in enumerate(refs) if r is c), None)
+            if u is not None and u not in mine:
+                mine[u] = (j.invars[i], j.invars[i])
+                shared.append(i)
+        others = [i for i in range(b.nconsts) if i not in shared]
+        ref_in = [mine[u][0] if u in mine else Var(_state_aval(r))
                   for u, r in enumerate(refs)]
         ref_out = [mine[u][1] if u in mine else ref_in[u] for u in range(len(refs))]
         invars = [j.invars[i] for i in others] + ref_in + j.invars[b.nconsts:]
         if keep_writes is not None and not keep_writes[k]:
             if any(mine[u][1] is not mine[u][0] for u in mine):
-                raise TypeError(f"xnp.lax: {jaxpr_name(b.jaxpr)} writes a ref it closes over; "
-                                "only the loop body may write refs")
+                raise TypeError(f"xnp.lax: {jaxpr_name(b.jaxpr)} writes a ref or an array it "
+                                "closes over; only the loop body may write them")
             outvars = j.outvars[:nouts]
         else:
             outvars = ref_out + j.outvars[:nouts]
@@ -184,15 +256,24 @@ def share_refs(bodies, keep_writes=None):
     return refs, out
 
 
+def _is_ref(r) -> bool:
+    return is_ref_aval(core.aval_of(r))
+
+
 def read_refs(refs):
-    """The current value of each ref (:func:`share_refs`)."""
-    return [state.ref_get(r) for r in refs]
+    """The current value of each ref, and each written array itself (:func:`share_refs`)."""
+    return [state.ref_get(r) if _is_ref(r) else r for r in refs]
 
 
 def write_refs(refs, values) -> None:
-    """Write the final values back into the refs (:func:`share_refs`)."""
+    """Write the final values back into the refs, and into the arrays the bodies wrote
+    (``x[...] = value``: NumPy's in-place write eagerly, a rebinding under a
+    transformation, with its rules and errors) (:func:`share_refs`)."""
     for r, v in zip(refs, values):
-        state.ref_set(r, (), v)
+        if _is_ref(r):
+            state.ref_set(r, (), v)
+        else:
+            r[...] = v
 
 
 closure_convert = jaxpr_transforms.closure_convert

@@ -24,13 +24,14 @@ from xnp.lax import linalg  # JAX's lax.linalg: the decompositions by their JAX 
 from xnp.lax import sharding
 from xnp.lax import parallel, shmap
 from xnp.lax import callback
+from xnp.lax import checks
 from xnp.lax import composite as _composite_family
 from xnp.lax import _transform_ops  # noqa: F401  (registers tangent/batch ops with tracing)
 
 _FAMILIES = (ad_util, elementwise, trigonometric, shape_ops, padding, slicing, gather_scatter,
              reductions, products, state, control_flow, windowed, cumulative, sorting, special, bits,
              _fft_family, prng, convolution, decompositions, sharding, parallel, shmap, callback,
-             _composite_family)
+             checks, _composite_family)
 
 __all__ = []
 for _m in _FAMILIES:

@@ -3,12 +3,11 @@
 error of a full reduction's final scalar division.
 
 NumPy decides these from what it computed (the element count of each slice, which
-``where=`` makes a value; the NaNs of a slice), so xnp issues them where that is known
-now: eagerly, and for the concrete values of a transformation run eagerly. Compiled code
-checks nothing: under ``jit`` the results are NumPy's and nothing warns. A call that
-warns, or reads a value to decide, is not replayed by the eager dispatch cache
-(``_util.warn``, ``xnp.tracing.recording``); a call that decides from shapes alone and
-does not warn still is.
+``where=`` makes a value; the NaNs of a slice). A condition known from the shapes is
+decided here; one that depends on values is a ``lax.runtime_warning`` equation on the
+traced or eager condition, which warns eagerly (and for the concrete values of a
+transformation run eagerly) and which the eager dispatch cache replays with every call.
+Compiled code checks nothing: under ``jit`` the results are NumPy's and nothing warns.
 """
 
 from __future__ import annotations
@@ -19,10 +18,9 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api._index_core import _concrete
-from xnp.numpy_api._util import warn
 from xnp.tracing import core
 
-__all__ = ["known_now", "slice_counts", "warn_if", "check_counts", "warn_all_nan", "divide"]
+__all__ = ["known_now", "check", "check_counts", "warn_all_nan", "warn_empty_slices", "divide"]
 
 
 def known_now(x) -> bool:
@@ -33,50 +31,57 @@ def known_now(x) -> bool:
     return isinstance(x, core.Tracer) and x.to_concrete_value() is not None
 
 
-def slice_counts(x, axes, count, masked: bool):
-    """NumPy's element count of each slice of ``x`` reduced over ``axes`` as NumPy data, or
-    None when it is not known now: without a mask (``masked`` False) a ``numpy.intp`` from
-    the shape (no value is read); with one, the value of ``count`` (the traced count)."""
-    if not masked:
-        if not known_now(x):
-            return None
-        shape = core.aval_of(x).shape
-        return np.intp(math.prod(shape[a] for a in axes))
-    value = _concrete(count)
-    return None if value is None else value.astype(np.intp)
-
-
-def warn_if(condition, message: str, *, each: bool = False) -> None:
-    """Warn ``message`` (``RuntimeWarning``) where the NumPy bool data ``condition`` (None:
-    not known) is true anywhere; ``each``: once per true element, as NumPy's
-    ``nanmedian``/``nanquantile`` warn once per slice."""
-    if condition is None:
-        return
-    n = int(np.count_nonzero(condition))
-    for _ in range(n if each else min(n, 1)):
-        warn(message, RuntimeWarning, stacklevel=4)
+def check(condition, message: str, *, each: bool = False) -> None:
+    """Warn ``message`` where ``condition`` holds (:func:`xnp.lax.runtime_warning`). A
+    condition known from the shapes (NumPy bool data) warns only when true; an array of a
+    value is checked by the equation, on every call."""
+    if isinstance(condition, (np.ndarray, np.bool_)):
+        if not condition.any():
+            return
+        condition = np.asarray(condition)
+    lax.runtime_warning(condition, message, each=each)
 
 
 def check_counts(x, axes, count, masked: bool, message: str, ddof=0, *, scalar: bool):
-    """Warn ``message`` when a slice (``slice_counts``) is known to hold at most ``ddof``
-    elements (NumPy's ``mean``: none). Returns :func:`divide`'s ``divisor``: NumPy's
-    ``max(N - ddof, 0)`` as a NumPy scalar when ``scalar`` (NumPy's result is a scalar) and
-    the one slice has so few elements, else None."""
-    n = slice_counts(x, axes, count, masked)
-    if n is None:
+    """Warn ``message`` where a slice of ``x`` reduced over ``axes`` holds at most ``ddof``
+    elements (NumPy's ``mean``: none): from the shape without a mask (``masked`` False),
+    from ``count``, the traced count of each slice, with one. Returns :func:`divide`'s
+    ``divisor``: NumPy's ``max(N - ddof, 0)`` as a NumPy scalar when ``scalar`` (NumPy's
+    result is a scalar) and the one slice has so few elements, else None.
+
+    A masked reduction to a scalar reads the count now, where it is known (an eager call,
+    not replayed by the dispatch cache): its division is NumPy's scalar division."""
+    scalar = scalar and not core.aval_of(count).shape  # (a full reduction)
+    if masked and not (scalar and known_now(count)):
+        if core.aval_of(count).dtype.kind == "c":  # (a complex accumulator's count)
+            count = lax.real(count)
+        aval = core.aval_of(count)
+        bound = lax.broadcast_in_dim(core.lift(np.asarray(ddof, aval.dtype)), aval.shape, ())
+        check(lax.le(count, bound), message)
         return None
-    few = n <= ddof
-    warn_if(few, message)
-    if scalar and np.ndim(few) == 0 and few:
+    if masked:
+        n = _concrete(count).astype(np.intp)
+    else:
+        n = np.intp(math.prod(core.aval_of(x).shape[a] for a in axes))
+    few = np.bool_(n <= ddof)
+    check(few, message)
+    if scalar and few:
         return np.maximum(n - ddof, 0)[()]
     return None
 
 
 def warn_all_nan(res) -> None:
-    """NumPy's ``nanmax``/``nanmin`` check: "All-NaN slice encountered" when the result
-    ``res`` (floating) is known now and NaN anywhere."""
-    if known_now(res):
-        warn_if(np.isnan(_concrete(res)), "All-NaN slice encountered")
+    """NumPy's ``nanmax``/``nanmin`` check: "All-NaN slice encountered" where the result
+    ``res`` (floating) is NaN."""
+    check(lax.ne(res, res), "All-NaN slice encountered")
+
+
+def warn_empty_slices(count) -> None:
+    """NumPy's ``nanmedian``/``nanquantile`` check: "All-NaN slice encountered" once per
+    slice whose count of non-NaN elements ``count`` is zero."""
+    aval = core.aval_of(count)
+    zero = lax.broadcast_in_dim(core.lift(np.zeros((), aval.dtype)), aval.shape, ())
+    check(lax.eq(count, zero), "All-NaN slice encountered", each=True)
 
 
 def divide(total, count, divisor=None, *, quiet: bool = False):
@@ -88,9 +93,12 @@ def divide(total, count, divisor=None, *, quiet: bool = False):
     divide"; xnp divides quietly and repeats NumPy's scalar division on the values to meet
     the same error. ``quiet``: no floating-point error at all (NumPy's nan-functions).
     """
-    if quiet:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return lax.div(total, count)
+    if quiet:  # a slice of no elements divides by NaN: NaN, and no floating-point error
+        real = lax.real(count) if core.aval_of(count).dtype.kind == "c" else count
+        shape, dtype = core.aval_of(count).shape, core.aval_of(count).dtype
+        zero = lax.broadcast_in_dim(core.lift(np.zeros((), core.aval_of(real).dtype)), shape, ())
+        nan = lax.broadcast_in_dim(core.lift(np.asarray(np.nan, dtype)), shape, ())
+        return lax.div(total, lax.select(lax.gt(real, zero), count, nan))
     if divisor is None or not known_now(total):
         return lax.div(total, count)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -638,7 +638,7 @@ def _mean_call(fname, a, axis, dtype, out, keepdims, where, *, quiet=False):
     acc = _mean_accumulator(result)
     count = _count(x, axes, mask, acc)
     divisor = _sw.check_counts(x, axes, count, mask is not None, "Mean of empty slice",
-                               scalar=out is None and not keepdims)
+                               scalar=out is None and not keepdims and not quiet)
     res = _mean(x, axes, result, mask, keepdims, count=count, divisor=divisor, quiet=quiet)
     return write_out(fname, out, res, casting="unsafe")
 
@@ -736,7 +736,7 @@ def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, r
     n = _count(x, axes, mask, real_acc)
     divisor = _sw.check_counts(x, axes, n, mask is not None, "Degrees of freedom <= 0 for slice"
                                + ("." if nan_policy else ""), ddof,
-                               scalar=out is None and not keepdims)
+                               scalar=out is None and not keepdims and not nan_policy)
     xc = _cast(x, acc)
     if mean_ is None:
         m = _mean(xc, axes, acc, mask, keepdims=True, quiet=nan_policy)

@@ -259,13 +259,13 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
     if ignore_nan and nanable:
         count = _rd.sum(_lg.logical_not(_lg.isnan(xs)), axis=-1, dtype=ct, keepdims=True)
         n = lax.reshape(count, rest + (1,) * len(qshape))
-        if nfull and _sw.known_now(count):  # NumPy warns once per all-NaN slice
-            _sw.warn_if(_concrete(count) == 0, "All-NaN slice encountered", each=True)
+        if nfull:  # NumPy warns once per all-NaN slice
+            _sw.warn_empty_slices(count)
     else:
         n = _const(nfull, ct)
-    if ignore_nan and nfull == 0 and math.prod(rest) and _sw.known_now(x):
+    if ignore_nan and nfull == 0 and math.prod(rest):
         # NumPy's nan-quantiles of no elements are its nanmean's, and warn as it does
-        _sw.warn_if(True, "Mean of empty slice")
+        _sw.check(np.bool_(True), "Mean of empty slice")
     qb = lax.reshape(qa, (1,) * len(rest) + qshape) if rest else qa
     idx, gamma = _virtual_index(method, n, qb, ct)
     if nfull == 0:

@@ -19,6 +19,7 @@ from xnp.backends.xp_impls import fft  # noqa: F401
 from xnp.backends.xp_impls import convolution  # noqa: F401
 from xnp.backends.xp_impls import decompositions  # noqa: F401
 from xnp.backends.xp_impls import parallel  # noqa: F401
+from xnp.backends.xp_impls import checks  # noqa: F401
 from xnp.backends.xp_impls.composite import KERNELS, kernel_of
 
 # the primitives declared ``view=True`` (xnp.lax._kit.primitive)

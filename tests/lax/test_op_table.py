@@ -31,7 +31,7 @@ def _inputs(rec, case, rng):
     return [sampler(rng, s, case.dtype) for s in shapes]
 
 
-@pytest.mark.parametrize("rec,case", _cases(n=3))
+@pytest.mark.parametrize("rec,case", _cases(n=2))
 def test_op_matches_numpy(rec, case):
     rng = np.random.default_rng(0)
     args = _inputs(rec, case, rng)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import check_vs_numpy
+from tests.helpers import check_vs_numpy, grid
 from tests.tolerances import rtol
 
 
@@ -62,19 +62,21 @@ def test_bool_divided_by_a_big_python_int(value, operand):
 _INT_LIKE = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 
 
-@pytest.mark.parametrize("fname", ["arctan2", "hypot"])
-@pytest.mark.parametrize("dt1", _INT_LIKE)
-@pytest.mark.parametrize("dt2", _INT_LIKE)
-def test_float_loop_of_two_integer_or_bool_arrays(fname, dt1, dt2):
+# 60 of the 162 pairs (every one with --full-grid)
+@pytest.mark.parametrize("case", grid(n=60, seed=2, fname=["arctan2", "hypot"], dt1=_INT_LIKE,
+                                      dt2=_INT_LIKE))
+def test_float_loop_of_two_integer_or_bool_arrays(case):
+    fname, dt1, dt2 = case.fname, case.dt1, case.dt2
     x = np.array([True, False, True]).astype(dt1)
     y = np.array([1, 0, 0]).astype(dt2)
     check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), x, y)
 
 
-@pytest.mark.parametrize("fname", ["arctan2", "hypot", "logaddexp"])
-@pytest.mark.parametrize("dt", _INT_LIKE)
-@pytest.mark.parametrize("value", [1, -1, 2**70, True])
-def test_float_loop_of_an_integer_or_bool_array_with_a_python_int(fname, dt, value):
+# 50 of the 108 cases (every one with --full-grid)
+@pytest.mark.parametrize("case", grid(n=50, seed=3, fname=["arctan2", "hypot", "logaddexp"],
+                                      dt=_INT_LIKE, value=[1, -1, 2**70, True]))
+def test_float_loop_of_an_integer_or_bool_array_with_a_python_int(case):
+    fname, dt, value = case.fname, case.dt, case.value
     # bool with an int computes in float64 (the int is the default integer); an integer
     # array picks its own loop and the int is converted to it (uint8 with -1: float16)
     x = np.array([True, False, True]).astype(dt)
@@ -192,10 +194,12 @@ _RAMP_CASES = [((5,), 3, 0), ((5,), (2, 4), (1, -3)), ((3, 4), ((1, 2), (3, 0)),
                ((3,), 2, np.float32(1.5))]
 
 
-@pytest.mark.parametrize("shape, widths, end_values", _RAMP_CASES)
-@pytest.mark.parametrize("dt", [np.float64, np.float32, np.float16, np.int64, np.int8,
-                                np.uint8, np.complex128, np.bool_], ids=lambda d: np.dtype(d).name)
-def test_pad_linear_ramp_matches_numpy(shape, widths, end_values, dt):
+# 40 of the cases x dtypes (every one with --full-grid)
+@pytest.mark.parametrize("case", grid(n=40, seed=4, ramp=_RAMP_CASES,
+                                      dt=[np.float64, np.float32, np.float16, np.int64, np.int8,
+                                          np.uint8, np.complex128, np.bool_]))
+def test_pad_linear_ramp_matches_numpy(case):
+    (shape, widths, end_values), dt = case.ramp, case.dt
     rng = np.random.default_rng(1)
     a = (rng.standard_normal(shape) * 10).astype(dt) if dt is not np.bool_ else (
         rng.standard_normal(shape) > 0)

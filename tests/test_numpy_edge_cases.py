@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import check_vs_numpy
+from tests.helpers import check_vs_numpy, grid
 
 
 # 1. percentile with an integer q divides by 100 first (float64 result), as NumPy.
@@ -75,10 +75,10 @@ _OUT_OF_RANGE_OPS = {
 }
 
 
-@pytest.mark.parametrize("dtype,v", _BIG_INTS)
-@pytest.mark.parametrize("op", sorted(_OUT_OF_RANGE_OPS))
-def test_python_int_out_of_dtype_range(dtype, v, op):
-    fn = _OUT_OF_RANGE_OPS[op]
+# 90 of the (dtype, value, op) cases (every one with --full-grid)
+@pytest.mark.parametrize("case", grid(n=90, seed=8, dv=_BIG_INTS, op=sorted(_OUT_OF_RANGE_OPS)))
+def test_python_int_out_of_dtype_range(case):
+    (dtype, v), fn = case.dv, _OUT_OF_RANGE_OPS[case.op]
     for shape in [(3,), (), (2, 0)]:
         a = np.arange(1, 1 + int(np.prod(shape)), dtype=dtype).reshape(shape)
         check_vs_numpy(lambda xp, x: fn(xp, x, v), a, rtol=1e-15)

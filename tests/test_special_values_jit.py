@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import grid
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -216,8 +217,16 @@ def test_binary_float(name, dtype):
     _elementwise(name, BINARY, pairs(dtype))
 
 
-@pytest.mark.parametrize("dtype", INTS, ids=str)
-@pytest.mark.parametrize("name", BINARY_INT)
+# int8, int64, uint8 and uint64 for every function, and 40 of the other pairs (all with
+# --full-grid)
+_BINARY_INT_CASES = [(n, d) for n in BINARY_INT for d in INTS
+                     if d.name in ("int8", "int64", "uint8", "uint64")] + [
+    (c.name, c.dtype) for c in grid(n=40, seed=7, name=BINARY_INT,
+                                    dtype=[d for d in INTS if d.name not in (
+                                        "int8", "int64", "uint8", "uint64")])]
+
+
+@pytest.mark.parametrize("name,dtype", _BINARY_INT_CASES, ids=str)
 def test_binary_int(name, dtype):
     _elementwise(name, BINARY_INT, pairs(dtype))
 

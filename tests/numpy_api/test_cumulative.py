@@ -258,3 +258,25 @@ def test_cummax_cummin_propagate_sparse_nan_under_jit(dtype, shape, axis):
     got = np.asarray(xnp.jit(lambda a: xnp.maximum.accumulate(a, axis=axis))(x))
     np.testing.assert_array_equal(got.astype(np.float64),
                                   np.maximum.accumulate(x, axis=axis).astype(np.float64))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex128"])
+def test_cumsum_keeps_the_sign_of_zeros_as_numpy(dtype):
+    # NumPy's running sum starts from the first element: cumsum([-0.0, -0.0]) is
+    # [-0.0, -0.0] (where sum([-0.0]) is 0.0); eagerly, under jit and on the eager XLA backend
+    x = np.array([[-0.0, -0.0, 1.0, -0.0, -1.0, -0.0], [-0.0, 2.0, -2.0, -0.0, -0.0, 0.0]],
+                 dtype)
+    if x.dtype.kind == "c":
+        x = x + np.array([-0.0, 0.0, -0.0, -0.0, 1.0, -0.0]) * 1j
+    for axis in (0, 1, None):
+        want = np.cumsum(x, axis=axis)
+        ways = {"eager": xnp.cumsum(xnp.asarray(x), axis=axis),
+                "jit": xnp.jit(lambda v: xnp.cumsum(v, axis=axis))(x)}
+        with xnp.config.override(eager_backend="xla"):
+            ways["eager xla"] = xnp.cumsum(xnp.asarray(x), axis=axis)
+        for how, got in ways.items():
+            got = np.asarray(got)
+            np.testing.assert_array_equal(got, want, err_msg=f"{how} {axis}")
+            for part in ((np.real,) if x.dtype.kind == "f" else (np.real, np.imag)):
+                np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)),
+                                              err_msg=f"{how} axis={axis} {part.__name__}")

@@ -64,6 +64,11 @@ def _cumulative(kind: str):
         if aval.dtype == float16.F16 and kind in ("sum", "prod"):
             return float16.cumulative_rule(ctx, kind, x, axis, reverse)  # NumPy's steps
         ident = reduction_identity("max" if kind == "logsumexp" else kind, aval.dtype)
+        if kind == "sum" and aval.dtype.kind in "fc":
+            # -0.0 is the additive identity that keeps a sign: NumPy's running sum starts
+            # from the first element, so cumsum([-0.0, -0.0]) is [-0.0, -0.0]
+            ident = np.asarray(complex(-0.0, -0.0) if aval.dtype.kind == "c" else -0.0,
+                               aval.dtype)
         combine = _COMBINES[kind](aval.dtype)
         nd = aval.ndim
         window = [1] * nd

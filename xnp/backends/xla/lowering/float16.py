@@ -52,11 +52,14 @@ def _full(shape, value, dtype):
     return lax.broadcast_in_dim(core.lift(np.asarray(value, dtype)), tuple(shape), ())
 
 
-def _steps(kind: str, x, reverse: bool = False):
+def _steps(kind: str, x, reverse: bool = False, *, running: bool = False):
     """Sequential float16 accumulation over the leading axis of ``x`` (float16 or
-    float32 partials): ``(total, every step)``, each rounded to float16."""
+    float32 partials): ``(total, every step)``, each rounded to float16. ``running``: a
+    running sum starts from -0.0, the identity that keeps the first element's sign
+    (NumPy's cumsum), where a reduction starts from NumPy's +0.0."""
     step = _STEP[kind]
-    init = _full(core.aval_of(x).shape[1:], _IDENTITY[kind], F16)
+    first = -0.0 if running and kind == "sum" else _IDENTITY[kind]
+    init = _full(core.aval_of(x).shape[1:], first, F16)
 
     def body(c, xi):
         c = lax.convert_element_type(step(lax.convert_element_type(c, _F32),
@@ -110,7 +113,7 @@ def cumulative_rule(ctx, kind: str, x, axis: int, reverse: bool):
     def fun(v):
         perm = (axis,) + tuple(d for d in range(nd) if d != axis)
         moved = lax.transpose(v, perm) if axis else v
-        _, ys = _steps(kind, moved, reverse)
+        _, ys = _steps(kind, moved, reverse, running=True)
         return [lax.transpose(ys, tuple(int(i) for i in np.argsort(perm))) if axis else ys]
 
     return lower_fun(ctx, fun, x)

@@ -96,6 +96,8 @@ def track_view(base, out, entries, *, read, write, strides=None):
     enclosing trace) is wrapped into one, so the view can be written like its base.
     Returns the (possibly wrapped) view; eager results are returned unchanged.
     """
+    if core._REBOUND_ON[0]:  # (``out`` was read from the value a rebound ``base`` stands for)
+        base = _rebound.resolve(base)
     traced = isinstance(base, core.Tracer)
     if traced and base._trace is core.current_trace() and not (
             isinstance(out, core.Tracer) and out._trace is base._trace):
@@ -107,6 +109,12 @@ def track_view(base, out, entries, *, read, write, strides=None):
                              strides, read, write)
         if traced:
             _register(base, out)
+        if not (traced and base._trace is out._trace):
+            scope = _rebound.current_scope()
+            if scope is not None and scope.captured is not None and scope.trace is out._trace:
+                # a control-flow body's view of an array it closes over: when the body
+                # writes that array (``_capture``), the view becomes a view of its carried value
+                scope.foreign_views.append(weakref.ref(out))
     return out
 
 
@@ -157,6 +165,11 @@ def rebind(t, new, skip=None) -> None:
     rec = t.view_of
     if rec is not None:
         base = rec.base
+        if not (isinstance(base, core.Tracer) and base._trace is trace):
+            scope = _rebound.current_scope()
+            if scope is not None and scope.captured is not None and scope.trace is trace:
+                adopt(base, (new,))  # a body writes a view of an array it closes over:
+                base = rec.base      # the array is captured, the view now a view of its value
         if not isinstance(base, core.Tracer):
             raise errors.ForeignWriteError(
                 "xnp: writing through a view of an eager array inside a traced function is not "
@@ -334,6 +347,15 @@ def _capture(x, trace, scope):
     t = trace.to_tracer(x)
     _rebound.rebind_value(x, t, scope)
     scope.captured.append((x, t))
+    # the views of ``x`` the body made so far were read from ``t`` (the constant of ``x``):
+    # they become views of ``t``, so they see the writes into ``x`` and theirs reach it
+    for r in scope.foreign_views:
+        v = r()
+        rec = None if v is None else v.view_of
+        if rec is not None and rec.base is x:
+            rec.base = t
+            rec.base_token = t._value_token()
+            _register(t, v)
     return t
 
 

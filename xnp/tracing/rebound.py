@@ -56,9 +56,12 @@ class Scope:
     references to what it made and rebound, to list them and to clear the notes when it
     ends. ``captured`` is None, or (for the body of a control-flow primitive, which
     captures the arrays it writes and did not make) the list of ``(array, tracer)`` pairs
-    captured so far, in order."""
+    captured so far, in order; ``foreign_views`` (such a body only) weak references to the
+    traced views the body made of arrays it did not make, which follow the array when it is
+    captured."""
 
-    __slots__ = ("trace", "created", "buffers", "rebound", "captured", "prev", "__weakref__")
+    __slots__ = ("trace", "created", "buffers", "rebound", "captured", "foreign_views", "prev",
+                 "__weakref__")
 
     def __init__(self, trace, prev, captures: bool = False):
         self.trace = trace
@@ -66,6 +69,7 @@ class Scope:
         self.buffers: list = []  # weak references to the host memory of the arrays made
         self.rebound: list = []  # weak references to the values rebound
         self.captured: list | None = [] if captures else None
+        self.foreign_views: list = []  # (capturing scopes) weak references to views
         self.prev = prev
 
     def made_here(self, x) -> bool:
@@ -140,6 +144,7 @@ def pop_scope(scope: Scope) -> None:
     scope.rebound = []
     if scope.captured is not None:
         scope.captured = []
+        scope.foreign_views = []
 
 
 def resolve(x):

@@ -175,7 +175,7 @@ def _memory_root(x):
         return v
     while getattr(x, "view_of", None) is not None:
         x = x.view_of.base
-    return x
+    return _memory_root(x) if type(x) is core.Array else x
 
 
 def _check_no_aliases(transformation, func_name, captured, consts) -> None:

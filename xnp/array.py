@@ -380,9 +380,19 @@ class ArrayMethods:
     def real(self):
         return _api.real(self)
 
+    @real.setter
+    def real(self, value):  # a.real = v, and the store of a.real += v
+        _api.real(self)[...] = value
+
     @property
     def imag(self):
         return _api.imag(self)
+
+    @imag.setter
+    def imag(self, value):
+        if self.dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        _api.imag(self)[...] = value
 
     def __round__(self, ndigits=None):
         if ndigits is None:

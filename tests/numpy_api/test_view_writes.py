@@ -231,7 +231,15 @@ def test_read_only_views_of_a_jit_output_see_later_writes(make):
 
 # writes through the parts of a complex array: x.real, x.imag, np.real/np.imag, and views of
 # those (a reshape is a view of a contiguous part: its strides are twice the part's itemsize)
+def _augmented_parts(m, z):
+    z.real += z.imag * 2.0  # the store of an augmented assignment is the property's setter
+    z.imag *= -0.5
+
+
 COMPLEX_PART_WRITES = {
+    "real_assigned": lambda m, z: setattr(z, "real", z.imag * 3.0 + 1.0),
+    "imag_assigned": lambda m, z: setattr(z, "imag", 2.5),
+    "augmented_parts": _augmented_parts,
     "real_item": lambda m, z: m.real(z).__setitem__(1, 100.0),
     "imag_slice": lambda m, z: z.imag.__setitem__(slice(0, 2), -7.0),
     "imag_inplace_add": lambda m, z: z.imag.__setitem__((1, 2), z.imag[1, 2] + 1.5),
@@ -256,7 +264,8 @@ def test_writes_through_complex_parts_reach_the_array(name, how):
     np.testing.assert_array_equal(np.asarray(got), expected)
 
 
-@pytest.mark.parametrize("name", ["real_item", "imag_inplace_add", "imag_transposed"])
+@pytest.mark.parametrize("name", ["real_item", "imag_inplace_add", "imag_transposed",
+                                  "real_assigned", "augmented_parts"])
 def test_grad_through_complex_part_writes(name):
     a = np.arange(6.0) / 4.0 - 0.4  # no zero modulus (|z| has a kink there)
 
@@ -270,3 +279,35 @@ def test_grad_through_complex_part_writes(name):
     # the written constants make the loss about 2e4: the difference quotient's rounding
     # error is about eps * 2e4 / h = 4e-6
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, atol=5e-5)
+
+
+def test_setting_the_imaginary_part_of_a_real_array_raises_as_numpy():
+    for make in (lambda m: m.ones(3), lambda m: m.arange(3)):
+        a = make(np)
+        a.real = 5
+        b = make(xnp)
+        b.real = 5
+        np.testing.assert_array_equal(np.asarray(b), a)
+        for arr in (make(np), make(xnp)):
+            with pytest.raises(TypeError, match="array does not have imaginary part to set"):
+                arr.imag = 1.0
+
+
+def test_transpose_and_parts_of_a_buffer_rebound_under_grad():
+    # y is rebound by its first traced write; its transpose and real part, made after it,
+    # are views of the traced value (writes through them reach y)
+    def f(m, a):
+        y = m.zeros((3, 4))
+        y[0, 0] = a
+        y.T[1, 0] = 2 * a
+        y.real[2, 2] = 3 * a
+        z = m.zeros(2, dtype=np.complex128)
+        z[0] = a
+        z.imag[1] = a * a
+        return (y * y).sum() + (z.real + z.imag).sum()
+
+    want = central_difference(lambda v: f(np, float(np.asarray(v))), np.float64(1.5),
+                              np.float64(1.0))
+    for g in (xnp.grad(lambda a: f(xnp, a)), xnp.jit(xnp.grad(lambda a: f(xnp, a)))):
+        np.testing.assert_allclose(float(g(1.5)), want, rtol=1e-7)
+    assert float(xnp.jit(lambda a: f(xnp, a))(1.5)) == f(np, 1.5)

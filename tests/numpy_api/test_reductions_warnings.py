@@ -57,6 +57,8 @@ CASES = {
     "nanvar rows": (lambda xp, x: xp.nanvar(x, axis=1, ddof=1), ROWS),
     "nanstd rows": (lambda xp, x: xp.nanstd(x, axis=1), ROWS),
     "nanstd complex": (lambda xp, x: xp.nanstd(x, ddof=1), np.array([1 + 1j, NAN])),
+    "nanmean complex rows": (lambda xp, x: xp.nanmean(x, axis=1), ROWS + 1j),
+    "nanvar complex rows": (lambda xp, x: xp.nanvar(x, axis=1), ROWS * (1 + 1j)),
     "nanvar int": (lambda xp, x: xp.nanvar(x, ddof=1), np.array([3], np.int8)),
     "nanmedian all-NaN": (lambda xp, x: xp.nanmedian(x), np.array([NAN, NAN])),
     "nanmedian rows": (lambda xp, x: xp.nanmedian(x, axis=1), ROWS),
@@ -105,7 +107,8 @@ def test_jit_gives_numpy_values_without_warnings(name):
 
 @pytest.mark.parametrize("name", ["mean empty", "mean where none", "var empty",
                                   "std ddof above n", "var ddof axis", "nanmean all-NaN",
-                                  "nanvar ddof"])
+                                  "nanvar ddof", "nanmean complex rows",
+                                  "nanvar complex rows"])
 @pytest.mark.parametrize("setting", ["raise", "ignore", "call"])
 def test_division_errors_follow_errstate(name, setting):
     """The division of a degenerate slice meets NumPy's floating-point error under the

@@ -93,12 +93,17 @@ def divide(total, count, divisor=None, *, quiet: bool = False):
     divide"; xnp divides quietly and repeats NumPy's scalar division on the values to meet
     the same error. ``quiet``: no floating-point error at all (NumPy's nan-functions).
     """
-    if quiet:  # a slice of no elements divides by NaN: NaN, and no floating-point error
+    if quiet:  # a slice of no elements is NaN, and no floating-point error (a complex
+        # division by NaN would raise 'invalid': such a slice divides by one, then is NaN)
         real = lax.real(count) if core.aval_of(count).dtype.kind == "c" else count
         shape, dtype = core.aval_of(count).shape, core.aval_of(count).dtype
         zero = lax.broadcast_in_dim(core.lift(np.zeros((), core.aval_of(real).dtype)), shape, ())
-        nan = lax.broadcast_in_dim(core.lift(np.asarray(np.nan, dtype)), shape, ())
-        return lax.div(total, lax.select(lax.gt(real, zero), count, nan))
+        one = lax.broadcast_in_dim(core.lift(np.ones((), dtype)), shape, ())
+        some = lax.gt(real, zero)
+        quotient = lax.div(total, lax.select(some, count, one))
+        q_dtype = core.aval_of(quotient).dtype
+        nan = np.asarray(complex(np.nan, np.nan) if q_dtype.kind == "c" else np.nan, q_dtype)
+        return lax.select(some, quotient, lax.broadcast_in_dim(core.lift(nan), shape, ()))
     if divisor is None or not known_now(total):
         return lax.div(total, count)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -342,6 +342,15 @@ def test_integer_buffer_and_dtype_casts_follow_numpy():
         np.testing.assert_array_equal(np.asarray(got), fill(np))
 
 
+def _loop(m, body, n, c):
+    """``body`` over ``range(n)`` from ``c``: a Python loop on NumPy, a fori_loop on xnp."""
+    if m is np:
+        for i in range(n):
+            c = body(i, c)
+        return c
+    return lax.fori_loop(0, n, body, c)
+
+
 def views_made_in_the_body(m, a):
     """views the body makes of the array it writes, before and after the first write: a
     view read before the write sees it (NumPy's views share memory), writes through views
@@ -359,12 +368,7 @@ def views_made_in_the_body(m, a):
         out[i] = w[1] + v[1]
         return c + 1.0
 
-    if m is np:
-        c = 1.0
-        for i in range(3):
-            c = body(i, c)
-    else:
-        lax.fori_loop(0, 3, body, 1.0)
+    _loop(m, body, 3, 1.0)
     return y, out
 
 
@@ -380,12 +384,7 @@ def complex_parts_in_the_body(m, a):
         y.imag = y.imag * 0.5 + re
         return c + 1.0
 
-    if m is np:
-        c = 1.0
-        for i in range(3):
-            c = body(i, c)
-    else:
-        lax.fori_loop(0, 3, body, 1.0)
+    _loop(m, body, 3, 1.0)
     return y.real, y.imag
 
 

@@ -144,8 +144,17 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
 
 def _nanextremum(fname, kind, fill, a, axis, out, keepdims, initial, where):
     x = _operand(fname, a, axis)
-    if not _inexact(x) or core.aval_of(x).dtype in kit.COMPLEX:
+    if not _inexact(x):
         return _rd._extremum(fname, kind, x, axis, out, keepdims, initial, where)
+    if core.aval_of(x).dtype in kit.COMPLEX:
+        # NumPy's fmax/fmin of complex numbers: the extreme non-NaN element in lexicographic
+        # order; of a slice of NaNs only, its first element (the extremum of x itself)
+        x0, nan = _fill(x, complex(fill, fill))
+        res = lax.select_n(_rd.all(nan, axis=axis, keepdims=keepdims),
+                           _rd._extremum(fname, kind, x0, axis, None, keepdims, initial, where),
+                           _rd._extremum(fname, kind, x, axis, None, keepdims, initial, where))
+        _sw.warn_all_nan(res)
+        return write_out(fname, out, res)
     x0, nan = _fill(x, fill)
     res = _rd._extremum(fname, kind, x0, axis, None, keepdims, initial, where, first=True)
     if initial is None:
@@ -181,9 +190,10 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 def _nanarg(fname, fn, fill, a, axis, out, keepdims):
     x = _operand(fname, a)
-    if not _inexact(x) or core.aval_of(x).dtype in kit.COMPLEX:
+    if not _inexact(x):
         return fn(x, axis=axis, out=out, keepdims=keepdims)
-    x0, nan = _fill(x, fill)
+    # (complex: NaNs filled with the lexicographic extreme, both parts infinite)
+    x0, nan = _fill(x, complex(fill, fill) if core.aval_of(x).dtype in kit.COMPLEX else fill)
     res = fn(x0, axis=axis, keepdims=keepdims)
     all_nan = _rd.all(nan, axis=axis, keepdims=keepdims)
     known = _concrete(all_nan)

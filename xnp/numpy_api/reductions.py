@@ -16,6 +16,7 @@ Axes must be static.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 
 import numpy as np
@@ -29,6 +30,7 @@ from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_ran
                                  check_reduction_axis, default_float, default_int,
                                  normalize_axes, normalize_axis, write_out)
 from xnp.tracing import core, errors
+from xnp.numpy_api import _complex_order
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api import _signed_zeros as _sz
 from xnp.numpy_api import _slice_warnings as _sw
@@ -330,12 +332,12 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
     numpy.exceptions.AxisError
         An axis is out of range.
     NotImplementedError
-        ``a`` is complex.
+        ``a`` is complex and ``initial`` or ``where`` is given.
 
     Notes
     -----
-    NumPy orders complex numbers lexicographically; xnp does not support complex
-    ``max``/``min``/``argmax``/``argmin`` yet and raises instead.
+    Complex numbers are ordered as NumPy orders them: lexicographically (real parts, then
+    imaginary parts), a NaN in either part propagating (the first such element).
     """
     return _extremum("max", "max", a, axis, out, keepdims, initial, where)
 
@@ -361,12 +363,11 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     return _extremum("amin", "min", a, axis, out, keepdims, initial, where)
 
 
-def _check_ordered(fname, aval):
-    if aval.dtype in kit.COMPLEX:
+def _check_ordered(fname, aval, initial=None, where=None):
+    if aval.dtype in kit.COMPLEX and (initial is not None or not (where is None or where is True)):
         raise NotImplementedError(
-            f"xnp.{fname}: complex input ({errors.aval_str(aval)}) is not supported: NumPy orders "
-            "complex numbers lexicographically, which xnp does not implement yet. "
-            "Reduce the real and imaginary parts separately.")
+            f"xnp.{fname}: complex input ({errors.aval_str(aval)}) with `initial` or `where` "
+            "is not supported (NumPy's lexicographic order is implemented without them).")
 
 
 def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=False):
@@ -375,7 +376,7 @@ def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=Fals
     (see :func:`_first_extremum`), without ``initial`` or ``where``."""
     x = _asarray(fname, a)
     aval = core.aval_of(x)
-    _check_ordered(fname, aval)
+    _check_ordered(fname, aval, initial, where)
     axes = _axes(fname, axis, aval.ndim)
     op = _NUMPY_OP_NAMES[kind]
     if initial is None:
@@ -387,7 +388,11 @@ def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=Fals
                              f"has no identity (input shape {aval.shape}, axis={axis!r})")
     reducer, combine = (lax.reduce_max, lax.max) if kind == "max" else (lax.reduce_min, lax.min)
     mask = _mask(fname, where, aval.shape)
-    if (first and axes and initial is None and mask is None
+    if aval.dtype in kit.COMPLEX and axes:  # NumPy's lexicographic order
+        rest = tuple(d for d in range(aval.ndim) if d not in axes)
+        moved = x if rest + axes == tuple(range(aval.ndim)) else lax.transpose(x, rest + axes)
+        res = _keep(_first_extremum(moved, axes, kind), axes, keepdims)
+    elif (first and axes and initial is None and mask is None
             and axes == tuple(range(aval.ndim - len(axes), aval.ndim))
             and math.prod(aval.shape[i] for i in axes) <= _SCALAR_LOOP_MAX):
         res = _keep(_first_extremum(x, axes, kind), axes, keepdims)
@@ -412,7 +417,10 @@ def _first_extremum(x, axes, kind):
     k = aval.ndim - len(axes)
     if len(axes) != 1:
         x = lax.reshape(x, aval.shape[:k] + (math.prod(aval.shape[k:]),))
-    idx = (lax.argmax if kind == "max" else lax.argmin)(x, k, default_int())
+    if aval.dtype in kit.COMPLEX:
+        idx = _complex_order.arg_extremum(x, k, default_int(), kind=kind)
+    else:
+        idx = (lax.argmax if kind == "max" else lax.argmin)(x, k, default_int())
     starts = lax.expand_dims(idx, (k,))
     batch = tuple(range(k))
     return lax.gather(x, starts, GatherDimensionNumbers((), (k,), (k,), batch, batch),
@@ -470,22 +478,25 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
         The reduced axis (or the array, for ``axis=None``) is empty.
     numpy.exceptions.AxisError
         ``axis`` is out of range.
-    NotImplementedError
-        ``a`` is complex (see :func:`max`).
+
+    Complex numbers are ordered as :func:`max` orders them (NumPy's lexicographic order).
     """
-    return _argextremum("argmax", lax.argmax, a, axis, out, keepdims)
+    return _argextremum("argmax", "max", a, axis, out, keepdims)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the minimum along an axis (``numpy.argmin``); ties and NaN, parameters and
     errors as :func:`argmax`."""
-    return _argextremum("argmin", lax.argmin, a, axis, out, keepdims)
+    return _argextremum("argmin", "min", a, axis, out, keepdims)
 
 
-def _argextremum(fname, prim, a, axis, out, keepdims):
+def _argextremum(fname, kind, a, axis, out, keepdims):
     x = _asarray(fname, a)
     aval = core.aval_of(x)
-    _check_ordered(fname, aval)
+    if aval.dtype in kit.COMPLEX:  # NumPy's lexicographic order
+        prim = functools.partial(_complex_order.arg_extremum, kind=kind)
+    else:
+        prim = lax.argmax if kind == "max" else lax.argmin
     if axis is None:
         if aval.size == 0:
             raise ValueError(f"xnp.{fname}: attempt to get {fname} of an empty sequence "

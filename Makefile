@@ -34,7 +34,7 @@ demo: $(STAMP)
 	$(PY) examples/run_demos.py
 
 test: $(STAMP)
-	$(PY) -m pytest -q -n 2 $(PYTEST_ARGS) tests
+	$(PY) -m pytest -q -n 2 --dist worksteal $(PYTEST_ARGS) tests
 
 conformance: $(STAMP)
 	$(PY) array_api_tests/run.py

@@ -1,8 +1,10 @@
-"""``lax.runtime_warning``: a value-dependent warning as an equation. Eagerly it warns as
+"""``lax.runtime_warning`` and ``lax.runtime_error``: a value-dependent warning or exception
+as an equation. Eagerly it warns as
 its condition says (once, or once per true element), under ``jit`` it is the identity and
 checks nothing; the eager dispatch cache replays it, so the reductions whose NumPy
 warnings depend on values (``nanmax``'s all-NaN slices, ``mean`` with ``where=``) warn on
-every call and still replay."""
+every call and still replay; ``runtime_error`` does the same for NumPy's value checks
+(integer ``power``'s negative exponents, ``linalg``'s singular or non-convergent matrices)."""
 
 import warnings
 
@@ -87,4 +89,63 @@ def test_value_dependent_reduction_warnings_replay_and_warn_every_call(name, cal
         np.testing.assert_allclose(np.asarray(got), want, equal_nan=True, rtol=1e-14)
         assert msgs == want_msgs, (name, x is holes)
     # recorded from a call that did not warn; the calls after it (warning ones too) replay
+    assert _replay.stats(fn) == {"programs": 1, "refused": []}
+
+
+def test_runtime_error_raises_eagerly_and_is_the_identity_staged():
+    for cond in ([False, True], [[True]], True):
+        with pytest.raises(IndexError, match="^out$"):
+            lax.runtime_error(xnp.asarray(np.asarray(cond)), "out", IndexError)
+    ok = np.array([[False, False]])
+    np.testing.assert_array_equal(np.asarray(lax.runtime_error(xnp.asarray(ok), "out")), ok)
+    bad = np.array([False, True])
+    f = xnp.jit(lambda c: lax.runtime_error(c, "out", IndexError))
+    np.testing.assert_array_equal(np.asarray(f(bad)), bad)  # compiled code checks nothing
+    # under vmap the batch is checked; under grad the primal values are
+    with pytest.raises(IndexError):
+        xnp.vmap(lambda c: lax.runtime_error(c, "out", IndexError))(xnp.asarray(np.eye(2) > 0))
+
+    def g(v):
+        lax.runtime_error(v > 1.0, "big")
+        return (v * v).sum()
+
+    np.testing.assert_allclose(np.asarray(xnp.grad(g)(xnp.asarray(np.array([0.5, 1.0])))),
+                               [1.0, 2.0])  # the boundary 1.0 is not > 1.0
+    with pytest.raises(ValueError, match="big"):
+        xnp.grad(g)(xnp.asarray(np.array([0.5, 2.0])))
+    with pytest.raises(TypeError, match="runtime_error: exception must be an exception class"):
+        lax.runtime_error(xnp.asarray(bad), "out", "IndexError")
+    with pytest.raises(TypeError, match="runtime_error: the condition must be a boolean"):
+        lax.runtime_error(xnp.asarray(np.arange(2)), "out")
+
+
+def test_runtime_error_with_the_eager_xla_backend():
+    with xnp.config.override(eager_backend="xla"):
+        with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+            xnp.linalg.inv(xnp.asarray(np.ones((2, 2))))
+        np.testing.assert_allclose(np.asarray(xnp.linalg.inv(xnp.asarray(np.eye(2) * 2))),
+                                   np.eye(2) / 2)
+
+
+@pytest.mark.parametrize("name,good,bad,message", [
+    ("solve", np.eye(3) * 2, np.ones((3, 3)), "Singular matrix"),
+    ("inv", np.eye(3) * 2, np.ones((3, 3)), "Singular matrix"),
+    ("cholesky", np.eye(3) * 2, -np.eye(3), "Matrix is not positive definite"),
+    ("eigvalsh", np.eye(3) * 2, np.full((3, 3), np.inf), "Eigenvalues did not converge"),
+])
+def test_linalg_checks_replay_and_raise_on_every_call(name, good, bad, message):
+    fn = getattr(xnp.linalg, name)
+    call = (lambda m: fn(m, xnp.asarray(np.ones(3)))) if name == "solve" else fn
+    np_call = (lambda m: np.linalg.solve(m, np.ones(3))) if name == "solve" else \
+        getattr(np.linalg, name)
+    _replay.clear()
+    for m in (good, bad, good, bad):
+        if m is bad:
+            with pytest.raises(np.linalg.LinAlgError, match=message):
+                np_call(m)
+            with pytest.raises(np.linalg.LinAlgError, match=message):
+                call(xnp.asarray(m))
+        else:
+            np.testing.assert_allclose(np.asarray(call(xnp.asarray(m))), np_call(m),
+                                       rtol=1e-12)
     assert _replay.stats(fn) == {"programs": 1, "refused": []}

@@ -169,16 +169,29 @@ def test_common_signatures_replay(name):
 
 
 def test_value_dependent_call_is_not_replayed():
-    # integer power raises for a negative exponent: the full path reads the exponent,
-    # so the signature keeps the full path and every call decides again
+    # nonzero's result shape is its operand's count of non-zeros: the full path reads the
+    # value, so the signature keeps the full path and every call decides again
+    _replay.clear()
+    for v in ([0, 1, 2, 0], [3, 0, 0, 0], [1, 1, 1, 1]):
+        got = xnp.nonzero(xnp.asarray(np.array(v)))
+        np.testing.assert_array_equal(np.asarray(got[0]), np.nonzero(np.array(v))[0])
+    assert _replay.stats(xnp.nonzero)["refused"] == ["read or wrote an array's value"]
+
+
+def test_value_checks_replay_and_raise_on_every_call():
+    # integer power raises for a negative exponent: the check is an equation
+    # (lax.runtime_error), so the signature replays and each call checks again
     _replay.clear()
     a = xnp.asarray(np.arange(6))
-    xnp.power(a, xnp.asarray(np.arange(1, 7)))
-    assert _replay.stats(xnp.power)["refused"] == ["read or wrote an array's value"]
-    with pytest.raises(ValueError, match="negative integer powers"):
-        xnp.power(a, xnp.asarray(np.arange(-1, 5)))
-    np.testing.assert_array_equal(np.asarray(xnp.power(a, xnp.asarray(np.arange(6)))),
-                                  np.arange(6) ** np.arange(6))
+    np.testing.assert_array_equal(np.asarray(xnp.power(a, xnp.asarray(np.arange(1, 7)))),
+                                  np.arange(6) ** np.arange(1, 7))
+    assert _replay.stats(xnp.power) == {"programs": 1, "refused": []}
+    for _ in range(2):
+        with pytest.raises(ValueError, match="negative integer powers"):
+            xnp.power(a, xnp.asarray(np.arange(-1, 5)))
+        np.testing.assert_array_equal(np.asarray(xnp.power(a, xnp.asarray(np.arange(6)))),
+                                      np.arange(6) ** np.arange(6))
+    assert _replay.stats(xnp.power) == {"programs": 1, "refused": []}
 
 
 def test_kernel_errors_repeat_on_every_replay():

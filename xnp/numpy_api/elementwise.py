@@ -281,27 +281,32 @@ def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None), where=True,  # 
             _finish("divmod", r, out[1], where, casting))
 
 
-def _concrete(x):
-    """``x``'s value as NumPy data, or None when it is traced."""
-    if isinstance(x, core.Tracer):
-        v = x.to_concrete_value()
-        return None if v is None else np.asarray(v)
-    if type(x) is core.Array:
-        return x._value
-    return np.asarray(x)
-
-
-def _is_concrete_negative(x, where=True) -> bool:
-    """True if ``x`` holds a concrete value with a negative element where ``where`` is
-    True (a traced ``where`` counts as True everywhere; False when ``x`` is traced)."""
-    v = _concrete(x)
-    if v is None:
-        return False
-    negative = v < 0
-    mask = None if where is True else _concrete(where)
-    if mask is not None:
-        negative = negative & mask.astype(bool)
-    return bool(np.any(negative))
+def _check_exponents(a, b, x2, where, out, casting) -> None:
+    """NumPy's ``ValueError`` for an integer ``a`` to a negative integer power ``b``,
+    checked only where ``where`` holds (NumPy computes nothing elsewhere), after the cast
+    into ``out`` (which NumPy checks before computing). Host exponents are checked now;
+    for an xnp exponent or mask the check is a ``lax.runtime_error`` equation, so the call
+    replays and checks each time eagerly, and compiled code checks nothing."""
+    if _dtype_of(b).kind != "i":
+        return
+    if out is not None:
+        target = out[0] if isinstance(out, tuple) else out
+        if not (_util.is_xnp(target) or isinstance(target, np.ndarray)) or \
+                not np.can_cast(_dtype_of(a), np.dtype(target.dtype), casting):
+            _out_cast("power", a, target, casting)  # raises NumPy's TypeError
+    message = "xnp.power: integers to negative integer powers are not allowed."
+    if not (_util.is_xnp(x2) or _util.is_xnp(where)):
+        negative = np.asarray(x2) < 0
+        if where is not True:
+            negative = negative & np.asarray(where, bool)
+        if np.any(negative):
+            raise ValueError(message)
+        return
+    negative = lax.lt(b, _scalar(0, _dtype_of(b)))
+    if where is not True:
+        negative = lax.and_(*_util.broadcast_all("power", negative,
+                                                 _truth(asarray_for("power", where))))
+    lax.runtime_error(negative, message)
 
 
 def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
@@ -309,19 +314,17 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     """Elementwise ``x1 ** x2``.
 
     A Python int exponent becomes ``lax.integer_pow`` (repeated squaring, like JAX).
-    Integer bases with a negative integer exponent raise ``ValueError`` when the exponent
-    is concrete (as NumPy); under ``jit`` a traced negative exponent gives
-    ``x ** y`` rounded towards zero (1 for ``x == 1``, +-1 for ``x == -1``, else 0).
+    Integer bases with a negative integer exponent raise ``ValueError`` eagerly (as NumPy),
+    and for a Python or NumPy exponent under ``jit`` too; under ``jit`` an xnp exponent that
+    is negative gives ``x ** y`` rounded towards zero (1 for ``x == 1``, +-1 for
+    ``x == -1``, else 0): compiled code does not check values.
     Bool ** bool gives int8. Integer overflow wraps.
     """
     _extras("power", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("power", x1, x2, dtype, casting)
     a, b, dt = _bool_to_int8("power", a, b, dt, dtype)
     if dt.kind in "iu":
-        if _is_concrete_negative(x2, where):  # NumPy computes only where `where` holds
-            if out is not None:  # NumPy checks the cast into `out` before computing
-                _out_cast("power", a, out[0] if isinstance(out, tuple) else out, casting)
-            raise ValueError("xnp.power: integers to negative integer powers are not allowed.")
+        _check_exponents(a, b, x2, where, out, casting)
     if type(x2) is int:
         return _finish("power", lax.integer_pow(a, x2), out, where, casting)
     return _finish("power", lax.pow(a, b), out, where, casting)

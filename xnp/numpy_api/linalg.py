@@ -25,7 +25,7 @@ import numpy as np
 from xnp import lax
 from xnp.lax import _matrix as M
 from xnp.lax.decompositions import lu_solve
-from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
 from xnp.tracing import core
 from xnp.tracing.custom_derivatives import custom_jvp
@@ -108,31 +108,39 @@ def concrete(x):
     return None
 
 
-def _nan_where_input_finite(out, a) -> bool:
-    """Some batch element of ``out`` is NaN although its input matrix has no NaN."""
-    o, x = concrete(out), concrete(a)
-    if o is None or x is None:
-        return False
-    nb = x.ndim - 2
-    if o.size == 0 or x.size == 0:  # nothing to check (and -1 cannot reshape size 0)
-        return False
-    bad = np.isnan(o).reshape(o.shape[:nb] + (-1,)).any(-1)
-    clean = ~np.isnan(x).reshape(x.shape[:nb] + (-1,)).any(-1)
-    return bool((bad & clean).any())
+def _any(x, first_axis: int = 0):
+    """``x`` (boolean) reduced with ``or`` over its axes from ``first_axis`` on."""
+    return lax.reduce_or(x, tuple(range(first_axis, core.aval_of(x).ndim)))
+
+
+def _is_nan(x):
+    return lax.ne(x, x)
+
+
+def _raise_where(condition, message: str) -> None:
+    """``LinAlgError(message)`` eagerly if ``condition`` holds anywhere: a
+    ``lax.runtime_error`` equation, so a replayed call checks again; under ``jit`` nothing
+    is checked (NaN results instead, see the module's docstring)."""
+    lax.runtime_error(_any(condition), message, LinAlgError)
+
+
+def check_nan_where_input_finite(out, a, message: str) -> None:
+    """``LinAlgError(message)`` where some batch element of ``out`` is NaN although its
+    input matrix in ``a`` (shape (..., M, N)) has no NaN (LAPACK did not converge)."""
+    nb = core.aval_of(a).ndim - 2
+    _raise_where(lax.and_(_any(_is_nan(out), nb), lax.not_(_any(_is_nan(a), nb))), message)
 
 
 def check_singular(lu) -> None:
-    """``LinAlgError("Singular matrix")`` when an eager LU factor has a zero pivot (what
+    """``LinAlgError("Singular matrix")`` when an LU factor has a zero pivot (what
     LAPACK's gesv reports), as ``numpy.linalg.solve``/``inv``."""
-    v = concrete(lu)
-    if v is not None and v.size and (np.diagonal(v, 0, -2, -1) == 0).any():
-        raise LinAlgError("Singular matrix")
+    d = M.diagonal(lu)
+    _raise_where(lax.eq(d, M.scalar(0, core.aval_of(d).dtype)), "Singular matrix")
 
 
 def check_converged(fname: str, value, what: str = "SVD did not converge") -> None:
-    v = concrete(value)
-    if v is not None and np.isnan(v).any():
-        raise LinAlgError(what)
+    """``LinAlgError(what)`` where ``value`` has a NaN (LAPACK did not converge)."""
+    _raise_where(_is_nan(value), what)
 
 
 # --------------------------------------------------------------------------- decompositions
@@ -166,8 +174,7 @@ def cholesky(a, /, *, upper=False):
     if upper:
         x = M.mH(x)
     out = lax.cholesky(x, symmetrize_input=False)
-    if _nan_where_input_finite(out, x):
-        raise LinAlgError("Matrix is not positive definite")
+    check_nan_where_input_finite(out, x, "Matrix is not positive definite")
     return M.mH(out) if upper else out
 
 
@@ -230,8 +237,7 @@ def eigh(a, UPLO="L"):
     lower = _uplo(UPLO)
     x = stacked("eigh", a, square=True)
     v, w = lax.eigh(x, lower=lower, symmetrize_input=False)
-    if _nan_where_input_finite(w, x):
-        raise LinAlgError("Eigenvalues did not converge")
+    check_nan_where_input_finite(w, x, "Eigenvalues did not converge")
     return EighResult(w, v)
 
 
@@ -310,9 +316,11 @@ def _all_real(x, w) -> bool:
 
 
 def _check_finite(x) -> None:
-    v = concrete(x)
-    if v is not None and not np.isfinite(v).all():
-        raise LinAlgError("Array must not contain infs or NaNs")
+    if core.aval_of(x).dtype.kind == "c":
+        finite = lax.and_(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
+    else:
+        finite = lax.is_finite(x)
+    _raise_where(lax.not_(finite), "Array must not contain infs or NaNs")
 
 
 def eigvals(a):
@@ -422,8 +430,8 @@ def solve(a, b):
             f"({a_in.dtype.name}, shape {a_in.shape}), which needs {m} rows")
     batch = broadcast_shapes("linalg.solve", a_shape[:-2], b_shape[:-2],
                              operands=(("a", a_in.dtype), ("b", b_in.dtype)))
-    xa = _mn.broadcast_to(xa, batch + (m, m))
-    xb = _mn.broadcast_to(xb, batch + b_shape[-2:])
+    xa = _util.broadcast_to(xa, batch + (m, m))  # computed on, not a view
+    xb = _util.broadcast_to(xb, batch + b_shape[-2:])
     lu, _, perm = lax.lu(xa)
     check_singular(lu)
     x = lu_solve(lu, perm, xb)

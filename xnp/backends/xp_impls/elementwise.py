@@ -59,7 +59,7 @@ def _pow(xp, x, y):
     if x.dtype.kind == "u":
         return xp.power(x, y)
     neg = y < 0
-    if not neg.any():
+    if not xp.count_nonzero(neg):
         return xp.power(x, y)
     # XLA's rule for negative integer exponents: x ** y rounded towards zero.
     pos = xp.power(x, xp.where(neg, 0, y).astype(x.dtype))

@@ -35,6 +35,11 @@ def _data(shape, dtype):
     return xnp.asarray(np.asarray(v, dtype=dtype))
 
 
+def _dominant(n, dtype):
+    """A diagonally dominant (so invertible) ``n x n`` matrix of ``dtype``."""
+    return xnp.asarray((np.asarray(_data((n, n), dtype)) + np.eye(n) * 100).astype(dtype))
+
+
 def _fn(name):
     f = xnp
     for part in name.split("."):
@@ -80,6 +85,13 @@ CASES = [
     ("count_nonzero", lambda d: ((_data((3, 4), d),), {"axis": 0})),
     ("array", lambda d: (([1.5, 2.0, -3.0],), {"dtype": d})),
     ("linalg.norm", lambda d: ((_data((3, 4), d),), {"axis": 1})),
+    # value checks as equations (lax.runtime_error), and entries taken by lax ops
+    ("power", lambda d: ((_data((3, 4), d), _data((3, 4), d)), {})),
+    ("linalg.solve", lambda d: ((_dominant(3, d), _data((3,), d)), {})),
+    ("linalg.inv", lambda d: ((_dominant(3, d),), {})),
+    ("trace", lambda d: ((_data((3, 4), d),), {"offset": 1})),
+    ("interp", lambda d: ((_data((5,), d), xnp.asarray(np.arange(4.0)), _data((4,), d)), {})),
+    ("polyval", lambda d: ((_data((3,), d), _data((2, 2), d)), {})),
 ]
 DTYPES = ["float64", "float32", "int64", "int32"]
 
@@ -154,7 +166,8 @@ def test_replay_equals_full_path(name, build, dtype):
 
 #: functions whose common signatures must replay (the cache must not quietly refuse all)
 REPLAYED = ["sin", "exp", "add", "maximum", "arctan2", "argmax", "cumsum", "diff",
-            "expand_dims", "moveaxis", "tile", "outer", "cross", "astype", "fft.fft", "array"]
+            "expand_dims", "moveaxis", "tile", "outer", "cross", "astype", "fft.fft", "array",
+            "power", "linalg.solve", "linalg.inv", "trace", "interp", "polyval"]
 
 
 @pytest.mark.parametrize("name", REPLAYED)
@@ -162,7 +175,8 @@ def test_common_signatures_replay(name):
     _replay.clear()
     build = dict(CASES)[name]
     fn = _fn(name)
-    args, kwargs = build("int32" if name in ("sin", "exp", "add", "maximum") else "float64")
+    ints = name in ("sin", "exp", "add", "maximum", "power")
+    args, kwargs = build("int32" if ints else "float64")
     fn(*args, **kwargs)
     st = _replay.stats(fn)
     assert st["programs"] == 1, st

@@ -20,6 +20,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.lax import _kit as kit
+from xnp.lax import _matrix as M
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import asarray_for, default_float, promote_to, result_dtype
 from xnp.numpy_api.sets import static_count
@@ -570,25 +571,34 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     def bc(v):
         return lax.broadcast_in_dim(v, shape, ())
 
-    lo = f[0] if left is None else promote_to(fname, asarray_for(fname, left, "left"), out_dt)
-    hi = f[-1] if right is None else promote_to(fname, asarray_for(fname, right, "right"),
-                                                out_dt)
+    def at(v, i):  # entry i (static) of a 1-D v, computed (not an indexing of an eager array)
+        return lax.index_in_dim(v, i, keepdims=False)
+
+    def pick(v, idx):  # v[idx] for in-bounds int indices idx of any shape
+        n = int(np.prod(shape))
+        return lax.reshape(M.take_along(v, lax.reshape(idx, (n,)), 0), shape)
+
+    lo = at(f, 0) if left is None else promote_to(fname, asarray_for(fname, left, "left"),
+                                                  out_dt)
+    hi = at(f, -1) if right is None else promote_to(fname, asarray_for(fname, right, "right"),
+                                                    out_dt)
     if m == 1:
-        inside = lax.select(lax.gt(xs, bc(xq[0])), bc(hi), bc(f[0]))
-        return lax.select(lax.lt(xs, bc(xq[0])), bc(lo), inside)
+        inside = lax.select(lax.gt(xs, bc(at(xq, 0))), bc(hi), bc(at(f, 0)))
+        return lax.select(lax.lt(xs, bc(at(xq, 0))), bc(lo), inside)
     j = searchsorted(xq, xs, side="right")
     j = lax.clamp(_const(1, _INDEX), j, _const(m - 1, _INDEX))
-    x0, x1 = xq[j - 1], xq[j]
-    f0, f1 = f[j - 1], f[j]
+    jm1 = lax.sub(j, _const(1, _INDEX))
+    x0, x1 = pick(xq, jm1), pick(xq, j)
+    f0, f1 = pick(f, jm1), pick(f, j)
     slope = lax.div(lax.sub(f1, f0), _to(lax.sub(x1, x0), out_dt))
     res = lax.add(lax.mul(slope, _to(lax.sub(xs, x0), out_dt)), f0)
     # NumPy's repairs: an infinite slope times 0, then a flat segment
     alt = lax.add(lax.mul(slope, _to(lax.sub(xs, x1), out_dt)), f1)
     res = lax.select(lax.ne(res, res), alt, res)
     res = lax.select(lax.and_(lax.ne(res, res), lax.eq(f0, f1)), f0, res)
-    res = lax.select(lax.eq(xs, bc(xq[-1])), bc(f[-1]), res)
-    res = lax.select(lax.lt(xs, bc(xq[0])), bc(lo), res)
-    return lax.select(lax.gt(xs, bc(xq[-1])), bc(hi), res)
+    res = lax.select(lax.eq(xs, bc(at(xq, -1))), bc(at(f, -1)), res)
+    res = lax.select(lax.lt(xs, bc(at(xq, 0))), bc(lo), res)
+    return lax.select(lax.gt(xs, bc(at(xq, -1))), bc(hi), res)
 
 
 def _to(x, dt):

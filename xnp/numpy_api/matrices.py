@@ -132,13 +132,20 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     ``xnp.linalg.diagonal`` is the Array API form (last two axes, keyword ``offset``);
     both use one strided-slice implementation.
     """
-    a = _mn._asarray("diagonal", a)
+    a, read, offset, ax1, ax2 = _diagonal_of("diagonal", a, offset, axis1, axis2)
+    return read_only_view(a, read, lambda v: np.diagonal(v, offset, ax1, ax2))
+
+
+def _diagonal_of(fname, a, offset, axis1, axis2):
+    """``a`` as an xnp value, ``read`` (``read(a)`` computes the diagonal, not a view) and
+    the checked ``offset``, ``axis1``, ``axis2`` of ``diagonal``'s arguments."""
+    a = _mn._asarray(fname, a)
     nd = core.aval_of(a).ndim
     if nd < 2:
         raise ValueError("diag requires an array of at least two dimensions")
-    offset = static_int("diagonal", offset, "offset")
-    ax1 = normalize_axis("diagonal", axis1, nd, "axis1")
-    ax2 = normalize_axis("diagonal", axis2, nd, "axis2")
+    offset = static_int(fname, offset, "offset")
+    ax1 = normalize_axis(fname, axis1, nd, "axis1")
+    ax2 = normalize_axis(fname, axis2, nd, "axis2")
     if ax1 == ax2:
         raise ValueError("axis1 and axis2 cannot be the same")
     perm = tuple(d for d in range(nd) if d not in (ax1, ax2)) + (ax1, ax2)
@@ -146,7 +153,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     def read(b):
         return M.diagonal(lax.transpose(b, perm) if perm != tuple(range(nd)) else b, offset)
 
-    return read_only_view(a, read, lambda v: np.diagonal(v, offset, ax1, ax2))
+    return a, read, offset, ax1, ax2
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
@@ -156,8 +163,8 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     shape: ``a.shape`` without ``axis1``/``axis2`` (0-d for a matrix). ``out`` is
     written as in NumPy (rebound under jit). Raises as :func:`diagonal`.
     """
-    d = diagonal(a, offset, axis1, axis2)
-    return _rd.sum(d, axis=-1, dtype=dtype, out=out)
+    a, read, *_ = _diagonal_of("trace", a, offset, axis1, axis2)
+    return _rd.sum(read(a), axis=-1, dtype=dtype, out=out)  # (no view needed)
 
 
 # --------------------------------------------------------------------------- triangles

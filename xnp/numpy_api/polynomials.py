@@ -86,7 +86,8 @@ def polyval(p, x):
     shape = core.aval_of(xs).shape
     y = lax.broadcast_in_dim(_const(0, dt), shape, ())
     for i in range(core.aval_of(c).shape[0]):
-        y = lax.add(lax.mul(y, xs), lax.broadcast_in_dim(c[i], shape, ()))
+        ci = lax.index_in_dim(c, i, keepdims=False)  # computed (no eager indexing)
+        y = lax.add(lax.mul(y, xs), lax.broadcast_in_dim(ci, shape, ()))
     return y
 
 

@@ -126,3 +126,53 @@ def test_einsum_vmap(rng):
     out = xnp.vmap(lambda x, y: xnp.einsum("ii,i", x, y), in_axes=(0, None))(
         xnp.asarray(m), xnp.asarray(y))
     assert_allclose(out, np.einsum("bii,i->b", m, y), kind="reduction")
+
+
+_M = -0.0
+# contractions whose sums are of one product, where NumPy's signs of zero show: its
+# c_einsum (optimize=False) sums from +0.0 even where nothing is summed, its pairwise path
+# multiplies where no label of size above 1 contracts (after summing each operand's other
+# labels from +0.0)
+SIGNED_ZERO_CASES = [
+    ("ij,ij->", [[_M]], [[1.0]]),
+    ("ij,jk->ik", [[_M]], [[1.0]]),
+    ("i,j->ij", [_M], [1.0]),
+    ("i,i->i", np.array([complex(_M, _M)], np.complex64), np.array([1 + 0j], np.complex64)),
+    ("b,ba->a", [-1.0], [[_M]]),
+    ("ab,b->a", [[_M]], [1.0, 1.0]),
+    ("i,i,i->i", [_M], [1.0], [1.0]),
+    ("ii->i", [[_M]]),
+]
+
+
+# also under jit (one compile per optimize mode, so a few): a one-element sum, a sum of
+# nothing, complex, and the pairwise forms
+JIT_SIGNED_ZERO_CASES = {False: [0, 2, 3], True: [2, 4]}
+
+
+def _assert_same_zeros(got, want, err_msg):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, err_msg
+    for part in ((np.real, np.imag) if want.dtype.kind == "c" else (np.asarray,)):
+        np.testing.assert_array_equal(part(got), part(want), err_msg=err_msg)
+        np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)),
+                                      err_msg=f"{err_msg}: sign of zero")
+
+
+@pytest.mark.parametrize("optimize", [False, True])
+def test_einsum_signed_zeros_match_numpy(optimize):
+    def body(xp, cases, *ops):
+        it = iter(ops)
+        return [xp.einsum(c[0], *[next(it) for _ in c[1:]], optimize=optimize) for c in cases]
+
+    jit_cases = [SIGNED_ZERO_CASES[i] for i in JIT_SIGNED_ZERO_CASES[optimize]]
+    for how, cases in (("eager", SIGNED_ZERO_CASES), ("jit", jit_cases)):
+        ops = [np.asarray(x) for c in cases for x in c[1:]]
+        want = body(np, cases, *ops)
+        xops = [xnp.asarray(x) for x in ops]
+        if how == "eager":
+            got = body(xnp, cases, *xops)
+        else:
+            got = xnp.jit(lambda *a: body(xnp, cases, *a))(*xops)
+        for c, g, w in zip(cases, got, want):
+            _assert_same_zeros(g, w, f"{how} {c[0]} optimize={optimize}")

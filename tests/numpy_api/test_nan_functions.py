@@ -3,6 +3,8 @@ eval_jaxpr) over sampled grids with NaNs (incl. all-NaN slices), errors, and gra
 nanmean vs finite differences."""
 
 
+import re
+
 import numpy as np
 import pytest
 
@@ -163,3 +165,18 @@ def test_nanmean_grad_vs_finite_differences(rng):
     assert np.all(np.isfinite(g)) and np.all(g[~mask] == 0)
     v = np.where(mask, rng.standard_normal(x.shape), 0.0)
     np.testing.assert_allclose(np.sum(g * v), central_difference(f, x, v), rtol=1e-6)
+
+
+@pytest.mark.parametrize("fname", ["nanmax", "nanmin"])
+@pytest.mark.parametrize("dtype,kwargs", [(np.float64, {"axis": 0}), (np.int32, {}),
+                                          (np.float32, {"where": np.ones((0, 3), bool)})])
+def test_nanmax_nanmin_errors_name_numpys_fmax_fmin(fname, dtype, kwargs):
+    """NumPy's nanmax/nanmin reduce with fmax/fmin, which its errors name: of an empty
+    slice, and of a where mask without initial."""
+    x = np.zeros((0, 3), dtype)
+    with pytest.raises(ValueError) as want:
+        getattr(np, fname)(x, **kwargs)
+    for how, f in (("eager", getattr(xnp, fname)),
+                   ("jit", xnp.jit(lambda a: getattr(xnp, fname)(a, **kwargs)))):
+        with pytest.raises(ValueError, match=re.escape(str(want.value))):
+            f(xnp.asarray(x), **(kwargs if how == "eager" else {}))

@@ -278,8 +278,6 @@ def test_sum_of_one_element_starts_from_plus_zero(fname, dtype, shape):
     """NumPy's sums add their elements to +0.0, so a sum of one -0.0 is 0.0 (in each part of
     a complex number); XLA compiles a sum of one element to the element itself, which must
     not show under jit."""
-    if np.dtype(dtype).kind == "c" and "initial" in fname:
-        pytest.skip("a complex sum's initial is added as lax adds, not from -0.0 per part yet")
     body = _ONE_ELEMENT_SUMS[fname]
     x = np.full(shape, complex(-0.0, -0.0) if np.dtype(dtype).kind == "c" else -0.0, dtype)
     want = np.asarray(body(np, x))
@@ -291,3 +289,44 @@ def test_sum_of_one_element_starts_from_plus_zero(fname, dtype, shape):
             np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)),
                                           err_msg=f"{how} {fname}")
             np.testing.assert_array_equal(part(got), part(want), err_msg=f"{how} {fname}")
+
+
+def _assert_same_zeros(got, want, err_msg):
+    """Equal dtype, shape, values and sign bits (of each part of a complex number)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, (err_msg, got, want)
+    for part in ((np.real, np.imag) if want.dtype.kind == "c" else (np.asarray,)):
+        np.testing.assert_array_equal(part(got), part(want), err_msg=err_msg)
+        np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)),
+                                      err_msg=err_msg)
+
+
+_Z = complex(-0.0, -0.0)
+_ZEROS = np.array([[_Z, complex(0.0, -0.0)], [complex(-0.0, 0.0), _Z]])
+
+
+def test_complex_sum_initial_keeps_numpys_signed_zeros():
+    """NumPy adds a complex sum's elements to ``initial`` from -0.0 on, in each part: where
+    a part adds nothing but -0.0 (or nothing) it is that part of ``initial`` itself."""
+    def body(xp, x, empty):
+        where = xp.asarray([[True, False], [True, True]])
+        return (xp.sum(x, axis=0, initial=_Z),
+                xp.sum(x, axis=1, keepdims=True, initial=_Z, where=where),
+                xp.sum(x[1], initial=np.complex64(-0.0)),  # -0.0 in the real part only
+                xp.sum(empty, axis=0, initial=complex(0.0, -0.0)),
+                xp.nansum(empty, initial=_Z))
+
+    args = (_ZEROS, np.zeros((0, 2), np.complex64))
+    want = body(np, *args)
+    xargs = [xnp.asarray(a) for a in args]
+    for how, got in (("eager", body(xnp, *xargs)),
+                     ("jit", xnp.jit(lambda *a: body(xnp, *a))(*xargs))):
+        for i, (g, w) in enumerate(zip(got, want)):
+            _assert_same_zeros(g, w, f"{how} result {i}")
+
+
+def test_real_sum_of_complex_initial_raises_type_error():
+    check_vs_numpy(lambda xp, x: xp.sum(x, initial=1j), np.ones(2))
+    check_vs_numpy(lambda xp, x: xp.prod(x, axis=0, initial=complex(-0.0, -0.0)),
+                   np.ones((2, 2), np.int32))
+

@@ -69,6 +69,17 @@ CASES = {
     "nanquantile cols": (lambda xp, x: xp.nanquantile(x, 0.5, axis=0), ROWS),
     "nanpercentile all-NaN": (lambda xp, x: xp.nanpercentile(x, 50), np.array([NAN])),
     "nanpercentile empty": (lambda xp, x: xp.nanpercentile(x, 50), np.zeros(0)),
+    # NumPy's nanmedian/nanquantile/nanpercentile of an empty array are its nanmean's (no q
+    # dimensions; integers warn of the division too)
+    "nanmedian empty int keepdims": (lambda xp, x: xp.nanmedian(x, keepdims=True),
+                                     np.zeros((0, 3), np.int64)),
+    "nanmedian empty complex": (lambda xp, x: xp.nanmedian(x, axis=0),
+                                np.zeros((0, 2), np.complex128)),
+    "nanquantile empty int": (lambda xp, x: xp.nanquantile(x, [0.25, 0.5], axis=0),
+                              np.zeros((0, 3), np.int32)),
+    "nanpercentile empty rows": (lambda xp, x: xp.nanpercentile(x, [50, 90], axis=1,
+                                                                method="lower"),
+                                 np.zeros((0, 3), np.float32)),
 }
 
 
@@ -108,7 +119,7 @@ def test_jit_gives_numpy_values_without_warnings(name):
 @pytest.mark.parametrize("name", ["mean empty", "mean where none", "var empty",
                                   "std ddof above n", "var ddof axis", "nanmean all-NaN",
                                   "nanvar ddof", "nanmean complex rows",
-                                  "nanvar complex rows"])
+                                  "nanvar complex rows", "nanquantile empty int"])
 @pytest.mark.parametrize("setting", ["raise", "ignore", "call"])
 def test_division_errors_follow_errstate(name, setting):
     """The division of a degenerate slice meets NumPy's floating-point error under the

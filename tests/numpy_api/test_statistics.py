@@ -126,6 +126,21 @@ def test_quantile_errors(body, rng):
     check_vs_numpy(body, make_array(rng, (2, 3), np.float64), jit=False)
 
 
+@pytest.mark.parametrize("body", [
+    lambda xp, x: xp.quantile(x, 0.5, axis=1),  # NumPy: IndexError
+    lambda xp, x: xp.percentile(x, [10, 90], method="lower"),  # NumPy: IndexError
+    lambda xp, x: xp.quantile(x, [0.5, 0.7], axis=0),  # an empty result, no error
+])
+def test_quantile_of_empty_slices_as_numpy(body):
+    check_vs_numpy(body, np.zeros((3, 0)))
+
+
+def test_nanmedian_of_complex_not_supported():
+    # (NumPy's lexicographic nanmedian; an empty complex array is nanmean's, as NumPy's)
+    with pytest.raises(NotImplementedError, match="xnp.nanmedian: complex"):
+        xnp.nanmedian(xnp.ones(2, dtype=np.complex64))
+
+
 def test_quantile_weights_not_supported():
     with pytest.raises(NotImplementedError):
         xnp.quantile(xnp.ones(3), 0.5, method="inverted_cdf", weights=xnp.ones(3))

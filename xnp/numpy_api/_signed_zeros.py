@@ -1,7 +1,8 @@
 """Signed zeros in sums, as NumPy's: its sums add the elements to +0.0 (so the sum of one
 -0.0 is 0.0) or, with ``initial``, to ``initial`` from -0.0 on (so nothing but -0.0 added to
-``initial`` is ``initial`` itself). lax's sums start from 0.0, and XLA compiles a sum of
-one element to the element itself (and ``x + 0.0`` to ``x``), so both are restated here.
+``initial`` is ``initial`` itself, in each part of a complex number). lax's sums start from
+0.0, and XLA compiles a sum of one element (a dot of one product too) to the element itself
+(and ``x + 0.0`` to ``x``), so both are restated here.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.tracing import core
 
-__all__ = ["sum_from_zero", "from_zero", "plus_zero", "may_be_minus_zero", "only_minus_zeros"]
+__all__ = ["sum_from_zero", "from_zero", "plus_zero", "minus_zero_parts", "keep_initial",
+           "only_minus_zeros"]
 
 
 def _const(value, dtype):
@@ -46,14 +48,42 @@ def plus_zero(x):
     return lax.select_n(lax.eq(x, zero), x, zero)
 
 
-def may_be_minus_zero(initial, dt: np.dtype) -> bool:
-    """Whether a sum's ``initial`` can be -0.0 in the real floating accumulator ``dt``: a
-    host scalar that is, or an array (its value is not read: a traced one is unknown)."""
-    if dt not in kit.FLOATING:
-        return False
+def minus_zero_parts(initial, dt: np.dtype) -> tuple[bool, ...]:
+    """For each real part of the inexact accumulator ``dt`` (one; real and imaginary for
+    complex), whether a sum's ``initial`` can be -0.0 there: a host scalar whose part is
+    (a real one's imaginary part is +0.0), or an array (its value is not read: a traced
+    one is unknown). Empty for other dtypes."""
+    if dt not in kit.INEXACT:
+        return ()
+    n = 2 if dt in kit.COMPLEX else 1
+    if isinstance(initial, (bool, int, np.bool_, np.integer)):
+        return (False,) * n
     if core.is_python_scalar(initial) or isinstance(initial, np.generic):
-        return not isinstance(initial, complex) and initial == 0 and bool(np.signbit(initial))
-    return True
+        value = complex(initial)
+        return tuple(p == 0 and math.copysign(1.0, p) < 0 for p in (value.real, value.imag)[:n])
+    return (True,) * n
+
+
+def keep_initial(res, init, x, axes, mask, parts):
+    """``res``, the sum of ``x`` over ``axes`` combined with ``init`` (0-d), with NumPy's
+    signs of zero: NumPy adds the elements to ``initial`` from -0.0 on, so in each part
+    (``parts``: :func:`minus_zero_parts`) where nothing but -0.0 (or nothing) is added, the
+    sum is that part of ``initial`` itself, -0.0 included; lax's sum starts from 0.0, and
+    -0.0 + 0.0 is 0.0. ``mask`` (bool, ``x``'s shape, or None) keeps the added elements."""
+    if not any(parts):
+        return res
+    shape = core.aval_of(res).shape
+    if core.aval_of(res).dtype in kit.COMPLEX:
+        split = [(lax.real(v), lax.imag(v)) for v in (res, init, x)]
+    else:
+        split = [(v,) for v in (res, init, x)]
+    out = []
+    for keep, r, i, xp in zip(parts, *split):
+        if keep:
+            r = lax.select_n(only_minus_zeros(xp, axes, mask), r,
+                             lax.broadcast_in_dim(i, shape, ()))
+        out.append(r)
+    return lax.complex(*out) if len(out) == 2 else out[0]
 
 
 def only_minus_zeros(x, axes, mask):

@@ -13,6 +13,7 @@ differentiable and batches under ``vmap`` through those primitives.
 
 from __future__ import annotations
 
+import math
 import numbers
 import string
 
@@ -21,7 +22,7 @@ import numpy as np
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
-from xnp.numpy_api._signed_zeros import sum_from_zero
+from xnp.numpy_api._signed_zeros import plus_zero, sum_from_zero
 from xnp.numpy_api._util import asarray_for, check_unsupported, result_dtype
 from xnp.tracing import core
 from xnp.tracing.avals import canonical_dtype
@@ -214,14 +215,15 @@ def _dedupe(x, labels: str):
 
 
 def _squeeze_broadcast(x, labels: str, sizes: dict):
-    """Drop size-1 dimensions whose label has a larger size elsewhere (NumPy broadcasts)."""
+    """Drop size-1 dimensions whose label has a larger size elsewhere (NumPy broadcasts);
+    also returns the dropped labels."""
     shape = core.aval_of(x).shape
     drop = [k for k, c in enumerate(labels) if shape[k] == 1 and sizes[c] != 1]
     if not drop:
-        return x, labels
+        return x, labels, ""
     keep = [k for k in range(len(labels)) if k not in drop]
     x = lax.reshape(x, tuple(shape[k] for k in keep))
-    return x, "".join(labels[k] for k in keep)
+    return x, "".join(labels[k] for k in keep), "".join(labels[k] for k in drop)
 
 
 def _sum_unused(x, labels: str, needed: set):
@@ -244,24 +246,78 @@ def _contract_pair(a, la, b, lb, needed: set):
     return res, labels
 
 
-def contract(fname, operands, inputs, output, path, sizes):
-    """Evaluate the parsed einsum with the given contraction path."""
-    ops = list(zip(operands, inputs))
-    ops = [_squeeze_broadcast(*_dedupe(x, t), sizes) for x, t in ops]
+# Signs of zero. NumPy's c_einsum (optimize=False, or a step of more than two operands)
+# sums the products into a zeroed output, so its result is never -0.0 where it sums
+# anything (one operand: where a label is not in the output; more: always). Along a path,
+# its bmm_einsum contracts a pair with matmul (also summed from +0.0) where a label of size
+# above 1 contracts, else multiplies the pair after a c_einsum of each operand that has a
+# label outside the step's output (summed from +0.0 too; a product keeps -0.0). XLA
+# compiles a sum of one product to the product itself, so these starts are restated where
+# the sum is of one product; longer ones are the backend dot's.
+
+
+def _plus_zero(x):
+    return plus_zero(x) if core.aval_of(x).dtype in kit.INEXACT else x
+
+
+def _one_product(a, la, lb, needed: set) -> bool:
+    """Whether the :func:`_contract_pair` of ``a`` and ``b`` sums one product."""
+    shape = core.aval_of(a).shape
+    return math.prod(shape[la.index(c)] for c in la if c in lb and c not in needed) == 1
+
+
+def _bmm_operand(x, labels: str, dropped: str, other: str, needed: set):
+    """An operand of NumPy's multiplied pair: from +0.0 where NumPy's c_einsum prepares it
+    (a contracted label, or a dropped broadcast one outside the output)."""
+    if any(c in other and c not in needed for c in labels) or any(
+            c not in needed for c in dropped):
+        return _plus_zero(x)
+    return x
+
+
+def _drop_contracted(x, labels: str, other: str, needed: set):
+    """``x`` without its size-1 contracted dimensions: the pair's ``dot_general`` is then
+    the exact products on every backend (a contraction of size 1 may be summed from +0.0
+    or not)."""
+    keep = [k for k, c in enumerate(labels) if c not in other or c in needed]
+    if len(keep) == len(labels):
+        return x, labels
+    shape = core.aval_of(x).shape
+    return lax.reshape(x, tuple(shape[k] for k in keep)), "".join(labels[k] for k in keep)
+
+
+def contract(fname, operands, inputs, output, path, sizes, one_sum=False):
+    """Evaluate the parsed einsum with the given contraction path. ``one_sum``: the path
+    is one step, evaluated as NumPy's ``c_einsum`` (``optimize=False``), not pairwise
+    as its ``bmm_einsum``: their signs of zero differ."""
+    ops = [_squeeze_broadcast(*_dedupe(x, t), sizes) for x, t in zip(operands, inputs)]
     for step in path:
         step = sorted(step, reverse=True)
         picked = [ops.pop(i) for i in step][::-1]
-        rest_labels = set(output).union(*[set(t) for _, t in ops])
+        rest_labels = set(output).union(*[set(t) for _, t, _ in ops])
+        step_one_sum = one_sum or len(picked) > 2
+        if len(picked) == 1 and any(c not in rest_labels for c in picked[0][2]):
+            picked = [(_plus_zero(picked[0][0]),) + picked[0][1:]]
         while len(picked) > 1:
-            (a, la), (b, lb) = picked[0], picked[1]
-            needed = rest_labels.union(*[set(t) for _, t in picked[2:]])
+            (a, la, da), (b, lb, db) = picked[0], picked[1]
+            needed = rest_labels.union(*[set(t) for _, t, _ in picked[2:]])
             a, la = _sum_unused(a, la, needed | set(lb))
             b, lb = _sum_unused(b, lb, needed | set(la))
-            picked = [_contract_pair(a, la, b, lb, needed)] + picked[2:]
-        x, t = picked[0]
+            one = _one_product(a, la, lb, needed)
+            if one and not step_one_sum:
+                a, b = (_bmm_operand(a, la, da, lb, needed),
+                        _bmm_operand(b, lb, db, la, needed))
+            if one:
+                (a, la), (b, lb) = (_drop_contracted(a, la, lb, needed),
+                                    _drop_contracted(b, lb, la, needed))
+            res, labels = _contract_pair(a, la, b, lb, needed)
+            if one and step_one_sum and len(picked) == 2:
+                res = _plus_zero(res)  # (a c_einsum's partial products' zeros do not show)
+            picked = [(res, labels, "")] + picked[2:]
+        x, t, _ = picked[0]
         x, t = _sum_unused(x, t, rest_labels)
-        ops.append((x, t))
-    x, t = ops[0]
+        ops.append((x, t, ""))
+    x, t, _ = ops[0]
     x, t = _sum_unused(x, t, set(output))
     if t != output:
         x = lax.transpose(x, tuple(t.index(c) for c in output))
@@ -316,7 +372,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     Notes
     -----
     Subscripts, shapes and ``optimize`` are static under ``jit``. Integer sums wrap
-    around in the operand dtype, as NumPy's do.
+    around in the operand dtype, as NumPy's do. Signs of zero are NumPy's: with
+    ``optimize=False`` two or more operands are one sum of products from +0.0 (never
+    -0.0, also where nothing is summed); along a path a pair contracting a label is
+    summed from +0.0 (NumPy's matmul) and a pair contracting none is a product.
     """
     check_unsupported("einsum", out=(out, None, "xnp.einsum returns a new array"))
     if order not in ("K", "C", "A"):
@@ -341,7 +400,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     sizes = _sizes("einsum", inputs, shapes)
     kind, memory = _path_kind("einsum", optimize)
     path = _compute_path("einsum", inputs, output, sizes, kind, memory)
-    res = contract("einsum", xs, inputs, output, path, sizes)
+    res = contract("einsum", xs, inputs, output, path, sizes, one_sum=kind is False)
     if core.aval_of(res).dtype != dt:
         res = lax.convert_element_type(res, dt)
     return res

@@ -40,7 +40,9 @@ __all__ = ["sum", "prod", "mean", "max", "amax", "min", "amin", "argmax", "argmi
            "any", "var", "std", "count_nonzero", "ptp"]
 
 _NARROW_FLOATS = frozenset(d for d in kit.FLOATING if d.itemsize < 4)
-_NUMPY_OP_NAMES = {"max": "maximum", "min": "minimum"}
+# the ufunc whose reduction NumPy names in its errors: by kind, or by function for the
+# NaN-ignoring ones (NumPy's nanmax/nanmin reduce with fmax/fmin)
+_NUMPY_OP_NAMES = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin": "fmin"}
 
 
 # --------------------------------------------------------------------------- helpers
@@ -103,8 +105,12 @@ def _cast(x, dtype):
 
 def _initial_value(fname: str, initial, dtype: np.dtype):
     """``initial`` as a 0-d value of ``dtype`` (unsafe cast, as NumPy; out-of-range Python
-    ints raise OverflowError)."""
+    ints raise OverflowError, a Python complex for a real ``dtype`` TypeError)."""
     if core.is_python_scalar(initial):
+        if type(initial) is complex and dtype in kit.REAL:
+            raise TypeError(f"xnp.{fname}: `initial` {initial!r} is complex but the reduction "
+                            f"runs in {dtype}, which cannot hold it (as in NumPy). Fix: pass a "
+                            "real `initial`.")
         if type(initial) is int and dtype in kit.INTEGER:
             return core.lift(_default_dtypes.scalar_to_ndarray(initial, dtype))
         with np.errstate(all="ignore"):
@@ -162,24 +168,19 @@ def _reduce(fname, x, axes, reducer, kind, *, keepdims=False, initial=None, mask
     """Reduce ``x`` (already in the accumulator dtype) over ``axes``: masked elements
     become ``kind``'s identity, ``initial`` is combined once with ``combine``."""
     dt = core.aval_of(x).dtype
-    only_minus_zeros = None
-    if initial is not None and kind == "sum" and _sz.may_be_minus_zero(initial, dt):
-        only_minus_zeros = _sz.only_minus_zeros(
-            x, axes, None if mask is None else _full_mask(mask, core.aval_of(x).shape))
+    x_in = x
     if mask is not None:
         x = lax.select_n(mask, _const(reduction_identity(kind, dt), dt), x)
     res = reducer(x, axes)
-    if kind == "sum" and (initial is None or dt not in kit.COMPLEX):
-        res = _sz.from_zero(res, x, axes)  # (a real `initial` of -0.0 is seen to below)
+    if kind == "sum":
+        res = _sz.from_zero(res, x, axes)  # (an `initial` of -0.0 is seen to below)
     if initial is not None:
         init = _initial_value(fname, initial, dt)
         res = combine(res, init)
-        if only_minus_zeros is not None:
-            # NumPy adds the elements to `initial` from -0.0 on, so with nothing but -0.0
-            # (or nothing) to add the sum is `initial` itself, -0.0 included; lax's sum
-            # starts from 0.0, and -0.0 + 0.0 is 0.0
-            init = lax.broadcast_in_dim(init, core.aval_of(res).shape, ())
-            res = lax.select_n(only_minus_zeros, res, init)
+        parts = _sz.minus_zero_parts(initial, dt) if kind == "sum" else ()
+        if builtins.any(parts):  # NumPy's sum from `initial`: its parts of -0.0 can stay
+            full = None if mask is None else _full_mask(mask, core.aval_of(x).shape)
+            res = _sz.keep_initial(res, init, x_in, axes, full, parts)
     return _keep(res, axes, keepdims)
 
 
@@ -221,7 +222,9 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     keepdims : bool
         Keep reduced axes as length-1 dimensions.
     initial : scalar, optional
-        Added once to every output element (cast to the result dtype).
+        Added once to every output element (cast to the result dtype). As in NumPy,
+        a sum of nothing but -0.0 (or of nothing) is ``initial`` itself, in each part
+        of a complex number; a complex Python ``initial`` for a real sum is a TypeError.
     where : array_like of bool, optional
         Broadcast against ``a``; masked-out elements contribute 0.
 
@@ -378,7 +381,7 @@ def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=Fals
     aval = core.aval_of(x)
     _check_ordered(fname, aval, initial, where)
     axes = _axes(fname, axis, aval.ndim)
-    op = _NUMPY_OP_NAMES[kind]
+    op = _NUMPY_OP_NAMES.get(fname, _NUMPY_OP_NAMES[kind])
     if initial is None:
         if where is not None and where is not True:
             raise ValueError(f"xnp.{fname}: reduction operation '{op}' does not have an "

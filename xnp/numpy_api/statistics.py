@@ -11,8 +11,6 @@ through the gathered values (to the selected order statistics).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from xnp import lax
@@ -23,13 +21,14 @@ from xnp.numpy_api import indexing as _ix
 from xnp.numpy_api import products as _la
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api import nan_functions as _nf
 from xnp.numpy_api.nan_functions import _concrete
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api import sorting as _so
 from xnp.numpy_api._util import (asarray_for, check_unsupported, normalize_axes,
                                  result_dtype, write_out)
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["average", "median", "percentile", "quantile", "nanmedian", "nanpercentile",
@@ -188,8 +187,6 @@ def _quantile_dtype(fname, xdt, q, qv, method, scale=1):
     type of ``a`` combined with ``q`` (a Python-number ``q`` takes a float ``a``'s dtype).
     Percentiles (``scale=100``) divide ``q`` by 100 first, as NumPy does, so an integer or
     boolean ``q`` becomes float64 there."""
-    if xdt in kit.COMPLEX:
-        raise TypeError(f"xnp.{fname}: a must be an array of real numbers")
     qdt = core.aval_of(qv).dtype
     if core.is_python_scalar(q) and xdt in kit.FLOATING and not (
             scale != 1 and isinstance(q, bool)):  # True / float32(100) is float64
@@ -236,13 +233,19 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
               scale=1, ignore_nan=False):
     if interpolation is not None:
         method = interpolation
-    if method not in METHODS:
-        raise ValueError(f"xnp.{fname}: '{method}' is not a valid method. Use one of: "
-                         f"{METHODS}")
     check_unsupported(fname, weights=(weights, None, "weighted quantiles are not implemented"))
     x = _rd._asarray(fname, a)
     xdt = core.aval_of(x).dtype
+    if xdt in kit.COMPLEX:
+        raise TypeError(f"xnp.{fname}: a must be an array of real numbers")
     qv = _check_q(fname, q, scale)
+    if ignore_nan and core.aval_of(x).size == 0:
+        # NumPy's nan-quantiles of an empty array are its nanmean's (q is only checked):
+        # dtype, shape without q's dimensions, and warnings
+        return _nf.nanmean(x, axis=axis, out=out, keepdims=keepdims)
+    if method not in METHODS:
+        raise ValueError(f"xnp.{fname}: '{method}' is not a valid method. Use one of: "
+                         f"{METHODS}")
     rdt, _ = _quantile_dtype(fname, xdt, q, qv, method, scale)
     # NumPy computes the virtual indices in q's dtype (float64 for Python numbers)
     qdt = core.aval_of(qv).dtype
@@ -251,6 +254,10 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
     xs = _so.sort(xs, axis=-1)
     rest = core.aval_of(xs).shape[:-1]
     nfull = core.aval_of(xs).shape[-1]
+    if nfull == 0:  # (the nan-forms' empty arrays went to nanmean above)
+        raise IndexError(f"xnp.{fname}: cannot take a quantile of an empty slice (axis "
+                         f"{axis!r} of {errors.aval_str(core.aval_of(x))}), as NumPy raises "
+                         f"IndexError. Fix: use xnp.nan{fname}, which gives NaN there.")
     qa = lax.convert_element_type(qv, ct)
     if scale != 1:
         qa = lax.div(qa, _const(scale, ct))
@@ -259,19 +266,11 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
     if ignore_nan and nanable:
         count = _rd.sum(_lg.logical_not(_lg.isnan(xs)), axis=-1, dtype=ct, keepdims=True)
         n = lax.reshape(count, rest + (1,) * len(qshape))
-        if nfull:  # NumPy warns once per all-NaN slice
-            _sw.warn_empty_slices(count)
+        _sw.warn_empty_slices(count)  # NumPy warns once per all-NaN slice
     else:
         n = _const(nfull, ct)
-    if ignore_nan and nfull == 0 and math.prod(rest):
-        # NumPy's nan-quantiles of no elements are its nanmean's, and warn as it does
-        _sw.check(np.bool_(True), "Mean of empty slice")
     qb = lax.reshape(qa, (1,) * len(rest) + qshape) if rest else qa
     idx, gamma = _virtual_index(method, n, qb, ct)
-    if nfull == 0:
-        res = lax.broadcast_in_dim(_const(np.nan, rdt if rdt.kind in "fc" else np.float64),
-                                   rest + qshape, ())
-        return _finish(fname, res, qshape, axes, x, keepdims, out)
     last = lax.sub(n, _const(1, ct))
     flat_q = int(np.prod(qshape))
 
@@ -368,6 +367,9 @@ _Q_DOC = """
         ``q`` out of range (when concrete), an unknown method.
     TypeError
         Complex ``a``.
+    IndexError
+        quantile/percentile over an empty slice, as NumPy. The NaN-ignoring forms of an
+        empty ``a`` return :func:`xnp.nanmean` instead (no ``q`` dimensions), as NumPy's.
     """
 
 
@@ -433,9 +435,24 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median ignoring NaN (``numpy.nanmedian``): the 'linear' :func:`nanquantile` at 0.5
-    for floating input, :func:`median` otherwise. An all-NaN slice gives NaN."""
+    for floating input, :func:`median` otherwise. An all-NaN slice gives NaN. Of an empty
+    array it is :func:`xnp.nanmean`, as in NumPy (its dtype, shape and warnings).
+
+    Raises
+    ------
+    NotImplementedError
+        Complex input that is not empty (NumPy's median in lexicographic order).
+    """
     x = _rd._asarray("nanmedian", a)
-    if core.aval_of(x).dtype not in kit.INEXACT:
+    aval = core.aval_of(x)
+    if aval.size == 0:
+        return _nf.nanmean(x, axis=axis, out=out, keepdims=keepdims)
+    if aval.dtype in kit.COMPLEX:
+        raise NotImplementedError(f"xnp.nanmedian: complex input ({errors.aval_str(aval)}) is "
+                                  "not supported: only real medians ignoring NaN are "
+                                  "implemented. Fix: without NaNs, xnp.median gives the "
+                                  "same (lexicographic) median.")
+    if aval.dtype not in kit.INEXACT:
         return median(x, axis=axis, out=out, keepdims=keepdims)
     return nanquantile(x, 0.5, axis=axis, out=out, keepdims=keepdims)
 

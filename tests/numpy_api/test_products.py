@@ -1,6 +1,8 @@
 """NumPy-surface tests of ``xnp/numpy_api/products.py`` (dot, matmul, vdot, inner, outer,
-tensordot, vecdot) against NumPy: every shape case of each function, dtype promotion,
-bool products, errors with NumPy's classes, and the jaxpr of a ``dot``."""
+tensordot, vecdot, and the values of matvec/vecmat) against NumPy: every shape case of each
+function, dtype promotion (bfloat16 with float16 and wide integers too), bool products,
+errors with NumPy's classes, the jaxpr of a ``dot``, and the eager replay of a vector
+product as one ``dot_general``."""
 
 import ml_dtypes
 import numpy as np
@@ -103,6 +105,40 @@ def test_bfloat16_matmul_keeps_dtype(rng):
         res = fn(a, b)
         assert res.dtype == ml_dtypes.bfloat16
         assert_allclose(res, expected, kind="reduction")
+
+
+# bfloat16 with an operand it has no common NumPy dtype with: NumPy's ufunc loop dtype, as
+# xnp.add gives (float16 -> float32, int32/int64 -> float64); with int8 or bool, bfloat16
+# (NumPy's matmul: float32, its bfloat16 x bfloat16 loop; see test_bfloat16_matmul_keeps_dtype)
+BF16_MIXED = [(np.float16, np.float32), (np.int32, np.float64), (np.int64, np.float64),
+              (np.int8, ml_dtypes.bfloat16), (np.bool_, ml_dtypes.bfloat16)]
+_BF16_UFUNCS = 5  # the first products of _bf16_products: NumPy computes these itself
+
+
+def _bf16_products(xp, a, v, m):  # a: bfloat16[3,4]; v: [4], m: [4,2] of the other dtype
+    return (xp.matmul(a, m), xp.vecdot(a, v), xp.matvec(a, v), xp.vecmat(a[0], m),
+            xp.outer(a[0], v), xp.asarray(a) @ v, xp.matmul(m.T, a.T), xp.dot(a, m),
+            xp.vdot(a[0], v), xp.inner(a, v), xp.tensordot(a, m, 1))
+
+
+def test_bfloat16_with_float16_and_wide_integers(rng):
+    cases, expected = [], []
+    for other, dtype in BF16_MIXED:
+        assert xnp.add(xnp.ones(1, ml_dtypes.bfloat16), xnp.ones(1, other)).dtype == dtype
+        a = rng.integers(-4, 5, (3, 4)).astype(ml_dtypes.bfloat16)  # exact in every dtype
+        v, m = make_array(rng, (4,), other), make_array(rng, (4, 2), other)
+        ref = _bf16_products(np, *(t.astype(np.float32) for t in (a, v, m)))
+        if other in (np.float16, np.int32, np.int64):  # NumPy's own results
+            ref = _bf16_products(np, a, v, m)[:_BF16_UFUNCS] + ref[_BF16_UFUNCS:]
+        expected.append([np.asarray(r).astype(dtype) for r in ref])
+        cases.append((a, v, m))
+    assert_allclose([_bf16_products(xnp, *c) for c in cases], expected, kind="reduction")
+    # under jit (the same promotion; a few products, to keep compilation short)
+    pick = [(0, 1), (1, 2), (4, 7)]  # matmul, vecdot / vecdot, matvec / outer, dot
+    got = xnp.jit(lambda cs: [[_bf16_products(xnp, *c)[i] for i in pick[k % 3]]
+                              for k, c in enumerate(cs[:3])])(cases)
+    assert_allclose(got, [[e[i] for i in pick[k]] for k, e in enumerate(expected[:3])],
+                    kind="reduction")
 
 
 def test_matmul_dtype_argument(rng):
@@ -282,3 +318,51 @@ def test_lowering_uses_highest_precision():
                                      np.ones((2, 4, 5), np.float32)).as_text()
     assert "stablehlo.dot_general" in text and "HIGHEST" in text
     assert "batching_dims = [0] x [0]" in text and "contracting_dims = [2] x [1]" in text
+
+
+# --------------------------------------------------------------------------- eager replays
+
+# every branch of matvec/vecmat/vecdot (loops equal, one operand without loops: one
+# dot_general; loops that broadcast) and whether a call records one dot_general alone
+VECTOR_PRODUCTS = [
+    ("matvec", (3, 4), (4,), {}, True), ("matvec", (2, 3, 4), (2, 4), {}, True),
+    ("matvec", (3, 4), (2, 4), {}, False), ("vecmat", (2, 4), (2, 4, 3), {}, True),
+    ("vecmat", (2, 4), (4, 3), {}, True), ("vecmat", (4,), (2, 4, 3), {}, True),
+    ("vecmat", (2, 1, 4), (3, 4, 2), {}, False), ("vecdot", (5, 3), (5, 3), {}, True),
+    ("vecdot", (4,), (3, 4), {}, True), ("vecdot", (2, 1, 4), (3, 4), {}, False),
+    # (the ufunc object moves a gufunc `axis` to the end before the call)
+    ("vecdot", (2, 3, 4), (2, 3, 4), {"axis": 1}, False),
+    ("vecdot", (4, 3), (4,), {"axis": 0}, False),
+]
+
+
+def _replay_program(fn):
+    f = type(fn).__call__ if isinstance(fn, xnp.ufunc) else fn
+    while getattr(f, "_replay_cache", None) is None:
+        f = f.__wrapped__
+    ((_, program),) = f._replay_cache.items()
+    return program
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64, np.int32, np.bool_])
+def test_vector_products_replay_one_dot_general(dtype, rng):
+    # replays (compared with the full path, tests/conftest.py) and jit agree with NumPy
+    from xnp.numpy_api import _replay
+    for fname, sa, sb, kw, single in VECTOR_PRODUCTS:
+        fn = getattr(xnp, fname)
+        _replay.clear()
+        for _ in range(2):  # recorded, then replayed on other values
+            a, b = make_array(rng, sa, dtype), make_array(rng, sb, dtype)
+            assert_allclose(fn(xnp.asarray(a), xnp.asarray(b), **kw),
+                            getattr(np, fname)(a, b, **kw), kind="reduction")
+        if single:  # (after the conjugation of vecdot's/vecmat's complex x1)
+            eqns = _replay_program(fn).eqns
+            assert len(eqns) == 1 + (dtype == np.complex64 and fname != "matvec"), fname
+            assert eqns[-1][1] is None  # the backend's kernel for dot_general: no params
+    if dtype == np.complex64:  # the same contractions under jit
+        args = [[make_array(rng, s, dtype) for s in case[1:3]] for case in VECTOR_PRODUCTS]
+        cases = [(f, kw) for f, _, _, kw, _ in VECTOR_PRODUCTS]
+        got = xnp.jit(lambda xs: [getattr(xnp, f)(a, b, **kw)
+                                  for (f, kw), (a, b) in zip(cases, xs)])(args)
+        assert_allclose(got, [getattr(np, f)(a, b, **kw) for (f, kw), (a, b) in zip(cases, args)],
+                        kind="reduction")

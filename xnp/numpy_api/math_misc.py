@@ -776,8 +776,7 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     and ``out`` included)."""
     x, y, _ = _vector_product_operands("matvec", "(m,n),(n)->(m)", (2, 1), (-1, -1), x1, x2,
                                        casting, dtype, subok, signature, axes, axis)
-    res = _la._matmul_values("matvec", x, _mn.expand_dims(y, -1), x1, x2)
-    return write_out("matvec", out, res[..., 0], casting)
+    return write_out("matvec", out, _la._matvec_values(x, y), casting)
 
 
 def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
@@ -789,5 +788,4 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
                                         x2, casting, dtype, subok, signature, axes, axis)
     if dt in kit.COMPLEX:
         x = _lg.conjugate(x)
-    res = _la._matmul_values("vecmat", _mn.expand_dims(x, -2), y, x1, x2)
-    return write_out("vecmat", out, res[..., 0, :], casting)
+    return write_out("vecmat", out, _la._vecmat_values(x, y), casting)

@@ -1,11 +1,21 @@
 """Products of vectors and matrices: ``dot``, ``matmul``, ``vdot``, ``inner``, ``outer``,
-``tensordot``, ``vecdot``, each one ``lax.dot_general`` after NumPy's shape rules.
+``tensordot``, ``vecdot`` (and the values of ``matvec``/``vecmat``), each one
+``lax.dot_general`` after NumPy's shape rules.
 
 Operands are converted as ``numpy.asarray`` does: Python scalars are *not* weak here
 (``numpy.dot(2, int8_array)`` is int64), and both operands are promoted to their
 NumPy result dtype before the product, which is also the accumulator dtype
-(``preferred_element_type``). bool products are bool (OR of ANDs), as in NumPy.
-All shapes and axes are static.
+(``preferred_element_type``). Where NumPy has no common dtype (ml_dtypes' bfloat16 with
+float16 or with integers wider than 8 bits), that is the dtype of NumPy's ufunc loop, as
+for ``xnp.add`` and ``xnp.multiply`` (``_util.ufunc_result_dtype``: bfloat16 with float16
+is float32, with int32 float64): the dtype ``numpy.matmul`` gives (``numpy.dot`` computes
+these in object dtype). bool products are bool (OR of ANDs), as in NumPy. All shapes and
+axes are static.
+
+The gufuncs (``matmul``, ``vecdot``, ``matvec``, ``vecmat``) contract their operands as they
+are wherever that gives NumPy's result order (the loop dimensions of both operands equal,
+or one operand without loop dimensions): one ``dot_general``, with no broadcast, transpose or
+reshape around it, which is all an eager call replays (``_replay``).
 """
 
 from __future__ import annotations
@@ -18,8 +28,8 @@ from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, broadcast_to,
-                                 check_unsupported, is_xnp, normalize_axis, result_dtype,
-                                 write_out)
+                                 check_unsupported, is_xnp, normalize_axis,
+                                 ufunc_result_dtype, write_out)
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api._ufunc import _cast as _cast_checked
@@ -41,13 +51,14 @@ def _asarray(fname, x, argname):
 
 
 def _operands(fname, a, b, argnames=("a", "b"), dtype=None, casting="same_kind"):
-    """Both operands as xnp values of their common NumPy dtype, or of ``dtype`` (each
-    cast under the ``casting`` rule, as NumPy casts a gufunc's inputs to its loop)."""
+    """Both operands as xnp values of their common NumPy dtype (NumPy's ufunc loop dtype
+    where there is none, module docstring), or of ``dtype`` (each cast under the
+    ``casting`` rule, as NumPy casts a gufunc's inputs to its loop)."""
     x = _asarray(fname, a, argnames[0])
     y = _asarray(fname, b, argnames[1])
     ax, ay = core.aval_of(x), core.aval_of(y)
     if dtype is None:
-        dt, _ = result_dtype(ax.strip_weak_type(), ay.strip_weak_type())
+        dt, _ = ufunc_result_dtype(ax.strip_weak_type(), ay.strip_weak_type())
         return _cast(x, dt), _cast(y, dt), dt
     dt = canonical_dtype(dtype, name="dtype")
     return (_cast_checked(fname, x, dt, casting, 0, argnames[0]),
@@ -118,7 +129,10 @@ def dot(a, b, out=None):
       ``b``; result shape ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]``.
 
     Dtype: NumPy's result dtype of the operands (Python scalars count as arrays
-    of the default dtype); that is also the accumulator. bool gives bool.
+    of the default dtype); that is also the accumulator. bool gives bool. Where NumPy
+    has none (bfloat16 with float16 or with integers wider than 8 bits), the dtype
+    ``xnp.multiply`` gives (float32 or float64), where ``numpy.dot`` computes in object
+    dtype; ``vdot``, ``inner``, ``outer`` and ``tensordot`` do the same.
 
     Parameters
     ----------
@@ -154,7 +168,8 @@ def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting
     1-D operands are promoted to a matrix (a row for ``x1``, a column for ``x2``)
     and the added dimension is removed from the result; dimensions before the last
     two are batch dimensions and broadcast. Dtype: NumPy's result dtype of the
-    operands, or ``dtype``; bool gives bool.
+    operands (where there is none, as for bfloat16 with float16 or int32, the dtype of
+    NumPy's loop: float32, float64), or ``dtype``; bool gives bool.
 
     Parameters
     ----------
@@ -371,15 +386,26 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
         raise ValueError(f"xnp.vecdot: Input operand 1 has a mismatch in its core dimension 0, "
                          f"with gufunc signature (n),(n)->() (size {sb[ib]} is different from "
                          f"{sa[ia]}); shapes {_fmt(sa)} and {_fmt(sb)}")
-    x, y = _to_last(x, ia), _to_last(y, ib)
-    batch = broadcast_shapes("vecdot", _shape(x)[:-1], _shape(y)[:-1])
-    nb = len(batch)
-    x = broadcast_to(x, batch + (sa[ia],))
-    y = broadcast_to(y, batch + (sb[ib],))
+    loop_a = sa[:ia] + sa[ia + 1:]
+    loop_b = sb[:ib] + sb[ib + 1:]
     if dt in kit.COMPLEX:
         x = lax.conj(x)
-    res = _dot(x, y, (nb,), (nb,), tuple(range(nb)), tuple(range(nb)))
+    if loop_a == loop_b:  # the other dimensions pair up: batch dimensions, in order
+        res = _dot(x, y, (ia,), (ib,), _other(len(sa), ia), _other(len(sb), ib))
+    elif not loop_a or not loop_b:  # one operand is a vector: the other's dims are free
+        res = _dot(x, y, (ia,), (ib,))
+    else:
+        x, y = _to_last(x, ia), _to_last(y, ib)
+        batch = broadcast_shapes("vecdot", loop_a, loop_b)
+        nb = len(batch)
+        x = broadcast_to(x, batch + (sa[ia],))
+        y = broadcast_to(y, batch + (sb[ib],))
+        res = _dot(x, y, (nb,), (nb,), tuple(range(nb)), tuple(range(nb)))
     return write_out("vecdot", out, res, casting)
+
+
+def _other(ndim, axis):
+    return tuple(i for i in range(ndim) if i != axis)
 
 
 def _to_last(x, axis):
@@ -388,3 +414,41 @@ def _to_last(x, axis):
         return x
     perm = tuple(i for i in range(n) if i != axis) + (axis,)
     return lax.transpose(x, perm)
+
+
+# --------------------------------------------------------------------------- matvec / vecmat
+
+
+def _matvec_values(x, y):
+    """``numpy.matvec`` of ``x`` (..., m, n) and ``y`` (..., n), operands already in their
+    loop dtype whose core dimensions match and whose loop dimensions broadcast."""
+    sa, sb = _shape(x), _shape(y)
+    na, nb = len(sa), len(sb)
+    loop_a, loop_b = sa[:-2], sb[:-1]
+    if loop_a == loop_b:
+        k = tuple(range(len(loop_a)))
+    elif not loop_b:  # one vector y: x's loop dimensions are free ones, first in the result
+        k = ()
+    else:  # (y's loop dimensions as free ones would come after x's m)
+        batch = broadcast_shapes("matvec", loop_a, loop_b)
+        x, y = broadcast_to(x, batch + sa[-2:]), broadcast_to(y, batch + sb[-1:])
+        na, nb, k = len(batch) + 2, len(batch) + 1, tuple(range(len(batch)))
+    return _dot(x, y, (na - 1,), (nb - 1,), k, k)
+
+
+def _vecmat_values(x, y):
+    """``numpy.vecmat`` of ``x`` (..., n) and ``y`` (..., n, m) without its conjugation,
+    operands already in their loop dtype whose core dimensions match and whose loop
+    dimensions broadcast."""
+    sa, sb = _shape(x), _shape(y)
+    na, nb = len(sa), len(sb)
+    loop_a, loop_b = sa[:-1], sb[:-2]
+    if loop_a == loop_b:
+        k = tuple(range(len(loop_a)))
+    elif not loop_a or not loop_b:  # one operand without loop dimensions: free ones
+        k = ()
+    else:
+        batch = broadcast_shapes("vecmat", loop_a, loop_b)
+        x, y = broadcast_to(x, batch + sa[-1:]), broadcast_to(y, batch + sb[-2:])
+        na, nb, k = len(batch) + 1, len(batch) + 2, tuple(range(len(batch)))
+    return _dot(x, y, (na - 1,), (nb - 2,), k, k)

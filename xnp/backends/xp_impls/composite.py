@@ -16,6 +16,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls.linalg import dot_general_kernel
 
 __all__ = ["KERNELS", "kernel_of"]
 
@@ -68,9 +69,12 @@ def _composite(xp, *operands, name, decomposition, out_dtypes):
 
 def kernel_of(xp, prim, params):
     """The function a recorded program calls for ``prim`` with ``params`` (no parameters):
-    the kernel itself for a composite, None for any other primitive."""
+    the kernel itself for a composite, ``linalg.dot_general_kernel`` for ``dot_general``,
+    None for any other primitive."""
     if prim is lax.composite_p or prim is lax.composite_multi_p:
         return getattr(xp, params["name"])
+    if prim is lax.dot_general_p:
+        return dot_general_kernel(xp, **params)
     return None
 
 

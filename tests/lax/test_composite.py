@@ -14,7 +14,7 @@ import pytest
 import xnp
 from xnp import lax
 from xnp.backends.numpy import BACKEND
-from xnp.backends.xp_impls.composite import KERNELS
+from xnp.backends.xp_impls.composite import KERNELS, MATRIX_KERNELS
 from xnp.numpy_api import _replay
 
 # name -> (public function, operand builder for a dtype signature)
@@ -302,3 +302,71 @@ def test_frexp_mantissa_derivative():
         np.asarray(xnp.vmap(grad)(xnp.asarray(kinks))), 2.0 ** -np.frexp(kinks)[1])
     for x0 in (0.0, np.inf):
         assert float(grad(x0)) == 1.0
+
+
+# --------------------------------------------------------------------------- general composites
+
+def _matrix_cases():
+    for name in sorted(MATRIX_KERNELS):
+        for sig in sorted(MATRIX_KERNELS[name], key=str):
+            yield pytest.param(name, sig, id=f"{name}-{sig[0].name}")
+
+
+def _matrix_operands(name, dt, shape_a=(2, 3, 3)):
+    rng = np.random.default_rng(7)
+
+    def draw(shape):
+        v = rng.standard_normal(shape)
+        if np.dtype(dt).kind == "c":
+            v = v + 1j * rng.standard_normal(shape)
+        return v
+
+    a = (draw(shape_a) + 4 * np.eye(shape_a[-1])).astype(dt)  # well conditioned
+    return (a, draw(shape_a[:-1] + (2,)).astype(dt)) if name == "linalg.solve" else (a,)
+
+
+@pytest.mark.parametrize("name, sig", list(_matrix_cases()))
+def test_matrix_kernel_computes_the_decomposition(name, sig, no_cache, monkeypatch):
+    """The kernel (numpy.linalg, LAPACK) agrees with the decomposition within rounding, has
+    its dtype and shape, and raises its error on a singular matrix."""
+    fn = _fn_of(name)
+    ops = _matrix_operands(name, sig[0])
+    kernel = fn(*[xnp.asarray(o) for o in ops])
+    want = getattr(np.linalg, name.split(".")[1])(*ops)
+    np.testing.assert_array_equal(np.asarray(kernel), want)  # eagerly NumPy's own result
+    singular = (np.ones((3, 3), sig[0]),) + ops[1:]
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        fn(*[xnp.asarray(o) for o in singular])
+    monkeypatch.setattr(BACKEND, "kernels", {})  # every composite runs its decomposition
+    decomposed = fn(*[xnp.asarray(o) for o in ops])
+    assert np.asarray(decomposed).dtype == want.dtype and decomposed.shape == want.shape
+    tol = 1e-5 if np.dtype(sig[0]) in (np.float32, np.complex64) else 1e-12
+    np.testing.assert_allclose(np.asarray(decomposed), want, rtol=tol, atol=tol)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        fn(*[xnp.asarray(o) for o in singular])
+
+
+def _fn_of(name):
+    f = xnp
+    for part in name.split("."):
+        f = getattr(f, part)
+    return f
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX_KERNELS))
+def test_matrix_composites_replay_and_stage_their_decomposition(name):
+    fn = _fn_of(name)
+    ops = [xnp.asarray(o) for o in _matrix_operands(name, np.float64)]
+    _replay.clear()
+    for _ in range(3):
+        fn(*ops)
+    assert _replay.stats(fn) == {"programs": 1, "refused": []}
+    assert "composite" not in str(xnp.make_jaxpr(fn)(*ops))
+    np.testing.assert_allclose(np.asarray(xnp.jit(fn)(*ops)), np.asarray(fn(*ops)),
+                               rtol=1e-12)
+    # empty stacks and 0 x 0 matrices, as NumPy
+    for shape in ((0, 3, 3), (0, 0)):
+        empty = _matrix_operands(name, np.float64, shape)
+        want = getattr(np.linalg, name.split(".")[1])(*empty)
+        got = fn(*[xnp.asarray(o) for o in empty])
+        assert got.shape == want.shape and np.asarray(got).dtype == want.dtype

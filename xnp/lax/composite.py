@@ -1,5 +1,5 @@
-"""Composite operations: an elementwise operation defined by its decomposition into lax
-primitives, which an eager backend may compute with a kernel of its own.
+"""Composite operations: an operation defined by its decomposition into lax primitives,
+which an eager backend may compute with a kernel of its own.
 
 ``composite(name, decomposition, *operands, out_dtype=None)`` is the operation
 ``decomposition(*operands)`` (a function of lax operations on the operands; every rule of
@@ -12,6 +12,10 @@ kernel when it has one for ``name`` and the operands' dtypes (its ``kernels`` ta
 ``name -> frozenset of operand-dtype tuples``; the NumPy backend's is
 ``xnp/backends/xp_impls/composite.py``, checked against the decompositions by
 ``tests/lax/test_composite.py``), and which the eager dispatch cache replays as one.
+``composite_general`` (``composite_general_p``) is the same for an operation whose
+results have shapes of their own (``linalg.solve``: LU factorisation, a check and two
+triangular solves eagerly become LAPACK's ``gesv`` through ``numpy.linalg.solve``): the
+caller states the results' avals.
 
 Everywhere else ``bind`` runs the decomposition itself: under ``jit`` and every
 transformation (so no jaxpr, derivative, batching rule or lowering ever sees
@@ -29,32 +33,35 @@ from xnp.lax import _kit as kit
 from xnp.tracing import core
 from xnp.tracing.avals import ShapedArray
 
-__all__ = ["composite", "composite_multi", "composite_p", "composite_multi_p"]
+__all__ = ["composite", "composite_multi", "composite_general", "composite_p",
+           "composite_multi_p", "composite_general_p"]
 
 _NEVER_STAGED = ("never reaches a transformation: bind runs its decomposition under every "
                  "trace but the eager one")
 
 
 class _CompositePrimitive(core.Primitive):
-    """``composite_p`` (``composite_multi_p``: several results): eagerly one primitive where
-    the backend has a kernel, else its decomposition (see the module docstring)."""
+    """``composite_p`` (``composite_multi_p``: several results; ``composite_general_p``:
+    results of stated avals): eagerly one primitive where the backend has a kernel, else
+    its decomposition (see the module docstring)."""
 
-    def __init__(self, name: str, multiple_results: bool):
-        super().__init__(name, shape=_shape, dtype=_dtype, weak_type=_weak_type,
+    def __init__(self, name: str, multiple_results: bool, shape=None, dtype=None,
+                 weak_type=None):
+        super().__init__(name, shape=shape or _shape, dtype=dtype or _dtype,
+                         weak_type=weak_type or _weak_type,
                          multiple_results=multiple_results, differentiable=_NEVER_STAGED,
                          allocates="eagerly")
         self.linear = False
         self.no_batch = _NEVER_STAGED
         self.view = None
 
-    def bind(self, *args, name: str, decomposition: Callable, out_dtypes: tuple):
+    def bind(self, *args, name: str, decomposition: Callable, **params):
         if core.is_eager(core.current_trace()) and not core._REBOUND_ON[0]:
             kernels = getattr(core.eager_backend(), "kernels", None)
             sigs = kernels.get(name) if kernels is not None else None
             if sigs is not None and all(type(a) is core.Array for a in args) and tuple(
                     [a.dtype for a in args]) in sigs:
-                return super().bind(*args, name=name, decomposition=decomposition,
-                                    out_dtypes=out_dtypes)
+                return super().bind(*args, name=name, decomposition=decomposition, **params)
         return decomposition(*args)
 
 
@@ -72,8 +79,19 @@ def _weak_type(*weak_types, name, decomposition, out_dtypes) -> bool:
     return out_dtypes == (None,) and all(weak_types)
 
 
+def _general_shape(*avals: ShapedArray, name, decomposition, out_avals):
+    return [a.shape for a in out_avals]
+
+
+def _general_dtype(*avals: ShapedArray, name, decomposition, out_avals):
+    return [a.dtype for a in out_avals]
+
+
 composite_p = _CompositePrimitive("composite", False)
 composite_multi_p = _CompositePrimitive("composite_multi", True)
+composite_general_p = _CompositePrimitive(
+    "composite_general", True, shape=_general_shape, dtype=_general_dtype,
+    weak_type=lambda *weak_types, **params: False)
 
 
 def composite(name: str, decomposition: Callable, *operands, out_dtype=None):
@@ -94,3 +112,18 @@ def composite_multi(name: str, decomposition: Callable, *operands, out_dtypes: t
     of the broadcast shape and of its dtype in ``out_dtypes`` (never weak)."""
     return composite_multi_p.bind(*operands, name=name, decomposition=decomposition,
                                   out_dtypes=tuple(np.dtype(d) for d in out_dtypes))
+
+
+def composite_general(name: str, decomposition: Callable, *operands, out_avals) -> list:
+    """``decomposition(*operands)`` (a list of results), computed eagerly by the backend's
+    kernel for ``name`` where it has one for the operands' dtypes.
+
+    ``out_avals`` (a sequence of ``ShapedArray``) are the results' shapes and dtypes,
+    which must be the decomposition's; the results are never weak-typed. ``name``'s kernel
+    must return a tuple of results (a single array for one) computing the decomposition's
+    values (within rounding: a kernel may be another algorithm's LAPACK routine), and its
+    errors.
+    """
+    return composite_general_p.bind(*operands, name=name, decomposition=decomposition,
+                                    out_avals=tuple(ShapedArray(a.shape, a.dtype)
+                                                    for a in out_avals))

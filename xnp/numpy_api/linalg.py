@@ -432,10 +432,17 @@ def solve(a, b):
                              operands=(("a", a_in.dtype), ("b", b_in.dtype)))
     xa = _util.broadcast_to(xa, batch + (m, m))  # computed on, not a view
     xb = _util.broadcast_to(xb, batch + b_shape[-2:])
-    lu, _, perm = lax.lu(xa)
-    check_singular(lu)
-    x = lu_solve(lu, perm, xb)
+    (x,) = lax.composite_general("linalg.solve", _solve, xa, xb, out_avals=(core.aval_of(xb),))
     return lax.squeeze(x, (len(batch) + 1,)) if vector else x
+
+
+def _solve(a, b):
+    """``solve``'s decomposition (eagerly LAPACK's gesv through ``numpy.linalg.solve``,
+    the eager backend's kernel): LU with partial pivoting, the singularity check, two
+    triangular solves."""
+    lu, _, perm = lax.lu(a)
+    check_singular(lu)
+    return [lu_solve(lu, perm, b)]
 
 
 def _inv(x):
@@ -465,9 +472,14 @@ def inv(a):
         Rank < 2 or non-square; eagerly, a singular matrix (inf/NaN under ``jit``).
     """
     x = stacked("inv", a, square=True)
+    return lax.composite_general("linalg.inv", _checked_inv, x, out_avals=(core.aval_of(x),))[0]
+
+
+def _checked_inv(x):
+    """``inv``'s decomposition (eagerly ``numpy.linalg.inv``, the eager backend's kernel)."""
     lu, out = _inv(x)
     check_singular(lu)
-    return out
+    return [out]
 
 
 def _lu_diagonal_and_parity(x, lu_parts=None):

@@ -18,7 +18,7 @@ from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
 from xnp.backends.xp_impls.linalg import dot_general_kernel
 
-__all__ = ["KERNELS", "kernel_of"]
+__all__ = ["KERNELS", "MATRIX_KERNELS", "kernel_of"]
 
 _FLOATS = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64))
 _BF16 = (np.dtype(ml_dtypes.bfloat16),)  # ml_dtypes' loops, registered with NumPy's ufuncs
@@ -63,8 +63,39 @@ KERNELS = {
 }
 
 
+#: the general composites (``lax.composite_general``), by the dotted name of the array
+#: module's function: LAPACK through ``numpy.linalg``, which computes single precision in
+#: double and rounds the result (so within rounding of the decomposition, which
+#: ``tests/lax/test_composite.py`` checks, with the same errors)
+_LAPACK = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
+           np.dtype(np.complex128))
+MATRIX_KERNELS = {
+    "linalg.solve": _same(_LAPACK, 2),
+    "linalg.inv": _same(_LAPACK, 1),
+}
+
+
+def _kernel(xp, name: str):
+    """The array module's function named ``name`` (dotted: ``linalg.solve``)."""
+    fn = xp
+    for part in name.split("."):
+        fn = getattr(fn, part)
+    return fn
+
+
 def _composite(xp, *operands, name, decomposition, out_dtypes):
-    return getattr(xp, name)(*operands)
+    return _kernel(xp, name)(*operands)
+
+
+def _general(fn):
+    def kernel(*operands):
+        out = fn(*operands)
+        return list(out) if isinstance(out, tuple) else [out]
+    return kernel
+
+
+def _composite_general(xp, *operands, name, decomposition, out_avals):
+    return _general(_kernel(xp, name))(*operands)
 
 
 def kernel_of(xp, prim, params):
@@ -72,7 +103,9 @@ def kernel_of(xp, prim, params):
     the kernel itself for a composite, ``linalg.dot_general_kernel`` for ``dot_general``,
     None for any other primitive."""
     if prim is lax.composite_p or prim is lax.composite_multi_p:
-        return getattr(xp, params["name"])
+        return _kernel(xp, params["name"])
+    if prim is lax.composite_general_p:
+        return _general(_kernel(xp, params["name"]))
     if prim is lax.dot_general_p:
         return dot_general_kernel(xp, **params)
     return None
@@ -80,3 +113,4 @@ def kernel_of(xp, prim, params):
 
 XP_IMPLS[lax.composite_p] = _composite
 XP_IMPLS[lax.composite_multi_p] = _composite
+XP_IMPLS[lax.composite_general_p] = _composite_general

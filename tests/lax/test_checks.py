@@ -149,3 +149,28 @@ def test_linalg_checks_replay_and_raise_on_every_call(name, good, bad, message):
             np.testing.assert_allclose(np.asarray(call(xnp.asarray(m))), np_call(m),
                                        rtol=1e-12)
     assert _replay.stats(fn) == {"programs": 1, "refused": []}
+
+
+@pytest.mark.parametrize("name,call,good,bad,exc,message", [
+    ("percentile", lambda xp, q: xp.percentile(xp.asarray(np.arange(6.0)), q),
+     np.array([10.0, 90.0]), np.array([10.0, 190.0]), ValueError, "range \\[0, 100\\]"),
+    ("quantile", lambda xp, q: xp.quantile(xp.asarray(np.arange(6.0)), q),
+     np.array(0.5), np.array(np.nan), ValueError, "range \\[0, 1\\]"),
+    ("average", lambda xp, w: xp.average(xp.asarray(np.arange(3.0)), weights=w),
+     np.array([1.0, 2.0, 0.0]), np.array([1.0, -1.0, 0.0]), ZeroDivisionError,
+     "Weights sum to zero"),
+    ("cov", lambda xp, w: xp.cov(xp.asarray(np.arange(6.0).reshape(2, 3)), aweights=w),
+     np.array([1.0, 2.0, 0.5]), np.array([1.0, -2.0, 0.5]), ValueError, "cannot be negative"),
+])
+def test_statistics_checks_replay_and_raise_on_every_call(name, call, good, bad, exc, message):
+    _replay.clear()
+    for v in (good, bad, good, bad):
+        if v is bad:
+            with pytest.raises(exc, match=message):
+                call(np, v)
+            with pytest.raises(exc, match=message):
+                call(xnp, xnp.asarray(v))
+        else:
+            np.testing.assert_allclose(np.asarray(call(xnp, xnp.asarray(v))), call(np, v),
+                                       rtol=1e-12)
+    assert _replay.stats(getattr(xnp, name)) == {"programs": 1, "refused": []}

@@ -17,17 +17,15 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
 from xnp.numpy_api import elementwise as _ew
-from xnp.numpy_api import indexing as _ix
 from xnp.numpy_api import products as _la
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import nan_functions as _nf
-from xnp.numpy_api.nan_functions import _concrete
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api import sorting as _so
-from xnp.numpy_api._util import (asarray_for, check_unsupported, normalize_axes,
-                                 result_dtype, write_out)
+from xnp.numpy_api._util import (asarray_for, broadcast_to, check_unsupported, is_xnp,
+                                 normalize_axes, result_dtype, write_out)
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
 
@@ -114,13 +112,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if aval.dtype in kit.INT_OR_BOOL:
         base = np.result_type(base, np.float64)
     scl = _rd.sum(w, axis=axes, dtype=base, keepdims=keepdims)
-    known = _concrete(scl)
-    if known is not None and np.any(known == 0):
-        raise ZeroDivisionError("xnp.average: Weights sum to zero, can't be normalized")
+    lax.runtime_error(lax.eq(scl, _const(0, core.aval_of(scl).dtype)),
+                      "xnp.average: Weights sum to zero, can't be normalized", ZeroDivisionError)
     num = _rd.sum(_ew.multiply(x, w, dtype=base), axis=axes, keepdims=keepdims)
     avg = _ew.divide(num, scl)
     if returned:
-        return avg, _mn.broadcast_to(scl, core.aval_of(avg).shape)
+        return avg, broadcast_to(scl, core.aval_of(avg).shape)  # a new array, as NumPy's
     return avg
 
 
@@ -219,13 +216,17 @@ def _check_q(fname, q, scale):
     """Convert ``q``; raise ValueError when a concrete ``q`` (eager, or host data under
     jit) is outside ``[0, scale]``. A traced ``q`` cannot be checked and is clamped."""
     qv = asarray_for(fname, q, "q")
-    known = _concrete(qv)
-    if known is None:
-        known = _host_q(q)
-    if known is not None and not np.all((known >= 0) & (known <= scale)):
-        what = "Percentiles must be in the range [0, 100]" if scale == 100 else (
-            "Quantiles must be in the range [0, 1]")
-        raise ValueError(f"xnp.{fname}: {what}")
+    what = "Percentiles must be in the range [0, 100]" if scale == 100 else (
+        "Quantiles must be in the range [0, 1]")
+    known = _host_q(q)
+    if known is not None:
+        if not np.all((known >= 0) & (known <= scale)):
+            raise ValueError(f"xnp.{fname}: {what}")
+    elif is_xnp(q) and core.aval_of(qv).dtype.kind in "iuf":
+        # checked eagerly by an equation (a replayed call checks again); not under jit
+        dt = core.aval_of(qv).dtype
+        inside = lax.and_(lax.ge(qv, _const(0, dt)), lax.le(qv, _const(scale, dt)))
+        lax.runtime_error(lax.not_(inside), f"xnp.{fname}: {what}")
     return qv
 
 
@@ -278,7 +279,7 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
         ii = lax.min(lax.max(ix, _const(0, ct)), lax.max(last, _const(0, ct)))
         ii = lax.convert_element_type(ii, np.dtype(np.int64))
         ii = lax.broadcast_in_dim(ii, rest + qshape, tuple(range(len(rest) + len(qshape))))
-        got = _ix.take_along_axis(xs, lax.reshape(ii, rest + (flat_q,)), axis=-1)
+        got = M.take_along(xs, lax.reshape(ii, rest + (flat_q,)), len(rest))  # (in bounds)
         return lax.reshape(got, rest + qshape)
 
     if method in _DISCRETE or (method == "linear" and rdt == xdt and xdt not in kit.FLOATING):
@@ -557,9 +558,9 @@ def _check_weights(name, wv, nobs, dt):
         raise RuntimeError(f"xnp.cov: cannot handle multidimensional {name}")
     if aval.shape[0] != nobs:
         raise RuntimeError(f"xnp.cov: incompatible numbers of samples and {name}")
-    known = _concrete(wv)
-    if known is not None and np.any(known < 0):
-        raise ValueError(f"xnp.cov: {name} cannot be negative")
+    if aval.dtype.kind in "if":  # an equation: a replayed call checks again; not under jit
+        lax.runtime_error(lax.lt(wv, _const(0, aval.dtype)),
+                          f"xnp.cov: {name} cannot be negative")
     return lax.convert_element_type(wv, dt)
 
 

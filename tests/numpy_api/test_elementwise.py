@@ -622,10 +622,11 @@ def test_out_where_dtype_keywords():
     assert r.dtype == np.float32
     # where= without out=: NumPy leaves the masked-out elements uninitialised; xnp's are 0
     m = np.asarray(a) > 1
-    for got in (xnp.add(a, 1, where=a > 1), xnp.jit(lambda v: xnp.add(v, 1, where=v > 1))(a)):
+    for got in (xnp.add(a, 1, where=a > 1, out=None),
+                xnp.jit(lambda v: xnp.add(v, 1, where=v > 1, out=None))(a)):
         np.testing.assert_array_equal(np.asarray(got)[m], np.add(np.asarray(a), 1)[m])
         np.testing.assert_array_equal(np.asarray(got)[~m], 0)
-    got = xnp.sin(np.arange(3.0), where=np.array([[True], [False]]))  # mask broadcasts
+    got = xnp.sin(np.arange(3.0), where=np.array([[True], [False]]), out=None)  # broadcasts
     assert got.shape == (2, 3)
     np.testing.assert_array_equal(np.asarray(got), [np.sin(np.arange(3.0)), np.zeros(3)])
     with pytest.raises(NotImplementedError, match="signature"):

@@ -183,10 +183,124 @@ def test_call_is_the_function_and_keywords_work():
     assert_allclose(xnp.add(x, x, dtype=np.float32), np.add(np.asarray(x), np.asarray(x),
                                                             dtype=np.float32))
     # where= without out=: the masked-out element is 0 (NumPy leaves it uninitialised)
-    r = xnp.add(x, x, where=xnp.asarray([True, False, True]))
+    with pytest.warns(UserWarning, match="'where' used without 'out'"):
+        r = xnp.add(x, x, where=xnp.asarray([True, False, True]))
     np.testing.assert_array_equal(np.asarray(r), [2.0, 0.0, 6.0])
     assert_allclose(xnp.jit(lambda a: xnp.sin(a))(x), np.sin(np.asarray(x)), kind="jit")
     assert np.asarray(xnp.divmod(x, 2.0)[0]).tolist() == np.divmod(np.asarray(x), 2.0)[0].tolist()
+
+
+# --------------------------------------------------------------------------- where=
+
+
+def _warned(fn, *args):
+    """``fn(*args)``'s result and its warnings as (category, message, file, line)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn(*args)
+    return out, [(w.category, str(w.message), w.filename, w.lineno) for w in caught]
+
+
+M = np.array([True, False, True])
+WHERE_CALLS = {  # NumPy 2.4 warns when `where` is given without an `out` keyword
+    "no out": lambda xp, a, m: xp.add(a, a, where=m),
+    "out=None": lambda xp, a, m: xp.add(a, a, where=m, out=None),
+    "out=(None,)": lambda xp, a, m: xp.sin(a, where=m, out=(None,)),
+    "positional None": lambda xp, a, m: xp.add(a, a, None, where=m),
+    "where=True": lambda xp, a, m: xp.add(a, a, where=True),
+    "where=np.True_": lambda xp, a, m: xp.multiply(a, 2.0, where=np.True_),
+    "where=False": lambda xp, a, m: xp.negative(a, where=False, out=xp.ones(3)),
+    "divmod": lambda xp, a, m: xp.divmod(a, 2.0, where=m),
+    "divmod out": lambda xp, a, m: xp.divmod(a, 2.0, out=(None, None), where=m),
+    "outer": lambda xp, a, m: xp.add.outer(a, a, where=m),
+    "outer out=None": lambda xp, a, m: xp.add.outer(a, a, where=m, out=None),
+    "reduce": lambda xp, a, m: xp.add.reduce(a, where=m),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WHERE_CALLS))
+def test_where_without_out_warns_as_numpy(name):
+    fn, a = WHERE_CALLS[name], np.array([1.0, 2.0, 3.0])
+    want, want_warned = _warned(fn, np, a, M)
+    for _ in range(3):  # every call warns, also those the eager dispatch cache serves
+        got, warned = _warned(fn, xnp, xnp.asarray(a), xnp.asarray(M))
+        assert warned == want_warned  # NumPy's text, class, and the caller's line
+    for g, w in zip(got if isinstance(got, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,)):
+        kept = np.broadcast_to(M, np.shape(w)) if np.ndim(w) else ...  # NumPy's defined ones
+        np.testing.assert_array_equal(np.asarray(g)[kept], np.asarray(w)[kept])
+
+
+def test_where_without_out_warns_when_traced_and_masked_out_elements_are_zero():
+    f = xnp.jit(lambda a, m: WHERE_CALLS["no out"](xnp, a, m))
+    a, m = xnp.asarray([1.0, 2.0, 3.0]), xnp.asarray(M)
+    got, warned = _warned(f, a, m)   # at trace time, pointing at the traced function
+    _, want = _warned(WHERE_CALLS["no out"], np, np.ones(3), M)
+    assert warned == want and _warned(f, a, m)[1] == []
+    for r in (got, xnp.add(a, a, where=m, out=None)):
+        assert np.asarray(r).tolist() == [2.0, 0.0, 6.0]   # NumPy leaves them uninitialised
+
+
+FP_CASES = {  # masked-out elements that would raise; NumPy never computes them
+    "divide": (lambda xp, a, m: xp.divide(1.0, a, out=xp.full(4, 7.0), where=m), [0, 2, 0, -1]),
+    "log": (lambda xp, a, m: xp.log(a, out=xp.zeros(4), where=m), [-1, 2, 0, 3]),
+    "arccos": (lambda xp, a, m: xp.arccos(a, out=xp.zeros(4), where=m), [2, 0.5, -3, 1]),
+    "int floor_divide": (lambda xp, a, m: xp.floor_divide(
+        a.astype(np.int64), a.astype(np.int64) - 2, out=xp.zeros(4, np.int64), where=m),
+        [2, 3, 2, 5]),
+    "divmod": (lambda xp, a, m: xp.divmod(a, a, out=(xp.zeros(4), xp.zeros(4)), where=m),
+               [0, 2, np.inf, 4]),
+    "overflow": (lambda xp, a, m: xp.multiply(a, 1e300, out=xp.zeros(4), where=m),
+                 [1e10, 2, 1e300, 3]),
+    "cast to out": (lambda xp, a, m: xp.add(a, 1.0, out=xp.zeros(4, np.float32), where=m,
+                                            casting="unsafe"), [1e300, 2, 1e300, 3]),
+    "masked-in error": (lambda xp, a, m: xp.divide(1.0, a, out=xp.zeros(4), where=m),
+                        [0, 0, 0, 1]),   # element 1 is computed: NumPy's warning
+    "int add": (lambda xp, a, m: xp.add(a.astype(np.int8), np.int8(100), out=xp.zeros(
+        4, np.int8), where=m), [100, 1, 2, 3]),  # (integers wrap, and never warn)
+    "isnan": (lambda xp, a, m: xp.isnan(a, out=xp.ones(4, bool), where=m), [1, 0, 2, 3]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FP_CASES))
+def test_where_masked_out_elements_raise_no_floating_point_errors(name):
+    fn, data = FP_CASES[name]
+    a, m = np.array(data, np.float64), np.array([False, True, False, True])
+    want, want_warned = _warned(fn, np, a, m)
+    got, warned = _warned(fn, xnp, xnp.asarray(a), xnp.asarray(m))
+    assert [w[:2] for w in warned] == [w[:2] for w in want_warned]
+    assert_allclose(got, want, check_dtype=False)
+    assert_allclose(xnp.jit(lambda a, m: fn(xnp, a, m))(a, m), want, check_dtype=False)
+    for xp, x, mask in ((np, a, m), (xnp, xnp.asarray(a), xnp.asarray(m))):
+        with np.errstate(all="raise"):  # only the masked-in error raises
+            if want_warned:
+                pytest.raises(FloatingPointError, fn, xp, x, mask)
+            else:
+                fn(xp, x, mask)
+
+
+def test_where_mask_conversion_and_replayed_masked_calls():
+    from xnp.numpy_api import _replay
+    from xnp.tracing import recording
+
+    a = np.array([1.0, 2.0, 3.0])
+    for where in (None, [1.5, 0.0, 2.0], "", np.float64(0.0)):  # truth values; None is False
+        want = np.add(a, a, out=np.zeros(3), where=where)
+        assert np.asarray(xnp.add(xnp.asarray(a), a, out=xnp.zeros(3), where=where)).tolist() \
+            == want.tolist()
+    for where in (np.array([1, 0, 1]), xnp.asarray([1.0, 0.0, 1.0])):  # NumPy's TypeError
+        with pytest.raises(TypeError, match="Cannot cast array data from dtype"):
+            xnp.add(a, a, out=xnp.zeros(3), where=where)
+    with pytest.raises(TypeError, match="Cannot cast array data from dtype"):
+        np.add(a, a, out=np.zeros(3), where=np.array([1, 0, 1]))
+    _replay.clear()  # out=None: no warning, and the masked call replays without its errors
+    x, m = xnp.asarray([0.0, 4.0, -1.0]), xnp.asarray([False, True, False])
+    for _ in range(3):
+        got, warned = _warned(lambda: xnp.sqrt(x, where=m, out=None))
+        assert warned == [] and np.asarray(got).tolist() == [0.0, 2.0, 0.0]
+    assert _replay.stats(xnp.sqrt)["programs"] == int(recording.AVAILABLE)
+    g = xnp.grad(lambda x: xnp.sum(xnp.log(x, where=x > 0, out=xnp.zeros(3))))(x)
+    assert np.asarray(g).tolist() == [0.0, 0.25, 0.0]   # no NaN from the masked-out ones
 
 
 # --------------------------------------------------------------------------- reduce

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import functools
+import os
+import sys
 
 import numpy as np
 
@@ -12,7 +14,7 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
 
 __all__: list = []  # private helpers only
@@ -243,7 +245,7 @@ def _finish(fname, res, out, where, casting="same_kind"):
             # NumPy leaves the masked-out elements uninitialised (any value); xnp makes
             # them zero, the same eagerly and under jit
             (mask, res), _ = broadcast_arrays(fname, mask, res)
-            return lax.select_n(mask, _zeros_like(res), res)
+            return lax.select_n(mask, _zero_like_dtype(res), res)
         res = _out_cast(fname, res, out, casting)
         (mask, old, new), _ = broadcast_arrays(fname, mask, out, res)
         res = lax.select_n(mask, old, new)
@@ -252,6 +254,150 @@ def _finish(fname, res, out, where, casting="same_kind"):
     elif casting != "same_kind":
         res = _out_cast(fname, res, out, casting)
     return write_out(fname, out, _to_out_shape(res, out))
+
+
+# =========================================================================== where=
+
+#: NumPy's warning for a ufunc called with ``where=`` and without ``out=`` (its text,
+#: spelling included, so that warning filters written for NumPy match xnp's)
+WHERE_WITHOUT_OUT = ("'where' used without 'out', expect unitialized memory in output. "
+                     "If this is intentional, use out=None.")
+#: per ufunc, the value each array operand takes where ``where=`` is False (default 1):
+#: one at which the ufunc raises no floating-point error for any dtype (arctanh(1) divides
+#: by zero; ldexp's exponent 0 cannot overflow beside a Python float)
+_MASKED_OUT_VALUES = {"arctanh": (0,), "ldexp": (1, 0)}
+#: ufuncs whose masked-out elements need no other value: their loops raise no
+#: floating-point error for any operands (bool predicates) ...
+_NO_FP_ERRORS = frozenset(("isnan", "isinf", "isfinite", "signbit", "logical_and",
+                           "logical_or", "logical_xor", "logical_not"))
+#: ... or for integer and bool operands into integer or bool outputs (integer arithmetic
+#: wraps silently)
+_NO_FP_ERRORS_ON_INTEGERS = frozenset((
+    "add", "subtract", "multiply", "negative", "positive", "absolute", "square", "sign",
+    "maximum", "minimum", "fmax", "fmin", "equal", "not_equal", "less", "less_equal",
+    "greater", "greater_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "invert",
+    "left_shift", "right_shift", "bitwise_count", "gcd", "lcm", "conjugate"))
+_XNP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def masked_call(fn, name: str, nin: int):
+    """``fn``, the function of NumPy's ufunc ``name`` (``nin`` inputs), as the ufunc object
+    ``xnp.<name>`` calls it: with NumPy's ``where=`` rules, which the function alone does
+    not know (whether ``out`` was passed at all):
+
+    * ``where=`` other than ``True`` without an ``out`` keyword (a positional ``None`` is
+      no ``out``) warns NumPy's ``UserWarning`` (:data:`WHERE_WITHOUT_OUT`) on every call,
+      eagerly and when traced;
+    * a ``where`` array of a dtype other than bool raises NumPy's ``TypeError``; ``None``
+      is False; anything else counts by the truth of its elements;
+    * the array operands take a harmless value where ``where`` is False
+      (:data:`_MASKED_OUT_VALUES`), so that, as in NumPy, the elements left out raise no
+      floating-point warning or ``errstate`` error, and their derivative is 0 (the
+      result's masked-out elements are ``out``'s, or 0, as before). A Python scalar
+      operand is the same at every element and stays as it is; so do the arrays of a
+      call that cannot raise one (:data:`_NO_FP_ERRORS`, and
+      :data:`_NO_FP_ERRORS_ON_INTEGERS` on integers).
+
+    Calls without ``where=`` go to ``fn`` as they are."""
+    values = _MASKED_OUT_VALUES.get(name, (1, 1))
+    exact = 2 if name in _NO_FP_ERRORS else int(name in _NO_FP_ERRORS_ON_INTEGERS)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        where = kwargs.get("where", True)
+        if where is True:
+            return fn(*args, **kwargs)
+        warn = "out" not in kwargs and all(o is None for o in args[nin:])
+        keep = exact if kwargs.get("dtype") is None else 0  # 1: if integers throughout
+        if keep == 1 and not _integer_outs((kwargs.get("out"), *args[nin:])):
+            keep = 0
+        try:
+            mask = _where_mask(name, where)
+            operands = _masked_operands(name, args[:nin], mask, values, keep)
+        except errors.HostDtypeError:  # NumPy's ufunc serves the call (it warns itself)
+            return fn(*args, **kwargs)
+        except _WhereDtypeError as e:
+            if warn:
+                _warn_where_without_out()
+            raise TypeError(str(e)) from None
+        except (TypeError, ValueError):  # the function raises its own error for these
+            operands = None
+        if warn:
+            _warn_where_without_out()
+        if operands is None:
+            return fn(*args, **kwargs)
+        if mask is not where:
+            kwargs = {**kwargs, "where": mask}
+        return fn(*operands, *args[nin:], **kwargs)
+
+    return call
+
+
+class _WhereDtypeError(TypeError):
+    """A ``where`` array of a dtype other than bool (raised as NumPy's ``TypeError``)."""
+
+
+def _where_mask(fname, where):
+    """``where`` as a bool mask, converted as NumPy's ufuncs convert it (see
+    :func:`masked_call`)."""
+    if where is None:
+        where = False
+    if _util.is_xnp(where) or isinstance(where, np.ndarray):
+        if where.dtype != _BOOL:
+            raise _WhereDtypeError(
+                f"xnp.{fname}: Cannot cast array data from {np.dtype(where.dtype)!r} to "
+                "dtype('bool') according to the rule 'safe' (`where` must be a bool array)")
+    mask = asarray_for(fname, where, "where")
+    return mask if _dtype_of(mask) == _BOOL else lax.ne(mask, _zero_like_dtype(mask))
+
+
+def _integer_outs(outs) -> bool:
+    """Whether each output given (None: none) has an integer or bool dtype."""
+    for o in outs:
+        for t in (o if type(o) is tuple else (o,)):
+            if t is not None and getattr(getattr(t, "dtype", None), "kind", "f") not in "biu":
+                return False
+    return True
+
+
+def _masked_operands(fname, operands, mask, values, keep=0) -> list:
+    """``operands`` with each array's elements where ``mask`` is False replaced by its
+    value in ``values`` (the array broadcast against ``mask``); Python scalars as they are.
+    ``keep`` 2: the arrays as they are; 1: so if every operand is integer or bool."""
+    names = ("x",) if len(operands) == 1 else ("x1", "x2")
+    operands = [x if type(x) in _PY_SCALARS else asarray_for(fname, x, names[i])
+                for i, x in enumerate(operands)]
+    if keep == 2 or (keep == 1 and all(
+            (type(x) is int or type(x) is bool) if type(x) in _PY_SCALARS
+            else _dtype_of(x).kind in "biu" for x in operands)):
+        return operands
+    mshape = core.aval_of(mask).shape
+    out, made = [], {}
+    for x, value in zip(operands, values):
+        if type(x) not in _PY_SCALARS:
+            aval = core.aval_of(x)
+            m = mask
+            if aval.shape != mshape:
+                (m, x), _ = broadcast_arrays(fname, mask, x)
+            key = (value, aval.dtype, aval.weak_type)
+            safe = made.get(key)
+            if safe is None:
+                safe = made[key] = core.lift(np.asarray(value, aval.dtype),
+                                             weak_type=aval.weak_type)
+            x = lax.select_n(m, safe, x)
+        out.append(x)
+    return out
+
+
+def _warn_where_without_out() -> None:
+    """:data:`WHERE_WITHOUT_OUT`, attributed to the first frame outside xnp (the user's
+    call, as NumPy's is); ``_util.warn``: a call that warns is never replayed by the eager
+    dispatch cache, so every call warns."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_XNP_DIR):
+        frame = frame.f_back
+        level += 1
+    _util.warn(WHERE_WITHOUT_OUT, UserWarning, stacklevel=level + 1)
 
 
 def _to_out_shape(res, out):

@@ -10,9 +10,12 @@ NumPy's; ``__doc__`` is xnp's docstring.
 Calling the object is calling the wrapped function (the same keywords, results and
 errors; the eager fast path is kept: each instance has its own subclass of
 ``xnp.ufunc`` whose ``__call__`` is the function itself, so a call adds no Python
-frame). The gufuncs ``matmul``, ``vecdot``, ``matvec`` and ``vecmat`` also take
-NumPy's ``axes=``, ``axis=`` and ``keepdims=`` (the core axes are moved to the end,
-the function is called, and the output's core axes are moved to their place).
+frame), with NumPy's ``where=`` rules in front of its full path
+(:func:`xnp.numpy_api._ufunc.masked_call`: the warning for ``where=`` without ``out=``,
+and masked-out elements that raise no floating-point error). The gufuncs ``matmul``,
+``vecdot``, ``matvec`` and ``vecmat`` also take NumPy's ``axes=``, ``axis=`` and
+``keepdims=`` (the core axes are moved to the end, the function is called, and the
+output's core axes are moved to their place).
 
 The methods follow NumPy's rules and messages and are written on ``xnp.lax``, so they
 run eagerly with NumPy's results and under ``jit``/``grad``/``vmap``:
@@ -44,6 +47,7 @@ run eagerly with NumPy's results and under ``jit``/``grad``/``vmap``:
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 
@@ -55,6 +59,7 @@ from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _red
 from xnp.numpy_api._index_at import AtIndexer
 from xnp.numpy_api._inplace import assign, check_target
+from xnp.numpy_api._ufunc import masked_call
 from xnp.numpy_api._util import asarray_for, check_reduction_axis, normalize_axis, write_out
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
@@ -750,6 +755,9 @@ def _build() -> dict:
                     f"\n\n    As the ufunc object ``xnp.{npu.__name__}``: ``axes``, ``axis`` and "
                     "``keepdims`` follow NumPy's\n    gufunc rules (signature "
                     f"``{npu.signature}``; see :mod:`xnp.numpy_api.ufunc`).\n")
+            else:  # NumPy's where= rules, behind the fast path (which takes no keywords)
+                call = fastpath.with_full_path(
+                    fn, functools.partial(masked_call, name=npu.__name__, nin=npu.nin))
             obj = made[id(fn)] = (_make(npu.__name__, fn, npu, call, doc=doc), fn)
         out[n] = obj[0]
     return out

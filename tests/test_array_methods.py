@@ -1,6 +1,9 @@
 """ndarray methods of xnp arrays (partition, var/std, round, take, compress, nonzero, repeat,
 swapaxes, diagonal, trace, choose, put, fill) against NumPy's, eagerly and under jit; the
-in-place ones (partition, put, fill) modify eager arrays and rebind tracers."""
+in-place ones (partition, put, fill) modify eager arrays and rebind tracers; the methods
+pickle as NumPy's do."""
+
+import pickle
 
 import numpy as np
 import pytest
@@ -117,3 +120,42 @@ def test_in_operator_is_numpys_any_equal():
         assert (value in xnp.asarray(n)) == (value in n)
     with pytest.raises(xnp.errors.TracerBoolConversionError):
         xnp.jit(lambda t: 1.0 in t)(np.ones(2))
+
+
+def _methods(obj):
+    """``obj``'s callable attributes (not classes) that ``numpy.ndarray`` also has."""
+    out = {}
+    for name in dir(obj):
+        if hasattr(np.ndarray, name):
+            try:
+                m = getattr(obj, name)
+            except Exception:  # noqa: BLE001  (a property NumPy's would refuse too)
+                continue
+            if callable(m) and not isinstance(m, type):
+                out[name] = m
+    return out
+
+
+def test_methods_pickle_as_numpys():
+    class Sub(xnp.ndarray):
+        pass
+
+    Sub.__qualname__ = "Sub"  # pickle finds the class by module and name
+    globals()["Sub"] = Sub
+    a = xnp.asarray(X)
+    try:
+        for cls in (xnp.ndarray, Sub, type(xnp.asarray(["a", "b"]))):  # and a host dtype's
+            methods = _methods(cls)
+            assert methods.keys() >= {"sum", "__add__", "__iadd__", "__abs__", "__array__"}
+            for name, m in methods.items():  # unbound: by reference, the same object back
+                assert pickle.loads(pickle.dumps(m)) == m, name
+        for obj in (a, a.view(Sub)):
+            for name, m in _methods(obj).items():  # bound: as getattr(array, name)
+                back = pickle.loads(pickle.dumps(m))
+                owner = getattr(back, "__self__", obj)  # a copy of the array (its class for
+                # a classmethod; none for the static __new__)
+                assert back.__name__ == name and type(obj) in (owner, type(owner)), name
+    finally:
+        del globals()["Sub"]
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(a.sum))(axis=0), X.sum(axis=0))
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(xnp.ndarray.__abs__))(a), abs(X))

@@ -775,3 +775,8 @@ def install() -> None:
     # last, over the final fast paths: the arithmetic operators in C where it is built
     fastpath.install_native_operators(Array, {n: _FAST_BINARY_OPERATORS[n][0]
                                               for n in fastpath.NATIVE_OPERATORS})
+    # NumPy's scalar results of the reducing methods (xnp/__init__.py's call of it then
+    # finds them done), so that the methods are final here and get their pickle names
+    _scalars.install_methods(Array)
+    for cls in (Array, host_arrays.HostArray):
+        ndarray_class.name_methods_for_pickle(cls)

@@ -1,5 +1,6 @@
-"""``xnp.ndarray`` as NumPy's class: its constructor, subclassing, and the protocols
-``__array_interface__``, ``__array_struct__`` and ``__class_getitem__``.
+"""``xnp.ndarray`` as NumPy's class: its constructor, subclassing, the protocols
+``__array_interface__``, ``__array_struct__`` and ``__class_getitem__``, and the names
+its methods pickle under (:func:`name_methods_for_pickle`).
 
 ``xnp.ndarray`` is the eager array class (``xnp.tracing.core.Array``). Its constructor
 is NumPy's: ``xnp.ndarray(shape, dtype=float, buffer=None, offset=0, strides=None,
@@ -30,15 +31,18 @@ slower from then on; programs without subclasses never pay for it.
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import inspect
 import operator
+import sys
 import types
 
 import numpy as np
 
 from xnp.numpy_api import ufunc as _ufuncs
 from xnp.tracing import array_base, core, errors, host_arrays
+from xnp.tracing.array_base import FastFunc
 from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.core import Array, Tracer
 
@@ -100,6 +104,10 @@ def _new(cls, *args, **kwargs):
 
 def _subclass_init(self, *args, **kwargs):
     """A subclass's instance is complete when ``__new__`` returns (as NumPy's)."""
+
+
+# named as the attributes they are (a bound method pickles as getattr(instance, name))
+_new.__name__, _subclass_init.__name__ = "__new__", "__init__"
 
 
 # ------------------------------------------------------------------ results of the subclass
@@ -329,12 +337,19 @@ def _members() -> dict:
         members[f"__{op}__"] = _operator(getattr(Array, f"__{op}__"), uname, False)
     for name in _IN_PLACE:
         members[name] = _in_place(getattr(Array, name))
-    for fn in members.values():
+    for name, fn in members.items():
         getattr(fn, "fget", fn)._xnp_subclass_member = True
+        if not isinstance(fn, property):  # pickled by reference, as NumPy's methods are
+            fn.__name__, fn.__qualname__ = name, f"SUBCLASS_METHODS.{name}"
+            fn.__module__ = __name__
+            setattr(SUBCLASS_METHODS, name, fn)
     return members
 
 
 _MEMBERS: dict = {}
+#: the methods of every user subclass (:func:`on_subclass`) by name, where pickle finds
+#: them (``xnp.ndarray_class.SUBCLASS_METHODS.sum``)
+SUBCLASS_METHODS = types.SimpleNamespace()
 
 
 def _defined_below_array(cls, name) -> bool:
@@ -409,6 +424,37 @@ def _activate() -> None:
 
 
 # ------------------------------------------------------------------ protocols
+
+
+def _pickled_by_reference(fn) -> str:
+    """The name pickle saves a ``FastFunc`` under (as a function: its module's attribute
+    ``__qualname__``)."""
+    return fn.__qualname__
+
+
+def _resolves(fn) -> bool:
+    """Whether ``fn`` is what its ``__module__`` and ``__qualname__`` name, where pickle
+    looks it up."""
+    obj = sys.modules.get(getattr(fn, "__module__", None) or "")
+    for part in (getattr(fn, "__qualname__", None) or "<none>").split("."):
+        obj = getattr(obj, part, None)
+    return obj is fn
+
+
+def name_methods_for_pickle(cls) -> None:
+    """Name each method of ``cls`` as NumPy's are pickled: an unbound method by reference,
+    as ``<cls's module>.<cls's qualname>.<name>`` (``__module__`` and ``__qualname__``,
+    where they do not already name it), a bound one as ``getattr(array, <name>)``
+    (``__name__``). ``FastFunc`` objects (the C fast paths) pickle by reference too."""
+    if FastFunc is not None:
+        copyreg.pickle(FastFunc, _pickled_by_reference)
+    for name, member in vars(cls).items():
+        fn = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+        if isinstance(fn, type) or not callable(fn) or not hasattr(fn, "__dict__"):
+            continue
+        fn.__name__ = name
+        if not _resolves(fn):
+            fn.__module__, fn.__qualname__ = cls.__module__, f"{cls.__qualname__}.{name}"
 
 
 def _absent(self, name: str):

@@ -174,3 +174,23 @@ def test_statistics_checks_replay_and_raise_on_every_call(name, call, good, bad,
             np.testing.assert_allclose(np.asarray(call(xnp, xnp.asarray(v))), call(np, v),
                                        rtol=1e-12)
     assert _replay.stats(getattr(xnp, name)) == {"programs": 1, "refused": []}
+
+
+@pytest.mark.parametrize("name,call,good,bad,message", [
+    ("nanargmax", lambda xp, v: xp.nanargmax(v, axis=1), [[1.0, np.nan], [2.0, 3.0]],
+     [[1.0, np.nan], [np.nan, np.nan]], "All-NaN slice encountered"),
+    ("asarray_chkfinite", lambda xp, v: xp.asarray_chkfinite(v), [1.0, 2.0], [1.0, np.inf],
+     "must not contain infs or NaNs"),
+])
+def test_value_errors_replay_and_raise_on_every_call(name, call, good, bad, message):
+    _replay.clear()
+    for k, v in enumerate((good, bad, good, bad)):
+        v = np.array(v)
+        if k % 2:
+            with pytest.raises(ValueError, match=message):
+                call(np, v)
+            with pytest.raises(ValueError, match=message):
+                call(xnp, xnp.asarray(v))
+        else:
+            np.testing.assert_array_equal(np.asarray(call(xnp, xnp.asarray(v))), call(np, v))
+    assert _replay.stats(getattr(xnp, name)) == {"programs": 1, "refused": []}

@@ -21,7 +21,6 @@ from xnp.lax import _kit as kit
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import _slice_warnings as _sw
-from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import asarray_for, check_reduction_axis, is_xnp, write_out
 from xnp.tracing import core
 
@@ -196,13 +195,10 @@ def _nanarg(fname, fn, fill, a, axis, out, keepdims):
     x0, nan = _fill(x, complex(fill, fill) if core.aval_of(x).dtype in kit.COMPLEX else fill)
     res = fn(x0, axis=axis, keepdims=keepdims)
     all_nan = _rd.all(nan, axis=axis, keepdims=keepdims)
-    known = _concrete(all_nan)
-    if known is not None and np.any(known):
-        raise ValueError(f"xnp.{fname}: All-NaN slice encountered")
-    if known is None:
-        minus1 = core.lift(np.asarray(-1, core.aval_of(res).dtype))
-        res = lax.select_n(all_nan, res, lax.broadcast_in_dim(minus1, core.aval_of(res).shape,
-                                                                ()))
+    # eagerly NumPy's error (an equation: a replayed call checks again); under jit -1
+    lax.runtime_error(all_nan, f"xnp.{fname}: All-NaN slice encountered")
+    minus1 = core.lift(np.asarray(-1, core.aval_of(res).dtype))
+    res = lax.select_n(all_nan, res, lax.broadcast_in_dim(minus1, core.aval_of(res).shape, ()))
     return write_out(fname, out, res)
 
 

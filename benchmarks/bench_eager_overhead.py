@@ -97,8 +97,13 @@ def _replayed_cases():
     i_np = numpy.arange(12).reshape(3, 4)
     d_np = i_np + 1
     x, f, i, d = xnp.asarray(x_np), xnp.asarray(f_np), xnp.asarray(i_np), xnp.asarray(d_np)
+    e_np = i_np % 3  # small non-negative exponents
+    m_np = numpy.eye(4) * 4 + numpy.arange(16.0).reshape(4, 4) / 16  # invertible
+    v_np = numpy.arange(4.0)
+    e, m, v = xnp.asarray(e_np), xnp.asarray(m_np), xnp.asarray(v_np)
     if jax is not None:
         xj, fj, ij, dj = _jax.put(x_np, f_np, i_np, d_np)
+        ej, mj, vj = _jax.put(e_np, m_np, v_np)
 
     def j(fn):
         return fn if jax is not None else None
@@ -131,6 +136,17 @@ def _replayed_cases():
         ("frexp(x)", lambda: numpy.frexp(x_np), lambda: xnp.frexp(x), j(lambda: jnp.frexp(xj))),
         ("gcd(i64, i64)", lambda: numpy.gcd(i_np, d_np), lambda: xnp.gcd(i, d),
          j(lambda: jnp.gcd(ij, dj))),
+        # value checks as equations (lax.runtime_warning/runtime_error), checked each replay
+        ("i64 ** i64", lambda: i_np ** e_np, lambda: i ** e, j(lambda: ij ** ej)),
+        ("nanmax(x, axis=1)", lambda: numpy.nanmax(x_np, axis=1),
+         lambda: xnp.nanmax(x, axis=1), j(lambda: jnp.nanmax(xj, axis=1))),
+        ("percentile(x, 30)", lambda: numpy.percentile(x_np, 30),
+         lambda: xnp.percentile(x, 30), j(lambda: jnp.percentile(xj, 30))),
+        # general composites (xnp.lax.composite_general): eagerly one numpy.linalg call
+        ("linalg.solve(4x4, 4)", lambda: numpy.linalg.solve(m_np, v_np),
+         lambda: xnp.linalg.solve(m, v), j(lambda: jnp.linalg.solve(mj, vj))),
+        ("linalg.inv(4x4)", lambda: numpy.linalg.inv(m_np), lambda: xnp.linalg.inv(m),
+         j(lambda: jnp.linalg.inv(mj))),
     ]
 
 

@@ -97,10 +97,53 @@ def _starts(xp, indices):
     return indices.astype(np.int64, copy=False)
 
 
+def _take(xp, operand, starts, dn, slice_sizes, mode):
+    """The gathers of whole slices along one operand dimension ``d`` (``x[..., idx, ...]``,
+    ``take_along_axis``: one start per window, ``d`` collapsed, every other dimension a
+    full window or a leading batching dimension), as ``take``/``take_along_axis`` with
+    clamped indices; None for any other gather (the general path below)."""
+    if mode is _FILL or len(dn.start_index_map) != 1 or 0 in operand.shape:
+        return None
+    d = dn.start_index_map[0]
+    nb = len(dn.operand_batching_dims)
+    if dn.collapsed_slice_dims != (d,) or (nb and (
+            d != nb or dn.operand_batching_dims != tuple(range(nb))
+            or dn.start_indices_batching_dims != tuple(range(nb))
+            or starts.ndim not in (nb + 1, nb + 2))):
+        return None
+    window = [w for w in range(operand.ndim) if w != d and w >= nb]
+    if any(slice_sizes[w] != operand.shape[w] for w in window) or slice_sizes[d] != 1:
+        return None
+    idx = xp.clip(starts[..., 0], 0, operand.shape[d] - 1)
+    if nb:  # (one index per batch element: its own axis d, then dropped)
+        one = idx.ndim == nb
+        idx = idx.reshape(idx.shape + (1,) * (one + len(window)))
+        out = xp.take_along_axis(operand, idx, axis=d)
+        if one:
+            out = out.reshape(out.shape[:d] + out.shape[d + 1:])
+        labels = [("b", i) for i in range(nb + 1 - one)] + [("w", j) for j in range(len(window))]
+    else:
+        out = xp.take(operand, idx, axis=d)
+        labels = ([("w", j) for j in range(d)] + [("b", i) for i in range(idx.ndim)]
+                  + [("w", j) for j in range(d, len(window))])
+    rank = len(labels)
+    target, b = [None] * rank, 0
+    for j, p in enumerate(dn.offset_dims):
+        target[p] = ("w", j)
+    for p in range(rank):
+        if target[p] is None:
+            target[p], b = ("b", b), b + 1
+    perm = [labels.index(t) for t in target]
+    return out if perm == list(range(rank)) else xp.ascontiguousarray(out.transpose(perm))
+
+
 def _gather(xp, operand, indices, *, dimension_numbers, slice_sizes, indices_are_sorted,
             unique_indices, mode, fill_value):
     dn = dimension_numbers
     starts = _starts(xp, indices)
+    out = _take(xp, operand, starts, dn, slice_sizes, mode)
+    if out is not None:
+        return out
     batch_shape = starts.shape[:-1]
     rank = len(batch_shape) + len(dn.offset_dims)
     batch_pos = [i for i in range(rank) if i not in dn.offset_dims]

@@ -180,3 +180,18 @@ def test_nanmax_nanmin_errors_name_numpys_fmax_fmin(fname, dtype, kwargs):
                    ("jit", xnp.jit(lambda a: getattr(xnp, fname)(a, **kwargs)))):
         with pytest.raises(ValueError, match=re.escape(str(want.value))):
             f(xnp.asarray(x), **(kwargs if how == "eager" else {}))
+
+
+@pytest.mark.parametrize("body", [
+    lambda xp, x: xp.nanmax(x, axis=-1), lambda xp, x: xp.nanmin(x, axis=2),
+    lambda xp, x: xp.max(x.astype(np.complex128), axis=-1),
+])
+def test_extremum_over_a_slice_of_an_array_with_an_empty_dimension(body):
+    # (2, 0) slices of four: an empty result, not a gather of size-1 windows out of nothing
+    check_vs_numpy(body, np.ones((2, 0, 4), np.float16))
+
+
+@pytest.mark.parametrize("fname", ["nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("axis", [0, -1])
+def test_nan_means_of_a_0d_array_take_axis_0_as_numpy_sums(fname, axis):
+    check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=axis), np.array(1.5, np.float32))

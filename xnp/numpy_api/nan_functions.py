@@ -87,7 +87,16 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
         return _rd.mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
     x0, nan = _fill(x, 0)
     valid = _and_where("nanmean", _lg.logical_not(nan), where)
-    return _rd._mean_call("nanmean", x0, axis, dtype, out, keepdims, valid, quiet=True)
+    return _rd._mean_call("nanmean", x0, _scalar_axis(x, axis), dtype, out, keepdims, valid,
+                          quiet=True)
+
+
+def _scalar_axis(x, axis):
+    """``axis`` of a reduction built on sums: NumPy's sums take the int axis 0 or -1 of a
+    0-d array as no axis (``numpy.nanmean(x0d, axis=0)``), where ``mean`` raises."""
+    if core.aval_of(x).ndim == 0 and type(axis) is int and axis in (0, -1):
+        return None
+    return axis
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
@@ -118,6 +127,7 @@ def _nanvar(fname, a, axis, dtype, out, ddof, keepdims, where, mean, correction,
         return _rd._var(fname, x, *args, where, mean, correction, root)
     x0, nan = _fill(x, 0)
     valid = _and_where(fname, _lg.logical_not(nan), where)
+    args = (_scalar_axis(x, axis),) + args[1:]
     return _rd._var(fname, x0, *args, valid, mean, correction, root, nan_policy=True)
 
 

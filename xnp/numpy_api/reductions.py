@@ -418,6 +418,8 @@ def _first_extremum(x, axes, kind):
     first one on ties), and a gather of the value there."""
     aval = core.aval_of(x)
     k = aval.ndim - len(axes)
+    if 0 in aval.shape[:k]:  # no slice: an empty result (no window of size 1 to gather)
+        return lax.broadcast_in_dim(core.lift(np.zeros((), aval.dtype)), aval.shape[:k], ())
     if len(axes) != 1:
         x = lax.reshape(x, aval.shape[:k] + (math.prod(aval.shape[k:]),))
     if aval.dtype in kit.COMPLEX:

@@ -5,6 +5,7 @@ computes -- values, NaN positions, signed zeros, dtype, weak type -- checked her
 of special values for every dtype signature it serves; and the public functions agree with
 NumPy eagerly and under jit."""
 
+import functools
 import itertools
 import warnings
 
@@ -305,68 +306,214 @@ def test_frexp_mantissa_derivative():
 
 
 # --------------------------------------------------------------------------- general composites
+# Each general composite's kernel (numpy.linalg, LAPACK, through the wrappers of
+# xnp/backends/xp_impls/composite.py) against NumPy's own result and against its
+# decomposition (the kernels table emptied). The decompositions' eager LAPACK primitives
+# (xnp/backends/xp_impls/decompositions.py) call the same numpy.linalg routines as the
+# kernels for eigh, svd and eig, so their eigen- and singular vectors are compared as they
+# are; eigvalsh (syevd without vectors), cholesky's upper factor (potrf 'U'), det, slogdet,
+# lstsq (gelsd) and norm (a dot product) are other algorithms: within rounding.
+
+
+def _spd(v):
+    return v @ np.conj(np.swapaxes(v, -1, -2)) + 3 * np.eye(v.shape[-1])
+
+
+def _first(v):
+    return v.reshape((-1,) + v.shape[-2:])[0]
+
+
+# name -> (the public call on xp with the operands, the operands from random draws of
+# shape (2, 3, 3), a bad input for the same call and the error both ways, or None)
+_MATRIX = {
+    "linalg.solve": (lambda xp, a, b: xp.linalg.solve(a, b), lambda v, w: (v + 4 * np.eye(3), w),
+                     "Singular matrix"),
+    "linalg.inv": (lambda xp, a: xp.linalg.inv(a), lambda v, w: (v + 4 * np.eye(3),),
+                   "Singular matrix"),
+    "linalg.det": (lambda xp, a: xp.linalg.det(a), lambda v, w: (v,), None),
+    "linalg.slogdet": (lambda xp, a: tuple(xp.linalg.slogdet(a)), lambda v, w: (v,), None),
+    "linalg.cholesky": (lambda xp, a: xp.linalg.cholesky(a), lambda v, w: (_spd(v),),
+                        "Matrix is not positive definite"),
+    "linalg.cholesky_upper": (lambda xp, a: xp.linalg.cholesky(a, upper=True),
+                              lambda v, w: (_spd(v),), "Matrix is not positive definite"),
+    "linalg.eigh": (lambda xp, a: tuple(xp.linalg.eigh(a)), lambda v, w: (_spd(v),),
+                    "Eigenvalues did not converge"),
+    "linalg.eigh_upper": (lambda xp, a: tuple(xp.linalg.eigh(a, UPLO="U")),
+                          lambda v, w: (_spd(v),), "Eigenvalues did not converge"),
+    "linalg.eigvalsh": (lambda xp, a: xp.linalg.eigvalsh(a), lambda v, w: (_spd(v),),
+                        "Eigenvalues did not converge"),
+    "linalg.eigvalsh_upper": (lambda xp, a: xp.linalg.eigvalsh(a, UPLO="U"),
+                              lambda v, w: (_spd(v),), "Eigenvalues did not converge"),
+    "linalg.svd": (lambda xp, a: tuple(xp.linalg.svd(a)), lambda v, w: (v[:, :2],),
+                   "SVD did not converge"),
+    "linalg.svd_reduced": (lambda xp, a: tuple(xp.linalg.svd(a, full_matrices=False)),
+                           lambda v, w: (v[:, :, :2],), "SVD did not converge"),
+    "linalg.svdvals": (lambda xp, a: xp.linalg.svdvals(a), lambda v, w: (v[:, :2],),
+                       "SVD did not converge"),
+    "linalg.cond": (lambda xp, a: xp.linalg.cond(a), lambda v, w: (v,), "SVD did not converge"),
+    "linalg.cond_inverse": (lambda xp, a: xp.linalg.cond(a, -2), lambda v, w: (v,),
+                            "SVD did not converge"),
+    "linalg.eig": (lambda xp, a: tuple(xp.linalg.eig(a)), lambda v, w: (v,),
+                   "Array must not contain infs or NaNs"),
+    "linalg.eigvals": (lambda xp, a: xp.linalg.eigvals(a), lambda v, w: (v,),
+                       "Array must not contain infs or NaNs"),
+    "linalg.norm": (lambda xp, a: xp.linalg.norm(a), lambda v, w: (v,), None),
+    # (M > N: NumPy's residuals, as the rank is N)
+    "linalg.lstsq": (lambda xp, a, b: tuple(xp.linalg.lstsq(a, b)),
+                     lambda v, w: (v.reshape(6, 3), w.reshape(6, 2)[:, :1]),
+                     "SVD did not converge"),
+}
+# the entry the bad input changes: a zero pivot's row, a negative or inf diagonal, a NaN
+_BAD = {"Singular matrix": 1.0, "Matrix is not positive definite": -1.0,
+        "Eigenvalues did not converge": np.inf, "SVD did not converge": np.nan,
+        "Array must not contain infs or NaNs": np.inf}
+
 
 def _matrix_cases():
+    assert set(_MATRIX) == set(MATRIX_KERNELS)
     for name in sorted(MATRIX_KERNELS):
-        for sig in sorted(MATRIX_KERNELS[name], key=str):
-            yield pytest.param(name, sig, id=f"{name}-{sig[0].name}")
+        for dt in sorted({sig[0] for sig in MATRIX_KERNELS[name]}, key=str):
+            yield pytest.param(name, dt, id=f"{name}-{dt.name}")
 
 
-def _matrix_operands(name, dt, shape_a=(2, 3, 3)):
-    rng = np.random.default_rng(7)
+def _matrix_operands(name, dt, seed=7):
+    rng = np.random.default_rng(seed)
 
     def draw(shape):
         v = rng.standard_normal(shape)
-        if np.dtype(dt).kind == "c":
-            v = v + 1j * rng.standard_normal(shape)
-        return v
+        return v + 1j * rng.standard_normal(shape) if np.dtype(dt).kind == "c" else v
 
-    a = (draw(shape_a) + 4 * np.eye(shape_a[-1])).astype(dt)  # well conditioned
-    return (a, draw(shape_a[:-1] + (2,)).astype(dt)) if name == "linalg.solve" else (a,)
+    return tuple(o.astype(dt) for o in _MATRIX[name][1](draw((2, 3, 3)), draw((2, 3, 2))))
 
 
-@pytest.mark.parametrize("name, sig", list(_matrix_cases()))
-def test_matrix_kernel_computes_the_decomposition(name, sig, no_cache, monkeypatch):
-    """The kernel (numpy.linalg, LAPACK) agrees with the decomposition within rounding, has
-    its dtype and shape, and raises its error on a singular matrix."""
-    fn = _fn_of(name)
-    ops = _matrix_operands(name, sig[0])
-    kernel = fn(*[xnp.asarray(o) for o in ops])
-    want = getattr(np.linalg, name.split(".")[1])(*ops)
-    np.testing.assert_array_equal(np.asarray(kernel), want)  # eagerly NumPy's own result
-    singular = (np.ones((3, 3), sig[0]),) + ops[1:]
-    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
-        fn(*[xnp.asarray(o) for o in singular])
+def _bad_operands(name, ops):
+    error = _MATRIX[name][2]
+    if error is None:  # det, slogdet, norm: a singular matrix (no error)
+        return (np.ones_like(ops[0]),) + ops[1:]
+    a = ops[0].copy()
+    if error == "Singular matrix":
+        a[..., 1, :] = 0
+    else:
+        _first(a)[0, 0] = _BAD[error]
+    return (a,) + ops[1:]
+
+
+def _as_tuple(r):
+    return tuple(np.asarray(v) for v in (r if isinstance(r, tuple) else (r,)))
+
+
+def _outcome(call, ops):
+    """The call's results on xnp arrays, or the text of the LinAlgError it raises."""
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _as_tuple(call(xnp, *[xnp.asarray(o) for o in ops]))
+    except np.linalg.LinAlgError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("name, dt", list(_matrix_cases()))
+def test_matrix_kernel_computes_the_decomposition(name, dt, no_cache, monkeypatch):
+    """Eagerly NumPy's own result; the decomposition's within rounding, of its dtypes and
+    shapes; on the bad input, the same error or the same non-finite values both ways."""
+    call = _MATRIX[name][0]
+    ops = _matrix_operands(name, dt)
+    kernel = _as_tuple(call(xnp, *[xnp.asarray(o) for o in ops]))
+    want = _as_tuple(call(np, *ops))
+    for k, w in zip(kernel, want, strict=True):
+        assert k.dtype == w.dtype and k.shape == w.shape
+        np.testing.assert_array_equal(k, w)
+    bad = _bad_operands(name, ops)
+    kernel_bad = _outcome(call, bad)
     monkeypatch.setattr(BACKEND, "kernels", {})  # every composite runs its decomposition
-    decomposed = fn(*[xnp.asarray(o) for o in ops])
-    assert np.asarray(decomposed).dtype == want.dtype and decomposed.shape == want.shape
-    tol = 1e-5 if np.dtype(sig[0]) in (np.float32, np.complex64) else 1e-12
-    np.testing.assert_allclose(np.asarray(decomposed), want, rtol=tol, atol=tol)
-    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
-        fn(*[xnp.asarray(o) for o in singular])
+    decomposed = _as_tuple(call(xnp, *[xnp.asarray(o) for o in ops]))
+    tol = 1e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-10
+    for d, w in zip(decomposed, want, strict=True):
+        assert d.dtype == w.dtype and d.shape == w.shape
+        np.testing.assert_allclose(d, w, rtol=tol, atol=tol)
+    decomposed_bad = _outcome(call, bad)
+    if isinstance(decomposed_bad, str) or isinstance(kernel_bad, str):
+        assert kernel_bad == decomposed_bad == _MATRIX[name][2]
+    else:
+        for k, d in zip(kernel_bad, decomposed_bad, strict=True):
+            np.testing.assert_allclose(k, d, rtol=tol, atol=tol)
 
 
-def _fn_of(name):
-    f = xnp
-    for part in name.split("."):
-        f = getattr(f, part)
-    return f
+@pytest.mark.parametrize("name", ["linalg.cholesky", "linalg.cholesky_upper", "linalg.eigh",
+                                  "linalg.eigvalsh_upper"])
+def test_matrix_kernel_keeps_nan_input_rules(name, no_cache, monkeypatch):
+    """A matrix with a NaN (where NumPy raises for cholesky, and eigvalsh returns other
+    numbers than eigh) gives NaN results, the others in the stack their own, both ways; a
+    stack with a NaN matrix and a failing one raises."""
+    call = _MATRIX[name][0]
+    (a,) = _matrix_operands(name, np.float64)
+    _first(a)[2, 0] = _first(a)[0, 2] = np.nan
+    for kernels in (BACKEND.kernels, {}):
+        monkeypatch.setattr(BACKEND, "kernels", kernels)
+        got = _outcome(call, (a,))
+        for g, w in zip(got, _as_tuple(call(np, a[1:])), strict=True):
+            assert np.isnan(g[0]).any()
+            np.testing.assert_allclose(g[1:], w, rtol=1e-10)
+        failing = a.copy()
+        failing[1, 1, 1] = -1e3 if "cholesky" in name else np.inf
+        assert _outcome(call, (failing,)) == _MATRIX[name][2]
+
+
+def test_lstsq_kernel_residuals_and_rank(no_cache, monkeypatch):
+    """M > N: residuals of every column where the rank is N, none below (eagerly); a Python
+    rcond; the same both ways."""
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((5, 3)), rng.standard_normal((5, 2))
+    deficient = np.concatenate([a[:, :2], a[:, :1]], axis=1)
+    cases = [(a, b, None), (deficient, b, None), (a, b[:, 0], 0.5), (a.T, b[:3], None)]
+    results = []
+    for kernels in (BACKEND.kernels, {}):
+        monkeypatch.setattr(BACKEND, "kernels", kernels)
+        results.append([_as_tuple(xnp.linalg.lstsq(xnp.asarray(x), xnp.asarray(y), rcond=r))
+                        for x, y, r in cases])
+    for (x, y, r), got, decomposed in zip(cases, *results):
+        want = np.linalg.lstsq(x, y, rcond=r)
+        for g, d, w in zip(got, decomposed, want, strict=True):
+            assert g.shape == d.shape == w.shape and g.dtype == d.dtype == w.dtype
+            np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
+            np.testing.assert_allclose(d, w, rtol=1e-10, atol=1e-12)
+
+
+def _linalg_function(name):
+    """The public function whose calls ``name`` serves (``linalg.svd_reduced``: svd)."""
+    return getattr(xnp.linalg, name.split(".")[1].split("_")[0])
+
+
+def _program_size(fn):
+    cache = fn._replay_cache if hasattr(fn, "_replay_cache") else None
+    while cache is None:
+        fn = fn.__wrapped__
+        cache = getattr(fn, "_replay_cache", None)
+    ((program,),) = [cache.values()]
+    return len(program.eqns)
 
 
 @pytest.mark.parametrize("name", sorted(MATRIX_KERNELS))
-def test_matrix_composites_replay_and_stage_their_decomposition(name):
-    fn = _fn_of(name)
+def test_matrix_composites_replay_and_transform_as_their_decomposition(name):
+    call = _MATRIX[name][0]
     ops = [xnp.asarray(o) for o in _matrix_operands(name, np.float64)]
+    if name == "linalg.lstsq":  # (M > N reads the rank eagerly: no replay)
+        ops = [o[:3] for o in ops]
     _replay.clear()
     for _ in range(3):
-        fn(*ops)
-    assert _replay.stats(fn) == {"programs": 1, "refused": []}
+        eager = _as_tuple(call(xnp, *ops))
+    fn = _linalg_function(name)
+    if name in ("linalg.eig", "linalg.eigvals"):  # the result's dtype is read from its values
+        assert _replay.stats(fn)["refused"] == ["read or wrote an array's value"]
+    else:
+        assert _replay.stats(fn) == {"programs": 1, "refused": []}
+        assert _program_size(fn) <= 2  # the kernel (and solve's squeeze, lstsq's rcond)
+    fn = functools.partial(call, xnp)
     assert "composite" not in str(xnp.make_jaxpr(fn)(*ops))
-    np.testing.assert_allclose(np.asarray(xnp.jit(fn)(*ops)), np.asarray(fn(*ops)),
-                               rtol=1e-12)
-    # empty stacks and 0 x 0 matrices, as NumPy
-    for shape in ((0, 3, 3), (0, 0)):
-        empty = _matrix_operands(name, np.float64, shape)
-        want = getattr(np.linalg, name.split(".")[1])(*empty)
-        got = fn(*[xnp.asarray(o) for o in empty])
-        assert got.shape == want.shape and np.asarray(got).dtype == want.dtype
+    if name in ("linalg.solve", "linalg.inv"):  # (the others' jit: tests/numpy_api/test_linalg*)
+        for j, e in zip(_as_tuple(xnp.jit(fn)(*ops)), eager, strict=True):
+            np.testing.assert_allclose(j, e, rtol=1e-12)
+    if name != "linalg.lstsq":  # (2-D only) vmap over the stack: the decomposition per matrix
+        slices = [_as_tuple(fn(*[o[i] for o in ops])) for i in range(2)]
+        for b, *e in zip(_as_tuple(xnp.vmap(fn)(*ops)), *slices, strict=True):
+            np.testing.assert_allclose(b, np.stack(e), rtol=1e-10, atol=1e-12)

@@ -319,6 +319,9 @@ def test_cond_matches_numpy(p):
         assert abs(got) < 1e-15 and abs(expected) < 1e-15
     else:
         assert got > 1e15 and expected > 1e15
+    for empty in (np.zeros((0, 0)), np.zeros((2, 3, 0))):  # NumPy's error, not an IndexError
+        with pytest.raises(np.linalg.LinAlgError, match="cond is not defined on empty arrays"):
+            xnp.linalg.cond(empty, p)
 
 
 # --------------------------------------------------------------------------- products
@@ -381,6 +384,11 @@ def test_namespace_reexports():
     ("eigvalsh", lambda a: xnp.sum(xnp.linalg.eigvalsh(a + a.T) ** 3)),
     ("cholesky", lambda a: xnp.sum(xnp.linalg.cholesky(a @ a.T + 3 * xnp.eye(3)))),
     ("pinv", lambda a: xnp.sum(xnp.linalg.pinv(a))),
+    ("cholesky-upper", lambda a: xnp.sum(xnp.linalg.cholesky(a @ a.T + 3 * xnp.eye(3),
+                                                              upper=True))),
+    ("norm", lambda a: xnp.linalg.norm(a)),
+    ("cond", lambda a: xnp.linalg.cond(a)),
+    ("lstsq", lambda a: xnp.sum(xnp.linalg.lstsq(a, xnp.arange(3.0))[0])),
 ])
 @pytest.mark.parametrize("jit", [False, True])
 def test_grad_matches_central_differences(fname, fun, jit):

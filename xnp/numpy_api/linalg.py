@@ -14,6 +14,16 @@ Common rules (each function's docstring adds its own):
   (or inf) instead, as in JAX.
 * Shape errors (rank < 2, non-square input) raise ``LinAlgError`` with NumPy's
   message, eagerly and under ``jit``.
+* Each function (``qr`` aside) is one general composite (``xnp.lax.composite_general``):
+  eagerly on the NumPy backend one call of ``numpy.linalg``'s LAPACK routine
+  (``xnp/backends/xp_impls/composite.py``, ``MATRIX_KERNELS``), so an eager call replays
+  as one; under ``jit``, every transformation and the eager XLA backend the lax
+  decomposition written here, whose values agree within rounding and whose errors the
+  kernels raise too. Two eager differences from NumPy are kept: an inf entry raises
+  "Eigenvalues did not converge" / "SVD did not converge" in ``eigh``/``eigvalsh``/``svd``
+  (NumPy returns NaN), and a NaN entry gives ``cholesky`` a NaN factor (NumPy raises).
+  For an inf or NaN entry ``det``/``slogdet`` give NumPy's values and warnings eagerly,
+  while under ``jit`` ``slogdet``'s sign is NaN.
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from xnp.lax import _matrix as M
 from xnp.lax.decompositions import lu_solve
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
-from xnp.tracing import core
+from xnp.tracing import ShapedArray, core
 from xnp.tracing.custom_derivatives import custom_jvp
 from xnp.tracing.transformations import jvp
 
@@ -172,10 +182,28 @@ def cholesky(a, /, *, upper=False):
     """
     x = stacked("cholesky", a, square=True)
     if upper:
-        x = M.mH(x)
+        return _one("linalg.cholesky_upper", _cholesky_upper, x, core.aval_of(x))
+    return _one("linalg.cholesky", _cholesky_lower, x, core.aval_of(x))
+
+
+def _one(name, decomposition, x, aval):
+    """The one result of the general composite ``name`` of ``x`` (eagerly the backend's
+    kernel, see ``xnp.lax.composite_general``), of aval ``aval``."""
+    return lax.composite_general(name, decomposition, x, out_avals=(aval,))[0]
+
+
+def _cholesky_lower(x):
+    """``cholesky``'s decomposition (eagerly LAPACK's potrf through
+    ``numpy.linalg.cholesky``, the eager backend's kernel)."""
     out = lax.cholesky(x, symmetrize_input=False)
     check_nan_where_input_finite(out, x, "Matrix is not positive definite")
-    return M.mH(out) if upper else out
+    return [out]
+
+
+def _cholesky_upper(x):
+    """``cholesky(x, upper=True)``'s decomposition: the lower factor of ``x``'s conjugate
+    transpose, transposed back."""
+    return [M.mH(_cholesky_lower(M.mH(x))[0])]
 
 
 def qr(a, mode="reduced"):
@@ -236,9 +264,42 @@ def eigh(a, UPLO="L"):
     """
     lower = _uplo(UPLO)
     x = stacked("eigh", a, square=True)
+    aval = core.aval_of(x)
+    values = ShapedArray(aval.shape[:-1], _real(aval.dtype))
+    name, decomposition = ("linalg.eigh", _eigh_lower) if lower else ("linalg.eigh_upper",
+                                                                         _eigh_upper)
+    w, v = lax.composite_general(name, decomposition, x, out_avals=(values, aval))
+    return EighResult(w, v)
+
+
+def _real(dtype) -> np.dtype:
+    return np.dtype(np.finfo(dtype).dtype) if dtype.kind == "c" else dtype
+
+
+def _eigh(x, lower: bool):
+    """``eigh``'s decomposition, ``[eigenvalues, eigenvectors]`` (eagerly LAPACK's syevd
+    through ``numpy.linalg.eigh``, the eager backend's kernel)."""
     v, w = lax.eigh(x, lower=lower, symmetrize_input=False)
     check_nan_where_input_finite(w, x, "Eigenvalues did not converge")
-    return EighResult(w, v)
+    return [w, v]
+
+
+def _eigh_lower(x):
+    return _eigh(x, lower=True)
+
+
+def _eigh_upper(x):
+    return _eigh(x, lower=False)
+
+
+def _eigvalsh_lower(x):
+    """``eigvalsh``'s decomposition: ``eigh``'s eigenvalues (eagerly
+    ``numpy.linalg.eigvalsh``, syevd without vectors, the eager backend's kernel)."""
+    return _eigh(x, lower=True)[:1]
+
+
+def _eigvalsh_upper(x):
+    return _eigh(x, lower=False)[:1]
 
 
 def _uplo(UPLO) -> bool:
@@ -250,7 +311,13 @@ def _uplo(UPLO) -> bool:
 def eigvalsh(a, UPLO="L"):
     """Eigenvalues of Hermitian matrices, ascending (``numpy.linalg.eigvalsh``); see
     :func:`eigh` for shapes, dtypes and errors."""
-    return eigh(a, UPLO).eigenvalues
+    lower = _uplo(UPLO)
+    x = stacked("eigh", a, square=True)
+    aval = core.aval_of(x)
+    values = ShapedArray(aval.shape[:-1], _real(aval.dtype))
+    if lower:
+        return _one("linalg.eigvalsh", _eigvalsh_lower, x, values)
+    return _one("linalg.eigvalsh_upper", _eigvalsh_upper, x, values)
 
 
 def eig(a):
@@ -301,10 +368,31 @@ def _general_eig(fname: str, a, *, vectors: bool):
     """``a`` as the matrices decomposed, and ``lax.eig``'s complex results (the
     eigenvalues, and the right eigenvectors when ``vectors``)."""
     x = stacked(fname, a, square=True)
+    aval = core.aval_of(x)
+    cdt = np.result_type(aval.dtype, np.complex64)  # lax.eig's: complex64 or complex128
+    values = ShapedArray(aval.shape[:-1], cdt)
+    if vectors:
+        return x, lax.composite_general("linalg.eig", _eig_vectors, x,
+                                        out_avals=(values, ShapedArray(aval.shape, cdt)))
+    return x, lax.composite_general("linalg.eigvals", _eig_values, x, out_avals=(values,))
+
+
+def _eig(x, vectors: bool):
+    """``eig``'s (``vectors``) or ``eigvals``'s decomposition: the finiteness check, geev,
+    the convergence check (eagerly ``numpy.linalg.eig``/``eigvals`` made complex, the eager
+    backend's kernel, which raises the same errors)."""
     _check_finite(x)
     outs = lax.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=vectors)
-    check_converged(fname, outs[0], "Eigenvalues did not converge")
-    return x, outs
+    check_converged("eig", outs[0], "Eigenvalues did not converge")
+    return list(outs)
+
+
+def _eig_vectors(x):
+    return _eig(x, vectors=True)
+
+
+def _eig_values(x):
+    return _eig(x, vectors=False)
 
 
 def _all_real(x, w) -> bool:
@@ -368,12 +456,49 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """
     x = stacked("svd", a)
     if not compute_uv:
-        s = lax.svd(x, compute_uv=False)
-        check_converged("svd", s)
-        return s
-    u, s, vh = lax.svd(x, full_matrices=bool(full_matrices))
+        return singular_values(x)
+    aval = core.aval_of(x)
+    *batch, m, n = aval.shape
+    k = min(m, n)
+    full = bool(full_matrices)
+    u = ShapedArray((*batch, m, m if full else k), aval.dtype)
+    vh = ShapedArray((*batch, n if full else k, n), aval.dtype)
+    s = ShapedArray((*batch, k), _real(aval.dtype))
+    name, decomposition = ("linalg.svd", _svd_full) if full else ("linalg.svd_reduced",
+                                                                   _svd_reduced)
+    return SVDResult(*lax.composite_general(name, decomposition, x, out_avals=(u, s, vh)))
+
+
+def _svd(x, full_matrices: bool):
+    """``svd``'s decomposition (eagerly LAPACK's gesdd through ``numpy.linalg.svd``, the
+    eager backend's kernel)."""
+    u, s, vh = lax.svd(x, full_matrices=full_matrices)
     check_converged("svd", s)
-    return SVDResult(u, s, vh)
+    return [u, s, vh]
+
+
+def _svd_full(x):
+    return _svd(x, full_matrices=True)
+
+
+def _svd_reduced(x):
+    return _svd(x, full_matrices=False)
+
+
+def singular_values(x):
+    """The singular values of the matrices ``x`` (..., M, N) of a linalg dtype, descending,
+    "SVD did not converge" eagerly where one is NaN: one general composite (eagerly
+    ``numpy.linalg.svd(x, compute_uv=False)``)."""
+    aval = core.aval_of(x)
+    s = ShapedArray(aval.shape[:-2] + (min(aval.shape[-2:]),), _real(aval.dtype))
+    return _one("linalg.svdvals", _svdvals, x, s)
+
+
+def _svdvals(x):
+    """``singular_values``' decomposition."""
+    s = lax.svd(x, compute_uv=False)
+    check_converged("svd", s)
+    return [s]
 
 
 def svdvals(x, /):
@@ -495,7 +620,8 @@ def _lu_diagonal_and_parity(x, lu_parts=None):
 
 
 def det(a):
-    """Determinant (``numpy.linalg.det``) from the LU factorisation.
+    """Determinant (``numpy.linalg.det``) from the LU factorisation (eagerly NumPy's value,
+    ``sign * exp(sum(log|pivot|))``; under ``jit`` the product of the pivots).
 
     ``a``: (..., M, M); result (...), dtype of ``a`` (ints/bool as float64). A singular
     matrix gives 0 (no error). Raises ``numpy.linalg.LinAlgError`` for rank < 2 or
@@ -503,8 +629,15 @@ def det(a):
     where ``a`` is singular.
     """
     x = stacked("det", a, square=True)
+    aval = core.aval_of(x)
+    return _one("linalg.det", _det_decomposition, x, ShapedArray(aval.shape[:-2], aval.dtype))
+
+
+def _det_decomposition(x):
+    """``det``'s decomposition (eagerly LAPACK's getrf through ``numpy.linalg.det``, the
+    eager backend's kernel, which multiplies the pivots as ``sign * exp(sum(log|d|))``)."""
     # the derivative rule is attached only where a transformation can see it
-    return _det_differentiable(x) if isinstance(x, core.Tracer) else _det(x)
+    return [_det_differentiable(x) if isinstance(x, core.Tracer) else _det(x)]
 
 
 def _det(x):
@@ -587,9 +720,18 @@ def slogdet(a):
     reverse mode alike.
     """
     x = stacked("slogdet", a, square=True)
+    aval = core.aval_of(x)
+    batch = aval.shape[:-2]
+    return SlogdetResult(*lax.composite_general(
+        "linalg.slogdet", _slogdet_decomposition, x,
+        out_avals=(ShapedArray(batch, aval.dtype), ShapedArray(batch, _real(aval.dtype)))))
+
+
+def _slogdet_decomposition(x):
+    """``slogdet``'s decomposition (eagerly LAPACK's getrf through ``numpy.linalg.slogdet``,
+    the eager backend's kernel)."""
     # the derivative rule is attached only where a transformation can see it
-    return SlogdetResult(*(_slogdet_differentiable(x) if isinstance(x, core.Tracer)
-                           else _slogdet(x)))
+    return list(_slogdet_differentiable(x) if isinstance(x, core.Tracer) else _slogdet(x))
 
 
 @custom_jvp

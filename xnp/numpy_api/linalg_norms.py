@@ -22,9 +22,9 @@ from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api._util import (asarray_for, binary_operands, normalize_axis, normalize_axes,
                                  write_out)
-from xnp.numpy_api.linalg import (LinAlgError, _inv, cast, check_converged, concrete, inv,
-                                     linalg_dtype, solve, stacked, svd)
-from xnp.tracing import core
+from xnp.numpy_api.linalg import (LinAlgError, _inv, cast, concrete, inv, linalg_dtype,
+                                     singular_values, solve, stacked, svd)
+from xnp.tracing import ShapedArray, core
 
 __all__ = ["norm", "matrix_norm", "vector_norm", "cond", "matrix_rank", "pinv", "lstsq",
            "matrix_power", "multi_dot", "cross", "trace", "diagonal", "outer", "tensorsolve",
@@ -40,10 +40,8 @@ def _real_dtype(x) -> np.dtype:
 
 
 def _svdvals_raw(x):
-    """Singular values without the eager convergence check (the callers check)."""
-    s = lax.svd(x, compute_uv=False)
-    check_converged("norm", s)
-    return s
+    """Singular values of the stacked matrices ``x``, checked for convergence eagerly."""
+    return singular_values(x)
 
 
 # --------------------------------------------------------------------------- norms
@@ -90,6 +88,19 @@ def _vector_norm(x, axis, ord, keepdims):
     if p > 1:  # |x| ** p has derivative 0 at 0
         return _root_of_sum(total, lambda t: _ew.power(t, 1.0 / p))
     return _ew.power(total, 1.0 / p)
+
+
+def _flat_norm(x):
+    """The 2-norm of ``x`` flattened: one general composite (eagerly ``numpy.linalg.norm``,
+    the eager backend's kernel, a dot product where the decomposition sums squares)."""
+    dt = core.aval_of(x).dtype
+    real = _real_dtype(x) if dt.kind == "c" else dt
+    return lax.composite_general("linalg.norm", _flat_norm_decomposition, x,
+                                 out_avals=(ShapedArray((), real),))[0]
+
+
+def _flat_norm_decomposition(x):
+    return [_euclidean(_rd.sum(_abs2(_mn.ravel(x))))]
 
 
 def _matrix_norm(x, row, col, ord, keepdims):
@@ -154,7 +165,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     nd = len(_shape(xv))
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
-            res = _euclidean(_rd.sum(_abs2(_mn.ravel(xv))))
+            res = _flat_norm(xv)
             return _mn.reshape(res, (1,) * nd) if keepdims else res
         axis = tuple(range(nd))
     axes = tuple(normalize_axis("linalg.norm", ax, nd)  # in order: (row, col) matters
@@ -205,20 +216,45 @@ def cond(x, p=None):
     ``p``: None/2/-2 (ratio of extreme singular values, any (..., M, N)) or a matrix
     norm order ('fro', 'nuc', 1, -1, inf, -inf; square input, ``norm(x) * norm(inv(x))``).
     Result real, shape (...). A singular matrix gives inf (NaN stays NaN only where the
-    input has NaN), as NumPy. Raises ``LinAlgError`` for rank < 2 (and non-square input
-    with a norm order).
+    input has NaN), as NumPy. Raises ``LinAlgError`` for rank < 2, for empty matrices
+    (a dimension of size 0 in the last two, as NumPy), non-square input with a norm order
+    and, eagerly, where the SVD does not converge (an inf or NaN entry; NumPy returns inf
+    for an inf entry).
     """
     xv = stacked("cond", x)
+    if 0 in _shape(xv)[-2:]:
+        raise LinAlgError("cond is not defined on empty arrays")
     if p is None or p == 2 or p == -2:
-        s = _svdvals_raw(xv)
-        first, last = s[..., 0], s[..., -1]
-        r = _ew.divide(last, first) if p == -2 else _ew.divide(first, last)
-    else:
-        xv = stacked("cond", xv, square=True)
-        _, invx = _inv(xv)
-        r = _ew.multiply(norm(xv, p, axis=(-2, -1)), norm(invx, p, axis=(-2, -1)))
-    input_nan = _rd.any(_lg.isnan(xv), axis=(-2, -1))
+        # one general composite: eagerly an SVD without vectors and a division
+        name, decomposition = ("linalg.cond_inverse", _cond_inverse) if p == -2 else (
+            "linalg.cond", _cond)
+        out = ShapedArray(_shape(xv)[:-2], _real_dtype(xv))
+        return lax.composite_general(name, decomposition, xv, out_avals=(out,))[0]
+    xv = stacked("cond", xv, square=True)
+    _, invx = _inv(xv)
+    return _inf_where_nan(_ew.multiply(norm(xv, p, axis=(-2, -1)), norm(invx, p, axis=(-2, -1))),
+                          xv)
+
+
+def _inf_where_nan(r, x):
+    """``r`` with inf for NaN where the matrix of ``x`` it comes from has no NaN."""
+    input_nan = _rd.any(_lg.isnan(x), axis=(-2, -1))
     return _ew.where(_lg.logical_and(_lg.isnan(r), _lg.logical_not(input_nan)), np.inf, r)
+
+
+def _cond_of_singular_values(x, inverse: bool):
+    """``cond``'s decomposition for ``p`` None/2 (``s[0] / s[-1]``) or -2 (``inverse``)."""
+    s = _svdvals_raw(x)
+    first, last = s[..., 0], s[..., -1]
+    return [_inf_where_nan(_ew.divide(last, first) if inverse else _ew.divide(first, last), x)]
+
+
+def _cond(x):
+    return _cond_of_singular_values(x, inverse=False)
+
+
+def _cond_inverse(x):
+    return _cond_of_singular_values(x, inverse=True)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
@@ -320,25 +356,44 @@ def lstsq(a, b, rcond=None):
     if m != m2:
         raise LinAlgError("Incompatible dimensions")
     if rcond is None:
-        rcond = np.finfo(dt).eps * max(n, m)
-    u, s, vh = svd(xa, full_matrices=False)
-    cutoff = _ew.multiply(rcond, _rd.max(s, initial=0.0))
-    large = _lg.greater(s, cutoff)
-    s_inv = _ew.where(large, _ew.divide(1, _ew.where(large, s, 1)), 0)
-    s_inv = cast(_mn.expand_dims(s_inv, -1), dt)
-    x = M.matmul(M.mH(vh), _ew.multiply(s_inv, M.matmul(M.mH(u), xb)))
-    rank = cast(_rd.count_nonzero(large), np.dtype(np.int32))
+        rcond = float(np.finfo(dt).eps * max(n, m))  # (exact in the singular values' dtype)
     rdt = np.dtype(np.finfo(dt).dtype)
+    if type(rcond) in (int, float) and 0 <= rcond < np.inf:
+        # one general composite (eagerly LAPACK's gelsd through numpy.linalg.lstsq, which
+        # reads a negative rcond as machine precision); the Python number is converted to
+        # the singular values' dtype, as their product with it does
+        avals = (ShapedArray((n, k), dt), ShapedArray((k if m > n else 0,), rdt),
+                 ShapedArray((), np.dtype(np.int32)), ShapedArray((min(m, n),), rdt))
+        x, resid, rank, s = lax.composite_general("linalg.lstsq", _lstsq, xa, xb,
+                                                  M.scalar(rcond, rdt), out_avals=avals)
+    else:
+        x, resid, rank, s = _lstsq(xa, xb, rcond)
     if m > n:
-        resid = _rd.sum(_abs2(_ew.subtract(xb, M.matmul(xa, x))), axis=0)
         r = concrete(rank)
         if r is not None and int(r) < n:
             resid = lax.broadcast_in_dim(M.scalar(0, rdt), (0,), ())
-    else:
-        resid = lax.broadcast_in_dim(M.scalar(0, rdt), (0,), ())
     if is_1d:
         x = x[:, 0]
     return x, resid, rank, s
+
+
+def _lstsq(a, b, rcond):
+    """``lstsq``'s decomposition for ``a`` (M, N), ``b`` (M, K): ``[x, residuals, rank, s]``
+    through the SVD, the residuals for every column of ``b`` where ``M > N`` (``lstsq``
+    drops them eagerly where the rank is below N)."""
+    m, n = _shape(a)
+    u, s, vh = svd(a, full_matrices=False)
+    cutoff = _ew.multiply(rcond, _rd.max(s, initial=0.0))
+    large = _lg.greater(s, cutoff)
+    s_inv = _ew.where(large, _ew.divide(1, _ew.where(large, s, 1)), 0)
+    s_inv = cast(_mn.expand_dims(s_inv, -1), core.aval_of(a).dtype)
+    x = M.matmul(M.mH(vh), _ew.multiply(s_inv, M.matmul(M.mH(u), b)))
+    rank = cast(_rd.count_nonzero(large), np.dtype(np.int32))
+    if m > n:
+        resid = _rd.sum(_abs2(_ew.subtract(b, M.matmul(a, x))), axis=0)
+    else:
+        resid = lax.broadcast_in_dim(M.scalar(0, core.aval_of(s).dtype), (0,), ())
+    return [x, resid, rank, s]
 
 
 # --------------------------------------------------------------------------- products

@@ -11,6 +11,8 @@ NumPy's ufuncs (NumPy with ml_dtypes is the oracle for bfloat16).
 
 from __future__ import annotations
 
+import functools
+
 import ml_dtypes
 import numpy as np
 
@@ -63,22 +65,212 @@ KERNELS = {
 }
 
 
-#: the general composites (``lax.composite_general``), by the dotted name of the array
-#: module's function: LAPACK through ``numpy.linalg``, which computes single precision in
-#: double and rounds the result (so within rounding of the decomposition, which
-#: ``tests/lax/test_composite.py`` checks, with the same errors)
+# --------------------------------------------------------------------------- general composites
+# (``lax.composite_general``): matrix functions, whose kernels are ``numpy.linalg``'s LAPACK
+# calls. NumPy computes single precision in double and rounds the result, so a kernel agrees
+# with its decomposition within rounding (``tests/lax/test_composite.py`` checks each, and
+# that it raises the decomposition's errors). Where NumPy's function answers otherwise than
+# the decomposition for some values (a NaN it returns where the decomposition's check raises,
+# an error where the decomposition gives NaN), the kernel below adds that rule, on NumPy's
+# results: nothing is recomputed unless NumPy failed or met a NaN. For an inf or NaN entry,
+# det, slogdet, norm and cond give NumPy's values and warnings, not the decomposition's
+# (slogdet's sign: NumPy's +-1 where the decomposition's is NaN; the warnings name det
+# and slogdet, none for cond's division by zero).
+
 _LAPACK = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
            np.dtype(np.complex128))
-MATRIX_KERNELS = {
-    "linalg.solve": _same(_LAPACK, 2),
-    "linalg.inv": _same(_LAPACK, 1),
+
+
+def _mH(xp, x):
+    return xp.conj(xp.swapaxes(x, -1, -2))
+
+
+def _may_have_nan(xp, x) -> bool:
+    """Whether ``x`` may have a NaN: False only where it has none, as the sum of its
+    entries' squared moduli (one BLAS dot product, cheaper than ``isnan(x).any()``) is not
+    NaN. A complex inf entry makes it NaN too (``inf * conj(inf)``): the callers then look
+    closer."""
+    total = xp.vdot(x, x)
+    return bool(total != total)
+
+
+def _nan_where_input_has_none(xp, out, a) -> bool:
+    """Whether some matrix of ``a`` (..., M, N) without a NaN has a NaN in its part of
+    ``out`` (batch dimensions leading): the condition of the decomposition's
+    ``check_nan_where_input_finite`` (xnp/numpy_api/linalg.py)."""
+    if not _may_have_nan(xp, out):
+        return False
+    nb = a.ndim - 2
+    nan_out = xp.isnan(out).any(axis=tuple(range(nb, out.ndim)))
+    return bool((nan_out & ~xp.isnan(a).any(axis=(-2, -1))).any())
+
+
+def _cholesky(xp, a, *, upper: bool):
+    """potrf on the triangle ``upper`` names (``numpy.linalg.cholesky``), with the
+    decomposition's rule: NaN factors for the matrices where it fails, and "Matrix is not
+    positive definite" where a matrix without a NaN has a NaN factor (NumPy raises for
+    every failure, also for a NaN entry, and returns complex potrf's NaN factor of some
+    matrices with an inf entry)."""
+    try:
+        out = xp.linalg.cholesky(a, upper=upper)
+    except xp.linalg.LinAlgError:
+        x = _mH(xp, a) if upper else a
+        out = XP_IMPLS[lax.cholesky_p](xp, x)  # NaN for each matrix that failed
+        out = _mH(xp, out) if upper else out
+    if _nan_where_input_has_none(xp, out, a):  # (per matrix: transposing changes nothing)
+        raise xp.linalg.LinAlgError("Matrix is not positive definite")
+    return out
+
+
+def _eigh(xp, a, *, lower: bool):
+    """syevd (``numpy.linalg.eigh``): ``(eigenvalues, eigenvectors)``. Where it fails, NaN
+    for the matrices that failed; "Eigenvalues did not converge" where a matrix without a
+    NaN has NaN eigenvalues (NumPy returns them for an inf entry)."""
+    try:
+        w, v = xp.linalg.eigh(a, UPLO="L" if lower else "U")
+    except xp.linalg.LinAlgError:
+        v, w = XP_IMPLS[lax.eigh_p](xp, a, lower=lower, sort_eigenvalues=True)
+    if _nan_where_input_has_none(xp, w, a):
+        raise xp.linalg.LinAlgError("Eigenvalues did not converge")
+    return w, v
+
+
+def _eigvalsh(xp, a, *, lower: bool):
+    """syevd without vectors (``numpy.linalg.eigvalsh``) for matrices without a NaN, where
+    its eigenvalues are ``eigh``'s within rounding; otherwise, or where it fails or returns
+    a NaN, :func:`_eigh`'s (for a NaN entry ``eigvalsh`` returns other numbers than
+    ``eigh``)."""
+    if not _may_have_nan(xp, a):
+        try:
+            w = xp.linalg.eigvalsh(a, UPLO="L" if lower else "U")
+        except xp.linalg.LinAlgError:
+            w = None
+        if w is not None and not _may_have_nan(xp, w):
+            return w
+    return _eigh(xp, a, lower=lower)[0]
+
+
+def _check_converged(xp, value, message: str) -> None:
+    """The decomposition's ``check_converged``: ``message`` where ``value`` has a NaN."""
+    if _may_have_nan(xp, value) and xp.isnan(value).any():
+        raise xp.linalg.LinAlgError(message)
+
+
+def _svd(xp, a, *, full_matrices: bool):
+    """gesdd (``numpy.linalg.svd``): ``(U, S, Vh)``; "SVD did not converge" also where S
+    has a NaN (NumPy returns NaN for an inf entry)."""
+    u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices)
+    _check_converged(xp, s, "SVD did not converge")
+    return u, s, vh
+
+
+def _svdvals(xp, a):
+    """gesdd without vectors (``numpy.linalg.svd(a, compute_uv=False)``), checked as
+    :func:`_svd`."""
+    s = xp.linalg.svd(a, compute_uv=False)
+    _check_converged(xp, s, "SVD did not converge")
+    return s
+
+
+#: the real dtype of a LAPACK dtype
+_REAL_OF = {np.dtype(np.float32): np.dtype(np.float32),
+            np.dtype(np.float64): np.dtype(np.float64),
+            np.dtype(np.complex64): np.dtype(np.float32),
+            np.dtype(np.complex128): np.dtype(np.float64)}
+#: the complex dtype of ``eig``'s results for an operand dtype (``lax.eig``'s)
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
+               np.dtype(np.float64): np.dtype(np.complex128),
+               np.dtype(np.complex64): np.dtype(np.complex64),
+               np.dtype(np.complex128): np.dtype(np.complex128)}
+
+
+def _cond(xp, x, *, inverse: bool):
+    """``s[0] / s[-1]`` (``1 / that`` if ``inverse``) of :func:`_svdvals`, inf for 0 / 0
+    (``numpy.linalg.cond``'s rule; the matrix has no NaN, or its SVD would have raised), and
+    as NumPy without a warning for a division by zero (the decomposition's ``divide``
+    warns)."""
+    s = _svdvals(xp, x)
+    with xp.errstate(all="ignore"):
+        r = s[..., -1] / s[..., 0] if inverse else s[..., 0] / s[..., -1]
+    nan = xp.isnan(r)
+    return xp.where(nan, xp.asarray(xp.inf, r.dtype), r) if nan.any() else r
+
+
+def _eig(xp, a):
+    """geev with right eigenvectors (``numpy.linalg.eig``, which raises "Array must not
+    contain infs or NaNs" and "Eigenvalues did not converge" as the decomposition), always
+    complex (``xnp.linalg.eig`` makes a real result eagerly), NaN eigenvalues raising."""
+    w, v = xp.linalg.eig(a)
+    cdt = _COMPLEX_OF[a.dtype]
+    w, v = w.astype(cdt, copy=False), v.astype(cdt, copy=False)
+    _check_converged(xp, w, "Eigenvalues did not converge")
+    return w, v
+
+
+def _eigvals(xp, a):
+    """geev without vectors (``numpy.linalg.eigvals``), complex and checked as :func:`_eig`."""
+    w = xp.linalg.eigvals(a).astype(_COMPLEX_OF[a.dtype], copy=False)
+    _check_converged(xp, w, "Eigenvalues did not converge")
+    return w
+
+
+def _lstsq(xp, a, b, rcond):
+    """gelsd (``numpy.linalg.lstsq``): ``(x, residuals, rank, s)``, with the residuals for
+    every column of ``b`` where ``M > N`` (NumPy leaves them out where the rank is below N,
+    ``xnp.linalg.lstsq`` drops them there). An inf or NaN entry of ``a`` raises the
+    decomposition's "SVD did not converge" where gesdd's singular values have a NaN (gelsd
+    raises another message, after LAPACK's complaints on stderr)."""
+    total = xp.vdot(a, a)
+    if not xp.isfinite(total):
+        _svdvals(xp, a)
+    try:
+        x, resid, rank, s = xp.linalg.lstsq(a, b, rcond=rcond)
+    except xp.linalg.LinAlgError:
+        _svdvals(xp, a)  # the decomposition's error where gesdd does not converge either
+        raise
+    m, n = a.shape
+    if m > n and resid.shape[0] != b.shape[1]:
+        resid = (abs(b - a @ x) ** 2).sum(axis=0)
+    return x, resid, rank, s
+
+
+#: name -> (kernel, operand-dtype signatures): the kernel is the array module's function of
+#: that dotted name (a string), or a function of the array module and the operands above;
+#: it returns a tuple of results (a single array for one), of the decomposition's avals
+_MATRIX_TABLE = {
+    "linalg.solve": ("linalg.solve", _same(_LAPACK, 2)),  # gesv; "Singular matrix"
+    "linalg.inv": ("linalg.inv", _same(_LAPACK, 1)),  # gesv; "Singular matrix"
+    "linalg.det": ("linalg.det", _same(_LAPACK, 1)),  # getrf
+    "linalg.slogdet": ("linalg.slogdet", _same(_LAPACK, 1)),  # getrf
+    "linalg.cholesky": (functools.partial(_cholesky, upper=False), _same(_LAPACK, 1)),
+    "linalg.cholesky_upper": (functools.partial(_cholesky, upper=True), _same(_LAPACK, 1)),
+    "linalg.eigh": (functools.partial(_eigh, lower=True), _same(_LAPACK, 1)),
+    "linalg.eigh_upper": (functools.partial(_eigh, lower=False), _same(_LAPACK, 1)),
+    "linalg.eigvalsh": (functools.partial(_eigvalsh, lower=True), _same(_LAPACK, 1)),
+    "linalg.eigvalsh_upper": (functools.partial(_eigvalsh, lower=False), _same(_LAPACK, 1)),
+    "linalg.svd": (functools.partial(_svd, full_matrices=True), _same(_LAPACK, 1)),
+    "linalg.svd_reduced": (functools.partial(_svd, full_matrices=False), _same(_LAPACK, 1)),
+    "linalg.svdvals": (_svdvals, _same(_LAPACK, 1)),
+    "linalg.eig": (_eig, _same(_LAPACK, 1)),
+    "linalg.eigvals": (_eigvals, _same(_LAPACK, 1)),
+    "linalg.norm": ("linalg.norm", _same(_LAPACK, 1)),  # of x flattened: sqrt(dot(x, x))
+    "linalg.cond": (functools.partial(_cond, inverse=False), _same(_LAPACK, 1)),
+    "linalg.cond_inverse": (functools.partial(_cond, inverse=True), _same(_LAPACK, 1)),
+    # (a, b, rcond): rcond of the singular values' dtype
+    "linalg.lstsq": (_lstsq, frozenset((d, d, _REAL_OF[d]) for d in _LAPACK)),
 }
+#: the general composites' operand-dtype signatures (the backend's ``kernels``)
+MATRIX_KERNELS = {name: sigs for name, (_, sigs) in _MATRIX_TABLE.items()}
 
 
 def _kernel(xp, name: str):
-    """The array module's function named ``name`` (dotted: ``linalg.solve``)."""
+    """The kernel of the composite ``name``: the array module's function of that name
+    (dotted: ``linalg.solve``), or the general composite's function in ``_MATRIX_TABLE``."""
+    spec = _MATRIX_TABLE.get(name, (name,))[0]
+    if not isinstance(spec, str):
+        return functools.partial(spec, xp)
     fn = xp
-    for part in name.split("."):
+    for part in spec.split("."):
         fn = getattr(fn, part)
     return fn
 

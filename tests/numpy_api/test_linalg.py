@@ -399,3 +399,17 @@ def test_grad_matches_central_differences(fname, fun, jit):
     fd = (float(fun(xnp.asarray(x + h * v))) - float(fun(xnp.asarray(x - h * v)))) / (2 * h)
     assert_allclose(np.sum(np.asarray(g) * v), np.asarray(fd), rtol=1e-6, atol=1e-6,
                     err_msg=fname)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64, np.float64])
+def test_svd_of_a_matrix_with_an_infinite_entry_returns(dtype):
+    # LAPACK's gesdd does not return on this float32 matrix (NumPy's svd hangs): xnp hands
+    # it NaN instead, so eagerly "SVD did not converge", under jit NaN results
+    a = np.ones((3, 3), dtype)
+    a[0, 0] = np.inf
+    with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+        xnp.linalg.svd(a)
+    for out in xnp.jit(xnp.linalg.svd)(a):
+        assert np.isnan(np.asarray(out)).all()
+    with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+        xnp.linalg.svd(a, compute_uv=False)

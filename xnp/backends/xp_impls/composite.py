@@ -18,6 +18,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls.decompositions import finite_or_nan
 from xnp.backends.xp_impls.linalg import dot_general_kernel
 
 __all__ = ["KERNELS", "MATRIX_KERNELS", "kernel_of"]
@@ -159,7 +160,7 @@ def _check_converged(xp, value, message: str) -> None:
 def _svd(xp, a, *, full_matrices: bool):
     """gesdd (``numpy.linalg.svd``): ``(U, S, Vh)``; "SVD did not converge" also where S
     has a NaN (NumPy returns NaN for an inf entry)."""
-    u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices)
+    u, s, vh = xp.linalg.svd(finite_or_nan(xp, a), full_matrices=full_matrices)
     _check_converged(xp, s, "SVD did not converge")
     return u, s, vh
 
@@ -167,7 +168,7 @@ def _svd(xp, a, *, full_matrices: bool):
 def _svdvals(xp, a):
     """gesdd without vectors (``numpy.linalg.svd(a, compute_uv=False)``), checked as
     :func:`_svd`."""
-    s = xp.linalg.svd(a, compute_uv=False)
+    s = xp.linalg.svd(finite_or_nan(xp, a), compute_uv=False)
     _check_converged(xp, s, "SVD did not converge")
     return s
 

@@ -114,7 +114,20 @@ def _eigh(xp, a, *, lower, sort_eigenvalues):
                                   sort_eigenvalues=sort_eigenvalues)
 
 
+def finite_or_nan(xp, a):
+    """``a`` with each non-finite entry NaN (``a`` itself when all are finite): LAPACK's
+    gesdd does not return on some matrices with an infinite entry (float32, with vectors);
+    with NaN it reports non-convergence."""
+    finite = xp.isfinite(a)
+    if finite.all():
+        return a
+    return xp.where(finite, a, xp.asarray(complex(np.nan, np.nan) if a.dtype.kind == "c"
+                                          else np.nan, a.dtype))
+
+
 def _svd(xp, a, *, full_matrices, compute_uv):
+    a = finite_or_nan(xp, a)
+
     def fn(x):
         if not compute_uv:
             return [xp.linalg.svd(x, compute_uv=False)]

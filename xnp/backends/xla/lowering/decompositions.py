@@ -199,8 +199,21 @@ def _lower_eigh(ctx, a, aval, batch, nb, *, lower, sort_eigenvalues):
     return _lower_fun(ctx, _nan_unless_ok, info, v, w)
 
 
+def _finite_or_nan(x):
+    """``x`` with each non-finite entry NaN: gesdd does not return on some matrices with an
+    infinite entry (float32, with vectors); with NaN it reports non-convergence."""
+    aval = core.aval_of(x)
+    if aval.dtype.kind == "c":
+        finite = lax.and_(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
+    else:
+        finite = lax.is_finite(x)
+    nan = M.scalar(complex(np.nan, np.nan) if aval.dtype.kind == "c" else np.nan, aval.dtype)
+    return lax.select_n(finite, lax.broadcast_in_dim(nan, aval.shape, ()), x)
+
+
 @_matrix_lowering(lax.svd_p)
 def _lower_svd(ctx, a, aval, batch, nb, *, full_matrices, compute_uv):
+    (a,) = _lower_fun(ctx, lambda x: [_finite_or_nan(x)], a)
     if compute_uv:
         s_aval, u_aval, vt_aval = ctx.avals_out
         mode = "A" if full_matrices else "S"

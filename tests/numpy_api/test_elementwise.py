@@ -778,3 +778,10 @@ def test_ufunc_result_broadcasts_into_out_as_numpy(shape, out_shape):
         jitted = xnp.jit(lambda v, o: (xfn or (lambda a, out: xnp.add(a, 1.0, out=out)))(
             v, out=o))(x, np.zeros(out_shape))
         np.testing.assert_array_equal(np.asarray(jitted), want)
+
+
+def test_integer_power_of_an_empty_result_checks_nothing():
+    # nothing is computed, so a negative exponent raises nothing (NumPy)
+    check_vs_numpy(lambda xp, a, b: xp.power(a, b), np.zeros((0, 3), np.int64),
+                   np.array([2, -1, 0]))
+    check_vs_numpy(lambda xp, a: xp.power(a, -1), np.zeros((0, 3), np.int64))

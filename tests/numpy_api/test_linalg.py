@@ -413,3 +413,15 @@ def test_svd_of_a_matrix_with_an_infinite_entry_returns(dtype):
         assert np.isnan(np.asarray(out)).all()
     with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
         xnp.linalg.svd(a, compute_uv=False)
+
+
+@pytest.mark.parametrize("da,db", [("int8", "float32"), ("bool", "complex64"),
+                                   ("complex64", "int16"), ("float32", "float32")])
+def test_solve_dtype_is_numpys_for_integer_operands(da, db):
+    # NumPy's linalg computes in double precision when an operand is an integer or bool
+    check_vs_numpy(lambda xp, a, b: xp.linalg.solve(a, b),
+                   (np.eye(2) * 2).astype(da), np.ones(2, db))
+
+
+def test_solve_with_a_0d_b_raises_numpys_error():
+    check_vs_numpy(lambda xp, a, b: xp.linalg.solve(a, b), np.eye(3), np.asarray(1.0))

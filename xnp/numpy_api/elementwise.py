@@ -287,8 +287,9 @@ def _check_exponents(a, b, x2, where, out, casting) -> None:
     into ``out`` (which NumPy checks before computing). Host exponents are checked now;
     for an xnp exponent or mask the check is a ``lax.runtime_error`` equation, so the call
     replays and checks each time eagerly, and compiled code checks nothing."""
-    if _dtype_of(b).kind != "i":
-        return
+    if _dtype_of(b).kind != "i" or 0 in _util.broadcast_shapes(
+            "power", core.aval_of(a).shape, core.aval_of(b).shape):
+        return  # (nothing is computed for an empty result: nothing to check)
     if out is not None:
         target = out[0] if isinstance(out, tuple) else out
         if not (_util.is_xnp(target) or isinstance(target, np.ndarray)) or \
@@ -325,7 +326,7 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     a, b, dt = _bool_to_int8("power", a, b, dt, dtype)
     if dt.kind in "iu":
         _check_exponents(a, b, x2, where, out, casting)
-    if type(x2) is int:
+    if type(x2) is int and not (x2 < 0 and dt.kind in "iu"):  # (an empty result there)
         return _finish("power", lax.integer_pow(a, x2), out, where, casting)
     return _finish("power", lax.pow(a, b), out, where, casting)
 

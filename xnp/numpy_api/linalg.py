@@ -538,10 +538,17 @@ def solve(a, b):
     a_in, b_in = core.aval_of(xa), core.aval_of(xb)
     dt = linalg_dtype("solve", result_dtype(core.aval_of(xa).strip_weak_type(),
                                             core.aval_of(xb).strip_weak_type())[0])
+    if any(d.kind in "biu" for d in (a_in.dtype, b_in.dtype)):  # NumPy: an integer operand
+        dt = np.result_type(dt, default_float())  # makes it double precision
     xa = stacked("solve", xa, square=True, dtype=dt)
     xb = cast(xb, dt)
     a_shape, b_shape = core.aval_of(xa).shape, core.aval_of(xb).shape
     m = a_shape[-1]
+    if not b_shape:
+        raise ValueError(
+            f"xnp.linalg.solve: Input operand 1 does not have enough dimensions (has 0, "
+            f"gufunc core with signature (m,m),(m)->(m) requires 1): `b` ({b_in.dtype.name}, "
+            f"shape ()) must have at least one dimension")
     vector = len(b_shape) == 1
     if vector:
         xb = lax.expand_dims(xb, (1,))

@@ -27,6 +27,7 @@ setup(
         Extension("xnp._native._array_base", ["xnp/_native/array_base.c"],
                   depends=["xnp/_native/array_base.h"], optional=True),
         Extension("xnp._native._replay", ["xnp/_native/replay.c"],
-                  depends=["xnp/_native/array_base.h"], optional=True),
+                  depends=["xnp/_native/array_base.h"], include_dirs=[numpy.get_include()],
+                  optional=True),
     ]
 )

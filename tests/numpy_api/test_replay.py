@@ -598,14 +598,56 @@ def _signature_cases():
 
 @pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")
 def test_native_signature_is_the_python_one():
-    for args, kwargs in _signature_cases():
+    """The C key (a Signature) tells two calls apart exactly when the Python key does,
+    hashes equal keys alike, and collects the same leaves."""
+    cases = _signature_cases() + [
+        ((xnp.asarray(np.arange(6.0).reshape(2, 3)),), {}),  # equal to the first case
+        ((xnp.asarray(np.arange(6.0).reshape(3, 2)),), {}),  # another shape
+        ((xnp.asarray(np.arange(6.0).reshape(2, 3)), 2.5), {}),  # a new array, same key
+        ((xnp.asarray(np.arange(6.0).reshape(2, 3)), 2 ** 70), {}),  # a large int
+        ((xnp.asarray(np.arange(6.0).reshape(2, 3)), 2 ** 70), {}),
+        ((xnp.asarray(np.arange(6.0).reshape(2, 3)), 1), {}),  # 1 is not True
+        ((xnp.asarray(np.arange(6.0).reshape(2, 3)), -1), {}),
+        ((xnp.asarray(np.arange(6.0).reshape(2, 3)),), {"axis": 1}),  # keyword vs position
+        ((xnp.asarray(np.arange(6.0).reshape(2, 3)), 1), {"axis": 1}),
+    ]
+    keys = []
+    for args, kwargs in cases:
         c_leaves, py_leaves = [], []
         c_key = _replay._signature(args, kwargs, c_leaves)
         py_key = _replay._py_signature(args, kwargs, py_leaves)
-        assert c_key == py_key, (args, kwargs)
-        assert hash(c_key) == hash(py_key)
+        assert (c_key is None) == (py_key is None), (args, kwargs)
         if c_key is not None:
+            assert type(c_key).__name__ == "Signature"
             assert [id(x) for x in c_leaves] == [id(x) for x in py_leaves]
+        keys.append((c_key, py_key))
+    for i, (c1, p1) in enumerate(keys):
+        for c2, p2 in keys[i:]:
+            if c1 is None or c2 is None:
+                continue
+            assert (c1 == c2) == (p1 == p2), (p1, p2)
+            if c1 == c2:
+                assert hash(c1) == hash(c2)
+    assert sum(c is not None and c == keys[0][0] for c, _ in keys) == 2  # itself, its copy
+
+
+@pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")
+def test_native_signature_dtypes_by_value():
+    """A dtype object that is not NumPy's own descriptor of its type number is compared by
+    value (two equal ones give one key); weak types are part of the key."""
+    meta = np.dtype(np.float64, metadata={"unit": "m"})
+    x1 = xnp.Array(np.ones(3, meta), False)
+    x2 = xnp.Array(np.zeros(3, np.dtype(np.float64, metadata={"unit": "m"})), False)
+    x3 = xnp.Array(np.ones(3, np.dtype(np.float64, metadata={"unit": "s"})), False)
+    k1, k2, k3 = (_replay._signature((x,), {}, []) for x in (x1, x2, x3))
+    assert k1 == k2 and hash(k1) == hash(k2)
+    assert (k1 == k3) == (_replay._py_signature((x1,), {}, []) ==
+                          _replay._py_signature((x3,), {}, []))
+    strong = xnp.Array(np.ones(3), False)
+    weak = xnp.Array(np.ones(3), True)
+    assert _replay._signature((strong,), {}, []) != _replay._signature((weak,), {}, [])
+    assert _replay._signature((weak,), {}, []) == _replay._signature(
+        (xnp.Array(np.zeros(3), True),), {}, [])
 
 
 @pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")

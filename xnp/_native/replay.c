@@ -1,20 +1,30 @@
 /* The hit path of the eager dispatch cache (xnp/numpy_api/_replay.py) in C.
  *
- * ``signature(args, kwargs, leaves, part, no_signature)`` is the cache key of a call: one
- * part per positional argument, then ``(name, part)`` per keyword, then, when an array is
- * passed more than once, which leaves are the same object. An eager ``Array`` (the exact
- * class registered with ``configure``, holding host memory: ``_dev`` is None) is
- * ``(dtype, shape, strides, _weak)`` of its value, a Python int, bool, str or None
- * ``(type, value)`` and a float ``(float, its 8 bytes little-endian)``, all computed here;
- * any other argument is ``part(arg, leaves)``, the Python rules (tuples, dtypes, NumPy
- * scalars, jit outputs, ...), which give the same for these.
- * Each array met is appended to ``leaves``. It returns None when an argument has no
- * signature (``part`` raised ``no_signature``, or an array holds no value). Both the hit
- * path below and the Python miss path compute keys with this one function.
+ * ``signature(args, kwargs, leaves, part, no_signature)`` is the cache key of a call, a
+ * ``Signature``: what decides the call's recording, as machine words hashed once, plus a
+ * tuple of the Python objects that are compared by value. Per positional argument, then
+ * per keyword (its name, then its value), then, when an array is passed more than once,
+ * which leaves are the same object:
+ *
+ * - an eager ``Array`` (the exact class registered with ``configure``, holding host
+ *   memory: ``_dev`` is None) whose value is a NumPy array: its dtype, ndim, shape,
+ *   element strides in bytes and weak type, read from the array's struct. A dtype that is
+ *   NumPy's own descriptor of its type number (the builtin and registered types, which
+ *   live as long as the process) is a word holding its address; any other dtype object is
+ *   compared by value;
+ * - a Python int that fits in 64 bits, a bool, None and a float (its 8 bytes): words;
+ * - anything else (a str, a large int, tuples, dtypes, NumPy scalars, jit outputs, ...):
+ *   ``part(arg, leaves)``, the Python rules of ``_replay._part``, compared by value.
+ *
+ * Two calls have equal keys exactly when the Python key (``_replay._py_signature``) of one
+ * equals the other's. Each array met is appended to ``leaves``. It returns None when an
+ * argument has no signature (``part`` raised ``no_signature``, or an array holds no value).
+ * Both the hit path below and the Python miss path compute keys with this one function.
  *
  * ``Replay(slow, full, cache, refused, ctx)`` is a function's cached full path:
  * a call whose signature's entry in ``cache`` is a program runs it (``program.single``,
- * a program whose result is one new array, here; any other ``program.run(leaves)``) (after setting the "new signatures in a row" count to 0); an entry of class ``refused``
+ * a program whose result is one new array, here; any other ``program.run(leaves)``) (after
+ * setting the "new signatures in a row" count to 0); an entry of class ``refused``
  * runs ``full``; anything else (a miss, a call while the cache is off, skipping, or while
  * the calling thread transforms) is ``slow(*args, **kwargs)``, the Python function that
  * decides, records and stores. ``ctx`` is the module's shared state, a tuple
@@ -30,6 +40,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
 
 #include "array_base.h"
 
@@ -37,90 +52,273 @@ static PyTypeObject *array_type = NULL;
 static PyObject *str_dtype, *str_shape, *str_strides, *str_trace, *str_run, *str_single;
 static PyObject *str_ndim, *zero_int, *empty_tuple;
 
-/* ``(dtype, shape, strides, weak)`` of an eager array's value; NULL without an error when
- * it holds none (a jit output not read, or a donated array) */
+/* ------------------------------------------------------------------ Signature */
+
+typedef struct {
+    PyObject_VAR_HEAD  /* ob_size: the number of words */
+    Py_hash_t hash;
+    PyObject *values;  /* the parts compared by value: a tuple */
+    uint64_t *words;   /* ``storage``, or (a probe of the hit path, on the C stack) a
+                        * builder's words */
+    uint64_t storage[1];
+} SignatureObject;
+
+static PyTypeObject SignatureType;
+
+/* what a word that starts an argument's part says it is */
+enum { W_ARRAY = 1, W_INT, W_BOOL, W_NONE, W_FLOAT, W_VALUE, W_KEYWORD, W_SAME };
+/* flags of W_ARRAY: its dtype and its weak type are among ``values`` */
+#define W_DTYPE_BY_VALUE (1u << 8)
+#define W_WEAK_BY_VALUE (1u << 9)
+#define W_WEAK (1u << 10)
+
+static Py_hash_t
+signature_hash(SignatureObject *self)
+{
+    return self->hash;
+}
+
 static PyObject *
-array_part(ArrayBaseObject *a)
+signature_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if ((op != Py_EQ && op != Py_NE) || Py_TYPE(b) != &SignatureType) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    SignatureObject *x = (SignatureObject *)a, *y = (SignatureObject *)b;
+    int equal = x == y;
+    if (!equal && x->hash == y->hash && Py_SIZE(x) == Py_SIZE(y) &&
+        memcmp(x->words, y->words, Py_SIZE(x) * sizeof(uint64_t)) == 0) {
+        equal = PyObject_RichCompareBool(x->values, y->values, Py_EQ);
+        if (equal < 0) {
+            return NULL;
+        }
+    }
+    return PyBool_FromLong(op == Py_EQ ? equal : !equal);
+}
+
+static void
+signature_dealloc(SignatureObject *self)
+{
+    Py_XDECREF(self->values);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+signature_repr(SignatureObject *self)
+{
+    return PyUnicode_FromFormat("<call signature of %zd words, values %R>", Py_SIZE(self),
+                                self->values);
+}
+
+static PyTypeObject SignatureType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "xnp._native._replay.Signature",
+    .tp_basicsize = offsetof(SignatureObject, storage),
+    .tp_itemsize = sizeof(uint64_t),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The cache key of an eager call (see signature()).",
+    .tp_dealloc = (destructor)signature_dealloc,
+    .tp_hash = (hashfunc)signature_hash,
+    .tp_richcompare = signature_richcompare,
+    .tp_repr = (reprfunc)signature_repr,
+};
+
+/* a signature being built: its words (inline up to a size, then on the heap) and the
+ * list of its values (made when the first one comes) */
+#define INLINE_WORDS 64
+typedef struct {
+    uint64_t inline_words[INLINE_WORDS];
+    uint64_t *words;
+    Py_ssize_t n, cap;
+    PyObject *values;
+} Builder;
+
+static int
+put(Builder *b, uint64_t w)
+{
+    if (b->n == b->cap) {
+        Py_ssize_t cap = b->cap * 2;
+        uint64_t *words = PyMem_Malloc(cap * sizeof(uint64_t));
+        if (words == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(words, b->words, b->n * sizeof(uint64_t));
+        if (b->words != b->inline_words) {
+            PyMem_Free(b->words);
+        }
+        b->words = words;
+        b->cap = cap;
+    }
+    b->words[b->n++] = w;
+    return 0;
+}
+
+/* appends ``v`` (a new reference, stolen) to the values; -1 on error */
+static int
+put_value(Builder *b, PyObject *v)
+{
+    if (v == NULL) {
+        return -1;
+    }
+    if (b->values == NULL && (b->values = PyList_New(0)) == NULL) {
+        Py_DECREF(v);
+        return -1;
+    }
+    int r = PyList_Append(b->values, v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* the words of an eager array's value; 1: it holds none (no signature); -1: an error */
+static int
+put_array(Builder *b, ArrayBaseObject *a)
 {
     PyObject *v = a->val;
     if (v == NULL || v == Py_None) {
-        return NULL;
+        return 1;
     }
-    PyObject *out = PyTuple_New(4);
-    if (out == NULL) {
-        return NULL;
+    uint64_t tag = W_ARRAY;
+    if (a->weak == Py_True) {
+        tag |= W_WEAK;
     }
-    PyObject *dtype = PyObject_GetAttr(v, str_dtype);
-    PyObject *shape = dtype ? PyObject_GetAttr(v, str_shape) : NULL;
-    PyObject *strides = shape ? PyObject_GetAttr(v, str_strides) : NULL;
-    if (strides == NULL) {
+    else if (a->weak != NULL && a->weak != Py_False) {
+        tag |= W_WEAK_BY_VALUE;
+    }
+    if (!PyArray_Check(v)) {  /* not a NumPy array: its attributes, by value */
+        PyObject *dtype = PyObject_GetAttr(v, str_dtype);
+        PyObject *shape = dtype ? PyObject_GetAttr(v, str_shape) : NULL;
+        PyObject *strides = shape ? PyObject_GetAttr(v, str_strides) : NULL;
+        PyObject *t = strides ? PyTuple_Pack(3, dtype, shape, strides) : NULL;
         Py_XDECREF(dtype);
         Py_XDECREF(shape);
-        Py_DECREF(out);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(out, 0, dtype);
-    PyTuple_SET_ITEM(out, 1, shape);
-    PyTuple_SET_ITEM(out, 2, strides);
-    PyTuple_SET_ITEM(out, 3, Py_NewRef(a->weak ? a->weak : Py_False));
-    return out;
-}
-
-/* the part of one argument (a new reference); NULL with no error set: no signature */
-static PyObject *
-one_part(PyObject *a, PyObject *leaves, PyObject *part, PyObject *no_signature)
-{
-    if (Py_TYPE(a) == array_type && ((ArrayBaseObject *)a)->dev == Py_None) {
-        PyObject *p = array_part((ArrayBaseObject *)a);
-        if (p == NULL || PyList_Append(leaves, a) < 0) {
-            Py_XDECREF(p);
-            return NULL;
+        Py_XDECREF(strides);
+        if (put(b, W_VALUE) < 0 || put_value(b, t) < 0) {
+            return -1;
         }
-        return p;
+        return (tag & W_WEAK_BY_VALUE) ? put_value(b, Py_NewRef(a->weak)) : 0;
     }
-    PyTypeObject *t = Py_TYPE(a);
-    if (t == &PyLong_Type || t == &PyBool_Type || t == &PyUnicode_Type || a == Py_None) {
-        return PyTuple_Pack(2, (PyObject *)t, a);  /* (type, value), as _part */
-    }
-    if (t == &PyFloat_Type) {  /* (float, its bits little-endian), as _part */
-        char bits[8];
-        if (PyFloat_Pack8(PyFloat_AS_DOUBLE(a), bits, 1) < 0) {
-            return NULL;
-        }
-        PyObject *b = PyBytes_FromStringAndSize(bits, 8);
-        PyObject *out = b ? PyTuple_Pack(2, (PyObject *)t, b) : NULL;
-        Py_XDECREF(b);
-        return out;
-    }
-    PyObject *p = PyObject_CallFunctionObjArgs(part, a, leaves, NULL);
-    if (p == NULL && PyErr_ExceptionMatches(no_signature)) {
+    PyArrayObject *arr = (PyArrayObject *)v;
+    PyArray_Descr *descr = PyArray_DESCR(arr);
+    PyArray_Descr *canonical = PyArray_DescrFromType(descr->type_num);
+    if (canonical == NULL) {
         PyErr_Clear();
     }
-    return p;
+    else {
+        Py_DECREF(canonical);  /* (NumPy's own table holds it) */
+    }
+    if (canonical != descr) {
+        tag |= W_DTYPE_BY_VALUE;
+    }
+    int nd = PyArray_NDIM(arr);
+    if (put(b, tag) < 0 || put(b, (uint64_t)nd) < 0) {
+        return -1;
+    }
+    if (canonical != descr) {
+        if (put_value(b, Py_NewRef((PyObject *)descr)) < 0) {
+            return -1;
+        }
+    }
+    else if (put(b, (uint64_t)(uintptr_t)descr) < 0) {
+        return -1;
+    }
+    npy_intp *dims = PyArray_DIMS(arr), *strides = PyArray_STRIDES(arr);
+    for (int i = 0; i < nd; i++) {
+        if (put(b, (uint64_t)dims[i]) < 0 || put(b, (uint64_t)strides[i]) < 0) {
+            return -1;
+        }
+    }
+    return (tag & W_WEAK_BY_VALUE) ? put_value(b, Py_NewRef(a->weak)) : 0;
 }
 
-/* the key, a new reference; Py_None: no signature; NULL: an error */
-static PyObject *
-make_signature(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-               PyObject *kwargs, PyObject *leaves, PyObject *part, PyObject *no_signature)
+/* the part of one argument; 1: it has no signature; -1: an error */
+static int
+put_part(Builder *b, PyObject *a, PyObject *leaves, PyObject *part, PyObject *no_signature)
 {
+    PyTypeObject *t = Py_TYPE(a);
+    if (t == array_type && ((ArrayBaseObject *)a)->dev == Py_None) {
+        int r = put_array(b, (ArrayBaseObject *)a);
+        if (r != 0) {
+            return r;
+        }
+        return PyList_Append(leaves, a);
+    }
+    if (t == &PyLong_Type) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (!overflow) {
+            return put(b, W_INT) < 0 ? -1 : put(b, (uint64_t)v);
+        }
+    }
+    else if (t == &PyBool_Type) {
+        return put(b, W_BOOL) < 0 ? -1 : put(b, a == Py_True);
+    }
+    else if (a == Py_None) {
+        return put(b, W_NONE);
+    }
+    else if (t == &PyFloat_Type) {
+        double d = PyFloat_AS_DOUBLE(a);
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        return put(b, W_FLOAT) < 0 ? -1 : put(b, bits);
+    }
+    PyObject *p = PyObject_CallFunctionObjArgs(part, a, leaves, NULL);
+    if (p == NULL) {
+        if (PyErr_ExceptionMatches(no_signature)) {
+            PyErr_Clear();
+            return 1;
+        }
+        return -1;
+    }
+    return put(b, W_VALUE) < 0 ? (Py_DECREF(p), -1) : put_value(b, p);
+}
+
+/* a 64-bit mix of the words (each word multiplied in, then avalanched) */
+static Py_hash_t
+hash_words(const uint64_t *w, Py_ssize_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h ^= w[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    Py_hash_t out = (Py_hash_t)h;
+    return out == -1 ? -2 : out;
+}
+
+static void
+builder_init(Builder *b)
+{
+    b->words = b->inline_words;
+    b->n = 0;
+    b->cap = INLINE_WORDS;
+    b->values = NULL;
+}
+
+static void
+builder_free(Builder *b)
+{
+    if (b->words != b->inline_words) {
+        PyMem_Free(b->words);
+    }
+    Py_CLEAR(b->values);
+}
+
+/* the words and values of a call's key into ``b``; 0: done, 1: no signature, -1: an error */
+static int
+build_signature(Builder *b, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                PyObject *kwargs, PyObject *leaves, PyObject *part, PyObject *no_signature)
+{
+    int r = 0;
+    for (Py_ssize_t i = 0; i < nargs && r == 0; i++) {
+        r = put_part(b, args[i], leaves, part, no_signature);
+    }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : (kwargs ? PyDict_GET_SIZE(kwargs) : 0);
-    PyObject *key = PyList_New(0);
-    if (key == NULL) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        PyObject *p = one_part(args[i], leaves, part, no_signature);
-        if (p == NULL) {
-            goto none_or_error;
-        }
-        int r = PyList_Append(key, p);
-        Py_DECREF(p);
-        if (r < 0) {
-            goto error;
-        }
-    }
-    if (nkw) {
+    if (nkw && r == 0) {
         Py_ssize_t pos = 0, k = 0;
         PyObject *name, *value;
         for (;;) {
@@ -135,21 +333,15 @@ make_signature(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
             else if (!PyDict_Next(kwargs, &pos, &name, &value)) {
                 break;
             }
-            PyObject *p = one_part(value, leaves, part, no_signature);
-            if (p == NULL) {
-                goto none_or_error;
-            }
-            PyObject *item = PyTuple_Pack(2, name, p);
-            Py_DECREF(p);
-            if (item == NULL) {
-                goto error;
-            }
-            int r = PyList_Append(key, item);
-            Py_DECREF(item);
-            if (r < 0) {
-                goto error;
+            r = put(b, W_KEYWORD) < 0 || put_value(b, Py_NewRef(name)) < 0 ? -1 :
+                put_part(b, value, leaves, part, no_signature);
+            if (r != 0) {
+                break;
             }
         }
+    }
+    if (r != 0) {
+        return r;
     }
     Py_ssize_t n = PyList_GET_SIZE(leaves);
     int repeated = 0;
@@ -162,37 +354,71 @@ make_signature(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
         }
     }
     if (repeated) {  /* which arguments are the same array: the first leaf index of each */
-        PyObject *pattern = PyTuple_New(n);
-        if (pattern == NULL) {
-            goto error;
+        if (put(b, W_SAME) < 0) {
+            return -1;
         }
         for (Py_ssize_t i = 0; i < n; i++) {
             Py_ssize_t j = 0;
             while (PyList_GET_ITEM(leaves, j) != PyList_GET_ITEM(leaves, i)) {
                 j++;
             }
-            PyObject *first = PyLong_FromSsize_t(j);
-            if (first == NULL) {
-                Py_DECREF(pattern);
-                goto error;
+            if (put(b, (uint64_t)j) < 0) {
+                return -1;
             }
-            PyTuple_SET_ITEM(pattern, i, first);
-        }
-        int r = PyList_Append(key, pattern);
-        Py_DECREF(pattern);
-        if (r < 0) {
-            goto error;
         }
     }
-    PyObject *out = PyList_AsTuple(key);
-    Py_DECREF(key);
+    return 0;
+}
+
+/* the values as a tuple (the builder's list taken) and the hash of words and values into
+ * ``key``; -1 on error */
+static int
+finish_signature(SignatureObject *key, Builder *b)
+{
+    key->values = b->values ? PyList_AsTuple(b->values) : Py_NewRef(empty_tuple);
+    Py_CLEAR(b->values);
+    if (key->values == NULL) {
+        return -1;
+    }
+    key->hash = hash_words(key->words, Py_SIZE(key));
+    if (PyTuple_GET_SIZE(key->values)) {
+        Py_hash_t hv = PyObject_Hash(key->values);
+        if (hv == -1) {
+            return -1;
+        }
+        key->hash = hash_words((uint64_t[]){(uint64_t)key->hash, (uint64_t)hv}, 2);
+    }
+    return 0;
+}
+
+/* the key, a new reference; Py_None: no signature; NULL: an error */
+static PyObject *
+make_signature(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+               PyObject *kwargs, PyObject *leaves, PyObject *part, PyObject *no_signature)
+{
+    Builder b;
+    builder_init(&b);
+    int r = build_signature(&b, args, nargs, kwnames, kwargs, leaves, part, no_signature);
+    PyObject *out = NULL;
+    if (r > 0) {
+        out = Py_NewRef(Py_None);
+    }
+    else if (r == 0) {
+        SignatureObject *key = PyObject_NewVar(SignatureObject, &SignatureType, b.n);
+        if (key != NULL) {
+            key->values = NULL;
+            key->words = key->storage;
+            memcpy(key->words, b.words, b.n * sizeof(uint64_t));
+            if (finish_signature(key, &b) < 0) {
+                Py_DECREF(key);
+            }
+            else {
+                out = (PyObject *)key;
+            }
+        }
+    }
+    builder_free(&b);
     return out;
-none_or_error:
-    Py_DECREF(key);
-    return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
-error:
-    Py_DECREF(key);
-    return NULL;
 }
 
 static PyObject *
@@ -213,14 +439,29 @@ signature(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                           args[4]);
 }
 
+/* the class of recorded programs (xnp/tracing/recording.py: Program) and where its
+ * ``single`` slot lives in an instance, read without an attribute lookup */
+static PyTypeObject *program_type = NULL;
+static Py_ssize_t single_offset = -1;
+
 static PyObject *
-configure(PyObject *module, PyObject *arg)
+configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!PyType_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "configure(array_type): a class");
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "configure(array_type, program_type): two classes");
         return NULL;
     }
-    Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(arg));
+    PyObject *slot = PyDict_GetItemWithError(((PyTypeObject *)args[1])->tp_dict, str_single);
+    if (slot == NULL || Py_TYPE(slot) != &PyMemberDescr_Type ||
+        ((PyMemberDescrObject *)slot)->d_member->type != T_OBJECT_EX) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "configure: program_type has no slot 'single'");
+        }
+        return NULL;
+    }
+    single_offset = ((PyMemberDescrObject *)slot)->d_member->offset;
+    Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(args[0]));
+    Py_XSETREF(program_type, (PyTypeObject *)Py_NewRef(args[1]));
     Py_RETURN_NONE;
 }
 
@@ -339,6 +580,27 @@ run_eqns(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* ``Array(value, weak)``, made as ``ArrayBase.__init__`` makes it, for a weak type that is
+ * a bool (otherwise by calling the class) */
+static PyObject *
+new_array(PyObject *value, PyObject *weak)
+{
+    if (weak != Py_True && weak != Py_False) {
+        return PyObject_CallFunctionObjArgs((PyObject *)array_type, value, weak, NULL);
+    }
+    PyObject *result = array_type->tp_alloc(array_type, 0);
+    if (result == NULL) {
+        return NULL;
+    }
+    ArrayBaseObject *r = (ArrayBaseObject *)result;
+    r->val = Py_NewRef(value);
+    r->weak = Py_NewRef(weak);
+    r->dev = Py_NewRef(Py_None);
+    r->aval = Py_NewRef(Py_None);
+    r->host_memo = Py_NewRef(Py_None);
+    return result;
+}
+
 /* A program whose result is one new array (``program.single``: ``(slot, weak, eqns,
  * native, wrap)``) run here on the inputs' host values. NULL without an error: an input
  * holds no host value yet (``program.run`` reads it). */
@@ -350,6 +612,44 @@ run_single(PyObject *single, PyObject *leaves)
         return NULL;
     }
     Py_ssize_t n = PyList_GET_SIZE(leaves);
+    PyObject *eqns = PyTuple_GET_ITEM(single, 2);
+    if (PyTuple_Check(eqns) && PyTuple_GET_SIZE(eqns) == 1 && n <= MAX_INLINE_OPERANDS) {
+        /* one equation: its operands straight from the inputs, no environment */
+        PyObject *eqn = PyTuple_GET_ITEM(eqns, 0);
+        PyObject *ops = PyTuple_Check(eqn) && PyTuple_GET_SIZE(eqn) == 4 ?
+            PyTuple_GET_ITEM(eqn, 2) : NULL;
+        if (ops != NULL && PyTuple_Check(ops) && PyTuple_GET_SIZE(ops) <= MAX_INLINE_OPERANDS &&
+            PyTuple_GET_ITEM(eqn, 1) == Py_None && PyTuple_GET_ITEM(eqn, 3) == Py_False &&
+            PyLong_AsSsize_t(PyTuple_GET_ITEM(single, 0)) == n) {
+            PyObject *argv[MAX_INLINE_OPERANDS];
+            Py_ssize_t k = PyTuple_GET_SIZE(ops);
+            for (Py_ssize_t j = 0; j < k; j++) {
+                Py_ssize_t slot = PyLong_AsSsize_t(PyTuple_GET_ITEM(ops, j));
+                PyObject *leaf = slot >= 0 && slot < n ? PyList_GET_ITEM(leaves, slot) : NULL;
+                argv[j] = leaf != NULL && Py_TYPE(leaf) == array_type ?
+                    ((ArrayBaseObject *)leaf)->val : NULL;
+                if (argv[j] == NULL || argv[j] == Py_None) {
+                    if (PyErr_Occurred()) {
+                        return NULL;
+                    }
+                    k = -1;  /* (an input holds no host value, or a constant operand) */
+                    break;
+                }
+            }
+            if (k >= 0) {
+                /* (the inputs' values are owned by the leaves, which the caller holds) */
+                PyObject *out = PyObject_Vectorcall(PyTuple_GET_ITEM(eqn, 0), argv, k, NULL);
+                out = out ? as_native(out, PyTuple_GET_ITEM(single, 3),
+                                      PyTuple_GET_ITEM(single, 4)) : NULL;
+                if (out == NULL) {
+                    return NULL;
+                }
+                PyObject *result = new_array(out, PyTuple_GET_ITEM(single, 1));
+                Py_DECREF(out);
+                return result;
+            }
+        }
+    }
     PyObject *env = PyList_New(n);
     if (env == NULL) {
         return NULL;
@@ -368,9 +668,7 @@ run_single(PyObject *single, PyObject *leaves)
                       PyTuple_GET_ITEM(single, 4)) == 0) {
         Py_ssize_t slot = PyLong_AsSsize_t(PyTuple_GET_ITEM(single, 0));
         if (slot >= 0 && slot < PyList_GET_SIZE(env)) {
-            result = PyObject_CallFunctionObjArgs((PyObject *)array_type,
-                                                  PyList_GET_ITEM(env, slot),
-                                                  PyTuple_GET_ITEM(single, 1), NULL);
+            result = new_array(PyList_GET_ITEM(env, slot), PyTuple_GET_ITEM(single, 1));
         }
         else if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_IndexError, "Program.single: the result slot out of range");
@@ -444,13 +742,19 @@ apply_rule(ReplayObject *self, PyObject *out, int new_array, PyObject *const *ar
         if (value == NULL || value == Py_None) {
             return out;
         }
-        PyObject *ndim = PyObject_GetAttr(value, str_ndim);
-        if (ndim == NULL) {
-            Py_DECREF(out);
-            return NULL;
+        int zero_d;
+        if (PyArray_Check(value)) {
+            zero_d = PyArray_NDIM((PyArrayObject *)value) == 0;
         }
-        int zero_d = ndim == zero_int || (PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0);
-        Py_DECREF(ndim);
+        else {
+            PyObject *ndim = PyObject_GetAttr(value, str_ndim);
+            if (ndim == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            zero_d = ndim == zero_int || (PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0);
+            Py_DECREF(ndim);
+        }
         if (!zero_d) {
             return out;
         }
@@ -502,22 +806,35 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
     if (leaves == NULL) {
         return NULL;
     }
-    PyObject *key = make_signature(args, nargs, kwnames, NULL, leaves, CTX(self, C_PART),
-                                   CTX(self, C_NOSIG));
-    if (key == NULL) {
-        Py_DECREF(leaves);
-        return NULL;
+    /* the key as a probe on the C stack: the lookup keeps no reference to it (a miss
+     * makes the slow path compute its own key) */
+    Builder b;
+    builder_init(&b);
+    int r = build_signature(&b, args, nargs, kwnames, NULL, leaves, CTX(self, C_PART),
+                            CTX(self, C_NOSIG));
+    SignatureObject probe;
+    memset(&probe, 0, sizeof probe);
+    Py_SET_REFCNT((PyObject *)&probe, PY_SSIZE_T_MAX / 2);  /* never freed */
+    Py_SET_TYPE((PyObject *)&probe, &SignatureType);
+    Py_SET_SIZE((PyVarObject *)&probe, b.n);
+    probe.words = b.words;
+    PyObject *program = NULL;
+    if (r == 0) {
+        r = finish_signature(&probe, &b);
     }
-    if (key == Py_None) {
-        Py_DECREF(key);
-        Py_DECREF(leaves);
-        return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
+    if (r == 0) {
+        program = PyDict_GetItemWithError(self->cache, (PyObject *)&probe);  /* borrowed */
+        r = program == NULL && PyErr_Occurred() ? -1 : 0;
     }
-    PyObject *program = PyDict_GetItemWithError(self->cache, key);  /* borrowed */
-    Py_DECREF(key);
+    Py_XDECREF(probe.values);
+    builder_free(&b);
+    if (r != 0) {
+        Py_DECREF(leaves);
+        return r < 0 ? NULL : PyObject_Vectorcall(self->full, args, nargsf, kwnames);
+    }
     if (program == NULL) {
         Py_DECREF(leaves);
-        return PyErr_Occurred() ? NULL : PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
     }
     Py_INCREF(program);  /* another thread may clear the cache meanwhile */
     PyObject *zero = PyLong_FromLong(0);
@@ -533,12 +850,12 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
     }
     PyObject *out = NULL;
     int new_array = 0;  /* out is a new Array the program made (not an argument) */
-    PyObject *single = PyObject_GetAttr(program, str_single);
+    PyObject *single = Py_TYPE(program) == program_type ?
+        *(PyObject **)((char *)program + single_offset) : NULL;  /* borrowed */
     if (single != NULL && single != Py_None) {
         out = run_single(single, leaves);
         new_array = out != NULL;
     }
-    Py_XDECREF(single);
     if (out == NULL && !PyErr_Occurred()) {
         out = PyObject_CallMethodOneArg(program, str_run, leaves);
     }
@@ -730,7 +1047,8 @@ static PyTypeObject ReplayType = {
 static PyMethodDef module_methods[] = {
     {"signature", (PyCFunction)(void (*)(void))signature, METH_FASTCALL,
      "signature(args, kwargs, leaves, part, no_signature): a call's cache key, or None."},
-    {"configure", configure, METH_O, "configure(array_type): the class of eager arrays."},
+    {"configure", (PyCFunction)(void (*)(void))configure, METH_FASTCALL,
+     "configure(array_type, program_type): the classes of eager arrays and programs."},
     {"run_eqns", (PyCFunction)(void (*)(void))run_eqns, METH_FASTCALL,
      "run_eqns(eqns, env, native, wrap): a recorded program's equations run on env."},
     {NULL, NULL, 0, NULL}
@@ -744,7 +1062,8 @@ static struct PyModuleDef moduledef = {
 PyMODINIT_FUNC
 PyInit__replay(void)
 {
-    if (PyType_Ready(&ReplayType) < 0) {
+    import_array();
+    if (PyType_Ready(&ReplayType) < 0 || PyType_Ready(&SignatureType) < 0) {
         return NULL;
     }
     str_dtype = PyUnicode_InternFromString("dtype");
@@ -766,7 +1085,8 @@ PyInit__replay(void)
     if (m == NULL) {
         return NULL;
     }
-    if (PyModule_AddObjectRef(m, "Replay", (PyObject *)&ReplayType) < 0) {
+    if (PyModule_AddObjectRef(m, "Replay", (PyObject *)&ReplayType) < 0 ||
+        PyModule_AddObjectRef(m, "Signature", (PyObject *)&SignatureType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -57,7 +57,7 @@ try:  # the hit path and the key in C (xnp/_native/replay.c)
 except ImportError:  # pragma: no cover  (not built: the same in Python below)
     _native = None
 else:
-    _native.configure(Array)
+    _native.configure(Array, recording.Program)
 
 __all__ = ["cached", "clear", "check_replays", "MAX_SIGNATURES", "MAX_ITEMS", "stats"]
 

@@ -8,8 +8,8 @@ import numpy as np
 
 from xnp._default_dtypes import scalar_to_ndarray
 from xnp.backends.numpy import allocator as _allocator  # noqa: F401  (installs the handler)
-from xnp.backends.xp_impls import (KERNELS, MATRIX_KERNELS, UNSUPPORTED, VIEW_PRIMITIVES,
-                                   XP_IMPLS, kernel_of)
+from xnp.backends.xp_impls import (KERNELS, MATRIX_KERNELS, UFUNC_IMPLS, UNSUPPORTED,
+                                   VIEW_PRIMITIVES, XP_IMPLS, kernel_of)
 
 __all__ = ["NumpyBackend", "BACKEND"]
 
@@ -26,6 +26,8 @@ class NumpyBackend:
 
     def __init__(self):
         self.impls = {p: functools.partial(fn, np) for p, fn in XP_IMPLS.items()}
+        # a primitive that is one NumPy ufunc is that ufunc (no Python frame per call)
+        self.impls.update({p: getattr(np, name) for p, name in UFUNC_IMPLS.items()})
         self.unsupported = dict(UNSUPPORTED)
         self.view_prims = frozenset(VIEW_PRIMITIVES)
         #: composite name -> operand-dtype signatures its kernel serves (xnp.lax.composite)

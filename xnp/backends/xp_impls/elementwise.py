@@ -26,6 +26,20 @@ def _register(prim, fn, arity: int | str | None = None):
     XP_IMPLS[prim] = fn
 
 
+#: primitive -> the name of the NumPy ufunc that is its whole implementation (``xp.<name>``
+#: on its operands, no params): a backend whose ``xp`` is NumPy binds the ufunc itself
+UFUNC_IMPLS: dict = {}
+
+
+def _ufunc(prim, name: str, arity: int):
+    """``prim``'s implementation is ``xp.<name>`` on its ``arity`` operands (1 or 2)."""
+    if arity == 1:
+        XP_IMPLS[prim] = lambda xp, x: getattr(xp, name)(x)
+    else:
+        XP_IMPLS[prim] = lambda xp, x, y: getattr(xp, name)(x, y)
+    UFUNC_IMPLS[prim] = name
+
+
 def _is_int(x) -> bool:
     return x.dtype.kind in "iu"
 
@@ -88,31 +102,31 @@ def _round(xp, x, *, rounding_method):
     return xp.copysign(r, x)  # keep the sign of zero results (-0.3 -> -0.0)
 
 
-_register(lax.add_p, lambda xp, x, y: xp.add(x, y), 2)
-_register(lax.sub_p, lambda xp, x, y: xp.subtract(x, y), 2)
-_register(lax.mul_p, lambda xp, x, y: xp.multiply(x, y), 2)
+_ufunc(lax.add_p, "add", 2)
+_ufunc(lax.sub_p, "subtract", 2)
+_ufunc(lax.mul_p, "multiply", 2)
 _register(lax.div_p, _div, 2)
 _register(lax.rem_p, _rem, 2)
 _register(lax.pow_p, _pow, 2)
 _register(lax.integer_pow_p, _integer_pow, "1p")
-_register(lax.max_p, lambda xp, x, y: xp.maximum(x, y), 2)
-_register(lax.min_p, lambda xp, x, y: xp.minimum(x, y), 2)
-_register(lax.neg_p, lambda xp, x: xp.negative(x), 1)
-_register(lax.abs_p, lambda xp, x: xp.absolute(x), 1)
-_register(lax.sign_p, lambda xp, x: xp.sign(x), 1)
-_register(lax.floor_p, lambda xp, x: xp.floor(x), 1)
-_register(lax.ceil_p, lambda xp, x: xp.ceil(x), 1)
+_ufunc(lax.max_p, "maximum", 2)
+_ufunc(lax.min_p, "minimum", 2)
+_ufunc(lax.neg_p, "negative", 1)
+_ufunc(lax.abs_p, "absolute", 1)
+_ufunc(lax.sign_p, "sign", 1)
+_ufunc(lax.floor_p, "floor", 1)
+_ufunc(lax.ceil_p, "ceil", 1)
 _register(lax.round_p, _round, "1p")
-_register(lax.is_finite_p, lambda xp, x: xp.isfinite(x), 1)
+_ufunc(lax.is_finite_p, "isfinite", 1)
 
 # --------------------------------------------------------------------------- comparisons
 
-_register(lax.eq_p, lambda xp, x, y: xp.equal(x, y), 2)
-_register(lax.ne_p, lambda xp, x, y: xp.not_equal(x, y), 2)
-_register(lax.lt_p, lambda xp, x, y: xp.less(x, y), 2)
-_register(lax.le_p, lambda xp, x, y: xp.less_equal(x, y), 2)
-_register(lax.gt_p, lambda xp, x, y: xp.greater(x, y), 2)
-_register(lax.ge_p, lambda xp, x, y: xp.greater_equal(x, y), 2)
+_ufunc(lax.eq_p, "equal", 2)
+_ufunc(lax.ne_p, "not_equal", 2)
+_ufunc(lax.lt_p, "less", 2)
+_ufunc(lax.le_p, "less_equal", 2)
+_ufunc(lax.gt_p, "greater", 2)
+_ufunc(lax.ge_p, "greater_equal", 2)
 
 # --------------------------------------------------------------------------- logical, bitwise
 
@@ -139,12 +153,12 @@ def _shift_right_logical(xp, x, y):
     return xp.right_shift(x.view(u), y.view(u)).view(x.dtype)
 
 
-_register(lax.and_p, lambda xp, x, y: xp.bitwise_and(x, y), 2)
-_register(lax.or_p, lambda xp, x, y: xp.bitwise_or(x, y), 2)
-_register(lax.xor_p, lambda xp, x, y: xp.bitwise_xor(x, y), 2)
-_register(lax.not_p, lambda xp, x: xp.invert(x), 1)
+_ufunc(lax.and_p, "bitwise_and", 2)
+_ufunc(lax.or_p, "bitwise_or", 2)
+_ufunc(lax.xor_p, "bitwise_xor", 2)
+_ufunc(lax.not_p, "invert", 1)
 # NumPy's shifts give 0 for counts outside [0, bits) (negative counts included), as XLA does
-_register(lax.shift_left_p, lambda xp, x, y: xp.left_shift(x, y), 2)
+_ufunc(lax.shift_left_p, "left_shift", 2)
 _register(lax.shift_right_arithmetic_p, _shift_right_arithmetic, 2)
 _register(lax.shift_right_logical_p, _shift_right_logical, 2)
 
@@ -161,29 +175,29 @@ def _rsqrt(xp, x):
         return xp.reciprocal(xp.sqrt(x))
 
 
-_register(lax.exp_p, lambda xp, x: xp.exp(x), 1)
-_register(lax.exp2_p, lambda xp, x: xp.exp2(x), 1)
-_register(lax.log_p, lambda xp, x: xp.log(x), 1)
-_register(lax.log2_p, lambda xp, x: xp.log2(x), 1)
-_register(lax.log10_p, lambda xp, x: xp.log10(x), 1)
-_register(lax.log1p_p, lambda xp, x: xp.log1p(x), 1)
-_register(lax.expm1_p, lambda xp, x: xp.expm1(x), 1)
-_register(lax.sqrt_p, lambda xp, x: xp.sqrt(x), 1)
+_ufunc(lax.exp_p, "exp", 1)
+_ufunc(lax.exp2_p, "exp2", 1)
+_ufunc(lax.log_p, "log", 1)
+_ufunc(lax.log2_p, "log2", 1)
+_ufunc(lax.log10_p, "log10", 1)
+_ufunc(lax.log1p_p, "log1p", 1)
+_ufunc(lax.expm1_p, "expm1", 1)
+_ufunc(lax.sqrt_p, "sqrt", 1)
 _register(lax.rsqrt_p, _rsqrt, 1)
-_register(lax.cbrt_p, lambda xp, x: xp.cbrt(x), 1)
-_register(lax.tanh_p, lambda xp, x: xp.tanh(x), 1)
-_register(lax.sin_p, lambda xp, x: xp.sin(x), 1)
-_register(lax.cos_p, lambda xp, x: xp.cos(x), 1)
-_register(lax.tan_p, lambda xp, x: xp.tan(x), 1)
-_register(lax.asin_p, lambda xp, x: xp.arcsin(x), 1)
-_register(lax.acos_p, lambda xp, x: xp.arccos(x), 1)
-_register(lax.atan_p, lambda xp, x: xp.arctan(x), 1)
-_register(lax.atan2_p, lambda xp, x, y: xp.arctan2(x, y), 2)
-_register(lax.sinh_p, lambda xp, x: xp.sinh(x), 1)
-_register(lax.cosh_p, lambda xp, x: xp.cosh(x), 1)
-_register(lax.asinh_p, lambda xp, x: xp.arcsinh(x), 1)
-_register(lax.acosh_p, lambda xp, x: xp.arccosh(x), 1)
-_register(lax.atanh_p, lambda xp, x: xp.arctanh(x), 1)
+_ufunc(lax.cbrt_p, "cbrt", 1)
+_ufunc(lax.tanh_p, "tanh", 1)
+_ufunc(lax.sin_p, "sin", 1)
+_ufunc(lax.cos_p, "cos", 1)
+_ufunc(lax.tan_p, "tan", 1)
+_ufunc(lax.asin_p, "arcsin", 1)
+_ufunc(lax.acos_p, "arccos", 1)
+_ufunc(lax.atan_p, "arctan", 1)
+_ufunc(lax.atan2_p, "arctan2", 2)
+_ufunc(lax.sinh_p, "sinh", 1)
+_ufunc(lax.cosh_p, "cosh", 1)
+_ufunc(lax.asinh_p, "arcsinh", 1)
+_ufunc(lax.acosh_p, "arccosh", 1)
+_ufunc(lax.atanh_p, "arctanh", 1)
 _register(lax.logistic_p, _logistic, 1)
 
 # --------------------------------------------------------------------------- complex parts
@@ -197,9 +211,9 @@ def _complex(xp, x, y):
     return out
 
 
-_register(lax.real_p, lambda xp, x: xp.real(x), 1)  # a view, as numpy.real
-_register(lax.imag_p, lambda xp, x: xp.imag(x), 1)
-_register(lax.conj_p, lambda xp, x: xp.conjugate(x), 1)
+_ufunc(lax.real_p, "real", 1)  # a view, as numpy.real
+_ufunc(lax.imag_p, "imag", 1)
+_ufunc(lax.conj_p, "conjugate", 1)
 _register(lax.complex_p, _complex, 2)
 
 # --------------------------------------------------------------------------- conversions

@@ -26,8 +26,9 @@ setup(
         ),
         Extension("xnp._native._array_base", ["xnp/_native/array_base.c"],
                   depends=["xnp/_native/array_base.h"], optional=True),
-        Extension("xnp._native._replay", ["xnp/_native/replay.c"],
-                  depends=["xnp/_native/array_base.h"], include_dirs=[numpy.get_include()],
-                  optional=True),
+        Extension("xnp._native._replay",
+                  ["xnp/_native/replay.c", "xnp/_native/signature.c", "xnp/_native/program.c"],
+                  depends=["xnp/_native/array_base.h", "xnp/_native/replay.h"],
+                  include_dirs=[numpy.get_include()], optional=True),
     ]
 )

@@ -135,6 +135,28 @@ def test_quantile_of_empty_slices_as_numpy(body):
     check_vs_numpy(body, np.zeros((3, 0)))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_nanmedian_special_values(dtype):
+    """The mean of the two middle non-NaN elements, as NumPy's: [1, inf] gives inf (not the
+    interpolation's inf - inf), [-inf, inf] NaN; odd counts the middle element itself."""
+    rows = np.array([[1.0, np.inf, np.nan, np.nan], [-np.inf, np.inf, np.nan, 5.0],
+                     [np.nan] * 4, [3.0, np.nan, 1.0, 2.0], [np.inf, np.inf, 1.0, np.nan],
+                     [-0.0, 0.0, np.nan, -0.0]], dtype)
+    for axis in (None, 1, 0):
+        want = np.nanmedian(rows, axis=axis)
+        for got in (xnp.nanmedian(xnp.asarray(rows), axis=axis),
+                    xnp.jit(lambda v: xnp.nanmedian(v, axis=axis))(xnp.asarray(rows))):
+            got = np.asarray(got)
+            assert got.dtype == want.dtype and got.shape == np.shape(want)
+            np.testing.assert_array_equal(got, want)
+    g = xnp.grad(lambda v: xnp.nanmedian(v))(xnp.asarray([3.0, np.nan, 1.0, 2.0]))
+    np.testing.assert_array_equal(np.asarray(g), [0.0, 0.0, 0.0, 1.0])  # odd count: the middle
+    g = xnp.grad(lambda v: xnp.nanmedian(v))(xnp.asarray([3.0, np.nan, 1.0]))
+    np.testing.assert_array_equal(np.asarray(g), [0.5, 0.0, 0.5])  # even: the two middle ones
+    g = xnp.grad(lambda v: xnp.nanmedian(v))(xnp.asarray([3.0, np.nan, 1.0, 2.0, 9.0]))
+    np.testing.assert_array_equal(np.asarray(g), [0.5, 0.0, 0.0, 0.5, 0.0])
+
+
 def test_nanmedian_of_complex_not_supported():
     # (NumPy's lexicographic nanmedian; an empty complex array is nanmean's, as NumPy's)
     with pytest.raises(NotImplementedError, match="xnp.nanmedian: complex"):

@@ -435,9 +435,11 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Median ignoring NaN (``numpy.nanmedian``): the 'linear' :func:`nanquantile` at 0.5
-    for floating input, :func:`median` otherwise. An all-NaN slice gives NaN. Of an empty
-    array it is :func:`xnp.nanmean`, as in NumPy (its dtype, shape and warnings).
+    """Median ignoring NaN (``numpy.nanmedian``): of each slice's non-NaN elements, the
+    middle one, or the mean of the two middle ones (as :func:`median`: so ``[1, inf]``
+    gives inf, ``[-inf, inf]`` NaN); :func:`median` for input that is not floating. An
+    all-NaN slice gives NaN and warns "All-NaN slice encountered". Of an empty array it is
+    :func:`xnp.nanmean`, as in NumPy (its dtype, shape and warnings).
 
     Raises
     ------
@@ -455,7 +457,23 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
                                   "same (lexicographic) median.")
     if aval.dtype not in kit.INEXACT:
         return median(x, axis=axis, out=out, keepdims=keepdims)
-    return nanquantile(x, 0.5, axis=axis, out=out, keepdims=keepdims)
+    xs, axes = _to_last("nanmedian", x, axis)
+    xs = _so.sort(xs, axis=-1)  # NaN last
+    last = core.aval_of(xs).ndim - 1
+    i64 = np.dtype(np.int64)
+    count = _rd.sum(_lg.logical_not(_lg.isnan(xs)), axis=-1, dtype=i64, keepdims=True)
+    _sw.warn_empty_slices(count)  # NumPy warns once per all-NaN slice
+    def const(v):
+        return lax.broadcast_in_dim(_const(v, i64), core.aval_of(count).shape, ())
+
+    hi = lax.div(count, const(2))  # the middle element(s): hi, and lo for even counts
+    lo = lax.max(lax.sub(lax.sub(count, hi), const(1)), const(0))
+    lo_hi = M.take_along(xs, lax.concatenate([lo, lax.max(hi, lo)], last), last)
+    mean = _rd.mean(lo_hi, axis=-1)  # (an all-NaN slice: NaN)
+    odd = lax.reshape(lax.ne(lax.rem(count, const(2)), const(0)), core.aval_of(mean).shape)
+    middle = lax.reshape(lax.slice_in_dim(lo_hi, 1, 2, axis=last), core.aval_of(mean).shape)
+    res = lax.select_n(odd, mean, lax.convert_element_type(middle, core.aval_of(mean).dtype))
+    return _finish("nanmedian", res, (), axes, x, keepdims, out)
 
 
 # --------------------------------------------------------------------------- cov / corrcoef

@@ -211,6 +211,15 @@ def test_partition_errors_match_numpy(kth):
     check_vs_numpy(lambda xp, x: xp.argpartition(x, kth), x, jit=False)
 
 
+@pytest.mark.parametrize("shape, axis, kth", [((0, 3), None, 0), ((0, 3), 1, 5), ((2, 0), 1, -1),
+                                             ((0,), -1, 0)])
+def test_partition_of_empty_arrays_checks_no_kth(shape, axis, kth):
+    # NumPy partitions nothing, whatever kth is (a bound is checked only with elements)
+    x = np.zeros(shape)
+    check_vs_numpy(lambda xp, x: xp.partition(x, kth, axis=axis), x)
+    check_vs_numpy(lambda xp, x: xp.argpartition(x, kth, axis=axis), x)
+
+
 # --------------------------------------------------------------------------- searchsorted
 
 

@@ -255,8 +255,9 @@ def lexsort(keys, axis=-1):
 # --------------------------------------------------------------------------- partition
 
 
-def _check_kth(fname: str, kth, n: int):
-    """NumPy's ``kth`` checks: integers (static) in ``[-n, n)``."""
+def _check_kth(fname: str, kth, n: int, size: int):
+    """NumPy's ``kth`` checks: integers (static) in ``[-n, n)``; no bounds for an empty
+    array (``size`` 0), as NumPy partitions nothing."""
     if isinstance(kth, core.Tracer) or (is_xnp(kth) and kth.dtype.kind not in "iu"):
         raise TypeError(f"xnp.{fname}: `kth` must be static integers (it decides nothing in "
                         "the result here, but it is checked as in NumPy).")
@@ -264,7 +265,7 @@ def _check_kth(fname: str, kth, n: int):
     if values.dtype.kind not in "iu" and not (values.size == 0 and values.dtype.kind == "f"):
         raise TypeError(f"xnp.{fname}: Partition index must be integer")
     for k in values.reshape(-1):
-        if not -n <= int(k) < n:
+        if size and not -n <= int(k) < n:
             raise ValueError(f"xnp.{fname}: kth(={int(k)}) out of bounds ({n})")
 
 
@@ -289,7 +290,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
         raise ValueError(f"xnp.partition: unknown kind {kind!r} (only 'introselect')")
     _check_order("partition", order, a)
     x, ax = _flat_or_axis("partition", _asarray("partition", a), axis)
-    _check_kth("partition", kth, core.aval_of(x).shape[ax])
+    _check_kth("partition", kth, core.aval_of(x).shape[ax], core.aval_of(x).size)
     return lax.sort(x, dimension=ax)
 
 
@@ -300,7 +301,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
         raise ValueError(f"xnp.argpartition: unknown kind {kind!r} (only 'introselect')")
     _check_order("argpartition", order, a)
     x, ax = _flat_or_axis("argpartition", _asarray("argpartition", a), axis)
-    _check_kth("argpartition", kth, core.aval_of(x).shape[ax])
+    _check_kth("argpartition", kth, core.aval_of(x).shape[ax], core.aval_of(x).size)
     return argsort(x, axis=ax)
 
 

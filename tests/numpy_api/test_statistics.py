@@ -3,6 +3,7 @@ eval_jaxpr): average, median, every quantile method (also the NaN-ignoring and
 percentile forms), cov, corrcoef; errors; grads of average/median vs finite
 differences."""
 
+import warnings
 
 import numpy as np
 import pytest
@@ -177,6 +178,21 @@ def test_quantile_weights_not_supported():
 def test_cov(kw, dtype, rng):
     m = make_array(rng, (3, 6) if not kw.get("rowvar", True) is False else (6, 3), dtype)
     check_vs_numpy(lambda xp, m: xp.cov(m, **kw), m, kind="reduction")
+
+
+@pytest.mark.parametrize("kw", [{"ddof": 2}, {"ddof": 5, "aweights": [1.0, 1.0]},
+                                {"fweights": [1, 1], "ddof": 2}, {"ddof": 1}])
+def test_cov_degrees_of_freedom_warning(kw):
+    # NumPy warns "Degrees of freedom <= 0 for slice" (then divides by zero) where
+    # N - ddof (or its weighted form) is not positive; the same values and warnings
+    m = np.array([[1.0, 2.0], [3.0, 5.0]])
+    seen = {}
+    for mod in (np, xnp):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            seen[mod] = (np.asarray(mod.cov(mod.asarray(m), **kw)), [str(x.message) for x in w])
+    np.testing.assert_array_equal(seen[xnp][0], seen[np][0])
+    assert seen[xnp][1] == seen[np][1]
 
 
 def test_cov_corrcoef_shapes(rng):

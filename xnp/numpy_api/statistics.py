@@ -561,7 +561,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         else:
             fact = lax.sub(w_sum, lax.div(lax.mul(_const(ddof, dt), _rd.sum(lax.mul(w, aw))),
                                           w_sum))
-    fact = lax.max(lax.real(fact) if dt in kit.COMPLEX else fact, _const(0, np.finfo(dt).dtype))
+    fact = lax.real(fact) if dt in kit.COMPLEX else fact
+    # NumPy: "Degrees of freedom <= 0 for slice", then the result divides by 0
+    _sw.check(np.bool_(nobs <= ddof) if w is None else
+              lax.le(fact, _const(0, core.aval_of(fact).dtype)), "Degrees of freedom <= 0 for slice")
+    fact = lax.max(fact, _const(0, np.finfo(dt).dtype))
     fact = lax.convert_element_type(fact, dt)
     Xc = lax.sub(X, lax.reshape(avg, (core.aval_of(avg).shape[0], 1)))
     XT = Xc if w is None else lax.mul(Xc, lax.reshape(w, (1, nobs)))

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import functools
-import os
-import sys
 
 import numpy as np
 
@@ -277,7 +275,6 @@ _NO_FP_ERRORS_ON_INTEGERS = frozenset((
     "maximum", "minimum", "fmax", "fmin", "equal", "not_equal", "less", "less_equal",
     "greater", "greater_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "invert",
     "left_shift", "right_shift", "bitwise_count", "gcd", "lcm", "conjugate"))
-_XNP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def masked_call(fn, name: str, nin: int):
@@ -393,11 +390,7 @@ def _warn_where_without_out() -> None:
     """:data:`WHERE_WITHOUT_OUT`, attributed to the first frame outside xnp (the user's
     call, as NumPy's is); ``_util.warn``: a call that warns is never replayed by the eager
     dispatch cache, so every call warns."""
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_XNP_DIR):
-        frame = frame.f_back
-        level += 1
-    _util.warn(WHERE_WITHOUT_OUT, UserWarning, stacklevel=level + 1)
+    _util.warn(WHERE_WITHOUT_OUT, UserWarning)
 
 
 def _to_out_shape(res, out):

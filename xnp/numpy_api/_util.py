@@ -18,6 +18,7 @@ from xnp import config, lax
 from xnp.numpy_api._views import rebind_traced, resolve
 from xnp.tracing import core, errors, rebound, recording
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
+from xnp.tracing.source import outside_stacklevel
 
 __all__ = [
     "is_xnp", "asarray_for", "aval_for", "result_dtype", "promote", "promote_to",
@@ -654,8 +655,11 @@ def unmapped_write_error(err, x, value, idx=()):
         core.aval_of(x), trace.fun_name, parts, type(x) is core.Array), trace)
 
 
-def warn(message, category=None, stacklevel: int = 1) -> None:
+def warn(message, category=None, stacklevel: int | None = None) -> None:
     """``warnings.warn`` for the NumPy surface's own warnings: the eager dispatch cache
-    does not replay the call that warns (``recording.note_effect``), so every call warns."""
+    does not replay the call that warns (``recording.note_effect``), so every call warns.
+    ``stacklevel`` counts from the caller of this; None (default): the first frame outside
+    xnp, the user's call, as NumPy's warnings name it."""
     recording.note_effect("issued a warning")
-    warnings.warn(message, category, stacklevel=stacklevel + 1)
+    level = outside_stacklevel() if stacklevel is None else stacklevel + 1
+    warnings.warn(message, category, stacklevel=level)

@@ -117,12 +117,12 @@ def _nd_axes(fname: str, a, s, axes, inverse_real: bool):
         s_list = list(s)
         if axes is None:
             _util.warn(f"xnp.{fname}: `axes` should not be None if `s` is not None "
-                          f"(deprecated in NumPy 2.0); pass axes=range(len(s)) explicitly.",
-                          DeprecationWarning, stacklevel=4)
+                       f"(deprecated in NumPy 2.0); pass axes=range(len(s)) explicitly.",
+                       DeprecationWarning)
         if any(v is None for v in s_list):
             _util.warn(f"xnp.{fname}: None entries in `s` are deprecated (NumPy 2.0); "
-                          f"pass the default length of that axis instead.",
-                          DeprecationWarning, stacklevel=4)
+                       f"pass the default length of that axis instead.",
+                       DeprecationWarning)
     if axes is None:
         axes = [normalize_axis(fname, ax, len(shape), "axes") for ax in range(-len(s_list), 0)]
     if len(s_list) != len(axes):

@@ -286,8 +286,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     c = lax.div(c, lax.broadcast_in_dim(scale, core.aval_of(c).shape, (0,)))
     known = _concrete(rank)
     if known is not None and int(known) != order and not full:
-        _util.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning,
-                      stacklevel=2)
+        _util.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning)
     if full:
         return c, resids, rank, s, rcond
     if not cov:

@@ -10,7 +10,7 @@ import itertools
 import os
 import sys
 
-__all__ = ["SourceInfo", "source_info"]
+__all__ = ["SourceInfo", "source_info", "outside_stacklevel"]
 
 _XNP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -46,6 +46,17 @@ class SourceInfo:
         col = self.col
         col = f":{col}" if col is not None else ""
         return f"{self.file}:{self.line}{col} ({self.function})"
+
+
+def outside_stacklevel(skip: int = 1) -> int:
+    """The ``stacklevel`` that makes ``warnings.warn``, called by the function ``skip``
+    frames above the caller of this (1: that caller itself), name the first frame
+    outside the xnp package, as NumPy's warnings name the user's call."""
+    level, f = 1, sys._getframe(skip)
+    while f is not None and f.f_code.co_filename.startswith(_XNP_DIR):
+        f = f.f_back
+        level += 1
+    return level
 
 
 def _user_frame():

@@ -4,24 +4,12 @@ warnings are), and NumPy's exception."""
 
 from __future__ import annotations
 
-import os
-import sys
 import warnings
 
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
 from xnp.tracing.recording import note_effect
-
-_XNP_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _stacklevel() -> int:
-    level, frame = 2, sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(_XNP_DIR):
-        frame = frame.f_back
-        level += 1
-    return level
-
+from xnp.tracing.source import outside_stacklevel
 
 def _runtime_warning(xp, condition, *, message, each):
     n = int(xp.count_nonzero(condition))
@@ -30,7 +18,7 @@ def _runtime_warning(xp, condition, *, message, each):
         # run again (the warning happened); a call that does not warn is, and its replays
         # run this check
         note_effect("issued a warning")
-        level = _stacklevel()
+        level = outside_stacklevel()
         for _ in range(n if each else 1):
             warnings.warn(message, RuntimeWarning, stacklevel=level)
     return condition

@@ -11,6 +11,7 @@ from xnp.backends.xp_impls._table import XP_IMPLS
 from xnp.tracing.recording import note_effect
 from xnp.tracing.source import outside_stacklevel
 
+
 def _runtime_warning(xp, condition, *, message, each):
     n = int(xp.count_nonzero(condition))
     if n:

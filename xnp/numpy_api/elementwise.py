@@ -702,19 +702,46 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
     x = asarray_for("clip", a, "a")
     lo = None if lo is None else _clip_bound(x, lo, True)
     hi = None if hi is None else _clip_bound(x, hi, False)
-    ties = None
     if lo is not None and hi is not None:  # the element for bounds of one value each (Notes)
         shapes = [core.aval_of(v).shape if _util.is_xnp(v) else np.shape(v) for v in (x, lo, hi)]
         many = np.prod(np.broadcast_shapes(*shapes)) > 1
         one = all(s == () or (np.prod(s) == 1 and many) for s in shapes[1:])
-        ties = "first" if one else "second"
+        steps = _clip_keeping_element if one else _clip_keeping_bound
+        # one composite (eagerly NumPy's clip loop) of the operands converted as the two
+        # steps convert them, where the first step's dtype is the result's
+        v, low, _ = _binary("clip", x, lo, None, "same_kind")
+        v, high, dt = _binary("clip", v, hi, None, "same_kind")
+        if _dtype_of(low) != dt:
+            return write_out("clip", out, steps(x, lo, hi))
+        return write_out("clip", out, lax.composite("clip", steps, *_of_one_rank(v, low, high)))
     res = x
     if lo is not None:
-        res = _extremum("clip", res, lo, None, "same_kind", larger=True, ignore_nan=False,
-                        ties=ties)
+        res = _extremum("clip", res, lo, None, "same_kind", larger=True, ignore_nan=False)
     if hi is not None:
-        res = _extremum("clip", res, hi, None, "same_kind", larger=False, ignore_nan=False,
-                        ties=ties)
+        res = _extremum("clip", res, hi, None, "same_kind", larger=False, ignore_nan=False)
     if res is x:
         res = _copy(x)
     return write_out("clip", out, res)
+
+
+def _of_one_rank(*operands):
+    """``operands`` with size-1 dims prepended to the largest rank (0-d ones stay 0-d)."""
+    rank = max(len(core.aval_of(t).shape) for t in operands)
+    return [_util.broadcast_to_rank(t, rank) for t in operands]
+
+
+def _clip_steps(x, lo, hi, ties: str):
+    """``minimum(maximum(x, lo), hi)`` keeping the operand ``ties`` names at a tie."""
+    res = _extremum("clip", x, lo, None, "same_kind", larger=True, ignore_nan=False, ties=ties)
+    return _extremum("clip", res, hi, None, "same_kind", larger=False, ignore_nan=False,
+                     ties=ties)
+
+
+def _clip_keeping_element(x, lo, hi):
+    """Clip with bounds of one value each: NumPy's loop for constant bounds keeps ``x``."""
+    return _clip_steps(x, lo, hi, "first")
+
+
+def _clip_keeping_bound(x, lo, hi):
+    """Clip with bounds varying along ``x``: NumPy's loop takes the bound at a tie."""
+    return _clip_steps(x, lo, hi, "second")

@@ -25,7 +25,7 @@ from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import asarray_for, default_float, promote_to, result_dtype
 from xnp.numpy_api.sets import static_count
 from xnp.numpy_api.sorting import searchsorted
-from xnp.tracing import core, errors
+from xnp.tracing import ShapedArray, core, errors
 
 __all__ = ["bincount", "digitize", "histogram", "histogram_bin_edges", "histogram2d",
            "histogramdd", "interp"]
@@ -526,14 +526,25 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     Raises
     ------
     TypeError
-        Complex ``x`` or ``xp``.
+        Complex ``x`` or ``xp``; complex ``left``/``right`` with real ``fp``.
     ValueError
         ``xp``/``fp`` not 1-D, of different lengths, empty, or ``period == 0``.
 
     Notes
     -----
-    Differentiable in ``x``, ``fp`` and ``xp`` (the bracketing interval is
-    piecewise constant); ``vmap`` over any argument works.
+    The values of NumPy's loop (``numpy.interp``): NaN at a NaN ``x`` (``NaN + 0j`` for
+    complex ``fp``; ``fp[0]`` for one sample point, as NumPy), ``fp[j]`` where ``x`` is
+    ``xp[j]`` (the last of equal sample points), and between sample points
+    ``slope * (x - xp[j]) + fp[j]``, retried from ``xp[j + 1]`` where that is NaN, then
+    ``fp[j]`` where the segment is flat (complex: each part so, with the slope's parts
+    ``(fp[j+1] - fp[j]) * (1 / (xp[j+1] - xp[j]))``). Eagerly it is one call of
+    ``numpy.interp`` (a general composite, ``xnp.lax.composite_general``); under ``jit``
+    and transformations a binary search and these rules. For ``xp`` that is not
+    increasing the two differ as NumPy's search differs from a binary search (NumPy's
+    answer is then unspecified); the ``period`` form sorts ``xp`` stably in both.
+    Differentiable in ``x``, ``fp`` and ``xp`` (the bracketing interval is piecewise
+    constant; at a sample point the derivative in ``x`` is the next segment's slope);
+    ``vmap`` over any argument works.
     """
     fname = "interp"
     xs = _safe_cast(fname, asarray_for(fname, x, "x"), _F64, "x")
@@ -548,25 +559,43 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         raise ValueError(f"xnp.{fname}: fp and xp are not of the same length.")
     if m == 0:
         raise ValueError(f"xnp.{fname}: array of sample points is empty")
+    out = ShapedArray(core.aval_of(xs).shape, out_dt)
     if period is not None:
         if isinstance(period, core.Tracer):
             raise TypeError(f"xnp.{fname}: `period` must be a static number")
         period = abs(float(period))
         if period == 0:
             raise ValueError(f"xnp.{fname}: period must be a non-zero value")
-        from xnp.numpy_api.elementwise import remainder  # noqa: PLC0415
-        from xnp.numpy_api.sorting import argsort  # noqa: PLC0415
+        return lax.composite_general("interp_period", _interp_periodic, xs, xq, f,
+                                     _const(period, _F64), out_avals=(out,))[0]
+    bounds = [_bound(fname, v, name, out_dt) for v, name in ((left, "left"), (right, "right"))]
+    if any(b is not None and core.aval_of(b).ndim for b in bounds):
+        return _interp_steps(xs, xq, f, *bounds)  # (a bound that is not a scalar raises there)
+    name, decomposition = _INTERP_FORMS[left is not None, right is not None]
+    given = [b for b in bounds if b is not None]
+    return lax.composite_general(name, decomposition, xs, xq, f, *given, out_avals=(out,))[0]
 
-        xs = remainder(xs, period)
-        xq = remainder(xq, period)
-        order = argsort(xq, kind="stable")
-        xq, f = xq[order], f[order]
-        p = _const(period, _F64)
-        xq = lax.concatenate([lax.sub(xq[-1:], p), xq, lax.add(xq[:1], p)], 0)
-        f = lax.concatenate([f[-1:], f, f[:1]], 0)
-        m += 2
-        left = right = None
+
+def _bound(fname, v, name, out_dt):
+    """``left``/``right`` in the result's dtype (None: not given); a Python number is
+    converted on the host, as NumPy's ``float()``/``complex()`` of it."""
+    if v is None:
+        return None
+    if type(v) in (int, float) or (type(v) is complex and out_dt == _C128):
+        return promote_to(fname, v, out_dt)
+    v = asarray_for(fname, v, name)
+    if out_dt == _F64 and core.aval_of(v).dtype in kit.COMPLEX:
+        raise TypeError(f"xnp.{fname}: `{name}` must be real number, not complex (fp is real)")
+    return promote_to(fname, v, out_dt)
+
+
+def _interp_steps(xs, xq, f, lo, hi):
+    """``interp`` of increasing ``xq`` with the bounds ``lo``/``hi`` (0-d, ``f``'s dtype;
+    None: ``f[0]``/``f[-1]``): NumPy's loop (``interp``'s Notes), one binary search for
+    every ``x``."""
+    m = core.aval_of(xq).shape[0]
     shape = core.aval_of(xs).shape
+    out_dt = core.aval_of(f).dtype
 
     def bc(v):
         return lax.broadcast_in_dim(v, shape, ())
@@ -578,11 +607,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         n = int(np.prod(shape))
         return lax.reshape(M.take_along(v, lax.reshape(idx, (n,)), 0), shape)
 
-    lo = at(f, 0) if left is None else promote_to(fname, asarray_for(fname, left, "left"),
-                                                  out_dt)
-    hi = at(f, -1) if right is None else promote_to(fname, asarray_for(fname, right, "right"),
-                                                    out_dt)
-    if m == 1:
+    lo = at(f, 0) if lo is None else lo
+    hi = at(f, -1) if hi is None else hi
+    if m == 1:  # (a NaN x gives fp[0], as NumPy's loop for one point)
         inside = lax.select(lax.gt(xs, bc(at(xq, 0))), bc(hi), bc(at(f, 0)))
         return lax.select(lax.lt(xs, bc(at(xq, 0))), bc(lo), inside)
     j = searchsorted(xq, xs, side="right")
@@ -590,15 +617,78 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     jm1 = lax.sub(j, _const(1, _INDEX))
     x0, x1 = pick(xq, jm1), pick(xq, j)
     f0, f1 = pick(f, jm1), pick(f, j)
-    slope = lax.div(lax.sub(f1, f0), _to(lax.sub(x1, x0), out_dt))
-    res = lax.add(lax.mul(slope, _to(lax.sub(xs, x0), out_dt)), f0)
-    # NumPy's repairs: an infinite slope times 0, then a flat segment
-    alt = lax.add(lax.mul(slope, _to(lax.sub(xs, x1), out_dt)), f1)
-    res = lax.select(lax.ne(res, res), alt, res)
-    res = lax.select(lax.and_(lax.ne(res, res), lax.eq(f0, f1)), f0, res)
+    if out_dt == _C128:  # each part, with the slope times the reciprocal of the step
+        inv = lax.div(_const(1.0, _F64), lax.sub(x1, x0))
+        res = lax.complex(*[_segment(xs, x0, x1, part(f0), part(f1),
+                                     lax.mul(lax.sub(part(f1), part(f0)), inv))
+                            for part in (lax.real, lax.imag)])
+    else:
+        res = _segment(xs, x0, x1, f0, f1, lax.div(lax.sub(f1, f0), lax.sub(x1, x0)))
+    # at a sample point fp[j]: selected only where the line's value is not it (a NaN of an
+    # infinite slope, the sign of a zero), so the derivative in x stays the slope
+    knot = lax.and_(lax.eq(xs, x0), lax.or_(lax.ne(res, f0), _negative_zero(f0)))
+    res = lax.select(knot, f0, res)
     res = lax.select(lax.eq(xs, bc(at(xq, -1))), bc(at(f, -1)), res)
     res = lax.select(lax.lt(xs, bc(at(xq, 0))), bc(lo), res)
-    return lax.select(lax.gt(xs, bc(at(xq, -1))), bc(hi), res)
+    res = lax.select(lax.gt(xs, bc(at(xq, -1))), bc(hi), res)
+    return lax.select(lax.ne(xs, xs), _to(xs, out_dt), res)
+
+
+def _segment(xs, x0, x1, f0, f1, slope):
+    """NumPy's value on the segment ``[x0, x1]`` (real parts): from ``x0``, from ``x1``
+    where that is NaN, then ``f0`` where it is still NaN and the segment is flat."""
+    res = lax.add(lax.mul(slope, lax.sub(xs, x0)), f0)
+    alt = lax.add(lax.mul(slope, lax.sub(xs, x1)), f1)
+    res = lax.select(lax.ne(res, res), alt, res)
+    return lax.select(lax.and_(lax.ne(res, res), lax.eq(f0, f1)), f0, res)
+
+
+def _negative_zero(v):
+    """Where ``v`` (float64 or complex128) is ``-0.0`` (complex: either part)."""
+    if core.aval_of(v).dtype == _C128:
+        return lax.or_(_negative_zero(lax.real(v)), _negative_zero(lax.imag(v)))
+    bits = lax.bitcast_convert_type(v, _INDEX)
+    return lax.eq(bits, _const(np.float64(-0.0).view(_INDEX), _INDEX))
+
+
+def _interp_points(xs, xq, f):
+    return [_interp_steps(xs, xq, f, None, None)]
+
+
+def _interp_left(xs, xq, f, lo):
+    return [_interp_steps(xs, xq, f, lo, None)]
+
+
+def _interp_right(xs, xq, f, hi):
+    return [_interp_steps(xs, xq, f, None, hi)]
+
+
+def _interp_bounded(xs, xq, f, lo, hi):
+    return [_interp_steps(xs, xq, f, lo, hi)]
+
+
+#: (left given, right given) -> the composite's name (its kernel: xnp/backends/xp_impls/
+#: composite.py) and decomposition
+_INTERP_FORMS = {(False, False): ("interp", _interp_points),
+                 (True, False): ("interp_left", _interp_left),
+                 (False, True): ("interp_right", _interp_right),
+                 (True, True): ("interp_left_right", _interp_bounded)}
+
+
+def _interp_periodic(xs, xq, f, period):
+    """``interp`` of ``period``-periodic sample points (``period`` a positive 0-d float64):
+    everything reduced modulo the period, ``xq`` sorted stably and extended by one point
+    on each side (NumPy's steps)."""
+    from xnp.numpy_api.elementwise import remainder  # noqa: PLC0415
+    from xnp.numpy_api.sorting import argsort  # noqa: PLC0415
+
+    xs = remainder(xs, period)
+    xq = remainder(xq, period)
+    order = argsort(xq, kind="stable")
+    xq, f = xq[order], f[order]
+    xq = lax.concatenate([lax.sub(xq[-1:], period), xq, lax.add(xq[:1], period)], 0)
+    f = lax.concatenate([f[-1:], f, f[:1]], 0)
+    return [_interp_steps(xs, xq, f, None, None)]
 
 
 def _to(x, dt):

@@ -20,8 +20,9 @@ from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import transcendental as _tr
-from xnp.numpy_api._util import (asarray_for, binary_operands, normalize_axis, normalize_axes,
-                                 write_out)
+from xnp.numpy_api._util import (asarray_for, binary_operands, broadcast_shapes,
+                                 broadcast_to_rank, normalize_axis, normalize_axes, promote_to,
+                                 result_dtype, write_out)
 from xnp.numpy_api.linalg import (LinAlgError, _inv, cast, concrete, inv, linalg_dtype,
                                      singular_values, solve, stacked, svd)
 from xnp.tracing import ShapedArray, core
@@ -495,18 +496,65 @@ def multi_dot(arrays, *, out=None):
 
 def cross(x1, x2, /, *, axis=-1):
     """Cross product of 3-element vectors along ``axis`` (``numpy.linalg.cross``); other
-    dimensions broadcast. Raises ``ValueError`` unless both have length 3 there."""
+    dimensions broadcast. Raises ``ValueError`` unless both have length 3 there. Eagerly
+    one call of NumPy's ``cross`` for operands of a dtype it has loops for (a general
+    composite, ``xnp.lax.composite_general``); under ``jit`` and transformations the same
+    products and differences (``a1 * b2 - a2 * b1``, ...)."""
     a, b, _ = binary_operands("linalg.cross", x1, x2, ufunc=False)
     sa, sb = _shape(a), _shape(b)
     if not sa or not sb or sa[axis] != 3 or sb[axis] != 3:
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but "
                          f"they are {sa[axis] if sa else 0} and {sb[axis] if sb else 0} "
                          "dimensional instead.")
-    a, b = _mn.moveaxis(a, axis, -1), _mn.moveaxis(b, axis, -1)
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    c = _mn.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
-    return _mn.moveaxis(c, -1, axis)
+    ax = normalize_axis("linalg.cross", axis, len(sa))
+    c = vector_cross("linalg.cross", to_last(a, ax), to_last(b, ax))
+    return from_last(c, ax)
+
+
+def to_last(v, ax: int):
+    """``v`` with axis ``ax`` (non-negative) moved to the end; ``v`` where it is there."""
+    return v if ax == len(_shape(v)) - 1 else _mn.moveaxis(v, ax, -1)
+
+
+def from_last(v, ax: int):
+    """``v`` with its last axis moved to ``ax`` (non-negative); ``v`` where it is there."""
+    return v if ax == len(_shape(v)) - 1 else _mn.moveaxis(v, -1, ax)
+
+
+def vector_cross(fname, a, b):
+    """Cross products of the vectors along the last axes of the arrays ``a`` and ``b``
+    (2 or 3 entries each; the other dimensions broadcast) in their promoted dtype, as
+    ``numpy.cross`` computes them: one general composite, eagerly NumPy's ``cross``
+    (xnp/backends/xp_impls/composite.py). Two 2-vectors give the z component only."""
+    av_a, av_b = core.aval_of(a), core.aval_of(b)
+    dt, _ = result_dtype(av_a, av_b)
+    a, b = promote_to(fname, a, dt), promote_to(fname, b, dt)
+    batch = broadcast_shapes(fname, av_a.shape[:-1], av_b.shape[:-1])
+    a, b = broadcast_to_rank(a, len(batch) + 1), broadcast_to_rank(b, len(batch) + 1)
+    n = (av_a.shape[-1], av_b.shape[-1])
+    out = ShapedArray(batch if n == (2, 2) else batch + (3,), dt)
+    return lax.composite_general("cross", _vector_cross, a, b, out_avals=(out,))[0]
+
+
+def _vector_cross(a, b):
+    """The decomposition of ``cross``: NumPy's products and differences; for a 2-vector
+    those of NumPy's branch for it, whose missing entry is no operand (``a1 * b2`` where
+    the 3-vector formula has ``a1 * b2 - 0 * b1``, which is NaN for an infinite ``b1``)."""
+    na, nb = _shape(a)[-1], _shape(b)[-1]
+    a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    z = a0 * b1 - a1 * b0
+    if na == 2 and nb == 2:
+        return [z]
+    if na == 3 and nb == 3:
+        a2, b2 = a[..., 2], b[..., 2]
+        x, y = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2
+    elif na == 2:
+        b2 = b[..., 2]
+        x, y = a1 * b2, -(a0 * b2)
+    else:
+        a2 = a[..., 2]
+        x, y = -(a2 * b1), a2 * b0
+    return [_mn.stack([x, y, z], axis=-1)]
 
 
 def diagonal(x, /, *, offset=0):

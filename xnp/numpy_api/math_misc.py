@@ -679,15 +679,18 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """Cross product of 3-vectors (or 2-vectors, padded with a zero z) along the given
-    axes (``numpy.cross``); other dimensions broadcast. Two 2-vectors give the z
-    component only. Reuses :func:`xnp.linalg.cross` for the product. 2-vectors warn
-    ``DeprecationWarning``, as NumPy 2 (use 3-vectors with a zero z instead).
+    """Cross product of 3-vectors (or 2-vectors) along the given axes (``numpy.cross``);
+    other dimensions broadcast; the operands' promoted dtype (bool raises ``TypeError``,
+    as NumPy's subtraction). A 2-vector's zero z is left out of the products as in
+    NumPy's branches for them (``a1 * b2``, not ``a1 * b2 - 0 * b1``); two 2-vectors give
+    the z component only, and warn ``DeprecationWarning`` as NumPy 2. Eagerly one call of
+    NumPy's ``cross`` (see ``xnp.linalg.cross``).
 
     Raises
     ------
     ValueError
-        A vector axis has a length other than 2 or 3.
+        A vector axis has a length other than 2 or 3, or the other dimensions do not
+        broadcast.
     numpy.exceptions.AxisError
         An axis is out of range.
     """
@@ -696,8 +699,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if axis is not None:
         axisa = axisb = axisc = axis
     x, y = asarray_for("cross", a, "a"), asarray_for("cross", b, "b")
-    x = _mn.moveaxis(x, normalize_axis("cross", axisa, len(_shape(x)), "axisa"), -1)
-    y = _mn.moveaxis(y, normalize_axis("cross", axisb, len(_shape(y)), "axisb"), -1)
+    x = _nl.to_last(x, normalize_axis("cross", axisa, len(_shape(x)), "axisa"))
+    y = _nl.to_last(y, normalize_axis("cross", axisb, len(_shape(y)), "axisb"))
     na, nb = _shape(x)[-1], _shape(y)[-1]
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("xnp.cross: incompatible dimensions for cross product\n(dimension "
@@ -706,16 +709,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         _util.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                    "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
                    DeprecationWarning, stacklevel=2)
-
-    def pad(v):
-        if _shape(v)[-1] == 3:
-            return v
-        return _mn.pad(v, [(0, 0)] * (len(_shape(v)) - 1) + [(0, 1)])
-
-    c = _nl.cross(pad(x), pad(y), axis=-1)
+    c = _nl.vector_cross("cross", x, y)
     if na == 2 and nb == 2:
-        return c[..., 2]
-    return _mn.moveaxis(c, -1, normalize_axis("cross", axisc, len(_shape(c)), "axisc"))
+        return c
+    return _nl.from_last(c, normalize_axis("cross", axisc, len(_shape(c)), "axisc"))
 
 
 def kron(a, b):

@@ -8,8 +8,8 @@ import numpy as np
 
 from xnp._default_dtypes import scalar_to_ndarray
 from xnp.backends.numpy import allocator as _allocator  # noqa: F401  (installs the handler)
-from xnp.backends.xp_impls import (KERNELS, MATRIX_KERNELS, UFUNC_IMPLS, UNSUPPORTED,
-                                   VIEW_PRIMITIVES, XP_IMPLS, kernel_of)
+from xnp.backends.xp_impls import (FUNCTION_KERNELS, KERNELS, MATRIX_KERNELS, UFUNC_IMPLS,
+                                   UNSUPPORTED, VIEW_PRIMITIVES, XP_IMPLS, kernel_of)
 
 __all__ = ["NumpyBackend", "BACKEND"]
 
@@ -31,7 +31,7 @@ class NumpyBackend:
         self.unsupported = dict(UNSUPPORTED)
         self.view_prims = frozenset(VIEW_PRIMITIVES)
         #: composite name -> operand-dtype signatures its kernel serves (xnp.lax.composite)
-        self.kernels = {**KERNELS, **MATRIX_KERNELS}
+        self.kernels = {**KERNELS, **MATRIX_KERNELS, **FUNCTION_KERNELS}
 
     @staticmethod
     def direct(prim, params):

@@ -20,7 +20,7 @@ from xnp.backends.xp_impls import convolution  # noqa: F401
 from xnp.backends.xp_impls import decompositions  # noqa: F401
 from xnp.backends.xp_impls import parallel  # noqa: F401
 from xnp.backends.xp_impls import checks  # noqa: F401
-from xnp.backends.xp_impls.composite import KERNELS, MATRIX_KERNELS, kernel_of
+from xnp.backends.xp_impls.composite import FUNCTION_KERNELS, KERNELS, MATRIX_KERNELS, kernel_of
 from xnp.backends.xp_impls.elementwise import UFUNC_IMPLS
 
 # the primitives declared ``view=True`` (xnp.lax._kit.primitive)
@@ -28,4 +28,4 @@ VIEW_PRIMITIVES.update(p for p in vars(lax).values()
                        if isinstance(p, Primitive) and getattr(p, "view", False))
 
 __all__ = ["XP_IMPLS", "UFUNC_IMPLS", "UNSUPPORTED", "VIEW_PRIMITIVES", "KERNELS", "MATRIX_KERNELS",
-           "kernel_of"]
+           "FUNCTION_KERNELS", "kernel_of"]

@@ -21,7 +21,7 @@ from xnp.backends.xp_impls._table import XP_IMPLS
 from xnp.backends.xp_impls.decompositions import finite_or_nan
 from xnp.backends.xp_impls.linalg import dot_general_kernel
 
-__all__ = ["KERNELS", "MATRIX_KERNELS", "kernel_of"]
+__all__ = ["KERNELS", "MATRIX_KERNELS", "FUNCTION_KERNELS", "kernel_of"]
 
 _FLOATS = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64))
 _BF16 = (np.dtype(ml_dtypes.bfloat16),)  # ml_dtypes' loops, registered with NumPy's ufuncs
@@ -264,10 +264,85 @@ _MATRIX_TABLE = {
 MATRIX_KERNELS = {name: sigs for name, (_, sigs) in _MATRIX_TABLE.items()}
 
 
+# --------------------------------------------------------------------------- array functions
+# ``interp``, ``cross`` and ``clip``: each is one composite whose kernel is NumPy's own
+# function, which computes what the decomposition computes (``xnp.interp`` for increasing
+# sample points: NumPy's loop; ``xnp.cross`` and ``xnp.clip``: the same products,
+# differences and comparisons in the operands' dtype), checked on grids of special values
+# by ``tests/numpy_api/test_composite_kernels.py``.
+
+_F64, _C128 = np.dtype(np.float64), np.dtype(np.complex128)
+
+
+# ``interp`` with ``left``/``right`` given (0-d arrays of ``f``'s dtype), passed on as NumPy
+# scalars: NumPy reads a complex bound with ``PyComplex_RealAsDouble``, which takes only the
+# real part of a 0-d array
+def _interp_left(xp, x, xq, f, lo):
+    return xp.interp(x, xq, f, lo[()])
+
+
+def _interp_right(xp, x, xq, f, hi):
+    return xp.interp(x, xq, f, None, hi[()])
+
+
+def _interp_left_right(xp, x, xq, f, lo, hi):
+    return xp.interp(x, xq, f, lo[()], hi[()])
+
+
+def _interp_period(xp, x, xq, f, period):
+    """``interp(x, xq, f, period=period)`` as NumPy's ``interp`` computes it, with a stable
+    sort of the sample points (NumPy's default sort may order equal ones either way; the
+    decomposition keeps their order)."""
+    p = period[()]
+    x, xq = x % p, xq % p
+    order = xp.argsort(xq, kind="stable")
+    xq, f = xq[order], f[order]
+    xq = xp.concatenate((xq[-1:] - p, xq, xq[0:1] + p))
+    f = xp.concatenate((f[-1:], f, f[0:1]))
+    return xp.interp(x, xq, f)
+
+
+def _cross(xp, a, b):
+    """``cross(a, b)`` of vectors along the last axes (one dtype): NumPy's for 3-vectors;
+    for a 2-vector operand the products and differences of NumPy's branch for it, without
+    its DeprecationWarning (``xnp.cross`` warns before the kernel runs)."""
+    na, nb = a.shape[-1], b.shape[-1]
+    if na == 3 and nb == 3:
+        return xp.cross(a, b)
+    a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    z = a0 * b1 - a1 * b0
+    if na == 2 and nb == 2:
+        return z
+    if na == 2:
+        b2 = b[..., 2]
+        x, y = a1 * b2, -(a0 * b2)
+    else:
+        a2 = a[..., 2]
+        x, y = -(a2 * b1), a2 * b0
+    return xp.stack((x, y, z), axis=-1)
+
+
+_INTERP_SIGS = ((_F64, _F64, _F64), (_F64, _F64, _C128))
+#: name -> (kernel, operand-dtype signatures), as ``_MATRIX_TABLE``; ``clip`` is NumPy's
+#: ``clip`` ufunc, which ``numpy.clip`` calls with two array bounds
+_FUNCTION_TABLE = {
+    "interp": ("interp", frozenset(_INTERP_SIGS)),
+    "interp_left": (_interp_left, frozenset(s + s[2:] for s in _INTERP_SIGS)),
+    "interp_right": (_interp_right, frozenset(s + s[2:] for s in _INTERP_SIGS)),
+    "interp_left_right": (_interp_left_right, frozenset(s + s[2:] * 2 for s in _INTERP_SIGS)),
+    "interp_period": (_interp_period, frozenset(s + (_F64,) for s in _INTERP_SIGS)),
+    "cross": (_cross, _same(_INTS + _FLOATS + _BF16 + _COMPLEX, 2)),
+    "clip": ("_core.umath.clip", _same((np.dtype(np.bool_),) + _INTS + _FLOATS, 3)),
+}
+#: the array functions' operand-dtype signatures (the backend's ``kernels``)
+FUNCTION_KERNELS = {name: sigs for name, (_, sigs) in _FUNCTION_TABLE.items()}
+
+
 def _kernel(xp, name: str):
     """The kernel of the composite ``name``: the array module's function of that name
-    (dotted: ``linalg.solve``), or the general composite's function in ``_MATRIX_TABLE``."""
-    spec = _MATRIX_TABLE.get(name, (name,))[0]
+    (dotted: ``linalg.solve``), or the general composite's function in ``_MATRIX_TABLE``
+    or ``_FUNCTION_TABLE``."""
+    spec = (_MATRIX_TABLE.get(name) or _FUNCTION_TABLE.get(name) or (name,))[0]
     if not isinstance(spec, str):
         return functools.partial(spec, xp)
     fn = xp

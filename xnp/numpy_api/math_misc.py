@@ -708,7 +708,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if na == 2 or nb == 2:  # NumPy's text, so warning filters written for NumPy match
         _util.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                    "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
-                   DeprecationWarning, stacklevel=2)
+                   DeprecationWarning)
     c = _nl.vector_cross("cross", x, y)
     if na == 2 and nb == 2:
         return c

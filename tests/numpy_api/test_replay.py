@@ -600,6 +600,7 @@ def _signature_cases():
 def test_native_signature_is_the_python_one():
     """The C key (a Signature) tells two calls apart exactly when the Python key does,
     hashes equal keys alike, and collects the same leaves."""
+    a = xnp.asarray(np.arange(6.0).reshape(2, 3))
     cases = _signature_cases() + [
         ((xnp.asarray(np.arange(6.0).reshape(2, 3)),), {}),  # equal to the first case
         ((xnp.asarray(np.arange(6.0).reshape(3, 2)),), {}),  # another shape
@@ -610,6 +611,15 @@ def test_native_signature_is_the_python_one():
         ((xnp.asarray(np.arange(6.0).reshape(2, 3)), -1), {}),
         ((xnp.asarray(np.arange(6.0).reshape(2, 3)),), {"axis": 1}),  # keyword vs position
         ((xnp.asarray(np.arange(6.0).reshape(2, 3)), 1), {"axis": 1}),
+        ((a,), {"dtype": np.float32}), ((a,), {"dtype": np.dtype(np.float32)}),  # type, dtype
+        ((a,), {"dtype": np.dtype("float32")}), ((a,), {"dtype": float}), ((a,), {"dtype": int}),
+        ((a,), {"dtype": np.dtype(np.float64, metadata={"k": 1})}),
+        ((a,), {"dtype": np.dtype(np.float64, metadata={"k": 1})}), ((a,), {"dtype": "f4"}),
+        ((a, 1 + 2j), {}), ((a, complex(1, 2)), {}), ((a, complex(0.0, -0.0)), {}),
+        ((a, 0j), {}), ((a, (0, 1)), {}), ((a, [0, 1]), {}), ((a, (0, (1, 2))), {}),
+        ((a, ()), {}), ((a, []), {}), (([a, a],), {}), (((a, a),), {}), ((a, "x"), {}),
+        ((a, ("x", None, 1.5)), {}), ((a, tuple(range(_replay.MAX_ITEMS))), {}),
+        ((a, tuple(range(_replay.MAX_ITEMS + 1))), {}),
     ]
     keys = []
     for args, kwargs in cases:

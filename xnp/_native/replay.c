@@ -67,11 +67,15 @@ signature(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "configure(array_type, program_type): two classes");
+    if (nargs != 4 || !PyType_Check(args[0]) || !PyType_Check(args[1]) ||
+        !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "configure(array_type, program_type, max_items, "
+                        "dtype_types)");
         return NULL;
     }
-    if (xnp_program_configure((PyTypeObject *)args[1]) < 0) {
+    Py_ssize_t items = PyLong_AsSsize_t(args[2]);
+    if ((items == -1 && PyErr_Occurred()) || xnp_signature_configure(items, args[3]) < 0 ||
+        xnp_program_configure((PyTypeObject *)args[1]) < 0) {
         return NULL;
     }
     Py_XSETREF(xnp_array_type, (PyTypeObject *)Py_NewRef(args[0]));

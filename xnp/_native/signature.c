@@ -4,9 +4,12 @@
 #include "replay.h"
 
 static PyObject *str_dtype, *str_shape, *str_strides;
+static Py_ssize_t max_items = 64;  /* the longest tuple or list with a signature */
+static PyObject *dtype_types = NULL;  /* Python's types that name a dtype (a frozenset) */
 
 /* what a word that starts an argument's part says it is */
-enum { W_ARRAY = 1, W_INT, W_BOOL, W_NONE, W_FLOAT, W_VALUE, W_KEYWORD, W_SAME };
+enum { W_ARRAY = 1, W_INT, W_BOOL, W_NONE, W_FLOAT, W_VALUE, W_KEYWORD, W_SAME, W_COMPLEX,
+       W_STR, W_TUPLE, W_LIST, W_DTYPE, W_DTYPE_VALUE, W_TYPE, W_TYPE_VALUE };
 /* flags of W_ARRAY: its dtype and its weak type are among ``values`` */
 #define W_DTYPE_BY_VALUE (1u << 8)
 #define W_WEAK_BY_VALUE (1u << 9)
@@ -196,6 +199,67 @@ put_part(Builder *b, PyObject *a, PyObject *leaves, PyObject *part, PyObject *no
         memcpy(&bits, &d, sizeof bits);
         return put(b, W_FLOAT) < 0 ? -1 : put(b, bits);
     }
+    else if (t == &PyComplex_Type) {
+        Py_complex c = PyComplex_AsCComplex(a);
+        uint64_t re, im;
+        memcpy(&re, &c.real, sizeof re);
+        memcpy(&im, &c.imag, sizeof im);
+        return put(b, W_COMPLEX) < 0 || put(b, re) < 0 ? -1 : put(b, im);
+    }
+    else if (t == &PyUnicode_Type) {
+        return put(b, W_STR) < 0 ? -1 : put_value(b, Py_NewRef(a));
+    }
+    else if (t == &PyTuple_Type || t == &PyList_Type) {
+        Py_ssize_t n = t == &PyTuple_Type ? PyTuple_GET_SIZE(a) : PyList_GET_SIZE(a);
+        if (n > max_items) {  /* a long list of values: no cache entry of its size */
+            return 1;
+        }
+        if (put(b, t == &PyTuple_Type ? W_TUPLE : W_LIST) < 0 || put(b, (uint64_t)n) < 0) {
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            /* (a list item is held while its part is computed, which may run Python) */
+            PyObject *item = Py_NewRef(t == &PyTuple_Type ? PyTuple_GET_ITEM(a, i) :
+                                       PyList_GET_ITEM(a, i));
+            int r = i < (t == &PyTuple_Type ? PyTuple_GET_SIZE(a) : PyList_GET_SIZE(a)) ?
+                put_part(b, item, leaves, part, no_signature) : 1;
+            Py_DECREF(item);
+            if (r != 0) {
+                return r;
+            }
+            if (t == &PyList_Type && PyList_GET_SIZE(a) != n) {
+                return 1;  /* (the list changed meanwhile) */
+            }
+        }
+        return 0;
+    }
+    else if (PyArray_DescrCheck(a)) {  /* a dtype: NumPy's own descriptor by address */
+        PyArray_Descr *own = PyArray_DescrFromType(((PyArray_Descr *)a)->type_num);
+        if (own == NULL) {
+            PyErr_Clear();
+        }
+        else {
+            Py_DECREF(own);  /* (NumPy's table holds it) */
+        }
+        if (own == (PyArray_Descr *)a) {
+            return put(b, W_DTYPE) < 0 ? -1 : put(b, (uint64_t)(uintptr_t)a);
+        }
+        /* (each dtype has its own class, alive while the dtype is) */
+        return put(b, W_DTYPE_VALUE) < 0 || put(b, (uint64_t)(uintptr_t)t) < 0 ? -1 :
+            put_value(b, Py_NewRef(a));
+    }
+    else if (PyType_Check(a) && dtype_types != NULL) {  /* a type that names a dtype */
+        int names = PySet_Contains(dtype_types, a);
+        if (names < 0) {
+            return -1;
+        }
+        if (names || PyType_IsSubtype((PyTypeObject *)a, &PyGenericArrType_Type)) {
+            if (!(((PyTypeObject *)a)->tp_flags & Py_TPFLAGS_HEAPTYPE)) {  /* (immortal) */
+                return put(b, W_TYPE) < 0 ? -1 : put(b, (uint64_t)(uintptr_t)a);
+            }
+            return put(b, W_TYPE_VALUE) < 0 ? -1 : put_value(b, Py_NewRef(a));
+        }
+    }
     PyObject *p = PyObject_CallFunctionObjArgs(part, a, leaves, NULL);
     if (p == NULL) {
         if (PyErr_ExceptionMatches(no_signature)) {
@@ -350,6 +414,19 @@ xnp_make_signature(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
     }
     xnp_builder_free(&b);
     return out;
+}
+
+/* what the Python rules of the key say (``_replay.MAX_ITEMS``, ``_replay._DTYPE_TYPES``) */
+int
+xnp_signature_configure(Py_ssize_t items, PyObject *types)
+{
+    if (!PyFrozenSet_Check(types)) {
+        PyErr_SetString(PyExc_TypeError, "configure: dtype_types is a frozenset");
+        return -1;
+    }
+    max_items = items;
+    Py_XSETREF(dtype_types, Py_NewRef(types));
+    return 0;
 }
 
 /* the type ready and the names interned; -1 on error */

@@ -56,8 +56,6 @@ try:  # the hit path and the key in C (xnp/_native/replay.c)
     from xnp._native import _replay as _native
 except ImportError:  # pragma: no cover  (not built: the same in Python below)
     _native = None
-else:
-    _native.configure(Array, recording.Program)
 
 __all__ = ["cached", "clear", "check_replays", "MAX_SIGNATURES", "MAX_ITEMS", "stats"]
 
@@ -95,6 +93,8 @@ class _Refused:
 _DTYPE_TYPES = frozenset((bool, int, float, complex, str, bytes, object))
 _pack_d = struct.Struct("<d").pack
 _pack_dd = struct.Struct("<dd").pack
+if _native is not None:
+    _native.configure(Array, recording.Program, MAX_ITEMS, _DTYPE_TYPES)
 
 
 def _refresh(_value=None) -> None:

@@ -6,6 +6,8 @@ NumPy's aliasing; new writable arrays otherwise (a growing broadcast is
 materialised rather than returned as NumPy's read-only broadcast view).
 """
 
+import functools
+
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
 
@@ -59,13 +61,21 @@ def _pad(xp, x, pv, *, padding_config):
     return out
 
 
+@functools.lru_cache(maxsize=256)
+def _reversing(ndim: int, dimensions: tuple) -> tuple:
+    """The basic index reversing ``dimensions`` of an ``ndim``-d array (``numpy.flip``'s
+    view, without its axis normalisation on every call)."""
+    return tuple(slice(None, None, -1) if d in dimensions else slice(None)
+                 for d in range(ndim))
+
+
 XP_IMPLS[lax.broadcast_in_dim_p] = _broadcast_in_dim
 XP_IMPLS[lax.reshape_p] = _reshape
 XP_IMPLS[lax.squeeze_p] = lambda xp, x, *, dimensions: xp.squeeze(x, axis=dimensions)
 XP_IMPLS[lax.transpose_p] = lambda xp, x, *, permutation: x.transpose(permutation)
 XP_IMPLS[lax.concatenate_p] = lambda xp, *xs, dimension: xp.concatenate(xs, axis=dimension)
 XP_IMPLS[lax.iota_p] = _iota
-XP_IMPLS[lax.rev_p] = lambda xp, x, *, dimensions: xp.flip(x, axis=dimensions)
+XP_IMPLS[lax.rev_p] = lambda xp, x, *, dimensions: x[_reversing(x.ndim, dimensions)]
 XP_IMPLS[lax.pad_p] = _pad
 XP_IMPLS[lax.copy_p] = lambda xp, x: xp.array(x, copy=True)
 # eagerly a sharding constraint only copies (arrays are laid out by xnp.device_put)

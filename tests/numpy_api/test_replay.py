@@ -76,6 +76,14 @@ CASES = [
     ("var", lambda d: ((_data((3, 4), d),), {"axis": 0, "ddof": 1})),
     ("std", lambda d: ((_data((3, 4), d),), {"axis": 1})),
     ("tril", lambda d: ((_data((4, 4), d),), {"k": -1})),
+    ("triu", lambda d: ((_data((2, 3, 4), d),), {"k": 1})),
+    ("eye", lambda d: ((4, 5), {"k": 1, "dtype": d})),
+    ("tri", lambda d: ((3, 4), {"k": -1, "dtype": d})),
+    # NumPy's read-only views (recording.native_call)
+    ("diag", lambda d: ((_data((4, 4), d),), {})),
+    ("diagonal", lambda d: ((_data((2, 3, 4), d),), {"offset": 1, "axis1": 2, "axis2": 0})),
+    ("broadcast_to", lambda d: ((_data((4,), d), (3, 4)), {})),
+    ("imag", lambda d: ((_data((3, 4), d),), {})),
     ("pad", lambda d: ((_data((2, 3), d), 1), {})),
     ("transpose", lambda d: ((_data((2, 3, 4), d), (1, 0, 2)), {})),
     ("reshape", lambda d: ((_data((2, 6), d), (3, 4)), {})),
@@ -167,7 +175,8 @@ def test_replay_equals_full_path(name, build, dtype):
 #: functions whose common signatures must replay (the cache must not quietly refuse all)
 REPLAYED = ["sin", "exp", "add", "maximum", "arctan2", "argmax", "cumsum", "diff",
             "expand_dims", "moveaxis", "tile", "outer", "cross", "astype", "fft.fft", "array",
-            "power", "linalg.solve", "linalg.inv", "trace", "interp", "polyval"]
+            "power", "linalg.solve", "linalg.inv", "trace", "interp", "polyval", "tril", "triu",
+            "eye", "tri", "diag", "diagonal", "broadcast_to", "imag"]
 
 
 @pytest.mark.parametrize("name", REPLAYED)
@@ -180,6 +189,37 @@ def test_common_signatures_replay(name):
     fn(*args, **kwargs)
     st = _replay.stats(fn)
     assert st["programs"] == 1, st
+
+
+def test_read_only_views_replay_as_views():
+    """diag/broadcast_to replay NumPy's read-only view of the new input: writing into it
+    raises, later writes into the input show through it."""
+    _replay.clear()
+    for i in range(3):
+        m = xnp.asarray(np.arange(16.0).reshape(4, 4))
+        d, b = xnp.diag(m), xnp.broadcast_to(m[0], (3, 4))
+        for view in (d, b):
+            with pytest.raises(ValueError, match="read-only"):
+                view[0] = 1.0
+        m[0, 0] = 100.0 + i
+        assert float(d[0]) == 100.0 + i and float(b[2, 0]) == 100.0 + i
+    assert _replay.stats(xnp.diag) == {"programs": 1, "refused": []}
+    j = xnp.jit(lambda a: a * 2)(m)  # a jit output's memory is made its own: not replayed
+    assert np.shares_memory(np.asarray(xnp.diag(j)), np.asarray(j))
+    assert _replay.stats(xnp.diag)["refused"] == ["took a view of a jit output"]
+
+
+@pytest.mark.parametrize("call, calls", [
+    (lambda m: xnp.tril(m), 3), (lambda m: xnp.triu(m, 1), 3), (lambda m: xnp.eye(4), 1),
+    (lambda m: xnp.trace(m), 2), (lambda m: xnp.diag(m), 1)])
+def test_short_programs_of_matrix_functions(call, calls):
+    """Masks, zeros and eye are constants of the recording (a replay copies them), and the
+    diagonal is NumPy's view: few backend calls per replay."""
+    _replay.clear()
+    m = xnp.asarray(np.arange(16.0).reshape(4, 4))
+    call(m)
+    programs = [p for c in _replay._CACHES for p in c.values()]
+    assert len(programs) == 1 and len(programs[0].eqns) == calls
 
 
 def test_value_dependent_call_is_not_replayed():

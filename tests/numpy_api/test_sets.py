@@ -111,6 +111,34 @@ def test_array_api_unique_matches_numpy(fname, dtype, rng):
         assert type(got).__name__ == type(api).__name__ and got._fields == api._fields
 
 
+def _bits(a):
+    a = np.asarray(a)
+    return a.dtype, a.shape, a.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int64, np.float16, np.float64,
+                                   np.complex128])
+def test_eager_unique_is_numpys_bit_for_bit(dtype, rng):
+    """Eagerly (no ``size``) unique is NumPy's on the host value: the same bits (signed
+    zeros, NaNs, complex NaNs), index dtypes and inverse shapes, for every argument form."""
+    x = _data(rng, (4, 6), dtype)
+    if np.dtype(dtype).kind == "c":
+        x.reshape(-1)[:3] = [complex(np.nan, 1), complex(1, np.nan), complex(np.nan, np.nan)]
+    for axis in (None, 0, 1):
+        for ri, rv, rc in [(False, False, False), (True, True, True), (False, True, False)]:
+            for equal_nan in (True, False):
+                kw = dict(return_index=ri, return_inverse=rv, return_counts=rc, axis=axis,
+                          equal_nan=equal_nan)
+                got, want = xnp.unique(xnp.asarray(x), **kw), np.unique(x, **kw)
+                got, want = (got, want) if ri or rv or rc else ((got,), (want,))
+                want = [w.reshape(-1) if rv and axis is not None and k == 1 + ri else w
+                        for k, w in enumerate(want)]  # (1-D along an axis, NumPy >= 2.0.1)
+                assert [_bits(g) for g in got] == [_bits(w) for w in want], kw
+    all_ = xnp.unique_all(xnp.asarray(x))
+    want = np.unique(x, True, True, True, equal_nan=False)
+    assert [_bits(g) for g in all_] == [_bits(w) for w in want]
+
+
 def test_unique_errors_and_concretization():
     check_vs_numpy(lambda xp, x: xp.unique(x, axis=2), np.ones((2, 3)), jit=False)
     for f in (xnp.unique, xnp.unique_values, lambda v: xnp.union1d(v, v),

@@ -10,7 +10,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import elementwise as ew
 from xnp.lax import gather_scatter as gs
 from xnp.lax import products, shape_ops, slicing
-from xnp.tracing import core
+from xnp.tracing import core, recording
 
 __all__ = ["mT", "mH", "matmul", "tril", "triu", "eye", "diagonal", "scalar", "batch_ndim",
            "row_permutation", "take_along", "put_along", "select_mask", "conj_if_complex"]
@@ -66,14 +66,33 @@ def select_mask(mask, x):
     return ew.select_n(mask, zeros, x)
 
 
+def _eager_triangle(x, k: int, lower: bool):
+    """``tril``/``triu`` of an eager ``x`` with the mask and the zeros as constants (NumPy's
+    ``tri``; so a recorded call replays as two copies and one ``select_n``, not the nine
+    calls of the iota comparisons), or None: ``x`` is traced, or the constants would be too
+    large for a recorded program to keep (the iota form then)."""
+    a = core.aval_of(x)
+    *batch, m, n = a.shape
+    if type(x) is not core.Array or not core.is_eager(core.current_trace()) or max(
+            m * n, a.size * a.dtype.itemsize) > recording.MAX_CONSTANT_BYTES:
+        return None
+    mask = np.tri(m, n, k, dtype=bool) if lower else ~np.tri(m, n, k - 1, dtype=bool)
+    if batch:
+        mask = mask.reshape((1,) * len(batch) + (m, n)).copy()
+    zeros = np.zeros(a.shape, a.dtype)  # (C order, as the broadcast zeros of select_mask)
+    return ew.select_n(core.lift(mask), core.lift(zeros), x)
+
+
 def tril(x, k: int = 0):
     """Zero above the ``k``-th diagonal of the last two axes."""
-    return select_mask(_tri_mask(core.aval_of(x).shape, k, True), x)
+    out = _eager_triangle(x, k, True)
+    return select_mask(_tri_mask(core.aval_of(x).shape, k, True), x) if out is None else out
 
 
 def triu(x, k: int = 0):
     """Zero below the ``k``-th diagonal of the last two axes."""
-    return select_mask(_tri_mask(core.aval_of(x).shape, k, False), x)
+    out = _eager_triangle(x, k, False)
+    return select_mask(_tri_mask(core.aval_of(x).shape, k, False), x) if out is None else out
 
 
 def eye(n: int, dtype, nbatch: int = 0, m: int | None = None):
@@ -93,8 +112,11 @@ def diagonal(x, offset: int = 0):
     r0, c0 = (0, offset) if offset >= 0 else (-offset, 0)
     k = max(0, min(m - r0, n - c0))
     nb = len(batch)
-    block = slicing.slice(x, (0,) * nb + (min(r0, m), min(c0, n)),
-                          tuple(batch) + (min(r0, m) + k, min(c0, n) + k))
+    start = (min(r0, m), min(c0, n))
+    if start == (0, 0) and (k, k) == (m, n):  # the whole square matrix: no slice
+        block = x
+    else:
+        block = slicing.slice(x, (0,) * nb + start, tuple(batch) + (start[0] + k, start[1] + k))
     flat = shape_ops.reshape(block, tuple(batch) + (k * k,))
     return slicing.slice(flat, (0,) * (nb + 1), tuple(batch) + (k * k,), (1,) * nb + (k + 1,))
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from xnp import lax
 from xnp.numpy_api import _layout
 from xnp.numpy_api._views import track_view
-from xnp.tracing import core
+from xnp.tracing import core, recording
 
 __all__ = ["transpose_view", "reshape_view", "squeeze_view", "expand_dims_view",
            "complex_part_view", "read_only_view"]
@@ -99,11 +99,13 @@ def read_only_view(x, read, eager, message: str = "assignment destination is rea
     whose writes raise ``ValueError``; a constant ``read(x)`` of a traced ``x`` (under
     grad/vmap) is a read-only eager array. Traced, a view of ``x`` that sees later writes into
     ``x``; writing into it raises ``ValueError(message)``. ``eager=None``: no eager view
-    (an eager ``x`` gives ``read(x)``)."""
+    (an eager ``x`` gives ``read(x)``). ``eager`` is a function of the value alone (the
+    call's replays apply it to their inputs)."""
     if eager is not None and type(x) is core.Array and not core.staging_active():
         # (a jit output's host memory is made its own first, as before a view primitive, so
-        # the view sees later writes into ``x``)
-        return core.Array(eager(x._writable_value()), x.weak_type)
+        # the view sees later writes into ``x``; the eager dispatch cache replays the call
+        # as ``eager`` on its input's value)
+        return recording.native_call(eager, x)
     out = read(x)
     if type(out) is core.Array and isinstance(x, core.Tracer):
         # a constant read of a traced `x` under grad/vmap (the imaginary zeros of a real

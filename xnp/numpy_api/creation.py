@@ -21,6 +21,7 @@ from xnp.numpy_api import _layout, _util
 from xnp.numpy_api._util import (asarray_for, broadcast_to, check_unsupported, default_float,
                                  default_int, is_xnp, raise_host_dtype, static_int)
 from xnp.tracing import core, errors
+from xnp.tracing.recording import MAX_CONSTANT_BYTES
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray, canonical_dtype
 from xnp.tracing.sizes import check_array_size
@@ -625,9 +626,9 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """A 2-D array with ones on diagonal ``k`` (0: main, > 0: above, < 0: below).
 
     ``N``, ``M`` (default ``N``) and ``k`` must be static. ``dtype`` defaults
-    to float64. Under ``jit`` this is a ``broadcast_in_dim`` of 1, a ``pad``
-    with interior padding ``M`` (which spaces the ones ``M + 1`` apart in the
-    flattened matrix) and a ``reshape``.
+    to float64. Eagerly (up to 64 KiB) NumPy's ``eye``, a constant; under ``jit`` a
+    ``broadcast_in_dim`` of 1, a ``pad`` with interior padding ``M`` (which spaces the
+    ones ``M + 1`` apart in the flattened matrix) and a ``reshape``.
 
     Raises
     ------
@@ -650,6 +651,10 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
         raise ValueError(f"xnp.eye: negative dimensions are not allowed, got N={n}, M={m}")
     dt = default_float() if dtype is None or dtype is float else canonical_dtype(dtype)
     check_array_size("eye", (n, m), dt, argname="N" if M is None else "N, M")
+    if core.is_eager(core.current_trace()) and n * m * dt.itemsize <= MAX_CONSTANT_BYTES:
+        # eagerly NumPy's eye as a constant, in the order asked (a recorded call replays as
+        # one copy of it, not five calls)
+        return core.lift(np.eye(n, m, k, dtype=dt, order=order))
     length = max(0, min(n, m - k) if k >= 0 else min(n + k, m))
     if length == 0:
         return _layout.with_order(_fill("eye", 0, (n, m), dt), order)

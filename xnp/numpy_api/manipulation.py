@@ -11,6 +11,7 @@ joins, tiles, pads and rolls return new arrays.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -591,7 +592,7 @@ def broadcast_to(array, shape, subok=False):
             f"[original->remapped]: {aval.shape} and requested shape {shape}")
     dims = tuple(range(k, len(shape)))
     return read_only_view(x, lambda b: lax.broadcast_in_dim(b, shape, dims),
-                          lambda v: np.broadcast_to(v, shape))
+                          functools.partial(np.broadcast_to, shape=shape))
 
 
 def broadcast_arrays(*args, subok=False):

@@ -12,6 +12,8 @@ writes in place: an eager array is modified, a tracer is rebound (docs/architect
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from xnp import lax
@@ -24,7 +26,7 @@ from xnp.numpy_api._shape_views import read_only_view
 from xnp.numpy_api._util import (check_unsupported, default_float, default_int,
                                  normalize_axis, static_int)
 from xnp.numpy_api.creation import _NO_LIKE, _fill
-from xnp.tracing import core
+from xnp.tracing import core, recording
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["diag", "diagonal", "diagflat", "trace", "tri", "tril", "triu", "tril_indices",
@@ -133,7 +135,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     both use one strided-slice implementation.
     """
     a, read, offset, ax1, ax2 = _diagonal_of("diagonal", a, offset, axis1, axis2)
-    return read_only_view(a, read, lambda v: np.diagonal(v, offset, ax1, ax2))
+    return read_only_view(a, read, operator.methodcaller("diagonal", offset, ax1, ax2))
 
 
 def _diagonal_of(fname, a, offset, axis1, axis2):
@@ -163,8 +165,13 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     shape: ``a.shape`` without ``axis1``/``axis2`` (0-d for a matrix). ``out`` is
     written as in NumPy (rebound under jit). Raises as :func:`diagonal`.
     """
-    a, read, *_ = _diagonal_of("trace", a, offset, axis1, axis2)
-    return _rd.sum(read(a), axis=-1, dtype=dtype, out=out)  # (no view needed)
+    a, read, offset, ax1, ax2 = _diagonal_of("trace", a, offset, axis1, axis2)
+    if type(a) is core.Array and a._dev is None and core.is_eager(core.current_trace()):
+        # eagerly NumPy's diagonal (a view: one call when replayed, as numpy.trace sums it)
+        d = recording.native_call(operator.methodcaller("diagonal", offset, ax1, ax2), a)
+    else:
+        d = read(a)  # (no view needed)
+    return _rd.sum(d, axis=-1, dtype=dtype, out=out)
 
 
 # --------------------------------------------------------------------------- triangles
@@ -200,6 +207,9 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     if n < 0 or m < 0:
         raise ValueError("negative dimensions are not allowed")
     dt = default_float() if dtype is None or dtype is float else canonical_dtype(dtype)
+    if core.is_eager(core.current_trace()) and (
+            n * m * dt.itemsize <= recording.MAX_CONSTANT_BYTES):
+        return core.lift(np.tri(n, m, k, dtype=dt))  # (eagerly a constant: replayed as a copy)
     return lax.convert_element_type(_tri_mask(n, m, k), dt)
 
 

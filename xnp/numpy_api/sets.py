@@ -4,7 +4,8 @@
 
 Every routine is a stable sort, a "first of its run" mask and a compaction of the
 masked elements. The number of results depends on the data: eagerly it is read
-from the concrete mask; under ``jit`` (or ``vmap``/``grad``) the keyword ``size=``
+from the concrete mask (``unique`` without ``size`` is ``numpy.unique`` on the host value,
+for NumPy's own dtypes); under ``jit`` (or ``vmap``/``grad``) the keyword ``size=``
 (the xnp/JAX extension) fixes it, padding with ``fill_value`` (default: the first,
 i.e. smallest, result) or truncating. Without ``size`` a traced input raises
 :class:`xnp.errors.ConcretizationTypeError` naming the fix. Index results are int64.
@@ -158,10 +159,44 @@ def _sort_rows(x):
 # --------------------------------------------------------------------------- unique
 
 
+#: the dtypes whose eager ``unique`` is NumPy's own on the host value (NumPy's dtypes, whose
+#: sort and NaN rules NumPy defines; not ml_dtypes' bfloat16/float8)
+_HOST_DTYPES = kit.BOOL | kit.INTEGER | kit.COMPLEX | frozenset(
+    np.dtype(t) for t in (np.float16, np.float32, np.float64))
+
+
+def _unique_host(x, ax, return_index, return_inverse, return_counts, equal_nan):
+    """``numpy.unique`` of the eager array ``x``'s value (``ax``: a normalised axis or None):
+    the results of :func:`_unique`, the values with ``x``'s weak type, the index arrays
+    int64, the inverse of ``x``'s shape for ``ax=None``, else 1-D (as NumPy >= 2.0.1)."""
+    v = x._value
+    res = np.unique(v, return_index, return_inverse, return_counts, ax, equal_nan=equal_nan)
+    if not (return_index or return_inverse or return_counts):
+        res = (res,)
+    out = [core.Array(res[0], x._weak)]
+    k = 1
+    if return_index:
+        out.append(core.Array(res[k].astype(_INDEX, copy=False), False))
+        k += 1
+    if return_inverse:
+        inv = res[k].astype(_INDEX, copy=False)
+        out.append(core.Array(inv.reshape(v.shape if ax is None else (-1,)), False))
+        k += 1
+    if return_counts:
+        out.append(core.Array(res[k].astype(_INDEX, copy=False), False))
+    return out
+
+
 def _unique(fname, ar, return_index, return_inverse, return_counts, axis, equal_nan, size,
             fill_value):
     x = _asarray(fname, ar)
     shape = core.aval_of(x).shape
+    if size is None and fill_value is None and type(x) is core.Array and core.is_eager(
+            core.current_trace()) and core.aval_of(x).dtype in _HOST_DTYPES:
+        # eagerly the number of results is read from the data anyway: NumPy's unique on the
+        # host value (one call instead of some forty primitives)
+        ax = None if axis is None else normalize_axis(fname, axis, len(shape))
+        return _unique_host(x, ax, return_index, return_inverse, return_counts, equal_nan)
     if axis is None:
         x = _ravel(x)
         ax = None

@@ -18,6 +18,8 @@ a replay would not repeat or that could depend on more than the arrays' metadata
 * passed a primitive an array made outside the recorded primitives, or anything but an
   array, a scalar or a NumPy array of at most :data:`MAX_CONSTANT_BYTES`; or bound a primitive with its own ``impl`` (control flow, calls,
   callbacks, state);
+* took a NumPy view of a jit output's value, or of an array made outside the recording,
+  by :func:`native_call` (which a recording otherwise notes as an equation);
 * ran a primitive under other NumPy floating-point error settings or warning filters than
   the call's (``numpy.errstate``/``warnings.catch_warnings`` inside the call);
 * issued a warning of its own or had another effect (:func:`note_effect`);
@@ -46,7 +48,7 @@ from xnp.tracing import core
 from xnp.tracing.array_base import set_access_hook
 from xnp.tracing.core import Array, EvalTrace
 
-__all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect"]
+__all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -83,6 +85,23 @@ def note_effect(why: str) -> None:
         if rec.caller is not None:  # the effect has happened: from here on the caller's
             np.seterr(**rec.caller)  # floating-point settings, so no floating-point
             rec.caller = None  # error makes record() run the call (and this effect) again
+
+
+def native_call(fn, x):
+    """``fn`` applied to the eager array ``x``'s host value, as an array of ``x``'s weak type:
+    for a result no primitive gives, such as NumPy's read-only views (``numpy.diagonal``,
+    ``numpy.broadcast_to``). A recording notes it as an equation, so that a replay calls
+    ``fn`` on its input's value: ``fn`` must compute from the value alone, as the call's
+    signature determines (the shape of its result, its layout, its dtype). A jit output's
+    host memory is made its own first (``_writable_value``), as before a view primitive."""
+    rec = getattr(_STATE.trace, "recording", None)
+    if rec is None:
+        return Array(fn(x._writable_value()), x._weak)
+    return rec.native_call(fn, x)
+
+
+#: the marker of an equation noted by :func:`native_call` (its params: the function)
+_NATIVE = "native call"
 
 
 class _Scalar:
@@ -143,6 +162,30 @@ class Recording:
                     self.natives.append(o._v)
                     self.weaks.append(o._weak)
                 self.eqns.append((prim, params, ops, prim.multiple_results, len(outs)))
+        return out
+
+    def native_call(self, fn, x):
+        """:func:`native_call` while recording: ``fn(x's value)``, noted as an equation."""
+        if self.failed is None:
+            slot = self.slots.get(id(x))
+            if slot is None:
+                self.fail("took a view of an array made outside the recording")
+            elif x._dev is not None:  # (its host memory is copied first: not repeated)
+                self.fail("took a view of a jit output")
+        self.evaluating = True
+        try:
+            out = Array(fn(x._writable_value()), x._weak)
+        finally:
+            self.evaluating = False
+        if self.failed is None:
+            if _errstate() != self.errstate or warnings.filters is not self.filters:
+                self.fail("took a view under other error settings or warning filters")
+            else:
+                self.slots[id(out)] = len(self.keep)
+                self.keep.append(out)
+                self.natives.append(out._v)
+                self.weaks.append(out._weak)
+                self.eqns.append((_NATIVE, fn, (slot,), False, 1))
         return out
 
     def lifted(self, arr) -> None:
@@ -226,7 +269,8 @@ class Program:
     on an environment that starts with the input arrays' values and gains each result
     (wrapped as the backend's native array): a constant the call made is an equation of no
     operand giving a copy of its value as it was made, and a scalar operand one giving a
-    copy of its conversion, so no replay shares a mutable array with another. ``single``
+    copy of its conversion, so no replay shares a mutable array with another; a
+    :func:`native_call` is its function on its operand. ``single``
     is ``(slot, weak type, eqns, native type, wrap)`` when the call's result is one new
     array (what the C hit path of xnp/_native/replay.c runs itself), else None.
     """
@@ -250,6 +294,12 @@ class Program:
         for prim, params, ops, multiple, n_out in rec.eqns:
             if prim is None:  # a constant the call made
                 slot_of.append(constant(_copy(params), rec.weaks[first]))
+                first += 1
+                continue
+            if prim is _NATIVE:  # native_call: the function on the value (a NumPy view)
+                eqns.append((params, None, (slot_of[ops[0]],), False))
+                slot_of.append(len(weaks))
+                weaks.append(rec.weaks[first])
                 first += 1
                 continue
             ops = tuple(slot_of[o] if type(o) is int else constant(_scalar(backend, o))

@@ -3,6 +3,7 @@ aliasing semantics, weak types, static-shape errors, and creation calls staged u
 (constants included) or static (NumPy on shapes)."""
 
 import re
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -320,6 +321,31 @@ def test_array_of_arrays_matches_numpy(case, rng):
     check_vs_numpy(lambda m, x: m.asarray(x, dtype=np.float32), x)
     check_vs_numpy(lambda m, x: m.array(x, ndmin=3), x)
     check_vs_numpy(lambda m, x: m.array([x, x]), x)
+
+
+@pytest.mark.parametrize("convert", [
+    lambda m, v: m.asarray(v, dtype=np.float64), lambda m, v: m.array(v, dtype=np.int32),
+    lambda m, v: m.asarray(v, dtype=np.bool_), lambda m, v: m.array([v, v], dtype=float),
+    lambda m, v: m.asarray(v, dtype=np.float32, copy=False)])
+def test_complex_array_to_real_warns_as_numpy(convert):
+    # ComplexWarning for an xnp complex array converted to a real dtype (none for bool, and
+    # none when copy=False refuses), naming the caller's line
+    v = np.array([1 + 2j, -0.5j])
+    seen = {}
+    for mod in (np, xnp):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                out = np.asarray(convert(mod, mod.asarray(v)))
+            except ValueError as e:
+                out = type(e)
+        seen[mod] = (out, [(x.category, x.filename) for x in w])
+    if isinstance(seen[np][0], np.ndarray):
+        np.testing.assert_array_equal(seen[xnp][0], seen[np][0])
+        assert seen[xnp][0].dtype == seen[np][0].dtype
+    else:
+        assert seen[xnp][0] is seen[np][0]
+    assert seen[xnp][1] == [(c, __file__) for c, _ in seen[np][1]]
 
 
 def test_array_copy_semantics():

@@ -115,6 +115,12 @@ def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
     return core.lift(host)
 
 
+def _warn_complex_to_real() -> None:
+    """NumPy's warning for a complex value cast to a real or integer dtype."""
+    _util.warn(np.exceptions.ComplexWarning(
+        "Casting complex values to real discards the imaginary part"))
+
+
 def _cast(fname: str, x, dt: np.dtype | None, copy):
     """``x`` (an xnp value) as ``dt``: the same object, a copy, or a conversion. A weakly
     typed value (a Python scalar passed to ``jit``, or computed from one) becomes strongly
@@ -128,6 +134,8 @@ def _cast(fname: str, x, dt: np.dtype | None, copy):
         raise ValueError(
             f"xnp.{fname}: Unable to avoid copy while creating an array as requested "
             f"(converting {errors.aval_str(aval)} to {dt} needs one).")
+    if aval.dtype.kind == "c" and dt.kind not in "cb":  # as NumPy's conversion warns
+        _warn_complex_to_real()
     return lax.convert_element_type(x, dt, weak_type=False)
 
 
@@ -151,8 +159,21 @@ def _convert(fname: str, obj, dtype, copy):
                 f"xnp.{fname}: Unable to avoid copy while creating an array as requested "
                 "(a sequence of arrays is always copied).")
         x = asarray_for(fname, obj, "object")
+        if dt is not None and dt.kind not in "cb":  # NumPy warns once per complex array
+            for _ in range(_complex_items(obj)):
+                _warn_complex_to_real()
         return x if dt is None else lax.convert_element_type(x, dt)
     return _from_host(fname, obj, dt, copy)
+
+
+def _complex_items(obj) -> int:
+    """How many arrays (xnp or NumPy) and NumPy scalars of a complex dtype the nested
+    lists/tuples ``obj`` holds."""
+    if isinstance(obj, (list, tuple)):
+        return sum(_complex_items(o) for o in obj)
+    dtype = getattr(obj, "dtype", None) if is_xnp(obj) or isinstance(
+        obj, (np.ndarray, np.generic)) else None
+    return int(dtype is not None and dtype.kind == "c")
 
 
 def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False, argname: str = "shape"):
@@ -166,8 +187,7 @@ def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False, argname: s
     int out of the dtype's range raises ``OverflowError``."""
     check_array_size(fname, shape, dt, argname=argname)
     if dt.kind in "iuf" and np.iscomplexobj(value):
-        _util.warn(np.exceptions.ComplexWarning(
-            "Casting complex values to real discards the imaginary part"), stacklevel=3)
+        _warn_complex_to_real()
         value = value.real
     scalar = np.empty((), dt)
     try:
@@ -379,8 +399,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     x = asarray_for("astype", x, "x")
     aval = core.aval_of(x)
     if aval.dtype.kind == "c" and dt.kind not in "cb":
-        _util.warn(np.exceptions.ComplexWarning(
-            "Casting complex values to real discards the imaginary part"), stacklevel=2)
+        _warn_complex_to_real()
     if aval.dtype == dt and not aval.weak_type:
         return lax.copy(x) if copy else x
     if aval.weak_type and isinstance(x, core.Tracer) and dt != aval.dtype:

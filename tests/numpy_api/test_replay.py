@@ -816,6 +816,34 @@ def test_floating_point_errors_in_primitives_under_every_setting(no_check_mode):
         xnp.log(xnp.asarray(zero), dtype=np.float64)
 
 
+def test_a_signature_first_met_with_a_floating_point_error_replays(no_check_mode):
+    """power of a negative base: the first call of the signature meets 'invalid' in its
+    primitive; it is recorded again quietly and stored, and every call (the first, run
+    unrecorded, and the replays) warns once as NumPy's, raises or is silent as the caller's
+    errstate says; a later call without the error replays the same program."""
+    _replay.clear()
+    neg, half = np.array([-1.0, 2.0]), np.array([0.5, 0.5])
+    xneg, xhalf = xnp.asarray(neg), xnp.asarray(half)
+    with np.errstate(invalid="ignore"):
+        want = np.power(neg, half)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        outs = [np.asarray(xnp.power(xneg, xhalf)) for _ in range(3)]
+    for out in outs:
+        np.testing.assert_array_equal(out, want)
+    assert [(m.category, str(m.message)) for m in w] == [
+        (RuntimeWarning, "invalid value encountered in power")] * 3
+    assert _replay.stats(xnp.power) == {"programs": 1, "refused": []}
+    np.testing.assert_array_equal(np.asarray(xnp.power(xnp.asarray(half), xhalf)),
+                                  np.power(half, half))
+    assert _replay.stats(xnp.power) == {"programs": 1, "refused": []}
+    with np.errstate(invalid="raise"), pytest.raises(FloatingPointError, match="invalid"):
+        xnp.power(xneg, xhalf)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(np.asarray(xnp.power(xneg, xhalf)), want)
+
+
 def test_a_surface_warning_then_a_floating_point_error_happen_once(no_check_mode):
     """An effect the call has already had (its own warning) is not repeated when a
     floating-point error follows it in the same recorded call."""

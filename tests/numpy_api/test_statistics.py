@@ -180,18 +180,27 @@ def test_cov(kw, dtype, rng):
     check_vs_numpy(lambda xp, m: xp.cov(m, **kw), m, kind="reduction")
 
 
-@pytest.mark.parametrize("kw", [{"ddof": 2}, {"ddof": 5, "aweights": [1.0, 1.0]},
-                                {"fweights": [1, 1], "ddof": 2}, {"ddof": 1}])
-def test_cov_degrees_of_freedom_warning(kw):
-    # NumPy warns "Degrees of freedom <= 0 for slice" (then divides by zero) where
-    # N - ddof (or its weighted form) is not positive; the same values and warnings
-    m = np.array([[1.0, 2.0], [3.0, 5.0]])
+@pytest.mark.parametrize("m, kw", [
+    (np.array([[1.0, 2.0], [3.0, 5.0]]), {"ddof": 2}),
+    (np.array([[1.0, 2.0], [3.0, 5.0]]), {"ddof": 5, "aweights": [1.0, 1.0]}),
+    (np.array([[1.0, 2.0], [3.0, 5.0]]), {"fweights": [1, 1], "ddof": 2}),
+    (np.array([[1.0, 2.0], [3.0, 5.0]]), {"ddof": 1}), (np.ones((2, 3)), {"ddof": 3}),
+    (np.zeros((2, 0)), {"ddof": 2, "rowvar": False}),  # no variables: empty, no warning
+    (np.arange(12.0).reshape(3, 4), {}), (np.arange(12.0).reshape(3, 4), {"aweights": [1.0, 2, 3, 4]}),
+    (np.arange(12.0).reshape(3, 4) * (1 + 0.5j), {}),
+    (np.arange(12.0, dtype=np.float32).reshape(3, 4), {"dtype": np.float32})])
+def test_cov_bits_and_warnings_as_numpy(m, kw):
+    # NumPy multiplies by the float64 reciprocal of N - ddof (bit for bit, eagerly and under
+    # jit), warning "Degrees of freedom <= 0 for slice", then "divide by zero" and
+    # "invalid value" where N - ddof (or its weighted form) is not positive
     seen = {}
     for mod in (np, xnp):
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
             seen[mod] = (np.asarray(mod.cov(mod.asarray(m), **kw)), [str(x.message) for x in w])
-    np.testing.assert_array_equal(seen[xnp][0], seen[np][0])
+    for got in (seen[xnp][0], np.asarray(xnp.jit(lambda v: xnp.cov(v, **kw))(xnp.asarray(m)))):
+        assert got.dtype == seen[np][0].dtype and got.shape == seen[np][0].shape
+        np.testing.assert_array_equal(got, seen[np][0])
     assert seen[xnp][1] == seen[np][1]
 
 

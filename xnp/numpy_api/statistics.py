@@ -533,6 +533,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     else:
         dt = canonical_dtype(dtype, name="dtype")
     X = _rows("cov", mv, rowvar, dt, "m")
+    if core.aval_of(X).shape[0] == 0:  # no variables: NumPy's empty result, nothing checked
+        return core.lift(np.zeros((0, 0)))
     if y is not None:
         X = _mn.concatenate([X, _rows("cov", y, rowvar, dt, "y")], axis=0)
     if ddof is None:
@@ -565,13 +567,17 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     # NumPy: "Degrees of freedom <= 0 for slice", then the result divides by 0
     _sw.check(np.bool_(nobs <= ddof) if w is None else
               lax.le(fact, _const(0, core.aval_of(fact).dtype)), "Degrees of freedom <= 0 for slice")
-    fact = lax.max(fact, _const(0, np.finfo(dt).dtype))
-    fact = lax.convert_element_type(fact, dt)
+    fact = lax.max(fact, _const(0, core.aval_of(fact).dtype))
     Xc = lax.sub(X, lax.reshape(avg, (core.aval_of(avg).shape[0], 1)))
     XT = Xc if w is None else lax.mul(Xc, lax.reshape(w, (1, nobs)))
     c = _la.dot(Xc, _mn.transpose(_lg.conjugate(XT)))
-    c = lax.div(c, fact)
-    return _mn.squeeze(c)
+    # NumPy: c *= true_divide(1, fact), the reciprocal a float64 scalar (its 'divide by
+    # zero', then the product's 'invalid' for a zero entry times inf)
+    f64 = np.dtype(np.float64)
+    recip = lax.div(_const(1, f64), lax.convert_element_type(fact, f64))
+    wide = np.dtype(np.complex128) if dt in kit.COMPLEX else f64
+    c = lax.mul(lax.convert_element_type(c, wide), lax.convert_element_type(recip, wide))
+    return _mn.squeeze(lax.convert_element_type(c, dt))
 
 
 def _check_weights(name, wv, nobs, dt):

@@ -209,6 +209,15 @@ def test_cross_axes_and_forms(ways):
         xnp.cross(xnp.asarray([True, False, True]), xnp.asarray([True, True, False]))
     with pytest.warns(DeprecationWarning):
         xnp.cross(xnp.asarray([1.0, 2.0]), xnp.asarray([1.0, 2.0, 3.0]))
+    # 1-D unsigned 2-vectors wrap around without a warning, as NumPy's array loops
+    for sa, sb in ((2, 2), (2, 3), (3, 2)):
+        a, b = np.arange(1, sa + 1, dtype=np.uint8), np.arange(sb + 2, 2, -1, dtype=np.uint8)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            warnings.simplefilter("error", RuntimeWarning)
+            got, want = xnp.cross(xnp.asarray(a), xnp.asarray(b)), np.cross(a, b)
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert np.asarray(got).dtype == want.dtype
 
 
 # --------------------------------------------------------------------------- clip

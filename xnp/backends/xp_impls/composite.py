@@ -309,16 +309,19 @@ def _cross(xp, a, b):
     na, nb = a.shape[-1], b.shape[-1]
     if na == 3 and nb == 3:
         return xp.cross(a, b)
+    # (ufuncs, not operators: on 1-D vectors the entries are NumPy scalars, whose
+    # operators warn on integer overflow, which NumPy's array loops do not)
+    mul, sub, neg = xp.multiply, xp.subtract, xp.negative
     a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
-    z = a0 * b1 - a1 * b0
+    z = sub(mul(a0, b1), mul(a1, b0))
     if na == 2 and nb == 2:
-        return z
+        return xp.asarray(z)
     if na == 2:
         b2 = b[..., 2]
-        x, y = a1 * b2, -(a0 * b2)
+        x, y = mul(a1, b2), neg(mul(a0, b2))
     else:
         a2 = a[..., 2]
-        x, y = -(a2 * b1), a2 * b0
+        x, y = neg(mul(a2, b1)), mul(a2, b0)
     return xp.stack((x, y, z), axis=-1)
 
 

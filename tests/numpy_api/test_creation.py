@@ -348,6 +348,16 @@ def test_complex_array_to_real_warns_as_numpy(convert):
     assert seen[xnp][1] == [(c, __file__) for c, _ in seen[np][1]]
 
 
+def test_creation_keeps_each_calls_dtype_metadata():
+    # equal dtypes that differ in metadata: each call's own, whichever came first
+    md = np.dtype(np.float32, metadata={"k": 2})
+    for order in ([md, np.dtype(np.float32)], [np.dtype(np.float32), md]):
+        for dt in order:
+            for fn in (xp.zeros, xp.ones, xp.empty):
+                got = np.asarray(fn(2, dtype=dt))
+                assert got.dtype == np.float32 and got.dtype.metadata == dt.metadata
+
+
 def test_array_copy_semantics():
     host = np.arange(3.0)
     assert not np.shares_memory(np.asarray(xp.array(host)), host)

@@ -560,7 +560,14 @@ _DTYPE_ARGS: dict = {}
 
 
 def _dtype(dtype):
-    """``canonical_dtype(dtype)`` cached per argument, or None when it is not a dtype."""
+    """``canonical_dtype(dtype)`` cached per argument, or None when it is not a dtype. A
+    dtype object is its own canonical form, not cached: equal dtypes may differ in what
+    equality ignores (``metadata``), which a cache keyed by them would mix up."""
+    if isinstance(dtype, np.dtype):
+        try:
+            return canonical_dtype(dtype)
+        except Exception:  # noqa: BLE001  (the full path raises its own message)
+            return None
     try:
         dt = _DTYPE_ARGS.get(dtype)
     except TypeError:  # unhashable

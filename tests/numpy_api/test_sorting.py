@@ -204,7 +204,7 @@ def test_partition_property(fname, kth, rng):
         assert np.all((vals[:, :k] <= vals[:, k:k + 1]) | np.isnan(vals[:, k:k + 1]))
 
 
-@pytest.mark.parametrize("kth", [6, -7, 1.5, [0, 9]])
+@pytest.mark.parametrize("kth", [6, -7, 1.5, [0, 9], True, [True], np.True_])
 def test_partition_errors_match_numpy(kth):
     x = np.arange(6.0)
     check_vs_numpy(lambda xp, x: xp.partition(x, kth), x, jit=False)

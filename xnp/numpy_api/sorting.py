@@ -262,6 +262,8 @@ def _check_kth(fname: str, kth, n: int, size: int):
         raise TypeError(f"xnp.{fname}: `kth` must be static integers (it decides nothing in "
                         "the result here, but it is checked as in NumPy).")
     values = np.asarray(kth._value if is_xnp(kth) else kth)
+    if values.dtype == np.bool_:
+        raise ValueError(f"xnp.{fname}: Booleans unacceptable as partition index")
     if values.dtype.kind not in "iu" and not (values.size == 0 and values.dtype.kind == "f"):
         raise TypeError(f"xnp.{fname}: Partition index must be integer")
     for k in values.reshape(-1):

@@ -59,6 +59,20 @@ def test_tril_triu_match_numpy(case, rng):
     check_vs_numpy(lambda m, x: m.triu(x, case.k), x)
 
 
+@pytest.mark.parametrize("k", [1.0, -1.0, np.float32(-2.0), 0.0])
+def test_float_diagonal_offsets_and_negative_sizes_as_numpy(k):
+    # an integral float k is NumPy's diagonal k; a negative N or M of tri is empty
+    x = np.ones((3, 4))
+    check_vs_numpy(lambda m, x: m.tril(x, k), x)
+    check_vs_numpy(lambda m, x: m.triu(x, k), x)
+    check_vs_numpy(lambda xp: xp.tri(3, 4, k))
+    check_vs_numpy(lambda xp: xp.tri(-1, 2, k), jit=False)
+    check_vs_numpy(lambda xp: xp.tri(2, -3), jit=False)
+    for fn in (lambda: xnp.tril(xnp.ones((2, 2)), 1.5), lambda: xnp.tri(2, k=-0.5)):
+        with pytest.raises(TypeError, match="integral float"):
+            fn()  # (NumPy's result for these follows from its arange's steps)
+
+
 @pytest.mark.parametrize("n,m,k", [(3, None, 0), (3, 5, 1), (4, 2, -1), (0, 3, 0), (2, 2, 9)])
 def test_tri_and_index_helpers_match_numpy(n, m, k):
     check_vs_numpy(lambda xp: xp.tri(n, m, k))

@@ -193,19 +193,18 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
 
     Raises
     ------
-    ValueError
-        A negative ``N`` or ``M``.
     xnp.errors.ConcretizationTypeError
         ``N``, ``M`` or ``k`` is traced.
     NotImplementedError
         ``like`` is given.
+
+    A negative ``N`` or ``M`` is an empty dimension and ``k`` may be a float of integral
+    value, as in NumPy; a non-integral ``k`` raises ``TypeError``.
     """
     check_unsupported("tri", like=(like, None, _NO_LIKE))
-    n = static_int("tri", N, "N")
-    m = n if M is None else static_int("tri", M, "M")
-    k = static_int("tri", k, "k")
-    if n < 0 or m < 0:
-        raise ValueError("negative dimensions are not allowed")
+    n = max(static_int("tri", N, "N"), 0)
+    m = n if M is None else max(static_int("tri", M, "M"), 0)
+    k = _diagonal_offset("tri", k)
     dt = default_float() if dtype is None or dtype is float else canonical_dtype(dtype)
     if core.is_eager(core.current_trace()) and (
             n * m * dt.itemsize <= recording.MAX_CONSTANT_BYTES):
@@ -213,9 +212,21 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     return lax.convert_element_type(_tri_mask(n, m, k), dt)
 
 
+def _diagonal_offset(fname: str, k) -> int:
+    """A static diagonal offset: an integer, or a float of integral value, as NumPy takes
+    it. A non-integral ``k`` raises ``TypeError``: NumPy's result for one follows from
+    the steps of its integer ``arange(-k, M - k)`` and is not a defined diagonal."""
+    if isinstance(k, (float, np.floating)):
+        if not float(k).is_integer():
+            raise TypeError(f"xnp.{fname}: `k` must be an integer or an integral float, got "
+                            f"{k!r}")
+        return int(k)
+    return static_int(fname, k, "k")
+
+
 def _triangle(fname: str, m, k, lower: bool):
     m = _mn._asarray(fname, m, "m")
-    k = static_int(fname, k, "k")
+    k = _diagonal_offset(fname, k)
     shape = _shape(m)
     if len(shape) == 0:
         raise TypeError(f"xnp.{fname}: `m` must be at least 1-D, got a 0-d array")

@@ -27,13 +27,13 @@ a replay would not repeat or that could depend on more than the arrays' metadata
   object other than arrays, scalars, strings, dtypes, ``None`` and tuples/lists of them.
 
 A recording runs with every NumPy floating-point error raising (``numpy.errstate``): one
-met anywhere in the call stops it, and the call runs again, unrecorded, under the caller's
-settings. One met in a primitive is met again by a replay (the same implementation, under
-the caller's settings): the call is first recorded once more with the primitives' errors
-ignored and that program stored; one met in a conversion of the call's own (a Python
-float cast to float32, which a program would not repeat) stores nothing (:func:`record`).
-An effect noted before (:func:`note_effect`) restores the caller's settings first, so no
-effect happens twice.
+met anywhere in the call stops it. One met in a primitive is met again by a replay (the
+same implementation, under the caller's settings): the call is recorded again with its
+primitives under the caller's settings, and that recording is the call. One met in a
+conversion of the call's own (a Python float cast to float32, which a program would not
+repeat) makes the call run again, unrecorded, under the caller's settings, and nothing is
+stored (:func:`record`). An effect noted before (:func:`note_effect`) restores the
+caller's settings first, so no effect happens twice.
 
 The caller decides which calls may share a program (``xnp/numpy_api/_replay.py``: one per
 function and argument signature); this module knows nothing of NumPy's functions.
@@ -41,7 +41,6 @@ function and argument signature); this module knows nothing of NumPy's functions
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import threading
 import warnings
@@ -124,9 +123,9 @@ class Recording:
     """What one eager call bound so far (see the module docstring)."""
 
     __slots__ = ("slots", "keep", "natives", "weaks", "eqns", "failed", "errstate",
-                 "filters", "backend", "evaluating", "caller", "quiet", "error_in_primitive")
+                 "filters", "backend", "evaluating", "caller", "inside", "error_in_primitive")
 
-    def __init__(self, leaves, caller=None, quiet=False):
+    def __init__(self, leaves, caller=None, inside=None):
         self.slots = {id(a): i for i, a in enumerate(leaves)}  # array id -> value slot
         self.keep = list(leaves)  # the slots' arrays, alive so that no id is reused
         self.natives = [None] * len(leaves)  # each result's native value and weak type
@@ -138,7 +137,7 @@ class Recording:
         self.filters = warnings.filters
         self.backend = core.eager_backend()
         self.caller = caller  # the caller's floating-point settings (``numpy.geterr()``)
-        self.quiet = quiet  # primitives run with floating-point errors ignored (record())
+        self.inside = inside  # None, or the floating-point settings primitives run under
         self.error_in_primitive = False  # a primitive met a floating-point error
 
     def fail(self, why: str) -> None:
@@ -151,8 +150,8 @@ class Recording:
         if self.failed is None:  # (no impl: only the eager backend's functions run)
             self.evaluating = True
             try:
-                if self.quiet:
-                    with np.errstate(all="ignore"):
+                if self.inside is not None:
+                    with np.errstate(**self.inside):
                         out = _BASE.process_primitive(prim, args, params)
                 else:
                     out = _BASE.process_primitive(prim, args, params)
@@ -412,26 +411,22 @@ def _watch(delta: int) -> None:
         set_access_hook(_on_access if n else None)
 
 
-_NO_CONTEXT = contextlib.nullcontext()
-
-
-def _attempt(fn, args, kwargs, leaves, caller, quiet: bool):
-    """One recording of ``fn(*args, **kwargs)`` with every floating-point error raising:
-    ``(result, recording)``, or ``(recording, recording)`` when one was met. ``quiet``: the
-    primitives run with floating-point errors ignored and Python's warnings are ignored
-    (a recording made only for its program: :func:`record` discards its result)."""
-    with np.errstate(all="raise"), (warnings.catch_warnings() if quiet else _NO_CONTEXT):
-        if quiet:
-            warnings.simplefilter("ignore")
-        rec = Recording(leaves, caller, quiet)
+def _attempt(fn, args, kwargs, leaves, caller, inside=None):
+    """One recording of ``fn(*args, **kwargs)`` with every floating-point error raising
+    (in the primitives too, unless ``inside`` gives their settings): ``(result,
+    recording)``, or ``(recording, recording)`` when an error was raised that the
+    recording's own settings caused (the call's own error, under the caller's settings,
+    propagates)."""
+    with np.errstate(all="raise"):
+        rec = Recording(leaves, caller, inside)
         _watch(1)
         try:
             with core.set_current_trace(EvalTrace(rec)):
                 return fn(*args, **kwargs), rec
         except FloatingPointError:
-            if rec.caller is None:  # raised under the caller's own settings (restored
-                raise  # after an effect): the call's error, as unrecorded
-            return rec, rec  # (a floating-point error: the call runs again, unrecorded)
+            if rec.caller is None or (inside is not None and rec.error_in_primitive):
+                raise  # under the caller's own settings: the call's error, as unrecorded
+            return rec, rec
         finally:
             _watch(-1)
 
@@ -444,19 +439,16 @@ def record(fn, args, kwargs, leaves):
 
     A floating-point error met in a primitive (``log`` of 0, ``power`` of a negative base)
     is one a replay meets again, in the same implementation under the caller's settings:
-    the call is recorded once more with the primitives' errors ignored (and its warnings
-    silenced), whose program is stored if nothing else was met, then run unrecorded
-    under the caller's settings for its result and effects. One met in the call's own
-    conversions (a Python float cast to float32, whose warning no program would repeat)
-    stores nothing: the next call of the signature records again."""
+    the call is recorded again with its primitives under the caller's settings (so their
+    warnings, errors and callbacks are the call's, once), and that recording is the call.
+    One met in the call's own conversions (a Python float cast to float32, whose warning
+    no program would repeat) stops the recording: the call runs again, unrecorded, and
+    nothing is stored (the next call of the signature records again)."""
     caller = np.geterr()
-    out, rec = _attempt(fn, args, kwargs, leaves, caller, quiet=False)
-    if out is not rec:
-        program = rec.program(out, len(leaves))
-        return out, program, rec.failed
-    program = None
-    if rec.error_in_primitive and rec.failed is None:
-        again, quiet = _attempt(fn, args, kwargs, leaves, caller, quiet=True)
-        if again is not quiet and quiet.failed is None:
-            program = quiet.program(again, len(leaves))
-    return fn(*args, **kwargs), program, None
+    out, rec = _attempt(fn, args, kwargs, leaves, caller)
+    if out is rec and rec.error_in_primitive and rec.failed is None:
+        out, rec = _attempt(fn, args, kwargs, leaves, caller, inside=caller)
+    if out is rec:
+        return fn(*args, **kwargs), None, None
+    program = rec.program(out, len(leaves))
+    return out, program, rec.failed

@@ -101,9 +101,11 @@ def _replayed_cases():
     m_np = numpy.eye(4) * 4 + numpy.arange(16.0).reshape(4, 4) / 16  # invertible
     v_np = numpy.arange(4.0)
     e, m, v = xnp.asarray(e_np), xnp.asarray(m_np), xnp.asarray(v_np)
+    n_np = x_np - 5  # negative entries: power(n, 0.5) meets 'invalid'
+    n = xnp.asarray(n_np)
     if jax is not None:
         xj, fj, ij, dj = _jax.put(x_np, f_np, i_np, d_np)
-        ej, mj, vj = _jax.put(e_np, m_np, v_np)
+        ej, mj, vj, nj = _jax.put(e_np, m_np, v_np, n_np)
 
     def j(fn):
         return fn if jax is not None else None
@@ -147,6 +149,19 @@ def _replayed_cases():
          lambda: xnp.linalg.solve(m, v), j(lambda: jnp.linalg.solve(mj, vj))),
         ("linalg.inv(4x4)", lambda: numpy.linalg.inv(m_np), lambda: xnp.linalg.inv(m),
          j(lambda: jnp.linalg.inv(mj))),
+        # several results, built and given NumPy's scalar rule in C
+        ("linalg.eigh(4x4)", lambda: numpy.linalg.eigh(m_np), lambda: xnp.linalg.eigh(m),
+         j(lambda: jnp.linalg.eigh(mj))),
+        ("divmod(x, 0.7)", lambda: numpy.divmod(x_np, 0.7), lambda: xnp.divmod(x, 0.7),
+         j(lambda: jnp.divmod(xj, 0.7))),
+        # a floating-point error in a primitive (invalid: negative base), replayed
+        ("power(x - 5, 0.5)", lambda: numpy.power(n_np, 0.5), lambda: xnp.power(n, 0.5),
+         j(lambda: jnp.power(nj, 0.5))),
+        # NumPy's function as the kernel of a composite; NumPy's read-only view
+        ("interp(v, xp, fp)", lambda: numpy.interp(v_np, v_np, v_np),
+         lambda: xnp.interp(v, v, v), j(lambda: jnp.interp(vj, vj, vj))),
+        ("flip(x)", lambda: numpy.flip(x_np), lambda: xnp.flip(x), j(lambda: jnp.flip(xj))),
+        ("diag(4x4)", lambda: numpy.diag(m_np), lambda: xnp.diag(m), j(lambda: jnp.diag(mj))),
     ]
 
 

@@ -173,3 +173,21 @@ def test_plain_calls_still_replay():
         for _ in range(2):
             fn(x, axis=1, dtype=np.float64)
         assert _replay.stats(fn) == {"programs": 1, "refused": []}, fn
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, c: m.sum(c, dtype=np.float32), lambda m, c: m.prod(c, dtype=float),
+    lambda m, c: m.mean(c, dtype=float), lambda m, c: m.cumsum(c, dtype=float),
+    lambda m, c: m.nansum(c, dtype=float), lambda m, c: m.mean(c, dtype=int),
+    lambda m, c: m.trace(m.diag(c), dtype=float), lambda m, c: m.sum(c, dtype=bool)])
+def test_complex_reduced_in_a_real_dtype_warns_as_numpy(call):
+    # ComplexWarning once (none for bool, which casts by truth), NumPy's values
+    c = np.array([1 + 2j, 3j, -0.5 - 1j])
+    seen = {}
+    for mod in (np, xnp):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            seen[mod] = (np.asarray(call(mod, mod.asarray(c))), [x.category for x in w])
+    np.testing.assert_array_equal(seen[xnp][0], seen[np][0])
+    assert seen[xnp][0].dtype == seen[np][0].dtype
+    assert seen[xnp][1] == seen[np][1]

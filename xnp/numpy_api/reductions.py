@@ -31,6 +31,7 @@ from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_ran
                                  normalize_axes, normalize_axis, write_out)
 from xnp.tracing import core, errors
 from xnp.numpy_api import _complex_order
+from xnp.numpy_api import _util
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api import _signed_zeros as _sz
 from xnp.numpy_api import _slice_warnings as _sw
@@ -66,6 +67,7 @@ def _sum_dtype(fname: str, in_dtype: np.dtype, dtype) -> tuple[np.dtype, np.dtyp
     follow NumPy's float16 loops: see ``lax.reduce_sum``)."""
     if dtype is not None:
         result = canonical_dtype(dtype, name="dtype")
+        _warn_if_imaginary_dropped(in_dtype, result)
     elif in_dtype in kit.BOOL or (
             in_dtype in kit.SIGNED and in_dtype.itemsize < default_int().itemsize):
         result = default_int()
@@ -74,6 +76,14 @@ def _sum_dtype(fname: str, in_dtype: np.dtype, dtype) -> tuple[np.dtype, np.dtyp
     else:
         result = in_dtype
     return (result if result == _F16 else _accumulator(result)), result
+
+
+def _warn_if_imaginary_dropped(in_dtype: np.dtype, dtype: np.dtype) -> None:
+    """NumPy's ComplexWarning for a complex input reduced in a real or integer ``dtype``
+    (its cast of the input drops the imaginary part; bool casts by truth, silently)."""
+    if in_dtype.kind == "c" and dtype.kind not in "cb":
+        _util.warn(np.exceptions.ComplexWarning(
+            "Casting complex values to real discards the imaginary part"))
 
 
 _F16 = np.dtype(np.float16)
@@ -86,7 +96,9 @@ def _accumulator(dt: np.dtype) -> np.dtype:
 def _inexact_dtype(in_dtype: np.dtype, dtype) -> np.dtype:
     """Result dtype of ``mean``: ``dtype`` if given, float64 for bool/integers, else the input's."""
     if dtype is not None:
-        return canonical_dtype(dtype, name="dtype")
+        result = canonical_dtype(dtype, name="dtype")
+        _warn_if_imaginary_dropped(in_dtype, result)
+        return result
     if in_dtype in kit.INT_OR_BOOL:
         return default_float()
     return in_dtype

@@ -221,3 +221,39 @@ def test_dot_rejects_other_ranks_and_sizes(mode):
         f(np.ones((2, 2, 2)), np.ones(2))
     with pytest.raises(TypeError, match="equal dtypes"):
         f(np.ones(2, np.float32), np.ones(2))
+
+
+def _leaves(out):
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+_IN_PLACE = {  # function of (a, b) -> its results; the LAPACK kernels computed in place
+    "lapack_dpotrf_ffi": lambda a, b: linalg.cholesky(a),
+    "lapack_dgetrf_ffi": lambda a, b: linalg.lu(a),
+    "lapack_dgeqrf_ffi": lambda a, b: linalg.qr(a),
+    "lapack_dsyevd_ffi": lambda a, b: linalg.eigh(a),
+    "lapack_dgesdd_ffi": lambda a, b: linalg.svd(a),
+    "lapack_dtrsm_ffi": lambda a, b: linalg.triangular_solve(a, b, left_side=True, lower=True),
+}
+
+
+@pytest.mark.parametrize("target", sorted(_IN_PLACE))
+def test_lapack_kernels_work_in_their_operands_buffer(target):
+    """Each LAPACK call declares its in-place result as aliasing its operand (no copy inside
+    the kernel), and XLA copies a jit argument first: the arguments, an eager array and a
+    jit output, are unchanged after the call, and the results equal the eager ones."""
+    rng = np.random.default_rng(3)
+    a_np = _hpd(rng, (2, 5, 5), np.float64)
+    b_np = _matrix(rng, (2, 5, 3), np.float64)
+    f = _IN_PLACE[target]
+    want = [np.asarray(o) for o in _leaves(f(xnp.asarray(a_np), xnp.asarray(b_np)))]
+    hlo = xnp.jit(f).lower(a_np, b_np).compile().as_text()
+    call = [line for line in hlo.splitlines() if f'custom_call_target="{target}"' in line]
+    assert call and "output_to_operand_aliasing" in call[0]
+    resident = xnp.jit(lambda x, y: (x + 0, y + 0))(a_np, b_np)
+    for a, b in ((xnp.asarray(a_np), xnp.asarray(b_np)), resident):
+        got = xnp.jit(f)(a, b)
+        for g, w in zip(_leaves(got), want):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=1e-12)
+        np.testing.assert_array_equal(np.asarray(a), a_np)
+        np.testing.assert_array_equal(np.asarray(b), b_np)

@@ -47,11 +47,22 @@ def _layout(aval: ShapedArray, nbatch: int) -> str:
     return f"dense<[{', '.join(map(str, dims))}]> : tensor<{r}xindex>"
 
 
-def custom_call(ctx, name: str, operands, out_avals, *, nbatch: int, config=None) -> list:
-    """Emit one LAPACK custom call; ``config``: ``{key: letter}`` for ``backend_config``."""
+def custom_call(ctx, name: str, operands, out_avals, *, nbatch: int, config=None,
+                aliases=None) -> list:
+    """Emit one LAPACK custom call; ``config``: ``{key: letter}`` for ``backend_config``;
+    ``aliases``: ``{result index: operand index}``, results the kernel computes in the
+    operand's buffer (LAPACK works in place: ``potrf``'s factor overwrites its matrix), so
+    that XLA hands the kernel one buffer instead of the kernel copying its operand into its
+    result (XLA copies the operand first only where it is still needed, e.g. an argument)."""
     cfg = ", ".join(f"{k} = {CODES[v]} : ui8" for k, v in sorted((config or {}).items()))
     attrs = (f'call_target_name = "{name}", api_version = 4 : i32, '
              f"backend_config = {{{cfg}}}, "
              f"operand_layouts = [{', '.join(_layout(o.aval, nbatch) for o in operands)}], "
              f"result_layouts = [{', '.join(_layout(a, nbatch) for a in out_avals)}]")
+    if aliases:
+        tuple_index = (lambda i: f"[{i}]") if len(out_avals) > 1 else (lambda i: "[]")
+        attrs += ", output_operand_aliases = [" + ", ".join(
+            f"#stablehlo.output_operand_alias<output_tuple_indices = {tuple_index(r)}, "
+            f"operand_index = {o}, operand_tuple_indices = []>"
+            for r, o in sorted(aliases.items())) + "]"
     return ctx.ops("stablehlo.custom_call", list(operands), list(out_avals), attrs=attrs)

@@ -94,7 +94,7 @@ def _matrix_lowering(prim):
 def _lower_cholesky(ctx, a, aval, batch, nb):
     out, info = _lapack.custom_call(ctx, _lapack.target("potrf", aval.dtype), [a],
                                     [aval, _lapack.info_aval(batch)], nbatch=nb,
-                                    config={"uplo": "L"})
+                                    config={"uplo": "L"}, aliases={0: 0})
     return _lower_fun(ctx, lambda x, i: _nan_unless_ok(i, M.tril(x)), out, info)
 
 
@@ -113,7 +113,7 @@ def _lower_triangular_solve(ctx, a, b, *, left_side, lower, transpose_a, conjuga
               "trans_x": ("C" if conjugate_a else "T") if transpose_a else "N",
               "diag": "U" if unit_diagonal else "N"}
     return _lapack.custom_call(ctx, _lapack.target("trsm", out_aval.dtype), [a, b], [out_aval],
-                               nbatch=out_aval.ndim - 2, config=config)
+                               nbatch=out_aval.ndim - 2, config=config, aliases={0: 1})
 
 
 # --------------------------------------------------------------------------- lu
@@ -148,7 +148,8 @@ def _lower_lu(ctx, a):
         return [a] + _trivial(ctx, [piv_aval]) + [iota]
     batch, nb = aval.shape[:-2], aval.ndim - 2
     lu, piv, _ = _lapack.custom_call(ctx, _lapack.target("getrf", aval.dtype), [a],
-                                     [aval, piv_aval, _lapack.info_aval(batch)], nbatch=nb)
+                                     [aval, piv_aval, _lapack.info_aval(batch)], nbatch=nb,
+                                     aliases={0: 0})
 
     def post(p):
         p = lax.sub(p, M.scalar(1, np.int32))  # LAPACK's pivots are 1-based
@@ -167,7 +168,7 @@ def _lower_qr(ctx, a, aval, batch, nb, *, full_matrices):
     k = min(m, n)
     tau_aval = ShapedArray(batch + (k,), aval.dtype)
     packed, tau = _lapack.custom_call(ctx, _lapack.target("geqrf", aval.dtype), [a],
-                                      [aval, tau_aval], nbatch=nb)
+                                      [aval, tau_aval], nbatch=nb, aliases={0: 0})
     q_cols = q_aval.shape[-1]
 
     def reflectors(x):  # the m x q_cols input of orgqr: the first columns, zero-padded
@@ -180,7 +181,7 @@ def _lower_qr(ctx, a, aval, batch, nb, *, full_matrices):
 
     (q_in,) = _lower_fun(ctx, reflectors, packed)
     (q,) = _lapack.custom_call(ctx, _lapack.target("orgqr", aval.dtype, "ungqr"), [q_in, tau],
-                               [q_aval], nbatch=nb)
+                               [q_aval], nbatch=nb, aliases={0: 0})
     rows = r_aval.shape[-2]
     (r,) = _lower_fun(ctx, lambda x: [M.triu(lax.slice(x, (0,) * aval.ndim, batch + (rows, n)))],
                       packed)
@@ -195,7 +196,7 @@ def _lower_eigh(ctx, a, aval, batch, nb, *, lower, sort_eigenvalues):
     v, w, info = _lapack.custom_call(
         ctx, _lapack.target("syevd", aval.dtype, "heevd"), [a],
         list(ctx.avals_out) + [_lapack.info_aval(batch)], nbatch=nb,
-        config={"mode": "V", "uplo": "L" if lower else "U"})
+        config={"mode": "V", "uplo": "L" if lower else "U"}, aliases={0: 0})
     return _lower_fun(ctx, _nan_unless_ok, info, v, w)
 
 
@@ -224,7 +225,7 @@ def _lower_svd(ctx, a, aval, batch, nb, *, full_matrices, compute_uv):
     _, s, u, vt, info = _lapack.custom_call(
         ctx, _lapack.target("gesdd", aval.dtype), [a],
         [aval, s_aval, u_aval, vt_aval, _lapack.info_aval(batch)], nbatch=nb,
-        config={"mode": mode})
+        config={"mode": mode}, aliases={0: 0})
     outs = [s, u, vt] if compute_uv else [s]
     return _lower_fun(ctx, _nan_unless_ok, info, *outs)
 

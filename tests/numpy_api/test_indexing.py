@@ -737,3 +737,23 @@ def test_boolean_scalar_index_adds_an_axis_as_numpy(idx, shape):
     check_vs_numpy(lambda xp, a: a[idx], x)
     check_vs_numpy(lambda xp, a: xp.jit(lambda t: t + 0)(a)[idx] if xp is xnp else a[idx], x,
                    jit=False, jaxpr=False)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("shape,idx,axis", [((0,), [0, 1], None), ((2, 0), [1], 1),
+                                            ((0, 3), 0, None), ((0,), np.zeros(0, int), None)])
+def test_take_from_an_empty_axis_matches_numpy(mode, shape, idx, axis):
+    # NumPy: "cannot do a non-empty take from an empty axes." (IndexError) for every mode,
+    # an empty result for empty indices; the same under jit (the sizes are static)
+    x = np.zeros(shape)
+    try:
+        want = np.take(x, idx, axis=axis, mode=mode)
+    except IndexError as e:
+        assert str(e) == "cannot do a non-empty take from an empty axes."
+        for f in (xnp.take, xnp.jit(xnp.take, static_argnames=("axis", "mode"))):
+            with pytest.raises(IndexError, match="cannot do a non-empty take from an empty"):
+                f(x, np.asarray(idx), axis=axis, mode=mode)
+        return
+    for f in (xnp.take, xnp.jit(xnp.take, static_argnames=("axis", "mode"))):
+        got = f(x, np.asarray(idx), axis=axis, mode=mode)
+        assert got.shape == want.shape and got.dtype == want.dtype

@@ -6,6 +6,8 @@ reconstructions computed in the test body with the same ``xp``; data-dependent e
 give NaN/inf under jit.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -425,3 +427,82 @@ def test_solve_dtype_is_numpys_for_integer_operands(da, db):
 
 def test_solve_with_a_0d_b_raises_numpys_error():
     check_vs_numpy(lambda xp, a, b: xp.linalg.solve(a, b), np.eye(3), np.asarray(1.0))
+
+
+_NONFINITE = {
+    "inf-middle": [[1.0, 2.0, 0.0], [2.0, np.inf, 1.0], [0.0, 1.0, 3.0]],
+    "inf-first": [[np.inf, 2.0, 0.0], [2.0, 1.0, 1.0], [0.0, 1.0, 3.0]],
+    "inf-off-diagonal": [[1.0, np.inf], [np.inf, 1.0]],
+    "-inf": [[1.0, 2.0], [-np.inf, 1.0]],
+    "nan": [[1.0, np.nan], [1.0, 1.0]],
+    "nan-3x3": [[1.0, 2.0, 0.0], [2.0, np.nan, 1.0], [0.0, 1.0, 3.0]],
+    "all-inf": [[np.inf, np.inf], [np.inf, np.inf]],
+}
+
+
+def _caught(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        out = f()
+    return out, [(x.category, str(x.message)) for x in w]
+
+
+@pytest.mark.parametrize("dtype", [F64, F32])
+@pytest.mark.parametrize("case", sorted(_NONFINITE))
+def test_slogdet_and_det_of_nonfinite_matrices_match_numpy(case, dtype):
+    # NumPy's real sign is +-1 here (a negative pivot flips it, NaN does not): eagerly
+    # NumPy's values and warnings ("invalid value encountered in slogdet", by category
+    # and count), under jit the same values (no warnings: compiled code checks nothing)
+    a = np.array(_NONFINITE[case], dtype)
+    (sign, logdet), warned = _caught(lambda: np.linalg.slogdet(a))
+    got, got_warned = _caught(lambda: tuple(xnp.linalg.slogdet(a)))
+    assert got_warned == warned
+    jitted = tuple(xnp.jit(xnp.linalg.slogdet)(a))
+    for s, l in (got, jitted):
+        assert np.asarray(s).dtype == sign.dtype and np.asarray(l).dtype == logdet.dtype
+        np.testing.assert_array_equal(np.asarray(s), sign)
+        np.testing.assert_array_equal(np.asarray(l), logdet)
+    det, warned = _caught(lambda: np.linalg.det(a))
+    got, got_warned = _caught(lambda: xnp.linalg.det(a))
+    assert got_warned == warned
+    for d in (got, xnp.jit(xnp.linalg.det)(a)):
+        np.testing.assert_array_equal(np.asarray(d), det)
+
+
+def test_det_of_a_singular_matrix_is_positive_zero_under_jit():
+    # NumPy's det is sign * exp(logabsdet) = 0 * 0.0 = +0.0 for a singular matrix, also
+    # where the product of the pivots has a negative factor (-0.0)
+    x = np.stack([np.array([[1.0, 2.0], [2.0, 4.0]]), np.zeros((2, 2))])
+    want = np.linalg.det(x)
+    for got in (xnp.linalg.det(x), xnp.jit(xnp.linalg.det)(x)):
+        np.testing.assert_array_equal(np.signbit(np.asarray(got)), np.signbit(want))
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0), (3, 0), (0,), (2, 0, 3), (0, 2, 2)])
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int8])
+@pytest.mark.parametrize("p", [None, "fro", -2])
+def test_cond_of_empty_input_raises_numpys_error(shape, dtype, p):
+    # NumPy checks for empty matrices first (LinAlgError, also for float16 or a 1-D
+    # input); an empty stack of non-empty matrices goes on to the dtype check (TypeError
+    # for float16) or an empty result
+    x = np.zeros(shape, dtype)
+    try:
+        want = np.linalg.cond(x, p)
+    except (np.linalg.LinAlgError, TypeError) as e:
+        with pytest.raises(type(e), match=str(e)):
+            xnp.linalg.cond(x, p)
+        return
+    got = xnp.linalg.cond(x, p)
+    assert got.shape == want.shape and got.dtype == want.dtype
+
+
+@pytest.mark.parametrize("b_shape", [(0, 3), (0, 3, 2)])
+def test_vmap_solve_over_an_empty_batch(b_shape):
+    # per element solve((3, 3), (3,) or (3, 2)): NumPy's batched solve of the stack
+    a, b = np.zeros((0, 3, 3)), np.zeros(b_shape)
+    want = np.linalg.solve(a, b[..., None])[..., 0] if len(b_shape) == 2 else \
+        np.linalg.solve(a, b)
+    for f in (xnp.vmap(xnp.linalg.solve), xnp.jit(xnp.vmap(xnp.linalg.solve))):
+        got = f(a, b)
+        assert got.shape == want.shape and got.dtype == want.dtype

@@ -289,6 +289,12 @@ def _gather_batch(vals, dims, *, dimension_numbers, slice_sizes, **params):
         sizes = slice_sizes
     else:  # both: paired batching dims
         x, idx = moveaxis(x, dx, 0), moveaxis(idx, di, 0)
+        xa, ia = core.aval_of(x), core.aval_of(idx)
+        if xa.shape[0] == 0:  # an empty batch: no window of size 1 fits the batching dim
+            shape = _gather_shape(
+                ShapedArray(xa.shape[1:], xa.dtype), ShapedArray(ia.shape[1:], ia.dtype),
+                dimension_numbers=dn, slice_sizes=slice_sizes, **params)
+            return _zeros((0,) + tuple(shape), xa.dtype), 0
         new = GatherDimensionNumbers(
             offset_dims=_shift(dn.offset_dims),
             collapsed_slice_dims=_shift(dn.collapsed_slice_dims),

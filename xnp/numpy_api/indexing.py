@@ -289,8 +289,9 @@ def take(a, indices, axis=None, out=None, mode="raise", *, fill_value=None):
     Raises
     ------
     IndexError
-        A concrete out-of-bounds index with ``mode='raise'``; ``'wrap'`` on an
-        empty axis.
+        A concrete out-of-bounds index with ``mode='raise'``; a non-empty
+        ``indices`` on an empty axis with ``'raise'``, ``'wrap'`` or ``'clip'``
+        ("cannot do a non-empty take from an empty axes.", also under ``jit``).
     TypeError
         A float index array (bool indices are cast to 0/1 as in NumPy).
     ValueError
@@ -309,13 +310,16 @@ def take(a, indices, axis=None, out=None, mode="raise", *, fill_value=None):
     idx = _index_array("take", indices)
     traced = isinstance(idx, core.Tracer)
     gmode = None
+    size = core.aval_of(idx).size if traced else np.size(idx)
+    if n == 0 and size and mode in ("raise", "wrap", "clip"):
+        raise IndexError("cannot do a non-empty take from an empty axes.")
     if mode == "raise":
         if not traced:
             idx = _check_array(idx, axis, n, True)
     elif mode == "wrap":
-        if n == 0:
-            raise IndexError("cannot do a non-empty take from an empty axes.")
-        if traced:
+        if n == 0:  # no indices (checked above): an empty result
+            pass
+        elif traced:
             r = lax.rem(idx, _const(n, core.aval_of(idx).dtype))
             idx = lax.select(lax.lt(r, _const(0, core.aval_of(r).dtype)), lax.add(
                 r, _const(n, core.aval_of(r).dtype)), r)

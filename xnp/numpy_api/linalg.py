@@ -22,8 +22,9 @@ Common rules (each function's docstring adds its own):
   kernels raise too. Two eager differences from NumPy are kept: an inf entry raises
   "Eigenvalues did not converge" / "SVD did not converge" in ``eigh``/``eigvalsh``/``svd``
   (NumPy returns NaN), and a NaN entry gives ``cholesky`` a NaN factor (NumPy raises).
-  For an inf or NaN entry ``det``/``slogdet`` give NumPy's values and warnings eagerly,
-  while under ``jit`` ``slogdet``'s sign is NaN.
+  For an inf or NaN entry ``det``/``slogdet`` give NumPy's values and warnings eagerly;
+  under ``jit`` a real ``slogdet``'s sign follows NumPy's rule too (+-1: a negative pivot
+  flips it, a NaN one does not).
 """
 
 from __future__ import annotations
@@ -649,8 +650,13 @@ def _det_decomposition(x):
 
 def _det(x):
     d, sign = _lu_diagonal_and_parity(x)
-    prod = lax.reduce_prod(d, (core.aval_of(d).ndim - 1,))
-    return lax.mul(prod, cast(sign, core.aval_of(x).dtype))
+    dt = core.aval_of(x).dtype
+    axis = (core.aval_of(d).ndim - 1,)
+    prod = lax.mul(lax.reduce_prod(d, axis), cast(sign, dt))
+    # a singular matrix's determinant is +0 (NumPy's sign 0 times exp(-inf)), not the -0
+    # of a product with a negative factor
+    singular = lax.reduce_or(lax.eq(d, M.scalar(0, dt)), axis)
+    return lax.select_n(singular, prod, M.scalar(0, dt))
 
 
 @custom_jvp
@@ -776,7 +782,12 @@ def _slogdet(x):
     singular = lax.reduce_or(zero, axis)
     logabsdet = lax.select_n(singular, lax.reduce_sum(lax.log(safe), axis),
                              M.scalar(-np.inf, rdt))
-    unit = lax.select_n(zero, lax.div(d, cast(safe, dt)), M.scalar(0, dt))
+    if dt.kind == "c":
+        unit = lax.select_n(zero, lax.div(d, cast(safe, dt)), M.scalar(0, dt))
+    else:
+        # NumPy's rule: a pivot flips the sign where it is negative, so an infinite pivot
+        # counts by its sign and a NaN one as positive (the sign is +-1, not NaN)
+        unit = lax.select_n(lax.lt(d, M.scalar(0, dt)), M.scalar(1, dt), M.scalar(-1, dt))
     # a singular matrix's sign is +0 (NumPy's), not the -0 of 0 * (-1)
     sgn = lax.select_n(singular, lax.mul(lax.reduce_prod(unit, axis), cast(sign, dt)),
                        M.scalar(0, dt))

@@ -218,13 +218,15 @@ def cond(x, p=None):
     norm order ('fro', 'nuc', 1, -1, inf, -inf; square input, ``norm(x) * norm(inv(x))``).
     Result real, shape (...). A singular matrix gives inf (NaN stays NaN only where the
     input has NaN), as NumPy. Raises ``LinAlgError`` for rank < 2, for empty matrices
-    (a dimension of size 0 in the last two, as NumPy), non-square input with a norm order
+    (a dimension of size 0 in the last two, as NumPy: checked first, so also for a 1-D
+    empty ``x`` or a float16 one), non-square input with a norm order
     and, eagerly, where the SVD does not converge (an inf or NaN entry; NumPy returns inf
     for an inf entry).
     """
-    xv = stacked("cond", x)
-    if 0 in _shape(xv)[-2:]:
+    xv = asarray_for("linalg.cond", x, "x")
+    if 0 in _shape(xv)[-2:]:  # NumPy's first check, before the rank's and the dtype's
         raise LinAlgError("cond is not defined on empty arrays")
+    xv = stacked("cond", xv)
     if p is None or p == 2 or p == -2:
         # one general composite: eagerly an SVD without vectors and a division
         name, decomposition = ("linalg.cond_inverse", _cond_inverse) if p == -2 else (

@@ -205,6 +205,7 @@ class ArrayMethods:
 
     # -- methods
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        order = "K" if order is None else order  # NumPy: None is the method's default
         return _api.creation.ndarray_astype(self, dtype, order, casting, subok, copy)
 
     def view(self, dtype=None, type=None):
@@ -368,7 +369,8 @@ class ArrayMethods:
         self[...] = value
 
     def copy(self, order="C"):
-        return _api.copy(self, order=order)
+        # NumPy: None is the method's default, 'C' (``numpy.copy``'s is 'K')
+        return _api.copy(self, order="C" if order is None else order)
 
     def conj(self):  # a bool, integer or float array itself, as ndarray.conj
         return self if self.dtype.kind in "biuf" else _api.conjugate(self)

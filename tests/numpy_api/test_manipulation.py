@@ -2,6 +2,8 @@
 shapes, errors with NumPy's classes, eager aliasing (views where NumPy has views), and
 lax-level properties of the shape primitives: weak types, eager views, StableHLO text."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -111,6 +113,25 @@ def test_ravel_orders_match_numpy(order):
     check_vs_numpy(lambda m, x: x.T.flatten(order), x, jit=traced, jaxpr=traced)
     with pytest.raises(ValueError, match="order"):
         xp.ravel(xp.zeros(3), order="X")
+
+
+@pytest.mark.parametrize("order", [None, "c", "f", b"F", np.str_("F"), "k", "a", "CC", "", 1])
+def test_ravel_reshape_order_spellings_match_numpy(order):
+    # NumPy's order converter: None is the function's default ('C' for these), one letter
+    # of any case, str or bytes; a non-str is TypeError, anything else ValueError
+    x = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    traced = order is None or (isinstance(order, (str, bytes)) and order in ("c", "f", b"F"))
+    for body in (lambda m, x: m.ravel(x, order=order), lambda m, x: x.ravel(order),
+                 lambda m, x: x.flatten(order), lambda m, x: m.reshape(x, (3, 2), order=order),
+                 lambda m, x: x.reshape(3, 2, order=order)):
+        check_vs_numpy(body, x, jit=traced, jaxpr=traced)
+    if order is None:  # the copy method's default is 'C' too (numpy.copy's is 'K')
+        got = xp.asarray(x).copy(order=None)
+        assert np.asarray(got).flags.c_contiguous and not np.asarray(got).flags.f_contiguous
+        got = xp.asarray(x).astype(np.float32, order=None)  # ndarray.astype's 'K'
+        assert np.asarray(got).flags.f_contiguous
+    with pytest.raises(TypeError, match=r"xnp\.ravel: order must be str, not int"):
+        xp.ravel(x, order=1)
 
 
 # --------------------------------------------------------------------------- eager aliasing
@@ -336,6 +357,23 @@ def test_broadcast_arrays_and_shapes_match_numpy(rng):
     assert xp.broadcast_arrays(same, same)[0] is same
 
 
+def test_broadcast_arrays_results_warn_on_write_as_numpy():
+    # NumPy 2.x: a broadcast result is writeable, reading its flag warns FutureWarning
+    # (it will become read-only) and writing warns DeprecationWarning and writes the
+    # shared memory; an argument that already has the shape is returned as it is
+    seen = {}
+    for mod in (np, xp):
+        a, b = mod.asarray([1.0, 2.0, 3.0]), mod.ones((2, 1))
+        r = mod.broadcast_arrays(a, b)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            flags = [o.flags.writeable for o in r]
+            r[0][1, 0] = 7.0
+        seen[mod] = (flags, [x.category for x in w], np.asarray(a).tolist(),
+                     [np.asarray(o).strides for o in r], mod.broadcast_arrays(a, a)[0] is a)
+    assert seen[xp] == seen[np]
+
+
 # --------------------------------------------------------------------------- flipping
 
 
@@ -391,6 +429,32 @@ def test_pad_special_cases(rng):
                             "a 0.0:f64[] in (b,) }")
     text = xnp.jit(lambda x: xp.pad(x, (1, 2))).lower(np.zeros(3)).as_text()
     assert "stablehlo.pad" in text and "low = [1]" in text and "high = [2]" in text
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.uint64, np.float32, np.bool_])
+@pytest.mark.parametrize("value", [2**64 + 1, 2**63, -1, 256, 10**400, float("nan"), 1e300,
+                                   [2**64 + 1, 1], [[1], [2**64]], np.array([[1j, 2], [3, 4]])],
+                         ids=lambda v: repr(v)[:12])
+def test_pad_constant_values_convert_as_numpy(dtype, value):
+    # NumPy assigns each value into the padded array (ndarray item assignment): Python
+    # ints out of the dtype's range raise OverflowError (a float dtype takes them), a
+    # NumPy integer wraps into an unsigned dtype, NaN into an int64 raises ValueError,
+    # a complex into a real dtype TypeError
+    x = np.arange(2).astype(dtype).reshape(1, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's casts of nan, 1e300
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        check_vs_numpy(lambda m, x: m.pad(x, 1, constant_values=value), x)
+
+
+def test_pad_constant_values_errors_name_the_argument():
+    with pytest.raises(OverflowError, match=r"xnp\.pad: `constant_values` 18446744073709551617 "
+                                            r"does not fit int64"):
+        xp.pad(xp.arange(3), 1, constant_values=2**64 + 1)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        xp.pad(xp.arange(3), 1, constant_values=1.5j)
+    assert [(x.category, x.filename) for x in w] == [(np.exceptions.ComplexWarning, __file__)]
 
 
 @pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric", "wrap"])

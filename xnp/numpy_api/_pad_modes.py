@@ -1,5 +1,6 @@
 """The index-mapping modes of ``xnp.pad``: 'edge', 'reflect', 'symmetric', 'wrap'; and
-'linear_ramp' (:func:`pad_linear_ramp`, NumPy's ``linspace`` ramps step for step).
+'linear_ramp' (:func:`pad_linear_ramp`, NumPy's ``linspace`` ramps step for step); and the
+conversion of mode 'constant''s static values (:func:`constant_pad_values`).
 
 Each padded axis reads its new elements back from the source through a static index
 map (NumPy's results, also for widths larger than the axis); the map is cut into runs
@@ -10,12 +11,55 @@ differentiates and batches like any other lax composition.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from xnp import lax
+from xnp.numpy_api import _util
 from xnp.tracing import core
+from xnp.tracing.avals import SUPPORTED_DTYPES
 
 INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
+
+
+def constant_pad_values(values, dtype, ndim: int) -> np.ndarray:
+    """Static ``constant_values`` broadcast to ``(ndim, 2)`` and converted to ``dtype`` as
+    NumPy's ``pad`` does: its pairs (NumPy scalars for one value or one pair, else Python
+    scalars from ``tolist``) each assigned into an array of ``dtype``, with that
+    assignment's errors (a Python int out of range: ``OverflowError``; NaN into an integer
+    dtype: ``ValueError``; a complex into a real dtype: ``TypeError``, or ``ComplexWarning``
+    for one complex scalar) and warnings (once each, at the caller's line)."""
+    arr = np.array(values)
+    if arr.dtype.kind not in "biufcO" and arr.dtype not in SUPPORTED_DTYPES:  # ml_dtypes' floats
+        raise TypeError(f"xnp.pad: `constant_values` must be numbers, got {values!r}")
+    if arr.ndim < 3 and (arr.size == 1 or (arr.size == 2 and arr.shape != (2, 1))):
+        flat = arr.ravel()
+        pairs = [[flat[0], flat[-1]]] * ndim
+    else:
+        try:
+            pairs = np.broadcast_to(arr, (ndim, 2)).tolist()
+        except ValueError:
+            raise ValueError(f"xnp.pad: `constant_values` of shape {arr.shape} does not "
+                             f"broadcast to ({ndim}, 2)") from None
+    host = np.empty((ndim, 2), dtype)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i, pair in enumerate(pairs):
+            for j, v in enumerate(pair):
+                try:
+                    host[i, j:j + 1] = v  # NumPy's assignment into the padded area
+                except (OverflowError, ValueError, TypeError) as e:
+                    text = repr(v) if len(repr(v)) <= 40 else repr(v)[:30] + "..."
+                    what = "does not fit" if isinstance(e, OverflowError) else "cannot be cast to"
+                    raise type(e)(f"xnp.pad: `constant_values` {text} {what} {dtype.name} "
+                                  f"(the padded array's dtype): {e}") from None
+    seen = set()
+    for w in caught:
+        if (w.category, str(w.message)) not in seen:
+            seen.add((w.category, str(w.message)))
+            _util.warn(str(w.message), w.category)
+    return host
 
 
 def _padded_axes(x, widths):

@@ -20,7 +20,8 @@ from xnp import lax
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout
 from xnp.numpy_api.creation import _convert
-from xnp.numpy_api._pad_modes import INDEX_MODES, pad_by_index, pad_linear_ramp
+from xnp.numpy_api._pad_modes import (INDEX_MODES, constant_pad_values, pad_by_index,
+                                      pad_linear_ramp)
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
 from xnp.numpy_api._util import (api_sequence, axis_tuple, check_unsupported, is_xnp, normalize_axes,
@@ -28,7 +29,7 @@ from xnp.numpy_api._util import (api_sequence, axis_tuple, check_unsupported, is
                                  write_out)
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
-from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
+from xnp.tracing.avals import canonical_dtype
 
 __all__ = [
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
@@ -66,9 +67,10 @@ def reshape(a, /, shape, order="C", *, copy=None):
         Static; one entry may be -1 (inferred; like NumPy, any negative value
         means "inferred"). NumPy integers are accepted;
         under ``jit`` compute sizes from ``x.shape`` or with NumPy.
-    order : {'C', 'F', 'A'}
+    order : {'C', 'F', 'A'} or None
         Read and place the elements in row-major ('C') or column-major ('F') order; 'A':
-        'F' when ``a`` is Fortran-contiguous (NumPy's ``numpy.reshape``).
+        'F' when ``a`` is Fortran-contiguous (NumPy's ``numpy.reshape``). As NumPy: None
+        is 'C', and one letter of any case (``str`` or ``bytes``) is accepted.
     copy : bool or None
         None: a view when NumPy gives one (eagerly, and under transformations, where
         writes through it reach ``a``: see :mod:`xnp.numpy_api._shape_views`).
@@ -95,7 +97,7 @@ def reshape(a, /, shape, order="C", *, copy=None):
         when its view-or-copy status is unknown (``a`` computed from a ``jit``
         argument, whose memory layout the trace does not know): use ``.copy()``.
     """
-    _check_order("reshape", order)
+    order = _check_order("reshape", order)
     x = _asarray("reshape", a)
     aval = _aval(x)
     new = canonicalize_shape("reshape", shape, allow_negative=True)
@@ -139,14 +141,31 @@ def reshape(a, /, shape, order="C", *, copy=None):
     return reshape_view(x, new)
 
 
-def _check_order(fname: str, order) -> None:
-    """NumPy's ``order`` check for reshaping: 'K' and unknown values are ``ValueError``."""
-    if order in ("C", "F", "A"):
-        return
+def _order(fname: str, order, default: str = "C") -> str:
+    """NumPy's ``order`` converter: None is the function's ``default``; one letter of any
+    case, as ``str`` or ``bytes``, is upper-cased. A non-string is ``TypeError``, any other
+    string ``ValueError``."""
+    if order is None:
+        return default
+    name = order
+    if isinstance(order, bytes):
+        try:
+            name = order.decode("ascii")
+        except UnicodeDecodeError:
+            name = ""
+    elif not isinstance(order, str):
+        raise TypeError(f"xnp.{fname}: order must be str, not {type(order).__name__}")
+    if len(name) == 1 and name.upper() in "CFAK":
+        return name.upper()
+    raise ValueError(f"xnp.{fname}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def _check_order(fname: str, order) -> str:
+    """NumPy's ``order`` for reshaping (:func:`_order`; 'K' is ``ValueError``)."""
+    order = _order(fname, order)
     if order == "K":
         raise ValueError(f"xnp.{fname}: order 'K' is not permitted for reshaping")
-    raise ValueError(f"xnp.{fname}: order must be one of 'C', 'F', 'A', or 'K' "
-                     f"(got {order!r})")
+    return order
 
 
 def _reshape_fortran(x, new, copy):
@@ -165,7 +184,8 @@ def _reshape_fortran(x, new, copy):
 
 def ravel(a, order="C"):
     """``a`` flattened to one dimension (``numpy.ravel``): ``order`` 'C' row-major, 'F'
-    column-major, 'A' column-major when ``a`` is Fortran-contiguous, 'K' in memory order.
+    column-major, 'A' column-major when ``a`` is Fortran-contiguous, 'K' in memory order
+    (None is 'C', and one letter of any case, ``str`` or ``bytes``, is accepted, as NumPy).
 
     NumPy's rule: a view when ``a``'s memory is contiguous in that order (eagerly, and
     under transformations on the layout xnp models, :mod:`xnp.numpy_api._layout`), else
@@ -174,13 +194,12 @@ def ravel(a, order="C"):
     Raises
     ------
     ValueError
-        An unknown ``order``.
+        An unknown ``order`` (``TypeError`` when it is not a string).
     NotImplementedError
         'A'/'K' on a traced array whose layout is unknown (a ``jit`` argument); writes
         through an undecided traced view (see reshape).
     """
-    if order not in ("C", "F", "A", "K"):
-        raise ValueError(f"xnp.ravel: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = _order("ravel", order)
     x = _asarray("ravel", a)
     if order == "K" and type(x) is core.Array and not core.staging_active():
         return core.Array(np.ravel(x._writable_value(), order="K"), x.weak_type)
@@ -750,7 +769,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
         return lax.pad(x, pv, [(int(b), int(a), 0) for b, a in widths])
     if is_xnp(values):
         values = values._value if type(values) is core.Array else np.asarray(values)
-    host = _pad_values(values, aval.dtype, aval.ndim)
+    host = constant_pad_values(values, aval.dtype, aval.ndim)
     if host.size == 0 or bool((host == host.flat[0]).all()):  # one value: one pad
         pv = core.lift(np.asarray(host.flat[0] if host.size else 0).astype(aval.dtype))
         return lax.pad(x, pv, [(int(b), int(a), 0) for b, a in widths])
@@ -761,21 +780,3 @@ def pad(array, pad_width, mode="constant", **kwargs):
                 config[ax] = (int(widths[ax, 0]), 0, 0) if side == 0 else (0, int(widths[ax, 1]), 0)
                 x = lax.pad(x, core.lift(np.asarray(host[ax, side])), config)
     return x if widths.any() else lax.copy(x)
-
-
-def _pad_values(values, dtype, ndim) -> np.ndarray:
-    """Static ``constant_values`` cast to ``dtype`` and broadcast to ``(ndim, 2)``."""
-    arr = np.asarray(values)
-    if arr.dtype.kind not in "biufc" and arr.dtype not in SUPPORTED_DTYPES:  # ml_dtypes' floats
-        raise TypeError(f"xnp.pad: `constant_values` must be numbers, got {values!r}")
-    if type(values) is int:
-        try:
-            arr = np.array(values, dtype=dtype)
-        except OverflowError as e:
-            raise OverflowError(f"xnp.pad: {e}") from None
-    arr = arr.astype(dtype)
-    try:
-        return np.broadcast_to(arr, (ndim, 2))
-    except ValueError:
-        raise ValueError(f"xnp.pad: `constant_values` of shape {arr.shape} does not broadcast "
-                         f"to ({ndim}, 2)") from None

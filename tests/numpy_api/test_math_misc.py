@@ -337,3 +337,29 @@ def test_two_output_ufuncs_write_out_pairs_as_numpy(name, args):
     jitted = xnp.jit(lambda v, a, b: xf(v, *args, a, b))(x, np.zeros(3), np.zeros(3, dt2))
     for g, w in zip(jitted, nf(x, *args)):
         np.testing.assert_array_equal(np.asarray(g), w)
+
+
+@pytest.mark.parametrize("name,xdt,odt,kw", [
+    ("modf", np.float64, np.float64, {}), ("modf", np.float32, np.float32, {}),
+    ("modf", np.float64, np.float64, {"where": np.array([True, False, True, False])}),
+    ("modf", np.int64, np.float64, {}),            # the input cast: still NumPy's float64 loop
+    ("modf", np.float16, np.float16, {}),          # NumPy's float16 loop writes out2 last
+    ("modf", np.int8, np.float16, {}),             # (int8's loop is float16's)
+    ("modf", np.float32, np.float64, {}),          # a cast output is written back last
+    ("modf", np.float64, np.float64, {"dtype": np.float32}),
+    ("frexp", np.float64, np.float64, {})])
+def test_two_output_ufuncs_with_one_array_for_both_outs(name, xdt, odt, kw):
+    # out=(o, o): what NumPy's loop leaves there. Its float32/64 modf loop stores the
+    # integral part and then the fractional one, element by element; its float16 loop and
+    # outputs written back from a cast buffer end with the second output
+    x = np.array([1.5, -2.25, 3.75, 4.0]).astype(xdt)
+    want_o = np.zeros(4, odt)
+    want = getattr(np, name)(x, out=(want_o, want_o), **kw)
+    assert want[0] is want_o and want[1] is want_o
+    o = xnp.zeros(4, odt)
+    got = getattr(xnp, name)(xnp.asarray(x), out=(o, o), **kw)
+    assert got[0] is o and got[1] is o
+    np.testing.assert_array_equal(np.asarray(o), want_o)
+    assert o.dtype == want_o.dtype
+    jitted = xnp.jit(lambda v, o: (getattr(xnp, name)(v, out=(o, o), **kw), o)[1])
+    np.testing.assert_array_equal(np.asarray(jitted(x, np.zeros(4, odt))), want_o)

@@ -334,11 +334,20 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="s
     """Fractional and integral parts, both with the sign of ``x`` (``numpy.modf``):
     ``(x - trunc(x), trunc(x))``; for ±inf ``(±0, ±inf)``. Float dtype as NumPy's loops.
     ``dtype=`` casts ``x`` (``casting`` checked); ``out1, out2`` (or ``out=(out1, out2)``)
-    and ``where`` as NumPy's ufuncs."""
+    and ``where`` as NumPy's ufuncs. One array for both outputs holds what NumPy's loop
+    leaves there: the fractional parts for its float32/float64 loops writing ``out``'s
+    dtype, else the integral parts."""
     _extras("modf", casting, order, subok, signature, dtype, (x,))
     outs = _uf.two_outs("modf", out1, out2, out)
     v = _float_operand("modf", x, dtype, casting)
-    frac, whole = lax.composite_multi("modf", _modf, v, out_dtypes=(_dtype(v), _dtype(v)))
+    dt = _dtype(v)
+    frac, whole = lax.composite_multi("modf", _modf, v, out_dtypes=(dt, dt))
+    # one array for both outputs: NumPy's float32/float64 loops store each integral part
+    # before the fractional one straight into it (when it has the loop's dtype); its
+    # float16 loop stores them the other way, and cast outputs are written back in order
+    if outs[0] is not None and outs[0] is outs[1] and _dtype(outs[0]) == dt and dt.char in "fd":
+        whole = _finish("modf", whole, outs[1], where, casting)
+        return _finish("modf", frac, outs[0], where, casting), whole
     return (_finish("modf", frac, outs[0], where, casting),
             _finish("modf", whole, outs[1], where, casting))
 

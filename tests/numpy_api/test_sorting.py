@@ -211,6 +211,18 @@ def test_partition_errors_match_numpy(kth):
     check_vs_numpy(lambda xp, x: xp.argpartition(x, kth), x, jit=False)
 
 
+@pytest.mark.parametrize("kth", [[], (), np.array([], np.float64), np.array([], np.int64),
+                                 np.zeros((0, 2), np.int64), [[1]], [[]], [[True]], np.array(1.0), 1.0])
+@pytest.mark.parametrize("shape", [(0,), (3,), (2, 0)])
+def test_partition_kth_kinds_match_numpy(kth, shape):
+    # an empty list or tuple is a float64 array to NumPy, whose kth must be integers
+    # (TypeError) even when there is nothing to partition; more than 1-d: ValueError
+    x = np.arange(float(np.prod(shape))).reshape(shape)
+    check_vs_numpy(lambda xp, x: xp.partition(x, kth), x)
+    check_vs_numpy(lambda xp, x: xp.argpartition(x, kth), x)
+    check_vs_numpy(lambda xp, x: x.argpartition(kth), x)
+
+
 @pytest.mark.parametrize("shape, axis, kth", [((0, 3), None, 0), ((0, 3), 1, 5), ((2, 0), 1, -1),
                                              ((0,), -1, 0)])
 def test_partition_of_empty_arrays_checks_no_kth(shape, axis, kth):

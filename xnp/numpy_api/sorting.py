@@ -256,16 +256,21 @@ def lexsort(keys, axis=-1):
 
 
 def _check_kth(fname: str, kth, n: int, size: int):
-    """NumPy's ``kth`` checks: integers (static) in ``[-n, n)``; no bounds for an empty
-    array (``size`` 0), as NumPy partitions nothing."""
+    """NumPy's ``kth`` checks: integers (static; an empty list or tuple is a float array,
+    so ``TypeError``, as NumPy's) of at most one dimension, in ``[-n, n)``; no bounds for an
+    empty array (``size`` 0), as NumPy partitions nothing."""
     if isinstance(kth, core.Tracer) or (is_xnp(kth) and kth.dtype.kind not in "iu"):
         raise TypeError(f"xnp.{fname}: `kth` must be static integers (it decides nothing in "
                         "the result here, but it is checked as in NumPy).")
     values = np.asarray(kth._value if is_xnp(kth) else kth)
+    if values.ndim > 1:
+        raise ValueError(f"xnp.{fname}: `kth` must be an integer or a 1-d sequence of them, "
+                         f"got shape {values.shape}")
     if values.dtype == np.bool_:
         raise ValueError(f"xnp.{fname}: Booleans unacceptable as partition index")
-    if values.dtype.kind not in "iu" and not (values.size == 0 and values.dtype.kind == "f"):
-        raise TypeError(f"xnp.{fname}: Partition index must be integer")
+    if values.dtype.kind not in "iu":
+        raise TypeError(f"xnp.{fname}: Partition index must be integer, got `kth` of dtype "
+                        f"{values.dtype.name}")
     for k in values.reshape(-1):
         if size and not -n <= int(k) < n:
             raise ValueError(f"xnp.{fname}: kth(={int(k)}) out of bounds ({n})")

@@ -2,6 +2,8 @@
 ix_, mgrid/ogrid, unravel_index, ravel_multi_index (modes), logspace, geomspace,
 fromfunction; NumPy's error classes; traced-index behaviour."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -130,6 +132,30 @@ def test_grad_through_meshgrid_and_logspace():
     g = xnp.grad(lambda s: xnp.logspace(s, 1.0, 3).sum())(0.0)
     expected = np.log(10) * (np.logspace(0, 1, 3) * np.array([1, 0.5, 0])).sum()
     assert_allclose(g, np.float64(expected), kind="reduction")
+
+
+@pytest.mark.parametrize("copy", [True, False])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_layout_and_writes_match_numpy(copy, sparse, indexing):
+    # copy=True: C-contiguous arrays of their own (NumPy's x.copy()); copy=False: NumPy's
+    # views of the inputs (dense: broadcast_arrays' views, whose writes warn
+    # DeprecationWarning and reach the inputs; sparse: plain reshaped views)
+    got, want = {}, {}
+    for mod, seen in ((np, want), (xnp, got)):
+        xs, ys = mod.asarray([1.0, 2.0, 3.0]), mod.asarray([10.0, 20.0])
+        outs = mod.meshgrid(xs, ys, copy=copy, sparse=sparse, indexing=indexing)
+        seen["strides"] = [np.asarray(o).strides for o in outs]
+        seen["shares"] = [np.shares_memory(np.asarray(o), np.asarray(v))
+                          for o, v in zip(outs, (xs, ys))]
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            seen["writeable"] = [o.flags.writeable for o in outs]
+            for o in outs:
+                o[(0,) * o.ndim] = 99.0
+        seen["warnings"] = sorted(r.category.__name__ for r in w)
+        seen["inputs"] = [np.asarray(xs).tolist(), np.asarray(ys).tolist()]
+    assert got == want
 
 
 @pytest.mark.parametrize("sparse", [False, True])

@@ -54,9 +54,10 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     *xi : array_like
         N coordinate arrays (flattened; any dtype, each keeps its own).
     copy : bool
-        True (the default): new arrays, as NumPy's (a write into one changes one
-        element). False: eagerly NumPy's broadcast views of the inputs (several
-        elements share memory, as with ``numpy.broadcast_arrays``).
+        True (the default): new C-contiguous arrays, as NumPy's (a write into one
+        changes one element). False: eagerly NumPy's views of the inputs (dense: the
+        broadcast views of ``numpy.broadcast_arrays``, several elements sharing memory,
+        whose writes warn ``DeprecationWarning`` as NumPy's; sparse: reshaped views).
     sparse : bool
         Return arrays of shape ``(1, .., n_i, .., 1)`` instead of the full grid.
     indexing : {'xy', 'ij'}
@@ -87,8 +88,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         out.append(lax.reshape(x, tuple(shape)))
     if not sparse and nd:
         out = list(_mn.broadcast_arrays(*out))
-    if copy:
-        out = [lax.copy(o) for o in out]
+    if copy:  # NumPy's x.copy(): C-contiguous, also where the view was not
+        out = [_cr.copy(o, order="C") for o in out]
     return api_sequence(out)
 
 

@@ -3,6 +3,8 @@
 keepdims, plus where=/initial=/dtype=, NaN semantics, jaxpr texts and errors."""
 
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -330,3 +332,59 @@ def test_real_sum_of_complex_initial_raises_type_error():
     check_vs_numpy(lambda xp, x: xp.prod(x, axis=0, initial=complex(-0.0, -0.0)),
                    np.ones((2, 2), np.int32))
 
+
+
+# --------------------------------------------------------------------------- var/std dtype=
+
+
+_C = np.array([[1 + 2j, 3 - 1j, 0.5j], [2, -1 + 1j, 4 - 3j]])
+_R = np.array([[1.5, 2.25, 3.0], [0.5, -1.0, 4.0]])
+
+
+@pytest.mark.parametrize("fname", ["var", "std"])
+@pytest.mark.parametrize("x, kw", [
+    (_C, {"dtype": np.float64}), (_C, {"dtype": np.float32, "axis": 1}),
+    (_C, {"dtype": np.int64}), (_C, {"dtype": np.int64, "axis": 0}),
+    (_C, {"dtype": np.int64, "ddof": 1}), (_C, {"dtype": np.complex64, "axis": 1}),
+    (_C.astype(np.complex64), {"dtype": np.float64, "keepdims": True}),
+    (_C, {"dtype": np.bool_}), (_C, {"dtype": np.bool_, "axis": 1}),
+    (_C, {"dtype": np.float64, "mean": _C.mean(axis=1, keepdims=True), "axis": 1}),
+    (_R, {"dtype": np.float32}), (_R, {"dtype": np.int64, "axis": 1}),
+    (_R, {"dtype": np.complex128}), (_R > 1, {"dtype": np.bool_}),
+    (_R.astype(np.float32), {"mean": np.float64(1.0)}), (_R.astype(np.float32), {"mean": 1.0}),
+    (_R.astype(np.float32), {"mean": np.ones((2, 1)), "axis": 1, "keepdims": True}),
+    (np.array([[100, -100, 50]]), {"dtype": np.int8}),
+    (np.array([[100, -100, 50]], np.int32), {"dtype": np.int64, "axis": 1}),
+], ids=lambda v: "" if isinstance(v, np.ndarray) else "-".join(
+    f"{k}={getattr(v, '__name__', type(v).__name__)}" for k, v in v.items()))
+def test_var_std_follow_numpys_steps_with_a_dtype(fname, x, kw):
+    # NumPy's _var: the mean summed in `dtype`, the deviations from the input itself in
+    # the input's and the mean's common dtype (a complex input keeps its imaginary parts),
+    # |deviation|**2 summed in `dtype`: values, dtype, errors and one ComplexWarning (for a
+    # complex input with a real or integer dtype and no mean given) as NumPy's
+    def body(xp, x):
+        return getattr(xp, fname)(x, **kw)
+
+    seen = {}
+    for mod in (np, xnp):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                body(mod, mod.asarray(x))
+            except TypeError:
+                pass
+        seen[mod] = [(r.category, r.filename) for r in w
+                     if r.category is np.exceptions.ComplexWarning]
+    assert [c for c, _ in seen[xnp]] == [c for c, _ in seen[np]]
+    assert all(f == __file__ for _, f in seen[xnp])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        try:
+            body(np, x)
+        except TypeError:  # NumPy's UFuncTypeError (std's sqrt cast back into int or bool)
+            with pytest.raises(TypeError, match=f"xnp.{fname}: "):
+                body(xnp, x)
+            with pytest.raises(TypeError, match=f"xnp.{fname}: "):
+                xnp.jit(lambda v: body(xnp, v))(x)
+            return
+        check_vs_numpy(body, x, rtol=1e-6 if np.float32 in (kw.get("dtype"), x.dtype) else 1e-13)

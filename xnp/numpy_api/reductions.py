@@ -9,7 +9,8 @@ sum/multiply in the default integer of their signedness; ``mean``/``var``/``std`
 of integers are float64. ``sum``/``prod`` of float16 accumulate as NumPy's float16 loops
 do (float32 along the innermost reduced axes, rounded to float16 between the steps of
 the others: ``lax.reduce_sum``), eagerly bit for bit and under ``jit`` in the same order;
-bfloat16 and ``mean``/``var``/``std`` of float16 accumulate in float32 and are cast back.
+so do ``var``/``std``'s sums (NumPy's ``_var`` steps, each in its dtype); bfloat16 and
+``mean`` of float16 accumulate in float32 and are cast back.
 Axes must be static.
 """
 
@@ -21,10 +22,8 @@ import math
 
 import numpy as np
 
-from xnp import _default_dtypes
-from xnp import config, lax
+from xnp import lax
 from xnp.lax import _kit as kit
-from xnp.lax.reductions import reduction_identity
 from xnp.lax.slicing import GatherDimensionNumbers
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_rank,
                                  check_reduction_axis, default_float, default_int,
@@ -33,179 +32,18 @@ from xnp.tracing import core, errors
 from xnp.numpy_api import _complex_order
 from xnp.numpy_api import _util
 from xnp.numpy_api import _fastpath as fastpath
-from xnp.numpy_api import _signed_zeros as _sz
 from xnp.numpy_api import _slice_warnings as _sw
+from xnp.numpy_api._reduce_common import (_accumulator, _asarray, _axes, _cast, _const,
+                                          _count, _inexact_dtype, _keep, _mask, _reduce,
+                                          _sum_dtype, _warn_if_imaginary_dropped)
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["sum", "prod", "mean", "max", "amax", "min", "amin", "argmax", "argmin", "all",
            "any", "var", "std", "count_nonzero", "ptp"]
 
-_NARROW_FLOATS = frozenset(d for d in kit.FLOATING if d.itemsize < 4)
 # the ufunc whose reduction NumPy names in its errors: by kind, or by function for the
 # NaN-ignoring ones (NumPy's nanmax/nanmin reduce with fmax/fmin)
 _NUMPY_OP_NAMES = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin": "fmin"}
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def _asarray(fname: str, a):
-    """``a`` as an xnp value; Python scalars become *strong* 0-d arrays, since a reduction's
-    result is an array (NumPy returns a NumPy scalar), not a Python scalar."""
-    if core.is_python_scalar(a):
-        return core.lift(_default_dtypes.scalar_to_ndarray(a))
-    return asarray_for(fname, a)
-
-
-def _default_uint() -> np.dtype:
-    return np.dtype(np.uint64 if config.get("enable_x64") else np.uint32)
-
-
-def _sum_dtype(fname: str, in_dtype: np.dtype, dtype) -> tuple[np.dtype, np.dtype]:
-    """``(accumulator, result)`` dtypes of ``sum``/``prod`` and the cumulative functions
-    (NumPy's rules; bfloat16 accumulates in float32, float16 in float16, whose reductions
-    follow NumPy's float16 loops: see ``lax.reduce_sum``)."""
-    if dtype is not None:
-        result = canonical_dtype(dtype, name="dtype")
-        _warn_if_imaginary_dropped(in_dtype, result)
-    elif in_dtype in kit.BOOL or (
-            in_dtype in kit.SIGNED and in_dtype.itemsize < default_int().itemsize):
-        result = default_int()
-    elif in_dtype in kit.UNSIGNED and in_dtype.itemsize < _default_uint().itemsize:
-        result = _default_uint()
-    else:
-        result = in_dtype
-    return (result if result == _F16 else _accumulator(result)), result
-
-
-def _warn_if_imaginary_dropped(in_dtype: np.dtype, dtype: np.dtype) -> None:
-    """NumPy's ComplexWarning for a complex input reduced in a real or integer ``dtype``
-    (its cast of the input drops the imaginary part; bool casts by truth, silently)."""
-    if in_dtype.kind == "c" and dtype.kind not in "cb":
-        _util.warn(np.exceptions.ComplexWarning(
-            "Casting complex values to real discards the imaginary part"))
-
-
-_F16 = np.dtype(np.float16)
-
-
-def _accumulator(dt: np.dtype) -> np.dtype:
-    return np.dtype(np.float32) if dt in _NARROW_FLOATS else dt
-
-
-def _inexact_dtype(in_dtype: np.dtype, dtype) -> np.dtype:
-    """Result dtype of ``mean``: ``dtype`` if given, float64 for bool/integers, else the input's."""
-    if dtype is not None:
-        result = canonical_dtype(dtype, name="dtype")
-        _warn_if_imaginary_dropped(in_dtype, result)
-        return result
-    if in_dtype in kit.INT_OR_BOOL:
-        return default_float()
-    return in_dtype
-
-
-def _const(value, dtype):
-    return core.lift(np.asarray(value, dtype))
-
-
-def _cast(x, dtype):
-    dtype = np.dtype(dtype)
-    if core.aval_of(x).dtype == dtype:
-        return x
-    return lax.convert_element_type(x, dtype)
-
-
-def _initial_value(fname: str, initial, dtype: np.dtype):
-    """``initial`` as a 0-d value of ``dtype`` (unsafe cast, as NumPy; out-of-range Python
-    ints raise OverflowError, a Python complex for a real ``dtype`` TypeError)."""
-    if core.is_python_scalar(initial):
-        if type(initial) is complex and dtype in kit.REAL:
-            raise TypeError(f"xnp.{fname}: `initial` {initial!r} is complex but the reduction "
-                            f"runs in {dtype}, which cannot hold it (as in NumPy). Fix: pass a "
-                            "real `initial`.")
-        if type(initial) is int and dtype in kit.INTEGER:
-            return core.lift(_default_dtypes.scalar_to_ndarray(initial, dtype))
-        with np.errstate(all="ignore"):
-            return _const(np.asarray(initial).astype(dtype), dtype)
-    if isinstance(initial, (np.ndarray, np.generic)) or (
-            type(initial) is core.Array or isinstance(initial, core.Tracer)):
-        x = asarray_for(fname, initial, "initial")
-        if core.aval_of(x).ndim != 0:
-            raise ValueError(f"xnp.{fname}: `initial` must be a scalar, got shape "
-                             f"{core.aval_of(x).shape}")
-        return _cast(x, dtype)
-    raise TypeError(f"xnp.{fname}: `initial` must be a scalar, got {initial!r}")
-
-
-def _mask(fname: str, where, shape):
-    """``where`` as a bool value broadcastable to ``shape`` (rank-promoted), or None for all."""
-    if where is None or where is True:
-        return None
-    w = asarray_for(fname, where, "where")
-    aval = core.aval_of(w)
-    if aval.dtype not in kit.BOOL:
-        raise TypeError(f"xnp.{fname}: `where` must be a bool array, got dtype {aval.dtype}")
-    if broadcast_shapes(fname, aval.shape, shape) != tuple(shape):
-        raise ValueError(f"xnp.{fname}: `where` of shape {aval.shape} does not broadcast to "
-                         f"the input shape {tuple(shape)}")
-    return broadcast_to_rank(w, len(shape))
-
-
-def _full_mask(mask, shape):
-    """``mask`` broadcast to exactly ``shape`` (for counting elements)."""
-    aval = core.aval_of(mask)
-    if aval.shape == tuple(shape):
-        return mask
-    return lax.broadcast_in_dim(mask, tuple(shape), tuple(range(aval.ndim)) if aval.ndim else ())
-
-
-def _axes(fname: str, axis, ndim: int) -> tuple[int, ...]:
-    """Normalised axes (None, an int or a tuple of ints, not a list, as NumPy's ufunc
-    reductions take them); like those, a 0-d input accepts the int axis 0 or -1 (and
-    reduces nothing)."""
-    check_reduction_axis(fname, axis)
-    if ndim == 0 and type(axis) is int and axis in (0, -1):
-        return ()
-    return normalize_axes(fname, axis, ndim)
-
-
-def _keep(res, axes, keepdims: bool):
-    if keepdims and axes:
-        return lax.expand_dims(res, axes)
-    return res
-
-
-def _reduce(fname, x, axes, reducer, kind, *, keepdims=False, initial=None, mask=None,
-            combine=None):
-    """Reduce ``x`` (already in the accumulator dtype) over ``axes``: masked elements
-    become ``kind``'s identity, ``initial`` is combined once with ``combine``."""
-    dt = core.aval_of(x).dtype
-    x_in = x
-    if mask is not None:
-        x = lax.select_n(mask, _const(reduction_identity(kind, dt), dt), x)
-    res = reducer(x, axes)
-    if kind == "sum":
-        res = _sz.from_zero(res, x, axes)  # (an `initial` of -0.0 is seen to below)
-    if initial is not None:
-        init = _initial_value(fname, initial, dt)
-        res = combine(res, init)
-        parts = _sz.minus_zero_parts(initial, dt) if kind == "sum" else ()
-        if builtins.any(parts):  # NumPy's sum from `initial`: its parts of -0.0 can stay
-            full = None if mask is None else _full_mask(mask, core.aval_of(x).shape)
-            res = _sz.keep_initial(res, init, x_in, axes, full, parts)
-    return _keep(res, axes, keepdims)
-
-
-def _count(x, axes, mask, dtype):
-    """Number of (unmasked) elements reduced into each output: a static constant without
-    a mask, a traced count with one."""
-    shape = core.aval_of(x).shape
-    if mask is None:
-        n = 1
-        for a in axes:
-            n *= shape[a]
-        return _const(n, dtype)
-    return lax.reduce_sum(_cast(_full_mask(mask, shape), dtype), axes)
 
 
 # --------------------------------------------------------------------------- sum / prod
@@ -699,8 +537,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     axis : None, int or tuple of int
         Static; None means all axes.
     dtype : dtype, optional
-        Computation dtype. Default: float64 for bool/integers, else ``a.dtype``
-        (float16/bfloat16 compute in float32). Complex input gives the real dtype.
+        The dtype the mean and the sum of squared deviations are summed and divided in,
+        as NumPy's ``_var``: the deviations are taken from ``a`` itself in the common
+        dtype of ``a`` and the mean, so a complex ``a`` with a real ``dtype`` keeps its
+        imaginary parts (measured from 0; ``ComplexWarning`` once, for the mean's
+        cast), and an integer or bool ``dtype`` truncates each quotient. Default:
+        float64 for bool/integers, else ``a.dtype`` (complex input: the real result of
+        its dtype; float16 sums as NumPy's float16 loops, bfloat16 in float32).
     out : Array, optional
         Written in place.
     ddof : int or float
@@ -726,6 +569,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     ValueError
         Both ``ddof`` and ``correction`` are given; bad axes; ``where``/``mean`` do
         not broadcast.
+    TypeError
+        A bool input with ``dtype=bool`` (NumPy's boolean subtraction); ``std`` in an
+        integer or bool ``dtype`` whose result is not a scalar (NumPy cannot cast the
+        square roots back).
     numpy.exceptions.AxisError
         An axis is out of range.
     """
@@ -757,24 +604,121 @@ def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, r
     aval = core.aval_of(x)
     check_reduction_axis(fname, axis)
     axes = normalize_axes(fname, axis, aval.ndim)
+    mask = _mask(fname, where, aval.shape)
+    scalar = out is None and not keepdims and not nan_policy
+    if nan_policy:
+        res = _nan_var(fname, x, axes, dtype, ddof, mask, mean_, root)
+    else:
+        res = _numpy_var(fname, x, axes, dtype, ddof, mask, mean_, root,
+                         scalar and len(axes) == aval.ndim)
+    return write_out(fname, out, _keep(res, axes, keepdims),
+                     casting="same_kind" if root else "unsafe")
+
+
+def _given_mean(fname, mean_, aval):
+    """``var``'s ``mean=``: an xnp value of a shape that broadcasts to the input's."""
+    m = asarray_for(fname, mean_, "mean") if not core.is_python_scalar(mean_) else mean_
+    mshape = () if core.is_python_scalar(m) else core.aval_of(m).shape
+    if broadcast_shapes(fname, mshape, aval.shape) != aval.shape:
+        raise ValueError(f"xnp.{fname}: `mean` of shape {mshape} does not broadcast to the "
+                         f"input shape {aval.shape}")
+    return m
+
+
+def _numpy_var(fname, x, axes, dtype, ddof, mask, mean_, root, scalar):
+    """NumPy's ``_var`` step by step: the mean summed in ``dtype`` (float64 for integer and
+    bool input; the input's dtype by default) and divided in it; the deviations from the
+    input itself in the input's and the mean's common dtype (so a complex input with a real
+    ``dtype`` keeps its imaginary parts, measured from 0); ``|deviation|**2`` summed in
+    ``dtype`` and divided by ``max(N - ddof, 0)``. An integer or bool ``dtype`` truncates
+    each quotient, as NumPy's cast back into it; ``std`` of one then exists only for a
+    scalar result (NumPy casts ``sqrt``'s float back into an array of that dtype only
+    with ``same_kind``: ``TypeError``). ``scalar``: NumPy's result is a scalar."""
+    aval = core.aval_of(x)
+    given = None if dtype is None else canonical_dtype(dtype, name="dtype")
+    if given is None and aval.dtype in kit.INT_OR_BOOL:
+        given = default_float()
+    n = _count(x, axes, mask, default_float())
+    divisor = _sw.check_counts(x, axes, n, mask is not None, "Degrees of freedom <= 0 for slice",
+                               ddof, scalar=scalar)
+    if mean_ is None:
+        mdt = aval.dtype if given is None else given
+        if given is not None:
+            _warn_if_imaginary_dropped(aval.dtype, given)
+        total = _sum_in(fname, x, mdt, axes, mask)
+        m = _keep(_divide_in(total, n, None, mdt), axes, True)
+    else:
+        m = _given_mean(fname, mean_, aval)
+    pdt = _util.result_dtype(aval, core.aval_of(m if not core.is_python_scalar(m) else
+                                                type(m)()))[0]
+    if pdt in kit.BOOL:
+        raise TypeError(f"xnp.{fname}: the deviations of a bool array from a bool mean "
+                        f"(dtype={np.dtype(pdt).name}) would need a boolean subtraction, "
+                        "which NumPy does not support (use another dtype)")
+    xv, mv, _ = _util.binary_operands(fname, x, m, argnames=("a", "mean"))
+    d = lax.sub(xv, mv)
+    if pdt in kit.COMPLEX:
+        sq = lax.add(lax.mul(lax.real(d), lax.real(d)), lax.mul(lax.imag(d), lax.imag(d)))
+    else:
+        sq = lax.mul(d, d)
+    sdt = core.aval_of(sq).dtype if given is None else given
+    dof = lax.max(lax.sub(n, _const(ddof, default_float())), _const(0, default_float()))
+    res = _divide_in(_sum_in(fname, sq, sdt, axes, mask), dof, divisor, sdt)
+    if not root:
+        return res
+    if sdt not in kit.INT_OR_BOOL:
+        return lax.sqrt(res)
+    if not scalar:
+        raise TypeError(f"xnp.{fname}: the standard deviation in dtype={sdt.name} of an array "
+                        f"of dtype {aval.dtype.name} and shape {aval.shape} over axes {axes}: "
+                        f"NumPy cannot cast the float square roots back into an array of "
+                        f"{sdt.name} (casting 'same_kind'); it does so only for a scalar result")
+    if sdt in kit.BOOL:  # bool(sqrt(v)) is bool(v)
+        return res
+    return _cast(lax.sqrt(_cast(res, default_float())), sdt)
+
+
+def _sum_in(fname, v, dt, axes, mask):
+    """``v`` summed over ``axes`` in ``dt`` as NumPy's ``add.reduce(v, dtype=dt)``: float16
+    with NumPy's float16 loops, bfloat16 in float32; bool as logical or."""
+    if dt in kit.BOOL:
+        return _reduce(fname, _truth(v), axes, lax.reduce_or, "or", mask=mask)
+    acc = dt if dt == np.dtype(np.float16) else _accumulator(dt)
+    return _reduce(fname, _cast(v, acc), axes, lax.reduce_sum, "sum", mask=mask)
+
+
+def _divide_in(total, count, divisor, dt):
+    """``total / count`` cast into ``dt`` as NumPy's ``true_divide(total, count, out=...,
+    casting='unsafe')``: an integer or bool ``dt`` divides in float64 and truncates, a
+    complex one in complex128 (NumPy's loop for complex64 and its integer count)."""
+    if dt in kit.INT_OR_BOOL:
+        q = default_float()
+    elif dt in kit.COMPLEX:
+        q = np.result_type(dt, default_float())
+    else:
+        q = _accumulator(dt)
+    res = _sw.divide(_cast(total, q), _cast(count, q), divisor)
+    if dt in kit.BOOL:
+        return lax.ne(res, _const(0, q))
+    return _cast(res, dt)
+
+
+def _nan_var(fname, x, axes, dtype, ddof, mask, mean_, root):
+    """``nanvar``/``nanstd`` on ``x`` with its NaNs masked out by ``mask``: the input cast to
+    the computation dtype first, quiet divisions, NaN where ``N - ddof <= 0``."""
+    aval = core.aval_of(x)
     result = _inexact_dtype(aval.dtype, dtype)
     acc = _accumulator(result)
-    mask = _mask(fname, where, aval.shape)
     real_acc = np.finfo(acc).dtype if acc in kit.COMPLEX else acc
     n = _count(x, axes, mask, real_acc)
-    divisor = _sw.check_counts(x, axes, n, mask is not None, "Degrees of freedom <= 0 for slice"
-                               + ("." if nan_policy else ""), ddof,
-                               scalar=out is None and not keepdims and not nan_policy)
+    _sw.check_counts(x, axes, n, mask is not None, "Degrees of freedom <= 0 for slice.", ddof,
+                     scalar=False)
     xc = _cast(x, acc)
     if mean_ is None:
-        m = _mean(xc, axes, acc, mask, keepdims=True, quiet=nan_policy)
+        m = _mean(xc, axes, acc, mask, keepdims=True, quiet=True)
     else:
-        m = _cast(asarray_for(fname, mean_, "mean"), acc)
-        mshape = core.aval_of(m).shape
-        if broadcast_shapes(fname, mshape, aval.shape) != aval.shape:
-            raise ValueError(f"xnp.{fname}: `mean` of shape {mshape} does not broadcast to the "
-                             f"input shape {aval.shape}")
-        m = broadcast_to_rank(m, aval.ndim)
+        m = asarray_for(fname, _given_mean(fname, mean_, aval), "mean")
+        m = broadcast_to_rank(_cast(m, acc), aval.ndim)
     d = lax.sub(xc, m)
     if acc in kit.COMPLEX:
         re, im = lax.real(d), lax.imag(d)
@@ -783,15 +727,12 @@ def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, r
         sq = lax.mul(d, d)
     total = _reduce(fname, sq, axes, lax.reduce_sum, "sum", mask=mask)
     dof = lax.sub(n, _const(ddof, real_acc))
-    res = _sw.divide(total, lax.max(dof, _const(0, real_acc)), divisor, quiet=nan_policy)
-    if nan_policy:  # NumPy's nanvar: NaN where N - ddof <= 0 (not inf, nor N clipped at 0)
-        shape = core.aval_of(res).shape
-        bad = lax.broadcast_in_dim(lax.le(dof, _const(0, real_acc)), shape,
-                                   tuple(range(len(core.aval_of(dof).shape))))
-        res = lax.select_n(bad, res, lax.broadcast_in_dim(_const(np.nan, real_acc), shape, ()))
+    res = _sw.divide(total, lax.max(dof, _const(0, real_acc)), None, quiet=True)
+    # NumPy's nanvar: NaN where N - ddof <= 0 (not inf, nor N clipped at 0)
+    shape = core.aval_of(res).shape
+    bad = lax.broadcast_in_dim(lax.le(dof, _const(0, real_acc)), shape,
+                               tuple(range(len(core.aval_of(dof).shape))))
+    res = lax.select_n(bad, res, lax.broadcast_in_dim(_const(np.nan, real_acc), shape, ()))
     if root:
         res = lax.sqrt(res)
-    real_result = np.finfo(result).dtype if result in kit.COMPLEX else result
-    return write_out(fname, out, _keep(_cast(res, real_result), axes, keepdims),
-                     casting="same_kind" if root else "unsafe")
-
+    return _cast(res, np.finfo(result).dtype if result in kit.COMPLEX else result)

@@ -269,3 +269,93 @@ def test_function_fast_paths_are_native_when_built_and_keep_the_call_protocol():
         with pytest.raises(TypeError) as full_err:
             xnp.add.__wrapped__(*bad)
         assert str(fast_err.value) == str(full_err.value)
+
+
+# --------------------------------------------------------------------------- temporaries
+
+_N = 1 << 18  # 256 KiB of bool (2 MiB of float64): at the elision threshold (256 KiB)
+
+
+def _elisions():
+    from xnp._native import _array_base  # noqa: PLC0415
+
+    return _array_base.elisions()
+
+
+def _big(seed, dtype=np.float64, shape=(_N,)):
+    return _sample(dtype, shape, seed)
+
+
+@pytest.mark.skipif(not hasattr(fastpath, "FastFunc") or fastpath.FastFunc is None,
+                    reason="the C fast path is not built (optional extension)")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128, np.bool_])
+def test_operators_compute_into_a_temporary_operand(dtype):
+    """``exp(a) * b + c``-style expressions: the product of an expression (a temporary
+    only the interpreter holds) takes the next result in its memory, as NumPy's operators
+    do; values, dtype and weak type equal NumPy's, and the named arrays are unchanged."""
+    a_np, b_np, c_np = _big(1, dtype), _big(2, dtype), _big(3, dtype)
+    a, b, c = xnp.asarray(a_np), xnp.asarray(b_np), xnp.asarray(c_np)
+    before = _elisions()
+    if dtype is np.bool_:
+        got, want = (a & b) | c, (a_np & b_np) | c_np
+        expected = 1
+    else:
+        got, want = (a * b + c) * 2 - a, (a_np * b_np + c_np) * 2 - a_np
+        expected = 3
+    assert _elisions() - before == expected
+    assert type(got) is type(a) and got.dtype == want.dtype and not got.weak_type
+    np.testing.assert_array_equal(np.asarray(got), want)
+    for x, x_np in ((a, a_np), (b, b_np), (c, c_np)):
+        np.testing.assert_array_equal(np.asarray(x), x_np)
+
+
+@pytest.mark.skipif(not hasattr(fastpath, "FastFunc") or fastpath.FastFunc is None,
+                    reason="the C fast path is not built (optional extension)")
+def test_operands_that_others_can_see_are_never_reused():
+    """No elision where the operand is visible after the operation or cannot take the
+    result: a name, a container, a view, a broadcast result, another dtype, a small array,
+    a call by C code (operator.add, sum), a jit output; each result equals NumPy's."""
+    a_np, b_np = _big(4), _big(5)
+    a, b = xnp.asarray(a_np), xnp.asarray(b_np)
+    m_np = _big(6, shape=(256, 256))
+    m = xnp.asarray(m_np)
+    row = xnp.asarray(m_np[0])
+    jit_out = xnp.jit(lambda x: x * 2)
+    cases = {
+        "name": lambda: (lambda t: (t + 1, t))(a * 2),
+        "list": lambda: (lambda ts: (ts[0] + 1, ts[0]))([a * 2]),
+        "view": lambda: ((m * 2)[:128] + 1, None),
+        "broadcast into the other": lambda: ((m * 2)[0] + m, None),
+        "other dtype": lambda: ((a * 2) + xnp.asarray(b_np.astype(np.float32)), None),
+        "small": lambda: ((a[:10] * 2) + 1, None),
+        "operator.add": lambda: (operator.add(a * 2, b), None),
+        "sum": lambda: (sum([a * 2, b]), None),
+        "jit output": lambda: (jit_out(a) + 1, None),
+    }
+    wants = {
+        "name": (a_np * 2 + 1, a_np * 2), "list": (a_np * 2 + 1, a_np * 2),
+        "view": ((m_np * 2)[:128] + 1, None), "broadcast into the other": ((m_np * 2)[0] + m_np, None),
+        "other dtype": (a_np * 2 + b_np.astype(np.float32), None),
+        "small": (a_np[:10] * 2 + 1, None), "operator.add": (a_np * 2 + b_np, None),
+        "sum": (0 + a_np * 2 + b_np, None), "jit output": (a_np * 2 + 1, None),
+    }
+    for name, case in cases.items():
+        before = _elisions()
+        got, kept = case()
+        assert _elisions() == before, name
+        want, want_kept = wants[name]
+        np.testing.assert_array_equal(np.asarray(got), want, err_msg=name)
+        if want_kept is not None:
+            np.testing.assert_array_equal(np.asarray(kept), want_kept, err_msg=name)
+    # a row broadcast into a temporary of the result's shape is served (the temporary is
+    # the one reused), and floating-point errors are NumPy's
+    before = _elisions()
+    got = row + m * 2
+    assert _elisions() - before == 1
+    np.testing.assert_array_equal(np.asarray(got), m_np[0] + m_np * 2)
+    with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+        (a * 0) / 0.0  # noqa: B018
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning, match="divide by zero"):
+            (a * 0 + 1) / 0.0  # noqa: B018

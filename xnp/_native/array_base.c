@@ -24,6 +24,7 @@
 #include <structmember.h>
 
 #include "array_base.h"
+#include "elide.h"
 
 static PyTypeObject ArrayBaseType;
 
@@ -405,7 +406,7 @@ served_result(PyObject *out, int weak, int scalars)
  * when the call is not served, or NULL with an error set; ``scalars``: see
  * served_result */
 static PyObject *
-fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars)
+fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int elide)
 {
     if (!eager_now()) {
         return NULL;
@@ -497,8 +498,14 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars)
     if (!ok) {
         return NULL;
     }
-    PyObject *args[2] = {va, vb};
-    PyObject *out = PyObject_Vectorcall(fn, args, 2, NULL);
+    PyObject *out = NULL;
+    if (elide && !bool_out) {  /* an operator: a temporary operand may hold the result */
+        out = elide_call(fn, left, right, va, vb, array);
+    }
+    if (out == NULL && !PyErr_Occurred()) {
+        PyObject *args[2] = {va, vb};
+        out = PyObject_Vectorcall(fn, args, 2, NULL);
+    }
     if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_ValueError)) {
             PyErr_Clear();  /* shapes that do not broadcast: the full path words the error */
@@ -518,7 +525,7 @@ binary_slot(int k, PyObject *left, PyObject *right)
     if (op_forward[k] == NULL) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    PyObject *out = fast_binary(op_name[k], left, right, 0);
+    PyObject *out = fast_binary(op_name[k], left, right, 0, 1);
     if (out != NULL || PyErr_Occurred()) {
         return out;
     }
@@ -608,8 +615,8 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
     if (n == self->arity && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
         PyObject *out = n == 1 ? fast_unary(self->name, args[0], self->scalars)
-                        : self->swap ? fast_binary(self->name, args[1], args[0], self->scalars)
-                                     : fast_binary(self->name, args[0], args[1], self->scalars);
+                        : self->swap ? fast_binary(self->name, args[1], args[0], self->scalars, 0)
+                                     : fast_binary(self->name, args[0], args[1], self->scalars, 0);
         if (out != NULL || PyErr_Occurred()) {
             return out;
         }
@@ -931,6 +938,9 @@ set_constructor(PyObject *module, PyObject *args)
 }
 
 static PyMethodDef module_methods[] = {
+    {"elisions", elide_count, METH_NOARGS,
+     "elisions(): how many eager operators computed into a temporary operand's memory "
+     "(elide.c)."},
     {"set_access_hook", set_access_hook, METH_O,
      "set_access_hook(hook): call hook(array) before every read and write of an array's "
      "_val from Python (None: stop)."},
@@ -975,7 +985,7 @@ PyMODINIT_FUNC
 PyInit__array_base(void)
 {
     if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FastFuncType) < 0 ||
-            PyType_Ready(&HotCallType) < 0) {
+            PyType_Ready(&HotCallType) < 0 || elide_init() < 0) {
         return NULL;
     }
     str_trace = PyUnicode_InternFromString("trace");

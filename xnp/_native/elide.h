@@ -1,0 +1,17 @@
+/* Temporary elision for the eager operators (elide.c), called by array_base.c. */
+#ifndef XNP_ELIDE_H
+#define XNP_ELIDE_H
+
+/* imports NumPy's C API and looks up BINARY_OP; 0, or -1 with an error set */
+int elide_init(void);
+
+/* ``fn(va, vb, out=<the memory of left or right>)`` when one of the operands of the
+ * operator ``left op right`` is a temporary that can hold the result (elide.c); NULL with
+ * no error set when none can, NULL with an error set when ``fn`` raised */
+PyObject *elide_call(PyObject *fn, PyObject *left, PyObject *right, PyObject *va,
+                     PyObject *vb, PyTypeObject *array);
+
+/* ``elisions()``: how many operations elide_call served */
+PyObject *elide_count(PyObject *module, PyObject *unused);
+
+#endif

@@ -563,3 +563,18 @@ def test_mask_built_on_device():
                      r"shape=\(3, 4\)\] 0:i64\[\]", text), text
     hlo = xnp.jit(select_tril.__wrapped__).lower(x).as_text()
     assert hlo.count("stablehlo.iota") == 2 and "dense<[[" not in hlo  # no baked-in mask
+
+
+@pytest.mark.parametrize("order", [None, "K", "A", "C", "F"])
+@pytest.mark.parametrize("fname", ["zeros_like", "ones_like", "empty_like", "full_like"])
+def test_like_functions_lay_out_as_numpy(fname, order):
+    """The ``*_like`` functions' layout for every ``order`` spelling (None is 'K') on a
+    Fortran-ordered and a C-ordered prototype, as NumPy's: strides compared, values too
+    (``empty_like``'s are not defined)."""
+    args = (2.5,) if fname == "full_like" else ()
+    for proto in (np.asfortranarray(np.arange(12.0).reshape(3, 4)), np.arange(12.0).reshape(3, 4)):
+        want = getattr(np, fname)(proto, *args, order=order)
+        got = np.asarray(getattr(xnp, fname)(xnp.asarray(proto), *args, order=order))
+        assert got.strides == want.strides and got.dtype == want.dtype
+        if fname != "empty_like":
+            np.testing.assert_array_equal(got, want)

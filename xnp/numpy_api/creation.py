@@ -571,7 +571,9 @@ def _like_order(out, order, a, subok=False):
     """NumPy's layout of a ``*_like`` result: 'F' column-major; 'K'/'A' column-major
     when ``a`` is (and the shape is ``a``'s). With ``subok``, an eager result takes the
     type of ``a``, an instance of a subclass of ``xnp.ndarray`` (``__array_finalize__(a)``
-    called), as NumPy's."""
+    called), as NumPy's. ``order=None`` is 'K', as NumPy's."""
+    if order is None:
+        order = "K"
     if subok and getattr(a, "_user_subclass", False) and type(out) is core.Array:
         return a._like_result(_like_order(out, order, a._plain()))
     if order in ("K", "A") and (not (is_xnp(a) or isinstance(a, np.ndarray))

@@ -80,8 +80,13 @@ def _check(run, call, *ops, jit=True):
 
 
 def test_every_kernel_is_tested_here():
+    # (power, the NaN-ignoring extrema and the order statistics:
+    # tests/numpy_api/test_statistics_kernels.py)
     assert set(FUNCTION_KERNELS) == {"interp", "interp_left", "interp_right",
-                                     "interp_left_right", "interp_period", "cross", "clip"}
+                                     "interp_left_right", "interp_period", "cross", "clip",
+                                     "power", "nanmax", "nanmin", "nanargmax", "nanargmin",
+                                     "quantile", "percentile", "nanquantile", "nanpercentile",
+                                     "nanmedian"}
 
 
 # --------------------------------------------------------------------------- interp

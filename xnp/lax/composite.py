@@ -62,7 +62,8 @@ class _CompositePrimitive(core.Primitive):
             if sigs is not None and all(type(a) is core.Array for a in args) and tuple(
                     [a.dtype for a in args]) in sigs:
                 return super().bind(*args, name=name, decomposition=decomposition, **params)
-        return decomposition(*args)
+        static = params.get("params")
+        return decomposition(*args, **dict(static)) if static else decomposition(*args)
 
 
 def _shape(*avals: ShapedArray, name, decomposition, out_dtypes):
@@ -79,11 +80,11 @@ def _weak_type(*weak_types, name, decomposition, out_dtypes) -> bool:
     return out_dtypes == (None,) and all(weak_types)
 
 
-def _general_shape(*avals: ShapedArray, name, decomposition, out_avals):
+def _general_shape(*avals: ShapedArray, name, decomposition, out_avals, params=()):
     return [a.shape for a in out_avals]
 
 
-def _general_dtype(*avals: ShapedArray, name, decomposition, out_avals):
+def _general_dtype(*avals: ShapedArray, name, decomposition, out_avals, params=()):
     return [a.dtype for a in out_avals]
 
 
@@ -114,16 +115,21 @@ def composite_multi(name: str, decomposition: Callable, *operands, out_dtypes: t
                                   out_dtypes=tuple(np.dtype(d) for d in out_dtypes))
 
 
-def composite_general(name: str, decomposition: Callable, *operands, out_avals) -> list:
-    """``decomposition(*operands)`` (a list of results), computed eagerly by the backend's
-    kernel for ``name`` where it has one for the operands' dtypes.
+def composite_general(name: str, decomposition: Callable, *operands, out_avals,
+                      params: dict | None = None) -> list:
+    """``decomposition(*operands, **params)`` (a list of results), computed eagerly by the
+    backend's kernel for ``name`` where it has one for the operands' dtypes.
 
     ``out_avals`` (a sequence of ``ShapedArray``) are the results' shapes and dtypes,
-    which must be the decomposition's; the results are never weak-typed. ``name``'s kernel
-    must return a tuple of results (a single array for one) computing the decomposition's
-    values (within rounding: a kernel may be another algorithm's LAPACK routine), and its
-    errors.
+    which must be the decomposition's; the results are never weak-typed. ``params``: static
+    keyword arguments (hashable values: axes, flags, Python numbers) that the kernel and
+    the decomposition both take. ``name``'s kernel must return a tuple of results (a
+    single array for one) computing the decomposition's values (within rounding: a kernel
+    may be another algorithm's LAPACK routine), and its errors.
     """
+    avals = tuple(ShapedArray(a.shape, a.dtype) for a in out_avals)
+    if params:
+        return composite_general_p.bind(*operands, name=name, decomposition=decomposition,
+                                        out_avals=avals, params=tuple(params.items()))
     return composite_general_p.bind(*operands, name=name, decomposition=decomposition,
-                                    out_avals=tuple(ShapedArray(a.shape, a.dtype)
-                                                    for a in out_avals))
+                                    out_avals=avals)

@@ -121,6 +121,19 @@ def _kept(args, kwargs, out) -> bool:
 
 
 def _with_rule(fn):
+    at = getattr(fn, "_keepdims_position", None)
+    if at is not None:  # NumPy's median and quantiles: a 0-d array where keepdims keeps a
+        # 0-d input's dimensions (a replay never gives that result: see statistics.py)
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            out = fn(*args, **kwargs)
+            if kwargs["keepdims"] if "keepdims" in kwargs else len(args) > at and args[at]:
+                return out
+            return _apply_rule(args, kwargs, out)
+
+        call.__dict__.pop("_fast_decorator", None)
+        return call
+
     @functools.wraps(fn)
     def call(*args, **kwargs):
         return _apply_rule(args, kwargs, fn(*args, **kwargs))

@@ -281,33 +281,49 @@ def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None), where=True,  # 
             _finish("divmod", r, out[1], where, casting))
 
 
-def _check_exponents(a, b, x2, where, out, casting) -> None:
+#: NumPy's message for an integer to a negative integer power (its ``ValueError``)
+_NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+
+
+def _check_exponents(a, b, x2, where, out, casting) -> bool:
     """NumPy's ``ValueError`` for an integer ``a`` to a negative integer power ``b``,
     checked only where ``where`` holds (NumPy computes nothing elsewhere), after the cast
     into ``out`` (which NumPy checks before computing). Host exponents are checked now;
-    for an xnp exponent or mask the check is a ``lax.runtime_error`` equation, so the call
-    replays and checks each time eagerly, and compiled code checks nothing."""
+    for an xnp mask the check is a ``lax.runtime_error`` equation, so the call replays and
+    checks each time eagerly, and compiled code checks nothing. Returns True where the
+    exponent ``x2`` is an xnp array to check everywhere: ``power`` then computes
+    :func:`_checked_power` (one kernel eagerly) and nothing is checked here."""
     if _dtype_of(b).kind != "i" or 0 in _util.broadcast_shapes(
             "power", core.aval_of(a).shape, core.aval_of(b).shape):
-        return  # (nothing is computed for an empty result: nothing to check)
+        return False  # (nothing is computed for an empty result: nothing to check)
     if out is not None:
         target = out[0] if isinstance(out, tuple) else out
         if not (_util.is_xnp(target) or isinstance(target, np.ndarray)) or \
                 not np.can_cast(_dtype_of(a), np.dtype(target.dtype), casting):
             _out_cast("power", a, target, casting)  # raises NumPy's TypeError
-    message = "xnp.power: integers to negative integer powers are not allowed."
     if not (_util.is_xnp(x2) or _util.is_xnp(where)):
         negative = np.asarray(x2) < 0
         if where is not True:
             negative = negative & np.asarray(where, bool)
         if np.any(negative):
-            raise ValueError(message)
-        return
+            raise ValueError(_NEGATIVE_POWER)
+        return False
+    if where is True:
+        return True
     negative = lax.lt(b, _scalar(0, _dtype_of(b)))
-    if where is not True:
-        negative = lax.and_(*_util.broadcast_all("power", negative,
-                                                 _truth(asarray_for("power", where))))
-    lax.runtime_error(negative, message)
+    negative = lax.and_(*_util.broadcast_all("power", negative,
+                                             _truth(asarray_for("power", where))))
+    lax.runtime_error(negative, _NEGATIVE_POWER)
+    return False
+
+
+def _checked_power(a, b):
+    """``a ** b`` of signed integers (one dtype, one rank), raising NumPy's ``ValueError``
+    where ``b`` is negative (a ``lax.runtime_error`` equation: eagerly, not in compiled
+    code). The composite ``power``: eagerly one call of NumPy's ``power``, which checks
+    and computes in one loop."""
+    lax.runtime_error(lax.lt(b, _scalar(0, _dtype_of(b))), _NEGATIVE_POWER)
+    return lax.pow(a, b)
 
 
 def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
@@ -318,14 +334,17 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     Integer bases with a negative integer exponent raise ``ValueError`` eagerly (as NumPy),
     and for a Python or NumPy exponent under ``jit`` too; under ``jit`` an xnp exponent that
     is negative gives ``x ** y`` rounded towards zero (1 for ``x == 1``, +-1 for
-    ``x == -1``, else 0): compiled code does not check values.
+    ``x == -1``, else 0): compiled code does not check values. Eagerly, signed integers
+    to the power of an xnp array are one call of NumPy's loop (a composite,
+    ``xnp.lax.composite``), which checks and computes at once.
     Bool ** bool gives int8. Integer overflow wraps.
     """
     _extras("power", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("power", x1, x2, dtype, casting)
     a, b, dt = _bool_to_int8("power", a, b, dt, dtype)
-    if dt.kind in "iu":
-        _check_exponents(a, b, x2, where, out, casting)
+    if dt.kind in "iu" and _check_exponents(a, b, x2, where, out, casting):
+        return _finish("power", lax.composite("power", _checked_power, a, b), out, where,
+                       casting)
     if type(x2) is int and not (x2 < 0 and dt.kind in "iu"):  # (an empty result there)
         return _finish("power", lax.integer_pow(a, x2), out, where, casting)
     return _finish("power", lax.pow(a, b), out, where, casting)

@@ -6,8 +6,10 @@
 Each NaN-ignoring reduction replaces NaN by a neutral value with ``lax.select_n``
 (so gradients at NaN positions are zero, not NaN) and calls the plain reduction
 of :mod:`xnp.numpy_api.reductions` with NumPy's dtype rules; integer and bool
-inputs go straight to the plain reduction, as in NumPy. Eagerly they warn as NumPy's
-do ("All-NaN slice encountered", "Mean of empty slice", "Degrees of freedom <= 0 for
+inputs go straight to the plain reduction, as in NumPy. ``nanmax``/``nanmin`` and
+``nanargmax``/``nanargmin`` of real floating input are one composite each, whose eager
+kernel is NumPy's own loop or function (``xnp/backends/xp_impls/composite.py``). Eagerly
+they warn as NumPy's do ("All-NaN slice encountered", "Mean of empty slice", "Degrees of freedom <= 0 for
 slice.", with the divisions' floating-point errors silenced: ``_slice_warnings``);
 under ``jit`` nothing warns and the values are the same.
 """
@@ -21,8 +23,10 @@ from xnp.lax import _kit as kit
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import _slice_warnings as _sw
-from xnp.numpy_api._util import asarray_for, check_reduction_axis, is_xnp, write_out
+from xnp.numpy_api._util import (asarray_for, check_reduction_axis, is_xnp, normalize_axes,
+                                 normalize_axis, write_out)
 from xnp.tracing import core
+from xnp.tracing.avals import ShapedArray
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
            "nanargmax", "nanargmin", "nan_to_num", "isposinf", "isneginf"]
@@ -137,11 +141,14 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     Parameters and errors as :func:`xnp.max`. A slice whose elements are all NaN gives
     NaN, unless ``initial`` is given, which then is the result; a NaN result warns "All-NaN
     slice encountered" eagerly, as NumPy.
-    Of ``-0.0`` and ``0.0`` the first one is the result over a short innermost slice (up to
-    8 elements; no ``initial`` or ``where``), as NumPy's scalar ``fmax`` loop gives it:
-    ``nanmax([-0.0, 0.0])`` is ``-0.0``. Over longer slices and outer axes NumPy's
-    vectorised loops return either zero, as the hardware does, and xnp returns either
-    zero too (not always the same one).
+    Eagerly, for real floating input without ``initial`` or ``where``, it is one call of
+    NumPy's ``fmax`` reduction (a composite, ``xnp.lax.composite_general``), so every
+    value is NumPy's, also which of ``-0.0`` and ``0.0`` a slice holding both gives. Under
+    ``jit`` (and otherwise) the first one is the result over a short innermost slice (up
+    to 8 elements; no ``initial`` or ``where``), as NumPy's scalar ``fmax`` loop gives it:
+    ``nanmax([-0.0, 0.0])`` is ``-0.0``; over longer slices and outer axes NumPy's
+    vectorised loops return either zero, as the hardware does, and so does xnp (not
+    always the same one).
     """
     return _nanextremum("nanmax", "max", -np.inf, a, axis, out, keepdims, initial, where)
 
@@ -155,7 +162,8 @@ def _nanextremum(fname, kind, fill, a, axis, out, keepdims, initial, where):
     x = _operand(fname, a, axis)
     if not _inexact(x):
         return _rd._extremum(fname, kind, x, axis, out, keepdims, initial, where)
-    if core.aval_of(x).dtype in kit.COMPLEX:
+    aval = core.aval_of(x)
+    if aval.dtype in kit.COMPLEX:
         # NumPy's fmax/fmin of complex numbers: the extreme non-NaN element in lexicographic
         # order; of a slice of NaNs only, its first element (the extremum of x itself)
         x0, nan = _fill(x, complex(fill, fill))
@@ -164,6 +172,24 @@ def _nanextremum(fname, kind, fill, a, axis, out, keepdims, initial, where):
                            _rd._extremum(fname, kind, x, axis, None, keepdims, initial, where))
         _sw.warn_all_nan(res)
         return write_out(fname, out, res)
+    if initial is None and (where is None or where is True) and aval.size:
+        # one composite: eagerly NumPy's loop (xnp/backends/xp_impls/composite.py)
+        axes = normalize_axes(fname, axis, aval.ndim)
+        keep = bool(keepdims)
+        shape = tuple(1 if i in axes else n for i, n in enumerate(aval.shape)
+                      if keep or i not in axes)
+        res = lax.composite_general(fname, _NAN_EXTREMA[fname], x,
+                                    out_avals=(ShapedArray(shape, aval.dtype),),
+                                    params={"axis": axes, "keepdims": keep})[0]
+        return write_out(fname, out, res)
+    res = _nan_extremum_steps(fname, kind, fill, x, axis, keepdims, initial, where)
+    return write_out(fname, out, res)
+
+
+def _nan_extremum_steps(fname, kind, fill, x, axis, keepdims, initial, where):
+    """``nanmax``/``nanmin`` of a real floating ``x``: NaN filled with ``fill`` (-inf or
+    inf), the plain extremum, NaN for an all-NaN slice without ``initial``, and "All-NaN
+    slice encountered" where the result is NaN."""
     x0, nan = _fill(x, fill)
     res = _rd._extremum(fname, kind, x0, axis, None, keepdims, initial, where, first=True)
     if initial is None:
@@ -171,7 +197,19 @@ def _nanextremum(fname, kind, fill, a, axis, out, keepdims, initial, where):
         res = lax.select_n(all_nan, res, lax.add(res, core.lift(
             np.asarray(np.nan, core.aval_of(res).dtype))))
     _sw.warn_all_nan(res)
-    return write_out(fname, out, res)
+    return res
+
+
+def _nanmax_steps(x, *, axis, keepdims):
+    return [_nan_extremum_steps("nanmax", "max", -np.inf, x, axis, keepdims, None, None)]
+
+
+def _nanmin_steps(x, *, axis, keepdims):
+    return [_nan_extremum_steps("nanmin", "min", np.inf, x, axis, keepdims, None, None)]
+
+
+#: the composites' decompositions (their kernels: NumPy's ``fmax``/``fmin`` reductions)
+_NAN_EXTREMA = {"nanmax": _nanmax_steps, "nanmin": _nanmin_steps}
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
@@ -188,6 +226,8 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
         Eagerly: a slice is all NaN ("All-NaN slice encountered", as NumPy) or empty.
         Under ``jit`` (or another transformation whose values are not concrete) the
         check cannot run and an all-NaN slice gives -1 instead, as JAX does.
+
+    Eagerly, for real floating input, one call of NumPy's ``nanargmax`` (a composite).
     """
     return _nanarg("nanargmax", _rd.argmax, -np.inf, a, axis, out, keepdims)
 
@@ -201,15 +241,43 @@ def _nanarg(fname, fn, fill, a, axis, out, keepdims):
     x = _operand(fname, a)
     if not _inexact(x):
         return fn(x, axis=axis, out=out, keepdims=keepdims)
+    aval = core.aval_of(x)
+    if aval.size and aval.dtype in kit.FLOATING and (axis is None or type(axis) is int):
+        # one composite: eagerly NumPy's own function (xnp/backends/xp_impls/composite.py)
+        ax = None if axis is None else normalize_axis(fname, axis, aval.ndim)
+        keep = bool(keepdims)
+        shape = ((1,) * aval.ndim if keep else ()) if ax is None else tuple(
+            1 if i == ax else n for i, n in enumerate(aval.shape) if keep or i != ax)
+        res = lax.composite_general(fname, _NAN_ARGS[fname], x,
+                                    out_avals=(ShapedArray(shape, np.dtype(np.int64)),),
+                                    params={"axis": ax, "keepdims": keep})[0]
+        return write_out(fname, out, res)
+    return write_out(fname, out, _nanarg_steps(fn, fill, x, axis, keepdims))
+
+
+def _nanarg_steps(fn, fill, x, axis, keepdims):
+    """``nanargmax``/``nanargmin`` of a floating ``x``: the plain one of ``x`` with NaN
+    filled with ``fill``; NumPy's ``ValueError`` for an all-NaN slice (an equation: a
+    replayed call checks again), -1 there under ``jit``."""
     # (complex: NaNs filled with the lexicographic extreme, both parts infinite)
     x0, nan = _fill(x, complex(fill, fill) if core.aval_of(x).dtype in kit.COMPLEX else fill)
     res = fn(x0, axis=axis, keepdims=keepdims)
     all_nan = _rd.all(nan, axis=axis, keepdims=keepdims)
-    # eagerly NumPy's error (an equation: a replayed call checks again); under jit -1
-    lax.runtime_error(all_nan, f"xnp.{fname}: All-NaN slice encountered")
+    lax.runtime_error(all_nan, "All-NaN slice encountered")
     minus1 = core.lift(np.asarray(-1, core.aval_of(res).dtype))
-    res = lax.select_n(all_nan, res, lax.broadcast_in_dim(minus1, core.aval_of(res).shape, ()))
-    return write_out(fname, out, res)
+    return lax.select_n(all_nan, res, lax.broadcast_in_dim(minus1, core.aval_of(res).shape, ()))
+
+
+def _nanargmax_steps(x, *, axis, keepdims):
+    return [_nanarg_steps(_rd.argmax, -np.inf, x, axis, keepdims)]
+
+
+def _nanargmin_steps(x, *, axis, keepdims):
+    return [_nanarg_steps(_rd.argmin, np.inf, x, axis, keepdims)]
+
+
+#: the composites' decompositions (their kernels: NumPy's ``nanargmax``/``nanargmin``)
+_NAN_ARGS = {"nanargmax": _nanargmax_steps, "nanargmin": _nanargmin_steps}
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):

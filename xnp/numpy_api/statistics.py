@@ -7,6 +7,18 @@ interpolation weights of NumPy's thirteen ``method`` s are computed with lax
 arithmetic, so ``q`` may be traced and the NaN-ignoring versions work with a
 traced count of valid elements per slice (NaN sorts last). Gradients flow
 through the gathered values (to the selected order statistics).
+
+Each of ``nanmedian`` and the four quantile functions is one composite
+(``xnp.lax.composite_general``) of that computation, with the axes, ``method``,
+``keepdims`` and a ``q`` given as a number as static parameters, where NumPy's function is
+the faster (``_kernel_pays``: up to 1024 elements; for the NaN-ignoring forms one slice):
+eagerly, for integer and floating input, its kernel is NumPy's function of the same name
+(``xnp/backends/xp_impls/composite.py``), whose "All-NaN slice encountered" names the
+user's line; under ``jit`` and transformations the computation above (``median``'s
+replayed computation beats NumPy's ``median`` eagerly: it has no kernel). The two give the
+same values (the interpolation is NumPy's ``lerp``, its weight's complement and the
+test ``t >= 0.5`` in the virtual indices' dtype). With ``keepdims`` a 0-d input gives a
+0-d array, as NumPy's.
 """
 
 from __future__ import annotations
@@ -26,8 +38,8 @@ from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api import sorting as _so
 from xnp.numpy_api._util import (asarray_for, broadcast_to, check_unsupported, is_xnp,
                                  normalize_axes, result_dtype, write_out)
-from xnp.tracing import core, errors
-from xnp.tracing.avals import canonical_dtype
+from xnp.tracing import core, errors, recording
+from xnp.tracing.avals import ShapedArray, canonical_dtype
 
 __all__ = ["average", "median", "percentile", "quantile", "nanmedian", "nanpercentile",
            "nanquantile", "cov", "corrcoef"]
@@ -179,12 +191,11 @@ def _virtual_index(method, n, q, ct):
     return vi, None
 
 
-def _quantile_dtype(fname, xdt, q, qv, method, scale=1):
+def _quantile_dtype(fname, xdt, q, qdt, method, scale=1):
     """NumPy's result dtype: ``a``'s dtype for the methods that pick elements, else the
-    type of ``a`` combined with ``q`` (a Python-number ``q`` takes a float ``a``'s dtype).
-    Percentiles (``scale=100``) divide ``q`` by 100 first, as NumPy does, so an integer or
-    boolean ``q`` becomes float64 there."""
-    qdt = core.aval_of(qv).dtype
+    type of ``a`` combined with ``q`` (of dtype ``qdt``; a Python-number ``q`` takes a
+    float ``a``'s dtype). Percentiles (``scale=100``) divide ``q`` by 100 first, as NumPy
+    does, so an integer or boolean ``q`` becomes float64 there."""
     if core.is_python_scalar(q) and xdt in kit.FLOATING and not (
             scale != 1 and isinstance(q, bool)):  # True / float32(100) is float64
         qdt = xdt
@@ -212,42 +223,122 @@ def _host_q(q):
     return known if known.dtype.kind in "biuf" else None
 
 
-def _check_q(fname, q, scale):
-    """Convert ``q``; raise ValueError when a concrete ``q`` (eager, or host data under
-    jit) is outside ``[0, scale]``. A traced ``q`` cannot be checked and is clamped."""
-    qv = asarray_for(fname, q, "q")
-    what = "Percentiles must be in the range [0, 100]" if scale == 100 else (
-        "Quantiles must be in the range [0, 1]")
+def _static_q(q):
+    """``q`` when it is one host number that a kernel may take as it is (a Python int or
+    float, a NumPy integer or floating scalar: part of the call's signature), else None."""
+    t = type(q)
+    if t is int or t is float or (isinstance(q, (np.integer, np.floating)) and (
+            q.dtype in kit.FLOATING or q.dtype in kit.INT_OR_BOOL)):
+        return q
+    return None
+
+
+def _check_q(fname, q, scale, static):
+    """Convert ``q`` (None for a ``static`` one, which the composite takes as a parameter);
+    raise NumPy's ValueError when a concrete ``q`` (eager, or host data under jit) is
+    outside ``[0, scale]``. An xnp ``q`` is checked by the decomposition's equation; a
+    traced ``q`` cannot be checked and is clamped."""
     known = _host_q(q)
-    if known is not None:
-        if not np.all((known >= 0) & (known <= scale)):
-            raise ValueError(f"xnp.{fname}: {what}")
-    elif is_xnp(q) and core.aval_of(qv).dtype.kind in "iuf":
-        # checked eagerly by an equation (a replayed call checks again); not under jit
-        dt = core.aval_of(qv).dtype
-        inside = lax.and_(lax.ge(qv, _const(0, dt)), lax.le(qv, _const(scale, dt)))
-        lax.runtime_error(lax.not_(inside), f"xnp.{fname}: {what}")
-    return qv
+    if known is not None and not np.all((known >= 0) & (known <= scale)):
+        raise ValueError(_Q_RANGE[scale])
+    return None if static is not None else asarray_for(fname, q, "q")
 
 
-def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, *,
-              scale=1, ignore_nan=False):
+#: NumPy's messages for a ``q`` out of range
+_Q_RANGE = {1: "Quantiles must be in the range [0, 1]",
+            100: "Percentiles must be in the range [0, 100]"}
+#: the quantile functions: (scale, ignore_nan)
+_Q_FORMS = {"quantile": (1, False), "percentile": (100, False),
+            "nanquantile": (1, True), "nanpercentile": (100, True)}
+
+
+def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation):
+    """The quantile function ``fname`` (``_Q_FORMS``): the checks, then one composite
+    (eagerly NumPy's function, ``xnp/backends/xp_impls/composite.py``) of
+    :func:`_quantile_steps`."""
     if interpolation is not None:
         method = interpolation
     check_unsupported(fname, weights=(weights, None, "weighted quantiles are not implemented"))
+    scale, ignore_nan = _Q_FORMS[fname]
     x = _rd._asarray(fname, a)
-    xdt = core.aval_of(x).dtype
-    if xdt in kit.COMPLEX:
+    aval = core.aval_of(x)
+    if aval.dtype in kit.COMPLEX:
         raise TypeError(f"xnp.{fname}: a must be an array of real numbers")
-    qv = _check_q(fname, q, scale)
-    if ignore_nan and core.aval_of(x).size == 0:
+    static = _static_q(q)
+    qv = _check_q(fname, q, scale, static)
+    if ignore_nan and aval.size == 0:
         # NumPy's nan-quantiles of an empty array are its nanmean's (q is only checked):
         # dtype, shape without q's dimensions, and warnings
         return _nf.nanmean(x, axis=axis, out=out, keepdims=keepdims)
     if method not in METHODS:
         raise ValueError(f"xnp.{fname}: '{method}' is not a valid method. Use one of: "
                          f"{METHODS}")
-    rdt, _ = _quantile_dtype(fname, xdt, q, qv, method, scale)
+    qdt = np.asarray(static).dtype if qv is None else core.aval_of(qv).dtype
+    rdt, _ = _quantile_dtype(fname, aval.dtype, q, qdt, method, scale)
+    axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
+    if aval.ndim and not int(np.prod([aval.shape[i] for i in axes])):
+        # (the nan-forms' empty arrays went to nanmean above)
+        raise IndexError(f"xnp.{fname}: cannot take a quantile of an empty slice (axis "
+                         f"{axis!r} of {errors.aval_str(aval)}), as NumPy raises "
+                         f"IndexError. Fix: use xnp.nan{fname}, which gives NaN there.")
+    qshape = () if qv is None else core.aval_of(qv).shape
+    keep = bool(keepdims)
+    params = {"q": static, "axis": None if len(axes) == aval.ndim else axes,
+              "method": method, "keepdims": keep}
+    operands = (x,) if qv is None else (x, qv)
+    if not _kernel_pays(aval, axes, ignore_nan):
+        return write_out(fname, out, _QUANTILE_STEPS[fname](*operands, **params)[0])
+    res = lax.composite_general(
+        fname, _QUANTILE_STEPS[fname], *operands,
+        out_avals=(ShapedArray(qshape + _reduced(aval.shape, axes, keep), rdt),),
+        params=params)[0]
+    return write_out(fname, out, _zero_d_kept(res, aval, keep))
+
+
+#: the largest input for which NumPy's quantile functions beat their replayed decomposition
+#: (their partitions and interpolation cost more than a sort beyond it)
+_KERNEL_SIZE = 1024
+
+
+def _kernel_pays(aval, axes, ignore_nan: bool) -> bool:
+    """Whether NumPy's function is the faster eager kernel for ``aval`` reduced over
+    ``axes``: an input of at most ``_KERNEL_SIZE`` elements, and for the NaN-ignoring
+    forms one slice (NumPy's run a Python loop over the slices)."""
+    return aval.size <= _KERNEL_SIZE and not (
+        ignore_nan and int(np.prod(_reduced(aval.shape, axes, False))) != 1)
+
+
+def _reduced(shape, axes, keepdims):
+    """``shape`` reduced over ``axes`` (kept as 1 with ``keepdims``)."""
+    return tuple(1 if i in axes else n for i, n in enumerate(shape) if keepdims or i not in axes)
+
+
+def _zero_d_kept(res, aval, keepdims):
+    """``res``; where ``keepdims`` keeps a 0-d input's result 0-d, NumPy returns a 0-d
+    array, not a scalar (the scalar rule keeps it: ``_scalars.KEEPDIMS_ARRAYS``). Such a
+    call is not replayed by the eager dispatch cache, whose replays make 0-d results
+    scalars."""
+    if keepdims and aval.ndim == 0 and core.aval_of(res).ndim == 0:
+        recording.note_effect("returned a 0-d array that is not a NumPy scalar")
+    return res
+
+
+def _quantile_steps(fname, x, qv, q, axis, method, keepdims):
+    """The quantile function ``fname`` of ``x`` at ``q`` (a static number; ``qv`` None) or
+    ``qv`` (an array), over ``axis`` (None, or sorted non-negative axes): NumPy's virtual
+    indices and interpolation on ``x`` sorted along the reduced axes (module docstring)."""
+    scale, ignore_nan = _Q_FORMS[fname]
+    if qv is None:
+        qv = asarray_for(fname, q, "q")
+    else:
+        q = qv
+        if is_xnp(qv) and core.aval_of(qv).dtype.kind in "iuf":
+            # checked eagerly by an equation (a replayed call checks again); not under jit
+            dt = core.aval_of(qv).dtype
+            inside = lax.and_(lax.ge(qv, _const(0, dt)), lax.le(qv, _const(scale, dt)))
+            lax.runtime_error(lax.not_(inside), _Q_RANGE[scale])
+    xdt = core.aval_of(x).dtype
+    rdt, _ = _quantile_dtype(fname, xdt, q, core.aval_of(qv).dtype, method, scale)
     # NumPy computes the virtual indices in q's dtype (float64 for Python numbers)
     qdt = core.aval_of(qv).dtype
     ct = qdt if qdt in kit.FLOATING and qdt.itemsize >= 4 else np.dtype(np.float64)
@@ -255,10 +346,6 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
     xs = _so.sort(xs, axis=-1)
     rest = core.aval_of(xs).shape[:-1]
     nfull = core.aval_of(xs).shape[-1]
-    if nfull == 0:  # (the nan-forms' empty arrays went to nanmean above)
-        raise IndexError(f"xnp.{fname}: cannot take a quantile of an empty slice (axis "
-                         f"{axis!r} of {errors.aval_str(core.aval_of(x))}), as NumPy raises "
-                         f"IndexError. Fix: use xnp.nan{fname}, which gives NaN there.")
     qa = lax.convert_element_type(qv, ct)
     if scale != 1:
         qa = lax.div(qa, _const(scale, ct))
@@ -298,11 +385,14 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
         diff = lax.convert_element_type(lax.sub(hi, lo), rdt)  # in a's dtype, as NumPy
         lo = lax.convert_element_type(lo, rdt)
         hi = lax.convert_element_type(hi, rdt)
-        g = lax.convert_element_type(lax.broadcast_in_dim(
-            gamma, rest + qshape, tuple(range(len(rest) + len(qshape)))), rdt)
-        one = _const(1, rdt)
-        res = lax.select_n(lax.ge(g, _const(0.5, rdt)), lax.add(lo, lax.mul(diff, g)),
-                           lax.sub(hi, lax.mul(diff, lax.sub(one, g))))
+        gamma = lax.broadcast_in_dim(gamma, rest + qshape,
+                                     tuple(range(len(rest) + len(qshape))))
+        # NumPy's lerp: the weight, its complement and the test t >= 0.5 in the virtual
+        # indices' dtype, the products in the result's
+        g = lax.convert_element_type(gamma, rdt)
+        g1 = lax.convert_element_type(lax.sub(_const(1, ct), gamma), rdt)
+        res = lax.select_n(lax.ge(gamma, _const(0.5, ct)), lax.add(lo, lax.mul(diff, g)),
+                           lax.sub(hi, lax.mul(diff, g1)))
     if nanable:
         top = lax.slice_in_dim(xs, nfull - 1, nfull, axis=len(rest))
         top = lax.reshape(top, rest + (1,) * len(qshape))
@@ -312,10 +402,22 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation, 
             bad = _lg.isnan(top)
         bad = lax.broadcast_in_dim(bad, rest + qshape, tuple(range(len(rest) + len(qshape))))
         res = lax.select_n(bad, res, lax.broadcast_in_dim(_const(np.nan, rdt), rest + qshape, ()))
-    return _finish(fname, res, qshape, axes, x, keepdims, out)
+    return [_finish(res, qshape, axes, x, keepdims)]
 
 
-def _finish(fname, res, qshape, axes, x, keepdims, out):
+def _quantile_of(fname):
+    def steps(x, *qv, q, axis, method, keepdims):
+        return _quantile_steps(fname, x, qv[0] if qv else None, q, axis, method, keepdims)
+
+    steps.__name__ = steps.__qualname__ = f"_{fname}_steps"
+    return steps
+
+
+#: the quantile composites' decompositions, ``(x[, q], *, q, axis, method, keepdims)``
+_QUANTILE_STEPS = {name: _quantile_of(name) for name in _Q_FORMS}
+
+
+def _finish(res, qshape, axes, x, keepdims):
     """Move the ``q`` dimensions first and apply ``keepdims``."""
     nr = core.aval_of(res).ndim - len(qshape)
     if qshape and nr:
@@ -325,7 +427,7 @@ def _finish(fname, res, qshape, axes, x, keepdims, out):
         for i in axes:
             shape[i] = 1
         res = lax.reshape(res, qshape + tuple(shape))
-    return write_out(fname, out, res)
+    return res
 
 
 _Q_DOC = """
@@ -350,7 +452,8 @@ _Q_DOC = """
         'linear' (default), 'median_unbiased', 'normal_unbiased', 'lower', 'higher',
         'midpoint', 'nearest'.
     keepdims : bool
-        Keep reduced axes with length 1.
+        Keep reduced axes with length 1 (of a 0-d ``a`` and a scalar ``q``: a 0-d array,
+        not a NumPy scalar, as NumPy).
     weights : None
         Not supported (``NotImplementedError``).
 
@@ -381,21 +484,23 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None, interpolation=None):
-    return _quantile("percentile", a, q, axis, out, method, keepdims, weights, interpolation,
-                     scale=100)
+    return _quantile("percentile", a, q, axis, out, method, keepdims, weights, interpolation)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False, *, weights=None, interpolation=None):
-    return _quantile("nanquantile", a, q, axis, out, method, keepdims, weights, interpolation,
-                     ignore_nan=True)
+    return _quantile("nanquantile", a, q, axis, out, method, keepdims, weights, interpolation)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False, *, weights=None, interpolation=None):
     return _quantile("nanpercentile", a, q, axis, out, method, keepdims, weights,
-                     interpolation, scale=100, ignore_nan=True)
+                     interpolation)
 
+
+# the position of ``keepdims``: its 0-d results are arrays (xnp/numpy_api/_scalars.py)
+quantile._keepdims_position = percentile._keepdims_position = 6
+nanquantile._keepdims_position = nanpercentile._keepdims_position = 6
 
 quantile.__doc__ = ("The ``q``-th quantiles over the given axes (``numpy.quantile``); a NaN "
                     "in a slice gives NaN." + _Q_DOC)
@@ -413,6 +518,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
     Dtype as :func:`xnp.mean` (float64 for bool/integers). A slice holding NaN gives
     NaN; an empty one gives NaN. ``overwrite_input`` has no effect. Axes are static.
+    With ``keepdims`` a 0-d ``a`` gives a 0-d array, as NumPy.
 
     Raises
     ------
@@ -420,6 +526,30 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         Bad or repeated axes.
     """
     x = _rd._asarray("median", a)
+    return write_out("median", out, _median_composite("median", x, axis, keepdims))
+
+
+def _median_composite(fname, x, axis, keepdims):
+    """``median`` (or ``nanmedian`` of a floating ``x`` that is not empty) of ``x``: one
+    composite, eagerly NumPy's function (``xnp/backends/xp_impls/composite.py``)."""
+    aval = core.aval_of(x)
+    axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
+    keep = bool(keepdims)
+    dt = aval.dtype if aval.dtype in kit.INEXACT else np.dtype(np.float64)
+    params = {"axis": None if len(axes) == aval.ndim else axes, "keepdims": keep}
+    if not aval.size or not _kernel_pays(aval, axes, True):  # (the mean of empty slices:
+        # its warnings, and no kernel's; median's replayed decomposition beats NumPy's)
+        return _zero_d_kept(_MEDIAN_STEPS[fname](x, **params)[0], aval, keep)
+    res = lax.composite_general(
+        fname, _MEDIAN_STEPS[fname], x,
+        out_avals=(ShapedArray(_reduced(aval.shape, axes, keep), dt),), params=params)[0]
+    return _zero_d_kept(res, aval, keep)
+
+
+def _median_steps(x, *, axis, keepdims):
+    """The median of ``x`` over ``axis`` (None, or sorted non-negative axes): the middle
+    element, or the mean of the two middle ones, of each sorted slice; NaN where a slice
+    holds one."""
     xs, axes = _to_last("median", x, axis)
     n = core.aval_of(xs).shape[-1]
     xs = _so.sort(xs, axis=-1)
@@ -431,7 +561,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         bad = lax.reshape(_lg.isnan(top), core.aval_of(res).shape)
         res = lax.select_n(bad, res, lax.convert_element_type(
             lax.reshape(top, core.aval_of(res).shape), core.aval_of(res).dtype))
-    return _finish("median", res, (), axes, x, keepdims, out)
+    return [_finish(res, (), axes, x, keepdims)]
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -457,12 +587,20 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
                                   "same (lexicographic) median.")
     if aval.dtype not in kit.INEXACT:
         return median(x, axis=axis, out=out, keepdims=keepdims)
+    return write_out("nanmedian", out, _median_composite("nanmedian", x, axis, keepdims))
+
+
+def _nanmedian_steps(x, *, axis, keepdims):
+    """The median of the non-NaN elements of each slice of a floating ``x`` over ``axis``
+    (None, or sorted non-negative axes); NaN and "All-NaN slice encountered" for a slice
+    of NaNs only."""
     xs, axes = _to_last("nanmedian", x, axis)
     xs = _so.sort(xs, axis=-1)  # NaN last
     last = core.aval_of(xs).ndim - 1
     i64 = np.dtype(np.int64)
     count = _rd.sum(_lg.logical_not(_lg.isnan(xs)), axis=-1, dtype=i64, keepdims=True)
     _sw.warn_empty_slices(count)  # NumPy warns once per all-NaN slice
+
     def const(v):
         return lax.broadcast_in_dim(_const(v, i64), core.aval_of(count).shape, ())
 
@@ -473,7 +611,14 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     odd = lax.reshape(lax.ne(lax.rem(count, const(2)), const(0)), core.aval_of(mean).shape)
     middle = lax.reshape(lax.slice_in_dim(lo_hi, 1, 2, axis=last), core.aval_of(mean).shape)
     res = lax.select_n(odd, mean, lax.convert_element_type(middle, core.aval_of(mean).dtype))
-    return _finish("nanmedian", res, (), axes, x, keepdims, out)
+    return [_finish(res, (), axes, x, keepdims)]
+
+
+#: the median composites' decompositions, ``(x, *, axis, keepdims)``
+_MEDIAN_STEPS = {"median": _median_steps, "nanmedian": _nanmedian_steps}
+
+
+median._keepdims_position = nanmedian._keepdims_position = 4
 
 
 # --------------------------------------------------------------------------- cov / corrcoef

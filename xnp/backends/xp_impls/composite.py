@@ -12,6 +12,7 @@ NumPy's ufuncs (NumPy with ml_dtypes is the oracle for bfloat16).
 from __future__ import annotations
 
 import functools
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -19,7 +20,9 @@ import numpy as np
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
 from xnp.backends.xp_impls.decompositions import finite_or_nan
+from xnp.backends.xp_impls.checks import _runtime_warning
 from xnp.backends.xp_impls.linalg import dot_general_kernel
+from xnp.tracing.recording import note_effect
 
 __all__ = ["KERNELS", "MATRIX_KERNELS", "FUNCTION_KERNELS", "kernel_of"]
 
@@ -269,7 +272,10 @@ MATRIX_KERNELS = {name: sigs for name, (_, sigs) in _MATRIX_TABLE.items()}
 # function, which computes what the decomposition computes (``xnp.interp`` for increasing
 # sample points: NumPy's loop; ``xnp.cross`` and ``xnp.clip``: the same products,
 # differences and comparisons in the operands' dtype), checked on grids of special values
-# by ``tests/numpy_api/test_composite_kernels.py``.
+# by ``tests/numpy_api/test_composite_kernels.py``. Signed-integer ``power``, the
+# NaN-ignoring extrema and the order statistics likewise (static arguments as keywords:
+# the composite's ``params``), checked against NumPy by
+# ``tests/numpy_api/test_statistics_kernels.py``.
 
 _F64, _C128 = np.dtype(np.float64), np.dtype(np.complex128)
 
@@ -325,6 +331,64 @@ def _cross(xp, a, b):
     return xp.stack((x, y, z), axis=-1)
 
 
+def _nan_extremum(xp, x, *, ufunc: str, axis, keepdims):
+    """``numpy.nanmax``/``nanmin`` of a real floating array as NumPy computes it (its
+    ``fmax``/``fmin`` reduction), with its "All-NaN slice encountered" where the result has
+    a NaN, naming the user's line."""
+    res = getattr(xp, ufunc).reduce(x, axis=axis, keepdims=keepdims)
+    if xp.isnan(res).any():
+        _warn_at_user(xp, "All-NaN slice encountered")
+    return res
+
+
+def _warn_at_user(xp, message: str) -> None:
+    """The ``RuntimeWarning`` ``message`` at the first frame outside xnp (the user's call,
+    as NumPy's own warnings name it), by the eager rule of ``lax.runtime_warning`` (so a
+    recording of the call is not stored)."""
+    _runtime_warning(xp, True, message=message, each=False)
+
+
+def _warnings_at_user(fn):
+    """``fn`` of an array ``x`` (and keywords), whose warnings (NumPy's "All-NaN slice
+    encountered", issued at a level meant for its own caller) name the user's line
+    instead, where ``x`` has a NaN (without one NumPy warns only of floating-point errors,
+    which name its own line, as NumPy's function called by the user does)."""
+    def kernel(xp, x, *args, **kwargs):
+        if not xp.isnan(x).any():
+            return fn(xp, x, *args, **kwargs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = fn(xp, x, *args, **kwargs)
+        for w in caught:
+            if issubclass(w.category, RuntimeWarning):
+                _warn_at_user(xp, str(w.message))
+            else:  # (none NumPy's functions here issue): where NumPy issued it
+                note_effect("issued a warning")
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return out
+    return kernel
+
+
+def _quantile(xp, x, *qv, function: str, q, axis, method, keepdims):
+    """NumPy's quantile ``function`` of ``x`` at ``q`` (a static number) or ``qv[0]``."""
+    return getattr(xp, function)(x, qv[0] if qv else q, axis=axis, method=method,
+                                 keepdims=keepdims)
+
+
+def _nanmedian(xp, x, *, axis, keepdims):
+    """NumPy's ``nanmedian``."""
+    return xp.nanmedian(x, axis=axis, keepdims=keepdims)
+
+
+def _quantile_kernel(name: str):
+    kernel = functools.partial(_quantile, function=name)
+    return _warnings_at_user(kernel) if name.startswith("nan") else kernel
+
+
+#: the quantile functions' operand dtypes: ``(a,)`` with a static ``q``, or ``(a, q)``
+_Q_SIGS = frozenset([(d,) for d in _INTS + _FLOATS] + [
+    (d, e) for d in _INTS + _FLOATS for e in (np.dtype(np.bool_),) + _INTS + _FLOATS])
+
 _INTERP_SIGS = ((_F64, _F64, _F64), (_F64, _F64, _C128))
 #: name -> (kernel, operand-dtype signatures), as ``_MATRIX_TABLE``; ``clip`` is NumPy's
 #: ``clip`` ufunc, which ``numpy.clip`` calls with two array bounds
@@ -336,6 +400,21 @@ _FUNCTION_TABLE = {
     "interp_period": (_interp_period, frozenset(s + (_F64,) for s in _INTERP_SIGS)),
     "cross": (_cross, _same(_INTS + _FLOATS + _BF16 + _COMPLEX, 2)),
     "clip": ("_core.umath.clip", _same((np.dtype(np.bool_),) + _INTS + _FLOATS, 3)),
+    # NumPy's loop raises "Integers to negative integer powers are not allowed." as the
+    # decomposition's check (xnp/numpy_api/elementwise.py)
+    "power": ("power", _same(_INTS[:4], 2)),
+    # (x,) with keywords axis (a tuple) and keepdims: NumPy's loops and warning
+    "nanmax": (functools.partial(_nan_extremum, ufunc="fmax"), _same(_FLOATS, 1)),
+    "nanmin": (functools.partial(_nan_extremum, ufunc="fmin"), _same(_FLOATS, 1)),
+    # (x,) with keywords axis (an int or None) and keepdims: NumPy's ValueError
+    "nanargmax": ("nanargmax", _same(_FLOATS, 1)),
+    "nanargmin": ("nanargmin", _same(_FLOATS, 1)),
+    # with keywords q (a number, or None for an operand), axis (None or a tuple), method
+    # and keepdims; the nan-forms' warnings at the user's line
+    **{name: (_quantile_kernel(name), _Q_SIGS)
+       for name in ("quantile", "percentile", "nanquantile", "nanpercentile")},
+    # with keywords axis and keepdims
+    "nanmedian": (_warnings_at_user(_nanmedian), _same(_FLOATS, 1)),
 }
 #: the array functions' operand-dtype signatures (the backend's ``kernels``)
 FUNCTION_KERNELS = {name: sigs for name, (_, sigs) in _FUNCTION_TABLE.items()}
@@ -359,24 +438,27 @@ def _composite(xp, *operands, name, decomposition, out_dtypes):
 
 
 def _general(fn):
-    def kernel(*operands):
-        out = fn(*operands)
+    def kernel(*operands, **params):
+        out = fn(*operands, **params)
         return list(out) if isinstance(out, tuple) else [out]
     return kernel
 
 
-def _composite_general(xp, *operands, name, decomposition, out_avals):
-    return _general(_kernel(xp, name))(*operands)
+def _composite_general(xp, *operands, name, decomposition, out_avals, params=()):
+    return _general(_kernel(xp, name))(*operands, **dict(params))
 
 
 def kernel_of(xp, prim, params):
     """The function a recorded program calls for ``prim`` with ``params`` (no parameters):
-    the kernel itself for a composite, ``linalg.dot_general_kernel`` for ``dot_general``,
-    None for any other primitive."""
+    the kernel itself for a composite (a general composite's static ``params`` bound to
+    it), ``linalg.dot_general_kernel`` for ``dot_general``, None for any other
+    primitive."""
     if prim is lax.composite_p or prim is lax.composite_multi_p:
         return _kernel(xp, params["name"])
     if prim is lax.composite_general_p:
-        return _general(_kernel(xp, params["name"]))
+        kernel = _kernel(xp, params["name"])
+        static = params.get("params")
+        return _general(functools.partial(kernel, **dict(static)) if static else kernel)
     if prim is lax.dot_general_p:
         return dot_general_kernel(xp, **params)
     return None

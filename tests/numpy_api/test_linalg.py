@@ -6,6 +6,7 @@ reconstructions computed in the test body with the same ``xp``; data-dependent e
 give NaN/inf under jit.
 """
 
+import functools
 import warnings
 
 import numpy as np
@@ -403,18 +404,119 @@ def test_grad_matches_central_differences(fname, fun, jit):
                     err_msg=fname)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.complex64, np.float64])
-def test_svd_of_a_matrix_with_an_infinite_entry_returns(dtype):
-    # LAPACK's gesdd does not return on this float32 matrix (NumPy's svd hangs): xnp hands
-    # it NaN instead, so eagerly "SVD did not converge", under jit NaN results
-    a = np.ones((3, 3), dtype)
-    a[0, 0] = np.inf
-    with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
-        xnp.linalg.svd(a)
-    for out in xnp.jit(xnp.linalg.svd)(a):
-        assert np.isnan(np.asarray(out)).all()
-    with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
-        xnp.linalg.svd(a, compute_uv=False)
+# NumPy's SVD of a matrix with an inf entry and no NaN: NaN singular values (U and Vh are
+# whatever gesdd left, and with vectors it does not return on some such matrices, this
+# float32 one among them: only compute_uv=False is asked of NumPy here); matrix_rank 0,
+# cond inf, norm(a, 2) NaN, pinv zeros or NaN; a NaN entry raises "SVD did not converge".
+_INF_ENTRY = [((3, 3), (0, 0)), ((3, 3), (1, 1)), ((2, 3), (1, 2)), ((3, 2), (0, 1)),
+              ((1, 1), (0, 0)), ((2, 4, 4), (1, 2, 2))]
+
+
+def _svd_family(xp, a):
+    u, s, vh = xp.linalg.svd(a)
+    _, s_reduced, _ = xp.linalg.svd(a, full_matrices=False)
+    return (xp.linalg.svd(a, compute_uv=False), xp.linalg.svdvals(a), s, s_reduced,
+            xp.linalg.matrix_rank(a), xp.linalg.cond(a), xp.linalg.cond(a, -2)), \
+        (u, vh, xp.linalg.pinv(a))
+
+
+def _check_svd_family(a, got, want):
+    values, (u, vh, pinv) = got
+    for g, w in zip(values, want, strict=True):
+        g = np.asarray(g)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-5)  # (jit: XLA's gesdd calls)
+    m, n = a.shape[-2:]
+    assert u.shape == a.shape[:-2] + (m, m) and vh.shape == a.shape[:-2] + (n, n)
+    assert pinv.shape == a.shape[:-2] + (n, m)
+    for v in (u, vh, pinv):  # NumPy's are undefined there: finite or NaN, never inf
+        assert not np.isinf(np.asarray(v)).any()
+    bad = ~np.isfinite(a).all(axis=(-2, -1))
+    assert np.all(np.isnan(np.asarray(pinv)[bad]) | (np.asarray(pinv)[bad] == 0))
+
+
+@pytest.mark.parametrize("dtype", LINALG)
+@pytest.mark.parametrize("shape, pos", _INF_ENTRY)
+def test_svd_of_a_matrix_with_an_infinite_entry_has_nan_singular_values(shape, pos, dtype):
+    a = _mat(shape, dtype, shift=False)
+    a[pos] = np.inf
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = np.linalg.svd(a, compute_uv=False)
+        want = (s, s, s, s, np.linalg.matrix_rank(a), np.linalg.cond(a), np.linalg.cond(a, -2))
+        _check_svd_family(a, _svd_family(xnp, a), want)
+        _check_svd_family(a, xnp.jit(functools.partial(_svd_family, xnp))(a), want)
+        a[pos] = np.nan
+        for f in (lambda: xnp.linalg.svd(a), lambda: xnp.linalg.svd(a, compute_uv=False),
+                  lambda: xnp.linalg.matrix_rank(a), lambda: xnp.linalg.pinv(a)):
+            with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+                f()
+    if dtype == F32 and shape == (3, 3):
+        a = np.ones((3, 3), F32)  # NumPy's svd(a) does not return
+        a[0, 0] = np.inf
+        assert np.isnan(np.asarray(xnp.linalg.svd(a).S)).all()
+
+
+def test_svd_kernel_and_decomposition_agree_on_infinite_entries(monkeypatch):
+    # eagerly the kernel (one gesdd call) and the decomposition (every composite's kernel
+    # taken away) give the same NaN singular values, ranks and condition numbers
+    from xnp.backends.numpy import BACKEND
+    from xnp.numpy_api import _replay
+
+    a = _mat((3, 4, 4), F64, shift=False)
+    a[0, 1, 2] = -np.inf
+    want = np.linalg.svd(a, compute_uv=False)
+    want = (want, want, want, want, np.linalg.matrix_rank(a), np.linalg.cond(a),
+            np.linalg.cond(a, -2))
+    _replay.clear()
+    with xnp.config.override(eager_dispatch_cache=False):
+        monkeypatch.setattr(BACKEND, "kernels", {})
+        _check_svd_family(a, _svd_family(xnp, a), want)
+        a[2, 0, 0] = np.nan
+        with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+            xnp.linalg.svd(a, compute_uv=False)
+    _replay.clear()
+
+
+_EIGH_INF = [(1, (0, 0)), (2, (0, 0)), (2, (1, 0)), (2, (0, 1)), (3, (0, 0)), (3, (1, 0)),
+             (3, (0, 2)), (3, (1, 1)), (4, (2, 1))]
+
+
+@pytest.mark.parametrize("uplo", ["L", "U"])
+@pytest.mark.parametrize("n, pos", _EIGH_INF)
+def test_eigh_of_a_matrix_with_an_infinite_entry(n, pos, uplo):
+    # NumPy: a 1x1 matrix's eigenvalue is its entry; an inf in the triangle read gives NaN
+    # eigenvalues or, for some such matrices (by position and values), "Eigenvalues did not
+    # converge" (eagerly the same; NaN under jit); an inf in the other triangle is ignored
+    a = _mat((n, n), F64, shift=False)
+    a = a + a.T
+    a[pos] = np.inf
+    for dtype in (F64, C64):
+        x = a.astype(dtype)
+        for name in ("eigvalsh", "eigh"):
+            fn = functools.partial(getattr(xnp.linalg, name), UPLO=uplo)
+            try:
+                want = getattr(np.linalg, name)(x, UPLO=uplo)
+                want = want[0] if name == "eigh" else want
+                calls = (fn, xnp.jit(fn))
+            except np.linalg.LinAlgError as e:
+                with pytest.raises(np.linalg.LinAlgError, match=str(e)):
+                    fn(x)
+                want = np.full(n, np.nan, np.finfo(dtype).dtype)
+                calls = (xnp.jit(fn),)
+            for f in calls:
+                got = f(x)
+                w = np.asarray(got[0] if name == "eigh" else got)
+                assert w.dtype == want.dtype
+                np.testing.assert_allclose(w, want, rtol=1e-5)
+                if name == "eigh":
+                    assert not np.isinf(np.asarray(got[1])).any()
+    stack = np.stack([a, np.eye(n)])
+    try:
+        want = np.linalg.eigvalsh(stack, UPLO=uplo)
+    except np.linalg.LinAlgError:
+        return
+    np.testing.assert_allclose(np.asarray(xnp.linalg.eigvalsh(stack, UPLO=uplo)), want)
 
 
 @pytest.mark.parametrize("da,db", [("int8", "float32"), ("bool", "complex64"),

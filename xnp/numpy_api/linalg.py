@@ -19,9 +19,9 @@ Common rules (each function's docstring adds its own):
   (``xnp/backends/xp_impls/composite.py``, ``MATRIX_KERNELS``), so an eager call replays
   as one; under ``jit``, every transformation and the eager XLA backend the lax
   decomposition written here, whose values agree within rounding and whose errors the
-  kernels raise too. Two eager differences from NumPy are kept: an inf entry raises
-  "Eigenvalues did not converge" / "SVD did not converge" in ``eigh``/``eigvalsh``/``svd``
-  (NumPy returns NaN), and a NaN entry gives ``cholesky`` a NaN factor (NumPy raises).
+  kernels raise too. An inf entry (no NaN) gives NaN singular values and, in the triangle
+  read, eigenvalues, as NumPy (svd's U, Vh NaN, undefined in NumPy). Eager differences
+  from NumPy kept: a NaN entry gives ``cholesky``/``eigh`` NaN results (NumPy raises).
   For an inf or NaN entry ``det``/``slogdet`` give NumPy's values and warnings eagerly;
   under ``jit`` a real ``slogdet``'s sign follows NumPy's rule too (+-1: a negative pivot
   flips it, a NaN one does not).
@@ -135,11 +135,17 @@ def _raise_where(condition, message: str) -> None:
     lax.runtime_error(_any(condition), message, LinAlgError)
 
 
-def check_nan_where_input_finite(out, a, message: str) -> None:
+def check_nan_where_input_finite(out, a, message: str, *, finite: bool = False) -> None:
     """``LinAlgError(message)`` where some batch element of ``out`` is NaN although its
-    input matrix in ``a`` (shape (..., M, N)) has no NaN (LAPACK did not converge)."""
+    matrix in ``a`` (..., M, N) has no NaN (``finite``: nor an inf; LAPACK did not converge)."""
     nb = core.aval_of(a).ndim - 2
-    _raise_where(lax.and_(_any(_is_nan(out), nb), lax.not_(_any(_is_nan(a), nb))), message)
+    bad = _not_finite(a) if finite else _is_nan(a)
+    _raise_where(lax.and_(_any(_is_nan(out), nb), lax.not_(_any(bad, nb))), message)
+
+
+def _not_finite(x):
+    """Whether each entry of ``x`` is inf or NaN (``x - x`` is NaN exactly there)."""
+    return _is_nan(lax.sub(x, x))
 
 
 def check_singular(lu) -> None:
@@ -259,7 +265,8 @@ def eigh(a, UPLO="L"):
     Raises
     ------
     numpy.linalg.LinAlgError
-        Rank < 2 or non-square; eagerly, non-convergence (NaN under ``jit``).
+        Rank < 2 or non-square; eagerly, non-convergence (NaN under ``jit``), or an inf
+        entry where NumPy's LAPACK call fails (NaN eigenvalues where it does not).
     ValueError
         ``UPLO`` is not 'L' or 'U'.
     """
@@ -281,7 +288,7 @@ def _eigh(x, lower: bool):
     """``eigh``'s decomposition, ``[eigenvalues, eigenvectors]`` (eagerly LAPACK's syevd
     through ``numpy.linalg.eigh``, the eager backend's kernel)."""
     v, w = lax.eigh(x, lower=lower, symmetrize_input=False)
-    check_nan_where_input_finite(w, x, "Eigenvalues did not converge")
+    check_nan_where_input_finite(w, x, "Eigenvalues did not converge", finite=True)
     return [w, v]
 
 
@@ -382,7 +389,7 @@ def _eig(x, vectors: bool):
     """``eig``'s (``vectors``) or ``eigvals``'s decomposition: the finiteness check, geev,
     the convergence check (eagerly ``numpy.linalg.eig``/``eigvals`` made complex, the eager
     backend's kernel, which raises the same errors)."""
-    _check_finite(x)
+    _raise_where(_not_finite(x), "Array must not contain infs or NaNs")
     outs = lax.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=vectors)
     check_converged("eig", outs[0], "Eigenvalues did not converge")
     return list(outs)
@@ -402,14 +409,6 @@ def _all_real(x, w) -> bool:
     if type(w) is not core.Array or np.issubdtype(core.aval_of(x).dtype, np.complexfloating):
         return False
     return bool(np.all(np.asarray(w._value).imag == 0.0))
-
-
-def _check_finite(x) -> None:
-    if core.aval_of(x).dtype.kind == "c":
-        finite = lax.and_(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
-    else:
-        finite = lax.is_finite(x)
-    _raise_where(lax.not_(finite), "Array must not contain infs or NaNs")
 
 
 def eigvals(a):
@@ -474,8 +473,14 @@ def _svd(x, full_matrices: bool):
     """``svd``'s decomposition (eagerly LAPACK's gesdd through ``numpy.linalg.svd``, the
     eager backend's kernel)."""
     u, s, vh = lax.svd(x, full_matrices=full_matrices)
-    check_converged("svd", s)
+    _check_svd(s, x)
     return [u, s, vh]
+
+
+def _check_svd(s, x) -> None:
+    """NumPy's error for a NaN entry or non-convergence (an inf entry: NaN, no error)."""
+    check_nan_where_input_finite(s, x, "SVD did not converge", finite=True)
+    check_converged("svd", x)
 
 
 def _svd_full(x):
@@ -498,7 +503,7 @@ def singular_values(x):
 def _svdvals(x):
     """``singular_values``' decomposition."""
     s = lax.svd(x, compute_uv=False)
-    check_converged("svd", s)
+    _check_svd(s, x)
     return [s]
 
 

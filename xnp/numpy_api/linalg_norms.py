@@ -23,8 +23,8 @@ from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api._util import (asarray_for, binary_operands, broadcast_shapes,
                                  broadcast_to_rank, normalize_axis, normalize_axes, promote_to,
                                  result_dtype, write_out)
-from xnp.numpy_api.linalg import (LinAlgError, _inv, cast, concrete, inv, linalg_dtype,
-                                     singular_values, solve, stacked, svd)
+from xnp.numpy_api.linalg import (LinAlgError, _inv, cast, check_converged, concrete, inv,
+                                     linalg_dtype, singular_values, solve, stacked, svd)
 from xnp.tracing import ShapedArray, core
 
 __all__ = ["norm", "matrix_norm", "vector_norm", "cond", "matrix_rank", "pinv", "lstsq",
@@ -220,8 +220,8 @@ def cond(x, p=None):
     input has NaN), as NumPy. Raises ``LinAlgError`` for rank < 2, for empty matrices
     (a dimension of size 0 in the last two, as NumPy: checked first, so also for a 1-D
     empty ``x`` or a float16 one), non-square input with a norm order
-    and, eagerly, where the SVD does not converge (an inf or NaN entry; NumPy returns inf
-    for an inf entry).
+    and, eagerly, where the SVD does not converge (a NaN entry); an inf entry gives inf,
+    as NumPy.
     """
     xv = asarray_for("linalg.cond", x, "x")
     if 0 in _shape(xv)[-2:]:  # NumPy's first check, before the rank's and the dtype's
@@ -386,6 +386,7 @@ def _lstsq(a, b, rcond):
     drops them eagerly where the rank is below N)."""
     m, n = _shape(a)
     u, s, vh = svd(a, full_matrices=False)
+    check_converged("lstsq", s)  # (also for an inf entry, as gelsd)
     cutoff = _ew.multiply(rcond, _rd.max(s, initial=0.0))
     large = _lg.greater(s, cutoff)
     s_inv = _ew.where(large, _ew.divide(1, _ew.where(large, s, 1)), 0)

@@ -19,7 +19,6 @@ import numpy as np
 
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
-from xnp.backends.xp_impls.decompositions import finite_or_nan
 from xnp.backends.xp_impls.checks import _runtime_warning
 from xnp.backends.xp_impls.linalg import dot_general_kernel
 from xnp.tracing.recording import note_effect
@@ -98,15 +97,16 @@ def _may_have_nan(xp, x) -> bool:
     return bool(total != total)
 
 
-def _nan_where_input_has_none(xp, out, a) -> bool:
-    """Whether some matrix of ``a`` (..., M, N) without a NaN has a NaN in its part of
-    ``out`` (batch dimensions leading): the condition of the decomposition's
-    ``check_nan_where_input_finite`` (xnp/numpy_api/linalg.py)."""
+def _nan_where_input_has_none(xp, out, a, *, finite: bool = False) -> bool:
+    """Whether some matrix of ``a`` (..., M, N) without a NaN (``finite``: without an inf or
+    NaN) has a NaN in its part of ``out`` (batch dimensions leading): the condition of the
+    decomposition's ``check_nan_where_input_finite`` (xnp/numpy_api/linalg.py)."""
     if not _may_have_nan(xp, out):
         return False
     nb = a.ndim - 2
     nan_out = xp.isnan(out).any(axis=tuple(range(nb, out.ndim)))
-    return bool((nan_out & ~xp.isnan(a).any(axis=(-2, -1))).any())
+    good = xp.isfinite(a).all(axis=(-2, -1)) if finite else ~xp.isnan(a).any(axis=(-2, -1))
+    return bool((nan_out & good).any())
 
 
 def _cholesky(xp, a, *, upper: bool):
@@ -127,29 +127,30 @@ def _cholesky(xp, a, *, upper: bool):
 
 
 def _eigh(xp, a, *, lower: bool):
-    """syevd (``numpy.linalg.eigh``): ``(eigenvalues, eigenvectors)``. Where it fails, NaN
-    for the matrices that failed; "Eigenvalues did not converge" where a matrix without a
-    NaN has NaN eigenvalues (NumPy returns them for an inf entry)."""
+    """syevd (``numpy.linalg.eigh``): ``(eigenvalues, eigenvectors)``. NumPy's error where it
+    fails on matrices without a NaN (an inf entry in the triangle read: NaN eigenvalues or,
+    for some, "Eigenvalues did not converge", as NumPy; the decomposition gives NaN for all
+    of them); with a NaN entry, NaN for the matrices that failed. "Eigenvalues did not
+    converge" where a matrix without an inf or NaN has NaN eigenvalues."""
     try:
         w, v = xp.linalg.eigh(a, UPLO="L" if lower else "U")
     except xp.linalg.LinAlgError:
+        if not xp.isnan(a).any():
+            raise
         v, w = XP_IMPLS[lax.eigh_p](xp, a, lower=lower, sort_eigenvalues=True)
-    if _nan_where_input_has_none(xp, w, a):
+    if _nan_where_input_has_none(xp, w, a, finite=True):
         raise xp.linalg.LinAlgError("Eigenvalues did not converge")
     return w, v
 
 
 def _eigvalsh(xp, a, *, lower: bool):
-    """syevd without vectors (``numpy.linalg.eigvalsh``) for matrices without a NaN, where
-    its eigenvalues are ``eigh``'s within rounding; otherwise, or where it fails or returns
-    a NaN, :func:`_eigh`'s (for a NaN entry ``eigvalsh`` returns other numbers than
-    ``eigh``)."""
-    if not _may_have_nan(xp, a):
-        try:
-            w = xp.linalg.eigvalsh(a, UPLO="L" if lower else "U")
-        except xp.linalg.LinAlgError:
-            w = None
-        if w is not None and not _may_have_nan(xp, w):
+    """syevd without vectors (``numpy.linalg.eigvalsh``, its error where it fails) for
+    matrices without a NaN, where its eigenvalues are ``eigh``'s within rounding; with a NaN
+    entry, or where it returns a NaN, :func:`_eigh`'s (for a NaN entry ``eigvalsh`` returns
+    other numbers than ``eigh``)."""
+    if not _may_have_nan(xp, a) or not xp.isnan(a).any():
+        w = xp.linalg.eigvalsh(a, UPLO="L" if lower else "U")
+        if not _may_have_nan(xp, w):
             return w
     return _eigh(xp, a, lower=lower)[0]
 
@@ -160,19 +161,47 @@ def _check_converged(xp, value, message: str) -> None:
         raise xp.linalg.LinAlgError(message)
 
 
+def _svd_operand(xp, a):
+    """``(x, inf)``: ``a`` for gesdd and the matrices (a bool array over the batch) whose
+    results are NaN, or None. A matrix with an inf entry and no NaN has NaN singular values
+    in NumPy (gesdd may not return on it: it is replaced by zeros here); a NaN entry raises
+    "SVD did not converge", as NumPy. One dot product where every entry is finite."""
+    if abs(xp.vdot(a, a)) < np.inf:  # finite: every entry is
+        return a, None
+    finite = xp.isfinite(a).all(axis=(-2, -1))
+    if finite.all():  # the sum overflowed
+        return a, None
+    if xp.isnan(a).any():
+        raise xp.linalg.LinAlgError("SVD did not converge")
+    inf = ~finite
+    return xp.where(inf[..., None, None], xp.zeros((), a.dtype), a), inf
+
+
 def _svd(xp, a, *, full_matrices: bool):
     """gesdd (``numpy.linalg.svd``): ``(U, S, Vh)``; "SVD did not converge" also where S
-    has a NaN (NumPy returns NaN for an inf entry)."""
-    u, s, vh = xp.linalg.svd(finite_or_nan(xp, a), full_matrices=full_matrices)
-    _check_converged(xp, s, "SVD did not converge")
+    has a NaN (NumPy returns NaN for an inf entry), NaN results for a matrix with an inf
+    entry (:func:`_svd_operand`)."""
+    x, inf = _svd_operand(xp, a)
+    u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
+    if inf is None:
+        _check_converged(xp, s, "SVD did not converge")
+        return u, s, vh
+    _check_converged(xp, s[~inf], "SVD did not converge")
+    for r in (u, s, vh):
+        r[inf] = np.nan
     return u, s, vh
 
 
 def _svdvals(xp, a):
     """gesdd without vectors (``numpy.linalg.svd(a, compute_uv=False)``), checked as
     :func:`_svd`."""
-    s = xp.linalg.svd(finite_or_nan(xp, a), compute_uv=False)
-    _check_converged(xp, s, "SVD did not converge")
+    x, inf = _svd_operand(xp, a)
+    s = xp.linalg.svd(x, compute_uv=False)
+    if inf is None:
+        _check_converged(xp, s, "SVD did not converge")
+        return s
+    _check_converged(xp, s[~inf], "SVD did not converge")
+    s[inf] = np.nan
     return s
 
 
@@ -225,12 +254,13 @@ def _lstsq(xp, a, b, rcond):
     decomposition's "SVD did not converge" where gesdd's singular values have a NaN (gelsd
     raises another message, after LAPACK's complaints on stderr)."""
     total = xp.vdot(a, a)
-    if not xp.isfinite(total):
-        _svdvals(xp, a)
+    if not xp.isfinite(total):  # NaN singular values (an inf entry) raise here too
+        _check_converged(xp, _svdvals(xp, a), "SVD did not converge")
     try:
         x, resid, rank, s = xp.linalg.lstsq(a, b, rcond=rcond)
     except xp.linalg.LinAlgError:
-        _svdvals(xp, a)  # the decomposition's error where gesdd does not converge either
+        # the decomposition's error where gesdd does not converge either
+        _check_converged(xp, _svdvals(xp, a), "SVD did not converge")
         raise
     m, n = a.shape
     if m > n and resid.shape[0] != b.shape[1]:

@@ -136,6 +136,21 @@ def test_quantile_of_empty_slices_as_numpy(body):
     check_vs_numpy(body, np.zeros((3, 0)))
 
 
+@pytest.mark.parametrize("fname", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+@pytest.mark.parametrize("interpolation", ["linear", "lower", None])
+def test_quantile_interpolation_keyword_is_gone_as_in_numpy(fname, interpolation):
+    # NumPy 2.x removed it (deprecated in 1.22): a TypeError naming the function
+    with pytest.raises(TypeError) as want:
+        getattr(np, fname)(np.arange(5.0), 0.5, interpolation=interpolation)
+    def call(x):
+        return getattr(xnp, fname)(x, 0.5, interpolation=interpolation)
+
+    for f in (call, xnp.jit(call)):
+        with pytest.raises(TypeError) as got:
+            f(xnp.arange(5.0))
+        assert str(got.value) == str(want.value)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
 def test_nanmedian_special_values(dtype):
     """The mean of the two middle non-NaN elements, as NumPy's: [1, inf] gives inf (not the

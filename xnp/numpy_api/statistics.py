@@ -252,12 +252,10 @@ _Q_FORMS = {"quantile": (1, False), "percentile": (100, False),
             "nanquantile": (1, True), "nanpercentile": (100, True)}
 
 
-def _quantile(fname, a, q, axis, out, method, keepdims, weights, interpolation):
+def _quantile(fname, a, q, axis, out, method, keepdims, weights):
     """The quantile function ``fname`` (``_Q_FORMS``): the checks, then one composite
     (eagerly NumPy's function, ``xnp/backends/xp_impls/composite.py``) of
     :func:`_quantile_steps`."""
-    if interpolation is not None:
-        method = interpolation
     check_unsupported(fname, weights=(weights, None, "weighted quantiles are not implemented"))
     scale, ignore_nan = _Q_FORMS[fname]
     x = _rd._asarray(fname, a)
@@ -478,24 +476,23 @@ _Q_DOC = """
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims=False, *, weights=None, interpolation=None):
-    return _quantile("quantile", a, q, axis, out, method, keepdims, weights, interpolation)
+             keepdims=False, *, weights=None):
+    return _quantile("quantile", a, q, axis, out, method, keepdims, weights)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-               keepdims=False, *, weights=None, interpolation=None):
-    return _quantile("percentile", a, q, axis, out, method, keepdims, weights, interpolation)
+               keepdims=False, *, weights=None):
+    return _quantile("percentile", a, q, axis, out, method, keepdims, weights)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, *, weights=None, interpolation=None):
-    return _quantile("nanquantile", a, q, axis, out, method, keepdims, weights, interpolation)
+                keepdims=False, *, weights=None):
+    return _quantile("nanquantile", a, q, axis, out, method, keepdims, weights)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims=False, *, weights=None, interpolation=None):
-    return _quantile("nanpercentile", a, q, axis, out, method, keepdims, weights,
-                     interpolation)
+                  keepdims=False, *, weights=None):
+    return _quantile("nanpercentile", a, q, axis, out, method, keepdims, weights)
 
 
 # the position of ``keepdims``: its 0-d results are arrays (xnp/numpy_api/_scalars.py)

@@ -374,6 +374,38 @@ def test_broadcast_arrays_results_warn_on_write_as_numpy():
     assert seen[xp] == seen[np]
 
 
+_WRITES = {
+    "setitem": lambda m, r: r.__setitem__((1, 0), 7.0),
+    "view": lambda m, r: r[1].__setitem__(0, 7.0),
+    "iadd": lambda m, r: r.__iadd__(1.0),
+    "out": lambda m, r: m.add(r, 1.0, out=r),
+    "fill": lambda m, r: r.fill(7.0),
+    "copyto": lambda m, r: m.copyto(r, 7.0),
+}
+
+
+@pytest.mark.parametrize("write", sorted(_WRITES))
+def test_broadcast_arrays_write_warning_names_the_callers_line(write):
+    # NumPy's DeprecationWarning names the line that writes (here this file), also where
+    # xnp writes for it; with the warning as an error nothing is written, as NumPy
+    for mod in (np, xp):
+        a = mod.asarray([1.0, 2.0, 3.0])
+        r = mod.broadcast_arrays(a, mod.ones((2, 1)))[0]
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r.flags.writeable  # noqa: B018  (NumPy's FutureWarning)
+            _WRITES[write](mod, r)
+        assert [(x.category, x.filename) for x in w] == [(FutureWarning, __file__),
+                                                         (DeprecationWarning, __file__)]
+        a = mod.asarray([1.0, 2.0, 3.0])
+        r = mod.broadcast_arrays(a, mod.ones((2, 1)))[0]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)
+            with pytest.raises(DeprecationWarning, match="overlapping memory"):
+                _WRITES[write](mod, r)
+        assert np.asarray(a).tolist() == [1.0, 2.0, 3.0], mod
+
+
 # --------------------------------------------------------------------------- flipping
 
 

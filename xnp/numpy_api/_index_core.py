@@ -719,7 +719,7 @@ def setitem(x, idx, value) -> None:
             raise _util.unmapped_write_error(e, x, value, idx) from None
         nval = value._value if type(value) is core.Array else value
         try:
-            x._writable_value()[_native_index(idx)] = nval
+            _util.write_into(x._writable_value(), _native_index(idx), nval)
         except ValueError as e:
             raise _eager_mismatch(e, x, nval) from None
         return

@@ -16,7 +16,7 @@ from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import setitem
 from xnp.numpy_api._ufunc import refuse_inplace_cast
-from xnp.numpy_api._util import is_xnp, raise_host_dtype, unmapped_write_error
+from xnp.numpy_api._util import is_xnp, raise_host_dtype, unmapped_write_error, write_into
 from xnp.numpy_api._views import rebind, rebind_traced
 from xnp.tracing import core, rebound
 
@@ -107,7 +107,7 @@ def operator_method(name: str, op):
                 raise TypeError(
                     f"Cannot cast ufunc '{name}' output from {ra.dtype!r} to {self.dtype!r} "
                     "with casting rule 'same_kind'")
-            self._writable_value()[...] = res._value
+            write_into(self._writable_value(), ..., res._value)
             return self
         return rebind_traced(self, res, name)
 

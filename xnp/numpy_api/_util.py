@@ -623,7 +623,8 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
     try:
         if type(out) is core.Array:
             core.check_eager_write(oa, res)
-            out._writable_value()[...] = res._value if type(res) is core.Array else res
+            write_into(out._writable_value(), ..., res._value if type(res) is core.Array
+                       else res)
             return out
         return rebind_traced(out, res, fname)
     except errors.ForeignWriteError as e:
@@ -663,3 +664,24 @@ def warn(message, category=None, stacklevel: int | None = None) -> None:
     recording.note_effect("issued a warning")
     level = outside_stacklevel() if stacklevel is None else stacklevel + 1
     warnings.warn(message, category, stacklevel=level)
+
+
+def write_into(dst, index, value) -> None:
+    """``dst[index] = value`` on a NumPy array. A write into a ``broadcast_arrays`` result
+    or a view of one (NumPy's WARN_ON_WRITE flag, bit 31 of ``flags.num``: negative) gets
+    NumPy's DeprecationWarning at the user's line (:func:`warn`), as NumPy's names the
+    writing line; where that warning is an error, nothing is written, as in NumPy."""
+    if dst.flags.num >= 0:
+        dst[index] = value
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        try:
+            dst[index] = value
+            return
+        except DeprecationWarning as e:
+            message = str(e)
+    warn(message, DeprecationWarning)
+    with warnings.catch_warnings():  # NumPy warns once per array: the flag is cleared here
+        warnings.simplefilter("ignore", DeprecationWarning)
+        dst[index] = value

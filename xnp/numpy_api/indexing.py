@@ -477,7 +477,7 @@ def put_along_axis(arr, indices, values, axis):
     dn = ScatterDimensionNumbers((), (axis,), (axis,), batch, batch)
     new = lax.scatter(target, idx, upd, dn, mode=_FILL if traced else _PROMISE)
     if type(target) is core.Array:
-        target._writable_value()[...] = new._value
+        _util.write_into(target._writable_value(), ..., new._value)
     else:
         _rebind(target, new)
     return None

@@ -56,6 +56,7 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api import elementwise, logic, math_misc, products, rounding, transcendental
 from xnp.numpy_api import manipulation as _mn
+from xnp.numpy_api import _reduce_common as _rc
 from xnp.numpy_api import reductions as _red
 from xnp.numpy_api._index_at import AtIndexer
 from xnp.numpy_api._inplace import assign, check_target
@@ -359,7 +360,7 @@ class ufunc:
         xs, n, kshape = _to_front(x, axes)
         mask = None
         if where is not None:
-            m = _red._mask(fname, where, shape)
+            m = _rc._mask(fname, where, shape)
             m = lax.broadcast_in_dim(m, shape, tuple(range(len(shape)))) if core.aval_of(
                 m).shape != shape else m
             mask, _, _ = _to_front(m, axes)
@@ -383,7 +384,7 @@ class ufunc:
         return res
 
     def _initial(self, fname, initial, dt, kshape):
-        v = _red._initial_value(fname, initial, dt)
+        v = _rc._initial_value(fname, initial, dt)
         return lax.broadcast_in_dim(v, kshape, ()) if kshape else v
 
     # ------------------------------------------------------------------ accumulate

@@ -48,9 +48,6 @@ _SIGNATURE_DEVIATIONS = {
         einsum ndarray.max ndarray.mean ndarray.min ndarray.prod ndarray.std ndarray.sum
         ndarray.var ndarray.view random.ranf random.sample
     """,
-    "ufunc keywords (where, casting, ...) on ndarray.clip: not yet": """
-        ndarray.clip
-    """,
     "NumPy's text signature of a two-output ufunc shows one positional `out`; NumPy and xnp "
     "take the two outputs positionally (out1, out2) or as the keyword out=(out1, out2)": """
         divmod frexp modf

@@ -296,8 +296,8 @@ class ArrayMethods:
     def argmin(self, axis=None, out=None, *, keepdims=False):
         return _api.argmin(self, axis, out, keepdims=keepdims)
 
-    def clip(self, min=None, max=None, out=None):
-        return _api.clip(self, min, max, out)
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        return _api.clip(self, min, max, out, **kwargs)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (eagerly) / rebind (traced), as ``ndarray.sort``."""

@@ -573,8 +573,40 @@ def test_clip_errors():
         xnp.clip(np.ones(3), max=1, a_max=0)
     with pytest.raises(TypeError):  # one bound passed twice by Python's rules
         xnp.clip(np.ones(3), 0, 1, min=0)
-    with pytest.raises(NotImplementedError, match="dtype"):
-        xnp.clip(np.ones(3), 0, 1, dtype=np.float32)
+    with pytest.raises(NotImplementedError, match="signature"):
+        xnp.clip(np.ones(3), 0, 1, signature="dd->d")
+
+
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_clip_takes_numpy_ufunc_keywords(mode):
+    """where=/out=/dtype=/casting= of clip and ndarray.clip, as NumPy's clip ufunc: values,
+    dtypes, the elements out keeps, and the TypeError of a cast casting forbids."""
+    x = np.arange(6.0) - 2
+    xi = np.arange(4)
+    run = (lambda f, *a: xnp.jit(f)(*a)) if mode == "jit" else (lambda f, *a: f(*a))
+    cases = [
+        (lambda xp, v, o: xp.clip(v, 0, 2, where=v > -1, out=o), x, np.full(6, -9.0)),
+        (lambda xp, v, o: v.clip(0, 1, where=v > 0, out=o), x, np.full(6, 7.0)),
+        (lambda xp, v, o: xp.clip(v, 0.5, 2, out=o, casting="unsafe"), xi, np.zeros(4, int)),
+        (lambda xp, v, o: xp.clip(v, 0.5, 2, dtype=np.float32), xi, None),
+        (lambda xp, v, o: xp.clip(v, xp.asarray([0, 1, 1, 0]), 2, dtype=np.float32), xi, None),
+        (lambda xp, v, o: xp.clip(v, 1, 2, dtype=np.int64, casting="unsafe"), x, None),
+    ]
+    for f, v, o in cases:
+        want = f(np, v.copy(), None if o is None else o.copy())
+        out = None if o is None else xnp.asarray(o.copy())
+        got = run(lambda a, b: f(xnp, a, b), xnp.asarray(v), out)
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+        if o is not None and mode == "eager":
+            np.testing.assert_array_equal(np.asarray(out), want)
+    for f, v, o in [(lambda xp, v, o: xp.clip(v, 0.5, 2, out=o), xi, np.zeros(4, int)),
+                    (lambda xp, v, o: xp.clip(v, 1, 2, dtype=np.int64), x, None),
+                    (lambda xp, v, o: xp.clip(v, 0.5, 2, dtype=np.int64), xi, None)]:
+        with pytest.raises(TypeError, match="cast"):
+            f(np, v, o)
+        with pytest.raises(TypeError, match="xnp.clip: cannot cast"):
+            run(lambda a, b: f(xnp, a, b), xnp.asarray(v), None if o is None else xnp.asarray(o))
 
 
 def test_clip_signature_is_the_array_api_one_and_numpy_spellings_work():

@@ -41,7 +41,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import _util
-from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
+from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api import transcendental as _transcendental
@@ -51,7 +51,7 @@ from xnp.numpy_api._ufunc import (
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
     _complex_has_nan, _copy, _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan,
     _no_bool_loop,
-    _out_cast, _reject, _scalar, _truth, _unary, two_outs,
+    _out_cast, _reject, _scalar, _truth, _unary, two_outs, _cast,
 )
 
 __all__ = [
@@ -665,7 +665,7 @@ def _clip_bound(x, bound, lower: bool):
 
 
 def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # noqa: A002
-         **kwargs):
+         where=True, casting="same_kind", order="K", dtype=None, subok=True, signature=None):
     """Limit values to ``[min, max]``: ``minimum(maximum(a, min), max)``.
 
     Parameters
@@ -680,6 +680,11 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
         Written in place, as in NumPy.
     a_min, a_max : array_like or None, keyword only
         NumPy's older names of ``min`` and ``max``; pass each bound once.
+    where, casting, dtype, order, subok, signature : keyword only
+        NumPy's ufunc keywords, as for :func:`add`: ``dtype=`` casts the three operands
+        to it (each under ``casting``) and computes in it; ``where=`` keeps ``out``'s
+        elements where it is False (zero without ``out``); ``casting`` also rules the
+        cast of the result into ``out``.
 
     Returns
     -------
@@ -695,8 +700,10 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
     ------
     ValueError
         A bound is given twice (``min`` and ``a_min``, or ``max`` and ``a_max``).
+    TypeError
+        ``dtype=`` or ``out`` needs a cast ``casting`` does not allow (NumPy's message).
     NotImplementedError
-        Other ufunc keywords.
+        ``signature=`` or an ``order`` other than 'K'/'A'/'C', as for :func:`add`.
 
     Notes
     -----
@@ -706,9 +713,6 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
     ``-0.0``, and always for float16), the bound for bounds varying along ``a``; one bound
     is ``maximum``/``minimum``.
     """
-    if kwargs:
-        raise NotImplementedError(f"xnp.clip: keyword arguments {sorted(kwargs)} are not "
-                                  "supported; cast the inputs or use xnp.where")
     lo, hi = min, max
     if a_min is not _NoValue:
         if lo is not None:
@@ -718,7 +722,20 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
         if hi is not None:
             raise ValueError("xnp.clip: pass the upper bound once (max or a_max, not both)")
         hi = a_max
+    _extras("clip", casting, order, subok, signature, dtype,
+            tuple(v for v in (a, lo, hi) if v is not None))
     x = asarray_for("clip", a, "a")
+    if dtype is not None:  # NumPy's loop of dtype: every operand cast to it first
+        dt = canonical_dtype(dtype)
+        x = _cast("clip", x, dt, casting, 0)
+        lo, hi = (None if v is None else
+                  _cast("clip", asarray_for("clip", v, "min" if i == 1 else "max"), dt,
+                        casting, i) for i, v in ((1, lo), (2, hi)))
+    return _finish("clip", _clip(x, lo, hi), out, where, casting)
+
+
+def _clip(x, lo, hi):
+    """``clip``'s result for the array ``x`` and its bounds (None: no limit)."""
     lo = None if lo is None else _clip_bound(x, lo, True)
     hi = None if hi is None else _clip_bound(x, hi, False)
     if lo is not None and hi is not None:  # the element for bounds of one value each (Notes)
@@ -731,8 +748,8 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
         v, low, _ = _binary("clip", x, lo, None, "same_kind")
         v, high, dt = _binary("clip", v, hi, None, "same_kind")
         if _dtype_of(low) != dt:
-            return write_out("clip", out, steps(x, lo, hi))
-        return write_out("clip", out, lax.composite("clip", steps, *_of_one_rank(v, low, high)))
+            return steps(x, lo, hi)
+        return lax.composite("clip", steps, *_of_one_rank(v, low, high))
     res = x
     if lo is not None:
         res = _extremum("clip", res, lo, None, "same_kind", larger=True, ignore_nan=False)
@@ -740,7 +757,7 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
         res = _extremum("clip", res, hi, None, "same_kind", larger=False, ignore_nan=False)
     if res is x:
         res = _copy(x)
-    return write_out("clip", out, res)
+    return res
 
 
 def _of_one_rank(*operands):

@@ -12,19 +12,19 @@ BENCH_VENV ?= .venv-bench
 BENCH_PY := $(BENCH_VENV)/bin/python
 BENCH_STAMP := $(BENCH_VENV)/.xnp-installed
 PYTEST_ARGS ?=
+# the sources of the native extensions (setup.py): a change rebuilds them in the venvs
+NATIVE := $(wildcard xnp/_native/*.c xnp/_native/*.h)
 
 .PHONY: demo test conformance bench full-test clean
 
-$(STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c xnp/_native/array_base.c \
-		xnp/_native/array_base.h xnp/_native/replay.c
+$(STAMP): pyproject.toml constraints.txt setup.py $(NATIVE)
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -c constraints.txt -e ".[test,examples]"
 	touch $(STAMP)
 
 # JAX only ever goes into this separate venv (the bench extra), never into $(VENV)
-$(BENCH_STAMP): pyproject.toml constraints.txt setup.py xnp/_native/aligned_alloc.c xnp/_native/array_base.c \
-		xnp/_native/array_base.h xnp/_native/replay.c
+$(BENCH_STAMP): pyproject.toml constraints.txt setup.py $(NATIVE)
 	test -x $(BENCH_PY) || python3 -m venv $(BENCH_VENV)
 	$(BENCH_PY) -m pip install -q --upgrade pip
 	$(BENCH_PY) -m pip install -q -c constraints.txt -e ".[bench,examples]"

@@ -2,6 +2,7 @@
 and operator it serves, fast and full path agree on value, dtype, weak type and error,
 and both agree with NumPy; transformations still see every operation."""
 
+import functools
 import operator
 import warnings
 
@@ -347,6 +348,35 @@ def test_operands_that_others_can_see_are_never_reused():
         np.testing.assert_array_equal(np.asarray(got), want, err_msg=name)
         if want_kept is not None:
             np.testing.assert_array_equal(np.asarray(kept), want_kept, err_msg=name)
+    # C code calling the operator inside the user's BINARY_OP, on an array it holds the
+    # only reference to: NumPy's object-dtype loops, a slot that is a functools.partial
+    objs = np.empty((2, 2), dtype=object)
+    for i, v in enumerate((1.0, 2.0, 3.0, 4.0)):
+        objs.flat[i] = xnp.full(_N, v)
+    before = _elisions()
+    got = [objs @ objs, objs + 1.0, 2.0 * objs, objs - objs]
+    assert _elisions() == before
+    np.testing.assert_array_equal([[float(t[0]) for t in row] for row in got[0]],
+                                  [[7.0, 10.0], [15.0, 22.0]])
+    assert [float(t[0]) for t in objs.flat] == [1.0, 2.0, 3.0, 4.0]
+    assert [float(t[0]) for t in got[1].flat] == [2.0, 3.0, 4.0, 5.0]
+
+    class Holder:
+        __add__ = functools.partial(operator.add, xnp.full(_N, 5.0))
+
+    assert float((Holder() + 1.0)[0]) == 6.0
+    assert float(Holder.__add__.args[0][0]) == 5.0
+    # an errstate callback's ValueError propagates once (no second run of the call)
+    calls = []
+
+    def callback(kind, flag):
+        calls.append(kind)
+        raise ValueError("overflow seen")
+
+    big = xnp.asarray(np.full(_N, 1e308))
+    with np.errstate(over="call", call=callback), pytest.raises(ValueError, match="seen"):
+        (big * 1.0) + big  # noqa: B018
+    assert calls == ["overflow"]
     # a row broadcast into a temporary of the result's shape is served (the temporary is
     # the one reused), and floating-point errors are NumPy's
     before = _elisions()

@@ -507,10 +507,10 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
         out = PyObject_Vectorcall(fn, args, 2, NULL);
     }
     if (out == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) && !elide_broadcastable(va, vb)) {
             PyErr_Clear();  /* shapes that do not broadcast: the full path words the error */
         }
-        return NULL;
+        return NULL;  /* anything else (an errstate callback's error) is the call's own */
     }
     return served_result(out, weak && !bool_out, scalars);
 error:

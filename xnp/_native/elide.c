@@ -16,10 +16,16 @@
  *   - the Array holds no device buffer or alias of one (``_dev``/``_host_memo`` unset);
  *   - the result has ``x``'s shape (the other operand is a scalar or broadcasts into it)
  *     and dtype (the fast path serves only operations that keep the operands' dtype);
- *   - the operator was called by the interpreter's ``BINARY_OP`` instruction of the
- *     innermost Python frame, so that no C code holding the only reference to ``x``
- *     (``sum``, ``operator.add``, ``functools.reduce``: they run under a ``CALL``) sees
- *     ``x`` change.
+ *   - the operator was called by the interpreter itself: the innermost Python frame is at
+ *     a ``BINARY_OP`` instruction, and the C stack between this module and the
+ *     interpreter's loop (``_PyEval_EvalFrameDefault``) is at most a few frames, all of
+ *     them in Python's own library (``PyNumber_Add`` and its helpers), so that no C code
+ *     holding the only reference to ``x`` sees ``x`` change: not ``sum`` or
+ *     ``operator.add`` (a ``CALL``), not NumPy's object-dtype loops (their frames are in
+ *     NumPy's library), not a slot that is a C callable such as ``functools.partial``
+ *     (more frames). Where the stack cannot be read (no glibc ``backtrace``), on Python
+ *     3.14 and later (whose interpreter can leave a named local with one reference while
+ *     it is an operand) and on free-threaded builds, nothing is elided.
  *
  * The result is then ``ufunc(a, b, out=x's array)``: the same NumPy loop and floating-point
  * errors as without elision, and an elementwise loop whose output is one of its inputs is
@@ -32,6 +38,20 @@
 
 #include "array_base.h"
 #include "elide.h"
+
+#if defined(__GLIBC__) && PY_VERSION_HEX < 0x030E0000 && !defined(Py_GIL_DISABLED)
+#define ELIDE_SUPPORTED 1
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <string.h>
+#else
+#define ELIDE_SUPPORTED 0
+#endif
+
+/* frames of Python's library allowed between this module and the interpreter's loop
+ * (PyNumber_Add -> binary_op -> binary_op1, some of them inlined) */
+#define MAX_PYTHON_FRAMES 4
+#define MAX_FRAMES 24
 
 /* NumPy's threshold for the same decision (NPY_MIN_ELIDE_BYTES) */
 #define ELIDE_MIN_BYTES (256 * 1024)
@@ -65,10 +85,57 @@ elide_init(void)
     return kw_out == NULL ? -1 : 0;
 }
 
-/* whether the innermost Python frame is executing BINARY_OP (the caller of the slot) */
+#if ELIDE_SUPPORTED
+/* whether the C stack from here reaches the interpreter's loop through at most
+ * MAX_PYTHON_FRAMES frames of Python's library and none of any other library */
+static int
+called_from_interpreter_loop(void)
+{
+    static void *own_base = NULL, *python_base = NULL;
+    Dl_info info;
+    if (python_base == NULL) {
+        if (!dladdr((void *)&called_from_interpreter_loop, &info)) {
+            return 0;
+        }
+        own_base = info.dli_fbase;
+        if (!dladdr((void *)&PyNumber_Add, &info)) {
+            return 0;
+        }
+        python_base = info.dli_fbase;
+    }
+    void *frames[MAX_FRAMES];
+    int n = backtrace(frames, MAX_FRAMES), i = 0, in_python = 0;
+    for (; i < n; i++) {  /* this module's own frames (the slot, the fast path, here) */
+        if (!dladdr(frames[i], &info)) {
+            return 0;
+        }
+        if (info.dli_fbase != own_base) {
+            break;
+        }
+    }
+    for (; i < n; i++) {
+        if (!dladdr(frames[i], &info) || info.dli_fbase != python_base) {
+            return 0;
+        }
+        if (info.dli_sname != NULL && strcmp(info.dli_sname, "_PyEval_EvalFrameDefault") == 0) {
+            return 1;
+        }
+        if (++in_python > MAX_PYTHON_FRAMES) {
+            return 0;
+        }
+    }
+    return 0;
+}
+#endif
+
+/* whether the innermost Python frame is executing BINARY_OP and called the slot directly
+ * (module comment) */
 static int
 called_by_binary_op(void)
 {
+#if !ELIDE_SUPPORTED
+    return 0;
+#else
     if (binary_op < 0) {
         return 0;
     }
@@ -90,7 +157,8 @@ called_by_binary_op(void)
     int found = PyBytes_Check(bytes) && lasti < PyBytes_GET_SIZE(bytes)
                 && (unsigned char)PyBytes_AS_STRING(bytes)[lasti] == binary_op;
     Py_DECREF(bytes);
-    return found;
+    return found && called_from_interpreter_loop();
+#endif
 }
 
 /* the NumPy array of ``x`` (an exact Array) if it can hold the result of ``x op other``
@@ -156,6 +224,23 @@ elide_call(PyObject *fn, PyObject *left, PyObject *right, PyObject *va, PyObject
         n_elided++;
     }
     return res;
+}
+
+int
+elide_broadcastable(PyObject *va, PyObject *vb)
+{
+    if (!PyArray_Check(va) || !PyArray_Check(vb)) {
+        return 1;
+    }
+    PyArrayObject *a = (PyArrayObject *)va, *b = (PyArrayObject *)vb;
+    int na = PyArray_NDIM(a), nb = PyArray_NDIM(b);
+    for (int i = 1; i <= na && i <= nb; i++) {
+        npy_intp m = PyArray_DIM(a, na - i), k = PyArray_DIM(b, nb - i);
+        if (m != k && m != 1 && k != 1) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 PyObject *

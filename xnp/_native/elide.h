@@ -11,6 +11,11 @@ int elide_init(void);
 PyObject *elide_call(PyObject *fn, PyObject *left, PyObject *right, PyObject *va,
                      PyObject *vb, PyTypeObject *array);
 
+/* whether the native arrays (or scalars) ``va`` and ``vb`` broadcast against each other:
+ * a ValueError of a call on operands that broadcast is the call's own (an errstate
+ * callback's), not a shape mismatch the full path words */
+int elide_broadcastable(PyObject *va, PyObject *vb);
+
 /* ``elisions()``: how many operations elide_call served */
 PyObject *elide_count(PyObject *module, PyObject *unused);
 

@@ -600,7 +600,11 @@ def test_clip_takes_numpy_ufunc_keywords(mode):
         np.testing.assert_array_equal(np.asarray(got), want)
         if o is not None and mode == "eager":
             np.testing.assert_array_equal(np.asarray(out), want)
-    for f, v, o in [(lambda xp, v, o: xp.clip(v, 0.5, 2, out=o), xi, np.zeros(4, int)),
+    for f, v, o in [(lambda xp, v, o: xp.clip(v, 1.5, 4.5, casting="no"), xi, None),
+                    (lambda xp, v, o: xp.clip(v > 1, 0, 1, casting="no"), xi, None),
+                    (lambda xp, v, o: xp.clip(v, xp.asarray(v, dtype=np.int32), 2.0,
+                                              casting="equiv"), x, None),
+                    (lambda xp, v, o: xp.clip(v, 0.5, 2, out=o), xi, np.zeros(4, int)),
                     (lambda xp, v, o: xp.clip(v, 1, 2, dtype=np.int64), x, None),
                     (lambda xp, v, o: xp.clip(v, 0.5, 2, dtype=np.int64), xi, None)]:
         with pytest.raises(TypeError, match="cast"):

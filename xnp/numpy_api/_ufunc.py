@@ -52,14 +52,22 @@ _ANY_INPUT_LOOPS = ("logical_and", "logical_or", "logical_xor", "logical_not")
 _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 
+#: NumPy functions that are a ufunc under another name (``numpy.clip`` calls this one)
+_UFUNC_OBJECTS = {"clip": np._core.umath.clip}
+
+
+def _operand_names(n: int) -> tuple:
+    return ("x",) if n == 1 else tuple(f"x{i + 1}" for i in range(n))
+
+
 def ufunc_loop(fname, operands):
     """``(dts, loop)``: each operand's dtype (the Python type of a Python scalar or of a
     weak value) and the dtypes of the loop NumPy's ufunc ``fname`` resolves for them, or
     ``loop`` None where NumPy has no such ufunc, no loop, or no array operand."""
-    npu = getattr(np, fname, None)
+    npu = _UFUNC_OBJECTS.get(fname) or getattr(np, fname, None)
     if not isinstance(npu, np.ufunc):
         return None, None
-    names = ("x",) if len(operands) == 1 else ("x1", "x2")
+    names = _operand_names(len(operands))
     dts, arrays = [], 0
     for i, v in enumerate(operands):
         if type(v) in _PY_SCALARS:
@@ -104,7 +112,7 @@ def _check_loop_takes_inputs(fname, casting, operands):
     dts, loop = ufunc_loop(fname, operands)
     if loop is None:
         return
-    names = ("x",) if len(operands) == 1 else ("x1", "x2")
+    names = _operand_names(len(operands))
     for i, src in enumerate(dts):
         if not isinstance(src, np.dtype):  # a Python int, float or complex
             if casting == "no" or (fname in _COMPARISONS and loop[i].kind in "iu"):

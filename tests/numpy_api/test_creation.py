@@ -578,3 +578,25 @@ def test_like_functions_lay_out_as_numpy(fname, order):
         assert got.strides == want.strides and got.dtype == want.dtype
         if fname != "empty_like":
             np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("order", ["k", "a", "f", "c", b"K", b"F", "x", 3])
+def test_order_spellings_as_numpy(order):
+    """One letter of any case, str or bytes, is NumPy's order for the creation functions,
+    copies and casts (strides compared on a Fortran-ordered input); anything else raises
+    NumPy's exception class."""
+    a = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    calls = [lambda m, x: m.zeros_like(x, order=order), lambda m, x: m.copy(x, order=order),
+             lambda m, x: x.astype(np.float32, order=order),
+             lambda m, x: m.asarray(x, order=order), lambda m, x: m.array(x, order=order),
+             lambda m, x: m.zeros((2, 2), order=order), lambda m, x: m.full_like(x, 1, order=order)]
+    for call in calls:
+        try:
+            want = np.asarray(call(np, a))
+        except Exception as e:  # noqa: BLE001  (compared below)
+            with pytest.raises(type(e)):
+                call(xnp, xnp.asarray(a))
+            continue
+        got = np.asarray(call(xnp, xnp.asarray(a)))
+        assert got.strides == want.strides and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)

@@ -685,3 +685,20 @@ def write_into(dst, index, value) -> None:
     with warnings.catch_warnings():  # NumPy warns once per array: the flag is cleared here
         warnings.simplefilter("ignore", DeprecationWarning)
         dst[index] = value
+
+
+def order_letter(fname: str, order) -> str:
+    """NumPy's spelling of an ``order`` argument: one letter of any case, as ``str`` or
+    ``bytes``, upper-cased ('C', 'F', 'A' or 'K'). A non-string is ``TypeError``, any other
+    string ``ValueError`` (NumPy's order converter)."""
+    name = order
+    if isinstance(order, bytes):
+        try:
+            name = order.decode("ascii")
+        except UnicodeDecodeError:
+            name = ""
+    elif not isinstance(order, str):
+        raise TypeError(f"xnp.{fname}: order must be str, not {type(order).__name__}")
+    if len(name) == 1 and name.upper() in "CFAK":
+        return name.upper()
+    raise ValueError(f"xnp.{fname}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")

@@ -39,9 +39,13 @@ _NO_SUBCLASS = "xnp has no array subclasses"
 # --------------------------------------------------------------------------- helpers
 
 
-def _check_order(fname: str, order, allowed=("C", "F", "K", "A", None)) -> None:
-    if order not in allowed:
+def _check_order(fname: str, order, allowed=("C", "F", "K", "A", None)):
+    """``order`` in NumPy's spellings (:func:`_util.order_letter`; None stays None), or
+    ``ValueError`` where the function does not take it."""
+    letter = None if order is None else _util.order_letter(fname, order)
+    if letter not in allowed:
         raise ValueError(f"xnp.{fname}: `order` must be one of {allowed}, got {order!r}")
+    return letter
 
 
 def _is_cpu_device(device) -> bool:
@@ -280,7 +284,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     """
     check_unsupported("array", subok=(subok, False, _NO_SUBCLASS), like=(like, None, _NO_LIKE),
                       ndmax=(ndmax, 0, "nesting-depth limits are not needed for numeric data"))
-    _check_order("array", order)
+    order = _check_order("array", order)
     x = _convert("array", object, dtype, copy)
     ndmin = int(ndmin)
     aval = core.aval_of(x)
@@ -320,7 +324,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         As for :func:`array`; ``ValueError`` for an unknown device.
     """
     check_unsupported("asarray", like=(like, None, _NO_LIKE))
-    _check_order("asarray", order)
+    order = _check_order("asarray", order)
     if _check_device("asarray", device, placeable=True):
         return _ordered("asarray", _convert("asarray", a, dtype, copy), order, a, copy)
     return _convert("asarray", a, dtype, copy).to_device(device)
@@ -333,7 +337,7 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
             and device is None and like is None and (dtype is None or np.dtype(dtype) == a.dtype)):
         return a
     check_unsupported("asanyarray", like=(like, None, _NO_LIKE))
-    _check_order("asanyarray", order)
+    order = _check_order("asanyarray", order)
     _check_device("asanyarray", device)
     return _ordered("asanyarray", _convert("asanyarray", a, dtype, copy), order, a, copy)
 
@@ -426,7 +430,7 @@ def ndarray_astype(x, dtype, order="K", casting="unsafe", subok=True, copy=True)
     ValueError
         ``casting`` or ``order`` is not one of NumPy's values.
     """
-    _check_order("astype", order, ("C", "F", "A", "K"))
+    order = _check_order("astype", order, ("C", "F", "A", "K"))
     src = core.aval_of(asarray_for("astype", x, "x")).dtype
     if casting != "unsafe" and not np.can_cast(src, np.dtype(dtype), casting):
         raise TypeError(f"xnp.astype: Cannot cast array data from dtype('{src}') to "
@@ -448,7 +452,7 @@ def copy(a, order="K", subok=False):
         ``subok=True``.
     """
     check_unsupported("copy", subok=(subok, False, _NO_SUBCLASS))
-    _check_order("copy", order)
+    order = _check_order("copy", order)
     out = _convert("copy", a, None, True)
     if order in ("F", "A"):
         return _layout.with_order(out, order, a if is_xnp(a) or isinstance(a, np.ndarray) else None)
@@ -488,7 +492,7 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
         ``like`` given.
     """
     check_unsupported("zeros", like=(like, None, _NO_LIKE))
-    _check_order("zeros", order, ("C", "F"))
+    order = _check_order("zeros", order, ("C", "F"))
     _check_device("zeros", device)
     shape = canonicalize_shape("zeros", shape)
     return _layout.with_order(_fill("zeros", 0, shape, _dtype_arg(dtype) or default_float()),
@@ -499,7 +503,7 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     """An array of ``shape`` filled with 1; as :func:`zeros` otherwise."""
     check_unsupported("ones", like=(like, None, _NO_LIKE))
-    _check_order("ones", order, ("C", "F"))
+    order = _check_order("ones", order, ("C", "F"))
     _check_device("ones", device)
     shape = canonicalize_shape("ones", shape)
     return _layout.with_order(_fill("ones", 1, shape, _dtype_arg(dtype) or default_float()),
@@ -511,7 +515,7 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
     """Same as :func:`zeros`: xnp fills "uninitialised" arrays with 0 so results are
     deterministic (NumPy leaves the memory as it was)."""
     check_unsupported("empty", like=(like, None, _NO_LIKE))
-    _check_order("empty", order, ("C", "F"))
+    order = _check_order("empty", order, ("C", "F"))
     _check_device("empty", device)
     shape = canonicalize_shape("empty", shape)
     return _layout.with_order(_fill("empty", 0, shape, _dtype_arg(dtype) or default_float()),
@@ -547,7 +551,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         As for :func:`zeros`.
     """
     check_unsupported("full", like=(like, None, _NO_LIKE))
-    _check_order("full", order, ("C", "F"))
+    order = _check_order("full", order, ("C", "F"))
     _check_device("full", device)
     shape = canonicalize_shape("full", shape)
     dt = _dtype_arg(dtype)
@@ -572,8 +576,7 @@ def _like_order(out, order, a, subok=False):
     when ``a`` is (and the shape is ``a``'s). With ``subok``, an eager result takes the
     type of ``a``, an instance of a subclass of ``xnp.ndarray`` (``__array_finalize__(a)``
     called), as NumPy's. ``order=None`` is 'K', as NumPy's."""
-    if order is None:
-        order = "K"
+    order = "K" if order is None else _util.order_letter("zeros_like", order)
     if subok and getattr(a, "_user_subclass", False) and type(out) is core.Array:
         return a._like_result(_like_order(out, order, a._plain()))
     if order in ("K", "A") and (not (is_xnp(a) or isinstance(a, np.ndarray))
@@ -663,7 +666,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
         ``like`` given.
     """
     check_unsupported("eye", like=(like, None, _NO_LIKE))
-    _check_order("eye", order, ("C", "F"))
+    order = _check_order("eye", order, ("C", "F"))
     _check_device("eye", device)
     n = static_int("eye", N, "N")
     m = n if M is None else static_int("eye", M, "M")

@@ -24,6 +24,7 @@ from xnp.numpy_api._pad_modes import (INDEX_MODES, constant_pad_values, pad_by_i
                                       pad_linear_ramp)
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
+from xnp.numpy_api import _util
 from xnp.numpy_api._util import (api_sequence, axis_tuple, check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, refuse_numpy_subclass, result_dtype, static_int,
                                  write_out)
@@ -142,22 +143,9 @@ def reshape(a, /, shape, order="C", *, copy=None):
 
 
 def _order(fname: str, order, default: str = "C") -> str:
-    """NumPy's ``order`` converter: None is the function's ``default``; one letter of any
-    case, as ``str`` or ``bytes``, is upper-cased. A non-string is ``TypeError``, any other
-    string ``ValueError``."""
-    if order is None:
-        return default
-    name = order
-    if isinstance(order, bytes):
-        try:
-            name = order.decode("ascii")
-        except UnicodeDecodeError:
-            name = ""
-    elif not isinstance(order, str):
-        raise TypeError(f"xnp.{fname}: order must be str, not {type(order).__name__}")
-    if len(name) == 1 and name.upper() in "CFAK":
-        return name.upper()
-    raise ValueError(f"xnp.{fname}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    """NumPy's ``order`` converter: None is the function's ``default``, otherwise
+    :func:`xnp.numpy_api._util.order_letter`."""
+    return default if order is None else _util.order_letter(fname, order)
 
 
 def _check_order(fname: str, order) -> str:

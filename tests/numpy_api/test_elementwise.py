@@ -591,6 +591,9 @@ def test_clip_takes_numpy_ufunc_keywords(mode):
         (lambda xp, v, o: xp.clip(v, 0.5, 2, dtype=np.float32), xi, None),
         (lambda xp, v, o: xp.clip(v, xp.asarray([0, 1, 1, 0]), 2, dtype=np.float32), xi, None),
         (lambda xp, v, o: xp.clip(v, 1, 2, dtype=np.int64, casting="unsafe"), x, None),
+        # one loop of three operands: int8 with 0.5 and a float32 0-d array is float32
+        (lambda xp, v, o: xp.clip(v.astype(np.int8), 0.5, xp.asarray(np.float32(2.5))),
+         xi, None),
     ]
     for f, v, o in cases:
         want = f(np, v.copy(), None if o is None else o.copy())

@@ -51,7 +51,7 @@ from xnp.numpy_api._ufunc import (
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
     _complex_has_nan, _copy, _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan,
     _no_bool_loop,
-    _out_cast, _reject, _scalar, _truth, _unary, two_outs, _cast,
+    _out_cast, _reject, _scalar, _truth, _unary, two_outs, _cast, ufunc_loop,
 )
 
 __all__ = [
@@ -725,6 +725,13 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
     _extras("clip", casting, order, subok, signature, dtype,
             tuple(v for v in (a, lo, hi) if v is not None))
     x = asarray_for("clip", a, "a")
+    if dtype is None and lo is not None and hi is not None:
+        # NumPy's clip is one ufunc of three operands: its loop's dtype is their common
+        # dtype (int8 with 0.5 and a float32 0-d array: float32), which two binary steps
+        # can miss; where it differs from a's, the operands are cast to it first
+        _, loop = ufunc_loop("clip", (x, lo, hi))
+        if loop is not None and loop[-1] != _dtype_of(x):
+            dtype = loop[-1]
     if dtype is not None:  # NumPy's loop of dtype: every operand cast to it first
         dt = canonical_dtype(dtype)
         x = _cast("clip", x, dt, casting, 0)

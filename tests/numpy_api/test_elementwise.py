@@ -603,6 +603,8 @@ def test_clip_takes_numpy_ufunc_keywords(mode):
         np.testing.assert_array_equal(np.asarray(got), want)
         if o is not None and mode == "eager":
             np.testing.assert_array_equal(np.asarray(out), want)
+    with pytest.raises(TypeError, match=r"input 0 \(`a`\) from int64 to float64"):
+        xnp.clip(xnp.asarray(xi), 1.5, 4.5, casting="no")
     for f, v, o in [(lambda xp, v, o: xp.clip(v, 1.5, 4.5, casting="no"), xi, None),
                     (lambda xp, v, o: xp.clip(v > 1, 0, 1, casting="no"), xi, None),
                     (lambda xp, v, o: xp.clip(v, xp.asarray(v, dtype=np.int32), 2.0,

@@ -56,7 +56,14 @@ _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_
 _UFUNC_OBJECTS = {"clip": np._core.umath.clip}
 
 
-def _operand_names(n: int) -> tuple:
+#: argument names of the functions whose operands are not x / x1, x2
+_OPERAND_NAMES = {"clip": ("a", "min", "max")}
+
+
+def _operand_names(n: int, fname: str = "") -> tuple:
+    names = _OPERAND_NAMES.get(fname)
+    if names is not None and len(names) == n:
+        return names
     return ("x",) if n == 1 else tuple(f"x{i + 1}" for i in range(n))
 
 
@@ -67,7 +74,7 @@ def ufunc_loop(fname, operands):
     npu = _UFUNC_OBJECTS.get(fname) or getattr(np, fname, None)
     if not isinstance(npu, np.ufunc):
         return None, None
-    names = _operand_names(len(operands))
+    names = _operand_names(len(operands), fname)
     dts, arrays = [], 0
     for i, v in enumerate(operands):
         if type(v) in _PY_SCALARS:
@@ -112,7 +119,7 @@ def _check_loop_takes_inputs(fname, casting, operands):
     dts, loop = ufunc_loop(fname, operands)
     if loop is None:
         return
-    names = _operand_names(len(operands))
+    names = _operand_names(len(operands), fname)
     for i, src in enumerate(dts):
         if not isinstance(src, np.dtype):  # a Python int, float or complex
             if casting == "no" or (fname in _COMPARISONS and loop[i].kind in "iu"):

@@ -317,7 +317,11 @@ class ArrayMethods:
         return _api.searchsorted(self, v, side, sorter)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
-        """Partition in place (eagerly) / rebind (traced), as ``ndarray.partition``."""
+        """Partition in place (eagerly) / rebind (traced), as ``ndarray.partition``: along
+        one axis (``axis=None`` is ``TypeError``, as NumPy's; ``xnp.partition`` takes it)."""
+        if axis is None:
+            raise TypeError("xnp.ndarray.partition: `axis` must be an integer, not None (it "
+                            "partitions in place; xnp.partition(a, kth, axis=None) flattens)")
         self[...] = _api.partition(self, kth, axis, kind, order)
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
@@ -543,6 +547,12 @@ def _tobytes(self, order="C"):
     return self._value.tobytes(order)
 
 
+def _bytes(self):
+    # NumPy's bytes(a) of its array (the buffer's bytes in C order; its errors for a dtype
+    # without a buffer), also for the dtypes whose buffer xnp does not export with a format
+    return bytes(self._value)
+
+
 def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     kwargs = {}
     if max_version is not None:
@@ -707,7 +717,7 @@ EAGER_PROTOCOLS = {
     "__complex__": _complex, "__index__": _index, "__hash__": None, "item": _item,
     "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
     "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,
-    "tolist": _tolist, "tobytes": _tobytes, "__dlpack__": _dlpack,
+    "tolist": _tolist, "tobytes": _tobytes, "__bytes__": _bytes, "__dlpack__": _dlpack,
     "__dlpack_device__": _dlpack_device, "__reduce__": _reduce,
     "device": property(_device), "to_device": _to_device,
     "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),

@@ -370,7 +370,7 @@ def test_broadcast_arrays_results_warn_on_write_as_numpy():
             flags = [o.flags.writeable for o in r]
             r[0][1, 0] = 7.0
         seen[mod] = (flags, [x.category for x in w], np.asarray(a).tolist(),
-                     [np.asarray(o).strides for o in r], mod.broadcast_arrays(a, a)[0] is a)
+                     [o.strides for o in r], mod.broadcast_arrays(a, a)[0] is a)
     assert seen[xp] == seen[np]
 
 

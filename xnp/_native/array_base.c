@@ -22,6 +22,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <string.h>
 
 #include "array_base.h"
 #include "elide.h"
@@ -869,6 +870,95 @@ configure_hot_call(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The buffer protocol (memoryview(a), bytes(a), numpy.frombuffer(a), struct, hashlib, and
+ * NumPy's own conversion, which asks for a buffer before ``__array__``): the buffer of the
+ * array's NumPy memory, exported by NumPy itself (the view holds a reference to that NumPy
+ * array, which keeps the memory alive). A request for a writable buffer gets
+ * ``a._writable_value()`` (a jit output's read-only view of its device buffer is copied
+ * first, as for ``a.data`` and ``a[i] = v``); any other request gets ``a._value``, so
+ * reading a jit output copies nothing and its buffer is read-only. */
+static PyObject *str_writable_value = NULL;
+static PyObject *str_value = NULL;
+
+/* 1 when numpy.asarray(memoryview(memory)).dtype == memory.dtype, 0 when not, -1 on error. */
+static int
+format_round_trips(PyObject *memory)
+{
+    static PyObject *numpy_asarray = NULL;
+    if (numpy_asarray == NULL) {
+        PyObject *numpy = PyImport_ImportModule("numpy");
+        if (numpy == NULL) {
+            return -1;
+        }
+        numpy_asarray = PyObject_GetAttrString(numpy, "asarray");
+        Py_DECREF(numpy);
+        if (numpy_asarray == NULL) {
+            return -1;
+        }
+    }
+    PyObject *view = PyMemoryView_FromObject(memory);
+    if (view == NULL) {
+        return -1;
+    }
+    PyObject *back = PyObject_CallOneArg(numpy_asarray, view);
+    Py_DECREF(view);
+    if (back == NULL) {
+        PyErr_Clear();  /* NumPy cannot read the format: not the same dtype */
+        return 0;
+    }
+    PyObject *d1 = PyObject_GetAttrString(back, "dtype");
+    Py_DECREF(back);
+    PyObject *d2 = d1 == NULL ? NULL : PyObject_GetAttrString(memory, "dtype");
+    int same = d2 == NULL ? -1 : PyObject_RichCompareBool(d1, d2, Py_EQ);
+    Py_XDECREF(d1);
+    Py_XDECREF(d2);
+    return same;
+}
+
+static int
+base_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    PyObject *memory = (flags & PyBUF_WRITABLE)
+        ? PyObject_CallMethodNoArgs(self, str_writable_value)
+        : PyObject_GetAttr(self, str_value);
+    if (memory == NULL) {
+        return -1;
+    }
+    if (PyObject_GetBuffer(memory, view, flags) < 0) {
+        Py_DECREF(memory);
+        return -1;
+    }
+    /* A structured or void dtype's buffer format (PEP 3118 ``T{...}``, ``x`` padding) may not
+     * carry all of the dtype (field titles, an unnamed void), and NumPy's conversion asks for
+     * the buffer before ``__array__``: such a buffer is refused (numpy.asarray(a) then uses
+     * ``__array__``) unless NumPy reads the format back as the same dtype. */
+    if (view->format != NULL && (strchr(view->format, '{') || strchr(view->format, 'x'))) {
+        int same = format_round_trips(memory);
+        if (same != 1) {
+            PyBuffer_Release(view);
+            if (same == 0) {
+                PyObject *dtype = PyObject_GetAttrString(memory, "dtype");
+                if (dtype != NULL) {
+                    PyErr_Format(PyExc_BufferError,
+                                 "xnp.ndarray: an array of dtype %R has no buffer format that "
+                                 "keeps its dtype; use a.tobytes() or numpy.asarray(a).data",
+                                 dtype);
+                    Py_DECREF(dtype);
+                }
+            }
+            Py_DECREF(memory);
+            return -1;
+        }
+    }
+    Py_DECREF(memory);
+    return 0;
+}
+
+static PyBufferProcs base_as_buffer = {
+    .bf_getbuffer = base_getbuffer,
+    .bf_releasebuffer = NULL,
+};
+
 static PyNumberMethods base_as_number = {
     .nb_add = nb_add,
     .nb_subtract = nb_sub,
@@ -971,6 +1061,7 @@ static PyTypeObject ArrayBaseType = {
     .tp_members = base_members,
     .tp_getset = base_getset,
     .tp_as_number = &base_as_number,
+    .tp_as_buffer = &base_as_buffer,
     .tp_init = (initproc)base_init,
     .tp_new = PyType_GenericNew,
 };
@@ -993,8 +1084,11 @@ PyInit__array_base(void)
     str_kind = PyUnicode_InternFromString("kind");
     str_hot = PyUnicode_InternFromString("hot");
     str_call_miss = PyUnicode_InternFromString("_call_miss");
+    str_writable_value = PyUnicode_InternFromString("_writable_value");
+    str_value = PyUnicode_InternFromString("_value");
     if (str_trace == NULL || str_dtype == NULL || str_kind == NULL || str_hot == NULL ||
-            str_call_miss == NULL) {
+            str_call_miss == NULL || str_writable_value == NULL ||
+            str_value == NULL) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&moduledef);

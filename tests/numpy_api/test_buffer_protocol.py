@@ -1,0 +1,168 @@
+"""The buffer protocol of eager arrays: ``memoryview(a)``, ``bytes(a)``, ``numpy.frombuffer``,
+``hashlib``, ``ctypes``, against NumPy's own arrays of the same values."""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import hashlib
+
+import numpy as np
+import pytest
+
+import xnp
+
+_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64",
+           "complex64", "complex128", ">i4", "U3", "S2", "O"]
+
+
+def _cases():
+    rng = np.random.default_rng(0)
+    base = rng.standard_normal((4, 6)) * 10
+    layouts = {
+        "c": lambda v: v,
+        "f": np.asfortranarray,
+        "sliced": lambda v: v[::2, 1::3],
+        "reversed": lambda v: v[::-1],
+        "zero-d": lambda v: v[1, 2],
+        "empty": lambda v: v[:0],
+    }
+    for dt in _DTYPES:
+        for name, lay in layouts.items():
+            v = base.astype(dt) if dt not in ("U3", "S2") else base.astype(int).astype(dt)
+            if dt == "O":
+                v = base.astype(object)
+            yield pytest.param(dt, name, lambda v=v, lay=lay: np.array(lay(v), copy=None),
+                               id=f"{dt}-{name}")
+
+
+def _outcome(fn, *args):
+    try:
+        return "value", fn(*args)
+    except Exception as e:  # noqa: BLE001  (the exception is the outcome compared)
+        return "error", type(e), str(e)
+
+
+@pytest.mark.parametrize("dt, layout, make", list(_cases()))
+def test_memoryview_and_bytes_match_numpy(dt, layout, make):
+    n = make()
+    n = np.asarray(n) if n.ndim else np.array(n)
+    x = xnp.asarray(n)
+    assert _outcome(bytes, x) == _outcome(bytes, n)  # a 0-d integer array: NumPy's count
+    mx, mn = memoryview(x), memoryview(n)
+    assert (mx.format, mx.itemsize, mx.shape, mx.strides, mx.readonly, mx.nbytes) == \
+        (mn.format, mn.itemsize, mn.shape, mn.strides, mn.readonly, mn.nbytes)
+    if dt != "O":
+        assert mx.tobytes() == mn.tobytes()
+    if mn.c_contiguous and dt != "O":  # hashlib takes C-contiguous buffers only, as NumPy's
+        assert hashlib.sha256(x).hexdigest() == hashlib.sha256(n).hexdigest()
+
+
+def test_hashlib_and_frombuffer():
+    n = np.arange(12, dtype=np.int32)
+    x = xnp.asarray(n)
+    assert hashlib.sha1(x).hexdigest() == hashlib.sha1(n).hexdigest()
+    np.testing.assert_array_equal(np.frombuffer(x, dtype=np.int16), np.frombuffer(n, dtype=np.int16))
+    assert bytes(x[::3]) == bytes(n[::3])
+
+
+def test_writes_through_the_buffer_change_the_array():
+    x = xnp.arange(5.0)
+    m = memoryview(x)
+    assert not m.readonly
+    m[1] = 9.5
+    view = x[2:]
+    memoryview(view)[0] = -3.0  # a view's buffer is the base's memory
+    np.testing.assert_array_equal(np.asarray(x), [0.0, 9.5, -3.0, 3.0, 4.0])
+    c = (ctypes.c_double * 5).from_buffer(x)
+    c[4] = 7.0
+    assert float(x[4]) == 7.0
+
+
+def test_read_only_arrays_export_read_only_buffers_as_numpy():
+    n = np.broadcast_to(np.arange(3), (2, 3))
+    x = xnp.broadcast_to(xnp.arange(3), (2, 3))
+    assert memoryview(x).readonly and memoryview(n).readonly
+    with pytest.raises(TypeError) as ex_n:
+        (ctypes.c_int64 * 6).from_buffer(n)
+    with pytest.raises(type(ex_n.value)):
+        (ctypes.c_int64 * 6).from_buffer(x)
+
+
+def test_jit_output_buffer():
+    """Reading a jit output's buffer copies nothing (a read-only buffer of its device
+    value); asking for a writable one gives the array its own host copy first (copy-on-write,
+    as ``y[i] = v`` does), and later reads see the writes."""
+    f = xnp.jit(lambda a: a * 2)
+    a = xnp.arange(4.0)
+    y = f(a)
+    m = memoryview(y)
+    assert m.readonly
+    assert y._dev is not None  # the device value is still the array's: nothing was copied
+    r = np.asarray(y)
+    assert not r.flags.writeable and y._dev is not None
+    np.testing.assert_array_equal(r, [0.0, 2.0, 4.0, 6.0])
+    w = np.frombuffer(y)  # asks for a writable buffer first, as for a NumPy array
+    assert w.flags.writeable
+    w[0] = 5.0
+    np.testing.assert_array_equal(np.asarray(y), [5.0, 2.0, 4.0, 6.0])
+    np.testing.assert_array_equal(np.asarray(f(a)), [0.0, 2.0, 4.0, 6.0])
+    assert bytes(y) == np.array([5.0, 2.0, 4.0, 6.0]).tobytes()
+
+
+def test_buffer_keeps_memory_alive():
+    x = xnp.arange(1000.0)
+    m = memoryview(x[10:20])
+    del x
+    gc.collect()
+    assert m.tolist() == list(np.arange(10.0, 20.0))
+
+
+@pytest.mark.parametrize("dt", [
+    np.dtype([("a", "<i4"), ("b", "<f8")]),
+    np.dtype([("a", "<i4"), ("b", "<f8")], align=True),
+    np.dtype([(("title", "a"), "<i4")]),
+    np.dtype({"names": ["a"], "formats": ["<i4"], "offsets": [4], "itemsize": 12}),
+    np.dtype("V4"),
+    np.dtype([("x", "<i4", (2,))]),
+], ids=["plain", "aligned", "titled", "offsets", "void", "subarray"])
+def test_structured_dtypes_convert_with_their_dtype(dt):
+    """NumPy's conversion asks for the buffer before ``__array__``: a format that would lose
+    part of the dtype (titles, offsets, unnamed void) is refused, so ``numpy.asarray`` keeps
+    the dtype; ``bytes`` works for every dtype."""
+    n = np.zeros(3, dt)
+    x = xnp.asarray(n)
+    assert np.asarray(x).dtype == dt
+    assert np.array(x).dtype == dt
+    assert bytes(x) == bytes(n)
+    try:
+        same = np.asarray(memoryview(n)).dtype == dt
+    except RuntimeError:  # NumPy cannot read its own format back (the offsets case)
+        same = False
+    if same:
+        assert memoryview(x).format == memoryview(n).format
+    else:
+        with pytest.raises(BufferError, match="xnp.ndarray: an array of dtype"):
+            memoryview(x)
+
+
+def test_dtypes_without_a_buffer_raise_numpy_errors():
+    n = np.zeros(3, "M8[s]")
+    x = xnp.asarray(n)
+    with pytest.raises(ValueError) as ex_n:
+        memoryview(n)
+    with pytest.raises(ValueError, match=str(ex_n.value)):
+        memoryview(x)
+    assert np.asarray(x).dtype == n.dtype
+    b = xnp.ones(2, dtype="bfloat16")
+    assert np.asarray(b).dtype == b.dtype  # no buffer format: converted through __array__
+
+
+def test_tracer_has_no_buffer():
+    @xnp.jit
+    def f(t):
+        memoryview(t)
+        return t
+
+    with pytest.raises(TypeError):
+        f(xnp.arange(3.0))

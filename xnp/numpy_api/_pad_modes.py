@@ -1,6 +1,7 @@
 """The index-mapping modes of ``xnp.pad``: 'edge', 'reflect', 'symmetric', 'wrap'; and
 'linear_ramp' (:func:`pad_linear_ramp`, NumPy's ``linspace`` ramps step for step); and the
-conversion of mode 'constant''s static values (:func:`constant_pad_values`).
+conversion of mode 'constant''s static values (:func:`constant_pad_values`) and its
+unreadable ones (:func:`pad_staged_constant`).
 
 Each padded axis reads its new elements back from the source through a static index
 map (NumPy's results, also for widths larger than the axis); the map is cut into runs
@@ -18,7 +19,6 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api import _util
 from xnp.tracing import core
-from xnp.tracing.avals import SUPPORTED_DTYPES
 
 INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
 
@@ -29,10 +29,10 @@ def constant_pad_values(values, dtype, ndim: int) -> np.ndarray:
     scalars from ``tolist``) each assigned into an array of ``dtype``, with that
     assignment's errors (a Python int out of range: ``OverflowError``; NaN into an integer
     dtype: ``ValueError``; a complex into a real dtype: ``TypeError``, or ``ComplexWarning``
-    for one complex scalar) and warnings (once each, at the caller's line)."""
+    for one complex scalar) and warnings (once each, at the caller's line). Any values
+    NumPy's assignment takes are taken: strings (``'5'`` into an integer dtype is 5, ``'x'``
+    is its ``ValueError``), bytes, datetimes, objects."""
     arr = np.array(values)
-    if arr.dtype.kind not in "biufcO" and arr.dtype not in SUPPORTED_DTYPES:  # ml_dtypes' floats
-        raise TypeError(f"xnp.pad: `constant_values` must be numbers, got {values!r}")
     if arr.ndim < 3 and (arr.size == 1 or (arr.size == 2 and arr.shape != (2, 1))):
         flat = arr.ravel()
         pairs = [[flat[0], flat[-1]]] * ndim
@@ -60,6 +60,43 @@ def constant_pad_values(values, dtype, ndim: int) -> np.ndarray:
             seen.add((w.category, str(w.message)))
             _util.warn(str(w.message), w.category)
     return host
+
+
+def pad_staged_constant(x, widths: np.ndarray, values):
+    """``x`` padded by the static ``(ndim, 2)`` ``widths`` with ``constant_values`` that
+    cannot be read: a tracer, or an eager array a staged function closes over (an implicit
+    argument, read at each call). NumPy's pairs (``_as_pairs``: one value, one pair, or
+    values broadcast to ``(ndim, 2)``) are built with lax and cast with
+    ``convert_element_type``, unchecked; a concrete tracer's value (eager ``grad``) is
+    checked first as :func:`constant_pad_values` checks it."""
+    known = values.to_concrete_value() if isinstance(values, core.Tracer) else None
+    if known is not None:
+        constant_pad_values(np.asarray(known), x.dtype, x.ndim)  # NumPy's errors, warnings
+    ndim, vav = x.ndim, core.aval_of(values)
+    v = values if vav.dtype == x.dtype else lax.convert_element_type(values, x.dtype)
+    if vav.ndim < 3 and vav.size == 1:
+        v = v if vav.ndim == 0 else lax.reshape(v, ())
+        return lax.pad(x, v, [(int(b), int(a), 0) for b, a in widths])
+    if vav.ndim < 3 and vav.size == 2 and vav.shape != (2, 1):
+        v = v if vav.shape == (2,) else lax.reshape(v, (2,))
+        pairs = lax.broadcast_in_dim(v, (ndim, 2), (1,))
+    else:
+        try:
+            np.broadcast_shapes(vav.shape, (ndim, 2))
+            if vav.ndim > 2:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"xnp.pad: `constant_values` of shape {vav.shape} does not "
+                             f"broadcast to ({ndim}, 2)") from None
+        pairs = lax.broadcast_in_dim(v, (ndim, 2), tuple(range(2 - vav.ndim, 2)))
+    for ax in range(ndim):
+        for side in (0, 1):
+            if widths[ax, side]:
+                config = [(0, 0, 0)] * ndim
+                config[ax] = (int(widths[ax, 0]), 0, 0) if side == 0 else (0, int(widths[ax, 1]), 0)
+                pv = lax.reshape(lax.slice(pairs, (ax, side), (ax + 1, side + 1)), ())
+                x = lax.pad(x, pv, config)
+    return x if widths.any() else lax.copy(x)
 
 
 def _padded_axes(x, widths):

@@ -21,7 +21,7 @@ from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout
 from xnp.numpy_api.creation import _convert
 from xnp.numpy_api._pad_modes import (INDEX_MODES, constant_pad_values, pad_by_index,
-                                      pad_linear_ramp)
+                                      pad_linear_ramp, pad_staged_constant)
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
 from xnp.numpy_api import _util
@@ -707,12 +707,19 @@ def pad(array, pad_width, mode="constant", **kwargs):
         ``linspace`` (endpoint excluded, NumPy's dtype and rounding; integer dtypes are
         floored); the statistic modes ('mean', 'maximum', ...) raise
         ``NotImplementedError``.
-    constant_values : scalar or sequence, default 0
-        A scalar (may be traced) or static values broadcast to ``(ndim, 2)``;
-        cast to ``array``'s dtype (unsafe; out-of-range Python ints raise
-        ``OverflowError``, as NumPy does). With one value the jaxpr has one
-        ``pad``; with per-axis values, two per padded axis (later axes win at
-        the corners, as in NumPy).
+    constant_values : scalar, sequence or str, default 0
+        Values broadcast to ``(ndim, 2)``, each converted to ``array``'s dtype as NumPy's
+        assignment into the padded array converts it, with its errors and warnings: a
+        Python int (or float64 ``2**63``) beyond the dtype ``OverflowError``, NaN or
+        ``'x'`` into an integer dtype ``ValueError``, ``'5'`` into one is 5, a complex
+        into a real dtype ``ComplexWarning`` (one value) or ``TypeError`` (per-axis
+        values). Python and NumPy scalars, NumPy arrays, strings, sequences and eager xnp
+        arrays (a 0-d one too) are read so. Traced values, and xnp arrays a staged
+        (``jit``) function closes over (read at each call), cannot be read: they are cast
+        with ``lax.convert_element_type``, unchecked: NaN or an out-of-range value into
+        an integer dtype raises nothing and pads with what the backend's conversion gives.
+        With one value the jaxpr has one ``pad``; with per-axis values, two per padded
+        axis (later axes win at the corners, as in NumPy).
     end_values : scalar or sequence, default 0
         'linear_ramp': static values broadcast to ``(ndim, 2)``, the value each ramp
         starts from at the outer edge.
@@ -721,9 +728,14 @@ def pad(array, pad_width, mode="constant", **kwargs):
     ------
     ValueError
         Negative widths, widths that do not broadcast, an unknown mode, keyword
-        arguments the mode does not take, or an index mode on an empty axis.
+        arguments the mode does not take, or an index mode on an empty axis; values of
+        ``constant_values`` that do not broadcast, or that NumPy's assignment refuses
+        with ``ValueError`` (NaN into an integer dtype).
     TypeError
-        Non-integral ``pad_width``.
+        Non-integral ``pad_width``; ``constant_values`` NumPy's assignment refuses with
+        ``TypeError``.
+    OverflowError
+        ``constant_values`` beyond an integer dtype, as NumPy's assignment.
     """
     if mode not in ("constant", "empty", "linear_ramp") + INDEX_MODES:
         if mode in ("maximum", "mean", "median", "minimum") or callable(mode):
@@ -751,11 +763,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if mode == "linear_ramp":
         return pad_linear_ramp(x, widths, kwargs.get("end_values", 0))
     values = kwargs.get("constant_values", 0)
-    if is_xnp(values) and _aval(values).ndim == 0:
-        pv = values if _aval(values).dtype == aval.dtype else lax.convert_element_type(
-            values, aval.dtype)
-        return lax.pad(x, pv, [(int(b), int(a), 0) for b, a in widths])
-    if is_xnp(values):
+    if isinstance(values, core.Tracer) or (is_xnp(values) and core.staging_active()):
+        return pad_staged_constant(x, widths, values)  # (values read at each call: unchecked)
+    if is_xnp(values):  # an eager array's value is read, as NumPy's assignment reads it
         values = values._value if type(values) is core.Array else np.asarray(values)
     host = constant_pad_values(values, aval.dtype, aval.ndim)
     if host.size == 0 or bool((host == host.flat[0]).all()):  # one value: one pad

@@ -255,17 +255,24 @@ def lexsort(keys, axis=-1):
 # --------------------------------------------------------------------------- partition
 
 
-def _check_kth(fname: str, kth, n: int, size: int):
-    """NumPy's ``kth`` checks: integers (static; an empty list or tuple is a float array,
-    so ``TypeError``, as NumPy's) of at most one dimension, in ``[-n, n)``; no bounds for an
-    empty array (``size`` 0), as NumPy partitions nothing."""
-    if isinstance(kth, core.Tracer) or (is_xnp(kth) and kth.dtype.kind not in "iu"):
+def _kth_array(fname: str, kth) -> np.ndarray:
+    """``kth`` as NumPy converts it before anything else: static (a traced ``kth`` is
+    ``TypeError``), at most one dimension (``ValueError``); its dtype is checked later, by
+    :func:`_check_kth`, after the axis."""
+    if isinstance(kth, core.Tracer):
         raise TypeError(f"xnp.{fname}: `kth` must be static integers (it decides nothing in "
                         "the result here, but it is checked as in NumPy).")
     values = np.asarray(kth._value if is_xnp(kth) else kth)
     if values.ndim > 1:
         raise ValueError(f"xnp.{fname}: `kth` must be an integer or a 1-d sequence of them, "
                          f"got shape {values.shape}")
+    return values
+
+
+def _check_kth(fname: str, values: np.ndarray, n: int, size: int):
+    """NumPy's checks of ``kth`` (from :func:`_kth_array`) after the axis: integers (an
+    empty list or tuple is a float array, so ``TypeError``, as NumPy's), no bool, in
+    ``[-n, n)``; no bounds for an empty array (``size`` 0), as NumPy partitions nothing."""
     if values.dtype == np.bool_:
         raise ValueError(f"xnp.{fname}: Booleans unacceptable as partition index")
     if values.dtype.kind not in "iu":
@@ -273,7 +280,25 @@ def _check_kth(fname: str, kth, n: int, size: int):
                         f"{values.dtype.name}")
     for k in values.reshape(-1):
         if size and not -n <= int(k) < n:
-            raise ValueError(f"xnp.{fname}: kth(={int(k)}) out of bounds ({n})")
+            shown = int(k) + n if int(k) < 0 else int(k)  # NumPy names the index it tried
+            raise ValueError(f"xnp.{fname}: kth(={shown}) out of bounds ({n})")
+
+
+def _partitioned(fname: str, a, kth, axis, kind, order):
+    """The checks of ``partition``/``argpartition`` in NumPy's order (``kind``, ``order``,
+    ``kth``'s dimensions, the axis, ``kth``'s dtype and bounds); ``(x, axis)`` to sort.
+    ``argpartition`` takes a 0-d ``a`` as 1-d (axis 0 or -1, result shape ``(1,)``), as
+    NumPy's ``ndarray.argpartition``; ``partition`` has no axis of a 0-d ``a``."""
+    if kind != "introselect":
+        raise ValueError(f"xnp.{fname}: unknown kind {kind!r} (only 'introselect')")
+    _check_order(fname, order, a)
+    x = _asarray(fname, a)
+    values = _kth_array(fname, kth)
+    if fname == "argpartition" and core.aval_of(x).ndim == 0 and axis is not None:
+        x = lax.reshape(x, (1,))
+    x, ax = _flat_or_axis(fname, x, axis)
+    _check_kth(fname, values, core.aval_of(x).shape[ax], core.aval_of(x).size)
+    return x, ax
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
@@ -282,33 +307,32 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
     xnp returns the fully sorted array, which is one valid answer (NumPy's
     ``introselect`` leaves the two sides in an unspecified order). ``kth`` (int or
-    sequence of ints, negative counts from the end) is checked as in NumPy.
+    sequence of ints, negative counts from the end) is checked as in NumPy, and in its
+    order: ``kth`` of more than one dimension (``ValueError``) before the axis
+    (``AxisError``, so a 0-d ``a`` with an int ``axis``) before ``kth``'s dtype and
+    bounds. ``axis=None`` partitions the flattened array (a 0-d ``a`` gives shape
+    ``(1,)``).
 
     Raises
     ------
     ValueError
-        ``kth`` out of bounds, unknown ``kind``, or an ``order``.
+        ``kth`` of more than one dimension, bool or out of bounds, unknown ``kind``, or
+        an ``order``.
     TypeError
-        Non-integer ``kth``.
+        Non-integer ``kth`` (an empty list too), or a traced one.
     numpy.exceptions.AxisError
-        ``axis`` out of range.
+        ``axis`` out of range (any int ``axis`` of a 0-d ``a``).
     """
-    if kind != "introselect":
-        raise ValueError(f"xnp.partition: unknown kind {kind!r} (only 'introselect')")
-    _check_order("partition", order, a)
-    x, ax = _flat_or_axis("partition", _asarray("partition", a), axis)
-    _check_kth("partition", kth, core.aval_of(x).shape[ax], core.aval_of(x).size)
+    x, ax = _partitioned("partition", a, kth, axis, kind, order)
     return lax.sort(x, dimension=ax)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition ``a`` (see :func:`partition`): xnp returns the stable
-    sorting indices, one valid answer. int64; checks as :func:`partition`."""
-    if kind != "introselect":
-        raise ValueError(f"xnp.argpartition: unknown kind {kind!r} (only 'introselect')")
-    _check_order("argpartition", order, a)
-    x, ax = _flat_or_axis("argpartition", _asarray("argpartition", a), axis)
-    _check_kth("argpartition", kth, core.aval_of(x).shape[ax], core.aval_of(x).size)
+    sorting indices, one valid answer. int64; checks as :func:`partition`, in NumPy's
+    order, except that a 0-d ``a`` is taken as 1-d, as NumPy's: ``axis`` 0, -1 or None
+    give ``array([0])`` and ``kth`` is checked against length 1."""
+    x, ax = _partitioned("argpartition", a, kth, axis, kind, order)
     return argsort(x, axis=ax)
 
 

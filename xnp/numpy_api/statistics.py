@@ -36,8 +36,9 @@ from xnp.numpy_api import nan_functions as _nf
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api import sorting as _so
-from xnp.numpy_api._util import (asarray_for, broadcast_to, check_unsupported, is_xnp,
-                                 normalize_axes, result_dtype, write_out)
+from xnp.numpy_api._util import (asarray_for, broadcast_to, check_reduction_axis,
+                                 check_unsupported, is_xnp, normalize_axes, result_dtype,
+                                 write_out)
 from xnp.tracing import core, errors, recording
 from xnp.tracing.avals import ShapedArray, canonical_dtype
 
@@ -86,10 +87,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
     Raises
     ------
+    numpy.exceptions.AxisError
+        An axis out of range (also of a 0-d ``a``), checked first, as NumPy.
     TypeError
         Shapes differ and ``axis`` is None.
     ValueError
-        ``weights`` does not match ``a`` along ``axis``.
+        ``weights`` does not match ``a`` along ``axis``; a repeated axis.
     ZeroDivisionError
         Eagerly, when weights sum to zero (under ``jit`` the result is inf/NaN).
     """
@@ -97,8 +100,10 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if isinstance(axis, list):
         axis = tuple(axis)  # NumPy's average takes a list, unlike its reductions
     aval = core.aval_of(x)
+    # NumPy normalises the axes before anything else (errors name xnp.average, not mean)
+    axes = None if axis is None else normalize_axes("average", axis, aval.ndim)
     if weights is None:
-        avg = _rd.mean(x, axis=axis, keepdims=keepdims)
+        avg = _rd.mean(x, axis=axes, keepdims=keepdims)
         n_out = core.aval_of(avg).size
         scl = (aval.size / n_out) if n_out else 0.0
         if not returned:
@@ -107,7 +112,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         return avg, lax.broadcast_in_dim(_const(scl, adt), core.aval_of(avg).shape, ())
     w = _rd._asarray("average", weights)
     waval = core.aval_of(w)
-    axes = None if axis is None else normalize_axes("average", axis, aval.ndim)
     if waval.shape != aval.shape:
         if axis is None:
             raise TypeError("xnp.average: Axis must be specified when shapes of a and weights "
@@ -256,14 +260,21 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights):
     """The quantile function ``fname`` (``_Q_FORMS``): the checks, then one composite
     (eagerly NumPy's function, ``xnp/backends/xp_impls/composite.py``) of
     :func:`_quantile_steps`."""
-    check_unsupported(fname, weights=(weights, None, "weighted quantiles are not implemented"))
     scale, ignore_nan = _Q_FORMS[fname]
     x = _rd._asarray(fname, a)
     aval = core.aval_of(x)
+    # NumPy's order of checks: complex a, q's range, weights' method, the axes, the method
     if aval.dtype in kit.COMPLEX:
         raise TypeError(f"xnp.{fname}: a must be an array of real numbers")
     static = _static_q(q)
     qv = _check_q(fname, q, scale, static)
+    if weights is not None and method != "inverted_cdf":
+        raise ValueError(f"xnp.{fname}: Only method 'inverted_cdf' supports weights. Got: "
+                         f"{method}.")
+    if ignore_nan and aval.size == 0 and weights is None:
+        check_reduction_axis(fname, axis)  # (NumPy's nanmean takes no list)
+    axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
+    check_unsupported(fname, weights=(weights, None, "weighted quantiles are not implemented"))
     if ignore_nan and aval.size == 0:
         # NumPy's nan-quantiles of an empty array are its nanmean's (q is only checked):
         # dtype, shape without q's dimensions, and warnings
@@ -273,7 +284,6 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights):
                          f"{METHODS}")
     qdt = np.asarray(static).dtype if qv is None else core.aval_of(qv).dtype
     rdt, _ = _quantile_dtype(fname, aval.dtype, q, qdt, method, scale)
-    axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
     if aval.ndim and not int(np.prod([aval.shape[i] for i in axes])):
         # (the nan-forms' empty arrays went to nanmean above)
         raise IndexError(f"xnp.{fname}: cannot take a quantile of an empty slice (axis "
@@ -453,7 +463,8 @@ _Q_DOC = """
         Keep reduced axes with length 1 (of a 0-d ``a`` and a scalar ``q``: a 0-d array,
         not a NumPy scalar, as NumPy).
     weights : None
-        Not supported (``NotImplementedError``).
+        Not supported (``NotImplementedError``, after NumPy's checks: with a ``method``
+        other than 'inverted_cdf' NumPy's ``ValueError``, then the axes).
 
     Returns
     -------
@@ -465,8 +476,11 @@ _Q_DOC = """
 
     Raises
     ------
+    numpy.exceptions.AxisError
+        An axis out of range (also of a 0-d ``a``); its message names the function.
     ValueError
-        ``q`` out of range (when concrete), an unknown method.
+        ``q`` out of range (when concrete), ``weights`` with a method other than
+        'inverted_cdf', an unknown method (checked after the axes, as NumPy).
     TypeError
         Complex ``a``.
     IndexError
@@ -570,11 +584,18 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
     Raises
     ------
+    numpy.exceptions.AxisError, ValueError, TypeError
+        Bad or repeated axes (named for ``nanmedian`` also where it computes ``median``
+        or ``nanmean``), checked first; of an empty array a list ``axis`` is TypeError, as
+        NumPy's ``nanmean`` gives.
     NotImplementedError
         Complex input that is not empty (NumPy's median in lexicographic order).
     """
     x = _rd._asarray("nanmedian", a)
     aval = core.aval_of(x)
+    if aval.size == 0:
+        check_reduction_axis("nanmedian", axis)  # (NumPy's nanmean takes no list)
+    normalize_axes("nanmedian", axis, aval.ndim)  # its errors name nanmedian, as the ones below
     if aval.size == 0:
         return _nf.nanmean(x, axis=axis, out=out, keepdims=keepdims)
     if aval.dtype in kit.COMPLEX:
@@ -582,9 +603,8 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
                                   "not supported: only real medians ignoring NaN are "
                                   "implemented. Fix: without NaNs, xnp.median gives the "
                                   "same (lexicographic) median.")
-    if aval.dtype not in kit.INEXACT:
-        return median(x, axis=axis, out=out, keepdims=keepdims)
-    return write_out("nanmedian", out, _median_composite("nanmedian", x, axis, keepdims))
+    fname = "nanmedian" if aval.dtype in kit.INEXACT else "median"  # (no NaN: the median)
+    return write_out("nanmedian", out, _median_composite(fname, x, axis, keepdims))
 
 
 def _nanmedian_steps(x, *, axis, keepdims):

@@ -17,7 +17,7 @@ import numpy as np
 
 from xnp import config, lax
 from xnp.lax.shape_ops import canonicalize_shape
-from xnp.numpy_api import _layout, _util
+from xnp.numpy_api import _layout, _like_layout, _util
 from xnp.numpy_api._util import (asarray_for, broadcast_to, check_unsupported, default_float,
                                  default_int, is_xnp, raise_host_dtype, static_int)
 from xnp.tracing import core, errors
@@ -260,8 +260,10 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         False: never copy; ``ValueError`` if a copy (or conversion) is needed.
     order : {'K', 'A', 'C', 'F'}
         NumPy's layout request: 'C' row-major, 'F' column-major, 'A' column-major when
-        ``object`` is, 'K' keeps ``object``'s (eagerly the result's memory; under ``jit``
-        the layout recorded for later reshapes' view-or-copy rule).
+        ``object`` is (a copy otherwise row-major; a cast to another ``dtype`` as 'K'),
+        'K' keeps ``object``'s, also a strided one's axis order, as :func:`copy` (eagerly
+        the result's memory; under ``jit`` the layout recorded for later reshapes'
+        view-or-copy rule).
     ndmin : int
         Prepend size-1 dimensions up to this rank.
 
@@ -286,12 +288,13 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
                       ndmax=(ndmax, 0, "nesting-depth limits are not needed for numeric data"))
     order = _check_order("array", order)
     x = _convert("array", object, dtype, copy)
+    new = copy is True or (is_xnp(object) and x is not object)
     ndmin = int(ndmin)
     aval = core.aval_of(x)
     if ndmin > aval.ndim:
         k = ndmin - aval.ndim
         x = lax.broadcast_in_dim(x, (1,) * k + aval.shape, tuple(range(k, ndmin)))
-    return _ordered("array", x, order, object, copy)
+    return _ordered("array", x, order, object, copy, new)
 
 
 @fastpath.asarray
@@ -342,9 +345,18 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     return _ordered("asanyarray", _convert("asanyarray", a, dtype, copy), order, a, copy)
 
 
-def _ordered(fname, x, order, source, copy):
-    """``x`` in NumPy's ``order`` ('C'/'F'; 'A': F when ``source`` is; 'K' keeps);
-    ``ValueError`` when that needs a copy and ``copy=False``."""
+def _ordered(fname, x, order, source, copy, new=None):
+    """``x`` in NumPy's ``order`` ('C'/'F'; 'A': F when ``source`` is; 'K' keeps): a new
+    array (``new``; None: ``x`` is not the xnp ``source`` or ``copy`` is True) laid out as
+    NumPy lays out a new array made like ``source``; ``ValueError`` when that needs a copy
+    and ``copy=False``."""
+    if new is None:
+        new = copy is True or (is_xnp(source) and x is not source)
+    if new:
+        dt = getattr(source, "dtype", None)
+        if order == "A" and dt is not None and np.dtype(dt) != core.aval_of(x).dtype:
+            order = "K"  # NumPy's 'A' is 'C'/'F' for a plain copy only, 'K' for a cast
+        return _like_layout.like_layout(x, order or "K", source, fresh=True)
     if order in (None, "K"):
         return x
     out = _layout.with_order(x, order, source if is_xnp(source) or isinstance(
@@ -418,10 +430,11 @@ def ndarray_astype(x, dtype, order="K", casting="unsafe", subok=True, copy=True)
 
     ``casting`` is checked as NumPy checks it (``numpy.can_cast`` of ``x``'s dtype):
     a cast it does not allow raises NumPy's ``TypeError``. ``order='C'``/``'F'`` lays
-    the result out row- or column-major, ``'A'`` column-major when ``x`` is; ``'K'``
-    keeps ``x``'s layout. ``copy=False`` returns ``x`` itself when it already has
-    ``dtype`` and the asked layout. ``subok`` is accepted: a subclass's instance keeps
-    its type as :mod:`xnp.ndarray_class` describes.
+    the result out row- or column-major, ``'A'`` column-major when ``x`` is
+    Fortran-contiguous (else row-major); ``'K'`` keeps ``x``'s layout, also of a strided
+    ``x``, as :func:`copy` does. ``copy=False`` returns ``x`` itself when it already has
+    ``dtype`` and the asked layout (any layout for 'K'). ``subok`` is accepted: a
+    subclass's instance keeps its type as :mod:`xnp.ndarray_class` describes.
 
     Raises
     ------
@@ -436,15 +449,19 @@ def ndarray_astype(x, dtype, order="K", casting="unsafe", subok=True, copy=True)
         raise TypeError(f"xnp.astype: Cannot cast array data from dtype('{src}') to "
                         f"dtype('{np.dtype(dtype)}') according to the rule '{casting}'")
     out = astype(x, dtype, copy=copy)
-    return _layout.with_order(out, order, x) if order != "K" else out
+    return _like_layout.like_layout(out, order, x, fresh=out is not x)
 
 
 def copy(a, order="K", subok=False):
     """A copy of ``a`` (same as ``xnp.array(a, copy=True)``).
 
-    ``order='K'``/``'A'`` keeps ``a``'s memory layout (NumPy's ``numpy.copy`` default);
-    ``order='C'`` (the default of the ``Array.copy`` method, as ``ndarray.copy``) gives a
-    C-contiguous copy. The layout decides whether a later ``reshape`` is a view.
+    ``order='K'`` (NumPy's ``numpy.copy`` default) keeps ``a``'s memory layout, also of a
+    strided ``a`` (its axes in the order of their strides: a slice of a Fortran array
+    copies column-major); ``'A'`` is column-major when ``a`` is Fortran-contiguous, else
+    row-major; ``order='C'`` (the default of the ``Array.copy`` method, as
+    ``ndarray.copy``) gives a C-contiguous copy (:mod:`xnp.numpy_api._like_layout`). The
+    layout decides whether a later ``reshape`` is a view; under ``jit`` it is recorded
+    for that, and unknown for a copy of a ``jit`` argument (the values are the same).
 
     Raises
     ------
@@ -454,16 +471,7 @@ def copy(a, order="K", subok=False):
     check_unsupported("copy", subok=(subok, False, _NO_SUBCLASS))
     order = _check_order("copy", order)
     out = _convert("copy", a, None, True)
-    if order in ("F", "A"):
-        return _layout.with_order(out, order, a if is_xnp(a) or isinstance(a, np.ndarray) else None)
-    if order == "C":
-        if type(out) is core.Array:
-            v = out._value
-            if not v.flags.c_contiguous:
-                out = core.Array(np.ascontiguousarray(v), out.weak_type)
-        else:
-            _layout.set_layout(out, _layout.c_strides(core.aval_of(out).shape))
-    return out
+    return _like_layout.like_layout(out, order or "K", a, fresh=True)
 
 
 # --------------------------------------------------------------------------- filled arrays
@@ -579,10 +587,9 @@ def _like_order(out, order, a, subok=False):
     order = "K" if order is None else _util.order_letter("zeros_like", order)
     if subok and getattr(a, "_user_subclass", False) and type(out) is core.Array:
         return a._like_result(_like_order(out, order, a._plain()))
-    if order in ("K", "A") and (not (is_xnp(a) or isinstance(a, np.ndarray))
-                                or np.shape(a) != core.aval_of(out).shape):
-        return out
-    return _layout.with_order(out, order, a)
+    if order in ("K", "A"):
+        return _like_layout.like_layout(out, order, a)
+    return _layout.with_order(out, order)
 
 
 def _like(fname: str, a, dtype, shape, order, device):
@@ -598,10 +605,17 @@ def _like(fname: str, a, dtype, shape, order, device):
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """Zeros with the shape and dtype of ``a`` (``dtype``/``shape`` override them).
 
-    Only ``a``'s aval is used; its data is not read. The result is weakly
-    typed when ``a`` is a weakly typed xnp value and no ``dtype`` is given.
-    Under ``jit`` this is ``broadcast_in_dim`` of a literal. With ``subok`` (the
-    default) the result of an instance of a subclass of ``xnp.ndarray`` is of its type.
+    Only ``a``'s aval and memory layout are used; its data is not read. The result is
+    weakly typed when ``a`` is a weakly typed xnp value and no ``dtype`` is given.
+    ``order``: 'K' (default) lays the result out as ``a`` is laid out (row-major for a
+    C-contiguous ``a``, column-major for a Fortran one, a strided ``a``'s axis order
+    otherwise, as :func:`copy`; row-major with a ``shape`` of another rank), 'A'
+    column-major when ``a`` is Fortran-contiguous, else row-major; 'C'/'F' as named.
+    Under ``jit`` this is ``broadcast_in_dim`` of a literal (and a ``copy`` whose layout
+    is recorded for later reshapes where ``a``'s known layout is not row-major; a ``jit``
+    argument's layout is not known: the result is then taken as row-major). With
+    ``subok`` (the default) the result of an instance of a subclass of ``xnp.ndarray``
+    is of its type.
 
     Raises
     ------

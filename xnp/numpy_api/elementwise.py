@@ -44,6 +44,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api import _clip_operands
 from xnp.numpy_api import transcendental as _transcendental
 from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._ufunc import (
@@ -648,22 +649,6 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     return lax.select_n(c, b, a)
 
 
-def _clip_bound(x, bound, lower: bool):
-    """NumPy 2: a Python int bound beyond an integer ``x``'s range on the side that cannot
-    matter (a lower bound below the minimum, an upper one above the maximum) is dropped;
-    on the other side it stays and raises ``OverflowError`` in the promotion."""
-    dt = _dtype_of(x)
-    if type(bound) is int and dt.kind in "iu":
-        info = np.iinfo(dt)
-        if (lower and bound < info.min) or (not lower and bound > info.max):
-            return None
-    elif (_util.traced_int(x, bound) or (None,))[0] is bound:
-        # a Python int argument of jit: limited on the side that cannot matter, so that
-        # only the other side is checked against its value (xnp.tracing.python_ints)
-        return _util.clamp_traced_int(bound, dt, lower=lower, upper=not lower)
-    return bound
-
-
 def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # noqa: A002
          where=True, casting="same_kind", order="K", dtype=None, subok=True, signature=None):
     """Limit values to ``[min, max]``: ``minimum(maximum(a, min), max)``.
@@ -682,9 +667,11 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
         NumPy's older names of ``min`` and ``max``; pass each bound once.
     where, casting, dtype, order, subok, signature : keyword only
         NumPy's ufunc keywords, as for :func:`add`: ``dtype=`` casts the three operands
-        to it (each under ``casting``) and computes in it; ``where=`` keeps ``out``'s
-        elements where it is False (zero without ``out``); ``casting`` also rules the
-        cast of the result into ``out``.
+        to it (each under ``casting``) and computes in it; ``where=`` (a bool array,
+        None is False) keeps ``out``'s elements where it is False (zero without ``out``)
+        and, as NumPy, casts none of the elements it leaves out (a NaN there cast to an
+        integer ``dtype``/``out`` warns nothing); ``casting`` also rules the cast of the
+        result into ``out``.
 
     Returns
     -------
@@ -704,6 +691,13 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
         ``dtype=`` or ``out`` needs a cast ``casting`` does not allow (NumPy's message).
     NotImplementedError
         ``signature=`` or an ``order`` other than 'K'/'A'/'C', as for :func:`add`.
+
+    Warns
+    -----
+    numpy.exceptions.ComplexWarning
+        Once per complex operand cast to a real or integer ``dtype=``, and once for a
+        complex result cast into a real or integer ``out`` (``casting='unsafe'``), as
+        NumPy warns; under ``jit`` when the function is traced, not at each call.
 
     Notes
     -----
@@ -725,7 +719,9 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
     _extras("clip", casting, order, subok, signature, dtype,
             tuple(v for v in (a, lo, hi) if v is not None))
     x = asarray_for("clip", a, "a")
-    if dtype is None and lo is not None and hi is not None:
+    mask = _clip_operands.where_mask(where)  # None: no mask
+    given = dtype is not None
+    if not given and lo is not None and hi is not None:
         # NumPy's clip is one ufunc of three operands: its loop's dtype is their common
         # dtype (int8 with 0.5 and a float32 0-d array: float32), which two binary steps
         # can miss; where it differs from a's, the operands are cast to it first
@@ -734,17 +730,22 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
             dtype = loop[-1]
     if dtype is not None:  # NumPy's loop of dtype: every operand cast to it first
         dt = canonical_dtype(dtype)
-        x = _cast("clip", x, dt, casting, 0)
-        lo, hi = (None if v is None else
-                  _cast("clip", asarray_for("clip", v, "min" if i == 1 else "max"), dt,
-                        casting, i) for i, v in ((1, lo), (2, hi)))
-    return _finish("clip", _clip(x, lo, hi), out, where, casting)
+        lo, hi = (None if v is None else asarray_for("clip", v, name)
+                  for v, name in ((lo, "min"), (hi, "max")))
+        if given:  # the elements where= leaves out are never cast, as in NumPy
+            x, lo, hi = _clip_operands.masked_operands(x, lo, hi, mask, dt)
+        ops = (x, lo, hi)
+        x, lo, hi = (None if v is None else _cast("clip", v, dt, casting, i)
+                     for i, v in enumerate(ops))
+        _clip_operands.warn_dropped_imaginary(ops, dt)
+    res = _clip_operands.before_out_cast(_clip(x, lo, hi), out, mask, casting)
+    return _finish("clip", res, out, True if mask is None else mask, casting)
 
 
 def _clip(x, lo, hi):
     """``clip``'s result for the array ``x`` and its bounds (None: no limit)."""
-    lo = None if lo is None else _clip_bound(x, lo, True)
-    hi = None if hi is None else _clip_bound(x, hi, False)
+    lo = None if lo is None else _clip_operands.clip_bound(x, lo, True)
+    hi = None if hi is None else _clip_operands.clip_bound(x, hi, False)
     if lo is not None and hi is not None:  # the element for bounds of one value each (Notes)
         shapes = [core.aval_of(v).shape if _util.is_xnp(v) else np.shape(v) for v in (x, lo, hi)]
         many = np.prod(np.broadcast_shapes(*shapes)) > 1

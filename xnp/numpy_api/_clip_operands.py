@@ -1,0 +1,108 @@
+"""``clip``'s operands (:func:`xnp.clip`), beyond the helpers it shares with the other
+ufuncs (:mod:`xnp.numpy_api._ufunc`): NumPy 2's Python-int bounds beyond an integer
+``a``'s range; NumPy's ``ComplexWarning`` for a complex operand cast to a real ``dtype=``
+or a complex result cast into a real ``out``; the elements ``where=`` leaves out kept out
+of those casts, as NumPy's masked loop never casts them (a NaN there warns nothing)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xnp import lax
+from xnp.numpy_api import _util
+from xnp.numpy_api._ufunc import _WhereDtypeError, _where_mask
+from xnp.numpy_api._util import broadcast_arrays
+from xnp.tracing import core
+
+__all__ = ["clip_bound", "where_mask", "masked_operands", "warn_dropped_imaginary",
+           "before_out_cast"]
+
+
+def clip_bound(x, bound, lower: bool):
+    """NumPy 2: a Python int bound beyond an integer ``x``'s range on the side that cannot
+    matter (a lower bound below the minimum, an upper one above the maximum) is dropped;
+    on the other side it stays and raises ``OverflowError`` in the promotion."""
+    dt = core.aval_of(x).dtype
+    if type(bound) is int and dt.kind in "iu":
+        info = np.iinfo(dt)
+        if (lower and bound < info.min) or (not lower and bound > info.max):
+            return None
+    elif (_util.traced_int(x, bound) or (None,))[0] is bound:
+        # a Python int argument of jit: limited on the side that cannot matter, so that
+        # only the other side is checked against its value (xnp.tracing.python_ints)
+        return _util.clamp_traced_int(bound, dt, lower=lower, upper=not lower)
+    return bound
+
+
+def where_mask(where):
+    """None for ``where=True`` (no mask), else the bool mask NumPy's ufuncs make of
+    ``where``: None is False, a non-bool array raises NumPy's ``TypeError``, anything else
+    counts by the truth of its elements."""
+    if where is True or (type(where) is np.bool_ and where):
+        return None
+    try:
+        return _where_mask("clip", where)
+    except _WhereDtypeError as e:
+        raise TypeError(str(e)) from None
+
+
+def _masked(v, mask):
+    """``v`` broadcast against ``mask``, 0 where it is False."""
+    aval = core.aval_of(v)
+    (m, v), _ = broadcast_arrays("clip", mask, v)
+    zero = core.lift(np.zeros((), aval.dtype), weak_type=aval.weak_type)
+    return lax.select_n(m, zero, v)
+
+
+def masked_operands(x, lo, hi, mask, dt):
+    """The operands ``a``, ``min``, ``max`` (arrays or None) before their cast to ``dt``,
+    each that the cast changes with 0 where ``mask`` (None: none) is False. A bound of one
+    element stays as it is: its shape decides clip's ties (``clip``'s Notes)."""
+    if mask is None:
+        return x, lo, hi
+    if core.aval_of(x).dtype != dt:
+        x = _masked(x, mask)
+    lo, hi = (v if v is None or core.aval_of(v).dtype == dt or core.aval_of(v).size <= 1
+              else _masked(v, mask) for v in (lo, hi))
+    return x, lo, hi
+
+
+def warn_dropped_imaginary(operands, dt) -> None:
+    """NumPy's ``ComplexWarning``, once per complex operand (None: absent) cast to the real
+    or integer ``dt`` (a cast to bool takes the truth, silently)."""
+    if dt.kind in "cb":
+        return
+    for v in operands:
+        if v is not None and core.aval_of(v).dtype.kind == "c":
+            _warn_complex_to_real()
+
+
+def _warn_complex_to_real() -> None:
+    _util.warn(np.exceptions.ComplexWarning(
+        "Casting complex values to real discards the imaginary part"))
+
+
+def before_out_cast(res, out, mask, casting):
+    """``res`` ready for its cast into ``out`` (an array, a tuple of one, or None): NumPy's
+    ``ComplexWarning`` for a complex ``res`` and a real or integer ``out`` (where
+    ``casting`` allows the cast and the shapes fit: otherwise the caller raises NumPy's
+    error, without it), and 0 where ``mask`` (None: none) is False, elements that keep
+    ``out``'s values uncast."""
+    target = out[0] if type(out) is tuple and len(out) == 1 else out
+    if not (_util.is_xnp(target) or isinstance(target, np.ndarray)):
+        return res
+    src, dst = core.aval_of(res).dtype, np.dtype(target.dtype)
+    if src == dst or not np.can_cast(src, dst, casting):
+        return res
+    shapes = [core.aval_of(res).shape, tuple(target.shape)]
+    if mask is not None:
+        shapes.append(core.aval_of(mask).shape)
+    try:
+        fits = np.broadcast_shapes(*shapes) == tuple(target.shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        return res
+    if src.kind == "c" and dst.kind not in "cb":
+        _warn_complex_to_real()
+    return res if mask is None else _masked(res, mask)

@@ -18,7 +18,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api._index_core import _concrete
-from xnp.tracing import core
+from xnp.tracing import core, recording
 
 __all__ = ["known_now", "check", "check_counts", "warn_all_nan", "warn_empty_slices", "divide"]
 
@@ -108,5 +108,7 @@ def divide(total, count, divisor=None, *, quiet: bool = False):
         return lax.div(total, count)
     with np.errstate(divide="ignore", invalid="ignore"):
         quotient = lax.div(total, count)
-    _ = _concrete(total)[()] / divisor  # NumPy's scalar division: its error, as errstate says
+    # NumPy's scalar division: its error, as errstate says (a warning names the user's line)
+    value = _concrete(total)[()]
+    _ = recording.fp_warnings_at_user_line(lambda: value / divisor, np.geterr())
     return quotient

@@ -47,11 +47,12 @@ import warnings
 
 import numpy as np
 
-from xnp.tracing import core
+from xnp.tracing import core, source
 from xnp.tracing.array_base import set_access_hook
 from xnp.tracing.core import Array, EvalTrace
 
-__all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call"]
+__all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call",
+           "fp_warnings_at_user_line"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -151,8 +152,8 @@ class Recording:
             self.evaluating = True
             try:
                 if self.inside is not None:
-                    with np.errstate(**self.inside):
-                        out = _BASE.process_primitive(prim, args, params)
+                    out = fp_warnings_at_user_line(
+                        lambda: _BASE.process_primitive(prim, args, params), self.inside)
                 else:
                     out = _BASE.process_primitive(prim, args, params)
             except FloatingPointError:
@@ -160,6 +161,9 @@ class Recording:
                 raise
             finally:
                 self.evaluating = False
+        elif self.inside is not None:
+            out = fp_warnings_at_user_line(
+                lambda: _BASE.process_primitive(prim, args, params), self.inside)
         else:
             out = _BASE.process_primitive(prim, args, params)
         if self.failed is None:
@@ -314,9 +318,13 @@ class Program:
                 weaks.append(rec.weaks[first])
                 first += 1
                 continue
+            raw = ops
             ops = tuple(slot_of[o] if type(o) is int else constant(_scalar(backend, o))
                         for o in ops)
-            kernel = direct(prim, params) if direct is not None else None
+            kernel = None
+            if direct is not None:
+                dtype = next((rec.keep[o].dtype for o in raw if type(o) is int), None)
+                kernel = direct(prim, params, dtype)
             if kernel is not None:  # (a function of the operands alone, e.g. a composite's)
                 eqns.append((kernel, None, ops, multiple))
             else:
@@ -411,6 +419,41 @@ def _watch(delta: int) -> None:
         set_access_hook(_on_access if n else None)
 
 
+#: the start of NumPy's floating-point error messages -> its ``numpy.errstate`` category
+_FP_CATEGORIES = (("divide by zero", "divide"), ("overflow", "over"),
+                  ("underflow", "under"), ("invalid value", "invalid"))
+
+
+def fp_warnings_at_user_line(run, settings):
+    """``run()`` under the floating-point ``settings`` (``numpy.geterr()``'s form), except
+    that an error whose setting is 'warn' is NumPy's RuntimeWarning naming the user's line
+    (the first frame outside xnp, :func:`source.outside_stacklevel`) instead of the frame of
+    xnp's that called NumPy: the categories set to 'warn' raise, each error met is noted
+    and its category ignored, and ``run`` (a primitive's evaluation: no effect but its
+    result) runs again until it completes; then the warnings are issued in NumPy's order."""
+    state = dict(settings)
+    warn = {k for k, v in settings.items() if v == "warn"}
+    for k in warn:
+        state[k] = "raise"
+    messages = []
+    while True:
+        with np.errstate(**state):
+            try:
+                out = run()
+                break
+            except FloatingPointError as e:
+                message = str(e)
+                key = next((k for start, k in _FP_CATEGORIES if message.startswith(start)),
+                           None)
+                if key not in warn or state[key] != "raise":
+                    raise  # the caller's own 'raise'
+                state[key] = "ignore"
+                messages.append(message)
+    for message in messages:
+        warnings.warn(message, RuntimeWarning, stacklevel=source.outside_stacklevel())
+    return out
+
+
 def _attempt(fn, args, kwargs, leaves, caller, inside=None):
     """One recording of ``fn(*args, **kwargs)`` with every floating-point error raising
     (in the primitives too, unless ``inside`` gives their settings): ``(result,
@@ -440,13 +483,15 @@ def record(fn, args, kwargs, leaves):
     A floating-point error met in a primitive (``log`` of 0, ``power`` of a negative base)
     is one a replay meets again, in the same implementation under the caller's settings:
     the call is recorded again with its primitives under the caller's settings (so their
-    warnings, errors and callbacks are the call's, once), and that recording is the call.
+    warnings, errors and callbacks are the call's, once; a warning names the user's line,
+    :func:`fp_warnings_at_user_line`), and that recording is the call (stored unless it
+    failed for another reason).
     One met in the call's own conversions (a Python float cast to float32, whose warning
     no program would repeat) stops the recording: the call runs again, unrecorded, and
     nothing is stored (the next call of the signature records again)."""
     caller = np.geterr()
     out, rec = _attempt(fn, args, kwargs, leaves, caller)
-    if out is rec and rec.error_in_primitive and rec.failed is None:
+    if out is rec and rec.error_in_primitive:
         out, rec = _attempt(fn, args, kwargs, leaves, caller, inside=caller)
     if out is rec:
         return fn(*args, **kwargs), None, None

@@ -34,10 +34,11 @@ class NumpyBackend:
         self.kernels = {**KERNELS, **MATRIX_KERNELS, **FUNCTION_KERNELS}
 
     @staticmethod
-    def direct(prim, params):
-        """The function a recorded program calls for ``prim`` with ``params`` instead of
-        ``impls[prim](..., **params)``, or None (xnp/tracing/recording.py)."""
-        return kernel_of(np, prim, params)
+    def direct(prim, params, dtype=None):
+        """The function a recorded program calls for ``prim`` with ``params`` on operands of
+        ``dtype`` instead of ``impls[prim](..., **params)``, or None
+        (xnp/tracing/recording.py)."""
+        return kernel_of(np, prim, params, dtype)
 
     @staticmethod
     def wrap_native(x):

@@ -20,6 +20,7 @@ import numpy as np
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
 from xnp.backends.xp_impls.checks import _runtime_warning
+from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS
 from xnp.backends.xp_impls.linalg import dot_general_kernel
 from xnp.tracing.recording import note_effect
 
@@ -478,11 +479,17 @@ def _composite_general(xp, *operands, name, decomposition, out_avals, params=())
     return _general(_kernel(xp, name))(*operands, **dict(params))
 
 
-def kernel_of(xp, prim, params):
+def kernel_of(xp, prim, params, dtype=None):
     """The function a recorded program calls for ``prim`` with ``params`` (no parameters):
     the kernel itself for a composite (a general composite's static ``params`` bound to
-    it), ``linalg.dot_general_kernel`` for ``dot_general``, None for any other
-    primitive."""
+    it), ``linalg.dot_general_kernel`` for ``dot_general``, the ufunc that is the whole
+    implementation for operands of ``dtype`` (``elementwise.DTYPE_UFUNCS``: a ufunc called
+    by the program has no frame of xnp's, so its warnings name the user's line), None for
+    any other primitive."""
+    by_dtype = DTYPE_UFUNCS.get(prim)
+    if by_dtype is not None and dtype is not None and not params:
+        name = by_dtype(dtype)
+        return getattr(xp, name) if name is not None else None
     if prim is lax.composite_p or prim is lax.composite_multi_p:
         return _kernel(xp, params["name"])
     if prim is lax.composite_general_p:

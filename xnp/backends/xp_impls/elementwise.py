@@ -108,6 +108,14 @@ _ufunc(lax.mul_p, "multiply", 2)
 _register(lax.div_p, _div, 2)
 _register(lax.rem_p, _rem, 2)
 _register(lax.pow_p, _pow, 2)
+
+#: primitive -> the name of the NumPy ufunc that is its whole implementation for operands of
+#: a dtype, or None for that dtype (the kinds ``_div``, ``_rem`` and ``_pow`` hand to one ufunc)
+DTYPE_UFUNCS: dict = {
+    lax.div_p: lambda dt: None if dt.kind in "iu" else "true_divide",
+    lax.rem_p: lambda dt: None if dt.kind in "iu" else "fmod",
+    lax.pow_p: lambda dt: None if dt.kind == "i" else "power",
+}
 _register(lax.integer_pow_p, _integer_pow, "1p")
 _ufunc(lax.max_p, "maximum", 2)
 _ufunc(lax.min_p, "minimum", 2)

@@ -1,0 +1,85 @@
+"""Floating-point warnings of eager calls name the caller's line, as NumPy's do: on the
+first call of a signature (recorded), on its replays, and with the caller's ``errstate``
+(raise, ignore) honoured. (A signature the dispatch cache does not record, such as a call
+writing into ``out=``, names the user's line on its first call only.)"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp.numpy_api import _replay
+
+_CASES = {
+    "int / 0": lambda m: m.asarray(np.arange(3)) / 0,
+    "int / int array": lambda m: m.asarray([1, 0, 2]) / m.asarray([0, 0, 1]),
+    "float % 0": lambda m: m.asarray([1.0, 0.0]) % 0,
+    "float remainder of mixed dtypes": lambda m: m.remainder(
+        m.asarray([1.0, 0.0]), m.asarray([0.0, 0.0], dtype=np.float32)),
+    "power of a negative base": lambda m: m.power(m.asarray([-2.0]), m.asarray([0.5])),
+    "float_power": lambda m: m.float_power(m.asarray([-2.0]), 0.5),
+    "log of int": lambda m: m.log(m.asarray([-1, 0], dtype=np.int32)),
+    "log of a transposed array": lambda m: m.log(m.asarray([[-1.0, 0.0]]).T),
+    "mean of empty": lambda m: m.mean(m.asarray([])),
+}
+
+
+#: cases whose warning names another ufunc than NumPy's (xnp computes float_power as power
+#: in float64): only the category and the location are compared
+_OTHER_UFUNC = {"float_power"}
+
+
+def _caught(call, mod):
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        call(mod)  # the line every warning must name
+    return [(w.category, str(w.message), w.filename) for w in got]
+
+
+@pytest.mark.parametrize("name", sorted(_CASES))
+def test_warnings_name_the_callers_line(name):
+    call = _CASES[name]
+    _replay.clear()
+    want = [(c, m) for c, m, _ in _caught(call, np)]
+    assert want, f"{name}: NumPy warns nothing, the case tests nothing"
+    for _ in range(3):  # the recording, then replays
+        got = _caught(call, xnp)
+        if name in _OTHER_UFUNC:
+            assert [c for c, _, _ in got] == [c for c, _ in want]
+        else:
+            assert [(c, m) for c, m, _ in got] == want
+        assert [f for _, _, f in got] == [__file__] * len(got), got
+
+
+@pytest.mark.parametrize("name", ["int / 0", "float % 0", "power of a negative base",
+                                  "mean of empty"])
+def test_errstate_is_honoured(name):
+    call = _CASES[name]
+    _replay.clear()
+    for _ in range(2):
+        with np.errstate(all="raise"):
+            with pytest.raises(FloatingPointError) as np_error:
+                call(np)
+            with pytest.raises(FloatingPointError) as error:
+                call(xnp)
+        assert str(error.value) == str(np_error.value)
+        with np.errstate(all="ignore"):  # only NumPy's own warnings ("Mean of empty slice")
+            assert [w[:2] for w in _caught(call, xnp)] == [w[:2] for w in _caught(call, np)]
+
+
+def test_default_filter_shows_each_line_once():
+    """With Python's default action (once per location), two lines that divide by zero each
+    show their warning: the location is the caller's, not one line of xnp's."""
+    _replay.clear()
+    a = xnp.asarray(np.arange(3))
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("default")
+        for _ in range(3):
+            a / 0  # noqa: B018
+        for _ in range(3):
+            a / 0  # noqa: B018
+    lines = sorted({w.lineno for w in got if "divide by zero" in str(w.message)})
+    assert len(lines) == 2, [(w.filename, w.lineno) for w in got]

@@ -481,7 +481,9 @@ def leaked_tracer_error(tracer, use: str = "", conversion: type | None = None):
     extra = []
     if use:
         extra.append(f"It was used by {use} after the transformation had ended.")
-    holders = _holders(tracer)
+    holders = tracer.annotation(_HOLDERS)
+    if holders is None:  # a walk of the whole heap: once per leaked tracer, reused by each use
+        holders = tracer.annotations()[_HOLDERS] = _holders(tracer)
     if holders:
         extra.append("The side effect that leaked it: it is stored in " + "; and in ".join(
             holders) + ".")
@@ -489,6 +491,10 @@ def leaked_tracer_error(tracer, use: str = "", conversion: type | None = None):
               len(lines) - 1)  # before the hint, or else before the docs pointer
     lines[at:at] = extra
     return _LEAKED.get(conversion, UnexpectedTracerError)("\n".join(lines))
+
+
+#: the annotation (``Tracer.annotations``) keeping a leaked tracer's :func:`_holders`
+_HOLDERS = "leak holders"
 
 
 def _holders(tracer, limit: int = 3) -> list[str]:

@@ -547,6 +547,18 @@ def _tobytes(self, order="C"):
     return self._value.tobytes(order)
 
 
+def _buffer_memory(self, flags):
+    # the NumPy array whose buffer the buffer protocol exports (xnp/_native/array_base.c):
+    # writable (a jit output copied first) when the request asks for it (PyBUF_WRITABLE, 1);
+    # a buffer format cannot carry a dtype's metadata, so with a format (PyBUF_FORMAT, 4) a
+    # dtype with metadata is refused and NumPy's conversion falls back to __array__
+    v = self._writable_value() if flags & 1 else self._value
+    if flags & 4 and v.dtype.metadata is not None:
+        raise BufferError(f"xnp.ndarray: an array of dtype {v.dtype!r} with metadata has no "
+                          "buffer format that keeps it; use a.tobytes() or numpy.asarray(a)")
+    return v
+
+
 def _bytes(self):
     # NumPy's bytes(a) of its array (the buffer's bytes in C order; its errors for a dtype
     # without a buffer), also for the dtypes whose buffer xnp does not export with a format
@@ -682,12 +694,13 @@ def _addressable_shards(self):
 # tracing/rebound.py) they are the tracer's, which raise the tracer's conversion error
 _CONCRETE_READS = ("__array__", "__bool__", "__contains__", "__int__", "__float__",
                    "__complex__", "__index__", "item", "tolist", "tobytes", "__floor__", "__ceil__",
-                   "__trunc__", "__round__", "__dlpack__")
+                   "__trunc__", "__round__", "__dlpack__", "__bytes__", "_buffer_memory")
 
 
 _PYTHON_READS = {"__contains__": lambda t, v: bool((t == v).any()),  # bool() of a tracer
                  "__floor__": math.floor, "__ceil__": math.ceil, "__trunc__": math.trunc,
-                 "__round__": round}
+                 "__round__": round, "__bytes__": bytes,
+                 "_buffer_memory": lambda t, flags: np.asarray(t)}  # the tracer's error
 
 
 def _concrete_read(name, fn):
@@ -717,7 +730,8 @@ EAGER_PROTOCOLS = {
     "__complex__": _complex, "__index__": _index, "__hash__": None, "item": _item,
     "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
     "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,
-    "tolist": _tolist, "tobytes": _tobytes, "__bytes__": _bytes, "__dlpack__": _dlpack,
+    "tolist": _tolist, "tobytes": _tobytes, "__bytes__": _bytes,
+    "_buffer_memory": _buffer_memory, "__dlpack__": _dlpack,
     "__dlpack_device__": _dlpack_device, "__reduce__": _reduce,
     "device": property(_device), "to_device": _to_device,
     "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),

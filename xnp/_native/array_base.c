@@ -872,13 +872,11 @@ configure_hot_call(PyObject *module, PyObject *args)
 
 /* The buffer protocol (memoryview(a), bytes(a), numpy.frombuffer(a), struct, hashlib, and
  * NumPy's own conversion, which asks for a buffer before ``__array__``): the buffer of the
- * array's NumPy memory, exported by NumPy itself (the view holds a reference to that NumPy
- * array, which keeps the memory alive). A request for a writable buffer gets
- * ``a._writable_value()`` (a jit output's read-only view of its device buffer is copied
- * first, as for ``a.data`` and ``a[i] = v``); any other request gets ``a._value``, so
- * reading a jit output copies nothing and its buffer is read-only. */
-static PyObject *str_writable_value = NULL;
-static PyObject *str_value = NULL;
+ * NumPy array ``a._buffer_memory(flags)`` returns (xnp/array.py: ``a._value``, or
+ * ``a._writable_value()`` for a writable request, so reading a jit output copies nothing and
+ * its buffer is read-only; the tracer's conversion error for an array that stands for a
+ * traced value), exported by NumPy itself: the view holds a reference to that NumPy array,
+ * which keeps the memory alive. */
 
 /* 1 when numpy.asarray(memoryview(memory)).dtype == memory.dtype, 0 when not, -1 on error. */
 static int
@@ -918,9 +916,7 @@ format_round_trips(PyObject *memory)
 static int
 base_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
-    PyObject *memory = (flags & PyBUF_WRITABLE)
-        ? PyObject_CallMethodNoArgs(self, str_writable_value)
-        : PyObject_GetAttr(self, str_value);
+    PyObject *memory = PyObject_CallMethod(self, "_buffer_memory", "i", flags);
     if (memory == NULL) {
         return -1;
     }
@@ -1084,11 +1080,8 @@ PyInit__array_base(void)
     str_kind = PyUnicode_InternFromString("kind");
     str_hot = PyUnicode_InternFromString("hot");
     str_call_miss = PyUnicode_InternFromString("_call_miss");
-    str_writable_value = PyUnicode_InternFromString("_writable_value");
-    str_value = PyUnicode_InternFromString("_value");
     if (str_trace == NULL || str_dtype == NULL || str_kind == NULL || str_hot == NULL ||
-            str_call_miss == NULL || str_writable_value == NULL ||
-            str_value == NULL) {
+            str_call_miss == NULL) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&moduledef);

@@ -54,10 +54,7 @@ except ImportError:
             self._host_memo = None
 
         def __buffer__(self, flags):  # the buffer protocol from Python 3.12 (PEP 688)
-            import inspect  # noqa: PLC0415  (this fallback runs without the C class only)
-
-            writable = flags & inspect.BufferFlags.WRITABLE
-            return memoryview(self._writable_value() if writable else self._value)
+            return memoryview(self._buffer_memory(flags))
 
     ArrayBase._v = ArrayBase.__dict__["_val"]  # the same slot (the C class's unwatched read)
 

@@ -166,3 +166,35 @@ def test_tracer_has_no_buffer():
 
     with pytest.raises(TypeError):
         f(xnp.arange(3.0))
+
+
+def test_buffer_of_an_array_filled_with_a_traced_value_raises_as_numpy_asarray():
+    from xnp import errors
+
+    seen = []
+
+    def f(x):
+        y = xnp.zeros(())
+        y[...] = x  # y stands for a traced value from here on
+        for read in (memoryview, bytes, np.asarray):
+            try:
+                read(y)
+                seen.append((read.__name__, "ok"))
+            except errors.TracerArrayConversionError:
+                seen.append((read.__name__, "TracerArrayConversionError"))
+            except TypeError:  # bytes() of a tracer: its __index__ conversion error
+                seen.append((read.__name__, "TypeError"))
+        return x * 2
+
+    xnp.grad(f)(2.0)
+    assert seen == [("memoryview", "TracerArrayConversionError"), ("bytes", "TypeError"),
+                    ("asarray", "TracerArrayConversionError")]
+
+
+def test_dtype_metadata_survives_numpy_conversion():
+    md = np.dtype(np.float32, metadata={"k": 2})
+    x = xnp.zeros(2, dtype=md)
+    assert np.asarray(x).dtype.metadata == {"k": 2}
+    assert bytes(x) == bytes(np.zeros(2, md))
+    with pytest.raises(BufferError, match="with metadata"):
+        memoryview(x)

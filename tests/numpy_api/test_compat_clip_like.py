@@ -110,15 +110,20 @@ def _complex_call(xp, name):
     return _COMPLEX_CASES[name](xp, z, xp.asarray(_Z.real), out)
 
 
+def _matches_numpy_twice(call, label):
+    """``call(xnp)`` (a first call, then a replay) gives ``call(np)``'s outcome and
+    warnings."""
+    want, want_warnings = _recorded(lambda: call(np))
+    for attempt in ("first call", "second call"):
+        got, got_warnings = _recorded(lambda: call(xnp))
+        _same_outcome(want, got, f"{label}, {attempt}")
+        assert got_warnings == want_warnings, (
+            f"{label}, {attempt}: {got_warnings} != NumPy's {want_warnings}")
+
+
 @pytest.mark.parametrize("name", sorted(_COMPLEX_CASES))
 def test_clip_complex_cast_warns_as_numpy(name):
-    want, want_warnings = _recorded(lambda: _complex_call(np, name))
-    for attempt in ("first call", "second call"):
-        got, got_warnings = _recorded(lambda: _complex_call(xnp, name))
-        _same_outcome(want, got, f"clip {name}, {attempt}")
-        assert [c for c, _ in got_warnings] == [c for c, _ in want_warnings], (
-            f"clip {name}, {attempt}: {got_warnings} != NumPy's {want_warnings}")
-        assert got_warnings == want_warnings, name
+    _matches_numpy_twice(lambda xp: _complex_call(xp, name), f"clip {name}")
 
 
 def test_clip_complex_warning_is_an_error_before_out_is_written():
@@ -202,12 +207,7 @@ def _where_call(xp, name):
 
 @pytest.mark.parametrize("name", sorted(_WHERE_CASES))
 def test_clip_where_casts_only_masked_in_elements(name):
-    want, want_warnings = _recorded(lambda: _where_call(np, name))
-    for attempt in ("first call", "second call"):
-        got, got_warnings = _recorded(lambda: _where_call(xnp, name))
-        _same_outcome(want, got, f"clip {name}, {attempt}")
-        assert got_warnings == want_warnings, (
-            f"clip {name}, {attempt}: {got_warnings} != NumPy's {want_warnings}")
+    _matches_numpy_twice(lambda xp: _where_call(xp, name), f"clip {name}")
 
 
 def test_clip_where_dtype_without_out_masked_in_values():

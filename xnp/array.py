@@ -19,6 +19,7 @@ import numpy as np
 
 from xnp import lax
 from xnp import numpy_api as _api
+from xnp import _array_export as _export
 from xnp import host_dispatch, ndarray_class, numpy_protocols
 from xnp._array_api_info import CPU_DEVICE, check_api_version
 from xnp.numpy_api import _fast_getitem, _fastpath as fastpath, _scalars, ndarray_internals
@@ -459,15 +460,6 @@ def _itemsize(self):
     return self.dtype.itemsize
 
 
-def _array(self, dtype=None, copy=None):
-    v = self._value
-    if dtype is not None and np.dtype(dtype) != v.dtype:
-        return v.astype(dtype)
-    if copy:
-        return v.copy()
-    return v
-
-
 def _len(self):
     v = self._value
     if v.ndim == 0:
@@ -541,49 +533,6 @@ def _item(self, *args):
 
 def _tolist(self):
     return self._value.tolist()
-
-
-def _tobytes(self, order="C"):
-    return self._value.tobytes(order)
-
-
-def _buffer_memory(self, flags):
-    # the NumPy array whose buffer the buffer protocol exports (xnp/_native/array_base.c):
-    # writable (a jit output copied first) when the request asks for it (PyBUF_WRITABLE, 1);
-    # a buffer format cannot carry a dtype's metadata, so with a format (PyBUF_FORMAT, 4) a
-    # dtype with metadata is refused and NumPy's conversion falls back to __array__
-    v = self._writable_value() if flags & 1 else self._value
-    if flags & 4 and v.dtype.metadata is not None:
-        raise BufferError(f"xnp.ndarray: an array of dtype {v.dtype!r} with metadata has no "
-                          "buffer format that keeps it; use a.tobytes() or numpy.asarray(a)")
-    return v
-
-
-def _bytes(self):
-    # NumPy's bytes(a) of its array (the buffer's bytes in C order; its errors for a dtype
-    # without a buffer), also for the dtypes whose buffer xnp does not export with a format
-    return bytes(self._value)
-
-
-def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-    kwargs = {}
-    if max_version is not None:
-        kwargs["max_version"] = max_version
-    if dl_device is not None:
-        kwargs["dl_device"] = dl_device
-    if copy is not None:
-        kwargs["copy"] = copy
-    value = self._value
-    if (not value.flags.writeable and copy is None
-            and (max_version is None or tuple(max_version) < (1, 0))):
-        # A jit output's host view is read-only, which DLPack before 1.0 cannot say:
-        # export a copy (copy=None allows it), as an eager array exports its memory.
-        value = value.copy()
-    return value.__dlpack__(**kwargs)
-
-
-def _dlpack_device(self):
-    return self._value.__dlpack_device__()
 
 
 def _reduce(self):
@@ -724,15 +673,15 @@ def _concrete_read(name, fn):
 #: ``to_device``): name -> function or property, set by :func:`install`
 EAGER_PROTOCOLS = {
     "__repr__": _repr, "__str__": _str, "__format__": _format,
-    "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _array,
+    "nbytes": property(_nbytes), "itemsize": property(_itemsize), "__array__": _export.array,
     "__len__": _len, "__iter__": _iter, "__contains__": _contains, "__bool__": _bool,
     "__int__": _int, "__float__": _float,
     "__complex__": _complex, "__index__": _index, "__hash__": None, "item": _item,
     "__floor__": _floor, "__ceil__": _ceil, "__trunc__": _trunc, "__round__": _round,
     "__array_ufunc__": _array_ufunc, "__array_function__": _array_function,
-    "tolist": _tolist, "tobytes": _tobytes, "__bytes__": _bytes,
-    "_buffer_memory": _buffer_memory, "__dlpack__": _dlpack,
-    "__dlpack_device__": _dlpack_device, "__reduce__": _reduce,
+    "tolist": _tolist, "tobytes": _export.tobytes, "__bytes__": _export.to_bytes,
+    "_buffer_memory": _export.buffer_memory, "__dlpack__": _export.dlpack,
+    "__dlpack_device__": _export.dlpack_device, "__reduce__": _reduce,
     "device": property(_device), "to_device": _to_device,
     "sharding": property(_sharding), "addressable_shards": property(_addressable_shards),
 }

@@ -872,7 +872,7 @@ configure_hot_call(PyObject *module, PyObject *args)
 
 /* The buffer protocol (memoryview(a), bytes(a), numpy.frombuffer(a), struct, hashlib, and
  * NumPy's own conversion, which asks for a buffer before ``__array__``): the buffer of the
- * NumPy array ``a._buffer_memory(flags)`` returns (xnp/array.py: ``a._value``, or
+ * NumPy array ``a._buffer_memory(flags)`` returns (xnp/_array_export.py: ``a._value``, or
  * ``a._writable_value()`` for a writable request, so reading a jit output copies nothing and
  * its buffer is read-only; the tracer's conversion error for an array that stands for a
  * traced value), exported by NumPy itself: the view holds a reference to that NumPy array,

@@ -10,12 +10,11 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import _util
-from xnp.numpy_api._ufunc import _WhereDtypeError, _where_mask
+from xnp.numpy_api._ufunc import _WhereDtypeError, _where_mask, warn_out_cast
 from xnp.numpy_api._util import broadcast_arrays
 from xnp.tracing import core
 
-__all__ = ["clip_bound", "where_mask", "masked_operands", "warn_dropped_imaginary",
-           "before_out_cast"]
+__all__ = ["clip_bound", "where_mask", "masked_operands", "before_out_cast"]
 
 
 def clip_bound(x, bound, lower: bool):
@@ -67,27 +66,12 @@ def masked_operands(x, lo, hi, mask, dt):
     return x, lo, hi
 
 
-def warn_dropped_imaginary(operands, dt) -> None:
-    """NumPy's ``ComplexWarning``, once per complex operand (None: absent) cast to the real
-    or integer ``dt`` (a cast to bool takes the truth, silently)."""
-    if dt.kind in "cb":
-        return
-    for v in operands:
-        if v is not None and core.aval_of(v).dtype.kind == "c":
-            _warn_complex_to_real()
-
-
-def _warn_complex_to_real() -> None:
-    _util.warn(np.exceptions.ComplexWarning(
-        "Casting complex values to real discards the imaginary part"))
-
-
 def before_out_cast(res, out, mask, casting):
     """``res`` ready for its cast into ``out`` (an array, a tuple of one, or None): NumPy's
-    ``ComplexWarning`` for a complex ``res`` and a real or integer ``out`` (where
-    ``casting`` allows the cast and the shapes fit: otherwise the caller raises NumPy's
-    error, without it), and 0 where ``mask`` (None: none) is False, elements that keep
-    ``out``'s values uncast."""
+    ``ComplexWarning`` for a complex ``res`` and a real or integer ``out``
+    (:func:`xnp.numpy_api._ufunc.warn_out_cast`), and 0 where ``mask`` (None: none) is
+    False, elements that keep ``out``'s values uncast (where ``casting`` allows the cast
+    and the shapes fit: otherwise the caller raises NumPy's error)."""
     target = out[0] if type(out) is tuple and len(out) == 1 else out
     if not (_util.is_xnp(target) or isinstance(target, np.ndarray)):
         return res
@@ -103,6 +87,5 @@ def before_out_cast(res, out, mask, casting):
         fits = False
     if not fits:
         return res
-    if src.kind == "c" and dst.kind not in "cb":
-        _warn_complex_to_real()
+    warn_out_cast(res, out, mask, casting)
     return res if mask is None else _masked(res, mask)

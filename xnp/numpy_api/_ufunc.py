@@ -148,8 +148,10 @@ def _float_dtype(dt: np.dtype) -> np.dtype:
     return out
 
 
-def _cast(fname, x, dt, casting, i=0, argname=None):
-    """``x`` cast to ``dt`` for ``dtype=``, checking the ``casting`` rule as NumPy does."""
+def _cast(fname, x, dt, casting, i=0, argname=None, complex_input=None):
+    """``x`` cast to ``dt`` for ``dtype=``, checking the ``casting`` rule as NumPy does;
+    NumPy's ``ComplexWarning`` when the operand as given (``complex_input``; None: ``x``
+    itself) is complex and ``dt`` real or integer."""
     src = _dtype_of(x)
     if src == dt:
         return x
@@ -157,7 +159,19 @@ def _cast(fname, x, dt, casting, i=0, argname=None):
         which = f"input {i}" if argname is None else f"input {i} (`{argname}`)"
         raise TypeError(f"xnp.{fname}: cannot cast {which} from {src} to {dt} with casting "
                         f"rule {casting!r}")
+    if (src.kind == "c" if complex_input is None else complex_input) and dt.kind not in "cb":
+        _util.warn_complex_to_real()
     return lax.convert_element_type(x, dt, weak_type=False)
+
+
+def _is_complex(x) -> bool:
+    """Whether the operand ``x`` as given (an array, a scalar, a sequence) is complex."""
+    if isinstance(x, (bool, int, float)):
+        return False
+    if isinstance(x, complex):
+        return True
+    dt = getattr(x, "dtype", None)
+    return (np.dtype(dt) if dt is not None else np.asarray(x).dtype).kind == "c"
 
 
 def _as_dtype(fname, x, dt):
@@ -172,7 +186,9 @@ def _binary(fname, x1, x2, dtype, casting):
     a, b, dt = binary_operands(fname, x1, x2)
     if dtype is not None:
         dt = canonical_dtype(dtype)
-        a, b = _cast(fname, a, dt, casting, 0), _cast(fname, b, dt, casting, 1)
+        # (a real operand promoted to complex with the other one drops no imaginary part)
+        a, b = (_cast(fname, v, dt, casting, i, complex_input=_is_complex(x))
+                for i, (v, x) in enumerate(((a, x1), (b, x2))))
     return a, b, dt
 
 
@@ -245,9 +261,10 @@ def _to_loop_dtype(fname, x, other):
     return x
 
 
-def _finish(fname, res, out, where, casting="same_kind"):
+def _finish(fname, res, out, where, casting="same_kind", warned=False):
     """Apply ``where=`` and ``out=`` to a result (``out`` an array, None, or a tuple of one
-    of them, as NumPy's single-output ufuncs take it)."""
+    of them, as NumPy's single-output ufuncs take it); ``warned``: the caller has issued
+    the cast's ``ComplexWarning`` (:func:`warn_out_cast`) itself."""
     if type(out) is tuple and len(out) == 1:
         out = out[0]
     if where is not True and not (type(where) is np.bool_ and where):
@@ -259,12 +276,16 @@ def _finish(fname, res, out, where, casting="same_kind"):
             # them zero, the same eagerly and under jit
             (mask, res), _ = broadcast_arrays(fname, mask, res)
             return lax.select_n(mask, _zero_like_dtype(res), res)
+        if not warned:
+            warn_out_cast(res, out, mask, casting)
         res = _out_cast(fname, res, out, casting)
         (mask, old, new), _ = broadcast_arrays(fname, mask, out, res)
         res = lax.select_n(mask, old, new)
     elif out is None:
         return res
     elif casting != "same_kind":
+        if not warned:
+            warn_out_cast(res, out, None, casting)
         res = _out_cast(fname, res, out, casting)
     return write_out(fname, out, _to_out_shape(res, out))
 
@@ -424,6 +445,28 @@ def _to_out_shape(res, out):
         return res
     return lax.broadcast_in_dim(res, tuple(shape),
                                 tuple(range(len(shape) - len(rshape), len(shape))))
+
+
+def warn_out_cast(res, out, mask=None, casting="same_kind") -> None:
+    """NumPy's ``ComplexWarning`` for a complex result ``res`` cast into a real or integer
+    ``out`` (an array, a tuple of one, or None), where ``casting`` allows the cast and the
+    shapes (of ``res``, ``out`` and the ``where=`` ``mask``, None: none) fit; otherwise the
+    caller raises NumPy's error, without it."""
+    target = out[0] if type(out) is tuple and len(out) == 1 else out
+    if not (_util.is_xnp(target) or isinstance(target, np.ndarray)):
+        return
+    src, dst = core.aval_of(res).dtype, np.dtype(target.dtype)
+    if src.kind != "c" or dst.kind in "cb" or not np.can_cast(src, dst, casting):
+        return
+    shapes = [core.aval_of(res).shape, tuple(target.shape)]
+    if mask is not None:
+        shapes.append(core.aval_of(mask).shape)
+    try:
+        fits = np.broadcast_shapes(*shapes) == tuple(target.shape)
+    except ValueError:
+        fits = False
+    if fits:
+        _util.warn_complex_to_real()
 
 
 def _out_cast(fname, res, out, casting):

@@ -666,6 +666,13 @@ def warn(message, category=None, stacklevel: int | None = None) -> None:
     warnings.warn(message, category, stacklevel=level)
 
 
+def warn_complex_to_real() -> None:
+    """NumPy's ``ComplexWarning`` for complex values cast to a real or integer dtype (a cast
+    to bool takes the truth, silently), at the user's line (:func:`warn`)."""
+    warn(np.exceptions.ComplexWarning(
+        "Casting complex values to real discards the imaginary part"))
+
+
 def write_into(dst, index, value) -> None:
     """``dst[index] = value`` on a NumPy array. A write into a ``broadcast_arrays`` result
     or a view of one (NumPy's WARN_ON_WRITE flag, bit 31 of ``flags.num``: negative) gets

@@ -119,12 +119,6 @@ def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
     return core.lift(host)
 
 
-def _warn_complex_to_real() -> None:
-    """NumPy's warning for a complex value cast to a real or integer dtype."""
-    _util.warn(np.exceptions.ComplexWarning(
-        "Casting complex values to real discards the imaginary part"))
-
-
 def _cast(fname: str, x, dt: np.dtype | None, copy):
     """``x`` (an xnp value) as ``dt``: the same object, a copy, or a conversion. A weakly
     typed value (a Python scalar passed to ``jit``, or computed from one) becomes strongly
@@ -139,7 +133,7 @@ def _cast(fname: str, x, dt: np.dtype | None, copy):
             f"xnp.{fname}: Unable to avoid copy while creating an array as requested "
             f"(converting {errors.aval_str(aval)} to {dt} needs one).")
     if aval.dtype.kind == "c" and dt.kind not in "cb":  # as NumPy's conversion warns
-        _warn_complex_to_real()
+        _util.warn_complex_to_real()
     return lax.convert_element_type(x, dt, weak_type=False)
 
 
@@ -165,7 +159,7 @@ def _convert(fname: str, obj, dtype, copy):
         x = asarray_for(fname, obj, "object")
         if dt is not None and dt.kind not in "cb":  # NumPy warns once per complex array
             for _ in range(_complex_items(obj)):
-                _warn_complex_to_real()
+                _util.warn_complex_to_real()
         return x if dt is None else lax.convert_element_type(x, dt)
     return _from_host(fname, obj, dt, copy)
 
@@ -191,7 +185,7 @@ def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False, argname: s
     int out of the dtype's range raises ``OverflowError``."""
     check_array_size(fname, shape, dt, argname=argname)
     if dt.kind in "iuf" and np.iscomplexobj(value):
-        _warn_complex_to_real()
+        _util.warn_complex_to_real()
         value = value.real
     scalar = np.empty((), dt)
     try:
@@ -415,7 +409,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     x = asarray_for("astype", x, "x")
     aval = core.aval_of(x)
     if aval.dtype.kind == "c" and dt.kind not in "cb":
-        _warn_complex_to_real()
+        _util.warn_complex_to_real()
     if aval.dtype == dt and not aval.weak_type:
         return lax.copy(x) if copy else x
     if aval.weak_type and isinstance(x, core.Tracer) and dt != aval.dtype:

@@ -737,9 +737,8 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
         ops = (x, lo, hi)
         x, lo, hi = (None if v is None else _cast("clip", v, dt, casting, i)
                      for i, v in enumerate(ops))
-        _clip_operands.warn_dropped_imaginary(ops, dt)
     res = _clip_operands.before_out_cast(_clip(x, lo, hi), out, mask, casting)
-    return _finish("clip", res, out, True if mask is None else mask, casting)
+    return _finish("clip", res, out, True if mask is None else mask, casting, warned=True)
 
 
 def _clip(x, lo, hi):

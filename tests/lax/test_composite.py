@@ -361,11 +361,12 @@ _MATRIX = {
     # (M > N: NumPy's residuals, as the rank is N)
     "linalg.lstsq": (lambda xp, a, b: tuple(xp.linalg.lstsq(a, b)),
                      lambda v, w: (v.reshape(6, 3), w.reshape(6, 2)[:, :1]),
-                     "SVD did not converge"),
+                     "SVD did not converge in Linear Least Squares"),
 }
 # the entry the bad input changes: a zero pivot's row, a negative or inf diagonal, a NaN
 _BAD = {"Singular matrix": 1.0, "Matrix is not positive definite": -1.0,
         "Eigenvalues did not converge": np.inf, "SVD did not converge": np.nan,
+        "SVD did not converge in Linear Least Squares": np.nan,
         "Array must not contain infs or NaNs": np.inf}
 
 

@@ -608,3 +608,26 @@ def test_vmap_solve_over_an_empty_batch(b_shape):
     for f in (xnp.vmap(xnp.linalg.solve), xnp.jit(xnp.vmap(xnp.linalg.solve))):
         got = f(a, b)
         assert got.shape == want.shape and got.dtype == want.dtype
+
+
+@pytest.mark.parametrize("entry", [np.inf, -np.inf, np.nan])
+def test_lstsq_of_a_nonfinite_matrix_raises_numpys_error(monkeypatch, entry):
+    # NumPy's words, from the kernel (gelsd) and from the decomposition (every composite's
+    # kernel taken away: what jit computes eagerly)
+    from xnp.backends.numpy import BACKEND
+    from xnp.numpy_api import _replay
+
+    a, b = _mat((3, 3), F64, shift=False), np.arange(3.0)
+    a[1, 2] = entry
+    with pytest.raises(np.linalg.LinAlgError) as want:
+        np.linalg.lstsq(a, b)
+    with pytest.raises(np.linalg.LinAlgError) as got:
+        xnp.linalg.lstsq(xnp.asarray(a), xnp.asarray(b))
+    assert str(got.value) == str(want.value)
+    _replay.clear()
+    with xnp.config.override(eager_dispatch_cache=False):
+        monkeypatch.setattr(BACKEND, "kernels", {})
+        with pytest.raises(np.linalg.LinAlgError) as got:
+            xnp.linalg.lstsq(xnp.asarray(a), xnp.asarray(b))
+        assert str(got.value) == str(want.value)
+    _replay.clear()

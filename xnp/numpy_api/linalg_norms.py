@@ -380,13 +380,20 @@ def lstsq(a, b, rcond=None):
     return x, resid, rank, s
 
 
+#: NumPy's ``lstsq`` error (also the kernel's, backends/xp_impls/composite.py)
+_LSTSQ_DID_NOT_CONVERGE = "SVD did not converge in Linear Least Squares"
+
+
 def _lstsq(a, b, rcond):
     """``lstsq``'s decomposition for ``a`` (M, N), ``b`` (M, K): ``[x, residuals, rank, s]``
     through the SVD, the residuals for every column of ``b`` where ``M > N`` (``lstsq``
     drops them eagerly where the rank is below N)."""
     m, n = _shape(a)
-    u, s, vh = svd(a, full_matrices=False)
-    check_converged("lstsq", s)  # (also for an inf entry, as gelsd)
+    try:
+        u, s, vh = svd(a, full_matrices=False)
+    except LinAlgError:  # the SVD's own error (a NaN entry), eagerly: in lstsq's words
+        raise LinAlgError(_LSTSQ_DID_NOT_CONVERGE) from None
+    check_converged("lstsq", s, _LSTSQ_DID_NOT_CONVERGE)  # (also for an inf entry, as gelsd)
     cutoff = _ew.multiply(rcond, _rd.max(s, initial=0.0))
     large = _lg.greater(s, cutoff)
     s_inv = _ew.where(large, _ew.divide(1, _ew.where(large, s, 1)), 0)

@@ -248,20 +248,33 @@ def _eigvals(xp, a):
     return w
 
 
+#: NumPy's ``lstsq`` error (also the decomposition's under jit, numpy_api/linalg_norms.py)
+_LSTSQ_DID_NOT_CONVERGE = "SVD did not converge in Linear Least Squares"
+
+
+def _check_lstsq_converged(xp, a) -> None:
+    try:
+        s = _svdvals(xp, a)
+    except xp.linalg.LinAlgError:  # a NaN entry: the SVD's error, in lstsq's words
+        raise xp.linalg.LinAlgError(_LSTSQ_DID_NOT_CONVERGE) from None
+    _check_converged(xp, s, _LSTSQ_DID_NOT_CONVERGE)
+
+
 def _lstsq(xp, a, b, rcond):
     """gelsd (``numpy.linalg.lstsq``): ``(x, residuals, rank, s)``, with the residuals for
     every column of ``b`` where ``M > N`` (NumPy leaves them out where the rank is below N,
     ``xnp.linalg.lstsq`` drops them there). An inf or NaN entry of ``a`` raises the
-    decomposition's "SVD did not converge" where gesdd's singular values have a NaN (gelsd
-    raises another message, after LAPACK's complaints on stderr)."""
+    NumPy's "SVD did not converge in Linear Least Squares" where gesdd's singular values have
+    a NaN, as the decomposition under jit does (gelsd itself may return, after LAPACK's
+    complaints on stderr)."""
     total = xp.vdot(a, a)
     if not xp.isfinite(total):  # NaN singular values (an inf entry) raise here too
-        _check_converged(xp, _svdvals(xp, a), "SVD did not converge")
+        _check_lstsq_converged(xp, a)
     try:
         x, resid, rank, s = xp.linalg.lstsq(a, b, rcond=rcond)
     except xp.linalg.LinAlgError:
         # the decomposition's error where gesdd does not converge either
-        _check_converged(xp, _svdvals(xp, a), "SVD did not converge")
+        _check_lstsq_converged(xp, a)
         raise
     m, n = a.shape
     if m > n and resid.shape[0] != b.shape[1]:

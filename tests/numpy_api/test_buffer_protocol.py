@@ -198,3 +198,44 @@ def test_dtype_metadata_survives_numpy_conversion():
     assert bytes(x) == bytes(np.zeros(2, md))
     with pytest.raises(BufferError, match="with metadata"):
         memoryview(x)
+
+
+def test_resize_refused_while_a_buffer_consumer_keeps_the_array():
+    n, x = np.arange(6.0), xnp.arange(6.0)
+    zn, zx = np.frombuffer(n), np.frombuffer(x)  # their base is the array itself
+    with pytest.raises(ValueError) as want:
+        n.resize(8)
+    with pytest.raises(ValueError) as got:
+        x.resize(8)
+    assert str(got.value) == str(want.value)
+    assert zx.tolist() == zn.tolist() == list(range(6))
+    del zn, zx, got, want  # (the error's traceback holds the frame that held x)
+    n.resize(8)
+    x.resize(8)
+    np.testing.assert_array_equal(np.asarray(x), n)
+
+
+@pytest.mark.parametrize("write", ["setitem", "frombuffer"])
+def test_threads_writing_into_one_jit_output_share_its_copy(write):
+    """The first write into a jit output copies it (copy-on-write): threads writing at once
+    write into the one copy, so no write is lost."""
+    import threading
+
+    f = xnp.jit(lambda a: a * 0)
+    for _ in range(10):
+        y = f(xnp.ones(8))
+        start = threading.Barrier(4)
+
+        def put(i, y=y, start=start):
+            start.wait()
+            if write == "setitem":
+                y[i] = i + 1
+            else:
+                np.frombuffer(y)[i] = i + 1
+
+        threads = [threading.Thread(target=put, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        np.testing.assert_array_equal(np.asarray(y), [1, 2, 3, 4, 0, 0, 0, 0])

@@ -83,3 +83,24 @@ def test_default_filter_shows_each_line_once():
             a / 0  # noqa: B018
     lines = sorted({w.lineno for w in got if "divide by zero" in str(w.message)})
     assert len(lines) == 2, [(w.filename, w.lineno) for w in got]
+
+
+def test_a_warning_before_the_callers_raise_is_issued_first():
+    # NumPy issues the 'warn' category's warning, then raises the 'raise' category's error
+    _replay.clear()
+
+    def call(m):
+        return m.power(m.asarray([0.0, 10.0]), m.asarray([-1.0, 400.0]))
+
+    for _ in range(2):
+        seen = {}
+        for mod in (np, xnp):
+            with np.errstate(divide="warn", over="raise"), \
+                    warnings.catch_warnings(record=True) as got:
+                warnings.simplefilter("always")
+                with pytest.raises(FloatingPointError) as error:
+                    call(mod)  # the line the warning names
+            seen[mod] = (str(error.value), [str(w.message) for w in got],
+                         [w.filename for w in got])
+        assert seen[xnp][:2] == seen[np][:2]
+        assert seen[xnp][2] == [__file__]

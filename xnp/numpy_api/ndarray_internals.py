@@ -147,11 +147,15 @@ def _resize(self, *new_shape, refcheck=True):
         new_shape = () if new_shape[0] is None else tuple(new_shape[0])
     self._host_memo = None  # e.g. a device buffer aliasing the old memory
     # references to v: self._val, the local `v`, getrefcount's argument; any other one is
-    # a NumPy view or another holder (NumPy's own check counts 2 for its call)
-    if refcheck and v.flags.owndata and sys.getrefcount(v) > 3:
+    # a NumPy view or another holder (NumPy's own check counts 2 for its call). To self:
+    # the caller's, this call's and getrefcount's; another is a second name or a consumer
+    # of its buffer that keeps the array itself (numpy.frombuffer(a), ctypes' from_buffer),
+    # which the resize would leave reading freed memory (NumPy checks the array object too)
+    if refcheck and v.flags.owndata and (sys.getrefcount(v) > 3 or sys.getrefcount(self) > 3):
         raise ValueError("cannot resize an array that references or is referenced\n"
-                         "by another array in this way.\nUse the np.resize function or "
-                         "refcheck=False")
+                         "by another object in this way.\nUse the np.resize function to "
+                         "get a new resized copy or\n set refcheck=False to disable this "
+                         "check")  # NumPy's words
     v.resize(new_shape, refcheck=False)
     self._aval = None  # the cached aval (shape) is stale
 

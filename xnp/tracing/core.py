@@ -696,6 +696,10 @@ class Tracer(Annotated):
 
 # --------------------------------------------------------------------------- eager arrays
 
+#: taken by the first write into a jit output (``Array._writable_value``'s copy-on-write)
+_COPY_ON_WRITE = threading.Lock()
+
+
 class Array(_ArrayBase):
     """An eager xnp array: wraps the eager backend's native array (a NumPy ndarray on CPU).
 
@@ -745,13 +749,16 @@ class Array(_ArrayBase):
         """The native array, copied first if it is a read-only view of a backend's value
         (a read-only array of another kind, e.g. ``broadcast_to``'s view, is returned as it
         is: NumPy's write into it raises ``ValueError``)."""
-        v = self._value
-        if self._dev is None:
-            return v
-        if not v.flags.writeable:
-            v = self._val = v.copy()
-            self._host_memo = None
-        self._dev = None
+        if self._dev is None:  # (read first: another thread's copy sets _val, then _dev)
+            return self._value
+        with _COPY_ON_WRITE:  # threads writing into one jit output share one copy
+            if self._dev is None:
+                return self._val
+            v = self._value
+            if not v.flags.writeable:
+                v = self._val = v.copy()
+                self._host_memo = None
+            self._dev = None
         return v
 
     def _meta(self):

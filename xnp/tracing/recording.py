@@ -445,13 +445,18 @@ def fp_warnings_at_user_line(run, settings):
                 message = str(e)
                 key = next((k for start, k in _FP_CATEGORIES if message.startswith(start)),
                            None)
-                if key not in warn or state[key] != "raise":
-                    raise  # the caller's own 'raise'
+                if key not in warn or state[key] != "raise":  # the caller's own 'raise',
+                    _warn_at_user_line(messages)  # after the warnings NumPy issues first
+                    raise
                 state[key] = "ignore"
                 messages.append(message)
+    _warn_at_user_line(messages)
+    return out
+
+
+def _warn_at_user_line(messages) -> None:
     for message in messages:
         warnings.warn(message, RuntimeWarning, stacklevel=source.outside_stacklevel())
-    return out
 
 
 def _attempt(fn, args, kwargs, leaves, caller, inside=None):

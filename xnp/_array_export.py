@@ -12,6 +12,8 @@ __all__ = ["array", "tobytes", "buffer_memory", "to_bytes", "dlpack", "dlpack_de
 def array(self, dtype=None, copy=None):
     v = self._value
     if dtype is not None and np.dtype(dtype) != v.dtype:
+        if copy is False:  # NumPy's protocol: refuse what needs a copy
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
         return v.astype(dtype)
     if copy:
         return v.copy()

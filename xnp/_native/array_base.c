@@ -878,7 +878,8 @@ configure_hot_call(PyObject *module, PyObject *args)
  * traced value), exported by NumPy itself: the view holds a reference to that NumPy array,
  * which keeps the memory alive. */
 
-/* 1 when numpy.asarray(memoryview(memory)).dtype == memory.dtype, 0 when not, -1 on error. */
+/* 1 when numpy.asarray(memoryview(memory)).dtype is memory.dtype (their reprs are equal), 0
+ * when not, -1 on error. */
 static int
 format_round_trips(PyObject *memory)
 {
@@ -904,12 +905,17 @@ format_round_trips(PyObject *memory)
         PyErr_Clear();  /* NumPy cannot read the format: not the same dtype */
         return 0;
     }
+    /* the reprs: equal dtypes may differ in what equality ignores (an aligned struct) */
     PyObject *d1 = PyObject_GetAttrString(back, "dtype");
     Py_DECREF(back);
     PyObject *d2 = d1 == NULL ? NULL : PyObject_GetAttrString(memory, "dtype");
-    int same = d2 == NULL ? -1 : PyObject_RichCompareBool(d1, d2, Py_EQ);
+    PyObject *r1 = d2 == NULL ? NULL : PyObject_Repr(d1);
+    PyObject *r2 = r1 == NULL ? NULL : PyObject_Repr(d2);
+    int same = r2 == NULL ? -1 : PyObject_RichCompareBool(r1, r2, Py_EQ);
     Py_XDECREF(d1);
     Py_XDECREF(d2);
+    Py_XDECREF(r1);
+    Py_XDECREF(r2);
     return same;
 }
 

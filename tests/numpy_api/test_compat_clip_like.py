@@ -371,3 +371,29 @@ def test_like_layout_decides_views_under_jit(maker, order, proto):
     jitted = xnp.jit(lambda b, c: body(xnp, b, c))(*_bases(xnp))
     np.testing.assert_array_equal(np.asarray(eager), want)
     np.testing.assert_array_equal(np.asarray(jitted), want)
+
+
+_PY_INT_BOUNDS = [
+    (np.array([1, 2, 5, 200], np.uint8), -1, None, {"dtype": "u1", "casting": "unsafe"}),
+    (np.array([1, 2, 5, 200], np.uint8), -5, 3, {"dtype": "u1", "casting": "unsafe"}),
+    (np.array([1, 2, 5, 200], np.uint8), None, 300, {"dtype": "u1", "casting": "unsafe"}),
+    (np.array([1, 2, 5, 200], np.uint8), -5, 3, {"dtype": "u1"}),
+    (np.array([1, -2, 5]), -1, 2**63, {"dtype": "f8"}),
+    (np.array([1, -2, 5]), 0, 2**64, {"dtype": "c16", "casting": "unsafe"}),
+    (np.array([1, -2, 5]), 0, 1, {"dtype": "bool", "casting": "unsafe"}),
+    (np.array([1.5, -2.0, 5.0]), -1, 3, {"dtype": "i2", "casting": "unsafe"}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_PY_INT_BOUNDS)))
+def test_clip_dtype_keeps_python_int_bounds_weak(case):
+    # NumPy's loop takes a Python int bound as a Python int: never wrapped into the dtype
+    a, lo, hi, kw = _PY_INT_BOUNDS[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the cast warnings are checked elsewhere)
+        want = np.clip(a, lo, hi, **kw)
+        got = xnp.clip(xnp.asarray(a), lo, hi, **kw)
+        jitted = xnp.jit(lambda v: xnp.clip(v, lo, hi, **kw))(xnp.asarray(a))
+    for g in (got, jitted):
+        assert np.asarray(g).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(g), want)

@@ -730,13 +730,17 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
             dtype = loop[-1]
     if dtype is not None:  # NumPy's loop of dtype: every operand cast to it first
         dt = canonical_dtype(dtype)
-        lo, hi = (None if v is None else asarray_for("clip", v, name)
+        # a Python int bound stays weak, as NumPy's loop takes it: compared with the cast
+        # array as clip compares it (one out of the dtype's range is ignored where it
+        # cannot matter), never wrapped into the dtype first
+        weak = dt.kind != "b"  # (a Python int with a bool array would promote it)
+        lo, hi = (v if v is None or (weak and type(v) is int) else asarray_for("clip", v, name)
                   for v, name in ((lo, "min"), (hi, "max")))
         if given:  # the elements where= leaves out are never cast, as in NumPy
             x, lo, hi = _clip_operands.masked_operands(x, lo, hi, mask, dt)
         ops = (x, lo, hi)
-        x, lo, hi = (None if v is None else _cast("clip", v, dt, casting, i)
-                     for i, v in enumerate(ops))
+        x, lo, hi = (v if v is None or (weak and type(v) is int)
+                     else _cast("clip", v, dt, casting, i) for i, v in enumerate(ops))
     res = _clip_operands.before_out_cast(_clip(x, lo, hi), out, mask, casting)
     return _finish("clip", res, out, True if mask is None else mask, casting, warned=True)
 

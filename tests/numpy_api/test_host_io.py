@@ -160,12 +160,32 @@ def test_require():
         np.require(a, requirements="Z")
     with pytest.raises(KeyError):
         xnp.require(a, requirements="Z")
-    with pytest.raises(NotImplementedError):
-        xnp.require(a, requirements="F")
+    with pytest.raises(ValueError, match="Cannot specify both"):
+        xnp.require(a, requirements="CF")
     _same(xnp.require(np.arange(3), requirements="F"), np.arange(3))
     x = xnp.asarray(a)
     assert xnp.require(x) is x and xnp.require(x, requirements="O") is not x
     np.testing.assert_array_equal(np.asarray(xnp.jit(lambda v: xnp.require(v, None, "C"))(a)), a)
+
+
+_LAYOUTS = {"C": lambda v: v, "F": np.asfortranarray, "T": lambda v: v.T,
+            "reversed": lambda v: v[::-1], "sliced": lambda v: v[:, ::2],
+            "read-only": lambda v: np.broadcast_to(v[:1], v.shape)}
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+@pytest.mark.parametrize("req", ["C", "F", ["F", "W"], "O", ["C", "O"], "A", "W", "E"])
+def test_require_layouts_match_numpy(layout, req):
+    base = _LAYOUTS[layout](np.arange(24.0).reshape(2, 3, 4))
+    want = np.require(base, requirements=req)
+    got = xnp.require(xnp.asarray(base), requirements=req)
+    g = np.asarray(got)
+    np.testing.assert_array_equal(g, want)
+    assert got.strides == want.strides
+    for flag in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE"):
+        assert got.flags[flag] == want.flags[flag], flag
+    jitted = xnp.jit(lambda v: xnp.require(v, requirements=req))(xnp.asarray(base))
+    np.testing.assert_array_equal(np.asarray(jitted), want)
 
 
 def test_printoptions_affect_repr_and_str():

@@ -61,11 +61,20 @@ def _target(order, x, source):
     return _layout.f_strides(shape) if fortran else kept_strides(shape, st)
 
 
-def _relaid(v: np.ndarray, axes: tuple, dims: tuple) -> np.ndarray:
-    """``v``'s values in a new array whose axes ``axes`` (outermost first) are contiguous."""
-    out = np.empty(dims, v.dtype)
-    out[...] = v.transpose(axes)
-    return out.transpose(np.argsort(axes))
+def _relaid(v: np.ndarray, want: tuple, axes: tuple, dims: tuple) -> np.ndarray:
+    """``v``'s values in a new array of element strides ``want`` that owns its memory, as
+    NumPy's new arrays do: NumPy's own ``empty_like(order='K')`` of a prototype with those
+    strides (``as_strided`` of one element: nothing of it is read), else (strides NumPy's
+    'K' orders otherwise) a transposed view of a copy whose axes ``axes`` (outermost first)
+    are contiguous."""
+    item = v.itemsize
+    proto = np.lib.stride_tricks.as_strided(np.empty(1, v.dtype), v.shape,
+                                            tuple(s * item for s in want))
+    out = np.empty_like(proto, order="K")
+    if out.strides != proto.strides:
+        out = np.empty(dims, v.dtype).transpose(np.argsort(axes))
+    out[...] = v
+    return out
 
 
 def like_layout(x, order: str, source, *, fresh: bool = False):
@@ -91,7 +100,7 @@ def like_layout(x, order: str, source, *, fresh: bool = False):
         # outermost first; of equal strides the length-1 axes are the inner ones
         axes = tuple(sorted(range(len(shape)), key=lambda i: (-want[i], shape[i] == 1, i)))
         dims = tuple(shape[i] for i in axes)
-        return recording.native_call(lambda a: _relaid(a, axes, dims), x)
+        return recording.native_call(lambda a: _relaid(a, want, axes, dims), x)
     if fresh and x is not source:
         _layout.set_layout(x, want)
         return x

@@ -33,7 +33,7 @@ from xnp.lax import _kit as kit
 from xnp.numpy_api import creation as _cr
 from xnp.numpy_api._util import check_unsupported
 from xnp.numpy_api.host_format import _host, _host_scalar
-from xnp.tracing import host_arrays, recording
+from xnp.tracing import core, host_arrays, recording
 from xnp.tracing.avals import SUPPORTED_DTYPES
 
 __all__ = [
@@ -292,21 +292,29 @@ def require(a, dtype=None, requirements=None, *, like=None):
     """An xnp array of ``dtype`` satisfying ``requirements`` (``numpy.require``).
 
     Flags (NumPy's names, case-insensitive; a string is read character by character, as in
-    NumPy, so ``"CA"`` means ``["C", "A"]``): ``'C'``, ``'A'``, ``'W'``, ``'E'`` always hold
-    for xnp arrays and are accepted and ignored (arrays are row-major and aligned; updates
-    go through ``.at[]`` so "writeable" has no meaning). ``'O'`` (own data) forces a copy.
+    NumPy, so ``"CA"`` means ``["C", "A"]``): ``'C'``/``'F'`` a C-/Fortran-contiguous
+    array (copied in that order where ``a`` is not), ``'A'`` aligned, ``'W'`` writeable,
+    ``'O'`` owning its memory (copied where any is missing, as NumPy), ``'E'`` an xnp array
+    (always). A traced array has no memory to check: it is returned as converted.
 
     Raises
     ------
     KeyError
         An unknown flag (as NumPy).
-    NotImplementedError
-        ``'F'`` on an array of rank >= 2 (xnp arrays are row-major only).
+    ValueError
+        Both ``'C'`` and ``'F'`` (NumPy's message).
     """
     check_unsupported("require", like=(like, None, _NO_LIKE))
-    flags = {_REQUIREMENTS[str(r).upper()] for r in (requirements or ())}
-    x = _cr.asarray(a, dtype=dtype)
-    if "F" in flags and x.ndim >= 2:
-        raise NotImplementedError("xnp.require: requirement 'F' is not supported: xnp arrays "
-                                  "are row-major (C order) only.")
-    return _cr.array(x) if "O" in flags else x
+    if requirements is None:
+        return _cr.asarray(a, dtype=dtype)
+    flags = {_REQUIREMENTS[str(r).upper()] for r in requirements} - {"E"}
+    if flags >= {"C", "F"}:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    order = "C" if "C" in flags else "F" if "F" in flags else "A"
+    x = _cr.array(a, dtype=dtype, order=order, copy=None)
+    if isinstance(x, core.Tracer):
+        return x
+    for flag in flags - {"C", "F"}:
+        if not x.flags[flag]:
+            return x.copy(order)
+    return x

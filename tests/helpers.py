@@ -62,6 +62,67 @@ def sample_of(values, *, keep=(), n: int, seed: int = 0) -> list:
     return [v for v in values if v in keep or v in drawn]
 
 
+def covering_sample(cases, *, labels: Callable, n: int, seed: int = 0,
+                    keep: Callable | None = None) -> list:
+    """``cases`` (in order) cut down to about ``n`` with a fixed seed that still cover every
+    label: those with ``keep(case)`` true, then for each label some case's ``labels(case)``
+    gives (hashable: a dtype family, an axis value, a pair of them), at least one case
+    with it (greedily, the case with the most labels not yet covered), then random others
+    up to ``n``. All of them with ``--full-grid``."""
+    cases = list(cases)
+    if FULL_GRID[0] or len(cases) <= n:
+        return cases
+    order = random.Random(seed).sample(range(len(cases)), len(cases))
+    tags = [list(dict.fromkeys(labels(c))) for c in cases]
+    chosen = [i for i in range(len(cases)) if keep is not None and keep(cases[i])]
+    kept = len(chosen)
+    needed = {t for ts in tags for t in ts} - {t for i in chosen for t in tags[i]}
+    while needed:
+        best = max(order, key=lambda i: sum(t in needed for t in tags[i]))  # first of the best
+        chosen.append(best)
+        needed -= set(tags[best])
+    uses = {}
+    for i in chosen:
+        for t in tags[i]:
+            uses[t] = uses.get(t, 0) + 1
+    for i in reversed(chosen[kept:]):  # one whose labels the others all cover is dropped
+        if all(uses[t] > 1 for t in tags[i]):
+            chosen.remove(i)
+            for t in tags[i]:
+                uses[t] -= 1
+    taken = set(chosen)
+    for i in order:
+        if len(taken) >= n:
+            break
+        taken.add(i)
+    return [cases[i] for i in sorted(taken)]
+
+
+def covering_grid(n: int = 100, seed: int = 0, *, labels: Callable | None = None,
+                  keep: Callable | None = None, **axes) -> list:
+    """The product of the named axes (as :func:`grid`) cut down by :func:`covering_sample`;
+    by default every value of every axis is a label (each one occurs in the sample)."""
+    names = list(axes)
+    combos = list(itertools.product(*(range(len(v)) for v in axes.values())))
+    cases = [Case(**{k: axes[k][i] for k, i in zip(names, ix)}) for ix in combos]
+    if labels is None:  # (axis, position of its value): the values need not hash
+        position = {id(c): ix for c, ix in zip(cases, combos)}
+        labels = lambda c: list(zip(names, position[id(c)]))  # noqa: E731
+    return covering_sample(cases, labels=labels, n=n, seed=seed, keep=keep)
+
+
+def family(dtype) -> str:
+    """The dtype family a sample keeps at least once: bool, signed, unsigned, half
+    (float16/bfloat16), float (float32/64), complex; a Python scalar marker is its own."""
+    if isinstance(dtype, str) and dtype.startswith("py_"):
+        return dtype
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f" or dtype == np.dtype(ml_dtypes.bfloat16):
+        return "half" if dtype.itemsize == 2 else "float"
+    return {"b": "bool", "i": "signed", "u": "unsigned", "c": "complex"}.get(dtype.kind,
+                                                                            dtype.name)
+
+
 class Case:
     def __init__(self, **kw):
         self.__dict__.update(kw)

@@ -7,13 +7,24 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import check_vs_numpy, grid
+from tests.helpers import check_vs_numpy, covering_grid, grid
 
 
 # 1. percentile with an integer q divides by 100 first (float64 result), as NumPy.
-@pytest.mark.parametrize("fname", ["percentile", "nanpercentile", "quantile", "median"])
-@pytest.mark.parametrize("q", [50, np.int64(50), np.array([0, 50, 100]), 50.0, True, 1])
-@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64])
+_Q = {"50": 50, "q1": np.int64(50), "q2": np.array([0, 50, 100]), "50.0": 50.0, "True": True,
+      "1": 1}
+# sampled (all with --full-grid): each function with every dtype, each q form (Python and
+# NumPy ints, an array, a float, a bool) with every function taking q and every dtype
+_PERCENTILE = covering_grid(
+    dtype=[np.int64, np.float32, np.float64], q=list(_Q), fname=["percentile", "nanpercentile",
+                                                                  "quantile", "median"],
+    labels=lambda c: [(c.fname, np.dtype(c.dtype).name)] + (
+        [] if c.fname == "median" else [(c.q, np.dtype(c.dtype).name), (c.fname, c.q)]),
+    n=32, seed=1)
+
+
+@pytest.mark.parametrize("dtype,q,fname", [(c.dtype, _Q[c.q], c.fname) for c in _PERCENTILE],
+                         ids=[f"{np.dtype(c.dtype).name}-{c.q}-{c.fname}" for c in _PERCENTILE])
 def test_percentile_integer_q_dtype(fname, q, dtype):
     a = np.arange(6, dtype=dtype)
     if fname == "median":

@@ -14,7 +14,7 @@ import pytest
 
 import xnp
 from tests import helpers
-from tests.helpers import assert_allclose
+from tests.helpers import assert_allclose, covering_grid
 
 _quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)  # NumPy RuntimeWarnings off
 
@@ -172,9 +172,18 @@ def _kth_id(k):
     return repr(k).replace(" ", "")
 
 
-@pytest.mark.parametrize("name", ["partition", "argpartition"])
-@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
-@pytest.mark.parametrize("kth", _KTH, ids=_kth_id)
+_PARTITION_SHAPES = [(), (3,), (2, 3)]
+# sampled (all with --full-grid): every pair of values of two of the axes (function and
+# shape, function and kth, shape and kth: 0-d input with each kth form) at least once
+_PARTITION = covering_grid(
+    kth=_KTH, shape=_PARTITION_SHAPES, name=["partition", "argpartition"],
+    labels=lambda c: [(c.name, c.shape), (c.name, _kth_id(c.kth)), (c.shape, _kth_id(c.kth))],
+    n=33, seed=2)
+
+
+@pytest.mark.parametrize("kth,shape,name", [(c.kth, c.shape, c.name) for c in _PARTITION],
+                         ids=[f"{_kth_id(c.kth)}-shape{_PARTITION_SHAPES.index(c.shape)}-{c.name}"
+                              for c in _PARTITION])
 def test_partition_checks_in_numpys_order(name, shape, kth):
     # NumPy: kth's dimensions (ValueError), then the axis (AxisError; argpartition takes a
     # 0-d array as 1-d), then kth's dtype (TypeError; bool ValueError) and bounds
@@ -246,8 +255,17 @@ _INPUTS = {"0-d": np.array(5.0), "1-d": np.array([3.0, 1.0, 2.0]),
            "empty": np.zeros(0), "2-d": np.arange(6.0).reshape(2, 3)}
 
 
-@pytest.mark.parametrize("name", list(_STATS), ids=str.strip)
-@pytest.mark.parametrize("data", list(_INPUTS))
+_FAMILY = {"median": "median", "nanmedian": "median", "average": "average",
+           "average ": "average", "average  ": "average"}
+# sampled (all with --full-grid): every function and every input (0-d, bool, int, empty,
+# 2-d), each input with a median, a quantile and an average function
+_STATISTICS = covering_grid(
+    data=list(_INPUTS), name=list(_STATS),
+    labels=lambda c: [c.name, c.data, (_FAMILY.get(c.name, "quantile"), c.data)], n=20, seed=3)
+
+
+@pytest.mark.parametrize("data,name", [(c.data, c.name) for c in _STATISTICS],
+                         ids=[f"{c.data}-{c.name.strip()}" for c in _STATISTICS])
 def test_statistics_axis_errors_name_the_function(name, data):
     # NumPy's AxisError (a ValueError and an IndexError) first; the message names the public
     # function (average's mean, nanmedian's median or nanmean are not named)

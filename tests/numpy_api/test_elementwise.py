@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, check_vs_numpy, grid,
-                           make_array)
+from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, check_vs_numpy,
+                           covering_grid, covering_sample, family, grid, make_array)
 from xnp import lax
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -59,7 +59,10 @@ FLOAT_UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", 
                "arccosh", "arctanh", "rint"]
 
 
-@pytest.mark.parametrize("case", grid(dtype=ALL, shape=UNARY_SHAPES, n=16, seed=1))
+# sampled (all with --full-grid): every dtype family (bool, signed, unsigned, float16/
+# bfloat16, float32/64, complex) and every edge shape (0-d, empty, length-1 axes)
+@pytest.mark.parametrize("case", covering_grid(
+    dtype=ALL, shape=UNARY_SHAPES, labels=lambda c: [family(c.dtype), c.shape], n=8, seed=1))
 def test_float_functions_match_numpy(case, rng):
     """Every float function of one input, together (ints/bool compute in float as NumPy)."""
     x = make_array(rng, case.shape, case.dtype)
@@ -269,8 +272,23 @@ def _binary_cases(n, seed):
             + grid(dtypes=MIXED_PAIRS, shapes=SHAPE_PAIRS[:6], n=n, seed=seed + 1))
 
 
-@pytest.mark.parametrize("group", list(BINARY_GROUPS))
-@pytest.mark.parametrize("case", _binary_cases(n=6, seed=4))
+def _pair_kind(dtypes):
+    if any(isinstance(d, str) for d in dtypes):
+        return "python scalar"
+    return "same" if dtypes[0] == dtypes[1] else "mixed"
+
+
+# sampled (all with --full-grid): each group with every dtype family on one side or the
+# other (Python scalars included) and with same, mixed and Python-scalar pairs; every
+# shape pair (0-d, empty, broadcasting) in some group
+_BINARY = covering_sample(
+    [(f"case{i}-{group}", group, case)
+     for i, case in enumerate(_binary_cases(n=10 ** 9, seed=4)) for group in BINARY_GROUPS],
+    labels=lambda c: [(c[1], family(d)) for d in c[2].dtypes]
+    + [(c[1], _pair_kind(c[2].dtypes)), c[2].shapes], n=36, seed=6)
+
+
+@pytest.mark.parametrize("group,case", [c[1:] for c in _BINARY], ids=[c[0] for c in _BINARY])
 def test_binary_functions_match_numpy(group, case, rng):
     """Dtype pairs (same, mixed, Python scalars) x broadcasting pairs, vs NumPy."""
     x1, x2 = _pair(rng, case, "positive" if group == "power" else "normal")

@@ -11,8 +11,8 @@ import pytest
 import xnp
 from tests import helpers
 from tests.helpers import (
-    ALL, central_difference, check_vs_numpy, EDGE_SHAPES, FLOATING, grid, INTEGER, make_array,
-    rules_of_other_families_may_be_missing, sample_of,
+    ALL, central_difference, check_vs_numpy, covering_grid, covering_sample, EDGE_SHAPES, family,
+    FLOATING, grid, INTEGER, make_array, rules_of_other_families_may_be_missing, sample_of,
 )
 from xnp import lax
 
@@ -245,8 +245,12 @@ def test_searchsorted_matches_numpy(case, rng):
     check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=case.side), a, v)
 
 
-@pytest.mark.parametrize("n", [3, 4, 5, 8, 1023, 1024, 1025])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+# sampled (all with --full-grid): every length with one of the dtypes, each dtype at a
+# short length and at one around 1024
+@pytest.mark.parametrize("dtype,n", [
+    (c.dtype, c.length) for c in covering_grid(
+        dtype=[np.float32, np.float64], length=[3, 4, 5, 8, 1023, 1024, 1025],
+        labels=lambda c: [c.length, c.dtype, (c.dtype, c.length > 8)], n=7, seed=8)])
 def test_searchsorted_at_power_of_two_lengths_with_subnormals(n, dtype, rng):
     # the binary search runs n.bit_length() steps: lengths at and around powers of two,
     # runs of ties, subnormals of both signs, signed zeros, infinities and NaN (last)
@@ -266,14 +270,21 @@ def test_searchsorted_every_short_length_with_runs_of_ties():
     rng = np.random.default_rng(11)
     # lengths 1..9 and the power-of-two edges 15..17, 31..33 always; 2 of the other
     # lengths (all with --full-grid)
-    for n in sample_of(range(1, 41), keep=[*range(1, 10), 15, 16, 17, 31, 32, 33], n=2,
-                       seed=11):
+    lengths = sample_of(range(1, 41), keep=[*range(1, 10), 15, 16, 17, 31, 32, 33], n=2,
+                        seed=11)
+    # each length with both sides and both forms (few queries: the unrolled steps; many:
+    # the loop), two of its four (side, form) pairs (all four with --full-grid)
+    runs = covering_sample([(n, side, form) for n in lengths for side in ("left", "right")
+                            for form in ("few", "many")],
+                           labels=lambda r: [(r[0], r[1]), (r[0], r[2]), (r[1], r[2])],
+                           n=2 * len(lengths), seed=11)
+    for n in lengths:
         a = np.sort(rng.integers(0, 4, n)).astype(np.int16)
         few = np.arange(-1, 6, dtype=np.int16)  # unrolled steps
         many = np.repeat(few, 10)  # more queries than the unrolled form takes: the loop
-        for side in ("left", "right"):
-            for v in (few, many):
-                check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), a, v)
+        for side, form in [(side, form) for m, side, form in runs if m == n]:
+            v = few if form == "few" else many
+            check_vs_numpy(lambda xp, a, v: xp.searchsorted(a, v, side=side), a, v)
     big = np.sort(rng.standard_normal(5000))
     q = np.concatenate([big[::7], rng.standard_normal(300), [np.nan, -np.inf, np.inf]])
     huge = np.sort(np.concatenate([rng.standard_normal(10 ** 5), [np.nan] * 3]))
@@ -430,13 +441,17 @@ def _same_values(got, want):
         np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("case", grid(
-    n=64, seed=5,
+# sampled (all with --full-grid): every dtype, every shape/axis (the large, empty, 0-d and
+# length-1 ones), each with and without ties, each dtype family with and without ties
+@pytest.mark.parametrize("case", covering_grid(
+    n=20, seed=5,
     dtype=[np.bool_, np.int8, np.uint16, np.int32, np.int64, np.uint64, np.float16,
            np.float32, np.float64, np.complex128],
     shape_axis=[((5000,), -1), ((3, 1500), 1), ((1500, 3), 0), ((40, 70), None), ((0,), 0),
                 ((), None), ((1,), -1), ((7, 3), 0)],
-    ties=[True, False]))
+    ties=[True, False],
+    labels=lambda c: [np.dtype(c.dtype), c.shape_axis, c.ties, (family(c.dtype), c.ties),
+                      (c.shape_axis, c.ties)]))
 def test_sort_and_argsort_every_kind_match_numpy(case, rng):
     dtype, (shape, axis), ties = case.dtype, case.shape_axis, case.ties
     # stable kinds (and argsort's default) give NumPy's stable indices exactly; for the

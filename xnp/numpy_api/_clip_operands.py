@@ -72,20 +72,6 @@ def before_out_cast(res, out, mask, casting):
     (:func:`xnp.numpy_api._ufunc.warn_out_cast`), and 0 where ``mask`` (None: none) is
     False, elements that keep ``out``'s values uncast (where ``casting`` allows the cast
     and the shapes fit: otherwise the caller raises NumPy's error)."""
-    target = out[0] if type(out) is tuple and len(out) == 1 else out
-    if not (_util.is_xnp(target) or isinstance(target, np.ndarray)):
+    if warn_out_cast(res, out, mask, casting) is None:
         return res
-    src, dst = core.aval_of(res).dtype, np.dtype(target.dtype)
-    if src == dst or not np.can_cast(src, dst, casting):
-        return res
-    shapes = [core.aval_of(res).shape, tuple(target.shape)]
-    if mask is not None:
-        shapes.append(core.aval_of(mask).shape)
-    try:
-        fits = np.broadcast_shapes(*shapes) == tuple(target.shape)
-    except ValueError:
-        fits = False
-    if not fits:
-        return res
-    warn_out_cast(res, out, mask, casting)
     return res if mask is None else _masked(res, mask)

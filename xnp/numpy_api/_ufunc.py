@@ -447,26 +447,29 @@ def _to_out_shape(res, out):
                                 tuple(range(len(shape) - len(rshape), len(shape))))
 
 
-def warn_out_cast(res, out, mask=None, casting="same_kind") -> None:
+def warn_out_cast(res, out, mask=None, casting="same_kind"):
     """NumPy's ``ComplexWarning`` for a complex result ``res`` cast into a real or integer
-    ``out`` (an array, a tuple of one, or None), where ``casting`` allows the cast and the
-    shapes (of ``res``, ``out`` and the ``where=`` ``mask``, None: none) fit; otherwise the
-    caller raises NumPy's error, without it."""
+    ``out`` (an array, a tuple of one, or None). Returns the ``out`` array when the cast is
+    one NumPy makes (the dtypes differ, ``casting`` allows it and the shapes of ``res``,
+    ``out`` and the ``where=`` ``mask``, None: none, fit), else None and warns nothing (the
+    caller raises NumPy's error)."""
     target = out[0] if type(out) is tuple and len(out) == 1 else out
     if not (_util.is_xnp(target) or isinstance(target, np.ndarray)):
-        return
+        return None
     src, dst = core.aval_of(res).dtype, np.dtype(target.dtype)
-    if src.kind != "c" or dst.kind in "cb" or not np.can_cast(src, dst, casting):
-        return
+    if src == dst or not np.can_cast(src, dst, casting):
+        return None
     shapes = [core.aval_of(res).shape, tuple(target.shape)]
     if mask is not None:
         shapes.append(core.aval_of(mask).shape)
     try:
-        fits = np.broadcast_shapes(*shapes) == tuple(target.shape)
+        if np.broadcast_shapes(*shapes) != tuple(target.shape):
+            return None
     except ValueError:
-        fits = False
-    if fits:
+        return None
+    if src.kind == "c" and dst.kind not in "cb":
         _util.warn_complex_to_real()
+    return target
 
 
 def _out_cast(fname, res, out, casting):

@@ -489,12 +489,10 @@ def _check_rules(prim, vals, weaks, params) -> None:
 
 
 def find_top_trace(current: Trace, args) -> Trace:
-    """The innermost trace among ``current`` and the traces of the tracer arguments.
-
-    A tracer whose trace has ended raises ``UnexpectedTracerError``. Used when a
-    trace receives a tracer of a trace nested inside it (e.g. tangents staged by
-    ``linearize`` while primals are computed on the enclosing trace).
-    """
+    """The innermost trace among ``current`` and the traces of the tracer arguments (a
+    tracer whose trace has ended raises ``UnexpectedTracerError``). Used when a trace
+    receives a tracer of a trace nested inside it (e.g. tangents staged by ``linearize``
+    while primals are computed on the enclosing trace)."""
     top = current
     for a in args:
         if isinstance(a, Tracer):
@@ -506,12 +504,10 @@ def find_top_trace(current: Trace, args) -> Trace:
 
 
 def lift(value, weak_type: bool = False):
-    """Make a host value (NumPy array) an xnp value of the current trace.
-
-    Eagerly this is an ``Array``; while staging it is a tracer bound to a
-    constvar (or a literal for scalars), so creation functions called under
-    ``jit`` return tracers (omnistaging) without recording an equation.
-    """
+    """Make a host value (NumPy array) an xnp value of the current trace: eagerly an
+    ``Array``; while staging a tracer bound to a constvar (or a literal for scalars), so
+    creation functions called under ``jit`` return tracers (omnistaging) without recording
+    an equation."""
     t = _STATE.trace
     try:
         backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
@@ -696,8 +692,7 @@ class Tracer(Annotated):
 
 # --------------------------------------------------------------------------- eager arrays
 
-#: taken by the first write into a jit output (``Array._writable_value``'s copy-on-write)
-_COPY_ON_WRITE = threading.Lock()
+_COPY_ON_WRITE = threading.Lock()  # a jit output's first write (Array._writable_value)
 
 
 class Array(_ArrayBase):
@@ -752,10 +747,8 @@ class Array(_ArrayBase):
         if self._dev is None:  # (read first: another thread's copy sets _val, then _dev)
             return self._value
         with _COPY_ON_WRITE:  # threads writing into one jit output share one copy
-            if self._dev is None:
-                return self._val
             v = self._value
-            if not v.flags.writeable:
+            if self._dev is not None and not v.flags.writeable:
                 v = self._val = v.copy()
                 self._host_memo = None
             self._dev = None

@@ -251,3 +251,41 @@ def test_array_copy_false_refuses_a_conversion_as_numpy(dt):
         np.array(x, copy=False, dtype="f4" if dt != "datetime64[s]" else "M8[ms]")
     assert want.type is ValueError
     assert np.array(x, copy=False).dtype == n.dtype  # no conversion: no copy needed
+
+
+def test_resize_without_a_shape_changes_nothing():
+    for none in ((), (None,)):
+        n, x = np.arange(6.0), xnp.arange(6.0)
+        assert n.resize(*none) is None and x.resize(*none) is None
+        assert x.shape == n.shape == (6,)
+        np.testing.assert_array_equal(np.asarray(x), n)
+    v = xnp.arange(6.0).reshape(2, 3)  # a view: NumPy returns before checking ownership
+    v.resize()
+    assert v.shape == (2, 3)
+
+
+def test_a_read_racing_the_first_write_keeps_the_write():
+    """A jit output's first read (its host value, filled lazily) and another thread's first
+    write (its copy-on-write) take one lock: the read never puts the read-only value back
+    over the written copy."""
+    import threading
+
+    f = xnp.jit(lambda a: a * 0)
+    for _ in range(30):
+        y = f(xnp.ones(64))
+        start = threading.Barrier(2)
+
+        def write(y=y, start=start):
+            start.wait()
+            y[0] = 5.0
+
+        def read(y=y, start=start):
+            start.wait()
+            float(y[1])
+
+        threads = [threading.Thread(target=write), threading.Thread(target=read)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert float(y[0]) == 5.0

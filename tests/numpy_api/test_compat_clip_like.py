@@ -397,3 +397,25 @@ def test_clip_dtype_keeps_python_int_bounds_weak(case):
     for g in (got, jitted):
         assert np.asarray(g).dtype == want.dtype
         np.testing.assert_array_equal(np.asarray(g), want)
+
+
+@pytest.mark.parametrize("lo, hi, dt, casting", [
+    (-1, 300, "int8", "unsafe"), (-1, 300, "uint8", "unsafe"), (-1, 5, "uint16", "unsafe"),
+    (-1, 300, "uint8", "same_kind"), (0, 2**64 - 1, "bool", "unsafe"),
+    (None, 2**70, "float16", "unsafe"), (-2**40, 2**40, "int32", "unsafe")])
+def test_clip_dtype_python_int_bounds_out_of_range_as_numpy(lo, hi, dt, casting):
+    # NumPy drops a bound beyond a's own range where it cannot matter, then converts the
+    # rest to the loop's dtype: OverflowError for one that does not fit
+    a = np.array([-3, 0, 1, 4, 200], np.int16)
+    outcomes = []
+    for call in (lambda: np.clip(a, lo, hi, dtype=dt, casting=casting),
+                 lambda: xnp.clip(xnp.asarray(a), lo, hi, dtype=dt, casting=casting),
+                 lambda: xnp.clip(xnp.asarray(a), lo, hi, dtype=dt, casting=casting)):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                r = np.asarray(call())
+                outcomes.append(("value", r.dtype, r.tolist(), len(seen)))
+            except OverflowError as e:
+                outcomes.append(("error", str(e)))
+    assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0]

@@ -14,7 +14,8 @@ from xnp.numpy_api._ufunc import _WhereDtypeError, _where_mask, warn_out_cast
 from xnp.numpy_api._util import broadcast_arrays
 from xnp.tracing import core
 
-__all__ = ["clip_bound", "where_mask", "masked_operands", "before_out_cast"]
+__all__ = ["clip_bound", "where_mask", "masked_operands", "python_int_bounds",
+           "before_out_cast"]
 
 
 def clip_bound(x, bound, lower: bool):
@@ -64,6 +65,23 @@ def masked_operands(x, lo, hi, mask, dt):
     lo, hi = (v if v is None or core.aval_of(v).dtype == dt or core.aval_of(v).size <= 1
               else _masked(v, mask) for v in (lo, hi))
     return x, lo, hi
+
+
+def python_int_bounds(a_dtype, dt, lo, hi):
+    """``lo``, ``hi`` as NumPy's clip takes Python int bounds before its loop of dtype
+    ``dt``: one beyond an integer ``a_dtype``'s range on the side where it cannot matter is
+    dropped (None); one that remains must fit an integer ``dt`` (NumPy's OverflowError)."""
+    out = []
+    for v, lower in ((lo, True), (hi, False)):
+        if type(v) is int:
+            if a_dtype.kind in "iu":
+                info = np.iinfo(a_dtype)
+                v = None if (v <= info.min if lower else v >= info.max) else v
+            if v is not None and dt.kind in "iu" and not \
+                    np.iinfo(dt).min <= v <= np.iinfo(dt).max:
+                raise OverflowError(f"Python integer {v} out of bounds for {dt}")
+        out.append(v)
+    return out
 
 
 def before_out_cast(res, out, mask, casting):

@@ -730,9 +730,9 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
             dtype = loop[-1]
     if dtype is not None:  # NumPy's loop of dtype: every operand cast to it first
         dt = canonical_dtype(dtype)
-        # a Python int bound stays weak, as NumPy's loop takes it: compared with the cast
-        # array as clip compares it (one out of the dtype's range is ignored where it
-        # cannot matter), never wrapped into the dtype first
+        # a Python int bound stays weak, as NumPy's loop takes it, never wrapped into the
+        # dtype first (one beyond a's range where it cannot matter is dropped)
+        lo, hi = _clip_operands.python_int_bounds(_dtype_of(x), dt, lo, hi)
         weak = dt.kind != "b"  # (a Python int with a bool array would promote it)
         lo, hi = (v if v is None or (weak and type(v) is int) else asarray_for("clip", v, name)
                   for v, name in ((lo, "min"), (hi, "max")))

@@ -142,9 +142,11 @@ def _resize(self, *new_shape, refcheck=True):
         NumPy's: the array does not own its memory (a view), or, with ``refcheck=True``,
         another array views it or another reference holds its memory.
     """
+    if not new_shape or new_shape == (None,):
+        return None  # NumPy's: no new shape, nothing changes
     v = _check_write(self)
-    if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0], (tuple, list))):
-        new_shape = () if new_shape[0] is None else tuple(new_shape[0])
+    if len(new_shape) == 1 and isinstance(new_shape[0], (tuple, list)):
+        new_shape = tuple(new_shape[0])
     self._host_memo = None  # e.g. a device buffer aliasing the old memory
     # references to v: self._val, the local `v`, getrefcount's argument; any other one is
     # a NumPy view or another holder (NumPy's own check counts 2 for its call). To self:

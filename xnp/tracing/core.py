@@ -692,7 +692,7 @@ class Tracer(Annotated):
 
 # --------------------------------------------------------------------------- eager arrays
 
-_COPY_ON_WRITE = threading.Lock()  # a jit output's first write (Array._writable_value)
+_COPY_ON_WRITE = threading.RLock()  # a jit output's first read and write (Array._value)
 
 
 class Array(_ArrayBase):
@@ -737,13 +737,13 @@ class Array(_ArrayBase):
     def _value(self):
         v = self._val
         if v is None:
-            v = self._val = self._read(self._dev)
+            with _COPY_ON_WRITE:  # not over another thread's copy-on-write
+                v = self._val = self._read(self._dev) if self._val is None else self._val
         return v
 
     def _writable_value(self):
-        """The native array, copied first if it is a read-only view of a backend's value
-        (a read-only array of another kind, e.g. ``broadcast_to``'s view, is returned as it
-        is: NumPy's write into it raises ``ValueError``)."""
+        """The native array, copied first if it is a read-only view of a backend's value (a
+        read-only array of another kind, ``broadcast_to``'s view, is returned as it is)."""
         if self._dev is None:  # (read first: another thread's copy sets _val, then _dev)
             return self._value
         with _COPY_ON_WRITE:  # threads writing into one jit output share one copy

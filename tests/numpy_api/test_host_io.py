@@ -282,3 +282,18 @@ def test_piecewise_grad_and_vmap():
     g = xnp.vmap(lambda r: xnp.piecewise(r, [r > 0], [lambda v: v, 0.0]))
     m = np.array([[1.0, -1.0], [-3.0, 2.0]])
     np.testing.assert_array_equal(np.asarray(g(m)), np.maximum(m, 0))
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("index", [(slice(None), slice(0, 1)), (slice(0, 1), slice(None)),
+                                   (slice(None), slice(None, None, 2)),
+                                   (slice(None, None, -1), slice(1, 4))])
+def test_copies_own_their_memory_with_numpys_strides(index, order):
+    n = np.arange(24.0).reshape(4, 6)[index]
+    x = xnp.asarray(np.arange(24.0).reshape(4, 6))[index]
+    for want, got in ((n.copy(order), x.copy(order)),
+                      (n.astype(np.float32, order=order), x.astype(np.float32, order=order)),
+                      (np.require(n, np.float32, "F"), xnp.require(x, np.float32, "F"))):
+        assert got.strides == want.strides
+        assert got.flags.owndata == want.flags.owndata
+        np.testing.assert_array_equal(np.asarray(got), want)

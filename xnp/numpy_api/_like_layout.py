@@ -70,7 +70,10 @@ def _relaid(v: np.ndarray, want: tuple, axes: tuple, dims: tuple) -> np.ndarray:
     item = v.itemsize
     proto = np.lib.stride_tricks.as_strided(np.empty(1, v.dtype), v.shape,
                                             tuple(s * item for s in want))
-    out = np.empty_like(proto, order="K")
+    if want in (_layout.c_strides(v.shape), _layout.f_strides(v.shape)):
+        out = np.empty(v.shape, v.dtype, order="C" if want == _layout.c_strides(v.shape) else "F")
+    else:
+        out = np.empty_like(proto, order="K")
     if out.strides != proto.strides:
         out = np.empty(dims, v.dtype).transpose(np.argsort(axes))
     out[...] = v

@@ -419,3 +419,25 @@ def test_clip_dtype_python_int_bounds_out_of_range_as_numpy(lo, hi, dt, casting)
             except OverflowError as e:
                 outcomes.append(("error", str(e)))
     assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0]
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1), (2,), (0,)])
+@pytest.mark.parametrize("maker", ["zeros_like", "ones_like", "empty_like", "full_like",
+                                   "full_like_array"])
+def test_like_results_own_their_memory(maker, shape):
+    """A one-element fill is a broadcast of one scalar: its result still owns its memory
+    (flags.owndata, as NumPy's new arrays), and writing it leaves a second result alone."""
+    def make(xp):
+        proto = xp.ones(shape)
+        if maker == "full_like":
+            return xp.full_like(proto, 2.0)
+        if maker == "full_like_array":
+            return xp.full_like(proto, xp.asarray(2.0))
+        return getattr(xp, maker)(proto)
+
+    for _ in range(2):  # the second call replays the first
+        want, got, other = make(np), make(xnp), make(xnp)
+        assert got.flags.owndata == want.flags.owndata, (maker, shape)
+        if got.size and maker != "empty_like":
+            got[...] = 7.0
+            np.testing.assert_array_equal(np.asarray(other), np.asarray(make(np)))

@@ -193,7 +193,10 @@ def _fill(fname: str, value, shape, dt: np.dtype, weak: bool = False, argname: s
     except OverflowError:
         raise OverflowError(f"xnp.{fname}: `fill_value`: Python integer {value} out of "
                             f"bounds for {dt}") from None
-    return lax.broadcast_in_dim(core.lift(scalar, weak_type=weak), shape, ())
+    out = lax.broadcast_in_dim(core.lift(scalar, weak_type=weak), shape, ())
+    if type(out) is core.Array and math.prod(shape) == 1:
+        return lax.copy(out)  # a one-element broadcast is a view of the scalar: own memory
+    return out
 
 
 def _broadcast_fill(fname: str, fill, shape, dt: np.dtype, fresh: bool):

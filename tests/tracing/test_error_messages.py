@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import covering_grid
 from xnp import errors, lax
 
 EAGER_AND_JIT = pytest.mark.parametrize("wrap", [lambda f: f, xnp.jit], ids=["eager", "jit"])
@@ -323,9 +324,20 @@ _LEAK_TRANSFORMS = {
 }
 
 
-@pytest.mark.parametrize("use", ["float", "int", "bool", "asarray", "arithmetic",
-                                 "eager array arithmetic", "jit argument", "jit closure"])
-@pytest.mark.parametrize("transform", list(_LEAK_TRANSFORMS))
+# the kind of later use: a conversion to a Python/NumPy value, an xnp operation, a jit call
+_USE_KIND = {"float": "conversion", "int": "conversion", "bool": "conversion",
+             "asarray": "conversion", "arithmetic": "operation",
+             "eager array arithmetic": "operation", "jit argument": "jit", "jit closure": "jit"}
+
+
+# sampled (all with --full-grid): each error is costly (its hint walks the garbage
+# collector's referrers, a walk of the whole heap, slow on a worker that has run many
+# tests); every use of the test above (jit traces) with one of the transforms, and each
+# transform with each kind of use (a conversion, an xnp operation, a jit call)
+@pytest.mark.parametrize("transform,use", [
+    pytest.param(c.transform, c.use, id=f"{c.transform}-{c.use}") for c in covering_grid(
+        n=10, seed=3, transform=list(_LEAK_TRANSFORMS), use=list(_USE_KIND),
+        labels=lambda c: [c.transform, c.use, (c.transform, _USE_KIND[c.use])])])
 def test_tracer_leaked_from_vmap_grad_jvp_names_function_and_creation_line(transform, use):
     _LEAKS.clear()
     run, expected, kind = _LEAK_TRANSFORMS[transform]

@@ -7,9 +7,14 @@ array's host memory. The tracing layer holds them opaquely, as its protocol says
   was donated to a jitted call (read with :func:`_donated`, which raises), or None (the
   value is on the host only).
 * ``Array._host_memo`` is the buffer aliasing the host memory, :data:`NO_ALIAS` once the
-  runtime was found unable to alias it, or None (not tried yet).
+  runtime was found unable to alias it, or None (not tried yet); once the array is
+  donated, its old host value (see :func:`mark_donated`).
 
 The buffer is held as it is, not wrapped: a jitted call's outputs cost one object each.
+
+A donated array's host value stays alive while other objects read it: NumPy views and
+memoryviews hold the NumPy array, and :func:`mark_donated` keeps it in ``_host_memo`` as
+long as the array lives, for those that hold the array (``numpy.frombuffer(a)``).
 """
 
 from __future__ import annotations
@@ -54,12 +59,31 @@ def _donated(dev):
         "xnp: this array was donated to a jitted call (donate_argnums) and is no longer valid.")
 
 
+class _Kept:
+    """``Array._host_memo`` of a donated array: its host value, kept as long as the array
+    lives for the objects that read its memory through the array itself."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return "<host memory of a donated array>"
+
+
 def mark_donated(x: core.Array) -> None:
-    """``x`` (an eager Array) gave its buffer to a jitted call: reading it now raises."""
+    """``x`` (an eager Array) gave its buffer to a jitted call: reading it now raises.
+
+    Its host value, if it has one, stays alive with ``x``: a NumPy array's memory lives as
+    long as the array, and the consumers of the buffer protocol that keep the exporter
+    instead of the buffer (``numpy.frombuffer(x)`` and ``numpy.ndarray(buffer=x)``, whose
+    ``base`` is ``x``) rely on it, as on NumPy's arrays."""
+    v = x._v
     x._val = None
     x._dev = DONATED
     x._read = _donated
-    x._host_memo = None
+    x._host_memo = None if v is None else _Kept(v)
 
 
 def buffer_of(x):

@@ -115,7 +115,8 @@ class Compiled:
                 return c.put(_default_dtypes.scalar_to_ndarray(x, aval.dtype)), False
             return c.put_scalar(x, aval.dtype), False
         v = x if t is _NDARRAY else _asarray(x)
-        if t is _NDARRAY and v.nbytes >= _ALIAS_MIN_BYTES and v.flags.c_contiguous:
+        if (t is _NDARRAY and v.nbytes >= _ALIAS_MIN_BYTES and v.flags.c_contiguous
+                and not (pos >= 0 and self._donated[pos])):  # the caller's memory: not donated
             # may alias; copied by the runtime when it cannot (misaligned, read-only)
             if _OPTIONS["log_transfers"] and c.alias(v) is None:
                 _log_copy(self._name, pos, v, c.copy_reason(v))
@@ -143,8 +144,10 @@ class Compiled:
         run, handlers, name = self._run, self._handlers, self._name
         consts, buffer, dead, mark_donated = (self._const_bufs, self._buffer, _DONATED,
                                               _dv.mark_donated)
+        client = self._client
         in_avals = self._in_avals
         donated = self._donated if self._any_donated else None
+        donated_at = tuple(i for i, d in enumerate(self._donated) if d)
         out_meta, device_array = self._out_meta, _dv.device_array
         live, live_avals, live_buffer = self._live, self._live_avals, self._live_buffer
 
@@ -193,7 +196,12 @@ class Compiled:
                 bufs.append(buf)
                 aliased = aliased or a
             if donated is not None:
-                _check_donated_once(bufs[len(bufs) - len(leaves):], donated, name)
+                first = len(bufs) - len(leaves)
+                _check_donated_once(bufs[first:], donated, name)
+                for i in donated_at:
+                    x = leaves[i]  # a jit output never read on the host keeps its buffer
+                    if type(x) is _ARRAY and x._v is not None:
+                        bufs[first + i] = _donor_buffer(client, name, x, bufs[first + i], i)
             try:
                 outs = run(bufs).consume_with_handlers(handlers)
             except _RUNTIME_ERROR as e:  # free when nothing is raised
@@ -333,6 +341,48 @@ def _check_donated_once(bufs, donated, name: str) -> None:
                         f"xnp.jit: {name} is called with one array as flat arguments {min(i, j)} "
                         f"and {max(i, j)}, and donates it (donate_argnums): a donated buffer "
                         "must be passed once. Pass a copy (x.copy()) as the other argument.")
+
+
+def _donor_buffer(client, name: str, x, buf, pos: int):
+    """The buffer donated for argument ``pos``, eager Array ``x`` with a host value, whose
+    buffer is ``buf``: ``buf``, or a copy when other objects still read the memory ``buf``
+    holds (a NumPy view, ``memoryview(x)``, ctypes' ``from_buffer``, an array sharing it).
+    They keep that memory alive after ``x`` is marked donated, and the copy keeps XLA from
+    writing the result into it: they go on reading the old values."""
+    v = x._v
+    if x._dev is not None:  # a jit output whose read-only host view is v
+        if _getrefcount(v) <= 1 + _LOCAL_REFS:  # x's slot, this local
+            return buf
+    elif buf is not x._host_memo:  # a copy made for this call: its own memory
+        return buf
+    elif _getrefcount(v) <= 2 + _LOCAL_REFS:  # x's slot, the aliasing buffer, this local
+        base = v.base  # v is a view: of an owner that v alone holds, or shared
+        if base is None or (type(base) is _NDARRAY and base.flags.owndata
+                            and _getrefcount(base) <= 1 + _LOCAL_REFS):
+            return buf
+    if _OPTIONS["log_transfers"]:
+        _log_copy(name, pos, v, "it is donated, but another object still reads its memory (a "
+                  "NumPy view, memoryview, ctypes' from_buffer or an array sharing it) and "
+                  "keeps the old values; only the array is invalidated")
+    return client.put(v)
+
+
+class _Slot:
+    __slots__ = ("v",)
+
+
+def _local_refs() -> int:
+    """The references ``sys.getrefcount(v)`` counts for ``v`` read from a slot into a local,
+    less the slot's (2 on CPython 3.11: the local and the argument; measured, as borrowed
+    references change it between versions)."""
+    holder = _Slot()
+    holder.v = object()
+    v = holder.v
+    return _getrefcount(v) - 1
+
+
+_getrefcount = _sys.getrefcount
+_LOCAL_REFS = _local_refs()
 _NO_ALIAS = _dv.NO_ALIAS
 _BUFFER = _jax.ArrayImpl  # a device buffer
 _SCALAR_TYPES = (int, float, complex, bool)

@@ -19,6 +19,7 @@ from xnp.numpy_api._ufunc import refuse_inplace_cast
 from xnp.numpy_api._util import is_xnp, raise_host_dtype, unmapped_write_error, write_into
 from xnp.numpy_api._views import rebind, rebind_traced
 from xnp.tracing import core, rebound
+from xnp.tracing.recording import ignoring_fp_errors, is_fp_error
 
 __all__ = ["check_target", "assign", "cycled", "operator_method"]
 
@@ -80,11 +81,19 @@ def operator_method(name: str, op):
 
     def method(self, other):
         target = rebound.resolve(self)  # an array rebound to a traced value: its tracer
+        fp_error = None
         try:
             res = op(target, other)
         except ValueError:  # NumPy refuses the cast into `self` before it computes
             refuse_inplace_cast(name, target, other)
             raise
+        except (FloatingPointError, RuntimeWarning) as e:
+            if type(self) is not array or target is not self or not is_fp_error(e):
+                raise
+            # NumPy's loop writes `self` and then raises the floating-point error it met
+            # (numpy.errstate 'raise', or its warning under a warnings filter 'error')
+            fp_error = e
+            res = ignoring_fp_errors(op, target, other)
         if type(target) is array and isinstance(res, tracer):
             adopted = rebound.adopt(self, (res,))  # made by the running grad/vmap function
             target = self if adopted is None else adopted
@@ -108,6 +117,8 @@ def operator_method(name: str, op):
                     f"Cannot cast ufunc '{name}' output from {ra.dtype!r} to {self.dtype!r} "
                     "with casting rule 'same_kind'")
             write_into(self._writable_value(), ..., res._value)
+            if fp_error is not None:
+                raise fp_error
             return self
         return rebind_traced(self, res, name)
 

@@ -14,6 +14,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.recording import written_before_fp_error
 
 __all__: list = []  # private helpers only
 
@@ -331,7 +332,11 @@ def masked_call(fn, name: str, nin: int):
       call that cannot raise one (:data:`_NO_FP_ERRORS`, and
       :data:`_NO_FP_ERRORS_ON_INTEGERS` on integers).
 
-    Calls without ``where=`` go to ``fn`` as they are."""
+    With ``out`` given, a floating-point error that NumPy raises (``numpy.errstate``
+    'raise', or its warning under a warnings filter 'error') is raised after ``out`` is
+    written, where ``where`` holds, as NumPy's loop writes it first
+    (``recording.written_before_fp_error``). Calls without ``where=`` or ``out`` go to
+    ``fn`` as they are."""
     values = _MASKED_OUT_VALUES.get(name, (1, 1))
     exact = 2 if name in _NO_FP_ERRORS else int(name in _NO_FP_ERRORS_ON_INTEGERS)
 
@@ -339,6 +344,8 @@ def masked_call(fn, name: str, nin: int):
     def call(*args, **kwargs):
         where = kwargs.get("where", True)
         if where is True:
+            if len(args) > nin or kwargs.get("out") is not None:
+                return written_before_fp_error(fn, args, kwargs)
             return fn(*args, **kwargs)
         warn = "out" not in kwargs and all(o is None for o in args[nin:])
         keep = exact if kwargs.get("dtype") is None else 0  # 1: if integers throughout
@@ -361,7 +368,9 @@ def masked_call(fn, name: str, nin: int):
             return fn(*args, **kwargs)
         if mask is not where:
             kwargs = {**kwargs, "where": mask}
-        return fn(*operands, *args[nin:], **kwargs)
+        if warn:
+            return fn(*operands, *args[nin:], **kwargs)
+        return written_before_fp_error(fn, (*operands, *args[nin:]), kwargs)
 
     return call
 

@@ -52,7 +52,8 @@ from xnp.tracing.array_base import set_access_hook
 from xnp.tracing.core import Array, EvalTrace
 
 __all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call",
-           "fp_warnings_at_user_line"]
+           "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors",
+           "written_before_fp_error"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -422,6 +423,7 @@ def _watch(delta: int) -> None:
 #: the start of NumPy's floating-point error messages -> its ``numpy.errstate`` category
 _FP_CATEGORIES = (("divide by zero", "divide"), ("overflow", "over"),
                   ("underflow", "under"), ("invalid value", "invalid"))
+_FP_STARTS = tuple(start for start, _ in _FP_CATEGORIES)
 
 
 def fp_warnings_at_user_line(run, settings):
@@ -452,6 +454,50 @@ def fp_warnings_at_user_line(run, settings):
                 messages.append(message)
     _warn_at_user_line(messages)
     return out
+
+
+def is_fp_error(e: BaseException) -> bool:
+    """Whether ``e`` is NumPy's report of a floating-point error under the caller's settings:
+    ``FloatingPointError`` (``numpy.errstate`` 'raise'), or its ``RuntimeWarning`` raised by a
+    warnings filter ('error'). Not one met in a recording's first attempt, which raises every
+    floating-point error to find those a replay would meet (:func:`record` then runs the call
+    again, its primitives under the caller's settings)."""
+    if not isinstance(e, FloatingPointError):
+        message = str(e)
+        if not (isinstance(e, RuntimeWarning) and " encountered in " in message
+                and message.startswith(_FP_STARTS)):
+            return False
+    rec = getattr(_STATE.trace, "recording", None)
+    return rec is None or rec.inside is not None or rec.caller is None
+
+
+def ignoring_fp_errors(fn, *args):
+    """``fn(*args)`` with every floating-point error ignored (``numpy.errstate``). In a call
+    being recorded it runs on the base trace, unrecorded (a recording's primitives run under
+    its own settings), and the recording fails: a call that raises is never stored."""
+    rec = getattr(_STATE.trace, "recording", None)
+    with np.errstate(all="ignore"):
+        if rec is None:
+            return fn(*args)
+        rec.fail("wrote its result before raising a floating-point error")
+        with core.set_current_trace(_BASE):
+            return fn(*args)
+
+
+def written_before_fp_error(fn, args, kwargs):
+    """``fn(*args, **kwargs)``, a call that writes its result into an argument (a ufunc's
+    ``out=``) after computing it. NumPy's loops write it and then raise the floating-point
+    error they met (:func:`is_fp_error`): so when ``fn`` raises one, it runs again with every
+    floating-point error ignored (:func:`ignoring_fp_errors`), for the write, and the error
+    is raised (a different error of that run, such as a shape NumPy refuses before its
+    loop, is raised instead)."""
+    try:
+        return fn(*args, **kwargs)
+    except (FloatingPointError, RuntimeWarning) as e:
+        if not is_fp_error(e):
+            raise
+        ignoring_fp_errors(lambda: fn(*args, **kwargs))
+        raise
 
 
 def _warn_at_user_line(messages) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 
 from xnp import special as _special
 from xnp.numpy_api import linalg as _np_linalg
+from xnp.numpy_api import transcendental as _transcendental
 from xnp.tracing.core import Array
 
 __all__ = ["NAMES", "STANDARD_FORMS", "members", "standard_function"]
@@ -89,6 +90,9 @@ STANDARD_FORMS = {
     # complex whatever the eigenvalues (numpy.linalg.eig is real when they all are)
     ("linalg", "eig"): _np_linalg.standard_eig,
     ("linalg", "eigvals"): _np_linalg.standard_eigvals,
+    # the standard's complex special values (NumPy's C99 ones differ at a few)
+    ("", "expm1"): _transcendental.standard_expm1,
+    ("", "tanh"): _transcendental.standard_tanh,
 }
 
 

@@ -72,10 +72,6 @@ def _fast_ops() -> dict:
         ops[name] = FastOp(getattr(np, name), _ORDERED, True)
     for name in _FLOAT_UNARY:
         ops[name] = FastOp(getattr(np, name), _INEXACT)
-    # complex expm1 and tanh: xnp selects the Array API's special values in
-    # (numpy_api.transcendental)
-    ops["expm1"] = FastOp(np.expm1, _REAL_FLOATS)
-    ops["tanh"] = FastOp(np.tanh, _REAL_FLOATS)
     return ops
 
 

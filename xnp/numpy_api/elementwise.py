@@ -45,6 +45,7 @@ from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api import _clip_operands
+from xnp.numpy_api import _powers
 from xnp.numpy_api import transcendental as _transcendental
 from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._ufunc import (
@@ -52,7 +53,7 @@ from xnp.numpy_api._ufunc import (
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
     _complex_has_nan, _copy, _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan,
     _no_bool_loop,
-    _out_cast, _reject, _scalar, _truth, _unary, two_outs, _cast, ufunc_loop,
+    _reject, _scalar, _truth, _unary, two_outs, _cast, ufunc_loop,
 )
 
 __all__ = [
@@ -282,56 +283,12 @@ def divmod(x1, x2, out1=None, out2=None, /, *, out=(None, None), where=True,  # 
             _finish("divmod", r, out[1], where, casting))
 
 
-#: NumPy's message for an integer to a negative integer power (its ``ValueError``)
-_NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
-
-
-def _check_exponents(a, b, x2, where, out, casting) -> bool:
-    """NumPy's ``ValueError`` for an integer ``a`` to a negative integer power ``b``,
-    checked only where ``where`` holds (NumPy computes nothing elsewhere), after the cast
-    into ``out`` (which NumPy checks before computing). Host exponents are checked now;
-    for an xnp mask the check is a ``lax.runtime_error`` equation, so the call replays and
-    checks each time eagerly, and compiled code checks nothing. Returns True where the
-    exponent ``x2`` is an xnp array to check everywhere: ``power`` then computes
-    :func:`_checked_power` (one kernel eagerly) and nothing is checked here."""
-    if _dtype_of(b).kind != "i" or 0 in _util.broadcast_shapes(
-            "power", core.aval_of(a).shape, core.aval_of(b).shape):
-        return False  # (nothing is computed for an empty result: nothing to check)
-    if out is not None:
-        target = out[0] if isinstance(out, tuple) else out
-        if not (_util.is_xnp(target) or isinstance(target, np.ndarray)) or \
-                not np.can_cast(_dtype_of(a), np.dtype(target.dtype), casting):
-            _out_cast("power", a, target, casting)  # raises NumPy's TypeError
-    if not (_util.is_xnp(x2) or _util.is_xnp(where)):
-        negative = np.asarray(x2) < 0
-        if where is not True:
-            negative = negative & np.asarray(where, bool)
-        if np.any(negative):
-            raise ValueError(_NEGATIVE_POWER)
-        return False
-    if where is True:
-        return True
-    negative = lax.lt(b, _scalar(0, _dtype_of(b)))
-    negative = lax.and_(*_util.broadcast_all("power", negative,
-                                             _truth(asarray_for("power", where))))
-    lax.runtime_error(negative, _NEGATIVE_POWER)
-    return False
-
-
-def _checked_power(a, b):
-    """``a ** b`` of signed integers (one dtype, one rank), raising NumPy's ``ValueError``
-    where ``b`` is negative (a ``lax.runtime_error`` equation: eagerly, not in compiled
-    code). The composite ``power``: eagerly one call of NumPy's ``power``, which checks
-    and computes in one loop."""
-    lax.runtime_error(lax.lt(b, _scalar(0, _dtype_of(b))), _NEGATIVE_POWER)
-    return lax.pow(a, b)
-
-
 def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True, signature=None):
     """Elementwise ``x1 ** x2``.
 
-    A Python int exponent becomes ``lax.integer_pow`` (repeated squaring, like JAX).
+    A Python int exponent becomes ``lax.integer_pow`` (repeated squaring, like JAX) under
+    ``jit``; eagerly it is NumPy's ``power`` (its values and warnings).
     Integer bases with a negative integer exponent raise ``ValueError`` eagerly (as NumPy),
     and for a Python or NumPy exponent under ``jit`` too; under ``jit`` an xnp exponent that
     is negative gives ``x ** y`` rounded towards zero (1 for ``x == 1``, +-1 for
@@ -343,11 +300,12 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     _extras("power", casting, order, subok, signature, dtype, (x1, x2))
     a, b, dt = _binary("power", x1, x2, dtype, casting)
     a, b, dt = _bool_to_int8("power", a, b, dt, dtype)
-    if dt.kind in "iu" and _check_exponents(a, b, x2, where, out, casting):
-        return _finish("power", lax.composite("power", _checked_power, a, b), out, where,
-                       casting)
+    if dt.kind in "iu" and _powers.check_exponents(a, b, x2, where, out, casting):
+        return _finish("power", lax.composite("power", _powers.checked_power, a, b), out,
+                       where, casting)
     if type(x2) is int and not (x2 < 0 and dt.kind in "iu"):  # (an empty result there)
-        return _finish("power", lax.integer_pow(a, x2), out, where, casting)
+        res = lax.composite("power", _powers.integer_power(x2), a, b)
+        return _finish("power", res, out, where, casting)
     return _finish("power", lax.pow(a, b), out, where, casting)
 
 
@@ -376,11 +334,14 @@ def float_power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="
     if dtype is not None and canonical_dtype(dtype) not in (np.float64, np.complex128):
         raise TypeError(f"xnp.float_power: no loop for dtype={canonical_dtype(dtype)}; it "
                         "computes in float64 or complex128")
+    if dtype is None:  # NumPy's loops: a Python int beside an int8 array becomes a float64
+        x1, x2 = _powers.float_power_operands(x1, x2)
     a, b, dt = _binary("float_power", x1, x2, dtype, casting)
     target = np.dtype(np.complex128 if dt.kind == "c" else np.float64)
     if dt.kind not in "fc" or dt.itemsize < target.itemsize:
         a, b = _as_dtype("float_power", a, target), _as_dtype("float_power", b, target)
-    return _finish("float_power", lax.pow(a, b), out, where, casting)
+    res = lax.composite("float_power", _powers.float_power, a, b)
+    return _finish("float_power", res, out, where, casting)
 
 
 @fastpath.unary("negative")
@@ -474,7 +435,7 @@ def square(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=
     x = _unary("square", x, dtype, casting)
     if _dtype_of(x).kind == "b":
         x = _as_dtype("square", x, _INT8)
-    return _finish("square", lax.integer_pow(x, 2), out, where, casting)
+    return _finish("square", lax.composite("square", _powers.square, x), out, where, casting)
 
 
 def reciprocal(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
@@ -488,10 +449,10 @@ def reciprocal(x, /, out=None, *, where=True, casting="same_kind", order="K", dt
     _no_bool_loop("reciprocal", dtype)
     x = _unary("reciprocal", x, dtype, casting)
     dt = _dtype_of(x)
-    if dt.kind == "c":
-        return _finish("reciprocal", _complex_reciprocal(x), out, where, casting)
-    if dt.kind not in "biu":
-        return _finish("reciprocal", lax.div(_scalar(1, dt), x), out, where, casting)
+    if dt.kind not in "biu":  # (ml_dtypes' floats too)
+        steps = _powers.complex_reciprocal if dt.kind == "c" else _powers.float_reciprocal
+        return _finish("reciprocal", lax.composite("reciprocal", steps, x), out, where,
+                       casting)
     if dt.kind == "b":
         x = _as_dtype("reciprocal", x, _INT8)
     res = lax.composite("reciprocal", _int_reciprocal_steps, x)
@@ -518,28 +479,6 @@ def _int_reciprocal_of_zero(dt: np.dtype):
     """NumPy's ``reciprocal(0)`` for the integer dtype ``dt`` on this platform."""
     with np.errstate(all="ignore"):
         return np.reciprocal(np.zeros(1, dt))[0]
-
-
-def _complex_reciprocal(x):
-    """NumPy's complex reciprocal: with ``r = b / a`` when ``|b| <= |a|``, ``1 / (a + b r)
-    - i r / (a + b r)``; otherwise (also for NaN) ``r = a / b`` and ``r / (a r + b) -
-    i / (a r + b)``."""
-    a, b = lax.real(x), lax.imag(x)
-    one = _scalar(1, _dtype_of(a))
-    first = lax.le(lax.abs(b), lax.abs(a))
-    num, den = lax.select(first, b, a), lax.select(first, a, b)
-    r = lax.div(num, den)
-    d = lax.add(lax.mul(num, r), den)  # a + b r, or b + a r
-    # r * (1 / d), not r / d: XLA rewrites (num / den) / d as num / (den * d), which
-    # under/overflows (1e-300 + 1e-300j gave an infinite part)
-    big = lax.div(one, d)
-    small = lax.mul(r, big)
-    return lax.complex(lax.select(first, big, small),
-                       lax.neg(lax.select(first, small, big)))
-
-
-
-
 
 
 def _ignoring_nan(a, b, res):

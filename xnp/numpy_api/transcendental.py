@@ -10,8 +10,8 @@ from xnp.lax.cumulative import log_add_exp
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for
 from xnp.numpy_api._ufunc import (
-    _LN10, _LN2, _binary_inexact, _copysign, _dtype_of, _extras, _finish, _inexact, _reject,
-    _scalar, in_float32,
+    _LN10, _LN2, _as_dtype, _binary_inexact, _copysign, _dtype_of, _extras, _finish, _inexact,
+    _reject, _scalar, in_float32,
 )
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
@@ -53,20 +53,27 @@ def expm1(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=N
           subok=True, signature=None):
     """``exp(x) - 1``, accurate for small ``x`` (float and complex).
 
-    Complex special values follow the Array API standard, on every backend and under
-    ``jit``: ``expm1(a + 0j)`` is ``expm1(a) + 0j`` with the zero's sign kept, so
-    ``+inf + 0j`` gives ``+inf + 0j`` and ``nan + 0j`` gives ``nan + 0j`` (NumPy:
-    ``inf + nanj`` and ``nan + nanj``), and ``-0 + 0j`` gives ``+0 + 0j`` (NumPy:
-    ``-0 + 0j``); ``-inf + bj`` gives ``-1 + 0j`` (times ``cis(b)`` for finite ``b``);
-    ``+inf + bj`` with ``b`` infinite or NaN gives ``inf + nanj``. Other complex
-    values are the backend's ``expm1``.
+    Complex values are NumPy's, eagerly and under ``jit``: its loop computes
+    ``expm1(a) cos(b) - 2 sin(b/2)**2 + i exp(a) sin(b)``, so ``inf + 0j`` gives
+    ``inf + nanj`` ("invalid value" warning) and ``-0 + 0j`` gives ``-0 + 0j``, where the
+    Array API standard has ``inf + 0j`` and ``+0 + 0j``: ``xnp.array_api.expm1`` gives the
+    standard's (:func:`standard_expm1`).
     """
     _extras("expm1", casting, order, subok, signature, dtype, (x,))
-    x = _inexact("expm1", x, dtype, casting)
+    return _float_unary("expm1", lax.expm1, x, out, where, casting, dtype)
+
+
+def standard_expm1(x, /):
+    """``expm1`` with the Array API standard's complex special cases, for
+    ``xnp.array_api``: ``expm1(a + 0j)`` is ``expm1(a) + 0j`` with the zero's sign kept
+    (``+0`` for ``a = -0``; NumPy: ``inf + nanj`` for ``a = inf``, ``nan + nanj`` for NaN),
+    ``-inf + bj`` gives ``-1 + 0j`` (times ``cis(b)`` for finite ``b``) and ``+inf + bj``
+    with ``b`` infinite or NaN gives ``inf + nanj``. Real values are ``expm1``'s."""
+    x = _inexact("expm1", x)
     res = lax.expm1(x)
     if _dtype_of(x).kind == "c":
         res = _complex_expm1_special_values(x, res)
-    return _finish("expm1", res, out, where, casting)
+    return res
 
 
 def _complex_expm1_special_values(x, res):
@@ -345,18 +352,26 @@ def tanh(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=No
          subok=True, signature=None):
     """Hyperbolic tangent (float or complex).
 
-    Complex special values follow the Array API standard on every backend and under
-    ``jit``: ``+-inf + bj`` gives ``+-1 + 0j`` with the zero's sign taken from ``b``
-    (NumPy's C99 ``ctanh`` takes it from ``sin(2b)``, which can be negative for a
-    positive ``b``), ``a + 0j`` keeps the zero's sign, ``+-0 + bj`` with ``b``
-    infinite or NaN gives ``+-0 + nanj`` (XLA's tanh loses both).
+    Complex values are NumPy's (C99 ``ctanh``), eagerly and under ``jit``: ``+-inf + bj``
+    gives ``+-1 + 0j`` with the zero's sign from ``sin(2b)`` (``tanh(inf + 2.5j)`` is
+    ``1 - 0j``), where the Array API standard signs it as ``b``: ``xnp.array_api.tanh``
+    gives the standard's (:func:`standard_tanh`).
     """
     _extras("tanh", casting, order, subok, signature, dtype, (x,))
-    x = _inexact("tanh", x, dtype, casting)
+    return _float_unary("tanh", lax.tanh, x, out, where, casting, dtype)
+
+
+def standard_tanh(x, /):
+    """``tanh`` with the Array API standard's complex special cases, for
+    ``xnp.array_api``: ``+-inf + bj`` gives ``+-1 + 0j`` with the zero's sign taken from
+    ``b`` (``+0`` for an infinite or NaN ``b``), ``a + 0j`` keeps the zero's sign and
+    ``+-0 + bj`` with ``b`` infinite or NaN gives ``+-0 + nanj``. Real values are
+    ``tanh``'s."""
+    x = _inexact("tanh", x)
     res = lax.tanh(x)
     if _dtype_of(x).kind == "c":
         res = _complex_tanh_special_values(x, res)
-    return _finish("tanh", res, out, where, casting)
+    return res
 
 
 def _complex_tanh_special_values(x, res):
@@ -409,38 +424,72 @@ acosh = arccosh
 atanh = arctanh
 
 
-def _scale(fname, x, factor, out, where, casting, dtype):
+# NumPy's factors: ``180 / pi`` and ``pi / 180`` in double, and for float32 (and the half
+# loops, float16 and ml_dtypes' bfloat16, which compute in float32) the quotient of the
+# float32 constants (``180.0f / NPY_PIf``: 57.2957764, where 180 / pi rounded is 57.2957802)
+_F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
+_TO_DEGREES = {np.dtype(np.float64): 180.0 / np.pi, _F32: np.float32(180) / np.float32(np.pi)}
+_TO_RADIANS = {np.dtype(np.float64): np.pi / 180.0, _F32: np.float32(np.pi) / np.float32(180)}
+
+
+@in_float32
+def _to_degrees(x):
+    """``x * (180 / pi)`` with NumPy's factor: the decomposition of the composites
+    ``rad2deg``/``degrees`` (eagerly NumPy's ufuncs of those names, bit for bit)."""
+    dt = _dtype_of(x)
+    return lax.mul(x, _scalar(_TO_DEGREES[dt], dt))
+
+
+@in_float32
+def _to_radians(x):
+    """``x * (pi / 180)`` with NumPy's factor (``deg2rad``/``radians``)."""
+    dt = _dtype_of(x)
+    return lax.mul(x, _scalar(_TO_RADIANS[dt], dt))
+
+
+def _scale(fname, x, steps, out, where, casting, dtype, *, narrow_loops=True):
+    """``steps(x)`` as the composite ``fname`` (eagerly NumPy's ufunc of that name).
+    ``narrow_loops=False``: ml_dtypes' floats (bfloat16, float8) compute in float32 and give
+    float32, as NumPy's ``degrees``/``radians``, for which ml_dtypes registers no loop (it
+    does for ``rad2deg``/``deg2rad``)."""
     x = _inexact(fname, x, dtype, casting)
     _reject(fname, x, "c", "real inputs only")
-    return _finish(fname, lax.mul(x, _scalar(factor, _dtype_of(x))), out, where, casting)
+    if not narrow_loops and _dtype_of(x) not in _TO_DEGREES and _dtype_of(x) != _F16:
+        x = _as_dtype(fname, x, _F32)
+    return _finish(fname, lax.composite(fname, steps, x), out, where, casting)
 
 
 def deg2rad(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
-    """Degrees to radians: ``x * (pi / 180)`` (real floats)."""
+    """Degrees to radians: ``x * (pi / 180)`` (real floats; float16 and bfloat16 computed
+    in float32, as NumPy's loops: NumPy's values bit for bit, also under ``jit``)."""
     _extras("deg2rad", casting, order, subok, signature, dtype, (x,))
-    return _scale("deg2rad", x, np.pi / 180.0, out, where, casting, dtype)
+    return _scale("deg2rad", x, _to_radians, out, where, casting, dtype)
 
 
 def rad2deg(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
-    """Radians to degrees: ``x * (180 / pi)`` (real floats)."""
+    """Radians to degrees: ``x * (180 / pi)`` (real floats; float32 with NumPy's factor
+    ``180.0f / pi_f``, float16 and bfloat16 computed in float32: NumPy's values bit for
+    bit, also under ``jit``)."""
     _extras("rad2deg", casting, order, subok, signature, dtype, (x,))
-    return _scale("rad2deg", x, 180.0 / np.pi, out, where, casting, dtype)
+    return _scale("rad2deg", x, _to_degrees, out, where, casting, dtype)
 
 
 def radians(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
-    """Same as ``deg2rad``."""
+    """Same as ``deg2rad`` (its warnings name ``radians``, as NumPy's), but bfloat16 and
+    float8 inputs give float32 (NumPy's loop for them: ml_dtypes has no ``radians``)."""
     _extras("radians", casting, order, subok, signature, dtype, (x,))
-    return _scale("radians", x, np.pi / 180.0, out, where, casting, dtype)
+    return _scale("radians", x, _to_radians, out, where, casting, dtype, narrow_loops=False)
 
 
 def degrees(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
             subok=True, signature=None):
-    """Same as ``rad2deg``."""
+    """Same as ``rad2deg`` (its warnings name ``degrees``, as NumPy's), but bfloat16 and
+    float8 inputs give float32 (NumPy's loop for them: ml_dtypes has no ``degrees``)."""
     _extras("degrees", casting, order, subok, signature, dtype, (x,))
-    return _scale("degrees", x, 180.0 / np.pi, out, where, casting, dtype)
+    return _scale("degrees", x, _to_degrees, out, where, casting, dtype, narrow_loops=False)
 
 
 # =========================================================================== comparisons

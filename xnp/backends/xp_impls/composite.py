@@ -20,7 +20,7 @@ import numpy as np
 from xnp import lax
 from xnp.backends.xp_impls._table import XP_IMPLS
 from xnp.backends.xp_impls.checks import _runtime_warning
-from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS
+from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS, PARAM_KERNELS
 from xnp.backends.xp_impls.linalg import dot_general_kernel
 from xnp.tracing.recording import note_effect
 
@@ -63,7 +63,15 @@ KERNELS = {
     "remainder": _same(_INTS + _FLOATS + _BF16, 2),
     "divmod": _same(_INTS + _FLOATS + _BF16, 2),
     "fmod": _same(_INTS, 2),
-    "reciprocal": _same(_INTS, 1),
+    "reciprocal": _same(_INTS + _FLOATS + _BF16 + _COMPLEX, 1),
+    # NumPy's ufuncs of the public names (their warnings name them: "overflow encountered in
+    # square", not "in multiply"); ``power`` of a Python int exponent is in _FUNCTION_TABLE
+    "square": _same(_INTS + _FLOATS + _BF16 + _COMPLEX, 1),
+    "float_power": _same((np.dtype(np.float64), np.dtype(np.complex128)), 2),
+    "rad2deg": _same(_FLOATS + _BF16, 1),
+    "degrees": _same(_FLOATS, 1),  # (ml_dtypes has no degrees/radians loops)
+    "deg2rad": _same(_FLOATS + _BF16, 1),
+    "radians": _same(_FLOATS, 1),
     "modf": _same(_FLOATS + _BF16, 1),
     "sinc": _same(_FLOATS, 1),
 }
@@ -445,8 +453,8 @@ _FUNCTION_TABLE = {
     "cross": (_cross, _same(_INTS + _FLOATS + _BF16 + _COMPLEX, 2)),
     "clip": ("_core.umath.clip", _same((np.dtype(np.bool_),) + _INTS + _FLOATS, 3)),
     # NumPy's loop raises "Integers to negative integer powers are not allowed." as the
-    # decomposition's check (xnp/numpy_api/elementwise.py)
-    "power": ("power", _same(_INTS[:4], 2)),
+    # decomposition's check (xnp/numpy_api/_powers.py); other dtypes: a Python int exponent
+    "power": ("power", _same(_INTS + _FLOATS + _BF16 + _COMPLEX, 2)),
     # (x,) with keywords axis (a tuple) and keepdims: NumPy's loops and warning
     "nanmax": (functools.partial(_nan_extremum, ufunc="fmax"), _same(_FLOATS, 1)),
     "nanmin": (functools.partial(_nan_extremum, ufunc="fmin"), _same(_FLOATS, 1)),
@@ -497,12 +505,16 @@ def kernel_of(xp, prim, params, dtype=None):
     the kernel itself for a composite (a general composite's static ``params`` bound to
     it), ``linalg.dot_general_kernel`` for ``dot_general``, the ufunc that is the whole
     implementation for operands of ``dtype`` (``elementwise.DTYPE_UFUNCS``: a ufunc called
-    by the program has no frame of xnp's, so its warnings name the user's line), None for
-    any other primitive."""
+    by the program has no frame of xnp's, so its warnings name the user's line) or such a
+    callable with the parameters bound (``elementwise.PARAM_KERNELS``), None for any other
+    primitive."""
     by_dtype = DTYPE_UFUNCS.get(prim)
     if by_dtype is not None and dtype is not None and not params:
         name = by_dtype(dtype)
         return getattr(xp, name) if name is not None else None
+    with_params = PARAM_KERNELS.get(prim)
+    if with_params is not None and dtype is not None:
+        return with_params(xp, dtype, **params)
     if prim is lax.composite_p or prim is lax.composite_multi_p:
         return _kernel(xp, params["name"])
     if prim is lax.composite_general_p:

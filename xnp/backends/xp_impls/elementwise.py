@@ -12,6 +12,8 @@ same TypeError/ValueError as under ``jit``.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from xnp import lax
@@ -110,7 +112,8 @@ _register(lax.rem_p, _rem, 2)
 _register(lax.pow_p, _pow, 2)
 
 #: primitive -> the name of the NumPy ufunc that is its whole implementation for operands of
-#: a dtype, or None for that dtype (the kinds ``_div``, ``_rem`` and ``_pow`` hand to one ufunc)
+#: a dtype, or None for that dtype (the kinds ``_div``, ``_rem`` and ``_pow`` hand to one ufunc);
+#: ``PARAM_KERNELS`` below: the same for primitives with parameters
 DTYPE_UFUNCS: dict = {
     lax.div_p: lambda dt: None if dt.kind in "iu" else "true_divide",
     lax.rem_p: lambda dt: None if dt.kind in "iu" else "fmod",
@@ -246,6 +249,17 @@ def _bitcast(xp, x, *, new_dtype):
 
 
 _register(lax.convert_element_type_p, _convert, "1p")
+
+
+def _convert_kernel(xp, dt: np.dtype, *, new_dtype, weak_type):
+    """``_convert`` for operands of dtype ``dt`` as a callable without a Python frame (the
+    array's own ``astype``), so that a replay's "overflow encountered in cast" names the
+    user's line; None from complex to real (``_convert`` takes the real part first)."""
+    if dt.kind == "c" and new_dtype.kind != "c":
+        return None
+    return operator.methodcaller("astype", new_dtype)
+
+
 _register(lax.bitcast_convert_type_p, _bitcast, "1p")
 
 # --------------------------------------------------------------------------- selection
@@ -266,3 +280,9 @@ def _clamp(xp, lo, x, hi):
 
 _register(lax.select_n_p, _select_n)
 _register(lax.clamp_p, _clamp)
+
+
+#: primitive -> ``fn(xp, dtype, **params)``: a callable of the operands alone (no Python frame:
+#: a replay's floating-point warnings name the user's line) computing the primitive with
+#: ``params`` for operands of ``dtype``, or None for that dtype (its implementation runs)
+PARAM_KERNELS: dict = {lax.convert_element_type_p: _convert_kernel}

@@ -292,8 +292,8 @@ def _log_patch(z, w):
 
 def _zero_part_kept(imaginary):
     """A patch giving the result's real (imaginary) part the input's zero where that part
-    of the input is zero: ``exp(x - 0j)`` is ``exp(x) - 0j`` and ``tan(-0 + yj)`` has
-    real part ``-0`` (XLA gives ``+0`` for both)."""
+    of the input is zero: ``exp(x - 0j)`` and ``tanh(x - 0j)`` have imaginary part ``-0``
+    and ``tan(-0 + yj)`` has real part ``-0`` (XLA gives ``+0`` for each)."""
     def patch(z, w):
         if imaginary:
             y = lax.imag(z)
@@ -307,7 +307,8 @@ def _zero_part_kept(imaginary):
 _PATCHES = {lax.atanh_p: _atanh_patch, lax.atan_p: _atan_patch, lax.log1p_p: _log1p_patch,
             lax.log_p: _log_patch,
             lax.exp_p: _zero_part_kept(imaginary=True), lax.exp2_p: _zero_part_kept(imaginary=True),
-            lax.tan_p: _zero_part_kept(imaginary=False)}
+            lax.tan_p: _zero_part_kept(imaginary=False),
+            lax.tanh_p: _zero_part_kept(imaginary=True)}
 
 
 def _fixup(prim, entries):

@@ -5,16 +5,20 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import central_difference, check_vs_numpy, grid
+from tests.helpers import central_difference, check_vs_numpy, covering_grid
 
 
 # --------------------------------------------------------------------------- bincount
 
 
-@pytest.mark.parametrize("case", grid(n_x=[0, 1, 17], dtype=[np.int8, np.uint16, np.int64,
-                                                             np.bool_],
-                                      weights=[False, True], minlength=[0, 3, 25], n=20,
-                                      seed=1))
+# sampled (all with --full-grid): each length of x (0, 1, 17) with each dtype, with and
+# without weights and with each minlength; each dtype with and without weights; weights x
+# minlength
+@pytest.mark.parametrize("case", covering_grid(
+    n_x=[0, 1, 17], dtype=[np.int8, np.uint16, np.int64, np.bool_], weights=[False, True],
+    minlength=[0, 3, 25], n=12, seed=1,
+    labels=lambda c: [(c.n_x, c.dtype), (c.n_x, c.weights), (c.n_x, c.minlength),
+                      (c.dtype, c.weights), (c.weights, c.minlength)]))
 def test_bincount_matches_numpy(case, rng):
     x = rng.integers(0, 9, case.n_x).astype(case.dtype)
     w = rng.standard_normal(case.n_x) if case.weights else None
@@ -43,9 +47,13 @@ def test_bincount_errors_and_concretization():
 # --------------------------------------------------------------------------- digitize
 
 
-@pytest.mark.parametrize("case", grid(x_shape=[(), (0,), (7,), (2, 3)],
-                                      dtype=[np.int32, np.float32, np.float64],
-                                      order=["inc", "dec"], right=[False, True], n=24, seed=2))
+# sampled (all with --full-grid): each shape with each dtype and with right/left, each
+# dtype with increasing/decreasing bins and with right/left, order x right
+@pytest.mark.parametrize("case", covering_grid(
+    x_shape=[(), (0,), (7,), (2, 3)], dtype=[np.int32, np.float32, np.float64],
+    order=["inc", "dec"], right=[False, True], n=12, seed=2,
+    labels=lambda c: [(c.x_shape, c.dtype), (c.x_shape, c.right), (c.dtype, c.order),
+                      (c.dtype, c.right), (c.order, c.right)]))
 def test_digitize_matches_numpy(case, rng):
     x = rng.integers(-2, 6, case.x_shape).astype(case.dtype)
     bins = np.array([-1.0, 0.0, 0.0, 2.5, 4.0])
@@ -62,11 +70,17 @@ def test_digitize_errors():
 # --------------------------------------------------------------------------- histogram
 
 
-@pytest.mark.parametrize("case", grid(shape=[(0,), (1,), (40,), (5, 6)],
-                                      dtype=[np.int16, np.float32, np.float64],
-                                      bins=[1, 7, "edges"], range=[None, (-1.0, 1.5)],
-                                      density=[None, True], weights=[False, True], n=40,
-                                      seed=3))
+# sampled (all with --full-grid): each bins form (one bin, seven, explicit edges) with
+# each shape, dtype, range, density and weights; each pair of range, density and weights;
+# each shape with and without density and weights; then random others
+@pytest.mark.parametrize("case", covering_grid(
+    shape=[(0,), (1,), (40,), (5, 6)], dtype=[np.int16, np.float32, np.float64],
+    bins=[1, 7, "edges"], range=[None, (-1.0, 1.5)], density=[None, True],
+    weights=[False, True], n=18, seed=3,
+    labels=lambda c: [(c.bins, c.shape), (c.bins, c.dtype), (c.bins, c.range),
+                      (c.bins, c.density), (c.bins, c.weights), (c.range, c.density),
+                      (c.range, c.weights), (c.density, c.weights), (c.shape, c.density),
+                      (c.shape, c.weights)]))
 def test_histogram_matches_numpy(case, rng):
     a = (rng.standard_normal(case.shape) * 2).astype(case.dtype)
     bins = np.array([-2.0, -0.5, 0.0, 1.0, 3.0]) if case.bins == "edges" else case.bins
@@ -97,9 +111,14 @@ def test_histogram_edge_cases_and_errors():
     check_vs_numpy(lambda xp, a: xp.histogram(a), np.array([1.0, np.inf]), jit=False)
 
 
-@pytest.mark.parametrize("case", grid(bins=[3, (2, 4), [np.array([-1.0, 0, 2]), 3]],
-                                      range=[None, [(-1, 1), (-2, 2)]], density=[None, True],
-                                      weights=[False, True], n=8, seed=4))
+# sampled (all with --full-grid): each bins form (a count, one per axis, edges and a
+# count) with and without range, density and weights; density x weights, range x density
+@pytest.mark.parametrize("case", covering_grid(
+    bins=[3, (2, 4), [np.array([-1.0, 0, 2]), 3]], range=[None, [(-1, 1), (-2, 2)]],
+    density=[None, True], weights=[False, True], n=6, seed=4,
+    labels=lambda c: [(repr(c.bins), repr(c.range)), (repr(c.bins), c.density),
+                      (repr(c.bins), c.weights), (c.density, c.weights),
+                      (repr(c.range), c.density)]))
 def test_histogram2d_and_dd_match_numpy(case, rng):
     x, y = rng.standard_normal((2, 30))
     w = rng.random(30)
@@ -121,10 +140,14 @@ def test_histogramdd_three_dims_and_errors(rng):
 # --------------------------------------------------------------------------- interp
 
 
-@pytest.mark.parametrize("case", grid(x_shape=[(), (0,), (9,), (2, 5)],
-                                      n_xp=[1, 2, 6], fp=[np.float32, np.float64,
-                                                          np.complex128, np.int32],
-                                      lr=[None, (-5.0, 7.0)], n=30, seed=5))
+# sampled (all with --full-grid): each shape with each number of sample points and each
+# fp dtype, each number of points with each fp dtype and with/without left/right, each fp
+# dtype with/without left/right
+@pytest.mark.parametrize("case", covering_grid(
+    x_shape=[(), (0,), (9,), (2, 5)], n_xp=[1, 2, 6],
+    fp=[np.float32, np.float64, np.complex128, np.int32], lr=[None, (-5.0, 7.0)], n=16,
+    seed=5, labels=lambda c: [(c.x_shape, c.n_xp), (c.x_shape, c.fp), (c.n_xp, c.fp),
+                              (c.n_xp, c.lr), (c.fp, c.lr)]))
 def test_interp_matches_numpy(case, rng):
     x = rng.uniform(-3, 3, case.x_shape)
     xp_ = np.sort(rng.uniform(-2, 2, case.n_xp))

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import assert_allclose, check_vs_numpy, grid
+from tests.helpers import assert_allclose, check_vs_numpy, covering_grid, covering_sample, grid
 
 F64, F32, C64, C128 = (np.dtype(t) for t in (np.float64, np.float32, np.complex64, np.complex128))
 LINALG = [F32, F64, C64, C128]
@@ -107,8 +107,10 @@ def test_svd_hermitian_flag():
     _check(lambda xp, a: xp.linalg.svd(a, hermitian=True).S, x)
 
 
-@pytest.mark.parametrize("case", grid(shape=[(3, 3), (2, 4, 4), (1, 1), (0, 0)], dtype=LINALG,
-                                      n=16))
+# sampled (all with --full-grid): every dtype, each shape real and complex
+@pytest.mark.parametrize("case", covering_grid(
+    shape=[(3, 3), (2, 4, 4), (1, 1), (0, 0)], dtype=LINALG, n=8,
+    labels=lambda c: [c.dtype, (c.shape, c.dtype.kind)]))
 def test_eig_matches_numpy(case):
     x = _mat(case.shape, case.dtype, shift=False)
     cdt = np.result_type(case.dtype, np.complex64)
@@ -126,9 +128,12 @@ def test_eig_matches_numpy(case):
 # --------------------------------------------------------------------------- solvers
 
 
-@pytest.mark.parametrize("case", grid(a=[(3, 3), (2, 3, 3), (0, 0), (1, 1)],
-                                      b=["vector", "matrix", "batched"],
-                                      dtype=LINALG + [np.dtype(np.int64)], n=24))
+# sampled (all with --full-grid): every dtype, each a shape with each b form, each a shape
+# and each b form with real, complex and integer operands
+@pytest.mark.parametrize("case", covering_grid(
+    a=[(3, 3), (2, 3, 3), (0, 0), (1, 1)], b=["vector", "matrix", "batched"],
+    dtype=LINALG + [np.dtype(np.int64)], n=16,
+    labels=lambda c: [c.dtype, (c.a, c.b), (c.a, c.dtype.kind), (c.b, c.dtype.kind)]))
 def test_solve_matches_numpy(case):
     a = _mat(case.a, case.dtype) if case.dtype.kind != "i" else \
         (np.arange(int(np.prod(case.a))).reshape(case.a) % 5 + 7 * np.eye(case.a[-1])).astype(
@@ -183,7 +188,12 @@ def test_lu_permutation_matches_row_swaps_batched():
             np.testing.assert_array_equal(np.asarray(perm)[k], order)
 
 
-@pytest.mark.parametrize("case", grid(shape=SQUARE, dtype=LINALG, n=20))
+# sampled (all with --full-grid): every dtype, each shape in single and double precision
+# and real and complex
+@pytest.mark.parametrize("case", covering_grid(
+    shape=SQUARE, dtype=LINALG, n=10,
+    labels=lambda c: [c.dtype, (c.shape, c.dtype.kind), (c.shape, c.dtype.itemsize
+                                                         // (2 if c.dtype.kind == "c" else 1))]))
 def test_inv_det_slogdet_match_numpy(case):
     x = _mat(case.shape, case.dtype)
     _check(lambda xp, a: xp.linalg.inv(a), x)
@@ -236,8 +246,10 @@ def test_shape_and_dtype_errors_match_numpy(body, shape, dtype):
 # --------------------------------------------------------------------------- least squares etc.
 
 
-@pytest.mark.parametrize("case", grid(shape=[(5, 3), (3, 5), (4, 4), (3, 0)],
-                                      bdim=[1, 2], dtype=[F64, C128, F32], n=20))
+# sampled (all with --full-grid): each pair of shape, b's rank and dtype
+@pytest.mark.parametrize("case", covering_grid(
+    shape=[(5, 3), (3, 5), (4, 4), (3, 0)], bdim=[1, 2], dtype=[F64, C128, F32], n=12,
+    labels=lambda c: [(c.shape, c.bdim), (c.shape, c.dtype), (c.bdim, c.dtype)]))
 def test_lstsq_matches_numpy(case):
     a = _mat(case.shape, case.dtype, shift=False)
     b = _mat((case.shape[0],) + (2,) * (case.bdim - 1), case.dtype, seed=1)
@@ -281,8 +293,11 @@ NORM_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", grid(spec=NORM_CASES, keepdims=[False, True],
-                                      dtype=[F64, C64, np.dtype(np.int32)], n=60))
+# sampled (all with --full-grid): every ord/axis spec, each with and without keepdims
+# and each spec's rank with each dtype, then random others
+@pytest.mark.parametrize("case", covering_grid(
+    spec=NORM_CASES, keepdims=[False, True], dtype=[F64, C64, np.dtype(np.int32)], n=48,
+    labels=lambda c: [(repr(c.spec), c.keepdims), (len(c.spec[0]), c.dtype)]))
 def test_norm_matches_numpy(case):
     shape, ord, axis = case.spec
     x = _mat(shape, case.dtype, shift=False) if case.dtype.kind != "i" else \
@@ -435,8 +450,14 @@ def _check_svd_family(a, got, want):
     assert np.all(np.isnan(np.asarray(pinv)[bad]) | (np.asarray(pinv)[bad] == 0))
 
 
-@pytest.mark.parametrize("dtype", LINALG)
-@pytest.mark.parametrize("shape, pos", _INF_ENTRY)
+# sampled (all with --full-grid): every dtype, each entry position real and complex, and
+# float32 (3, 3) (NumPy's svd of the all-ones matrix with an inf does not return)
+@pytest.mark.parametrize("shape, pos, dtype", [
+    pytest.param(*_INF_ENTRY[i], LINALG[j], id=f"shape{i}-pos{i}-dtype{j}")
+    for i, j in covering_sample(
+        [(i, j) for i in range(len(_INF_ENTRY)) for j in range(len(LINALG))], n=12,
+        labels=lambda c: [("dtype", c[1]), (c[0], LINALG[c[1]].kind)],
+        keep=lambda c: c == (0, 0))])
 def test_svd_of_a_matrix_with_an_infinite_entry_has_nan_singular_values(shape, pos, dtype):
     a = _mat(shape, dtype, shift=False)
     a[pos] = np.inf

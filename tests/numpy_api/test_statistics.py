@@ -3,6 +3,7 @@ eval_jaxpr): average, median, every quantile method (also the NaN-ignoring and
 percentile forms), cov, corrcoef; errors; grads of average/median vs finite
 differences."""
 
+import itertools
 import warnings
 
 import numpy as np
@@ -10,8 +11,8 @@ import pytest
 
 import xnp
 from tests import helpers
-from tests.helpers import (BOOL, EDGE_SHAPES, INTEGER, central_difference, check_vs_numpy,
-                           grid, make_array)
+from tests.helpers import (BOOL, EDGE_SHAPES, INTEGER, Case, central_difference, check_vs_numpy,
+                           covering_sample, grid, make_array)
 from xnp.numpy_api.statistics import METHODS
 
 REALF = [np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)]
@@ -75,10 +76,24 @@ def test_median_matches_numpy(fname, case, rng):
 QS = [0.3, 0.0, 1.0, [0.0, 0.25, 0.5, 1.0], [[0.1], [0.95]]]
 
 
-@pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("case", grid(shape=[(7,), (4, 5), (2, 3, 4), (1,)],
-                                      dtype=[np.dtype(np.int32)] + REALF[1:], q=QS,
-                                      axis=[None, 0, -1, (0, -1)], n=5, seed=23))
+def _with_methods(n, seed, labels, **axes):
+    """(case, method) params, ``case{i}-{method}`` with ``i`` the case's position in the
+    product of ``axes``: a covering sample of about ``n`` of them by ``labels(case,
+    method)`` (every method with a scalar and an array q among them), all with --full-grid."""
+    cases = [Case(**dict(zip(axes, v))) for v in itertools.product(*axes.values())]
+    pairs = covering_sample([(i, m) for i in range(len(cases)) for m in METHODS], n=n,
+                            seed=seed, labels=lambda p: [
+                                (p[1], "q", np.ndim(cases[p[0]].q) > 0),
+                                *labels(cases[p[0]], p[1])])
+    return [pytest.param(cases[i], m, id=f"case{i}-{m}") for i, m in pairs]
+
+
+# sampled (all with --full-grid): every method with a scalar q and with an array of them;
+# every shape, dtype, q and axis, each shape with each axis, each dtype with each q
+@pytest.mark.parametrize("case,method", _with_methods(
+    n=30, seed=23, shape=[(7,), (4, 5), (2, 3, 4), (1,)],
+    dtype=[np.dtype(np.int32)] + REALF[1:], q=QS, axis=[None, 0, -1, (0, -1)],
+    labels=lambda c, m: [("q", repr(c.q)), (c.shape, c.axis), (c.dtype, repr(c.q))]))
 def test_quantile_methods(method, case, rng):
     x = make_array(rng, case.shape, case.dtype)
     axis = case.axis if not (isinstance(case.axis, tuple) and len(case.shape) < 2) else None
@@ -86,9 +101,14 @@ def test_quantile_methods(method, case, rng):
                    kind="reduction")
 
 
-@pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("case", grid(shape=[(7,), (4, 5), (2, 3, 4)], q=QS[:4],
-                                      axis=[None, 0, -1], keepdims=[False, True], n=4, seed=24))
+# sampled (all with --full-grid): every method with a scalar q and with an array of them,
+# and with and without an all-NaN slice; every q, each shape with each axis, each axis with
+# and without keepdims
+@pytest.mark.parametrize("case,method", _with_methods(
+    n=28, seed=24, shape=[(7,), (4, 5), (2, 3, 4)], q=QS[:4], axis=[None, 0, -1],
+    keepdims=[False, True],
+    labels=lambda c, m: [(m, "all-NaN slice", len(c.shape) > 1 and c.axis in (None, -1)),
+                         ("q", repr(c.q)), (c.shape, c.axis), (c.axis, c.keepdims)]))
 def test_nanquantile_methods(method, case, rng):
     x = _nan(make_array(rng, case.shape, np.float64), rng, 0.3)
     if x.ndim > 1:
@@ -184,12 +204,19 @@ def test_quantile_weights_not_supported():
         xnp.quantile(xnp.ones(3), 0.5, method="inverted_cdf", weights=xnp.ones(3))
 
 
-@pytest.mark.parametrize("kw", [{}, {"rowvar": False}, {"bias": True}, {"ddof": 0},
-                                {"fweights": np.arange(1, 7)}, {"aweights": np.linspace(0.1, 1, 6)},
-                                {"ddof": 0, "aweights": np.linspace(0.1, 1, 6)},
-                                {"fweights": np.arange(1, 7), "aweights": np.ones(6)},
-                                {"dtype": np.float32}])
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128])
+_COV_KW = [{}, {"rowvar": False}, {"bias": True}, {"ddof": 0}, {"fweights": np.arange(1, 7)},
+           {"aweights": np.linspace(0.1, 1, 6)}, {"ddof": 0, "aweights": np.linspace(0.1, 1, 6)},
+           {"fweights": np.arange(1, 7), "aweights": np.ones(6)}, {"dtype": np.float32}]
+_COV_DTYPES = [np.float64, np.float32, np.int32, np.complex128]
+
+
+# sampled (all with --full-grid): every dtype, each keyword set with complex data and with
+# real data
+@pytest.mark.parametrize("kw,dtype", [
+    pytest.param(_COV_KW[i], _COV_DTYPES[j], id=f"{_COV_DTYPES[j].__name__}-kw{i}")
+    for j, i in covering_sample(
+        [(j, i) for j in range(len(_COV_DTYPES)) for i in range(len(_COV_KW))], n=18, seed=25,
+        labels=lambda p: [("dtype", p[0]), (p[1], _COV_DTYPES[p[0]] == np.complex128)])])
 def test_cov(kw, dtype, rng):
     m = make_array(rng, (3, 6) if not kw.get("rowvar", True) is False else (6, 3), dtype)
     check_vs_numpy(lambda xp, m: xp.cov(m, **kw), m, kind="reduction")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import assert_allclose
+from tests.helpers import assert_allclose, covering_sample
 from tests.lax.ops_convolution import conv_reference
 from xnp import lax
 
@@ -118,14 +118,21 @@ def test_vjp_is_adjoint_of_jvp(name, jit):
 
 
 def _vmap_cases():
-    for name in IDS:
-        nd = len(CASES[name][0])
-        for axes in [(0, None), (None, 0), (0, 0), (nd, None), (None, -1), (-1, 1)]:
-            yield pytest.param(name, axes, id=f"{name}-{axes}")
+    """Eagerly every configuration with every in_axes; under jit (a compile each) a sample
+    (all with --full-grid): each configuration with the lhs, the rhs and both batched,
+    and every in_axes position."""
+    cases = [(name, axes) for name in IDS for axes in [
+        (0, None), (None, 0), (0, 0), (len(CASES[name][0]), None), (None, -1), (-1, 1)]]
+    jitted = covering_sample(cases, n=33, seed=7, labels=lambda c: [
+        (c[0], tuple(d is not None for d in c[1])), ("in_axes", c[1])])
+    for name, axes in cases:
+        for jit in (False, True):
+            if not jit or (name, axes) in jitted:
+                yield pytest.param(name, axes, jit,
+                                   id=f"{name}-{axes}-{'jit' if jit else 'eager'}")
 
 
-@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
-@pytest.mark.parametrize("name,axes", list(_vmap_cases()))
+@pytest.mark.parametrize("name,axes,jit", list(_vmap_cases()))
 def test_vmap_matches_loop(name, axes, jit):
     params = CASES[name][2]
     f = _conv(params)

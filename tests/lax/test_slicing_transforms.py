@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import assert_allclose
+from tests.helpers import assert_allclose, covering_sample
 from xnp import lax
 from xnp.lax import GatherDimensionNumbers as GDN
 from xnp.lax import ScatterDimensionNumbers as SDN
@@ -181,11 +181,23 @@ def _vmap_cases():
         for j in rng.choice(len(combos), min(4, len(combos)), replace=False):
             picked.add(combos[j])
         for axes in sorted(picked, key=str):
-            yield pytest.param(name, fun, spec, axes, id=f"{name}-{axes}")
+            yield name, fun, spec, axes
 
 
-@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
-@pytest.mark.parametrize("name,fun,spec,axes", list(_vmap_cases()))
+def _vmap_jit_cases():
+    """Eagerly every case; under jit (a compile each) a sample (all with --full-grid):
+    each function with each set of batched operands, and every in_axes tuple."""
+    cases = list(_vmap_cases())
+    jitted = covering_sample([(c[0], c[3]) for c in cases], n=69, seed=3, labels=lambda c: [
+        (c[0], tuple(d is not None for d in c[1])), ("in_axes", c[1])])
+    for name, fun, spec, axes in cases:
+        for jit in (False, True):
+            if not jit or (name, axes) in jitted:
+                yield pytest.param(name, fun, spec, axes, jit,
+                                   id=f"{name}-{axes}-{'jit' if jit else 'eager'}")
+
+
+@pytest.mark.parametrize("name,fun,spec,axes,jit", list(_vmap_jit_cases()))
 def test_vmap_matches_loop(name, fun, spec, axes, jit):
     args = _args(spec, name)
     members = [[_batched_arg(a, d, k, name) if d is not None else a for a, d in zip(args, axes)]

@@ -123,6 +123,26 @@ def family(dtype) -> str:
                                                                             dtype.name)
 
 
+def primitive_family(name: str) -> str:
+    """The primitive an op-table record (``tests/lax/op_table.py``) exercises, from its
+    name: records that differ only in their parameters share it (``igamma_a0.5`` and
+    ``igamma_a6``, ``scatter_add[rows,clip]`` and ``scatter_add[points]``,
+    ``integer_pow_3`` and ``integer_pow_-2``, the ``conv_general_dilated-...``
+    configurations, ``convert_to_f64`` and ``convert_to_u8``)."""
+    n = re.sub(r"^convert_to_.*", "convert_to", re.split(r"\[|-", name)[0])
+    return re.sub(r"(_[a-z]?[\d.]+)+$|_$", "", n)
+
+
+def shape_kind(shape) -> str:
+    """An op-table shape (one shape, or a tuple of operand shapes) as the kind a sample
+    keeps at least once: ``empty`` (a zero-size operand), ``0-d`` (a scalar operand) or
+    ``n-d``."""
+    shapes = list(shape) if (shape and isinstance(shape[0], tuple)) else [shape]
+    if any(0 in s for s in shapes):
+        return "empty"
+    return "0-d" if any(len(s) == 0 for s in shapes) else "n-d"
+
+
 class Case:
     def __init__(self, **kw):
         self.__dict__.update(kw)

@@ -35,7 +35,7 @@ import pytest
 
 import xnp
 from tests import tolerances
-from tests.helpers import FULL_GRID, assert_allclose, make_array
+from tests.helpers import FULL_GRID, assert_allclose, make_array, primitive_family
 from tests.lax.op_table import all_records
 from xnp import lax
 from xnp.lax import padding, products, reductions, shape_ops
@@ -230,14 +230,6 @@ def _jit_sample(rec) -> bool:
     return _seed(rec.name, "jit") % 4 < 2
 
 
-def _primitive_family(name: str) -> str:
-    """The primitive a record exercises, from its name: records that differ only in their
-    parameters share it (igamma_a0.5 and igamma_a6, scatter_add[rows,clip] and
-    scatter_add[points], the conv_general_dilated-... configurations)."""
-    n = re.sub(r"^convert_to_.*", "convert_to", re.split(r"\[|-", name)[0])
-    return re.sub(r"(_[a-z]?[\d.]+)+$|_$", "", n)
-
-
 def _jit_transform_sample(transform: str):
     """The records of the jit sample checked with ``jit(jvp)`` (``transform='jvp'``) or
     ``jit(vjp)`` ('vjp'): a record whose primitive has no other record in the jit sample
@@ -249,7 +241,7 @@ def _jit_transform_sample(transform: str):
         if FULL_GRID[0]:
             return True
         fam = [r for r in RECORDS if _jit_sample(r)
-               and _primitive_family(r.name) == _primitive_family(rec.name)]
+               and primitive_family(r.name) == primitive_family(rec.name)]
         turn = next(i for i, r in enumerate(fam) if r is rec) % 2
         return len(fam) == 1 or turn == ("jvp", "vjp").index(transform)
     return pred

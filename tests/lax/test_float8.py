@@ -12,9 +12,12 @@
 3. A few ``xnp`` functions (add, sin, sum, matmul, sort, indexing) vs NumPy + ml_dtypes.
 
 Sampled to keep the file fast: per record one shape, both float8 types eagerly and
-one each under jit and in eager-XLA mode; ``--full-grid`` runs every shape x type x mode.
+one each under jit and in eager-XLA mode; of the compiled cases of the records of one
+primitive (records that differ only in their parameters), those that cover jit and
+eager-XLA and both types; ``--full-grid`` runs every shape x type x mode.
 """
 
+import collections
 import random
 import re
 import zlib
@@ -71,7 +74,7 @@ def _sampled(name, dtype, mode) -> bool:
 
 
 def _cases():
-    out = []
+    rows = []
     for rec in _float_records():
         shapes = list(rec.shapes)
         if not helpers.FULL_GRID[0]:
@@ -79,10 +82,20 @@ def _cases():
             shapes = [random.Random(rec.name).choice(nonempty)]
         marks = ([pytest.mark.xfail(raises=TypeError, strict=True, reason=KNOWN_GAPS[rec.name])]
                  if rec.name in KNOWN_GAPS else [])
-        out += [pytest.param(rec, dt, shape, mode, marks=marks,
-                             id=f"{rec.name}-{dt.name}-{shape}-{mode}")
-                for shape in shapes for dt in F8 for mode in MODES if _sampled(rec.name, dt, mode)]
-    return out
+        rows += [(rec, dt, shape, mode, marks) for shape in shapes for dt in F8 for mode in MODES
+                 if _sampled(rec.name, dt, mode)]
+    # a compile each: of a primitive's records (helpers.primitive_family), the compiled
+    # cases that cover jit and eager-XLA and both types (all of them with --full-grid)
+    by_primitive = collections.defaultdict(list)
+    for i, (rec, _, _, mode, _) in enumerate(rows):
+        if mode != "eager":
+            by_primitive[helpers.primitive_family(rec.name)].append(i)
+    compiled = {i for idx in by_primitive.values() for i in helpers.covering_sample(
+        idx, n=1, labels=lambda i: [("mode", rows[i][3]), ("dtype", rows[i][1].name)])}
+    return [pytest.param(rec, dt, shape, mode, marks=marks,
+                         id=f"{rec.name}-{dt.name}-{shape}-{mode}")
+            for i, (rec, dt, shape, mode, marks) in enumerate(rows)
+            if mode == "eager" or i in compiled]
 
 
 def _reference(rec, args, dtype):

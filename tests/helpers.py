@@ -77,10 +77,19 @@ def covering_sample(cases, *, labels: Callable, n: int, seed: int = 0,
     chosen = [i for i in range(len(cases)) if keep is not None and keep(cases[i])]
     kept = len(chosen)
     needed = {t for ts in tags for t in ts} - {t for i in chosen for t in tags[i]}
+    holders = {}  # label -> the cases that have it
+    for i, ts in enumerate(tags):
+        for t in ts:
+            holders.setdefault(t, []).append(i)
+    gain = [sum(t in needed for t in ts) for ts in tags]  # labels still needed, per case
     while needed:
-        best = max(order, key=lambda i: sum(t in needed for t in tags[i]))  # first of the best
+        best = max(order, key=gain.__getitem__)  # first of the best
         chosen.append(best)
-        needed -= set(tags[best])
+        for t in tags[best]:
+            if t in needed:
+                needed.discard(t)
+                for i in holders[t]:
+                    gain[i] -= 1
     uses = {}
     for i in chosen:
         for t in tags[i]:
@@ -109,6 +118,24 @@ def covering_grid(n: int = 100, seed: int = 0, *, labels: Callable | None = None
         position = {id(c): ix for c, ix in zip(cases, combos)}
         labels = lambda c: list(zip(names, position[id(c)]))  # noqa: E731
     return covering_sample(cases, labels=labels, n=n, seed=seed, keep=keep)
+
+
+def axes_labels(case, *groups) -> list:
+    """Labels of ``case`` for :func:`covering_sample`/:func:`covering_grid`: for each group
+    (an axis name, or a tuple of them for each combination of their values) the group
+    with the case's values (``repr`` of an unhashable one), so that equal values of two
+    axes (``1`` and ``True``, ``None`` and ``None``) stay two labels."""
+    values = vars(case)
+    out = []
+    for g in groups:
+        names = g if type(g) is tuple else (g,)
+        label = (g, *[values[a] for a in names])
+        try:
+            hash(label)
+        except TypeError:
+            label = (g, *[repr(values[a]) for a in names])
+        out.append(label)
+    return out
 
 
 def family(dtype) -> str:

@@ -235,13 +235,17 @@ def _jit_transform_sample(transform: str):
     ``jit(vjp)`` ('vjp'): a record whose primitive has no other record in the jit sample
     runs both; the records of a primitive with several take turns, so each such primitive
     still runs both under jit (every record with --full-grid)."""
+    by_primitive = {}
+    for r in RECORDS:
+        if _jit_sample(r):
+            by_primitive.setdefault(primitive_family(r.name), []).append(r)
+
     def pred(rec) -> bool:
         if not _jit_sample(rec):
             return False
         if FULL_GRID[0]:
             return True
-        fam = [r for r in RECORDS if _jit_sample(r)
-               and primitive_family(r.name) == primitive_family(rec.name)]
+        fam = by_primitive[primitive_family(rec.name)]
         turn = next(i for i, r in enumerate(fam) if r is rec) % 2
         return len(fam) == 1 or turn == ("jvp", "vjp").index(transform)
     return pred

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import check_vs_numpy, covering_grid, family, grid, make_array
+from tests.helpers import (axes_labels, check_vs_numpy, covering_grid, covering_sample, family,
+                           grid, make_array)
 
 DTYPES = [np.dtype(t) for t in (np.bool_, np.int32, np.float16, np.float32, np.float64,
                                 np.complex64, np.complex128)]
@@ -31,12 +32,14 @@ def _quiet():
 
 # sampled (all with --full-grid): every value of each axis, each transform with each dtype
 # family and each n (padding, cropping, 0), each shape with each axis (out of range for
-# the 0-d and 1-d ones), then random others
-@pytest.mark.parametrize("case", covering_grid(
-    n=75, fname=ONE_D, shape=SHAPES_1D, dtype=DTYPES, length=[None, 1, 4, 7, 0],
-    axis=[-1, 0, 1], norm=NORMS,
-    labels=lambda c: [c.fname, c.shape, c.dtype, c.length, c.axis, c.norm,
-                      (c.fname, family(c.dtype)), (c.fname, c.length), (c.shape, c.axis)]))
+# the 0-d and 1-d ones), then random others; drawn from a seeded pool of 2000 of the
+# 25200 cases (each of these labels is in it) to keep collection fast
+@pytest.mark.parametrize("case", covering_sample(
+    grid(n=2000, fname=ONE_D, shape=SHAPES_1D, dtype=DTYPES, length=[None, 1, 4, 7, 0],
+         axis=[-1, 0, 1], norm=NORMS), n=75,
+    labels=lambda c: axes_labels(c, "fname", "shape", "dtype", "length", "axis", "norm",
+                                 ("fname", "length"), ("shape", "axis")) + [
+        ("fname x dtype family", c.fname, family(c.dtype))]))
 def test_one_dimensional_transforms_match_numpy(case):
     rng = np.random.default_rng(0)
     x = make_array(rng, case.shape, case.dtype)
@@ -77,16 +80,18 @@ SHAPES_ND = [(), (4,), (1, 1), (3, 4), (2, 0, 3), (2, 3, 4), (2, 1, 3, 5), (2, 2
 
 # sampled (all with --full-grid): every value of each axis, each axes form with each s form,
 # and each kind of transform (c2c, r2c, c2r) with each axes form, s form, dtype, shape and
-# norm, then random others
-@pytest.mark.parametrize("case", covering_grid(
-    n=60, seed=1, fname=ND, shape=SHAPES_ND,
-    dtype=[np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
-           np.dtype(np.int64)],
-    axes=["none", "last", "first2", "rev", "repeat", "empty"],
-    s=["none", "pad", "crop", "minus1"], norm=NORMS,
-    labels=lambda c: [c.fname, c.shape, c.dtype, c.axes, c.s, c.norm, (c.axes, c.s),
-                      *[(ND_KIND[c.fname], v) for v in (c.axes, c.s, c.dtype, c.shape,
-                                                        c.norm)]]))
+# norm, then random others; drawn from a seeded pool of 2000 of the 24576 cases (each of
+# these labels is in it) to keep collection fast
+@pytest.mark.parametrize("case", covering_sample(
+    grid(n=2000, seed=1, fname=ND, shape=SHAPES_ND,
+         dtype=[np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
+                np.dtype(np.int64)],
+         axes=["none", "last", "first2", "rev", "repeat", "empty"],
+         s=["none", "pad", "crop", "minus1"], norm=NORMS), n=60, seed=1,
+    labels=lambda c: axes_labels(c, "fname", "shape", "dtype", "axes", "s", "norm",
+                                 ("axes", "s")) + [
+        (f"kind x {k}", ND_KIND[c.fname], v)
+        for k, v in axes_labels(c, "axes", "s", "dtype", "shape", "norm")]))
 def test_nd_transforms_match_numpy(case):
     rng = np.random.default_rng(1)
     x = make_array(rng, case.shape, case.dtype)
@@ -188,7 +193,7 @@ def test_s_without_axes_warns_like_numpy():
 # Python float, a float32 scalar, a Python int), each length with each spacing
 @pytest.mark.parametrize("case", covering_grid(
     fname=["fftfreq", "rfftfreq"], length=[1, 2, 5, 8], d=[1.0, 0.1, np.float32(2.0), 3],
-    n=16, labels=lambda c: [(c.fname, c.length), (c.fname, repr(c.d)), (c.length, repr(c.d))]))
+    n=16, labels=lambda c: axes_labels(c, ("fname", "length"), ("fname", "d"), ("length", "d"))))
 def test_sample_frequencies_match_numpy(case):
     check_vs_numpy(lambda xp: getattr(xp.fft, case.fname)(case.length, case.d))
 
@@ -206,8 +211,8 @@ def test_sample_frequencies_with_traced_spacing(fname):
     fname=["fftfreq", "rfftfreq"], length=[1, 2, 5, 8, 99], d=[1.0, 0.3, 4.7],
     dtype=[np.float16, np.float32, np.float64, xnp.float32, ml_dtypes.bfloat16],
     x64=[True, False], n=20, seed=11,
-    labels=lambda c: [c.fname, c.length, c.d, c.dtype, c.x64, (c.fname, c.dtype),
-                      (c.dtype, c.x64)]))
+    labels=lambda c: axes_labels(c, "fname", "length", "d", "dtype", "x64", ("fname", "dtype"),
+                                 ("dtype", "x64"))))
 def test_sample_frequencies_with_dtype(case):
     # the Array API's dtype= keyword: NumPy's float64 result rounded once to `dtype`
     want = getattr(np.fft, case.fname)(case.length, case.d).astype(np.dtype(case.dtype))
@@ -251,8 +256,8 @@ def test_sample_frequency_errors(fname, n, exc):
 @pytest.mark.parametrize("case", covering_grid(
     fname=["fftshift", "ifftshift"], shape=[(), (0,), (1,), (5,), (4, 3), (2, 3, 5)],
     axes=[None, 0, -1, (0, -1), ()], dtype=[np.dtype(np.int64), np.dtype(np.complex64)],
-    n=40, labels=lambda c: [(c.shape, c.axes), (c.fname, c.shape), (c.fname, c.axes),
-                            (c.fname, c.dtype), (c.shape, c.dtype)]))
+    n=40, labels=lambda c: axes_labels(c, ("shape", "axes"), ("fname", "shape"), ("fname", "axes"),
+                                       ("fname", "dtype"), ("shape", "dtype"))))
 def test_shifts_match_numpy(case):
     x = make_array(np.random.default_rng(4), case.shape, case.dtype)
     check_vs_numpy(lambda xp, a: getattr(xp.fft, case.fname)(a, axes=case.axes), x)

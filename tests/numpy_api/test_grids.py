@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import assert_allclose, check_vs_numpy, covering_grid, family, grid, make_array
+from tests.helpers import (assert_allclose, axes_labels, check_vs_numpy, covering_grid, family,
+                           grid, make_array)
 
 VEC_DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint32, np.float32, np.float64,
                                     np.complex128)]
@@ -20,8 +21,9 @@ VEC_DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint32, np.float32, np
 @pytest.mark.parametrize("case", covering_grid(
     lens=[(3,), (2, 4), (0, 3), (2, 3, 1), ()], indexing=["xy", "ij"], sparse=[False, True],
     dtype=VEC_DTYPES, n=20,
-    labels=lambda c: [c.dtype, (c.lens, c.indexing), (c.lens, c.sparse),
-                      (c.indexing, c.sparse), (family(c.dtype), c.sparse)]))
+    labels=lambda c: axes_labels(c, "dtype", ("lens", "indexing"), ("lens", "sparse"),
+                                 ("indexing", "sparse")) + [
+        ("dtype family x sparse", family(c.dtype), c.sparse)]))
 def test_meshgrid_matches_numpy(case, rng):
     xs = [make_array(rng, (n,), case.dtype) for n in case.lens]
     check_vs_numpy(lambda m, *xs: m.meshgrid(*xs, indexing=case.indexing, sparse=case.sparse),
@@ -65,7 +67,8 @@ def test_mgrid_ogrid_match_numpy(key):
 @pytest.mark.parametrize("case", covering_grid(
     shape=[(3, 4), (5,), (2, 3, 4), (1, 1)], order=["C", "F"],
     idx_dtype=[np.int64, np.int32, np.uint8], n=12,
-    labels=lambda c: [(c.shape, c.order), (c.shape, c.idx_dtype), (c.order, c.idx_dtype)]))
+    labels=lambda c: axes_labels(c, ("shape", "order"), ("shape", "idx_dtype"),
+                                 ("order", "idx_dtype"))))
 def test_unravel_and_ravel_multi_index_match_numpy(case, rng):
     size = int(np.prod(case.shape))
     flat = rng.integers(0, size, (2, 3)).astype(case.idx_dtype)
@@ -105,7 +108,8 @@ def test_traced_out_of_range_indices_are_clipped():
 # sampled (all with --full-grid): each pair of num, endpoint and bounds
 @pytest.mark.parametrize("case", covering_grid(
     num=[0, 1, 5], endpoint=[True, False], bounds=[(0, 2), (-1.5, 3), (2, -1)], n=9,
-    labels=lambda c: [(c.num, c.endpoint), (c.num, c.bounds), (c.endpoint, c.bounds)]))
+    labels=lambda c: axes_labels(c, ("num", "endpoint"), ("num", "bounds"),
+                                 ("endpoint", "bounds"))))
 def test_logspace_matches_numpy(case):
     lo, hi = case.bounds
     check_vs_numpy(lambda m: m.logspace(lo, hi, case.num, case.endpoint), kind="reduction")

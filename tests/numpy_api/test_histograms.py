@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import central_difference, check_vs_numpy, covering_grid
+from tests.helpers import axes_labels, central_difference, check_vs_numpy, covering_grid
 
 
 # --------------------------------------------------------------------------- bincount
@@ -17,8 +17,8 @@ from tests.helpers import central_difference, check_vs_numpy, covering_grid
 @pytest.mark.parametrize("case", covering_grid(
     n_x=[0, 1, 17], dtype=[np.int8, np.uint16, np.int64, np.bool_], weights=[False, True],
     minlength=[0, 3, 25], n=12, seed=1,
-    labels=lambda c: [(c.n_x, c.dtype), (c.n_x, c.weights), (c.n_x, c.minlength),
-                      (c.dtype, c.weights), (c.weights, c.minlength)]))
+    labels=lambda c: axes_labels(c, ("n_x", "dtype"), ("n_x", "weights"), ("n_x", "minlength"),
+                                 ("dtype", "weights"), ("weights", "minlength"))))
 def test_bincount_matches_numpy(case, rng):
     x = rng.integers(0, 9, case.n_x).astype(case.dtype)
     w = rng.standard_normal(case.n_x) if case.weights else None
@@ -52,8 +52,8 @@ def test_bincount_errors_and_concretization():
 @pytest.mark.parametrize("case", covering_grid(
     x_shape=[(), (0,), (7,), (2, 3)], dtype=[np.int32, np.float32, np.float64],
     order=["inc", "dec"], right=[False, True], n=12, seed=2,
-    labels=lambda c: [(c.x_shape, c.dtype), (c.x_shape, c.right), (c.dtype, c.order),
-                      (c.dtype, c.right), (c.order, c.right)]))
+    labels=lambda c: axes_labels(c, ("x_shape", "dtype"), ("x_shape", "right"),
+                                 ("dtype", "order"), ("dtype", "right"), ("order", "right"))))
 def test_digitize_matches_numpy(case, rng):
     x = rng.integers(-2, 6, case.x_shape).astype(case.dtype)
     bins = np.array([-1.0, 0.0, 0.0, 2.5, 4.0])
@@ -77,10 +77,10 @@ def test_digitize_errors():
     shape=[(0,), (1,), (40,), (5, 6)], dtype=[np.int16, np.float32, np.float64],
     bins=[1, 7, "edges"], range=[None, (-1.0, 1.5)], density=[None, True],
     weights=[False, True], n=18, seed=3,
-    labels=lambda c: [(c.bins, c.shape), (c.bins, c.dtype), (c.bins, c.range),
-                      (c.bins, c.density), (c.bins, c.weights), (c.range, c.density),
-                      (c.range, c.weights), (c.density, c.weights), (c.shape, c.density),
-                      (c.shape, c.weights)]))
+    labels=lambda c: axes_labels(c, ("bins", "shape"), ("bins", "dtype"), ("bins", "range"),
+                                 ("bins", "density"), ("bins", "weights"), ("range", "density"),
+                                 ("range", "weights"), ("density", "weights"),
+                                 ("shape", "density"), ("shape", "weights"))))
 def test_histogram_matches_numpy(case, rng):
     a = (rng.standard_normal(case.shape) * 2).astype(case.dtype)
     bins = np.array([-2.0, -0.5, 0.0, 1.0, 3.0]) if case.bins == "edges" else case.bins
@@ -116,9 +116,8 @@ def test_histogram_edge_cases_and_errors():
 @pytest.mark.parametrize("case", covering_grid(
     bins=[3, (2, 4), [np.array([-1.0, 0, 2]), 3]], range=[None, [(-1, 1), (-2, 2)]],
     density=[None, True], weights=[False, True], n=6, seed=4,
-    labels=lambda c: [(repr(c.bins), repr(c.range)), (repr(c.bins), c.density),
-                      (repr(c.bins), c.weights), (c.density, c.weights),
-                      (repr(c.range), c.density)]))
+    labels=lambda c: axes_labels(c, ("bins", "range"), ("bins", "density"), ("bins", "weights"),
+                                 ("density", "weights"), ("range", "density"))))
 def test_histogram2d_and_dd_match_numpy(case, rng):
     x, y = rng.standard_normal((2, 30))
     w = rng.random(30)
@@ -146,8 +145,8 @@ def test_histogramdd_three_dims_and_errors(rng):
 @pytest.mark.parametrize("case", covering_grid(
     x_shape=[(), (0,), (9,), (2, 5)], n_xp=[1, 2, 6],
     fp=[np.float32, np.float64, np.complex128, np.int32], lr=[None, (-5.0, 7.0)], n=16,
-    seed=5, labels=lambda c: [(c.x_shape, c.n_xp), (c.x_shape, c.fp), (c.n_xp, c.fp),
-                              (c.n_xp, c.lr), (c.fp, c.lr)]))
+    seed=5, labels=lambda c: axes_labels(c, ("x_shape", "n_xp"), ("x_shape", "fp"),
+                                         ("n_xp", "fp"), ("n_xp", "lr"), ("fp", "lr"))))
 def test_interp_matches_numpy(case, rng):
     x = rng.uniform(-3, 3, case.x_shape)
     xp_ = np.sort(rng.uniform(-2, 2, case.n_xp))

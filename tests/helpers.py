@@ -120,6 +120,20 @@ def covering_grid(n: int = 100, seed: int = 0, *, labels: Callable | None = None
     return covering_sample(cases, labels=labels, n=n, seed=seed, keep=keep)
 
 
+def covering_pairs(values, *, labels: Callable, n: int, seed: int = 0, **axes) -> list:
+    """The pytest params ``(case, value)`` of the product of the case ``axes`` (as
+    :func:`grid`) with ``values``, ``case{i}-{value}`` with ``i`` the case's position in the
+    product: what stacked ``parametrize("value", values)`` over ``parametrize("case",
+    grid(...))`` gives with ``--full-grid``, cut down by :func:`covering_sample` to about
+    ``n`` pairs that cover every label of ``labels(case, value)``."""
+    import pytest  # noqa: PLC0415
+
+    cases = [Case(**dict(zip(axes, v))) for v in itertools.product(*axes.values())]
+    pairs = covering_sample([(i, v) for i in range(len(cases)) for v in values], n=n,
+                            seed=seed, labels=lambda p: labels(cases[p[0]], p[1]))
+    return [pytest.param(cases[i], v, id=f"case{i}-{v}") for i, v in pairs]
+
+
 def axes_labels(case, *groups) -> list:
     """Labels of ``case`` for :func:`covering_sample`/:func:`covering_grid`: for each group
     (an axis name, or a tuple of them for each combination of their values) the group

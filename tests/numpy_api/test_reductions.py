@@ -10,8 +10,8 @@ import pytest
 
 import xnp
 from tests import helpers
-from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, check_vs_numpy, grid,
-                           make_array)
+from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, axes_labels, check_vs_numpy,
+                           covering_grid, covering_pairs, family, grid, make_array)
 
 SHAPES = EDGE_SHAPES + [(3,), (2, 3), (2, 3, 4)]
 AXES = [None, 0, -1, (0, -1), ()]  # invalid combinations check NumPy's AxisError/ValueError
@@ -38,23 +38,36 @@ def _run(fname, case, rng, nan=False, **kw):
 # --------------------------------------------------------------------------- grids
 
 
-@pytest.mark.parametrize("fname", ["sum", "prod", "mean", "all", "any"])
-@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=ALL, axis=AXES,
-                                      keepdims=[False, True], n=24, seed=1))
+def _by_function(case, fname):
+    """Labels of a (case, function) pair: the function with each dtype family, shape, axis
+    and keepdims; each dtype; each shape with each axis (invalid ones raise NumPy's error)."""
+    return [("function x dtype family", fname, family(case.dtype)),
+            *[(f"function x {k}", fname, *v) for k, *v in axes_labels(
+                case, "shape", "axis", "keepdims")],
+            *axes_labels(case, "dtype", ("shape", "axis"))]
+
+
+# sampled (all with --full-grid): 40 (case, function) pairs that cover _by_function's
+# labels (5 functions x 24 cases before)
+@pytest.mark.parametrize("case,fname", covering_pairs(
+    ["sum", "prod", "mean", "all", "any"], n=40, seed=1, labels=_by_function, shape=SHAPES,
+    dtype=ALL, axis=AXES, keepdims=[False, True]))
 def test_reduction_matches_numpy(fname, case, rng):
     _run(fname, case, rng)
 
 
-@pytest.mark.parametrize("fname", ["max", "min", "amax", "amin", "ptp"])
-@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=ORDERED, axis=AXES,
-                                      keepdims=[False, True], n=20, seed=2))
+# sampled (all with --full-grid): 40 pairs covering _by_function's labels (5 x 20 before)
+@pytest.mark.parametrize("case,fname", covering_pairs(
+    ["max", "min", "amax", "amin", "ptp"], n=40, seed=2, labels=_by_function, shape=SHAPES,
+    dtype=ORDERED, axis=AXES, keepdims=[False, True]))
 def test_extremum_matches_numpy(fname, case, rng):
     _run(fname, case, rng, nan=True)
 
 
-@pytest.mark.parametrize("fname", ["argmax", "argmin"])
-@pytest.mark.parametrize("case", grid(shape=SHAPES, dtype=ORDERED, axis=[None, 0, -1],
-                                      keepdims=[False, True], n=24, seed=3))
+# sampled (all with --full-grid): 24 pairs covering _by_function's labels (2 x 24 before)
+@pytest.mark.parametrize("case,fname", covering_pairs(
+    ["argmax", "argmin"], n=24, seed=3, labels=_by_function, shape=SHAPES, dtype=ORDERED,
+    axis=[None, 0, -1], keepdims=[False, True]))
 def test_argextremum_matches_numpy(fname, case, rng):
     _run(fname, case, rng, nan=True)
 
@@ -273,9 +286,19 @@ _ONE_ELEMENT_SUMS = {
 }
 
 
-@pytest.mark.parametrize("fname", list(_ONE_ELEMENT_SUMS))
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.complex64])
-@pytest.mark.parametrize("shape", [(1,), (3, 1), (1, 1)])
+_ONE_ELEMENT_SHAPES = [(1,), (3, 1), (1, 1)]
+
+
+# sampled (all with --full-grid): each pair of function, dtype and shape (a compile each)
+@pytest.mark.parametrize("shape,dtype,fname", [
+    pytest.param(_ONE_ELEMENT_SHAPES[c.shape], c.dtype, c.fname,
+                 id=f"shape{c.shape}-{np.dtype(c.dtype).name}-{c.fname}")
+    for c in covering_grid(
+        shape=range(len(_ONE_ELEMENT_SHAPES)),
+        dtype=[np.float64, np.float32, np.float16, np.complex64],
+        fname=list(_ONE_ELEMENT_SUMS), n=64, seed=6,
+        labels=lambda c: axes_labels(c, ("fname", "dtype"), ("fname", "shape"),
+                                     ("dtype", "shape")))])
 def test_sum_of_one_element_starts_from_plus_zero(fname, dtype, shape):
     """NumPy's sums add their elements to +0.0, so a sum of one -0.0 is 0.0 (in each part of
     a complex number); XLA compiles a sum of one element to the element itself, which must

@@ -3,7 +3,6 @@ eval_jaxpr): average, median, every quantile method (also the NaN-ignoring and
 percentile forms), cov, corrcoef; errors; grads of average/median vs finite
 differences."""
 
-import itertools
 import warnings
 
 import numpy as np
@@ -11,8 +10,8 @@ import pytest
 
 import xnp
 from tests import helpers
-from tests.helpers import (BOOL, EDGE_SHAPES, INTEGER, Case, central_difference, check_vs_numpy,
-                           covering_sample, grid, make_array)
+from tests.helpers import (BOOL, EDGE_SHAPES, INTEGER, central_difference, check_vs_numpy,
+                           covering_pairs, covering_sample, grid, make_array)
 from xnp.numpy_api.statistics import METHODS
 
 REALF = [np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)]
@@ -77,15 +76,11 @@ QS = [0.3, 0.0, 1.0, [0.0, 0.25, 0.5, 1.0], [[0.1], [0.95]]]
 
 
 def _with_methods(n, seed, labels, **axes):
-    """(case, method) params, ``case{i}-{method}`` with ``i`` the case's position in the
-    product of ``axes``: a covering sample of about ``n`` of them by ``labels(case,
-    method)`` (every method with a scalar and an array q among them), all with --full-grid."""
-    cases = [Case(**dict(zip(axes, v))) for v in itertools.product(*axes.values())]
-    pairs = covering_sample([(i, m) for i in range(len(cases)) for m in METHODS], n=n,
-                            seed=seed, labels=lambda p: [
-                                (p[1], "q", np.ndim(cases[p[0]].q) > 0),
-                                *labels(cases[p[0]], p[1])])
-    return [pytest.param(cases[i], m, id=f"case{i}-{m}") for i, m in pairs]
+    """(case, method) params, ``case{i}-{method}`` (helpers.covering_pairs): about ``n``
+    that cover ``labels(case, method)`` and every method with a scalar and an array q, all
+    with --full-grid."""
+    return covering_pairs(METHODS, n=n, seed=seed, **axes, labels=lambda c, m: [
+        (m, "q", np.ndim(c.q) > 0), *labels(c, m)])
 
 
 # sampled (all with --full-grid): every method with a scalar q and with an array of them;

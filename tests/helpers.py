@@ -137,19 +137,11 @@ def covering_pairs(values, *, labels: Callable, n: int, seed: int = 0, **axes) -
 def axes_labels(case, *groups) -> list:
     """Labels of ``case`` for :func:`covering_sample`/:func:`covering_grid`: for each group
     (an axis name, or a tuple of them for each combination of their values) the group
-    with the case's values (``repr`` of an unhashable one), so that equal values of two
-    axes (``1`` and ``True``, ``None`` and ``None``) stay two labels."""
+    with the ``repr`` of the case's values, so that equal values of two axes (``None`` and
+    ``None``) or of one (``1`` and ``True``) stay two labels."""
     values = vars(case)
-    out = []
-    for g in groups:
-        names = g if type(g) is tuple else (g,)
-        label = (g, *[values[a] for a in names])
-        try:
-            hash(label)
-        except TypeError:
-            label = (g, *[repr(values[a]) for a in names])
-        out.append(label)
-    return out
+    return [(g, *[repr(values[a]) for a in (g if type(g) is tuple else (g,))])
+            for g in groups]
 
 
 def family(dtype) -> str:

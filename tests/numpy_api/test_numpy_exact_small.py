@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import check_vs_numpy, grid
+from tests.helpers import axes_labels, check_vs_numpy, covering_grid, family, grid
 from tests.tolerances import rtol
 
 
@@ -62,9 +62,12 @@ def test_bool_divided_by_a_big_python_int(value, operand):
 _INT_LIKE = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 
 
-# 60 of the 162 pairs (every one with --full-grid)
-@pytest.mark.parametrize("case", grid(n=60, seed=2, fname=["arctan2", "hypot"], dt1=_INT_LIKE,
-                                      dt2=_INT_LIKE))
+# 30 of the 162 pairs (every one with --full-grid): each function with each dtype on either
+# side, each pair of dtype families (bool, signed, unsigned)
+@pytest.mark.parametrize("case", covering_grid(
+    n=30, seed=2, fname=["arctan2", "hypot"], dt1=_INT_LIKE, dt2=_INT_LIKE,
+    labels=lambda c: axes_labels(c, ("fname", "dt1"), ("fname", "dt2")) + [
+        ("families", family(c.dt1), family(c.dt2))]))
 def test_float_loop_of_two_integer_or_bool_arrays(case):
     fname, dt1, dt2 = case.fname, case.dt1, case.dt2
     x = np.array([True, False, True]).astype(dt1)
@@ -72,9 +75,11 @@ def test_float_loop_of_two_integer_or_bool_arrays(case):
     check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), x, y)
 
 
-# 50 of the 108 cases (every one with --full-grid)
-@pytest.mark.parametrize("case", grid(n=50, seed=3, fname=["arctan2", "hypot", "logaddexp"],
-                                      dt=_INT_LIKE, value=[1, -1, 2**70, True]))
+# 36 of the 108 cases (every one with --full-grid): each pair of function, dtype and value
+@pytest.mark.parametrize("case", covering_grid(
+    n=36, seed=3, fname=["arctan2", "hypot", "logaddexp"], dt=_INT_LIKE,
+    value=[1, -1, 2**70, True],
+    labels=lambda c: axes_labels(c, ("fname", "dt"), ("fname", "value"), ("dt", "value"))))
 def test_float_loop_of_an_integer_or_bool_array_with_a_python_int(case):
     fname, dt, value = case.fname, case.dt, case.value
     # bool with an int computes in float64 (the int is the default integer); an integer
@@ -194,10 +199,13 @@ _RAMP_CASES = [((5,), 3, 0), ((5,), (2, 4), (1, -3)), ((3, 4), ((1, 2), (3, 0)),
                ((3,), 2, np.float32(1.5))]
 
 
-# 40 of the cases x dtypes (every one with --full-grid)
-@pytest.mark.parametrize("case", grid(n=40, seed=4, ramp=_RAMP_CASES,
-                                      dt=[np.float64, np.float32, np.float16, np.int64, np.int8,
-                                          np.uint8, np.complex128, np.bool_]))
+# 20 of the cases x dtypes (every one with --full-grid): every dtype, each case with an
+# inexact (float, complex) and an exact (integer, bool) dtype
+@pytest.mark.parametrize("case", covering_grid(
+    n=20, seed=4, ramp=_RAMP_CASES, dt=[np.float64, np.float32, np.float16, np.int64, np.int8,
+                                        np.uint8, np.complex128, np.bool_],
+    labels=lambda c: axes_labels(c, "dt") + [
+        ("ramp x inexact", repr(c.ramp), np.dtype(c.dt).kind in "fc")]))
 def test_pad_linear_ramp_matches_numpy(case):
     (shape, widths, end_values), dt = case.ramp, case.dt
     rng = np.random.default_rng(1)

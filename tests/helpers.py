@@ -134,6 +134,17 @@ def covering_pairs(values, *, labels: Callable, n: int, seed: int = 0, **axes) -
     return [pytest.param(cases[i], v, id=f"case{i}-{v}") for i, v in pairs]
 
 
+def reduction_labels(case, fname) -> list:
+    """Labels of a (case, function) pair of a reduction grid (``case`` with ``shape``,
+    ``dtype``, ``axis``, ``keepdims``), for :func:`covering_pairs`: the function with each
+    dtype family, shape, axis and keepdims; each dtype; each shape with each axis (invalid
+    ones raise NumPy's error)."""
+    return [("function x dtype family", fname, family(case.dtype)),
+            *[(f"function x {k}", fname, *v) for k, *v in axes_labels(
+                case, "shape", "axis", "keepdims")],
+            *axes_labels(case, "dtype", ("shape", "axis"))]
+
+
 def axes_labels(case, *groups) -> list:
     """Labels of ``case`` for :func:`covering_sample`/:func:`covering_grid`: for each group
     (an axis name, or a tuple of them for each combination of their values) the group

@@ -11,7 +11,7 @@ import pytest
 import xnp
 from tests import helpers
 from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, axes_labels, check_vs_numpy,
-                           covering_grid, covering_pairs, family, grid, make_array)
+                           covering_grid, covering_pairs, grid, make_array, reduction_labels)
 
 SHAPES = EDGE_SHAPES + [(3,), (2, 3), (2, 3, 4)]
 AXES = [None, 0, -1, (0, -1), ()]  # invalid combinations check NumPy's AxisError/ValueError
@@ -38,35 +38,27 @@ def _run(fname, case, rng, nan=False, **kw):
 # --------------------------------------------------------------------------- grids
 
 
-def _by_function(case, fname):
-    """Labels of a (case, function) pair: the function with each dtype family, shape, axis
-    and keepdims; each dtype; each shape with each axis (invalid ones raise NumPy's error)."""
-    return [("function x dtype family", fname, family(case.dtype)),
-            *[(f"function x {k}", fname, *v) for k, *v in axes_labels(
-                case, "shape", "axis", "keepdims")],
-            *axes_labels(case, "dtype", ("shape", "axis"))]
-
-
-# sampled (all with --full-grid): 40 (case, function) pairs that cover _by_function's
-# labels (5 functions x 24 cases before)
+# sampled (all with --full-grid): 40 (case, function) pairs that cover
+# helpers.reduction_labels (each function with each dtype family, shape, axis and
+# keepdims, every dtype, each shape with each axis; 5 functions x 24 cases before)
 @pytest.mark.parametrize("case,fname", covering_pairs(
-    ["sum", "prod", "mean", "all", "any"], n=40, seed=1, labels=_by_function, shape=SHAPES,
+    ["sum", "prod", "mean", "all", "any"], n=40, seed=1, labels=reduction_labels, shape=SHAPES,
     dtype=ALL, axis=AXES, keepdims=[False, True]))
 def test_reduction_matches_numpy(fname, case, rng):
     _run(fname, case, rng)
 
 
-# sampled (all with --full-grid): 40 pairs covering _by_function's labels (5 x 20 before)
+# sampled (all with --full-grid): 40 pairs covering reduction_labels (5 x 20 before)
 @pytest.mark.parametrize("case,fname", covering_pairs(
-    ["max", "min", "amax", "amin", "ptp"], n=40, seed=2, labels=_by_function, shape=SHAPES,
+    ["max", "min", "amax", "amin", "ptp"], n=40, seed=2, labels=reduction_labels, shape=SHAPES,
     dtype=ORDERED, axis=AXES, keepdims=[False, True]))
 def test_extremum_matches_numpy(fname, case, rng):
     _run(fname, case, rng, nan=True)
 
 
-# sampled (all with --full-grid): 24 pairs covering _by_function's labels (2 x 24 before)
+# sampled (all with --full-grid): 24 pairs covering reduction_labels (2 x 24 before)
 @pytest.mark.parametrize("case,fname", covering_pairs(
-    ["argmax", "argmin"], n=24, seed=3, labels=_by_function, shape=SHAPES, dtype=ORDERED,
+    ["argmax", "argmin"], n=24, seed=3, labels=reduction_labels, shape=SHAPES, dtype=ORDERED,
     axis=[None, 0, -1], keepdims=[False, True]))
 def test_argextremum_matches_numpy(fname, case, rng):
     _run(fname, case, rng, nan=True)

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import assert_allclose, check_vs_numpy, covering_grid, covering_sample, grid
+from tests.helpers import (assert_allclose, axes_labels, check_vs_numpy, covering_grid,
+                           covering_sample)
 
 F64, F32, C64, C128 = (np.dtype(t) for t in (np.float64, np.float32, np.complex64, np.complex128))
 LINALG = [F32, F64, C64, C128]
@@ -47,16 +48,20 @@ def _check(body, *args, **kw):
 # --------------------------------------------------------------------------- decompositions
 
 
-@pytest.mark.parametrize("case", grid(shape=SQUARE, dtype=LINALG + [np.dtype(np.int64)],
-                                      upper=[False, True], n=16))
+# sampled (all with --full-grid): every dtype, each shape with the lower and upper factor
+@pytest.mark.parametrize("case", covering_grid(
+    shape=SQUARE, dtype=LINALG + [np.dtype(np.int64)], upper=[False, True], n=10,
+    labels=lambda c: axes_labels(c, "dtype", ("shape", "upper"))))
 def test_cholesky_matches_numpy(case):
     x = _spd(case.shape, case.dtype) if case.dtype.kind != "i" else \
         np.round(_spd(case.shape, F64) * 4).astype(np.int64)
     _check(lambda xp, a: xp.linalg.cholesky(a, upper=case.upper), x)
 
 
-@pytest.mark.parametrize("case", grid(shape=RECT + [(3, 0), (0, 3)], dtype=LINALG,
-                                      mode=["reduced", "complete"], n=16))
+# sampled (all with --full-grid): every dtype, each shape in each mode
+@pytest.mark.parametrize("case", covering_grid(
+    shape=RECT + [(3, 0), (0, 3)], dtype=LINALG, mode=["reduced", "complete"], n=14,
+    labels=lambda c: axes_labels(c, "dtype", ("shape", "mode"))))
 def test_qr_reconstructs(case):
     x = _mat(case.shape, case.dtype)
 
@@ -75,7 +80,10 @@ def test_qr_raw_and_bad_mode():
         xnp.linalg.qr(np.eye(2), mode="bad")
 
 
-@pytest.mark.parametrize("case", grid(shape=SQUARE, dtype=LINALG, UPLO=["L", "U"], n=16))
+# sampled (all with --full-grid): every dtype, each shape with each UPLO
+@pytest.mark.parametrize("case", covering_grid(
+    shape=SQUARE, dtype=LINALG, UPLO=["L", "U"], n=10,
+    labels=lambda c: axes_labels(c, "dtype", ("shape", "UPLO"))))
 def test_eigh_matches_numpy(case):
     x = _mat(case.shape, case.dtype)  # not Hermitian: only the UPLO triangle is read
 
@@ -87,8 +95,10 @@ def test_eigh_matches_numpy(case):
     _check(body, x)
 
 
-@pytest.mark.parametrize("case", grid(shape=RECT + [(3, 0), (2, 0, 3)], dtype=LINALG,
-                                      full=[False, True], n=20))
+# sampled (all with --full-grid): every dtype, each shape with full and reduced matrices
+@pytest.mark.parametrize("case", covering_grid(
+    shape=RECT + [(3, 0), (2, 0, 3)], dtype=LINALG, full=[False, True], n=14,
+    labels=lambda c: axes_labels(c, "dtype", ("shape", "full"))))
 def test_svd_reconstructs(case):
     x = _mat(case.shape, case.dtype)
 
@@ -265,8 +275,10 @@ def test_lstsq_rank_deficient_eager_matches_numpy():
                    jaxpr=False)
 
 
-@pytest.mark.parametrize("case", grid(shape=RECT + [(2, 3, 0)], dtype=LINALG,
-                                      rcond=[None, 1e-3], n=16))
+# sampled (all with --full-grid): every dtype, each shape with the default and a given rcond
+@pytest.mark.parametrize("case", covering_grid(
+    shape=RECT + [(2, 3, 0)], dtype=LINALG, rcond=[None, 1e-3], n=12,
+    labels=lambda c: axes_labels(c, "dtype", ("shape", "rcond"))))
 def test_pinv_and_rank_match_numpy(case):
     x = _mat(case.shape, case.dtype)
     _check(lambda xp, a: xp.linalg.pinv(a) if case.rcond is None else

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import axes_labels, check_vs_numpy, covering_grid, family, grid
+from tests.helpers import axes_labels, check_vs_numpy, covering_grid, family
 from tests.tolerances import rtol
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import ALL, NUMERIC, assert_allclose, check_vs_numpy, grid, make_array
+from tests.helpers import (ALL, NUMERIC, assert_allclose, axes_labels, check_vs_numpy,
+                           covering_grid, grid, make_array)
 
 # (shape of a, shape of b): scalars, vectors, matrices, stacks, empty dims, mismatches
 DOT_SHAPES = [
@@ -40,12 +41,22 @@ def _pair(case, rng):
     return make_array(rng, a_shape, case.dtype), make_array(rng, b_shape, case.dtype)
 
 
-@pytest.mark.parametrize("case", grid(shapes=DOT_SHAPES, dtype=ALL, n=60, seed=11))
+# sampled (all with --full-grid): every dtype, each shape case with an exact (bool,
+# integer) and an inexact dtype
+@pytest.mark.parametrize("case", covering_grid(
+    shapes=DOT_SHAPES, dtype=ALL, n=30, seed=11,
+    labels=lambda c: axes_labels(c, "dtype") + [("shapes x inexact", repr(c.shapes),
+                                                 c.dtype.kind in "fcV")]))
 def test_dot_matches_numpy(case, rng):
     check_vs_numpy(lambda xp, a, b: xp.dot(a, b), *_pair(case, rng), kind="reduction")
 
 
-@pytest.mark.parametrize("case", grid(shapes=MATMUL_SHAPES, dtype=NO_BF16, n=60, seed=12))
+# sampled (all with --full-grid): every dtype, each shape case with an exact (bool,
+# integer) and an inexact dtype (a random 60 of before missed a shape case)
+@pytest.mark.parametrize("case", covering_grid(
+    shapes=MATMUL_SHAPES, dtype=NO_BF16, n=36, seed=12,
+    labels=lambda c: axes_labels(c, "dtype") + [("shapes x inexact", repr(c.shapes),
+                                                 c.dtype.kind in "fcV")]))
 def test_matmul_matches_numpy(case, rng):
     check_vs_numpy(lambda xp, a, b: xp.matmul(a, b), *_pair(case, rng), kind="reduction")
 

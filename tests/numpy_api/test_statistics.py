@@ -188,15 +188,8 @@ def test_nanmedian_special_values(dtype):
     np.testing.assert_array_equal(np.asarray(g), [0.5, 0.0, 0.0, 0.5, 0.0])
 
 
-def test_nanmedian_of_complex_not_supported():
-    # (NumPy's lexicographic nanmedian; an empty complex array is nanmean's, as NumPy's)
-    with pytest.raises(NotImplementedError, match="xnp.nanmedian: complex"):
-        xnp.nanmedian(xnp.ones(2, dtype=np.complex64))
-
-
-def test_quantile_weights_not_supported():
-    with pytest.raises(NotImplementedError):
-        xnp.quantile(xnp.ones(3), 0.5, method="inverted_cdf", weights=xnp.ones(3))
+# (complex nanmedian and weighted quantiles: test_complex_order_statistics_and_ranges.py,
+# test_weighted_quantiles.py)
 
 
 _COV_KW = [{}, {"rowvar": False}, {"bias": True}, {"ddof": 0}, {"fweights": np.arange(1, 7)},

@@ -123,11 +123,16 @@ def _kept(args, kwargs, out) -> bool:
 def _with_rule(fn):
     at = getattr(fn, "_keepdims_position", None)
     if at is not None:  # NumPy's median and quantiles: a 0-d array where keepdims keeps a
-        # 0-d input's dimensions (a replay never gives that result: see statistics.py)
+        # 0-d input's dimensions, or where fn._zero_d_array(kwargs, out) says NumPy gives
+        # one (a replay never gives that result: see statistics.py)
+        array_result = getattr(fn, "_zero_d_array", None)
+
         @functools.wraps(fn)
         def call(*args, **kwargs):
             out = fn(*args, **kwargs)
             if kwargs["keepdims"] if "keepdims" in kwargs else len(args) > at and args[at]:
+                return out
+            if array_result is not None and array_result(kwargs, out):
                 return out
             return _apply_rule(args, kwargs, out)
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import elementwise as ew
 from xnp.numpy_api import rounding as rn
+from xnp.numpy_api._exact import rounded
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to, check_unsupported,
-                                 default_float, normalize_axis, raise_host_dtype, result_dtype)
+                                 default_float, normalize_axis, raise_host_dtype, result_dtype,
+                                 warn)
 from xnp.numpy_api.creation import (_NO_LIKE, _PY_SCALARS, _check_device, _dtype_arg,
                                      _narrow_defaults)
 from xnp.tracing import core, errors
@@ -61,6 +64,81 @@ def _arange_dtype(values) -> np.dtype:
         isinstance(v, _PY_SCALARS) for v in values) else dt
 
 
+def _ceil_length(value: float) -> int:
+    """NumPy's ``_arange_safe_ceil_to_intp``: ``ceil(value)``; NaN and lengths beyond intp
+    raise its ValueErrors."""
+    if math.isnan(value):
+        raise ValueError("xnp.arange: arange: cannot compute length")
+    if math.isinf(value) or not -2.0 ** 63 <= math.ceil(value) < 2.0 ** 63:
+        raise ValueError("xnp.arange: Maximum allowed size exceeded")
+    return math.ceil(value)
+
+
+def _length(start, stop, step, cmplx: bool) -> int:
+    """NumPy's arange length (its ``_calc_length``), computed with the arguments' own
+    arithmetic: ``val = (stop - start) / step``; for a complex ``dtype`` and a Python (or
+    ``complex128``) complex ``val`` the smaller of the ceilings of its parts, else
+    ``ceil(float(val))`` (a ``complex64`` gives its real part with NumPy's ComplexWarning,
+    a Python complex NumPy's TypeError), 1 where ``val`` underflows to +0 (0 to -0). The
+    warnings of NumPy scalars' division are NumPy's, at the caller's line."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        diff = stop - start
+        nonzero = diff != 0
+        try:
+            val = diff / step
+        except ZeroDivisionError as e:  # Python numbers: "division by zero", ...
+            raise ZeroDivisionError(f"xnp.arange: {e}") from None
+        value = None if isinstance(val, complex) else float(val)
+    for w in caught:
+        warn(w.message, w.category)
+    if cmplx and value is None:
+        return min(_ceil_length(val.real), _ceil_length(val.imag))
+    if value is None:
+        raise TypeError("xnp.arange: must be real number, not complex")
+    if val == 0 and nonzero:  # underflow, or a step of inf
+        return 0 if math.copysign(1.0, value) < 0 else 1
+    return _ceil_length(value)
+
+
+def _line(first, delta, n: int, calc: np.dtype):
+    """``first + i * delta`` for ``i`` in ``range(n)``, in ``calc`` (NumPy's fill loop):
+    ``iota`` times ``delta`` (when not 1) plus ``first`` (when not 0), the product rounded
+    before the sum as NumPy's; and the same first ``min(n, 2)`` values computed here."""
+    first, delta = np.asarray(first, calc), np.asarray(delta, calc)
+    if not (np.isfinite(first) and np.isfinite(delta)):  # (the dtype overflowed) NumPy's
+        with np.errstate(all="ignore"):  # loop here, without its 0 * inf
+            values = first + np.arange(n, dtype=calc) * delta
+        return core.lift(values), values[:2]
+    out = lax.iota(calc, (n,), 0)
+    head = np.arange(min(n, 2), dtype=calc)
+    if delta != 1:
+        out = lax.mul(out, core.lift(delta))
+        if first != 0 and calc.kind == "f":
+            out = rounded(out)
+        with np.errstate(all="ignore"):  # (the lax operations under the caller's settings)
+            head = head * delta
+    if first != 0:
+        out = lax.add(out, core.lift(first))
+        with np.errstate(all="ignore"):
+            head = head + first
+    return out, head
+
+
+def _with_head(out, head, want):
+    """``out`` whose first elements are ``want`` (NumPy writes ``start`` and ``start +
+    step`` itself: the fill loop begins at 2) where ``head``, what ``out`` computes for
+    them, differs in any bit (``-0.0``; ``first + 0 * delta`` of an infinite ``delta``)."""
+    differs = [head[i:i + 1].tobytes() != want[i:i + 1].tobytes() for i in range(len(want))]
+    if not any(differs):
+        return out
+    n, k = core.aval_of(out).shape[0], max(i + 1 for i, d in enumerate(differs) if d)
+    # only the elements that differ, each its own constant: XLA takes a constant [-0.0,
+    # 1.0] (also one folded from a concatenation) for an iota, +0.0 first
+    return lax.concatenate([core.lift(want[i:i + 1]) if differs[i] else lax.slice(
+        out, (i,), (i + 1,)) for i in range(k)] + [lax.slice(out, (k,), (n,))], 0)
+
+
 def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like=None):
     """Evenly spaced values in ``[start, stop)`` with spacing ``step``.
 
@@ -70,35 +148,41 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     ----------
     start_or_stop, stop, step : number
         Must be static (Python/NumPy numbers or concrete arrays): the length
-        depends on them. Complex values are not supported.
+        depends on them. May be complex (then the default dtype is complex).
     dtype : dtype, optional
         Default as in NumPy: int64 promoted with the dtypes of the arguments
         (``arange(3)`` is int64, ``arange(3.0)`` float64, any float32 argument
-        still gives float64).
+        still gives float64, a complex one complex128).
 
     Returns
     -------
     Array
-        Length ``ceil((stop - start) / step)`` (0 if negative). Values are
-        ``start + i * delta`` computed in the result dtype with
-        ``delta = dtype(start + step) - dtype(start)``, as NumPy does
-        (float16/bfloat16 compute in float32). Under ``jit`` this is an
-        ``iota`` (times ``delta``, plus ``start`` when those are not 1 and 0).
+        NumPy's length: ``ceil((stop - start) / step)`` (0 if negative; 1 where the
+        quotient underflows to +0). For a complex ``dtype`` and a complex quotient, the
+        smaller of the ceilings of its real and imaginary parts (so ``arange(1+2j, 5)``
+        and ``arange(0, 5+0j)`` are empty, as NumPy's). Values are ``start``, ``start +
+        step`` and then ``start + i * delta`` computed in the result dtype (for complex,
+        each part in the part's dtype) with ``delta = dtype(start + step) -
+        dtype(start)``, as NumPy does (float16/bfloat16 compute in float32). Under
+        ``jit`` this is an ``iota`` (times ``delta``, plus ``start`` when those are not 1
+        and 0).
 
     Raises
     ------
     xnp.errors.ConcretizationTypeError
         An argument is traced (the message names ``arange`` and the argument).
     ZeroDivisionError
-        ``step`` is 0.
+        ``step`` is a Python 0 (a NumPy zero divides as NumPy's scalars do: its warning,
+        then ValueError).
     ValueError
-        The length is not finite, or its byte size overflows int64.
+        The length is NaN or beyond int64, or its byte size overflows int64.
     MemoryError
         The result needs more bytes than the machine's memory.
     TypeError
-        bool ``dtype`` with more than 2 elements, as in NumPy.
+        bool ``dtype`` with more than 2 elements, or a Python complex quotient with a
+        real ``dtype``, as in NumPy.
     NotImplementedError
-        Complex arguments or dtype; ``like`` given.
+        ``like`` given.
     """
     check_unsupported("arange", like=(like, None, _NO_LIKE))
     _check_device("arange", device)
@@ -109,42 +193,38 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
         start = _static_number("arange", start_or_stop, "start")
         stop = _static_number("arange", stop, "stop")
     step = _static_number("arange", step, "step")
-    args = (start, stop, step)
-    if any(np.iscomplexobj(v) for v in args):
-        raise NotImplementedError("xnp.arange: complex arguments are not supported")
-    dt = _dtype_arg(dtype) or _arange_dtype(args)
-    if dt.kind == "c":
-        raise NotImplementedError("xnp.arange: complex dtypes are not supported")
-    if step == 0:
-        raise ZeroDivisionError("xnp.arange: `step` must not be zero (division by zero)")
-    with np.errstate(all="ignore"):
-        length = (stop - start) / step
-    if not np.isfinite(length):
-        raise ValueError(f"xnp.arange: the length (stop - start) / step = {length} is not finite")
-    n = max(0, math.ceil(length))
+    dt = _dtype_arg(dtype) or _arange_dtype((start, stop, step))
+    n = max(0, _length(start, stop, step, dt.kind == "c"))
     check_array_size("arange", (n,), dt, argname=length_from)
     if dt == np.bool_:
         if n > 2:
             raise TypeError("xnp.arange: arange() is only supported for booleans when the result "
                             "has at most length 2.")
         return lax.convert_element_type(arange(start, stop, step, dtype=np.int64), dt)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)  # (warned above)
+        pair = np.array([start, start + step]).astype(dt)  # NumPy writes these two itself
+    want = pair[:min(n, 2)]
+    if dt.kind == "c":  # each part a real range in the part's dtype, as NumPy's fill loop
+        part = pair.real.dtype
+        with np.errstate(all="ignore"):
+            delta = pair[1] - pair[0]  # (componentwise in the part's dtype)
+        re, re_head = _line(pair[0].real, delta.real, n, part)
+        im, im_head = _line(pair[0].imag, delta.imag, n, part)
+        head = np.empty(len(re_head), dt)
+        head.real, head.imag = re_head, im_head
+        return _with_head(lax.complex(re, im), head, want)
     # narrow floats (float16; ml_dtypes' bfloat16/float8, kind "V" or "f") step in float32
     calc = dt if dt.kind not in "fV" or dt.itemsize >= 4 else np.dtype(np.float32)
     with np.errstate(all="ignore"):
         first = np.array(start).astype(dt).astype(calc)
         delta = np.array(start + step).astype(dt).astype(calc) - first
-    out = lax.iota(calc, (n,), 0)
-    if delta != 1:
-        out = lax.mul(out, core.lift(np.asarray(delta, calc)))
-    if first != 0:
-        out = lax.add(out, core.lift(np.asarray(first, calc)))
-    elif np.signbit(first) and n:
-        # NumPy's first element is `start` itself, -0.0, where 0 * delta is 0.0
-        out = lax.concatenate([core.lift(np.full(1, first, calc)), lax.slice(out, (1,), (n,))],
-                              0)
+    out, head = _line(first, delta, n, calc)
     if calc != dt:
         out = lax.convert_element_type(out, dt)
-    return out
+        with np.errstate(all="ignore"):
+            head = head.astype(dt)
+    return _with_head(out, head, want)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,

@@ -17,8 +17,10 @@ eagerly, for integer and floating input, its kernel is NumPy's function of the s
 user's line; under ``jit`` and transformations the computation above (``median``'s
 replayed computation beats NumPy's ``median`` eagerly: it has no kernel). The two give the
 same values (the interpolation is NumPy's ``lerp``, its weight's complement and the
-test ``t >= 0.5`` in the virtual indices' dtype). With ``keepdims`` a 0-d input gives a
-0-d array, as NumPy's.
+test ``t >= 0.5`` in the virtual indices' dtype, every operation in NumPy's order and
+rounded as NumPy's also under ``jit``: ``_exact.rounded``). With ``keepdims`` a 0-d input
+gives a 0-d array, as NumPy's. With ``weights`` the quantile functions are
+``_weighted_quantile.py``'s computation (no composite).
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import nan_functions as _nf
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import _slice_warnings as _sw
+from xnp.numpy_api import _weighted_quantile as _wq
+from xnp.numpy_api._exact import rounded as _rounded
 from xnp.numpy_api import sorting as _so
-from xnp.numpy_api._util import (asarray_for, broadcast_to, check_reduction_axis,
-                                 check_unsupported, is_xnp, normalize_axes, result_dtype,
-                                 write_out)
+from xnp.numpy_api._util import (asarray_for, broadcast_to, check_reduction_axis, is_xnp,
+                                 normalize_axes, result_dtype, write_out)
 from xnp.tracing import core, errors, recording
 from xnp.tracing.avals import ShapedArray, canonical_dtype
 
@@ -140,24 +143,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 # --------------------------------------------------------------------------- quantiles
 
 
-def _to_last(fname, x, axis):
-    """``x`` with the reduced axes moved last and merged: ``(rest..., n)``; the axes."""
-    aval = core.aval_of(x)
-    axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
-    if aval.ndim == 0:
-        return lax.reshape(x, (1,)), ()
-    rest = [i for i in range(aval.ndim) if i not in axes]
-    if axes != tuple(range(aval.ndim - len(axes), aval.ndim)):
-        x = lax.transpose(x, tuple(rest) + axes)
-    n = int(np.prod([aval.shape[i] for i in axes]))
-    return lax.reshape(x, tuple(aval.shape[i] for i in rest) + (n,)), axes
-
-
 def _virtual_index(method, n, q, ct):
     """``(index, gamma)`` of NumPy's method: ``index`` the lower order statistic (float),
-    ``gamma`` the interpolation weight (None for the methods that pick one element)."""
+    ``gamma`` the interpolation weight (None for the methods that pick one element). Each
+    operation as NumPy's, in its order, rounded as NumPy's (``_exact.rounded``)."""
     one = _const(1, ct)
-    nm1q = lax.mul(lax.sub(n, one), q)
+    nm1q = _rounded(lax.mul(lax.sub(n, one), q))
     if method == "linear":
         return nm1q, None
     if method == "lower":
@@ -169,12 +160,10 @@ def _virtual_index(method, n, q, ct):
     if method == "midpoint":
         lo, hi = lax.floor(nm1q), lax.ceil(nm1q)
         g = lax.select_n(lax.eq(lo, hi), _const(0.5, ct), _const(0.0, ct))
-        return lax.mul(_const(0.5, ct), lax.add(lo, hi)), g
-    nq = lax.mul(n, q)
-    # The discontinuous methods below test whether ``n*q - c`` is an integer. XLA's CPU
-    # backend may contract ``n*q - c`` into one FMA (no rounding of ``n*q``), which
-    # changes that test at exact boundaries; so ``n*q`` only feeds floor/ceil/compare
-    # here, never an add, and the results equal NumPy's on every backend.
+        return _rounded(lax.mul(_const(0.5, ct), lax.add(lo, hi))), g
+    nq = _rounded(lax.mul(n, q))
+    # The discontinuous methods below test whether ``n*q - c`` is an integer on ``n*q``
+    # itself (floor/ceil/compare), without rounding ``n*q - c``.
     zero = _const(0, ct)
     if method == "inverted_cdf":  # ceil(n q) - 1
         return lax.max(lax.sub(lax.ceil(nq), one), zero), None
@@ -189,10 +178,9 @@ def _virtual_index(method, n, q, ct):
         whole = lax.eq(nq, fl)
         idx = lax.add(lax.sub(fl, one), lax.select_n(whole, _const(0.5, ct), zero))
         return idx, lax.select_n(whole, one, _const(0.5, ct))
-    alpha, beta = _ALPHA_BETA[method]
-    vi = lax.add(nq, lax.sub(lax.add(_const(alpha, ct), lax.mul(q, _const(1 - alpha - beta, ct))),
-                             one))
-    return vi, None
+    alpha, beta = _ALPHA_BETA[method]  # NumPy: n*q + (alpha + q*(1 - alpha - beta)) - 1
+    shift = lax.add(_const(alpha, ct), _rounded(lax.mul(q, _const(1 - alpha - beta, ct))))
+    return lax.sub(_rounded(lax.add(nq, shift)), one), None
 
 
 def _quantile_dtype(fname, xdt, q, qdt, method, scale=1):
@@ -248,6 +236,15 @@ def _check_q(fname, q, scale, static):
     return None if static is not None else asarray_for(fname, q, "q")
 
 
+def _check_q_values(qv, scale):
+    """NumPy's range check of an xnp ``qv``: an equation, checked eagerly (a replayed call
+    checks again); not under jit."""
+    if is_xnp(qv) and core.aval_of(qv).dtype.kind in "iuf":
+        dt = core.aval_of(qv).dtype
+        inside = lax.and_(lax.ge(qv, _const(0, dt)), lax.le(qv, _const(scale, dt)))
+        lax.runtime_error(lax.not_(inside), _Q_RANGE[scale])
+
+
 #: NumPy's messages for a ``q`` out of range
 _Q_RANGE = {1: "Quantiles must be in the range [0, 1]",
             100: "Percentiles must be in the range [0, 100]"}
@@ -268,17 +265,23 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights):
         raise TypeError(f"xnp.{fname}: a must be an array of real numbers")
     static = _static_q(q)
     qv = _check_q(fname, q, scale, static)
-    if weights is not None and method != "inverted_cdf":
-        raise ValueError(f"xnp.{fname}: Only method 'inverted_cdf' supports weights. Got: "
-                         f"{method}.")
-    if ignore_nan and aval.size == 0 and weights is None:
+    if weights is not None:
+        if method != "inverted_cdf":
+            raise ValueError(f"xnp.{fname}: Only method 'inverted_cdf' supports weights. "
+                             f"Got: {method}.")
+        qv = asarray_for(fname, q, "q") if qv is None else qv
+        _check_q_values(qv, scale)
+        return _wq.weighted_quantile(fname, x, qv, weights, axis, out, keepdims, scale,
+                                     ignore_nan)
+    if ignore_nan and aval.size == 0:
         check_reduction_axis(fname, axis)  # (NumPy's nanmean takes no list)
     axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
-    check_unsupported(fname, weights=(weights, None, "weighted quantiles are not implemented"))
     if ignore_nan and aval.size == 0:
         # NumPy's nan-quantiles of an empty array are its nanmean's (q is only checked):
         # dtype, shape without q's dimensions, and warnings
         return _nf.nanmean(x, axis=axis, out=out, keepdims=keepdims)
+    if np.ndim(static) + (0 if qv is None else core.aval_of(qv).ndim) > 2:
+        raise ValueError(f"xnp.{fname}: q must be a scalar or 1d")  # (NumPy's words)
     if method not in METHODS:
         raise ValueError(f"xnp.{fname}: '{method}' is not a valid method. Use one of: "
                          f"{METHODS}")
@@ -340,17 +343,13 @@ def _quantile_steps(fname, x, qv, q, axis, method, keepdims):
         qv = asarray_for(fname, q, "q")
     else:
         q = qv
-        if is_xnp(qv) and core.aval_of(qv).dtype.kind in "iuf":
-            # checked eagerly by an equation (a replayed call checks again); not under jit
-            dt = core.aval_of(qv).dtype
-            inside = lax.and_(lax.ge(qv, _const(0, dt)), lax.le(qv, _const(scale, dt)))
-            lax.runtime_error(lax.not_(inside), _Q_RANGE[scale])
+        _check_q_values(qv, scale)
     xdt = core.aval_of(x).dtype
     rdt, _ = _quantile_dtype(fname, xdt, q, core.aval_of(qv).dtype, method, scale)
     # NumPy computes the virtual indices in q's dtype (float64 for Python numbers)
     qdt = core.aval_of(qv).dtype
     ct = qdt if qdt in kit.FLOATING and qdt.itemsize >= 4 else np.dtype(np.float64)
-    xs, axes = _to_last(fname, x, axis)
+    xs, axes = _wq.to_last(fname, x, axis)
     xs = _so.sort(xs, axis=-1)
     rest = core.aval_of(xs).shape[:-1]
     nfull = core.aval_of(xs).shape[-1]
@@ -399,8 +398,9 @@ def _quantile_steps(fname, x, qv, q, axis, method, keepdims):
         # indices' dtype, the products in the result's
         g = lax.convert_element_type(gamma, rdt)
         g1 = lax.convert_element_type(lax.sub(_const(1, ct), gamma), rdt)
-        res = lax.select_n(lax.ge(gamma, _const(0.5, ct)), lax.add(lo, lax.mul(diff, g)),
-                           lax.sub(hi, lax.mul(diff, g1)))
+        res = lax.select_n(lax.ge(gamma, _const(0.5, ct)),
+                           lax.add(lo, _rounded(lax.mul(diff, g))),
+                           lax.sub(hi, _rounded(lax.mul(diff, g1))))
     if nanable:
         top = lax.slice_in_dim(xs, nfull - 1, nfull, axis=len(rest))
         top = lax.reshape(top, rest + (1,) * len(qshape))
@@ -410,7 +410,7 @@ def _quantile_steps(fname, x, qv, q, axis, method, keepdims):
             bad = _lg.isnan(top)
         bad = lax.broadcast_in_dim(bad, rest + qshape, tuple(range(len(rest) + len(qshape))))
         res = lax.select_n(bad, res, lax.broadcast_in_dim(_const(np.nan, rdt), rest + qshape, ()))
-    return [_finish(res, qshape, axes, x, keepdims)]
+    return [_wq.finish(res, qshape, axes, x, keepdims)]
 
 
 def _quantile_of(fname):
@@ -423,19 +423,6 @@ def _quantile_of(fname):
 
 #: the quantile composites' decompositions, ``(x[, q], *, q, axis, method, keepdims)``
 _QUANTILE_STEPS = {name: _quantile_of(name) for name in _Q_FORMS}
-
-
-def _finish(res, qshape, axes, x, keepdims):
-    """Move the ``q`` dimensions first and apply ``keepdims``."""
-    nr = core.aval_of(res).ndim - len(qshape)
-    if qshape and nr:
-        res = lax.transpose(res, tuple(range(nr, nr + len(qshape))) + tuple(range(nr)))
-    if keepdims:
-        shape = list(core.aval_of(x).shape)
-        for i in axes:
-            shape[i] = 1
-        res = lax.reshape(res, qshape + tuple(shape))
-    return res
 
 
 _Q_DOC = """
@@ -462,9 +449,14 @@ _Q_DOC = """
     keepdims : bool
         Keep reduced axes with length 1 (of a 0-d ``a`` and a scalar ``q``: a 0-d array,
         not a NumPy scalar, as NumPy).
-    weights : None
-        Not supported (``NotImplementedError``, after NumPy's checks: with a ``method``
-        other than 'inverted_cdf' NumPy's ``ValueError``, then the axes).
+    weights : array_like, optional
+        Only with ``method='inverted_cdf'`` (NumPy 2's weighted quantile,
+        ``xnp/numpy_api/_weighted_quantile.py``): ``a``'s shape, or ``a``'s shape along
+        ``axis`` (in ``axis``'s order). Non-negative, each slice's total finite and
+        positive (checked eagerly). The result has ``a``'s dtype; a 0-d result is a 0-d
+        array (a NumPy scalar where it is NaN), as NumPy's. NumPy's NaN-ignoring forms
+        raise IndexError for weights along ``axis`` of a multi-dimensional ``a`` (they
+        index them unbroadcast); xnp gives the result of the broadcast weights.
 
     Returns
     -------
@@ -480,9 +472,11 @@ _Q_DOC = """
         An axis out of range (also of a 0-d ``a``); its message names the function.
     ValueError
         ``q`` out of range (when concrete), ``weights`` with a method other than
-        'inverted_cdf', an unknown method (checked after the axes, as NumPy).
+        'inverted_cdf', an unknown method (checked after the axes, as NumPy), ``q`` of
+        more than 2 dimensions; ``weights`` of the wrong shape along ``axis``, and eagerly
+        negative weights or a slice's weights summing to zero, inf or NaN.
     TypeError
-        Complex ``a``.
+        Complex ``a``; ``weights`` of another shape than ``a`` without ``axis``.
     IndexError
         quantile/percentile over an empty slice, as NumPy. The NaN-ignoring forms of an
         empty ``a`` return :func:`xnp.nanmean` instead (no ``q`` dimensions), as NumPy's.
@@ -509,9 +503,10 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
     return _quantile("nanpercentile", a, q, axis, out, method, keepdims, weights)
 
 
-# the position of ``keepdims``: its 0-d results are arrays (xnp/numpy_api/_scalars.py)
-quantile._keepdims_position = percentile._keepdims_position = 6
-nanquantile._keepdims_position = nanpercentile._keepdims_position = 6
+# the position of ``keepdims``: its 0-d results are arrays (xnp/numpy_api/_scalars.py), as
+# those of weighted quantiles (``_zero_d_array``)
+for _f in (quantile, percentile, nanquantile, nanpercentile):
+    _f._keepdims_position, _f._zero_d_array = 6, _wq.zero_d_array
 
 quantile.__doc__ = ("The ``q``-th quantiles over the given axes (``numpy.quantile``); a NaN "
                     "in a slice gives NaN." + _Q_DOC)
@@ -561,7 +556,7 @@ def _median_steps(x, *, axis, keepdims):
     """The median of ``x`` over ``axis`` (None, or sorted non-negative axes): the middle
     element, or the mean of the two middle ones, of each sorted slice; NaN where a slice
     holds one."""
-    xs, axes = _to_last("median", x, axis)
+    xs, axes = _wq.to_last("median", x, axis)
     n = core.aval_of(xs).shape[-1]
     xs = _so.sort(xs, axis=-1)
     lo, hi = max(n // 2 - 1 + n % 2, 0), n // 2 + (1 if n else 0)
@@ -572,7 +567,7 @@ def _median_steps(x, *, axis, keepdims):
         bad = lax.reshape(_lg.isnan(top), core.aval_of(res).shape)
         res = lax.select_n(bad, res, lax.convert_element_type(
             lax.reshape(top, core.aval_of(res).shape), core.aval_of(res).dtype))
-    return [_finish(res, (), axes, x, keepdims)]
+    return [_wq.finish(res, (), axes, x, keepdims)]
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -582,14 +577,17 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     all-NaN slice gives NaN and warns "All-NaN slice encountered". Of an empty array it is
     :func:`xnp.nanmean`, as in NumPy (its dtype, shape and warnings).
 
+    Complex input is ordered as NumPy sorts it (lexicographically; a NaN in either part
+    makes the element NaN, ignored). Its all-NaN slice gives what NumPy's gives: the
+    slice's last element when the result is one slice or the slices have 600 elements or
+    more (NumPy's ``_nanmedian1d``), else ``nan+0j`` (its masked median).
+
     Raises
     ------
     numpy.exceptions.AxisError, ValueError, TypeError
         Bad or repeated axes (named for ``nanmedian`` also where it computes ``median``
         or ``nanmean``), checked first; of an empty array a list ``axis`` is TypeError, as
         NumPy's ``nanmean`` gives.
-    NotImplementedError
-        Complex input that is not empty (NumPy's median in lexicographic order).
     """
     x = _rd._asarray("nanmedian", a)
     aval = core.aval_of(x)
@@ -598,21 +596,16 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     normalize_axes("nanmedian", axis, aval.ndim)  # its errors name nanmedian, as the ones below
     if aval.size == 0:
         return _nf.nanmean(x, axis=axis, out=out, keepdims=keepdims)
-    if aval.dtype in kit.COMPLEX:
-        raise NotImplementedError(f"xnp.nanmedian: complex input ({errors.aval_str(aval)}) is "
-                                  "not supported: only real medians ignoring NaN are "
-                                  "implemented. Fix: without NaNs, xnp.median gives the "
-                                  "same (lexicographic) median.")
     fname = "nanmedian" if aval.dtype in kit.INEXACT else "median"  # (no NaN: the median)
     return write_out("nanmedian", out, _median_composite(fname, x, axis, keepdims))
 
 
 def _nanmedian_steps(x, *, axis, keepdims):
-    """The median of the non-NaN elements of each slice of a floating ``x`` over ``axis``
-    (None, or sorted non-negative axes); NaN and "All-NaN slice encountered" for a slice
-    of NaNs only."""
-    xs, axes = _to_last("nanmedian", x, axis)
-    xs = _so.sort(xs, axis=-1)  # NaN last
+    """The median of the non-NaN elements of each slice of a floating or complex ``x``
+    over ``axis`` (None, or sorted non-negative axes); NaN (complex: as NumPy's, see
+    :func:`nanmedian`) and "All-NaN slice encountered" for a slice of NaNs only."""
+    given, axes = _wq.to_last("nanmedian", x, axis)
+    xs = _so.sort(given, axis=-1)  # NaN last (complex: with a NaN in either part)
     last = core.aval_of(xs).ndim - 1
     i64 = np.dtype(np.int64)
     count = _rd.sum(_lg.logical_not(_lg.isnan(xs)), axis=-1, dtype=i64, keepdims=True)
@@ -627,8 +620,28 @@ def _nanmedian_steps(x, *, axis, keepdims):
     mean = _rd.mean(lo_hi, axis=-1)  # (an all-NaN slice: NaN)
     odd = lax.reshape(lax.ne(lax.rem(count, const(2)), const(0)), core.aval_of(mean).shape)
     middle = lax.reshape(lax.slice_in_dim(lo_hi, 1, 2, axis=last), core.aval_of(mean).shape)
-    res = lax.select_n(odd, mean, lax.convert_element_type(middle, core.aval_of(mean).dtype))
-    return [_finish(res, (), axes, x, keepdims)]
+    # NumPy's median of an odd count is the mean of the middle one, a sum from +0.0: -0.0
+    # gives +0.0 (in each part of a complex number)
+    middle = _plus_zero(lax.convert_element_type(middle, core.aval_of(mean).dtype))
+    res = lax.select_n(odd, mean, middle)
+    shape, dt = core.aval_of(res).shape, core.aval_of(res).dtype
+    if dt in kit.COMPLEX:  # an all-NaN slice: NumPy's _nanmedian1d gives its last element,
+        # its masked median (more than one slice, under 600 elements each) nan+0j
+        n = core.aval_of(xs).shape[-1]
+        fill = (lax.reshape(lax.slice_in_dim(given, n - 1, n, axis=last), shape)
+                if not shape or n >= 600 else
+                lax.broadcast_in_dim(_const(complex(np.nan, 0), dt), shape, ()))
+        res = lax.select_n(lax.reshape(lax.eq(count, const(0)), shape), res, fill)
+    return [_wq.finish(res, (), axes, x, keepdims)]
+
+
+def _plus_zero(x):
+    """``x`` with -0.0 as +0.0 (in both parts of a complex ``x``)."""
+    aval = core.aval_of(x)
+    if aval.dtype in kit.COMPLEX:
+        return lax.complex(_plus_zero(lax.real(x)), _plus_zero(lax.imag(x)))
+    zero = lax.broadcast_in_dim(_const(0, aval.dtype), aval.shape, ())
+    return lax.select_n(lax.eq(x, zero), x, zero)
 
 
 #: the median composites' decompositions, ``(x, *, axis, keepdims)``

@@ -199,3 +199,20 @@ def test_extremum_over_a_slice_of_an_array_with_an_empty_dimension(body):
 @pytest.mark.parametrize("axis", [0, -1])
 def test_nan_means_of_a_0d_array_take_axis_0_as_numpy_sums(fname, axis):
     check_vs_numpy(lambda xp, x: getattr(xp, fname)(x, axis=axis), np.array(1.5, np.float32))
+
+
+@pytest.mark.parametrize("fname", ["nanmax", "nanmin", "nanargmax", "nanargmin"])
+@pytest.mark.parametrize("axis", [0, -1])
+@pytest.mark.parametrize("value", [2.5, -0.0, np.inf, 3])
+def test_nan_extrema_of_a_0d_array_take_axis_0_as_numpy(fname, axis, value):
+    """NumPy's nan-extrema reduce a 0-d array with axis 0 or -1 as with no axis (its
+    ufunc reductions accept them); xnp raised AxisError."""
+    for keepdims in (False, True):
+        want = getattr(np, fname)(np.asarray(value), axis=axis, keepdims=keepdims)
+        got = getattr(xnp, fname)(xnp.asarray(value), axis=axis, keepdims=keepdims)
+        jitted = xnp.jit(lambda a: getattr(xnp, fname)(a, axis=axis, keepdims=keepdims))(
+            xnp.asarray(value))
+        for res in (got, jitted):
+            assert np.shape(res) == np.shape(want) and np.asarray(res).dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(res), want)
+            assert np.signbit(np.asarray(res)) == np.signbit(want)

@@ -455,3 +455,18 @@ def test_expm1_example():
     assert r.real == math.inf and math.isnan(r.imag)
     assert [(w.category, str(w.message)) for w in got] == [
         (RuntimeWarning, "invalid value encountered in expm1")]
+
+
+def test_warnings_name_the_callers_line_once_a_subclass_exists():
+    """Defining a subclass of ``xnp.ndarray`` puts a Python wrapper around every ufunc call
+    (results are wrapped as NumPy wraps them); its frame stands between the caller and
+    NumPy's loop, and the warnings still name the caller's line (it is the state of the
+    rest of the process too: the wrapper stays)."""
+    class Sub(xnp.ndarray):
+        pass
+
+    assert type(xnp.add(Sub((2,)), 1.0)) is Sub
+    for name in ("square", "reciprocal", "degrees"):
+        _check_warnings(lambda m, name=name: _UNARY[name](m, np.float64))
+    _check_warnings(lambda m: m.divide(m.asarray([1.0, 0.0]), 0.0))
+    _check_warnings(lambda m: m.log(m.asarray([0.0, -1.0])))

@@ -163,6 +163,7 @@ def _nanextremum(fname, kind, fill, a, axis, out, keepdims, initial, where):
     if not _inexact(x):
         return _rd._extremum(fname, kind, x, axis, out, keepdims, initial, where)
     aval = core.aval_of(x)
+    axis = _scalar_axis(x, axis)
     if aval.dtype in kit.COMPLEX:
         # NumPy's fmax/fmin of complex numbers: the extreme non-NaN element in lexicographic
         # order; of a slice of NaNs only, its first element (the extremum of x itself)
@@ -242,6 +243,7 @@ def _nanarg(fname, fn, fill, a, axis, out, keepdims):
     if not _inexact(x):
         return fn(x, axis=axis, out=out, keepdims=keepdims)
     aval = core.aval_of(x)
+    axis = _scalar_axis(x, axis)
     if aval.size and aval.dtype in kit.FLOATING and (axis is None or type(axis) is int):
         # one composite: eagerly NumPy's own function (xnp/backends/xp_impls/composite.py)
         ax = None if axis is None else normalize_axis(fname, axis, aval.ndim)

@@ -15,6 +15,7 @@ import contextlib
 import itertools
 import random
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -396,3 +397,15 @@ def run_threads(work: Callable, args) -> None:
         t.start()
     for t in threads:
         t.join()
+
+
+def outcome(call) -> tuple:
+    """``call()``'s result, or the exception it raised (NumPy decides the expected class),
+    and the warnings it issued (``warnings.WarningMessage`` list, every one recorded)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = call()
+        except Exception as e:  # noqa: BLE001
+            out = e
+    return out, list(caught)

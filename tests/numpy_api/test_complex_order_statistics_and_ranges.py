@@ -12,17 +12,13 @@ import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import outcome
 
 nan = np.nan
 
 
 def _outcome(call):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = call()
-        except Exception as e:  # noqa: BLE001 (NumPy decides the expected class)
-            out = e
+    out, caught = outcome(call)
     return out, sorted({w.category.__name__ for w in caught})
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import grid
+from tests.helpers import grid, outcome
 
 FUNCS = ["quantile", "percentile", "nanquantile", "nanpercentile"]
 _ICDF = {"method": "inverted_cdf"}
@@ -30,12 +30,7 @@ def _pct(fn, q):
 
 def _outcome(call):
     """``call()``'s result (or exception) and the (category, message) of its warnings."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = call()
-        except Exception as e:  # noqa: BLE001 (NumPy decides the expected class)
-            out = e
+    out, caught = outcome(call)
     return out, [(w.category, str(w.message)) for w in caught]
 
 

@@ -41,7 +41,7 @@ import types
 import numpy as np
 
 from xnp.numpy_api import ufunc as _ufuncs
-from xnp.tracing import array_base, core, errors, host_arrays, recording
+from xnp.tracing import array_base, core, errors, host_arrays
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.core import Array, Tracer
@@ -386,13 +386,10 @@ def _ufunc_call(call, ufunc):
     nin = ufunc.nin
 
     def wrapped(*args, **kwargs):
+        out = call(*args, **kwargs)
         if kwargs.get("out") is None and len(args) <= nin:  # no out= (the caller's arrays)
-            # a call that only computes: its floating-point warnings name the caller's
-            # line, not this frame (which stands between the caller and NumPy's loop)
-            out = recording.fp_warnings_at_user_line(lambda: call(*args, **kwargs),
-                                                     np.geterr())
             return _wrap(out, args, ufunc)
-        return call(*args, **kwargs)
+        return out
 
     # the call's attributes (its fast-path markers, signature) stay visible on the wrapper
     return staticmethod(functools.update_wrapper(wrapped, call))

@@ -145,6 +145,7 @@ class Compiled:
         consts, buffer, dead, mark_donated = (self._const_bufs, self._buffer, _DONATED,
                                               _dv.mark_donated)
         client = self._client
+        donation_lock = core._COPY_ON_WRITE
         in_avals = self._in_avals
         donated = self._donated if self._any_donated else None
         donated_at = tuple(i for i, d in enumerate(self._donated) if d)
@@ -202,14 +203,23 @@ class Compiled:
                     x = leaves[i]  # a jit output never read on the host keeps its buffer
                     if type(x) is _ARRAY and x._v is not None:
                         bufs[first + i] = _donor_buffer(client, name, x, bufs[first + i], i)
-            try:
-                outs = run(bufs).consume_with_handlers(handlers)
-            except _RUNTIME_ERROR as e:  # free when nothing is raised
-                outs = _run_unsharded(run, bufs, handlers, name, e)
-            if donated is not None:
-                for x, d in zip(leaves, donated):
-                    if d and type(x) is _ARRAY:
-                        mark_donated(x)
+            if donated is None:
+                try:
+                    outs = run(bufs).consume_with_handlers(handlers)
+                except _RUNTIME_ERROR as e:  # free when nothing is raised
+                    outs = _run_unsharded(run, bufs, handlers, name, e)
+            else:
+                # under the lock of a jit output's first host read (Array._value): another
+                # thread reads a donated argument's value before the call gives its buffer
+                # away, or finds it donated, never the consumed buffer
+                with donation_lock:
+                    try:
+                        outs = run(bufs).consume_with_handlers(handlers)
+                    except _RUNTIME_ERROR as e:
+                        outs = _run_unsharded(run, bufs, handlers, name, e)
+                    for x, d in zip(leaves, donated):
+                        if d and type(x) is _ARRAY:
+                            mark_donated(x)
             if aliased and outs and not outs[0].is_ready():
                 _block(outs)
             return outs

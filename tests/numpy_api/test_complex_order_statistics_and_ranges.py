@@ -143,3 +143,25 @@ def test_arange_is_numpys(args, kw):
 def test_complex_arange_is_an_iota_under_jit():
     eqns = xnp.make_jaxpr(lambda: xnp.arange(1 + 1j, 10 + 20j, 1 + 2j))().eqns
     assert {"iota", "complex"} <= {e.primitive.name for e in eqns}
+
+
+@pytest.mark.parametrize("args,dt", [
+    ((-2.5, 3, 1.5), "u1"), ((0, 3e9, 1e9), "i1"), ((1e300, 1.0000001e300, 1e293), "i8"),
+    ((1e300, 1.0000001e300, 1e293), "u8"), ((-1.5, 3), "u8"), ((-1, 3), "u1"), ((-1, 0), "u1"),
+    ((np.float32(-1.5), 3), "u1"), ((np.int8(-1), 3), "u1"), ((2**63, 2**63 + 2), "i8"),
+    ((2**63, 2**63 + 2), "u8"), ((250.0, 260.0), "u1"), ((-1, -3), "u1"), ((5, 0, -2), "u1"),
+    ((0.5, -3.0, -1.0), "u2"), ((np.float32(2.5), 8, 2), "i2"),
+    ((0, 1.5e-45, 1e-45), "bool"), ((0, 1, 0.5), "bool"), ((2,), "bool"), ((3,), "bool")])
+def test_integer_and_bool_arange_first_values_are_numpys(args, dt):
+    """NumPy stores the first two values by item assignment (a float through int(); out of
+    the dtype's range: OverflowError) and fills the rest in the dtype's arithmetic, which
+    wraps (250.0..260.0 as uint8). xnp wrapped the first values too, and made a bool range
+    from an int64 one ([False, False] for 0, 1e-45)."""
+    want, _ = outcome(lambda: np.arange(*args, dtype=dt))
+    for got, _ in (outcome(lambda: xnp.arange(*args, dtype=dt)),
+                   outcome(lambda: xnp.jit(lambda: xnp.arange(*args, dtype=dt))())):
+        if isinstance(want, Exception):
+            assert type(got) is type(want), (got, want)
+        else:
+            assert not isinstance(got, Exception), got
+            np.testing.assert_array_equal(np.asarray(got), want, strict=True)

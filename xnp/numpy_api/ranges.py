@@ -196,11 +196,22 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     dt = _dtype_arg(dtype) or _arange_dtype((start, stop, step))
     n = max(0, _length(start, stop, step, dt.kind == "c"))
     check_array_size("arange", (n,), dt, argname=length_from)
-    if dt == np.bool_:
-        if n > 2:
-            raise TypeError("xnp.arange: arange() is only supported for booleans when the result "
-                            "has at most length 2.")
-        return lax.convert_element_type(arange(start, stop, step, dtype=np.int64), dt)
+    if dt == np.bool_ and n > 2:
+        raise TypeError("xnp.arange: arange() is only supported for booleans when the result "
+                        "has at most length 2.")
+    if dt.kind in "biu" and n:
+        # NumPy stores the first two values itself (its item assignment: a float is taken
+        # through int(), and a value out of the dtype's range raises OverflowError), then
+        # fills the rest in the dtype's arithmetic (which wraps)
+        head = np.empty(min(n, 2), dt)
+        try:
+            for i in range(len(head)):
+                v = start if i == 0 else start + step
+                head[i] = v.item() if isinstance(v, np.generic) else v  # (as a Python number)
+        except OverflowError as e:
+            raise OverflowError(f"xnp.arange: {e}") from None
+        if dt == np.bool_:
+            return core.lift(head)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)  # (warned above)
         pair = np.array([start, start + step]).astype(dt)  # NumPy writes these two itself

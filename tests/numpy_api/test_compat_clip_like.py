@@ -441,3 +441,26 @@ def test_like_results_own_their_memory(maker, shape):
         if got.size and maker != "empty_like":
             got[...] = 7.0
             np.testing.assert_array_equal(np.asarray(other), np.asarray(make(np)))
+
+
+@pytest.mark.parametrize("shape", [(3, 1), (1, 3), (1, 1, 2), (2, 1, 3), (1,), (4, 5)])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("maker", ["zeros", "ones", "empty", "full", "full_array",
+                                   "zeros_like", "ones_like", "empty_like", "full_like"])
+def test_new_arrays_have_numpys_strides_in_their_order(maker, order, shape):
+    """A new array in order 'C' or 'F' has exactly NumPy's strides, also along length-1
+    axes (zeros((3, 1), order='F') had (8, 8): NumPy's (8, 24)), and owns its memory."""
+    makers = {"zeros": lambda m: m.zeros(shape, order=order),
+              "ones": lambda m: m.ones(shape, order=order),
+              "empty": lambda m: m.empty(shape, order=order),
+              "full": lambda m: m.full(shape, 2.0, order=order),
+              "full_array": lambda m: m.full(shape, m.asarray(2.0), order=order),
+              "zeros_like": lambda m: m.zeros_like(m.ones(shape), order=order),
+              "ones_like": lambda m: m.ones_like(m.ones(shape), order=order),
+              "empty_like": lambda m: m.empty_like(m.ones(shape), order=order),
+              "full_like": lambda m: m.full_like(m.ones(shape), 3, order=order)}
+    for _ in range(2):  # the second call replays the first
+        want, got = makers[maker](np), makers[maker](xnp)
+        assert got.strides == want.strides and got.flags.owndata == want.flags.owndata
+        if maker != "empty" and maker != "empty_like":
+            np.testing.assert_array_equal(np.asarray(got), want)

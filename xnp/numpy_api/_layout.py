@@ -25,7 +25,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.lax._strides import c_strides, reshape_strides
-from xnp.tracing import core
+from xnp.tracing import core, recording
 
 __all__ = ["c_strides", "layout", "set_layout", "reshape_strides", "index_strides"]
 
@@ -216,11 +216,14 @@ def memory_order(fname: str, x, order: str) -> str:
     return "F" if fortran_only(x) else "C"
 
 
-def with_order(x, order, source=None):
+def with_order(x, order, source=None, *, fresh: bool = False):
     """``x`` laid out as NumPy's ``order`` asks of a result made from ``source``: 'C' row-
     major, 'F' column-major, 'A'/'K' column-major when ``source`` is (``fortran_only``),
     else ``x`` as it is. Eagerly NumPy's own copy (``x`` itself when it already has the
-    layout); traced, a ``copy`` whose layout is recorded for later view-or-copy rules."""
+    layout); traced, a ``copy`` whose layout is recorded for later view-or-copy rules.
+    ``fresh``: ``x`` is a new array (``zeros``, ``eye``, ...), whose strides are exactly
+    those of NumPy's new array of that order, also along length-1 axes (NumPy's
+    ``asfortranarray`` keeps an array whose flags already say column-major)."""
     if order in ("A", "K"):
         if source is None or not fortran_only(source):
             return x
@@ -233,6 +236,8 @@ def with_order(x, order, source=None):
         v = x._v  # unwatched: contiguity follows from shape and strides (as in layout())
         if v is None:
             v = x._value
+        if fresh and _eager_strides(v) != want:
+            return recording.native_call(lambda a: _new_in_order(a, order), x)
         if v.flags.c_contiguous if order == "C" else v.flags.f_contiguous:
             return x
         return core.Array(np.ascontiguousarray(v) if order == "C" else np.asfortranarray(v),
@@ -241,4 +246,10 @@ def with_order(x, order, source=None):
         return x
     out = lax.copy(x)
     set_layout(out, want)
+    return out
+
+
+def _new_in_order(v: np.ndarray, order: str) -> np.ndarray:
+    out = np.empty(v.shape, v.dtype, order=order)
+    out[...] = v
     return out

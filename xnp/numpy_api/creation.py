@@ -501,7 +501,7 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     _check_device("zeros", device)
     shape = canonicalize_shape("zeros", shape)
     return _layout.with_order(_fill("zeros", 0, shape, _dtype_arg(dtype) or default_float()),
-                              order)
+                              order, fresh=True)
 
 
 @fastpath.fill("ones")
@@ -512,7 +512,7 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None):
     _check_device("ones", device)
     shape = canonicalize_shape("ones", shape)
     return _layout.with_order(_fill("ones", 1, shape, _dtype_arg(dtype) or default_float()),
-                              order)
+                              order, fresh=True)
 
 
 @fastpath.fill("empty")
@@ -524,7 +524,7 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
     _check_device("empty", device)
     shape = canonicalize_shape("empty", shape)
     return _layout.with_order(_fill("empty", 0, shape, _dtype_arg(dtype) or default_float()),
-                              order)
+                              order, fresh=True)
 
 
 @fastpath.full
@@ -573,7 +573,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         fresh = not is_xnp(fill_value)
         fill = _convert("full", fill_value, None, True if fresh else None)
         out = _broadcast_fill("full", fill, shape, dt or core.aval_of(fill).dtype, fresh)
-    return _layout.with_order(out, order)
+    return _layout.with_order(out, order, fresh=True)
 
 
 def _like_order(out, order, a, subok=False):
@@ -586,7 +586,7 @@ def _like_order(out, order, a, subok=False):
         return a._like_result(_like_order(out, order, a._plain()))
     if order in ("K", "A"):
         return _like_layout.like_layout(out, order, a)
-    return _layout.with_order(out, order)
+    return _layout.with_order(out, order, fresh=True)
 
 
 def _like(fname: str, a, dtype, shape, order, device):
@@ -689,16 +689,17 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     if core.is_eager(core.current_trace()) and n * m * dt.itemsize <= MAX_CONSTANT_BYTES:
         # eagerly NumPy's eye as a constant, in the order asked (a recorded call replays as
         # one copy of it, not five calls)
-        return core.lift(np.eye(n, m, k, dtype=dt, order=order))
+        return _layout.with_order(core.lift(np.eye(n, m, k, dtype=dt, order=order)), order,
+                                  fresh=True)  # (lift's copy keeps NumPy's flags, not strides)
     length = max(0, min(n, m - k) if k >= 0 else min(n + k, m))
     if length == 0:
-        return _layout.with_order(_fill("eye", 0, (n, m), dt), order)
+        return _layout.with_order(_fill("eye", 0, (n, m), dt), order, fresh=True)
     ones_ = _fill("eye", 1, (length,), dt)
     low = k if k >= 0 else -k * m
     high = n * m - low - length - (length - 1) * m
     zero = core.lift(np.zeros((), dt))
     flat = lax.pad(ones_, zero, ((low, high, m),))
-    return _layout.with_order(lax.reshape(flat, (n, m)), order)
+    return _layout.with_order(lax.reshape(flat, (n, m)), order, fresh=True)
 
 
 def identity(n, dtype=None, *, like=None):

@@ -176,6 +176,7 @@ def round(a, decimals=0, out=None):  # noqa: A001
     x = asarray_for("round", a, "a")
     if _dtype_of(x).kind == "b":
         if decimals != 0:  # NumPy scales into a bool array: its multiply/divide refuses
+            np.round(np.zeros(0, np.bool_), decimals)  # its own UFuncTypeError, as NumPy's
             raise TypeError(f"Cannot cast ufunc '{'multiply' if decimals > 0 else 'divide'}'"
                             " output from dtype('float64') to dtype('bool') with casting "
                             "rule 'same_kind'")

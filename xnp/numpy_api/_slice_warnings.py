@@ -100,7 +100,14 @@ def divide(total, count, divisor=None, *, quiet: bool = False):
         zero = lax.broadcast_in_dim(core.lift(np.zeros((), core.aval_of(real).dtype)), shape, ())
         one = lax.broadcast_in_dim(core.lift(np.ones((), dtype)), shape, ())
         some = lax.gt(real, zero)
-        quotient = lax.div(total, lax.select(some, count, one))
+        if core.aval_of(total).dtype.kind == "c":
+            # a complex division by the count meets 'invalid' for an infinite total (NumPy
+            # divides under errstate 'ignore': inf+nanj, quietly); such a call is not
+            # recorded (its primitive runs under other error settings than the caller's)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                quotient = lax.div(total, lax.select(some, count, one))
+        else:
+            quotient = lax.div(total, lax.select(some, count, one))
         q_dtype = core.aval_of(quotient).dtype
         nan = np.asarray(complex(np.nan, np.nan) if q_dtype.kind == "c" else np.nan, q_dtype)
         return lax.select(some, quotient, lax.broadcast_in_dim(core.lift(nan), shape, ()))

@@ -77,6 +77,13 @@ _SUBCLASS_FRAME = ("once a subclass of xnp.ndarray exists, ufunc calls pass thro
                    "wrapper whose frame NumPy's floating-point warnings name")
 
 
+def _name_this_file(got, *context):
+    """Each caught warning names this file (while no subclass of xnp.ndarray exists in the
+    process: see _SUBCLASS_FRAME)."""
+    if not ndarray_class._ACTIVE:
+        assert [f for _, _, f in got] == [__file__] * len(got), (*context, got)
+
+
 def _check_warnings(call, *, calls=3, same_file=True):
     """``call`` on xnp ``calls`` times (the recording, then replays) gives NumPy's values and
     NumPy's warnings (category and text), each naming this file where ``same_file``."""
@@ -87,8 +94,8 @@ def _check_warnings(call, *, calls=3, same_file=True):
         got_out, got = _caught(call, xnp)
         _assert_same_values(_host(got_out), _host(want_out))
         assert [(c, m) for c, m, _ in got] == [(c, m) for c, m, _ in want], (i, got, want)
-        if same_file and not ndarray_class._ACTIVE:  # (see _SUBCLASS_FRAME)
-            assert [f for _, _, f in got] == [__file__] * len(got), (i, got)
+        if same_file:
+            _name_this_file(got, i)
 
 
 def _floats(dt, *values):
@@ -218,7 +225,7 @@ def test_in_place_operators_warn_as_numpy(op):
     _check_warnings(_in_place(op), same_file=False)
     _replay.clear()
     _, got = _caught(_in_place(op), xnp)
-    assert [f for _, _, f in got] == [__file__] * len(got), got
+    _name_this_file(got)
 
 
 def test_out_argument_warns_as_numpy():
@@ -396,7 +403,7 @@ def test_round_of_any_decimals_is_numpys(k, decimals):
         got_out, got = _caught(lambda m: m.round(m.asarray(x), decimals), xnp)
         _assert_same_values(np.asarray(got_out), want_out)
         assert [(c, m) for c, m, _ in got] == [(c, m) for c, m, _ in want], (got, want)
-        assert [f for _, _, f in got] == [__file__] * len(got), got
+        _name_this_file(got)
     for fn in (xnp.around, xnp.jit(lambda v: xnp.round(v, decimals))):
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -450,7 +457,7 @@ def test_complex_special_points_are_numpys(name, dt):
             got_out, got = _caught(lambda m: getattr(m, name)(m.asarray(x)), xnp)
             _assert_same_values(np.asarray(got_out), want_out)
             assert [(c, m) for c, m, _ in got] == [(c, m) for c, m, _ in want], (z, got, want)
-            assert [f for _, _, f in got] == [__file__] * len(got), got
+            _name_this_file(got)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             jitted = np.asarray(xnp.jit(f)(xnp.asarray(x)))

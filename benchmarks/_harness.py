@@ -6,8 +6,11 @@ interleaved rounds (numpy, xnp, jax, numpy, xnp, jax, ...), so drift on a
 shared machine hits all of them alike. Each round starts once the process is idle
 (:func:`settle`: the thread pools that the previous way's libraries leave spinning have
 stopped), calls a way ``number`` times in a loop and divides; we report the minimum and the median over the rounds,
-per call. Ratios are median time over the reference's median time (NumPy's,
-and JAX's where JAX is installed): below 1 means faster than the reference.
+per call. Ratios are paired: the median over the rounds of a way's time over the
+reference's time in the same round (NumPy's, and JAX's where JAX is installed), so that
+a slow phase of the machine, which lasts longer than a round, cancels out; below 1 means
+faster than the reference. Every ratio to JAX is also collected for :func:`print_summary`,
+which lists them with the spread of the per-round ratios (quartiles).
 JAX comes from :mod:`_jax` (only when installed); its arrays are
 ``jax.device_put`` inputs and results are waited for with
 ``block_until_ready()``, as are those of ``xnp.jit``.
@@ -27,7 +30,7 @@ import _jax
 
 __all__ = ["Stats", "measure", "settle", "calibrate", "block", "print_table", "machine_line", "us", "ms",
            "examples_on_path", "measure_cases", "print_compare", "compare", "jit_case",
-           "device_resident", "ratio"]
+           "device_resident", "ratio", "paired_ratio", "vs_jax_cell", "print_summary"]
 
 
 class Stats:
@@ -40,6 +43,56 @@ class Stats:
 
     def scaled(self, factor: float) -> "Stats":
         return Stats([t * factor for t in self.samples])
+
+
+def _quartiles(values):
+    """(first quartile, median, third quartile) of ``values`` (inclusive method)."""
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, q2, q3
+
+
+def paired_ratio(s: Stats, ref: Stats):
+    """``(median, q1, q3)`` of the per-round ratios ``s / ref`` when both were timed in the
+    same interleaved rounds (equal sample counts, in round order); otherwise the ratio of
+    the medians, with no spread (``q1 = q3 = median``)."""
+    if len(s.samples) == len(ref.samples) and len(s.samples) > 1:
+        q1, q2, q3 = _quartiles([a / b for a, b in zip(s.samples, ref.samples)])
+        return q2, q1, q3
+    r = s.median / ref.median
+    return r, r, r
+
+
+# (table, case, way, median, q1, q3) of every ratio to JAX printed, for print_summary
+_VS_JAX: list = []
+
+
+def vs_jax_cell(title: str, label: str, name: str, s: Stats, jref: Stats) -> str:
+    """The table cell of the paired ratio of ``s`` (an xnp way) to ``jref`` (JAX's), also
+    collected for :func:`print_summary`."""
+    r, q1, q3 = paired_ratio(s, jref)
+    _VS_JAX.append((title, label, name, r, q1, q3))
+    return ratio(r)
+
+
+def print_summary() -> None:
+    """Every ratio of an xnp way to JAX printed so far, with the quartiles of its per-round
+    ratios: a row is marked ``slower`` when even its first quartile is above 1 (xnp slower
+    in at least three rounds of four), ``faster`` when its third quartile is below 1, and
+    ``parity`` otherwise (the rounds disagree: within the machine's noise)."""
+    if not _VS_JAX:
+        return
+    rows = []
+    for title, label, name, r, q1, q3 in _VS_JAX:
+        verdict = "slower" if q1 > 1.0 else "faster" if q3 < 1.0 else "parity"
+        rows.append([title.split(" ", 1)[0], label, name, ratio(r), f"{q1:.2f}-{q3:.2f}",
+                     verdict])
+    counts = {v: sum(row[-1] == v for row in rows) for v in ("faster", "parity", "slower")}
+    print_table("summary: xnp vs JAX, every row", ["table", "case", "way", "xnp/jax",
+                                                    "quartiles", "verdict"], rows,
+                note="per-round paired ratios; " + ", ".join(f"{n} {v}" for v, n in
+                                                             counts.items()), left=3)
 
 
 def block(value) -> None:
@@ -220,8 +273,8 @@ def print_compare(title: str, results, *, unit: str = "us", layout: str = "long"
     notes = [note] if note else []
     if not have_jax and _jax.load() is None:
         notes.append(_jax.MISSING)
-    notes.append(f"ratio = median time / the reference's median time (below 1: faster); "
-                 f"times in {unit} per {per}")
+    notes.append(f"ratio = median over the rounds of time / the reference's time in the same "
+                 f"round (below 1: faster); times in {unit} per {per}")
     if layout == "wide":
         names = []
         for _, w in results:
@@ -239,11 +292,14 @@ def print_compare(title: str, results, *, unit: str = "us", layout: str = "long"
                 row.append(_fmt(s.median, unit) if isinstance(s, Stats) else "-")
                 if isinstance(s, str):
                     errors.append(f"{label} / {n}: {s}")
-            for ref, ns in ((base, xnames), (jref, jnames)):
-                for n in ns:
-                    s = w.get(n)
-                    ok = isinstance(s, Stats) and ref is not None
-                    row.append(ratio(s.median / ref.median) if ok else "-")
+            for n in xnames:
+                s = w.get(n)
+                ok = isinstance(s, Stats) and base is not None
+                row.append(ratio(paired_ratio(s, base)[0]) if ok else "-")
+            for n in jnames:
+                s = w.get(n)
+                ok = isinstance(s, Stats) and jref is not None
+                row.append(vs_jax_cell(title, label, n, s, jref) if ok else "-")
             rows.append(row)
         print_table(title, headers, rows, note="\n".join(notes))
         for e in errors:
@@ -260,9 +316,11 @@ def print_compare(title: str, results, *, unit: str = "us", layout: str = "long"
                 rows.append([first, n, "-", "-", s] + (["-"] if have_jax else []))
                 continue
             row = [first, n, _fmt(s.min, unit), _fmt(s.median, unit),
-                   ratio(s.median / base.median) if base else "-"]
+                   ratio(paired_ratio(s, base)[0]) if base else "-"]
             if have_jax:
-                row.append(ratio(s.median / jref.median) if jref else "-")
+                xnp_way = n.startswith("xnp") and (vs_jax is None or n in vs_jax)
+                row.append("-" if jref is None else vs_jax_cell(title, label, n, s, jref)
+                           if xnp_way else ratio(paired_ratio(s, jref)[0]))
             rows.append(row)
     print_table(title, headers, rows, note="\n".join(notes), left=2)
 

@@ -23,7 +23,7 @@ import numpy
 
 import _jax
 import xnp
-from _harness import Stats, block, print_table, ratio
+from _harness import Stats, block, print_table, vs_jax_cell
 
 __all__ = ["main", "f200", "BLOCKS"]
 
@@ -129,7 +129,8 @@ def main(repeat: int = 5) -> None:
         row = [name, f"{sx.min * 1e3:.2f}", f"{sx.median * 1e3:.2f}"]
         if jax is not None:
             sj = Stats(times["jax"][i])
-            row += [f"{sj.min * 1e3:.2f}", f"{sj.median * 1e3:.2f}", ratio(sx.median / sj.median)]
+            row += [f"{sj.min * 1e3:.2f}", f"{sj.median * 1e3:.2f}",
+                    vs_jax_cell("(d)", name, "xnp.jit", sx, sj)]
         rows.append(row)
 
     persistent = {}
@@ -147,7 +148,8 @@ def main(repeat: int = 5) -> None:
             row += [f"{v[j] * 1e3:.2f}", ""] if isinstance(v, list) else [v, ""]
         if jax is not None:
             both = isinstance(persistent.get("xnp"), list) and isinstance(persistent["jax"], list)
-            row.append(ratio(persistent["xnp"][j] / persistent["jax"][j]) if both else "-")
+            row.append(vs_jax_cell("(d)", label, "xnp.jit", Stats([persistent["xnp"][j]]),
+                                   Stats([persistent["jax"][j]])) if both else "-")
         rows.append(row)
 
     headers = ["phase", "xnp min ms", "xnp median ms"]

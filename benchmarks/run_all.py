@@ -32,7 +32,7 @@ import bench_matmul  # noqa: E402
 import bench_random  # noqa: E402
 import bench_sharded  # noqa: E402
 import bench_special  # noqa: E402
-from _harness import machine_line  # noqa: E402
+from _harness import machine_line, print_summary  # noqa: E402
 
 __all__ = ["main"]
 
@@ -55,6 +55,7 @@ def main() -> int:
             print(f"\n## {b.__name__}: FAILED")
             traceback.print_exc(file=sys.stdout)
             failed.append(b.__name__)
+    print_summary()
     if failed:
         print(f"\nbenchmarks that raised: {', '.join(failed)}")
         return 1

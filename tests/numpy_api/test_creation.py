@@ -283,6 +283,20 @@ def test_eye_matches_numpy(case):
     check_vs_numpy(lambda mod: mod.eye(n, m, case.k, **kw))
 
 
+@pytest.mark.parametrize("nm", [(3, 1), (1, 3), (1, 1), (4, 5), (0, 3), (3, 0)])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("k", [0, 1])
+def test_eye_has_numpys_strides_in_its_order_on_every_call(nm, order, k):
+    """``eye(..., order=)`` has exactly NumPy's strides, also along length-1 axes, on the
+    first call and on the replays of the eager dispatch cache (which copied its recorded
+    constant with NumPy's copy, which gives a column-major (3, 1) array (8, 8), not (8, 24))."""
+    for _ in range(3):
+        want, got = np.eye(*nm, k, order=order), xnp.eye(*nm, k, order=order)
+        assert got.strides == want.strides, (nm, order, k, got.strides, want.strides)
+        assert got.flags.owndata == want.flags.owndata
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
 def test_eye_identity_misc():
     check_vs_numpy(lambda m: m.identity(3))
     check_vs_numpy(lambda m: m.identity(2, dtype=np.int8))

@@ -218,7 +218,7 @@ class Recording:
             # share), strided; or large (each program keeps its constants)
             self.fail("made a constant that is read-only, a view, strided or large")
             return
-        private = np.array(native, copy=True, order="K")
+        private = _copy(native)()
         self.slots[id(arr)] = len(self.keep)
         self.keep.append(arr)
         self.natives.append(native)
@@ -370,11 +370,24 @@ class Program:
         return tuple(parts) if kind is tuple else kind._make(parts)  # a named tuple
 
 
+def _contiguous_strides(value: np.ndarray, order: str) -> tuple:
+    """The strides of a new array of ``value``'s shape and dtype in ``order`` ('C'/'F')."""
+    strides, step = [], value.itemsize
+    for n in (value.shape if order == "F" else reversed(value.shape)):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(strides if order == "F" else reversed(strides))
+
+
 def _copy(value: np.ndarray):
-    """A function of no argument giving a copy of ``value``, in its memory order."""
-    if value.flags.c_contiguous:
+    """A function of no argument giving a copy of ``value`` in its memory order, with its
+    strides exactly where they are those of a new array in order 'C' or 'F' (NumPy's own
+    copies give length-1 axes the strides of the order they prefer, 'C': a column-major
+    ``(3, 1)`` array's ``(8, 24)`` would become ``(8, 8)``)."""
+    if value.strides == _contiguous_strides(value, "C"):
         return value.copy
-    return functools.partial(np.array, value, copy=True, order="K")
+    order = "F" if value.strides == _contiguous_strides(value, "F") else "K"
+    return functools.partial(np.array, value, copy=True, order=order)
 
 
 def _scalar(backend, op: _Scalar):

@@ -329,14 +329,16 @@ class ArrayMethods:
         return _api.argpartition(self, kth, axis, kind, order)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-            mean=None, correction=None):
-        return _api.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
-                        correction=correction)
+            mean=None):
+        """``xnp.var`` of the array, as ``ndarray.var``: no ``correction`` keyword (that is
+        the function's Array API spelling; NumPy's method raises ``TypeError`` for it)."""
+        return _api.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-            mean=None, correction=None):
-        return _api.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
-                        correction=correction)
+            mean=None):
+        """``xnp.std`` of the array, as ``ndarray.std``: no ``correction`` keyword (that is
+        the function's Array API spelling; NumPy's method raises ``TypeError`` for it)."""
+        return _api.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
 
     def round(self, decimals=0, out=None):
         return _api.round(self, decimals, out)

@@ -30,7 +30,7 @@ def _outcome(xp, body):
             [(w.category.__name__, str(w.message)) for w in issued], values)
 
 
-def _same_as_numpy(body, repeat=3):
+def same_as_numpy(body, repeat=3):
     """``body`` run on NumPy and on xnp (``repeat`` times: later calls are replays) does the
     same thing."""
     want = _outcome(np, body)
@@ -93,7 +93,7 @@ def test_ufunc_out_is_written_before_the_error(case):
         with np.errstate(**settings):
             call(xp, o[0])
 
-    _same_as_numpy(body)
+    same_as_numpy(body)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -104,7 +104,7 @@ def test_ufunc_out_of_another_dtype_is_written_before_the_error(dtype):
         with np.errstate(divide="raise"):
             xp.divide(_f(xp, [1.0, 2.0]), _f(xp, [0.0, 1.0]), out=o)
 
-    assert _same_as_numpy(body)[0] == "FloatingPointError"
+    assert same_as_numpy(body)[0] == "FloatingPointError"
 
 
 def test_ufunc_out_aliasing_an_input():
@@ -114,7 +114,7 @@ def test_ufunc_out_aliasing_an_input():
         with np.errstate(divide="raise"):
             xp.divide(a, _f(xp, [0.0, 1.0]), out=a)
 
-    _same_as_numpy(body)
+    same_as_numpy(body)
 
 
 def test_two_output_ufunc_writes_both_outs():
@@ -124,7 +124,7 @@ def test_two_output_ufunc_writes_both_outs():
         with np.errstate(all="raise"):
             xp.divmod(_f(xp, [1.0, 2.0]), _f(xp, [0.0, 1.0]), out=(q, r))
 
-    _same_as_numpy(body)
+    same_as_numpy(body)
 
 
 def test_ufunc_out_under_warnings_as_errors():
@@ -135,7 +135,7 @@ def test_ufunc_out_under_warnings_as_errors():
             warnings.simplefilter("error")
             xp.sqrt(_f(xp, [-1.0, 4.0]), out=o)
 
-    assert _same_as_numpy(body)[0] == "RuntimeWarning"
+    assert same_as_numpy(body)[0] == "RuntimeWarning"
 
 
 def test_ufunc_out_errstate_call_is_unchanged():
@@ -151,7 +151,7 @@ def test_ufunc_out_errstate_call_is_unchanged():
         finally:
             np.seterrcall(old)
 
-    assert _same_as_numpy(body, repeat=1)[0] is None
+    assert same_as_numpy(body, repeat=1)[0] is None
     assert calls == ["divide by zero", "divide by zero"]
 
 
@@ -184,7 +184,7 @@ def test_inplace_operator_writes_before_the_error(case):
         with np.errstate(**settings):
             update(a, xp)
 
-    assert _same_as_numpy(body)[0] == "FloatingPointError"
+    assert same_as_numpy(body)[0] == "FloatingPointError"
 
 
 def test_inplace_operator_statement_writes_before_the_error():
@@ -194,7 +194,7 @@ def test_inplace_operator_statement_writes_before_the_error():
         with np.errstate(divide="raise"):
             a /= _f(xp, [0.0, 1.0, 2.0])
 
-    _same_as_numpy(body)
+    same_as_numpy(body)
 
 
 def test_inplace_operator_under_warnings_as_errors():
@@ -205,7 +205,7 @@ def test_inplace_operator_under_warnings_as_errors():
             warnings.simplefilter("error")
             a /= _f(xp, [0.0, 1.0])
 
-    assert _same_as_numpy(body)[0] == "RuntimeWarning"
+    assert same_as_numpy(body)[0] == "RuntimeWarning"
 
 
 def test_calls_without_error_after_one_with_error():
@@ -220,7 +220,7 @@ def test_calls_without_error_after_one_with_error():
                 finally:
                     a /= _f(xp, divisor)
 
-        _same_as_numpy(body, repeat=2)
+        same_as_numpy(body, repeat=2)
 
 
 def test_errors_under_jit_are_not_checked():

@@ -39,6 +39,7 @@ from xnp import config
 from xnp.tracing import core
 from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._fast_tables import FAST_CALLS, FAST_OPS, FastOp
+from xnp.numpy_api._fp_out import renamed
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
@@ -321,27 +322,37 @@ def matmul(name: str, *, swap: bool = False, scalars: bool = False) -> Callable:
     ``__rmatmul__``) served by ``FAST_CALLS[name].fn(a, b)`` for two eager arrays of one
     dtype, ``a`` at least 1-D and ``b`` 1-D or 2-D (the forms that are one ``numpy.dot``
     on the full path too), no other argument but a None ``out``. The result is strong;
-    ``scalars`` as :func:`reduction`'s (a product of two vectors)."""
+    ``scalars`` as :func:`reduction`'s (a product of two vectors). For ``matmul``, a
+    floating-point error NumPy's ``dot`` raises is NumPy's ``matmul``'s (its wording),
+    on either path and on replays of the full path."""
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
+
+    rename = "matmul" if name == "matmul" else None
 
     def deco(slow: Callable) -> Callable:
         def fast(x1, x2, *args, **kwargs):
             a, b = (x2, x1) if swap else (x1, x2)
-            if ((not busy or state.trace is _EVAL) and type(a) is array and type(b) is array
-                    and not kwargs and (not args or args == (None,))):
-                op = calls[0].get(name)
-                va, vb = a._v, b._v
-                if (op is not None and va is not None and vb is not None
-                        and va.dtype in op[1] and vb.dtype == va.dtype
-                        and va.ndim >= 1 and 1 <= vb.ndim <= 2):
-                    try:
-                        out = op[0](va, vb)
-                    except ValueError:  # the core dimensions differ: the full path words it
-                        return slow(x1, x2, *args, **kwargs)
-                    if type(out) is not _NATIVE[0]:
-                        return out if scalars else array(_WRAP[0](out), False)
-                    return array(out, False)
-            return slow(x1, x2, *args, **kwargs)
+            try:
+                if ((not busy or state.trace is _EVAL) and type(a) is array
+                        and type(b) is array and not kwargs
+                        and (not args or (len(args) == 1 and args[0] is None))):
+                    op = calls[0].get(name)
+                    va, vb = a._v, b._v
+                    if (op is not None and va is not None and vb is not None
+                            and va.dtype in op[1] and vb.dtype == va.dtype
+                            and va.ndim >= 1 and 1 <= vb.ndim <= 2):
+                        try:
+                            out = op[0](va, vb)
+                        except ValueError:  # core dimensions differ: the full path words it
+                            return slow(x1, x2, *args, **kwargs)
+                        if type(out) is not _NATIVE[0]:
+                            return out if scalars else array(_WRAP[0](out), False)
+                        return array(out, False)
+                return slow(x1, x2, *args, **kwargs)
+            except (FloatingPointError, RuntimeWarning) as e:
+                if rename is None:
+                    raise
+                raise renamed(e, rename, only="dot") from None
 
         return _served(deco, slow, fast)
 

@@ -15,7 +15,8 @@ from xnp import lax
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import setitem
-from xnp.numpy_api._ufunc import refuse_inplace_cast
+from xnp.numpy_api._fp_out import renamed, shares_memory_with
+from xnp.numpy_api._ufunc import refuse_inplace_cast, scalar_cast_overflows
 from xnp.numpy_api._util import is_xnp, raise_host_dtype, unmapped_write_error, write_into
 from xnp.numpy_api._views import rebind, rebind_traced
 from xnp.tracing import core, rebound
@@ -88,7 +89,12 @@ def operator_method(name: str, op):
             refuse_inplace_cast(name, target, other)
             raise
         except (FloatingPointError, RuntimeWarning) as e:
-            if type(self) is not array or target is not self or not is_fp_error(e):
+            if (type(self) is not array or target is not self or not is_fp_error(e)
+                    or name == "matmul" or shares_memory_with(self, (other,), True)
+                    or scalar_cast_overflows(name, (self, other), e)):
+                # (NumPy computes `a @= b`, or an operand overlapping `self` other than
+                # element for element, into a temporary it copies only after a clean loop;
+                # a Python scalar that overflows the loop's dtype raises before the loop)
                 raise
             # NumPy's loop writes `self` and then raises the floating-point error it met
             # (numpy.errstate 'raise', or its warning under a warnings filter 'error')
@@ -116,6 +122,14 @@ def operator_method(name: str, op):
                 raise TypeError(
                     f"Cannot cast ufunc '{name}' output from {ra.dtype!r} to {self.dtype!r} "
                     "with casting rule 'same_kind'")
+            if ra.dtype != self.dtype:  # the loop's cast into `self`, after which NumPy
+                try:  # raises its floating-point error naming the ufunc
+                    res = lax.convert_element_type(res, self.dtype)
+                except (FloatingPointError, RuntimeWarning) as e:
+                    if not is_fp_error(e):
+                        raise
+                    fp_error = fp_error or renamed(e, name)
+                    res = ignoring_fp_errors(lax.convert_element_type, res, self.dtype)
             write_into(self._writable_value(), ..., res._value)
             if fp_error is not None:
                 raise fp_error

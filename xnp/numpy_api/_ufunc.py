@@ -14,7 +14,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, write_out
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
-from xnp.tracing.recording import written_before_fp_error
+from xnp.numpy_api._fp_out import call_writing_out
 
 __all__: list = []  # private helpers only
 
@@ -335,17 +335,28 @@ def masked_call(fn, name: str, nin: int):
     With ``out`` given, a floating-point error that NumPy raises (``numpy.errstate``
     'raise', or its warning under a warnings filter 'error') is raised after ``out`` is
     written, where ``where`` holds, as NumPy's loop writes it first
-    (``recording.written_before_fp_error``). Calls without ``where=`` or ``out`` go to
+    (:func:`xnp.numpy_api._fp_out.call_writing_out`), and an error of the cast into
+    ``out`` names the ufunc, as NumPy's loop does; ``out`` is left as it was where NumPy
+    computes into a temporary (``out`` overlaps an input other than element for element)
+    or meets the error before its loop (a Python scalar operand that overflows the loop's
+    dtype, :func:`scalar_cast_overflows`). Calls without ``where=`` or ``out`` go to
     ``fn`` as they are."""
     values = _MASKED_OUT_VALUES.get(name, (1, 1))
     exact = 2 if name in _NO_FP_ERRORS else int(name in _NO_FP_ERRORS_ON_INTEGERS)
+
+    def written(operands, args, kwargs):
+        inputs = args[:nin]
+        return call_writing_out(
+            fn, (*operands, *args[nin:]), kwargs, tuple(args[nin:]) or kwargs.get("out"),
+            inputs, where=name, only="cast", exact_ok=True,
+            before=lambda e: scalar_cast_overflows(name, inputs, e))
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
         where = kwargs.get("where", True)
         if where is True:
             if len(args) > nin or kwargs.get("out") is not None:
-                return written_before_fp_error(fn, args, kwargs)
+                return written(args[:nin], args, kwargs)
             return fn(*args, **kwargs)
         warn = "out" not in kwargs and all(o is None for o in args[nin:])
         keep = exact if kwargs.get("dtype") is None else 0  # 1: if integers throughout
@@ -370,9 +381,34 @@ def masked_call(fn, name: str, nin: int):
             kwargs = {**kwargs, "where": mask}
         if warn:
             return fn(*operands, *args[nin:], **kwargs)
-        return written_before_fp_error(fn, (*operands, *args[nin:]), kwargs)
+        return written(operands, args, kwargs)
 
     return call
+
+
+def scalar_cast_overflows(name, operands, error) -> bool:
+    """Whether ``error``, a floating-point error of NumPy's ufunc ``name`` on ``operands``,
+    is the overflow NumPy meets converting a Python scalar operand to its loop's dtype
+    (``float16`` array + ``1e5``): NumPy raises it before its loop, so before writing."""
+    if not str(error).startswith("overflow"):
+        return False
+    scalars = [i for i, v in enumerate(operands) if type(v) in (int, float, complex)]
+    if not scalars:
+        return False
+    try:
+        _, loop = ufunc_loop(name, operands)
+    except (TypeError, ValueError):
+        return False
+    with np.errstate(all="ignore"):
+        for i in scalars if loop is not None else ():
+            if loop[i].kind in "fc":
+                try:
+                    if np.isfinite(operands[i]) and not np.isfinite(np.asarray(operands[i],
+                                                                               loop[i])):
+                        return True
+                except OverflowError:  # an int beyond float64: inf in every float dtype
+                    return True
+    return False
 
 
 class _WhereDtypeError(TypeError):

@@ -21,6 +21,7 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import manipulation
 from xnp.numpy_api._util import asarray_for, normalize_axis, write_out
+from xnp.numpy_api._fp_out import writes_out
 from xnp.numpy_api.reductions import _sum_dtype
 from xnp.tracing import core
 
@@ -64,6 +65,7 @@ def _accumulate(fname: str, kind: str, x, axis: int, dtype):
     return _cast(res, result)
 
 
+@writes_out(temporary=False)
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum of the elements along ``axis``.
 
@@ -100,6 +102,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return write_out("cumsum", out, _accumulate("cumsum", "sum", x, ax, dtype))
 
 
+@writes_out(temporary=False)
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product along ``axis``; parameters, dtypes and errors as :func:`cumsum`."""
     x, ax = _operand("cumprod", a, axis)

@@ -34,6 +34,7 @@ from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api._ufunc import _cast as _cast_checked
 from xnp.numpy_api._ufunc import _extras
+from xnp.numpy_api._fp_out import writes_out
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "vecdot"]
@@ -119,6 +120,7 @@ def _dot(x, y, contract_x, contract_y, batch_x=(), batch_y=(), dtype=None):
 
 
 @fastpath.matmul("dot")
+@writes_out()
 def dot(a, b, out=None):
     """Dot product (``numpy.dot``).
 
@@ -161,6 +163,7 @@ def dot(a, b, out=None):
 
 
 @fastpath.matmul("matmul")
+@writes_out(where="matmul", only="dot")
 def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting="same_kind",
            order="K", dtype=None, subok=True, signature=None):
     """Matrix product with NumPy's ``matmul`` rules (the ``@`` operator).
@@ -352,6 +355,7 @@ def _axis_list(ax, ndim):
 # --------------------------------------------------------------------------- vecdot
 
 
+@writes_out()
 def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
            signature=None, axes=None, axis=-1):
     """Vector dot product along ``axis``, conjugating ``x1`` (``numpy.vecdot``, Array API).

@@ -32,6 +32,7 @@ from xnp.tracing import core, errors
 from xnp.numpy_api import _complex_order
 from xnp.numpy_api import _util
 from xnp.numpy_api import _fastpath as fastpath
+from xnp.numpy_api._fp_out import writes_out
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api._reduce_common import (_accumulator, _asarray, _axes, _cast, _const,
                                           _count, _inexact_dtype, _keep, _mask, _reduce,
@@ -50,6 +51,7 @@ _NUMPY_OP_NAMES = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin
 
 
 @fastpath.reduction("sum", ("dtype", "out", "keepdims", "initial", "where"))
+@writes_out(where="reduce")
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Sum of array elements over the given axes.
 
@@ -109,6 +111,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 
 
 @fastpath.reduction("prod", ("dtype", "out", "keepdims", "initial", "where"))
+@writes_out(where="reduce")
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """Product of array elements over the given axes.
 
@@ -455,7 +458,18 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 # --------------------------------------------------------------------------- mean / var / std
 
 
+def _mean_sum(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """The first step of NumPy's ``mean`` with ``out``: the sum written into ``out`` (in
+    float64 for integers and bool, in float32 for float16, as NumPy's ``_mean``)."""
+    if dtype is None:
+        dt = getattr(a, "dtype", None)
+        dt = np.asarray(a).dtype if dt is None else np.dtype(dt)
+        dtype = np.float64 if dt.kind in "biu" else np.float32 if dt == np.float16 else None
+    return sum(a, axis, dtype, out, keepdims, where=where)
+
+
 @fastpath.reduction("mean", ("dtype", "out", "keepdims"), ("where",))
+@writes_out(first=_mean_sum)
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """Arithmetic mean over the given axes (``numpy.mean``).
 

@@ -60,6 +60,7 @@ from xnp.numpy_api import _reduce_common as _rc
 from xnp.numpy_api import reductions as _red
 from xnp.numpy_api._index_at import AtIndexer
 from xnp.numpy_api._inplace import assign, check_target
+from xnp.numpy_api._fp_out import at_loop_name, call_writing_out
 from xnp.numpy_api._ufunc import masked_call
 from xnp.numpy_api._util import asarray_for, check_reduction_axis, normalize_axis, write_out
 from xnp.tracing import core, errors
@@ -295,7 +296,15 @@ class ufunc:
             NumPy has no loop for the dtype (``less.reduce``).
         numpy.exceptions.AxisError
             An axis is out of range.
+
+        With ``out``, a floating-point error comes after ``out`` is written, as NumPy's
+        (:mod:`xnp.numpy_api._fp_out`).
         """
+        return call_writing_out(self._reduce, (array, axis, dtype, out, keepdims, initial,
+                                               where), {}, out, (array, where), where="reduce",
+                                only=self.__name__)
+
+    def _reduce(self, array, axis, dtype, out, keepdims, initial, where):
         name = self.__name__
         fname = f"{name}.reduce"
         self._needs("reduce")
@@ -404,7 +413,14 @@ class ufunc:
             A 0-d ``array``, or NumPy has no loop for the dtype.
         numpy.exceptions.AxisError
             ``axis`` is out of range.
+
+        With ``out``, floating-point errors as :meth:`reduce`'s (``out`` is written also
+        where it overlaps ``array``, as NumPy writes it as it goes).
         """
+        return call_writing_out(self._accumulate, (array, axis, dtype, out), {}, out,
+                                where="accumulate", only=self.__name__)
+
+    def _accumulate(self, array, axis, dtype, out):
         fname = f"{self.__name__}.accumulate"
         self._needs("accumulate")
         x = _operand(fname, array, "array")
@@ -459,6 +475,10 @@ class ufunc:
         ValueError
             ``indices`` is not 1-D; a unary or two-output ufunc.
         """
+        return call_writing_out(self._reduceat, (array, indices, axis, dtype, out), {}, out,
+                                (array,), where="reduceat", only=(self.__name__, "reduce"))
+
+    def _reduceat(self, array, indices, axis, dtype, out):
         name = self.__name__
         fname = f"{name}.reduceat"
         self._needs("reduceat")
@@ -539,7 +559,16 @@ class ufunc:
             cannot be cast to ``a.dtype``.
         IndexError
             An index is out of range.
+
+        A floating-point error comes after every update is written, as NumPy's
+        (:mod:`xnp.numpy_api._fp_out`).
         """
+        if type(a) is not core.Array:
+            return self._at(a, indices, b)
+        return call_writing_out(self._at, (a, indices, b), {}, a,
+                                where=at_loop_name(self.__name__, a, indices, b))
+
+    def _at(self, a, indices, b):
         fname = f"{self.__name__}.at"
         self._needs("at", binary=False)
         if self.nin == 2 and b is None:
@@ -623,7 +652,7 @@ def _gufunc_call(name, fn):
     keeps its eager fast path in front (no extra frame for plain calls)."""
     ndims = _GUFUNC_DIMS[name]
     sig = getattr(np, name).signature
-    slow = getattr(fn, "__wrapped__", fn)
+    slow = fn.__wrapped__ if hasattr(fn, "_fast_decorator") else fn
 
     def call(x1, x2, /, *args, **kwargs):
         if not args and not kwargs:

@@ -52,8 +52,7 @@ from xnp.tracing.array_base import set_access_hook
 from xnp.tracing.core import Array, EvalTrace
 
 __all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call",
-           "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors",
-           "written_before_fp_error"]
+           "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -485,32 +484,19 @@ def is_fp_error(e: BaseException) -> bool:
 
 
 def ignoring_fp_errors(fn, *args):
-    """``fn(*args)`` with every floating-point error ignored (``numpy.errstate``). In a call
-    being recorded it runs on the base trace, unrecorded (a recording's primitives run under
-    its own settings), and the recording fails: a call that raises is never stored."""
+    """``fn(*args)`` with every floating-point error ignored (``numpy.errstate``) and no
+    warning issued (it runs a call again for its result: the first run issued the warnings
+    met before its error). In a call being recorded it runs on the base trace, unrecorded
+    (a recording's primitives run under its own settings), and the recording fails: a call
+    that raises is never stored."""
     rec = getattr(_STATE.trace, "recording", None)
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         if rec is None:
             return fn(*args)
         rec.fail("wrote its result before raising a floating-point error")
         with core.set_current_trace(_BASE):
             return fn(*args)
-
-
-def written_before_fp_error(fn, args, kwargs):
-    """``fn(*args, **kwargs)``, a call that writes its result into an argument (a ufunc's
-    ``out=``) after computing it. NumPy's loops write it and then raise the floating-point
-    error they met (:func:`is_fp_error`): so when ``fn`` raises one, it runs again with every
-    floating-point error ignored (:func:`ignoring_fp_errors`), for the write, and the error
-    is raised (a different error of that run, such as a shape NumPy refuses before its
-    loop, is raised instead)."""
-    try:
-        return fn(*args, **kwargs)
-    except (FloatingPointError, RuntimeWarning) as e:
-        if not is_fp_error(e):
-            raise
-        ignoring_fp_errors(lambda: fn(*args, **kwargs))
-        raise
 
 
 def _warn_at_user_line(messages) -> None:

@@ -5,7 +5,10 @@ import numpy as np
 import pytest
 
 import xnp
+from tests import helpers
 from tests.helpers import check_vs_numpy
+
+_quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)  # NumPy RuntimeWarnings off
 
 
 def _numpy_error(call):
@@ -34,3 +37,55 @@ def test_ndarray_var_std_take_no_correction(method, kwargs):
     # the functions take it, as NumPy's
     check_vs_numpy(lambda xp, v: getattr(xp, method)(v, **kwargs), x)
     check_vs_numpy(lambda xp, v: getattr(v, method)(axis=0, ddof=1), x)
+
+
+# --------------------------------------------------------------------------- Python-level axes
+
+_AXIS_FUNCTIONS = {
+    "average": lambda xp, v, ax: xp.average(v, axis=ax),
+    "average_weights": lambda xp, v, ax: xp.average(v, axis=ax, weights=xp.ones(v.shape)),
+    "average_returned": lambda xp, v, ax: xp.average(v, axis=ax, returned=True),
+    "median": lambda xp, v, ax: xp.median(v, axis=ax),
+    "percentile": lambda xp, v, ax: xp.percentile(v, [25, 50], axis=ax),
+    "quantile": lambda xp, v, ax: xp.quantile(v, 0.5, axis=ax, keepdims=True),
+    "nanmedian": lambda xp, v, ax: xp.nanmedian(v, axis=ax),
+    "nanpercentile": lambda xp, v, ax: xp.nanpercentile(v, 50, axis=ax),
+    "nanquantile": lambda xp, v, ax: xp.nanquantile(v, 0.5, axis=ax),
+}
+#: axes NumPy's normalize_axis_tuple takes (a Python bool, a 1-element or 1-d array, a tuple
+#: holding a bool) and ones it refuses (a NumPy bool, a float, a 2-d array, a repeated axis)
+_AXES = {"True": True, "False": False, "array1": np.array([1]), "array10": np.array([1, 0]),
+         "array0d": np.array(1), "tuple_bool": (True,), "list_bool": [False, 1],
+         "numpy_bool": np.True_, "float": 1.0, "array2d": np.array([[1]]),
+         "repeated": (1, True), "out_of_range": np.array([2])}
+
+
+@pytest.mark.parametrize("axis", list(_AXES), ids=list(_AXES))
+@pytest.mark.parametrize("fname", list(_AXIS_FUNCTIONS))
+def test_python_level_functions_read_axis_as_numpy(fname, axis):
+    """average, median and the quantile functions read ``axis`` with NumPy's
+    normalize_axis_tuple: their result, or NumPy's exception class, eagerly and under jit."""
+    f, ax = _AXIS_FUNCTIONS[fname], _AXES[axis]
+    x = np.arange(6.0).reshape(2, 3)
+    x[0, 1] = np.nan if fname.startswith("nan") else x[0, 1]
+    check_vs_numpy(lambda xp, v: f(xp, v, ax), x)
+
+
+@pytest.mark.parametrize("axis", [True, np.array([1]), (True,), [1], 1])
+@pytest.mark.parametrize("fname", ["nanmedian", "nanpercentile", "nanquantile", "median"])
+def test_nan_functions_of_an_empty_array_take_nanmean_axes(fname, axis):
+    """Of an empty array NumPy's nan-forms return nanmean's result, whose axis is a C
+    reduction's (no bool, array or list): NumPy's exception class or result."""
+    check_vs_numpy(lambda xp, v: _AXIS_FUNCTIONS[fname](xp, v, axis), np.empty((0, 3)))
+
+
+@pytest.mark.parametrize("axis", [1, (1,), True, None, 0])
+def test_average_of_an_empty_result_is_a_zero_division(axis):
+    """NumPy's average without weights divides a.size by the result's size: an empty result
+    raises ZeroDivisionError, eagerly and under jit."""
+    e = np.empty((0, 3))
+    check_vs_numpy(lambda xp, v: xp.average(v, axis=axis), e)
+    if axis in (1, True):
+        for run in (lambda f, v: f(v), lambda f, v: xnp.jit(f)(v)):
+            with pytest.raises(ZeroDivisionError, match=r"xnp\.average: division by zero"):
+                run(lambda v: xnp.average(v, axis=axis, returned=True), xnp.asarray(e))

@@ -538,6 +538,14 @@ def axis_tuple(fname: str, axis, ndim: int, argname: str = "axis", *,
     return tuple(out)
 
 
+def function_axes(fname: str, x, axis) -> tuple[int, ...] | None:
+    """``axis`` of the array ``x`` as NumPy's Python-level functions (``average``,
+    ``median``, the quantiles) read it with ``normalize_axis_tuple``: None as is, else a
+    tuple of non-negative axes (:func:`axis_tuple`: an int, a Python bool as 0 or 1, a 0-d
+    integer array, or an iterable of them such as a list or a 1-element array)."""
+    return None if axis is None else axis_tuple(fname, axis, core.aval_of(x).ndim)
+
+
 def _axis_index(fname, item, argname, bools):
     """``operator.index(item)`` (a tracer as it is: ``normalize_axis`` says it must be static);
     a bool only where ``bools`` (NumPy's Python functions take True as 1, its C ones not)."""

@@ -40,8 +40,9 @@ from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api import _weighted_quantile as _wq
 from xnp.numpy_api._exact import rounded as _rounded
 from xnp.numpy_api import sorting as _so
-from xnp.numpy_api._util import (asarray_for, broadcast_to, check_reduction_axis, is_xnp,
-                                 normalize_axes, result_dtype, write_out)
+from xnp.numpy_api._util import (asarray_for, broadcast_to, check_reduction_axis,
+                                 function_axes, is_xnp, normalize_axes, result_dtype,
+                                 write_out)
 from xnp.tracing import core, errors, recording
 from xnp.tracing.avals import ShapedArray, canonical_dtype
 
@@ -97,18 +98,21 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     ValueError
         ``weights`` does not match ``a`` along ``axis``; a repeated axis.
     ZeroDivisionError
-        Eagerly, when weights sum to zero (under ``jit`` the result is inf/NaN).
+        Eagerly, when weights sum to zero (under ``jit`` the result is inf/NaN); without
+        weights, when the result is empty (NumPy divides by its size).
     """
     x = _rd._asarray("average", a)
-    if isinstance(axis, list):
-        axis = tuple(axis)  # NumPy's average takes a list, unlike its reductions
     aval = core.aval_of(x)
     # NumPy normalises the axes before anything else (errors name xnp.average, not mean)
-    axes = None if axis is None else normalize_axes("average", axis, aval.ndim)
+    axis = function_axes("average", x, axis)
+    axes = None if axis is None else tuple(sorted(axis))
     if weights is None:
         avg = _rd.mean(x, axis=axes, keepdims=keepdims)
         n_out = core.aval_of(avg).size
-        scl = (aval.size / n_out) if n_out else 0.0
+        if not n_out:  # NumPy's scale a.size / avg.size
+            raise ZeroDivisionError(f"xnp.average: division by zero (the average of "
+                                    f"{errors.aval_str(aval)} over axis {axis} is empty)")
+        scl = aval.size / n_out
         if not returned:
             return avg
         adt = core.aval_of(avg).dtype
@@ -119,8 +123,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         if axis is None:
             raise TypeError("xnp.average: Axis must be specified when shapes of a and weights "
                             "differ.")
-        order = list(axis) if isinstance(axis, (tuple, list)) else [axis]
-        order = [o % aval.ndim for o in order]
+        order = list(axis)
         if waval.shape != tuple(aval.shape[o] for o in order):
             raise ValueError("xnp.average: Shape of weights must be consistent with shape of a "
                              f"along specified axis (a {aval.shape}, weights {waval.shape}, "
@@ -275,11 +278,12 @@ def _quantile(fname, a, q, axis, out, method, keepdims, weights):
                                      ignore_nan)
     if ignore_nan and aval.size == 0:
         check_reduction_axis(fname, axis)  # (NumPy's nanmean takes no list)
-    axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
-    if ignore_nan and aval.size == 0:
+        normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
         # NumPy's nan-quantiles of an empty array are its nanmean's (q is only checked):
         # dtype, shape without q's dimensions, and warnings
         return _nf.nanmean(x, axis=axis, out=out, keepdims=keepdims)
+    axis = function_axes(fname, x, axis)
+    axes = normalize_axes(fname, axis, aval.ndim)  # AxisError for a 0-d input with an axis
     if np.ndim(static) + (0 if qv is None else core.aval_of(qv).ndim) > 2:
         raise ValueError(f"xnp.{fname}: q must be a scalar or 1d")  # (NumPy's words)
     if method not in METHODS:
@@ -532,6 +536,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         Bad or repeated axes.
     """
     x = _rd._asarray("median", a)
+    axis = function_axes("median", x, axis)
     return write_out("median", out, _median_composite("median", x, axis, keepdims))
 
 
@@ -593,9 +598,9 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     aval = core.aval_of(x)
     if aval.size == 0:
         check_reduction_axis("nanmedian", axis)  # (NumPy's nanmean takes no list)
-    normalize_axes("nanmedian", axis, aval.ndim)  # its errors name nanmedian, as the ones below
-    if aval.size == 0:
+        normalize_axes("nanmedian", axis, aval.ndim)  # its errors name nanmedian
         return _nf.nanmean(x, axis=axis, out=out, keepdims=keepdims)
+    axis = function_axes("nanmedian", x, axis)  # errors name nanmedian, as the ones below
     fname = "nanmedian" if aval.dtype in kit.INEXACT else "median"  # (no NaN: the median)
     return write_out("nanmedian", out, _median_composite(fname, x, axis, keepdims))
 

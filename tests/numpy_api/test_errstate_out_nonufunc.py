@@ -51,6 +51,14 @@ CASES = {
                                      lambda xp, a: xp.vecdot(a, a, out=a[0])),
     "dot out=": (lambda xp: [_f(xp, BIG), _out(xp, (2, 2))],
                  lambda xp, a, o: xp.dot(a, a, out=o)),
+    "matvec out=": (lambda xp: [_f(xp, BIG), _out(xp, 2)],
+                    lambda xp, a, o: xp.matvec(a, a[0], out=o)),
+    "vecmat out=": (lambda xp: [_f(xp, BIG), _out(xp, 2)],
+                    lambda xp, a, o: xp.vecmat(a[0], a, out=o)),
+    "matmul axes= out=": (lambda xp: [_f(xp, BIG), _out(xp, (2, 2))],
+                          lambda xp, a, o: xp.matmul(a, a, out=o, axes=[(0, 1)] * 3)),
+    "vecdot axis= out=": (lambda xp: [_f(xp, BIG), _out(xp, 2)],
+                          lambda xp, a, o: xp.vecdot(a, a, out=o, axis=0)),
     # reductions
     "sum out= 0-d": (lambda xp: [_f(xp, [1e308, 1e308, 1.0]), _out(xp, ())],
                      lambda xp, a, o: xp.sum(a, out=o)),
@@ -132,6 +140,16 @@ CASES = {
                                     lambda xp, h: xp.add(h, _f(xp, [1e5, 1.0, 1.0]), out=h)),
     "float32 *= Python float": (lambda xp: [_f(xp, [1.0, 2.0], np.float32)],
                                 lambda xp, a: a.__imul__(1e300)),
+    "copyto float16": (lambda xp: [xp.ones(3, dtype=np.float16)],
+                       lambda xp, h: xp.copyto(h, _f(xp, [1e5, 2.0, 3.0]), casting="unsafe")),
+    "copyto where=": (lambda xp: [xp.ones(3, dtype=np.float16)],
+                      lambda xp, h: xp.copyto(h, _f(xp, [1e5, 2.0, 3.0]), casting="unsafe",
+                                              where=xp.asarray([True, False, True]))),
+    "copyto Python float where=": (lambda xp: [xp.ones(3, dtype=np.float16)],
+                                   lambda xp, h: xp.copyto(h, 1e5,
+                                                           where=xp.asarray([False, True, True]))),
+    "fill_diagonal float16": (lambda xp: [xp.ones((2, 2), dtype=np.float16)],
+                              lambda xp, h: xp.fill_diagonal(h, 1e5)),
     "divide out= the input reversed": (lambda xp: [_f(xp, [1.0, 0.0, 2.0])],
                                        lambda xp, a: xp.divide(1.0, a, out=a[::-1])),
     "/= the operand reversed": (lambda xp: [_f(xp, [1.0, 0.0, 2.0])],
@@ -177,6 +195,18 @@ def test_under_warnings_as_errors(case):
 def test_warnings_issued_as_numpy(case):
     """Under NumPy's default settings the same values are written, with its warnings."""
     same_as_numpy(_body(case, lambda run: run()))
+
+
+def test_copyto_casts_only_the_elements_written():
+    """An element ``where`` leaves out is not cast: its overflow raises nothing."""
+    def body(xp, held):
+        h = xp.ones(3, dtype=np.float16)
+        held["out"] = [h]
+        with np.errstate(all="raise"):
+            xp.copyto(h, _f(xp, [1e5, 2.0, 3.0]), casting="unsafe",
+                      where=xp.asarray([False, True, True]))
+
+    assert same_as_numpy(body)[0] is None
 
 
 def test_calls_without_error_between_calls_with_error():

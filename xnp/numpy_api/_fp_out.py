@@ -1,8 +1,9 @@
 """NumPy's order of writing a result and raising a floating-point error, for the calls that
-write into an argument and are not elementwise ufunc calls (those are
-:func:`xnp.numpy_api._ufunc.masked_call`'s): ``out=`` of ``matmul``, ``vecdot``, ``dot``,
-``sum``, ``prod``, ``mean``, ``cumsum``, ``cumprod``, the ufunc methods ``reduce``,
-``accumulate`` and ``reduceat``, and ``ufunc.at``.
+write into an argument: a ufunc's ``out=`` (:func:`xnp.numpy_api._ufunc.masked_call`),
+``out=`` of ``matmul``, ``vecdot``, ``matvec``, ``vecmat``, ``dot``, ``sum``, ``prod``,
+``mean``, ``cumsum``, ``cumprod`` and of the ufunc methods ``reduce``, ``accumulate`` and
+``reduceat``, and ``ufunc.at`` (in-place operators and the functions that assign into an
+argument: :mod:`xnp.numpy_api._inplace`, by the same rules).
 
 NumPy's loops write their result and check the floating-point error flags afterwards:
 under ``numpy.errstate`` 'raise' (or a warnings filter 'error' for NumPy's
@@ -11,19 +12,24 @@ computes the result before writing it, so a call that raises such an error
 (:func:`xnp.tracing.recording.is_fp_error`) runs again with the floating-point errors
 ignored and no warning issued (:func:`xnp.tracing.recording.ignoring_fp_errors`), writes,
 and raises the error (:func:`call_writing_out`). Such a call is never replayed by the
-eager dispatch cache (its write fails the recording), so every call behaves so. Two
-exceptions follow NumPy:
+eager dispatch cache (its write fails the recording), so every call behaves so. As in
+NumPy, nothing is written where
 
-* an ``out`` that shares memory with an input of a gufunc (``matmul(a, b, out=a)``) or a
-  reduction (``sum(a, axis=0, out=a[0])``) is computed into a temporary array by NumPy,
-  which is copied into ``out`` only when the loop succeeded: ``out`` is left as it was;
-* ``mean`` writes ``out`` in NumPy's two steps: the sum (``add.reduce`` into ``out``),
-  then the quotient; an error of the sum leaves the sum in ``out``, as NumPy's.
+* ``out`` shares memory with an input of a gufunc (``matmul(a, b, out=a)``), a reduction
+  (``sum(a, axis=0, out=a[0])``) or an elementwise ufunc other than element for element:
+  NumPy computes into a temporary array, copied into ``out`` only after a clean loop;
+* NumPy meets the error before its loop (a Python scalar operand that overflows the loop's
+  dtype: ``add(float16_array, 1e5, out=...)``).
 
-The errors are worded as NumPy's (:func:`renamed`): the loop named is the method's
-(``reduce``, ``accumulate``, ``reduceat``; ``at`` or the ufunc, as NumPy's ``ufunc.at``
-names it) or the function's (``matmul`` where xnp's eager product is NumPy's ``dot``).
-Under ``jit`` nothing is checked (compiled code raises no floating-point error)."""
+``mean`` writes ``out`` in NumPy's two steps: the sum (``add.reduce`` into ``out``), then
+the quotient; an error of the sum leaves the sum in ``out``, as NumPy's.
+
+The errors are worded as NumPy's (:func:`xnp.tracing.recording.renamed_fp_error`): the
+loop named is the method's (``reduce``, ``accumulate``, ``reduceat``; ``at`` or the ufunc,
+as NumPy's ``ufunc.at`` names it, :func:`at_loop_name`), the function's (``matmul`` where
+xnp's eager product is NumPy's ``dot``), or a ufunc's for the cast of its result into
+``out``. Under ``jit`` nothing is checked (compiled code raises no floating-point
+error)."""
 
 from __future__ import annotations
 
@@ -34,29 +40,9 @@ import numpy as np
 
 from xnp.tracing import core
 from xnp.tracing.recording import ignoring_fp_errors, is_fp_error
+from xnp.tracing.recording import renamed_fp_error as renamed
 
-__all__ = ["renamed", "writes_out", "call_writing_out", "shares_memory_with", "at_loop_name"]
-
-_MARK = " encountered in "
-_FP_STARTS = ("divide by zero", "overflow", "underflow", "invalid value")
-
-
-def renamed(e: BaseException, where: str, only=None) -> BaseException:
-    """``e``, NumPy's report of a floating-point error (a ``FloatingPointError``, or its
-    ``RuntimeWarning`` under a warnings filter 'error'), worded for the loop ``where``
-    ("overflow encountered in reduce"): a new exception of ``e``'s class. ``only`` (a
-    loop's name or a tuple of them): only a report naming one of them is renamed.
-    Anything else is ``e`` itself."""
-    message = str(e)
-    head, mark, loop = message.partition(_MARK)
-    if only is not None and type(only) is not tuple:
-        only = (only,)
-    if (not mark or loop == where or (only is not None and loop not in only)
-            or type(e) not in (FloatingPointError, RuntimeWarning)
-            or not message.startswith(_FP_STARTS)):
-        return e
-    return type(e)(head + mark + where)
-
+__all__ = ["writes_out", "call_writing_out", "shares_memory_with", "at_loop_name"]
 
 def _host(x):
     """The NumPy array holding ``x``'s values (None for anything else, or a jit output
@@ -90,9 +76,9 @@ def call_writing_out(fn, args, kwargs, out, inputs=(), *, where=None, only=None,
                      first=None, exact_ok=False, before=None):
     """``fn(*args, **kwargs)``, a call that writes into ``out`` (an array, or a tuple of
     arrays and None; None: the call as it is), with NumPy's order of writing and raising
-    (module docstring). A
-    floating-point error of the call is raised :func:`renamed` to ``where`` (``only``:
-    when it names that loop). ``inputs``: the arrays read, checked with
+    (module docstring). A floating-point error of the call is raised renamed to
+    ``where`` (a loop's name, or a function of no argument giving it; ``only`` as
+    :func:`renamed`'s). ``inputs``: the arrays read, checked with
     :func:`shares_memory_with` (``exact_ok`` as there): where every ``out`` shares memory
     with one, nothing is written. ``first``: NumPy's first written step, a function of the
     same arguments that writes before raising itself; when the call raises, ``first`` runs
@@ -106,7 +92,7 @@ def call_writing_out(fn, args, kwargs, out, inputs=(), *, where=None, only=None,
     except (FloatingPointError, RuntimeWarning) as e:
         if not is_fp_error(e) or (before is not None and before(e)):
             raise
-        error = e if where is None else renamed(e, where, only)
+        error = e if where is None else renamed(e, where() if callable(where) else where, only)
     outs = [o for o in (out if type(out) is tuple else (out,)) if o is not None]
     if outs and all(shares_memory_with(o, inputs, exact_ok) for o in outs):
         raise error
@@ -122,9 +108,8 @@ def writes_out(where=None, only=None, first=None, temporary=True):
     (:func:`call_writing_out`; ``where``, ``only``, ``first`` as there). ``temporary``:
     NumPy computes into a temporary array where ``out`` shares memory with another
     argument (its gufuncs and reductions; not its accumulations, which write ``out`` as
-    they go). Calls without ``out`` run as they are (the eager dispatch
-    cache replays them, where no wrapper inside it would run; a call writing ``out`` is
-    never replayed)."""
+    they go). Calls without ``out`` run as they are (the eager dispatch cache replays them,
+    where no wrapper inside it would run; a call writing ``out`` is never replayed)."""
 
     def deco(fn):
         position = list(inspect.signature(fn).parameters).index("out")
@@ -166,5 +151,6 @@ def at_loop_name(name: str, a, indices, b) -> str:
         return "at"
     if b is None:
         return name
-    bdt, bnd = (np.asarray(b).dtype, 0) if core.is_python_scalar(b) else (b.dtype, b.ndim)
-    return name if np.dtype(bdt) == adt and bnd <= 1 else "at"
+    if not hasattr(b, "dtype") or core.is_python_scalar(b):  # (a list, a Python scalar)
+        b = np.asarray(b)
+    return name if np.dtype(b.dtype) == adt and b.ndim <= 1 else "at"

@@ -15,12 +15,12 @@ from xnp import lax
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import setitem
-from xnp.numpy_api._fp_out import renamed, shares_memory_with
+from xnp.numpy_api._fp_out import shares_memory_with
 from xnp.numpy_api._ufunc import refuse_inplace_cast, scalar_cast_overflows
 from xnp.numpy_api._util import is_xnp, raise_host_dtype, unmapped_write_error, write_into
 from xnp.numpy_api._views import rebind, rebind_traced
 from xnp.tracing import core, rebound
-from xnp.tracing.recording import ignoring_fp_errors, is_fp_error
+from xnp.tracing.recording import ignoring_fp_errors, is_fp_error, renamed_fp_error
 
 __all__ = ["check_target", "assign", "cycled", "operator_method"]
 
@@ -37,10 +37,12 @@ def check_target(fname: str, a, argname: str = "a"):
     return a
 
 
-def assign(target, new) -> None:
+def assign(target, new, where=None) -> None:
     """Overwrite ``target`` (eager: in place; traced: rebind) with ``new``, which has
-    ``target``'s shape; ``new`` is cast to ``target``'s dtype (unsafe, as NumPy's
-    element assignment).
+    ``target``'s shape, where the bool mask ``where`` (None: everywhere; of
+    ``target``'s shape) holds; ``new`` is cast to ``target``'s dtype (unsafe, as NumPy's
+    element assignment; only the elements written: a floating-point error of their cast
+    that NumPy's settings raise comes after the write, as NumPy's).
 
     Raises
     ------
@@ -50,12 +52,27 @@ def assign(target, new) -> None:
     """
     taval, naval = core.aval_of(target), core.aval_of(new)
     assert taval.shape == naval.shape, "internal error in xnp: assign shape mismatch"
+    fp_error = None
+    if where is not None and naval.dtype != taval.dtype:  # (elements left out: no cast)
+        new = lax.select_n(where, core.lift(np.zeros((), naval.dtype), naval.weak_type), new)
     if naval.dtype != taval.dtype or naval.weak_type != taval.weak_type:
-        new = lax.convert_element_type(new, taval.dtype, weak_type=taval.weak_type)
+        try:
+            new = lax.convert_element_type(new, taval.dtype, weak_type=taval.weak_type)
+        except (FloatingPointError, RuntimeWarning) as e:
+            if type(target) is not core.Array or not is_fp_error(e):
+                raise
+            # NumPy's cast writes every element, then raises the error it met
+            fp_error = e
+            new = ignoring_fp_errors(lambda: lax.convert_element_type(
+                new, taval.dtype, weak_type=taval.weak_type))
+    if where is not None:
+        new = lax.select_n(where, target, new)
     if type(target) is core.Array:
         setitem(target, Ellipsis, new)
     else:
         rebind(target, new)
+    if fp_error is not None:
+        raise fp_error
 
 
 def cycled(fname: str, val, count: int, dt):
@@ -128,7 +145,7 @@ def operator_method(name: str, op):
                 except (FloatingPointError, RuntimeWarning) as e:
                     if not is_fp_error(e):
                         raise
-                    fp_error = fp_error or renamed(e, name)
+                    fp_error = fp_error or renamed_fp_error(e, name)
                     res = ignoring_fp_errors(lax.convert_element_type, res, self.dtype)
             write_into(self._writable_value(), ..., res._value)
             if fp_error is not None:

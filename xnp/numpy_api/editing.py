@@ -546,8 +546,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         _inplace.assign(dst, s)
         return None
     w = _mn.broadcast_to(asarray_for("copyto", where, "where"), daval.shape)
-    s = lax.convert_element_type(s, daval.dtype) if _aval(s).dtype != daval.dtype else s
-    _inplace.assign(dst, lax.select_n(w, dst, s))
+    _inplace.assign(dst, s, w)
     return None
 
 

@@ -414,8 +414,7 @@ class ufunc:
         numpy.exceptions.AxisError
             ``axis`` is out of range.
 
-        With ``out``, floating-point errors as :meth:`reduce`'s (``out`` is written also
-        where it overlaps ``array``, as NumPy writes it as it goes).
+        With ``out``: floating-point errors as :meth:`reduce`'s, also if it overlaps ``array``.
         """
         return call_writing_out(self._accumulate, (array, axis, dtype, out), {}, out,
                                 where="accumulate", only=self.__name__)
@@ -566,7 +565,7 @@ class ufunc:
         if type(a) is not core.Array:
             return self._at(a, indices, b)
         return call_writing_out(self._at, (a, indices, b), {}, a,
-                                where=at_loop_name(self.__name__, a, indices, b))
+                                where=lambda: at_loop_name(self.__name__, a, indices, b))
 
     def _at(self, a, indices, b):
         fname = f"{self.__name__}.at"
@@ -660,10 +659,14 @@ def _gufunc_call(name, fn):
         axes = kwargs.pop("axes", None)
         axis = kwargs.pop("axis", None)
         keepdims = kwargs.pop("keepdims", False)
+        out = args[0] if args else kwargs.get("out")  # (its errors: _fp_out's rules)
         if axes is None and axis is None and not keepdims:
-            return slow(x1, x2, *args, **kwargs)
-        out = args[0] if args else kwargs.pop("out", None)
-        return _gufunc_axes(name, slow, sig, ndims, x1, x2, out, axes, axis, keepdims, kwargs)
+            return call_writing_out(slow, (x1, x2, *args), kwargs, out, (x1, x2), where=name,
+                                    only="dot")
+        kwargs.pop("out", None)
+        return call_writing_out(_gufunc_axes, (name, slow, sig, ndims, x1, x2, out, axes, axis,
+                                               keepdims, kwargs), {}, out, (x1, x2), where=name,
+                                only="dot")
 
     if fn is not slow and name == "matmul":
         return fastpath.matmul("matmul")(call)

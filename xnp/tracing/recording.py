@@ -52,7 +52,7 @@ from xnp.tracing.array_base import set_access_hook
 from xnp.tracing.core import Array, EvalTrace
 
 __all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call",
-           "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors"]
+           "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors", "renamed_fp_error"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -497,6 +497,23 @@ def ignoring_fp_errors(fn, *args):
         rec.fail("wrote its result before raising a floating-point error")
         with core.set_current_trace(_BASE):
             return fn(*args)
+
+
+def renamed_fp_error(e: BaseException, where: str, only=None) -> BaseException:
+    """``e``, NumPy's report of a floating-point error (a ``FloatingPointError``, or its
+    ``RuntimeWarning`` under a warnings filter 'error'), worded for the loop ``where``
+    ("overflow encountered in reduce"): a new exception of ``e``'s class. ``only`` (a
+    loop's name or a tuple of them): only a report naming one of them is renamed.
+    Anything else is ``e`` itself."""
+    message = str(e)
+    head, mark, loop = message.partition(" encountered in ")
+    if only is not None and type(only) is not tuple:
+        only = (only,)
+    if (not mark or loop == where or (only is not None and loop not in only)
+            or type(e) not in (FloatingPointError, RuntimeWarning)
+            or not message.startswith(_FP_STARTS)):
+        return e
+    return type(e)(head + mark + where)
 
 
 def _warn_at_user_line(messages) -> None:

@@ -194,3 +194,20 @@ def test_value_errors_replay_and_raise_on_every_call(name, call, good, bad, mess
         else:
             np.testing.assert_array_equal(np.asarray(call(xnp, xnp.asarray(v))), call(np, v))
     assert _replay.stats(getattr(xnp, name)) == {"programs": 1, "refused": []}
+
+
+def test_vmap_over_no_batch_member_checks_nothing():
+    """A function vmapped over an empty batch runs for no member: its checks of values that
+    do not depend on the batch neither raise nor warn; over a batch of one they do."""
+    bad = xnp.asarray(np.array([True]))
+
+    def f(b):
+        lax.runtime_error(bad, "unbatched", IndexError)
+        lax.runtime_warning(bad, "unbatched")
+        return b + 1
+
+    for run in (xnp.vmap(f), xnp.jit(xnp.vmap(f)), xnp.vmap(xnp.vmap(f))):
+        out, msgs = _messages(run, xnp.zeros((0, 2)))
+        assert out.shape == (0, 2) and msgs == []
+    with pytest.raises(IndexError, match="unbatched"):
+        xnp.vmap(f)(xnp.zeros((1, 2)))

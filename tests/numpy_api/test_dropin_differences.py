@@ -89,3 +89,32 @@ def test_average_of_an_empty_result_is_a_zero_division(axis):
         for run in (lambda f, v: f(v), lambda f, v: xnp.jit(f)(v)):
             with pytest.raises(ZeroDivisionError, match=r"xnp\.average: division by zero"):
                 run(lambda v: xnp.average(v, axis=axis, returned=True), xnp.asarray(e))
+
+
+# --------------------------------------------------------------------------- vmap of no member
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_vmap_of_solve_over_an_empty_batch_checks_no_matrix(mode, dtype):
+    """vmap(solve, in_axes=(None, 0)) over no right-hand side applies solve to nothing: the
+    empty result of the shape and dtype a batch would have, as NumPy's solve of the stacked
+    (empty) batch; a batch of one or more still raises NumPy's 'Singular matrix' eagerly."""
+    a = np.array([[1.0, 2.0], [2.0, 4.0]], dtype)  # singular
+    f = xnp.vmap(xnp.linalg.solve, in_axes=(None, 0))
+    run = xnp.jit(f) if mode == "jit" else f
+    for b in (np.zeros((0, 2), dtype), np.zeros((0, 2, 3), dtype)):
+        want = np.linalg.solve(np.broadcast_to(a, (0, 2, 2)),
+                               b[..., None] if b.ndim == 2 else b)
+        want = want[..., 0] if b.ndim == 2 else want
+        got = run(xnp.asarray(a), xnp.asarray(b))
+        assert got.shape == want.shape and got.dtype == want.dtype
+    # nested: the outer batch is empty
+    g = xnp.vmap(xnp.vmap(xnp.linalg.solve, in_axes=(None, 0)), in_axes=(None, 0))
+    got = (xnp.jit(g) if mode == "jit" else g)(xnp.asarray(a), xnp.zeros((0, 3, 2), dtype))
+    assert got.shape == (0, 3, 2) and got.dtype == dtype
+    if mode == "eager":
+        b = np.ones((1, 2), dtype)
+        err = _numpy_error(lambda: np.linalg.solve(np.broadcast_to(a, (1, 2, 2)), b[..., None]))
+        with pytest.raises(type(err), match="Singular matrix"):
+            f(xnp.asarray(a), xnp.asarray(b))

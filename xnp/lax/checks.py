@@ -10,7 +10,8 @@ equation like any other, so the eager dispatch cache replays the check with each
 instead of refusing to record a call that reads a value. Staged (``jit``), it is the
 identity and checks nothing: compiled code does not warn, as documented for the
 floating-point errors. Under ``grad`` it has no derivative (booleans), under ``vmap`` it
-checks the whole batch.
+checks the whole batch (a ``vmap`` over no batch member checks nothing, as NumPy's stacked
+call over an empty stack).
 
 ``runtime_error(condition, message, exception)`` is the same for an exception: eagerly the
 backend raises ``exception(message)`` when ``condition`` holds anywhere (NumPy's
@@ -53,6 +54,8 @@ def _check_primitive(name):
 
 runtime_warning_p = _check_primitive("runtime_warning")
 runtime_error_p = _check_primitive("runtime_error")
+# under a vmap over no batch member they check nothing (xnp/tracing/batching.py)
+runtime_warning_p.checks_values = runtime_error_p.checks_values = True
 
 
 def runtime_warning(condition: Array, message: str, *, each: bool = False) -> Array:
@@ -71,7 +74,7 @@ def runtime_warning(condition: Array, message: str, *, each: bool = False) -> Ar
 def runtime_error(condition: Array, message: str, exception: type = ValueError) -> Array:
     """Raise ``exception(message)`` eagerly if the boolean array ``condition`` is true
     anywhere. Returns ``condition``. Under ``jit`` nothing is checked (the identity); under
-    ``vmap`` the whole batch is checked.
+    ``vmap`` the whole batch is checked (nothing for an empty batch).
 
     Raises
     ------

@@ -128,6 +128,11 @@ class BatchTrace(core.Trace):
             dims.append(d)
         with core.set_current_trace(self.parent):
             if all(d is None for d in dims):
+                if self.axis_size == 0 and getattr(prim, "checks_values", False):
+                    # a check of values (lax.runtime_error/runtime_warning: it only raises
+                    # or warns, and returns its operand) of a function run for no batch
+                    # member checks nothing, also on values that do not depend on the batch
+                    return vals[0]
                 return prim.bind(*vals, **params)
             if prim.batch is None:
                 raise NotImplementedError(

@@ -1,9 +1,11 @@
 """NumPy's order of writing a result and raising a floating-point error, for the calls that
 write into an argument: a ufunc's ``out=`` (:func:`xnp.numpy_api._ufunc.masked_call`),
-``out=`` of ``matmul``, ``vecdot``, ``matvec``, ``vecmat``, ``dot``, ``sum``, ``prod``,
-``mean``, ``cumsum``, ``cumprod`` and of the ufunc methods ``reduce``, ``accumulate`` and
-``reduceat``, and ``ufunc.at`` (in-place operators and the functions that assign into an
-argument: :mod:`xnp.numpy_api._inplace`, by the same rules).
+``out=`` of the gufuncs (``matmul``, ``vecdot``, ``matvec``, ``vecmat``), ``dot``,
+``outer``, ``sum``, ``prod``, ``mean``, ``ptp``, ``nansum``, ``nanprod``, ``nanmean``,
+``cumsum``, ``cumprod``, ``cumulative_sum``, ``cumulative_prod``, ``nancumsum``,
+``nancumprod`` and of the ufunc methods ``reduce``, ``accumulate`` and ``reduceat``, and
+``ufunc.at`` (in-place operators and the functions that assign into an argument:
+:mod:`xnp.numpy_api._inplace`, by the same rules).
 
 NumPy's loops write their result and check the floating-point error flags afterwards:
 under ``numpy.errstate`` 'raise' (or a warnings filter 'error' for NumPy's
@@ -21,8 +23,8 @@ NumPy, nothing is written where
 * NumPy meets the error before its loop (a Python scalar operand that overflows the loop's
   dtype: ``add(float16_array, 1e5, out=...)``).
 
-``mean`` writes ``out`` in NumPy's two steps: the sum (``add.reduce`` into ``out``), then
-the quotient; an error of the sum leaves the sum in ``out``, as NumPy's.
+``mean`` and ``nanmean`` write ``out`` in NumPy's two steps: the sum (``add.reduce`` into
+``out``), then the quotient; an error of the sum leaves the sum in ``out``, as NumPy's.
 
 The errors are worded as NumPy's (:func:`xnp.tracing.recording.renamed_fp_error`): the
 loop named is the method's (``reduce``, ``accumulate``, ``reduceat``; ``at`` or the ufunc,

@@ -128,6 +128,22 @@ def _cumulative(fname: str, kind: str, x, axis, dtype, out, include_initial):
     return write_out(fname, out, res)
 
 
+def _initial_last(accumulate):
+    """NumPy's first step of a ``cumulative_*`` call with ``out`` and ``include_initial``:
+    ``accumulate`` (``cumsum``/``cumprod``) written into ``out`` after its first element
+    along ``axis``; NumPy writes that initial element last, so an error leaves it as it
+    was. Nothing without ``include_initial``."""
+
+    def first(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+        if include_initial:
+            item = [slice(None)] * max(np.ndim(x), 1)
+            item[0 if axis is None else axis] = slice(1, None)
+            accumulate(x, 0 if axis is None else axis, dtype, out[tuple(item)])
+
+    return first
+
+
+@writes_out(temporary=False, first=_initial_last(cumsum))
 def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """Cumulative sum along ``axis`` (the Array API / NumPy 2 function).
 
@@ -154,6 +170,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
     return _cumulative("cumulative_sum", "sum", x, axis, dtype, out, include_initial)
 
 
+@writes_out(temporary=False, first=_initial_last(cumprod))
 def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """Cumulative product along ``axis`` (Array API / NumPy 2); as :func:`cumulative_sum`
     with initial value 1."""
@@ -167,12 +184,14 @@ def _nan_to(x, value):
     return lax.select(lax.ne(x, x), lax.broadcast_in_dim(fill, core.aval_of(x).shape, ()), x)
 
 
+@writes_out(temporary=False)
 def nancumsum(a, axis=None, dtype=None, out=None):
     """:func:`cumsum` with NaN counted as 0 (leading NaNs give 0, not NaN)."""
     x, ax = _operand("nancumsum", a, axis)
     return write_out("nancumsum", out, _accumulate("nancumsum", "sum", _nan_to(x, 0), ax, dtype))
 
 
+@writes_out(temporary=False)
 def nancumprod(a, axis=None, dtype=None, out=None):
     """:func:`cumprod` with NaN counted as 1."""
     x, ax = _operand("nancumprod", a, axis)

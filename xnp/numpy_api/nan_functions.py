@@ -23,6 +23,7 @@ from xnp.lax import _kit as kit
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import _slice_warnings as _sw
+from xnp.numpy_api._fp_out import writes_out
 from xnp.numpy_api._util import (asarray_for, check_reduction_axis, is_xnp, normalize_axes,
                                  normalize_axis, write_out)
 from xnp.tracing import core
@@ -79,6 +80,15 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
                     where=where)
 
 
+def _nanmean_sum(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """The first step of NumPy's ``nanmean`` with ``out``: the sum of the non-NaN elements
+    written into ``out`` (:func:`xnp.mean`'s for integers and bool)."""
+    if not _inexact(_operand("nanmean", a, axis)):
+        return _rd._mean_sum(a, axis, dtype, out, keepdims, where=where)
+    return nansum(a, axis, dtype, out, keepdims, where=where)
+
+
+@writes_out(first=_nanmean_sum)
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """Mean of the non-NaN elements (``numpy.nanmean``).
 

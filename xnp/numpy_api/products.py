@@ -291,6 +291,7 @@ def inner(a, b, /):
     return _dot(x, y, (len(sa) - 1,), (len(sb) - 1,))
 
 
+@writes_out()
 def outer(a, b, out=None):
     """Outer product of the flattened operands (``numpy.outer``): shape ``(a.size, b.size)``."""
     x, y, dt = _operands("outer", a, b)

@@ -285,6 +285,7 @@ def _first_extremum(x, axes, kind):
                       (1,) * (k + 1), mode="promise_in_bounds")
 
 
+@writes_out(temporary=False)  # (NumPy's last step, a subtraction into `out`, writes it)
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range (maximum minus minimum) over the given axes (``numpy.ptp``).
 

@@ -38,14 +38,10 @@ _LEFT_OUT = {
 
 # reason -> names present in xnp whose signature does not accept all of NumPy's
 _SIGNATURE_DEVIATIONS = {
-    "the Array API standard's clip(x, /, min=None, max=None): NumPy's positional "
-    "a_min/a_max land on min/max (same meaning); a_min=/a_max= are accepted as keywords": """
-        clip
-    """,
     "NumPy's text signature writes the named keywords as **kwargs; xnp spells each out "
-    "(einsum: dtype, order, casting; reductions: keepdims, initial, where; ranf/sample: "
-    "random_sample's size; view: dtype, type)": """
-        einsum ndarray.max ndarray.mean ndarray.min ndarray.prod ndarray.std ndarray.sum
+    "(clip: the ufunc keywords; einsum: dtype, order, casting; reductions: keepdims, "
+    "initial, where; ranf/sample: random_sample's size; view: dtype, type)": """
+        clip einsum ndarray.max ndarray.mean ndarray.min ndarray.prod ndarray.std ndarray.sum
         ndarray.var ndarray.view random.ranf random.sample
     """,
     "NumPy's text signature of a two-output ufunc shows one positional `out`; NumPy and xnp "

@@ -297,8 +297,14 @@ class ArrayMethods:
     def argmin(self, axis=None, out=None, *, keepdims=False):
         return _api.argmin(self, axis, out, keepdims=keepdims)
 
-    def clip(self, min=None, max=None, out=None, **kwargs):
-        return _api.clip(self, min, max, out, **kwargs)
+    def clip(self, min=None, max=None, out=None, **kwargs):  # noqa: A002
+        """``xnp.clip`` of the array with the bounds ``min``/``max``, as ``ndarray.clip``
+        (either may be given alone; NumPy's method takes no ``a_min``/``a_max``)."""
+        for name in ("a_min", "a_max"):
+            if name in kwargs:
+                raise TypeError(f"ndarray.clip() got an unexpected keyword argument "
+                                f"'{name}' (the method's bounds are min and max)")
+        return _api.clip(self, min=min, max=max, out=out, **kwargs)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (eagerly) / rebind (traced), as ``ndarray.sort``."""

@@ -118,3 +118,45 @@ def test_vmap_of_solve_over_an_empty_batch_checks_no_matrix(mode, dtype):
         err = _numpy_error(lambda: np.linalg.solve(np.broadcast_to(a, (1, 2, 2)), b[..., None]))
         with pytest.raises(type(err), match="Singular matrix"):
             f(xnp.asarray(a), xnp.asarray(b))
+
+
+# --------------------------------------------------------------------------- clip's bounds
+
+_CLIP_CALLS = {
+    "a_min_and_max": lambda xp, v: xp.clip(v, 1, max=3),
+    "a_min_alone": lambda xp, v: xp.clip(v, 1),
+    "a_min_keyword_alone": lambda xp, v: xp.clip(v, a_min=1),
+    "a_max_keyword_alone": lambda xp, v: xp.clip(v, a_max=3),
+    "a_min_and_min": lambda xp, v: xp.clip(v, a_min=1, min=2),
+    "both_and_min": lambda xp, v: xp.clip(v, 1, 3, min=2),
+    "both_and_max_none": lambda xp, v: xp.clip(v, 1, 3, max=None),
+    "min_alone": lambda xp, v: xp.clip(v, min=1),
+    "max_alone": lambda xp, v: xp.clip(v, max=3),
+    "no_bound": lambda xp, v: xp.clip(v),
+    "none_none": lambda xp, v: xp.clip(v, None, None),
+    "both_keywords": lambda xp, v: xp.clip(v, a_min=1, a_max=3),
+    "min_max_keywords": lambda xp, v: xp.clip(v, min=1, max=3),
+    "method_min": lambda xp, v: v.clip(1),
+    "method_min_max": lambda xp, v: v.clip(1, max=3),
+    "method_a_min": lambda xp, v: v.clip(a_min=1),
+    "method_a_min_a_max": lambda xp, v: v.clip(a_min=1, a_max=3),
+}
+
+
+@pytest.mark.parametrize("name", list(_CLIP_CALLS))
+def test_clip_bounds_as_numpy(name):
+    """numpy.clip takes a_min and a_max both or neither (then min=/max=), never min/max with
+    them; ndarray.clip takes min/max only: NumPy's result or exception class, eagerly and
+    under jit, and for the function the message names it and the argument."""
+    call = _CLIP_CALLS[name]
+    x = np.arange(6.0)
+    check_vs_numpy(call, x)
+    try:
+        call(np, x)
+    except (TypeError, ValueError) as err:
+        argument = {"a_min_and_min": "a_max", "both_and_min": "min",
+                    "both_and_max_none": "max", "a_max_keyword_alone": "a_min",
+                    "method_a_min": "a_min", "method_a_min_a_max": "a_min"}.get(name, "a_max")
+        for run in (lambda f, v: f(v), lambda f, v: xnp.jit(f)(v)):
+            with pytest.raises(type(err), match=rf"clip.*{argument}"):
+                run(lambda v: call(xnp, v), xnp.asarray(x))

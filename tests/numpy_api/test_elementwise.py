@@ -591,12 +591,16 @@ def test_clip_matches_numpy(case, rng):
 
 
 def test_clip_errors():
-    with pytest.raises(ValueError, match="once"):
-        xnp.clip(np.ones(3), 0, 1, a_min=0)
-    with pytest.raises(ValueError, match="upper bound once"):
-        xnp.clip(np.ones(3), max=1, a_max=0)
-    with pytest.raises(TypeError):  # one bound passed twice by Python's rules
-        xnp.clip(np.ones(3), 0, 1, min=0)
+    # NumPy's rules for the bounds: a_min and a_max both or neither, min/max only without
+    # them; NumPy's exception classes, eagerly and under jit
+    for call, cls, match in [
+            (lambda xp, v: xp.clip(v, 0, 1, a_min=0), TypeError, "multiple values"),
+            (lambda xp, v: xp.clip(v, max=1, a_max=0), TypeError, "argument: 'a_min'"),
+            (lambda xp, v: xp.clip(v, 0, 1, min=0), ValueError, "forbidden"),
+            (lambda xp, v: xp.clip(v, 0, max=1), TypeError, "argument: 'a_max'")]:
+        with pytest.raises(cls, match=match):
+            call(np, np.ones(3))
+        check_vs_numpy(call, np.ones(3))
     with pytest.raises(NotImplementedError, match="signature"):
         xnp.clip(np.ones(3), 0, 1, signature="dd->d")
 
@@ -642,14 +646,26 @@ def test_clip_takes_numpy_ufunc_keywords(mode):
             run(lambda a, b: f(xnp, a, b), xnp.asarray(v), None if o is None else xnp.asarray(o))
 
 
-def test_clip_signature_is_the_array_api_one_and_numpy_spellings_work():
-    # the standard: clip(x, /, min=None, max=None); NumPy's a_min/a_max stay as keywords
+def test_clip_signature_is_numpys_and_the_array_api_namespace_has_the_standard_one():
+    # NumPy: clip(a, a_min, a_max, out=None, *, min, max, ...); the standard's
+    # clip(x, /, min=None, max=None) is xnp.array_api.clip
     import inspect  # noqa: PLC0415
 
     params = list(inspect.signature(xnp.clip).parameters.values())
-    assert [p.name for p in params[:3]] == ["a", "min", "max"]
-    assert params[1].default is None and params[2].default is None
-    assert params[1].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    want = list(inspect.signature(np.clip).parameters.values())
+    assert [p.name for p in params[:4]] == [p.name for p in want[:4]] == [
+        "a", "a_min", "a_max", "out"]
+    assert {"min", "max"} <= {p.name for p in params if p.kind is p.KEYWORD_ONLY}
+    standard = list(inspect.signature(xnp.array_api.clip).parameters.values())
+    assert [(p.name, p.kind, p.default) for p in standard] == [
+        ("x", inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.empty),
+        ("min", inspect.Parameter.POSITIONAL_OR_KEYWORD, None),
+        ("max", inspect.Parameter.POSITIONAL_OR_KEYWORD, None)]
+    v = np.array([-2.0, 0.5, 3.0])
+    for got, want in [(xnp.array_api.clip(xnp.asarray(v), 0), np.clip(v, min=0)),
+                      (xnp.array_api.clip(xnp.asarray(v), None, 1), np.clip(v, max=1)),
+                      (xnp.array_api.clip(xnp.asarray(v), min=0, max=1), np.clip(v, 0, 1))]:
+        np.testing.assert_array_equal(np.asarray(got), want)
     x = np.array([-2.0, 0.5, 3.0, np.nan])
     calls = [
         (lambda xp, v: xp.clip(v, 0, 1)),

@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 from xnp import special as _special
+from xnp.numpy_api import elementwise as _elementwise
 from xnp.numpy_api import linalg as _np_linalg
 from xnp.numpy_api import transcendental as _transcendental
 from xnp.tracing.core import Array
@@ -93,6 +94,8 @@ STANDARD_FORMS = {
     # the standard's complex special values (NumPy's C99 ones differ at a few)
     ("", "expm1"): _transcendental.standard_expm1,
     ("", "tanh"): _transcendental.standard_tanh,
+    # clip(x, /, min=None, max=None): NumPy's second and third are a_min/a_max, both or none
+    ("", "clip"): _elementwise.standard_clip,
 }
 
 

@@ -14,8 +14,34 @@ from xnp.numpy_api._ufunc import _WhereDtypeError, _where_mask, warn_out_cast
 from xnp.numpy_api._util import broadcast_arrays
 from xnp.tracing import core
 
-__all__ = ["clip_bound", "where_mask", "masked_operands", "python_int_bounds",
-           "before_out_cast"]
+__all__ = ["numpy_bounds", "clip_bound", "where_mask", "masked_operands",
+           "python_int_bounds", "before_out_cast"]
+
+
+def numpy_bounds(a_min, a_max, min_, max_) -> tuple:
+    """``clip``'s bounds ``(lower, upper)`` (None: no bound) by ``numpy.clip``'s rules:
+    ``a_min`` and ``a_max`` both or neither (then ``min``/``max``, each None where not
+    given); ``np._NoValue`` marks an argument not given.
+
+    Raises
+    ------
+    TypeError
+        Only one of ``a_min``/``a_max`` is given (NumPy's message, naming the other).
+    ValueError
+        ``min`` or ``max`` is given with ``a_min`` and ``a_max``.
+    """
+    missing = np._NoValue
+    if a_min is missing and a_max is missing:
+        return (None if min_ is missing else min_), (None if max_ is missing else max_)
+    if a_min is missing or a_max is missing:
+        name = "a_min" if a_min is missing else "a_max"
+        raise TypeError(f"xnp.clip() missing 1 required positional argument: '{name}' "
+                        f"(numpy.clip takes both a_min and a_max, or neither and the "
+                        f"keywords min=/max=)")
+    if min_ is not missing or max_ is not missing:
+        raise ValueError("xnp.clip: Passing `min` or `max` keyword argument when `a_min` "
+                         "and `a_max` are provided is forbidden.")
+    return a_min, a_max
 
 
 def clip_bound(x, bound, lower: bool):

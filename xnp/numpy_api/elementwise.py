@@ -588,22 +588,24 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     return lax.select_n(c, b, a)
 
 
-def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # noqa: A002
-         where=True, casting="same_kind", order="K", dtype=None, subok=True, signature=None):
-    """Limit values to ``[min, max]``: ``minimum(maximum(a, min), max)``.
+def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue,  # noqa: A002
+         max=_NoValue, where=True, casting="same_kind", order="K", dtype=None,  # noqa: A002
+         subok=True, signature=None):
+    """Limit values to ``[a_min, a_max]``: ``minimum(maximum(a, a_min), a_max)``
+    (``numpy.clip``, its signature and its rules for the bounds).
 
     Parameters
     ----------
     a : array_like
         Any real numeric dtype (and bool).
-    min, max : array_like or None
-        The bounds, broadcast against ``a``; None means no limit on that side.
-        The Array API names, second and third positionally as in NumPy, so
-        ``clip(a, 0, 1)`` means what it means in NumPy.
+    a_min, a_max : array_like or None
+        The bounds, broadcast against ``a``; None means no limit on that side. Both or
+        neither (then ``min``/``max`` or no bound).
     out : Array, optional
         Written in place, as in NumPy.
-    a_min, a_max : array_like or None, keyword only
-        NumPy's older names of ``min`` and ``max``; pass each bound once.
+    min, max : array_like or None, keyword only
+        The Array API names of the bounds, when ``a_min`` and ``a_max`` are not given
+        (``clip(a, min=0)``); ``xnp.array_api.clip(x, min, max)`` takes them positionally.
     where, casting, dtype, order, subok, signature : keyword only
         NumPy's ufunc keywords, as for :func:`add`: ``dtype=`` casts the three operands
         to it (each under ``casting``) and computes in it; ``where=`` (a bool array,
@@ -624,10 +626,12 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
 
     Raises
     ------
-    ValueError
-        A bound is given twice (``min`` and ``a_min``, or ``max`` and ``a_max``).
     TypeError
-        ``dtype=`` or ``out`` needs a cast ``casting`` does not allow (NumPy's message).
+        One of ``a_min``/``a_max`` is given without the other (``clip(a, 1)``,
+        ``clip(a, 1, max=3)``); ``dtype=`` or ``out`` needs a cast ``casting`` does not
+        allow (NumPy's message).
+    ValueError
+        ``min`` or ``max`` is given with ``a_min`` and ``a_max``.
     NotImplementedError
         ``signature=`` or an ``order`` other than 'K'/'A'/'C', as for :func:`add`.
 
@@ -646,15 +650,7 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
     ``-0.0``, and always for float16), the bound for bounds varying along ``a``; one bound
     is ``maximum``/``minimum``.
     """
-    lo, hi = min, max
-    if a_min is not _NoValue:
-        if lo is not None:
-            raise ValueError("xnp.clip: pass the lower bound once (min or a_min, not both)")
-        lo = a_min
-    if a_max is not _NoValue:
-        if hi is not None:
-            raise ValueError("xnp.clip: pass the upper bound once (max or a_max, not both)")
-        hi = a_max
+    lo, hi = _clip_operands.numpy_bounds(a_min, a_max, min, max)
     _extras("clip", casting, order, subok, signature, dtype,
             tuple(v for v in (a, lo, hi) if v is not None))
     x = asarray_for("clip", a, "a")
@@ -682,6 +678,13 @@ def clip(a, min=None, max=None, out=None, *, a_min=_NoValue, a_max=_NoValue,  # 
                      else _cast("clip", v, dt, casting, i) for i, v in enumerate(ops))
     res = _clip_operands.before_out_cast(_clip(x, lo, hi), out, mask, casting)
     return _finish("clip", res, out, True if mask is None else mask, casting, warned=True)
+
+
+def standard_clip(x, /, min=None, max=None):  # noqa: A002
+    """``clip`` of the Array API standard (``xnp.array_api.clip``): ``x`` limited to
+    ``[min, max]``, the bounds positional or keyword (None: no bound); :func:`clip`'s
+    values and errors otherwise."""
+    return clip(x, min=min, max=max)
 
 
 def _clip(x, lo, hi):

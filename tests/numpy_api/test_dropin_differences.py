@@ -1,6 +1,8 @@
 """Calls where xnp used to answer differently from NumPy, each checked against NumPy's own
 result or exception on the same inputs, eagerly and under ``xnp.jit``."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -160,3 +162,57 @@ def test_clip_bounds_as_numpy(name):
         for run in (lambda f, v: f(v), lambda f, v: xnp.jit(f)(v)):
             with pytest.raises(type(err), match=rf"clip.*{argument}"):
                 run(lambda v: call(xnp, v), xnp.asarray(x))
+
+
+# --------------------------------------------------------------------------- scalar division
+
+_C_INF = complex(np.inf, np.nan)
+_SCALAR_DIVISIONS = {
+    "mean_0d": (lambda m, v: m.mean(v[0]), np.array([_C_INF, 1])),
+    "mean": (lambda m, v: m.mean(v), np.array([_C_INF, 1])),
+    "mean_complex64": (lambda m, v: m.mean(v), np.array([_C_INF, 1], np.complex64)),
+    "mean_where": (lambda m, v: m.mean(v, where=np.array([True, False])),
+                   np.array([_C_INF, 1])),
+    "mean_keepdims": (lambda m, v: m.mean(v, keepdims=True), np.array([_C_INF, 1])),
+    "mean_axis": (lambda m, v: m.mean(v, axis=1), np.array([[_C_INF, 1]])),
+    "median": (lambda m, v: m.median(v[:1]), np.array([_C_INF, 1])),
+    "average": (lambda m, v: m.average(v), np.array([_C_INF, 1])),
+    "average_weights": (lambda m, v: m.average(v, weights=np.array([np.inf, 1.0])),
+                        np.array([np.inf, 1.0])),
+    "average_weights_float32": (
+        lambda m, v: m.average(v, weights=np.array([np.inf, 1], np.float32)),
+        np.array([np.inf, 1], np.float32)),
+    "average_weights_complex": (lambda m, v: m.average(v, weights=np.array([np.inf, 1.0])),
+                                np.array([1 + 1j, 2])),
+    "average_weights_keepdims": (
+        lambda m, v: m.average(v, weights=np.array([np.inf, 1.0]), keepdims=True),
+        np.array([np.inf, 1.0])),
+}
+
+
+def _warned(call):
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        out = call()
+    return out, [(w.category, str(w.message)) for w in got], [w.filename for w in got]
+
+
+@pytest.mark.parametrize("name", list(_SCALAR_DIVISIONS))
+def test_full_reductions_divide_as_numpys_scalars(name):
+    """mean/median/average of a full reduction divide NumPy scalars: the floating-point
+    warnings say "in scalar divide" where NumPy's do ("in divide" where NumPy's scalar
+    division defers to the ufunc, or divides arrays), with NumPy's value, on the first call
+    and on replays, naming the caller's line; under jit the value."""
+    f, x = _SCALAR_DIVISIONS[name]
+    want, want_warnings, _ = _warned(lambda: f(np, x))
+    for _ in range(3):  # the first call records, the next ones replay
+        got, got_warnings, files = _warned(lambda: f(xnp, xnp.asarray(x)))
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert np.asarray(got).dtype == np.asarray(want).dtype
+        assert got_warnings == want_warnings
+        if "scalar divide" in str(want_warnings) and name != "mean":  # (the fast path's own)
+            assert files == [__file__] * len(files)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        jitted = xnp.jit(lambda v: f(xnp, v))(xnp.asarray(x))
+    np.testing.assert_array_equal(np.asarray(jitted), want)

@@ -104,6 +104,8 @@ def _mean(v, axis, keepdims):
     dt = v.dtype
     x = v.astype(_F64) if dt.kind in "biu" else v.astype(_F32) if dt in _NARROW else v
     total = np.add.reduce(x, axis, None, None, keepdims)
+    if total.ndim == 0 and dt.kind == "c":  # NumPy divides the complex scalar by its intp
+        return dt.type(total[()] / np.intp(v.size))  # count ("in scalar divide")
     res = np.true_divide(total, x.dtype.type(v.size // total.size))
     return res.astype(dt) if dt in _NARROW else res
 

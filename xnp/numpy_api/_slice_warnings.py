@@ -20,7 +20,8 @@ from xnp import lax
 from xnp.numpy_api._index_core import _concrete
 from xnp.tracing import core, recording
 
-__all__ = ["known_now", "check", "check_counts", "warn_all_nan", "warn_empty_slices", "divide"]
+__all__ = ["known_now", "check", "check_counts", "warn_all_nan", "warn_empty_slices", "divide",
+           "scalar_divide"]
 
 
 def known_now(x) -> bool:
@@ -47,7 +48,7 @@ def check_counts(x, axes, count, masked: bool, message: str, ddof=0, *, scalar: 
     elements (NumPy's ``mean``: none): from the shape without a mask (``masked`` False),
     from ``count``, the traced count of each slice, with one. Returns :func:`divide`'s
     ``divisor``: NumPy's ``max(N - ddof, 0)`` as a NumPy scalar when ``scalar`` (NumPy's
-    result is a scalar) and the one slice has so few elements, else None.
+    result is a scalar) and the count is known from the shape or now, else None.
 
     A masked reduction to a scalar reads the count now, where it is known (an eager call,
     not replayed by the dispatch cache): its division is NumPy's scalar division."""
@@ -60,12 +61,12 @@ def check_counts(x, axes, count, masked: bool, message: str, ddof=0, *, scalar: 
         check(lax.le(count, bound), message)
         return None
     if masked:
-        n = _concrete(count).astype(np.intp)
+        n = _concrete(count).real.astype(np.intp)  # (a complex accumulator's count)
     else:
         n = np.intp(math.prod(core.aval_of(x).shape[a] for a in axes))
     few = np.bool_(n <= ddof)
     check(few, message)
-    if scalar and few:
+    if scalar:
         return np.maximum(n - ddof, 0)[()]
     return None
 
@@ -87,11 +88,12 @@ def warn_empty_slices(count) -> None:
 def divide(total, count, divisor=None, *, quiet: bool = False):
     """``lax.div(total, count)``, the last step of a mean or a variance.
 
-    ``divisor``: NumPy's divisor when it is known now to be zero and NumPy's result is a
-    scalar (:func:`check_counts`), else None. NumPy then divides two NumPy scalars, whose
-    floating-point error (a warning, or what ``numpy.errstate`` asks for) says "scalar
-    divide"; xnp divides quietly and repeats NumPy's scalar division on the values to meet
-    the same error. ``quiet``: no floating-point error at all (NumPy's nan-functions).
+    ``divisor``: NumPy's divisor when NumPy's result is a scalar (:func:`check_counts`),
+    else None. NumPy then divides two NumPy scalars, whose floating-point error (a warning,
+    or what ``numpy.errstate`` asks for) says "scalar divide": for a zero divisor xnp divides
+    quietly and repeats NumPy's scalar division on the values to meet the same error; a
+    complex 0-d total over a nonzero one is :func:`scalar_divide` (a float total over a
+    count meets no error). ``quiet``: no floating-point error at all (NumPy's nan-functions).
     """
     if quiet:  # a slice of no elements is NaN, and no floating-point error (a complex
         # division by NaN would raise 'invalid': such a slice divides by one, then is NaN)
@@ -113,9 +115,27 @@ def divide(total, count, divisor=None, *, quiet: bool = False):
         return lax.select(some, quotient, lax.broadcast_in_dim(core.lift(nan), shape, ()))
     if divisor is None or not known_now(total):
         return lax.div(total, count)
+    if divisor:
+        if core.aval_of(total).dtype.kind != "c" or core.aval_of(total).shape:
+            return lax.div(total, count)
+        # NumPy's complex scalar over its intp count (a complex64 one defers to the ufunc)
+        return scalar_divide(total, lax.convert_element_type(lax.real(count), np.intp))
     with np.errstate(divide="ignore", invalid="ignore"):
         quotient = lax.div(total, count)
     # NumPy's scalar division: its error, as errstate says (a warning names the user's line)
     value = _concrete(total)[()]
     _ = recording.fp_warnings_at_user_line(lambda: value / divisor, np.geterr())
     return quotient
+
+
+def scalar_divide(a, b):
+    """``a / b`` of 0-d arrays as NumPy divides their NumPy scalars (a full reduction's
+    result by its count or weight sum): eagerly NumPy's scalar division, whose floating-point
+    error says "in scalar divide" (one composite, replayed with every call); under ``jit``
+    ``lax.div``. ``b``: of ``a``'s (float or complex) dtype, or an integer count."""
+    return lax.composite("scalar_divide", _divide_in_dtype_of_first, a, b)
+
+
+def _divide_in_dtype_of_first(a, b):
+    """:func:`scalar_divide`'s decomposition: ``a / b`` with ``b`` converted to ``a``'s dtype."""
+    return lax.div(a, lax.convert_element_type(b, core.aval_of(a).dtype))

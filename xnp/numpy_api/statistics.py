@@ -137,7 +137,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     lax.runtime_error(lax.eq(scl, _const(0, core.aval_of(scl).dtype)),
                       "xnp.average: Weights sum to zero, can't be normalized", ZeroDivisionError)
     num = _rd.sum(_ew.multiply(x, w, dtype=base), axis=axes, keepdims=keepdims)
-    avg = _ew.divide(num, scl)
+    # NumPy divides the scalars of a full reduction ("in scalar divide"), else arrays
+    scalar = not core.aval_of(num).shape and not keepdims
+    avg = _sw.scalar_divide(num, scl) if scalar else _ew.divide(num, scl)
     if returned:
         return avg, broadcast_to(scl, core.aval_of(avg).shape)  # a new array, as NumPy's
     return avg

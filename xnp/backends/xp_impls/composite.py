@@ -22,7 +22,7 @@ from xnp.backends.xp_impls._table import XP_IMPLS
 from xnp.backends.xp_impls.checks import _runtime_warning
 from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS, PARAM_KERNELS
 from xnp.backends.xp_impls.linalg import dot_general_kernel
-from xnp.tracing.recording import note_effect
+from xnp.tracing.recording import fp_warnings_at_user_line, note_effect
 
 __all__ = ["KERNELS", "MATRIX_KERNELS", "FUNCTION_KERNELS", "kernel_of"]
 
@@ -441,6 +441,15 @@ def _quantile_kernel(name: str):
 _Q_SIGS = frozenset([(d,) for d in _INTS + _FLOATS] + [
     (d, e) for d in _INTS + _FLOATS for e in (np.dtype(np.bool_),) + _INTS + _FLOATS])
 
+def _scalar_divide(xp, a, b):
+    """NumPy's division of the NumPy scalars of the 0-d ``a`` and ``b`` (its floating-point
+    errors say "in scalar divide", or "in divide" where NumPy's scalar division defers to
+    the ufunc: a complex64 over an intp), as a 0-d array of ``a``'s dtype; its warnings name
+    the user's line."""
+    quotient = fp_warnings_at_user_line(lambda: a[()] / b[()], xp.geterr())
+    return xp.asarray(quotient, dtype=a.dtype)
+
+
 _INTERP_SIGS = ((_F64, _F64, _F64), (_F64, _F64, _C128))
 #: name -> (kernel, operand-dtype signatures), as ``_MATRIX_TABLE``; ``clip`` is NumPy's
 #: ``clip`` ufunc, which ``numpy.clip`` calls with two array bounds
@@ -467,6 +476,9 @@ _FUNCTION_TABLE = {
        for name in ("quantile", "percentile", "nanquantile", "nanpercentile")},
     # with keywords axis and keepdims
     "nanmedian": (_warnings_at_user(_nanmedian), _same(_FLOATS, 1)),
+    # a mean's (total, count) or an average's (total, weight sum): NumPy's scalars' division
+    "scalar_divide": (_scalar_divide, _same(_FLOATS + _COMPLEX, 2) | frozenset(
+        (c, np.dtype(np.intp)) for c in _COMPLEX)),
 }
 #: the array functions' operand-dtype signatures (the backend's ``kernels``)
 FUNCTION_KERNELS = {name: sigs for name, (_, sigs) in _FUNCTION_TABLE.items()}

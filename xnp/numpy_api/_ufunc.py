@@ -399,12 +399,14 @@ def scalar_cast_overflows(name, operands, error) -> bool:
         _, loop = ufunc_loop(name, operands)
     except (TypeError, ValueError):
         return False
+    if loop is None:
+        return False
     with np.errstate(all="ignore"):
-        for i in scalars if loop is not None else ():
-            if loop[i].kind in "fc":
+        for i in scalars:
+            value, dtype = operands[i], loop[i]
+            if dtype.kind in "fc":
                 try:
-                    if np.isfinite(operands[i]) and not np.isfinite(np.asarray(operands[i],
-                                                                               loop[i])):
+                    if np.isfinite(value) and not np.isfinite(np.asarray(value, dtype)):
                         return True
                 except OverflowError:  # an int beyond float64: inf in every float dtype
                     return True

@@ -216,3 +216,54 @@ def test_full_reductions_divide_as_numpys_scalars(name):
         warnings.simplefilter("ignore")
         jitted = xnp.jit(lambda v: f(xnp, v))(xnp.asarray(x))
     np.testing.assert_array_equal(np.asarray(jitted), want)
+
+
+# --------------------------------------------------------------------------- det under jit
+
+_DETS = {
+    "complex_overflow_2": np.array([[1e200 + 1e200j, 0], [0, 1e200 + 1e200j]]),
+    "complex_overflow_3": np.diag([1e200 + 1e200j] * 3),
+    "complex_overflow_mixed": np.array([[1e308 + 1e308j, 0], [0, 2]]),
+    "complex_imaginary": np.diag([1e300, 1e300j]).astype(complex),
+    "complex_swap": np.array([[1e300j, 1], [1, 1e300j]]),
+    "complex_conjugates": np.diag([1e200 - 1e200j, 1e200 + 1e200j, -3]),
+    "complex_underflow": np.diag([1e-300, 1e-300j]).astype(complex) * (1 + 1j),
+    "complex_inf_pivot": np.diag([complex(np.inf, 1), 2]),
+    "real_overflow_between": np.diag([1e200, 1e200, 1e-200]),
+    "real_underflow_between": np.diag([1e-200, 1e-200, 1e200]),
+    "real_signs": np.diag([-1e200, 1e200, 5.0]),
+    "real_singular": np.array([[1.0, 2.0], [2.0, 4.0]]),
+    "complex_singular": np.array([[1.0, 2.0], [2.0, 4.0]]) + 0j,
+}
+
+
+@pytest.mark.parametrize("name", list(_DETS))
+def test_det_under_jit_is_numpys_arithmetic(name):
+    """linalg.det under jit computes NumPy's sign * exp(sum(log|pivot|)): a pivot product
+    overflowing in between is finite, an overflowing complex determinant has NumPy's inf and
+    NaN parts (a sign part NumPy computes as exactly 0 stays 0); eagerly NumPy's value."""
+    a = _DETS[name]
+    with np.errstate(all="ignore"):
+        want = np.linalg.det(a)
+    for got in (xnp.linalg.det(xnp.asarray(a)), xnp.jit(xnp.linalg.det)(xnp.asarray(a)),
+                xnp.jit(xnp.vmap(xnp.linalg.det))(xnp.asarray(a[None]))[0]):
+        got = np.asarray(got)
+        assert got.dtype == want.dtype
+        for part in (np.real, np.imag):
+            g, w = part(got), part(want)
+            assert np.isnan(g) == np.isnan(w) and np.isinf(g) == np.isinf(w), (got, want)
+            if np.isinf(w):
+                assert np.sign(g) == np.sign(w), (got, want)
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_det_under_jit_of_random_matrices_is_numpys_within_rounding():
+    rng = np.random.default_rng(5)
+    for dtype, rtol in ((np.float64, 1e-12), (np.complex128, 1e-12), (np.float32, 2e-5),
+                        (np.complex64, 2e-5)):
+        a = rng.standard_normal((3, 4, 4)) + (1j * rng.standard_normal((3, 4, 4))
+                                              if np.dtype(dtype).kind == "c" else 0)
+        a = a.astype(dtype)
+        got = xnp.jit(xnp.linalg.det)(xnp.asarray(a))
+        assert np.asarray(got).dtype == dtype
+        np.testing.assert_allclose(np.asarray(got), np.linalg.det(a), rtol=rtol)

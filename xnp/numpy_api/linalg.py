@@ -37,6 +37,7 @@ from xnp import lax
 from xnp.lax import _matrix as M
 from xnp.lax.decompositions import lu_solve
 from xnp.numpy_api import _util
+from xnp.numpy_api._det_arithmetic import det_from_pivots
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
 from xnp.tracing import ShapedArray, core
 from xnp.tracing.custom_derivatives import custom_jvp
@@ -633,8 +634,10 @@ def _lu_diagonal_and_parity(x, lu_parts=None):
 
 
 def det(a):
-    """Determinant (``numpy.linalg.det``) from the LU factorisation (eagerly NumPy's value,
-    ``sign * exp(sum(log|pivot|))``; under ``jit`` the product of the pivots).
+    """Determinant (``numpy.linalg.det``) from the LU factorisation: NumPy's
+    ``sign * exp(sum(log|pivot|))`` (eagerly NumPy's value; under ``jit`` its arithmetic,
+    so a product of pivots that overflows in between, or an overflowing complex one, has
+    NumPy's value and inf/NaN parts).
 
     ``a``: (..., M, M); result (...), dtype of ``a`` (ints/bool as float64). A singular
     matrix gives 0 (no error). Raises ``numpy.linalg.LinAlgError`` for rank < 2 or
@@ -654,14 +657,8 @@ def _det_decomposition(x):
 
 
 def _det(x):
-    d, sign = _lu_diagonal_and_parity(x)
-    dt = core.aval_of(x).dtype
-    axis = (core.aval_of(d).ndim - 1,)
-    prod = lax.mul(lax.reduce_prod(d, axis), cast(sign, dt))
-    # a singular matrix's determinant is +0 (NumPy's sign 0 times exp(-inf)), not the -0
-    # of a product with a negative factor
-    singular = lax.reduce_or(lax.eq(d, M.scalar(0, dt)), axis)
-    return lax.select_n(singular, prod, M.scalar(0, dt))
+    """NumPy's ``sign * exp(sum(log|pivot|))`` from ``x``'s LU (``_det_arithmetic``)."""
+    return det_from_pivots(*_lu_diagonal_and_parity(x))
 
 
 @custom_jvp

@@ -267,3 +267,49 @@ def test_det_under_jit_of_random_matrices_is_numpys_within_rounding():
         got = xnp.jit(xnp.linalg.det)(xnp.asarray(a))
         assert np.asarray(got).dtype == dtype
         np.testing.assert_allclose(np.asarray(got), np.linalg.det(a), rtol=rtol)
+
+
+# --------------------------------------------------------------------------- modf's outputs
+
+_MODF_LAYOUTS = {
+    "next": (np.s_[0:8], np.s_[1:9]),
+    "previous": (np.s_[1:9], np.s_[0:8]),
+    "apart": (np.s_[0:8], np.s_[5:13]),
+    "interleaved": (np.s_[0:16:2], np.s_[1:17:2]),
+    "strided_over_contiguous": (np.s_[0:16:2], np.s_[0:8]),
+    "reversed": (np.s_[7::-1], np.s_[0:8]),
+    "same_memory": (np.s_[0:8], np.s_[0:8]),
+}
+
+
+@pytest.mark.parametrize("where", [None, "mask"])
+@pytest.mark.parametrize("dtypes", [("f8", "f8"), ("f4", "f4"), ("f2", "f2"), ("f8", "f4")])
+@pytest.mark.parametrize("layout", list(_MODF_LAYOUTS))
+def test_modf_into_outputs_sharing_memory(layout, dtypes, where):
+    """modf(x, out=(o1, o2)) where o1 and o2 are views of one buffer: the buffer holds what
+    NumPy's loop leaves there (its element order, its casts and masked writes), on the first
+    call and on replays."""
+    s1, s2 = _MODF_LAYOUTS[layout]
+    x = (np.random.default_rng(3).standard_normal(8) * 10).astype(dtypes[0])
+    kwargs = {} if where is None else {"where": x > 0}
+    want = np.full(20, 7.0, dtypes[1])
+    np.modf(x, out=(want[s1], want[s2]), casting="unsafe", **kwargs)
+    for _ in range(3):  # the first call and later ones (each must write NumPy's answer)
+        buf = xnp.asarray(np.full(20, 7.0, dtypes[1]))
+        got = xnp.modf(xnp.asarray(x), out=(buf[s1], buf[s2]), casting="unsafe", **kwargs)
+        np.testing.assert_array_equal(np.asarray(buf), want)
+        np.testing.assert_array_equal(np.asarray(got[0]), want[s1])
+        np.testing.assert_array_equal(np.asarray(got[1]), want[s2])
+
+
+def test_modf_into_one_array_under_jit():
+    """One array for both outputs under jit: the fractional parts, as NumPy's loop."""
+    x = np.array([1.5, -2.25, 3.75, 4.5])
+    want = np.zeros(4)
+    np.modf(x, out=(want, want))
+
+    def f(v, o):
+        xnp.modf(v, out=(o, o))
+        return o
+
+    np.testing.assert_array_equal(np.asarray(xnp.jit(f)(xnp.asarray(x), xnp.zeros(4))), want)

@@ -29,6 +29,7 @@ from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api import _ufunc as _uf
 from xnp.numpy_api import _util
+from xnp.numpy_api._shared_outputs import finish_two
 from xnp.numpy_api._ufunc import _as_dtype, _binary, _binary_inexact, _extras, _finish, _inexact
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
                                  normalize_axis, write_out)
@@ -334,22 +335,19 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="s
     """Fractional and integral parts, both with the sign of ``x`` (``numpy.modf``):
     ``(x - trunc(x), trunc(x))``; for ±inf ``(±0, ±inf)``. Float dtype as NumPy's loops.
     ``dtype=`` casts ``x`` (``casting`` checked); ``out1, out2`` (or ``out=(out1, out2)``)
-    and ``where`` as NumPy's ufuncs. One array for both outputs holds what NumPy's loop
-    leaves there: the fractional parts for its float32/float64 loops writing ``out``'s
-    dtype, else the integral parts."""
+    and ``where`` as NumPy's ufuncs. Outputs sharing memory hold what NumPy's loop leaves
+    there (``_shared_outputs``): one array for both the fractional parts for its
+    float32/float64 loops writing ``out``'s dtype, else the integral parts; eager views of
+    one buffer NumPy's values at each address (under ``jit`` the integral parts where
+    distinct views overlap)."""
     _extras("modf", casting, order, subok, signature, dtype, (x,))
     outs = _uf.two_outs("modf", out1, out2, out)
     v = _float_operand("modf", x, dtype, casting)
     dt = _dtype(v)
     frac, whole = lax.composite_multi("modf", _modf, v, out_dtypes=(dt, dt))
-    # one array for both outputs: NumPy's float32/float64 loops store each integral part
-    # before the fractional one straight into it (when it has the loop's dtype); its
-    # float16 loop stores them the other way, and cast outputs are written back in order
-    if outs[0] is not None and outs[0] is outs[1] and _dtype(outs[0]) == dt and dt.char in "fd":
-        whole = _finish("modf", whole, outs[1], where, casting)
-        return _finish("modf", frac, outs[0], where, casting), whole
-    return (_finish("modf", frac, outs[0], where, casting),
-            _finish("modf", whole, outs[1], where, casting))
+    # NumPy's float32/float64 loops store each integral part before the fractional one
+    return finish_two("modf", np.modf, (v,), (frac, whole), outs, where, casting,
+                      second_first=dt.char in "fd")
 
 
 def _modf(v):

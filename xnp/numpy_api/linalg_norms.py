@@ -300,6 +300,13 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     treated as zero; ``rcond`` defaults to 1e-15, or to ``max(M, N) * eps`` when
     ``rtol=None`` is passed; ``rtol`` replaces ``rcond`` (both raise ``ValueError``).
     ``hermitian`` is accepted (the general SVD is used).
+
+    A matrix with an infinite entry and no NaN gives NaN (its singular values are NaN, as
+    in NumPy). NumPy's own result there is what its LAPACK's gesdd happens to return for
+    the singular vectors: all zeros or all NaN depending on where the inf is, some NaN
+    columns for complex matrices, and for some 3x3 and larger matrices gesdd does not
+    return at all; xnp never calls LAPACK on such a matrix. A NaN entry raises
+    ``LinAlgError`` eagerly, as NumPy.
     """
     xv = stacked("pinv", a)
     shape = _shape(xv)

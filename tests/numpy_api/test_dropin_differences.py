@@ -313,3 +313,21 @@ def test_modf_into_one_array_under_jit():
         return o
 
     np.testing.assert_array_equal(np.asarray(xnp.jit(f)(xnp.asarray(x), xnp.zeros(4))), want)
+
+
+@pytest.mark.parametrize("dtype", ["f8", "f4", "f2"])
+@pytest.mark.parametrize("layout", list(_MODF_LAYOUTS))
+def test_modf_into_views_of_one_array_under_jit(layout, dtype):
+    """Under jit, views of one traced array as modf's outputs (no where=, no cast) hold
+    NumPy's answer: its loop's element order."""
+    s1, s2 = _MODF_LAYOUTS[layout]
+    x = (np.random.default_rng(4).standard_normal(8) * 10).astype(dtype)
+    want = np.full(20, 7.0, dtype)
+    np.modf(x, out=(want[s1], want[s2]))
+
+    def f(v, buf):
+        xnp.modf(v, out=(buf[s1], buf[s2]))
+        return buf
+
+    got = xnp.jit(f)(xnp.asarray(x), xnp.asarray(np.full(20, 7.0, dtype)))
+    np.testing.assert_array_equal(np.asarray(got), want)

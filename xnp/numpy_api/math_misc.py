@@ -337,9 +337,8 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="s
     ``dtype=`` casts ``x`` (``casting`` checked); ``out1, out2`` (or ``out=(out1, out2)``)
     and ``where`` as NumPy's ufuncs. Outputs sharing memory hold what NumPy's loop leaves
     there (``_shared_outputs``): one array for both the fractional parts for its
-    float32/float64 loops writing ``out``'s dtype, else the integral parts; eager views of
-    one buffer NumPy's values at each address (under ``jit`` the integral parts where
-    distinct views overlap)."""
+    float32/float64 loops writing ``out``'s dtype, else the integral parts; views of one
+    buffer NumPy's values at each address (under ``jit`` without ``where=`` or a cast)."""
     _extras("modf", casting, order, subok, signature, dtype, (x,))
     outs = _uf.two_outs("modf", out1, out2, out)
     v = _float_operand("modf", x, dtype, casting)

@@ -7,6 +7,7 @@
 static PyTypeObject *program_type = NULL;
 static Py_ssize_t off_eqns = -1, off_spec, off_weaks, off_native, off_wrap, off_single;
 static PyObject *str_array, *str_const, *str_make, *str_fields, *str_ndim;
+static PyObject *out_kwnames;  /* ("out",): the keyword of a write's output operand */
 
 /* ``x`` as the backend's native array: itself, or ``wrap(x)`` */
 static PyObject *
@@ -24,7 +25,9 @@ as_native(PyObject *x, PyObject *native, PyObject *wrap)
 
 /* Run a program's equations (``Program.eqns`` of xnp/tracing/recording.py: tuples
  * ``(impl, params or None, operand slots, multiple results)``) on ``env``, a list that
- * starts with the inputs' values; each result, as the native array, is appended. */
+ * starts with the inputs' values; each result, as the native array, is appended. An
+ * equation whose "multiple results" is a string (``"out"``) writes into its last operand:
+ * ``impl(*others, out=last)``, one result. */
 int
 xnp_run_eqns(PyObject *eqns, PyObject *env, PyObject *native, PyObject *wrap)
 {
@@ -66,7 +69,16 @@ xnp_run_eqns(PyObject *eqns, PyObject *env, PyObject *native, PyObject *wrap)
             argv[k] = Py_NewRef(PyList_GET_ITEM(env, slot));
         }
         PyObject *out = NULL;
-        if (k == n) {
+        PyObject *multiple = PyTuple_GET_ITEM(eqn, 3);
+        int writes = PyUnicode_Check(multiple);
+        if (k == n && writes) {
+            out = n > 0 && params == Py_None ?
+                PyObject_Vectorcall(impl, argv, n - 1, out_kwnames) : NULL;
+            if (out == NULL && !PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "run_eqns: a write has no operand or params");
+            }
+        }
+        else if (k == n) {
             out = PyObject_VectorcallDict(impl, argv, n, params == Py_None ? NULL : params);
         }
         for (Py_ssize_t j = 0; j < k; j++) {
@@ -78,7 +90,7 @@ xnp_run_eqns(PyObject *eqns, PyObject *env, PyObject *native, PyObject *wrap)
         if (out == NULL) {
             return -1;
         }
-        if (PyObject_IsTrue(PyTuple_GET_ITEM(eqn, 3))) {
+        if (!writes && PyObject_IsTrue(multiple)) {
             PyObject *seq = PySequence_Fast(out, "run_eqns: a primitive's results");
             Py_DECREF(out);
             if (seq == NULL) {
@@ -250,7 +262,9 @@ xnp_program_ready(void)
     str_make = PyUnicode_InternFromString("_make");
     str_fields = PyUnicode_InternFromString("_fields");
     str_ndim = PyUnicode_InternFromString("ndim");
-    return str_array && str_const && str_make && str_fields && str_ndim ? 0 : -1;
+    out_kwnames = Py_BuildValue("(s)", "out");
+    return str_array && str_const && str_make && str_fields && str_ndim && out_kwnames ?
+        0 : -1;
 }
 
 static int

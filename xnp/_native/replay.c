@@ -29,11 +29,13 @@
  * the calling thread transforms) is ``slow(*args, **kwargs)``, the Python function that
  * decides, records and stores. ``ctx`` is the module's shared state, a tuple
  * ``(on, check, misses, scopes, busy, state, base, part, no_signature, check_hit,
- * check_error)``: one-element lists ``on`` (cache on) and ``check`` (check mode), this
- * function's ``misses`` list ``[in_a_row, skip]``, the tracing layer's ``scopes`` count,
- * ``busy`` set of tracing threads, per-thread ``state`` and ``base`` trace; in check mode
- * a replay is handed to ``check_hit(full, out, args, kwargs, leaves)`` and an exception
- * of one to ``check_error(full, args, kwargs, exc)`` (which raises). It binds as a method,
+ * check_error, check_before)``: one-element lists ``on`` (cache on) and ``check`` (check
+ * mode), this function's ``misses`` list ``[in_a_row, skip]``, the tracing layer's
+ * ``scopes`` count, ``busy`` set of tracing threads, per-thread ``state`` and ``base``
+ * trace; in check mode ``check_before(program, leaves)`` is called before a replay (it
+ * keeps what a program that writes into its inputs will overwrite), the replay is handed
+ * to ``check_hit(full, out, args, kwargs, leaves)`` and an exception of one to
+ * ``check_error(full, args, kwargs, exc)`` (which raises). It binds as a method,
  * has a ``__dict__`` (``functools.wraps`` dresses it as ``full``) and pickles by reference,
  * as a function does (``__module__`` and ``__qualname__``).
  *
@@ -98,7 +100,7 @@ run_eqns(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 /* ------------------------------------------------------------------ Replay */
 
 enum { C_ON, C_CHECK, C_MISSES, C_SCOPES, C_BUSY, C_STATE, C_BASE, C_PART, C_NOSIG,
-       C_CHECK_HIT, C_CHECK_ERROR, C_N };
+       C_CHECK_HIT, C_CHECK_ERROR, C_CHECK_BEFORE, C_N };
 
 typedef struct {
     PyObject_HEAD
@@ -242,16 +244,27 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
         Py_DECREF(leaves);
         return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
     }
+    int check = first_true(CTX(self, C_CHECK));
+    if (check > 0) {
+        PyObject *r = PyObject_CallFunctionObjArgs(CTX(self, C_CHECK_BEFORE), program, leaves,
+                                                   NULL);
+        check = r == NULL ? -1 : 1;
+        Py_XDECREF(r);
+    }
+    if (check < 0) {
+        Py_DECREF(program);
+        Py_DECREF(leaves);
+        return NULL;
+    }
     int all_new = 0;  /* out holds only arrays the program made (no argument) */
     PyObject *out = xnp_run_program(program, leaves, &all_new);
     Py_DECREF(program);
     if (out != NULL && self->rule != Py_None) {
         out = apply_rule(self, out, all_new, args, nargs, kwnames);
     }
-    int check = first_true(CTX(self, C_CHECK));
     if (check != 0) {
         PyObject *t, *d;
-        if (check < 0 || as_call(args, nargs, kwnames, &t, &d) < 0) {
+        if (as_call(args, nargs, kwnames, &t, &d) < 0) {
             Py_XDECREF(out);
             Py_DECREF(leaves);
             return NULL;
@@ -310,7 +323,8 @@ replay_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyList_GET_SIZE(PyTuple_GET_ITEM(ctx, C_MISSES)) != 2 ||
         PyList_GET_SIZE(PyTuple_GET_ITEM(ctx, C_SCOPES)) != 1) {
         PyErr_SetString(PyExc_TypeError, "Replay: ctx is (on, check, misses, scopes, busy, "
-                        "state, base, part, no_signature, check_hit, check_error)");
+                        "state, base, part, no_signature, check_hit, check_error, "
+                        "check_before)");
         return NULL;
     }
     if (xnp_array_type == NULL) {

@@ -17,10 +17,12 @@ from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import setitem
 from xnp.numpy_api._fp_out import shares_memory_with
 from xnp.numpy_api._ufunc import refuse_inplace_cast, scalar_cast_overflows
-from xnp.numpy_api._util import is_xnp, raise_host_dtype, unmapped_write_error, write_into
+from xnp.numpy_api._util import (check_writable, is_xnp, raise_host_dtype,
+                                  unmapped_write_error, write_whole)
 from xnp.numpy_api._views import rebind, rebind_traced
 from xnp.tracing import core, rebound
-from xnp.tracing.recording import ignoring_fp_errors, is_fp_error, renamed_fp_error
+from xnp.tracing.recording import (ignoring_fp_errors, is_fp_error, renamed_fp_error,
+                                   write_result)
 
 __all__ = ["check_target", "assign", "cycled", "operator_method"]
 
@@ -99,6 +101,8 @@ def operator_method(name: str, op):
 
     def method(self, other):
         target = rebound.resolve(self)  # an array rebound to a traced value: its tracer
+        if target is self and type(self) is array:
+            check_writable(self)  # (NumPy checks its output before anything else)
         fp_error = None
         try:
             res = op(target, other)
@@ -147,7 +151,7 @@ def operator_method(name: str, op):
                         raise
                     fp_error = fp_error or renamed_fp_error(e, name)
                     res = ignoring_fp_errors(lax.convert_element_type, res, self.dtype)
-            write_into(self._writable_value(), ..., res._value)
+            write_result(self, res, write_whole)
             if fp_error is not None:
                 raise fp_error
             return self

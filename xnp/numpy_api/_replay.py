@@ -43,6 +43,7 @@ from __future__ import annotations
 import functools
 import os
 import struct
+import threading
 import warnings
 
 import numpy as np
@@ -243,19 +244,57 @@ def _compare_error(full, args, kwargs, error: Exception) -> None:
                          f"{type(error).__name__}({error}), the full path did not")
 
 
-def _check_hit(full, out, args, kwargs, leaves) -> None:
-    """Check mode, a replay: its result is the full path's (run with its warnings and
-    floating-point errors silenced: the replay had those effects already)."""
+#: check mode, per thread: ``before``, the input arrays a replay is about to write into
+#: with copies of their values (:func:`_check_before`), taken by the check after it
+_WRITTEN = threading.local()
+
+
+def _check_before(program, leaves) -> None:
+    """Check mode, before a replay: keep copies of the values of the inputs ``program``
+    writes into (``Program.writes``), so that the full path can run from them again."""
+    writes = getattr(program, "writes", ())
+    _WRITTEN.before = [(leaves[i], leaves[i]._v.copy()) for i in writes] or None
+
+
+def _rerun_full(full, args, kwargs, before, run):
+    """Check mode: ``run()`` (the full path) on the inputs' values from before the replay or
+    recording that wrote into them (``before``: ``[(array, value)]``); then the written
+    arrays' values must be the replay's, bit for bit. Returns ``run()``'s result."""
+    if not before:
+        return run()
+    after = [a._v.copy() for a, _ in before]
+    for a, value in before:
+        a._v[...] = value
+    try:
+        return run()
+    finally:
+        for (a, _), want in zip(before, after):
+            assert a._v.tobytes() == want.tobytes(), (
+                f"xnp eager dispatch cache: {full.__qualname__}: the replay wrote other "
+                "values into an argument than the full path")
+
+
+def _silenced(full, args, kwargs):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        want = full(*args, **kwargs)
+        return full(*args, **kwargs)
+
+
+def _check_hit(full, out, args, kwargs, leaves) -> None:
+    """Check mode, a replay: its result is the full path's (run with its warnings and
+    floating-point errors silenced: the replay had those effects already), and so are the
+    values it wrote into its inputs."""
+    before, _WRITTEN.before = getattr(_WRITTEN, "before", None), None
+    want = _rerun_full(full, args, kwargs, before, lambda: _silenced(full, args, kwargs))
     _compare(full.__qualname__, out, want, leaves)
 
 
 def _check_error(full, args, kwargs, error: Exception):
-    """Check mode, a replay that raised ``error``: the full path raises the same; then
-    ``error`` propagates."""
-    _compare_error(full, args, kwargs, error)
+    """Check mode, a replay that raised ``error``: the full path raises the same (and
+    writes the same values into its inputs first); then ``error`` propagates."""
+    before, _WRITTEN.before = getattr(_WRITTEN, "before", None), None
+    _rerun_full(full, args, kwargs, before,
+                lambda: _compare_error(full, args, kwargs, error))
     raise error
 
 
@@ -288,11 +327,13 @@ def cached(full, guard=None):
             misses[0] = 0
             if program.__class__ is _Refused:
                 return full(*args, **kwargs)
+            if _CHECK[0]:
+                _check_before(program, leaves)
             try:
                 out = program.run(leaves)
             except Exception as e:  # the full path runs the same implementations: the same
                 if _CHECK[0]:  # error, after the same warnings and errstate callbacks
-                    _compare_error(full, args, kwargs, e)
+                    _check_error(full, args, kwargs, e)
                 raise
             if _CHECK[0]:
                 _check_hit(full, out, args, kwargs, leaves)
@@ -304,12 +345,14 @@ def cached(full, guard=None):
             misses[1] = SKIP_CALLS
             return full(*args, **kwargs)
         generation = _GENERATION[0]
+        before = [(a, a._v.copy()) for a in leaves if a._v is not None] if _CHECK[0] else ()
         out, program, why = recording.record(full, args, kwargs, leaves)
         if _CHECK[0] and program is not None:  # (its nested calls ran their full paths;
             # its warnings and floating-point errors happened with the call: silenced)
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                again = full(*args, **kwargs)
+            written = [before_of for before_of in before
+                       if any(before_of[0] is leaves[i] for i in program.writes)]
+            again = _rerun_full(full, args, kwargs, written,
+                                lambda: _silenced(full, args, kwargs))
             _compare(f"{full.__qualname__} (recorded call)", out, again, leaves)
         # (neither a program nor a reason: a floating-point error stopped the recording,
         # which may depend on values; the signature records again on its next call)
@@ -323,7 +366,7 @@ def cached(full, guard=None):
         return slow
     fast = _native.Replay(slow, plain, cache, _Refused, (
         _ON, _CHECK, misses, scopes, busy, state, base, _part, _NoSignature, _check_hit,
-        _check_error))
+        _check_error, _check_before))
     functools.update_wrapper(fast, full)
     fast._replay_cache = cache  # (in its __dict__: wrappers made with functools.wraps copy it)
     return fast

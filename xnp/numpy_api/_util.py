@@ -635,8 +635,11 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
     try:
         if type(out) is core.Array:
             core.check_eager_write(oa, res)
-            write_into(out._writable_value(), ..., res._value if type(res) is core.Array
-                       else res)
+            check_writable(out)
+            if type(res) is core.Array:  # (a replay repeats it as NumPy's ufunc with out=)
+                recording.write_result(out, res, write_whole)
+            else:
+                write_into(out._writable_value(), ..., res)
             return out
         return rebind_traced(out, res, fname)
     except errors.ForeignWriteError as e:
@@ -683,6 +686,21 @@ def warn_complex_to_real() -> None:
     to bool takes the truth, silently), at the user's line (:func:`warn`)."""
     warn(np.exceptions.ComplexWarning(
         "Casting complex values to real discards the imaginary part"))
+
+
+def check_writable(out) -> None:
+    """NumPy's ``ValueError`` for an output (``out=``, the left operand of an in-place
+    operator) whose memory is read-only: an eager array (not a jit output, whose host memory
+    a write copies first) whose NumPy value is not writeable (``broadcast_to``'s view,
+    ``flags.writeable = False``)."""
+    v = out._v
+    if v is not None and out._dev is None and not v.flags.writeable:
+        raise ValueError("output array is read-only")
+
+
+def write_whole(dst, value) -> None:
+    """``dst[...] = value`` as :func:`write_into` writes it."""
+    write_into(dst, ..., value)
 
 
 def write_into(dst, index, value) -> None:

@@ -14,7 +14,9 @@ a replay would not repeat or that could depend on more than the arrays' metadata
 
 * read or wrote an array's value from Python (``Array._val`` is watched while a thread
   records, see ``set_access_hook`` in ``xnp/_native/array_base.c``; ``_v``, the unwatched
-  read, is for the metadata accessors and for evaluating a primitive);
+  read, is for the metadata accessors and for evaluating a primitive), except a write of a
+  result into an input array by :func:`write_result` that a replay can repeat as NumPy's
+  ufunc with that input as its ``out``;
 * passed a primitive an array made outside the recorded primitives, or anything but an
   array, a scalar or a NumPy array of at most :data:`MAX_CONSTANT_BYTES`; or bound a primitive with its own ``impl`` (control flow, calls,
   callbacks, state);
@@ -52,7 +54,8 @@ from xnp.tracing.array_base import set_access_hook
 from xnp.tracing.core import Array, EvalTrace
 
 __all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call",
-           "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors", "renamed_fp_error"]
+           "write_result", "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors",
+           "renamed_fp_error"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -108,6 +111,32 @@ def native_call(fn, x):
 _NATIVE = "native call"
 
 
+def write_result(target, value, write) -> None:
+    """Write the eager array ``value`` into the memory of the eager array ``target`` (a ufunc's
+    ``out``, the left operand of an in-place operator) as ``write(target's writable host
+    value, value's host value)`` does.
+
+    A recording of the call notes the write when a replay can repeat it as NumPy itself
+    writes: ``value`` is the result of the last primitive recorded, whose eager kernel is a
+    NumPy ufunc with one output and no parameters, of ``target``'s dtype and shape, and
+    ``target`` is one of the call's input arrays, holding writable host memory of its own
+    kind (not a jit output's, not a ``broadcast_arrays`` result's). The program then calls
+    that ufunc with ``target``'s value as its ``out``: the values NumPy's ``ufunc(..., out=)``
+    gives, its floating-point errors after it wrote (``numpy.errstate`` 'raise'), and one
+    NumPy call, as NumPy's in-place operators are. Any other write makes the recording fail."""
+    rec = getattr(_STATE.trace, "recording", None)
+    if rec is None:
+        write(target._writable_value(), value._value)
+        return
+    rec.write_result(target, value, write)
+
+
+#: the marker of a write noted by :func:`write_result` (operands: target, value)
+_WRITE = "write"
+#: a program's equation that writes: its "multiple results" (the ufunc's ``out`` keyword)
+_OUT = "out"
+
+
 class _Scalar:
     """An operand of a recorded primitive that is not an array: a Python or NumPy scalar,
     or a small NumPy array (a program converts it once and passes each replay a copy, so
@@ -123,10 +152,11 @@ class _Scalar:
 class Recording:
     """What one eager call bound so far (see the module docstring)."""
 
-    __slots__ = ("slots", "keep", "natives", "weaks", "eqns", "failed", "errstate",
+    __slots__ = ("n_in", "slots", "keep", "natives", "weaks", "eqns", "failed", "errstate",
                  "filters", "backend", "evaluating", "caller", "inside", "error_in_primitive")
 
     def __init__(self, leaves, caller=None, inside=None):
+        self.n_in = len(leaves)
         self.slots = {id(a): i for i, a in enumerate(leaves)}  # array id -> value slot
         self.keep = list(leaves)  # the slots' arrays, alive so that no id is reused
         self.natives = [None] * len(leaves)  # each result's native value and weak type
@@ -204,6 +234,45 @@ class Recording:
                 self.eqns.append((_NATIVE, fn, (slot,), False, 1))
         return out
 
+    def write_result(self, target, value, write) -> None:
+        """:func:`write_result` while recording: the write, noted as an equation."""
+        if self.failed is None:
+            why = self._unrepeatable_write(target, value)
+            if why is not None:
+                self.fail(why)
+        self.evaluating = True
+        try:
+            write(target._writable_value(), value._value)
+        finally:
+            self.evaluating = False
+        if self.failed is None:
+            self.eqns.append((_WRITE, None, (self.slots[id(target)], self.slots[id(value)]),
+                              False, 0))
+
+    def _unrepeatable_write(self, target, value):
+        """Why a replay could not repeat writing ``value`` into ``target`` as the ufunc of
+        the last primitive with ``out`` (:func:`write_result`), or None."""
+        slot = self.slots.get(id(target))
+        if type(target) is not Array or slot is None or slot >= self.n_in:
+            return "wrote into an array that is not an argument"
+        t = target._v
+        if target._dev is not None or t is None or type(t) is not np.ndarray or \
+                not t.flags.writeable or t.flags.num < 0:  # (bit 31: NumPy's WARN_ON_WRITE)
+            return "wrote into a jit output, or into memory NumPy guards"
+        last = len(self.keep) - 1
+        v = value._v
+        if self.slots.get(id(value)) != last or not self.eqns or v is not self.natives[last] \
+                or type(v) is not np.ndarray or v.dtype != t.dtype or v.shape != t.shape:
+            return "wrote a value other than its last primitive's result"
+        prim, params, ops, multiple, n_out = self.eqns[-1]
+        if prim is None or prim is _NATIVE or prim is _WRITE or multiple or n_out != 1:
+            return "wrote a value other than its last primitive's result"
+        kernel, kernel_params = _kernel(self.backend, prim, params, ops, self.keep)
+        if kernel_params is not None or not isinstance(kernel, np.ufunc) or \
+                kernel.nout != 1 or kernel.nin != len(ops):
+            return f"wrote the result of {prim.name}, whose kernel is not a NumPy ufunc"
+        return None
+
     def lifted(self, arr) -> None:
         """``arr`` is a constant the call made (``core.lift``): each replay makes a copy of
         its value as it was made."""
@@ -273,31 +342,47 @@ class Recording:
         if self.failed is None and not self.eqns:
             self.fail("bound no primitive")
         spec = self._output(out, n_in) if self.failed is None else None
+        if self.failed is None and self._written_value_used(spec):
+            self.fail("used a value it wrote into an argument")
         if self.failed is not None:
             return None
         return Program(self, spec, n_in)
+
+    def _written_value_used(self, spec) -> bool:
+        """Whether a value written by :meth:`write_result` is an operand of a later
+        equation or part of the result (a replay writes it into the target instead)."""
+        written = set()
+        for prim, _, ops, _, _ in self.eqns:
+            if prim is _WRITE:
+                written.add(ops[1])
+            elif written and any(type(o) is int and o in written for o in ops):
+                return True
+        return bool(written) and bool(written & set(_spec_slots(spec)))
 
 
 class Program:
     """A recorded call, replayed on new inputs by the eager backend's implementations.
 
-    ``eqns`` are ``(impl, params or None, operand slots, multiple results)``, run in order
+    ``eqns`` are ``(impl, params or None, operand slots, multiple results)`` (that last
+    ``"out"`` for a write: ``impl(*operands[:-1], out=operands[-1])``), run in order
     on an environment that starts with the input arrays' values and gains each result
     (wrapped as the backend's native array): a constant the call made is an equation of no
     operand giving a copy of its value as it was made, and a scalar operand one giving a
     copy of its conversion, so no replay shares a mutable array with another; a
-    :func:`native_call` is its function on its operand. ``single``
+    :func:`native_call` is its function on its operand, and a :func:`write_result` the
+    ufunc of the equation before it with the target's value as its ``out`` (``writes``: the
+    input slots written, in order). ``single``
     is ``(slot, weak type, eqns, native type, wrap)`` when the call's result is one new
     array (what the C hit path of xnp/_native/replay.c runs itself), else None.
     """
 
-    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "single")
+    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "single", "writes")
 
     def __init__(self, rec: Recording, spec, n_in: int):
         backend = rec.backend
         self.native, self.wrap = backend.native_type, backend.wrap_native
         eqns = []
-        direct = getattr(backend, "direct", None)  # the backend's call for (prim, params)
+        writes = []  # the input slots a replay writes into
         slot_of = list(range(n_in))  # recorded slot -> slot in the replay's environment
         weaks = list(rec.weaks[:n_in])
         first = n_in  # the recorded slot of the next primitive's first result
@@ -318,22 +403,21 @@ class Program:
                 weaks.append(rec.weaks[first])
                 first += 1
                 continue
-            raw = ops
+            if prim is _WRITE:  # the last equation's ufunc, with the target as its out
+                kernel, _, last_ops, _ = eqns[-1]
+                eqns[-1] = (kernel, None, last_ops + (slot_of[ops[0]],), _OUT)
+                writes.append(ops[0])
+                continue
+            kernel, kernel_params = _kernel(backend, prim, params, ops, rec.keep)
             ops = tuple(slot_of[o] if type(o) is int else constant(_scalar(backend, o))
                         for o in ops)
-            kernel = None
-            if direct is not None:
-                dtype = next((rec.keep[o].dtype for o in raw if type(o) is int), None)
-                kernel = direct(prim, params, dtype)
-            if kernel is not None:  # (a function of the operands alone, e.g. a composite's)
-                eqns.append((kernel, None, ops, multiple))
-            else:
-                eqns.append((backend.impls.get(prim), params or None, ops, multiple))
+            eqns.append((kernel, kernel_params, ops, multiple))
             for i in range(n_out):
                 slot_of.append(len(weaks))
                 weaks.append(rec.weaks[first + i])
             first += n_out
         self.eqns = tuple(eqns)
+        self.writes = tuple(writes)
         self.weaks = tuple(weaks)
         self.spec = _remap(spec, slot_of)
         self.single = None
@@ -367,6 +451,30 @@ class Program:
         if kind is list:
             return parts
         return tuple(parts) if kind is tuple else kind._make(parts)  # a named tuple
+
+
+def _kernel(backend, prim, params, ops, keep):
+    """``(function, params or None)`` a program calls for the recorded ``prim`` with
+    ``params`` on the operands ``ops`` (slots of ``keep``, or scalars): the backend's direct
+    kernel for the first array operand's dtype (a function of the operands alone, e.g. a
+    composite's), else its implementation with the params."""
+    direct = getattr(backend, "direct", None)  # the backend's call for (prim, params)
+    if direct is not None:
+        dtype = next((keep[o].dtype for o in ops if type(o) is int), None)
+        kernel = direct(prim, params, dtype)
+        if kernel is not None:
+            return kernel, None
+    return backend.impls.get(prim), params or None
+
+
+def _spec_slots(spec):
+    """The array slots an output spec (:meth:`Recording._output`) refers to."""
+    kind = spec[0]
+    if kind == "array":
+        yield spec[1]
+    elif kind != "const":
+        for s in spec[1]:
+            yield from _spec_slots(s)
 
 
 def _contiguous_strides(value: np.ndarray, order: str) -> tuple:
@@ -413,8 +521,11 @@ def _py_run_eqns(eqns, env, native, wrap) -> None:
     """Run ``eqns`` (:attr:`Program.eqns`) on ``env``, appending each result."""
     for impl, params, ops, multiple in eqns:
         args = [env[o] for o in ops]
-        out = impl(*args, **params) if params else impl(*args)
-        if multiple:
+        if type(multiple) is str:  # (_OUT) a write: the last operand is the ufunc's out
+            out = impl(*args[:-1], out=args[-1])
+        else:
+            out = impl(*args, **params) if params else impl(*args)
+        if multiple and type(multiple) is not str:
             env.extend([o if type(o) is native else wrap(o) for o in out])
         else:
             env.append(out if type(out) is native else wrap(out))

@@ -1,0 +1,231 @@
+"""Eager calls that write their result into an argument -- the in-place operators
+(``a += b``) and ufuncs with ``out=`` -- are replayed by the eager dispatch cache as NumPy's
+ufunc with that argument as its ``out`` (``xnp.tracing.recording.write_result``), against
+NumPy on this machine: the values written, the result's identity, NumPy's floating-point
+errors after the write, NumPy's message for a read-only output, and one NumPy call per
+replay, so that threads updating one small array lose no update (as with NumPy, whose
+ufunc loop on a small array holds the GIL).
+"""
+
+from __future__ import annotations
+
+import gc
+import operator
+import sys
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp.numpy_api import _replay
+
+from tests.helpers import outcome
+
+CALLS = 3  # the first call records, the others replay
+
+_OPS = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
+        "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
+        "**=": operator.ipow, "&=": operator.iand, "|=": operator.ior, "^=": operator.ixor,
+        "<<=": operator.ilshift, ">>=": operator.irshift}
+
+
+def _operand(m, kind, dtype):
+    if kind == "array":
+        return m.asarray(np.array([3, 1, 2, 5], dtype))
+    if kind == "row":  # broadcast along the first axis
+        return m.asarray(np.array([[2, 1, 3, 1]], dtype))
+    return {"int": 2, "float": 1.5, "bool": True}[kind]
+
+
+def _run(m, op, dtype, kind):
+    a = m.asarray(np.array([[7, 2, 4, 9], [1, 0, 6, 3]], dtype))
+    b = _operand(m, kind, dtype)
+    kept = a
+    try:
+        a = _OPS[op](a, b)
+    except Exception as e:  # noqa: BLE001  (NumPy decides the class)
+        return e, kept
+    assert a is kept  # the operator returns its left operand
+    return a, kept
+
+
+_DTYPES = ["float64", "float32", "float16", "int64", "int8", "uint8", "bool", "complex128"]
+
+
+@pytest.mark.parametrize("kind", ["array", "row", "int", "float", "bool"])
+@pytest.mark.parametrize("dtype", _DTYPES)
+@pytest.mark.parametrize("op", list(_OPS))
+def test_in_place_operators_write_numpys_values_on_every_call(op, dtype, kind):
+    """Each call of the same signature writes NumPy's values into the left operand (or
+    raises NumPy's exception class), the recording and the replays alike."""
+    _replay.clear()
+    with np.errstate(all="ignore"):
+        for _ in range(CALLS):
+            want, _ = _run(np, op, dtype, kind)
+            got, kept = _run(xnp, op, dtype, kind)
+            if isinstance(want, Exception):  # the same public class (NumPy's
+                # UFuncTypeError is a TypeError)
+                public = next(c for c in type(want).__mro__ if c.__module__ == "builtins")
+                assert isinstance(got, public), (got, want)
+                continue
+            assert not isinstance(got, Exception), (got, want)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("op", ["+=", "-=", "*=", "/=", "|="])
+@pytest.mark.parametrize("kind", ["array", "row", "int"])
+def test_same_dtype_in_place_operators_are_replayed(op, kind):
+    """``a <op>= b`` of one dtype (a Python scalar is weak) is stored as a program: the
+    signature replays instead of running the full path."""
+    dtype = "int64" if op == "|=" else "float64"
+    method = getattr(type(xnp.zeros(1)), f"__{_OPS[op].__name__}__")
+    _replay.clear()
+    for _ in range(CALLS):
+        _run(xnp, op, dtype, kind)
+    assert _replay.stats(method) == {"programs": 1, "refused": []}
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x, o: m.log(x, out=o),
+    lambda m, x, o: m.add(x, 1, out=o),
+    lambda m, x, o: m.multiply(x, x, o),  # positional out
+    lambda m, x, o: m.sqrt(x, out=(o,)),
+    lambda m, x, o: m.maximum(x, 2.5, out=o),
+], ids=["log", "add", "multiply-positional", "sqrt-tuple", "maximum"])
+def test_ufunc_out_writes_numpys_values_and_returns_out(call):
+    """``ufunc(..., out=o)`` returns ``o`` with NumPy's values on every call, and the
+    signature is replayed (one program, nothing refused)."""
+    _replay.clear()
+    for i in range(CALLS):
+        x = np.array([0.5, 4.0, 9.0 + i])
+        o_np, o_x = np.zeros(3), xnp.zeros(3)
+        want = call(np, x, o_np)
+        got = call(xnp, xnp.asarray(x), o_x)
+        assert want is o_np and got is o_x
+        np.testing.assert_array_equal(np.asarray(o_x), o_np)
+    fn = call.__code__.co_names[0]
+    assert _replay.stats(getattr(xnp, fn))["programs"] >= 1
+
+
+def test_out_overlapping_its_input_gives_numpys_values():
+    """``out`` a shifted view of the input: NumPy buffers the overlap, so does the replay."""
+    for _ in range(CALLS):
+        base_np = np.arange(8.0)
+        base_x = xnp.asarray(base_np.copy())
+        np.add(base_np[:-1], 1.0, out=base_np[1:])
+        xnp.add(base_x[:-1], 1.0, out=base_x[1:])
+        np.testing.assert_array_equal(np.asarray(base_x), base_np)
+
+
+@pytest.mark.parametrize("setting", ["errstate", "filter"])
+def test_overflow_writes_then_raises_as_numpy(setting):
+    """Under ``numpy.errstate(over='raise')`` (or a warnings filter 'error') the overflowing
+    product is written, then NumPy's error is raised, on the recorded call and the replays."""
+    _replay.clear()
+
+    def run(m):
+        a = m.asarray([1e308, 2.0, 3.0])
+        o = m.zeros(3)
+        with warnings.catch_warnings():
+            if setting == "filter":
+                warnings.simplefilter("error", RuntimeWarning)
+            with np.errstate(over="raise" if setting == "errstate" else "warn"):
+                try:
+                    a *= 10.0
+                    raised = None
+                except (FloatingPointError, RuntimeWarning) as e:
+                    raised = e
+                try:
+                    m.multiply(a, 1e10, out=o)
+                    raised_out = None
+                except (FloatingPointError, RuntimeWarning) as e:
+                    raised_out = e
+        return np.asarray(a).copy(), np.asarray(o).copy(), raised, raised_out
+
+    for _ in range(CALLS):
+        want, got = run(np), run(xnp)
+        for w, g in zip(want[:2], got[:2]):
+            np.testing.assert_array_equal(g, w)
+        for w, g in zip(want[2:], got[2:]):
+            assert type(g) is type(w) and str(g) == str(w), (g, w)
+
+
+@pytest.mark.parametrize("how", ["flag", "broadcast_to"])
+def test_read_only_output_raises_numpys_error(how):
+    """An in-place operator or ``out=`` into read-only memory raises NumPy's ValueError
+    ("output array is read-only") before computing, on every call."""
+    def target(m):
+        if how == "flag":
+            a = m.zeros(3)
+            a.flags.writeable = False
+            return a
+        return m.broadcast_to(m.zeros(3), (2, 3))
+
+    for _ in range(CALLS):
+        for call in (lambda m, t: t.__iadd__(1.0), lambda m, t: m.add(t, 1.0, out=t),
+                     lambda m, t: m.log(m.zeros(t.shape), out=t)):
+            want, _ = outcome(lambda: call(np, target(np)))
+            got, _ = outcome(lambda: call(xnp, target(xnp)))
+            assert type(got) is type(want) is ValueError and str(got) == str(want)
+
+
+def test_threads_updating_one_small_array_lose_no_update():
+    """Four threads each add 1 to one small array 5000 times: NumPy's in-place add is one
+    ufunc call under the GIL, and so is xnp's replay. The check mode of the tests (which
+    runs the full path again after each replay) and the garbage collector (whose callbacks
+    run Python code) are off while the threads run; the signature is recorded first."""
+    def run(m):
+        y = m.zeros(4)
+        y += 1  # (xnp: the recording; the threads replay it)
+
+        def work(_):
+            nonlocal y
+            for _ in range(5000):
+                y += 1
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return np.asarray(y).copy()
+
+    interval = sys.getswitchinterval()
+    check = _replay._CHECK[0]
+    _replay.check_replays(False)
+    gc.disable()
+    sys.setswitchinterval(1e-5)  # many thread switches
+    try:
+        _replay.clear()
+        want, got = run(np), run(xnp)
+    finally:
+        sys.setswitchinterval(interval)
+        gc.enable()
+        _replay.check_replays(check)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_check_mode_compares_written_values_with_the_full_path():
+    """Check mode (on in the tests) runs the full path again from the values a replay
+    overwrote: a replay that wrote other values than the full path is reported."""
+    assert _replay._CHECK[0]
+    _replay.clear()
+    a = xnp.asarray([1.0, 2.0])
+    for _ in range(CALLS):
+        a += 1.0
+    np.testing.assert_array_equal(np.asarray(a), [4.0, 5.0])  # each call added once
+    fn = type(a).__iadd__
+    while getattr(fn, "_replay_cache", None) is None:
+        fn = fn.__wrapped__
+    (program,) = fn._replay_cache.values()
+    assert program.writes == (0,)
+    _, params, ops, multiple = program.eqns[-1]
+    program.eqns = program.eqns[:-1] + ((np.subtract, params, ops, multiple),)  # wrong
+    try:
+        with pytest.raises(AssertionError, match="wrote other values"):
+            a += 1.0
+    finally:
+        _replay.clear()

@@ -197,12 +197,16 @@ def test_imag_of_a_real_array_is_read_only_under_transformations(write, transfor
         _IMAG_WRITES[write](a)
         return (a + b).sum()
 
-    with pytest.raises(ValueError, match="read-only"):
+    try:
         _IMAG_WRITES[write](np.arange(3.0))
+    except ValueError as e:  # NumPy's words: "assignment destination is read-only" for
+        want = str(e)  # an item assignment, "output array is read-only" for an in-place
+    assert "read-only" in want  # operator, which writes a ufunc's output
     run = {"eager": f, "jit": xnp.jit(f), "vmap": xnp.vmap(f), "grad": xnp.grad(f)}[transform]
     arg = xnp.ones((2, 3)) if transform == "vmap" else xnp.ones(3)
-    with pytest.raises(ValueError, match="assignment destination is read-only"):
+    with pytest.raises(ValueError) as info:
         run(arg)
+    assert str(info.value) == want
     # reading the part stays differentiable and batchable
     g = xnp.grad(lambda a: (a.imag + a * a).sum())(xnp.arange(3.0))
     np.testing.assert_allclose(np.asarray(g), 2 * np.arange(3.0))

@@ -8,6 +8,56 @@ static PyTypeObject *program_type = NULL;
 static Py_ssize_t off_eqns = -1, off_spec, off_weaks, off_native, off_wrap, off_single;
 static PyObject *str_array, *str_const, *str_make, *str_fields, *str_ndim;
 static PyObject *out_kwnames;  /* ("out",): the keyword of a write's output operand */
+static PyObject *str_setitem;  /* the "multiple results" of an item write */
+
+/* An item write of a program (``_set_item`` of xnp/tracing/recording.py): ``argv[0][index]
+ * = value`` where ``template`` is ``(is a tuple, index items)``; an item, or ``value``,
+ * that is NotImplemented is the next operand of ``argv[1:]``. Returns ``argv[0]``. */
+static PyObject *
+set_item(PyObject *template, PyObject *value, PyObject **argv, Py_ssize_t n)
+{
+    if (!PyTuple_Check(template) || PyTuple_GET_SIZE(template) != 2 ||
+        !PyTuple_Check(PyTuple_GET_ITEM(template, 1)) || n < 1) {
+        PyErr_SetString(PyExc_TypeError, "run_eqns: an item write's template");
+        return NULL;
+    }
+    Py_ssize_t next = 1;
+    if (value == Py_NotImplemented) {
+        if (next >= n) {
+            goto operands;
+        }
+        value = argv[next++];
+    }
+    PyObject *items = PyTuple_GET_ITEM(template, 1);
+    Py_ssize_t m = PyTuple_GET_SIZE(items);
+    PyObject *index = PyTuple_New(m);
+    if (index == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *item = PyTuple_GET_ITEM(items, i);
+        if (item == Py_NotImplemented) {
+            if (next >= n) {
+                Py_DECREF(index);
+                goto operands;
+            }
+            item = argv[next++];
+        }
+        PyTuple_SET_ITEM(index, i, Py_NewRef(item));
+    }
+    int r;
+    if (PyTuple_GET_ITEM(template, 0) == Py_True || m != 1) {
+        r = PyObject_SetItem(argv[0], index, value);
+    }
+    else {
+        r = PyObject_SetItem(argv[0], PyTuple_GET_ITEM(index, 0), value);
+    }
+    Py_DECREF(index);
+    return r < 0 ? NULL : Py_NewRef(argv[0]);
+operands:
+    PyErr_SetString(PyExc_TypeError, "run_eqns: an item write lacks operands");
+    return NULL;
+}
 
 /* ``x`` as the backend's native array: itself, or ``wrap(x)`` */
 static PyObject *
@@ -26,8 +76,8 @@ as_native(PyObject *x, PyObject *native, PyObject *wrap)
 /* Run a program's equations (``Program.eqns`` of xnp/tracing/recording.py: tuples
  * ``(impl, params or None, operand slots, multiple results)``) on ``env``, a list that
  * starts with the inputs' values; each result, as the native array, is appended. An
- * equation whose "multiple results" is a string (``"out"``) writes into its last operand:
- * ``impl(*others, out=last)``, one result. */
+ * equation whose "multiple results" is a string writes: ``"out"`` into its last operand,
+ * ``impl(*others, out=last)``; ``"setitem"`` an item of its first (``set_item``). */
 int
 xnp_run_eqns(PyObject *eqns, PyObject *env, PyObject *native, PyObject *wrap)
 {
@@ -71,7 +121,10 @@ xnp_run_eqns(PyObject *eqns, PyObject *env, PyObject *native, PyObject *wrap)
         PyObject *out = NULL;
         PyObject *multiple = PyTuple_GET_ITEM(eqn, 3);
         int writes = PyUnicode_Check(multiple);
-        if (k == n && writes) {
+        if (k == n && writes && PyUnicode_Compare(multiple, str_setitem) == 0) {
+            out = set_item(impl, params, argv, n);
+        }
+        else if (k == n && writes) {
             out = n > 0 && params == Py_None ?
                 PyObject_Vectorcall(impl, argv, n - 1, out_kwnames) : NULL;
             if (out == NULL && !PyErr_Occurred()) {
@@ -263,8 +316,9 @@ xnp_program_ready(void)
     str_fields = PyUnicode_InternFromString("_fields");
     str_ndim = PyUnicode_InternFromString("ndim");
     out_kwnames = Py_BuildValue("(s)", "out");
-    return str_array && str_const && str_make && str_fields && str_ndim && out_kwnames ?
-        0 : -1;
+    str_setitem = PyUnicode_InternFromString("setitem");
+    return str_array && str_const && str_make && str_fields && str_ndim && out_kwnames &&
+        str_setitem ? 0 : -1;
 }
 
 static int

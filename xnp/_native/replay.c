@@ -12,7 +12,8 @@
  *   NumPy's own descriptor of its type number (the builtin and registered types, which
  *   live as long as the process) is a word holding its address; any other dtype object is
  *   compared by value;
- * - a Python int that fits in 64 bits, a bool, None and a float (its 8 bytes): words;
+ * - a Python int that fits in 64 bits, a bool, None, Ellipsis and a float (its 8 bytes):
+ *   words; a slice: a word, then its start, stop and step as arguments;
  * - anything else (a str, a large int, tuples, dtypes, NumPy scalars, jit outputs, ...):
  *   ``part(arg, leaves)``, the Python rules of ``_replay._part``, compared by value.
  *

@@ -9,7 +9,8 @@ static PyObject *dtype_types = NULL;  /* Python's types that name a dtype (a fro
 
 /* what a word that starts an argument's part says it is */
 enum { W_ARRAY = 1, W_INT, W_BOOL, W_NONE, W_FLOAT, W_VALUE, W_KEYWORD, W_SAME, W_COMPLEX,
-       W_STR, W_TUPLE, W_LIST, W_DTYPE, W_DTYPE_VALUE, W_TYPE, W_TYPE_VALUE };
+       W_STR, W_TUPLE, W_LIST, W_DTYPE, W_DTYPE_VALUE, W_TYPE, W_TYPE_VALUE, W_SLICE,
+       W_ELLIPSIS };
 /* flags of W_ARRAY: its dtype and its weak type are among ``values`` */
 #define W_DTYPE_BY_VALUE (1u << 8)
 #define W_WEAK_BY_VALUE (1u << 9)
@@ -192,6 +193,18 @@ put_part(Builder *b, PyObject *a, PyObject *leaves, PyObject *part, PyObject *no
     }
     else if (a == Py_None) {
         return put(b, W_NONE);
+    }
+    else if (a == Py_Ellipsis) {
+        return put(b, W_ELLIPSIS);
+    }
+    else if (t == &PySlice_Type) {  /* an index: its bounds' parts */
+        PySliceObject *sl = (PySliceObject *)a;
+        int r = put(b, W_SLICE) < 0 ? -1 : 0;
+        PyObject *bounds[3] = {sl->start, sl->stop, sl->step};
+        for (int i = 0; r == 0 && i < 3; i++) {
+            r = put_part(b, bounds[i], leaves, part, no_signature);
+        }
+        return r;
     }
     else if (t == &PyFloat_Type) {
         double d = PyFloat_AS_DOUBLE(a);

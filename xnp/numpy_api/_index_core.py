@@ -20,7 +20,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, is_xnp
 from xnp.numpy_api._views import is_write_back_of, track_view
 from xnp.numpy_api._views import rebind as _rebind
-from xnp.tracing import core, errors, rebound
+from xnp.tracing import core, errors, rebound, recording
 
 __all__ = ["getitem", "setitem"]
 
@@ -572,9 +572,16 @@ def _write(x, entries, value, kind="set", mode=None, view_write=False, check_arr
     return _SCATTERS[kind](x, plan.indices, upd, sdn, mode=mode)
 
 
+def _host(a):
+    """An eager array's host value (read unwatched: a recording notes what it is used for,
+    :func:`xnp.tracing.recording.write_item`); a jit output's is read."""
+    v = a._v
+    return v if v is not None else a._value
+
+
 def _native_index(idx):
     if type(idx) is core.Array:
-        return idx._value
+        return _host(idx)
     if type(idx) is tuple:
         return tuple(_native_index(i) for i in idx)
     return idx
@@ -717,9 +724,9 @@ def setitem(x, idx, value) -> None:
             core.check_eager_write(x.aval, value, idx)
         except errors.ForeignWriteError as e:
             raise _util.unmapped_write_error(e, x, value, idx) from None
-        nval = value._value if type(value) is core.Array else value
-        try:
-            _util.write_into(x._writable_value(), _native_index(idx), nval)
+        nval = _host(value) if type(value) is core.Array else value
+        try:  # (a replay repeats it as NumPy's __setitem__ on the new values)
+            recording.write_item(x, idx, value, _native_index(idx), nval, _util.write_into)
         except ValueError as e:
             raise _eager_mismatch(e, x, nval) from None
         return

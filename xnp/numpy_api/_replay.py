@@ -27,7 +27,8 @@ so ``order="K"`` results replay), or for a jit output (whose host memory is C-co
 read on first use) its dtype, shape and weak type; a Python or NumPy
 scalar, a string, ``None``, a dtype or a type naming one (a Python scalar type or a NumPy
 scalar type): itself (a float or a NumPy scalar by its
-bits, so ``-0.0`` and each NaN are their own); a tuple or list: its items'. Anything
+bits, so ``-0.0`` and each NaN are their own), ``Ellipsis``; a slice: its bounds'; a tuple
+or list: its items'. Anything
 else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
 than :data:`MAX_ITEMS` items) has none. Which array arguments are one object is part of the
 signature too. Each function keeps at most
@@ -171,6 +172,10 @@ def _part(a, leaves):
         return _ufunc, id(a)
     if t is complex:
         return t, _pack_dd(a.real, a.imag)
+    if t is slice:  # (an index: its bounds)
+        return t, tuple([_part(p, leaves) for p in (a.start, a.stop, a.step)])
+    if a is Ellipsis:
+        return t, None
     if isinstance(a, np.generic):
         return t, a.dtype, a.tobytes()
     raise _NoSignature

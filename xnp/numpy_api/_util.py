@@ -693,8 +693,8 @@ def check_writable(out) -> None:
     operator) whose memory is read-only: an eager array (not a jit output, whose host memory
     a write copies first) whose NumPy value is not writeable (``broadcast_to``'s view,
     ``flags.writeable = False``)."""
-    v = out._v
-    if v is not None and out._dev is None and not v.flags.writeable:
+    v = out._v  # (flags.num bit 10: WRITEABLE; flags.writeable of a broadcast_arrays
+    if v is not None and out._dev is None and not v.flags.num & 0x400:  # result warns)
         raise ValueError("output array is read-only")
 
 
@@ -703,13 +703,33 @@ def write_whole(dst, value) -> None:
     write_into(dst, ..., value)
 
 
+_NARROW_INEXACT = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.complex64))
+
+
+def _cast_may_warn(dtype, value) -> bool:
+    """Whether NumPy's cast of ``value`` into an array of ``dtype`` may meet a
+    floating-point error ("overflow/invalid value encountered in cast"): a floating or
+    complex array or NumPy scalar of another dtype, or a Python float or complex into a
+    narrower inexact dtype."""
+    vd = getattr(value, "dtype", None)
+    if vd is not None:
+        return vd != dtype and vd.kind in "fc"
+    return type(value) in (float, complex) and dtype in _NARROW_INEXACT
+
+
 def write_into(dst, index, value) -> None:
     """``dst[index] = value`` on a NumPy array. A write into a ``broadcast_arrays`` result
     or a view of one (NumPy's WARN_ON_WRITE flag, bit 31 of ``flags.num``: negative) gets
     NumPy's DeprecationWarning at the user's line (:func:`warn`), as NumPy's names the
-    writing line; where that warning is an error, nothing is written, as in NumPy."""
+    writing line; where that warning is an error, nothing is written, as in NumPy. The
+    floating-point warnings of a cast name the user's line too
+    (``recording.fp_warnings_at_user_line``)."""
     if dst.flags.num >= 0:
-        dst[index] = value
+        if _cast_may_warn(dst.dtype, value):
+            recording.fp_warnings_at_user_line(lambda: dst.__setitem__(index, value),
+                                               np.geterr())
+        else:
+            dst[index] = value
         return
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)

@@ -221,7 +221,12 @@ def rebind_traced(tracer, new, opname: str):
                         "with casting rule 'same_kind'")
     if na.dtype != ta.dtype or na.weak_type != ta.weak_type:
         new = lax.convert_element_type(new, ta.dtype, weak_type=ta.weak_type)
-    rebind(tracer, new)
+    try:
+        rebind(tracer, new)
+    except ValueError as e:  # a read-only view: NumPy's words for a ufunc's output
+        if str(e) != "assignment destination is read-only":
+            raise
+        raise ValueError("output array is read-only") from None
     return tracer
 
 

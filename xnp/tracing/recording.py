@@ -137,6 +137,33 @@ _WRITE = "write"
 _OUT = "out"
 
 
+def write_item(target, idx, value, native_idx, native_value, write) -> None:
+    """``target[idx] = value`` into the eager array ``target``'s memory, as
+    ``write(target's writable host value, native_idx, native_value)`` does (NumPy's
+    ``__setitem__``; ``native_idx`` and ``native_value`` are ``idx`` and ``value`` with
+    their xnp arrays as host values).
+
+    A recording of the call notes it when a replay can repeat it as NumPy's ``__setitem__``
+    on the new values: ``target`` is an input array holding writable host memory of its
+    own kind (as for :func:`write_result`), ``value`` an input array or a Python or NumPy
+    scalar, and ``idx`` an integer, slice (of integers and None), None, Ellipsis, an
+    input array of integers, or a tuple of those. Any other write makes the recording
+    fail."""
+    rec = getattr(_STATE.trace, "recording", None)
+    if rec is None:
+        write(target._writable_value(), native_idx, native_value)
+        return
+    rec.write_item(target, idx, value, native_idx, native_value, write)
+
+
+#: the marker of a write noted by :func:`write_item`; also a program's equation that
+#: writes an item: its "multiple results"
+_SETITEM = "setitem"
+#: in a program's item write, an index item or value that is the next operand
+_OPERAND = NotImplemented
+_STATIC_INDEX = (int, bool, type(None), type(Ellipsis))
+
+
 class _Scalar:
     """An operand of a recorded primitive that is not an array: a Python or NumPy scalar,
     or a small NumPy array (a program converts it once and passes each replay a copy, so
@@ -249,16 +276,83 @@ class Recording:
             self.eqns.append((_WRITE, None, (self.slots[id(target)], self.slots[id(value)]),
                               False, 0))
 
-    def _unrepeatable_write(self, target, value):
-        """Why a replay could not repeat writing ``value`` into ``target`` as the ufunc of
-        the last primitive with ``out`` (:func:`write_result`), or None."""
+    def write_item(self, target, idx, value, native_idx, native_value, write) -> None:
+        """:func:`write_item` while recording: the write, noted as an equation."""
+        noted = None
+        if self.failed is None:
+            noted = self._item_write(target, idx, value)
+            if type(noted) is str:
+                self.fail(noted)
+        self.evaluating = True
+        try:
+            write(target._writable_value(), native_idx, native_value)
+        finally:
+            self.evaluating = False
+        if self.failed is None:
+            self.eqns.append((_SETITEM, noted[0], noted[1], False, 0))
+
+    def _item_write(self, target, idx, value):
+        """``(template, operand slots)`` of writing ``value`` at ``idx`` into ``target``
+        (:func:`write_item`), or why a replay could not repeat it."""
+        why = self._writable_input(target)
+        if why is not None:
+            return why
+        ops = [self.slots[id(target)]]
+
+        def operand(a):
+            if type(a) is Array:
+                slot = self.slots.get(id(a))
+                if slot is None or slot >= self.n_in or a._dev is not None:
+                    return None
+                ops.append(slot)
+                return _OPERAND
+            if type(a) in _PY_SCALARS or isinstance(a, np.generic):
+                return a
+            return None
+
+        v = operand(value)
+        if v is None:
+            return "wrote a value that is not an argument or a scalar"
+
+        def item(i):
+            t = type(i)
+            if t is Array:
+                if i._v is None or i._v.dtype.kind not in "iu":  # (a mask: a shape of values)
+                    return None
+                return operand(i)
+            if t in _STATIC_INDEX or isinstance(i, np.integer):
+                return i
+            if t is slice and all(type(p) in (int, type(None)) or isinstance(p, np.integer)
+                                  for p in (i.start, i.stop, i.step)):
+                return i
+            return None
+
+        parts = idx if type(idx) is tuple else (idx,)
+        template = tuple(item(i) for i in parts)
+        if any(t is None and p is not None for t, p in zip(template, parts)):
+            return "wrote at an index that is not static or an integer argument array"
+        return (type(idx) is tuple, template, v), tuple(ops)
+
+    def _writable_input(self, target):
+        """Why ``target`` is not an input array a replay can write into, or None."""
         slot = self.slots.get(id(target))
         if type(target) is not Array or slot is None or slot >= self.n_in:
             return "wrote into an array that is not an argument"
         t = target._v
+        # (flags.num: bit 31 NumPy's WARN_ON_WRITE, set on broadcast_arrays' results, whose
+        # flags.writeable warns; bit 10 WRITEABLE)
         if target._dev is not None or t is None or type(t) is not np.ndarray or \
-                not t.flags.writeable or t.flags.num < 0:  # (bit 31: NumPy's WARN_ON_WRITE)
+                t.flags.num < 0 or not t.flags.num & 0x400:
             return "wrote into a jit output, or into memory NumPy guards"
+        return None
+
+    def _unrepeatable_write(self, target, value):
+        """Why a replay could not repeat writing ``value`` into ``target`` as the ufunc of
+        the last primitive with ``out`` (:func:`write_result`), or None."""
+        why = self._writable_input(target)
+        if why is not None:
+            return why
+        t = target._v
         last = len(self.keep) - 1
         v = value._v
         if self.slots.get(id(value)) != last or not self.eqns or v is not self.natives[last] \
@@ -355,6 +449,9 @@ class Recording:
         for prim, _, ops, _, _ in self.eqns:
             if prim is _WRITE:
                 written.add(ops[1])
+            elif prim is _SETITEM:
+                if written and any(o in written for o in ops):
+                    return True
             elif written and any(type(o) is int and o in written for o in ops):
                 return True
         return bool(written) and bool(written & set(_spec_slots(spec)))
@@ -364,7 +461,8 @@ class Program:
     """A recorded call, replayed on new inputs by the eager backend's implementations.
 
     ``eqns`` are ``(impl, params or None, operand slots, multiple results)`` (that last
-    ``"out"`` for a write: ``impl(*operands[:-1], out=operands[-1])``), run in order
+    ``"out"`` for a write: ``impl(*operands[:-1], out=operands[-1])``; ``"setitem"`` for
+    an item write, :func:`_set_item`), run in order
     on an environment that starts with the input arrays' values and gains each result
     (wrapped as the backend's native array): a constant the call made is an equation of no
     operand giving a copy of its value as it was made, and a scalar operand one giving a
@@ -402,6 +500,12 @@ class Program:
                 slot_of.append(len(weaks))
                 weaks.append(rec.weaks[first])
                 first += 1
+                continue
+            if prim is _SETITEM:  # NumPy's __setitem__ of the new values: the template
+                eqns.append(((params[0], params[1]), params[2],  # (is a tuple, items)
+                             tuple(slot_of[o] for o in ops), _SETITEM))  # and the value
+                weaks.append(False)  # (the target, once more)
+                writes.append(ops[0])
                 continue
             if prim is _WRITE:  # the last equation's ufunc, with the target as its out
                 kernel, _, last_ops, _ = eqns[-1]
@@ -521,7 +625,9 @@ def _py_run_eqns(eqns, env, native, wrap) -> None:
     """Run ``eqns`` (:attr:`Program.eqns`) on ``env``, appending each result."""
     for impl, params, ops, multiple in eqns:
         args = [env[o] for o in ops]
-        if type(multiple) is str:  # (_OUT) a write: the last operand is the ufunc's out
+        if multiple == _SETITEM:  # impl: (is a tuple, index items), params: the value
+            out = _set_item(impl, params, args)
+        elif type(multiple) is str:  # (_OUT) a write: the last operand is the ufunc's out
             out = impl(*args[:-1], out=args[-1])
         else:
             out = impl(*args, **params) if params else impl(*args)
@@ -529,6 +635,18 @@ def _py_run_eqns(eqns, env, native, wrap) -> None:
             env.extend([o if type(o) is native else wrap(o) for o in out])
         else:
             env.append(out if type(out) is native else wrap(out))
+
+
+def _set_item(template, value, args):
+    """A program's item write: ``args[0][index] = value``, the index's items and the value
+    that are :data:`_OPERAND` taken from ``args[1:]`` in order; returns ``args[0]``."""
+    rest = iter(args[1:])
+    if value is _OPERAND:
+        value = next(rest)
+    is_tuple, items = template
+    items = tuple(next(rest) if i is _OPERAND else i for i in items)
+    args[0][items if is_tuple else items[0]] = value
+    return args[0]
 
 
 try:  # the same loop in C (xnp/_native/replay.c)

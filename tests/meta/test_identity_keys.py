@@ -39,6 +39,7 @@ ALLOWED = {
     ("tracing/recording.py", "Recording._output", "self.slots"): "as Recording.__init__",
     ("tracing/recording.py", "Recording.lifted", "self.slots"): "as Recording.__init__",
     ("tracing/recording.py", "Recording.native_call", "self.slots"): "as Recording.__init__",
+    ("tracing/recording.py", "Recording._slot", "self.slots"): "as Recording.__init__",
     ("tracing/recording.py", "Recording.process_primitive", "self.slots"):
         "as Recording.__init__",
     ("backends/xla/compile_cache.py", "_forget", "_KEYS"):

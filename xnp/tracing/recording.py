@@ -261,6 +261,10 @@ class Recording:
                 self.eqns.append((_NATIVE, fn, (slot,), False, 1))
         return out
 
+    def _slot(self, a):
+        """The value slot of the array ``a`` (an input or a result so far), or None."""
+        return self.slots.get(id(a))
+
     def write_result(self, target, value, write) -> None:
         """:func:`write_result` while recording: the write, noted as an equation."""
         if self.failed is None:
@@ -273,7 +277,7 @@ class Recording:
         finally:
             self.evaluating = False
         if self.failed is None:
-            self.eqns.append((_WRITE, None, (self.slots[id(target)], self.slots[id(value)]),
+            self.eqns.append((_WRITE, None, (self._slot(target), self._slot(value)),
                               False, 0))
 
     def write_item(self, target, idx, value, native_idx, native_value, write) -> None:
@@ -297,11 +301,11 @@ class Recording:
         why = self._writable_input(target)
         if why is not None:
             return why
-        ops = [self.slots[id(target)]]
+        ops = [self._slot(target)]
 
         def operand(a):
             if type(a) is Array:
-                slot = self.slots.get(id(a))
+                slot = self._slot(a)
                 if slot is None or slot >= self.n_in or a._dev is not None:
                     return None
                 ops.append(slot)
@@ -335,7 +339,7 @@ class Recording:
 
     def _writable_input(self, target):
         """Why ``target`` is not an input array a replay can write into, or None."""
-        slot = self.slots.get(id(target))
+        slot = self._slot(target)
         if type(target) is not Array or slot is None or slot >= self.n_in:
             return "wrote into an array that is not an argument"
         t = target._v
@@ -355,7 +359,7 @@ class Recording:
         t = target._v
         last = len(self.keep) - 1
         v = value._v
-        if self.slots.get(id(value)) != last or not self.eqns or v is not self.natives[last] \
+        if self._slot(value) != last or not self.eqns or v is not self.natives[last] \
                 or type(v) is not np.ndarray or v.dtype != t.dtype or v.shape != t.shape:
             return "wrote a value other than its last primitive's result"
         prim, params, ops, multiple, n_out = self.eqns[-1]

@@ -18,7 +18,7 @@ import pytest
 import xnp
 from xnp.backends.numpy import BACKEND
 from xnp.backends.xp_impls.composite import FUNCTION_KERNELS
-from xnp.numpy_api import _replay
+from xnp.numpy_api import _replay, _slice_warnings
 
 _SPECIAL = [0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan]
 
@@ -86,7 +86,45 @@ def test_every_kernel_is_tested_here():
                                      "interp_left_right", "interp_period", "cross", "clip",
                                      "power", "nanmax", "nanmin", "nanargmax", "nanargmin",
                                      "quantile", "percentile", "nanquantile", "nanpercentile",
-                                     "nanmedian"}
+                                     "nanmedian", "scalar_divide"}
+
+
+# --------------------------------------------------------------------------- scalar_divide
+
+
+def _scalar_divide(m, a, b):
+    """NumPy's division of the NumPy scalars of 0-d ``a`` and ``b``, as a 0-d array of
+    ``a``'s dtype; xnp's composite of it."""
+    if m is np:
+        return np.asarray(a[()] / b[()], dtype=a.dtype)
+    return _slice_warnings.scalar_divide(a, b)
+
+
+@pytest.mark.parametrize("dtype", ["f2", "f4", "f8", "c8", "c16"])
+def test_scalar_divide(ways, dtype):
+    """The kernel (NumPy's scalar division), the decomposition run eagerly and (real) the
+    jitted one give NumPy's quotient bit for bit, over special values; complex totals also
+    over an intp count."""
+    dt = np.dtype(dtype)
+    values = _SPECIAL if dt.kind == "f" else [
+        complex(r, i) for r, i in itertools.product(_SPECIAL[1:], [0.0, -1.0, np.inf])]
+    for a, b in itertools.product(values, values):
+        _check(ways, _scalar_divide, np.asarray(a, dt), np.asarray(b, dt), jit=dt.kind == "f")
+    if dt.kind == "c":
+        for a, n in itertools.product(values, (1, 3)):
+            _check(ways, _scalar_divide, np.asarray(a, dt), np.asarray(n, np.intp), jit=False)
+
+
+def test_scalar_divide_warns_as_numpy():
+    """Its floating-point error is NumPy's scalar division's ("in scalar divide")."""
+    a = np.asarray(complex(np.inf, np.nan))
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        _ = a[()] / np.intp(2)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        _slice_warnings.scalar_divide(xnp.asarray(a), xnp.asarray(np.intp(2)))
+    assert [str(w.message) for w in got] == [str(w.message) for w in want] != []
 
 
 # --------------------------------------------------------------------------- interp

@@ -137,5 +137,9 @@ def scalar_divide(a, b):
 
 
 def _divide_in_dtype_of_first(a, b):
-    """:func:`scalar_divide`'s decomposition: ``a / b`` with ``b`` converted to ``a``'s dtype."""
-    return lax.div(a, lax.convert_element_type(b, core.aval_of(a).dtype))
+    """:func:`scalar_divide`'s decomposition: ``a / b`` in NumPy's promoted dtype of the two
+    (complex128 for a complex64 ``a`` over an integer ``b``), cast back to ``a``'s dtype."""
+    dt = core.aval_of(a).dtype
+    q = np.result_type(dt, core.aval_of(b).dtype)
+    quotient = lax.div(lax.convert_element_type(a, q), lax.convert_element_type(b, q))
+    return lax.convert_element_type(quotient, dt)

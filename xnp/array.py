@@ -737,6 +737,7 @@ def install() -> None:
     for name, fname in (("__neg__", "negative"), ("__abs__", "absolute")):
         setattr(Array, name, fastpath.unary(fname)(getattr(ArrayMethods, name)))
     Array.__getitem__ = _fast_getitem.getitem(_scalars.scalar_getitem(ArrayMethods.__getitem__))
+    Array.__setitem__ = _fast_getitem.setitem(ArrayMethods.__setitem__)
     Array.__matmul__ = fastpath.matmul("matmul")(Array.__matmul__)
     Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(Array.__rmatmul__)
     Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))

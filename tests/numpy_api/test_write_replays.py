@@ -248,26 +248,35 @@ _VALUES = {
 }
 
 
-def _set(m, dtype, index, value):
+def _full_setitem():
+    """``Array.__setitem__`` without its fast path (served in C for a basic index and a
+    scalar or array value): the eager dispatch cache and the full path."""
+    return type(xnp.zeros(1)).__setitem__.__wrapped__
+
+
+def _set(m, dtype, index, value, full=False):
     a = m.asarray(np.arange(12).reshape(3, 4).astype(dtype))
+    setitem = _full_setitem() if full else type(a).__setitem__
     try:
-        a[_INDEXES[index](m)] = _VALUES[value](m, dtype)
+        setitem(a, _INDEXES[index](m), _VALUES[value](m, dtype))
     except Exception as e:  # noqa: BLE001  (NumPy decides the class)
         return e
     return np.asarray(a).copy()
 
 
+@pytest.mark.parametrize("full", [False, True], ids=["served", "full-path"])
 @pytest.mark.parametrize("value", list(_VALUES))
 @pytest.mark.parametrize("index", list(_INDEXES))
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "uint8", "bool", "complex128"])
-def test_setitem_writes_numpys_values_on_every_call(dtype, index, value):
+def test_setitem_writes_numpys_values_on_every_call(dtype, index, value, full):
     """``a[idx] = v`` writes NumPy's values (casts included) or raises NumPy's exception
-    class, the recording and the replays alike."""
+    class: through ``__setitem__`` (its C fast path where it serves) and through its full
+    path (the recording, then the replays), alike."""
     _replay.clear()
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for _ in range(CALLS):
-            want, got = _set(np, dtype, index, value), _set(xnp, dtype, index, value)
+            want, got = _set(np, dtype, index, value), _set(xnp, dtype, index, value, full)
             if isinstance(want, Exception):
                 assert isinstance(got, type(want)), (got, want)
                 continue
@@ -279,10 +288,10 @@ def test_setitem_writes_numpys_values_on_every_call(dtype, index, value):
                                    "array-tuple"])
 def test_setitem_is_replayed(index):
     """A static index, or integer index arrays among the arguments, and an array or scalar
-    value: the signature is stored as a program."""
+    value: the full path's signature is stored as a program."""
     _replay.clear()
     for _ in range(CALLS):
-        _set(xnp, "float64", index, "float")
+        _set(xnp, "float64", index, "np-scalar", full=True)
     assert _replay.stats(type(xnp.zeros(1)).__setitem__) == {"programs": 1, "refused": []}
 
 
@@ -325,3 +334,24 @@ def test_setitem_cast_overflow_warns_at_the_callers_line():
         np.testing.assert_array_equal(np.asarray(a), want_a)
         if not ndarray_class._ACTIVE:
             assert [w.filename for w in got] == [__file__] * len(got)
+
+
+def test_setitem_in_a_loop_over_indices_and_values_writes_numpys_values():
+    """``a[i] = x`` and ``a[i] += x`` for every ``i`` with new values each time (each call a
+    new cache signature: the fast path of ``__setitem__`` serves them), for float64, int8
+    (Python ints in and out of range) and float32 (Python floats: the full path)."""
+    for dtype, values in (("float64", [0.5, -1e300, np.inf, 2.0]),
+                          ("int8", [1, 127, -128, 300]), ("float32", [1.5, 1e300, -2.0, 0.1])):
+        got, want = xnp.zeros(4, dtype), np.zeros(4, dtype)
+        for i, x in enumerate(values):
+            for arr in (got, want):
+                out = outcome(lambda: arr.__setitem__(i, x))
+                if isinstance(out[0], Exception):
+                    continue
+                with np.errstate(all="ignore"):
+                    arr[i] += arr[i]
+            w, g = outcome(lambda: want.__setitem__(-i - 1, x)), outcome(
+                lambda: got.__setitem__(-i - 1, x))
+            assert type(w[0]) is type(g[0]) and [str(m.message) for m in w[1]] == [
+                str(m.message) for m in g[1]]
+        np.testing.assert_array_equal(np.asarray(got), want)

@@ -26,6 +26,7 @@
 
 #include "array_base.h"
 #include "elide.h"
+#include "setitem.h"
 
 static PyTypeObject ArrayBaseType;
 
@@ -586,11 +587,64 @@ fast_unary(PyObject *name, PyObject *x, int scalars)
     return served_result(out, weak && !bool_out, scalars);
 }
 
+/* ``x[idx] = value`` served by NumPy's item assignment (setitem.c) when no transformation
+ * is active (nor a grad/vmap scope, nor a rebound array), the eager backend computes with
+ * NumPy and ``x`` is an eager array holding its host value: 1 served, 0 not, -1 error */
+static PyObject *g_scopes = NULL, *g_rebound = NULL;  /* one-element lists of counts */
+
+static int
+fast_setitem(PyObject *x, PyObject *idx, PyObject *value)
+{
+    if (g_scopes == NULL || !eager_now() || Py_TYPE(x) != (PyTypeObject *)g_array_type) {
+        return 0;
+    }
+    PyObject *table = PyList_GET_ITEM(g_table, 0);
+    if (!PyDict_Check(table) || PyDict_GET_SIZE(table) == 0 ||
+        PyObject_IsTrue(PyList_GET_ITEM(g_scopes, 0)) != 0 ||
+        PyObject_IsTrue(PyList_GET_ITEM(g_rebound, 0)) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    ArrayBaseObject *a = (ArrayBaseObject *)x;
+    if (a->dev != Py_None || a->val == NULL || a->val == Py_None) {
+        return 0;
+    }
+    int is_array = 0;
+    if (Py_TYPE(value) == (PyTypeObject *)g_array_type) {
+        ArrayBaseObject *b = (ArrayBaseObject *)value;
+        if (b->dev != Py_None || b->val == NULL || b->val == Py_None) {
+            return 0;
+        }
+        value = b->val;
+        is_array = 1;
+    }
+    return setitem_fast(a->val, idx, value, is_array);
+}
+
+static PyObject *
+configure_setitem(PyObject *module, PyObject *args)
+{
+    PyObject *scopes, *rebound;
+    if (!PyArg_ParseTuple(args, "O!O!:configure_setitem", &PyList_Type, &scopes, &PyList_Type,
+                          &rebound) || PyList_GET_SIZE(scopes) != 1 ||
+        PyList_GET_SIZE(rebound) != 1) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "configure_setitem: two one-element lists");
+        }
+        return NULL;
+    }
+    Py_XSETREF(g_scopes, Py_NewRef(scopes));
+    Py_XSETREF(g_rebound, Py_NewRef(rebound));
+    Py_RETURN_NONE;
+}
+
 /* ------------------------------------------------------------------ fast functions
  *
  * ``FastFunc(name, arity, swap, slow, scalars=False)``: the fast path of ``fastpath.unary`` (arity 1)
  * or ``fastpath.binary`` (arity 2; ``swap`` for a reflected operator, which computes
- * ``name(other, self)``) as a C callable, so a served call runs no Python frame. A call
+ * ``name(other, self)``), or of ``Array.__setitem__`` (arity 3, ``fast_setitem``: served
+ * once ``configure_setitem`` was called), as a C callable, so a served call runs no Python
+ * frame. A call
  * with exactly ``arity`` positional arguments is tried by the rule above; anything else,
  * and a call not served, is ``slow(*args, **kwargs)``. It binds as a method, as a Python
  * function does, and has a ``__dict__`` (``functools.wraps`` dresses it as ``slow``).
@@ -614,7 +668,13 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
                     PyObject *kwnames)
 {
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-    if (n == self->arity && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
+    if (n == 3 && self->arity == 3 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
+        int served = fast_setitem(args[0], args[1], args[2]);
+        if (served != 0) {
+            return served < 0 ? NULL : Py_NewRef(Py_None);
+        }
+    }
+    else if (n == self->arity && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
         PyObject *out = n == 1 ? fast_unary(self->name, args[0], self->scalars)
                         : self->swap ? fast_binary(self->name, args[1], args[0], self->scalars, 0)
                                      : fast_binary(self->name, args[0], args[1], self->scalars, 0);
@@ -635,8 +695,8 @@ fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                                      &swap, &slow, &scalars)) {
         return NULL;
     }
-    if (arity != 1 && arity != 2) {
-        PyErr_SetString(PyExc_ValueError, "FastFunc: arity must be 1 or 2");
+    if (arity < 1 || arity > 3) {
+        PyErr_SetString(PyExc_ValueError, "FastFunc: arity must be 1, 2 or 3");
         return NULL;
     }
     if (!PyCallable_Check(slow)) {
@@ -1039,6 +1099,9 @@ static PyMethodDef module_methods[] = {
     {"set_constructor", set_constructor, METH_VARARGS,
      "set_constructor(fn, shape_types): fn(self, *args, **kwargs) makes NumPy's "
      "ndarray(shape, ...) form; shape_types is a frozenset of classes of a shape."},
+    {"configure_setitem", configure_setitem, METH_VARARGS,
+     "configure_setitem(scopes, rebound): serve FastFunc(..., arity=3) item assignments "
+     "while both one-element lists hold 0 (no grad/vmap scope, no rebound array)."},
     {"configure_operators", configure_operators, METH_VARARGS,
      "configure_operators(array, busy, state, base, table, native, wrap, ops): serve the "
      "binary operators of ``array`` (an ArrayBase subclass) by the number slots; ``ops`` "
@@ -1078,7 +1141,7 @@ PyMODINIT_FUNC
 PyInit__array_base(void)
 {
     if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&FastFuncType) < 0 ||
-            PyType_Ready(&HotCallType) < 0 || elide_init() < 0) {
+            PyType_Ready(&HotCallType) < 0 || elide_init() < 0 || setitem_init() < 0) {
         return NULL;
     }
     str_trace = PyUnicode_InternFromString("trace");

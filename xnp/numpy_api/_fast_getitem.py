@@ -1,7 +1,9 @@
-"""Eager fast path of ``Array.__getitem__`` (see :mod:`xnp.numpy_api._fastpath`): ints,
-slices, None and Ellipsis (NumPy basic indexing) and concrete integer / bool index arrays
-(NumPy's advanced indexing) on an eager array whose host value is there are NumPy's own
-indexing, which is what the full path computes."""
+"""Eager fast paths of ``Array.__getitem__`` and ``Array.__setitem__`` (see
+:mod:`xnp.numpy_api._fastpath`): ints, slices, None and Ellipsis (NumPy basic indexing)
+and, for reads, concrete integer / bool index arrays (NumPy's advanced indexing) on an
+eager array whose host value is there are NumPy's own indexing, which is what the full
+path computes. Item assignments whose index and value the eager dispatch cache would key
+by value (``a[i] = x`` in a loop over ``i``) are served here."""
 
 from __future__ import annotations
 
@@ -11,9 +13,11 @@ import numpy as np
 
 from xnp.numpy_api._fastpath import (_EVAL, _NATIVE, _STATE, _TABLE, _TRACING_THREADS,
                                       _served, _wrap)
+from xnp.tracing import core
+from xnp.tracing.array_base import FastFunc, configure_setitem
 from xnp.tracing.core import Array
 
-__all__ = ["getitem"]
+__all__ = ["getitem", "setitem"]
 
 
 _BASIC = frozenset({int, slice, type(None), type(Ellipsis)})
@@ -90,3 +94,19 @@ def getitem(slow: Callable) -> Callable:
         return slow(self, idx)
 
     return _served(getitem, slow, fast)
+
+
+
+def setitem(slow: Callable) -> Callable:
+    """``Array.__setitem__`` with the fast path in C (``FastFunc`` of arity 3,
+    ``xnp/_native/setitem.c``) for a basic index (ints, slices of ints, None, Ellipsis)
+    and a Python or NumPy scalar or an eager array as the value, into an eager array's own
+    writable host memory, with no transformation active: NumPy's item assignment, which is
+    what the full path does there (whose signatures, keyed by the index and the scalar's
+    values, would each be new in a loop). No Python frame runs, so NumPy's warnings name
+    the caller's line. Anything else, and an assignment NumPy refuses before writing (the
+    full path raises xnp's message), takes the full path. Without the C module: ``slow``."""
+    if FastFunc is None or configure_setitem is None:
+        return slow
+    configure_setitem(core._SCOPES_ON, core._REBOUND_ON)
+    return _served(setitem, slow, FastFunc("__setitem__", 3, False, slow))

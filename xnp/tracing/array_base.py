@@ -14,7 +14,8 @@ from typing import Callable
 
 from xnp.tracing.errors import not_connected
 
-__all__ = ["ArrayBase", "FastFunc", "register_ndarray_hooks", "subclass_hook", "set_access_hook"]
+__all__ = ["ArrayBase", "FastFunc", "register_ndarray_hooks", "subclass_hook", "set_access_hook",
+           "configure_setitem"]
 
 
 #: NumPy's constructor ``fn(self, *args, **kwargs)``, the classes of a shape, and
@@ -34,9 +35,13 @@ try:  # the slots and constructor in C (setup.py builds it when a compiler is th
     #: array's ``_val`` from Python (None: stop); ``_v`` reads the slot unwatched. None
     #: where the C module is not built (``_val`` is then a plain slot, not watched).
     from xnp._native._array_base import set_access_hook
+    #: ``configure_setitem(scopes, rebound)``: ``FastFunc(..., arity=3)`` serves item
+    #: assignments while both lists hold 0 (None where the C module is not built)
+    from xnp._native._array_base import configure_setitem
 except ImportError:
     FastFunc = None  # the fast paths of fastpath.unary/binary stay Python functions
     set_access_hook = None
+    configure_setitem = None
 
     class ArrayBase:
         """The storage of an eager array: ``xnp/_native/array_base.c`` in Python."""

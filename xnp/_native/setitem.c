@@ -1,0 +1,99 @@
+/* The fast path of an eager ``x[idx] = value``: NumPy's own item assignment, from C, so a
+ * served call runs no Python frame (NumPy's warnings name the caller's line). See
+ * setitem.h; ``FastFunc(..., arity=3)`` of array_base.c calls it. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include "setitem.h"
+
+/* NumPy's flag on the results of broadcast_arrays (and views of them): a write warns */
+#define WARN_ON_WRITE 0x80000000u
+
+int
+setitem_init(void)
+{
+    import_array1(-1);
+    return 0;
+}
+
+static int
+basic_item(PyObject *i)
+{
+    return PyLong_CheckExact(i) || PySlice_Check(i) || i == Py_None || i == Py_Ellipsis;
+}
+
+static int
+basic_index(PyObject *idx)
+{
+    if (basic_item(idx)) {
+        return 1;
+    }
+    if (!PyTuple_CheckExact(idx)) {
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(idx); k++) {
+        if (!basic_item(PyTuple_GET_ITEM(idx, k))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int
+slice_of_ints(PyObject *s)
+{
+    PySliceObject *sl = (PySliceObject *)s;
+    PyObject *parts[3] = {sl->start, sl->stop, sl->step};
+    for (int k = 0; k < 3; k++) {
+        if (parts[k] != Py_None && !PyLong_CheckExact(parts[k])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int
+int_slices(PyObject *idx)
+{
+    if (PySlice_Check(idx)) {
+        return slice_of_ints(idx);
+    }
+    if (PyTuple_CheckExact(idx)) {
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(idx); k++) {
+            PyObject *i = PyTuple_GET_ITEM(idx, k);
+            if (PySlice_Check(i) && !slice_of_ints(i)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+int
+setitem_fast(PyObject *val, PyObject *idx, PyObject *value, int value_is_array)
+{
+    if (!PyArray_CheckExact(val)) {
+        return 0;
+    }
+    unsigned int flags = (unsigned int)PyArray_FLAGS((PyArrayObject *)val);
+    if (!(flags & NPY_ARRAY_WRITEABLE) || (flags & WARN_ON_WRITE) || !basic_index(idx) ||
+        !int_slices(idx)) {
+        return 0;
+    }
+    if (value_is_array ? !PyArray_CheckExact(value) :
+        !(PyLong_CheckExact(value) || PyBool_Check(value) || PyFloat_CheckExact(value) ||
+          PyComplex_CheckExact(value) || PyArray_IsScalar(value, Generic))) {
+        return 0;
+    }
+    if (PyObject_SetItem(val, idx, value) == 0) {
+        return 1;
+    }
+    if (PyErr_ExceptionMatches(PyExc_IndexError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+        PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        return 0;
+    }
+    return -1;
+}

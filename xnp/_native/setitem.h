@@ -1,0 +1,21 @@
+/* The fast path of an eager ``x[idx] = value`` (setitem.c), called by array_base.c. */
+#ifndef XNP_SETITEM_H
+#define XNP_SETITEM_H
+
+#include <Python.h>
+
+/* imports NumPy's C API; 0, or -1 with an error set */
+int setitem_init(void);
+
+/* NumPy's item assignment ``val[idx] = value`` into ``val``, the host value of an eager
+ * array, when that is what xnp's full path does: ``val`` a NumPy array of its own kind
+ * whose memory is writable (not a ``broadcast_arrays`` result, whose writes warn), ``idx``
+ * a basic index (ints, slices, None, Ellipsis, or a tuple of them) and ``value`` a Python
+ * scalar, a NumPy scalar or (``value_is_array``) the host value of an eager array.
+ * 1: written; 0: not served, no error set (also when NumPy refused the assignment before
+ * writing, with an IndexError, ValueError, TypeError or OverflowError: the full path
+ * raises xnp's message); -1: an error NumPy raised after its cast (a floating-point
+ * error under ``numpy.errstate`` 'raise', a warning made an error). */
+int setitem_fast(PyObject *val, PyObject *idx, PyObject *value, int value_is_array);
+
+#endif

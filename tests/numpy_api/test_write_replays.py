@@ -239,6 +239,9 @@ _INDEXES = {
     "ellipsis": lambda m: (Ellipsis, 0), "newaxis": lambda m: (None, 0),
     "np-int": lambda m: np.int64(0), "array": lambda m: m.asarray([0, 2]),
     "array-tuple": lambda m: (m.asarray([1, 0]), slice(None)),
+    "mask": lambda m: m.asarray([True, False, True]),
+    "mask-2d": lambda m: m.asarray(np.arange(12).reshape(3, 4) % 3 == 0),
+    "numpy-array": lambda m: np.array([2, 0]),
 }
 _VALUES = {
     "int": lambda m, dt: 3, "float": lambda m, dt: 2.75, "bool": lambda m, dt: True,

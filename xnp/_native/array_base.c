@@ -592,6 +592,15 @@ fast_unary(PyObject *name, PyObject *x, int scalars)
  * NumPy and ``x`` is an eager array holding its host value: 1 served, 0 not, -1 error */
 static PyObject *g_scopes = NULL, *g_rebound = NULL;  /* one-element lists of counts */
 
+/* the host value of the eager array ``x`` (borrowed), or NULL (no error) for a jit
+ * output or an array without one */
+static PyObject *
+host_value(PyObject *x)
+{
+    ArrayBaseObject *b = (ArrayBaseObject *)x;
+    return b->dev != Py_None || b->val == NULL || b->val == Py_None ? NULL : b->val;
+}
+
 static int
 fast_setitem(PyObject *x, PyObject *idx, PyObject *value)
 {
@@ -611,14 +620,51 @@ fast_setitem(PyObject *x, PyObject *idx, PyObject *value)
     }
     int is_array = 0;
     if (Py_TYPE(value) == (PyTypeObject *)g_array_type) {
-        ArrayBaseObject *b = (ArrayBaseObject *)value;
-        if (b->dev != Py_None || b->val == NULL || b->val == Py_None) {
+        value = host_value(value);
+        if (value == NULL) {
             return 0;
         }
-        value = b->val;
         is_array = 1;
     }
-    return setitem_fast(a->val, idx, value, is_array);
+    /* eager index arrays and masks: their host values (a new index tuple) */
+    PyObject *index = NULL;
+    if (Py_TYPE(idx) == (PyTypeObject *)g_array_type) {
+        index = Py_XNewRef(host_value(idx));
+    }
+    else if (PyTuple_CheckExact(idx)) {
+        Py_ssize_t n = PyTuple_GET_SIZE(idx);
+        for (Py_ssize_t k = 0; k < n && index == NULL; k++) {
+            if (Py_TYPE(PyTuple_GET_ITEM(idx, k)) == (PyTypeObject *)g_array_type) {
+                index = PyTuple_New(n);
+                for (Py_ssize_t j = 0; index != NULL && j < n; j++) {
+                    PyObject *item = PyTuple_GET_ITEM(idx, j);
+                    if (Py_TYPE(item) == (PyTypeObject *)g_array_type) {
+                        item = host_value(item);
+                        if (item == NULL) {
+                            Py_CLEAR(index);
+                            return 0;
+                        }
+                    }
+                    PyTuple_SET_ITEM(index, j, Py_NewRef(item));
+                }
+                if (index == NULL) {
+                    return PyErr_Occurred() ? -1 : 0;
+                }
+            }
+        }
+    }
+    else {
+        index = Py_NewRef(idx);
+    }
+    if (index == NULL) {
+        index = PyTuple_CheckExact(idx) ? Py_NewRef(idx) : NULL;
+        if (index == NULL) {
+            return 0;  /* (an eager index array without its host value) */
+        }
+    }
+    int served = setitem_fast(a->val, index, value, is_array);
+    Py_DECREF(index);
+    return served;
 }
 
 static PyObject *

@@ -18,9 +18,15 @@ setitem_init(void)
     return 0;
 }
 
+/* an int, a slice, None, Ellipsis, or a NumPy integer or bool array (an index array or
+ * a mask: NumPy's advanced indexing, which checks every index before it writes) */
 static int
 basic_item(PyObject *i)
 {
+    if (PyArray_CheckExact(i)) {
+        int t = PyArray_DESCR((PyArrayObject *)i)->type_num;
+        return PyTypeNum_ISINTEGER(t) || PyTypeNum_ISBOOL(t);
+    }
     return PyLong_CheckExact(i) || PySlice_Check(i) || i == Py_None || i == Py_Ellipsis;
 }
 

@@ -10,7 +10,8 @@ int setitem_init(void);
 /* NumPy's item assignment ``val[idx] = value`` into ``val``, the host value of an eager
  * array, when that is what xnp's full path does: ``val`` a NumPy array of its own kind
  * whose memory is writable (not a ``broadcast_arrays`` result, whose writes warn), ``idx``
- * a basic index (ints, slices, None, Ellipsis, or a tuple of them) and ``value`` a Python
+ * an int, a slice of ints, None, Ellipsis, a NumPy integer or bool array (the host value
+ * of an eager index array or mask), or a tuple of them, and ``value`` a Python
  * scalar, a NumPy scalar or (``value_is_array``) the host value of an eager array.
  * 1: written; 0: not served, no error set (also when NumPy refused the assignment before
  * writing, with an IndexError, ValueError, TypeError or OverflowError: the full path

@@ -13,8 +13,9 @@ under ``numpy.errstate`` 'raise' (or a warnings filter 'error' for NumPy's
 computes the result before writing it, so a call that raises such an error
 (:func:`xnp.tracing.recording.is_fp_error`) runs again with the floating-point errors
 ignored and no warning issued (:func:`xnp.tracing.recording.ignoring_fp_errors`), writes,
-and raises the error (:func:`call_writing_out`). Such a call is never replayed by the
-eager dispatch cache (its write fails the recording), so every call behaves so. As in
+and raises the error (:func:`call_writing_out`). The eager dispatch cache replays such a
+call only as NumPy's own ufunc with ``out`` (``recording.write_result``), whose loop writes
+and then raises; any other write fails the recording, so every call behaves so. As in
 NumPy, nothing is written where
 
 * ``out`` shares memory with an input of a gufunc (``matmul(a, b, out=a)``), a reduction
@@ -111,7 +112,8 @@ def writes_out(where=None, only=None, first=None, temporary=True):
     NumPy computes into a temporary array where ``out`` shares memory with another
     argument (its gufuncs and reductions; not its accumulations, which write ``out`` as
     they go). Calls without ``out`` run as they are (the eager dispatch cache replays them,
-    where no wrapper inside it would run; a call writing ``out`` is never replayed)."""
+    where no wrapper inside it would run; a call writing ``out`` is replayed only as
+    NumPy's ufunc with ``out``, ``recording.write_result``)."""
 
     def deco(fn):
         position = list(inspect.signature(fn).parameters).index("out")

@@ -358,3 +358,26 @@ def test_setitem_in_a_loop_over_indices_and_values_writes_numpys_values():
             assert type(w[0]) is type(g[0]) and [str(m.message) for m in w[1]] == [
                 str(m.message) for m in g[1]]
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("case", [
+    ("/=", "bool", "int8"), ("/=", "int64", "int64"), ("+=", "int64", "float"),
+    ("+=", "uint8", "np-int8"), ("**=", "int8", "float64"), ("//=", "bool", "float32"),
+])
+def test_in_place_cast_refused_before_computing_as_numpy(case):
+    """An in-place operator whose result does not cast 'same_kind' into the target raises
+    NumPy's own exception (its UFuncTypeError, the same message) before computing: no
+    warning of the computation (``int_array /= zeros`` warned "divide by zero" first)."""
+    op, target, other = case
+
+    def run(m):
+        a = m.asarray(np.array([1, 0, 2], target))
+        b = {"float": 1.5, "np-int8": np.int8(-1)}.get(other)
+        if b is None:
+            b = m.asarray(np.array([0, 1, 0], other))
+        return outcome(lambda: _OPS[op](a, b))
+
+    for _ in range(CALLS):
+        (want, want_w), (got, got_w) = run(np), run(xnp)
+        assert type(got) is type(want) and str(got) == str(want), (got, want)
+        assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w] == []

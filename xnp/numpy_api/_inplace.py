@@ -102,7 +102,8 @@ def operator_method(name: str, op):
     def method(self, other):
         target = rebound.resolve(self)  # an array rebound to a traced value: its tracer
         if target is self and type(self) is array:
-            check_writable(self)  # (NumPy checks its output before anything else)
+            check_writable(self)  # (NumPy checks its output, then the output's cast,
+            refuse_inplace_cast(name, self, other)  # before it computes anything)
         fp_error = None
         try:
             res = op(target, other)

@@ -106,8 +106,24 @@ def refuse_inplace_cast(name, target, other) -> None:
         return
     dst = _dtype_of(target)
     if loop is not None and not np.can_cast(loop[-1], dst, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc '{name}' output from {loop[-1]!r} to {dst!r} with "
-                        "casting rule 'same_kind'") from None
+        raise _numpy_cast_error(name, loop, dst) or TypeError(
+            f"Cannot cast ufunc '{name}' output from {loop[-1]!r} to {dst!r} with casting "
+            "rule 'same_kind'") from None
+
+
+def _numpy_cast_error(name, loop, dst):
+    """NumPy's own exception (its ``UFuncTypeError``) for the output of ufunc ``name``'s
+    ``loop`` (input dtypes..., output dtype) not casting into ``dst``: raised by the ufunc
+    on arrays of ones of the loop's dtypes (no floating-point error), or None."""
+    ufunc = getattr(np, name, None)
+    if not isinstance(ufunc, np.ufunc) or ufunc.nout != 1 or len(loop) != ufunc.nin + 1:
+        return None
+    shape = (1, 1) if ufunc.signature else ()
+    try:
+        ufunc(*[np.ones(shape, d) for d in loop[:-1]], out=np.ones(shape, dst))
+    except TypeError as e:
+        return e if type(e).__module__.startswith("numpy") else None
+    return None
 
 
 def _check_loop_takes_inputs(fname, casting, operands):

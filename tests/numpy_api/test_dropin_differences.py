@@ -8,7 +8,7 @@ import pytest
 
 import xnp
 from tests import helpers
-from tests.helpers import check_vs_numpy
+from tests.helpers import check_vs_numpy, outcome
 
 _quiet = pytest.fixture(autouse=True)(helpers.quiet_fixture)  # NumPy RuntimeWarnings off
 
@@ -331,3 +331,36 @@ def test_modf_into_views_of_one_array_under_jit(layout, dtype):
 
     got = xnp.jit(f)(xnp.asarray(x), xnp.asarray(np.full(20, 7.0, dtype)))
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("fname", ["place", "putmask"])
+@pytest.mark.parametrize("values", ["f64-array", "i64-array", "f32-array", "list", "np-float64",
+                                    "float"])
+@pytest.mark.parametrize("target", ["float32", "int32", "float64"])
+def test_place_and_putmask_cast_array_values_safely_as_numpy(fname, values, target):
+    """NumPy casts ``values`` given as an array under 'safe' (TypeError otherwise) and
+    converts lists and scalars as they are; the same eagerly and with the values traced
+    under jit."""
+    vals = {"f64-array": np.array([1.5, 2.0, 3.0]), "i64-array": np.array([1, 2, 3]),
+            "f32-array": np.array([1.5, 2.0, 3.0], np.float32), "list": [1.5, 2.0, 3.0],
+            "np-float64": np.float64(1.5), "float": 1.5}[values]
+    mask = np.array([True, False, True])
+
+    def run(m, v):
+        a = m.zeros(3, target)
+        getattr(m, fname)(a, m.asarray(mask), v)
+        return a
+
+    want = outcome(lambda: np.asarray(run(np, vals)))[0]
+    xvals = xnp.asarray(vals) if isinstance(vals, np.ndarray) else vals
+    got = outcome(lambda: np.asarray(run(xnp, xvals)))[0]
+    if isinstance(want, Exception):
+        assert type(got) is type(want) and str(got) == str(want), (got, want)
+    else:
+        np.testing.assert_array_equal(got, want)
+    if isinstance(vals, np.ndarray):  # traced values: the same check, by dtype
+        jitted = outcome(lambda: np.asarray(xnp.jit(lambda v: run(xnp, v))(xvals)))[0]
+        if isinstance(want, Exception):
+            assert type(jitted) is type(want) and str(jitted) == str(want)
+        else:
+            np.testing.assert_array_equal(jitted, want)

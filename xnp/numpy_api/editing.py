@@ -395,7 +395,8 @@ def place(arr, mask, vals):
         ``mask`` and ``arr`` differ in size; ``vals`` is empty while a concrete
         ``mask`` has a true entry (with a traced mask nothing is written).
     TypeError
-        ``arr`` is not an xnp array.
+        ``arr`` is not an xnp array; ``vals`` is an array whose dtype does not cast
+        'safe' into ``arr``'s (NumPy's rule).
     """
     _inplace.check_target("place", arr)
     aval = _aval(arr)
@@ -405,6 +406,7 @@ def place(arr, mask, vals):
     m = lax.reshape(m, (aval.size,))
     if _aval(m).dtype != np.bool_:
         m = lax.ne(m, core.lift(np.zeros((), _aval(m).dtype)))
+    _check_safe_values(vals, aval.dtype)
     v = _mn._asarray("place", vals, "vals")
     v = lax.reshape(v, (_aval(v).size,))
     if _aval(v).size == 0:
@@ -484,6 +486,17 @@ def put(a, ind, v, mode="raise"):
     return None
 
 
+def _check_safe_values(values, dtype) -> None:
+    """NumPy's ``TypeError`` for ``values`` of ``place``/``putmask`` given as an array (an
+    xnp array, traced or not, or a NumPy array; not a list or a scalar, which NumPy
+    converts) whose dtype does not cast 'safe' into the target's ``dtype``."""
+    vd = getattr(values, "dtype", None) if isinstance(values, (core.Array, core.Tracer,
+                                                                np.ndarray)) else None
+    if vd is not None and not np.can_cast(vd, dtype, "safe"):
+        raise TypeError(f"Cannot cast array data from {np.dtype(vd)!r} to {np.dtype(dtype)!r} "
+                        "according to the rule 'safe'")
+
+
 def putmask(a, /, mask, values):
     """Where ``mask`` is true set ``a`` to ``values``, in place (``numpy.putmask``).
 
@@ -495,6 +508,9 @@ def putmask(a, /, mask, values):
     ------
     ValueError
         ``mask`` and ``a`` differ in size.
+    TypeError
+        ``values`` is an array whose dtype does not cast 'safe' into ``a``'s (NumPy's
+        rule).
     """
     _inplace.check_target("putmask", a)
     aval = _aval(a)
@@ -503,6 +519,7 @@ def putmask(a, /, mask, values):
         raise ValueError("putmask: mask and data must be the same size")
     if _aval(m).dtype != np.bool_:
         m = lax.ne(m, core.lift(np.zeros((), _aval(m).dtype)))
+    _check_safe_values(values, aval.dtype)
     vals = _inplace.cycled("putmask", values, aval.size, aval.dtype)
     if vals is None:
         return None

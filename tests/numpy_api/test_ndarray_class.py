@@ -488,3 +488,22 @@ def test_view_as_a_numpy_subclass_is_numpys_view_of_the_memory():
     assert np.asarray(a).tolist() == [9.0, 2.0, 3.0]
     for fn in (np.ma.zeros_like, np.ma.ones_like, np.ma.squeeze, np.ma.unique):
         assert repr(fn(a)) == repr(fn(np.asarray(a)))
+
+
+def test_ufunc_out_may_be_a_user_subclass_instance():
+    """``out=`` an instance of a subclass of ``xnp.ndarray``: written in place and returned
+    as given, as NumPy's ``out=`` of an ndarray subclass (it raised TypeError)."""
+    class Sub(xnp.ndarray):
+        pass
+
+    class NSub(np.ndarray):
+        pass
+
+    for _ in range(3):
+        got, want = xnp.arange(4.0).view(Sub), np.arange(4.0).view(NSub)
+        r_got, r_want = xnp.add(got, 1, out=got), np.add(want, 1, out=want)
+        assert r_got is got and r_want is want
+        xnp.multiply(xnp.arange(4.0), 2, out=got)
+        np.multiply(np.arange(4.0), 2, out=want)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+        assert type(got) is Sub

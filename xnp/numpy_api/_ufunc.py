@@ -536,7 +536,7 @@ def warn_out_cast(res, out, mask=None, casting="same_kind"):
 
 
 def _out_cast(fname, res, out, casting):
-    if not (_util.is_xnp(out) or isinstance(out, np.ndarray)):
+    if not (_util.is_xnp(out) or isinstance(out, (np.ndarray, core.Array))):
         raise TypeError(f"xnp.{fname}: `out` must be an array, got {type(out).__name__}")
     src, dst = _dtype_of(res), np.dtype(out.dtype)
     if src == dst:

@@ -617,6 +617,9 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
         out = out[0]
     if isinstance(out, np.ndarray):
         return _write_numpy_out(fname, out, res, casting)
+    if isinstance(out, core.Array) and out._user_subclass:  # (a subclass of xnp.ndarray:
+        write_out(fname, out._plain(), res, casting)  # written through a plain array
+        return out  # sharing its memory, and returned as given, as NumPy's out=)
     if not is_xnp(out):
         raise TypeError(f"xnp.{fname}: `out` must be an array, got {type(out).__name__}")
     ra, oa = core.aval_of(res), core.aval_of(out)

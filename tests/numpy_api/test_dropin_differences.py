@@ -364,3 +364,35 @@ def test_place_and_putmask_cast_array_values_safely_as_numpy(fname, values, targ
             assert type(jitted) is type(want) and str(jitted) == str(want)
         else:
             np.testing.assert_array_equal(jitted, want)
+
+
+_PY_VALUE_WRITES = {
+    "put": lambda m, a, v: m.put(a, [0, 1], v),
+    "putmask": lambda m, a, v: m.putmask(a, m.asarray([True, True, False, False]), v),
+    "place": lambda m, a, v: m.place(a, m.asarray([True, True, False, False]), v),
+    "fill_diagonal": lambda m, a, v: m.fill_diagonal(a.reshape(2, 2), v),
+    "flat": lambda m, a, v: a.flat.__setitem__([0, 1], v),
+}
+
+
+@pytest.mark.parametrize("values", [[1.7, 300.0], 300, 300.0, [1.7, -3.2], [-129], (2, 5),
+                                    [True, False], 2.5])
+@pytest.mark.parametrize("target", ["int8", "uint8", "float32", "bool"])
+@pytest.mark.parametrize("fname", list(_PY_VALUE_WRITES))
+def test_python_values_of_writing_functions_convert_as_numpy(fname, target, values):
+    """Python numbers written by put/putmask/place/fill_diagonal/flat convert as NumPy
+    converts them into the target's dtype: a number out of an integer dtype's range raises
+    NumPy's OverflowError (xnp wrapped it: 300 became 44 in int8)."""
+    def run(m):
+        a = m.zeros(4, target)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _PY_VALUE_WRITES[fname](m, a, values)
+        return np.asarray(a).copy()
+
+    for _ in range(2):
+        want, got = outcome(lambda: run(np))[0], outcome(lambda: run(xnp))[0]
+        if isinstance(want, Exception):
+            assert type(got) is type(want) and str(got) == str(want), (got, want)
+        else:
+            np.testing.assert_array_equal(got, want)

@@ -24,7 +24,7 @@ from xnp.tracing import core, rebound
 from xnp.tracing.recording import (ignoring_fp_errors, is_fp_error, renamed_fp_error,
                                    write_result)
 
-__all__ = ["check_target", "assign", "cycled", "operator_method"]
+__all__ = ["check_target", "assign", "cycled", "python_values", "operator_method"]
 
 
 def check_target(fname: str, a, argname: str = "a"):
@@ -77,11 +77,29 @@ def assign(target, new, where=None) -> None:
         raise fp_error
 
 
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def _python_data(val) -> bool:
+    """Whether ``val`` is a Python scalar or a (nested) list or tuple of them."""
+    if type(val) in _PY_SCALARS:
+        return True
+    return type(val) in (list, tuple) and all(_python_data(v) for v in val)
+
+
+def python_values(val, dt):
+    """``val`` as NumPy converts the values of ``put``, ``putmask`` and ``place`` into the
+    target's dtype ``dt`` when they are Python scalars or lists of them (a Python number
+    out of an integer dtype's range raises NumPy's OverflowError, a float rounds toward
+    zero); anything else (arrays, NumPy scalars) as it is, cast later like an array."""
+    return np.array(val, dtype=dt) if _python_data(val) else val
+
+
 def cycled(fname: str, val, count: int, dt):
-    """``ravel(val)`` cast to ``dt`` (unsafe, as NumPy's element assignment) and repeated
-    cyclically to ``count`` elements (NumPy's ``a.flat[idx] = val`` rule); None when
-    ``val`` is empty."""
-    v = _mn._asarray(fname, val, "val")
+    """``ravel(val)`` cast to ``dt`` (unsafe, as NumPy's element assignment; Python values
+    as NumPy converts them, :func:`python_values`) and repeated cyclically to ``count``
+    elements (NumPy's ``a.flat[idx] = val`` rule); None when ``val`` is empty."""
+    v = _mn._asarray(fname, python_values(val, dt), "val")
     v = lax.reshape(v, (core.aval_of(v).size,))
     if core.aval_of(v).dtype != dt:
         v = lax.convert_element_type(v, dt)

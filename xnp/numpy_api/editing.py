@@ -407,7 +407,7 @@ def place(arr, mask, vals):
     if _aval(m).dtype != np.bool_:
         m = lax.ne(m, core.lift(np.zeros((), _aval(m).dtype)))
     _check_safe_values(vals, aval.dtype)
-    v = _mn._asarray("place", vals, "vals")
+    v = _mn._asarray("place", _inplace.python_values(vals, aval.dtype), "vals")
     v = lax.reshape(v, (_aval(v).size,))
     if _aval(v).size == 0:
         host = _concrete(m)

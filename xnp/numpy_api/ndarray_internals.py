@@ -336,7 +336,8 @@ class flatiter:
         b = self._base
         if type(b) is Array:
             memory = _check_write(b, idx, value)
-            memory.flat[_host(idx)] = np.asarray(_host(value))
+            memory.flat[_host(idx)] = np.asarray(
+                _inplace.python_values(_host(value), memory.dtype))
             return
         size = _size(b.shape)
         where = ranges.arange(size)[idx]

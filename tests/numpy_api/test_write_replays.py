@@ -381,3 +381,38 @@ def test_in_place_cast_refused_before_computing_as_numpy(case):
         (want, want_w), (got, got_w) = run(np), run(xnp)
         assert type(got) is type(want) and str(got) == str(want), (got, want)
         assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w] == []
+
+
+def _program_of(method):
+    fn = method
+    while getattr(fn, "_replay_cache", None) is None:
+        fn = fn.__wrapped__
+    (program,) = fn._replay_cache.values()
+    return program
+
+
+@pytest.mark.parametrize("runner", ["c", "python"])
+def test_write_programs_run_alike_in_c_and_in_python(runner, monkeypatch):
+    """The Python runner of programs (used where the C module is not built) runs a fused
+    ufunc write (``out`` keyword) and an item write as the C one: NumPy's values."""
+    from xnp.tracing import recording  # noqa: PLC0415
+
+    if runner == "python":
+        monkeypatch.setattr(recording, "run_eqns", recording._py_run_eqns)
+    _replay.clear()
+    y, z = xnp.asarray([1.0, 2.0]), xnp.asarray([0.5, 0.25])
+    y += z  # recorded
+    program = _program_of(type(y).__iadd__)
+    assert program.writes == (0,)
+    out = program.run([y, z])  # the program itself, by the runner under test
+    assert out is y
+    np.testing.assert_array_equal(np.asarray(y), [2.0, 2.5])
+
+    _replay.clear()
+    a, i, v = xnp.zeros(4), xnp.asarray([3, 1]), xnp.asarray([7.0, 8.0])
+    _full_setitem()(a, i, v)  # recorded (the full path: index arrays are in the key)
+    program = _program_of(type(a).__setitem__)
+    b = xnp.zeros(4)
+    program.run([b, xnp.asarray([0, 2]), xnp.asarray([5.0, 6.0])])
+    np.testing.assert_array_equal(np.asarray(b), [5.0, 0.0, 6.0, 0.0])
+    _replay.clear()

@@ -741,14 +741,13 @@ def install() -> None:
     Array.__matmul__ = fastpath.matmul("matmul")(Array.__matmul__)
     Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(Array.__rmatmul__)
     Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))
-    fast_reshape = fastpath.reshape_method(ArrayMethods.reshape)
-
-    def reshape(self, *shape, order="C", copy=None):
-        if copy is None:
-            return fast_reshape(self, *shape, order=order)
-        return ArrayMethods.reshape(self, *shape, order=order, copy=copy)
-
-    Array.reshape = functools.wraps(ArrayMethods.reshape)(reshape)
+    for name, served in (("reshape", fastpath.reshape_method),
+                         ("transpose", fastpath.transpose_method)):  # (the methods)
+        setattr(Array, name, served(getattr(ArrayMethods, name)))
+    # the metadata read from the host value in C (core.Array's properties: the fallback)
+    for name in ("shape", "dtype", "ndim", "size"):
+        setattr(Array, name, property(fastpath.metadata(name, core.Array.__dict__[name].fget)))
+    Array.__len__ = fastpath.metadata("__len__", _len)
     ndarray_internals.install()
     ndarray_class.install()
     Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it

@@ -154,7 +154,7 @@ def install(namespace: dict, numpy_module, names) -> None:
                 cls = type(obj)
                 cls.__call__ = staticmethod(fastpath.with_full_path(
                     cls.__call__, functools.partial(_delegating, np_fn=np_obj, name=name)))
-        elif isinstance(obj, types.FunctionType):
+        elif _is_function(obj):
             if id(obj) not in replaced:
                 replaced[id(obj)] = (obj, _replacement(namespace, obj, np_obj, name, names))
             namespace[name] = replaced[id(obj)][1]
@@ -162,6 +162,11 @@ def install(namespace: dict, numpy_module, names) -> None:
         full = vars(_ufunc)[method]
         if not hasattr(full, "__wrapped__"):
             setattr(_ufunc, method, _delegating_method(full, method))
+
+
+def _is_function(obj) -> bool:
+    """A Python function, or a fast path in C standing for one (``FastFunc``)."""
+    return isinstance(obj, types.FunctionType) or hasattr(obj, "_fast_decorator")
 
 
 def _replacement(namespace: dict, fn, np_fn, name: str, names):
@@ -202,7 +207,7 @@ def install_lazy(namespace: dict, module_name: str, names, prefix: str) -> None:
     replaced: dict = {}  # id of a function -> its replacement, shared by its aliases
     for name in names:
         obj = namespace.get(name)
-        if isinstance(obj, types.FunctionType):
+        if _is_function(obj):
             if id(obj) not in replaced:
                 np_fn = _lazy(module_name, name, f"{prefix}.{name}")
                 replaced[id(obj)] = (obj, _replacement(namespace, obj, np_fn, name, names))

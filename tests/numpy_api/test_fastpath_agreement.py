@@ -3,6 +3,7 @@ concatenate, creation, asarray/array) never change a result: fast and full path 
 value, dtype, weak type, view-or-copy and error, and agree with NumPy; transformations
 still record every call."""
 
+import sys
 import warnings
 
 import numpy as np
@@ -498,3 +499,57 @@ def test_advanced_getitem_takes_the_fast_path(monkeypatch):
     np.testing.assert_array_equal(xnp.jit(lambda a, i: a[i])(x, xnp.asarray([2, 0])),
                                   np.arange(12.0).reshape(3, 4)[[2, 0]])
     assert len(seen) == 1
+
+
+_METADATA = ("shape", "dtype", "ndim", "size")
+
+
+def _metadata_outcomes(a):
+    """``a``'s shape, dtype, ndim, size and len as served (C fast path where built) and as
+    the full path computes them (``core.Array``'s properties and ``_len``, the fallback)."""
+    array_module = sys.modules["xnp.array"]  # (xnp.array is NumPy's array function)
+    fast = [getattr(a, name) for name in _METADATA]
+    full = [type(a).__dict__[name].fget.__wrapped__(a) if hasattr(
+        type(a).__dict__[name].fget, "__wrapped__") else getattr(a, name) for name in _METADATA]
+    fast.append(_outcome(lambda: len(a)))
+    full.append(_outcome(lambda: array_module._len(a)))
+    return fast, full
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_metadata_fast_equals_full_path_and_numpy(dtype):
+    # eager arrays of every rank, views, a jit output whose value was not read yet (its
+    # metadata come from its aval) and one read; len() of a 0-d array is NumPy's TypeError
+    for shape in ((), (0,), (3,), (2, 0, 3), (3, 1, 2)):
+        ref = _sample(dtype, shape, 3)
+        x = xnp.asarray(ref)
+        views = [x, x.T] + ([x[..., ::2]] if x.ndim else [])
+        jitted = xnp.jit(lambda t: t + t)(x)
+        for a in views + [jitted]:
+            a_np = np.asarray(a) if a is not jitted else np.asarray(ref)
+            fast, full = _metadata_outcomes(a)
+            assert fast[:4] == full[:4]
+            _same(fast[4], full[4])
+            assert fast[:4] == [a_np.shape, a_np.dtype, a_np.ndim, a_np.size]
+            if a_np.ndim:
+                assert fast[4][1] == len(a_np)
+            else:
+                with pytest.raises(TypeError) as np_err:
+                    len(a_np)
+                assert fast[4][:2] == ("raise", TypeError) and fast[4][2] == str(np_err.value)
+
+
+def test_metadata_and_views_are_native_when_built():
+    # with the C module the getters, len and the view methods are C callables carrying
+    # the full path as __wrapped__; without it, the Python paths
+    native = fastpath.FastFunc is not None
+    for name in _METADATA:
+        fget = type(xnp.asarray(1.0)).__dict__[name].fget
+        assert (type(fget) is fastpath.FastFunc) is native
+        assert callable(getattr(fget, "__wrapped__", fget))
+    for member in (xnp.ndarray.__len__, xnp.ndarray.reshape, xnp.ndarray.transpose,
+                   xnp.ndarray.T.fget):
+        inner = getattr(member, "__wrapped__", None)
+        served = member if type(member) is fastpath.FastFunc else None
+        if native:
+            assert served is not None and callable(inner), member

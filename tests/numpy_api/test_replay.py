@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import warnings
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -930,3 +932,35 @@ def test_replayed_constants_are_not_shared(call):
         got[...] = -99.0
     fn = call.__code__.co_names[-1]
     assert _replay.stats(getattr(xnp, fn))["programs"] == 1
+
+
+@pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")
+@pytest.mark.parametrize("call", [
+    lambda m: m.ravel(), lambda m: m.argmax(), lambda m: m.argmin(axis=1),
+    lambda m: m.squeeze(0), lambda m: xnp.flip(m, 1), lambda m: m.swapaxes(1, 2),
+    lambda m: xnp.expand_dims(m, 0), lambda m: xnp.cumsum(m, axis=1), lambda m: m.copy(),
+    lambda m: xnp.moveaxis(m, 0, -1),
+], ids=["ravel", "argmax", "argmin1", "squeeze", "flip", "swapaxes", "expand_dims", "cumsum",
+        "copy", "moveaxis"])
+def test_replayed_views_and_reductions_run_no_python_frame(call, no_check):
+    # their primitives' kernels are NumPy's methods, item access or ufunc reductions with
+    # the parameters bound (backends/xp_impls PARAM_KERNELS): a replay calls them from C
+    m_np = np.arange(12.0).reshape(1, 3, 4) % 5
+    m = xnp.asarray(m_np)
+    want = call(m_np)
+    for _ in range(3):
+        call(m)
+    frames = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            frames.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        out = call(m)
+    finally:
+        sys.setprofile(None)
+    assert frames == ["<lambda>"], frames
+    np.testing.assert_array_equal(np.asarray(out), want)
+    assert np.asarray(out).dtype == np.asarray(want).dtype

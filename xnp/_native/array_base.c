@@ -587,6 +587,123 @@ fast_unary(PyObject *name, PyObject *x, int scalars)
     return served_result(out, weak && !bool_out, scalars);
 }
 
+/* ------------------------------------------------------------------ views and metadata
+ *
+ * ``FastFunc(name, 1, False, slow, kind="view")``: the fast path of ``fastpath.reshape``,
+ * ``transpose`` and the ``reshape``/``transpose`` methods and ``T`` (read them first: this
+ * is their rule in C). A call ``(a, *rest)`` with no keyword, ``a`` an exact ``Array``
+ * holding its host value (not a jit output's buffer view: ``_dev`` is None) of a dtype in
+ * ``FAST_CALLS[name].dtypes``, each of ``rest`` an int or a tuple of ints, is
+ * ``Array(FAST_CALLS[name].fn(value, *rest), weak)`` (NumPy's view); anything else, and a
+ * ``ValueError`` or ``TypeError`` from NumPy, is ``slow(*args)``, which raises xnp's
+ * message. ``kind="meta"``: the array's ``shape``/``dtype``/``ndim``/``size`` (``name``)
+ * or ``len`` (``"__len__"``) read from its host value when that is the backend's native
+ * array (what ``Array._meta`` reads; ``len`` of a 0-d array raises NumPy's TypeError, the
+ * full path's message); otherwise ``slow(a)``. */
+static PyObject *g_calls = NULL;  /* fastpath._CALLS: [FAST_CALLS, or {} while off] */
+static PyObject *str_len = NULL;
+
+#define MAX_VIEW_ARGS 8
+
+/* an int, or a tuple of ints (exact classes: a bool or a NumPy integer takes the full
+ * path) */
+static int
+int_argument(PyObject *x)
+{
+    if (PyLong_CheckExact(x)) {
+        return 1;
+    }
+    if (!PyTuple_CheckExact(x)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(x); i++) {
+        if (!PyLong_CheckExact(PyTuple_GET_ITEM(x, i))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* the host value of an exact eager ``Array`` holding it as the backend's native array
+ * (borrowed), or NULL (no error) */
+static PyObject *
+native_value(PyObject *x, int exact)
+{
+    if (g_native == NULL) {
+        return NULL;
+    }
+    if (exact ? Py_TYPE(x) != (PyTypeObject *)g_array_type
+              : !PyObject_TypeCheck(x, &ArrayBaseType)) {
+        return NULL;
+    }
+    PyObject *v = ((ArrayBaseObject *)x)->val;
+    if (v == NULL || (PyObject *)Py_TYPE(v) != PyList_GET_ITEM(g_native, 0)) {
+        return NULL;
+    }
+    return v;
+}
+
+static PyObject *
+fast_view(PyObject *name, PyObject *const *args, Py_ssize_t n)
+{
+    if (g_calls == NULL || n > MAX_VIEW_ARGS || !eager_now()) {
+        return NULL;
+    }
+    PyObject *v = native_value(args[0], 1);
+    ArrayBaseObject *a = (ArrayBaseObject *)args[0];
+    if (v == NULL || (a->dev != NULL && a->dev != Py_None)) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 1; i < n; i++) {
+        if (!int_argument(args[i])) {
+            return NULL;
+        }
+    }
+    PyObject *table = PyList_GET_ITEM(g_calls, 0);
+    PyObject *op = PyDict_Check(table) ? PyDict_GetItemWithError(table, name) : NULL;
+    if (op == NULL || !PyTuple_Check(op) || PyTuple_GET_SIZE(op) < 2) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *dt = PyObject_GetAttr(v, str_dtype);
+    if (dt == NULL) {
+        return NULL;
+    }
+    int in = PySequence_Contains(PyTuple_GET_ITEM(op, 1), dt);
+    Py_DECREF(dt);
+    if (in <= 0) {
+        return NULL;
+    }
+    PyObject *argv[MAX_VIEW_ARGS];
+    argv[0] = v;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        argv[i] = args[i];
+    }
+    int weak = a->weak != NULL && PyObject_IsTrue(a->weak) == 1;
+    PyObject *out = PyObject_Vectorcall(PyTuple_GET_ITEM(op, 0), argv, n, NULL);
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();  /* numpy.exceptions.AxisError is both: the full path raises */
+        }
+        return NULL;
+    }
+    return new_array(out, weak);
+}
+
+static PyObject *
+fast_meta(PyObject *name, PyObject *x)
+{
+    PyObject *v = native_value(x, 0);
+    if (v == NULL) {
+        return NULL;
+    }
+    if (name == str_len || PyUnicode_Compare(name, str_len) == 0) {
+        Py_ssize_t len = PyObject_Length(v);
+        return len < 0 ? NULL : PyLong_FromSsize_t(len);
+    }
+    return PyObject_GetAttr(v, name);
+}
+
 /* ``x[idx] = value`` served by NumPy's item assignment (setitem.c) when no transformation
  * is active (nor a grad/vmap scope, nor a rebound array), the eager backend computes with
  * NumPy and ``x`` is an eager array holding its host value: 1 served, 0 not, -1 error */
@@ -707,14 +824,27 @@ typedef struct {
     int arity;
     int swap;
     int scalars;
+    int kind;  /* KIND_OP (arity 1-3), KIND_VIEW or KIND_META: see above */
 } FastFuncObject;
+
+enum { KIND_OP, KIND_VIEW, KIND_META };
 
 static PyObject *
 fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
                     PyObject *kwnames)
 {
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-    if (n == 3 && self->arity == 3 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
+    int no_keywords = kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0;
+    if (self->kind != KIND_OP) {
+        if (n >= 1 && no_keywords) {
+            PyObject *out = self->kind == KIND_VIEW ? fast_view(self->name, args, n)
+                            : n == 1 ? fast_meta(self->name, args[0]) : NULL;
+            if (out != NULL || PyErr_Occurred()) {
+                return out;
+            }
+        }
+    }
+    else if (n == 3 && self->arity == 3 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
         int served = fast_setitem(args[0], args[1], args[2]);
         if (served != 0) {
             return served < 0 ? NULL : Py_NewRef(Py_None);
@@ -736,9 +866,16 @@ fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     PyObject *name, *slow;
     int arity, swap, scalars = 0;
-    static char *kwlist[] = {"name", "arity", "swap", "slow", "scalars", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UipO|p:FastFunc", kwlist, &name, &arity,
-                                     &swap, &slow, &scalars)) {
+    const char *kind_name = "op";
+    static char *kwlist[] = {"name", "arity", "swap", "slow", "scalars", "kind", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UipO|ps:FastFunc", kwlist, &name, &arity,
+                                     &swap, &slow, &scalars, &kind_name)) {
+        return NULL;
+    }
+    int kind = strcmp(kind_name, "op") == 0 ? KIND_OP : strcmp(kind_name, "view") == 0
+               ? KIND_VIEW : strcmp(kind_name, "meta") == 0 ? KIND_META : -1;
+    if (kind < 0) {
+        PyErr_SetString(PyExc_ValueError, "FastFunc: kind must be 'op', 'view' or 'meta'");
         return NULL;
     }
     if (arity < 1 || arity > 3) {
@@ -758,6 +895,7 @@ fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->arity = arity;
     self->swap = swap;
     self->scalars = scalars;
+    self->kind = kind;
     self->vectorcall = (vectorcallfunc)fastfunc_vectorcall;
     return (PyObject *)self;
 }
@@ -823,8 +961,9 @@ static PyTypeObject FastFuncType = {
     .tp_basicsize = sizeof(FastFuncObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
                 Py_TPFLAGS_METHOD_DESCRIPTOR,
-    .tp_doc = "FastFunc(name, arity, swap, slow): an eager fast path in C "
-              "(see xnp.numpy_api._fastpath.unary and binary).",
+    .tp_doc = "FastFunc(name, arity, swap, slow, scalars=False, kind='op'): an eager fast "
+              "path in C (see xnp.numpy_api._fastpath: unary and binary; kind 'view' "
+              "and 'meta': views and metadata).",
     .tp_traverse = (traverseproc)fastfunc_traverse,
     .tp_clear = (inquiry)fastfunc_clear,
     .tp_dealloc = (destructor)fastfunc_dealloc,
@@ -1121,6 +1260,19 @@ configure_operators(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ``configure_calls(calls)``: the one-element list holding ``FAST_CALLS`` (or {} while the
+ * fast path is off) that the view fast paths read; after ``configure_operators`` */
+static PyObject *
+configure_calls(PyObject *module, PyObject *calls)
+{
+    if (!PyList_Check(calls) || PyList_GET_SIZE(calls) < 1) {
+        PyErr_SetString(PyExc_TypeError, "configure_calls: a one-element list");
+        return NULL;
+    }
+    Py_XSETREF(g_calls, Py_NewRef(calls));
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 set_constructor(PyObject *module, PyObject *args)
 {
@@ -1153,6 +1305,9 @@ static PyMethodDef module_methods[] = {
      "binary operators of ``array`` (an ArrayBase subclass) by the number slots; ``ops`` "
      "maps each of __add__, __sub__, __mul__, __truediv__, __and__, __or__, __xor__ to "
      "(FAST_OPS name, forward full path, reflected full path)."},
+    {"configure_calls", configure_calls, METH_O,
+     "configure_calls(calls): the one-element list holding FAST_CALLS that the view fast "
+     "paths (FastFunc(..., kind='view')) read."},
     {"configure_hot_call", configure_hot_call, METH_VARARGS,
      "configure_hot_call(busy, state, eval_type, snapshot, miss): the objects HotCall's "
      "call reads (see HotCall)."},
@@ -1195,7 +1350,8 @@ PyInit__array_base(void)
     str_kind = PyUnicode_InternFromString("kind");
     str_hot = PyUnicode_InternFromString("hot");
     str_call_miss = PyUnicode_InternFromString("_call_miss");
-    if (str_trace == NULL || str_dtype == NULL || str_kind == NULL || str_hot == NULL ||
+    str_len = PyUnicode_InternFromString("__len__");
+    if (str_len == NULL || str_trace == NULL || str_dtype == NULL || str_kind == NULL || str_hot == NULL ||
             str_call_miss == NULL) {
         return NULL;
     }

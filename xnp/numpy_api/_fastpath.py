@@ -45,6 +45,7 @@ from xnp.tracing.core import Array
 
 __all__ = ["FastOp", "SCALAR_AWARE", "with_full_path", "binary", "unary", "refresh", "reduction",
            "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property",
+           "transpose_method", "metadata",
            "sort",
            "concatenate", "fill", "full", "asarray", "array", "NATIVE_OPERATORS",
            "install_native_operators"]
@@ -242,6 +243,7 @@ def install_native_operators(cls, names: dict) -> bool:
                             "binary fast path")
         ops[name] = (names[name], fwd.__wrapped__, rev.__wrapped__)
     configure(cls, _TRACING_THREADS, _STATE, _EVAL, _TABLE, _NATIVE, _WRAP, ops)
+    sys.modules[base.__module__].configure_calls(_CALLS)  # the view fast paths' table
     for name in NATIVE_OPERATORS:
         delattr(cls, name)
         delattr(cls, "__r" + name[2:])
@@ -412,10 +414,22 @@ def _view_value(a, name):
     return None
 
 
+def _native_view(decorator: Callable, name: str, slow: Callable):
+    """The C fast path of a view function (``FastFunc(..., kind="view")``: the rule of the
+    Python fast paths below, for ints and tuples of ints only), or None where the C
+    module is not built."""
+    if FastFunc is None:
+        return None
+    return _served(decorator, slow, FastFunc(name, 1, False, slow, kind="view"))
+
+
 def reshape(slow: Callable) -> Callable:
     """``reshape(a, shape, order="C", *, copy=None)`` served by ``FAST_CALLS["reshape"].fn``
     (NumPy's reshape: a view when NumPy gives one, as the full path) for an int or a
     tuple of ints ``shape``."""
+    native = _native_view(reshape, "reshape", slow)
+    if native is not None:
+        return native
 
     def fast(a, /, shape, order="C", *, copy=None):
         if copy is None and type(order) is str and order == "C" and (
@@ -477,7 +491,11 @@ def sort(name: str, default_stable: bool) -> Callable:
 
 def transpose(slow: Callable) -> Callable:
     """``transpose(a, axes=None)`` served by ``FAST_CALLS["transpose"].fn`` (NumPy's
-    transpose, a view) for ``axes`` None or a tuple/list of ints."""
+    transpose, a view) for ``axes`` None or a tuple/list of ints (in C: omitted or a tuple
+    of ints)."""
+    native = _native_view(transpose, "transpose", slow)
+    if native is not None:
+        return native
 
     def fast(a, axes=None):
         if axes is None or (type(axes) in (tuple, list) and _int_tuple(axes)):
@@ -495,6 +513,9 @@ def transpose(slow: Callable) -> Callable:
 
 def transpose_property(slow: Callable) -> Callable:
     """The ``Array.T`` getter with the fast path of :func:`transpose`."""
+    native = _native_view(transpose_property, "transpose", slow)
+    if native is not None:
+        return native
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
     def fast(self):
@@ -508,14 +529,24 @@ def transpose_property(slow: Callable) -> Callable:
     return _served(transpose_property, slow, fast)
 
 
+def transpose_method(slow: Callable) -> Callable:
+    """``Array.transpose(*axes)`` with the C fast path of :func:`transpose` (ints, or one
+    tuple of ints), or ``slow`` where the C module is not built."""
+    native = _native_view(transpose_method, "transpose", slow)
+    return slow if native is None else native
+
+
 def reshape_method(slow: Callable) -> Callable:
     """``Array.reshape(*shape, order="C")`` with the fast path of :func:`reshape` for
     ints or one tuple of ints."""
+    native = _native_view(reshape_method, "reshape", slow)
+    if native is not None:
+        return native
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
 
-    def fast(self, *shape, order="C"):
+    def fast(self, *shape, order="C", copy=None):
         if ((not busy or state.trace is _EVAL) and type(self) is array and self._dev is None
-                and type(order) is str and order == "C"):
+                and type(order) is str and order == "C" and copy is None):
             op = calls[0].get("reshape")
             v = self._v
             if op is not None and v is not None and v.dtype in op[1]:
@@ -526,9 +557,20 @@ def reshape_method(slow: Callable) -> Callable:
                         return array(op[0](v, shape), self._weak)
                     except ValueError:
                         pass
-        return slow(self, *shape, order=order)
+        return slow(self, *shape, order=order, copy=copy)
 
     return _served(reshape_method, slow, fast)
+
+
+def metadata(name: str, slow: Callable) -> Callable:
+    """``Array``'s ``shape``/``dtype``/``ndim``/``size`` getter (``name``) or ``__len__``
+    (``"__len__"``) read from the host value in C (``FastFunc(..., kind="meta")``), else
+    ``slow`` (which reads the same: a jit output's aval, or its value); ``slow`` itself
+    where the C module is not built."""
+    if FastFunc is None:
+        return slow
+    return _served(functools.partial(metadata, name), slow,
+                   FastFunc(name, 1, False, slow, kind="meta"))
 
 
 def concatenate(slow: Callable) -> Callable:

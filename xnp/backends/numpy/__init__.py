@@ -34,15 +34,16 @@ class NumpyBackend:
         self.kernels = {**KERNELS, **MATRIX_KERNELS, **FUNCTION_KERNELS}
 
     @staticmethod
-    def direct(prim, params, dtype=None):
-        """The function a recorded program calls for ``prim`` with ``params`` on operands of
-        ``dtype`` instead of ``impls[prim](..., **params)``, or None
+    def direct(prim, params, operand=None):
+        """The function a recorded program calls for ``prim`` with ``params`` on operands
+        like ``operand`` (the first array operand of the recorded call: its dtype, shape and
+        strides) instead of ``impls[prim](..., **params)``, or None
         (xnp/tracing/recording.py)."""
-        return kernel_of(np, prim, params, dtype)
+        return kernel_of(np, prim, params, operand)
 
-    @staticmethod
-    def wrap_native(x):
-        return x if type(x) is np.ndarray else np.asarray(x)
+    #: a result that is not an ndarray (a NumPy scalar) as one; NumPy's own function, so
+    #: the C paths that wrap a result run no Python frame
+    wrap_native = staticmethod(np.asarray)
 
     @staticmethod
     def from_host(x: np.ndarray) -> np.ndarray:

@@ -18,9 +18,9 @@ import ml_dtypes
 import numpy as np
 
 from xnp import lax
-from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 from xnp.backends.xp_impls.checks import _runtime_warning
-from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS, PARAM_KERNELS
+from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS
 from xnp.backends.xp_impls.linalg import dot_general_kernel
 from xnp.tracing.recording import fp_warnings_at_user_line, note_effect
 
@@ -512,21 +512,22 @@ def _composite_general(xp, *operands, name, decomposition, out_avals, params=())
     return _general(_kernel(xp, name))(*operands, **dict(params))
 
 
-def kernel_of(xp, prim, params, dtype=None):
+def kernel_of(xp, prim, params, operand=None):
     """The function a recorded program calls for ``prim`` with ``params`` (no parameters):
     the kernel itself for a composite (a general composite's static ``params`` bound to
     it), ``linalg.dot_general_kernel`` for ``dot_general``, the ufunc that is the whole
-    implementation for operands of ``dtype`` (``elementwise.DTYPE_UFUNCS``: a ufunc called
-    by the program has no frame of xnp's, so its warnings name the user's line) or such a
-    callable with the parameters bound (``elementwise.PARAM_KERNELS``), None for any other
-    primitive."""
+    implementation for operands of ``operand``'s dtype (``elementwise.DTYPE_UFUNCS``: a
+    ufunc called by the program has no frame of xnp's, so its warnings name the user's
+    line) or such a callable with the parameters bound for operands of ``operand``'s dtype,
+    shape and strides (``_table.PARAM_KERNELS``; ``operand`` is the first array operand of
+    the recorded call, whose signature fixes these), None for any other primitive."""
     by_dtype = DTYPE_UFUNCS.get(prim)
-    if by_dtype is not None and dtype is not None and not params:
-        name = by_dtype(dtype)
+    if by_dtype is not None and operand is not None and not params:
+        name = by_dtype(operand.dtype)
         return getattr(xp, name) if name is not None else None
     with_params = PARAM_KERNELS.get(prim)
-    if with_params is not None and dtype is not None:
-        return with_params(xp, dtype, **params)
+    if with_params is not None and operand is not None:
+        return with_params(xp, operand, **params)
     if prim is lax.composite_p or prim is lax.composite_multi_p:
         return _kernel(xp, params["name"])
     if prim is lax.composite_general_p:

@@ -5,10 +5,12 @@ the axis before and after."""
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from xnp import lax
-from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 
 __all__: list = []
 
@@ -28,6 +30,11 @@ def _accumulate(fn):
 # (the array methods: NumPy's functions add frames)
 XP_IMPLS[lax.cumsum_p] = _accumulate(lambda xp, x, axis: x.cumsum(axis=axis, dtype=x.dtype))
 XP_IMPLS[lax.cumprod_p] = _accumulate(lambda xp, x, axis: x.cumprod(axis=axis, dtype=x.dtype))
+# the same without a Python frame in a replay (forward only)
+PARAM_KERNELS[lax.cumsum_p] = lambda xp, x, *, axis, reverse: None if reverse else \
+    operator.methodcaller("cumsum", axis=axis, dtype=x.dtype)
+PARAM_KERNELS[lax.cumprod_p] = lambda xp, x, *, axis, reverse: None if reverse else \
+    operator.methodcaller("cumprod", axis=axis, dtype=x.dtype)
 
 
 def _quiet(fn):

@@ -17,7 +17,7 @@ import operator
 import numpy as np
 
 from xnp import lax
-from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 
 __all__: list = []
 
@@ -251,11 +251,11 @@ def _bitcast(xp, x, *, new_dtype):
 _register(lax.convert_element_type_p, _convert, "1p")
 
 
-def _convert_kernel(xp, dt: np.dtype, *, new_dtype, weak_type):
-    """``_convert`` for operands of dtype ``dt`` as a callable without a Python frame (the
+def _convert_kernel(xp, x, *, new_dtype, weak_type):
+    """``_convert`` for operands like ``x`` as a callable without a Python frame (the
     array's own ``astype``), so that a replay's "overflow encountered in cast" names the
     user's line; None from complex to real (``_convert`` takes the real part first)."""
-    if dt.kind == "c" and new_dtype.kind != "c":
+    if x.dtype.kind == "c" and new_dtype.kind != "c":
         return None
     return operator.methodcaller("astype", new_dtype)
 
@@ -281,8 +281,4 @@ def _clamp(xp, lo, x, hi):
 _register(lax.select_n_p, _select_n)
 _register(lax.clamp_p, _clamp)
 
-
-#: primitive -> ``fn(xp, dtype, **params)``: a callable of the operands alone (no Python frame:
-#: a replay's floating-point warnings name the user's line) computing the primitive with
-#: ``params`` for operands of ``dtype``, or None for that dtype (its implementation runs)
-PARAM_KERNELS: dict = {lax.convert_element_type_p: _convert_kernel}
+PARAM_KERNELS[lax.convert_element_type_p] = _convert_kernel

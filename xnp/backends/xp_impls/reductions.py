@@ -6,8 +6,13 @@ the first NaN's index. An empty max/min gives the lax identity (NumPy raises;
 ``xnp.max`` raises before it gets here).
 """
 
+import functools
+import operator
+
+import numpy as np
+
 from xnp import lax
-from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 from xnp.lax.reductions import reduction_identity
 
 __all__ = []
@@ -61,3 +66,46 @@ XP_IMPLS[lax.reduce_or_p] = _bitwise("bitwise_or", lambda xp, x, axes: x.any(axi
 XP_IMPLS[lax.reduce_xor_p] = _bitwise("bitwise_xor", _parity)
 XP_IMPLS[lax.argmax_p] = _argminmax("argmax")
 XP_IMPLS[lax.argmin_p] = _argminmax("argmin")
+
+
+# the same as direct calls of the array's methods (no Python frame in a replay)
+PARAM_KERNELS[lax.reduce_sum_p] = (
+    lambda xp, x, *, axes: operator.methodcaller("sum", axis=axes, dtype=x.dtype))
+PARAM_KERNELS[lax.reduce_prod_p] = (
+    lambda xp, x, *, axes: operator.methodcaller("prod", axis=axes, dtype=x.dtype))
+
+
+def _extremum_kernel(fname):
+    def kernel(xp, x, *, axes):
+        return None if any(x.shape[a] == 0 for a in axes) else \
+            operator.methodcaller(fname, axis=axes)
+
+    return kernel
+
+
+def _bitwise_kernel(ufunc_name, bool_method):
+    def kernel(xp, x, *, axes):
+        if x.dtype == bool:
+            return operator.methodcaller(bool_method, axis=axes) if bool_method else None
+        return functools.partial(getattr(xp, ufunc_name).reduce, axis=axes, dtype=x.dtype)
+
+    return kernel
+
+
+def _argminmax_kernel(fname):
+    def kernel(xp, x, *, axes, index_dtype):
+        # NumPy's index dtype is intp: its result needs no conversion
+        if index_dtype != np.intp:
+            return None
+        return operator.methodcaller(fname, axis=axes[0])
+
+    return kernel
+
+
+PARAM_KERNELS[lax.reduce_max_p] = _extremum_kernel("max")
+PARAM_KERNELS[lax.reduce_min_p] = _extremum_kernel("min")
+PARAM_KERNELS[lax.reduce_and_p] = _bitwise_kernel("bitwise_and", "all")
+PARAM_KERNELS[lax.reduce_or_p] = _bitwise_kernel("bitwise_or", "any")
+PARAM_KERNELS[lax.reduce_xor_p] = _bitwise_kernel("bitwise_xor", None)
+PARAM_KERNELS[lax.argmax_p] = _argminmax_kernel("argmax")
+PARAM_KERNELS[lax.argmin_p] = _argminmax_kernel("argmin")

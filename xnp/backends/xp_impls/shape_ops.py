@@ -7,9 +7,10 @@ materialised rather than returned as NumPy's read-only broadcast view).
 """
 
 import functools
+import operator
 
 from xnp import lax
-from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 
 
 def _broadcast_in_dim(xp, x, *, shape, broadcast_dimensions):
@@ -83,3 +84,27 @@ XP_IMPLS[lax.sharding_constraint_p] = lambda xp, x, *, sharding: xp.array(x, cop
 
 
 XP_IMPLS[lax.stop_gradient_p] = lambda xp, x: x  # the identity (a view, like NumPy's asarray)
+
+
+def _reshape_kernel(xp, x, *, new_sizes, dimensions):
+    # (the array's own method: a replayed view costs NumPy's call and no Python frame)
+    return operator.methodcaller("reshape", new_sizes) if dimensions is None else None
+
+
+def _broadcast_kernel(xp, x, *, shape, broadcast_dimensions):
+    inter = [1] * len(shape)
+    for i, d in enumerate(broadcast_dimensions):
+        inter[d] = x.shape[i]
+    return operator.methodcaller("reshape", tuple(inter)) if tuple(inter) == tuple(shape) \
+        else None
+
+
+PARAM_KERNELS[lax.reshape_p] = _reshape_kernel
+PARAM_KERNELS[lax.broadcast_in_dim_p] = _broadcast_kernel
+PARAM_KERNELS[lax.transpose_p] = (
+    lambda xp, x, *, permutation: operator.methodcaller("transpose", permutation))
+PARAM_KERNELS[lax.squeeze_p] = (
+    lambda xp, x, *, dimensions: operator.methodcaller("squeeze", axis=dimensions))
+PARAM_KERNELS[lax.rev_p] = (
+    lambda xp, x, *, dimensions: operator.itemgetter(_reversing(x.ndim, dimensions)))
+PARAM_KERNELS[lax.copy_p] = lambda xp, x: operator.methodcaller("copy", order="K")

@@ -11,10 +11,12 @@ filled (gather ``FILL_OR_DROP``) or dropped (scatter ``FILL_OR_DROP`` and
 ``PROMISE_IN_BOUNDS``).
 """
 
+import operator
+
 import numpy as np
 
 from xnp import lax
-from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 from xnp.lax.slicing import GatherScatterMode, gather_fill_value
 
 _CLIP = GatherScatterMode.CLIP
@@ -198,6 +200,10 @@ def _scatter(combine):
 
 
 XP_IMPLS[lax.slice_p] = _slice
+# (the basic index itself: a replayed slice is NumPy's item access, no Python frame)
+PARAM_KERNELS[lax.slice_p] = lambda xp, x, *, start_indices, limit_indices, strides: \
+    operator.itemgetter(tuple(slice(s, e, st) for s, e, st in zip(
+        start_indices, limit_indices, strides or (1,) * len(start_indices))))
 XP_IMPLS[lax.dynamic_slice_p] = _dynamic_slice
 XP_IMPLS[lax.dynamic_update_slice_p] = _dynamic_update_slice
 XP_IMPLS[lax.gather_p] = _gather

@@ -171,6 +171,46 @@ def test_getitem_fast_path_keeps_numpy_views_and_errors():
         x[1, 2, 3]
 
 
+_READ_INDICES = [0, -1, 5, (1, 2), (slice(None), 1), slice(None, None, -2), (None, 1),
+                 (Ellipsis, 0), (1, Ellipsis, None), [0, 2], [2, 0, 2], ([0, 1], [3, 0]),
+                 (slice(1, None), [1, 3]), [], [True, False, True], (0, [5]),
+                 (slice(1.5, None),), (0, 0, 0), "idx-array", "mask", "idx-tuple"]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int8, np.bool_, np.complex64])
+def test_getitem_fast_equals_full_path(dtype):
+    # every index kind the fast path (C where built) serves or hands on, against the full
+    # path and NumPy: value, dtype, scalar-or-array, view-or-copy, weak type and errors
+    base = _sample(dtype, (3, 4), 5)
+    full_path = xnp.Array.__getitem__.__wrapped__  # NumPy's scalar rule included
+    for weak in (False, True):
+        x = xnp.Array(base.copy(), weak)
+        host = np.asarray(x)
+        for idx in _READ_INDICES:
+            if idx == "idx-array":
+                idx, ref_idx = xnp.asarray([2, 0]), np.array([2, 0])
+            elif idx == "mask":
+                idx, ref_idx = xnp.asarray(base.real > 0), base.real > 0
+            elif idx == "idx-tuple":
+                idx, ref_idx = (xnp.asarray([1, 2]), slice(None, 2)), (np.array([1, 2]),
+                                                                       slice(None, 2))
+            else:
+                ref_idx = idx
+            fast = _outcome(lambda: x[idx])
+            full = _outcome(lambda: full_path(x, idx))
+            if fast[0] == "ok":
+                got = x[idx]
+                assert type(got) is type(full_path(x, idx))
+                assert np.shares_memory(np.asarray(got), host) == np.shares_memory(
+                    np.asarray(full_path(x, idx)), host)
+                want = host[ref_idx]
+                np.testing.assert_array_equal(fast[1], want)
+                assert fast[2] == np.asarray(want).dtype
+                assert type(got) is (type(want) if not isinstance(want, np.ndarray)
+                                     else xnp.Array)
+            _same(fast, full)
+
+
 def test_getitem_on_jit_output_copies_before_view():
     y = xnp.jit(lambda a: a * 2.0)(xnp.arange(6.0))
     v = y[1:3]

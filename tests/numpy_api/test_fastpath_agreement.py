@@ -548,7 +548,7 @@ def test_metadata_and_views_are_native_when_built():
         assert (type(fget) is fastpath.FastFunc) is native
         assert callable(getattr(fget, "__wrapped__", fget))
     for member in (xnp.ndarray.__len__, xnp.ndarray.reshape, xnp.ndarray.transpose,
-                   xnp.ndarray.T.fget):
+                   xnp.ndarray.T.fget, xnp.ndarray.__getitem__):
         inner = getattr(member, "__wrapped__", None)
         served = member if type(member) is fastpath.FastFunc else None
         if native:

@@ -718,6 +718,70 @@ host_value(PyObject *x)
     return b->dev != Py_None || b->val == NULL || b->val == Py_None ? NULL : b->val;
 }
 
+/* ``idx`` with its eager index arrays and masks (entries, or itself) as their host values
+ * (a new reference: ``idx`` itself, or a new tuple); NULL with no error when one has no
+ * host value (a jit output), NULL with an error set on error */
+static PyObject *
+host_index(PyObject *idx)
+{
+    if (Py_TYPE(idx) == (PyTypeObject *)g_array_type) {
+        return Py_XNewRef(host_value(idx));
+    }
+    if (!PyTuple_CheckExact(idx)) {
+        return Py_NewRef(idx);
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(idx), k = 0;
+    while (k < n && Py_TYPE(PyTuple_GET_ITEM(idx, k)) != (PyTypeObject *)g_array_type) {
+        k++;
+    }
+    if (k == n) {
+        return Py_NewRef(idx);
+    }
+    PyObject *index = PyTuple_New(n);
+    for (Py_ssize_t j = 0; index != NULL && j < n; j++) {
+        PyObject *item = PyTuple_GET_ITEM(idx, j);
+        if (Py_TYPE(item) == (PyTypeObject *)g_array_type) {
+            item = host_value(item);
+            if (item == NULL) {
+                Py_CLEAR(index);
+                return NULL;
+            }
+        }
+        PyTuple_SET_ITEM(index, j, Py_NewRef(item));
+    }
+    return index;
+}
+
+/* ``x[idx]`` served by NumPy's item access (setitem.c) when no transformation is active
+ * in the calling thread, the eager backend computes with NumPy and ``x`` is an eager
+ * array holding its host value (the rule of ``_fast_getitem.getitem``): the result (an
+ * ``Array`` of ``x``'s weak type, or NumPy's scalar for one element), NULL with no error
+ * when not served, NULL with an error set on error */
+static PyObject *
+fast_getitem(PyObject *x, PyObject *idx)
+{
+    if (g_table == NULL || !eager_now() || !PyObject_TypeCheck(x, &ArrayBaseType)) {
+        return NULL;
+    }
+    PyObject *table = PyList_GET_ITEM(g_table, 0);
+    ArrayBaseObject *a = (ArrayBaseObject *)x;
+    if (!PyDict_Check(table) || PyDict_GET_SIZE(table) == 0 || a->dev != Py_None ||
+        a->val == NULL || a->val == Py_None) {
+        return NULL;
+    }
+    PyObject *index = host_index(idx);
+    if (index == NULL) {
+        return NULL;
+    }
+    int served;
+    PyObject *out = getitem_fast(a->val, index, &served);
+    Py_DECREF(index);
+    if (out == NULL || (PyObject *)Py_TYPE(out) != PyList_GET_ITEM(g_native, 0)) {
+        return out;  /* not served, an error, or NumPy's scalar for one element */
+    }
+    return new_array(out, a->weak != NULL && PyObject_IsTrue(a->weak) == 1);
+}
+
 static int
 fast_setitem(PyObject *x, PyObject *idx, PyObject *value)
 {
@@ -743,41 +807,9 @@ fast_setitem(PyObject *x, PyObject *idx, PyObject *value)
         }
         is_array = 1;
     }
-    /* eager index arrays and masks: their host values (a new index tuple) */
-    PyObject *index = NULL;
-    if (Py_TYPE(idx) == (PyTypeObject *)g_array_type) {
-        index = Py_XNewRef(host_value(idx));
-    }
-    else if (PyTuple_CheckExact(idx)) {
-        Py_ssize_t n = PyTuple_GET_SIZE(idx);
-        for (Py_ssize_t k = 0; k < n && index == NULL; k++) {
-            if (Py_TYPE(PyTuple_GET_ITEM(idx, k)) == (PyTypeObject *)g_array_type) {
-                index = PyTuple_New(n);
-                for (Py_ssize_t j = 0; index != NULL && j < n; j++) {
-                    PyObject *item = PyTuple_GET_ITEM(idx, j);
-                    if (Py_TYPE(item) == (PyTypeObject *)g_array_type) {
-                        item = host_value(item);
-                        if (item == NULL) {
-                            Py_CLEAR(index);
-                            return 0;
-                        }
-                    }
-                    PyTuple_SET_ITEM(index, j, Py_NewRef(item));
-                }
-                if (index == NULL) {
-                    return PyErr_Occurred() ? -1 : 0;
-                }
-            }
-        }
-    }
-    else {
-        index = Py_NewRef(idx);
-    }
+    PyObject *index = host_index(idx);
     if (index == NULL) {
-        index = PyTuple_CheckExact(idx) ? Py_NewRef(idx) : NULL;
-        if (index == NULL) {
-            return 0;  /* (an eager index array without its host value) */
-        }
+        return PyErr_Occurred() ? -1 : 0;
     }
     int served = setitem_fast(a->val, index, value, is_array);
     Py_DECREF(index);
@@ -824,10 +856,10 @@ typedef struct {
     int arity;
     int swap;
     int scalars;
-    int kind;  /* KIND_OP (arity 1-3), KIND_VIEW or KIND_META: see above */
+    int kind;  /* KIND_OP (arity 1-3), KIND_VIEW, KIND_META or KIND_GETITEM: see above */
 } FastFuncObject;
 
-enum { KIND_OP, KIND_VIEW, KIND_META };
+enum { KIND_OP, KIND_VIEW, KIND_META, KIND_GETITEM };
 
 static PyObject *
 fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
@@ -838,6 +870,8 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
     if (self->kind != KIND_OP) {
         if (n >= 1 && no_keywords) {
             PyObject *out = self->kind == KIND_VIEW ? fast_view(self->name, args, n)
+                            : self->kind == KIND_GETITEM ? (n == 2 ? fast_getitem(args[0], args[1])
+                                                                   : NULL)
                             : n == 1 ? fast_meta(self->name, args[0]) : NULL;
             if (out != NULL || PyErr_Occurred()) {
                 return out;
@@ -873,9 +907,11 @@ fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     int kind = strcmp(kind_name, "op") == 0 ? KIND_OP : strcmp(kind_name, "view") == 0
-               ? KIND_VIEW : strcmp(kind_name, "meta") == 0 ? KIND_META : -1;
+               ? KIND_VIEW : strcmp(kind_name, "meta") == 0 ? KIND_META
+               : strcmp(kind_name, "getitem") == 0 ? KIND_GETITEM : -1;
     if (kind < 0) {
-        PyErr_SetString(PyExc_ValueError, "FastFunc: kind must be 'op', 'view' or 'meta'");
+        PyErr_SetString(PyExc_ValueError,
+                        "FastFunc: kind must be 'op', 'view', 'meta' or 'getitem'");
         return NULL;
     }
     if (arity < 1 || arity > 3) {

@@ -1,6 +1,7 @@
-/* The fast path of an eager ``x[idx] = value``: NumPy's own item assignment, from C, so a
- * served call runs no Python frame (NumPy's warnings name the caller's line). See
- * setitem.h; ``FastFunc(..., arity=3)`` of array_base.c calls it. */
+/* The fast paths of an eager ``x[idx] = value`` and ``x[idx]``: NumPy's own item
+ * assignment and item access, from C, so a served call runs no Python frame (NumPy's
+ * warnings name the caller's line). See setitem.h; ``FastFunc(..., arity=3)`` and
+ * ``FastFunc(..., kind="getitem")`` of array_base.c call them. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
@@ -102,4 +103,53 @@ setitem_fast(PyObject *val, PyObject *idx, PyObject *value, int value_is_array)
         return 0;
     }
     return -1;
+}
+
+/* a non-empty list of ints (NumPy's advanced indexing by a list) */
+static int
+int_list(PyObject *i)
+{
+    if (!PyList_CheckExact(i) || PyList_GET_SIZE(i) == 0) {
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(i); k++) {
+        if (!PyLong_CheckExact(PyList_GET_ITEM(i, k))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int
+read_index(PyObject *idx)
+{
+    if (basic_item(idx) || int_list(idx)) {
+        return 1;
+    }
+    if (!PyTuple_CheckExact(idx)) {
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(idx); k++) {
+        PyObject *i = PyTuple_GET_ITEM(idx, k);
+        if (!basic_item(i) && !int_list(i)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+PyObject *
+getitem_fast(PyObject *val, PyObject *idx, int *served)
+{
+    *served = 0;
+    if (!PyArray_CheckExact(val) || !read_index(idx)) {
+        return NULL;
+    }
+    PyObject *out = PyObject_GetItem(val, idx);
+    if (out == NULL && PyErr_ExceptionMatches(PyExc_IndexError)) {
+        PyErr_Clear();  /* the full path raises xnp's message */
+        return NULL;
+    }
+    *served = 1;
+    return out;
 }

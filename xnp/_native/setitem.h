@@ -1,4 +1,5 @@
-/* The fast path of an eager ``x[idx] = value`` (setitem.c), called by array_base.c. */
+/* The fast paths of an eager ``x[idx] = value`` and ``x[idx]`` (setitem.c), called by
+ * array_base.c. */
 #ifndef XNP_SETITEM_H
 #define XNP_SETITEM_H
 
@@ -18,5 +19,14 @@ int setitem_init(void);
  * raises xnp's message); -1: an error NumPy raised after its cast (a floating-point
  * error under ``numpy.errstate`` 'raise', a warning made an error). */
 int setitem_fast(PyObject *val, PyObject *idx, PyObject *value, int value_is_array);
+
+/* NumPy's item access ``val[idx]`` of ``val``, the host value of an eager array (a NumPy
+ * array of its own kind), when that is what xnp's full path does: ``idx`` an int, a slice,
+ * None, Ellipsis, a NumPy integer or bool array (the host value of an eager index array or
+ * mask), a non-empty list of ints, or a tuple of them. ``*served`` 1: the result (a view,
+ * a copy, or NumPy's scalar for one element), or NULL with NumPy's error set (other than
+ * an IndexError); 0: NULL, not served, no error set (also for an IndexError: the full
+ * path raises xnp's message). */
+PyObject *getitem_fast(PyObject *val, PyObject *idx, int *served);
 
 #endif

@@ -74,7 +74,11 @@ def _host_index(idx):
 def getitem(slow: Callable) -> Callable:
     """``Array.__getitem__`` with the fast path for ints, slices, None and Ellipsis (NumPy
     basic indexing: views, NumPy's scalar for one element, as the full path) and for
-    concrete integer / bool index arrays (NumPy's advanced indexing: a copy)."""
+    concrete integer / bool index arrays (NumPy's advanced indexing: a copy). The rule
+    below is in C where the C module is built (``FastFunc(..., kind="getitem")``,
+    ``xnp/_native/array_base.c``): no Python frame when served."""
+    if FastFunc is not None:
+        return _served(getitem, slow, FastFunc("__getitem__", 2, False, slow, kind="getitem"))
 
     def fast(self, idx):
         if (not _TRACING_THREADS or _STATE.trace is _EVAL) and _TABLE[0] and self._dev is None:

@@ -24,7 +24,9 @@ from xnp import host_dispatch, ndarray_class, numpy_protocols
 from xnp._array_api_info import CPU_DEVICE, check_api_version
 from xnp.numpy_api import _fast_getitem, _fastpath as fastpath, _scalars, ndarray_internals
 from xnp.numpy_api._inplace import operator_method as _operator_method
+from xnp.numpy_api._util import cast_may_warn
 from xnp.tracing import core, errors, host_arrays
+from xnp.tracing.fp_warnings import at_user_line
 from xnp.tracing.core import Array, Tracer
 
 __all__ = ["Array", "ArrayMethods"]
@@ -378,8 +380,12 @@ class ArrayMethods:
         _api.put(self, indices, values, mode)
 
     def fill(self, value):
-        """Set every element to ``value`` in place (eagerly) / rebind (traced)."""
-        self[...] = value
+        """Set every element to ``value`` in place (eagerly) / rebind (traced); a cast's
+        floating-point warning names the caller's line, as NumPy's."""
+        if type(self) is Array and cast_may_warn(self.dtype, value):
+            at_user_line(self.__setitem__, Ellipsis, value)
+        else:
+            self[...] = value
 
     def copy(self, order="C"):
         # NumPy: None is the method's default, 'C' (``numpy.copy``'s is 'K')

@@ -1,7 +1,8 @@
 """Floating-point warnings of eager calls name the caller's line, as NumPy's do: on the
-first call of a signature (recorded), on its replays, and with the caller's ``errstate``
-(raise, ignore) honoured. (A signature the dispatch cache does not record, such as a call
-writing into ``out=``, names the user's line on its first call only.)"""
+first call of a signature (recorded), on its replays, on every call of a signature the
+dispatch cache does not record (a write of a value that is not an argument, a Python
+number that overflows the target's dtype), and with the caller's ``errstate`` (raise,
+ignore) honoured."""
 
 from __future__ import annotations
 
@@ -25,6 +26,14 @@ _CASES = {
     "log of int": lambda m: m.log(m.asarray([-1, 0], dtype=np.int32)),
     "log of a transposed array": lambda m: m.log(m.asarray([[-1.0, 0.0]]).T),
     "mean of empty": lambda m: m.mean(m.asarray([])),
+    # writes whose signature is not recorded, and writes served by C from a method's frame
+    "in-place add overflowing float16": lambda m: m.ones(3, np.float16).__iadd__(1e10),
+    "fill overflowing float32": lambda m: m.ones(3, np.float32).fill(1e300),
+    "copyto an int16 unsafely": lambda m: m.copyto(
+        m.ones(3, np.int16), m.asarray([1e10, 2.0, np.nan]), casting="unsafe"),
+    "item assignment of a list": lambda m: m.ones(3, np.float32).__setitem__(
+        slice(None), [1e300, 1, 1]),
+    "in-place multiply of complex64": lambda m: m.full(2, 1e30, np.complex64).__imul__(1e30),
 }
 
 

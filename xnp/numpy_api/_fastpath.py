@@ -39,7 +39,7 @@ from xnp import config
 from xnp.tracing import core
 from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._fast_tables import FAST_CALLS, FAST_OPS, FastOp
-from xnp.tracing.recording import renamed_fp_error as renamed
+from xnp.tracing.fp_warnings import renamed_fp_error as renamed
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 

@@ -11,8 +11,8 @@ NumPy's loops write their result and check the floating-point error flags afterw
 under ``numpy.errstate`` 'raise' (or a warnings filter 'error' for NumPy's
 ``RuntimeWarning``) ``out`` holds the whole result when the error is raised. Eagerly xnp
 computes the result before writing it, so a call that raises such an error
-(:func:`xnp.tracing.recording.is_fp_error`) runs again with the floating-point errors
-ignored and no warning issued (:func:`xnp.tracing.recording.ignoring_fp_errors`), writes,
+(:func:`xnp.tracing.fp_warnings.is_fp_error`) runs again with the floating-point errors
+ignored and no warning issued (:func:`xnp.tracing.fp_warnings.ignoring_fp_errors`), writes,
 and raises the error (:func:`call_writing_out`). The eager dispatch cache replays such a
 call only as NumPy's own ufunc with ``out`` (``recording.write_result``), whose loop writes
 and then raises; any other write fails the recording, so every call behaves so. As in
@@ -27,7 +27,7 @@ NumPy, nothing is written where
 ``mean`` and ``nanmean`` write ``out`` in NumPy's two steps: the sum (``add.reduce`` into
 ``out``), then the quotient; an error of the sum leaves the sum in ``out``, as NumPy's.
 
-The errors are worded as NumPy's (:func:`xnp.tracing.recording.renamed_fp_error`): the
+The errors are worded as NumPy's (:func:`xnp.tracing.fp_warnings.renamed_fp_error`): the
 loop named is the method's (``reduce``, ``accumulate``, ``reduceat``; ``at`` or the ufunc,
 as NumPy's ``ufunc.at`` names it, :func:`at_loop_name`), the function's (``matmul`` where
 xnp's eager product is NumPy's ``dot``), or a ufunc's for the cast of its result into
@@ -42,8 +42,8 @@ import inspect
 import numpy as np
 
 from xnp.tracing import core
-from xnp.tracing.recording import ignoring_fp_errors, is_fp_error
-from xnp.tracing.recording import renamed_fp_error as renamed
+from xnp.tracing.fp_warnings import ignoring_fp_errors, is_fp_error
+from xnp.tracing.fp_warnings import renamed_fp_error as renamed
 
 __all__ = ["writes_out", "call_writing_out", "shares_memory_with", "at_loop_name"]
 

@@ -21,8 +21,8 @@ from xnp.numpy_api._util import (check_writable, is_xnp, raise_host_dtype,
                                   unmapped_write_error, write_whole)
 from xnp.numpy_api._views import rebind, rebind_traced
 from xnp.tracing import core, rebound
-from xnp.tracing.recording import (ignoring_fp_errors, is_fp_error, renamed_fp_error,
-                                   write_result)
+from xnp.tracing.fp_warnings import ignoring_fp_errors, is_fp_error, renamed_fp_error
+from xnp.tracing.recording import write_result
 
 __all__ = ["check_target", "assign", "cycled", "python_values", "operator_method"]
 

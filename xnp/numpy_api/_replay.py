@@ -52,6 +52,7 @@ import numpy as np
 from xnp import config
 from xnp.numpy_api.ufunc import ufunc as _ufunc
 from xnp.tracing import core, recording
+from xnp.tracing.fp_warnings import at_user_line
 from xnp.tracing.core import Array
 
 try:  # the hit path and the key in C (xnp/_native/replay.c)
@@ -322,16 +323,16 @@ def cached(full, guard=None):
             return full(*args, **kwargs)
         if misses[1]:
             misses[1] -= 1
-            return full(*args, **kwargs)
+            return at_user_line(full, *args, **kwargs)
         leaves: list = []
         key = _signature(args, kwargs, leaves)
         if key is None:
-            return full(*args, **kwargs)
+            return at_user_line(full, *args, **kwargs)
         program = cache.get(key)
         if program is not None:
             misses[0] = 0
             if program.__class__ is _Refused:
-                return full(*args, **kwargs)
+                return at_user_line(full, *args, **kwargs)
             if _CHECK[0]:
                 _check_before(program, leaves)
             try:
@@ -344,11 +345,11 @@ def cached(full, guard=None):
                 _check_hit(full, out, args, kwargs, leaves)
             return out
         if len(cache) >= MAX_SIGNATURES:
-            return full(*args, **kwargs)
+            return at_user_line(full, *args, **kwargs)
         misses[0] += 1
         if misses[0] > MISSES_IN_A_ROW:
             misses[1] = SKIP_CALLS
-            return full(*args, **kwargs)
+            return at_user_line(full, *args, **kwargs)
         generation = _GENERATION[0]
         before = [(a, a._v.copy()) for a in leaves if a._v is not None] if _CHECK[0] else ()
         out, program, why = recording.record(full, args, kwargs, leaves)
@@ -365,7 +366,11 @@ def cached(full, guard=None):
             cache[key] = _Refused(why) if program is None else program
         return out
 
-    slow, plain = (call, full) if guard is None else (guard(call), guard(full))
+    @functools.wraps(full)
+    def unrecorded(*args, **kwargs):  # (a refused signature's call, from C)
+        return at_user_line(full, *args, **kwargs)
+
+    slow, plain = (call, unrecorded) if guard is None else (guard(call), guard(unrecorded))
     if _native is None:
         slow._replay_cache = cache
         return slow

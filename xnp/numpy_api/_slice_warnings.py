@@ -18,7 +18,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api._index_core import _concrete
-from xnp.tracing import core, recording
+from xnp.tracing import core, fp_warnings
 
 __all__ = ["known_now", "check", "check_counts", "warn_all_nan", "warn_empty_slices", "divide",
            "scalar_divide"]
@@ -124,7 +124,7 @@ def divide(total, count, divisor=None, *, quiet: bool = False):
         quotient = lax.div(total, count)
     # NumPy's scalar division: its error, as errstate says (a warning names the user's line)
     value = _concrete(total)[()]
-    _ = recording.fp_warnings_at_user_line(lambda: value / divisor, np.geterr())
+    _ = fp_warnings.fp_warnings_at_user_line(lambda: value / divisor, np.geterr())
     return quotient
 
 

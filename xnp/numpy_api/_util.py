@@ -16,7 +16,7 @@ from xnp import _default_dtypes
 from xnp._default_dtypes import default_complex, default_float, default_int
 from xnp import config, lax
 from xnp.numpy_api._views import rebind_traced, resolve
-from xnp.tracing import core, errors, rebound, recording
+from xnp.tracing import core, errors, fp_warnings, rebound, recording
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
 from xnp.tracing.source import outside_stacklevel
 
@@ -25,7 +25,7 @@ __all__ = [
     "broadcast_to_rank", "broadcast_arrays", "binary_operands", "normalize_axis",
     "normalize_axes", "write_out", "check_unsupported", "default_float", "default_int",
     "static_int", "AxisError", "to_inexact_dtype", "api_sequence", "raise_host_dtype",
-    "axis_tuple",
+    "axis_tuple", "cast_may_warn", "write_into",
 ]
 
 AxisError = np.exceptions.AxisError
@@ -709,15 +709,16 @@ def write_whole(dst, value) -> None:
 _NARROW_INEXACT = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.complex64))
 
 
-def _cast_may_warn(dtype, value) -> bool:
+def cast_may_warn(dtype, value) -> bool:
     """Whether NumPy's cast of ``value`` into an array of ``dtype`` may meet a
     floating-point error ("overflow/invalid value encountered in cast"): a floating or
-    complex array or NumPy scalar of another dtype, or a Python float or complex into a
-    narrower inexact dtype."""
+    complex array or NumPy scalar of another dtype, a Python float or complex into a
+    narrower inexact dtype, or a list or tuple (its elements as NumPy converts them)."""
     vd = getattr(value, "dtype", None)
     if vd is not None:
         return vd != dtype and vd.kind in "fc"
-    return type(value) in (float, complex) and dtype in _NARROW_INEXACT
+    return (type(value) in (float, complex) and dtype in _NARROW_INEXACT) or \
+        type(value) in (list, tuple)
 
 
 def write_into(dst, index, value) -> None:
@@ -726,11 +727,10 @@ def write_into(dst, index, value) -> None:
     NumPy's DeprecationWarning at the user's line (:func:`warn`), as NumPy's names the
     writing line; where that warning is an error, nothing is written, as in NumPy. The
     floating-point warnings of a cast name the user's line too
-    (``recording.fp_warnings_at_user_line``)."""
+    (``fp_warnings.at_user_line``)."""
     if dst.flags.num >= 0:
-        if _cast_may_warn(dst.dtype, value):
-            recording.fp_warnings_at_user_line(lambda: dst.__setitem__(index, value),
-                                               np.geterr())
+        if cast_may_warn(dst.dtype, value):
+            fp_warnings.at_user_line(dst.__setitem__, index, value)
         else:
             dst[index] = value
         return

@@ -49,13 +49,13 @@ import warnings
 
 import numpy as np
 
-from xnp.tracing import core, source
+from xnp.tracing import core
 from xnp.tracing.array_base import set_access_hook
 from xnp.tracing.core import Array, EvalTrace
+from xnp.tracing.fp_warnings import at_user_line, fp_warnings_at_user_line
 
 __all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call",
-           "write_result", "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors",
-           "renamed_fp_error"]
+           "write_result"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -666,95 +666,6 @@ def _watch(delta: int) -> None:
         set_access_hook(_on_access if n else None)
 
 
-#: the start of NumPy's floating-point error messages -> its ``numpy.errstate`` category
-_FP_CATEGORIES = (("divide by zero", "divide"), ("overflow", "over"),
-                  ("underflow", "under"), ("invalid value", "invalid"))
-_FP_STARTS = tuple(start for start, _ in _FP_CATEGORIES)
-
-
-def fp_warnings_at_user_line(run, settings):
-    """``run()`` under the floating-point ``settings`` (``numpy.geterr()``'s form), except
-    that an error whose setting is 'warn' is NumPy's RuntimeWarning naming the user's line
-    (the first frame outside xnp, :func:`source.outside_stacklevel`) instead of the frame of
-    xnp's that called NumPy: the categories set to 'warn' raise, each error met is noted
-    and its category ignored, and ``run`` (a primitive's evaluation: no effect but its
-    result) runs again until it completes; then the warnings are issued in NumPy's order."""
-    state = dict(settings)
-    warn = {k for k, v in settings.items() if v == "warn"}
-    for k in warn:
-        state[k] = "raise"
-    messages = []
-    while True:
-        with np.errstate(**state):
-            try:
-                out = run()
-                break
-            except FloatingPointError as e:
-                message = str(e)
-                key = next((k for start, k in _FP_CATEGORIES if message.startswith(start)),
-                           None)
-                if key not in warn or state[key] != "raise":  # the caller's own 'raise',
-                    _warn_at_user_line(messages)  # after the warnings NumPy issues first
-                    raise
-                state[key] = "ignore"
-                messages.append(message)
-    _warn_at_user_line(messages)
-    return out
-
-
-def is_fp_error(e: BaseException) -> bool:
-    """Whether ``e`` is NumPy's report of a floating-point error under the caller's settings:
-    ``FloatingPointError`` (``numpy.errstate`` 'raise'), or its ``RuntimeWarning`` raised by a
-    warnings filter ('error'). Not one met in a recording's first attempt, which raises every
-    floating-point error to find those a replay would meet (:func:`record` then runs the call
-    again, its primitives under the caller's settings)."""
-    if not isinstance(e, FloatingPointError):
-        message = str(e)
-        if not (isinstance(e, RuntimeWarning) and " encountered in " in message
-                and message.startswith(_FP_STARTS)):
-            return False
-    rec = getattr(_STATE.trace, "recording", None)
-    return rec is None or rec.inside is not None or rec.caller is None
-
-
-def ignoring_fp_errors(fn, *args):
-    """``fn(*args)`` with every floating-point error ignored (``numpy.errstate``) and no
-    warning issued (it runs a call again for its result: the first run issued the warnings
-    met before its error). In a call being recorded it runs on the base trace, unrecorded
-    (a recording's primitives run under its own settings), and the recording fails: a call
-    that raises is never stored."""
-    rec = getattr(_STATE.trace, "recording", None)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if rec is None:
-            return fn(*args)
-        rec.fail("wrote its result before raising a floating-point error")
-        with core.set_current_trace(_BASE):
-            return fn(*args)
-
-
-def renamed_fp_error(e: BaseException, where: str, only=None) -> BaseException:
-    """``e``, NumPy's report of a floating-point error (a ``FloatingPointError``, or its
-    ``RuntimeWarning`` under a warnings filter 'error'), worded for the loop ``where``
-    ("overflow encountered in reduce"): a new exception of ``e``'s class. ``only`` (a
-    loop's name or a tuple of them): only a report naming one of them is renamed.
-    Anything else is ``e`` itself."""
-    message = str(e)
-    head, mark, loop = message.partition(" encountered in ")
-    if only is not None and type(only) is not tuple:
-        only = (only,)
-    if (not mark or loop == where or (only is not None and loop not in only)
-            or type(e) not in (FloatingPointError, RuntimeWarning)
-            or not message.startswith(_FP_STARTS)):
-        return e
-    return type(e)(head + mark + where)
-
-
-def _warn_at_user_line(messages) -> None:
-    for message in messages:
-        warnings.warn(message, RuntimeWarning, stacklevel=source.outside_stacklevel())
-
-
 def _attempt(fn, args, kwargs, leaves, caller, inside=None):
     """One recording of ``fn(*args, **kwargs)`` with every floating-point error raising
     (in the primitives too, unless ``inside`` gives their settings): ``(result,
@@ -794,7 +705,7 @@ def record(fn, args, kwargs, leaves):
     out, rec = _attempt(fn, args, kwargs, leaves, caller)
     if out is rec and rec.error_in_primitive:
         out, rec = _attempt(fn, args, kwargs, leaves, caller, inside=caller)
-    if out is rec:
-        return fn(*args, **kwargs), None, None
+    if out is rec:  # (its floating-point warnings name the user's line, as NumPy's)
+        return at_user_line(fn, *args, **kwargs), None, None
     program = rec.program(out, len(leaves))
     return out, program, rec.failed

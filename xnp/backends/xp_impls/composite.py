@@ -22,7 +22,8 @@ from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 from xnp.backends.xp_impls.checks import _runtime_warning
 from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS
 from xnp.backends.xp_impls.linalg import dot_general_kernel
-from xnp.tracing.recording import fp_warnings_at_user_line, note_effect
+from xnp.tracing.fp_warnings import fp_warnings_at_user_line
+from xnp.tracing.recording import note_effect
 
 __all__ = ["KERNELS", "MATRIX_KERNELS", "FUNCTION_KERNELS", "kernel_of"]
 

@@ -18,6 +18,7 @@ import xnp
 from xnp import lax
 from xnp.backends.numpy import BACKEND
 from xnp.numpy_api._exact import rounded
+from tests.helpers import covering_sample
 
 _INTERPOLATING = ["averaged_inverted_cdf", "interpolated_inverted_cdf", "hazen", "weibull",
                   "linear", "median_unbiased", "normal_unbiased", "midpoint"]
@@ -36,9 +37,16 @@ def _data(rng, dtype):
     return x
 
 
-@pytest.mark.parametrize("method", _INTERPOLATING)
-@pytest.mark.parametrize("fn", ["nanquantile", "quantile", "nanpercentile", "percentile"])
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+# (64 cases of ~3 s each: a fixed sample covering every method with each dtype and each
+# function with each dtype; all of them with --full-grid)
+_GRID = covering_sample(
+    [(m, f, d) for m in _INTERPOLATING
+     for f in ["nanquantile", "quantile", "nanpercentile", "percentile"]
+     for d in [np.float64, np.float32]],
+    n=20, seed=1, labels=lambda c: [("method", c[0], c[2]), ("fn", c[1], c[2])])
+
+
+@pytest.mark.parametrize("method,fn,dtype", _GRID)
 def test_interpolation_rounds_as_numpy(monkeypatch, rng, method, fn, dtype):
     x = _data(rng, dtype)
     if not fn.startswith("nan"):

@@ -108,3 +108,33 @@ def test_a_warning_before_the_callers_raise_is_issued_first():
         assert seen[xnp][:2] == seen[np][:2]
         if not ndarray_class._ACTIVE:
             assert seen[xnp][2] == [__file__]
+
+
+_WRITES = ["in-place add overflowing float16", "fill overflowing float32",
+           "copyto an int16 unsafely", "item assignment of a list"]
+
+
+@pytest.mark.parametrize("name", _WRITES)
+def test_writes_honour_errstate_and_handlers_and_restore_them(name):
+    # the calls that name the user's line through NumPy's 'log' handler: the caller's
+    # 'raise' raises NumPy's error, a 'call' handler of the caller's is called as NumPy
+    # calls it, and the caller's error state is as it was afterwards
+    call = _CASES[name]
+    _replay.clear()
+    for _ in range(3):
+        with np.errstate(all="raise"):
+            with pytest.raises(FloatingPointError) as np_error:
+                call(np)
+            with pytest.raises(FloatingPointError) as error:
+                call(xnp)
+        assert str(error.value) == str(np_error.value)
+        seen = {np: [], xnp: []}
+        for mod in (np, xnp):
+            with np.errstate(all="call", call=lambda kind, flag, m=mod: seen[m].append(kind)):
+                assert [w[:2] for w in _caught(call, mod)] == []
+                assert np.geterr() == {k: "call" for k in ("divide", "over", "under",
+                                                          "invalid")}
+        assert seen[xnp] == seen[np] and seen[np], seen
+        before = (np.geterr(), np.geterrcall())
+        _caught(call, xnp)
+        assert (np.geterr(), np.geterrcall()) == before

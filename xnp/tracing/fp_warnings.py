@@ -15,6 +15,10 @@ __all__ = ["at_user_line", "fp_warnings_at_user_line", "is_fp_error", "ignoring_
 
 _STATE = core._STATE
 _BASE = core._BASE_TRACE
+try:  # NumPy 2's floating-point error state: one object per errstate context
+    from numpy._core._ufunc_config import _extobj_contextvar as _EXTOBJ
+except ImportError:  # pragma: no cover  (another NumPy layout: errstate's public form)
+    _EXTOBJ = None
 
 
 #: the start of NumPy's floating-point error messages -> its ``numpy.errstate`` category
@@ -51,15 +55,51 @@ def _logged(settings):
     return {k: "log" if v == "warn" else v for k, v in settings.items()}
 
 
+#: NumPy's error state object of a caller -> that of :func:`_logged` (None: unchanged); the
+#: keys are kept alive here, so an object's identity is never reused while it is a key
+_LOGGED_STATES: dict = {}
+_MAX_STATES = 64
+
+
+def _logged_state():
+    """The error state object under which :func:`at_user_line` runs a call of the calling
+    context, or None to run it as it is."""
+    current = _EXTOBJ.get()
+    state = _LOGGED_STATES.get(current, _LOGGED_STATES)
+    if state is not _LOGGED_STATES:
+        return state
+    logged = _logged(np.geterr())
+    if logged is not None:
+        with np.errstate(call=_USER_LINE_LOG, **logged):
+            state = _EXTOBJ.get()
+    else:
+        state = None
+    if len(_LOGGED_STATES) >= _MAX_STATES:  # (errstate contexts made and left in a loop)
+        _LOGGED_STATES.clear()
+    _LOGGED_STATES[current] = state
+    return state
+
+
 def at_user_line(fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` (an eager call through xnp's frames, effects included) with
     its floating-point warnings naming the user's line, as NumPy's name the caller's; its
     errors set to 'raise', 'ignore' or 'print' are as they are."""
-    logged = _logged(np.geterr())
-    if logged is None:
+    if _EXTOBJ is None:  # pragma: no cover
+        logged = _logged(np.geterr())
+        if logged is None:
+            return fn(*args, **kwargs)
+        with np.errstate(call=_USER_LINE_LOG, **logged):
+            return fn(*args, **kwargs)
+    state = _LOGGED_STATES.get(_EXTOBJ.get(), _LOGGED_STATES)
+    if state is _LOGGED_STATES:
+        state = _logged_state()
+    if state is None:
         return fn(*args, **kwargs)
-    with np.errstate(call=_USER_LINE_LOG, **logged):
+    token = _EXTOBJ.set(state)
+    try:
         return fn(*args, **kwargs)
+    finally:
+        _EXTOBJ.reset(token)
 
 
 def fp_warnings_at_user_line(run, settings):

@@ -57,18 +57,23 @@ def test_warnings_name_the_callers_line(name):
             assert [f for _, _, f in got] == [__file__] * len(got), got
 
 
+def _raises_as_numpy(call):
+    """Under ``errstate(all='raise')`` ``call`` raises NumPy's FloatingPointError."""
+    with np.errstate(all="raise"):
+        with pytest.raises(FloatingPointError) as np_error:
+            call(np)
+        with pytest.raises(FloatingPointError) as error:
+            call(xnp)
+    assert str(error.value) == str(np_error.value)
+
+
 @pytest.mark.parametrize("name", ["int / 0", "float % 0", "power of a negative base",
                                   "mean of empty"])
 def test_errstate_is_honoured(name):
     call = _CASES[name]
     _replay.clear()
     for _ in range(2):
-        with np.errstate(all="raise"):
-            with pytest.raises(FloatingPointError) as np_error:
-                call(np)
-            with pytest.raises(FloatingPointError) as error:
-                call(xnp)
-        assert str(error.value) == str(np_error.value)
+        _raises_as_numpy(call)
         with np.errstate(all="ignore"):  # only NumPy's own warnings ("Mean of empty slice")
             assert [w[:2] for w in _caught(call, xnp)] == [w[:2] for w in _caught(call, np)]
 
@@ -122,12 +127,7 @@ def test_writes_honour_errstate_and_handlers_and_restore_them(name):
     call = _CASES[name]
     _replay.clear()
     for _ in range(3):
-        with np.errstate(all="raise"):
-            with pytest.raises(FloatingPointError) as np_error:
-                call(np)
-            with pytest.raises(FloatingPointError) as error:
-                call(xnp)
-        assert str(error.value) == str(np_error.value)
+        _raises_as_numpy(call)
         seen = {np: [], xnp: []}
         for mod in (np, xnp):
             with np.errstate(all="call", call=lambda kind, flag, m=mod: seen[m].append(kind)):

@@ -254,15 +254,30 @@ class ArrayMethods:
     def reshape(self, *shape, order="C", copy=None):
         """``xnp.reshape(self, shape, order, copy=copy)`` (``numpy.ndarray.reshape``): the
         shape as one tuple or as ints; ``copy=False`` raises ``ValueError`` when NumPy
-        would have to copy."""
+        would have to copy.
+
+        Raises
+        ------
+        TypeError
+            No shape given (NumPy's message).
+        """
+        if not shape:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
+        elif len(shape) == 1 and shape[0] is None:  # NumPy's: the array's own shape
+            shape = self.shape
         return _api.reshape(self, shape, order=order, copy=copy)
 
     def transpose(self, *axes):
+        """``xnp.transpose(self, axes)`` (``numpy.ndarray.transpose``): no axes, None or
+        one tuple/list of them reverses the axes or permutes them; the axes as ints too;
+        an empty tuple is the permutation of a 0-d array."""
+        if not axes:
+            return _api.transpose(self)
         if len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
             axes = axes[0]
-        return _api.transpose(self, axes or None)
+        return _api.transpose(self, axes)
 
     @property
     def T(self):

@@ -553,3 +553,31 @@ def test_metadata_and_views_are_native_when_built():
         served = member if type(member) is fastpath.FastFunc else None
         if native:
             assert served is not None and callable(inner), member
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a: m.reshape(a, 2, 12), lambda m, a: m.reshape(a, 2, 3, 4),
+    lambda m, a: m.transpose(a, 1, 0), lambda m, a: a.transpose(()), lambda m, a: a.reshape(),
+    lambda m, a: a.reshape(None), lambda m, a: a.transpose(None), lambda m, a: a.transpose([1, 0]),
+    lambda m, a: a.transpose(1, 0), lambda m, a: a.reshape(3, 8), lambda m, a: a.reshape((8, 3)),
+    lambda m, a: a[0, 0].transpose(()), lambda m, a: m.reshape(a, 24), lambda m, a: a.T,
+], ids=["fn-reshape-ints", "fn-reshape-3-ints", "fn-transpose-ints", "transpose-()",
+        "reshape-nothing", "reshape-None", "transpose-None", "transpose-list", "transpose-ints",
+        "reshape-ints", "reshape-tuple", "0d-transpose-()", "fn-reshape-int", "T"])
+def test_view_calls_take_numpys_arguments(call):
+    # the C view fast paths serve a function's own positional arguments only, and the
+    # methods' argument forms are NumPy's: results (shape, values, a view) or the error
+    # class, every call (first and later ones)
+    n = np.arange(24.0).reshape(4, 6)
+    for _ in range(3):
+        x = xnp.asarray(n.copy())
+        want = _outcome(lambda: call(np, n))
+        got = _outcome(lambda: call(xnp, x))
+        assert got[0] == want[0], (got, want)
+        if want[0] == "raise":
+            assert got[1] is want[1], (got, want)
+            continue
+        np.testing.assert_array_equal(got[1], want[1])
+        res = call(xnp, x)
+        if res.ndim:
+            assert np.shares_memory(np.asarray(res), np.asarray(x))

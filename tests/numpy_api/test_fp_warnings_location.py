@@ -138,3 +138,21 @@ def test_writes_honour_errstate_and_handlers_and_restore_them(name):
         before = (np.geterr(), np.geterrcall())
         _caught(call, xnp)
         assert (np.geterr(), np.geterrcall()) == before
+
+
+def test_a_user_file_named_like_the_package_is_the_users():
+    # a warning names the first frame outside the package directory: a file whose path
+    # only starts with the package's (xnp_script.py beside xnp/) is the user's
+    import os  # noqa: PLC0415
+
+    fake = os.path.dirname(os.path.abspath(xnp.__file__)) + "_script.py"
+    code = compile("x = m.asarray([1.0, 0.0]) / 0\n", fake, "exec")
+    _replay.clear()
+    for _ in range(3):
+        seen = {}
+        for mod in (np, xnp):
+            with warnings.catch_warnings(record=True) as got:
+                warnings.simplefilter("always")
+                exec(code, {"m": mod})  # noqa: S102
+            seen[mod] = [(str(w.message), w.filename, w.lineno) for w in got]
+        assert seen[xnp] == seen[np] and len(seen[np]) == 2, seen

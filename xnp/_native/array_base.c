@@ -589,9 +589,10 @@ fast_unary(PyObject *name, PyObject *x, int scalars)
 
 /* ------------------------------------------------------------------ views and metadata
  *
- * ``FastFunc(name, 1, False, slow, kind="view")``: the fast path of ``fastpath.reshape``,
+ * ``FastFunc(name, arity, False, slow, kind="view")``: the fast path of ``fastpath.reshape``,
  * ``transpose`` and the ``reshape``/``transpose`` methods and ``T`` (read them first: this
- * is their rule in C). A call ``(a, *rest)`` with no keyword, ``a`` an exact ``Array``
+ * is their rule in C). A call ``(a, *rest)`` of at most ``arity`` positional arguments
+ * (0: any number, a method's ``*shape``) and no keyword, ``a`` an exact ``Array``
  * holding its host value (not a jit output's buffer view: ``_dev`` is None) of a dtype in
  * ``FAST_CALLS[name].dtypes``, each of ``rest`` an int or a tuple of ints, is
  * ``Array(FAST_CALLS[name].fn(value, *rest), weak)`` (NumPy's view); anything else, and a
@@ -644,9 +645,9 @@ native_value(PyObject *x, int exact)
 }
 
 static PyObject *
-fast_view(PyObject *name, PyObject *const *args, Py_ssize_t n)
+fast_view(PyObject *name, PyObject *const *args, Py_ssize_t n, int arity)
 {
-    if (g_calls == NULL || n > MAX_VIEW_ARGS || !eager_now()) {
+    if (g_calls == NULL || n > MAX_VIEW_ARGS || (arity > 0 && n > arity) || !eager_now()) {
         return NULL;
     }
     PyObject *v = native_value(args[0], 1);
@@ -869,7 +870,7 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
     int no_keywords = kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0;
     if (self->kind != KIND_OP) {
         if (n >= 1 && no_keywords) {
-            PyObject *out = self->kind == KIND_VIEW ? fast_view(self->name, args, n)
+            PyObject *out = self->kind == KIND_VIEW ? fast_view(self->name, args, n, self->arity)
                             : self->kind == KIND_GETITEM ? (n == 2 ? fast_getitem(args[0], args[1])
                                                                    : NULL)
                             : n == 1 ? fast_meta(self->name, args[0]) : NULL;
@@ -914,8 +915,9 @@ fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                         "FastFunc: kind must be 'op', 'view', 'meta' or 'getitem'");
         return NULL;
     }
-    if (arity < 1 || arity > 3) {
-        PyErr_SetString(PyExc_ValueError, "FastFunc: arity must be 1, 2 or 3");
+    if (kind == KIND_VIEW ? arity < 0 : (arity < 1 || arity > 3)) {
+        PyErr_SetString(PyExc_ValueError, "FastFunc: arity must be 1, 2 or 3 (a view's: "
+                        "0 or more)");
         return NULL;
     }
     if (!PyCallable_Check(slow)) {

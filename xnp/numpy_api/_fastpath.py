@@ -414,20 +414,21 @@ def _view_value(a, name):
     return None
 
 
-def _native_view(decorator: Callable, name: str, slow: Callable):
+def _native_view(decorator: Callable, name: str, slow: Callable, arity: int):
     """The C fast path of a view function (``FastFunc(..., kind="view")``: the rule of the
-    Python fast paths below, for ints and tuples of ints only), or None where the C
-    module is not built."""
+    Python fast paths below, for ints and tuples of ints only) served for at most
+    ``arity`` positional arguments (0: any number, a method's ``*shape``), or None where
+    the C module is not built."""
     if FastFunc is None:
         return None
-    return _served(decorator, slow, FastFunc(name, 1, False, slow, kind="view"))
+    return _served(decorator, slow, FastFunc(name, arity, False, slow, kind="view"))
 
 
 def reshape(slow: Callable) -> Callable:
     """``reshape(a, shape, order="C", *, copy=None)`` served by ``FAST_CALLS["reshape"].fn``
     (NumPy's reshape: a view when NumPy gives one, as the full path) for an int or a
     tuple of ints ``shape``."""
-    native = _native_view(reshape, "reshape", slow)
+    native = _native_view(reshape, "reshape", slow, 2)
     if native is not None:
         return native
 
@@ -493,7 +494,7 @@ def transpose(slow: Callable) -> Callable:
     """``transpose(a, axes=None)`` served by ``FAST_CALLS["transpose"].fn`` (NumPy's
     transpose, a view) for ``axes`` None or a tuple/list of ints (in C: omitted or a tuple
     of ints)."""
-    native = _native_view(transpose, "transpose", slow)
+    native = _native_view(transpose, "transpose", slow, 2)
     if native is not None:
         return native
 
@@ -513,7 +514,7 @@ def transpose(slow: Callable) -> Callable:
 
 def transpose_property(slow: Callable) -> Callable:
     """The ``Array.T`` getter with the fast path of :func:`transpose`."""
-    native = _native_view(transpose_property, "transpose", slow)
+    native = _native_view(transpose_property, "transpose", slow, 1)
     if native is not None:
         return native
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
@@ -532,14 +533,14 @@ def transpose_property(slow: Callable) -> Callable:
 def transpose_method(slow: Callable) -> Callable:
     """``Array.transpose(*axes)`` with the C fast path of :func:`transpose` (ints, or one
     tuple of ints), or ``slow`` where the C module is not built."""
-    native = _native_view(transpose_method, "transpose", slow)
+    native = _native_view(transpose_method, "transpose", slow, 0)
     return slow if native is None else native
 
 
 def reshape_method(slow: Callable) -> Callable:
     """``Array.reshape(*shape, order="C")`` with the fast path of :func:`reshape` for
     ints or one tuple of ints."""
-    native = _native_view(reshape_method, "reshape", slow)
+    native = _native_view(reshape_method, "reshape", slow, 0)
     if native is not None:
         return native
     calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS

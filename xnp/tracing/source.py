@@ -12,7 +12,8 @@ import sys
 
 __all__ = ["SourceInfo", "source_info", "outside_stacklevel"]
 
-_XNP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# (with the separator: a user's file named like the package, xnp_script.py, is outside it)
+_XNP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
 
 
 class SourceInfo:

@@ -156,3 +156,39 @@ def test_a_user_file_named_like_the_package_is_the_users():
                 exec(code, {"m": mod})  # noqa: S102
             seen[mod] = [(str(w.message), w.filename, w.lineno) for w in got]
         assert seen[xnp] == seen[np] and len(seen[np]) == 2, seen
+
+
+class _Handler:
+    """A caller's floating-point handler for both NumPy modes ('call' and 'log')."""
+
+    def __init__(self):
+        self.seen = []
+
+    def __call__(self, kind, flag):
+        self.seen.append(("call", kind))
+
+    def write(self, message):
+        self.seen.append(("log", message))
+
+
+@pytest.mark.parametrize("settings", [
+    {"over": "warn", "divide": "call", "invalid": "warn"},
+    {"over": "log", "divide": "warn", "invalid": "call"},
+    {"over": "warn", "divide": "log", "invalid": "log"},
+], ids=["warn-call-warn", "log-warn-call", "warn-log-log"])
+@pytest.mark.parametrize("name", _WRITES + ["int / 0", "float % 0", "log of int",
+                                            "in-place multiply of complex64"])
+def test_mixed_handlers_are_numpys_and_warnings_name_the_callers_line(name, settings):
+    # categories set to 'warn' next to the caller's own 'call'/'log' handler: the handler
+    # gets NumPy's calls and messages, the warnings name the caller's line, on every call
+    call = _CASES[name]
+    _replay.clear()
+    seen = {}
+    for mod in (np, xnp):
+        handler = _Handler()
+        with np.errstate(call=handler, **settings):
+            got = [_caught(call, mod) for _ in range(3)]
+        seen[mod] = ([[(c, m) for c, m, _ in g] for g in got], handler.seen)
+        if mod is xnp and not ndarray_class._ACTIVE:
+            assert all(f == __file__ for g in got for _, _, f in g), got
+    assert seen[xnp] == seen[np]

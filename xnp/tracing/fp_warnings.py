@@ -31,28 +31,53 @@ class _UserLineLog:
     """NumPy's handler of the floating-point errors set to 'log' (``numpy.errstate(...,
     call=)``): each message NumPy writes ("Warning: overflow encountered in cast") is its
     RuntimeWarning naming the user's line (the first frame outside xnp,
-    :func:`source.outside_stacklevel`), issued when NumPy meets the error, as its 'warn'."""
+    :func:`source.outside_stacklevel`), issued when NumPy meets the error, as its 'warn'.
+    The categories the caller set to 'call' or 'log' (``their_log``) reach the caller's own
+    handler ``theirs`` as NumPy would hand them to it."""
 
-    __slots__ = ()
+    __slots__ = ("theirs", "their_log")
+
+    def __init__(self, theirs=None, their_log=frozenset()):
+        self.theirs = theirs
+        self.their_log = their_log
+
+    def __call__(self, kind, flag):  # (a category the caller set to 'call')
+        return self.theirs(kind, flag)
 
     def write(self, message: str) -> None:
-        if message.startswith("Warning: "):
-            message = message[len("Warning: "):]
-        warnings.warn(message.rstrip("\n"), RuntimeWarning,
-                      stacklevel=source.outside_stacklevel())
+        text = message[len("Warning: "):] if message.startswith("Warning: ") else message
+        if self.their_log and _category(text) in self.their_log:
+            return self.theirs.write(message)
+        warnings.warn(text.rstrip("\n"), RuntimeWarning, stacklevel=source.outside_stacklevel())
+        return None
 
 
 _USER_LINE_LOG = _UserLineLog()
-_THEIR_HANDLERS = frozenset(("call", "log"))  # modes whose handler is the caller's own
 
 
-def _logged(settings):
-    """``settings`` with each 'warn' as 'log' (to :data:`_USER_LINE_LOG`), or None when
-    nothing warns or a category's handler is the caller's (it cannot be replaced)."""
+def _category(message: str):
+    """The ``numpy.errstate`` category of NumPy's floating-point error ``message``."""
+    return next((k for start, k in _FP_CATEGORIES if message.startswith(start)), None)
+
+
+def _logged(settings, theirs):
+    """``numpy.errstate`` keywords: ``settings`` with each 'warn' as 'log' to a
+    :class:`_UserLineLog` that hands the categories set to 'call' or 'log' to the caller's
+    handler ``theirs``; None when nothing warns, or when a category is 'call' or 'log'
+    with no handler (NumPy's own error then)."""
     modes = settings.values()
-    if "warn" not in modes or not _THEIR_HANDLERS.isdisjoint(modes):
+    if "warn" not in modes:
         return None
-    return {k: "log" if v == "warn" else v for k, v in settings.items()}
+    their_log = frozenset(k for k, v in settings.items() if v == "log")
+    if theirs is None:
+        if their_log or "call" in modes:
+            return None
+        handler = _USER_LINE_LOG
+    else:
+        handler = _UserLineLog(theirs, their_log)
+    logged = {k: "log" if v == "warn" else v for k, v in settings.items()}
+    logged["call"] = handler
+    return logged
 
 
 #: NumPy's error state object of a caller -> that of :func:`_logged` (None: unchanged); the
@@ -68,9 +93,9 @@ def _logged_state():
     state = _LOGGED_STATES.get(current, _LOGGED_STATES)
     if state is not _LOGGED_STATES:
         return state
-    logged = _logged(np.geterr())
+    logged = _logged(np.geterr(), np.geterrcall())
     if logged is not None:
-        with np.errstate(call=_USER_LINE_LOG, **logged):
+        with np.errstate(**logged):
             state = _EXTOBJ.get()
     else:
         state = None
@@ -83,12 +108,12 @@ def _logged_state():
 def at_user_line(fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` (an eager call through xnp's frames, effects included) with
     its floating-point warnings naming the user's line, as NumPy's name the caller's; its
-    errors set to 'raise', 'ignore' or 'print' are as they are."""
+    errors set to 'raise', 'ignore', 'print', 'call' or 'log' are as they are."""
     if _EXTOBJ is None:  # pragma: no cover
-        logged = _logged(np.geterr())
+        logged = _logged(np.geterr(), np.geterrcall())
         if logged is None:
             return fn(*args, **kwargs)
-        with np.errstate(call=_USER_LINE_LOG, **logged):
+        with np.errstate(**logged):
             return fn(*args, **kwargs)
     state = _LOGGED_STATES.get(_EXTOBJ.get(), _LOGGED_STATES)
     if state is _LOGGED_STATES:
@@ -106,36 +131,11 @@ def fp_warnings_at_user_line(run, settings):
     """``run()`` under the floating-point ``settings`` (``numpy.geterr()``'s form), except
     that an error whose setting is 'warn' is NumPy's RuntimeWarning naming the user's line
     (the first frame outside xnp, :func:`source.outside_stacklevel`) instead of the frame of
-    xnp's that called NumPy: NumPy's 'log' to :class:`_UserLineLog`. Where a category's
-    handler is the caller's ('call' or 'log'), the categories set to 'warn' raise instead,
-    each error met is noted and its category ignored, and ``run`` (a primitive's evaluation:
-    no effect but its result) runs again until it completes; then the warnings are issued in
-    NumPy's order."""
-    logged = _logged(settings)
-    if logged is not None:
-        with np.errstate(call=_USER_LINE_LOG, **logged):
-            return run()
-    state = dict(settings)
-    warn = {k for k, v in settings.items() if v == "warn"}
-    for k in warn:
-        state[k] = "raise"
-    messages = []
-    while True:
-        with np.errstate(**state):
-            try:
-                out = run()
-                break
-            except FloatingPointError as e:
-                message = str(e)
-                key = next((k for start, k in _FP_CATEGORIES if message.startswith(start)),
-                           None)
-                if key not in warn or state[key] != "raise":  # the caller's own 'raise',
-                    _warn_at_user_line(messages)  # after the warnings NumPy issues first
-                    raise
-                state[key] = "ignore"
-                messages.append(message)
-    _warn_at_user_line(messages)
-    return out
+    xnp's that called NumPy: NumPy's 'log' to :class:`_UserLineLog` (the caller's own
+    handler gets the categories set to 'call' or 'log')."""
+    logged = _logged(settings, np.geterrcall())
+    with np.errstate(**(settings if logged is None else logged)):
+        return run()
 
 
 def is_fp_error(e: BaseException) -> bool:
@@ -184,8 +184,3 @@ def renamed_fp_error(e: BaseException, where: str, only=None) -> BaseException:
             or not message.startswith(_FP_STARTS)):
         return e
     return type(e)(head + mark + where)
-
-
-def _warn_at_user_line(messages) -> None:
-    for message in messages:
-        warnings.warn(message, RuntimeWarning, stacklevel=source.outside_stacklevel())

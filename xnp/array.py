@@ -619,14 +619,18 @@ def _namespace():
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """NEP 13: ``np.sin(x)``, ``np.add(x, y, out=z)``, ``np.add.at(x, i, 1)`` run xnp's
-    ufunc (:mod:`xnp.numpy_protocols`)."""
-    return numpy_protocols.array_ufunc(_namespace(), ufunc, method, inputs, kwargs)
+    ufunc (:mod:`xnp.numpy_protocols`); its floating-point warnings name the caller's
+    line, as NumPy's."""
+    return at_user_line(numpy_protocols.array_ufunc, _namespace(), ufunc, method, inputs,
+                        kwargs)
 
 
 def _array_function(self, func, types, args, kwargs):
     """NEP 18: ``np.concatenate``, ``np.mean``, ``np.linalg.norm`` ... run xnp's function of
-    the same name (:mod:`xnp.numpy_protocols`)."""
-    return numpy_protocols.array_function(_namespace(), func, types, args, kwargs)
+    the same name (:mod:`xnp.numpy_protocols`); its floating-point warnings name the
+    caller's line, as NumPy's."""
+    return at_user_line(numpy_protocols.array_function, _namespace(), func, types, args,
+                        kwargs)
 
 
 # eager operators that skip the dispatch layers when they can (xnp.numpy_api._fastpath)

@@ -34,6 +34,12 @@ _CASES = {
     "item assignment of a list": lambda m: m.ones(3, np.float32).__setitem__(
         slice(None), [1e300, 1, 1]),
     "in-place multiply of complex64": lambda m: m.full(2, 1e30, np.complex64).__imul__(1e30),
+    # NumPy's functions on xnp arrays (NEP 13/18: xnp's implementation runs)
+    "numpy.log of an xnp array": lambda m: np.log(m.zeros(3)),
+    "numpy.add into an xnp out": lambda m: np.add(m.full(2, 1e308), m.full(2, 1e308),
+                                                  out=m.zeros(2)),
+    "numpy scalar / xnp 0-d": lambda m: np.float64(1) / m.asarray(0.0),
+    "numpy.mean of an empty xnp array": lambda m: np.mean(m.asarray([]), axis=0),
 }
 
 

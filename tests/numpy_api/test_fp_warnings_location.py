@@ -198,3 +198,23 @@ def test_mixed_handlers_are_numpys_and_warnings_name_the_callers_line(name, sett
         if mod is xnp and not ndarray_class._ACTIVE:
             assert all(f == __file__ for g in got for _, _, f in g), got
     assert seen[xnp] == seen[np]
+
+
+@pytest.mark.parametrize("index", ["index array", "int", "mask"])
+def test_an_assignment_refused_by_its_index_warns_as_numpy(index):
+    # NumPy casts the value before it checks an index array (one warning, then its
+    # IndexError); an int index is checked first (no warning); xnp's error, NumPy's warnings
+    def call(m):
+        x = m.ones(4, np.float16)
+        idx = {"index array": m.asarray([0, 10]), "int": 10,
+               "mask": m.asarray([True, False, True])}[index]
+        with pytest.raises(IndexError):
+            x[idx] = 1e10
+
+    for _ in range(3):
+        assert [w[:2] for w in _caught(call, xnp)] == [w[:2] for w in _caught(call, np)]
+        handlers = {np: [], xnp: []}
+        for mod in (np, xnp):
+            with np.errstate(all="call", call=lambda k, f, m=mod: handlers[m].append(k)):
+                call(mod)
+        assert handlers[xnp] == handlers[np]

@@ -709,6 +709,7 @@ fast_meta(PyObject *name, PyObject *x)
  * is active (nor a grad/vmap scope, nor a rebound array), the eager backend computes with
  * NumPy and ``x`` is an eager array holding its host value: 1 served, 0 not, -1 error */
 static PyObject *g_scopes = NULL, *g_rebound = NULL;  /* one-element lists of counts */
+static PyObject *g_refused = NULL;  /* refused(slow, x, idx, value): see configure_setitem */
 
 /* the host value of the eager array ``x`` (borrowed), or NULL (no error) for a jit
  * output or an array without one */
@@ -820,17 +821,19 @@ fast_setitem(PyObject *x, PyObject *idx, PyObject *value)
 static PyObject *
 configure_setitem(PyObject *module, PyObject *args)
 {
-    PyObject *scopes, *rebound;
-    if (!PyArg_ParseTuple(args, "O!O!:configure_setitem", &PyList_Type, &scopes, &PyList_Type,
-                          &rebound) || PyList_GET_SIZE(scopes) != 1 ||
-        PyList_GET_SIZE(rebound) != 1) {
+    PyObject *scopes, *rebound, *refused;
+    if (!PyArg_ParseTuple(args, "O!O!O:configure_setitem", &PyList_Type, &scopes,
+                          &PyList_Type, &rebound, &refused) || PyList_GET_SIZE(scopes) != 1 ||
+        PyList_GET_SIZE(rebound) != 1 || !PyCallable_Check(refused)) {
         if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "configure_setitem: two one-element lists");
+            PyErr_SetString(PyExc_TypeError,
+                            "configure_setitem: two one-element lists and a callable");
         }
         return NULL;
     }
     Py_XSETREF(g_scopes, Py_NewRef(scopes));
     Py_XSETREF(g_rebound, Py_NewRef(rebound));
+    Py_XSETREF(g_refused, Py_NewRef(refused));
     Py_RETURN_NONE;
 }
 
@@ -881,6 +884,10 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
     }
     else if (n == 3 && self->arity == 3 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
         int served = fast_setitem(args[0], args[1], args[2]);
+        if (served == 2) {  /* NumPy refused the index, maybe after its cast warned */
+            return PyObject_CallFunctionObjArgs(g_refused, self->slow, args[0], args[1],
+                                                args[2], NULL);
+        }
         if (served != 0) {
             return served < 0 ? NULL : Py_NewRef(Py_None);
         }
@@ -1336,8 +1343,10 @@ static PyMethodDef module_methods[] = {
      "set_constructor(fn, shape_types): fn(self, *args, **kwargs) makes NumPy's "
      "ndarray(shape, ...) form; shape_types is a frozenset of classes of a shape."},
     {"configure_setitem", configure_setitem, METH_VARARGS,
-     "configure_setitem(scopes, rebound): serve FastFunc(..., arity=3) item assignments "
-     "while both one-element lists hold 0 (no grad/vmap scope, no rebound array)."},
+     "configure_setitem(scopes, rebound, refused): serve FastFunc(..., arity=3) item "
+     "assignments while both one-element lists hold 0 (no grad/vmap scope, no rebound "
+     "array); refused(slow, x, idx, value) runs the full path of an assignment whose index "
+     "NumPy refused after its cast of the value (its own cast's warnings silenced)."},
     {"configure_operators", configure_operators, METH_VARARGS,
      "configure_operators(array, busy, state, base, table, native, wrap, ops): serve the "
      "binary operators of ``array`` (an ArrayBase subclass) by the number slots; ``ops`` "

@@ -97,7 +97,11 @@ setitem_fast(PyObject *val, PyObject *idx, PyObject *value, int value_is_array)
     if (PyObject_SetItem(val, idx, value) == 0) {
         return 1;
     }
-    if (PyErr_ExceptionMatches(PyExc_IndexError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+    if (PyErr_ExceptionMatches(PyExc_IndexError)) {
+        PyErr_Clear();
+        return 2;  /* (NumPy checks an index array after its cast of the value) */
+    }
+    if (PyErr_ExceptionMatches(PyExc_ValueError) ||
         PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_OverflowError)) {
         PyErr_Clear();
         return 0;

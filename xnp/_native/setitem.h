@@ -15,9 +15,11 @@ int setitem_init(void);
  * of an eager index array or mask), or a tuple of them, and ``value`` a Python
  * scalar, a NumPy scalar or (``value_is_array``) the host value of an eager array.
  * 1: written; 0: not served, no error set (also when NumPy refused the assignment before
- * writing, with an IndexError, ValueError, TypeError or OverflowError: the full path
- * raises xnp's message); -1: an error NumPy raised after its cast (a floating-point
- * error under ``numpy.errstate`` 'raise', a warning made an error). */
+ * writing, with a ValueError, TypeError or OverflowError: the full path raises xnp's
+ * message); 2: not served, NumPy refused the index with an IndexError, which it may check
+ * after its cast of the value warned (the full path raises xnp's message, its own cast's
+ * warnings silenced); -1: an error NumPy raised after its cast (a floating-point error
+ * under ``numpy.errstate`` 'raise', a warning made an error). */
 int setitem_fast(PyObject *val, PyObject *idx, PyObject *value, int value_is_array);
 
 /* NumPy's item access ``val[idx]`` of ``val``, the host value of an eager array (a NumPy

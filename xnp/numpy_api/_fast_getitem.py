@@ -101,6 +101,15 @@ def getitem(slow: Callable) -> Callable:
 
 
 
+def _refused_after_cast(slow, x, idx, value):
+    """``slow(x, idx, value)`` (the full path, which raises xnp's message) for an item
+    assignment whose index NumPy refused with an IndexError, which it checks after its cast
+    of the value: that cast's floating-point warnings and handler calls happened once, as
+    NumPy's, so the full path's own cast is silenced."""
+    with np.errstate(all="ignore"):
+        return slow(x, idx, value)
+
+
 def setitem(slow: Callable) -> Callable:
     """``Array.__setitem__`` with the fast path in C (``FastFunc`` of arity 3,
     ``xnp/_native/setitem.c``) for a basic index (ints, slices of ints, None, Ellipsis)
@@ -112,5 +121,5 @@ def setitem(slow: Callable) -> Callable:
     full path raises xnp's message), takes the full path. Without the C module: ``slow``."""
     if FastFunc is None or configure_setitem is None:
         return slow
-    configure_setitem(core._SCOPES_ON, core._REBOUND_ON)
+    configure_setitem(core._SCOPES_ON, core._REBOUND_ON, _refused_after_cast)
     return _served(setitem, slow, FastFunc("__setitem__", 3, False, slow))

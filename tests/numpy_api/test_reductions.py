@@ -403,3 +403,25 @@ def test_var_std_follow_numpys_steps_with_a_dtype(fname, x, kw):
                 xnp.jit(lambda v: body(xnp, v))(x)
             return
         check_vs_numpy(body, x, rtol=1e-6 if np.float32 in (kw.get("dtype"), x.dtype) else 1e-13)
+
+
+@pytest.mark.parametrize("name", ["max", "min", "amax", "amin"])
+@pytest.mark.parametrize("case", ["0-d", "axis ()", "empty, axis ()", "keepdims"])
+def test_complex_extrema_over_no_axis_are_numpys_copy(name, case):
+    # no axis reduced (a 0-d input, axis=()): NumPy's result is a copy of the input, for
+    # complex too (whose extrema over an axis are lexicographic); eagerly and under jit
+    base = {"0-d": np.asarray(1 + 2j), "axis ()": np.asarray([1 + 2j, 3j, np.nan]),
+            "empty, axis ()": np.zeros((0, 3), np.complex64),
+            "keepdims": np.asarray([[1 - 2j, 3j]])}[case]
+    kw = {} if case == "0-d" else {"axis": ()}
+    if case == "keepdims":
+        kw["keepdims"] = True
+    want = getattr(np, name)(base, **kw)
+    x = xnp.asarray(base)
+    for got in (getattr(xnp, name)(x, **kw), xnp.jit(lambda a: getattr(xnp, name)(a, **kw))(x)):
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert np.asarray(got).dtype == np.asarray(want).dtype
+    got = getattr(xnp, name)(x, **kw)
+    assert type(got) is (xnp.ndarray if isinstance(want, np.ndarray) else type(want))
+    if np.ndim(got):
+        assert not np.shares_memory(np.asarray(got), np.asarray(x))

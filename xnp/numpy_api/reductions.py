@@ -244,7 +244,9 @@ def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=Fals
                              f"has no identity (input shape {aval.shape}, axis={axis!r})")
     reducer, combine = (lax.reduce_max, lax.max) if kind == "max" else (lax.reduce_min, lax.min)
     mask = _mask(fname, where, aval.shape)
-    if aval.dtype in kit.COMPLEX and axes:  # NumPy's lexicographic order
+    if aval.dtype in kit.COMPLEX and not axes:  # (no axis reduced, a 0-d input: a copy)
+        res = lax.copy(x)
+    elif aval.dtype in kit.COMPLEX:  # NumPy's lexicographic order
         rest = tuple(d for d in range(aval.ndim) if d not in axes)
         moved = x if rest + axes == tuple(range(aval.ndim)) else lax.transpose(x, rest + axes)
         res = _keep(_first_extremum(moved, axes, kind), axes, keepdims)

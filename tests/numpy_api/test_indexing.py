@@ -757,3 +757,49 @@ def test_take_from_an_empty_axis_matches_numpy(mode, shape, idx, axis):
     for f in (xnp.take, xnp.jit(xnp.take, static_argnames=("axis", "mode"))):
         got = f(x, np.asarray(idx), axis=axis, mode=mode)
         assert got.shape == want.shape and got.dtype == want.dtype
+
+
+class _Ix:
+    """An integer of another class: NumPy indexes with ``operator.index`` of it."""
+
+    def __init__(self, i):
+        self.i = i
+
+    def __index__(self):
+        return self.i
+
+
+@pytest.mark.parametrize("source", ["eager", "jit output"])
+@pytest.mark.parametrize("name", ["named tuple", "__index__", "(__index__, int)", "range",
+                                  "(range, int)", "(slice, range)", "0-d int array",
+                                  "(0-d int array, slice)", "(slice, 0-d int array)"])
+def test_index_forms_numpy_accepts(name, source):
+    # tuple subclasses are tuples of indices, __index__ objects integers, a range an index
+    # array, a 0-d integer array an advanced index (a copy, not a view): value, scalar or
+    # array, view or copy and the elements written, against NumPy
+    import collections  # noqa: PLC0415
+
+    pair = collections.namedtuple("pair", "row col")
+
+    def index(m):
+        zero_d = m.asarray(2)
+        return {"named tuple": pair(0, 1), "__index__": _Ix(1), "(__index__, int)": (_Ix(1), 0),
+                "range": range(2), "(range, int)": (range(2), 1),
+                "(slice, range)": (slice(None), range(1, 3)), "0-d int array": zero_d,
+                "(0-d int array, slice)": (zero_d, slice(1, 4)),
+                "(slice, 0-d int array)": (slice(None), zero_d)}[name]
+
+    base = np.arange(24.0).reshape(4, 6)
+    for _ in range(3):
+        n = base.copy()
+        x = xnp.asarray(base.copy())
+        if source == "jit output":
+            x = xnp.jit(lambda a: a * 1.0)(x)
+        want, got = n[index(np)], x[index(xnp)]
+        assert type(got) is (xnp.ndarray if isinstance(want, np.ndarray) else type(want))
+        np.testing.assert_array_equal(np.asarray(got), want)
+        if isinstance(want, np.ndarray):
+            assert np.shares_memory(np.asarray(got), np.asarray(x)) == np.shares_memory(want, n)
+        n[index(np)] = -1.0
+        x[index(xnp)] = -1.0
+        np.testing.assert_array_equal(np.asarray(x), n)

@@ -124,12 +124,10 @@ def _classify(item):
             if aval.dtype.kind not in "iu":
                 raise _bad_index(aval.dtype, aval.shape)
             return ("dyn" if aval.ndim == 0 else "tarr"), item
-        if v.ndim == 0 and v.dtype.kind in "iu":
-            return "int", int(v)  # a 0-d xnp integer acts as NumPy's integer scalars do
-        return _classify_ndarray(v)
+        return _classify_ndarray(v)  # (a 0-d integer array too: NumPy's advanced index, a copy)
     if isinstance(item, np.ndarray):
         return _classify_ndarray(item)
-    if isinstance(item, (list, tuple)):
+    if isinstance(item, (list, tuple, range)):  # (NumPy's index arrays)
         if _has_tracer(item):
             return _classify(asarray_for("getitem", item, "index"))
         try:
@@ -141,6 +139,8 @@ def _classify(item):
         if a.dtype == object:
             raise IndexError(_VALID)
         return _classify_ndarray(a)
+    if hasattr(type(item), "__index__"):  # an integer of another class, as NumPy takes it
+        return "int", operator.index(item)
     raise IndexError(_VALID)
 
 
@@ -202,7 +202,8 @@ def _parse(shape, idx, check: bool = True, defer_arrays: bool = False):
     ``check``: raise ``IndexError`` for out-of-bounds concrete indices;
     ``defer_arrays``: leave index arrays to :func:`_check_arrays` (NumPy checks
     them after the assigned value's shape)."""
-    raw = idx if type(idx) is tuple else (idx,)
+    # (a tuple subclass, a named tuple, is a tuple of indices to NumPy)
+    raw = idx if type(idx) is tuple else tuple(idx) if isinstance(idx, tuple) else (idx,)
     items = [_classify(item) for item in raw]
     if sum(k == "ellipsis" for k, _ in items) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")

@@ -294,8 +294,10 @@ _INTEGER_TYPES = (int, np.integer)
 def scalar_index(idx, ndim: int) -> bool:
     """Whether ``a[idx]`` on an ``ndim``-d array is one element by NumPy's rule (a NumPy
     scalar): one integer (a Python or NumPy int, or a 0-d integer array) per dimension,
-    nothing else (``a[()]`` of a 0-d array included; ``a[0, ...]`` or a bool is an array)."""
-    entries = idx if type(idx) is tuple else (idx,)
+    nothing else (``a[()]`` of a 0-d array included; ``a[0, ...]`` or a bool is an array).
+    An integer of another class (``__index__``) counts as one; a tuple subclass (a named
+    tuple) is a tuple of indices."""
+    entries = idx if isinstance(idx, tuple) else (idx,)
     if len(entries) != ndim:
         return False
     for i in entries:
@@ -303,9 +305,13 @@ def scalar_index(idx, ndim: int) -> bool:
             return False
         if isinstance(i, _INTEGER_TYPES):
             continue
-        if isinstance(i, (Array, np.ndarray)) and i.ndim == 0 and i.dtype.kind in "iu":
-            continue
-        return False
+        if isinstance(i, (Array, np.ndarray)):
+            if i.ndim == 0 and i.dtype.kind in "iu":
+                continue
+            return False
+        if isinstance(i, (list, tuple, range, slice)) or i is None or i is Ellipsis or \
+                not hasattr(type(i), "__index__"):
+            return False
     return True
 
 

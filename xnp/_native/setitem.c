@@ -31,21 +31,28 @@ basic_item(PyObject *i)
     return PyLong_CheckExact(i) || PySlice_Check(i) || i == Py_None || i == Py_Ellipsis;
 }
 
+/* ``idx`` one item ``item`` accepts, or a tuple of them */
 static int
-basic_index(PyObject *idx)
+index_of(PyObject *idx, int (*item)(PyObject *))
 {
-    if (basic_item(idx)) {
+    if (item(idx)) {
         return 1;
     }
     if (!PyTuple_CheckExact(idx)) {
         return 0;
     }
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(idx); k++) {
-        if (!basic_item(PyTuple_GET_ITEM(idx, k))) {
+        if (!item(PyTuple_GET_ITEM(idx, k))) {
             return 0;
         }
     }
     return 1;
+}
+
+static int
+basic_index(PyObject *idx)
+{
+    return index_of(idx, basic_item);
 }
 
 static int
@@ -124,29 +131,18 @@ int_list(PyObject *i)
     return 1;
 }
 
+/* an item of a read's index: basic, an index array or mask, or a list of ints */
 static int
-read_index(PyObject *idx)
+read_item(PyObject *i)
 {
-    if (basic_item(idx) || int_list(idx)) {
-        return 1;
-    }
-    if (!PyTuple_CheckExact(idx)) {
-        return 0;
-    }
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(idx); k++) {
-        PyObject *i = PyTuple_GET_ITEM(idx, k);
-        if (!basic_item(i) && !int_list(i)) {
-            return 0;
-        }
-    }
-    return 1;
+    return basic_item(i) || int_list(i);
 }
 
 PyObject *
 getitem_fast(PyObject *val, PyObject *idx, int *served)
 {
     *served = 0;
-    if (!PyArray_CheckExact(val) || !read_index(idx)) {
+    if (!PyArray_CheckExact(val) || !index_of(idx, read_item)) {
         return NULL;
     }
     PyObject *out = PyObject_GetItem(val, idx);

@@ -1,11 +1,12 @@
 """The shared table of ``xp`` implementations (filled by the family modules)."""
 
 XP_IMPLS: dict = {}
-#: primitive -> ``fn(xp, dtype, **params)``: a callable of the operands alone (no Python
+#: primitive -> ``fn(xp, x, **params)``: a callable of the operands alone (no Python
 #: frame: a replay's floating-point warnings name the user's line, and a replay of a view or
 #: a reduction costs NumPy's method call) computing the primitive with ``params`` for
-#: operands of ``dtype``, or None for that dtype (its implementation runs); filled by the
-#: family modules beside their implementations
+#: operands like ``x`` (the recorded call's first array operand: its dtype, shape and
+#: strides, which the call's signature fixes), or None there (its implementation runs);
+#: filled by the family modules beside their implementations
 PARAM_KERNELS: dict = {}
 # primitive -> reason, for primitives an xp backend cannot run
 UNSUPPORTED: dict = {}

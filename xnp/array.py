@@ -263,10 +263,10 @@ class ArrayMethods:
         """
         if not shape:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list, range)):
             shape = tuple(shape[0])
         elif len(shape) == 1 and shape[0] is None:  # NumPy's: the array's own shape
-            shape = self.shape
+            shape = None
         return _api.reshape(self, shape, order=order, copy=copy)
 
     def transpose(self, *axes):

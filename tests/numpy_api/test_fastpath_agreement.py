@@ -561,9 +561,12 @@ def test_metadata_and_views_are_native_when_built():
     lambda m, a: a.reshape(None), lambda m, a: a.transpose(None), lambda m, a: a.transpose([1, 0]),
     lambda m, a: a.transpose(1, 0), lambda m, a: a.reshape(3, 8), lambda m, a: a.reshape((8, 3)),
     lambda m, a: a[0, 0].transpose(()), lambda m, a: m.reshape(a, 24), lambda m, a: a.T,
+    lambda m, a: m.reshape(a, None), lambda m, a: a.reshape(range(1, 5)),
+    lambda m, a: m.reshape(a, range(2, 5)),
 ], ids=["fn-reshape-ints", "fn-reshape-3-ints", "fn-transpose-ints", "transpose-()",
         "reshape-nothing", "reshape-None", "transpose-None", "transpose-list", "transpose-ints",
-        "reshape-ints", "reshape-tuple", "0d-transpose-()", "fn-reshape-int", "T"])
+        "reshape-ints", "reshape-tuple", "0d-transpose-()", "fn-reshape-int", "T",
+        "fn-reshape-None", "reshape-range", "fn-reshape-range"])
 def test_view_calls_take_numpys_arguments(call):
     # the C view fast paths serve a function's own positional arguments only, and the
     # methods' argument forms are NumPy's: results (shape, values, a view) or the error

@@ -40,6 +40,10 @@ _CASES = {
                                                   out=m.zeros(2)),
     "numpy scalar / xnp 0-d": lambda m: np.float64(1) / m.asarray(0.0),
     "numpy.mean of an empty xnp array": lambda m: np.mean(m.asarray([]), axis=0),
+    # a jit output not read yet (the program's run reads it): a fresh one each call
+    "fresh jit output / 0": lambda m: (m.asarray([1.0, 0.0]) if m is np else xnp.jit(
+        lambda a: a * 1.0)(xnp.asarray([1.0, 0.0]))) / 0,
+    "divmod by 0 (several results)": lambda m: m.divmod(m.asarray([1.0, 0.0]), 0.0),
 }
 
 

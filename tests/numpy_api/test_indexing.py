@@ -772,7 +772,8 @@ class _Ix:
 @pytest.mark.parametrize("source", ["eager", "jit output"])
 @pytest.mark.parametrize("name", ["named tuple", "__index__", "(__index__, int)", "range",
                                   "(range, int)", "(slice, range)", "0-d int array",
-                                  "(0-d int array, slice)", "(slice, 0-d int array)"])
+                                  "(0-d int array, slice)", "(slice, 0-d int array)",
+                                  "big-endian index array", "big-endian 0-d index array"])
 def test_index_forms_numpy_accepts(name, source):
     # tuple subclasses are tuples of indices, __index__ objects integers, a range an index
     # array, a 0-d integer array an advanced index (a copy, not a view): value, scalar or
@@ -787,7 +788,9 @@ def test_index_forms_numpy_accepts(name, source):
                 "range": range(2), "(range, int)": (range(2), 1),
                 "(slice, range)": (slice(None), range(1, 3)), "0-d int array": zero_d,
                 "(0-d int array, slice)": (zero_d, slice(1, 4)),
-                "(slice, 0-d int array)": (slice(None), zero_d)}[name]
+                "(slice, 0-d int array)": (slice(None), zero_d),
+                "big-endian index array": m.asarray(np.asarray([2, 0], dtype=">i8")),
+                "big-endian 0-d index array": m.asarray(np.asarray(1, dtype=">i4"))}[name]
 
     base = np.arange(24.0).reshape(4, 6)
     for _ in range(3):

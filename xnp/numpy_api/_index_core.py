@@ -139,6 +139,8 @@ def _classify(item):
         if a.dtype == object:
             raise IndexError(_VALID)
         return _classify_ndarray(a)
+    if isinstance(item, core.Array):  # of a dtype XLA lacks (big-endian): its NumPy value
+        return _classify(np.asarray(item._value))
     if hasattr(type(item), "__index__"):  # an integer of another class, as NumPy takes it
         return "int", operator.index(item)
     raise IndexError(_VALID)

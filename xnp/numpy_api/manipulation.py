@@ -101,6 +101,8 @@ def reshape(a, /, shape, order="C", *, copy=None):
     order = _check_order("reshape", order)
     x = _asarray("reshape", a)
     aval = _aval(x)
+    if shape is None or isinstance(shape, range):  # NumPy's: the same shape; a sequence
+        shape = aval.shape if shape is None else tuple(shape)
     new = canonicalize_shape("reshape", shape, allow_negative=True)
     unknown = [i for i, d in enumerate(new) if d < 0]  # NumPy: any negative size is "unknown"
     if len(unknown) > 1:

@@ -537,7 +537,8 @@ class Program:
         """The call's result for the input arrays ``leaves`` (in the recording's order)."""
         # (a jit output not read yet is read, as evaluating a primitive on it reads it)
         env = [v if (v := a._v) is not None else a._value for a in leaves]
-        run_eqns(self.eqns, env, self.native, self.wrap)
+        # (this frame is xnp's: the kernels' floating-point warnings name the user's line)
+        at_user_line(run_eqns, self.eqns, env, self.native, self.wrap)
         single = self.single
         if single is not None:
             return Array(env[single[0]], single[1])

@@ -659,3 +659,38 @@ def test_edge_shapes_roundtrip(rng):
     for shape in EDGE_SHAPES:
         x = _data(rng, shape)
         check_vs_numpy(lambda m, x: m.reshape(m.transpose(x), x.shape[::-1]), x)
+
+
+class _Axis:
+    """An integer of another class: NumPy takes an axis with ``operator.index``."""
+
+    def __init__(self, i):
+        self.i = i
+
+    def __index__(self):
+        return self.i
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a: a.transpose(_Axis(1), _Axis(0)), lambda m, a: a.transpose((_Axis(1), _Axis(0))),
+    lambda m, a: m.transpose(a, (_Axis(1), _Axis(0))), lambda m, a: m.swapaxes(a, _Axis(0), 1),
+    lambda m, a: a.sum(axis=_Axis(0)), lambda m, a: m.moveaxis(a, _Axis(0), _Axis(1)),
+    lambda m, a: m.expand_dims(a, _Axis(0)), lambda m, a: m.cumsum(a, axis=_Axis(1)),
+    lambda m, a: m.sum(a, axis=True), lambda m, a: m.sum(a, axis=1.0),
+], ids=["transpose-ints", "transpose-tuple", "fn-transpose", "swapaxes", "sum", "moveaxis",
+        "expand_dims", "cumsum", "bool axis", "float axis"])
+def test_axes_are_what_operator_index_takes(call):
+    # objects with __index__ are axes, bools and floats are not: NumPy's results or error
+    # classes, eagerly and under jit
+    n = np.arange(6.0).reshape(2, 3)
+    try:
+        want = call(np, n)
+    except TypeError:
+        for fn in (lambda: call(xnp, xnp.asarray(n)),
+                   lambda: xnp.jit(lambda a: call(xnp, a))(xnp.asarray(n))):
+            with pytest.raises(TypeError):
+                fn()
+        return
+    np.testing.assert_array_equal(np.asarray(call(xnp, xnp.asarray(n))), want)
+    np.testing.assert_array_equal(
+        np.asarray(xnp.jit(lambda a: call(xnp, a))(xnp.asarray(n))), want)

@@ -478,9 +478,12 @@ def normalize_axis(fname: str, axis, ndim: int, argname: str = "axis") -> int:
     if isinstance(axis, core.Tracer):
         static_int(fname, axis, argname)
     if not isinstance(axis, (numbers.Integral,)) or isinstance(axis, bool):
-        # what operator.index takes, as NumPy: a 0-d integer array (NumPy's or xnp's)
-        if isinstance(axis, (bool, np.bool_)) or getattr(axis, "ndim", None) != 0 or \
-                getattr(axis, "dtype", np.dtype(bool)).kind not in "iu":
+        # what operator.index takes, as NumPy: a 0-d integer array (NumPy's or xnp's), an
+        # object with __index__
+        if isinstance(axis, (bool, np.bool_)) or (
+                getattr(axis, "ndim", None) != 0 or
+                getattr(axis, "dtype", np.dtype(bool)).kind not in "iu"
+                if hasattr(axis, "ndim") else not hasattr(type(axis), "__index__")):
             raise TypeError(f"xnp.{fname}: `{argname}` must be an int, got {axis!r}")
         axis = operator.index(axis)
     axis = int(axis)

@@ -584,3 +584,5 @@ def test_view_calls_take_numpys_arguments(call):
         res = call(xnp, x)
         if res.ndim:
             assert np.shares_memory(np.asarray(res), np.asarray(x))
+        jitted = xnp.jit(lambda a: call(xnp, a))(x)  # the same argument forms, traced
+        np.testing.assert_array_equal(np.asarray(jitted), want[1])

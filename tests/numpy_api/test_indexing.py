@@ -803,6 +803,9 @@ def test_index_forms_numpy_accepts(name, source):
         np.testing.assert_array_equal(np.asarray(got), want)
         if isinstance(want, np.ndarray):
             assert np.shares_memory(np.asarray(got), np.asarray(x)) == np.shares_memory(want, n)
+        closed = index(xnp)  # (made outside: a big-endian array cannot be made traced)
+        np.testing.assert_array_equal(  # the index closed over in a traced function
+            np.asarray(xnp.jit(lambda a: a[closed])(x)), want)
         n[index(np)] = -1.0
         x[index(xnp)] = -1.0
         np.testing.assert_array_equal(np.asarray(x), n)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import ctypes
 import gc
 import hashlib
+import sys
 
 import numpy as np
 import pytest
 
 import xnp
+from xnp.tracing import array_base
 
 _DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64",
            "complex64", "complex128", ">i4", "U3", "S2", "O"]
@@ -289,3 +291,30 @@ def test_a_read_racing_the_first_write_keeps_the_write():
         for t in threads:
             t.join()
         assert float(y[0]) == 5.0
+
+
+def test_an_eager_arrays_buffer_is_exported_from_c():
+    # numpy.asarray(a) asks for the buffer first: an eager array holding host memory
+    # exports NumPy's buffer of it with no Python frame (xnp/_native/array_base.c), the
+    # same memory and flags as NumPy's own export of that array
+    if array_base.ArrayBase.__module__ != "xnp._native._array_base":
+        pytest.skip("the C storage class is not built")
+    n = np.arange(12.0).reshape(3, 4)
+    x = xnp.asarray(n)
+    frames = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            frames.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        got, view = np.asarray(x), memoryview(x)
+    finally:
+        sys.setprofile(None)
+    assert frames == [], frames
+    assert np.shares_memory(got, n) and got.flags.writeable and not view.readonly
+    assert (view.format, view.shape, view.strides) == (memoryview(n).format, n.shape,
+                                                       n.strides)
+    got[0, 0] = -1.0
+    assert float(x[0, 0]) == -1.0

@@ -500,7 +500,7 @@ def test_a_recording_across_an_option_change_is_not_stored():
         return out
 
     wrapped = _replay.cached(changing)
-    check = _replay._CHECK
+    check = _replay._CHECK[0]
     _replay.check_replays(False)  # (check mode would run each recorded call twice)
     try:
         for _ in range(3):
@@ -513,7 +513,7 @@ def test_a_recording_across_an_option_change_is_not_stored():
 @pytest.fixture
 def no_check():
     """Check mode off (it runs the full path again after a replay: effects twice)."""
-    check = _replay._CHECK
+    check = _replay._CHECK[0]
     _replay.check_replays(False)
     yield
     _replay.check_replays(check)

@@ -1212,13 +1212,24 @@ format_round_trips(PyObject *memory)
 static int
 base_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
-    PyObject *memory = PyObject_CallMethod(self, "_buffer_memory", "i", flags);
-    if (memory == NULL) {
-        return -1;
+    /* an eager array holding its host memory, while no thread records a call (which
+     * watches value reads) and no array stands for a traced value: NumPy's buffer of its
+     * value, with no Python call (``numpy.asarray(a)`` asks for it first) */
+    PyObject *memory = access_hook == NULL && g_rebound != NULL &&
+        PyObject_IsTrue(PyList_GET_ITEM(g_rebound, 0)) == 0 ? native_value(self, 0) : NULL;
+    if (memory != NULL && ((ArrayBaseObject *)self)->dev == Py_None &&
+        host_buffer(memory, view, flags)) {
+        Py_INCREF(memory);
     }
-    if (PyObject_GetBuffer(memory, view, flags) < 0) {
-        Py_DECREF(memory);
-        return -1;
+    else {
+        memory = PyObject_CallMethod(self, "_buffer_memory", "i", flags);
+        if (memory == NULL) {
+            return -1;
+        }
+        if (PyObject_GetBuffer(memory, view, flags) < 0) {
+            Py_DECREF(memory);
+            return -1;
+        }
     }
     /* A structured or void dtype's buffer format (PEP 3118 ``T{...}``, ``x`` padding) may not
      * carry all of the dtype (field titles, an unnamed void), and NumPy's conversion asks for

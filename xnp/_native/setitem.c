@@ -1,5 +1,5 @@
-/* The fast paths of an eager ``x[idx] = value`` and ``x[idx]``: NumPy's own item
- * assignment and item access, from C, so a served call runs no Python frame (NumPy's
+/* The fast paths of an eager ``x[idx] = value``, ``x[idx]`` and its buffer: NumPy's own
+ * item assignment, item access and buffer export, from C, so a served call runs no Python frame (NumPy's
  * warnings name the caller's line). See setitem.h; ``FastFunc(..., arity=3)`` and
  * ``FastFunc(..., kind="getitem")`` of array_base.c call them. */
 #define PY_SSIZE_T_CLEAN
@@ -152,4 +152,17 @@ getitem_fast(PyObject *val, PyObject *idx, int *served)
     }
     *served = 1;
     return out;
+}
+
+int
+host_buffer(PyObject *val, Py_buffer *view, int flags)
+{
+    if (!PyArray_Check(val) || PyDataType_METADATA(PyArray_DESCR((PyArrayObject *)val)) != NULL) {
+        return 0;
+    }
+    if (PyObject_GetBuffer(val, view, flags) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
 }

@@ -1,5 +1,5 @@
-/* The fast paths of an eager ``x[idx] = value`` and ``x[idx]`` (setitem.c), called by
- * array_base.c. */
+/* The fast paths of an eager ``x[idx] = value`` and ``x[idx]`` and of its buffer
+ * (setitem.c), called by array_base.c. */
 #ifndef XNP_SETITEM_H
 #define XNP_SETITEM_H
 
@@ -30,5 +30,11 @@ int setitem_fast(PyObject *val, PyObject *idx, PyObject *value, int value_is_arr
  * an IndexError); 0: NULL, not served, no error set (also for an IndexError: the full
  * path raises xnp's message). */
 PyObject *getitem_fast(PyObject *val, PyObject *idx, int *served);
+
+/* NumPy's buffer of ``val``, the host value of an eager array, for the buffer protocol
+ * (``flags`` the request's): 1 exported (``view->obj`` holds ``val``); 0 not, no error set
+ * (``val`` is not a NumPy array, its dtype has metadata, which a buffer format cannot
+ * carry, or NumPy refused the request: a writable buffer of read-only memory). */
+int host_buffer(PyObject *val, Py_buffer *view, int flags);
 
 #endif

@@ -437,9 +437,12 @@ class Recording:
 
     def program(self, out, n_in: int):
         """The :class:`Program` of this recording and the call's result ``out``, or None."""
-        if self.failed is None and not self.eqns:
-            self.fail("bound no primitive")
         spec = self._output(out, n_in) if self.failed is None else None
+        if self.failed is None and not self.eqns and not _returns_arguments(spec, n_in):
+            # binding nothing, it may have done what a replay would not repeat (a Python
+            # side effect: a random seed, a print); returning its own arrays as they are
+            # (``squeeze(x) is x``), it did nothing a replay must repeat
+            self.fail("bound no primitive")
         if self.failed is None and self._written_value_used(spec):
             self.fail("used a value it wrote into an argument")
         if self.failed is not None:
@@ -575,6 +578,20 @@ def _kernel(backend, prim, params, ops, keep):
         if kernel is not None:
             return kernel, None
     return backend.impls.get(prim), params or None
+
+
+def _returns_arguments(spec, n_in: int) -> bool:
+    """Whether an output spec is one or more of the call's input arrays (in a tuple or list,
+    possibly nested) and nothing else."""
+    slots = list(_spec_slots(spec))
+    return bool(slots) and all(s < n_in for s in slots) and not _has_constant(spec)
+
+
+def _has_constant(spec) -> bool:
+    kind = spec[0]
+    if kind == "const":
+        return True
+    return kind != "array" and any(_has_constant(s) for s in spec[1])
 
 
 def _spec_slots(spec):

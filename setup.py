@@ -31,7 +31,8 @@ setup(
                            "xnp/_native/setitem.h"],
                   include_dirs=[numpy.get_include()], optional=True),
         Extension("xnp._native._replay",
-                  ["xnp/_native/replay.c", "xnp/_native/signature.c", "xnp/_native/program.c"],
+                  ["xnp/_native/replay.c", "xnp/_native/signature.c", "xnp/_native/program.c",
+                   "xnp/_native/user_line.c"],
                   depends=["xnp/_native/array_base.h", "xnp/_native/replay.h"],
                   include_dirs=[numpy.get_include()], optional=True),
     ]

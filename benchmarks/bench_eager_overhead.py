@@ -162,6 +162,29 @@ def _replayed_cases():
          lambda: xnp.interp(v, v, v), j(lambda: jnp.interp(vj, vj, vj))),
         ("flip(x)", lambda: numpy.flip(x_np), lambda: xnp.flip(x), j(lambda: jnp.flip(xj))),
         ("diag(4x4)", lambda: numpy.diag(m_np), lambda: xnp.diag(m), j(lambda: jnp.diag(mj))),
+        # NumPy's function of the values (a bounds check, a result sized by the values),
+        # replayed with each call's values; JAX has no eager value-sized result: its
+        # nonzero/argwhere/bincount read the values to the host first
+        ("take(v, i64)", lambda: numpy.take(v_np, e_np), lambda: xnp.take(v, e),
+         j(lambda: jnp.take(vj, ej))),
+        ("take_along_axis", lambda: numpy.take_along_axis(x_np, e_np, axis=1),
+         lambda: xnp.take_along_axis(x, e, axis=1),
+         j(lambda: jnp.take_along_axis(xj, ej, axis=1))),
+        ("nonzero(i64)", lambda: numpy.nonzero(e_np), lambda: xnp.nonzero(e),
+         j(lambda: jnp.nonzero(ej))),
+        ("argwhere(i64)", lambda: numpy.argwhere(e_np), lambda: xnp.argwhere(e),
+         j(lambda: jnp.argwhere(ej))),
+        ("bincount(i64[12])", lambda: numpy.bincount(e_np.ravel()),
+         lambda: xnp.bincount(e.ravel()), j(lambda: jnp.bincount(ej.ravel()))),
+        ("meshgrid(v, v)", lambda: numpy.meshgrid(v_np, v_np), lambda: xnp.meshgrid(v, v),
+         j(lambda: jnp.meshgrid(vj, vj))),
+        ("x.argsort()", lambda: x_np.argsort(), lambda: x.argsort(), j(lambda: xj.argsort())),
+        ("outer(v, v)", lambda: numpy.outer(v_np, v_np), lambda: xnp.outer(v, v),
+         j(lambda: jnp.outer(vj, vj))),
+        ("squeeze(x) (itself)", lambda: numpy.squeeze(x_np), lambda: xnp.squeeze(x),
+         j(lambda: jnp.squeeze(xj))),
+        ("numpy.asarray(x)", lambda: numpy.asarray(x_np), lambda: numpy.asarray(x),
+         j(lambda: numpy.asarray(xj))),
     ]
 
 

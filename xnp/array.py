@@ -22,7 +22,8 @@ from xnp import numpy_api as _api
 from xnp import _array_export as _export
 from xnp import host_dispatch, ndarray_class, numpy_protocols
 from xnp._array_api_info import CPU_DEVICE, check_api_version
-from xnp.numpy_api import _fast_getitem, _fastpath as fastpath, _scalars, ndarray_internals
+from xnp.numpy_api import (_fast_getitem, _fastpath as fastpath, _replay, _scalars,
+                           ndarray_internals)
 from xnp.numpy_api._inplace import operator_method as _operator_method
 from xnp.numpy_api._util import cast_may_warn
 from xnp.tracing import core, errors, host_arrays
@@ -328,6 +329,9 @@ class ArrayMethods:
         res = _api.sort(self, axis=axis, kind=kind, order=order, stable=stable)
         self[...] = res
 
+    # the function's fast path (NumPy's argsort of the host value), before the method's
+    # own cache: a replay of its primitives (iota, a sort of two operands) costs more
+    @fastpath.sort("argsort", default_stable=True)
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
         return _api.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
 
@@ -773,6 +777,11 @@ def install() -> None:
     for name in ("shape", "dtype", "ndim", "size"):
         setattr(Array, name, property(fastpath.metadata(name, core.Array.__dict__[name].fget)))
     Array.__len__ = fastpath.metadata("__len__", _len)
+    # the complex parts read through the eager dispatch cache, as xnp.real/imag are (a
+    # property is not among the methods host_dispatch.install_array_methods caches)
+    for name in ("real", "imag"):
+        prop = Array.__dict__[name]
+        setattr(Array, name, property(_replay.cached(prop.fget), prop.fset, None, prop.__doc__))
     ndarray_internals.install()
     ndarray_class.install()
     Tracer.__hash__ = core.Tracer.__dict__["__hash__"]  # restored: __eq__ assignment unsets it

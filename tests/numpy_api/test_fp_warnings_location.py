@@ -44,6 +44,19 @@ _CASES = {
     "fresh jit output / 0": lambda m: (m.asarray([1.0, 0.0]) if m is np else xnp.jit(
         lambda a: a * 1.0)(xnp.asarray([1.0, 0.0]))) / 0,
     "divmod by 0 (several results)": lambda m: m.divmod(m.asarray([1.0, 0.0]), 0.0),
+    # replays whose kernel is a Python function (dot_general's), a cached ufunc method,
+    # reductions and products NumPy computes through Python frames of its own
+    "inner (a kernel in Python)": lambda m: m.inner(m.asarray([1e308, 1e308]),
+                                                    m.asarray([1e308, 1.0])),
+    "tensordot": lambda m: m.tensordot(m.asarray([[1e308, 1e308]]), m.asarray([1e308, 1.0]),
+                                       1),
+    "ufunc.outer": lambda m: m.multiply.outer(m.asarray([1e308, 0.0]),
+                                              m.asarray([np.inf, 10.0])),
+    "ufunc.reduce": lambda m: m.add.reduce(m.asarray([1e308, 1e308])),
+    "outer": lambda m: m.outer(m.asarray([1e308, 0.0]), m.asarray([np.inf, 10.0])),
+    "kron": lambda m: m.kron(m.asarray([1e308, 0.0]), m.asarray([np.inf, 10.0])),
+    "cumsum": lambda m: m.cumsum(m.asarray([1e308, 1e308])),
+    "max over an axis with NaN": lambda m: m.sqrt(m.max(m.asarray([[-1.0, -2.0]]), axis=1)),
 }
 
 

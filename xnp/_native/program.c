@@ -5,7 +5,8 @@
 #include "replay.h"
 
 static PyTypeObject *program_type = NULL;
-static Py_ssize_t off_eqns = -1, off_spec, off_weaks, off_native, off_wrap, off_single;
+static Py_ssize_t off_eqns = -1, off_spec, off_weaks, off_native, off_wrap, off_single,
+    off_python;
 static PyObject *str_array, *str_const, *str_make, *str_fields, *str_ndim;
 static PyObject *out_kwnames;  /* ("out",): the keyword of a write's output operand */
 static PyObject *str_setitem;  /* the "multiple results" of an item write */
@@ -299,7 +300,8 @@ xnp_program_configure(PyTypeObject *type)
         slot_offset(type, "weaks", &off_weaks) < 0 ||
         slot_offset(type, "native", &off_native) < 0 ||
         slot_offset(type, "wrap", &off_wrap) < 0 ||
-        slot_offset(type, "single", &off_single) < 0) {
+        slot_offset(type, "single", &off_single) < 0 ||
+        slot_offset(type, "python_kernels", &off_python) < 0) {
         off_eqns = -1;
         return -1;
     }
@@ -390,6 +392,13 @@ build(PyObject *spec, PyObject *env, PyObject *leaves, PyObject *weaks, PyObject
 /* A program's result for the input arrays ``leaves``, as ``Program.run`` gives it (a new
  * reference); ``*all_new``: whether the result holds only arrays the program made. A
  * program of another class, or an input without a host value: ``program.run(leaves)``. */
+int
+xnp_program_runs_python(PyObject *program)
+{
+    return Py_TYPE(program) == program_type && off_eqns >= 0 &&
+        SLOT(program, off_python) == Py_True;
+}
+
 PyObject *
 xnp_run_program(PyObject *program, PyObject *leaves, int *all_new)
 {

@@ -258,7 +258,13 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
         return NULL;
     }
     int all_new = 0;  /* out holds only arrays the program made (no argument) */
-    PyObject *out = xnp_run_program(program, leaves, &all_new);
+    /* NumPy's warnings at the user's line where a kernel's Python frame would be named */
+    PyObject *token = NULL;
+    int entered = xnp_program_runs_python(program) ? xnp_user_line_enter(&token) : 0;
+    PyObject *out = entered < 0 ? NULL : xnp_run_program(program, leaves, &all_new);
+    if (entered > 0) {
+        xnp_user_line_exit(token);
+    }
     Py_DECREF(program);
     if (out != NULL && self->rule != Py_None) {
         out = apply_rule(self, out, all_new, args, nargs, kwnames);
@@ -451,6 +457,13 @@ static PyMethodDef module_methods[] = {
      "configure(xnp_array_type, program_type): the classes of eager arrays and programs."},
     {"run_eqns", (PyCFunction)(void (*)(void))run_eqns, METH_FASTCALL,
      "run_eqns(eqns, env, native, wrap): a recorded program's equations run on env."},
+    {"at_user_line", (PyCFunction)(void (*)(void))xnp_at_user_line,
+     METH_FASTCALL | METH_KEYWORDS,
+     "at_user_line(fn, *args, **kwargs): fn's call, NumPy's floating-point warnings named "
+     "at the first frame outside xnp."},
+    {"configure_user_line", (PyCFunction)(void (*)(void))xnp_configure_user_line,
+     METH_FASTCALL,
+     "configure_user_line(extobj_var, states, state_of): see user_line.c."},
     {NULL, NULL, 0, NULL}
 };
 

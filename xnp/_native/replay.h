@@ -1,6 +1,7 @@
-/* What the three files of ``xnp._native._replay`` share: replay.c (the ``Replay`` hit
- * path and the module), signature.c (the cache key) and program.c (running a recorded
- * program and NumPy's scalar rule on its result). */
+/* What the four files of ``xnp._native._replay`` share: replay.c (the ``Replay`` hit
+ * path and the module), signature.c (the cache key), program.c (running a recorded
+ * program and NumPy's scalar rule on its result) and user_line.c (floating-point warnings
+ * named at the user's line). */
 #ifndef XNP_REPLAY_H
 #define XNP_REPLAY_H
 
@@ -64,5 +65,14 @@ int xnp_run_eqns(PyObject *eqns, PyObject *env, PyObject *native, PyObject *wrap
 PyObject *xnp_run_program(PyObject *program, PyObject *leaves, int *all_new);
 PyObject *xnp_new_array(PyObject *value, PyObject *weak);
 PyObject *xnp_scalar_rule(PyObject *out);
+/* 1: the program calls a kernel written in Python (``Program.python_kernels``), 0: not */
+int xnp_program_runs_python(PyObject *program);
+
+/* user_line.c: 1 entered (``*token`` for the exit), 0 nothing to do, -1 error */
+int xnp_user_line_enter(PyObject **token);
+void xnp_user_line_exit(PyObject *token);
+PyObject *xnp_at_user_line(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames);
+PyObject *xnp_configure_user_line(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

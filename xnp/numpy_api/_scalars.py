@@ -273,7 +273,7 @@ def install(namespace: dict, names, reference=None, *,
     for method in ("reduce", "outer"):
         full = vars(ufunc)[method]
         if not getattr(full, "_scalar_rule", False):
-            new = _with_rule(full)
+            new = scalar_function(full)  # (a cached method: its replays apply it in C)
             new._scalar_rule = True
             setattr(ufunc, method, new)
 

@@ -79,14 +79,19 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     nd = len(xi)
     out = []
+    grid = [1] * nd  # the grid's shape
     for i, x in enumerate(xi):
         x = _mn._asarray("meshgrid", x, "xi")
         shape = [1] * nd
-        shape[i] = core.aval_of(x).size
+        shape[i] = grid[i] = core.aval_of(x).size
         if indexing == "xy" and nd > 1:
             shape[0], shape[1] = shape[1], shape[0]
         out.append(lax.reshape(x, tuple(shape)))
-    if not sparse and nd:
+    if indexing == "xy" and nd > 1:
+        grid[0], grid[1] = grid[1], grid[0]
+    if not sparse and nd and copy:  # the grid as new arrays: broadcasts copied
+        out = [lax.broadcast_in_dim(o, tuple(grid), tuple(range(nd))) for o in out]
+    elif not sparse and nd:
         out = list(_mn.broadcast_arrays(*out))
     if copy:  # NumPy's x.copy(): C-contiguous, also where the view was not
         out = [_cr.copy(o, order="C") for o in out]

@@ -14,6 +14,7 @@ negative counts, finite ranges) run eagerly and are skipped on traced values.
 from __future__ import annotations
 
 import builtins
+import functools
 import operator
 
 import numpy as np
@@ -21,11 +22,12 @@ import numpy as np
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
+from xnp.numpy_api._host_calls import eager_host_call
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import asarray_for, default_float, promote_to, result_dtype
 from xnp.numpy_api.sets import static_count
 from xnp.numpy_api.sorting import searchsorted
-from xnp.tracing import ShapedArray, core, errors
+from xnp.tracing import ShapedArray, core, errors, sizes
 
 __all__ = ["bincount", "digitize", "histogram", "histogram_bin_edges", "histogram2d",
            "histogramdd", "interp"]
@@ -115,10 +117,22 @@ def bincount(x, /, weights=None, minlength=0, *, length=None):
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("xnp.bincount: 'minlength' must not be negative")
+    n = core.aval_of(xs).shape[0]
+    w = None
+    if weights is not None:
+        w = asarray_for("bincount", weights, "weights")
+        if core.aval_of(w).shape != (n,):
+            raise ValueError("xnp.bincount: The weights and list don't have the same length.")
+        w = _safe_cast("bincount", w, _F64, "weights")
+    if length is None:  # eagerly NumPy's bincount of the values (its length is theirs)
+        out = eager_host_call(functools.partial(_host_bincount, minlength=minlength), xs,
+                              *(() if w is None else (w,)), weak=False,
+                              shaped_by_values=True)
+        if out is not None:
+            return out
     host = _concrete(xs)
     if host is not None and host.size and host.min() < 0:
-        raise ValueError("xnp.bincount: 'list' argument must have no negative elements")
-    n = core.aval_of(xs).shape[0]
+        raise ValueError(_NEGATIVE)
     if length is None:
         top = lax.reduce_max(xs, (0,)) if n else _const(-1, _INDEX)
         length = builtins.max(static_count("bincount", top, None, "the number of bins "
@@ -126,16 +140,30 @@ def bincount(x, /, weights=None, minlength=0, *, length=None):
     else:
         length = builtins.max(static_count("bincount", None, length, argname="length"),
                               minlength)
-    if weights is None or n == 0:  # NumPy: an empty x counts in int64 even with weights
+    if w is None or n == 0:  # NumPy: an empty x counts in int64 even with weights
         upd, dt = _full(1, (n,), _INDEX), _INDEX
-    if weights is not None:
-        w = asarray_for("bincount", weights, "weights")
-        if core.aval_of(w).shape != (n,):
-            raise ValueError("xnp.bincount: The weights and list don't have the same length.")
-        upd = _safe_cast("bincount", w, _F64, "weights")
+    if w is not None:
+        upd = w
         dt = _F64 if n else _INDEX
     idx = lax.select(lax.lt(xs, _const(0, _INDEX)), _full(length, (n,), _INDEX), xs) if n else xs
     return _scatter_add(length, idx, upd, dt)
+
+
+_NEGATIVE = "xnp.bincount: 'list' argument must have no negative elements"
+
+
+def _host_bincount(x, weights=None, *, minlength):
+    """NumPy's bincount, with xnp's messages for a negative value and a size too big."""
+    top = -1
+    if x.size:
+        if np.minimum.reduce(x) < 0:
+            raise ValueError(_NEGATIVE)
+        top = int(np.maximum.reduce(x))
+    length = builtins.max(top + 1, minlength)
+    if length > 1 << 26:  # (512 MiB or more: may not exist or fit)
+        sizes.check_array_size("bincount", (length,), _F64 if weights is not None and x.size
+                               else _INDEX, argname="minlength" if length == minlength else "x")
+    return np.bincount(x, weights, minlength)
 
 
 # --------------------------------------------------------------------------- digitize

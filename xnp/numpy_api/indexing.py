@@ -25,18 +25,20 @@ do eagerly; such a view is replayed from its base when the base is written
 from __future__ import annotations
 
 import builtins
+import functools
 
 import numpy as np
 
 from xnp import lax
 from xnp.lax.slicing import GatherDimensionNumbers, ScatterDimensionNumbers
 from xnp.numpy_api import _util
+from xnp.numpy_api._host_calls import eager_host_call
 from xnp.numpy_api._index_at import AtIndexer
 from xnp.numpy_api._index_core import (_CLIP, _FILL, _PROMISE, _as_index_dtype, _check_array,
                                        _concrete, _const, _empty, _Entry, _gather_entries,
                                        _index_dtype, _normalized, _prepare_value, _rebind,
                                        _slice_entry, getitem, setitem)
-from xnp.numpy_api._views import rebind_traced
+from xnp.numpy_api._views import rebind_traced, resolve
 from xnp.numpy_api._util import asarray_for, is_xnp, write_out
 from xnp.tracing import core, errors
 
@@ -152,6 +154,12 @@ def nonzero(a, *, size=None, fill_value=None):
     dt = _util.default_int()
     if size is None:
         if host is None:
+            # (NumPy's own result where the default int is NumPy's index type)
+            out = eager_host_call(np.ndarray.nonzero if dt == np.intp else functools.partial(
+                _host_nonzero, dtype=dt), a, weak=False, multiple=True,
+                shaped_by_values=True)
+            if out is not None:
+                return out
             host = _concrete(a)
         if host is None:
             count = lax.reduce_sum(lax.convert_element_type(
@@ -164,6 +172,14 @@ def nonzero(a, *, size=None, fill_value=None):
     if size < 0:
         raise ValueError(f"xnp.nonzero: `size` must be >= 0, got {size}")
     return _nonzero_staged("nonzero", a, size, fills)
+
+
+def _host_nonzero(v, dtype):
+    return tuple([i.astype(dtype) for i in np.nonzero(v)])
+
+
+def _host_argwhere(v, dtype):
+    return np.argwhere(v).astype(dtype)
 
 
 def flatnonzero(a, *, size=None, fill_value=None):
@@ -215,6 +231,12 @@ def argwhere(a, *, size=None, fill_value=None):
         ``a`` is traced and ``size`` is not given.
     """
     a = asarray_for("argwhere", a)
+    if size is None:  # eagerly NumPy's argwhere of the values
+        dt = _util.default_int()
+        out = eager_host_call(np.argwhere if dt == np.intp else functools.partial(
+            _host_argwhere, dtype=dt), a, weak=False, shaped_by_values=True)
+        if out is not None:
+            return out
     aval = core.aval_of(a)
     x = lax.reshape(a, (1,)) if aval.ndim == 0 else a
     cols = nonzero(x, size=size, fill_value=fill_value)
@@ -301,6 +323,9 @@ def take(a, indices, axis=None, out=None, mode="raise", *, fill_value=None):
 
     """
     a = asarray_for("take", a)
+    host = _eager_take(a, indices, axis, out, mode)
+    if host is not None:
+        return host
     if axis is None:
         a = lax.reshape(a, (core.aval_of(a).size,))
         axis = 0
@@ -341,6 +366,53 @@ def take(a, indices, axis=None, out=None, mode="raise", *, fill_value=None):
     entry = _Entry("tarr" if traced else "arr", axis, axis, idx)
     res = _gather_entries(a, _axis_entries(shape, axis, entry), gmode, fill_value)
     return write_out("take", out, res)
+
+
+def _eager_take(a, indices, axis, out, mode):
+    """Eagerly, NumPy's ``take`` of the host values (``_host_calls``), or None: the index
+    is not an integer (or bool) eager array, Python int, list, tuple or NumPy array, ``out``
+    or ``mode='fill'`` is given, or the axis is out of range (the full path raises)."""
+    if out is not None or type(mode) is not str or mode not in ("raise", "wrap", "clip") \
+            or type(a) is not core.Array:
+        return None
+    if is_xnp(indices):
+        idx = resolve(indices)
+    elif type(indices) in (int, list, tuple, np.ndarray):  # made an eager array first
+        try:
+            idx = asarray_for("take", indices, "indices")
+        except (TypeError, ValueError, errors.HostDtypeError):
+            return None  # (the full path raises its own message)
+    else:
+        return None
+    if type(idx) is not core.Array or core.aval_of(idx).dtype.kind not in "iub":
+        return None
+    if axis is not None:
+        ndim = core.aval_of(a).ndim
+        if type(axis) is not int or not -ndim <= axis < ndim:
+            return None
+    return eager_host_call(functools.partial(np.ndarray.take, axis=axis, mode=mode), a, idx)
+
+
+def _eager_take_along_axis(arr, indices, axis):
+    """Eagerly, NumPy's ``take_along_axis`` of the host values (``_host_calls``), or None
+    where the full path raises first (a non-integer index, ranks or shapes that differ,
+    an axis out of range) or an argument is not an eager array."""
+    if not (is_xnp(arr) and is_xnp(indices)):
+        return None
+    arr, idx = resolve(arr), resolve(indices)
+    if type(arr) is not core.Array or type(idx) is not core.Array:
+        return None
+    iaval, shape = core.aval_of(idx), core.aval_of(arr).shape
+    if iaval.dtype.kind not in "iu":
+        return None
+    if axis is None:
+        if iaval.ndim != 1:
+            return None
+    elif iaval.ndim != len(shape) or type(axis) is not int or not -len(shape) <= axis < len(
+            shape) or any(d != axis % len(shape) and m != k and 1 not in (m, k)
+                          for d, (m, k) in enumerate(zip(shape, iaval.shape))):
+        return None
+    return eager_host_call(functools.partial(np.take_along_axis, axis=axis), arr, idx)
 
 
 def _along_axis(fname, arr, indices, axis, target_shape=None):
@@ -417,6 +489,9 @@ def take_along_axis(arr, indices, axis=-1):
     numpy.exceptions.AxisError
         ``axis`` out of range.
     """
+    host = _eager_take_along_axis(arr, indices, axis)
+    if host is not None:
+        return host
     arr, idx, axis, batch, xshape, traced = _along_axis("take_along_axis", arr, indices, axis)
     if 0 in xshape:
         return _empty(xshape, core.aval_of(arr))

@@ -3,6 +3,8 @@ complex parts (NumPy ufuncs; conventions as in :mod:`xnp.numpy_api.elementwise`)
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from xnp import lax
@@ -429,7 +431,7 @@ def imag(val):
     x = asarray_for("imag", val, "val")
     if _dtype_of(x).kind == "c":
         return complex_part_view(x, "imag")
-    return read_only_view(x, _zeros_like, lambda v: v.imag)
+    return read_only_view(x, _zeros_like, operator.attrgetter("imag"))  # (no Python frame)
 
 
 def conjugate(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,

@@ -108,7 +108,8 @@ def _logged_state():
 def at_user_line(fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` (an eager call through xnp's frames, effects included) with
     its floating-point warnings naming the user's line, as NumPy's name the caller's; its
-    errors set to 'raise', 'ignore', 'print', 'call' or 'log' are as they are."""
+    errors set to 'raise', 'ignore', 'print', 'call' or 'log' are as they are. (In C where
+    ``xnp/_native/user_line.c`` is built: the same, with the same state objects.)"""
     if _EXTOBJ is None:  # pragma: no cover
         logged = _logged(np.geterr(), np.geterrcall())
         if logged is None:
@@ -125,6 +126,15 @@ def at_user_line(fn, *args, **kwargs):
         return fn(*args, **kwargs)
     finally:
         _EXTOBJ.reset(token)
+
+
+try:  # the same in C (xnp/_native/user_line.c), which the replays' hit path also uses
+    from xnp._native import _replay as _native
+except ImportError:  # pragma: no cover  (not built: the Python function above)
+    _native = None
+if _EXTOBJ is not None and hasattr(_native, "configure_user_line"):
+    _native.configure_user_line(_EXTOBJ, _LOGGED_STATES, _logged_state)
+    at_user_line = _native.at_user_line  # noqa: F811  (the C version of the function above)
 
 
 def fp_warnings_at_user_line(run, settings):

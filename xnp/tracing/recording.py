@@ -44,7 +44,9 @@ function and argument signature); this module knows nothing of NumPy's functions
 from __future__ import annotations
 
 import functools
+import operator
 import threading
+import types
 import warnings
 
 import numpy as np
@@ -94,17 +96,34 @@ def note_effect(why: str) -> None:
             rec.caller = None  # error makes record() run the call (and this effect) again
 
 
-def native_call(fn, x):
-    """``fn`` applied to the eager array ``x``'s host value, as an array of ``x``'s weak type:
-    for a result no primitive gives, such as NumPy's read-only views (``numpy.diagonal``,
-    ``numpy.broadcast_to``). A recording notes it as an equation, so that a replay calls
-    ``fn`` on its input's value: ``fn`` must compute from the value alone, as the call's
-    signature determines (the shape of its result, its layout, its dtype). A jit output's
-    host memory is made its own first (``_writable_value``), as before a view primitive."""
+def native_call(fn, x, *more, view: bool = True, weak: bool | None = None,
+                multiple: bool = False, shaped_by_values: bool = False):
+    """``fn`` applied to the eager arrays' host values (``x``'s, then ``more``'s), as an
+    array of ``x``'s weak type: for a result no primitive gives, such as NumPy's read-only
+    views (``numpy.diagonal``, ``numpy.broadcast_to``), or NumPy's own function where the
+    eager result is NumPy's (``numpy.take``'s bounds check, ``numpy.nonzero``'s shape). A
+    recording notes it as an equation, so that a replay calls ``fn`` on its inputs' values:
+    ``fn`` must compute from the values alone, its result's dtype and layout as the call's
+    signature determines. ``view``: the result may be a view of ``x``, whose host memory is
+    then made its own first (``_writable_value``: a jit output's is copied), as before a
+    view primitive; otherwise the values are read as they are. ``weak``: the result's weak
+    type, when not ``x``'s. ``multiple``: ``fn`` returns a tuple of results, and so does
+    this. A result that is not an array (NumPy's scalar) is made one.
+    ``shaped_by_values``: the results' shapes depend on the values (``nonzero``); a
+    recording then fails if a primitive or another native call takes one of them (its
+    parameters, or the code around it, may hold that shape), so the call replays only
+    where they are its results."""
     rec = getattr(_STATE.trace, "recording", None)
-    if rec is None:
-        return Array(fn(x._writable_value()), x._weak)
-    return rec.native_call(fn, x)
+    weak = x._weak if weak is None else weak
+    if rec is not None:
+        return rec.native_call(fn, x, more, view, weak, multiple, shaped_by_values)
+    outs = tuple(Array(o, weak) for o in _native_results(fn, x, more, view, multiple))
+    return outs if multiple else outs[0]
+
+
+def _native_results(fn, x, more, view: bool, multiple: bool) -> list:
+    out = fn(*[x._writable_value() if view else x._value] + [m._value for m in more])
+    return [o if type(o) is np.ndarray else np.asarray(o) for o in (out if multiple else (out,))]
 
 
 #: the marker of an equation noted by :func:`native_call` (its params: the function)
@@ -180,7 +199,8 @@ class Recording:
     """What one eager call bound so far (see the module docstring)."""
 
     __slots__ = ("n_in", "slots", "keep", "natives", "weaks", "eqns", "failed", "errstate",
-                 "filters", "backend", "evaluating", "caller", "inside", "error_in_primitive")
+                 "filters", "backend", "evaluating", "caller", "inside", "error_in_primitive",
+                 "value_shaped")
 
     def __init__(self, leaves, caller=None, inside=None):
         self.n_in = len(leaves)
@@ -197,6 +217,7 @@ class Recording:
         self.caller = caller  # the caller's floating-point settings (``numpy.geterr()``)
         self.inside = inside  # None, or the floating-point settings primitives run under
         self.error_in_primitive = False  # a primitive met a floating-point error
+        self.value_shaped: set = set()  # the slots of native results shaped by values
 
     def fail(self, why: str) -> None:
         if self.failed is None:
@@ -237,29 +258,36 @@ class Recording:
                 self.eqns.append((prim, params, ops, prim.multiple_results, len(outs)))
         return out
 
-    def native_call(self, fn, x):
-        """:func:`native_call` while recording: ``fn(x's value)``, noted as an equation."""
+    def native_call(self, fn, x, more, view: bool, weak: bool, multiple: bool,
+                    shaped_by_values: bool):
+        """:func:`native_call` while recording: ``fn(values)``, noted as an equation."""
+        slots = []
         if self.failed is None:
-            slot = self.slots.get(id(x))
-            if slot is None:
-                self.fail("took a view of an array made outside the recording")
-            elif x._dev is not None:  # (its host memory is copied first: not repeated)
-                self.fail("took a view of a jit output")
+            slots = [self.slots.get(id(a)) for a in (x,) + more]
+            if None in slots:
+                self.fail("passed a native call an array made outside the recording")
+            elif self.value_shaped.intersection(slots):
+                self.fail("passed a native call an array whose shape values decided")
+            elif view and x._dev is not None:  # (its host memory is copied first: not
+                self.fail("took a view of a jit output")  # repeated)
         self.evaluating = True
         try:
-            out = Array(fn(x._writable_value()), x._weak)
+            outs = tuple(Array(o, weak) for o in _native_results(fn, x, more, view, multiple))
         finally:
             self.evaluating = False
         if self.failed is None:
             if _errstate() != self.errstate or warnings.filters is not self.filters:
                 self.fail("took a view under other error settings or warning filters")
             else:
-                self.slots[id(out)] = len(self.keep)
-                self.keep.append(out)
-                self.natives.append(out._v)
-                self.weaks.append(out._weak)
-                self.eqns.append((_NATIVE, fn, (slot,), False, 1))
-        return out
+                for out in outs:
+                    if shaped_by_values:
+                        self.value_shaped.add(len(self.keep))
+                    self.slots[id(out)] = len(self.keep)
+                    self.keep.append(out)
+                    self.natives.append(out._v)
+                    self.weaks.append(out._weak)
+                self.eqns.append((_NATIVE, fn, tuple(slots), multiple, len(outs)))
+        return outs if multiple else outs[0]
 
     def _slot(self, a):
         """The value slot of the array ``a`` (an input or a result so far), or None."""
@@ -403,6 +431,8 @@ class Recording:
                 slot = self.slots.get(id(a))
                 if slot is None:
                     self.fail(f"passed {prim.name} an array made outside the recording")
+                elif slot in self.value_shaped:  # (its parameters may hold that shape)
+                    self.fail(f"passed {prim.name} an array whose shape values decided")
                 elif view and a._dev is not None:  # its evaluation copies the jit output
                     self.fail(f"took a view ({prim.name}) of a jit output")
                 ops.append(slot)
@@ -481,7 +511,8 @@ class Program:
     array (what the C hit path of xnp/_native/replay.c runs itself), else None.
     """
 
-    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "single", "writes")
+    __slots__ = ("eqns", "spec", "weaks", "native", "wrap", "single", "writes",
+                 "python_kernels")
 
     def __init__(self, rec: Recording, spec, n_in: int):
         backend = rec.backend
@@ -502,11 +533,12 @@ class Program:
                 slot_of.append(constant(_copy(params), rec.weaks[first]))
                 first += 1
                 continue
-            if prim is _NATIVE:  # native_call: the function on the value (a NumPy view)
-                eqns.append((params, None, (slot_of[ops[0]],), False))
-                slot_of.append(len(weaks))
-                weaks.append(rec.weaks[first])
-                first += 1
+            if prim is _NATIVE:  # native_call: the function on the values
+                eqns.append((params, None, tuple(slot_of[o] for o in ops), multiple))
+                for j in range(n_out):
+                    slot_of.append(len(weaks))
+                    weaks.append(rec.weaks[first + j])
+                first += n_out
                 continue
             if prim is _SETITEM:  # NumPy's __setitem__ of the new values: the template
                 eqns.append(((params[0], params[1]), params[2],  # (is a tuple, items)
@@ -528,6 +560,9 @@ class Program:
                 weaks.append(rec.weaks[first + i])
             first += n_out
         self.eqns = tuple(eqns)
+        # a kernel written in Python: NumPy's warnings in it would name its frame, so a
+        # replay runs it at the user's line (xnp/_native/user_line.c)
+        self.python_kernels = any(_runs_python(e[0]) for e in eqns if e[3] is not _SETITEM)
         self.writes = tuple(writes)
         self.weaks = tuple(weaks)
         self.spec = _remap(spec, slot_of)
@@ -578,6 +613,21 @@ def _kernel(backend, prim, params, ops, keep):
         if kernel is not None:
             return kernel, None
     return backend.impls.get(prim), params or None
+
+
+#: callables that run no Python frame of their own (NumPy's ufuncs, builtins, methods of
+#: C types, ``operator``'s callers), alone or under ``functools.partial``
+_C_CALLABLES = (np.ufunc, types.BuiltinFunctionType, types.MethodDescriptorType,
+                types.WrapperDescriptorType, types.MethodWrapperType,
+                types.ClassMethodDescriptorType, operator.methodcaller, operator.itemgetter,
+                operator.attrgetter)
+
+
+def _runs_python(kernel) -> bool:
+    """Whether calling the program kernel ``kernel`` runs a Python frame of its own."""
+    while type(kernel) is functools.partial:
+        kernel = kernel.func
+    return not isinstance(kernel, _C_CALLABLES)
 
 
 def _returns_arguments(spec, n_in: int) -> bool:

@@ -536,7 +536,7 @@ def kernel_of(xp, prim, params, operand=None):
         static = params.get("params")
         return _general(functools.partial(kernel, **dict(static)) if static else kernel)
     if prim is lax.dot_general_p:
-        return dot_general_kernel(xp, **params)
+        return dot_general_kernel(xp, operand, **params)
     return None
 
 

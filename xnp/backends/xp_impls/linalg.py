@@ -117,11 +117,15 @@ def _dot_general(xp, lhs, rhs, *, dimension_numbers, preferred_element_type, pre
     return out.astype(preferred_element_type, copy=False)
 
 
-def dot_general_kernel(xp, *, dimension_numbers, preferred_element_type, precision=None):
+def dot_general_kernel(xp, operand=None, *, dimension_numbers, preferred_element_type,
+                       precision=None):
     """``dot_general`` with these parameters as a function of its two operands alone, the
-    call a recorded program makes (``kernel_of``): where the operands have the dtype
-    ``preferred_element_type``, one of NumPy's own dtypes, and :func:`_form` names NumPy's
-    product for their ranks, that product and nothing else; otherwise :func:`_dot_general`.
+    call a recorded program makes (``kernel_of``; ``operand``: the recorded lhs, whose dtype
+    the signature fixes, as the rhs's, equal to it): where the operands have the dtype
+    ``preferred_element_type``, one of NumPy's own dtypes, with no contracting or batch
+    dimension, NumPy's ``multiply.outer`` itself (the exact products, no Python frame);
+    where :func:`_form` names NumPy's product for their ranks, that product and nothing
+    else; otherwise :func:`_dot_general`.
     """
     params = {"dimension_numbers": dimension_numbers,
               "preferred_element_type": preferred_element_type, "precision": precision}
@@ -131,6 +135,10 @@ def dot_general_kernel(xp, *, dimension_numbers, preferred_element_type, precisi
     conj = xp.conj if preferred_element_type.kind == "c" else None
     # (ml_dtypes' floats, kind 'V': its gufuncs return float32, which _dot_general casts)
     own = preferred_element_type if preferred_element_type.kind in "biufc" else None
+    outer = getattr(xp.multiply, "outer", None)
+    if (outer is not None and operand is not None and own is not None
+            and operand.dtype == own and dimension_numbers == (((), ()), ((), ()))):
+        return outer
 
     def kernel(lhs, rhs):
         if lhs.dtype is own:

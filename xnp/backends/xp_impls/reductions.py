@@ -18,20 +18,22 @@ from xnp.lax.reductions import reduction_identity
 __all__ = []
 
 
+# (the ufunc reductions the array methods call: NumPy's methods and functions add Python
+# frames of NumPy's own, which its floating-point warnings would name)
 def _reduce_sum(xp, x, *, axes):
-    return x.sum(axis=axes, dtype=x.dtype)  # (array methods: NumPy's functions add frames)
+    return xp.add.reduce(x, axis=axes, dtype=x.dtype)
 
 
 def _reduce_prod(xp, x, *, axes):
-    return x.prod(axis=axes, dtype=x.dtype)
+    return xp.multiply.reduce(x, axis=axes, dtype=x.dtype)
 
 
-def _extremum(fname, kind):
+def _extremum(ufunc_name, kind):
     def impl(xp, x, *, axes):
         if any(x.shape[a] == 0 for a in axes):
             shape = tuple(n for i, n in enumerate(x.shape) if i not in axes)
             return xp.full(shape, reduction_identity(kind, x.dtype), dtype=x.dtype)
-        return getattr(x, fname)(axis=axes)
+        return getattr(xp, ufunc_name).reduce(x, axis=axes)
 
     return impl
 
@@ -59,34 +61,38 @@ def _argminmax(fname):
 
 XP_IMPLS[lax.reduce_sum_p] = _reduce_sum
 XP_IMPLS[lax.reduce_prod_p] = _reduce_prod
-XP_IMPLS[lax.reduce_max_p] = _extremum("max", "max")
-XP_IMPLS[lax.reduce_min_p] = _extremum("min", "min")
-XP_IMPLS[lax.reduce_and_p] = _bitwise("bitwise_and", lambda xp, x, axes: x.all(axis=axes))
-XP_IMPLS[lax.reduce_or_p] = _bitwise("bitwise_or", lambda xp, x, axes: x.any(axis=axes))
+XP_IMPLS[lax.reduce_max_p] = _extremum("maximum", "max")
+XP_IMPLS[lax.reduce_min_p] = _extremum("minimum", "min")
+XP_IMPLS[lax.reduce_and_p] = _bitwise("bitwise_and",
+                                      lambda xp, x, axes: xp.logical_and.reduce(x, axis=axes))
+XP_IMPLS[lax.reduce_or_p] = _bitwise("bitwise_or",
+                                     lambda xp, x, axes: xp.logical_or.reduce(x, axis=axes))
 XP_IMPLS[lax.reduce_xor_p] = _bitwise("bitwise_xor", _parity)
 XP_IMPLS[lax.argmax_p] = _argminmax("argmax")
 XP_IMPLS[lax.argmin_p] = _argminmax("argmin")
 
 
-# the same as direct calls of the array's methods (no Python frame in a replay)
+# the same as the array's methods, by the ufunc reductions they call (NumPy's methods run
+# Python frames of NumPy's own, which its warnings would name): no Python frame in a replay
 PARAM_KERNELS[lax.reduce_sum_p] = (
-    lambda xp, x, *, axes: operator.methodcaller("sum", axis=axes, dtype=x.dtype))
+    lambda xp, x, *, axes: functools.partial(xp.add.reduce, axis=axes, dtype=x.dtype))
 PARAM_KERNELS[lax.reduce_prod_p] = (
-    lambda xp, x, *, axes: operator.methodcaller("prod", axis=axes, dtype=x.dtype))
+    lambda xp, x, *, axes: functools.partial(xp.multiply.reduce, axis=axes, dtype=x.dtype))
 
 
-def _extremum_kernel(fname):
+def _extremum_kernel(ufunc_name):
     def kernel(xp, x, *, axes):
         return None if any(x.shape[a] == 0 for a in axes) else \
-            operator.methodcaller(fname, axis=axes)
+            functools.partial(getattr(xp, ufunc_name).reduce, axis=axes)
 
     return kernel
 
 
-def _bitwise_kernel(ufunc_name, bool_method):
+def _bitwise_kernel(ufunc_name, bool_ufunc):
     def kernel(xp, x, *, axes):
         if x.dtype == bool:
-            return operator.methodcaller(bool_method, axis=axes) if bool_method else None
+            return functools.partial(getattr(xp, bool_ufunc).reduce, axis=axes) \
+                if bool_ufunc else None
         return functools.partial(getattr(xp, ufunc_name).reduce, axis=axes, dtype=x.dtype)
 
     return kernel
@@ -102,10 +108,10 @@ def _argminmax_kernel(fname):
     return kernel
 
 
-PARAM_KERNELS[lax.reduce_max_p] = _extremum_kernel("max")
-PARAM_KERNELS[lax.reduce_min_p] = _extremum_kernel("min")
-PARAM_KERNELS[lax.reduce_and_p] = _bitwise_kernel("bitwise_and", "all")
-PARAM_KERNELS[lax.reduce_or_p] = _bitwise_kernel("bitwise_or", "any")
+PARAM_KERNELS[lax.reduce_max_p] = _extremum_kernel("maximum")
+PARAM_KERNELS[lax.reduce_min_p] = _extremum_kernel("minimum")
+PARAM_KERNELS[lax.reduce_and_p] = _bitwise_kernel("bitwise_and", "logical_and")
+PARAM_KERNELS[lax.reduce_or_p] = _bitwise_kernel("bitwise_or", "logical_or")
 PARAM_KERNELS[lax.reduce_xor_p] = _bitwise_kernel("bitwise_xor", None)
 PARAM_KERNELS[lax.argmax_p] = _argminmax_kernel("argmax")
 PARAM_KERNELS[lax.argmin_p] = _argminmax_kernel("argmin")

@@ -1,0 +1,176 @@
+"""Eager calls whose result the values decide beyond their signature (a bounds check that
+raises, a result sized by the values) computed by NumPy's own function on the host values
+and replayed as that call (``xnp/numpy_api/_host_calls.py``): each call of one signature
+with new values gives NumPy's result or NumPy's error, eagerly; under ``jit`` the same
+functions keep their primitives and agree with NumPy where they can be traced.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp.numpy_api import _replay
+
+RNG = np.random.default_rng(7)
+
+
+def _values(kind: str, shape, calls: int = 4):
+    """``calls`` arrays of one signature and different values (some with no non-zero)."""
+    out = []
+    for k in range(calls):
+        if kind == "mask":
+            out.append(RNG.random(shape) < (0.0 if k == 1 else 0.5))
+        elif kind == "counts":
+            out.append(RNG.integers(0, 3 + 4 * k, shape))
+        else:
+            out.append(RNG.standard_normal(shape))
+    return out
+
+
+def _same(got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w)
+        return
+    g = np.asarray(got)
+    assert g.dtype == want.dtype and g.shape == want.shape, (g.dtype, g.shape, want.dtype,
+                                                              want.shape)
+    np.testing.assert_array_equal(g, want)
+
+
+# name, call on a module, the kinds of its array arguments and their shapes
+CASES = [
+    ("nonzero 1-d", lambda m, a: m.nonzero(a), [("mask", (7,))]),
+    ("nonzero 2-d", lambda m, a: m.nonzero(a), [("mask", (3, 5))]),
+    ("nonzero 0-size", lambda m, a: m.nonzero(a), [("mask", (0, 3))]),
+    ("where(cond)", lambda m, a: m.where(a), [("mask", (4, 2))]),
+    ("flatnonzero", lambda m, a: m.flatnonzero(a), [("mask", (2, 3))]),
+    ("argwhere 2-d", lambda m, a: m.argwhere(a), [("mask", (3, 4))]),
+    ("argwhere 0-d", lambda m, a: m.argwhere(a), [("mask", ())]),
+    ("argwhere floats", lambda m, a: m.argwhere(a > 0.3), [("float", (6,))]),
+    ("bincount", lambda m, a: m.bincount(a), [("counts", (9,))]),
+    ("bincount minlength", lambda m, a: m.bincount(a, minlength=12), [("counts", (5,))]),
+    ("bincount weights", lambda m, a, w: m.bincount(a, w), [("counts", (6,)), ("float", (6,))]),
+    ("take", lambda m, a, i: m.take(a, i), [("float", (5,)), ("counts", (2, 3))]),
+    ("take axis", lambda m, a, i: m.take(a, i, axis=1), [("float", (2, 9)), ("counts", (4,))]),
+    ("take wrap", lambda m, a, i: m.take(a, i, mode="wrap"), [("float", (3,)),
+                                                              ("counts", (5,))]),
+    ("take clip", lambda m, a, i: m.take(a, i, axis=0, mode="clip"), [("float", (2, 2)),
+                                                                       ("counts", (3,))]),
+    ("take_along_axis", lambda m, a, i: m.take_along_axis(a, i % 4, axis=1),
+     [("float", (3, 4)), ("counts", (3, 2))]),
+    ("take_along_axis none", lambda m, a, i: m.take_along_axis(a, i, axis=None),
+     [("float", (2, 4)), ("counts", (6,))]),
+]
+
+
+@pytest.mark.parametrize("name,call,kinds", CASES, ids=[c[0] for c in CASES])
+def test_each_call_of_a_signature_gives_numpys_result_for_its_values(name, call, kinds):
+    arg_sets = list(zip(*[_values(kind, shape) for kind, shape in kinds]))
+    _replay.clear()
+    for args in arg_sets:
+        try:
+            want = call(np, *args)
+        except Exception as e:  # noqa: BLE001  (an out-of-bounds index: the same error)
+            with pytest.raises(type(e), match=str(e).replace("(", r"\(").replace(")", r"\)")):
+                call(xnp, *[xnp.asarray(a) for a in args])
+            continue
+        _same(call(xnp, *[xnp.asarray(a) for a in args]), want)
+
+
+def test_out_of_bounds_indices_raise_numpys_error_on_every_call():
+    a = np.arange(5.0)
+    x = xnp.asarray(a)
+    _replay.clear()
+    for idx in ([0, 4], [1, 5], [2, 3], [-6, 0], [-5, 1]):
+        i = np.array(idx)
+        try:
+            want = np.take(a, i)
+        except IndexError as e:
+            with pytest.raises(IndexError, match=str(e)):
+                xnp.take(x, xnp.asarray(i))
+            with pytest.raises(IndexError, match=str(e)):
+                x.take(xnp.asarray(i))
+            continue
+        _same(xnp.take(x, xnp.asarray(i)), want)
+        _same(x.take(xnp.asarray(i)), want)
+    assert _replay.stats(xnp.take) == {"programs": 1, "refused": []}
+
+
+def test_negative_counts_raise_xnps_message_on_every_call():
+    _replay.clear()
+    for v in ([1, 2], [1, -1], [0, 3], [-2, 0]):
+        if min(v) < 0:
+            with pytest.raises(ValueError, match="xnp.bincount: 'list' argument must have no "
+                                                 "negative elements"):
+                xnp.bincount(xnp.asarray(v))
+            with pytest.raises(ValueError, match="must have no negative elements"):
+                np.bincount(np.array(v))  # the oracle raises too
+        else:
+            _same(xnp.bincount(xnp.asarray(v)), np.bincount(np.array(v)))
+    assert _replay.stats(xnp.bincount) == {"programs": 1, "refused": []}
+
+
+@pytest.mark.parametrize("name", ["nonzero", "argwhere", "bincount", "take",
+                                  "take_along_axis"])
+def test_the_calls_replay(name):
+    _replay.clear()
+    x = xnp.asarray(np.arange(6) % 3)
+    calls = {"nonzero": lambda: xnp.nonzero(x), "argwhere": lambda: xnp.argwhere(x),
+             "bincount": lambda: xnp.bincount(x), "take": lambda: xnp.take(x, x),
+             "take_along_axis": lambda: xnp.take_along_axis(x, x, axis=0)}
+    for _ in range(3):
+        calls[name]()
+    assert _replay.stats(getattr(xnp, name)) == {"programs": 1, "refused": []}
+
+
+def test_a_result_shaped_by_values_is_not_passed_on_by_a_replay():
+    # a call that passes nonzero's result to a primitive would hold its length in the
+    # primitive's parameters: it keeps its full path, and each call is right
+    f = _replay.cached(lambda a: xnp.nonzero(a)[0].reshape(-1, 1) * 2)
+    for k in range(4):
+        m = np.arange(8) % (2 + k) == 0
+        _same(f(xnp.asarray(m)), np.nonzero(m)[0].reshape(-1, 1) * 2)
+    assert _replay.stats(f)["refused"] == [
+        "passed reshape an array whose shape values decided"]
+
+
+def test_meshgrid_replays_and_matches_numpy():
+    _replay.clear()
+    for n in range(1, 4):
+        xs = [np.arange(n + 1.0), np.arange(3, dtype=np.int32), np.linspace(0, 1, 2)]
+        for kw in ({}, {"indexing": "ij"}, {"sparse": True}, {"copy": False}):
+            for k in (1, 2, 3):
+                want = np.meshgrid(*xs[:k], **kw)
+                got = xnp.meshgrid(*[xnp.asarray(v) for v in xs[:k]], **kw)
+                assert len(got) == len(want)
+                for g, w in zip(got, want):
+                    _same(g, w)
+                    assert np.asarray(g).flags.c_contiguous == w.flags.c_contiguous
+    assert _replay.stats(xnp.meshgrid)["programs"] >= 1
+
+
+@pytest.mark.parametrize("name,call,args", [
+    ("take", lambda m, a, i: m.take(a, i), (np.arange(5.0), np.array([[0, 4], [2, 1]]))),
+    ("take axis", lambda m, a, i: m.take(a, i, axis=1), (np.ones((2, 3)), np.array([2, 0]))),
+    ("take_along_axis", lambda m, a, i: m.take_along_axis(a, i, axis=1),
+     (np.arange(6.0).reshape(2, 3), np.array([[2, 0], [1, 1]]))),
+    ("meshgrid", lambda m, a, b: m.meshgrid(a, b), (np.arange(3.0), np.arange(2))),
+    ("meshgrid ij", lambda m, a, b: m.meshgrid(a, b, indexing="ij"),
+     (np.arange(3.0), np.arange(2))),
+    ("nonzero size", lambda m, a: m.nonzero(a, size=4) if m is xnp else
+     tuple(np.pad(i, (0, 4 - len(i))) for i in np.nonzero(a)), (np.array([0, 3, 0, 1]),)),
+    ("bincount length", lambda m, a: m.bincount(a, length=6) if m is xnp else
+     np.bincount(a, minlength=6), (np.array([1, 1, 4]),)),
+])
+def test_under_jit_the_same_results(name, call, args):
+    want = call(np, *args)
+    got = xnp.jit(lambda *a: call(xnp, *a))(*[xnp.asarray(a) for a in args])
+    if isinstance(want, (tuple, list)):
+        for g, w in zip(got, want):
+            _same(g, w)
+    else:
+        _same(got, want)

@@ -1,0 +1,202 @@
+"""What the eager dispatch cache's recorded programs hold and return.
+
+A call that returns its own argument arrays as they are (NumPy's ``squeeze(a) is a``) is
+replayed: the replay returns the same objects, as the full path and NumPy do. A call that
+binds nothing and returns anything else (a shape, a Python value) may have done what a
+replay would not repeat, and keeps its full path. The complex parts as properties, and
+``outer``'s kernel; a program that calls a kernel written in Python runs it with NumPy's
+warnings named at the user's line (``Program.python_kernels``).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+import xnp
+from xnp.numpy_api import _replay
+
+# (name, call on a module, input) where NumPy returns the argument itself
+RETURNS_ITS_ARGUMENT = [
+    ("squeeze", lambda m, a: m.squeeze(a), np.arange(6.0).reshape(2, 3)),
+    ("atleast_1d", lambda m, a: m.atleast_1d(a), np.arange(3, dtype=np.int32)),
+    ("atleast_2d", lambda m, a: m.atleast_2d(a), np.arange(6.0).reshape(2, 3)),
+    ("atleast_3d", lambda m, a: m.atleast_3d(a), np.ones((2, 1, 3), np.float32)),
+    ("ascontiguousarray", lambda m, a: m.ascontiguousarray(a), np.arange(6.0).reshape(2, 3)),
+    ("real", lambda m, a: m.real(a), np.arange(4.0)),
+]
+
+
+@pytest.mark.parametrize("name,call,value", RETURNS_ITS_ARGUMENT,
+                         ids=[c[0] for c in RETURNS_ITS_ARGUMENT])
+def test_a_call_returning_its_argument_replays_and_returns_it(name, call, value):
+    assert call(np, value) is value  # the oracle: NumPy returns the argument itself
+    _replay.clear()
+    for _ in range(3):
+        x = xnp.asarray(value.copy())
+        out = call(xnp, x)
+        assert out is x
+        np.testing.assert_array_equal(np.asarray(out), value)
+    assert _replay.stats(getattr(xnp, name)) == {"programs": 1, "refused": []}
+
+
+def test_another_signature_of_the_same_function_is_its_own_call():
+    # squeeze of a (3, 1) array removes an axis: a view, not the argument
+    _replay.clear()
+    for _ in range(3):
+        x = xnp.asarray(np.arange(6.0).reshape(2, 3))
+        assert xnp.squeeze(x) is x
+        y = xnp.asarray(np.arange(3.0).reshape(3, 1))
+        s = xnp.squeeze(y)
+        assert s is not y and s.shape == (3,)
+        assert np.shares_memory(np.asarray(s), np.asarray(y))
+        np.testing.assert_array_equal(np.asarray(s), np.arange(3.0))
+
+
+def test_a_tuple_of_its_arguments_replays_as_a_new_tuple():
+    a, b = np.arange(3.0), np.arange(4, dtype=np.int64)
+    want = np.atleast_1d(a, b)
+    _replay.clear()
+    outs = []
+    for _ in range(3):
+        x, y = xnp.asarray(a), xnp.asarray(b)
+        got = xnp.atleast_1d(x, y)
+        assert type(got) is type(want) and got[0] is x and got[1] is y
+        outs.append(got)
+    assert outs[1] is not outs[2]  # a new container each call
+    assert _replay.stats(xnp.atleast_1d) == {"programs": 1, "refused": []}
+
+
+@pytest.mark.parametrize("name", ["shape", "ndim", "size"])
+def test_a_call_binding_nothing_and_returning_a_value_keeps_its_full_path(name):
+    _replay.clear()
+    x = xnp.ones((2, 3))
+    for _ in range(3):
+        assert getattr(xnp, name)(x) == getattr(np, name)(np.ones((2, 3)))
+    assert _replay.stats(getattr(xnp, name))["refused"] == ["bound no primitive"]
+
+
+@pytest.fixture
+def no_check():
+    """Check mode off (it runs the full path again after each replay: more frames)."""
+    was = _replay._CHECK[0]
+    _replay.check_replays(False)
+    yield
+    _replay.check_replays(was)
+
+
+@pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")
+def test_a_replay_returning_its_argument_runs_no_python_frame_of_its_own(no_check):
+    x = xnp.asarray(np.arange(6.0).reshape(2, 3))
+    for _ in range(3):
+        xnp.ascontiguousarray(x)
+    frames = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            frames.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        out = xnp.ascontiguousarray(x)
+    finally:
+        sys.setprofile(None)
+    assert out is x
+    assert frames == [], frames
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.complex128])
+def test_real_and_imag_properties_replay_as_numpy(dtype):
+    # the properties go through the dispatch cache as xnp.real/xnp.imag do: the real
+    # part of a real array is the array itself, its imaginary part read-only zeros, and a
+    # complex array's parts are views that see (and make) writes
+    _replay.clear()
+    for k in range(3):
+        n = (np.arange(6) + k).astype(dtype).reshape(2, 3)
+        if np.dtype(dtype).kind == "c":
+            n = n + 1j * (n + 1)
+        x = xnp.asarray(n.copy())
+        for part in ("real", "imag"):
+            got, want = getattr(x, part), getattr(n, part)
+            assert (got is x) == (want is n)
+            np.testing.assert_array_equal(np.asarray(got), want)
+            assert np.asarray(got).dtype == want.dtype
+            assert np.asarray(got).flags.writeable == want.flags.writeable
+        if np.dtype(dtype).kind == "c":
+            x.real[0, 0] = -5.0
+            n.real[0, 0] = -5.0
+            np.testing.assert_array_equal(np.asarray(x), n)
+    fget = type(x).__dict__["real"].fget
+    assert _replay.stats(fget)["programs"] >= 1
+
+
+@pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")
+def test_outer_replays_as_numpys_outer_product(no_check):
+    a = np.array([1.5, -0.0, 2.0, np.inf])
+    b = np.array([0.0, -3.0, np.nan])
+    x, y = xnp.asarray(a), xnp.asarray(b)
+    with np.errstate(invalid="ignore"):
+        for _ in range(3):
+            xnp.outer(x, y)
+        want = np.outer(a, b)
+        frames = []
+
+        def profile(frame, event, arg):
+            if event == "call":
+                frames.append(frame.f_code.co_name)
+
+        sys.setprofile(profile)
+        try:
+            out = xnp.outer(x, y)
+        finally:
+            sys.setprofile(None)
+    assert frames == [], frames  # dot_general's kernel: NumPy's multiply.outer
+    assert np.asarray(out).tobytes() == want.tobytes()  # bit for bit (signed zeros, NaN)
+    # NumPy's warning (inf * 0) names this file's line, on the replay too
+    for _ in range(2):
+        with pytest.warns(RuntimeWarning, match="invalid value") as record:
+            xnp.outer(x, y)
+        assert record[0].filename == __file__
+
+
+@pytest.mark.parametrize("call,python", [
+    (lambda x: xnp.hypot(x, x), False),  # a ufunc
+    (lambda x: xnp.add.reduce(x, axis=0), False),  # a ufunc reduction, parameters bound
+    (lambda x: xnp.take(x, xnp.asarray([0, 1])), False),  # ndarray.take, bound
+    (lambda x: xnp.inner(x[0], x[1]), True),  # dot_general's kernel, a Python function
+    (lambda x: xnp.take_along_axis(x, xnp.asarray([[0], [1]]), axis=1), True),
+])
+def test_programs_note_kernels_written_in_python(call, python):
+    x = xnp.asarray(np.arange(6.0).reshape(2, 3))
+    _replay.clear()
+    for _ in range(2):
+        call(x)
+    caches = [c for c in _replay._CACHES if c]
+    programs = [p for c in caches for p in c.values() if type(p) is not _replay._Refused]
+    assert len(programs) == 1, programs
+    assert programs[0].python_kernels is python
+
+
+def test_at_user_line_in_c_is_the_python_one():
+    from xnp.tracing import fp_warnings
+
+    if fp_warnings._native is None or not hasattr(fp_warnings._native, "at_user_line"):
+        pytest.skip("the C module is not built")
+    assert fp_warnings.at_user_line is fp_warnings._native.at_user_line
+
+    def divide(a, b, *, out=None):  # a frame of this file: not xnp's
+        return np.divide(a, b, out=out)
+
+    before = np.geterr(), np.geterrcall()
+    with pytest.warns(RuntimeWarning, match="divide by zero") as rec:
+        got = fp_warnings.at_user_line(divide, np.ones(2), 0.0, out=np.empty(2))
+    assert rec[0].filename == __file__ and np.isinf(got).all()
+    with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+        fp_warnings.at_user_line(divide, np.ones(2), 0.0)
+    with pytest.raises(ZeroDivisionError):
+        fp_warnings.at_user_line(lambda: 1 / 0)
+    assert (np.geterr(), np.geterrcall()) == before  # restored after each
+    with pytest.raises(TypeError, match="no fn"):
+        fp_warnings.at_user_line()

@@ -15,6 +15,7 @@ import contextlib
 import itertools
 import random
 import re
+import sys
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -40,6 +41,23 @@ NUMERIC = INTEGER + INEXACT
 ALL = BOOL + NUMERIC
 
 FULL_GRID = [False]  # set by conftest from --full-grid
+
+
+def python_frames(call: Callable, *args):
+    """``(call(*args), names)``: the result, and the names of the Python functions the call
+    ran (``sys.setprofile``; ``call`` itself included when it is a Python function)."""
+    frames: list = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            frames.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        out = call(*args)
+    finally:
+        sys.setprofile(None)
+    return out, frames
 
 
 def grid(n: int = 100, seed: int = 0, **axes) -> list:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import ctypes
 import gc
 import hashlib
-import sys
 
 import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import python_frames
 from xnp.tracing import array_base
 
 _DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64",
@@ -301,18 +301,9 @@ def test_an_eager_arrays_buffer_is_exported_from_c():
         pytest.skip("the C storage class is not built")
     n = np.arange(12.0).reshape(3, 4)
     x = xnp.asarray(n)
-    frames = []
-
-    def profile(frame, event, arg):
-        if event == "call":
-            frames.append(frame.f_code.co_name)
-
-    sys.setprofile(profile)
-    try:
-        got, view = np.asarray(x), memoryview(x)
-    finally:
-        sys.setprofile(None)
-    assert frames == [], frames
+    got, frames = python_frames(np.asarray, x)
+    view, more = python_frames(memoryview, x)
+    assert frames == more == [], (frames, more)
     assert np.shares_memory(got, n) and got.flags.writeable and not view.readonly
     assert (view.format, view.shape, view.strides) == (memoryview(n).format, n.shape,
                                                        n.strides)

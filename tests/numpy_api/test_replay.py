@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import warnings
 
-import sys
 
 import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import python_frames
 from xnp import config
 from xnp.numpy_api import _replay
 from xnp.tracing import recording
@@ -954,17 +954,7 @@ def test_replayed_views_and_reductions_run_no_python_frame(call, no_check):
     want = call(m_np)
     for _ in range(3):
         call(m)
-    frames = []
-
-    def profile(frame, event, arg):
-        if event == "call":
-            frames.append(frame.f_code.co_name)
-
-    sys.setprofile(profile)
-    try:
-        out = call(m)
-    finally:
-        sys.setprofile(None)
+    out, frames = python_frames(call, m)
     assert frames == ["<lambda>"], frames
     np.testing.assert_array_equal(np.asarray(out), want)
     assert np.asarray(out).dtype == np.asarray(want).dtype

@@ -10,12 +10,12 @@ warnings named at the user's line (``Program.python_kernels``).
 
 from __future__ import annotations
 
-import sys
 
 import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import python_frames
 from xnp.numpy_api import _replay
 
 # (name, call on a module, input) where NumPy returns the argument itself
@@ -92,17 +92,7 @@ def test_a_replay_returning_its_argument_runs_no_python_frame_of_its_own(no_chec
     x = xnp.asarray(np.arange(6.0).reshape(2, 3))
     for _ in range(3):
         xnp.ascontiguousarray(x)
-    frames = []
-
-    def profile(frame, event, arg):
-        if event == "call":
-            frames.append(frame.f_code.co_name)
-
-    sys.setprofile(profile)
-    try:
-        out = xnp.ascontiguousarray(x)
-    finally:
-        sys.setprofile(None)
+    out, frames = python_frames(xnp.ascontiguousarray, x)
     assert out is x
     assert frames == [], frames
 
@@ -141,17 +131,7 @@ def test_outer_replays_as_numpys_outer_product(no_check):
         for _ in range(3):
             xnp.outer(x, y)
         want = np.outer(a, b)
-        frames = []
-
-        def profile(frame, event, arg):
-            if event == "call":
-                frames.append(frame.f_code.co_name)
-
-        sys.setprofile(profile)
-        try:
-            out = xnp.outer(x, y)
-        finally:
-            sys.setprofile(None)
+        out, frames = python_frames(xnp.outer, x, y)
     assert frames == [], frames  # dot_general's kernel: NumPy's multiply.outer
     assert np.asarray(out).tobytes() == want.tobytes()  # bit for bit (signed zeros, NaN)
     # NumPy's warning (inf * 0) names this file's line, on the replay too

@@ -23,6 +23,16 @@ def rng():
     return np.random.default_rng(0)
 
 
+@pytest.fixture
+def no_check():
+    """The eager dispatch cache's check mode off for the test (check mode runs the full
+    path again after each replay: its frames, effects and warnings twice)."""
+    was = _replay._CHECK[0]
+    _replay.check_replays(False)
+    yield
+    _replay.check_replays(was)
+
+
 @pytest.fixture(autouse=True)
 def _process_state_is_restored():
     """Every test leaves the process as it found it: no transformation scope or rebound

@@ -514,15 +514,6 @@ def test_a_recording_across_an_option_change_is_not_stored():
     assert len(calls) == 3 and not wrapped._replay_cache
 
 
-@pytest.fixture
-def no_check():
-    """Check mode off (it runs the full path again after a replay: effects twice)."""
-    check = _replay._CHECK[0]
-    _replay.check_replays(False)
-    yield
-    _replay.check_replays(check)
-
-
 def test_errors_of_a_replay_warn_and_call_back_once(no_check):
     _replay.clear()
     f = lambda x: xnp.log(x, dtype=np.float64)  # noqa: E731
@@ -770,22 +761,12 @@ def test_programs_with_unread_jit_outputs():
     assert all(p.single is not None for p in cache.values())
 
 
-@pytest.fixture
-def no_check_mode():
-    """Replays unchecked (check mode runs the full path after each replay, which would
-    raise or warn in its place and hide a replay that does not)."""
-    was = _replay._CHECK[0]
-    _replay.check_replays(False)
-    yield
-    _replay.check_replays(was)
-
-
 @pytest.mark.parametrize("call", [
     lambda: xnp.full_like(xnp.zeros(3, dtype=np.float32), 1e40),
     lambda: xnp.asarray([1e40, 1.0], dtype=np.float32),
     lambda: xnp.full((2,), 1e300, dtype=np.float16),
 ])
-def test_warnings_of_the_calls_own_conversions_are_not_lost(call, no_check_mode):
+def test_warnings_of_the_calls_own_conversions_are_not_lost(call, no_check):
     """A Python float that overflows its cast warns (or raises, under errstate) on every
     call, as NumPy's, not only the recorded one."""
     _replay.clear()
@@ -799,7 +780,7 @@ def test_warnings_of_the_calls_own_conversions_are_not_lost(call, no_check_mode)
         call()
 
 
-def test_floating_point_errors_in_primitives_under_every_setting(no_check_mode):
+def test_floating_point_errors_in_primitives_under_every_setting(no_check):
     """log of 0: each call warns, raises or is silent per the caller's errstate, whether
     the recording saw the error or not."""
     _replay.clear()
@@ -822,7 +803,7 @@ def test_floating_point_errors_in_primitives_under_every_setting(no_check_mode):
         xnp.log(xnp.asarray(zero), dtype=np.float64)
 
 
-def test_a_signature_first_met_with_a_floating_point_error_replays(no_check_mode):
+def test_a_signature_first_met_with_a_floating_point_error_replays(no_check):
     """power of a negative base: the first call of the signature meets 'invalid' in its
     primitive; it is recorded again quietly and stored, and every call (the first, run
     unrecorded, and the replays) warns once as NumPy's, raises or is silent as the caller's
@@ -850,7 +831,7 @@ def test_a_signature_first_met_with_a_floating_point_error_replays(no_check_mode
         np.testing.assert_array_equal(np.asarray(xnp.power(xneg, xhalf)), want)
 
 
-def test_a_surface_warning_then_a_floating_point_error_happen_once(no_check_mode):
+def test_a_surface_warning_then_a_floating_point_error_happen_once(no_check):
     """An effect the call has already had (its own warning) is not repeated when a
     floating-point error follows it in the same recorded call."""
     from xnp.numpy_api import _util  # noqa: PLC0415
@@ -887,7 +868,7 @@ def test_a_user_class_argument_has_no_signature():
     assert _replay._signature((np.float32, float, int, bool, complex), {}, []) is not None
 
 
-def test_an_effect_then_a_floating_point_error_under_raise_happen_once(no_check_mode):
+def test_an_effect_then_a_floating_point_error_under_raise_happen_once(no_check):
     """Under errstate(divide="raise"), a call that warned and then meets a floating-point
     error raises it once, its warning issued once (the call is not run again)."""
     from xnp.numpy_api import _util  # noqa: PLC0415

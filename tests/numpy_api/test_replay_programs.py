@@ -78,15 +78,6 @@ def test_a_call_binding_nothing_and_returning_a_value_keeps_its_full_path(name):
     assert _replay.stats(getattr(xnp, name))["refused"] == ["bound no primitive"]
 
 
-@pytest.fixture
-def no_check():
-    """Check mode off (it runs the full path again after each replay: more frames)."""
-    was = _replay._CHECK[0]
-    _replay.check_replays(False)
-    yield
-    _replay.check_replays(was)
-
-
 @pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")
 def test_a_replay_returning_its_argument_runs_no_python_frame_of_its_own(no_check):
     x = xnp.asarray(np.arange(6.0).reshape(2, 3))

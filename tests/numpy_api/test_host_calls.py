@@ -174,3 +174,21 @@ def test_under_jit_the_same_results(name, call, args):
             _same(g, w)
     else:
         _same(got, want)
+
+
+@pytest.mark.parametrize("kw", [{}, {"return_index": True}, {"return_inverse": True},
+                                {"return_counts": True},
+                                {"return_index": True, "return_inverse": True,
+                                 "return_counts": True},
+                                {"axis": 0}, {"axis": 1, "return_inverse": True},
+                                {"equal_nan": False}])
+def test_unique_replays_with_each_calls_values(kw):
+    _replay.clear()
+    for k in range(4):
+        a = RNG.integers(0, 2 + k, (3, 4)).astype(float)
+        if k == 2:
+            a[0, :2] = np.nan
+        want = np.unique(a, **kw)
+        got = xnp.unique(xnp.asarray(a), **kw)
+        _same(got, want)
+    assert _replay.stats(xnp.unique) == {"programs": 1, "refused": []}

@@ -225,17 +225,21 @@ def test_short_programs_of_matrix_functions(call, calls):
 
 
 def test_value_dependent_call_is_not_replayed():
-    # unique's result is decided by reading the values in Python: the signature keeps the
-    # full path and every call decides again (nonzero's shape is NumPy's nonzero of the
-    # values, a native call each replay repeats: tests/numpy_api/test_host_calls.py)
+    # allclose's result is decided by reading the values in Python (a Python bool): the
+    # signature keeps the full path and every call decides again (nonzero's and unique's
+    # results are NumPy's functions of the values, native calls each replay repeats:
+    # tests/numpy_api/test_host_calls.py)
     _replay.clear()
     for v in ([0, 1, 2, 0], [3, 0, 0, 0], [1, 1, 1, 1]):
+        a, b = np.array(v, dtype=float), np.array([1.0, 1, 1, 1])
+        assert xnp.allclose(xnp.asarray(a), xnp.asarray(b)) == np.allclose(a, b)
         got = xnp.unique(xnp.asarray(np.array(v)))
         np.testing.assert_array_equal(np.asarray(got), np.unique(np.array(v)))
         got = xnp.nonzero(xnp.asarray(np.array(v)))
         np.testing.assert_array_equal(np.asarray(got[0]), np.nonzero(np.array(v))[0])
-    assert _replay.stats(xnp.unique)["refused"] == ["read or wrote an array's value"]
+    assert _replay.stats(xnp.allclose)["refused"] == ["read or wrote an array's value"]
     assert _replay.stats(xnp.nonzero) == {"programs": 1, "refused": []}
+    assert _replay.stats(xnp.unique) == {"programs": 1, "refused": []}
 
 
 def test_value_checks_replay_and_raise_on_every_call():

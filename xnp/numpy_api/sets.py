@@ -13,6 +13,7 @@ i.e. smallest, result) or truncating. Without ``size`` a traced input raises
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
+from xnp.numpy_api._host_calls import eager_host_call
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import asarray_for, normalize_axis, promote_to, result_dtype
 from xnp.numpy_api.indexing import nonzero
@@ -165,26 +167,25 @@ _HOST_DTYPES = kit.BOOL | kit.INTEGER | kit.COMPLEX | frozenset(
     np.dtype(t) for t in (np.float16, np.float32, np.float64))
 
 
-def _unique_host(x, ax, return_index, return_inverse, return_counts, equal_nan):
-    """``numpy.unique`` of the eager array ``x``'s value (``ax``: a normalised axis or None):
-    the results of :func:`_unique`, the values with ``x``'s weak type, the index arrays
-    int64, the inverse of ``x``'s shape for ``ax=None``, else 1-D (as NumPy >= 2.0.1)."""
-    v = x._value
+def _unique_host(v, *, ax, return_index, return_inverse, return_counts, equal_nan):
+    """``numpy.unique`` of the host value ``v`` (``ax``: a normalised axis or None): the
+    results of :func:`_unique`, the index arrays int64, the inverse of ``v``'s shape for
+    ``ax=None``, else 1-D (as NumPy >= 2.0.1)."""
     res = np.unique(v, return_index, return_inverse, return_counts, ax, equal_nan=equal_nan)
     if not (return_index or return_inverse or return_counts):
-        res = (res,)
-    out = [core.Array(res[0], x._weak)]
+        return (res,)
+    out = [res[0]]
     k = 1
     if return_index:
-        out.append(core.Array(res[k].astype(_INDEX, copy=False), False))
+        out.append(res[k].astype(_INDEX, copy=False))
         k += 1
     if return_inverse:
         inv = res[k].astype(_INDEX, copy=False)
-        out.append(core.Array(inv.reshape(v.shape if ax is None else (-1,)), False))
+        out.append(inv.reshape(v.shape if ax is None else (-1,)))
         k += 1
     if return_counts:
-        out.append(core.Array(res[k].astype(_INDEX, copy=False), False))
-    return out
+        out.append(res[k].astype(_INDEX, copy=False))
+    return tuple(out)
 
 
 def _unique(fname, ar, return_index, return_inverse, return_counts, axis, equal_nan, size,
@@ -196,7 +197,16 @@ def _unique(fname, ar, return_index, return_inverse, return_counts, axis, equal_
         # eagerly the number of results is read from the data anyway: NumPy's unique on the
         # host value (one call instead of some forty primitives)
         ax = None if axis is None else normalize_axis(fname, axis, len(shape))
-        return _unique_host(x, ax, return_index, return_inverse, return_counts, equal_nan)
+        # (a strong x: every result is strong; a replay repeats the call on new values)
+        fn = functools.partial(_unique_host, ax=ax, return_index=return_index,
+                               return_inverse=return_inverse, return_counts=return_counts,
+                               equal_nan=equal_nan)
+        if not x._weak:
+            out = eager_host_call(fn, x, multiple=True, shaped_by_values=True)
+            if out is not None:
+                return list(out)
+        return [core.Array(r, x._weak if i == 0 else False)
+                for i, r in enumerate(fn(x._value))]
     if axis is None:
         x = _ravel(x)
         ax = None

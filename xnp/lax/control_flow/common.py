@@ -22,7 +22,7 @@ from xnp import _default_dtypes
 from xnp.lax import elementwise
 from xnp.lax import shape_ops
 from xnp.lax import state
-from xnp.tracing import ad, batching, core, rebound
+from xnp.tracing import ad, batching, core, host_eval, rebound
 from xnp.tracing.ad import Zero
 from xnp.tracing.errors import aval_str, avals_str
 from xnp.tracing.avals import ShapedArray
@@ -503,6 +503,21 @@ def redirect(prim, args, params):
     if top is cur:
         return None
     return top.process_primitive(prim, args, params)
+
+
+def host_values(args):
+    """The native values of eager loop operands (Arrays, as :func:`operands` gives) when
+    the loop can run its bodies as host programs (``tracing/host_eval.py``): no
+    transformation scope is active and no call is being recorded; else None."""
+    if core._SCOPES_ON[0] or getattr(core.current_trace(), "recording", None) is not None:
+        return None
+    vals = [host_eval.host_value(a) for a in args]
+    return None if any(v is None for v in vals) else vals
+
+
+def as_arrays(values, avals):
+    """Native values as Arrays of ``avals``' weak types (a loop's results)."""
+    return [core.Array(v, a.weak_type) for v, a in zip(values, avals)]
 
 
 def operands(avals, args):

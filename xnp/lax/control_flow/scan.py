@@ -26,6 +26,8 @@ from xnp.lax import padding, shape_ops, slicing
 from xnp.tracing import ad, batching, core
 from xnp.tracing.ad import UndefinedPrimal, Zero
 from xnp.tracing.avals import ShapedArray
+from xnp.tracing.fp_warnings import at_user_line
+from xnp.tracing.host_eval import host_program
 from xnp.tracing.jaxpr import eval_jaxpr
 from xnp.tracing.jaxpr_transforms import transpose_linear
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
@@ -279,6 +281,19 @@ def _stack(ys, aval, length):
     return padding.concatenate(parts, 0)
 
 
+def _scan_on_host(program, values, nc, ncar, y_avals, length, reverse):
+    """The eager scan on native values: ``program`` (``host_eval.HostProgram`` of the
+    body) per iteration, each ``y`` written into its row of a new stacked array."""
+    consts, carry, xs = values[:nc], values[nc:nc + ncar], values[nc + ncar:]
+    ys = [np.empty((length,) + a.shape, a.dtype) for a in y_avals]
+    for i in (range(length - 1, -1, -1) if reverse else range(length)):
+        outs = program(*consts, *carry, *[x[i, ...] for x in xs])
+        carry = outs[:ncar]
+        for y, o in zip(ys, outs[ncar:]):
+            y[i] = o
+    return carry, ys
+
+
 def _scan_impl(*args, jaxpr, length, reverse, num_consts, num_carry, unroll, linear):
     params = dict(jaxpr=jaxpr, length=length, reverse=reverse, num_consts=num_consts,
                   num_carry=num_carry, unroll=unroll, linear=linear)
@@ -291,6 +306,13 @@ def _scan_impl(*args, jaxpr, length, reverse, num_consts, num_carry, unroll, lin
     carry = common.operands(in_avals[nc:nc + ncar], args[nc:nc + ncar])
     xs = [common.as_operand(x) for x in args[nc + ncar:]]
     y_avals = jaxpr.out_avals[ncar:]
+    values = common.host_values(consts + carry + xs)
+    program = host_program(jaxpr) if values is not None else None
+    if program is not None:  # the body's kernels on the host values, each iteration
+        carry, ys = at_user_line(_scan_on_host, program, values, nc, ncar, y_avals, length,
+                                 reverse)
+        return common.as_arrays(carry, in_avals[nc:nc + ncar]) + common.as_arrays(
+            ys, [a.update(shape=(length,) + a.shape) for a in y_avals])
     ys = [[None] * length for _ in y_avals]
     steps = range(length - 1, -1, -1) if reverse else range(length)
     for i in steps:

@@ -22,6 +22,8 @@ from xnp.lax.control_flow import common
 from xnp.tracing import ad, core
 from xnp.tracing.ad import Zero
 from xnp.tracing.avals import ShapedArray
+from xnp.tracing.fp_warnings import at_user_line
+from xnp.tracing.host_eval import host_program
 from xnp.tracing.jaxpr import eval_jaxpr, has_effects
 from xnp.tracing.pytree import keystr, tree_flatten_with_path, tree_unflatten
 
@@ -209,6 +211,13 @@ def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
     return outs, [0] * ncar
 
 
+def _while_on_host(cond, body, cond_consts, body_consts, carry):
+    """The eager while loop on native values (``host_eval.HostProgram``s of its jaxprs)."""
+    while cond(*cond_consts, *carry)[0]:
+        carry = body(*body_consts, *carry)
+    return carry
+
+
 def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     params = dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
                   body_nconsts=body_nconsts)
@@ -218,6 +227,13 @@ def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     ncc, nbc = cond_nconsts, body_nconsts
     avals = list(cond_jaxpr.in_avals[:ncc]) + list(body_jaxpr.in_avals)
     vals = common.operands(avals, args)
+    values = common.host_values(vals)
+    cond = host_program(cond_jaxpr) if values is not None else None
+    body = host_program(body_jaxpr) if cond is not None else None
+    if body is not None:  # the kernels of cond and body on the host values
+        carry = at_user_line(_while_on_host, cond, body, values[:ncc],
+                             values[ncc:ncc + nbc], values[ncc + nbc:])
+        return common.as_arrays(carry, body_jaxpr.in_avals[nbc:])
     cc, bc, carry = vals[:ncc], vals[ncc:ncc + nbc], vals[ncc + nbc:]
     while bool(eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cc, *carry)[0]):
         carry = eval_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, *bc, *carry)

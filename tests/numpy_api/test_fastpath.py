@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import xnp
+from tests.helpers import python_frames
 from xnp.array import ArrayMethods
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
@@ -429,3 +430,19 @@ def test_operands_that_others_can_see_are_never_reused():
         warnings.simplefilter("error")
         with pytest.raises(RuntimeWarning, match="divide by zero"):
             (a * 0 + 1) / 0.0  # noqa: B018
+
+
+def test_asarray_of_one_array_is_served_in_c():
+    # xnp.asarray(ndarray) / xnp.asarray(xnp array): FastFunc(kind="asarray"), no Python
+    # frame; other arguments go to the Python fast path, then the full path
+    if fastpath.FastFunc is None:
+        pytest.skip("the C module is not built")
+    n = np.arange(6.0).reshape(2, 3)
+    x, frames = python_frames(xnp.asarray, n)
+    assert frames == [] and type(x) is xnp.Array and np.shares_memory(np.asarray(x), n)
+    same, frames = python_frames(xnp.asarray, x)
+    assert frames == [] and same is x
+    out, frames = python_frames(xnp.asarray, [1.0, 2.0])  # Python data: the Python path
+    assert frames and np.asarray(out).tolist() == [1.0, 2.0]
+    big = np.ones(3, ">f8")  # a dtype outside the fast path's set: the full path
+    assert xnp.asarray(big).dtype == np.asarray(xnp.asarray.__wrapped__(big)).dtype

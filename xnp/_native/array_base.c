@@ -600,7 +600,7 @@ fast_unary(PyObject *name, PyObject *x, int scalars)
  * message. ``kind="meta"``: the array's ``shape``/``dtype``/``ndim``/``size`` (``name``)
  * or ``len`` (``"__len__"``) read from its host value when that is the backend's native
  * array (what ``Array._meta`` reads; ``len`` of a 0-d array raises NumPy's TypeError, the
- * full path's message); otherwise ``slow(a)``. */
+ * full path's message); otherwise ``slow(a)``. ``kind="asarray"``: ``fast_asarray``. */
 static PyObject *g_calls = NULL;  /* fastpath._CALLS: [FAST_CALLS, or {} while off] */
 static PyObject *str_len = NULL;
 
@@ -689,6 +689,41 @@ fast_view(PyObject *name, PyObject *const *args, Py_ssize_t n, int arity)
         return NULL;
     }
     return new_array(out, weak);
+}
+
+/* ``asarray(a)`` of one argument (``FastFunc(..., kind="asarray")``), the rule of
+ * ``fastpath.asarray``: an exact eager ``Array`` is returned as it is, a NumPy array of a
+ * dtype in ``FAST_CALLS[name]``'s set is wrapped (its memory shared, as numpy.asarray
+ * shares it); NULL (no error) for anything else */
+static PyObject *
+fast_asarray(PyObject *name, PyObject *a)
+{
+    if (g_calls == NULL || !eager_now()) {
+        return NULL;
+    }
+    PyObject *table = PyList_GET_ITEM(g_calls, 0);
+    PyObject *op = PyDict_Check(table) ? PyDict_GetItemWithError(table, name) : NULL;
+    if (op == NULL || !PyTuple_Check(op) || PyTuple_GET_SIZE(op) < 2) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (Py_TYPE(a) == (PyTypeObject *)g_array_type) {
+        return Py_NewRef(a);
+    }
+    if ((PyObject *)Py_TYPE(a) != PyList_GET_ITEM(g_native, 0)) {
+        return NULL;
+    }
+    PyObject *dt = PyObject_GetAttr(a, str_dtype);
+    if (dt == NULL) {
+        return NULL;
+    }
+    int in = PySequence_Contains(PyTuple_GET_ITEM(op, 1), dt);
+    Py_DECREF(dt);
+    if (in <= 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return new_array(Py_NewRef(a), 0);
 }
 
 static PyObject *
@@ -860,10 +895,10 @@ typedef struct {
     int arity;
     int swap;
     int scalars;
-    int kind;  /* KIND_OP (arity 1-3), KIND_VIEW, KIND_META or KIND_GETITEM: see above */
+    int kind;  /* KIND_OP (arity 1-3), KIND_VIEW, KIND_META, KIND_GETITEM or KIND_ASARRAY */
 } FastFuncObject;
 
-enum { KIND_OP, KIND_VIEW, KIND_META, KIND_GETITEM };
+enum { KIND_OP, KIND_VIEW, KIND_META, KIND_GETITEM, KIND_ASARRAY };
 
 static PyObject *
 fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
@@ -876,7 +911,9 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
             PyObject *out = self->kind == KIND_VIEW ? fast_view(self->name, args, n, self->arity)
                             : self->kind == KIND_GETITEM ? (n == 2 ? fast_getitem(args[0], args[1])
                                                                    : NULL)
-                            : n == 1 ? fast_meta(self->name, args[0]) : NULL;
+                            : n != 1 ? NULL
+                            : self->kind == KIND_ASARRAY ? fast_asarray(self->name, args[0])
+                            : fast_meta(self->name, args[0]);
             if (out != NULL || PyErr_Occurred()) {
                 return out;
             }
@@ -916,10 +953,11 @@ fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     int kind = strcmp(kind_name, "op") == 0 ? KIND_OP : strcmp(kind_name, "view") == 0
                ? KIND_VIEW : strcmp(kind_name, "meta") == 0 ? KIND_META
-               : strcmp(kind_name, "getitem") == 0 ? KIND_GETITEM : -1;
+               : strcmp(kind_name, "getitem") == 0 ? KIND_GETITEM
+               : strcmp(kind_name, "asarray") == 0 ? KIND_ASARRAY : -1;
     if (kind < 0) {
         PyErr_SetString(PyExc_ValueError,
-                        "FastFunc: kind must be 'op', 'view', 'meta' or 'getitem'");
+                        "FastFunc: kind must be 'op', 'view', 'meta', 'getitem' or 'asarray'");
         return NULL;
     }
     if (kind == KIND_VIEW ? arity < 0 : (arity < 1 || arity > 3)) {
@@ -1007,8 +1045,8 @@ static PyTypeObject FastFuncType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
                 Py_TPFLAGS_METHOD_DESCRIPTOR,
     .tp_doc = "FastFunc(name, arity, swap, slow, scalars=False, kind='op'): an eager fast "
-              "path in C (see xnp.numpy_api._fastpath: unary and binary; kind 'view' "
-              "and 'meta': views and metadata).",
+              "path in C (see xnp.numpy_api._fastpath: unary and binary; kind 'view', "
+              "'meta' and 'asarray': views, metadata, asarray of one argument).",
     .tp_traverse = (traverseproc)fastfunc_traverse,
     .tp_clear = (inquiry)fastfunc_clear,
     .tp_dealloc = (destructor)fastfunc_dealloc,

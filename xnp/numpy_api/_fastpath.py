@@ -778,6 +778,9 @@ def asarray(slow: Callable) -> Callable:
                     return Array(host, False)
         return slow(a, dtype, order, device=device, copy=copy, like=like)
 
+    if FastFunc is not None:  # its one-argument ndarray and Array cases in C (the same rule)
+        return _served(asarray, slow, FastFunc("asarray", 1, False, functools.wraps(slow)(
+            fast), kind="asarray"))
     return _served(asarray, slow, fast)
 
 

@@ -153,17 +153,20 @@ _NEGATIVE = "xnp.bincount: 'list' argument must have no negative elements"
 
 
 def _host_bincount(x, weights=None, *, minlength):
-    """NumPy's bincount, with xnp's messages for a negative value and a size too big."""
-    top = -1
-    if x.size:
-        if np.minimum.reduce(x) < 0:
+    """NumPy's bincount, with xnp's messages for a negative value and a size too big (one
+    that may not exist or fit is refused before NumPy allocates it)."""
+    length = builtins.max(int(np.maximum.reduce(x)) + 1 if x.size else 0, minlength)
+    if length > 1 << 26:
+        if x.size and np.minimum.reduce(x) < 0:
             raise ValueError(_NEGATIVE)
-        top = int(np.maximum.reduce(x))
-    length = builtins.max(top + 1, minlength)
-    if length > 1 << 26:  # (512 MiB or more: may not exist or fit)
         sizes.check_array_size("bincount", (length,), _F64 if weights is not None and x.size
                                else _INDEX, argname="minlength" if length == minlength else "x")
-    return np.bincount(x, weights, minlength)
+    try:
+        return np.bincount(x, weights, minlength)
+    except ValueError as e:
+        if x.size and np.minimum.reduce(x) < 0:
+            raise ValueError(_NEGATIVE) from None
+        raise e
 
 
 # --------------------------------------------------------------------------- digitize

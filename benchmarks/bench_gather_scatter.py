@@ -31,7 +31,7 @@ def _np_scatter_set(x, idx, v):
 def _waited(case):
     """``case`` with each call of the jitted ways waited for (``block_until_ready``): JAX's
     CPU client runs independent calls on worker threads, so when a round waits only for its
-    last call, up to two scatters run at once on two cores; xnp's runs each call on the
+    last call, up to two gathers or scatters run at once on two cores; xnp's runs each call on the
     calling thread (its client is synchronous, see ``xnp/backends/xla/client.py``)."""
     label, ways = case
     keep = ("xnp.jit", "jax.jit")
@@ -63,8 +63,9 @@ def main() -> None:
     compare("(gs) gather / scatter, float64", [jit_case(*c) for c in cases], repeat=5,
             target_s=0.02, unit="ms", layout="wide", vs_jax=("xnp.jit",),
             note="numpy scatter includes the copy that the functional update implies")
-    compare("(gs) scatters, each call waited for", [_waited(jit_case(*c)) for c in cases[2:]],
-            repeat=5, target_s=0.02, unit="ms", layout="wide", vs_jax=("xnp.jit",))
+    compare("(gs) gathers and scatters, each call waited for",
+            [_waited(jit_case(*c)) for c in cases], repeat=5, target_s=0.02, unit="ms",
+            layout="wide", vs_jax=("xnp.jit",))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ in-place ones (partition, put, fill) modify eager arrays and rebind tracers; the
 pickle as NumPy's do."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -159,3 +160,35 @@ def test_methods_pickle_as_numpys():
         del globals()["Sub"]
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(a.sum))(axis=0), X.sum(axis=0))
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(xnp.ndarray.__abs__))(a), abs(X))
+
+
+@pytest.mark.parametrize("dtype,part,value", [
+    (np.complex128, "imag", 1j), (np.complex128, "real", 5 + 1j), (np.complex64, "imag", 2.5),
+    (np.float64, "real", 3 + 4j), (np.int32, "real", 3.7 + 4j), (np.complex128, "real", [1, 2]),
+])
+def test_part_setters_take_values_as_numpy(dtype, part, value):
+    # NumPy's attribute setters convert a Python complex as an array: the imaginary part
+    # is discarded with a ComplexWarning at the caller's line (item assignment raises)
+    want = np.array([1, 2]).astype(dtype)
+    with warnings.catch_warnings(record=True) as w_np:
+        warnings.simplefilter("always")
+        setattr(want, part, value)
+    for _ in range(2):
+        got = xnp.asarray(np.array([1, 2]).astype(dtype))
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            setattr(got, part, value)
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert np.asarray(got).dtype == want.dtype
+        assert [(x.category, str(x.message)) for x in w] == [
+            (x.category, str(x.message)) for x in w_np]
+        assert all(x.filename == __file__ for x in w)
+    if np.dtype(dtype).kind == "c":
+        def f(a):
+            setattr(a, part, value)
+            return a
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            out = xnp.jit(f)(xnp.asarray(np.array([1, 2]).astype(dtype)))
+        np.testing.assert_array_equal(np.asarray(out), want)

@@ -192,3 +192,59 @@ def test_unique_replays_with_each_calls_values(kw):
         got = xnp.unique(xnp.asarray(a), **kw)
         _same(got, want)
     assert _replay.stats(xnp.unique) == {"programs": 1, "refused": []}
+
+
+def _raised(call, *args, **kwargs):
+    try:
+        call(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001  (the outcome compared)
+        return type(e), str(e)
+    return None
+
+
+@pytest.mark.parametrize("dtype", [np.uint64, np.int8, np.uint8, np.bool_])
+def test_bincount_casts_integer_input_as_numpy(dtype):
+    _replay.clear()
+    for v in ([1, 2, 2], [0, 1, 1], [1, 0, 0]):
+        a = np.array(v).astype(dtype)
+        _same(xnp.bincount(xnp.asarray(a)), np.bincount(a))
+    big = np.array([2**63], np.uint64)  # wraps to a negative int64, as NumPy's cast
+    assert _raised(np.bincount, big)[0] is ValueError
+    assert _raised(xnp.bincount, xnp.asarray(big)) == (
+        ValueError, "xnp.bincount: 'list' argument must have no negative elements")
+    for bad in (np.array([1.0]), np.array([1j])):  # NumPy's TypeError, xnp's name
+        assert _raised(np.bincount, bad)[0] is TypeError
+        assert _raised(xnp.bincount, xnp.asarray(bad))[0] is TypeError
+    assert _raised(np.bincount, np.array([1]), minlength=None) == (
+        TypeError, "use 0 instead of None for minlength")
+    assert _raised(xnp.bincount, xnp.asarray([1]), minlength=None) == (
+        TypeError, "xnp.bincount: use 0 instead of None for minlength")
+
+
+@pytest.mark.parametrize("value", [np.array(True), np.array(0.0), np.array(3)])
+def test_nonzero_of_0d_raises_numpys_message(value):
+    want = _raised(np.nonzero, value)
+    for _ in range(2):
+        assert _raised(xnp.nonzero, xnp.asarray(value)) == want
+        assert _raised(xnp.where, xnp.asarray(value)) == want
+
+
+@pytest.mark.parametrize("arr,idx,axis", [((4, 5), (2, 5), 1), ((4, 5), (4, 3), 0),
+                                          ((2, 3, 4), (3, 3, 1), 2)])
+def test_take_along_axis_shape_mismatch_is_numpys_index_error(arr, idx, axis):
+    a, i = np.ones(arr), np.zeros(idx, np.int64)
+    want = _raised(np.take_along_axis, a, i, axis=axis)
+    assert want[0] is IndexError
+    assert _raised(xnp.take_along_axis, xnp.asarray(a), xnp.asarray(i), axis=axis) == want
+    f = xnp.jit(lambda a, i: xnp.take_along_axis(a, i, axis=axis))
+    assert _raised(f, xnp.asarray(a), xnp.asarray(i)) == want
+
+
+@pytest.mark.parametrize("sparse,copy", [(True, False), (False, False), (True, True),
+                                         (False, True)])
+def test_meshgrid_returns_numpys_sequence_type(sparse, copy):
+    want = np.meshgrid(np.arange(2), np.arange(3.0), sparse=sparse, copy=copy)
+    got = xnp.meshgrid(xnp.arange(2), xnp.arange(3.0), sparse=sparse, copy=copy)
+    assert type(got) is type(want)
+    for g, w in zip(got, want):
+        _same(g, w)

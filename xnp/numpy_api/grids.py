@@ -68,7 +68,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     -------
     tuple of Array
         One array per input (an empty tuple without inputs); a list when xnp presents
-        an Array API version before 2025.12 (the ``array_api_version`` option).
+        an Array API version before 2025.12 (the ``array_api_version`` option), and, as
+        NumPy's, with ``sparse=True, copy=False``.
 
     Raises
     ------
@@ -95,6 +96,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         out = list(_mn.broadcast_arrays(*out))
     if copy:  # NumPy's x.copy(): C-contiguous, also where the view was not
         out = [_cr.copy(o, order="C") for o in out]
+    elif sparse:  # NumPy's list of the reshaped views (a tuple in every other case)
+        return list(out)
     return api_sequence(out)
 
 

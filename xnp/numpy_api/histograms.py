@@ -50,10 +50,12 @@ def _full(value, shape, dtype):
     return lax.broadcast_in_dim(_const(value, dtype), tuple(shape), ())
 
 
-def _safe_cast(fname, x, dtype, argname):
-    """``x`` cast to ``dtype`` under NumPy's 'safe' rule (TypeError otherwise)."""
+def _safe_cast(fname, x, dtype, argname, rule: str = "safe"):
+    """``x`` cast to ``dtype`` under NumPy's ``rule`` (TypeError otherwise, worded as
+    NumPy's, which names 'safe' also where it casts by 'same_kind': ``bincount``'s uint64
+    input is cast, its values wrapped)."""
     src = core.aval_of(x).dtype
-    if not np.can_cast(src, dtype, "safe"):
+    if not np.can_cast(src, dtype, rule):
         raise TypeError(f"xnp.{fname}: Cannot cast array data from dtype('{src}') to "
                         f"dtype('{dtype}') according to the rule 'safe' (argument `{argname}`)")
     return promote_to(fname, x, dtype)
@@ -113,7 +115,9 @@ def bincount(x, /, weights=None, minlength=0, *, length=None):
     """
     xs = asarray_for("bincount", x, "x")
     _vector("bincount", xs, "x")
-    xs = _safe_cast("bincount", xs, _INDEX, "x")
+    xs = _safe_cast("bincount", xs, _INDEX, "x", "same_kind")
+    if minlength is None:
+        raise TypeError("xnp.bincount: use 0 instead of None for minlength")
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("xnp.bincount: 'minlength' must not be negative")

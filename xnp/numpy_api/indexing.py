@@ -147,9 +147,12 @@ def nonzero(a, *, size=None, fill_value=None):
     host = None if is_xnp(a) else np.asarray(a)  # host data (lists, NumPy) is concrete
     a = asarray_for("nonzero", a)
     aval = core.aval_of(a)
-    if aval.ndim == 0:
+    if aval.ndim == 0:  # (NumPy's words, and for a bool condition its hint)
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
-                         "np.atleast_1d(scalar).nonzero() instead.")
+                         "np.atleast_1d(scalar).nonzero() instead." + (
+                             " If the context of this error is of the form "
+                             "`arr[nonzero(cond)]`, just use `arr[cond]`."
+                             if aval.dtype == np.bool_ else ""))
     fills = _nonzero_fills("nonzero", fill_value, aval.ndim)
     dt = _util.default_int()
     if size is None:
@@ -415,6 +418,16 @@ def _eager_take_along_axis(arr, indices, axis):
     return eager_host_call(functools.partial(np.take_along_axis, axis=axis), arr, idx)
 
 
+def _index_grid_shapes(shape, ishape, axis) -> str:
+    """The shapes of the index arrays NumPy's ``take_along_axis`` builds (an ``arange`` of
+    each other dimension of ``arr``, ``indices`` along ``axis``), as its error prints
+    them."""
+    nd = len(shape)
+    parts = [tuple(ishape) if d == axis else tuple(shape[d] if e == d else 1
+                                                   for e in range(nd)) for d in range(nd)]
+    return "".join(str(p).replace(" ", "").replace(",)", ")") + " " for p in parts)
+
+
 def _along_axis(fname, arr, indices, axis, target_shape=None):
     """Broadcast ``arr`` and ``indices`` in the non-axis dims; the gather/scatter pieces."""
     arr = asarray_for(fname, arr, "arr")
@@ -436,6 +449,11 @@ def _along_axis(fname, arr, indices, axis, target_shape=None):
             bshape.append(None)
             continue
         if m != k and 1 not in (m, k):
+            if target_shape is None:  # NumPy's IndexError of its index arrays' shapes
+                raise IndexError("shape mismatch: indexing arrays could not be broadcast "
+                                 "together with shapes " + _index_grid_shapes(
+                                     shape, ishape, _util.normalize_axis(fname, axis,
+                                                                         len(shape))))
             raise ValueError(f"shape mismatch: `arr` {shape} and `indices` {tuple(ishape)} cannot "
                              "be broadcast together outside the axis")
         bshape.append(max(m, k) if 0 not in (m, k) else 0)

@@ -434,6 +434,17 @@ def imag(val):
     return read_only_view(x, _zeros_like, operator.attrgetter("imag"))  # (no Python frame)
 
 
+def part_value(value):
+    """``value`` as the ``real``/``imag`` attribute setters of an array take it (the part
+    they write is real): NumPy's setters convert a Python complex as an array, so its
+    imaginary part is discarded with NumPy's ComplexWarning at the user's line (item
+    assignment of the same number raises ``TypeError``)."""
+    if type(value) is complex:
+        _util.warn_complex_to_real()
+        return value.real
+    return value
+
+
 def conjugate(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
     """Complex conjugate; real input is copied unchanged (bool gives int8, as NumPy)."""

@@ -644,6 +644,24 @@ native_value(PyObject *x, int exact)
     return v;
 }
 
+/* ``FAST_CALLS[name]`` (borrowed) when the native array ``v``'s dtype is among its dtypes,
+ * or NULL (no error) */
+static PyObject *
+call_for(PyObject *name, PyObject *v)
+{
+    PyObject *table = PyList_GET_ITEM(g_calls, 0);
+    PyObject *op = PyDict_Check(table) ? PyDict_GetItemWithError(table, name) : NULL;
+    PyObject *dt = op != NULL && PyTuple_Check(op) && PyTuple_GET_SIZE(op) >= 2 ?
+        PyObject_GetAttr(v, str_dtype) : NULL;
+    int in = dt == NULL ? 0 : PySequence_Contains(PyTuple_GET_ITEM(op, 1), dt);
+    Py_XDECREF(dt);
+    if (in <= 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return op;
+}
+
 static PyObject *
 fast_view(PyObject *name, PyObject *const *args, Py_ssize_t n, int arity)
 {
@@ -660,19 +678,8 @@ fast_view(PyObject *name, PyObject *const *args, Py_ssize_t n, int arity)
             return NULL;
         }
     }
-    PyObject *table = PyList_GET_ITEM(g_calls, 0);
-    PyObject *op = PyDict_Check(table) ? PyDict_GetItemWithError(table, name) : NULL;
-    if (op == NULL || !PyTuple_Check(op) || PyTuple_GET_SIZE(op) < 2) {
-        PyErr_Clear();
-        return NULL;
-    }
-    PyObject *dt = PyObject_GetAttr(v, str_dtype);
-    if (dt == NULL) {
-        return NULL;
-    }
-    int in = PySequence_Contains(PyTuple_GET_ITEM(op, 1), dt);
-    Py_DECREF(dt);
-    if (in <= 0) {
+    PyObject *op = call_for(name, v);
+    if (op == NULL) {
         return NULL;
     }
     PyObject *argv[MAX_VIEW_ARGS];
@@ -701,26 +708,11 @@ fast_asarray(PyObject *name, PyObject *a)
     if (g_calls == NULL || !eager_now()) {
         return NULL;
     }
-    PyObject *table = PyList_GET_ITEM(g_calls, 0);
-    PyObject *op = PyDict_Check(table) ? PyDict_GetItemWithError(table, name) : NULL;
-    if (op == NULL || !PyTuple_Check(op) || PyTuple_GET_SIZE(op) < 2) {
-        PyErr_Clear();
-        return NULL;
+    if (Py_TYPE(a) == (PyTypeObject *)g_array_type) {  /* (while the fast path is on) */
+        PyObject *table = PyList_GET_ITEM(g_calls, 0);
+        return PyDict_Check(table) && PyDict_GetItem(table, name) ? Py_NewRef(a) : NULL;
     }
-    if (Py_TYPE(a) == (PyTypeObject *)g_array_type) {
-        return Py_NewRef(a);
-    }
-    if ((PyObject *)Py_TYPE(a) != PyList_GET_ITEM(g_native, 0)) {
-        return NULL;
-    }
-    PyObject *dt = PyObject_GetAttr(a, str_dtype);
-    if (dt == NULL) {
-        return NULL;
-    }
-    int in = PySequence_Contains(PyTuple_GET_ITEM(op, 1), dt);
-    Py_DECREF(dt);
-    if (in <= 0) {
-        PyErr_Clear();
+    if ((PyObject *)Py_TYPE(a) != PyList_GET_ITEM(g_native, 0) || call_for(name, a) == NULL) {
         return NULL;
     }
     return new_array(Py_NewRef(a), 0);

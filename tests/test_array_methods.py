@@ -165,16 +165,21 @@ def test_methods_pickle_as_numpys():
 @pytest.mark.parametrize("dtype,part,value", [
     (np.complex128, "imag", 1j), (np.complex128, "real", 5 + 1j), (np.complex64, "imag", 2.5),
     (np.float64, "real", 3 + 4j), (np.int32, "real", 3.7 + 4j), (np.complex128, "real", [1, 2]),
+    (np.float64, "real", np.complex128(1 + 1j)), (np.float64, "real", [1 + 1j, 2, 3j]),
+    (np.float64, "real", np.array([1 + 1j, 2j])), (np.bool_, "real", 1 + 2j),
+    (np.uint8, "real", -1), (np.float16, "real", 10**20), (np.int8, "real", [1 + 1j, 3j]),
 ])
 def test_part_setters_take_values_as_numpy(dtype, part, value):
     # NumPy's attribute setters convert a Python complex as an array: the imaginary part
     # is discarded with a ComplexWarning at the caller's line (item assignment raises)
-    want = np.array([1, 2]).astype(dtype)
+    want = np.ones(2).astype(dtype)
+    if isinstance(value, list) and len(value) == 3:
+        want = np.ones(3).astype(dtype)
     with warnings.catch_warnings(record=True) as w_np:
         warnings.simplefilter("always")
         setattr(want, part, value)
     for _ in range(2):
-        got = xnp.asarray(np.array([1, 2]).astype(dtype))
+        got = xnp.asarray(np.ones(want.shape).astype(dtype))
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
             setattr(got, part, value)
@@ -190,5 +195,5 @@ def test_part_setters_take_values_as_numpy(dtype, part, value):
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-            out = xnp.jit(f)(xnp.asarray(np.array([1, 2]).astype(dtype)))
+            out = xnp.jit(f)(xnp.asarray(np.ones(want.shape).astype(dtype)))
         np.testing.assert_array_equal(np.asarray(out), want)

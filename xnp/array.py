@@ -25,7 +25,7 @@ from xnp._array_api_info import CPU_DEVICE, check_api_version
 from xnp.numpy_api import (_fast_getitem, _fastpath as fastpath, _replay, _scalars,
                            ndarray_internals)
 from xnp.numpy_api._inplace import operator_method as _operator_method
-from xnp.numpy_api.logic import part_value as _part_value
+from xnp.numpy_api.logic import set_part as _set_part
 from xnp.numpy_api._util import cast_may_warn
 from xnp.tracing import core, errors, host_arrays
 from xnp.tracing.fp_warnings import at_user_line
@@ -423,7 +423,7 @@ class ArrayMethods:
 
     @real.setter
     def real(self, value):  # a.real = v, and the store of a.real += v
-        _api.real(self)[...] = _part_value(value)
+        _set_part(_api.real(self), value)
 
     @property
     def imag(self):
@@ -433,7 +433,7 @@ class ArrayMethods:
     def imag(self, value):
         if self.dtype.kind != "c":
             raise TypeError("array does not have imaginary part to set")
-        _api.imag(self)[...] = _part_value(value)
+        _set_part(_api.imag(self), value)
 
     def __round__(self, ndigits=None):
         if ndigits is None:

@@ -677,8 +677,11 @@ class _Axis:
     lambda m, a: a.sum(axis=_Axis(0)), lambda m, a: m.moveaxis(a, _Axis(0), _Axis(1)),
     lambda m, a: m.expand_dims(a, _Axis(0)), lambda m, a: m.cumsum(a, axis=_Axis(1)),
     lambda m, a: m.sum(a, axis=True), lambda m, a: m.sum(a, axis=1.0),
+    lambda m, a: m.transpose(a, range(2)), lambda m, a: m.transpose(a, np.array([1, 0])),
+    lambda m, a: m.transpose(a, axes=[1, 0]), lambda m, a: m.permute_dims(a, np.array([1, 0])),
 ], ids=["transpose-ints", "transpose-tuple", "fn-transpose", "swapaxes", "sum", "moveaxis",
-        "expand_dims", "cumsum", "bool axis", "float axis"])
+        "expand_dims", "cumsum", "bool axis", "float axis", "transpose-range",
+        "transpose-int-array", "transpose-list", "permute_dims-int-array"])
 def test_axes_are_what_operator_index_takes(call):
     # objects with __index__ are axes, bools and floats are not: NumPy's results or error
     # classes, eagerly and under jit

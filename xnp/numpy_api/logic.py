@@ -19,6 +19,7 @@ from xnp.numpy_api._ufunc import (
     _truth, _unary, _zero_like_dtype, _zeros_like,
 )
 from xnp.tracing import core
+from xnp.tracing.fp_warnings import at_user_line
 from xnp.numpy_api import _fastpath as fastpath
 
 __all__ = [
@@ -434,15 +435,23 @@ def imag(val):
     return read_only_view(x, _zeros_like, operator.attrgetter("imag"))  # (no Python frame)
 
 
-def part_value(value):
-    """``value`` as the ``real``/``imag`` attribute setters of an array take it (the part
-    they write is real): NumPy's setters convert a Python complex as an array, so its
-    imaginary part is discarded with NumPy's ComplexWarning at the user's line (item
-    assignment of the same number raises ``TypeError``)."""
-    if type(value) is complex:
+def set_part(part, value) -> None:
+    """``part[...] = value`` as the ``real``/``imag`` attribute setters of an array write
+    ``part`` (a real view, or the real array itself): NumPy's setters convert ``value`` as
+    an array and cast it unsafely, so a complex value's imaginary part is discarded with
+    NumPy's ComplexWarning at the user's line (a cast to bool takes the truth silently; item
+    assignment of a complex raises ``TypeError``) and a Python int wraps into an unsigned
+    part."""
+    if not _util.is_xnp(value):
+        as_array = np.asarray(value)
+        if as_array.dtype != object:  # (a Python int beyond int64: xnp's own conversion)
+            value = as_array
+    kind = value.dtype.kind if isinstance(value, np.ndarray) else (
+        _dtype_of(value).kind if _util.is_xnp(value) else "O")
+    if kind == "c" and _dtype_of(part).kind not in "cb":
         _util.warn_complex_to_real()
-        return value.real
-    return value
+        value = real(value)
+    at_user_line(part.__setitem__, ..., value)  # (a cast's warnings: the user's line)
 
 
 def conjugate(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,

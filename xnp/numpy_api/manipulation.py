@@ -222,7 +222,7 @@ def transpose(a, axes=None):
     """Permute the axes of ``a``; by default reverse them. Eagerly a view.
 
     ``axes`` is a permutation of ``range(a.ndim)`` (negative values count
-    from the end).
+    from the end): a tuple, list, range or 1-d integer array.
 
     Raises
     ------
@@ -236,7 +236,10 @@ def transpose(a, axes=None):
     if axes is None:
         perm = tuple(range(nd))[::-1]
     else:
-        axes = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+        try:  # a sequence (a range) or a 1-d array of ints, as NumPy's converter takes
+            axes = tuple(axes)
+        except TypeError:  # one int (a 0-d array)
+            axes = (axes,)
         if len(axes) != nd:
             raise ValueError(f"xnp.transpose: axes don't match array: got {len(axes)} axes for "
                              f"an array of dimension {nd}")

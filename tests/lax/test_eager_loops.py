@@ -170,3 +170,27 @@ def test_a_jit_output_as_the_carry_gives_a_writable_result(n):
     out[0] = -1.0  # NumPy's arrays take writes; the jit output keeps its values
     assert float(out[0]) == -1.0
     np.testing.assert_array_equal(np.asarray(v)[1:], [2.0, 4.0])
+
+
+@pytest.mark.parametrize("batch_size", [1, 3, 5, 10, 20])
+def test_map_batch_size_gives_the_same_results(batch_size):
+    # JAX's lax.map(..., batch_size=): batches of vmap(f) scanned, the rest by vmap(f)
+    xs = np.linspace(-2.0, 2.0, 10)
+    want = np.stack([x * 2 + np.sin(x) for x in xs])
+    f = lambda x: x * 2 + xnp.sin(x)  # noqa: E731
+    for run in (lambda: lax.map(f, xnp.asarray(xs), batch_size=batch_size),
+                lambda: xnp.jit(lambda v: lax.map(f, v, batch_size=batch_size))(
+                    xnp.asarray(xs))):
+        np.testing.assert_allclose(np.asarray(run()), want, rtol=1e-14)
+    d = {"a": np.arange(21.0).reshape(7, 3), "b": np.arange(7.0)}
+    g = lambda t: {"s": t["a"].sum(), "p": t["a"] * t["b"]}  # noqa: E731
+    got = lax.map(g, {k: xnp.asarray(v) for k, v in d.items()}, batch_size=batch_size)
+    np.testing.assert_allclose(np.asarray(got["s"]), d["a"].sum(axis=1))
+    np.testing.assert_allclose(np.asarray(got["p"]), d["a"] * d["b"][:, None])
+
+
+@pytest.mark.parametrize("bad,cls", [(0, ValueError), (-2, ValueError), (2.0, TypeError),
+                                     (True, TypeError)])
+def test_map_batch_size_must_be_a_positive_int(bad, cls):
+    with pytest.raises(cls, match="xnp.lax.map: batch_size must be a positive int"):
+        lax.map(lambda x: x, xnp.arange(3.0), batch_size=bad)

@@ -31,6 +31,7 @@ from xnp.tracing.host_eval import host_program
 from xnp.tracing.jaxpr import eval_jaxpr
 from xnp.tracing.jaxpr_transforms import transpose_linear
 from xnp.tracing.pytree import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+from xnp.tracing.transformations import vmap
 
 __all__ = ["scan_p", "scan", "map"]
 
@@ -487,14 +488,21 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     return _scan("scan", f, init, xs, length, reverse, unroll)
 
 
-def map(f, xs):  # noqa: A001  (lax name)
+def map(f, xs, *, batch_size=None):  # noqa: A001  (lax name)
     """``stack([f(x) for x in xs])`` over the leading axis of ``xs`` (a pytree), as one
     ``scan`` (sequential, not vectorised). ``f`` is traced abstractly once.
 
-    Raises the errors of :func:`scan` for ``xs``.
+    ``batch_size`` (an int >= 1, as JAX's): the leading axis is cut into batches of that
+    many elements, each computed by ``vmap(f)`` in one iteration of the scan, and the
+    remainder by one more ``vmap(f)``; the results are the same.
+
+    Raises the errors of :func:`scan` for ``xs``; ``TypeError``/``ValueError`` for a
+    ``batch_size`` that is not a positive int.
     """
     if not callable(f):
         raise TypeError(f"xnp.lax.map: f must be callable, got {type(f).__name__}")
+    if batch_size is not None:
+        return _batched_map(f, xs, batch_size)
 
     def wrapper(fun, carry, x):
         return (), fun(x)
@@ -502,3 +510,32 @@ def map(f, xs):  # noqa: A001  (lax name)
     names = common.flat_arg_names(f, (xs,))
     _, ys = _scan("map", f, (), xs, None, False, 1, arg_names=names, wrapper=wrapper)
     return ys
+
+
+def _batched_map(f, xs, batch_size):
+    """:func:`map` with ``batch_size``: a scan over batches of ``vmap(f)``, the remainder
+    by one more ``vmap(f)``, the results concatenated back along the leading axis."""
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise (TypeError if isinstance(batch_size, bool) or not isinstance(batch_size, int)
+               else ValueError)(
+            f"xnp.lax.map: batch_size must be a positive int, got {batch_size!r}")
+    leaves, tree = tree_flatten(xs)
+    if not leaves:
+        return map(f, xs)
+    n = core.aval_of(leaves[0]).shape[0] if core.aval_of(leaves[0]).ndim else 0
+    k, rest = divmod(n, batch_size)
+    batched = vmap(f)
+    parts = []
+    if k:  # (k, batch_size, ...) batches, scanned; then back to (k * batch_size, ...)
+        main = [shape_ops.reshape(slicing.slice_in_dim(x, 0, k * batch_size),
+                                  (k, batch_size) + core.aval_of(x).shape[1:]) for x in leaves]
+        ys, out_tree = tree_flatten(map(batched, tree_unflatten(tree, main)))
+        parts.append([shape_ops.reshape(y, (k * batch_size,) + core.aval_of(y).shape[2:])
+                      for y in ys])
+    if rest or not k:
+        tail = [slicing.slice_in_dim(x, k * batch_size, n) for x in leaves]
+        ys, out_tree = tree_flatten(batched(tree_unflatten(tree, tail)))
+        parts.append(ys)
+    if len(parts) == 1:
+        return tree_unflatten(out_tree, parts[0])
+    return tree_unflatten(out_tree, [padding.concatenate([a, b], 0) for a, b in zip(*parts)])

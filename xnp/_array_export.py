@@ -15,8 +15,8 @@ def array(self, dtype=None, copy=None):
         if copy is False:  # NumPy's protocol: refuse what needs a copy
             raise ValueError("Unable to avoid copy while creating an array as requested.")
         return v.astype(dtype)
-    if copy:
-        return v.copy()
+    if copy:  # (NumPy's copy keeps the memory order: a transpose's copy is F-ordered)
+        return v.copy(order="K")
     return v
 
 

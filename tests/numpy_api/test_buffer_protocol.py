@@ -7,6 +7,7 @@ import ctypes
 import gc
 import hashlib
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -309,3 +310,16 @@ def test_an_eager_arrays_buffer_is_exported_from_c():
                                                        n.strides)
     got[0, 0] = -1.0
     assert float(x[0, 0]) == -1.0
+
+
+@pytest.mark.parametrize("layout", ["transposed", "reversed", "sliced", "c"])
+def test_numpy_array_of_a_dtype_without_a_buffer_keeps_numpys_copy_order(layout):
+    # bfloat16 has no buffer format NumPy reads back: numpy.array(x) goes through
+    # __array__, whose copy keeps the memory order as NumPy's own copy of the array does
+    base = np.arange(12, dtype=ml_dtypes.bfloat16).reshape(3, 4)
+    view = {"transposed": lambda v: v.T, "reversed": lambda v: v.T[::-1],
+            "sliced": lambda v: v[:, ::2], "c": lambda v: v}[layout]
+    want = np.array(view(base))
+    got = np.array(view(xnp.asarray(base)))
+    assert got.dtype == want.dtype and got.strides == want.strides
+    np.testing.assert_array_equal(got.astype(np.float32), want.astype(np.float32))

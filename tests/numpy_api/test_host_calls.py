@@ -255,7 +255,8 @@ def test_meshgrid_returns_numpys_sequence_type(sparse, copy):
 
 def test_without_the_c_modules_the_same_results():
     # where the C modules are not built: the Python paths of today's native calls, eager
-    # loops (recording's Python run_eqns) and asarray give NumPy's results
+    # loops (recording's Python run_eqns), asarray, the Python bools of allclose and
+    # array_equal, and histogram give NumPy's results
     code = """
 import sys
 sys.modules['xnp._native._array_base'] = None
@@ -277,6 +278,9 @@ for _ in range(3):
     assert np.array_equal(np.asarray(r), v)
     m = xnp.lax.map(lambda t: t * 2, x, batch_size=2)
     assert np.array_equal(np.asarray(m), n * 2)
+    assert xnp.allclose(x, x) is True and xnp.array_equal(x, x + 1) is False
+    h, e = xnp.histogram(x, bins=4)
+    assert np.array_equal(np.asarray(h), np.histogram(n, bins=4)[0])
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
     xnp.lax.fori_loop(0, 1, lambda k, c: xnp.log(c), xnp.asarray([0.0]))

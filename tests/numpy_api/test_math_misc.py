@@ -365,3 +365,38 @@ def test_two_output_ufuncs_with_one_array_for_both_outs(name, xdt, odt, kw):
     assert o.dtype == want_o.dtype
     jitted = xnp.jit(lambda v, o: (getattr(xnp, name)(v, out=(o, o), **kw), o)[1])
     np.testing.assert_array_equal(np.asarray(jitted(x, np.zeros(4, odt))), want_o)
+
+
+_SPECIAL = [0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e308, -1e308, 1e-300]
+
+
+def _with_warnings(call):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        out = np.asarray(call())
+    return out, sorted({str(w.message) for w in seen})
+
+
+@pytest.mark.parametrize("kw", [{}, {"rtol": 0.0}, {"atol": 0.0, "rtol": 0.0},
+                                {"equal_nan": True}])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_isclose_special_values_and_warnings_match_numpy(kw, dtype):
+    # NumPy compares under errstate(invalid="ignore"): inf - inf and 0 * inf are quiet,
+    # an overflowing difference warns; xnp's values and warnings are the same
+    pairs = np.array([(p, q) for p in _SPECIAL for q in _SPECIAL])
+    with np.errstate(over="ignore"):
+        x, y = pairs[:, 0].astype(dtype), pairs[:, 1].astype(dtype)
+    want, want_warnings = _with_warnings(lambda: np.isclose(x, y, **kw))
+    got, got_warnings = _with_warnings(lambda: xnp.isclose(xnp.asarray(x), xnp.asarray(y), **kw))
+    np.testing.assert_array_equal(got, want)
+    assert got_warnings == want_warnings
+    np.testing.assert_array_equal(
+        np.asarray(xnp.jit(lambda a, b: xnp.isclose(a, b, **kw))(x, y)), want)
+    for s in _SPECIAL:  # a Python float on either side
+        for args in ((x, s), (s, x)):
+            want, want_warnings = _with_warnings(lambda: np.isclose(*args, **kw))
+            got, got_warnings = _with_warnings(lambda: xnp.isclose(
+                *[xnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args], **kw))
+            np.testing.assert_array_equal(got, want)
+            assert got_warnings == want_warnings, (args, kw)
+    assert xnp.allclose(np.array([1.0, np.inf]), np.array([1.0, np.inf])) is True

@@ -151,11 +151,24 @@ error:
 
 /* NumPy's scalar rule (xnp/numpy_api/_scalars.py) on a replay's result ``out`` (a new
  * reference, consumed): a result made only of new arrays here (program.c); anything else
- * is ``rule(args, kwargs, out)``, which keeps an argument returned as it is. */
+ * is ``rule(args, kwargs, out)``, which keeps an argument returned as it is. The rule
+ * ``bool`` (a function NumPy answers with a Python bool, ``allclose``): the truth of the
+ * 0-d result. */
 static PyObject *
 apply_rule(ReplayObject *self, PyObject *out, int all_new, PyObject *const *args,
            Py_ssize_t nargs, PyObject *kwnames)
 {
+    if (self->rule == (PyObject *)&PyBool_Type) {
+        /* the new array's host value (its ``_v``; anything else: its own truth) */
+        PyObject *v = PyObject_GetAttrString(out, "_v");
+        if (v == NULL) {
+            PyErr_Clear();
+        }
+        int truth = PyObject_IsTrue(v != NULL && v != Py_None ? v : out);
+        Py_XDECREF(v);
+        Py_DECREF(out);
+        return truth < 0 ? NULL : PyBool_FromLong(truth);
+    }
     if (all_new) {
         return xnp_scalar_rule(out);
     }

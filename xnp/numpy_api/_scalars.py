@@ -176,6 +176,8 @@ def scalar_function(fn):
     of the ufunc-like functions, the reductions' and products') is rebuilt so, adding no
     frame, and so is the C hit path of the dispatch cache (:func:`_replayed_with_rule`);
     any other function gets one."""
+    if getattr(fn, "_python_bool", False):
+        return _python_bool(fn)
     if _Replay is not None and type(fn) is _Replay:
         return _replayed_with_rule(fn)
     decorator = getattr(fn, "_fast_decorator", None)
@@ -190,6 +192,33 @@ def scalar_function(fn):
             else _with_rule(inner))  # (a Replay applies it in C)
     new = variant()(full)  # its __wrapped__: this full path
     new._scalar_rule_of = fn  # the function before the rule (subclasses wrap its results)
+    return new
+
+
+def _as_bool(out):
+    """A Python bool for an eager 0-d result, anything else (a tracer) as it is."""
+    return bool(out) if type(out) is Array else out
+
+
+def _bool_of(fn):
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        return _as_bool(fn(*args, **kwargs))
+
+    return call
+
+
+def _python_bool(fn):
+    """``fn`` (marked by ``_util.returns_python_bool``) returning ``bool(result)`` for an eager
+    result. A cached function (a C ``Replay``) is rebuilt with the rule ``bool``, applied
+    by its replays in C (xnp/_native/replay.c), sharing ``fn``'s cache; its other calls,
+    and any other ``fn``, through :func:`_bool_of`."""
+    if _Replay is None or type(fn) is not _Replay:
+        return _bool_of(fn)
+    new = _Replay(_bool_of(fn._replay_slow), _bool_of(fn._replay_full), fn._replay_cache,
+                  fn._replay_refused, fn._replay_ctx, bool)
+    new.__dict__.update(fn.__dict__)
+    new.__wrapped__ = _bool_of(fn.__wrapped__)
     return new
 
 

@@ -25,12 +25,20 @@ __all__ = [
     "broadcast_to_rank", "broadcast_arrays", "binary_operands", "normalize_axis",
     "normalize_axes", "write_out", "check_unsupported", "default_float", "default_int",
     "static_int", "AxisError", "to_inexact_dtype", "api_sequence", "raise_host_dtype",
-    "axis_tuple", "cast_may_warn", "write_into",
+    "axis_tuple", "cast_may_warn", "write_into", "returns_python_bool",
 ]
 
 AxisError = np.exceptions.AxisError
 _ARRAY = core.Array
 _PY_SCALARS = (int, float, complex, bool)
+
+
+def returns_python_bool(fn):
+    """Marks ``fn``, whose full path returns a 0-d bool array (a tracer under ``jit``), as a
+    function NumPy answers with a Python ``bool`` (``allclose``, ``array_equal``): the
+    public function's eager results are ``bool``s (``_scalars.install``)."""
+    fn._python_bool = True
+    return fn
 
 
 def is_xnp(x) -> bool:

@@ -76,7 +76,10 @@ def _scatter_add(n, idx, updates, dtype):
     base = _full(0, (n,), dtype)
     if core.aval_of(idx).shape[0] == 0 or n == 0:
         return base
-    return base.at[idx].add(updates, mode="drop")
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))
+    m = core.aval_of(idx).shape[0]
+    return lax.scatter_add(base, lax.reshape(idx, (m, 1)), updates, dnums, mode="drop")
 
 
 # --------------------------------------------------------------------------- bincount
@@ -255,9 +258,7 @@ def _outer_edges(fname, a, rng, dt):
         return _const(0, _F64), _const(1, _F64)
     first = lax.convert_element_type(lax.reduce_min(a, (0,)), dt)
     last = lax.convert_element_type(lax.reduce_max(a, (0,)), dt)
-    hf, hl = _concrete(first), _concrete(last)
-    if hf is not None and not (np.isfinite(hf) and np.isfinite(hl)):
-        raise ValueError(f"xnp.{fname}: autodetected range of [{hf}, {hl}] is not finite")
+    _check_values(functools.partial(_finite_range, fname), first, last)
     same = lax.eq(first, last)
     half = _const(0.5, dt)
     return (lax.select(same, lax.sub(first, half), first),
@@ -339,10 +340,34 @@ def _edges(fname, a, bins, rng, weights=None, label="`bins`"):
     e = asarray_for(fname, bins, "bins")
     if core.aval_of(e).ndim != 1:
         raise ValueError(f"xnp.{fname}: {label} must be 1d, when an array")
-    host = _concrete(e)
-    if host is not None and np.any(host[:-1] > host[1:]):
-        raise ValueError(f"xnp.{fname}: {label} must increase monotonically, when an array")
+    _check_values(functools.partial(_increasing, fname, label), e)
     return e
+
+
+def _finite_range(fname, first, last):
+    if not (np.isfinite(first) and np.isfinite(last)):
+        raise ValueError(f"xnp.{fname}: autodetected range of [{first}, {last}] is not finite")
+
+
+def _increasing(fname, label, edges):
+    if np.any(edges[:-1] > edges[1:]):
+        raise ValueError(f"xnp.{fname}: {label} must increase monotonically, when an array")
+
+
+def _check_values(check, *arrays):
+    """``check(*values)``, which raises NumPy's error for bad values: for eager arrays as a
+    native call (:func:`eager_host_call`), so the eager dispatch cache replays the check
+    with each call's values; for concrete tracers at once; traced values are not checked
+    (compiled code raises nothing)."""
+    if eager_host_call(functools.partial(_checked, check), *arrays) is None:
+        values = [_concrete(a) for a in arrays]
+        if None not in values:
+            check(*values)
+
+
+def _checked(check, *values):
+    check(*values)
+    return np.zeros((), np.bool_)
 
 
 def _is_array(x) -> bool:
@@ -357,7 +382,7 @@ def _bin_index(x, edges):
     dt, _ = result_dtype(core.aval_of(x), core.aval_of(edges))
     x, edges = promote_to("histogram", x, dt), promote_to("histogram", edges, dt)
     i = lax.sub(searchsorted(edges, x, side="right"), _const(1, _INDEX))
-    last = edges[-1]
+    last = lax.reshape(lax.slice_in_dim(edges, nb, nb + 1), ())
     on_edge = lax.eq(x, lax.broadcast_in_dim(last, (n,), ()))
     i = lax.select(on_edge, _full(nb - 1, (n,), _INDEX), i)
     bad = lax.or_(lax.lt(i, _full(0, (n,), _INDEX)), lax.ge(i, _full(nb, (n,), _INDEX)))

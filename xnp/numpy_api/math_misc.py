@@ -7,12 +7,15 @@
 Written on the existing ufuncs of :mod:`xnp.numpy_api` (so NEP 50 promotion and
 broadcasting are theirs) and on lax for the bit-level functions. Functions that
 NumPy answers with a Python ``bool`` (``allclose``, ``array_equal``,
-``array_equiv``) return a 0-d bool ``Array`` eagerly (``bool()`` of it works) and
-a traced bool under ``jit``; ``iscomplexobj``/``isrealobj`` only look at the dtype
+``array_equiv``) are defined on a 0-d bool array, which ``xnp``'s functions turn into a
+Python ``bool`` eagerly (``_util.returns_python_bool``: replays of the dispatch cache do it
+in C) and leave a traced bool under ``jit``; ``iscomplexobj``/``isrealobj`` only look at the dtype
 and return Python bools, also under ``jit``.
 """
 
 from __future__ import annotations
+
+import cmath
 
 import ml_dtypes
 import numpy as np
@@ -32,7 +35,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._shared_outputs import finish_two
 from xnp.numpy_api._ufunc import _as_dtype, _binary, _binary_inexact, _extras, _finish, _inexact
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
-                                 normalize_axis, write_out)
+                                 normalize_axis, returns_python_bool, write_out)
 from xnp.tracing import core, errors
 from xnp.tracing.custom_derivatives import custom_jvp
 from xnp.tracing.avals import canonical_dtype
@@ -76,9 +79,14 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         y = float(y) if type(y) is int else y
     elif _dtype(y) not in kit.INEXACT:
         y = _as_dtype("isclose", y, _float_of(_dtype(y)))
-    tol = _ew.add(atol, _ew.multiply(rtol, _ew.abs(y)))
-    res = _lg.logical_or(_lg.logical_and(_lg.less_equal(_ew.abs(_ew.subtract(x, y)), tol),
-                                         _lg.isfinite(y)), _lg.equal(x, y))
+    finite = _lg.isfinite(y)
+    # where y is not finite only x == y counts: a finite stand-in there keeps NumPy's quiet
+    # 'invalid' (inf - inf, 0 * inf) without changing the result
+    yf = (y if cmath.isfinite(y) else 0.0) if core.is_python_scalar(y) else \
+        _ew.where(finite, y, 0)
+    tol = _ew.add(atol, _ew.multiply(rtol, _ew.abs(yf)))
+    res = _lg.logical_or(_lg.logical_and(_lg.less_equal(_ew.abs(_ew.subtract(x, yf)), tol),
+                                         finite), _lg.equal(x, y))
     if equal_nan:
         res = _lg.logical_or(res, _lg.logical_and(_lg.isnan(x), _lg.isnan(y)))
     return res
@@ -88,24 +96,21 @@ def _float_of(dt):
     return np.result_type(dt, 1.0) if dt.kind != "V" else dt
 
 
+@returns_python_bool
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether every element of :func:`isclose` is True (``numpy.allclose``).
 
-    Returns a Python bool when the result is concrete (eager inputs), as NumPy; under
+    ``xnp.allclose`` returns a Python bool for eager inputs, as NumPy; under
     ``jit``/``vmap`` a traced 0-d bool array (a Python bool cannot depend on traced data).
     """
-    return _as_bool(_rd.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
-
-
-def _as_bool(res):
-    """A Python bool for an eager 0-d result (NumPy's return type), else the tracer."""
-    return bool(res) if type(res) is core.Array else res
+    return _rd.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def _false():
-    return _as_bool(core.lift(np.asarray(False)))
+    return core.lift(np.asarray(False))
 
 
+@returns_python_bool
 def array_equal(a1, a2, equal_nan=False):
     """Whether ``a1`` and ``a2`` have the same shape and elements (``numpy.array_equal``).
 
@@ -119,9 +124,10 @@ def array_equal(a1, a2, equal_nan=False):
     eq = _lg.equal(x, y)
     if equal_nan and (_dtype(x) in kit.INEXACT or _dtype(y) in kit.INEXACT):
         eq = _lg.logical_or(eq, _lg.logical_and(_lg.isnan(x), _lg.isnan(y)))
-    return _as_bool(_rd.all(eq))
+    return _rd.all(eq)
 
 
+@returns_python_bool
 def array_equiv(a1, a2):
     """Whether ``a1`` and ``a2`` broadcast to each other with equal elements
     (``numpy.array_equiv``); non-broadcastable shapes give False. A Python bool eagerly (as NumPy); under
@@ -131,7 +137,7 @@ def array_equiv(a1, a2):
         broadcast_shapes("array_equiv", _shape(x), _shape(y))
     except ValueError:
         return _false()
-    return _as_bool(_rd.all(_lg.equal(x, y)))
+    return _rd.all(_lg.equal(x, y))
 
 
 # --------------------------------------------------------------------------- elementwise

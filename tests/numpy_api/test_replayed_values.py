@@ -1,0 +1,190 @@
+"""Eager calls that used to read values in Python, and so took the full path on every call,
+replayed by the eager dispatch cache (``xnp/numpy_api/_replay.py``):
+
+* ``allclose``, ``array_equal``, ``array_equiv``: NumPy answers with a Python ``bool``; the
+  full path gives a 0-d bool array and the public function its truth
+  (``_util.returns_python_bool``), which a replay takes in C;
+* ``histogram``, ``histogram2d``, ``histogramdd``, ``histogram_bin_edges``: the checks of
+  the autodetected range and of explicit edges are native calls that each replay repeats
+  on the new values (NumPy's errors), and the counts are a scatter-add.
+
+Each call of one signature with new values must give NumPy's result (or NumPy's error),
+and the calls after the first run no Python frame of xnp for the bool functions; under
+``jit`` and ``vmap`` the same functions give traced results that agree with NumPy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import python_frames
+from xnp.numpy_api import _replay
+
+RNG = np.random.default_rng(11)
+
+BOOL_CASES = [
+    ("allclose", lambda m, a, b: m.allclose(a, b)),
+    ("allclose tol", lambda m, a, b: m.allclose(a, b, rtol=0.5, atol=0.1)),
+    ("allclose equal_nan", lambda m, a, b: m.allclose(a, b, equal_nan=True)),
+    ("array_equal", lambda m, a, b: m.array_equal(a, b)),
+    ("array_equal equal_nan", lambda m, a, b: m.array_equal(a, b, equal_nan=True)),
+    ("array_equiv", lambda m, a, b: m.array_equiv(a, b)),
+    ("array_equiv broadcast", lambda m, a, b: m.array_equiv(a, b[:1])),
+]
+
+
+def _pairs():
+    """Argument pairs of one signature whose answers differ: equal, close, far, NaN."""
+    base = RNG.standard_normal((3, 4))
+    nan = base.copy()
+    nan[1, 2] = np.nan
+    rows = np.tile(base[:1], (3, 1))
+    return [(base, base.copy()), (base, base + 1e-9), (base, base + 1.0), (nan, nan.copy()),
+            (rows, rows.copy()), (base, -base), (nan, base)]
+
+
+@pytest.mark.parametrize("name, call", BOOL_CASES, ids=[c[0] for c in BOOL_CASES])
+def test_bool_functions_replay_with_numpy_answers(name, call):
+    _replay.clear()
+    for a, b in _pairs() * 2:
+        got = call(xnp, xnp.asarray(a), xnp.asarray(b))
+        want = call(np, a, b)
+        assert type(got) is bool and type(want) is bool
+        assert got == want, (a, b)
+    fn = getattr(xnp, name.split()[0])
+    assert _replay.stats(fn) == {"programs": 1, "refused": []}
+
+
+def test_bool_functions_run_no_python_frame_on_replay(no_check):
+    a, b = xnp.asarray(RNG.standard_normal(5)), xnp.asarray(RNG.standard_normal(5))
+    for fn in (xnp.allclose, xnp.array_equal, xnp.array_equiv):
+        fn(a, b)  # (recorded)
+        fn(a, b)  # (replayed: the error state of this context looked up once)
+        out, frames = python_frames(fn, a, b)
+        # at most the Python kernel of a recorded primitive (isclose's select_n): no frame
+        # of the function, of its bool, or of reading the array's value
+        assert out is False and len(frames) <= 2, (fn.__name__, frames)
+        assert not set(frames) & {"allclose", "isclose", "array_equal", "array_equiv",
+                                  "_as_bool", "call", "read", "_bool", "_value"}, frames
+
+
+def test_bool_functions_different_shapes_and_other_arguments():
+    a = xnp.asarray(np.arange(6.0))
+    assert xnp.array_equal(a, a.reshape(2, 3)) is False
+    assert xnp.array_equiv(a, np.arange(3.0)) is False
+    assert xnp.allclose(a, 3.0) is False and xnp.allclose(a * 0 + 3, 3) is True
+    assert xnp.allclose([1.0, np.inf], [1.0, np.inf]) is True
+    assert xnp.array_equal([1, 2], [1, 2]) is True
+    with pytest.raises(ValueError, match="broadcast"):
+        xnp.allclose(a, np.arange(4.0))
+
+
+@pytest.mark.parametrize("name, call", BOOL_CASES, ids=[c[0] for c in BOOL_CASES])
+def test_bool_functions_under_jit_and_vmap(name, call):
+    for a, b in _pairs():
+        want = call(np, a, b)
+        got = xnp.jit(lambda x, y: call(xnp, x, y))(a, b)
+        assert not isinstance(got, bool) and got.shape == () and bool(got) == want
+        got = xnp.vmap(lambda x, y: call(xnp, x, y))(np.stack([a, a]), np.stack([b, a]))
+        np.testing.assert_array_equal(np.asarray(got),
+                                      [want, call(np, a, a)])
+
+
+def test_bool_function_of_a_host_dtype_is_numpys():
+    a = np.array(["a", "b"])
+    assert xnp.array_equal(a, a.copy()) is True
+    assert xnp.array_equal(xnp.asarray(a), np.array(["a", "c"])) is False
+
+
+# name, NumPy-style call on a module, and the data of each call (one signature)
+HIST_CASES = [
+    ("histogram", lambda m, x: m.histogram(x)),
+    ("histogram bins range", lambda m, x: m.histogram(x, bins=5, range=(-1, 1))),
+    ("histogram edges", lambda m, x: m.histogram(x, bins=m.asarray([-2.0, -0.5, 0.0, 3.0]))),
+    ("histogram weights density", lambda m, x: m.histogram(x, weights=x * x, density=True)),
+    ("histogram_bin_edges", lambda m, x: m.histogram_bin_edges(x, bins=7)),
+    ("histogram2d", lambda m, x: m.histogram2d(x, x[::-1], bins=4)),
+    ("histogramdd", lambda m, x: m.histogramdd(x.reshape(-1, 2), bins=(3, 5))),
+]
+
+
+def _data(calls: int = 5):
+    """float64[12] arrays: spread, constant (NumPy widens the range), on the edges."""
+    out = [RNG.standard_normal(12) for _ in range(calls - 2)]
+    out.append(np.full(12, 0.25))
+    out.append(np.repeat([-1.0, 0.0, 1.0, 3.0], 3))
+    return out
+
+
+def _flat(r):
+    out = []
+    for p in r if isinstance(r, tuple) else (r,):
+        out += list(p) if isinstance(p, list) else [p]
+    return out
+
+
+@pytest.mark.parametrize("name, call", HIST_CASES, ids=[c[0] for c in HIST_CASES])
+def test_histograms_replay_with_numpy_results(name, call):
+    _replay.clear()
+    for x in _data() * 2:
+        got, want = _flat(call(xnp, xnp.asarray(x))), _flat(call(np, x))
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            g = np.asarray(g)
+            assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, g.shape, w.dtype)
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
+    fn = getattr(xnp, name.split()[0])
+    assert _replay.stats(fn) == {"programs": 1, "refused": []}
+
+
+@pytest.mark.parametrize("name, call", HIST_CASES, ids=[c[0] for c in HIST_CASES])
+def test_histograms_under_jit(name, call):
+    call_jit = xnp.jit(lambda x: call(xnp, x))  # (no range given: traced edges)
+    for x in _data(3):
+        got, want = _flat(call_jit(x)), _flat(call(np, x))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_histogram_non_finite_range_raises_on_every_replay(bad):
+    _replay.clear()
+    good = RNG.standard_normal(6)
+    for _ in range(2):
+        xnp.histogram(xnp.asarray(good))
+        x = good.copy()
+        x[3] = bad
+        with pytest.raises(ValueError, match=r"autodetected range of \[.*\] is not finite") as e:
+            np.histogram(x)
+        with pytest.raises(ValueError, match=r"xnp.histogram: autodetected range of "
+                                             r"\[.*\] is not finite") as got:
+            xnp.histogram(xnp.asarray(x))
+        assert str(got.value).endswith(str(e.value))
+    assert _replay.stats(xnp.histogram) == {"programs": 1, "refused": []}
+
+
+def test_histogram_unsorted_edges_raise_on_every_replay():
+    _replay.clear()
+    x = xnp.asarray(RNG.standard_normal(6))
+    for _ in range(2):
+        xnp.histogram(x, bins=xnp.asarray([0.0, 1.0, 2.0]))
+        with pytest.raises(ValueError, match="bins` must increase monotonically"):
+            np.histogram(np.asarray(x), bins=np.array([0.0, 2.0, 1.0]))
+        with pytest.raises(ValueError, match="xnp.histogram: `bins` must increase "
+                                             "monotonically"):
+            xnp.histogram(x, bins=xnp.asarray([0.0, 2.0, 1.0]))
+    with pytest.raises(ValueError, match=r"xnp.histogramdd: `bins\[1\]` must increase"):
+        xnp.histogramdd(xnp.asarray(RNG.standard_normal((4, 2))),
+                        bins=[np.array([0.0, 1.0]), np.array([1.0, 0.0])])
+
+
+def test_histogram_of_an_estimator_keeps_the_full_path():
+    # bins="auto": the bin count comes from the values (the result's shape), read in Python
+    _replay.clear()
+    for x in _data():
+        got, want = xnp.histogram(xnp.asarray(x), bins="auto"), np.histogram(x, bins="auto")
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=0)
+    assert _replay.stats(xnp.histogram)["programs"] == 0

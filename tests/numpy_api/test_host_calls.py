@@ -67,6 +67,22 @@ CASES = [
      [("float", (3, 4)), ("counts", (3, 2))]),
     ("take_along_axis none", lambda m, a, i: m.take_along_axis(a, i, axis=None),
      [("float", (2, 4)), ("counts", (6,))]),
+    ("compress", lambda m, c, a: m.compress(c, a), [("mask", (5,)), ("float", (2, 3))]),
+    ("compress axis", lambda m, c, a: m.compress(c, a, axis=1), [("mask", (3,)),
+                                                                  ("float", (2, 4))]),
+    ("extract", lambda m, c, a: m.extract(c, a), [("mask", (2, 3)), ("counts", (2, 3))]),
+    ("isin", lambda m, a, b: m.isin(a, b), [("counts", (3, 4)), ("counts", (5,))]),
+    ("isin invert table", lambda m, a, b: m.isin(a, b, invert=True, kind="table"),
+     [("counts", (6,)), ("counts", (2, 2))]),
+    ("isin floats", lambda m, a, b: m.isin(a, b), [("float", (4,)), ("float", (3,))]),
+    ("intersect1d", lambda m, a, b: m.intersect1d(a, b), [("counts", (7,)), ("counts", (5,))]),
+    ("intersect1d indices", lambda m, a, b: m.intersect1d(a, b, return_indices=True),
+     [("counts", (2, 4)), ("counts", (6,))]),
+    ("setdiff1d", lambda m, a, b: m.setdiff1d(a, b), [("counts", (8,)), ("counts", (3,))]),
+    ("setdiff1d unique", lambda m, a, b: m.setdiff1d(a, b, assume_unique=True),
+     [("float", (5,)), ("float", (2,))]),
+    ("setxor1d", lambda m, a, b: m.setxor1d(a, b), [("counts", (6,)), ("counts", (6,))]),
+    ("union1d", lambda m, a, b: m.union1d(a, b), [("counts", (4,)), ("counts", (3,))]),
 ]
 
 
@@ -118,13 +134,18 @@ def test_negative_counts_raise_xnps_message_on_every_call():
 
 
 @pytest.mark.parametrize("name", ["nonzero", "argwhere", "bincount", "take",
-                                  "take_along_axis"])
+                                  "take_along_axis", "compress", "extract", "isin",
+                                  "intersect1d", "setdiff1d", "setxor1d"])
 def test_the_calls_replay(name):
     _replay.clear()
     x = xnp.asarray(np.arange(6) % 3)
     calls = {"nonzero": lambda: xnp.nonzero(x), "argwhere": lambda: xnp.argwhere(x),
              "bincount": lambda: xnp.bincount(x), "take": lambda: xnp.take(x, x),
-             "take_along_axis": lambda: xnp.take_along_axis(x, x, axis=0)}
+             "take_along_axis": lambda: xnp.take_along_axis(x, x, axis=0),
+             "compress": lambda: xnp.compress(x > 0, x), "extract": lambda: xnp.extract(x, x),
+             "isin": lambda: xnp.isin(x, x[:2]), "intersect1d": lambda: xnp.intersect1d(x, x),
+             "setdiff1d": lambda: xnp.setdiff1d(x, x[:3]),
+             "setxor1d": lambda: xnp.setxor1d(x, x[:3])}
     for _ in range(3):
         calls[name]()
     assert _replay.stats(getattr(xnp, name)) == {"programs": 1, "refused": []}
@@ -168,6 +189,17 @@ def test_meshgrid_replays_and_matches_numpy():
      tuple(np.pad(i, (0, 4 - len(i))) for i in np.nonzero(a)), (np.array([0, 3, 0, 1]),)),
     ("bincount length", lambda m, a: m.bincount(a, length=6) if m is xnp else
      np.bincount(a, minlength=6), (np.array([1, 1, 4]),)),
+    ("isin", lambda m, a, b: m.isin(a, b), (np.array([[1, 5], [2, 2]]), np.array([2, 7, 1]))),
+    ("isin invert", lambda m, a, b: m.isin(a, b, invert=True),
+     (np.array([0.5, np.nan, 2.0]), np.array([np.nan, 0.5]))),
+    ("intersect1d size", lambda m, a, b: m.intersect1d(a, b, size=2) if m is xnp else
+     np.intersect1d(a, b), (np.array([3, 1, 3, 2]), np.array([2, 3, 9]))),
+    ("setdiff1d size", lambda m, a, b: m.setdiff1d(a, b, size=2) if m is xnp else
+     np.setdiff1d(a, b), (np.array([3, 1, 3, 2]), np.array([2, 9]))),
+    ("setxor1d size", lambda m, a, b: m.setxor1d(a, b, size=3) if m is xnp else
+     np.setxor1d(a, b), (np.array([3, 1, 3, 2]), np.array([2, 9]))),
+    ("compress size", lambda m, c, a: m.compress(c, a, size=2) if m is xnp else
+     np.compress(c, a), (np.array([True, False, True]), np.array([4.0, 5.0, 6.0]))),
 ])
 def test_under_jit_the_same_results(name, call, args):
     want = call(np, *args)

@@ -623,6 +623,12 @@ def compress(condition, a, axis=None, out=None, *, size=None, fill_value=0):
     n = shape[axis]
     if caval.shape[0] > n:
         raise IndexError(f"index {n} is out of bounds for axis {axis} with size {n}")
+    if size is None and out is None and type(cond) is core.Array:
+        # eagerly NumPy's compress of the values (its length is theirs)
+        res = eager_host_call(functools.partial(_host_compress, axis=axis), a, cond,
+                              shaped_by_values=True)
+        if res is not None:
+            return res
     pos = nonzero(cond, size=size, fill_value=n if size is not None else None)[0]
     entry = _Entry("tarr" if _concrete(pos) is None else "arr", axis, axis,
                    pos if _concrete(pos) is None else _concrete(pos).astype(np.int64))
@@ -630,6 +636,10 @@ def compress(condition, a, axis=None, out=None, *, size=None, fill_value=0):
     fill = None if size is None else fill_value
     res = _gather_entries(a, _axis_entries(shape, axis, entry), gmode, fill)
     return write_out("compress", out, res)
+
+
+def _host_compress(a, condition, *, axis):
+    return np.compress(condition, a, axis=axis)
 
 
 def extract(condition, arr, *, size=None, fill_value=0):

@@ -76,6 +76,32 @@ def _common(fname: str, *xs):
     return [promote_to(fname, x, dt) for x in xs]
 
 
+def _rows(x, idx):
+    """``x[idx]`` (rows along axis 0) for an integer array ``idx`` in bounds by construction,
+    as one gather: no index value is read (NumPy's indexing checks the bounds on the host
+    values, which a recording of an eager call cannot replay)."""
+    shape, ishape = core.aval_of(x).shape, core.aval_of(idx).shape
+    k = len(ishape)
+    dn = lax.GatherDimensionNumbers(offset_dims=tuple(range(k, k + len(shape) - 1)),
+                                    collapsed_slice_dims=(0,), start_index_map=(0,))
+    return lax.gather(x, lax.reshape(idx, ishape + (1,)), dn, (1,) + shape[1:], mode="clip")
+
+
+def _host_set_op(xs, fn, multiple=False, weak=None):
+    """NumPy's set operation ``fn`` (its parameters bound) of the eager arrays ``xs`` (of
+    their common dtype), whose result's length the values decide: computed by NumPy on the
+    host values, and replayed so by the eager dispatch cache (``eager_host_call``); None
+    where it does not apply (a traced operand, a dtype NumPy does not order as xnp, weak
+    operands of a call with index results, which are strong)."""
+    if not all(type(x) is core.Array and core.aval_of(x).dtype in _HOST_DTYPES for x in xs):
+        return None
+    if weak is None:
+        weak = all(x._weak for x in xs)
+    if multiple and weak:
+        return None
+    return eager_host_call(fn, *xs, weak=weak, multiple=multiple, shaped_by_values=True)
+
+
 def static_count(fname: str, count, size, what: str = "the number of unique elements",
                  argname: str = "size") -> int:
     """``size`` as a static int, or the concrete value of the traced ``count`` when ``size``
@@ -114,12 +140,12 @@ def _compact(fname: str, values, keep, size, fill_value, *extra):
     (idx,) = nonzero(keep, size=size, fill_value=first)
     valid = lax.lt(lax.iota(_INDEX, (size,), 0), lax.broadcast_in_dim(count, (size,), ())) if (
         size) else _const(np.zeros(0, bool), bool)
-    out = values[idx]
+    out = _rows(values, idx)
     if fill_value is not None:
         aval = core.aval_of(out)
         fill = lax.broadcast_in_dim(_const(fill_value, aval.dtype), aval.shape, ())
         out = lax.select(_expand(valid, aval.ndim), out, fill)
-    return out, [e[idx] for e in extra], valid
+    return out, [_rows(e, idx) for e in extra], valid
 
 
 def _expand(mask, ndim):
@@ -155,7 +181,7 @@ def _sort_rows(x):
         return x, iota
     cols = [lax.reshape(lax.slice_in_dim(x, j, j + 1, axis=1), (n,)) for j in range(m)]
     perm = lax.sort([*cols, iota], dimension=0, is_stable=True, num_keys=m)[-1]
-    return x[perm], perm
+    return _rows(x, perm), perm
 
 
 # --------------------------------------------------------------------------- unique
@@ -221,7 +247,7 @@ def _unique(fname, ar, return_index, return_inverse, return_counts, axis, equal_
         s, perm = _sort_rows(x)
     elif need_perm:
         perm = argsort(x, kind="stable")
-        s = x[perm]
+        s = _rows(x, perm)
     else:
         s, perm = lax.sort(x, dimension=0), None
     mask = _first_mask(s, equal_nan and ax is None)
@@ -239,7 +265,10 @@ def _unique(fname, ar, return_index, return_inverse, return_counts, axis, equal_
         slot = lax.sub(lax.cumsum(lax.convert_element_type(mask, _INDEX), axis=0),
                        _const(1, _INDEX)) if n else iota
         inv = lax.broadcast_in_dim(_const(0, _INDEX), (n,), ())
-        inv = inv.at[perm].set(slot) if n else inv
+        if n:  # (inv[perm] = slot: perm is a permutation)
+            dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                             scatter_dims_to_operand_dims=(0,))
+            inv = lax.scatter(inv, lax.reshape(perm, (n, 1)), slot, dn, unique_indices=True)
         out.append(lax.reshape(inv, shape) if ax is None else inv)
     if return_counts:
         if n == 0:
@@ -356,7 +385,7 @@ def _member(fname, values, test):
         return lax.broadcast_in_dim(_const(False, bool), shape, ())
     pos = searchsorted(t, values)
     pos = lax.min(pos, _const(m - 1, _INDEX))
-    return lax.eq(t[pos], values)
+    return lax.eq(_rows(t, pos), values)
 
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
@@ -396,6 +425,13 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         if not (all(d in kit.INTEGER for d in dts) or all(d == np.bool_ for d in dts)):
             raise ValueError("xnp.isin: The 'table' method is only supported for boolean or "
                              "integer arrays. Please select 'sort' or None for kind.")
+    pair = _common("isin", e, t)
+    if all(type(x) is core.Array and core.aval_of(x).dtype in _HOST_DTYPES for x in pair):
+        # eagerly NumPy's isin of the values (NumPy's algorithm for their sizes)
+        out = eager_host_call(functools.partial(np.isin, invert=invert, kind=kind), *pair,
+                              weak=False)
+        if out is not None:
+            return out
     out = _member("isin", e, t)
     return lax.not_(out) if invert else out
 
@@ -419,7 +455,7 @@ def _sorted_first(fname, ar, assume_unique, need_perm=False, argname="ar1"):
     x = _ravel(_asarray(fname, ar, argname))
     if need_perm:
         perm = argsort(x, kind="stable")
-        s = x[perm]
+        s = _rows(x, perm)
     else:
         s, perm = lax.sort(x, dimension=0), None
     n = core.aval_of(s).shape[0]
@@ -456,6 +492,12 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
         Inputs are traced and ``size`` is not given.
     """
     a, b = _pair("intersect1d", ar1, ar2)
+    if size is None and fill_value is None:
+        out = _host_set_op((a, b), functools.partial(
+            _intersect1d_host, assume_unique=assume_unique, return_indices=return_indices),
+            multiple=return_indices)
+        if out is not None:
+            return out
     s1, first1, perm1 = _sorted_first("intersect1d", a, assume_unique, return_indices)
     keep = lax.and_(first1, _member("intersect1d", s1, b))
     extra = [perm1] if return_indices else []
@@ -467,7 +509,13 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
     if n2 == 0:
         return vals, ex[0], ex[0]
     pos = lax.min(searchsorted(s2, vals), _const(n2 - 1, _INDEX))
-    return vals, ex[0], perm2[pos]
+    return vals, ex[0], _rows(perm2, pos)
+
+
+def _intersect1d_host(a, b, *, assume_unique, return_indices):
+    out = np.intersect1d(a, b, assume_unique, return_indices)
+    return (out[0], *(i.astype(_INDEX, copy=False) for i in out[1:])) if return_indices \
+        else out
 
 
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
@@ -477,6 +525,11 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     Dtype: ``ar1``'s (values are compared in the common NEP 50 dtype).
     """
     a, b = _pair("setdiff1d", ar1, ar2, common=False)
+    if size is None and fill_value is None:
+        out = _host_set_op((a, b), functools.partial(np.setdiff1d, assume_unique=assume_unique),
+                           weak=getattr(a, "_weak", None))
+        if out is not None:
+            return out
     if assume_unique:
         s1 = _ravel(a)
         first = lax.broadcast_in_dim(_const(True, bool), core.aval_of(s1).shape, ())
@@ -492,6 +545,10 @@ def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     Dtype: the common (NEP 50) dtype.
     """
     a, b = _pair("setxor1d", ar1, ar2)
+    if size is None and fill_value is None:
+        out = _host_set_op((a, b), functools.partial(np.setxor1d, assume_unique=assume_unique))
+        if out is not None:
+            return out
     s1, f1, _ = _sorted_first("setxor1d", a, assume_unique)
     s2, f2, _ = _sorted_first("setxor1d", b, assume_unique, argname="ar2")
     k1 = lax.and_(f1, lax.not_(_member("setxor1d", s1, b)))
@@ -500,7 +557,7 @@ def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     keep = lax.concatenate([k1, k2], 0)
     if core.aval_of(both).shape[0]:
         perm = argsort(both, kind="stable")
-        both, keep = both[perm], keep[perm]
+        both, keep = _rows(both, perm), _rows(keep, perm)
     return _compact("setxor1d", both, keep, size, fill_value)[0]
 
 

@@ -171,3 +171,66 @@ def test_at_user_line_in_c_is_the_python_one():
     assert (np.geterr(), np.geterrcall()) == before  # restored after each
     with pytest.raises(TypeError, match="no fn"):
         fp_warnings.at_user_line()
+
+
+# -- constants folded where a program is made (xnp/tracing/program.py:_folded)
+
+FOLDED = [
+    # (NumPy's empty_like leaves its memory as it is; xnp's fills it with zeros)
+    ("empty_like", lambda m, x: m.empty_like(x) if m is xnp else np.zeros_like(x)),
+    ("zeros_like", lambda m, x: m.zeros_like(x)),
+    ("ones_like", lambda m, x: m.ones_like(x, dtype=np.float32)),
+    ("full_like", lambda m, x: m.full_like(x, 2.5)),
+    ("eye", lambda m, x: m.eye(4, 3, k=1)),
+    ("identity", lambda m, x: m.identity(3, dtype=int)),
+    ("tri", lambda m, x: m.tri(3, 4, -1)),
+    ("arange", lambda m, x: m.arange(2, 11, 3)),
+]
+
+
+@pytest.mark.parametrize("name,call", FOLDED, ids=[c[0] for c in FOLDED])
+def test_a_function_of_constants_is_one_constant_copied_by_each_replay(name, call):
+    x = np.arange(12.0).reshape(3, 4)
+    want = call(np, x)
+    _replay.clear()
+    results = []
+    for _ in range(4):
+        got = call(xnp, xnp.asarray(x))
+        g = np.asarray(got)
+        assert g.dtype == want.dtype and g.shape == want.shape
+        np.testing.assert_array_equal(g, want)
+        assert g.flags.writeable
+        results.append(got)
+    results[1][...] = 7  # a replay's result is its own memory: the next one is not changed
+    np.testing.assert_array_equal(np.asarray(call(xnp, xnp.asarray(x))), want)
+    np.testing.assert_array_equal(np.asarray(results[2]), want)
+    programs = [p for c in _replay._CACHES for p in c.values() if hasattr(p, "eqns")]
+    kernels = [e[0] for p in programs for e in p.eqns]
+    # the creation is one copy of its constant
+    assert len(kernels) == 1 and getattr(kernels[0], "__name__", "") == "copy", kernels
+
+
+def test_a_folded_constant_keeps_the_memory_order_and_size_limit():
+    from xnp.tracing import program  # noqa: PLC0415
+
+    big = program.MAX_CONSTANT_BYTES // 8 + 1  # float64 elements: just over the limit
+    for shape, order in (((3, 4), "F"), ((big,), "C")):
+        want = np.zeros(shape, order=order)
+        _replay.clear()
+        for _ in range(3):
+            got = np.asarray(xnp.zeros_like(xnp.asarray(want)))
+            np.testing.assert_array_equal(got, want)
+            assert got.flags.f_contiguous == want.flags.f_contiguous
+            assert got.flags.c_contiguous == want.flags.c_contiguous
+
+
+def test_an_equation_of_constants_that_warns_is_not_folded():
+    # log(0) warns on every call: the equation stays in the program (folding would run
+    # it once, where the program is made)
+    f = _replay.cached(lambda a: a + xnp.log(xnp.zeros(2)))
+    for k in range(3):
+        a = xnp.asarray(np.array([1.0, float(k)]))
+        with pytest.warns(RuntimeWarning, match="divide by zero encountered in log"):
+            out = f(a)
+        np.testing.assert_array_equal(np.asarray(out), [-np.inf, -np.inf])
+    assert _replay.stats(f)["programs"] == 1

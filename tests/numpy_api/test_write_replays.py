@@ -395,10 +395,10 @@ def _program_of(method):
 def test_write_programs_run_alike_in_c_and_in_python(runner, monkeypatch):
     """The Python runner of programs (used where the C module is not built) runs a fused
     ufunc write (``out`` keyword) and an item write as the C one: NumPy's values."""
-    from xnp.tracing import recording  # noqa: PLC0415
+    from xnp.tracing import program  # noqa: PLC0415
 
     if runner == "python":
-        monkeypatch.setattr(recording, "run_eqns", recording._py_run_eqns)
+        monkeypatch.setattr(program, "run_eqns", program._py_run_eqns)
     _replay.clear()
     y, z = xnp.asarray([1.0, 2.0]), xnp.asarray([0.5, 0.25])
     y += z  # recorded

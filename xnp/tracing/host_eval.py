@@ -5,7 +5,7 @@ loops (``while_loop``, ``scan``, ``fori_loop``) iteration after iteration.
 ``Array`` and checks it (a few microseconds an equation). A loop body runs the same
 equations on values of the same avals each iteration, so :func:`host_program` turns it
 once into a list of the backend's implementations with their parameters bound, run by
-``recording.run_eqns`` (in C where built) on the NumPy values: the implementations the
+``program.run_eqns`` (in C where built) on the NumPy values: the implementations the
 eval trace calls, on the same values, so the results are the same.
 
 It applies while the eager backend computes with NumPy, to a jaxpr whose every equation
@@ -22,7 +22,7 @@ import numpy as np
 
 from xnp.tracing import core
 from xnp.tracing.jaxpr import Literal
-from xnp.tracing.recording import run_eqns
+from xnp.tracing.program import run_eqns
 
 __all__ = ["HostProgram", "host_program", "host_value"]
 

@@ -664,6 +664,8 @@ def test_native_signature_is_the_python_one():
         ((xnp.asarray(np.arange(6.0).reshape(2, 3)), 1), {"axis": 1}),
         ((a,), {"dtype": np.float32}), ((a,), {"dtype": np.dtype(np.float32)}),  # type, dtype
         ((a,), {"dtype": np.dtype("float32")}), ((a,), {"dtype": float}), ((a,), {"dtype": int}),
+        ((a,), {"dtype": xnp.float32}), ((a,), {"dtype": xnp.float32}),  # xnp's scalar types
+        ((a,), {"dtype": xnp.int64}), ((a, xnp.bfloat16), {}),
         ((a,), {"dtype": np.dtype(np.float64, metadata={"k": 1})}),
         ((a,), {"dtype": np.dtype(np.float64, metadata={"k": 1})}), ((a,), {"dtype": "f4"}),
         ((a, 1 + 2j), {}), ((a, complex(1, 2)), {}), ((a, complex(0.0, -0.0)), {}),
@@ -953,3 +955,18 @@ def test_replayed_views_and_reductions_run_no_python_frame(call, no_check):
     assert frames == ["<lambda>"], frames
     np.testing.assert_array_equal(np.asarray(out), want)
     assert np.asarray(out).dtype == np.asarray(want).dtype
+
+
+def test_a_dtype_given_as_xnp_scalar_type_replays_without_python_frames(no_check):
+    # xnp's scalar types hash and compare in Python (their metaclass, as NumPy's dtype);
+    # the key holds them by address, so a replay runs none of it
+    from tests.helpers import python_frames  # noqa: PLC0415
+
+    x = xnp.asarray(np.arange(6.0))
+    for dtype in (xnp.float32, xnp.int16, xnp.bool_):
+        for _ in range(2):
+            x.astype(dtype)
+        out, frames = python_frames(x.astype, dtype)
+        assert frames == [], frames
+        assert np.asarray(out).dtype == np.dtype(dtype.dtype)
+        np.testing.assert_array_equal(np.asarray(out), np.arange(6.0).astype(dtype.dtype))

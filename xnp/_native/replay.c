@@ -70,14 +70,15 @@ signature(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4 || !PyType_Check(args[0]) || !PyType_Check(args[1]) ||
+    if (nargs != 5 || !PyType_Check(args[0]) || !PyType_Check(args[1]) ||
         !PyLong_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "configure(array_type, program_type, max_items, "
-                        "dtype_types)");
+                        "dtype_types, own_types)");
         return NULL;
     }
     Py_ssize_t items = PyLong_AsSsize_t(args[2]);
-    if ((items == -1 && PyErr_Occurred()) || xnp_signature_configure(items, args[3]) < 0 ||
+    if ((items == -1 && PyErr_Occurred()) ||
+        xnp_signature_configure(items, args[3], args[4]) < 0 ||
         xnp_program_configure((PyTypeObject *)args[1]) < 0) {
         return NULL;
     }
@@ -467,7 +468,8 @@ static PyMethodDef module_methods[] = {
     {"signature", (PyCFunction)(void (*)(void))signature, METH_FASTCALL,
      "signature(args, kwargs, leaves, part, no_signature): a call's cache key, or None."},
     {"configure", (PyCFunction)(void (*)(void))configure, METH_FASTCALL,
-     "configure(xnp_array_type, program_type): the classes of eager arrays and programs."},
+     "configure(xnp_array_type, program_type, max_items, dtype_types, own_types): the "
+     "classes of eager arrays and programs, and the rules of the key."},
     {"run_eqns", (PyCFunction)(void (*)(void))run_eqns, METH_FASTCALL,
      "run_eqns(eqns, env, native, wrap): a recorded program's equations run on env."},
     {"at_user_line", (PyCFunction)(void (*)(void))xnp_at_user_line,

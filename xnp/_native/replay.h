@@ -47,7 +47,7 @@ typedef struct {
 } Builder;
 
 int xnp_signature_ready(void);
-int xnp_signature_configure(Py_ssize_t max_items, PyObject *dtype_types);
+int xnp_signature_configure(Py_ssize_t max_items, PyObject *dtype_types, PyObject *own_types);
 void xnp_builder_init(Builder *b);
 void xnp_builder_free(Builder *b);
 int xnp_build_signature(Builder *b, PyObject *const *args, Py_ssize_t nargs,

@@ -6,6 +6,9 @@
 static PyObject *str_dtype, *str_shape, *str_strides;
 static Py_ssize_t max_items = 64;  /* the longest tuple or list with a signature */
 static PyObject *dtype_types = NULL;  /* Python's types that name a dtype (a frozenset) */
+/* xnp's scalar types (a tuple): heap types that live as long as the process, compared by
+ * address (their metaclass's __eq__ and __hash__ are Python's) */
+static PyObject *own_types = NULL;
 
 /* what a word that starts an argument's part says it is */
 enum { W_ARRAY = 1, W_INT, W_BOOL, W_NONE, W_FLOAT, W_VALUE, W_KEYWORD, W_SAME, W_COMPLEX,
@@ -262,6 +265,11 @@ put_part(Builder *b, PyObject *a, PyObject *leaves, PyObject *part, PyObject *no
             put_value(b, Py_NewRef(a));
     }
     else if (PyType_Check(a) && dtype_types != NULL) {  /* a type that names a dtype */
+        for (Py_ssize_t i = 0; own_types != NULL && i < PyTuple_GET_SIZE(own_types); i++) {
+            if (PyTuple_GET_ITEM(own_types, i) == a) {
+                return put(b, W_TYPE) < 0 ? -1 : put(b, (uint64_t)(uintptr_t)a);
+            }
+        }
         int names = PySet_Contains(dtype_types, a);
         if (names < 0) {
             return -1;
@@ -429,16 +437,19 @@ xnp_make_signature(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
     return out;
 }
 
-/* what the Python rules of the key say (``_replay.MAX_ITEMS``, ``_replay._DTYPE_TYPES``) */
+/* what the Python rules of the key say (``_replay.MAX_ITEMS``, ``_replay._DTYPE_TYPES``);
+ * ``own``: xnp's scalar types, keyed by address (a tuple; it holds them) */
 int
-xnp_signature_configure(Py_ssize_t items, PyObject *types)
+xnp_signature_configure(Py_ssize_t items, PyObject *types, PyObject *own)
 {
-    if (!PyFrozenSet_Check(types)) {
-        PyErr_SetString(PyExc_TypeError, "configure: dtype_types is a frozenset");
+    if (!PyFrozenSet_Check(types) || !PyTuple_Check(own)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "configure: dtype_types is a frozenset, own_types a tuple");
         return -1;
     }
     max_items = items;
     Py_XSETREF(dtype_types, Py_NewRef(types));
+    Py_XSETREF(own_types, Py_NewRef(own));
     return 0;
 }
 

@@ -8,7 +8,7 @@ in the function's cache:
 
 * a miss runs the full path under :func:`xnp.tracing.recording.record`, which returns the
   result as usual and, when the call did nothing but bind primitives on its inputs, a
-  :class:`~xnp.tracing.recording.Program` of it; the program (or the note that the
+  :class:`~xnp.tracing.program.Program` of it; the program (or the note that the
   signature cannot be replayed) is stored;
 * a hit runs the program: the eager backend's implementation of each recorded primitive
   on the new inputs, with no Python layer of the NumPy surface in between. An exception of
@@ -51,7 +51,8 @@ import numpy as np
 
 from xnp import config
 from xnp.numpy_api.ufunc import ufunc as _ufunc
-from xnp.tracing import core, recording
+from xnp.numpy_api import dtypes as _dtypes
+from xnp.tracing import core, program, recording
 from xnp.tracing.fp_warnings import at_user_line
 from xnp.tracing.core import Array
 
@@ -97,7 +98,9 @@ _DTYPE_TYPES = frozenset((bool, int, float, complex, str, bytes, object))
 _pack_d = struct.Struct("<d").pack
 _pack_dd = struct.Struct("<dd").pack
 if _native is not None:
-    _native.configure(Array, recording.Program, MAX_ITEMS, _DTYPE_TYPES)
+    # (xnp's scalar types, which live as long as the process, are keyed by address: their
+    # metaclass's __hash__ and __eq__ are Python functions)
+    _native.configure(Array, program.Program, MAX_ITEMS, _DTYPE_TYPES, _dtypes.SCALAR_TYPES)
 
 
 def _refresh(_value=None) -> None:

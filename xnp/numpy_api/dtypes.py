@@ -163,6 +163,9 @@ complex64 = _scalar_type("complex64", np.complex64)
 complex128 = _scalar_type("complex128", np.complex128)
 float8_e4m3fn = _scalar_type("float8_e4m3fn", ml_dtypes.float8_e4m3fn)
 float8_e5m2 = _scalar_type("float8_e5m2", ml_dtypes.float8_e5m2)
+#: xnp's scalar types of XLA's dtypes (module globals: they live as long as the process)
+SCALAR_TYPES = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,
+                bfloat16, float32, float64, complex64, complex128, float8_e4m3fn, float8_e5m2)
 intp = int64
 uintp = uint64
 int_ = int64

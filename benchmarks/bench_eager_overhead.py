@@ -185,6 +185,23 @@ def _replayed_cases():
          j(lambda: jnp.squeeze(xj))),
         ("numpy.asarray(x)", lambda: numpy.asarray(x_np), lambda: numpy.asarray(x),
          j(lambda: numpy.asarray(xj))),
+        # a Python bool (the truth of a replayed 0-d result, in C); value checks and
+        # value-sized results as native calls; creation folded into one constant copy
+        ("allclose(x, x)", lambda: numpy.allclose(x_np, x_np), lambda: xnp.allclose(x, x),
+         j(lambda: jnp.allclose(xj, xj))),
+        ("array_equal(x, x)", lambda: numpy.array_equal(x_np, x_np),
+         lambda: xnp.array_equal(x, x), j(lambda: jnp.array_equal(xj, xj))),
+        ("histogram(x)", lambda: numpy.histogram(x_np), lambda: xnp.histogram(x),
+         j(lambda: jnp.histogram(xj))),
+        ("isin(i64, i64)", lambda: numpy.isin(i_np, e_np), lambda: xnp.isin(i, e),
+         j(lambda: jnp.isin(ij, ej))),
+        ("intersect1d(i64, i64)", lambda: numpy.intersect1d(i_np, e_np),
+         lambda: xnp.intersect1d(i, e), j(lambda: jnp.intersect1d(ij, ej))),
+        ("compress(mask, x)", lambda: numpy.compress(e_np.ravel() > 0, x_np),
+         lambda: xnp.compress(e.ravel() > 0, x), j(lambda: jnp.compress(ej.ravel() > 0, xj))),
+        ("zeros_like(x)", lambda: numpy.zeros_like(x_np), lambda: xnp.zeros_like(x),
+         j(lambda: jnp.zeros_like(xj))),
+        ("eye(4)", lambda: numpy.eye(4), lambda: xnp.eye(4), j(lambda: jnp.eye(4))),
     ]
 
 

@@ -1,4 +1,4 @@
-"""``interp``, ``cross`` and ``clip`` as one composite each (xnp/backends/xp_impls/
+"""``interp``, ``cross``, ``clip``, ``convolve`` and ``correlate`` as one composite each (xnp/backends/xp_impls/
 composite.py, ``FUNCTION_KERNELS``): eagerly NumPy's own function, under jit and every
 transformation the decomposition. On grids of special values (NaN, infinities, signed
 zeros, ties, sample points, empty and 0-d operands) the eager kernel, the decomposition run
@@ -86,7 +86,7 @@ def test_every_kernel_is_tested_here():
                                      "interp_left_right", "interp_period", "cross", "clip",
                                      "power", "nanmax", "nanmin", "nanargmax", "nanargmin",
                                      "quantile", "percentile", "nanquantile", "nanpercentile",
-                                     "nanmedian", "scalar_divide"}
+                                     "nanmedian", "scalar_divide", "convolve", "correlate"}
 
 
 # --------------------------------------------------------------------------- scalar_divide
@@ -364,3 +364,38 @@ def test_gradients_and_vmap_run_the_decomposition():
     c = np.array([-1.0, -0.5, 0.0, 0.5, 0.7])
     gc = xnp.grad(lambda t: xnp.sum(xnp.clip(t, -0.5, 0.5) * xnp.arange(5.0)))(c)
     np.testing.assert_array_equal(np.asarray(gc), [0, 1, 2, 3, 0])
+
+
+# --------------------------------------------------------------------------- convolve
+
+
+@pytest.mark.parametrize("fn", ["convolve", "correlate"])
+@pytest.mark.parametrize("dt", sorted({s[0] for s in FUNCTION_KERNELS["convolve"]}, key=str),
+                         ids=str)
+def test_convolve_and_correlate_are_numpys(ways, fn, dt):
+    """Every dtype the kernels serve, every mode, both length orders (convolve swaps the
+    longer operand first; correlate keeps NumPy's lags), on values whose sums are exact in
+    any order (small integers, halves, infinities and NaN for the inexact dtypes: the
+    kernel's dot products and the convolution's may add in other orders); under jit for
+    float64, int8, bool and complex128 only (a compilation per form)."""
+    rng = np.random.default_rng(3)
+    dt = np.dtype(dt)
+    if dt.kind == "b":
+        pool = np.array([True, False])
+    elif dt.kind in "iu":
+        pool = np.array([0, 1, 3, 7], dtype=dt)
+    elif dt.kind == "c":
+        pool = _complex(np.array([0.0, 1.0, -2.5, 0.5])[:, None],
+                        np.array([0.0, -1.0, 2.0])[None, :]).ravel().astype(dt)
+    else:
+        pool = np.array([0.0, 1.0, -2.5, 0.5, 2.0], dtype=dt)
+    jit = dt.name in ("float64", "int8", "bool", "complex128")
+    for m, n in ((6, 3), (3, 6), (5, 5), (1, 4), (4, 1)):
+        a, v = rng.choice(pool, m), rng.choice(pool, n)
+        for mode in ("full", "same", "valid"):
+            _check(ways, lambda mod, x, y: getattr(mod, fn)(x, y, mode), a, v, jit=jit)
+    if dt.kind == "f":  # NaN and infinities propagate as NumPy's
+        a = np.array([1.0, np.inf, 0.5, np.nan, -np.inf, 2.0], dtype=dt)
+        v = np.array([0.5, 1.0, -1.0], dtype=dt)
+        for mode in ("full", "same", "valid"):
+            _check(ways, lambda mod, x, y: getattr(mod, fn)(x, y, mode), a, v, jit=jit)

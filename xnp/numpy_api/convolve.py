@@ -19,6 +19,7 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api.products import _operands
 from xnp.tracing import core, errors
+from xnp.tracing.avals import ShapedArray
 
 __all__ = ["convolve", "correlate"]
 
@@ -120,7 +121,7 @@ def convolve(a, v, mode="full"):
         A mode that is neither a string nor an integer.
     """
     mode, a, v, _ = _operands_1d("convolve", a, v, mode, True)
-    return _correlate_1d(a, lax.rev(v, (0,)), mode)
+    return _one_call("convolve", _convolution, a, v, mode)
 
 
 def correlate(a, v, mode="valid"):
@@ -150,7 +151,28 @@ def correlate(a, v, mode="valid"):
     TypeError
         A mode that is neither a string nor an integer.
     """
-    mode, a, v, dtype = _operands_1d("correlate", a, v, mode, False)
-    if dtype in kit.COMPLEX:
+    mode, a, v, _ = _operands_1d("correlate", a, v, mode, False)
+    return _one_call("correlate", _correlation, a, v, mode)
+
+
+def _convolution(a, v, *, mode):
+    return [_correlate_1d(a, lax.rev(v, (0,)), mode)]
+
+
+def _correlation(a, v, *, mode):
+    if core.aval_of(v).dtype in kit.COMPLEX:
         v = lax.conj(v)
-    return _correlate_1d(a, v, mode)
+    return [_correlate_1d(a, v, mode)]
+
+
+def _one_call(name, decomposition, a, v, mode):
+    """``decomposition(a, v, mode=mode)`` as one composite: eagerly NumPy's ``convolve`` or
+    ``correlate`` of the values (xnp/backends/xp_impls/composite.py), the convolution
+    elsewhere. Weak operands keep the decomposition (a composite's result is strong)."""
+    if core.aval_of(a).weak_type or core.aval_of(v).weak_type:
+        return decomposition(a, v, mode=mode)[0]
+    (m,), (n,) = core.aval_of(a).shape, core.aval_of(v).shape
+    lo, hi = _window(m, n, mode)
+    out = ShapedArray((m + lo + hi - n + 1,), core.aval_of(a).dtype)
+    return lax.composite_general(name, decomposition, a, v, out_avals=(out,),
+                                 params={"mode": mode})[0]

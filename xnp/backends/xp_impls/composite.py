@@ -461,6 +461,10 @@ _FUNCTION_TABLE = {
     "interp_left_right": (_interp_left_right, frozenset(s + s[2:] * 2 for s in _INTERP_SIGS)),
     "interp_period": (_interp_period, frozenset(s + (_F64,) for s in _INTERP_SIGS)),
     "cross": (_cross, _same(_INTS + _FLOATS + _BF16 + _COMPLEX, 2)),
+    # (a, v) of one dtype, the longer first for convolve, with the keyword mode: NumPy's
+    # own (correlate conjugates a complex v)
+    "convolve": ("convolve", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
+    "correlate": ("correlate", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
     "clip": ("_core.umath.clip", _same((np.dtype(np.bool_),) + _INTS + _FLOATS, 3)),
     # NumPy's loop raises "Integers to negative integer powers are not allowed." as the
     # decomposition's check (xnp/numpy_api/_powers.py); other dtypes: a Python int exponent

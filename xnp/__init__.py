@@ -104,8 +104,9 @@ from xnp.numpy_api.nan_functions import (isneginf, isposinf, nan_to_num, nanargm
                                          nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar)
 from xnp.numpy_api.statistics import (average, corrcoef, cov, median, nanmedian, nanpercentile,
                                       nanquantile, percentile, quantile)
-from xnp.numpy_api.math_misc import (allclose, array_equal, array_equiv, cross, fix, frexp, gcd,
-                                     gradient, heaviside, isclose, iscomplex, iscomplexobj, isreal,
+from xnp.numpy_api.closeness import allclose, array_equal, array_equiv, isclose
+from xnp.numpy_api.math_misc import (cross, fix, frexp, gcd,
+                                     gradient, heaviside, iscomplex, iscomplexobj, isreal,
                                      isrealobj, kron, lcm, ldexp, matvec, modf, real_if_close,
                                      sinc, spacing, trapezoid, unwrap, vecmat)
 from xnp.numpy_api.sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique,

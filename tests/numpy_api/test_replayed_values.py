@@ -188,3 +188,117 @@ def test_histogram_of_an_estimator_keeps_the_full_path():
         for g, w in zip(got, want):
             np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=0)
     assert _replay.stats(xnp.histogram)["programs"] == 0
+
+
+# -- NumPy's answers at the edges of these functions (found by trying to break them)
+
+
+def test_histogram_edges_closed_over_under_jit_and_with_the_xla_eager_backend():
+    edges = xnp.asarray([0.0, 1.0, 2.0])
+    got = xnp.jit(lambda a: xnp.histogram(a, bins=edges)[0])(xnp.asarray([0.5, 1.5, 1.7]))
+    np.testing.assert_array_equal(np.asarray(got), [1, 2])
+    with xnp.config.override(eager_backend="xla"):
+        hist, e = xnp.histogram(xnp.asarray([0.0, 0.5, 1.5]), bins=[0.0, 1.0, 2.0])
+        np.testing.assert_array_equal(np.asarray(hist), [2, 1])
+        with pytest.raises(ValueError, match="monotonically"):
+            xnp.histogram(xnp.asarray([0.0]), bins=[0.0, 2.0, 1.0])
+
+
+@pytest.mark.parametrize("call, want", [
+    (lambda m: m.histogram(np.arange(3.0), bins=[]), (np.array([], np.int64), np.array([]))),
+    (lambda m: m.histogram(np.arange(5.0), bins=np.array(3)), None),
+    (lambda m: m.histogram_bin_edges(np.arange(5.0), bins=np.array(2)), None),
+    (lambda m: m.histogram(np.r_[np.zeros(18), 1.0, 2.0], bins="auto"), None),
+    (lambda m: m.histogram(np.array([0.0, 1.0, 7.0, 7.5]), bins="fd"), None),
+])
+def test_histogram_forms_are_numpys(call, want):
+    want = call(np) if want is None else want
+    got = call(xnp)
+    for g, w in zip(_flat(got), _flat(want)):
+        g = np.asarray(g)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_array_equal(g, w)
+
+
+def test_histogram_too_many_bins_and_bool_data():
+    for call in (lambda m, a: m.histogram(a, bins=4), lambda m, a: m.histogram_bin_edges(a, 3)):
+        with pytest.raises(ValueError, match="Too many bins for data range. Cannot create"):
+            call(np, np.full(5, 1e16))
+        for _ in range(2):  # (a replay checks again)
+            with pytest.raises(ValueError, match="Too many bins for data range. Cannot create"):
+                call(xnp, xnp.asarray(np.full(5, 1e16)))
+    data = np.array([True, False, True, True])
+    for fn, kw in (("histogram", {}), ("histogram", {"bins": "auto"}),
+                   ("histogram_bin_edges", {})):
+        with pytest.warns(RuntimeWarning, match="Converting input from bool to"):
+            want = getattr(np, fn)(data, **kw)
+        with pytest.warns(RuntimeWarning, match="Converting input from bool to"):
+            got = getattr(xnp, fn)(xnp.asarray(data), **kw)
+        for g, w in zip(_flat(got), _flat(want)):
+            np.testing.assert_array_equal(np.asarray(g), w)
+
+
+def test_histogramdd_empty_edges_raise_numpys_index_error():
+    x = xnp.asarray([1.0, 2.0])
+    with pytest.raises(IndexError, match="index -1 is out of bounds for axis 0 with size 0"):
+        np.histogram2d(np.asarray(x), np.asarray(x), bins=[[], [0, 1]])
+    with pytest.raises(IndexError, match="index -1 is out of bounds for axis 0 with size 0"):
+        xnp.histogram2d(x, x, bins=[[], [0, 1]])
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, e: m.unique(e, return_index=True, size=2),
+    lambda m, e: m.unique(e, return_inverse=True, size=2),
+    lambda m, e: m.unique(e.reshape(0, 2), axis=0, size=2),
+    lambda m, e: m.intersect1d(e, m.asarray([1.0]), return_indices=True, size=2),
+])
+def test_sized_set_operations_of_empty_input_pad(call):
+    e = xnp.asarray(np.zeros(0))
+    for out in (call(xnp, e), xnp.jit(lambda v: call(xnp, v))(e)):
+        for o in out:
+            o = np.asarray(o)
+            assert o.shape[0] in (0, 2) and not np.any(o)  # (padding: zeros)
+
+
+def test_isin_compares_as_numpy():
+    # uint64 against int64: NumPy's exact comparison (a common float64 dtype would make
+    # 2**53 + 1 equal 2**53); bool taken as uint8 by the table method
+    u = np.array([1, 2, 3, 2 ** 53 + 1], np.uint64)
+    i = np.array([2, 5, 2 ** 53])
+    b = np.array([True, False])
+    for a, t, kw in ((u[:3], i[:2], {"kind": "table"}), (u, i, {}), (b, np.array([0, 3]),
+                                                             {"kind": "table"}),
+                     (np.array([0, 1, 2]), b, {"kind": "table", "invert": True})):
+        want = np.isin(a, t, **kw)
+        for _ in range(2):
+            np.testing.assert_array_equal(np.asarray(xnp.isin(xnp.asarray(a), xnp.asarray(t),
+                                                              **kw)), want)
+
+
+@pytest.mark.parametrize("a, b", [(np.int8(44), 300), (0.1, np.float32(0.1)),
+                                  (np.float16([3.0]), 3.0001), (np.int8([44]), [300]),
+                                  (np.arange(3), [0, 1, 2]), (True, 1)])
+def test_array_equal_takes_python_scalars_as_numpy_does(a, b):
+    xa = xnp.asarray(a) if isinstance(a, (np.ndarray, np.generic)) else a
+    for fn in ("array_equal", "array_equiv"):
+        assert getattr(xnp, fn)(xa, b) is getattr(np, fn)(a, b)
+
+
+@pytest.mark.parametrize("cond, axis", [([True, False, True, False], 1),
+                                        ([True, False, True, True], 1),
+                                        ([1, 0, 0, 0, 0, 1, 0], None),
+                                        ([0, 0, 0, 0, 0, 0, 1], None)])
+def test_compress_with_a_longer_condition_raises_only_for_a_true_past_the_axis(cond, axis):
+    a = np.arange(6).reshape(2, 3)
+    try:
+        want = np.compress(cond, a, axis=axis)
+    except IndexError as e:
+        want = e
+    for c in (cond, np.array(cond), xnp.asarray(cond)):
+        for _ in range(2):
+            if isinstance(want, IndexError):
+                with pytest.raises(IndexError, match=str(want)):
+                    xnp.compress(c, xnp.asarray(a), axis=axis)
+            else:
+                np.testing.assert_array_equal(
+                    np.asarray(xnp.compress(c, xnp.asarray(a), axis=axis)), want)

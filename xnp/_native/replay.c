@@ -464,7 +464,22 @@ static PyTypeObject ReplayType = {
     .tp_new = replay_new,
 };
 
+/* lax's select_n with a bool ``which`` (NumPy arrays): ``numpy.where(which, case1, case0)``,
+ * or for one case its copy broadcast with ``which`` (xp_impls' ``_select_n``), with no
+ * Python frame. */
+static PyObject *
+select_where(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 && nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "select_where(which, case0[, case1])");
+        return NULL;
+    }
+    return PyArray_Where(args[0], args[nargs - 1], args[1]);
+}
+
 static PyMethodDef module_methods[] = {
+    {"select_where", (PyCFunction)(void (*)(void))select_where, METH_FASTCALL,
+     "select_where(which, case0[, case1]): numpy.where(which, case1, case0)."},
     {"signature", (PyCFunction)(void (*)(void))signature, METH_FASTCALL,
      "signature(args, kwargs, leaves, part, no_signature): a call's cache key, or None."},
     {"configure", (PyCFunction)(void (*)(void))configure, METH_FASTCALL,

@@ -9,13 +9,14 @@ from xnp.numpy_api import convolve
 from xnp.numpy_api import sets, histograms, polynomials, windows
 from xnp.numpy_api import editing, grids, introspection, matrices
 from xnp.numpy_api import einsum as _einsum_mod
-from xnp.numpy_api import math_misc, nan_functions, statistics
+from xnp.numpy_api import closeness, math_misc, nan_functions, statistics
 from xnp.numpy_api import host_format, host_io, piecewise as _piecewise_mod
 from xnp.numpy_api import ranges, tiling
 
 _MODULES = (dtypes, creation, ranges, elementwise, rounding, transcendental, logic, indexing, products,
             manipulation, tiling, reductions, cumulative, sorting, convolve, matrices, grids, editing,
-            introspection, _einsum_mod, nan_functions, statistics, math_misc, sets, histograms,
+            introspection, _einsum_mod, nan_functions, statistics, closeness, math_misc, sets,
+            histograms,
             polynomials, windows, host_io, host_format, _piecewise_mod)
 
 __all__ = []

@@ -24,7 +24,7 @@ from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
 from xnp.numpy_api._host_calls import eager_host_call
 from xnp.numpy_api._index_core import _concrete
-from xnp.numpy_api._util import asarray_for, default_float, promote_to, result_dtype
+from xnp.numpy_api._util import asarray_for, default_float, promote_to, result_dtype, warn
 from xnp.numpy_api.sets import static_count
 from xnp.numpy_api.sorting import searchsorted
 from xnp.tracing import ShapedArray, core, errors, sizes
@@ -302,7 +302,9 @@ def _estimated_bins(fname, name, a, first, last, weights):
     width = {"sqrt": lambda: ptp / np.sqrt(n), "sturges": lambda: sturges,
              "rice": lambda: ptp / (2.0 * n ** (1.0 / 3)),
              "scott": lambda: (24.0 * np.pi ** 0.5 / n) ** (1.0 / 3.0) * np.std(x),
-             "fd": lambda: fd, "auto": lambda: min(fd, sturges) if fd else sturges,
+             "fd": lambda: fd,
+             # (NumPy's heuristic bounds the count: fd at least half the sqrt width)
+             "auto": lambda: min(max(fd, ptp / np.sqrt(n) / 2), sturges),
              "doane": lambda: _doane(x, ptp)}[name]()
     if not width:
         return 1
@@ -326,8 +328,8 @@ def _edges(fname, a, bins, rng, weights=None, label="`bins`"):
     if isinstance(bins, str):
         first, last = _outer_edges(fname, a, rng, dt)
         n = _estimated_bins(fname, bins, a, first, last, weights)
-        return _linspace(first, last, n, dt)
-    if isinstance(bins, (int, np.integer)) or (np.ndim(bins) == 0 and not _is_array(bins)):
+        return _finite_sized(fname, n, _linspace(first, last, n, dt))
+    if isinstance(bins, (int, np.integer)) or np.ndim(bins) == 0:
         try:
             n = operator.index(bins)
         except TypeError:
@@ -336,12 +338,25 @@ def _edges(fname, a, bins, rng, weights=None, label="`bins`"):
         if n < 1:
             raise ValueError(f"xnp.{fname}: {label} must be positive, when an integer")
         first, last = _outer_edges(fname, a, rng, dt)
-        return _linspace(first, last, n, dt)
+        return _finite_sized(fname, n, _linspace(first, last, n, dt))
     e = asarray_for(fname, bins, "bins")
     if core.aval_of(e).ndim != 1:
         raise ValueError(f"xnp.{fname}: {label} must be 1d, when an array")
     _check_values(functools.partial(_increasing, fname, label), e)
     return e
+
+
+def _finite_sized(fname, n, edges):
+    """``edges``, checked to increase strictly (NumPy's error for a range too narrow for
+    ``n`` bins of its dtype, ``1e16`` split in 4 float64 bins, say)."""
+    _check_values(functools.partial(_increasing_strictly, fname, n), edges)
+    return edges
+
+
+def _increasing_strictly(fname, n, edges):
+    if np.any(edges[:-1] >= edges[1:]):
+        raise ValueError(f"xnp.{fname}: Too many bins for data range. Cannot create {n} "
+                         "finite-sized bins.")
 
 
 def _finite_range(fname, first, last):
@@ -361,7 +376,7 @@ def _check_values(check, *arrays):
     (compiled code raises nothing)."""
     if eager_host_call(functools.partial(_checked, check), *arrays) is None:
         values = [_concrete(a) for a in arrays]
-        if None not in values:
+        if all(v is not None for v in values):
             check(*values)
 
 
@@ -378,6 +393,8 @@ def _bin_index(x, edges):
     """Bin of each value of the 1-D ``x`` for ``edges`` (last bin closed), or
     ``len(edges) - 1`` (one past the last bin) when outside or NaN."""
     nb = core.aval_of(edges).shape[0] - 1
+    if nb < 0:  # (NumPy reads edges[-1])
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     n = core.aval_of(x).shape[0]
     dt, _ = result_dtype(core.aval_of(x), core.aval_of(edges))
     x, edges = promote_to("histogram", x, dt), promote_to("histogram", edges, dt)
@@ -405,8 +422,17 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
     TypeError
         ``bins`` of another type; an estimator with ``weights``.
     """
-    x = _ravel(asarray_for("histogram_bin_edges", a))
+    x = _ravel(_from_bool(asarray_for("histogram_bin_edges", a)))
     return _edges("histogram_bin_edges", x, bins, range, weights)
+
+
+def _from_bool(x):
+    """``x``, bool data as uint8 with NumPy's warning (its histograms count integers)."""
+    if core.aval_of(x).dtype != np.bool_:
+        return x
+    warn(f"Converting input from {np.dtype(np.bool_)} to {np.uint8} for compatibility.",
+         RuntimeWarning)
+    return lax.convert_element_type(x, np.dtype(np.uint8))
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
@@ -436,7 +462,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     ValueError
         As :func:`histogram_bin_edges`; ``weights`` of another shape.
     """
-    x = asarray_for("histogram", a)
+    x = _from_bool(asarray_for("histogram", a))
     if weights is not None:
         w = asarray_for("histogram", weights, "weights")
         if core.aval_of(w).shape != core.aval_of(x).shape:
@@ -445,6 +471,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     x = _ravel(x)
     edges = _edges("histogram", x, bins, range, weights)
     nb = core.aval_of(edges).shape[0] - 1
+    if nb < 0:  # no edges: no bins (NumPy's empty counts)
+        return lax.broadcast_in_dim(_const(0, _INDEX), (0,), ()), edges
     n = core.aval_of(x).shape[0]
     idx = _bin_index(x, edges)
     if weights is None:

@@ -621,14 +621,20 @@ def compress(condition, a, axis=None, out=None, *, size=None, fill_value=0):
     shape = core.aval_of(a).shape
     axis = _util.normalize_axis("compress", axis, len(shape))
     n = shape[axis]
-    if caval.shape[0] > n:
-        raise IndexError(f"index {n} is out of bounds for axis {axis} with size {n}")
     if size is None and out is None and type(cond) is core.Array:
-        # eagerly NumPy's compress of the values (its length is theirs)
+        # eagerly NumPy's compress of the values (its length is theirs; a True past the
+        # axis is NumPy's IndexError)
         res = eager_host_call(functools.partial(_host_compress, axis=axis), a, cond,
                               shaped_by_values=True)
         if res is not None:
             return res
+    if caval.shape[0] > n:  # only a True past the axis is out of bounds (NumPy)
+        host = cond if isinstance(cond, np.ndarray) else _concrete(cond)
+        past = [0] if host is None else np.flatnonzero(host[n:])
+        if len(past):
+            raise IndexError(f"index {n + past[0]} is out of bounds for axis {axis} with "
+                             f"size {n}")
+        cond = cond[:n]
     pos = nonzero(cond, size=size, fill_value=n if size is not None else None)[0]
     entry = _Entry("tarr" if _concrete(pos) is None else "arr", axis, axis,
                    pos if _concrete(pos) is None else _concrete(pos).astype(np.int64))

@@ -1,21 +1,16 @@
 """Miscellaneous math (NumPy's "mathematical functions" and "logic" leftovers):
-``isclose``, ``allclose``, ``array_equal``, ``array_equiv``, ``heaviside``, ``sinc``,
-``fix``, ``frexp``, ``ldexp``, ``modf``, ``gcd``, ``lcm``, ``spacing``, ``iscomplex``,
+``heaviside``, ``sinc``, ``fix``, ``frexp``, ``ldexp``, ``modf``, ``gcd``, ``lcm``, ``spacing``, ``iscomplex``,
 ``isreal``, ``iscomplexobj``, ``isrealobj``, ``real_if_close``, ``unwrap``,
 ``gradient``, ``trapezoid``, ``cross``, ``kron``, ``matvec``, ``vecmat``.
 
 Written on the existing ufuncs of :mod:`xnp.numpy_api` (so NEP 50 promotion and
-broadcasting are theirs) and on lax for the bit-level functions. Functions that
-NumPy answers with a Python ``bool`` (``allclose``, ``array_equal``,
-``array_equiv``) are defined on a 0-d bool array, which ``xnp``'s functions turn into a
-Python ``bool`` eagerly (``_util.returns_python_bool``: replays of the dispatch cache do it
-in C) and leave a traced bool under ``jit``; ``iscomplexobj``/``isrealobj`` only look at the dtype
-and return Python bools, also under ``jit``.
+broadcasting are theirs) and on lax for the bit-level functions.
+``iscomplexobj``/``isrealobj`` only look at the dtype and return Python bools, also under
+``jit``. The comparisons ``isclose``, ``allclose``, ``array_equal`` and ``array_equiv`` are
+:mod:`xnp.numpy_api.closeness`.
 """
 
 from __future__ import annotations
-
-import cmath
 
 import ml_dtypes
 import numpy as np
@@ -33,14 +28,14 @@ from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api import _ufunc as _uf
 from xnp.numpy_api import _util
 from xnp.numpy_api._shared_outputs import finish_two
-from xnp.numpy_api._ufunc import _as_dtype, _binary, _binary_inexact, _extras, _finish, _inexact
+from xnp.numpy_api._ufunc import _binary, _binary_inexact, _extras, _finish, _inexact
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
-                                 normalize_axis, returns_python_bool, write_out)
+                                 normalize_axis, write_out)
 from xnp.tracing import core, errors
 from xnp.tracing.custom_derivatives import custom_jvp
 from xnp.tracing.avals import canonical_dtype
 
-__all__ = ["isclose", "allclose", "array_equal", "array_equiv", "heaviside", "sinc", "fix",
+__all__ = ["heaviside", "sinc", "fix",
            "frexp", "ldexp", "modf", "gcd", "lcm", "spacing", "iscomplex", "isreal",
            "iscomplexobj", "isrealobj", "real_if_close", "unwrap", "gradient", "trapezoid",
            "cross", "kron", "matvec", "vecmat"]
@@ -60,84 +55,6 @@ def _shape(x):
 
 def _const(value, dtype):
     return core.lift(np.asarray(value, dtype))
-
-
-# --------------------------------------------------------------------------- comparisons
-
-
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise ``|a - b| <= atol + rtol * |b|`` (``numpy.isclose``), also True where
-    ``a == b`` (equal infinities); NaN equals NaN only with ``equal_nan``.
-
-    Not symmetric in ``a`` and ``b``, as in NumPy. ``b`` is computed in at least
-    float (its dtype promoted with a Python float). Returns a bool array of the
-    broadcast shape; shapes that do not broadcast raise ``ValueError``.
-    """
-    x = a if core.is_python_scalar(a) else asarray_for("isclose", a, "a")
-    y = b if core.is_python_scalar(b) else asarray_for("isclose", b, "b")
-    if core.is_python_scalar(y):
-        y = float(y) if type(y) is int else y
-    elif _dtype(y) not in kit.INEXACT:
-        y = _as_dtype("isclose", y, _float_of(_dtype(y)))
-    finite = _lg.isfinite(y)
-    # where y is not finite only x == y counts: a finite stand-in there keeps NumPy's quiet
-    # 'invalid' (inf - inf, 0 * inf) without changing the result
-    yf = (y if cmath.isfinite(y) else 0.0) if core.is_python_scalar(y) else \
-        _ew.where(finite, y, 0)
-    tol = _ew.add(atol, _ew.multiply(rtol, _ew.abs(yf)))
-    res = _lg.logical_or(_lg.logical_and(_lg.less_equal(_ew.abs(_ew.subtract(x, yf)), tol),
-                                         finite), _lg.equal(x, y))
-    if equal_nan:
-        res = _lg.logical_or(res, _lg.logical_and(_lg.isnan(x), _lg.isnan(y)))
-    return res
-
-
-def _float_of(dt):
-    return np.result_type(dt, 1.0) if dt.kind != "V" else dt
-
-
-@returns_python_bool
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Whether every element of :func:`isclose` is True (``numpy.allclose``).
-
-    ``xnp.allclose`` returns a Python bool for eager inputs, as NumPy; under
-    ``jit``/``vmap`` a traced 0-d bool array (a Python bool cannot depend on traced data).
-    """
-    return _rd.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-def _false():
-    return core.lift(np.asarray(False))
-
-
-@returns_python_bool
-def array_equal(a1, a2, equal_nan=False):
-    """Whether ``a1`` and ``a2`` have the same shape and elements (``numpy.array_equal``).
-
-    Different shapes give False (decided statically). With ``equal_nan`` NaNs at the
-    same places compare equal. Returns a Python bool eagerly (as NumPy); under
-    ``jit``/``vmap`` a traced 0-d bool array.
-    """
-    x, y = asarray_for("array_equal", a1, "a1"), asarray_for("array_equal", a2, "a2")
-    if _shape(x) != _shape(y):
-        return _false()
-    eq = _lg.equal(x, y)
-    if equal_nan and (_dtype(x) in kit.INEXACT or _dtype(y) in kit.INEXACT):
-        eq = _lg.logical_or(eq, _lg.logical_and(_lg.isnan(x), _lg.isnan(y)))
-    return _rd.all(eq)
-
-
-@returns_python_bool
-def array_equiv(a1, a2):
-    """Whether ``a1`` and ``a2`` broadcast to each other with equal elements
-    (``numpy.array_equiv``); non-broadcastable shapes give False. A Python bool eagerly (as NumPy); under
-    ``jit``/``vmap`` a traced 0-d bool array."""
-    x, y = asarray_for("array_equiv", a1, "a1"), asarray_for("array_equiv", a2, "a2")
-    try:
-        broadcast_shapes("array_equiv", _shape(x), _shape(y))
-    except ValueError:
-        return _false()
-    return _rd.all(_lg.equal(x, y))
 
 
 # --------------------------------------------------------------------------- elementwise

@@ -81,6 +81,8 @@ def _rows(x, idx):
     as one gather: no index value is read (NumPy's indexing checks the bounds on the host
     values, which a recording of an eager call cannot replay)."""
     shape, ishape = core.aval_of(x).shape, core.aval_of(idx).shape
+    if shape[0] == 0:  # nothing to take: zeros (padding, as NumPy's empty results pad)
+        return lax.broadcast_in_dim(_const(0, core.aval_of(x).dtype), ishape + shape[1:], ())
     k = len(ishape)
     dn = lax.GatherDimensionNumbers(offset_dims=tuple(range(k, k + len(shape) - 1)),
                                     collapsed_slice_dims=(0,), start_index_map=(0,))
@@ -420,15 +422,16 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         raise ValueError(f"xnp.isin: Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     e = _asarray("isin", element, "element")
     t = _asarray("isin", test_elements, "test_elements")
-    if kind == "table":
+    if kind == "table":  # (NumPy takes bool as uint8)
         dts = [core.aval_of(e).dtype, core.aval_of(t).dtype]
-        if not (all(d in kit.INTEGER for d in dts) or all(d == np.bool_ for d in dts)):
+        if not all(d in kit.INTEGER or d == np.bool_ for d in dts):
             raise ValueError("xnp.isin: The 'table' method is only supported for boolean or "
                              "integer arrays. Please select 'sort' or None for kind.")
-    pair = _common("isin", e, t)
-    if all(type(x) is core.Array and core.aval_of(x).dtype in _HOST_DTYPES for x in pair):
-        # eagerly NumPy's isin of the values (NumPy's algorithm for their sizes)
-        out = eager_host_call(functools.partial(np.isin, invert=invert, kind=kind), *pair,
+    if all(type(x) is core.Array and not x._weak and core.aval_of(x).dtype in _HOST_DTYPES
+           for x in (e, t)):
+        # eagerly NumPy's isin of the values (its comparison of their dtypes, its algorithm
+        # for their sizes); a weak operand compares in the other's dtype (NEP 50) below
+        out = eager_host_call(functools.partial(np.isin, invert=invert, kind=kind), e, t,
                               weak=False)
         if out is not None:
             return out

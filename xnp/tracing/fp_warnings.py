@@ -11,7 +11,7 @@ import numpy as np
 from xnp.tracing import core, source
 
 __all__ = ["at_user_line", "fp_warnings_at_user_line", "is_fp_error", "ignoring_fp_errors",
-           "renamed_fp_error"]
+           "renamed_fp_error", "caller_setting"]
 
 _STATE = core._STATE
 _BASE = core._BASE_TRACE
@@ -78,6 +78,17 @@ def _logged(settings, theirs):
     logged = {k: "log" if v == "warn" else v for k, v in settings.items()}
     logged["call"] = handler
     return logged
+
+
+def caller_setting(category: str) -> str:
+    """The caller's ``numpy.errstate`` setting of ``category`` ('invalid', ...) inside xnp's
+    calls, where :func:`at_user_line` shows its 'warn' as 'log' to xnp's handler."""
+    setting = np.geterr()[category]
+    if setting == "log":
+        handler = np.geterrcall()
+        if isinstance(handler, _UserLineLog) and category not in handler.their_log:
+            return "warn"
+    return setting
 
 
 #: NumPy's error state object of a caller -> that of :func:`_logged` (None: unchanged); the

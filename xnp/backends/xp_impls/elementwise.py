@@ -279,6 +279,13 @@ def _clamp(xp, lo, x, hi):
 
 
 _register(lax.select_n_p, _select_n)
+try:  # a bool `which` on NumPy's arrays: numpy.where in C, no Python frame (replay.c)
+    from xnp._native._replay import select_where as _select_where
+except ImportError:  # pragma: no cover  (built without the extension)
+    _select_where = None
+PARAM_KERNELS[lax.select_n_p] = lambda xp, which: (
+    _select_where if _select_where is not None and xp is np and which.dtype == np.bool_
+    else None)
 _register(lax.clamp_p, _clamp)
 
 PARAM_KERNELS[lax.convert_element_type_p] = _convert_kernel

@@ -377,3 +377,26 @@ def test_vector_products_replay_one_dot_general(dtype, rng):
                                   for (f, kw), (a, b) in zip(cases, xs)])(args)
         assert_allclose(got, [getattr(np, f)(a, b, **kw) for (f, kw), (a, b) in zip(cases, args)],
                         kind="reduction")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8, np.complex128,
+                                   np.bool_, ml_dtypes.bfloat16], ids=str)
+def test_contractions_without_batch_are_numpys_tensordot_bit_for_bit(dtype):
+    # the eager kernel runs numpy.tensordot's steps (the same dot of the same 2-D
+    # operands, its plan made once per recorded program): NumPy's values, every call
+    rng = np.random.default_rng(5)
+    cases = [((3, 4), (5, 4), ([1], [1])), ((3, 4), (4,), 1), ((2, 3, 4), (3, 4), 2),
+             ((2, 3, 4), (4, 3, 5), ([1, 2], [1, 0])), ((0, 4), (5, 4), ([1], [1])),
+             ((3, 0), (5, 0), ([1], [1])), ((2, 3), (3, 2), ([0, 1], [1, 0]))]
+    for sa, sb, axes in cases:
+        a = (rng.standard_normal(sa) * 3).astype(dtype)
+        b = (rng.standard_normal(sb) * 3).astype(dtype)
+        want = np.tensordot(a, b, axes)
+        for _ in range(2):
+            got = np.asarray(xnp.tensordot(xnp.asarray(a), xnp.asarray(b), axes))
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert got.tobytes() == want.tobytes(), (sa, sb, axes)
+    a = (rng.standard_normal((3, 4)) * 3).astype(dtype)
+    for _ in range(2):
+        got = np.asarray(xnp.inner(xnp.asarray(a), xnp.asarray(a[::-1])))
+        assert got.tobytes() == np.inner(a, a[::-1]).tobytes()

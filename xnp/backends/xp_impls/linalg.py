@@ -98,7 +98,7 @@ def _dot_general(xp, lhs, rhs, *, dimension_numbers, preferred_element_type, pre
         rt = rt.reshape(rt.shape[:len(rb)] + (1,) * len(lfree) + rt.shape[len(rb):])
         return xp.multiply(lt, rt).astype(preferred_element_type, copy=False)
     if not lb:
-        out = xp.tensordot(lhs, rhs, axes=(list(lc), list(rc)))
+        out = _contracted(xp, lhs, rhs, _contraction_plan(lhs.shape, rhs.shape, lc, rc))
         # (ml_dtypes' bfloat16 matmul returns float32: cast back)
         return out.astype(preferred_element_type, copy=False)
     lfree = [i for i in range(lhs.ndim) if i not in lc and i not in lb]
@@ -115,6 +115,25 @@ def _dot_general(xp, lhs, rhs, *, dimension_numbers, preferred_element_type, pre
     out = xp.matmul(lt, rt)
     out = out.reshape(batch_shape + lfree_shape + rfree_shape)
     return out.astype(preferred_element_type, copy=False)
+
+
+def _contraction_plan(lshape, rshape, lc, rc):
+    """numpy.tensordot's steps for a contraction with no batch dimension: the operands'
+    transpositions, their 2-D shapes and the result's shape."""
+    lfree = [i for i in range(len(lshape)) if i not in lc]
+    rfree = [i for i in range(len(rshape)) if i not in rc]
+    lout, rout = [lshape[i] for i in lfree], [rshape[i] for i in rfree]
+    k = math.prod(lshape[i] for i in lc)
+    return (lfree + list(lc), (math.prod(lout), k), list(rc) + rfree, (k, math.prod(rout)),
+            lout + rout)
+
+
+def _contracted(xp, lhs, rhs, plan):
+    """``numpy.tensordot``'s product along ``plan`` (:func:`_contraction_plan`), without
+    its argument handling: the same ``dot`` of the same 2-D operands."""
+    lperm, lshape, rperm, rshape, out_shape = plan
+    return xp.dot(lhs.transpose(lperm).reshape(lshape),
+                  rhs.transpose(rperm).reshape(rshape)).reshape(out_shape)
 
 
 def dot_general_kernel(xp, operand=None, *, dimension_numbers, preferred_element_type,
@@ -140,6 +159,9 @@ def dot_general_kernel(xp, operand=None, *, dimension_numbers, preferred_element
             and operand.dtype == own and dimension_numbers == (((), ()), ((), ()))):
         return outer
 
+    contraction = bool(dimension_numbers[0][0]) and not dimension_numbers[1][0]
+    plans: dict = {}
+
     def kernel(lhs, rhs):
         if lhs.dtype is own:
             form, axis = _form(dimension_numbers, lhs.ndim, rhs.ndim)
@@ -154,6 +176,12 @@ def dot_general_kernel(xp, operand=None, *, dimension_numbers, preferred_element
                 return matvec(lhs, rhs)
             if form == _VECMAT and vecmat is not None:
                 return vecmat(lhs if conj is None else conj(lhs), rhs)
+            if contraction:  # (a program serves one signature: one plan, made once)
+                plan = plans.get((lhs.shape, rhs.shape))
+                if plan is None:
+                    plan = plans[(lhs.shape, rhs.shape)] = _contraction_plan(
+                        lhs.shape, rhs.shape, *dimension_numbers[0])
+                return _contracted(xp, lhs, rhs, plan)
         return _dot_general(xp, lhs, rhs, **params)
 
     return kernel

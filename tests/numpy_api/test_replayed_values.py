@@ -302,3 +302,22 @@ def test_compress_with_a_longer_condition_raises_only_for_a_true_past_the_axis(c
             else:
                 np.testing.assert_array_equal(
                     np.asarray(xnp.compress(c, xnp.asarray(a), axis=axis)), want)
+
+
+@pytest.mark.parametrize("data", [np.array([0.7, 0.9, 1.0], np.float32), np.array([1, 5, 2]),
+                                  np.array([0.25, 0.5, 1.0], np.float16)], ids=str)
+@pytest.mark.parametrize("rng", [None, (0.7, 1), (np.float64(0.7), np.float64(1)),
+                                 (np.float32(0.5), np.float32(1)), (np.float32(0.5), 1.0)],
+                         ids=str)
+def test_histogram_range_dtypes_are_numpys(data, rng):
+    # NumPy's edges are of the range's and the data's result dtype (a NumPy scalar keeps its
+    # type); histogram2d/histogramdd's are of the range's own (its linspace)
+    for fn, call in (("histogram", lambda m, a: m.histogram(a, bins=3, range=rng)),
+                     ("histogram2d", lambda m, a: m.histogram2d(
+                         a, a, bins=2, range=None if rng is None else [rng, (0, 2)]))):
+        want = call(np, data)
+        got = call(xnp, xnp.asarray(data))
+        for g, w in zip(got, want):
+            g = np.asarray(g)
+            assert g.dtype == w.dtype, (fn, g.dtype, w.dtype)
+            np.testing.assert_array_equal(g, w)

@@ -246,14 +246,15 @@ def _outer_edges(fname, a, rng, dt):
         first, last = rng
         if isinstance(first, core.Tracer) or isinstance(last, core.Tracer):
             raise TypeError(f"xnp.{fname}: `range` must be static numbers")
-        first, last = float(first), float(last)
+        first, last = first + 0.0, last + 0.0  # (NumPy's: a NumPy scalar keeps its type)
         if first > last:
             raise ValueError(f"xnp.{fname}: max must be larger than min in range parameter.")
         if not (np.isfinite(first) and np.isfinite(last)):
             raise ValueError(f"xnp.{fname}: supplied range of [{first}, {last}] is not finite")
         if first == last:
             first, last = first - 0.5, last + 0.5
-        return _const(first, _F64), _const(last, _F64)
+        cdt = np.result_type(first, last)  # (float64 for Python numbers)
+        return _const(first, cdt), _const(last, cdt)
     if core.aval_of(a).size == 0:
         return _const(0, _F64), _const(1, _F64)
     first = lax.convert_element_type(lax.reduce_min(a, (0,)), dt)
@@ -322,9 +323,15 @@ def _doane(x, ptp):
     return ptp / (1.0 + np.log2(n) + np.log2(1.0 + np.absolute(g1) / sg1))
 
 
-def _edges(fname, a, bins, rng, weights=None, label="`bins`"):
-    """The bin edges of the 1-D ``a`` (NumPy's ``_get_bin_edges``)."""
+def _edges(fname, a, bins, rng, weights=None, label="`bins`", dd=False):
+    """The bin edges of the 1-D ``a`` (NumPy's ``_get_bin_edges``): of ``a``'s float dtype,
+    or with a ``range`` of NumPy scalars their result dtype with ``a``'s (float64 for
+    integers). ``dd`` (``histogramdd``'s edges, NumPy's ``linspace`` of the range): a
+    ``range`` gives edges of its own dtype (float64 for Python numbers)."""
     dt = _bin_dtype(core.aval_of(a).dtype)
+    if rng is not None and (dd or any(isinstance(v, np.generic) for v in rng)):
+        dt = _bin_dtype(np.result_type(*(v + 0.0 for v in rng),
+                                       1.0 if dd else core.aval_of(a).dtype))
     if isinstance(bins, str):
         first, last = _outer_edges(fname, a, rng, dt)
         n = _estimated_bins(fname, bins, a, first, last, weights)
@@ -545,7 +552,7 @@ def _histdd(fname, s, bins, rng, density, weights):
         col = lax.reshape(lax.slice_in_dim(s, i, i + 1, axis=1), (n,))
         if isinstance(bins[i], str):
             raise TypeError(f"xnp.{fname}: `bins[{i}]` must be a scalar or 1d array")
-        e = _edges(fname, col, bins[i], rng[i], label=f"`bins[{i}]`")
+        e = _edges(fname, col, bins[i], rng[i], label=f"`bins[{i}]`", dd=True)
         nb = core.aval_of(e).shape[0] - 1
         idx = _bin_index(col, e)
         outside = lax.or_(outside, lax.eq(idx, _full(nb, (n,), _INDEX)))

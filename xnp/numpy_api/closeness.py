@@ -77,9 +77,10 @@ def _invalid_tolerance(atol, rtol) -> None:
 
 
 def _isclose(x, y, *, rtol, atol, equal_nan):
-    """:func:`isclose`'s comparison, with none of the 'invalid' errors NumPy computes quietly (``inf - inf``, ``0 * inf``): where ``y`` is not finite
-    only ``x == y`` counts, so a finite stand-in takes its place; where ``|y|`` is 0 the
-    product ``rtol * |y|`` is 0, or NaN for a non-finite ``rtol`` (in ``y``'s dtype)."""
+    """:func:`isclose`'s comparison, with none of the 'invalid' errors NumPy computes
+    quietly (``inf - inf``, ``0 * inf``): where ``y`` is not finite only ``x == y`` counts,
+    so a finite stand-in takes its place; where ``|y|`` is 0 the product ``rtol * |y|`` is
+    0, or NaN for a non-finite ``rtol`` (in ``y``'s dtype)."""
     if core.is_python_scalar(y):  # (NumPy's Python arithmetic on a Python y)
         if not cmath.isfinite(y):
             res = _lg.equal(x, y)

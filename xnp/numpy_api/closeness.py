@@ -157,8 +157,8 @@ def array_equal(a1, a2, equal_nan=False):
 @returns_python_bool
 def array_equiv(a1, a2):
     """Whether ``a1`` and ``a2`` broadcast to each other with equal elements
-    (``numpy.array_equiv``); non-broadcastable shapes give False. A Python bool eagerly (as NumPy); under
-    ``jit``/``vmap`` a traced 0-d bool array."""
+    (``numpy.array_equiv``); non-broadcastable shapes give False. A Python bool eagerly (as
+    NumPy); under ``jit``/``vmap`` a traced 0-d bool array."""
     x, y = _numpy_array("array_equiv", a1, "a1"), _numpy_array("array_equiv", a2, "a2")
     try:
         broadcast_shapes("array_equiv", _shape(x), _shape(y))

@@ -10,6 +10,7 @@ arrays do not exist in xnp).
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -58,7 +59,7 @@ def size(a, axis=None):
     """
     s = _shape_of(a)
     axes = normalize_axes("size", axis, len(s))
-    return int(np.prod([s[d] for d in axes], dtype=np.int64))
+    return math.prod([s[d] for d in axes])
 
 
 def isscalar(element):

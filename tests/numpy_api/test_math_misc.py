@@ -413,3 +413,10 @@ def _isclose_cases_match(x, y, kw):
             np.testing.assert_array_equal(got, want)
             assert got_warnings == want_warnings, (args, kw)
     assert xnp.allclose(np.array([1.0, np.inf]), np.array([1.0, np.inf])) is True
+
+
+@pytest.mark.parametrize("a, b", [(2 ** 64 + 1, 1.5), (-2 ** 63 - 1, 1), (2 ** 70, 2.0 ** 70)])
+def test_isclose_of_python_numbers_beyond_int64(a, b):
+    # two Python numbers compare with Python's arithmetic, as NumPy's isclose does
+    assert bool(xnp.isclose(a, b)) == bool(np.isclose(a, b))
+    assert xnp.allclose(a, b) is np.allclose(a, b)

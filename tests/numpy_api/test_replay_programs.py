@@ -11,6 +11,8 @@ warnings named at the user's line (``Program.python_kernels``).
 from __future__ import annotations
 
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -234,3 +236,40 @@ def test_an_equation_of_constants_that_warns_is_not_folded():
             out = f(a)
         np.testing.assert_array_equal(np.asarray(out), [-np.inf, -np.inf])
     assert _replay.stats(f)["programs"] == 1
+
+
+@pytest.mark.parametrize("call", [
+    lambda o: xnp.add([1.0, 2.0, 3.0], [1.0, 1.0, 1.0], out=o),
+    lambda o: xnp.multiply((1.0, 2.0, 3.0), 2.0, out=(o,)),
+    lambda o: xnp.sqrt([4.0, 9.0, 16.0], out=o),
+    lambda o: xnp.clip([-1.0, 0.5, 9.0], 0.0, 1.0, out=o),
+])
+def test_a_write_of_constants_into_out_replays(call):
+    # the ufunc of a write is not folded: each replay writes its result into `out`
+    want = np.asarray(call(xnp.zeros(3))).copy()
+    for _ in range(3):
+        o = xnp.zeros(3)
+        call(o)
+        np.testing.assert_array_equal(np.asarray(o), want)
+
+
+def test_folding_leaves_the_warning_filters_alone(no_check):
+    # (the filters are the process's: a program made in one thread must not change what
+    # another thread's warnings do, nor reset the once-per-line record of the default)
+    filters = warnings.filters
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("default")
+        for k in range(6):
+            np.log(np.array([-1.0]))  # one line: shown once
+            xnp.linspace(0, k + 1, 5)  # a new signature each time: recorded and folded
+            xnp.eye(3, k=k % 3)
+    assert len(seen) == 1
+    assert warnings.filters is filters
+
+
+def test_a_constant_complex_cast_to_real_warns_on_every_replay():
+    f = _replay.cached(lambda a: a + xnp.asarray(np.array([1 + 2j])).astype(np.float64))
+    for k in range(3):
+        with pytest.warns(np.exceptions.ComplexWarning):
+            out = f(xnp.asarray(np.array([float(k)])))
+        np.testing.assert_array_equal(np.asarray(out), [1.0 + k])

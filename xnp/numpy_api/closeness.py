@@ -90,9 +90,11 @@ def _isclose(x, y, *, rtol, atol, equal_nan):
             res = _lg.equal(x, y)
             # (y in x's dtype may overflow to an infinity: x - y is then NaN where x is
             # that infinity, quietly in NumPy)
-            dt, _ = result_dtype(aval_for(x), aval_for(y))
-            with np.errstate(over="ignore"):
-                overflows = not np.isfinite(np.asarray(y).astype(dt))
+            overflows = False
+            if not core.is_python_scalar(x):  # (two Python numbers: Python's arithmetic)
+                dt, _ = result_dtype(aval_for(x), aval_for(y))
+                with np.errstate(over="ignore"):
+                    overflows = not np.isfinite(np.asarray(y).astype(dt))
             xs = _ew.where(res, 0, x) if overflows else x
             near = _lg.less_equal(_ew.abs(_ew.subtract(xs, y)), _ew.add(atol, scaled))
             near = _lg.logical_and(near, _lg.logical_not(res)) if overflows else near

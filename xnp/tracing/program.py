@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import operator
 import types
-import warnings
 
 import numpy as np
 
@@ -100,7 +99,8 @@ class Program:
             values[len(weaks) - 1] = make() if value is None else value
             return len(weaks) - 1
 
-        for prim, params, ops, multiple, n_out in rec.eqns:
+        recorded = rec.eqns
+        for k, (prim, params, ops, multiple, n_out) in enumerate(recorded):
             if prim is None:  # a constant the call made
                 slot_of.append(constant(_copy(params), rec.weaks[first], params))
                 first += 1
@@ -128,8 +128,10 @@ class Program:
             kernel, kernel_params = _kernel(backend, prim, params, ops, rec.keep)
             ops = tuple(slot_of[o] if type(o) is int else constant(_scalar(backend, o))
                         for o in ops)
+            # (not the ufunc of a write that follows: the write repeats it with its out)
             if not multiple and all(o in values for o in ops) and not getattr(
-                    prim, "checks_values", False):
+                    prim, "checks_values", False) and not (
+                    k + 1 < len(recorded) and recorded[k + 1][0] is _WRITE):
                 value = _folded(kernel, kernel_params, [values[o] for o in ops], self.native,
                                 self.wrap)
                 if value is not None:  # a function of constants: a constant
@@ -282,17 +284,19 @@ def _remap(spec, slot_of):
 def _folded(kernel, params, values, native, wrap):
     """The value of a program's equation whose operands are all constants (``values``),
     computed once where the program is made, or None to keep the equation: its result is
-    bigger than :data:`MAX_CONSTANT_BYTES`, a view of an operand, or its computation raises
-    or warns (a replay must meet that again)."""
+    bigger than :data:`MAX_CONSTANT_BYTES`, a view of an operand, it meets a floating-point
+    error (a replay must meet it again), or it may warn otherwise (a complex value cast to
+    a real dtype: NumPy's ComplexWarning). (The warning filters are not touched: they are
+    the process's, shared by every thread.)"""
     try:
-        with np.errstate(all="raise"), warnings.catch_warnings():
-            warnings.simplefilter("error")
+        with np.errstate(all="raise"):
             out = kernel(*values, **params) if params else kernel(*values)
     except Exception:  # noqa: BLE001  (the equation stays, and meets it on each replay)
         return None
     out = out if type(out) is native else wrap(out)
     if type(out) is not np.ndarray or out.nbytes > MAX_CONSTANT_BYTES or any(
-            np.may_share_memory(out, v) for v in values):
+            np.may_share_memory(out, v) for v in values) or (
+            out.dtype.kind != "c" and any(v.dtype.kind == "c" for v in values)):
         return None
     return out
 

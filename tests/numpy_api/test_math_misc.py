@@ -420,3 +420,26 @@ def test_isclose_of_python_numbers_beyond_int64(a, b):
     # two Python numbers compare with Python's arithmetic, as NumPy's isclose does
     assert bool(xnp.isclose(a, b)) == bool(np.isclose(a, b))
     assert xnp.allclose(a, b) is np.allclose(a, b)
+
+
+@pytest.mark.parametrize("args, kw", [
+    ((np.array([True, False, True]), True), {}), ((True, False), {}),
+    ((np.array([0], np.uint8), True), {"rtol": 10}),
+    ((np.array([1.0, 2.0]), np.array([1.0, 2.1])), {"rtol": np.array([np.inf, 1.0])}),
+    ((np.array([1.0, 2.0]), np.array([1.0, 2.1])), {"atol": [np.nan, 0.0]}),
+    ((np.array([1.0, 2.0]), np.array([1.0, 2.1])), {"rtol": np.float32(np.inf)}),
+])
+def test_isclose_bool_operands_and_array_tolerances_are_numpys(args, kw):
+    # a Python bool b is NumPy's float (isinstance(b, int)); a non-finite tolerance of any
+    # form is NumPy's report, its array shown as NumPy shows it
+    def run(m):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            ops = [xnp.asarray(a) if m is xnp and isinstance(a, np.ndarray) else a
+                   for a in args]
+            out = np.asarray(m.isclose(*ops, **kw))
+        return out, [str(w.message) for w in seen]
+
+    (want, want_w), (got, got_w) = run(np), run(xnp)
+    np.testing.assert_array_equal(got, want)
+    assert got_w == want_w

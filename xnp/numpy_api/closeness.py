@@ -53,14 +53,28 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     x = a if core.is_python_scalar(a) else asarray_for("isclose", a, "a")
     y = b if core.is_python_scalar(b) else asarray_for("isclose", b, "b")
     if core.is_python_scalar(y):
-        y = float(y) if type(y) is int else y
+        y = float(y) if type(y) in (int, bool) else y  # (NumPy's isinstance(y, int))
     elif _dtype(y) not in kit.INEXACT:
         y = _as_dtype("isclose", y, _float_of(_dtype(y)))
-    tolerances = (rtol, atol)
-    numbers = all(type(t) in (int, float) or isinstance(t, np.floating) for t in tolerances)
-    if numbers and not all(np.isfinite(t) for t in tolerances):
-        _invalid_tolerance(atol, rtol)
+    concrete = [_concrete_tolerance(t) for t in (rtol, atol)]
+    if all(t is not None for t in concrete) and not all(np.all(np.isfinite(t))
+                                                         for t in concrete):
+        # (shown as NumPy shows them: a Python number as it is, anything else its array)
+        rt, at = (t if type(t) in (int, float, complex) else c
+                  for t, c in zip((rtol, atol), concrete))
+        _invalid_tolerance(at, rt)
     return _isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def _concrete_tolerance(t):
+    """A tolerance's values where they are known (numbers, NumPy arrays, lists, eager
+    arrays), else None (a traced one: compiled code reports nothing)."""
+    if isinstance(t, core.Tracer):
+        return None
+    try:
+        return np.asarray(t)
+    except Exception:  # noqa: BLE001  (not an array of values: the comparison raises)
+        return None
 
 
 def _invalid_tolerance(atol, rtol) -> None:

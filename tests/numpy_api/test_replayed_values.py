@@ -321,3 +321,30 @@ def test_histogram_range_dtypes_are_numpys(data, rng):
             g = np.asarray(g)
             assert g.dtype == w.dtype, (fn, g.dtype, w.dtype)
             np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("shape, wrap", [((3, 3), False), ((5, 3), True), ((5, 3), False),
+                                         ((3, 5), False), ((2, 2, 2), False)])
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex64, np.bool_, np.uint8],
+                         ids=str)
+def test_fill_diagonal_of_eager_arrays_is_numpys(shape, wrap, dtype):
+    # an eager array's diagonal is written by NumPy's item assignment (a scalar, or as many
+    # values as the diagonal has; other values are cycled as NumPy's flat assignment does)
+    n = min(shape) if len(shape) == 2 and not wrap else None
+    for k in range(3):
+        for val in (1.7 * k, np.float32(k), [1.0, 2.0], "diagonal"):
+            a = (np.arange(np.prod(shape)).reshape(shape) * (k + 1)).astype(dtype)
+            x = xnp.asarray(a.copy())
+            if val == "diagonal":
+                if n is None:
+                    continue
+                val_np = np.arange(n) * (k + 2.5)
+                val_x = xnp.asarray(val_np)
+            else:
+                val_np = val_x = val
+            np.fill_diagonal(a, val_np, wrap)
+            assert xnp.fill_diagonal(x, val_x, wrap) is None
+            np.testing.assert_array_equal(np.asarray(x), a)
+    v = xnp.asarray(np.zeros((3, 3)))
+    xnp.fill_diagonal(v.T, 4.0)  # (through a view: the base is written)
+    np.testing.assert_array_equal(np.asarray(v), np.eye(3) * 4)

@@ -373,6 +373,12 @@ def fill_diagonal(a, val, wrap=False):
     positions = np.arange(aval.size)[:end:step]
     if positions.size == 0:
         return None
+    if type(a) is core.Array and (isinstance(val, (bool, int, float, np.generic)) or (
+            type(val) is core.Array and core.aval_of(val).shape == positions.shape)):
+        # NumPy's item assignment of a scalar, or of as many values as the diagonal has, at
+        # its indices: a replay of the call repeats it with each call's values
+        a[np.unravel_index(positions, aval.shape)] = val
+        return None
     vals = _inplace.cycled("fill_diagonal", val, positions.size, aval.dtype)
     if vals is None:
         return None  # an empty `val` writes nothing, as in NumPy

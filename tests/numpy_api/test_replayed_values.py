@@ -348,3 +348,25 @@ def test_fill_diagonal_of_eager_arrays_is_numpys(shape, wrap, dtype):
     v = xnp.asarray(np.zeros((3, 3)))
     xnp.fill_diagonal(v.T, 4.0)  # (through a view: the base is written)
     np.testing.assert_array_equal(np.asarray(v), np.eye(3) * 4)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, c, f: f * m.where(c, 1.0, 0.0),
+    lambda m, c, f: f.astype(np.int8) + m.where(c, 1, 2),
+    lambda m, c, f: f * m.select([c], [1.5]),
+    lambda m, c, f: f * m.select([c, ~c], [1, 2], 0.5),
+    lambda m, c, f: m.where(c, f, 1.0) * 2.0,
+    lambda m, c, f: m.select([c], [f], 2.0) * 1.0,
+])
+def test_where_and_select_results_are_not_weak(call):
+    # numpy.where(c, 1.0, 0.0) is a float64 array, which a float32 array promotes to:
+    # xnp's where/select of Python scalars alone give a strong array (eagerly, replayed,
+    # under jit)
+    c, f = np.array([True, False, True]), np.ones(3, np.float32)
+    want = call(np, c, f)
+    for _ in range(2):
+        got = call(xnp, xnp.asarray(c), xnp.asarray(f))
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    got = xnp.jit(lambda cc, ff: call(xnp, cc, ff))(c, f)
+    assert np.asarray(got).dtype == want.dtype

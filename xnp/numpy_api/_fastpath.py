@@ -395,9 +395,9 @@ def where(slow: Callable) -> Callable:
                             out = op[0](vc, vx, vy)
                         except ValueError:  # shapes do not broadcast
                             return slow(*args)
-                        if out.dtype == v.dtype:
+                        if out.dtype == v.dtype:  # (NumPy's array: never weak)
                             return array(out if type(out) is _NATIVE[0] else _WRAP[0](out),
-                                         weak)
+                                         False)
         return slow(*args, **kwargs)
 
     return _served(where, slow, fast)

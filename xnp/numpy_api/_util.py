@@ -25,12 +25,20 @@ __all__ = [
     "broadcast_to_rank", "broadcast_arrays", "binary_operands", "normalize_axis",
     "normalize_axes", "write_out", "check_unsupported", "default_float", "default_int",
     "static_int", "AxisError", "to_inexact_dtype", "api_sequence", "raise_host_dtype",
-    "axis_tuple", "cast_may_warn", "write_into", "returns_python_bool",
+    "axis_tuple", "cast_may_warn", "write_into", "returns_python_bool", "strong",
 ]
 
 AxisError = np.exceptions.AxisError
 _ARRAY = core.Array
 _PY_SCALARS = (int, float, complex, bool)
+
+
+def strong(x):
+    """``x`` not weakly typed: the result of a NumPy function that is no ufunc (``where``,
+    ``select``), an array of its dtype even when made of Python scalars alone
+    (``numpy.where(c, 1.0, 0.0)`` is float64, which a float32 array then promotes to)."""
+    aval = core.aval_of(x)
+    return lax.convert_element_type(x, aval.dtype, weak_type=False) if aval.weak_type else x
 
 
 def returns_python_bool(fn):

@@ -109,17 +109,20 @@ def _isclose(x, y, *, rtol, atol, equal_nan):
                 dt, _ = result_dtype(aval_for(x), aval_for(y))
                 with np.errstate(over="ignore"):
                     overflows = not np.isfinite(np.asarray(y).astype(dt))
-            xs = _ew.where(res, 0, x) if overflows else x
+            xs = _ew.where_weak(res, 0, x) if overflows else x
             near = _lg.less_equal(_ew.abs(_ew.subtract(xs, y)), _ew.add(atol, scaled))
             near = _lg.logical_and(near, _lg.logical_not(res)) if overflows else near
             res = _lg.logical_or(near, res)
     else:
         finite = _lg.isfinite(y)
-        yf = _ew.where(finite, y, 0)
+        yf = _ew.where_weak(finite, y, 0)
         ay = _ew.abs(yf)
         zero = _lg.equal(ay, 0)
-        scaled = _ew.multiply(rtol, _ew.where(zero, 1, ay))
-        scaled = _ew.where(zero, _ew.where(_lg.isfinite(scaled), 0, np.nan), scaled)
+        scaled = _ew.multiply(rtol, _ew.where_weak(zero, 1, ay))
+        dt = _dtype(scaled)
+        at_zero = _ew.where_weak(_lg.isfinite(scaled), core.lift(np.zeros((), dt)),
+                            core.lift(np.asarray(np.nan, dt)))
+        scaled = _ew.where_weak(zero, at_zero, scaled)
         near = _lg.less_equal(_ew.abs(_ew.subtract(x, yf)), _ew.add(atol, scaled))
         res = _lg.logical_or(_lg.logical_and(near, finite), _lg.equal(x, y))
     if equal_nan:

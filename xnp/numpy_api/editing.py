@@ -23,7 +23,7 @@ from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import (asarray_for, axis_tuple, default_int, is_xnp, normalize_axis,
-                                 promote, promote_to, static_int, write_out)
+                                 promote, promote_to, static_int, strong, write_out)
 from xnp.tracing import core, errors
 from xnp.tracing.transformations import vmap
 
@@ -289,7 +289,8 @@ def select(condlist, choicelist, default=0):
 
     Conditions must be boolean arrays; all operands broadcast together. Dtype: the
     NEP 50 promotion of the choices and ``default`` (a Python scalar ``default`` is
-    weak). Differentiable in the choices.
+    weak); the result is not weakly typed, as NumPy's array. Differentiable in the
+    choices.
 
     Raises
     ------
@@ -314,7 +315,7 @@ def select(condlist, choicelist, default=0):
     result = parts[-1]
     for cond, choice in zip(reversed(parts[:k]), reversed(parts[k:2 * k])):
         result = lax.select_n(cond, result, choice)
-    return result
+    return strong(result)
 
 
 def _wrap_or_clip(idx, n: int, mode: str):

@@ -41,7 +41,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import _util
-from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays
+from xnp.numpy_api._util import asarray_for, binary_operands, broadcast_arrays, strong
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api import _clip_operands
@@ -582,6 +582,13 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     if size is not None or fill_value is not None:
         raise ValueError("xnp.where: size and fill_value are only valid with the "
                          "one-argument form where(condition)")
+    return strong(where_weak(condition, x, y))
+
+
+def where_weak(condition, x, y):
+    """:func:`where`'s three-argument form with the weak type of NEP 50's promotion kept
+    (a result of two weak operands is weak): xnp's own arithmetic on a select, which
+    continues in the operands' dtype as it would without one."""
     c = asarray_for("where", condition, "condition")
     a, b, _ = binary_operands("where", x, y, argnames=("x", "y"), ufunc=False)
     (c, a, b), _ = broadcast_arrays("where", _truth(c), a, b)

@@ -242,7 +242,7 @@ def cond(x, p=None):
 def _inf_where_nan(r, x):
     """``r`` with inf for NaN where the matrix of ``x`` it comes from has no NaN."""
     input_nan = _rd.any(_lg.isnan(x), axis=(-2, -1))
-    return _ew.where(_lg.logical_and(_lg.isnan(r), _lg.logical_not(input_nan)), np.inf, r)
+    return _ew.where_weak(_lg.logical_and(_lg.isnan(r), _lg.logical_not(input_nan)), np.inf, r)
 
 
 def _cond_of_singular_values(x, inverse: bool):
@@ -326,8 +326,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     rc = asarray_for("linalg.pinv", rcond, "rcond")
     cutoff = _ew.multiply(_mn.expand_dims(rc, -1), _rd.max(s, axis=-1, keepdims=True))
     large = _lg.greater(s, cutoff)
-    safe = _ew.where(large, s, 1)
-    s_inv = _ew.where(large, _ew.divide(1, safe), 0)
+    safe = _ew.where_weak(large, s, 1)
+    s_inv = _ew.where_weak(large, _ew.divide(1, safe), 0)
     s_inv = cast(_mn.expand_dims(s_inv, -1), core.aval_of(xv).dtype)
     return M.matmul(M.mH(vh), _ew.multiply(s_inv, M.mH(u)))
 
@@ -403,7 +403,7 @@ def _lstsq(a, b, rcond):
     check_converged("lstsq", s, _LSTSQ_DID_NOT_CONVERGE)  # (also for an inf entry, as gelsd)
     cutoff = _ew.multiply(rcond, _rd.max(s, initial=0.0))
     large = _lg.greater(s, cutoff)
-    s_inv = _ew.where(large, _ew.divide(1, _ew.where(large, s, 1)), 0)
+    s_inv = _ew.where_weak(large, _ew.divide(1, _ew.where_weak(large, s, 1)), 0)
     s_inv = cast(_mn.expand_dims(s_inv, -1), core.aval_of(a).dtype)
     x = M.matmul(M.mH(vh), _ew.multiply(s_inv, M.matmul(M.mH(u), b)))
     rank = cast(_rd.count_nonzero(large), np.dtype(np.int32))

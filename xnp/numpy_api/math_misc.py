@@ -108,19 +108,19 @@ def sinc(x):
 def _sinc(v):
     y = _ew.multiply(np.pi, v)
     small = _lg.less(_ew.absolute(y), 0.5)
-    y2 = _ew.square(_ew.where(small, y, 0.0))
+    y2 = _ew.square(_ew.where_weak(small, y, 0.0))
     series = _SINC_SERIES[-1]
     for c in _SINC_SERIES[-2::-1]:
         series = _ew.add(_ew.multiply(series, y2), c)
-    big = _ew.where(small, 1.0, y)
-    return _ew.where(small, series, _ew.divide(_tr.sin(big), big))
+    big = _ew.where_weak(small, 1.0, y)
+    return _ew.where_weak(small, series, _ew.divide(_tr.sin(big), big))
 
 
 def fix(x, out=None):
     """Round towards zero (``numpy.fix``): ``floor`` for ``x >= 0``, ``ceil`` otherwise;
     dtype as those (integers stay integers)."""
     v = _arr("fix", x, "x")
-    return write_out("fix", out, _ew.where(_lg.greater_equal(v, 0), _rn.floor(v), _rn.ceil(v)))
+    return write_out("fix", out, _ew.where_weak(_lg.greater_equal(v, 0), _rn.floor(v), _rn.ceil(v)))
 
 
 def _float_operand(fname, x, dtype=None, casting="same_kind"):
@@ -274,7 +274,7 @@ def modf(x, out1=None, out2=None, /, *, out=(None, None), where=True, casting="s
 
 def _modf(v):
     whole = _rn.trunc(v)
-    return _lg.copysign(_ew.where(_lg.isinf(v), 0.0, _ew.subtract(v, whole)), v), whole
+    return _lg.copysign(_ew.where_weak(_lg.isinf(v), 0.0, _ew.subtract(v, whole)), v), whole
 
 
 def _int_pair(fname, x1, x2, dtype, casting):
@@ -365,9 +365,9 @@ def spacing(x, /, out=None, *, where=True, casting="same_kind", order="K", dtype
 def _spacing_of(v):
     if _dtype(v) == np.float16:  # NumPy's half-precision spacing always steps towards +inf
         step = _ew.subtract(_lg.nextafter(v, np.inf), v)
-        step = _ew.where(_lg.isinf(v), np.nan, step)  # -inf too: NaN, as NumPy
+        step = _ew.where_weak(_lg.isinf(v), np.nan, step)  # -inf too: NaN, as NumPy
     else:
-        away = _ew.where(_lg.less(v, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
+        away = _ew.where_weak(_lg.less(v, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
         step = _ew.subtract(_lg.nextafter(v, away), v)
     return step
 
@@ -454,9 +454,9 @@ def unwrap(p, discont=None, axis=-1, *, period=6.283185307179586):
     low = -high
     ddmod = _ew.add(_ew.mod(_ew.subtract(dd, low), period), low)
     if ambiguous:
-        ddmod = _ew.where(_lg.logical_and(_lg.equal(ddmod, low), _lg.greater(dd, 0)),
+        ddmod = _ew.where_weak(_lg.logical_and(_lg.equal(ddmod, low), _lg.greater(dd, 0)),
                           high, ddmod)
-    correct = _ew.where(_lg.less(_ew.abs(dd), discont), 0, _ew.subtract(ddmod, dd))
+    correct = _ew.where_weak(_lg.less(_ew.abs(dd), discont), 0, _ew.subtract(ddmod, dd))
     head = lax.slice_in_dim(x, 0, 1, axis=ax)
     tail = _ew.add(lax.slice_in_dim(x, 1, _shape(x)[ax], axis=ax), _cu.cumsum(correct, axis=ax))
     up = _mn.concatenate([head, tail], axis=ax)

@@ -86,5 +86,5 @@ def piecewise(x, condlist, funclist, *args, **kw):
     y = _cr.zeros_like(x)
     for cond, func in zip(conds, funclist):
         value = func(x, *args, **kw) if callable(func) else func
-        y = _el.where(cond, _cr.astype(_cr.asarray(value), x.dtype), y)
+        y = _el.where_weak(cond, _cr.astype(_cr.asarray(value), x.dtype), y)
     return y

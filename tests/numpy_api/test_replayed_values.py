@@ -370,3 +370,23 @@ def test_where_and_select_results_are_not_weak(call):
         np.testing.assert_array_equal(np.asarray(got), want)
     got = xnp.jit(lambda cc, ff: call(xnp, cc, ff))(c, f)
     assert np.asarray(got).dtype == want.dtype
+
+
+@pytest.mark.parametrize("args, kw", [
+    ((0, 2, 2), {"base": [2.0, 10.0]}), ((0, 2, 5), {"base": [2.0, 10.0]}),
+    (([0, 1], 2, 3), {"base": [2.0, 10.0], "axis": 1}),
+    ((np.float32([0, 1]), 2, 3), {}), ((np.float32([0, 1]), 2, 3), {"base": np.float32(2)}),
+    ((0.0, np.array([1.0, 2.0]), 3), {"base": np.array([[2.0], [3.0]])}),
+    ((np.array([0, 1]), 3, 4), {"axis": -1, "base": np.array([2.0, 10.0])}),
+    ((0, 1, 3), {"base": np.array([2, 3]), "dtype": np.float32}),
+    ((np.float32([0, 1]), 2, 3), {"base": np.float32([2, 3])}),
+])
+def test_logspace_with_an_array_base_is_numpys(args, kw):
+    # an array base makes start, stop and base arrays at the rank of their broadcast (a
+    # Python number at its default dtype) and gets the new axis, as NumPy's logspace
+    want = np.logspace(*args, **kw)
+    conv = lambda v: xnp.asarray(v) if isinstance(v, np.ndarray) else v  # noqa: E731
+    for _ in range(2):
+        got = np.asarray(xnp.logspace(*map(conv, args), **{k: conv(v) for k, v in kw.items()}))
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6)

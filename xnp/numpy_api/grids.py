@@ -24,7 +24,8 @@ from xnp.numpy_api import ranges as _rg
 from xnp.numpy_api import transcendental as _tr
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._util import (api_sequence, asarray_for, check_unsupported, default_float,
-                                 default_int, is_xnp, normalize_axis, static_int)
+                                 default_int, is_xnp, normalize_axis, static_int,
+                                 broadcast_shapes)
 from xnp.numpy_api.creation import _NO_LIKE
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
@@ -356,13 +357,21 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     are static. Dtype: that of ``power(base, y)`` (float64 for Python numbers),
     or ``dtype``.
     """
-    y = _rg.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
-    base_nd = core.aval_of(base).ndim if is_xnp(base) else np.ndim(base)
-    if base_nd:  # as NumPy: an array base gets the new axis too
+    if isinstance(base, (list, tuple)):
         base = _mn._asarray("logspace", base, "base")
-        nd = core.aval_of(y).ndim - 1
-        bshape = core.aval_of(base).shape
-        base = _mn.expand_dims(lax.reshape(base, (1,) * (nd - len(bshape)) + bshape), axis)
+    base_nd = core.aval_of(base).ndim if is_xnp(base) else np.ndim(base)
+    if not isinstance(base, (float, int)) and base_nd:
+        # as NumPy: an array base makes all three arrays (a Python number at its default
+        # dtype, not weak) at the rank of their broadcast, and gets the new axis too
+        ops = [_mn._asarray("logspace", np.asarray(v) if core.is_python_scalar(v) else v,
+                            name) for v, name in ((start, "start"), (stop, "stop"),
+                                                  (base, "base"))]
+        nd = len(broadcast_shapes("logspace", *(core.aval_of(v).shape for v in ops)))
+        start, stop, base = (
+            lax.reshape(v, (1,) * (nd - core.aval_of(v).ndim) + core.aval_of(v).shape)
+            for v in ops)
+        base = _mn.expand_dims(base, axis)
+    y = _rg.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     res = _ew.power(base, y)
     return res if dtype is None else _cr.astype(res, canonical_dtype(dtype))
 

@@ -348,6 +348,12 @@ def test_fill_diagonal_of_eager_arrays_is_numpys(shape, wrap, dtype):
     v = xnp.asarray(np.zeros((3, 3)))
     xnp.fill_diagonal(v.T, 4.0)  # (through a view: the base is written)
     np.testing.assert_array_equal(np.asarray(v), np.eye(3) * 4)
+    a = (np.arange(np.prod(shape)).reshape(shape) * 2).astype(dtype)
+    want = a.copy()
+    np.fill_diagonal(want, 3, wrap)
+    x = xnp.asarray(a)  # under jit: the traced argument rebound and written back
+    assert xnp.jit(lambda m: xnp.fill_diagonal(m, 3, wrap))(x) is None
+    np.testing.assert_array_equal(np.asarray(x), want)
 
 
 @pytest.mark.parametrize("call", [
@@ -390,3 +396,17 @@ def test_logspace_with_an_array_base_is_numpys(args, kw):
         got = np.asarray(xnp.logspace(*map(conv, args), **{k: conv(v) for k, v in kw.items()}))
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_allclose(got, want, rtol=1e-6)
+    # under jit, the array arguments traced (Python numbers stay Python numbers)
+    traced = {k: v for k, v in kw.items() if isinstance(v, np.ndarray)}
+    static = {k: v for k, v in kw.items() if k not in traced}
+    pos = [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
+
+    def f(arrays, named):
+        full = list(args)
+        for i, a in zip(pos, arrays):
+            full[i] = a
+        return xnp.logspace(*full, **static, **named)
+
+    got = np.asarray(xnp.jit(f)([args[i] for i in pos], traced))
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5)

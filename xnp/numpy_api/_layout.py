@@ -240,8 +240,9 @@ def with_order(x, order, source=None, *, fresh: bool = False):
             return recording.native_call(lambda a: _new_in_order(a, order), x)
         if v.flags.c_contiguous if order == "C" else v.flags.f_contiguous:
             return x
-        return core.Array(np.ascontiguousarray(v) if order == "C" else np.asfortranarray(v),
-                          x.weak_type)
+        # (a copy: the strides, part of a replay's signature, say it is not in that order)
+        return recording.native_call(np.ascontiguousarray if order == "C" else np.asfortranarray,
+                                     x, view=False)
     if _matches(shape, layout(x), want):
         return x
     out = lax.copy(x)

@@ -196,7 +196,7 @@ def polyint(p, m=1, k=None):
         powers = core.lift(np.arange(n, 0, -1, dtype=np.int64))
         (c, powers), dt = _common(_float(c), powers)
         c = lax.concatenate([lax.div(c, powers),
-                             lax.reshape(promote_to("polyint", ks[i], dt), (1,))], 0)
+                             promote_to("polyint", lax.index_in_dim(ks, i, 0), dt)], 0)
     return _wrap(c, p)
 
 
@@ -398,7 +398,8 @@ def poly(seq_of_zeros):
     dt = core.aval_of(z).dtype
     a = core.lift(np.ones(1, dt))
     for i in range(core.aval_of(z).shape[0]):
-        a = convolve(a, lax.concatenate([_const([1], dt), lax.reshape(lax.neg(z[i]), (1,))], 0))
+        a = convolve(a, lax.concatenate([_const([1], dt),
+                                         lax.neg(lax.index_in_dim(z, i, 0))], 0))
     if dt in kit.COMPLEX:
         host = _concrete(z)
         if host is not None and np.array_equal(np.sort(host), np.sort(host.conjugate())):

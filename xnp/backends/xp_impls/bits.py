@@ -7,7 +7,7 @@ import ml_dtypes
 import numpy as np
 
 from xnp import lax
-from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 
 __all__: list = []
 
@@ -65,12 +65,19 @@ XP_IMPLS[lax.population_count_p] = _population_count
 XP_IMPLS[lax.clz_p] = _clz
 
 
+_C_RULE = np.dtype(np.float16)  # the one dtype whose NumPy loop does not follow C's rule
+
+
 def _nextafter(xp, x1, x2):
     # C's nextafter gives x2 where x1 == x2 (nextafter(0.0, -0.0) is -0.0); NumPy's float16
-    # loop gives x1 there: follow C (and XLA) for every dtype
-    with np.errstate(over="ignore"):
+    # loop gives x1 there: follow C (and XLA) for every dtype. The step from the largest
+    # finite value to inf warns 'overflow' as NumPy's loop does.
+    if x1.dtype == _C_RULE:
         return xp.where(x1 == x2, x2, xp.nextafter(x1, x2))
+    return xp.nextafter(x1, x2)
 
 
 XP_IMPLS[lax.nextafter_p] = _nextafter
+# the ufunc itself where its loop follows C's rule: a replay runs no Python frame
+PARAM_KERNELS[lax.nextafter_p] = lambda xp, x: None if x.dtype == _C_RULE else xp.nextafter
 XP_IMPLS[lax.reduce_precision_p] = _reduce_precision

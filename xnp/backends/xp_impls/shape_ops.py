@@ -56,7 +56,8 @@ def _pad(xp, x, pv, *, padding_config):
         empty = empty or last < first
         src.append(slice(first, last + 1))
         dst.append(slice(lo + first * step, lo + last * step + 1, step))
-    out = xp.full(out_shape, pv, dtype=x.dtype)
+    out = xp.empty(out_shape, dtype=x.dtype)  # (numpy.full's steps, without its frames)
+    out[...] = pv
     if not empty:
         out[tuple(dst)] = x[tuple(src)]
     return out

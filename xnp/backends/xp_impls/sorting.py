@@ -10,10 +10,13 @@ sorted by their float32 values (an exact, order-preserving conversion).
 
 from __future__ import annotations
 
+import functools
+import operator
+
 import numpy as np
 
 from xnp import lax
-from xnp.backends.xp_impls._table import XP_IMPLS
+from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 
 __all__: list = []
 
@@ -72,3 +75,49 @@ def _searchsorted(xp, a, v, *, side, index_dtype):
 XP_IMPLS[lax.sort_p] = _sort
 XP_IMPLS[lax.top_k_p] = _top_k
 XP_IMPLS[lax.searchsorted_p] = _searchsorted
+
+
+# -- the kernels a recorded program calls (``_table.PARAM_KERNELS``): the implementations
+# above with their decisions taken once, for operands of the recorded call's dtypes and shapes
+
+
+def _sort_kernel(xp, x, *, dimension, is_stable, num_keys):
+    """``_sort`` for operands whose first is like ``x``: one frame, the sorted copy of a
+    single operand, else the keys' permutation applied to every operand by one fancy index
+    (``take_along_axis``'s result, without its Python frames)."""
+    if _foreign(x.dtype):
+        return None
+    kind = "stable" if is_stable or x.dtype in UNSAFE_DEFAULT_SORT else None
+    grid = list(np.ix_(*(np.arange(n) for n in x.shape)))
+
+    def kernel(*operands):
+        if len(operands) == 1:
+            out = operands[0].copy(order="K")  # numpy.sort's copy
+            out.sort(axis=dimension, kind=kind)
+            return [out]
+        keys = operands[:num_keys]
+        if num_keys == 1:
+            perm = keys[0].argsort(axis=dimension, kind=kind)
+        else:
+            for k in keys:  # (inline: no Python frame per key)
+                if k.dtype.type.__module__.startswith("ml_dtypes"):
+                    return _sort(xp, *operands, dimension=dimension, is_stable=is_stable,
+                                 num_keys=num_keys)
+            perm = xp.lexsort(keys[::-1], axis=dimension)
+        index = grid.copy()
+        index[dimension] = perm
+        return list(map(operator.itemgetter(tuple(index)), operands))
+
+    return kernel
+
+
+def _searchsorted_kernel(xp, a, *, side, index_dtype):
+    """``_searchsorted`` of a 1-d sorted ``a`` of NumPy's own dtype with intp indices: the
+    array method, no Python frame."""
+    if a.ndim != 1 or _foreign(a.dtype) or np.dtype(index_dtype) != np.intp:
+        return None
+    return functools.partial(xp.ndarray.searchsorted, side=side)
+
+
+PARAM_KERNELS[lax.sort_p] = _sort_kernel
+PARAM_KERNELS[lax.searchsorted_p] = _searchsorted_kernel

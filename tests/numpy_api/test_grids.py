@@ -191,3 +191,54 @@ def test_meshgrid_copies_are_independent_arrays(sparse, indexing):
     jitted = xnp.jit(lambda a, b: xnp.meshgrid(a, b, sparse=sparse, indexing=indexing))(x, y)
     for o, r in zip(jitted, np.meshgrid(xs, ys, sparse=sparse, indexing=indexing)):
         np.testing.assert_array_equal(np.asarray(o), r)
+
+
+def _meshgrid_inputs(m, form):
+    """Inputs of several forms: vectors of two dtypes, one vector, length-1 vectors (NumPy's
+    broadcast_arrays returns such inputs as they are: no warn-on-write flag), a strided
+    column, a Python list, a 2-D input (flattened: a copy), three vectors."""
+    base = m.asarray(np.arange(12.0).reshape(3, 4))
+    return {"two": [m.arange(3.0), m.asarray(np.arange(2, dtype=np.int8))],
+            "one": [m.arange(3.0)], "ones": [m.asarray([1.0]), m.asarray([2.0])],
+            "strided": [base[:, 1], m.arange(2.0)], "list": [[1, 2, 3], m.arange(2.0)],
+            "2-d": [m.asarray(np.arange(6.0).reshape(2, 3)), m.arange(2.0)],
+            "three": [m.arange(3.0), m.arange(2.0), m.arange(4.0)]}[form]
+
+
+def _meshgrid_behaviour(m, form, **kw):
+    """What NumPy's users see of ``meshgrid(..., **kw)``: the container, each output's dtype,
+    shape, strides, flags (with the FutureWarning a broadcast view's ``writeable`` gives), its
+    memory shared with each input, the warnings of two writes into it, and the inputs after."""
+    ins = _meshgrid_inputs(m, form)
+    outs = m.meshgrid(*ins, **kw)
+    seen = [type(outs).__name__]
+    for o in outs:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            f = o.flags
+            seen.append((o.dtype, o.shape, o.strides, f.c_contiguous, f.f_contiguous,
+                         f.owndata, f.writeable, [r.category for r in w]))
+        seen.append([bool(np.shares_memory(np.asarray(o), np.asarray(v))) for v in ins
+                     if hasattr(v, "dtype")])
+    for o in outs:
+        for value in (7, 8):  # (NumPy warns on the first write only)
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                o[(0,) * o.ndim] = value
+            seen.append([r.category for r in w])
+    seen.append([np.asarray(v).tolist() for v in ins])
+    return seen
+
+
+# NumPy 2.x: copy=False gives views of the inputs; dense, broadcast_arrays' views, whose
+# writeable flag is True with a FutureWarning when read and whose first write warns
+# DeprecationWarning and reaches the inputs; sparse, plain reshaped views (a list). Each
+# call alike: the first is recorded, the next ones replayed
+@pytest.mark.parametrize("form", ["two", "one", "ones", "strided", "list", "2-d", "three"])
+@pytest.mark.parametrize("kw", [{"copy": False}, {"copy": False, "indexing": "ij"},
+                                {"copy": False, "sparse": True},
+                                {"copy": False, "sparse": True, "indexing": "ij"}, {}])
+def test_meshgrid_views_as_numpy_on_each_call(form, kw):
+    want = _meshgrid_behaviour(np, form, **kw)
+    for _ in range(3):
+        assert _meshgrid_behaviour(xnp, form, **kw) == want

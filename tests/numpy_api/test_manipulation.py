@@ -697,3 +697,38 @@ def test_axes_are_what_operator_index_takes(call):
     np.testing.assert_array_equal(np.asarray(call(xnp, xnp.asarray(n))), want)
     np.testing.assert_array_equal(
         np.asarray(xnp.jit(lambda a: call(xnp, a))(xnp.asarray(n))), want)
+
+
+@pytest.mark.parametrize("dtype, numbers", [
+    (np.int8, (300,)), (np.int8, (5,)), (np.uint8, (-1,)), (np.int8, (2**63,)),
+    (np.int8, (300, 2.5)), (np.float16, (1e6,)), (np.float32, (1e300,)), (np.int8, (1j,)),
+    (np.int16, (True,)), (np.float32, (2.5, 7)), (np.int8, (10**20,)),
+])
+def test_concatenate_flat_with_python_numbers_is_numpys(dtype, numbers):
+    """``concatenate(..., axis=None)`` takes a Python number beside arrays weakly (NEP 50), as
+    NumPy: the arrays' dtype where it holds the number's kind, the number cast into it (an
+    int wraps; a float overflows to inf with NumPy's warning); a bigger int than NumPy
+    converts raises OverflowError. The same on every call and under jit."""
+    a = np.array([1, 2], dtype)
+
+    def run(m, x):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = m.concatenate((x, *numbers), axis=None)
+            except OverflowError:
+                out = OverflowError
+        return out, sorted(str(w.message) for w in caught)
+
+    want, want_warnings = run(np, a)
+    calls = [lambda: run(xnp, xnp.asarray(a))] * 3 + [
+        lambda: run(xnp, xnp.asarray(a)) if want is OverflowError else
+        (xnp.jit(lambda x: run(xnp, x)[0])(a), want_warnings)]
+    for call in calls:
+        got, got_warnings = call()
+        if want is OverflowError:
+            assert got is OverflowError
+            continue
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert got_warnings == want_warnings

@@ -2,11 +2,13 @@
 triangles, index helpers, vander, rot90; NumPy's error classes; fill_diagonal in place
 (eager, under jit with write-back, under grad)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import assert_allclose, check_vs_numpy, grid, make_array
+from tests.helpers import assert_allclose, check_vs_numpy, grid, make_array, outcome
 
 MAT_SHAPES = [(0, 0), (1, 1), (3, 3), (2, 4), (4, 2), (2, 0)]
 STACK_SHAPES = MAT_SHAPES + [(2, 3, 4), (3, 1, 2, 2)]
@@ -119,6 +121,60 @@ def test_vander_matches_numpy(case, rng):
     check_vs_numpy(lambda m, x: m.vander(x, case.N, case.increasing), x, kind="reduction")
 
 
+def _vander_inputs(m):
+    """1-D inputs of each memory order: contiguous, a column of a C matrix (strided), every
+    other element, reversed, a row of an F matrix, one element, none."""
+    base = m.asarray(np.arange(1.0, 13.0).reshape(3, 4))
+    return [m.asarray([2.0, -3.0, 0.5, 7.0]), base[:, 1], m.asarray(np.arange(8.0))[::2],
+            m.asarray(np.arange(5.0))[::-1], m.asfortranarray(base)[1], m.asarray([3.0]),
+            m.asarray(np.zeros(0))]
+
+
+def _layout(r):
+    return (r.dtype, r.shape, r.strides, r.flags.c_contiguous, r.flags.f_contiguous,
+            r.flags.owndata, r.flags.writeable)
+
+
+# NumPy's vander fills one new C-contiguous array (decreasing powers through a reversed view
+# of it): xnp's decreasing powers were a flipped view (negative strides, not owning memory)
+@pytest.mark.parametrize("N", [None, 0, 1, 2, 5])
+@pytest.mark.parametrize("increasing", [False, True])
+def test_vander_memory_order_as_numpy(N, increasing):
+    for x, xx in zip(_vander_inputs(np), _vander_inputs(xnp)):
+        want = np.vander(x, N, increasing)
+        for _ in range(2):  # recorded, then replayed
+            got = xnp.vander(xx, N, increasing)
+            assert _layout(got) == _layout(want)
+            np.testing.assert_array_equal(np.asarray(got), want)
+        jitted = xnp.jit(lambda v: xnp.vander(v, N, increasing))(xx)
+        np.testing.assert_array_equal(np.asarray(jitted), want)
+
+
+# powers are NumPy's running products in the promoted dtype: integers wrap silently, floats
+# overflow to inf with NumPy's "overflow encountered in accumulate" (each eager call); bool
+# and small ints are int64, uint64 float64, and N=0 is an empty (n, 0) array
+@pytest.mark.parametrize("x", [np.array([3, 200, -7]), np.array([3, 200, 255], np.uint8),
+                               np.array([2 ** 62, 3]), np.array([3, 7], np.uint64),
+                               np.array([True, False]), np.array([-3], np.int32),
+                               np.array([1e200, 2.0]), np.array([1 + 1e200j, 2.0])])
+@pytest.mark.parametrize("N", [0, 4, 40])
+@pytest.mark.parametrize("increasing", [False, True])
+def test_vander_overflow_and_dtypes_as_numpy(x, N, increasing):
+    want, want_w = outcome(lambda: np.vander(x, N, increasing))
+    for _ in range(2):
+        got, got_w = outcome(lambda: xnp.vander(xnp.asarray(x), N, increasing))
+        assert np.asarray(got).dtype == want.dtype and _layout(got) == _layout(want)
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert [(w.category, str(w.message)) for w in got_w] == [
+            (w.category, str(w.message)) for w in want_w]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        jitted = xnp.jit(lambda v: xnp.vander(v, N, increasing))(xnp.asarray(x))
+    assert np.asarray(jitted).dtype == want.dtype
+    if np.all(np.isfinite(want)):  # (compiled: a parallel scan's rounding, and its own
+        assert_allclose(jitted, want, kind="reduction")  # infinities and NaNs past overflow)
+
+
 @pytest.mark.parametrize("case", grid(shape=[(2, 3), (2, 3, 4), (0, 3)], k=[-1, 0, 1, 2, 3, 6],
                                       axes=[(0, 1), (1, 0), (-1, 0)], n=30))
 def test_rot90_matches_numpy(case, rng):
@@ -143,6 +199,89 @@ def test_fill_diagonal_in_place(shape, val, wrap):
     b = xnp.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
     assert_allclose(xnp.jit(f)(b), expected)
     assert_allclose(b, expected)  # jit writes the updated argument back
+
+
+def _fill_outcome(m, shape, dtype, val, wrap=False):
+    """The target after ``m.fill_diagonal`` (or the exception class) and the warnings'
+    categories, every warning recorded."""
+    a = m.zeros(shape, dtype)
+    out, seen = outcome(lambda: m.fill_diagonal(a, val, wrap=wrap))
+    got = type(out) if isinstance(out, Exception) else (np.asarray(a).dtype,
+                                                         np.asarray(a).tolist())
+    return got, [w.category for w in seen]
+
+
+def _as_xnp(v):
+    return xnp.asarray(v) if isinstance(v, np.ndarray) else v
+
+
+_COMPLEX_VALS = [np.array([1 + 2j, 2]), np.array([[1 + 2j], [3 - 1j]]), np.array([1 + 2j, 2, 3]),
+                 np.array(1 - 1j), [np.complex128(1 + 1j), 2], np.complex64(2 + 1j)]
+
+
+# NumPy's a.flat[...] = val casts an array (or NumPy complex) val with its ComplexWarning into
+# a real or integer a (silently into bool), whatever its length or shape: the general route
+# (a val whose length is not the diagonal's, a 2-D val, a NumPy array val) warned nothing
+@pytest.mark.parametrize("case", grid(val=range(len(_COMPLEX_VALS)), xnp_val=[False, True],
+                                      dtype=[np.float32, np.int8, np.bool_, np.complex64],
+                                      shape=[(3, 3), (5, 2), (2, 2, 2)], n=60))
+def test_fill_diagonal_complex_values_warn_as_numpy(case):
+    val = _COMPLEX_VALS[case.val]
+    want = _fill_outcome(np, case.shape, case.dtype, val, True)
+    xval = _as_xnp(val) if case.xnp_val else val
+    for _ in range(2):  # recorded, then replayed (a warning's call is never replayed)
+        assert _fill_outcome(xnp, case.shape, case.dtype, xval, True) == want
+
+    def f(b):
+        xnp.fill_diagonal(b, val, wrap=True)
+        return b
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        got = xnp.jit(f)(xnp.zeros(case.shape, case.dtype))
+    assert (np.asarray(got).dtype, np.asarray(got).tolist()) == want[0]
+    assert [w.category for w in seen] == want[1]  # (at trace time under jit)
+
+
+_EMPTY_VALS = ["abc", b"x", "1.5", 1 + 2j, [1 + 2j], np.array([1 + 2j]), [[1, 2], [3]], None,
+               object(), 1000, [1000], 10 ** 30, float("nan"), [float("nan"), 1.0], np.inf,
+               np.array([1e300]), [1e300], np.array(["a"]), np.array([1000]), [], 2.5]
+
+
+# NumPy converts val into a's dtype as for any a.flat[...] = val, even when a has a 0-length
+# axis and nothing is written: its errors and warnings (xnp returned at once, silently)
+@pytest.mark.parametrize("case", grid(val=range(len(_EMPTY_VALS)),
+                                      dtype=[np.float32, np.int8, np.complex64, np.bool_],
+                                      shape=[(0, 0), (2, 0), (0, 0, 0)], n=80))
+def test_fill_diagonal_of_an_empty_array_converts_val_as_numpy(case):
+    val = _EMPTY_VALS[case.val]
+    want = _fill_outcome(np, case.shape, case.dtype, val)
+    for xval in {id(v): v for v in (val, _as_xnp(val))}.values():
+        if isinstance(xval, np.ndarray) and xval.dtype.kind == "U" and xval is not val:
+            continue  # (xnp.asarray of strings is NumPy's array)
+        for _ in range(2):  # recorded, then replayed
+            assert _fill_outcome(xnp, case.shape, case.dtype, xval) == want, xval
+    if val is None or type(val) in (str, bytes, object) or (
+            isinstance(val, np.ndarray) and val.dtype.kind == "U"):
+        return  # (no such value under jit)
+
+    def f(b):
+        xnp.fill_diagonal(b, val)
+        return b
+
+    out, seen = outcome(lambda: xnp.jit(f)(xnp.zeros(case.shape, case.dtype)))
+    assert (type(out) if isinstance(out, Exception) else want[0]) == want[0]
+    if not isinstance(out, Exception):  # (a cast's floating-point warning: eagerly only)
+        assert [w.category for w in seen if w.category is not RuntimeWarning] == [
+            c for c in want[1] if c is not RuntimeWarning]
+
+
+def test_fill_diagonal_conversion_errors_name_the_function():
+    for val, dtype, cls in [(1000, np.int8, OverflowError), (1 + 2j, np.float32, TypeError),
+                            (float("nan"), np.int16, ValueError)]:
+        with pytest.raises(cls, match=rf"xnp.fill_diagonal: argument `val` .* into "
+                                      rf"{np.dtype(dtype).name}"):
+            xnp.fill_diagonal(xnp.zeros((0, 0), dtype), val)
 
 
 def test_fill_diagonal_traced_value_and_grad():

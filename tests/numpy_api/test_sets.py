@@ -2,6 +2,9 @@
 (the data-dependent sizes), ``jit`` with ``size=``/``fill_value=`` (padding and
 truncation), NaN handling, ``axis``, errors and ConcretizationTypeError."""
 
+import contextlib
+import warnings
+
 import numpy as np
 import pytest
 
@@ -215,3 +218,60 @@ def test_set_operations_nan():
     b = np.array([np.nan, 2.0])
     for fname in SETOPS:
         check_vs_numpy(lambda xp, a, b: getattr(xp, fname)(a, b), a, b, jit=False, jaxpr=False)
+
+
+def _set_op_outcome(call):
+    """``(dtype name, values)`` or the exception class, and the warnings' categories and
+    messages, of ``call()`` (every warning recorded)."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            out = call()
+            out = tuple((np.asarray(o).dtype.name, np.asarray(o).tolist())
+                        for o in (out if isinstance(out, tuple) else (out,)))
+        except Exception as e:  # noqa: BLE001  (NumPy decides the expected class)
+            out = type(e)
+    return out, [(w.category, str(w.message)) for w in seen]
+
+
+# NumPy's union1d and setxor1d(assume_unique=True) concatenate their operands as they are,
+# so a Python number beside an array is weak (union1d(int8, 300) is int8, 300 wrapping to
+# 44; a float beyond float16's range is inf with NumPy's cast warning); the others make
+# arrays of the number first (int64; uint64 beyond int64; NumPy's object array beyond that)
+_NUMBER_CASES = [(np.int8, 5), (np.int8, 300), (np.uint8, -1), (np.uint8, 2 ** 63),
+                 (np.int64, 2 ** 63), (np.uint64, -1), (np.int8, 2 ** 70), (np.int8, 5.5),
+                 (np.float16, 1e6), (np.float32, 5 + 1j), (np.bool_, 5), (np.bool_, True)]
+_CONCATENATING = [("union1d", {}), ("setxor1d", {"assume_unique": True})]
+_OTHERS = [("setxor1d", {}), ("intersect1d", {}), ("intersect1d", {"assume_unique": True}),
+           ("setdiff1d", {}), ("setdiff1d", {"assume_unique": True})]
+
+
+# every case of the two operations that concatenate the number as it is; the others
+# sampled (all with --full-grid)
+@pytest.mark.parametrize("case", grid(op=_CONCATENATING, number=_NUMBER_CASES,
+                                      first=[False, True])
+                         + grid(op=_OTHERS, number=_NUMBER_CASES, first=[False, True], n=24))
+def test_set_operations_with_a_python_number_as_numpy(case):
+    (fname, kw), (dtype, scalar) = case.op, case.number
+    a = np.array([1, 2, 3, 5] if dtype is not np.bool_ else [False, True], dtype)  # (unique)
+    fn = getattr(xnp, fname)
+    args = (scalar, a) if case.first else (a, scalar)
+    want, want_w = _set_op_outcome(lambda: getattr(np, fname)(*args, **kw))
+    xargs = [xnp.asarray(v) if isinstance(v, np.ndarray) else v for v in args]
+    for _ in range(3):  # recorded, then replayed: values, errors and warnings each time
+        assert _set_op_outcome(lambda: fn(*xargs, **kw)) == (want, want_w)
+    if isinstance(want, type) or scalar == 2 ** 70:
+        return  # (an int beyond uint64: NumPy's object array, eagerly NumPy's function)
+    size = len(want[0][1]) + 1
+    with pytest.warns() if want_w else _no_warning():
+        got = xnp.jit(lambda x: fn(*[x if v is a else v for v in args], size=size,
+                                   fill_value=0, **kw))(xnp.asarray(a))
+    assert np.asarray(got).dtype.name == want[0][0]
+    assert np.asarray(got).tolist()[:-1] == want[0][1]
+
+
+@contextlib.contextmanager
+def _no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield

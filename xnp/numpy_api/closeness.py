@@ -8,7 +8,8 @@ into a Python ``bool`` eagerly (``_util.returns_python_bool``: replays of the di
 cache take its truth in C) and leave a traced bool under ``jit``. ``isclose`` computes
 NumPy's formula with NumPy's quiet 'invalid' errors quiet (NumPy runs it under
 ``errstate(invalid="ignore")``; xnp's eager calls are recorded and replayed, so the
-operations themselves avoid those errors).
+operations themselves avoid those errors; ml_dtypes' bfloat16 and float8 compare in float32,
+whose comparison, unlike theirs, is quiet at a NaN).
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ import cmath
 
 import numpy as np
 
+from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import elementwise as _ew
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api._ufunc import _as_dtype
-from xnp.numpy_api._util import (asarray_for, aval_for, broadcast_shapes, result_dtype,
-                                 returns_python_bool, warn)
+from xnp.numpy_api._util import (asarray_for, aval_for, broadcast_shapes, promote_to,
+                                 result_dtype, returns_python_bool, warn)
 from xnp.tracing import core, fp_warnings, recording
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
@@ -110,7 +112,7 @@ def _isclose(x, y, *, rtol, atol, equal_nan):
                 with np.errstate(over="ignore"):
                     overflows = not np.isfinite(np.asarray(y).astype(dt))
             xs = _ew.where_weak(res, 0, x) if overflows else x
-            near = _lg.less_equal(_ew.abs(_ew.subtract(xs, y)), _ew.add(atol, scaled))
+            near = _within(_ew.abs(_ew.subtract(xs, y)), _ew.add(atol, scaled))
             near = _lg.logical_and(near, _lg.logical_not(res)) if overflows else near
             res = _lg.logical_or(near, res)
     else:
@@ -123,11 +125,28 @@ def _isclose(x, y, *, rtol, atol, equal_nan):
         at_zero = _ew.where_weak(_lg.isfinite(scaled), core.lift(np.zeros((), dt)),
                             core.lift(np.asarray(np.nan, dt)))
         scaled = _ew.where_weak(zero, at_zero, scaled)
-        near = _lg.less_equal(_ew.abs(_ew.subtract(x, yf)), _ew.add(atol, scaled))
+        near = _within(_ew.abs(_ew.subtract(x, yf)), _ew.add(atol, scaled))
         res = _lg.logical_or(_lg.logical_and(near, finite), _lg.equal(x, y))
     if equal_nan:
         res = _lg.logical_or(res, _lg.logical_and(_lg.isnan(x), _lg.isnan(y)))
     return res
+
+
+_F32 = np.dtype(np.float32)
+
+
+def _within(dist, tol):
+    """``dist <= tol``, quietly at a NaN, as NumPy's comparison under its
+    ``errstate(invalid="ignore")``: ml_dtypes' own comparison loops (bfloat16, float8; kind
+    'V') raise 'invalid' at a NaN where NumPy's float loops do not, so operands of such a
+    common dtype are compared in float32, which holds each of their values exactly (each is
+    first rounded to that dtype, as NumPy's comparison rounds a Python number)."""
+    dt, _ = result_dtype(aval_for(dist), aval_for(tol))
+    if dt.kind != "V":
+        return _lg.less_equal(dist, tol)
+    dist, tol = (lax.convert_element_type(promote_to("isclose", v, dt), _F32)
+                 for v in (dist, tol))
+    return _lg.less_equal(dist, tol)
 
 
 def _float_of(dt):

@@ -25,6 +25,7 @@ from xnp.numpy_api._pad_modes import (INDEX_MODES, constant_pad_values, pad_by_i
 from xnp.numpy_api._shape_views import (expand_dims_view, read_only_view, reshape_view,
                                         squeeze_view, transpose_view)
 from xnp.numpy_api import _util
+from xnp.numpy_api._weak_numbers import weak_numbers
 from xnp.numpy_api._util import (api_sequence, axis_tuple, check_unsupported, is_xnp, normalize_axes,
                                  normalize_axis, refuse_numpy_subclass, result_dtype, static_int,
                                  write_out)
@@ -416,6 +417,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if out is not None and dtype is not None:
         raise TypeError("xnp.concatenate: concatenate() only takes `out` or `dtype` as an "
                         "argument, but both were provided.")
+    if axis is None and dtype is None:
+        arrays, dtype = weak_numbers("concatenate", arrays, _asarray)
     xs = [_asarray("concatenate", a, "arrays") for a in arrays]
     if not xs:
         raise ValueError("xnp.concatenate: need at least one array to concatenate")

@@ -19,12 +19,11 @@ import numpy as np
 from xnp import lax
 from xnp.lax import _matrix as M
 from xnp.numpy_api import _inplace
-from xnp.numpy_api import cumulative as _cum
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api._shape_views import read_only_view
 from xnp.numpy_api._util import (check_unsupported, default_float, default_int,
-                                 normalize_axis, static_int)
+                                 normalize_axis, static_int, warn_complex_to_real)
 from xnp.numpy_api.creation import _NO_LIKE, _fill
 from xnp.tracing import core, recording
 from xnp.tracing.avals import canonical_dtype
@@ -340,7 +339,11 @@ def fill_diagonal(a, val, wrap=False):
         (a jitted function's argument is written back to the caller).
     val : scalar or array_like
         Cast to ``a.dtype`` (unsafe cast, as NumPy's element assignment) and
-        repeated cyclically along the diagonal (flattened). May be traced.
+        repeated cyclically along the diagonal (flattened). May be traced. Converted as
+        NumPy's ``a.flat[...] = val`` converts it, also when ``a`` is empty and nothing
+        is written: Python numbers and lists of them as NumPy converts them into
+        ``a.dtype``, complex arrays and NumPy complex scalars into a real or integer ``a``
+        with NumPy's ``ComplexWarning`` (at trace time under ``jit``).
     wrap : bool
         For tall 2-D matrices: continue the diagonal every ``N + 1`` rows (NumPy's
         "wrapped" diagonal).
@@ -352,10 +355,13 @@ def fill_diagonal(a, val, wrap=False):
     Raises
     ------
     ValueError
-        ``a`` has fewer than 2 dimensions, or unequal dimensions (more than 2-D),
-        (An empty ``val`` writes nothing, as in NumPy.)
+        ``a`` has fewer than 2 dimensions, or unequal dimensions (more than 2-D). (An
+        empty ``val`` writes nothing, as in NumPy.) NumPy's conversion errors of ``val``
+        (a string that is not a number, NaN into an integer ``a``, a ragged list).
+    OverflowError
+        A Python int out of ``a.dtype``'s range, an infinity into an integer ``a``.
     TypeError
-        ``a`` is not an xnp array.
+        ``a`` is not an xnp array; a Python complex into a real ``a`` (NumPy's).
     """
     _inplace.check_target("fill_diagonal", a)
     aval = core.aval_of(a)
@@ -371,14 +377,16 @@ def fill_diagonal(a, val, wrap=False):
             raise ValueError("All dimensions of input must be of equal length")
         step = 1 + int(np.cumprod(aval.shape[:-1]).sum())
     positions = np.arange(aval.size)[:end:step]
-    if positions.size == 0:
-        return None
-    if type(a) is core.Array and (isinstance(val, (bool, int, float, np.generic)) or (
-            type(val) is core.Array and core.aval_of(val).shape == positions.shape)):
+    if positions.size and type(a) is core.Array and (
+            isinstance(val, (bool, int, float, np.generic)) or (
+                type(val) is core.Array and core.aval_of(val).shape == positions.shape)):
         # NumPy's item assignment of a scalar, or of as many values as the diagonal has, at
         # its indices: a replay of the call repeats it with each call's values
         a[np.unravel_index(positions, aval.shape)] = val
         return None
+    val = _diagonal_values(val, aval.dtype)
+    if positions.size == 0:
+        return None  # (`val` converted all the same, as NumPy's `a.flat[...] = val`)
     vals = _inplace.cycled("fill_diagonal", val, positions.size, aval.dtype)
     if vals is None:
         return None  # an empty `val` writes nothing, as in NumPy
@@ -386,6 +394,26 @@ def fill_diagonal(a, val, wrap=False):
     new = flat.at[positions].set(vals)
     _inplace.assign(a, lax.reshape(new, aval.shape))
     return None
+
+
+def _diagonal_values(val, dt):
+    """``val`` converted for ``fill_diagonal`` into ``dt``, as NumPy's ``a.flat[...] = val``
+    converts it, also when nothing is written (an empty ``a``): Python values as NumPy
+    converts them into ``dt`` (its ``OverflowError``/``ValueError``/``TypeError``), anything
+    else as an array (a dtype XLA has no type for: ``HostDtypeError``, so NumPy's function
+    runs), cast to ``dt`` (its floating-point warnings); complex values into a real or
+    integer ``dt`` with NumPy's ``ComplexWarning`` (into bool silently, as NumPy)."""
+    try:
+        val = _inplace.python_values(val, dt)
+    except (OverflowError, ValueError, TypeError) as e:  # (NumPy's, for Python values)
+        raise type(e)(f"xnp.fill_diagonal: argument `val` ({type(val).__name__}) into "
+                      f"{dt.name}: {e}") from None
+    v = _mn._asarray("fill_diagonal", val, "val")
+    if core.aval_of(v).dtype.kind == "c" and dt.kind not in "cb":
+        warn_complex_to_real()
+    if core.aval_of(v).dtype != dt:
+        v = lax.convert_element_type(v, dt)
+    return v
 
 
 # --------------------------------------------------------------------------- vander, rot90
@@ -409,7 +437,9 @@ def vander(x, N=None, increasing=False):
     Array
         Shape ``(len(x), N)``; dtype ``promote_types(x.dtype, int64)`` (bool and
         small ints become int64, float32 becomes float64), as NumPy. Powers are
-        running products, as in NumPy (integers wrap on overflow).
+        running products, as in NumPy (integers wrap on overflow silently; a float
+        overflow warns NumPy's "overflow encountered in accumulate" eagerly). Eagerly a
+        new C-contiguous array, as NumPy's, whatever the memory order of ``x``.
 
     Raises
     ------
@@ -426,10 +456,13 @@ def vander(x, N=None, increasing=False):
     dt = np.promote_types(core.aval_of(x).dtype, default_int())
     x = lax.convert_element_type(x, dt)
     ones_ = _fill("vander", 1, (n, min(cols, 1)), dt)
-    if cols > 1:
-        reps = lax.broadcast_in_dim(x, (n, cols - 1), (0,))
-        ones_ = lax.concatenate([ones_, _cum.cumprod(reps, axis=1)], 1)
-    return ones_ if increasing else _mn.flip(ones_, axis=1)
+    if cols <= 1:
+        return ones_
+    # the powers as one new array in NumPy's memory order (C, whatever the order of `x`
+    # or of the columns): decreasing powers are the running product from the right
+    powers = lax.cumprod(lax.broadcast_in_dim(x, (n, cols - 1), (0,)), 1,
+                         reverse=not increasing)
+    return lax.concatenate([ones_, powers] if increasing else [powers, ones_], 1)
 
 
 def rot90(m, k=1, axes=(0, 1)):

@@ -23,7 +23,9 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api._host_calls import eager_host_call
 from xnp.numpy_api._index_core import _concrete
-from xnp.numpy_api._util import asarray_for, normalize_axis, promote_to, result_dtype
+from xnp.numpy_api._weak_numbers import weak_numbers
+from xnp.numpy_api._util import (asarray_for, normalize_axis, promote_to, raise_host_dtype,
+                                 result_dtype)
 from xnp.numpy_api.indexing import nonzero
 from xnp.numpy_api.sorting import argsort, searchsorted
 from xnp.tracing import core, errors
@@ -55,8 +57,16 @@ class UniqueInverseResult(NamedTuple):
 
 
 def _asarray(fname: str, a, argname: str = "ar"):
-    """``a`` as an xnp value; Python scalars become strongly typed (NumPy's asarray)."""
+    """``a`` as an xnp value; Python scalars become strongly typed (NumPy's asarray: with
+    ``enable_x64`` an int beyond int64 is uint64, or beyond that NumPy's object array, for
+    which NumPy's function runs eagerly, ``HostDtypeError``)."""
     if core.is_python_scalar(a):
+        if type(a) is int and not -2 ** 63 <= a < 2 ** 63 and (
+                _default_dtypes.default_int().itemsize == 8):
+            value = np.asarray(a)
+            if value.dtype not in kit.ALL:
+                raise_host_dtype(fname, argname, value.dtype)
+            return core.lift(value)
         return core.lift(_default_dtypes.scalar_to_ndarray(a))
     return asarray_for(fname, a, argname)
 
@@ -448,6 +458,19 @@ def _pair(fname, ar1, ar2, common=True):
     return _common(fname, a, b) if common else (a, b)
 
 
+def _concatenated_pair(fname, ar1, ar2):
+    """The two operands of NumPy's ``concatenate((ar1, ar2), axis=None)`` (``union1d``,
+    ``setxor1d`` with ``assume_unique``) in its result dtype: a Python number beside an
+    array is weak (NEP 50), so the array's dtype holds it where its kind is the number's or
+    above (``union1d(int8_array, 300)`` is int8: ``manipulation.weak_numbers``). Otherwise
+    as :func:`_pair`."""
+    if core.is_python_scalar(ar1) == core.is_python_scalar(ar2):
+        return _pair(fname, ar1, ar2)
+    pair, dt = weak_numbers(fname, (ar1, ar2), _asarray)
+    return tuple(promote_to(fname, core.lift(v) if isinstance(v, np.ndarray) else v, dt)
+                 for v in pair)
+
+
 _SIZE_DOC = """``size``/``fill_value`` as in :func:`unique` (``size`` is required under ``jit``;
     without it a traced input raises :class:`xnp.errors.ConcretizationTypeError`)."""
 
@@ -545,9 +568,12 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """The sorted unique values that are in exactly one of ``ar1`` and ``ar2``.
 
-    Dtype: the common (NEP 50) dtype.
+    Dtype: the common (NEP 50) dtype; with ``assume_unique`` the dtype of NumPy's
+    ``concatenate((ar1, ar2))``: a Python number beside an array is weak, cast into the
+    array's dtype where that holds its kind (an int wraps, as NumPy's), without it NumPy's
+    ``unique`` makes it an array of its own default dtype first.
     """
-    a, b = _pair("setxor1d", ar1, ar2)
+    a, b = (_concatenated_pair if assume_unique else _pair)("setxor1d", ar1, ar2)
     if size is None and fill_value is None:
         out = _host_set_op((a, b), functools.partial(np.setxor1d, assume_unique=assume_unique))
         if out is not None:
@@ -567,9 +593,12 @@ def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """The sorted unique values of the flattened ``ar1`` and ``ar2`` together.
 
-    Dtype: the common (NEP 50) dtype.
+    Dtype: that of NumPy's ``concatenate((ar1, ar2), axis=None)``: the common (NEP 50)
+    dtype, a Python number beside an array weak (``union1d(int8_array, 300)`` is int8, 300
+    wrapping to 44 as in NumPy; a Python int beyond int64 and uint64 raises
+    ``OverflowError``).
     """
-    a, b = _pair("union1d", ar1, ar2)
+    a, b = _concatenated_pair("union1d", ar1, ar2)
     both = lax.concatenate([_ravel(a), _ravel(b)], 0)
     return _unique("union1d", both, False, False, False, None, True, size, fill_value)[0]
 

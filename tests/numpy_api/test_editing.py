@@ -1,13 +1,18 @@
 """xnp.numpy_api.editing vs NumPy (eager, jit, jaxpr via check_vs_numpy): delete/insert,
 resize, rollaxis, block, h/v/dsplit, unstack, select, choose (modes); in-place writers
 (place, put, putmask, copyto) eagerly, under jit (write-back) and grad; trim_zeros eager
-only; apply_along_axis / apply_over_axes; NumPy's error classes."""
+only; apply_along_axis / apply_over_axes; NumPy's error classes. piecewise's and select's
+Python and NumPy scalar values (dtype, errors, warnings, eager replays, jit) and their
+results' memory order."""
 
+import warnings
+
+import ml_dtypes
 import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import assert_allclose, check_vs_numpy, grid, make_array
+from tests.helpers import assert_allclose, check_vs_numpy, grid, make_array, outcome
 
 DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint16, np.int64, np.float32, np.float64,
                                 np.complex64)]
@@ -283,3 +288,165 @@ def test_apply_along_axis_of_a_vector_is_a_0d_array_as_numpy():
     got = xnp.apply_along_axis(np.sum, 0, xnp.asarray([1.0, 2.0]))
     want = np.apply_along_axis(np.sum, 0, np.array([1.0, 2.0]))
     assert isinstance(got, xnp.ndarray) and got.ndim == want.ndim == 0 and float(got) == 3.0
+
+
+# --- piecewise's and select's Python-scalar values, and their results' memory order ------
+
+def _same_outcome(body, *args):
+    """``body(np, ...)`` and ``body(xnp, ...)`` eagerly, xnp twice (the second call replays
+    the eager dispatch cache's program): the same values and dtype or exception class, and
+    the same warning categories. Returns xnp's last result or exception."""
+    want, want_w = outcome(lambda: body(np, *args))
+    xargs = [xnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    for call in ("first", "replayed"):
+        got, got_w = outcome(lambda: body(xnp, *xargs))
+        assert [w.category for w in got_w] == [w.category for w in want_w], (call, got_w, want_w)
+        if isinstance(want, Exception):
+            assert isinstance(got, type(want)), (call, got, want)
+        else:
+            assert not isinstance(got, Exception), (call, got, want)
+            assert_allclose(got, want, err_msg=call)
+    return got
+
+
+def _jit_vs_numpy(body, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_vs_numpy(body, *args, **kwargs)
+
+
+PW_DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint8, np.int32, np.uint64, np.int64,
+                                   np.float16, np.float32, np.complex64, ml_dtypes.bfloat16)]
+PW_PYTHON = [True, 300, -1, 127, 128, 2**63, 2**64, 1.5, -1.0, 300.0, 1e300, float("nan"),
+             float("inf"), 1 + 2j, 1 + 0j]
+PW_NUMPY = [np.int64(300), np.uint8(255), np.int8(-1), np.float32(1.5), np.float64(1e300),
+            np.float64(np.nan), np.complex64(1j)]
+
+
+@pytest.mark.parametrize("dtype", PW_DTYPES, ids=str)
+@pytest.mark.parametrize("value", PW_PYTHON + PW_NUMPY, ids=repr)
+def test_piecewise_scalar_values_are_stored_as_numpy_stores_them(dtype, value):
+    # NumPy's y[cond] = value: a Python int out of an integer dtype raises OverflowError,
+    # a NaN float ValueError, a complex into a real dtype TypeError, even where the
+    # condition holds nowhere; NumPy scalars are cast unsafely (with NumPy's warnings)
+    if dtype.kind == "V" and isinstance(value, np.complexfloating):
+        pytest.skip("ml_dtypes' complex -> bfloat16 cast does not warn; xnp's astype does")
+    x = np.arange(3).astype(dtype)
+    for cond in (np.array([False, True, True]), np.zeros(3, bool)):
+        _same_outcome(lambda m, x, c: m.piecewise(x, [c], [value]), x, cond)
+        _same_outcome(lambda m, x, c: m.piecewise(x, [c], [7, value]), x, cond)  # the default
+    _jit_vs_numpy(lambda m, x: m.piecewise(x, [x > 0], [value]), x)  # static under jit
+
+
+@pytest.mark.parametrize("value, dtype, cls", [(300, np.int8, OverflowError),
+                                               (-1, np.uint8, OverflowError),
+                                               (float("nan"), np.int32, ValueError),
+                                               (1j, np.float32, TypeError)])
+def test_piecewise_names_the_value_and_the_dtype(value, dtype, cls):
+    name = np.dtype(dtype).name
+    with pytest.raises(cls, match=rf"xnp\.piecewise: funclist\[1\] .*dtype {name}"):
+        xnp.piecewise(xnp.arange(3, dtype=dtype), [xnp.asarray([True, False, True])],
+                      [0, value])
+    with pytest.raises(cls, match=rf"xnp\.piecewise: the result of funclist\[0\] .*{name}"):
+        xnp.piecewise(xnp.arange(3, dtype=dtype), [xnp.asarray([True, False, True])],
+                      [lambda v: value])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.float32])
+@pytest.mark.parametrize("value", [5, 127, 128, 300, -1, 2**63])
+def test_piecewise_python_int_argument_of_jit_is_range_checked_at_each_call(dtype, value):
+    x = np.arange(3, dtype=dtype)
+    want, _ = outcome(lambda: np.piecewise(x, [x > 0], [value]))
+    f = xnp.jit(lambda x, v: xnp.piecewise(x, [x > 0], [v]))
+    for _ in range(2):
+        got, _ = outcome(lambda: f(xnp.asarray(x), value))
+        if isinstance(want, Exception):
+            assert isinstance(got, type(want)), got
+        else:
+            assert_allclose(got, want)
+
+
+SCALARS = [True, -2, 3, 300, 2**63, 2**64, 1.5, 1e300, 1 + 2j,
+           np.bool_(True), np.uint8(5), np.int8(-3), np.int64(7), np.uint64(9), np.float16(1.5),
+           np.float32(2.5), np.float64(3.5), np.complex64(1j),
+           np.array([1, 2], np.uint8), np.array(3, np.uint8), np.array([1.5, 2], np.float32)]
+_KEY_PAIRS = [(3, np.uint8(1)), (-2, np.uint8(5)), (np.uint8(5), 300), (300, np.int8(1)),
+              (2**63, np.uint8(5)), (np.uint8(5), 2**64), (2**64, 3), (1e300, np.float32(1)),
+              (np.float32(5), 1e300), (np.int64(7), 1.5), (True, np.uint8(1))]
+
+
+def _select_body(choice, default):
+    def body(m, c):
+        conv = (lambda v: m.asarray(v)) if m is xnp else (lambda v: v)
+        arr = (lambda v: conv(v) if isinstance(v, np.ndarray) else v)
+        return m.select([c], [arr(choice)], arr(default))
+    return body
+
+
+_KEY_REPRS = {(repr(a), repr(b)) for a, b in _KEY_PAIRS}
+
+
+@pytest.mark.parametrize("j", range(len(SCALARS)), ids=[repr(v) for v in SCALARS])
+@pytest.mark.parametrize("i", range(len(SCALARS)), ids=[repr(v) for v in SCALARS])
+def test_select_of_scalars_in_both_positions_matches_numpy(i, j):
+    # NumPy: result_type with Python int/float/complex weak; the default cast unsafely
+    # (numpy.full: a Python int wraps), each choice 'same_kind' from NumPy's array of it
+    # (a Python int is int64: select([c], [3], np.uint8(1)) raises TypeError)
+    choice, default = SCALARS[i], SCALARS[j]
+    c = np.array([True, False])
+    _same_outcome(_select_body(choice, default), c)
+    if (repr(choice), repr(default)) in _KEY_REPRS or (i * len(SCALARS) + j) % 5 == 0:
+        _jit_vs_numpy(_select_body(choice, default), c)  # (values closed over: static)
+
+
+def test_select_errors_name_the_function_the_choice_and_the_dtypes():
+    c = [xnp.asarray([True, False])]
+    with pytest.raises(TypeError, match=r"xnp\.select: cannot cast choicelist\[0\] from int64 "
+                                        r"to uint8"):
+        xnp.select(c, [3], np.uint8(1))
+    with pytest.raises(TypeError, match=r"xnp\.select: .*common dtype"):
+        xnp.select(c, [np.int64(7)], ml_dtypes.bfloat16(1))
+    with pytest.raises(OverflowError, match=r"xnp\.select: `default` is the Python int"):
+        xnp.select(c, [np.uint8(5)], 2**64)
+
+
+@pytest.mark.parametrize("choice, default", [(3, np.uint8(1)), (300, np.int8(1)),
+                                             (np.uint8(5), 300), (np.uint8(5), -1),
+                                             (2**63, 3), (1.5, np.float32(1))], ids=repr)
+def test_select_python_scalar_arguments_of_jit_as_numpy(choice, default):
+    c = np.array([True, False])
+    want, _ = outcome(lambda: np.select([c], [choice], default))
+    f = xnp.jit(lambda c, a, b: xnp.select([c], [a], b))
+    for _ in range(2):
+        got, _ = outcome(lambda: f(xnp.asarray(c), choice, default))
+        if isinstance(want, Exception):
+            assert isinstance(got, type(want)), got
+        else:
+            assert_allclose(got, want)
+
+
+_BASE = np.arange(24.).reshape(4, 6) - 8
+_LAYOUTS = {"C": _BASE, "F": np.asfortranarray(_BASE), "T": _BASE.T, "cols": _BASE[:, ::2],
+            "T_rows": _BASE.T[::2], "vector_step": _BASE.ravel()[::3],
+            "F3": np.asfortranarray(np.arange(24.).reshape(2, 3, 4)),
+            "permuted": np.arange(24.).reshape(2, 3, 4).transpose(1, 0, 2)}
+
+
+@pytest.mark.parametrize("layout", list(_LAYOUTS))
+@pytest.mark.parametrize("body", [
+    lambda m, x: m.piecewise(x, [x > 3], [1.0, 2.0]),
+    lambda m, x: m.piecewise(x, [x > 3, x < 0], [lambda v: v * 2, 7, 0.0]),
+    lambda m, x: m.select([x > 3, x < 1], [x, x * 2], 0.0),
+    lambda m, x: m.select([x > 3], [1.0], x),
+    lambda m, x: m.select([x > 3], [x.astype(m.int8)], np.int8(1)),
+], ids=["piecewise", "piecewise_callable", "select", "select_default_array", "select_int8"])
+def test_piecewise_and_select_results_have_numpys_memory_order(layout, body):
+    # piecewise: NumPy's zeros_like(x) (order 'K'); select: NumPy's numpy.full (C order)
+    x = _LAYOUTS[layout]
+    want = body(np, x)
+    for _ in range(2):  # the second call replays
+        got = body(xnp, xnp.asarray(x))
+        assert_allclose(got, want)
+        flags = xnp.asarray(got).flags
+        assert (flags.c_contiguous, flags.f_contiguous) == (
+            want.flags.c_contiguous, want.flags.f_contiguous), layout

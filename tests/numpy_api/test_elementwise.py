@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, check_vs_numpy,
-                           covering_grid, covering_sample, family, grid, make_array)
+from tests.helpers import (ALL, BOOL, EDGE_SHAPES, FLOATING, INTEGER, assert_allclose,
+                           check_vs_numpy, covering_grid, covering_sample, family, grid,
+                           make_array, outcome)
 from xnp import lax
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -559,6 +560,52 @@ def test_where_argument_errors():
         xnp.where(np.ones(3) > 0, 1.0)
     with pytest.raises(ValueError, match="xnp.where.*broadcast.*\\(2,\\).*\\(3,\\)"):
         xnp.where(np.ones(2) > 0, np.ones(3), 0.0)
+
+
+WHERE_SCALARS = [True, -2, 3, 300, 2**63, 2**64, 1.5, 1e300, 1 + 2j, np.bool_(True),
+                 np.uint8(5), np.int8(-3), np.int64(7), np.uint64(9), np.float16(1.5),
+                 np.float32(2.5), np.complex64(1j), np.array([1, 2], np.uint8),
+                 np.array(3, np.uint8), np.array([1, 0], np.int8)]
+_WHERE_KEYS = {repr(p) for p in [(-2, np.uint8(5)), (300, np.int8(-3)), (2**63, 3),
+                                 (np.uint8(5), 2**63), (2**64, 1.5), (2**64, np.uint8(5))]}
+
+
+@pytest.mark.parametrize("j", range(len(WHERE_SCALARS)), ids=[repr(v) for v in WHERE_SCALARS])
+@pytest.mark.parametrize("i", range(len(WHERE_SCALARS)), ids=[repr(v) for v in WHERE_SCALARS])
+def test_where_of_python_and_numpy_scalars_matches_numpy(i, j):
+    # NumPy's where casts a Python int unsafely to the result dtype (held as int64, uint64
+    # from 2**63): where(True, -2, np.uint8(5)) is uint8 254, where arithmetic raises
+    a, b = WHERE_SCALARS[i], WHERE_SCALARS[j]
+    want, want_w = outcome(lambda: np.where(np.array([True, False]), a, b))
+    for call in ("first", "replayed"):
+        got, got_w = outcome(lambda: xnp.where(xnp.asarray([True, False]), _x(a), _x(b)))
+        assert [w.category for w in got_w] == [w.category for w in want_w], call
+        if isinstance(want, Exception):
+            assert isinstance(got, type(want)), (call, got)
+        else:
+            assert_allclose(got, want, err_msg=call)
+    if repr((a, b)) in _WHERE_KEYS or (i * len(WHERE_SCALARS) + j) % 5 == 0:
+        check_vs_numpy(lambda m, c: m.where(c, _x(a) if m is xnp else a,
+                                            _x(b) if m is xnp else b), np.array([True, False]))
+
+
+def _x(v):
+    return xnp.asarray(v) if isinstance(v, np.ndarray) else v
+
+
+@pytest.mark.parametrize("a, b", [(-2, np.uint8(5)), (300, np.array([1, 2], np.int8)),
+                                  (2**63, np.array([1, 2], np.int8)), (2**63, 1),
+                                  (np.array([1, 2], np.uint8), -1), (5, np.uint8(5))], ids=repr)
+def test_where_python_int_argument_of_jit_wraps_as_numpy(a, b):
+    want = np.where(True, a, b)
+    f = xnp.jit(lambda c, a, b: xnp.where(c, a, b))
+    for _ in range(2):
+        assert_allclose(f(True, _x(a), _x(b)), want)
+
+
+def test_where_python_int_beyond_uint64_names_the_argument():
+    with pytest.raises(OverflowError, match=r"xnp\.where: `y` is the Python int"):
+        xnp.where(True, np.uint8(1), 2**64)
 
 
 def test_where_one_argument_is_nonzero():

@@ -1,11 +1,13 @@
 """NumPy-surface tests of ``xnp/numpy_api/nan_functions.py`` against NumPy (eager, jit,
 eval_jaxpr) over sampled grids with NaNs (incl. all-NaN slices), errors, and grad of
-nanmean vs finite differences."""
+nanmean vs finite differences; nan_to_num's replacements (arrays, traced, warnings),
+bfloat16 and memory order."""
 
 
 import re
 import warnings
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -240,3 +242,113 @@ def test_complex_nan_statistics_divide_quietly_as_numpy(fname, values):
         assert got_w == want_w
     np.testing.assert_array_equal(np.asarray(xnp.jit(getattr(xnp, fname))(xnp.asarray(values))),
                                   want)
+
+
+# --- nan_to_num's array replacements, traced replacements, bfloat16, memory order ---------
+
+_NTN_BASE = np.array([[np.nan, np.inf, -np.inf], [1, 2, 3]], np.float32)
+NTN_X = {"C": _NTN_BASE, "F": np.asfortranarray(_NTN_BASE),
+         "complex": np.vectorize(complex)(_NTN_BASE, _NTN_BASE[::-1]).astype(np.complex64),
+         "permuted": np.stack([_NTN_BASE, _NTN_BASE * 2]).transpose(1, 0, 2),
+         "float16": _NTN_BASE.astype(np.float16), "int": np.arange(6).reshape(2, 3),
+         "0d": np.array(np.nan)}
+NTN_KW = [dict(nan=np.array([1, 2, 3])), dict(nan=np.array([[7], [8]])),
+          dict(nan=np.arange(12.).reshape(4, 3)), dict(nan=np.array([1 + 1j, 2, 3])),
+          dict(nan=[1, 2, 3]), dict(posinf=np.array([1e300, 2, 3])), dict(nan=1e300),
+          dict(nan=2**70), dict(nan=np.float64(1e300)), dict(nan=np.array(1e300)),
+          dict(nan=np.array([1, 2, 3], np.uint64)), dict(nan=np.array([True, False, True])),
+          dict(nan=None), dict(posinf=np.array([[1, 2, 3]] * 2, np.int8), neginf=np.array([-1.])),
+          dict(nan=np.array([1e300, 2, 3]), posinf=np.array([1, 2])),
+          dict(nan=np.array([1, 2, 3])[None, None]), dict(nan=1j), dict(posinf=1j),
+          dict(nan=np.array([70000, 1, 1])), dict(nan=10**400), dict(), dict(nan=True),
+          dict(nan=np.array([2.5, 3.5, 4.5], np.float32)), dict(neginf=np.array([[1.], [2.]]))]
+
+
+def _as_xnp(kw):
+    return {k: xnp.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+
+
+@pytest.mark.parametrize("kw", NTN_KW, ids=lambda kw: repr(kw)[:60])
+@pytest.mark.parametrize("xname", list(NTN_X))
+def test_nan_to_num_replacements_are_written_as_numpys_copyto(xname, kw):
+    # NumPy 2: copyto(x, value, where=mask) per replacement: an array broadcast to x's shape
+    # (leading 1s dropped; ValueError otherwise), cast 'same_kind' (TypeError), a 0-d one
+    # cast whole (its overflow warns even with nothing to replace), an array only where
+    # used; the result is NumPy's copy of x (order 'K'): same strides
+    x = NTN_X[xname]
+    with np.errstate(all="warn"):
+        want, want_w = helpers.outcome(lambda: np.nan_to_num(x, **kw))
+        for call in ("first", "replayed"):
+            for args in (_as_xnp(kw), kw):  # xnp arrays, and NumPy's own
+                got, got_w = helpers.outcome(lambda: xnp.nan_to_num(xnp.asarray(x), **args))
+                assert [w.category for w in got_w] == [w.category for w in want_w], call
+                if isinstance(want, Exception):
+                    assert isinstance(got, type(want)), (call, got)
+                    continue
+                helpers.assert_allclose(got, want, err_msg=call)
+                assert xnp.asarray(got).strides == want.strides, call
+    arrays = {k: v for k, v in kw.items() if isinstance(v, np.ndarray)}
+    static = {k: v for k, v in kw.items() if k not in arrays}
+    names = list(arrays)  # arrays are traced arguments under jit; the rest static
+    check_vs_numpy(lambda m, x, *a: m.nan_to_num(x, **static, **dict(zip(names, a))),
+                   x, *arrays.values())
+
+
+def test_nan_to_num_with_a_traced_replacement_under_jit():
+    x = np.array([np.nan, 1.0, np.inf, -np.inf], np.float32)
+    f = xnp.jit(lambda x, n, p: xnp.nan_to_num(x, nan=n, posinf=p))
+    for n, p in [(5.0, 7), (2, 1.5), (np.array([1., 2, 3, 4]), np.float64(3.0)),
+                 (np.array([[9.], [8.]]), 3.0)]:
+        want, _ = helpers.outcome(lambda: np.nan_to_num(x, nan=n, posinf=p))
+        got, _ = helpers.outcome(lambda: f(x, n, p))
+        if isinstance(want, Exception):
+            assert isinstance(got, type(want)), got
+        else:
+            helpers.assert_allclose(got, want)
+    g = xnp.jit(lambda x, n: xnp.nan_to_num(x, nan=n))  # the value is an argument, not a constant
+    for n in (5.0, 6.0):
+        helpers.assert_allclose(g(x, n), np.nan_to_num(x, nan=n))
+    assert g.trace_count == 1
+    with pytest.raises(TypeError, match=r"xnp\.nan_to_num: cannot cast `nan` from complex128 "
+                                        r"to float32"):
+        f(x, 1j, 1.0)
+    with pytest.raises(ValueError, match=r"xnp\.nan_to_num: could not broadcast `nan` from "
+                                         r"shape \(3,\) into shape \(4,\)"):
+        f(x, np.ones(3), 1.0)
+
+
+@pytest.mark.parametrize("kw", [{}, {"nan": 1.5, "posinf": 9.0, "neginf": -9},
+                                {"nan": np.array([1., 2, 3, 4])}, {"posinf": 1e300},
+                                {"nan": 2**70}],
+                         ids=repr)
+def test_nan_to_num_of_bfloat16_as_numpy_on_float32(kw):
+    # NumPy with ml_dtypes returns bfloat16 unchanged (bfloat16 is not np.inexact to it);
+    # xnp treats it as floating: the oracle is NumPy on float32 with bfloat16's own limits
+    # as the default posinf/neginf, cast to bfloat16
+    bf16 = ml_dtypes.bfloat16
+    x = np.array([np.nan, np.inf, -np.inf, 1.5], bf16)
+    info = ml_dtypes.finfo(bf16)
+    ref = dict({"posinf": float(info.max), "neginf": float(info.min)}, **kw)
+    with np.errstate(all="ignore"):
+        want = np.nan_to_num(x.astype(np.float32), **ref).astype(bf16)
+    got = xnp.nan_to_num(xnp.asarray(x), **_as_xnp(kw))
+    assert got.dtype == bf16
+    np.testing.assert_array_equal(np.asarray(got).astype(np.float32), want.astype(np.float32))
+    jitted = xnp.jit(lambda x: xnp.nan_to_num(x, **_as_xnp(kw)))(xnp.asarray(x))
+    np.testing.assert_array_equal(np.asarray(jitted).astype(np.float32), want.astype(np.float32))
+
+
+@pytest.mark.parametrize("layout", ["F", "T", "cols", "T_rows", "permuted", "complexF"])
+def test_nan_to_num_result_has_the_memory_order_of_numpys_copy(layout):
+    base = np.arange(24.).reshape(4, 6)
+    base[0, 0], base[1, 1] = np.nan, np.inf
+    x = {"F": np.asfortranarray(base), "T": base.T, "cols": base[:, ::2], "T_rows": base.T[::2],
+         "permuted": base.reshape(2, 3, 4).transpose(1, 0, 2),
+         "complexF": np.asfortranarray(base + 1j)}[layout]
+    for kw in ({}, {"nan": np.arange(x.shape[-1], dtype=np.float64)}):
+        want = np.nan_to_num(x, **kw)
+        for _ in range(2):  # the second call replays
+            got = xnp.asarray(xnp.nan_to_num(xnp.asarray(x), **_as_xnp(kw)))
+            helpers.assert_allclose(got, want)
+            assert (got.flags.c_contiguous, got.flags.f_contiguous, got.strides) == (
+                want.flags.c_contiguous, want.flags.f_contiguous, want.strides)

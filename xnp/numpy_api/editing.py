@@ -22,8 +22,12 @@ from xnp.numpy_api import indexing as _ix
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import _concrete
-from xnp.numpy_api._util import (asarray_for, axis_tuple, default_int, is_xnp, normalize_axis,
-                                 promote, promote_to, static_int, strong, write_out)
+from xnp.numpy_api._layout import c_strides, set_layout, with_order
+from xnp.numpy_api._util import (asarray_for, axis_tuple, broadcast_shapes, default_int, is_xnp,
+                                 normalize_axis, promote, promote_to, result_dtype, static_int,
+                                 strong, write_out)
+from xnp.numpy_api._util import broadcast_arrays as rank_broadcast
+from xnp.numpy_api.elementwise import unsafe_int
 from xnp.tracing import core, errors
 from xnp.tracing.transformations import vmap
 
@@ -287,35 +291,82 @@ def select(condlist, choicelist, default=0):
     """Elementwise: the value from the first ``choicelist`` entry whose condition holds,
     else ``default`` (``numpy.select``).
 
-    Conditions must be boolean arrays; all operands broadcast together. Dtype: the
-    NEP 50 promotion of the choices and ``default`` (a Python scalar ``default`` is
-    weak); the result is not weakly typed, as NumPy's array. Differentiable in the
-    choices.
+    Conditions must be boolean arrays; all operands broadcast together. Dtype: NumPy's
+    ``result_type`` of the choices and ``default``, where a Python int, float or complex
+    (not bool) is weak (NEP 50); the result is a new C-contiguous array, not weakly typed.
+    As NumPy, ``default`` is cast unsafely (a Python int outside the dtype wraps, a float
+    may overflow with NumPy's ``RuntimeWarning``) and each choice under 'same_kind' casting
+    from its own dtype, a Python scalar's being NumPy's array's of it (int64, uint64 from
+    ``2**63``; float64; complex128): ``select([c], [3], np.uint8(1))`` raises. Under ``jit``
+    a Python scalar argument counts as that scalar. Differentiable in the choices.
 
     Raises
     ------
     ValueError
-        Empty or unequal-length lists.
+        Empty or unequal-length lists; shapes that do not broadcast.
     TypeError
-        A condition that is not boolean.
+        A condition that is not boolean; choices and ``default`` of no common dtype; a
+        choice that does not cast 'same_kind' to the result dtype (NumPy's order: the
+        last choice first).
+    OverflowError
+        A Python int ``default`` outside ``[-2**63, 2**64)`` (NumPy's).
     """
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    conds = [asarray_for("select", c, "condlist") for c in condlist]
+    names = [f"choicelist[{i}]" for i in range(len(choicelist))] + ["default"]
+    vals = [v if type(v) in (int, float, complex) else asarray_for("select", v, name)
+            for v, name in zip([*choicelist, default], names)]
+    try:
+        dt, _ = result_dtype(*[core.aval_of(type(v)() if type(v) is int else v)
+                               for v in vals])
+    except TypeError as e:
+        raise TypeError(f"xnp.select: choicelist and default value do not have a common "
+                        f"dtype: {e}") from None
+    conds = [asarray_for("select", c, f"condlist[{i}]") for i, c in enumerate(condlist)]
+    shape = broadcast_shapes("select", *[_aval(c).shape for c in conds])  # (NumPy's order
+    broadcast_shapes("select", shape, *[np.shape(v) if type(v) in (int, float, complex)  # of
+                                        else _aval(v).shape for v in vals])  # its errors)
     for i, c in enumerate(conds):
         if _aval(c).dtype != np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    choices = [asarray_for("select", c, "choicelist") for c in choicelist]
-    dflt = asarray_for("select", default, "default")
-    vals, _, _ = promote("select", *choices, dflt)
-    parts = _mn.broadcast_arrays(*conds, *vals)
+    dflt = promote_to("select", unsafe_int("select", vals[-1], None, "default", dt), dt)
+    choices = []
+    for i in reversed(range(len(conds))):
+        v, src = vals[i], _choice_dtype(vals[i])
+        if src is None or not np.can_cast(_kind_proxy(src), _kind_proxy(dt), "same_kind"):
+            raise TypeError(f"xnp.select: cannot cast {names[i]} from "
+                            f"{'object' if src is None else src.name} to {dt.name}, the "
+                            "result dtype, with casting rule 'same_kind'")
+        choices.append(promote_to("select", unsafe_int("select", v, None, names[i], dt), dt))
+    parts, _ = rank_broadcast("select", *conds, *reversed(choices), dflt)
     k = len(conds)
     result = parts[-1]
     for cond, choice in zip(reversed(parts[:k]), reversed(parts[k:2 * k])):
         result = lax.select_n(cond, result, choice)
-    return strong(result)
+    result = strong(result)  # NumPy fills a new C-ordered array (numpy.full):
+    if isinstance(result, core.Tracer):  # (a select's result is one of its own)
+        set_layout(result, c_strides(result.shape))
+        return result
+    return with_order(result, "C", fresh=True)
+
+
+def _choice_dtype(v):
+    """The dtype ``numpy.select`` casts choice ``v`` from: a Python scalar's as NumPy's
+    array of it (None: an int beyond uint64, NumPy's object array); an xnp value's own
+    (a weak one is a Python scalar argument of ``jit``, held as NumPy would)."""
+    if type(v) is int:
+        return (np.dtype(np.int64) if -2 ** 63 <= v < 2 ** 63 else
+                np.dtype(np.uint64) if 0 <= v < 2 ** 64 else None)
+    if type(v) in (float, complex):
+        return np.dtype(type(v))
+    return _aval(v).dtype
+
+
+def _kind_proxy(dt):
+    """``dt`` for NumPy's 'same_kind' test, ml_dtypes' floats (kind 'V') as float16."""
+    return np.dtype(np.float16) if dt.kind == "V" else dt
 
 
 def _wrap_or_clip(idx, n: int, mode: str):

@@ -564,6 +564,9 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
         Converted to bool (non-zero is true).
     x, y : array_like
         Promoted together (NEP 50); all three broadcast (``ValueError`` naming the shapes).
+        As NumPy's ``where`` (unlike its arithmetic), a Python int outside the result
+        dtype wraps (``where(True, -2, np.uint8(5))`` is ``uint8(254)``), also as a ``jit``
+        argument; one outside ``[-2**63, 2**64)`` raises ``OverflowError``.
     size, fill_value : optional
         Only for the one-argument form (static output size, as in JAX's ``where``).
 
@@ -582,7 +585,54 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     if size is not None or fill_value is not None:
         raise ValueError("xnp.where: size and fill_value are only valid with the "
                          "one-argument form where(condition)")
+    if type(x) is int or type(y) is int or isinstance(x, core.Tracer) or isinstance(
+            y, core.Tracer):
+        x, y = unsafe_int("where", x, y, "x"), unsafe_int("where", y, x, "y")
     return strong(where_weak(condition, x, y))
+
+
+def unsafe_int(fname: str, v, other, argname: str, dtype=None):
+    """``v`` as NumPy's ``where`` (and ``select``'s ``default``) takes an int operand: a
+    Python int is cast unsafely to the result dtype (``dtype``, or NEP 50's with
+    ``other``). Into an integer dtype it is held as an int64 array (uint64 from ``2**63``;
+    beyond, NumPy's ``OverflowError``) and wraps (``where(True, -2, np.uint8(5))`` is 254)
+    where arithmetic raises; into ml_dtypes' floats it goes through float64 (their own
+    conversion refuses ints beyond int64). A Python int argument of ``jit`` (a weak int
+    scalar tracer) wraps too: converted through its own dtype, which ``jit``'s range check
+    does not see. Any other ``v`` is returned as it is."""
+    if type(v) is int:
+        if dtype is None:
+            o = 0 if type(other) is int else other
+            o = o if type(o) in _util._PY_SCALARS else asarray_for(
+                fname, o, "x" if argname == "y" else "y")
+            dtype, weak = _util.result_dtype(core.aval_of(0), core.aval_of(o))
+        else:
+            weak = False
+        dtype = np.dtype(dtype)
+        if dtype.kind not in "iu":
+            if dtype.kind != "V" or -2 ** 63 <= v < 2 ** 63:
+                return v  # (NumPy's conversion of it, as for any Python int)
+            try:
+                return core.lift(np.asarray(float(v)).astype(dtype), weak_type=weak)
+            except OverflowError:
+                raise OverflowError(f"xnp.{fname}: `{argname}` is the Python int {v}, too "
+                                    "large to convert to float") from None
+        info = np.iinfo(dtype)
+        if info.min <= v <= info.max:
+            return v
+        if not -2 ** 63 <= v < 2 ** 64:
+            raise OverflowError(f"xnp.{fname}: `{argname}` is the Python int {v}, too large "
+                                "to convert to C long (NumPy holds it in int64 or uint64)")
+        return core.lift(np.asarray(v).astype(dtype), weak_type=weak)
+    if isinstance(v, core.Tracer) and (dtype is not None or _util.is_xnp(other)
+                                       or isinstance(other, (np.ndarray, np.generic))):
+        av = v.aval
+        dt = np.dtype(dtype) if dtype is not None else core.aval_of(other).dtype
+        if av.weak_type and av.shape == () and av.dtype.kind in "iu" and dt.kind in "iu" \
+                and dt != av.dtype:
+            return lax.convert_element_type(
+                lax.convert_element_type(v, av.dtype), dt, weak_type=dtype is None)
+    return v
 
 
 def where_weak(condition, x, y):

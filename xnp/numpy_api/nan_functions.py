@@ -16,6 +16,7 @@ under ``jit`` nothing warns and the values are the same.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from xnp import lax
@@ -26,7 +27,7 @@ from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api._fp_out import writes_out
 from xnp.numpy_api._util import (asarray_for, check_reduction_axis, is_xnp, normalize_axes,
                                  normalize_axis, write_out)
-from xnp.tracing import core
+from xnp.tracing import core, recording
 from xnp.tracing.avals import ShapedArray
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
@@ -298,16 +299,22 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     Parameters
     ----------
     x : array_like
-        Any dtype; bool and integers are returned unchanged (a copy).
+        Any dtype; bool and integers are returned unchanged (a copy; the replacements are
+        not looked at, as NumPy). bfloat16 (and ml_dtypes' other floats) count as floating,
+        which NumPy with ml_dtypes does not (it returns them unchanged).
     copy : bool
-        True: a new array. False: an xnp or NumPy array ``x`` is written in place and
-        returned, as NumPy does (under ``jit`` a traced ``x`` is rebound to the result);
-        for other inputs (lists, scalars) it raises NumPy's ``ValueError``.
-    nan, posinf, neginf : scalar
-        Replacements, cast to ``x``'s (real) dtype; ``posinf``/``neginf`` default to the
+        True: a new array, laid out as NumPy's copy of ``x`` (order 'K'). False: an xnp
+        or NumPy array ``x`` is written in place and returned, as NumPy does (under
+        ``jit`` a traced ``x`` is rebound to the result); for other inputs (lists,
+        scalars) it raises NumPy's ``ValueError``.
+    nan, posinf, neginf : scalar or array_like
+        Replacements, written as NumPy's ``copyto(x, value, where=mask)``: an array is
+        broadcast to ``x``'s shape (``ValueError`` otherwise) and may be traced; each is
+        cast 'same_kind' to ``x``'s (real) dtype, a complex one raising ``TypeError`` for
+        a float or complex ``x`` (``nan=None`` too), even with nothing to replace; a
+        0-d value is cast whole (NumPy's overflow ``RuntimeWarning`` even where nothing is
+        replaced), an array only where it is used. ``posinf``/``neginf`` default to the
         largest/smallest finite value of the dtype. Complex inputs are handled per part.
-        A replacement that does not cast 'same_kind' to that dtype (a complex one) raises
-        ``TypeError`` for a float or complex ``x``, as NumPy.
 
     Returns
     -------
@@ -325,42 +332,78 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         return write_out("nan_to_num", x, nan_to_num(v, True, nan, posinf, neginf))
     if aval.dtype not in kit.INEXACT:
         return lax.convert_element_type(v, aval.dtype, weak_type=aval.weak_type)
-    _check_replacements(aval.dtype, nan=nan, posinf=posinf, neginf=neginf)
     if aval.dtype in kit.COMPLEX:
-        re = nan_to_num(lax.real(v), nan=nan, posinf=posinf, neginf=neginf)
-        im = nan_to_num(lax.imag(v), nan=nan, posinf=posinf, neginf=neginf)
-        return lax.complex(re, im)
-    info = np.finfo(aval.dtype)
-    hi = info.max if posinf is None else posinf
-    lo = info.min if neginf is None else neginf
+        parts = (lax.real(v), lax.imag(v))
+    else:
+        parts = (v,)
+    done = []
+    for d in parts:
+        dt = core.aval_of(d).dtype
+        info = ml_dtypes.finfo(dt)  # (NumPy's finfo has no bfloat16)
+        inf = core.lift(np.asarray(np.inf, dt))
+        masks = (_lg.isnan(d), lax.eq(d, inf), lax.eq(d, lax.neg(inf)))
+        values = (nan, info.max if posinf is None else posinf,
+                  info.min if neginf is None else neginf)
+        for name, mask, value in zip(("nan", "posinf", "neginf"), masks, values):
+            d = lax.select_n(mask, d, _replacement(name, value, mask, dt))
+        done.append(d)
+    out = lax.complex(*done) if len(done) == 2 else done[0]
+    return _copy_layout(out, v)
 
-    def const(value):
-        return lax.broadcast_in_dim(core.lift(np.asarray(value).astype(aval.dtype)),
-                                    aval.shape, ())
 
-    inf = core.lift(np.asarray(np.inf, aval.dtype))
-    out = lax.select_n(_lg.isnan(v), v, const(nan))
-    out = lax.select_n(lax.eq(v, inf), out, const(hi))
-    out = lax.select_n(lax.eq(v, lax.neg(inf)), out, const(lo))
-    return out
+def _replacement(name, value, mask, dt):
+    """``value`` as ``numpy.copyto(d, value, where=mask)`` writes it into ``d`` of ``dt``:
+    cast 'same_kind' (``TypeError`` otherwise); a Python scalar converted by NumPy, any
+    other 0-d value cast whole, an array broadcast to ``d``'s shape (``ValueError``
+    otherwise) and cast only where ``mask`` holds (NumPy's cast warnings come from
+    those elements alone)."""
+    scalar = type(value) in (bool, int, float, complex)
+    v = value if scalar or value is None else asarray_for("nan_to_num", value, name)
+    src = np.dtype(object) if value is None else (
+        np.dtype(type(value)) if scalar else core.aval_of(v).dtype)
+    proxy = np.dtype(np.float16) if dt.kind == "V" else dt  # ml_dtypes' floats
+    if not np.can_cast(np.dtype(np.float16) if src.kind == "V" else src, proxy, "same_kind"):
+        shown = f"={value!r}" if scalar or isinstance(value, np.generic) else ""
+        raise TypeError(f"xnp.nan_to_num: cannot cast `{name}`{shown} from {src.name} to "
+                        f"{dt.name}, the dtype of the values it replaces, with casting rule "
+                        "'same_kind'")
+    if scalar:  # NumPy's own conversion and warning (ml_dtypes' floats take no big ints)
+        big = dt.kind == "V" and type(value) is int and not -2 ** 63 <= value < 2 ** 63
+        return core.lift(np.asarray(float(value) if big else value, dtype=dt))
+    shape, vshape = mask.shape, core.aval_of(v).shape
+    k = len(vshape) - len(shape)
+    if k > 0 and all(n == 1 for n in vshape[:k]):  # (copyto drops leading 1s)
+        v = lax.reshape(v, vshape[k:])
+    cur = core.aval_of(v).shape
+    if len(cur) > len(shape) or any(n not in (1, m) for n, m in zip(cur[::-1], shape[::-1])):
+        raise ValueError(f"xnp.nan_to_num: could not broadcast `{name}` from shape "
+                         f"{vshape} into shape {shape}, the shape of x")
+    if not cur:
+        return v if src == dt else lax.convert_element_type(v, dt)
+    if cur != shape:
+        v = lax.broadcast_in_dim(v, shape, tuple(range(len(shape) - len(cur), len(shape))))
+    if src == dt:
+        return v
+    return lax.convert_element_type(lax.select_n(mask, core.lift(np.zeros((), src)), v), dt)
 
 
-def _check_replacements(dtype, **replacements):
-    """NumPy's ``TypeError`` for a replacement that does not cast 'same_kind' to the part
-    dtype of ``dtype`` (a complex one for a real or complex array), even with nothing to
-    replace."""
-    part = np.empty((), dtype).real.dtype
-    for name, value in replacements.items():
-        if value is None:
-            continue
-        if type(value) in (bool, int, float, complex):
-            src = np.dtype(type(value))
-        else:
-            src = np.dtype(getattr(value, "dtype", None) or np.asarray(value).dtype)
-        if not np.can_cast(src, part, "same_kind"):
-            raise TypeError(f"xnp.nan_to_num: cannot cast `{name}`={value!r} from {src} to "
-                            f"{part}, the dtype of the values it replaces, with casting rule "
-                            "'same_kind'")
+def _copy_layout(out, v):
+    """``out`` in the memory order of NumPy's copy of ``v`` (``numpy.array(x, copy=True)``,
+    order 'K', which NumPy's ``nan_to_num`` edits): a replacement array broadcast along
+    ``v`` may have led the selects elsewhere. Eager arrays only (their strides are part of
+    the dispatch cache's signature, so a replay repeats this)."""
+    if type(out) is not core.Array or type(v) is not core.Array:
+        return out
+    have, src = out._v, v._v  # unwatched, as _layout.layout reads strides
+    if have is None or src is None or have.strides == np.empty_like(src).strides:
+        return out
+    return recording.native_call(_in_order_of, out, v, view=False)
+
+
+def _in_order_of(o: np.ndarray, like: np.ndarray) -> np.ndarray:
+    r = np.empty_like(like, dtype=o.dtype)
+    r[...] = o
+    return r
 
 
 def isposinf(x, out=None):

@@ -3,6 +3,8 @@ forms, ellipsis, implicit output, diagonals, broadcasting, every ``optimize`` mo
 dtypes) and ``einsum_path`` against NumPy, eager + jit + eval_jaxpr; errors; grad vs
 finite differences; vmap."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -176,3 +178,98 @@ def test_einsum_signed_zeros_match_numpy(optimize):
             got = xnp.jit(lambda *a: body(xnp, cases, *a))(*xops)
         for c, g, w in zip(cases, got, want):
             _assert_same_zeros(g, w, f"{how} {c[0]} optimize={optimize}")
+
+
+# --------------------------------------------------------------------------- dtype= and casting
+
+def _call(fn):
+    """``(outcome, warning categories)`` of ``fn()``: ``("ok", value)`` or ``("raise", e)``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = ("ok", fn())
+        except Exception as e:  # noqa: BLE001  (the oracle's class is compared)
+            out = ("raise", e)
+    return out, [w.category for w in caught]
+
+
+def _check_like_numpy(got, want, where):
+    (g, gw), (w, ww) = got, want
+    assert gw == ww, f"{where}: warnings {gw} vs NumPy's {ww}"
+    if w[0] == "raise":
+        cls = type(w[1])
+        while cls.__name__.startswith("_"):  # (NumPy's private subclasses: their public base)
+            cls = cls.__mro__[1]
+        assert g[0] == "raise" and isinstance(g[1], cls), f"{where}: {g[1]!r} vs {w[1]!r}"
+        return
+    assert g[0] == "ok", f"{where}: xnp raised {g[1]!r}, NumPy gave {w[1]!r}"
+    gv, wv = np.asarray(g[1]), np.asarray(w[1])
+    assert gv.dtype == wv.dtype and gv.shape == wv.shape, f"{where}: {gv!r} vs {wv!r}"
+    np.testing.assert_array_equal(gv, wv, err_msg=where)
+
+
+_C = np.array([[1 + 2j, 3 - 1j], [2 + 0j, -1j]])
+_F = np.array([[1.5, -2.5], [0.5, 4.0]])
+_OPERANDS = {  # subscripts and operands: sums or not, one operand (a view in NumPy) or more
+    "c ij->": ("ij->", _C), "c ij->ji": ("ij->ji", _C), "c ii->i": ("ii->i", _C),
+    "c,f ij,jk": ("ij,jk", _C, _F), "f,f32 ij,ij->i": ("ij,ij->i", _F, _F.astype(np.float32)),
+    "i,f ij,j": ("ij,j", np.array([[1, 2], [3, 4]]), _F[0]), "f ij": ("ij", _F),
+    "b,i8 ij,ij->ij": ("ij,ij->ij", _F > 1, np.array([[-1, 2], [3, 4]], np.int8)),
+    "c,c i,i->": ("i,i->", _C[0], _C[1]),
+}
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+@pytest.mark.parametrize("dtype", [None, np.float64, np.float32, np.int64, np.uint8,
+                                   np.complex64, np.complex128, np.bool_], ids=str)
+@pytest.mark.parametrize("case", sorted(_OPERANDS))
+def test_einsum_dtype_and_casting_match_numpy(case, dtype, casting):
+    # NumPy casts every operand to the compute dtype (dtype=, or the operands' result dtype)
+    # under `casting` (TypeError otherwise, also without dtype=), with a ComplexWarning per
+    # complex operand cast to a real or integer dtype; one operand of which nothing is summed
+    # is returned as a view, dtype= and casting unused. Dtype-only: the same under jit
+    # (its warnings at the trace, the first call).
+    subscripts, *ops = _OPERANDS[case]
+
+    def body(xp, *a):
+        return xp.einsum(subscripts, *a, dtype=dtype, casting=casting)
+
+    want = _call(lambda: body(np, *ops))
+    xops = [xnp.asarray(o) for o in ops]
+    for how in ("eager", "replay"):
+        _check_like_numpy(_call(lambda: body(xnp, *xops)), want, how)
+    _check_like_numpy(_call(lambda: xnp.jit(lambda *a: body(xnp, *a))(*xops)), want, "jit")
+
+
+def test_einsum_casting_errors_name_operand_and_dtypes():
+    with pytest.raises(TypeError, match=r"xnp\.einsum: cannot cast operand 1 \(`operands\[1\]`, "
+                                        r"float32\[2\]\) from float32 to float64 with casting "
+                                        r"rule 'no'"):
+        xnp.einsum("i,i", xnp.ones(2), xnp.ones(2, np.float32), casting="no")
+    with pytest.warns(np.exceptions.ComplexWarning, match="discards the imaginary part"):
+        xnp.einsum("i->", xnp.asarray(_C[0]), dtype=np.float64, casting="unsafe")
+
+
+def test_einsum_python_int_operands_are_numpys_asarray():
+    # numpy.asarray's conversion (not NEP 50's weak scalar): 2**63 is uint64, beside int64 the
+    # product is float64; 300 beside int8 is int64
+    for dtype, value in ((np.uint64, 2**63), (np.int64, 2**63), (np.int8, 300)):
+        a = np.array([1, 2], dtype)
+        want = _call(lambda: np.einsum("i,->i", a, value))
+        for how in ("eager", "replay"):
+            _check_like_numpy(_call(lambda: xnp.einsum("i,->i", xnp.asarray(a), value)), want,
+                              how)
+        _check_like_numpy(_call(lambda: xnp.jit(lambda x: xnp.einsum("i,->i", x, value))(
+            xnp.asarray(a))), want, "jit")
+
+
+def test_einsum_signed_zero_start_keeps_the_derivative():
+    # a sum of one product (or of one element) is restated from +0.0; its derivative stays
+    # the other factor (1 for a plain sum) at 0 too
+    x0 = xnp.asarray(np.array([0.0]))
+    for f, want in ((lambda x: xnp.einsum("i,i", x, xnp.asarray(np.array([3.0]))), [3.0]),
+                    (lambda x: xnp.einsum("ij->i", x[None])[0], [1.0]),
+                    (lambda x: xnp.einsum("i,j->ij", x, xnp.asarray(np.array([2.0])))[0, 0],
+                     [2.0])):
+        for g in (xnp.grad(f), xnp.jit(xnp.grad(f))):
+            assert np.asarray(g(x0)).tolist() == want

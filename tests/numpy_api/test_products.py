@@ -400,3 +400,241 @@ def test_contractions_without_batch_are_numpys_tensordot_bit_for_bit(dtype):
     for _ in range(2):
         got = np.asarray(xnp.inner(xnp.asarray(a), xnp.asarray(a[::-1])))
         assert got.tobytes() == np.inner(a, a[::-1]).tobytes()
+
+
+# --------------------------------------------------------------------------- Python ints
+
+def _outcome(fn):
+    """``("ok", value)`` or ``("raise", exception)`` of ``fn()``."""
+    try:
+        return "ok", fn()
+    except Exception as e:  # noqa: BLE001  (the oracle's class is compared)
+        return "raise", e
+
+
+def _same_as_numpy(got, want, where):
+    """``got`` (an xnp outcome) is NumPy's ``want``: the value with its dtype and signs of
+    zero, or an exception of the same class."""
+    if want[0] == "raise":
+        assert got[0] == "raise", f"{where}: NumPy raised {want[1]!r}, xnp gave {got[1]!r}"
+        assert isinstance(got[1], type(want[1])), f"{where}: {got[1]!r} vs {want[1]!r}"
+        return
+    assert got[0] == "ok", f"{where}: xnp raised {got[1]!r}, NumPy gave {want[1]!r}"
+    if isinstance(want[1], (tuple, list)):
+        assert len(got[1]) == len(want[1])
+        for i, (g, w) in enumerate(zip(got[1], want[1])):
+            _same_as_numpy(("ok", g), ("ok", w), f"{where}, result {i}")
+        return
+    g, w = np.asarray(got[1]), np.asarray(want[1])
+    assert g.dtype == w.dtype and g.shape == w.shape, f"{where}: {g!r} vs {w!r}"
+    np.testing.assert_array_equal(g, w, err_msg=where)
+    if w.dtype.kind in "fc":
+        for part in (np.real, np.imag):
+            np.testing.assert_array_equal(np.signbit(part(g)), np.signbit(part(w)),
+                                          err_msg=f"{where}: signs of zero")
+
+
+def _eager_twice_and_jit(body, *args, jit=True):
+    """``body(np, *args)`` against xnp's: eagerly twice (the second call replays the recorded
+    program), and under jit unless ``jit`` is False."""
+    want = _outcome(lambda: body(np, *args))
+    xargs = [xnp.asarray(a) for a in args]
+    for how in ("eager", "replay"):
+        _same_as_numpy(_outcome(lambda: body(xnp, *xargs)), want, how)
+    if jit:
+        _same_as_numpy(_outcome(lambda: xnp.jit(lambda *a: body(xnp, *a))(*xargs)), want,
+                       "jit")
+    return want
+
+
+_NON_UFUNC_PRODUCTS = {
+    "dot": lambda xp, a, s: (xp.dot(a, s), xp.dot(s, a)),
+    "inner": lambda xp, a, s: (xp.inner(a, s), xp.inner(s, a)),
+    "vdot": lambda xp, a, s: (xp.vdot(a[:1], s), xp.vdot(s, a[:1])),
+    "outer": lambda xp, a, s: (xp.outer(a, s), xp.outer(s, a)),
+    "tensordot": lambda xp, a, s: (xp.tensordot(a, s, 0), xp.tensordot(s, a, 0)),
+    "kron": lambda xp, a, s: (xp.kron(a, s), xp.kron(s, a)),
+    "einsum": lambda xp, a, s: (xp.einsum("i,->i", a, s), xp.einsum(",i->i", s, a)),
+}
+
+
+@pytest.mark.parametrize("fname", sorted(_NON_UFUNC_PRODUCTS))
+@pytest.mark.parametrize("dtype,value", [
+    (np.uint64, 2**63), (np.uint64, 2**64 - 1), (np.int64, 2**63), (np.int8, 2**63),
+    (np.int8, 300), (np.int8, 100), (np.uint64, -1), (np.float32, 1.5), (np.int8, True)])
+def test_python_int_operand_is_numpys_asarray(fname, dtype, value):
+    # NumPy converts a Python scalar operand of these functions with numpy.asarray (not
+    # NEP 50's weak scalar): 2**63 is uint64 (uint64 product, float64 beside int64), 300
+    # beside int8 is int64, 1.5 beside float32 float64
+    body = _NON_UFUNC_PRODUCTS[fname]
+    _eager_twice_and_jit(lambda xp, a: body(xp, a, value), np.array([1, 2], dtype))
+
+
+@pytest.mark.parametrize("fname", sorted(set(_NON_UFUNC_PRODUCTS) - {"vdot"}))
+def test_python_int_beyond_uint64_is_numpys_object_result(fname):
+    # numpy.asarray(2**64) is an object array: eagerly NumPy's own function computes it
+    # (xnp's host-dtype dispatch); under jit there is no object dtype (not compared).
+    # (numpy.vdot of an object array raises AttributeError in NumPy itself.)
+    a = np.array([1, 2], np.int64)
+    for value in (2**64, -2**63 - 1):
+        want = _NON_UFUNC_PRODUCTS[fname](np, a, value)
+        got = _NON_UFUNC_PRODUCTS[fname](xnp, xnp.asarray(a), value)
+        for g, w in zip(got, want):
+            assert np.asarray(g).dtype == object and np.asarray(g).tolist() == w.tolist()
+
+
+_GUFUNCS = {
+    "matmul": lambda xp, a, s, **kw: xp.matmul(a, s, **kw),
+    "rmatmul": lambda xp, a, s, **kw: xp.matmul(s, a, **kw),
+    "operator": lambda xp, a, s, **kw: a @ s,
+    "roperator": lambda xp, a, s, **kw: s @ a,
+    "vecdot": lambda xp, a, s, **kw: xp.vecdot(a, s, **kw),
+    "matvec": lambda xp, a, s, **kw: xp.matvec(a[None], s, **kw),
+    "vecmat": lambda xp, a, s, **kw: xp.vecmat(s, a[:, None], **kw),
+    "linalg.matmul": lambda xp, a, s, **kw: xp.linalg.matmul(a, s),
+    "linalg.vecdot": lambda xp, a, s, **kw: xp.linalg.vecdot(a, s),
+}
+
+
+@pytest.mark.parametrize("fname", sorted(_GUFUNCS))
+@pytest.mark.parametrize("dtype,value,kw", [
+    (np.int8, 300, {}), (np.int8, -129, {}), (np.uint8, 256, {}), (np.uint64, -1, {}),
+    (np.int64, 2**63, {}), (np.int8, 2**63, {}), (np.uint64, 2**63, {}),
+    (np.int8, 100, {}), (np.float32, 2**64, {}), (np.float64, 2**2000, {}),
+    (np.bool_, 300, {}), (np.float64, 300, {"dtype": np.int8}),
+    (np.int8, 2**70, {"dtype": np.float64}), (np.float64, 2**63, {"dtype": np.int64})])
+def test_gufunc_python_int_operand_fits_as_numpys(fname, dtype, value, kw):
+    # the gufuncs take a Python int as NEP 50's weak scalar: converted to the other operand's
+    # dtype (or dtype=) first, OverflowError where it does not fit; otherwise the 0-d
+    # operand's ValueError. Dtype-only checks: the same under jit.
+    if "linalg" in fname and kw:
+        pytest.skip("numpy.linalg.matmul/vecdot take no dtype")
+    want = _eager_twice_and_jit(lambda xp, a: _GUFUNCS[fname](xp, a, value, **kw),
+                                np.array([1, 2], dtype))
+    assert want[0] == "raise"
+    if isinstance(want[1], OverflowError):
+        with pytest.raises(OverflowError, match=r"xnp\.(linalg\.)?(matmul|vecdot|matvec|vecmat)"
+                                                r": .*out of bounds for \w+ .*Python int"):
+            _GUFUNCS[fname](xnp, xnp.asarray(np.array([1, 2], dtype)), value, **kw)
+
+
+def test_python_int_overflow_messages_name_function_argument_and_dtypes():
+    with pytest.raises(OverflowError, match=r"xnp\.matmul: Python integer 300 out of bounds "
+                                            r"for int8 \(`x1` int8\[2\], `x2` a Python int\)"):
+        xnp.matmul(xnp.asarray(np.array([1, 2], np.int8)), 300)
+    with pytest.raises(OverflowError, match=r"xnp\.vecdot: Python integer 300 out of bounds "
+                                            r"for int8 \(`x1` float64\[2\], `x2` a Python int, "
+                                            r"dtype=int8\)"):
+        xnp.vecdot(xnp.ones(2), 300, dtype=np.int8)
+    with pytest.raises(ValueError, match=r"xnp\.linalg\.outer: .*x1\.ndim=1 and x2\.ndim=0 "
+                                         r"\(x1 uint64\[2\], x2 uint64\[\]\)"):
+        xnp.linalg.outer(xnp.asarray(np.array([1, 2], np.uint64)), 2**63)
+
+
+def test_linalg_outer_python_int_is_converted_as_numpy():
+    a = np.array([1, 2], np.uint64)
+    _eager_twice_and_jit(lambda xp, a: xp.linalg.outer(a, 2**63), a)
+    _eager_twice_and_jit(lambda xp, a: xp.linalg.outer(a, np.array([2**63], np.uint64)), a)
+
+
+# --------------------------------------------------------------------------- signs of zero
+
+# Products whose elements are each one product (a contraction of size 1, or a 0-d operand):
+# NumPy starts its sums from +0.0 (dot loops, matmul's loops, BLAS with beta = 0), so the
+# one product -0.0 comes out +0.0, except where numpy.dot's BLAS path (float32/64, at most
+# 2-D operands) multiplies two one-element operands, where a 0-d operand is multiplied
+# outside that path, and in outer/kron (products). XLA gives the product itself.
+ONE_PRODUCT_CASES = [
+    ("dot", (), (2,)), ("dot", (2, 2), ()), ("dot", (), (1,)), ("dot", (), ()),
+    ("dot", (), (2, 2, 2)), ("dot", (1,), (1,)), ("dot", (1, 1), (1, 1)), ("dot", (1,), (1, 2)),
+    ("dot", (2, 1), (1,)), ("dot", (2, 1), (1, 2)), ("dot", (1, 1), (1, 1, 1)),
+    ("dot", (2, 1, 1), (1, 2)), ("inner", (), (2,)), ("inner", (1,), (1,)),
+    ("inner", (2, 1), (2, 1)), ("inner", (1, 1), (1, 1, 1)), ("inner", (1, 1), (1, 1)),
+    ("vdot", (1,), (1,)), ("vdot", (1, 1), (1,)), ("matmul", (2, 1), (1, 2)),
+    ("matmul", (1,), (1, 2)), ("matmul", (2, 1), (1,)), ("matmul", (2, 1, 1), (1, 2)),
+    ("matmul", (1,), (2, 1, 2)), ("matmul_full", (1,), (1,)), ("matmul_full", (1, 1), (1,)),
+    ("matmul_full", (1, 1), (1, 1)), ("vecdot", (1,), (1,)), ("vecdot", (2, 1), (2, 1)),
+    ("matvec", (1, 1), (1,)), ("matvec", (2, 1), (1,)), ("vecmat", (1,), (1, 1)),
+    ("vecmat", (1,), (1, 2)), ("tensordot0", (2,), (2,)), ("tensordot0", (), (2,)),
+    ("tensordot0", (1,), (1,)), ("tensordot0", (2, 1), (1, 2)), ("tensordot1", (1, 1, 1), (1,)),
+    ("tensordot1", (2, 1), (1, 2)), ("tensordot1", (1, 1), (1, 1, 1)),
+    ("tensordotp", (1, 2), (2, 1)), ("outer", (2,), (2,)), ("kron", (2,), (1, 2)),
+]
+_ONE_PRODUCT_FNS = {
+    "tensordot0": lambda xp, a, b: xp.tensordot(a, b, 0),
+    "tensordot1": lambda xp, a, b: xp.tensordot(a, b, 1),
+    "tensordotp": lambda xp, a, b: xp.tensordot(a, b, ([0], [1])),
+    # (the eager fast path serves matmul of two arrays of one dtype without keywords with
+    # numpy.dot, whose one-element product keeps -0.0: the full path through dtype=)
+    "matmul_full": lambda xp, a, b: xp.matmul(a, b, dtype=a.dtype),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16], ids=str)
+@pytest.mark.parametrize("fname,sa,sb", ONE_PRODUCT_CASES)
+def test_signs_of_zero_of_one_product_sums_match_numpy(fname, sa, sb, dtype):
+    body = _ONE_PRODUCT_FNS.get(fname, lambda xp, a, b: getattr(xp, fname)(a, b))
+    # every product 0 * -1 = -0.0; then mixed signs, and a product that is not zero
+    _eager_twice_and_jit(body, np.zeros(sa, dtype), np.full(sb, -1, dtype))
+    _eager_twice_and_jit(body, np.full(sa, -0.0, dtype), np.full(sb, -1, dtype))
+    _eager_twice_and_jit(body, np.full(sa, -2.0, dtype), np.full(sb, 0.5, dtype))
+
+
+def test_signs_of_zero_keep_infinities_nans_and_the_derivative():
+    # the +0.0 start computes nothing on the other values (no inf - inf warning), and the
+    # derivative of a one-product sum is the other factor's value also at 0
+    a = np.array([[np.inf], [np.nan], [0.0], [-0.0], [2.0]])
+    b = np.array([[-1.0, 1.0, 0.0]])
+    with np.errstate(invalid="ignore"):
+        _eager_twice_and_jit(lambda xp, a, b: xp.tensordot(a, b, 1), a, b)
+    y = xnp.asarray(np.array([[3.0]]))
+    for f in (lambda x: xnp.matmul(x, y)[0, 0], lambda x: xnp.vdot(x, y),
+              lambda x: xnp.tensordot(x, y, 0)[0, 0, 0, 0]):
+        for g in (xnp.grad(f), xnp.jit(xnp.grad(f))):
+            assert np.asarray(g(xnp.asarray(np.array([[0.0]])))).tolist() == [[3.0]]
+
+
+# --------------------------------------------------------------------------- tensordot axes
+
+@pytest.mark.parametrize("axes", [
+    -1, -2, -5, 0, 1, 2, 3, np.int64(1), np.array(1), np.array(0), np.array(-1),
+    np.array(2, np.uint8), True, False, 1.0, np.float64(1.0), np.array(1.0), np.array(True),
+    np.bool_(True), None, "ab", np.array([1]), ([1], [0], [2]), [1, 0], (1, 0), ((1,), (0,)),
+    ([-1], [0]), ([2], [0]), ([1, 5], [0]), ([0, 1], [1, 0]), ([1, 1], [0, 0]),
+    ([1], [0, 0]), ([1, -1], [0, 1]), ([1.0], [0]), ([True], [False]), (np.int8(1), 0),
+    (np.array(1), np.array(0)), (np.array([1]), np.array([0])),
+], ids=repr)
+def test_tensordot_axes_forms_match_numpy(axes):
+    # an int axes is NumPy's range(-axes, 0) / range(axes): <= 0 sums nothing (the outer
+    # product); a 0-d integer array is that int; a pair of 0-d arrays is NumPy's TypeError
+    # (unhashable). Errors depend on shapes and axes only: the same under jit.
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4)
+    _eager_twice_and_jit(lambda xp, a, b: xp.tensordot(a, b, axes), a, b)
+
+
+def test_tensordot_axes_errors_name_the_function_and_shapes():
+    a, b = xnp.ones((2, 3)), xnp.ones((3, 4))
+    with pytest.raises(ValueError, match=r"xnp\.tensordot: duplicate axes"):
+        xnp.tensordot(a, b, ([1, 1], [0, 0]))
+    with pytest.raises(ValueError, match=r"xnp\.tensordot: shape-mismatch for sum: axes \[0\] "
+                                         r"of \(2,3\) vs axes \[0\] of \(3,4\)"):
+        xnp.tensordot(a, b, ([0], [0]))
+    with pytest.raises(TypeError, match=r"xnp\.tensordot: `axes` must be an integer"):
+        xnp.tensordot(a, b, 1.0)
+    with pytest.raises(xnp.errors.ConcretizationTypeError, match="axes"):
+        xnp.jit(lambda a, b, n: xnp.tensordot(a, b, n))(a, b, xnp.asarray(1))
+
+
+@pytest.mark.parametrize("sa, sb", [((1,), (1,)), ((1, 1), (1,)), ((1,), (1, 1)), ((1, 1), (1, 1)),
+                                    ((2, 1), (1,)), ((3, 1), (1, 2)), ((2, 1, 1), (1, 1))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matmul_of_one_product_per_element_is_plus_zero_as_numpy(sa, sb, dtype):
+    """NumPy's matmul sums each element's products from +0.0, so 0 * -1 alone is +0.0
+    (its dot gives the product, -0.0): also on the eager fast path of ``@``/``matmul``."""
+    a, b = np.zeros(sa, dtype), np.full(sb, -1.0, dtype)
+    want = np.matmul(a, b)
+    x, y = xnp.asarray(a), xnp.asarray(b)
+    for got in (x @ y, x @ y, xnp.matmul(x, y), xnp.matmul(x, y),
+                xnp.jit(lambda p, q: p @ q)(a, b)):
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.signbit(np.asarray(got)), np.signbit(want))

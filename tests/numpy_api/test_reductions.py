@@ -425,3 +425,23 @@ def test_complex_extrema_over_no_axis_are_numpys_copy(name, case):
     assert type(got) is (xnp.ndarray if isinstance(want, np.ndarray) else type(want))
     if np.ndim(got):
         assert not np.shares_memory(np.asarray(got), np.asarray(x))
+
+
+@pytest.mark.parametrize("fn, want", [
+    (lambda x: xnp.sum(x), lambda x: np.ones_like(x)),
+    (lambda x: xnp.mean(x), lambda x: np.full_like(x, 1 / x.size)),
+    (lambda x: xnp.nansum(x), lambda x: np.ones_like(x)),
+    (lambda x: xnp.sum(x, axis=0).sum(), lambda x: np.ones_like(x)),
+    (lambda x: xnp.einsum("i->", x), lambda x: np.ones_like(x)),
+    (lambda x: xnp.dot(x, xnp.ones_like(x)), lambda x: np.ones_like(x)),
+    (lambda x: (x @ xnp.full_like(x, 3.0)), lambda x: np.full_like(x, 3.0)),
+    (lambda x: xnp.median(x), lambda x: np.ones_like(x)),
+])
+@pytest.mark.parametrize("value", [0.0, -0.0, 2.5])
+def test_derivative_of_a_sum_of_one_element_at_zero_is_one(fn, want, value):
+    """A sum of one element is NumPy's sum from +0.0 (-0.0 gives 0.0), which xnp restates
+    after lax's sum; the restatement keeps the derivative 1, also at the zero itself (it
+    was 0 there)."""
+    x = np.array([value])
+    for g in (xnp.grad(fn), xnp.jit(xnp.grad(fn))):
+        np.testing.assert_array_equal(np.asarray(g(x)), want(x))

@@ -129,6 +129,15 @@ def _dot(a, b):
     return out if out.dtype == a.dtype else out.astype(a.dtype)  # ml_dtypes: float32 out
 
 
+def _matmul(a, b):
+    # numpy.dot's (the same values, faster on small operands) but for one product per
+    # element: dot gives the product itself (-0.0 for 0 * -1), matmul's sum from +0.0 not
+    if a.shape[-1] == 1:
+        out = np.matmul(a, b)
+        return out if out.dtype == a.dtype else out.astype(a.dtype)
+    return _dot(a, b)
+
+
 def _full(shape, fill, dtype):
     return np.full(shape, fill, dtype)  # its conversion is xnp's (creation._fill)
 
@@ -204,7 +213,7 @@ def _fast_calls() -> dict:
         "min": FastOp(_plain(np.minimum.reduce), _ORDERED | _NARROW),
         "any": FastOp(_logical(np.logical_or.reduce), _NUMERIC),
         "all": FastOp(_logical(np.logical_and.reduce), _NUMERIC),
-        "matmul": FastOp(_dot, _NUMERIC),
+        "matmul": FastOp(_matmul, _NUMERIC),
         "dot": FastOp(_dot, _NUMERIC),
         "where": FastOp(np.where, _ALL),
         "reshape": FastOp(np.ndarray.reshape, _ALL),

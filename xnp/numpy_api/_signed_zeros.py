@@ -39,13 +39,18 @@ def from_zero(res, x, axes):
 
 
 def plus_zero(x):
-    """``x`` with -0.0 as 0.0 (in each part, for complex), without an addition: XLA
-    simplifies ``x + 0.0`` to ``x``."""
+    """``x`` with -0.0 as +0.0 (in each part, for complex), every other value kept, and its
+    derivative 1 everywhere. Where ``x == 0`` the result is ``m - stop_gradient(m)`` of
+    ``m`` (``x`` there, 0 elsewhere, so no ``inf - inf`` is computed): +0.0, with ``x``'s
+    tangent. (``x + 0.0`` would do, but XLA simplifies it to ``x``; a select of a 0
+    constant would lose the derivative there: ``grad(sum)`` of ``[0.0]`` would be 0.)"""
     dt = core.aval_of(x).dtype
     if dt in kit.COMPLEX:
         return lax.complex(plus_zero(lax.real(x)), plus_zero(lax.imag(x)))
     zero = lax.broadcast_in_dim(_const(0, dt), core.aval_of(x).shape, ())
-    return lax.select_n(lax.eq(x, zero), x, zero)
+    at_zero = lax.eq(x, zero)
+    m = lax.select_n(at_zero, zero, x)
+    return lax.select_n(at_zero, x, lax.sub(m, lax.stop_gradient(m)))
 
 
 def minus_zero_parts(initial, dt: np.dtype) -> tuple[bool, ...]:

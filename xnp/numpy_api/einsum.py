@@ -22,9 +22,11 @@ import numpy as np
 from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
+from xnp.numpy_api import _util
+from xnp.numpy_api.products import _asarray
 from xnp.numpy_api._signed_zeros import plus_zero, sum_from_zero
 from xnp.numpy_api._util import asarray_for, check_unsupported, result_dtype
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["einsum", "einsum_path"]
@@ -195,9 +197,12 @@ def _compute_path(fname, inputs, output, sizes, kind, memory):
 def _sum_bool_aware(x, axes):
     if not axes:
         return x
-    if core.aval_of(x).dtype in kit.BOOL:
+    aval = core.aval_of(x)
+    if aval.dtype in kit.BOOL:
         return lax.reduce_or(x, tuple(axes))
-    return sum_from_zero(x, tuple(axes))
+    res = lax.reduce_sum(x, tuple(axes))
+    # (NumPy sums from +0.0; XLA compiles a sum of one element to the element itself)
+    return _plus_zero(res) if math.prod(aval.shape[a] for a in axes) == 1 else res
 
 
 def _dedupe(x, labels: str):
@@ -342,11 +347,16 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     out : None
         Not supported (``NotImplementedError`` otherwise).
     dtype : dtype, optional
-        Compute and result dtype; the operands are cast to it under ``casting``.
+        Compute and result dtype; the operands are cast to it under ``casting``. Unused,
+        as NumPy's, with one operand of which nothing is summed (NumPy returns a view
+        of it: its own dtype).
     order : {'K', 'C', 'A'}
         Results are C-contiguous; ``'F'`` raises ``NotImplementedError``.
     casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}
-        Rule for ``dtype`` casts (default ``'safe'``, as NumPy).
+        Rule for each operand's cast to the compute dtype (``dtype``, or the operands'
+        result dtype: ``'no'`` refuses operands of different dtypes), default ``'safe'``,
+        as NumPy's; a complex operand cast to a real or integer ``dtype`` (``'unsafe'``)
+        issues NumPy's ``ComplexWarning``.
     optimize : bool, str, list or tuple
         ``False``: contract left to right; ``True``/``'greedy'``/``'optimal'``: order
         found by ``opt_einsum`` (with NumPy's default memory limit, the largest
@@ -367,7 +377,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         Malformed subscripts, a label count that does not match an operand's rank,
         mismatched label sizes, or an output label missing from the inputs.
     TypeError
-        ``dtype`` not reachable under ``casting``; an unknown ``optimize``.
+        An operand does not cast to the compute dtype under ``casting`` (the message names
+        the operand and both dtypes); an unknown ``optimize``.
+    OverflowError
+        ``enable_x64`` off and a Python int outside int32.
 
     Notes
     -----
@@ -384,26 +397,45 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if casting not in _CASTINGS:
         raise ValueError(f"xnp.einsum: casting must be one of {_CASTINGS}, got {casting!r}")
     subscripts, ops = _split_operands("einsum", operands)
-    xs = [asarray_for("einsum", x, f"operands[{i}]") for i, x in enumerate(ops)]
+    # (numpy.asarray's conversion: a Python scalar is not weak, an int from 2**63 is uint64)
+    xs = [_asarray("einsum", x, f"operands[{i}]") for i, x in enumerate(ops)]
     avals = [core.aval_of(x) for x in xs]
-    if dtype is None:
-        dt, _ = result_dtype(*(a.strip_weak_type() for a in avals))
-    else:
-        dt = canonical_dtype(dtype, name="dtype")
-        for i, a in enumerate(avals):
-            if not np.can_cast(a.dtype, dt, casting):
-                raise TypeError(f"xnp.einsum: cannot cast operand {i} from {a.dtype} to {dt} "
-                                f"with casting rule {casting!r}")
-    xs = [x if a.dtype == dt else lax.convert_element_type(x, dt) for x, a in zip(xs, avals)]
     shapes = [a.shape for a in avals]
     inputs, output = parse("einsum", subscripts, shapes)
     sizes = _sizes("einsum", inputs, shapes)
+    if len(xs) == 1 and set(inputs[0]) <= set(output):
+        # NumPy returns a view of the one operand where nothing is summed: of its own dtype,
+        # `dtype` and `casting` unused
+        dtype, casting = None, "unsafe"
+    dt = (result_dtype(*(a.strip_weak_type() for a in avals))[0] if dtype is None
+          else canonical_dtype(dtype, name="dtype"))
+    xs = _cast_operands(xs, avals, dt, casting)
     kind, memory = _path_kind("einsum", optimize)
     path = _compute_path("einsum", inputs, output, sizes, kind, memory)
     res = contract("einsum", xs, inputs, output, path, sizes, one_sum=kind is False)
     if core.aval_of(res).dtype != dt:
         res = lax.convert_element_type(res, dt)
     return res
+
+
+def _cast_operands(xs, avals, dt, casting):
+    """The operands in the compute dtype ``dt``, each cast checked under ``casting`` as
+    NumPy's iterator checks it (also without ``dtype=``: ``'no'`` refuses operands of
+    another dtype), with NumPy's ``ComplexWarning`` for each complex operand cast to a
+    real or integer ``dt``. All checks come before any warning."""
+    for i, a in enumerate(avals):
+        if not np.can_cast(a.dtype, dt, casting):
+            raise TypeError(f"xnp.einsum: cannot cast operand {i} (`operands[{i}]`, "
+                            f"{errors.aval_str(a)}) from {a.dtype.name} to {dt.name} with "
+                            f"casting rule {casting!r}")
+    out = []
+    for x, a in zip(xs, avals):
+        if a.dtype != dt:
+            if a.dtype in kit.COMPLEX and dt not in kit.COMPLEX and dt not in kit.BOOL:
+                _util.warn_complex_to_real()
+            x = lax.convert_element_type(x, dt)
+        out.append(x)
+    return out
 
 
 def einsum_path(*operands, optimize="greedy", einsum_call=False):

@@ -595,12 +595,13 @@ def trace(x, /, *, offset=0, dtype=None):
 def outer(x1, x2, /):
     """Outer product of two 1-D arrays (``numpy.linalg.outer``; ``xnp.outer`` flattens
     instead). Raises ``ValueError`` for other ranks."""
-    a = asarray_for("linalg.outer", x1, "x1")
-    b = asarray_for("linalg.outer", x2, "x2")
+    a = _products._asarray("linalg.outer", x1, "x1")  # (numpy.asarray's conversion)
+    b = _products._asarray("linalg.outer", x2, "x2")
     na, nb = len(_shape(a)), len(_shape(b))
     if na != 1 or nb != 1:
-        raise ValueError("Input arrays must be one-dimensional, but they are "
-                         f"x1.ndim={na} and x2.ndim={nb}.")
+        raise ValueError("xnp.linalg.outer: Input arrays must be one-dimensional, but they are "
+                         f"x1.ndim={na} and x2.ndim={nb} (x1 {_products._operand_str(a)}, "
+                         f"x2 {_products._operand_str(b)}).")
     return _products.outer(a, b)
 
 

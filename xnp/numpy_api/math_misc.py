@@ -646,8 +646,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 def kron(a, b):
     """Kronecker product (``numpy.kron``): blocks ``a[i, j] * b``; ranks are equalised by
-    prepending 1s; shape ``a.shape * b.shape`` elementwise; dtype as ``multiply``."""
-    x, y = asarray_for("kron", a, "a"), asarray_for("kron", b, "b")
+    prepending 1s; shape ``a.shape * b.shape`` elementwise; dtype as ``multiply`` of the
+    operands as ``numpy.asarray`` converts them (a Python scalar is an array of its default
+    dtype, not weak: ``kron(int8_array, 100)`` is int64; an int from 2**63 is uint64)."""
+    x, y = _la._asarray("kron", a, "a"), _la._asarray("kron", b, "b")
     nda, ndb = len(_shape(x)), len(_shape(y))
     if nda == 0 or ndb == 0:
         return _ew.multiply(x, y)

@@ -3,7 +3,10 @@
 ``lax.dot_general`` after NumPy's shape rules.
 
 Operands are converted as ``numpy.asarray`` does: Python scalars are *not* weak here
-(``numpy.dot(2, int8_array)`` is int64), and both operands are promoted to their
+(``numpy.dot(2, int8_array)`` is int64; an int from 2**63 to 2**64 - 1 is uint64, one beyond
+NumPy's object array, which NumPy's own function computes eagerly), except in the gufuncs
+(``matmul``, ``vecdot``, ``matvec``, ``vecmat``), which take a Python int as NEP 50's weak
+scalar and raise ``OverflowError`` where it does not fit; both operands are promoted to their
 NumPy result dtype before the product, which is also the accumulator dtype
 (``preferred_element_type``). Where NumPy has no common dtype (ml_dtypes' bfloat16 with
 float16 or with integers wider than 8 bits), that is the dtype of NumPy's ufunc loop, as
@@ -15,26 +18,30 @@ axes are static.
 The gufuncs (``matmul``, ``vecdot``, ``matvec``, ``vecmat``) contract their operands as they
 are wherever that gives NumPy's result order (the loop dimensions of both operands equal,
 or one operand without loop dimensions): one ``dot_general``, with no broadcast, transpose or
-reshape around it, which is all an eager call replays (``_replay``).
+reshape around it, which is all an eager call replays (``_replay``). Signs of zero: see the
+comment above :func:`_summed` (``_signed_zeros.plus_zero``).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
-from xnp import _default_dtypes
+from xnp import _default_dtypes, config
 from xnp import lax
 from xnp.lax import _kit as kit
-from xnp.numpy_api._util import (AxisError, asarray_for, broadcast_shapes, broadcast_to,
-                                 check_unsupported, is_xnp, normalize_axis,
-                                 ufunc_result_dtype, write_out)
-from xnp.tracing import core
+from xnp.numpy_api._util import (AxisError, asarray_for, binary_operands, broadcast_shapes,
+                                 broadcast_to, check_unsupported, is_xnp, normalize_axis,
+                                 promote_to, raise_host_dtype, static_int, ufunc_result_dtype,
+                                 write_out)
+from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api._ufunc import _cast as _cast_checked
 from xnp.numpy_api._ufunc import _extras
 from xnp.numpy_api._fp_out import writes_out
+from xnp.numpy_api._signed_zeros import plus_zero
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "vecdot"]
@@ -45,10 +52,57 @@ _MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
 # --------------------------------------------------------------------------- helpers
 
 
+_INT64 = np.iinfo(np.int64)
+
+
 def _asarray(fname, x, argname):
+    """``x`` as ``numpy.asarray`` converts it (a Python scalar is not weak): a Python int
+    is int64 (int32 with ``enable_x64`` off), uint64 from 2**63 to 2**64 - 1 and NumPy's
+    object array beyond (``HostDtypeError``: eagerly NumPy's function computes it)."""
     if core.is_python_scalar(x):
-        return core.lift(_default_dtypes.scalar_to_ndarray(x))
+        if type(x) is int and not _INT64.min <= x <= _INT64.max and (
+                config._OPTIONS["enable_x64"]):
+            value = np.asarray(x)
+            if value.dtype.kind != "u":
+                raise_host_dtype(fname, argname, value.dtype)
+            return core.lift(value)
+        try:
+            return core.lift(_default_dtypes.scalar_to_ndarray(x))
+        except OverflowError as e:
+            raise OverflowError(f"xnp.{fname}: argument `{argname}`: {e}") from None
     return asarray_for(fname, x, argname)
+
+
+def _python_int_operands(fname, x1, x2, dtype, argnames):
+    """The operands of the gufunc ``fname`` with a Python int among them converted as NumPy
+    converts it, as NEP 50's weak scalar (to the dtype it takes with the other operand, or
+    to ``dtype=``), before any shape check: one out of that dtype's range raises
+    ``OverflowError`` (``matmul(int8_array, 300)``), one that fits meets the 0-d operand's
+    ``ValueError``."""
+    if type(x1) is not int and type(x2) is not int:
+        return x1, x2
+    try:
+        if dtype is None:
+            return binary_operands(fname, x1, x2, argnames=argnames)[:2]
+        dt = canonical_dtype(dtype, name="dtype")
+        if dt.kind not in "iufc":  # (to bool: the casting rule decides, as NumPy's)
+            return x1, x2
+        return tuple(promote_to(fname, x, dt) if type(x) is int else x for x in (x1, x2))
+    except OverflowError as e:
+        ops = ", ".join(f"`{n}` {_operand_str(x)}" for n, x in zip(argnames, (x1, x2)))
+        raise OverflowError(f"xnp.{fname}: {e} ({ops}"
+                            + (")" if dtype is None else f", dtype={np.dtype(dtype).name})")
+                            ) from None
+
+
+def _operand_str(x) -> str:
+    """An operand as messages show it: ``int8[2]`` (a Python scalar: its type)."""
+    if core.is_python_scalar(x):
+        return f"a Python {type(x).__name__}"
+    try:
+        return errors.aval_str(core.aval_of(x))
+    except Exception:  # noqa: BLE001  (a list or other array-like: NumPy's view of it)
+        return errors.aval_str(core.aval_of(np.asarray(x)))
 
 
 def _operands(fname, a, b, argnames=("a", "b"), dtype=None, casting="same_kind"):
@@ -72,6 +126,7 @@ def _gufunc_operands(fname, x1, x2, casting, dtype):
     ``'no'``/``'equiv'`` an input NumPy's loop would cast raises ``TypeError``, and a
     ``dtype=`` input cast is checked under ``casting``."""
     _extras(fname, casting, "K", True, None, dtype, (x1, x2))
+    x1, x2 = _python_int_operands(fname, x1, x2, dtype, ("x1", "x2"))
     return _operands(fname, x1, x2, ("x1", "x2"), dtype, casting)
 
 
@@ -116,6 +171,51 @@ def _dot(x, y, contract_x, contract_y, batch_x=(), batch_y=(), dtype=None):
                            preferred_element_type=dt)
 
 
+# Signs of zero. NumPy starts every sum of products from +0.0 (its dot loops, matmul's
+# loops and BLAS calls with beta = 0), so a zero sum is never -0.0, except where
+# numpy.dot's BLAS path (float32/64, complex64/128, operands of at most two dimensions)
+# multiplies two one-element operands, and where a 0-d operand outside that path is
+# multiplied (outer, kron and einsum's products multiply too). XLA compiles a sum of one
+# product to the product itself, and xnp's eager kernels for matmul's one-element forms
+# are numpy.dot's, so where each element is one product (k == 1) the +0.0 start is
+# restated for real floating results. Longer sums are the backend's (NumPy's kernels
+# eagerly; XLA's dot may keep -0.0 under jit), and complex BLAS products keep their own
+# signs.
+
+_BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64,
+                                               np.complex128))
+
+
+def _one_element(x) -> bool:
+    return math.prod(_shape(x)) == 1
+
+
+def _summed(res, k):
+    """``res``, whose elements are sums of ``k`` products each, with NumPy's +0.0 start
+    where ``k == 1`` (module comment above)."""
+    if k == 1 and core.aval_of(res).dtype in kit.FLOATING:
+        return plus_zero(res)
+    return res
+
+
+def _dot_zeros(x, y, res, k):
+    """``res``, ``numpy.dot``/``numpy.inner`` of ``x``, ``y`` summing ``k`` products per
+    element, with their signs of zero where each element is one product (module comment):
+    the exact product where NumPy's BLAS path multiplies two one-element operands or where
+    a 0-d operand is multiplied outside it; otherwise NumPy's +0.0 start (its BLAS path's
+    ``axpy`` for a 0-d operand times a larger one)."""
+    dt = core.aval_of(res).dtype
+    if dt not in kit.FLOATING:
+        return res
+    sa, sb = _shape(x), _shape(y)
+    blas = dt in _BLAS_DTYPES and len(sa) <= 2 and len(sb) <= 2
+    if not sa or not sb:
+        plus = blas and not (_one_element(x) and _one_element(y))
+    else:
+        plus = k == 1 and not (blas and _one_element(x) and _one_element(y))
+    return plus_zero(res) if plus else res
+
+
 # --------------------------------------------------------------------------- dot
 
 
@@ -150,12 +250,12 @@ def dot(a, b, out=None):
     x, y, dt = _operands("dot", a, b)
     sa, sb = _shape(x), _shape(y)
     if not sa or not sb:
-        res = _dot(x, y, (), ())
+        res = _dot_zeros(x, y, _dot(x, y, (), ()), 1)
     else:
         ib = 0 if len(sb) == 1 else len(sb) - 2
         if sa[-1] != sb[ib]:
             _not_aligned("dot", sa, sb, len(sa) - 1, ib)
-        res = _dot(x, y, (len(sa) - 1,), (ib,))
+        res = _dot_zeros(x, y, _dot(x, y, (len(sa) - 1,), (ib,)), sa[-1])
     return write_out("dot", out, res)
 
 
@@ -191,6 +291,9 @@ def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting
 
     Raises
     ------
+    OverflowError
+        A Python int operand outside the dtype NEP 50 gives it (``x1``'s for an int8 ``x1``
+        and 300), or ``dtype``'s, as NumPy's (before the 0-d operand's ``ValueError``).
     ValueError
         An operand is 0-d, the core dimensions do not match (message names the
         shapes), or the batch dimensions do not broadcast.
@@ -242,7 +345,7 @@ def _matmul_values(fname, x, y, x1, x2):
         x = broadcast_to(x, batch + sa[-2:])
         y = broadcast_to(y, batch + sb[-2:])
         res = _dot(x, y, (nb + 1,), (nb,), tuple(range(nb)), tuple(range(nb)))
-    return res
+    return _summed(res, sa[-1])
 
 
 # --------------------------------------------------------------------------- vdot / inner / outer
@@ -269,7 +372,7 @@ def vdot(a, b, /):
     x, y = _ravel(x), _ravel(y)
     if dt in kit.COMPLEX:
         x = lax.conj(x)
-    return _dot(x, y, (0,), (0,))
+    return _summed(_dot(x, y, (0,), (0,)), ax.size)
 
 
 def inner(a, b, /):
@@ -285,10 +388,10 @@ def inner(a, b, /):
     x, y, dt = _operands("inner", a, b)
     sa, sb = _shape(x), _shape(y)
     if not sa or not sb:
-        return _dot(x, y, (), ())
+        return _dot_zeros(x, y, _dot(x, y, (), ()), 1)
     if sa[-1] != sb[-1]:
         _not_aligned("inner", sa, sb, len(sa) - 1, len(sb) - 1)
-    return _dot(x, y, (len(sa) - 1,), (len(sb) - 1,))
+    return _dot_zeros(x, y, _dot(x, y, (len(sa) - 1,), (len(sb) - 1,)), sa[-1])
 
 
 @writes_out()
@@ -308,9 +411,11 @@ def tensordot(a, b, axes=2):
     ----------
     a, b : array_like
     axes : int or (sequence, sequence)
-        An int ``N`` sums the last ``N`` axes of ``a`` with the first ``N`` of ``b``;
-        a pair lists the axes of ``a`` and of ``b`` (ints or sequences of equal
-        length; negative values count from the end). Static.
+        An int ``N`` (a Python bool, NumPy integer or 0-d integer array too, as
+        ``numpy.tensordot`` takes it) sums the last ``N`` axes of ``a`` with the first ``N``
+        of ``b``; ``N <= 0`` sums none (the outer product, as NumPy's empty ranges). A pair
+        lists the axes of ``a`` and of ``b`` (ints or sequences of ints of equal length;
+        negative values count from the end). Static.
 
     Returns
     -------
@@ -320,37 +425,88 @@ def tensordot(a, b, axes=2):
     Raises
     ------
     ValueError
-        Paired axes differ in size or number (NumPy's "shape-mismatch for sum").
+        Paired axes differ in size or number (NumPy's "shape-mismatch for sum"), an axis is
+        repeated, or ``axes`` is a sequence of other than two entries.
+    TypeError
+        ``axes`` (or an entry of the pair) is no integer: a float, a NumPy bool, an array
+        inside the pair (NumPy: unhashable).
     numpy.exceptions.AxisError
-        An axis is out of range, or an int ``axes`` exceeds an operand's rank.
+        An axis is out of range, or an int ``axes`` exceeds an operand's rank (NumPy's
+        ``IndexError``; ``AxisError`` is one).
     """
     x, y, dt = _operands("tensordot", a, b)
     sa, sb = _shape(x), _shape(y)
-    if isinstance(axes, numbers.Integral) and not isinstance(axes, bool):
-        n = int(axes)
-        if n < 0 or n > len(sa) or n > len(sb):
+    axes_a, axes_b = _tensordot_axes(axes, sa, sb)
+    k = math.prod(sa[i] for i in axes_a)
+    if k == 1 and _one_element(x) and _one_element(y) and dt in _BLAS_DTYPES:
+        # NumPy's dot of its 2-D operands multiplies their one elements (no +0.0 start)
+        shape = tuple(d for i, d in enumerate(sa) if i not in axes_a) + tuple(
+            d for i, d in enumerate(sb) if i not in axes_b)
+        return lax.reshape(_dot(lax.reshape(x, ()), lax.reshape(y, ()), (), ()), shape)
+    return _summed(_dot(x, y, axes_a, axes_b), k)
+
+
+def _tensordot_axes(axes, sa, sb):
+    """``numpy.tensordot``'s reading of ``axes`` for operands of shapes ``sa``, ``sb``:
+    normalised axis tuples of ``a`` and ``b``, with NumPy's errors in NumPy's order."""
+    try:
+        iter(axes)
+        is_int = False
+    except TypeError:
+        is_int = True
+    if is_int:  # NumPy's range(-axes, 0) and range(axes): empty for axes <= 0
+        n = static_int("tensordot", axes, "axes", python_bool=True)
+        if n > len(sa) or n > len(sb):
             # NumPy raises IndexError here; AxisError is both an IndexError and a ValueError
             raise AxisError(f"xnp.tensordot: axes={n} is out of range for operands of shapes "
-                            f"{_fmt(sa)} and {_fmt(sb)}")
-        axes_a = tuple(range(len(sa) - n, len(sa)))
-        axes_b = tuple(range(n))
+                            f"{_fmt(sa)} and {_fmt(sb)}") from None
+        n = max(n, 0)
+        lists = [list(range(len(sa) - n, len(sa))), list(range(n))]
     else:
         try:
             axes_a, axes_b = axes
-        except (TypeError, ValueError):
-            raise TypeError(f"xnp.tensordot: `axes` must be an int or a pair of axis lists, "
-                            f"got {axes!r}") from None
-        axes_a = _axis_list(axes_a, len(sa))
-        axes_b = _axis_list(axes_b, len(sb))
-    if len(axes_a) != len(axes_b) or any(sa[i] != sb[j] for i, j in zip(axes_a, axes_b)):
-        raise ValueError(f"xnp.tensordot: shape-mismatch for sum: axes {list(axes_a)} of "
-                         f"{_fmt(sa)} vs axes {list(axes_b)} of {_fmt(sb)}")
-    return _dot(x, y, axes_a, axes_b)
+        except ValueError:
+            raise ValueError(f"xnp.tensordot: `axes` must be an int or a pair of axis "
+                             f"sequences, got {axes!r} with {len(list(axes))} entries") from None
+        lists = [_axis_entries(v) for v in (axes_a, axes_b)]
+        for v in lists:
+            if len(set(v)) != len(v):
+                raise ValueError(f"xnp.tensordot: duplicate axes are not allowed in "
+                                 f"tensordot: axes={axes!r}")
+    if len(lists[0]) != len(lists[1]):
+        _shape_mismatch(lists, sa, sb)
+    out = ([], [])
+    for i, j in zip(*lists):
+        ia = normalize_axis("tensordot", i, len(sa), "axes")
+        ib = normalize_axis("tensordot", j, len(sb), "axes")
+        if sa[ia] != sb[ib]:
+            _shape_mismatch(lists, sa, sb)
+        out[0].append(ia)
+        out[1].append(ib)
+    for v, s in zip(out, (sa, sb)):
+        if len(set(v)) != len(v):  # (NumPy's transpose: "repeated axis")
+            raise ValueError(f"xnp.tensordot: repeated axis in axes={axes!r} for an operand "
+                             f"of shape {_fmt(s)}")
+    return tuple(out[0]), tuple(out[1])
 
 
-def _axis_list(ax, ndim):
-    seq = [ax] if isinstance(ax, numbers.Integral) else list(ax)
-    return tuple(normalize_axis("tensordot", int(i), ndim, "axes") for i in seq)
+def _axis_entries(v) -> list:
+    """One side of a tensordot ``axes`` pair as a list of ints (a single int: one axis)."""
+    try:
+        len(v)
+        seq = list(v)
+    except TypeError:  # (as NumPy: a 0-d array is one entry, then refused below)
+        seq = [v]
+    for i in seq:
+        if isinstance(i, bool) or not isinstance(i, numbers.Integral):
+            raise TypeError(f"xnp.tensordot: the axes in a pair must be integers, got {i!r} "
+                            f"(type {type(i).__name__})")
+    return [int(i) for i in seq]
+
+
+def _shape_mismatch(lists, sa, sb):
+    raise ValueError(f"xnp.tensordot: shape-mismatch for sum: axes {lists[0]} of "
+                     f"{_fmt(sa)} vs axes {lists[1]} of {_fmt(sb)}")
 
 
 # --------------------------------------------------------------------------- vecdot
@@ -406,7 +562,7 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
         x = broadcast_to(x, batch + (sa[ia],))
         y = broadcast_to(y, batch + (sb[ib],))
         res = _dot(x, y, (nb,), (nb,), tuple(range(nb)), tuple(range(nb)))
-    return write_out("vecdot", out, res, casting)
+    return write_out("vecdot", out, _summed(res, sa[ia]), casting)
 
 
 def _other(ndim, axis):
@@ -438,7 +594,7 @@ def _matvec_values(x, y):
         batch = broadcast_shapes("matvec", loop_a, loop_b)
         x, y = broadcast_to(x, batch + sa[-2:]), broadcast_to(y, batch + sb[-1:])
         na, nb, k = len(batch) + 2, len(batch) + 1, tuple(range(len(batch)))
-    return _dot(x, y, (na - 1,), (nb - 1,), k, k)
+    return _summed(_dot(x, y, (na - 1,), (nb - 1,), k, k), sa[-1])
 
 
 def _vecmat_values(x, y):
@@ -456,4 +612,4 @@ def _vecmat_values(x, y):
         batch = broadcast_shapes("vecmat", loop_a, loop_b)
         x, y = broadcast_to(x, batch + sa[-1:]), broadcast_to(y, batch + sb[-2:])
         na, nb, k = len(batch) + 1, len(batch) + 2, tuple(range(len(batch)))
-    return _dot(x, y, (na - 1,), (nb - 2,), k, k)
+    return _summed(_dot(x, y, (na - 1,), (nb - 2,), k, k), sa[-1])

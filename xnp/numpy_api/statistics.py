@@ -39,6 +39,7 @@ from xnp.numpy_api import reductions as _rd
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api import _weighted_quantile as _wq
 from xnp.numpy_api._exact import rounded as _rounded
+from xnp.numpy_api._signed_zeros import plus_zero
 from xnp.numpy_api import sorting as _so
 from xnp.numpy_api._util import (asarray_for, broadcast_to, check_reduction_axis,
                                  function_axes, is_xnp, normalize_axes, result_dtype,
@@ -629,7 +630,7 @@ def _nanmedian_steps(x, *, axis, keepdims):
     middle = lax.reshape(lax.slice_in_dim(lo_hi, 1, 2, axis=last), core.aval_of(mean).shape)
     # NumPy's median of an odd count is the mean of the middle one, a sum from +0.0: -0.0
     # gives +0.0 (in each part of a complex number)
-    middle = _plus_zero(lax.convert_element_type(middle, core.aval_of(mean).dtype))
+    middle = plus_zero(lax.convert_element_type(middle, core.aval_of(mean).dtype))
     res = lax.select_n(odd, mean, middle)
     shape, dt = core.aval_of(res).shape, core.aval_of(res).dtype
     if dt in kit.COMPLEX:  # an all-NaN slice: NumPy's _nanmedian1d gives its last element,
@@ -640,15 +641,6 @@ def _nanmedian_steps(x, *, axis, keepdims):
                 lax.broadcast_in_dim(_const(complex(np.nan, 0), dt), shape, ()))
         res = lax.select_n(lax.reshape(lax.eq(count, const(0)), shape), res, fill)
     return [_wq.finish(res, (), axes, x, keepdims)]
-
-
-def _plus_zero(x):
-    """``x`` with -0.0 as +0.0 (in both parts of a complex ``x``)."""
-    aval = core.aval_of(x)
-    if aval.dtype in kit.COMPLEX:
-        return lax.complex(_plus_zero(lax.real(x)), _plus_zero(lax.imag(x)))
-    zero = lax.broadcast_in_dim(_const(0, aval.dtype), aval.shape, ())
-    return lax.select_n(lax.eq(x, zero), x, zero)
 
 
 #: the median composites' decompositions, ``(x, *, axis, keepdims)``

@@ -157,3 +157,28 @@ def test_replays_run_few_python_frames(no_check, call, most):
     _, frames = python_frames(call, x, v)
     frames = [f for f in frames if f != "<lambda>"]
     assert len(frames) <= most, frames
+
+
+@pytest.mark.parametrize("right", [False, True])
+@pytest.mark.parametrize("dx, db", [(np.float64, np.float64), (np.float32, np.int64),
+                                    (np.int8, np.float16), (np.uint8, np.int8),
+                                    (np.bool_, np.float64), (np.int64, np.uint8)])
+def test_digitize_replays_numpys_results_and_errors(dx, db, right):
+    """Eagerly NumPy's digitize of the values (a native call): its monotonicity check
+    raises on every replay whose bins are not monotonic; under jit the searchsorted
+    formulation gives the same indices."""
+    _replay.clear()
+    for _ in range(3):
+        x = RNG.integers(-3, 8, (2, 5)).astype(dx)
+        if np.dtype(dx).kind == "f":
+            x[0, 0] = np.nan
+        b = np.sort(RNG.integers(0 if np.dtype(db).kind == "u" else -2, 7, 4)).astype(db)
+        for bins in (b, b[::-1].copy()):
+            want = np.digitize(x, bins, right)
+            got = xnp.digitize(xnp.asarray(x), xnp.asarray(bins), right)
+            _same(got, want)
+            got = xnp.jit(lambda p, q: xnp.digitize(p, q, right))(x, bins)
+            np.testing.assert_array_equal(np.asarray(got), want)
+        with pytest.raises(ValueError, match="xnp.digitize: bins must be monotonically"):
+            xnp.digitize(xnp.asarray(x), xnp.asarray(np.array([3, 1, 2, 0]).astype(db)), right)
+    assert _replay.stats(xnp.digitize)["refused"] == []

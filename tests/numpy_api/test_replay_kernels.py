@@ -182,3 +182,25 @@ def test_digitize_replays_numpys_results_and_errors(dx, db, right):
         with pytest.raises(ValueError, match="xnp.digitize: bins must be monotonically"):
             xnp.digitize(xnp.asarray(x), xnp.asarray(np.array([3, 1, 2, 0]).astype(db)), right)
     assert _replay.stats(xnp.digitize)["refused"] == []
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_choose_replays_numpys_results_and_its_bounds_error(mode):
+    """``choose``'s 'raise' check of an eager index array is an equation
+    (``lax.runtime_error``), so each replay checks its own values: NumPy's ValueError for an
+    entry outside the choices, NumPy's result otherwise."""
+    _replay.clear()
+    for _ in range(3):
+        choices = [RNG.standard_normal((2, 3)) for _ in range(3)]
+        for idx in (RNG.integers(0, 3, (2, 3)), RNG.integers(-4, 7, (2, 3)), np.array([1, 0, 2])):
+            try:
+                want = np.choose(idx, choices, mode=mode)
+            except ValueError:
+                with pytest.raises(ValueError, match="xnp.choose: invalid entry in choice array"):
+                    xnp.choose(xnp.asarray(idx), [xnp.asarray(c) for c in choices], mode=mode)
+                continue
+            _same(xnp.choose(xnp.asarray(idx), [xnp.asarray(c) for c in choices], mode=mode), want)
+            if mode != "raise":  # (under jit a traced index is not checked: it is clipped)
+                got = xnp.jit(lambda i, *cs: xnp.choose(i, list(cs), mode=mode))(idx, *choices)
+                np.testing.assert_array_equal(np.asarray(got), want)
+    assert _replay.stats(xnp.choose)["refused"] == []

@@ -23,9 +23,9 @@ from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import tiling as _tiling
 from xnp.numpy_api._index_core import _concrete
 from xnp.numpy_api._layout import c_strides, set_layout, with_order
-from xnp.numpy_api._util import (asarray_for, axis_tuple, broadcast_shapes, default_int, is_xnp,
-                                 normalize_axis, promote, promote_to, result_dtype, static_int,
-                                 strong, write_out)
+from xnp.numpy_api._util import (asarray_for, axis_tuple, broadcast_all, broadcast_shapes,
+                                 default_int, is_xnp, normalize_axis, promote, promote_to,
+                                 result_dtype, static_int, strong, write_out)
 from xnp.numpy_api._util import broadcast_arrays as rank_broadcast
 from xnp.numpy_api.elementwise import unsafe_int
 from xnp.tracing import core, errors
@@ -414,14 +414,18 @@ def choose(a, choices, out=None, mode="raise"):
     choices = [_mn._asarray("choose", c, "choices") for c in choices]
     n = len(choices)
     idx = lax.convert_element_type(a, default_int())
-    host = _concrete(a) if is_xnp(a_in) else np.asarray(a_in)  # host data stays concrete
-    if mode == "raise" and host is not None:
+    if mode == "raise" and is_xnp(a_in):  # an equation: eagerly checked on every replay
+        dt = _aval(idx).dtype  # (staged, unchecked: the index is clipped below)
+        bad = lax.or_(lax.lt(idx, core.lift(np.asarray(0, dt))),
+                      lax.ge(idx, core.lift(np.asarray(n, dt))))
+        lax.runtime_error(bad, "xnp.choose: invalid entry in choice array")
+    elif mode == "raise":  # host data: checked here, also under jit
+        host = np.asarray(a_in)
         if ((host < 0) | (host >= n)).any():
-            raise ValueError("invalid entry in choice array")
-    else:
-        idx = _wrap_or_clip(idx, n, "clip" if mode == "raise" else mode)
+            raise ValueError("xnp.choose: invalid entry in choice array")
+    idx = _wrap_or_clip(idx, n, "clip" if mode == "raise" else mode)
     vals, _, _ = promote("choose", *choices)
-    parts = _mn.broadcast_arrays(idx, *vals)
+    parts = broadcast_all("choose", idx, *vals)  # (copies: no value is read)
     stacked = lax.concatenate([lax.broadcast_in_dim(p, (1,) + _aval(p).shape,
                                                     tuple(range(1, _aval(p).ndim + 1)))
                                for p in parts[1:]], 0)

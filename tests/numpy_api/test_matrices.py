@@ -2,6 +2,7 @@
 triangles, index helpers, vander, rot90; NumPy's error classes; fill_diagonal in place
 (eager, under jit with write-back, under grad)."""
 
+import re
 import warnings
 
 import numpy as np
@@ -276,11 +277,13 @@ def test_fill_diagonal_of_an_empty_array_converts_val_as_numpy(case):
             c for c in want[1] if c is not RuntimeWarning]
 
 
-def test_fill_diagonal_conversion_errors_name_the_function():
-    for val, dtype, cls in [(1000, np.int8, OverflowError), (1 + 2j, np.float32, TypeError),
-                            (float("nan"), np.int16, ValueError)]:
-        with pytest.raises(cls, match=rf"xnp.fill_diagonal: argument `val` .* into "
-                                      rf"{np.dtype(dtype).name}"):
+def test_fill_diagonal_conversion_errors_are_numpys():
+    """NumPy's errors in its words, as the other writers of Python values give them
+    (``test_dropin_differences.test_python_values_of_writing_functions_convert_as_numpy``)."""
+    for val, dtype in [(1000, np.int8), (1 + 2j, np.float32), (float("nan"), np.int16)]:
+        with pytest.raises(Exception) as want:
+            np.fill_diagonal(np.zeros((0, 0), dtype), val)
+        with pytest.raises(want.type, match=re.escape(str(want.value))):
             xnp.fill_diagonal(xnp.zeros((0, 0), dtype), val)
 
 

@@ -18,6 +18,7 @@ import pytest
 
 import xnp
 from tests.helpers import python_frames
+from xnp import ndarray_class
 from xnp.numpy_api import _replay
 
 RNG = np.random.default_rng(23)
@@ -155,7 +156,11 @@ def test_replays_run_few_python_frames(no_check, call, most):
     call(x, v)
     call(x, v)
     _, frames = python_frames(call, x, v)
-    frames = [f for f in frames if f != "<lambda>"]
+    # (a user subclass of xnp.ndarray, which other tests define, makes every ufunc object
+    # wrap its results: xnp/ndarray_class.py's frames, not the replay's)
+    wrapping = {"wrapped", "_wrap", "_subclass_operands", "<listcomp>"} \
+        if ndarray_class._ACTIVE else set()
+    frames = [f for f in frames if f != "<lambda>" and f not in wrapping]
     assert len(frames) <= most, frames
 
 

@@ -403,11 +403,8 @@ def _diagonal_values(val, dt):
     else as an array (a dtype XLA has no type for: ``HostDtypeError``, so NumPy's function
     runs), cast to ``dt`` (its floating-point warnings); complex values into a real or
     integer ``dt`` with NumPy's ``ComplexWarning`` (into bool silently, as NumPy)."""
-    try:
-        val = _inplace.python_values(val, dt)
-    except (OverflowError, ValueError, TypeError) as e:  # (NumPy's, for Python values)
-        raise type(e)(f"xnp.fill_diagonal: argument `val` ({type(val).__name__}) into "
-                      f"{dt.name}: {e}") from None
+    # (NumPy's errors for Python values, in its words, as put/place/putmask give them)
+    val = _inplace.python_values(val, dt)
     v = _mn._asarray("fill_diagonal", val, "val")
     if core.aval_of(v).dtype.kind == "c" and dt.kind not in "cb":
         warn_complex_to_real()

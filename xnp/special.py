@@ -108,9 +108,12 @@ def log_ndtr(x):
     ``x > 0``, SciPy's asymptotic series below -20 (``-x**2/2 - log(-x) - log(2 pi)/2 +
     log(1 - 1/x**2 + 3/x**4 - ...)``)."""
     (x,) = _operands("log_ndtr", x)
-    upper = lax.log1p(lax.neg(ndtr(lax.neg(x))))
-    middle = lax.log(ndtr(x))
+    # each branch on inputs of its own range (elsewhere a value where it is finite), so a
+    # branch not taken has no infinite derivative: reverse mode would multiply it by 0
+    positive = lax.gt(x, _c(0, x))
     low = lax.lt(x, _c(_LOG_NDTR_LOWER, x))
+    upper = lax.log1p(lax.neg(ndtr(lax.neg(lax.select(positive, x, _full(1, x))))))
+    middle = lax.log(ndtr(lax.select(lax.or_(positive, low), _full(-1, x), x)))
     xs = lax.select(low, x, _full(_LOG_NDTR_LOWER, x))
     w = lax.div(_c(1, x), lax.mul(xs, xs))
     total, term = _full(1, x), _full(1, x)
@@ -120,7 +123,7 @@ def log_ndtr(x):
     tail = lax.sub(lax.sub(lax.mul(_c(-0.5, x), lax.mul(xs, xs)), lax.log(lax.neg(xs))),
                    _c(0.5 * _LOG_2PI, x))
     tail = lax.add(tail, lax.log(total))
-    out = lax.select(lax.gt(x, _c(0, x)), upper, middle)
+    out = lax.select(positive, upper, middle)
     return lax.select(low, tail, out)
 
 
@@ -156,7 +159,10 @@ def ndtri(p):
     x = lax.select(upper, lax.neg(x), x)
     # the centre: sqrt(2) erfinv(2p - 1), where 2p - 1 is exact (odd about p = 1/2)
     centre = lax.and_(lax.gt(p, _c(0.25, p)), lax.lt(p, _c(0.75, p)))
-    x = lax.select(centre, lax.mul(_c(np.sqrt(2), p), lax.erf_inv(lax.sub(lax.add(p, p), one))),
+    # (on its own range only: erf_inv(-1)'s infinite slope where it is not taken would make
+    # reverse mode's 0 * inf a NaN)
+    pc = lax.select(centre, p, half)
+    x = lax.select(centre, lax.mul(_c(np.sqrt(2), p), lax.erf_inv(lax.sub(lax.add(pc, pc), one))),
                    x)
     x = lax.select(lax.eq(p, _c(0, p)), _full(-np.inf, p), x)
     x = lax.select(lax.eq(p, one), _full(np.inf, p), x)
@@ -301,36 +307,47 @@ def logit(p):
     (p,) = _operands("logit", p)
     one = _c(1, p)
     ratio = lax.log(lax.div(p, lax.sub(one, p)))
-    s = lax.sub(lax.mul(_c(2, p), p), one)
-    centre = lax.sub(lax.log1p(s), lax.log1p(lax.neg(s)))
     near = lax.and_(lax.gt(p, _c(0.3, p)), lax.lt(p, _c(0.65, p)))
+    # (the centre's form on its own range only: log1p(-1)'s infinite slope where it is not
+    # taken would make reverse mode's 0 * inf a NaN)
+    s = lax.sub(lax.mul(_c(2, p), lax.select(near, p, _full(0.5, p))), one)
+    centre = lax.sub(lax.log1p(s), lax.log1p(lax.neg(s)))
     out = lax.select(near, centre, ratio)
     invalid = lax.or_(lax.lt(p, _c(0, p)), lax.gt(p, one))
     return lax.select(invalid, _full(np.nan, p), out)
 
 
-def _times_or_zero(x, y, value):
-    """``x * value`` where ``x != 0``; 0 where ``x == 0`` unless ``y`` is NaN."""
+def _times_or_zero(x, y, fn, low, safe):
+    """``x * fn(y)`` where ``x != 0``; +0.0 where ``x == 0`` unless ``y`` is NaN, with the
+    derivative ``fn(y)`` in ``x`` there (the function is linear in ``x``), or 0 where
+    ``fn(y)`` is not finite (``y <= low`` or ``y`` infinite): there ``y`` is replaced by
+    ``safe``, so no infinite slope of ``fn`` meets reverse mode's 0 cotangent (a NaN)."""
     zero = lax.and_(lax.eq(x, _c(0, x)), lax.not_(_isnan(y)))
-    return lax.select(zero, _full(0, x), lax.mul(x, value))
+    finite = lax.and_(lax.gt(y, _c(low, y)), lax.lt(y, _c(np.inf, y)))
+    unsafe = lax.and_(zero, lax.not_(finite))
+    prod = lax.mul(x, fn(lax.select(unsafe, _full(safe, y), y)))
+    # +0.0 with prod's tangent: m - stop_gradient(m) is +0.0 where prod is a zero (-0.0 for
+    # a -0.0 x), and x * fn(y)'s tangent (m is 0 elsewhere: no inf - inf)
+    m = lax.select(zero, prod, _full(0, prod))
+    return lax.select(zero, lax.sub(m, lax.stop_gradient(m)), prod)
 
 
 def xlogy(x, y):
     """``x * log(y)``, 0 where ``x == 0`` (unless ``y`` is NaN)."""
     x, y = _operands("xlogy", x, y)
-    return _times_or_zero(x, y, lax.log(y))
+    return _times_or_zero(x, y, lax.log, 0, 1)
 
 
 def xlog1py(x, y):
     """``x * log1p(y)``, 0 where ``x == 0`` (unless ``y`` is NaN)."""
     x, y = _operands("xlog1py", x, y)
-    return _times_or_zero(x, y, lax.log1p(y))
+    return _times_or_zero(x, y, lax.log1p, -1, 0)
 
 
 def entr(x):
     """Elementwise entropy ``-x log x``: 0 at 0, ``-inf`` for ``x < 0``, NaN for NaN."""
     (x,) = _operands("entr", x)
     zero = _c(0, x)
-    out = lax.neg(_times_or_zero(x, x, lax.log(lax.select(lax.gt(x, zero), x, _full(1, x)))))
+    out = _times_or_zero(lax.neg(x), lax.select(lax.gt(x, zero), x, _full(1, x)), lax.log, 0, 1)
     out = lax.select(lax.eq(x, _c(np.inf, x)), _full(-np.inf, x), out)
     return lax.select(lax.lt(x, zero), _full(-np.inf, x), out)

@@ -445,3 +445,24 @@ def test_derivative_of_a_sum_of_one_element_at_zero_is_one(fn, want, value):
     x = np.array([value])
     for g in (xnp.grad(fn), xnp.jit(xnp.grad(fn))):
         np.testing.assert_array_equal(np.asarray(g(x)), want(x))
+
+
+@pytest.mark.parametrize("fn, added", [
+    (lambda x: xnp.sum(x, initial=-0.0), [1.0, 1.0]),
+    (lambda x: xnp.sum(x, initial=xnp.asarray(0.0)), [1.0, 1.0]),
+    (lambda x: xnp.sum(x, initial=xnp.asarray(-0.0)), [1.0, 1.0]),
+    (lambda x: xnp.nansum(x, initial=-0.0), [1.0, 1.0]),
+    (lambda x: xnp.sum(x, where=xnp.asarray([True, False]), initial=-0.0), [1.0, 0.0]),
+    (lambda x: xnp.add.reduce(x, initial=-0.0), [1.0, 1.0]),
+    (lambda x: xnp.sum(xnp.reshape(x, (1, 2)), axis=0, initial=-0.0).sum(), [1.0, 1.0]),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_derivative_of_a_sum_with_initial_of_minus_zeros_is_one(fn, added, dtype):
+    """Where only -0.0 is added to a zero ``initial``, NumPy's sum is ``initial`` itself
+    (its sign included), which xnp restates after lax's sum: the derivative stays that of
+    the sum (1 per element added; it was 0)."""
+    x = np.array([-0.0, -0.0], dtype)
+    for g in (xnp.grad(fn), xnp.jit(xnp.grad(fn))):
+        np.testing.assert_array_equal(np.asarray(g(x)), np.array(added, dtype))
+    tangent = xnp.jvp(fn, (x,), (np.ones(2, dtype),))[1]
+    assert float(tangent) == sum(added)

@@ -85,8 +85,15 @@ def keep_initial(res, init, x, axes, mask, parts):
     out = []
     for keep, r, i, xp in zip(parts, *split):
         if keep:
-            r = lax.select_n(only_minus_zeros(xp, axes, mask), r,
-                             lax.broadcast_in_dim(i, shape, ()))
+            # only a zero `initial` differs from lax's sum there (+0.0 for its -0.0): its
+            # value, with the sum's tangent (r - stop_gradient(r) is +0.0 there, and
+            # i - +0.0 is i, -0.0 included; the sum is locally x's sum plus `initial`)
+            i = lax.broadcast_in_dim(i, shape, ())
+            zero = lax.broadcast_in_dim(_const(0, core.aval_of(r).dtype), shape, ())
+            fix = lax.and_(only_minus_zeros(xp, axes, mask), lax.eq(i, zero))
+            m = lax.select_n(fix, zero, r)
+            r = lax.select_n(fix, r, lax.sub(lax.stop_gradient(i),
+                                             lax.sub(lax.stop_gradient(m), m)))
         out.append(r)
     return lax.complex(*out) if len(out) == 2 else out[0]
 

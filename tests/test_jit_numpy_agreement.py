@@ -100,3 +100,16 @@ def test_jitted_custom_jvp_closing_over_a_numpy_constant():
     x = np.array([0.5, -1.0, 2.0])
     np.testing.assert_allclose(np.asarray(xnp.jit(f)(x)), np.sum(x * w))
     np.testing.assert_allclose(np.asarray(xnp.jit(xnp.grad(f))(x)), w)
+
+
+@pytest.mark.parametrize("shape", [(0, 4), (2, 0, 3), (3, 0), (0,), (0, 0)])
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.float32, np.complex64])
+def test_empty_constants_of_every_shape_compile(shape, dtype):
+    """A closed-over empty NumPy array is a constant of the compiled program whatever axis
+    is empty (a bool (0, 4) constant was written as a nested list, '[]', which does not
+    parse): the same result as NumPy's."""
+    c = np.zeros(shape, dtype)
+    got = xnp.jit(lambda v: (xnp.logical_not(c), xnp.where(c, 1, 2), c + v))(np.zeros((), dtype))
+    want = (np.logical_not(c), np.where(c, 1, 2), c + np.zeros((), dtype))
+    for g, w in zip(got, want):
+        assert np.asarray(g).shape == w.shape and np.asarray(g).dtype == w.dtype

@@ -664,3 +664,31 @@ def test_lstsq_of_a_nonfinite_matrix_raises_numpys_error(monkeypatch, entry):
             xnp.linalg.lstsq(xnp.asarray(a), xnp.asarray(b))
         assert str(got.value) == str(want.value)
     _replay.clear()
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (2, 3), (2, 2), (2, 3, 2)])
+def test_pinv_derivative_matches_finite_differences_and_is_zero_at_zero(shape):
+    """pinv's derivative at constant rank (Golub-Pereyra): central differences of NumPy's
+    pinv at full-rank matrices, eager and under jit; at the zero matrix 0 (the SVD's own
+    derivative gave NaN there)."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(shape)
+    w = rng.standard_normal(shape[:-2] + (shape[-1], shape[-2]))
+
+    def f(x):
+        return xnp.sum(xnp.linalg.pinv(x) * w)
+
+    h, fd = 1e-6, np.zeros_like(a)
+    for i in np.ndindex(a.shape):
+        e = np.zeros_like(a)
+        e[i] = h
+        fd[i] = (np.sum(np.linalg.pinv(a + e) * w) - np.sum(np.linalg.pinv(a - e) * w)) / (2 * h)
+    for g in (xnp.grad(f)(xnp.asarray(a)), xnp.jit(xnp.grad(f))(a)):
+        np.testing.assert_allclose(np.asarray(g), fd, rtol=1e-5, atol=1e-7)
+    zero = np.zeros(shape)
+    for g in (xnp.grad(f)(xnp.asarray(zero)), xnp.jit(xnp.grad(f))(zero)):
+        np.testing.assert_array_equal(np.asarray(g), zero)
+    t = rng.standard_normal(shape)
+    _, tangent = xnp.jvp(lambda x: xnp.linalg.pinv(x), (a,), (t,))
+    want = (np.linalg.pinv(a + h * t) - np.linalg.pinv(a - h * t)) / (2 * h)
+    np.testing.assert_allclose(np.asarray(tangent), want, rtol=1e-5, atol=1e-7)

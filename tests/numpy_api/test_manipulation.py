@@ -703,6 +703,7 @@ def test_axes_are_what_operator_index_takes(call):
     (np.int8, (300,)), (np.int8, (5,)), (np.uint8, (-1,)), (np.int8, (2**63,)),
     (np.int8, (300, 2.5)), (np.float16, (1e6,)), (np.float32, (1e300,)), (np.int8, (1j,)),
     (np.int16, (True,)), (np.float32, (2.5, 7)), (np.int8, (10**20,)),
+    (np.float64, (2**64,)), (np.float16, (-2**63 - 1,)), (np.float64, (10**30, 1)),
 ])
 def test_concatenate_flat_with_python_numbers_is_numpys(dtype, numbers):
     """``concatenate(..., axis=None)`` takes a Python number beside arrays weakly (NEP 50), as
@@ -732,3 +733,23 @@ def test_concatenate_flat_with_python_numbers_is_numpys(dtype, numbers):
         assert np.asarray(got).dtype == want.dtype
         np.testing.assert_array_equal(np.asarray(got), want)
         assert got_warnings == want_warnings
+
+
+@pytest.mark.parametrize("fname", ["concatenate", "stack", "vstack", "hstack"])
+@pytest.mark.parametrize("dtype", [np.int8, np.float64, np.bool_])
+def test_joins_of_complex_into_real_dtype_warn_as_numpy(fname, dtype):
+    """``dtype=`` of another kind with ``casting='unsafe'``: NumPy's ComplexWarning once per
+    complex operand (none into bool)."""
+    arrays = [np.array([1 + 1j, 2]), np.array([1.0, 2.0]), np.array([3j, 1])]
+
+    def count(m, conv):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = getattr(m, fname)([conv(a) for a in arrays], dtype=dtype, casting="unsafe")
+        return out, [w.category for w in caught]
+
+    want, want_warnings = count(np, lambda a: a)
+    for _ in range(2):
+        got, got_warnings = count(xnp, xnp.asarray)
+        assert got_warnings == want_warnings
+        np.testing.assert_array_equal(np.asarray(got), want)

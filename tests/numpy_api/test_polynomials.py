@@ -2,6 +2,7 @@
 ``eval_jaxpr``), errors, eager-only trimming, ``poly1d``, and grad of ``polyval`` /
 ``polyfit`` against finite differences."""
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -171,3 +172,26 @@ def test_poly1d_matches_numpy():
                                        atol=1e-12)
             assert p == xnp.poly1d([1, 2, 3]) and p != q
             assert isinstance(xnp.polyadd(p, q), xnp.poly1d)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, "bfloat16", np.int8, np.bool_, np.float32,
+                                   np.float64, np.complex128])
+def test_poly_result_dtype_is_numpys(dtype):
+    """NumPy's poly computes in its mintypecode of the roots' dtype: float32/64 and complex
+    kept, anything else float64 (float16 was kept)."""
+    dt = np.dtype(getattr(ml_dtypes, dtype) if isinstance(dtype, str) else dtype)
+    roots = np.array([1, 2], dt)
+    want = np.poly(roots)
+    for got in (xnp.poly(xnp.asarray(roots)), xnp.poly(xnp.asarray(roots))):
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_allclose(np.asarray(got), want)
+    if dt.kind != "c":  # (a complex result with real roots is made real eagerly only)
+        assert np.asarray(xnp.jit(xnp.poly)(roots)).dtype == want.dtype
+
+
+def test_polyint_constant_beyond_int64_is_numpys_uint64():
+    p = np.array([1.0, 2.0])
+    want = np.polyint(p, k=2**63)
+    for got in (xnp.polyint(xnp.asarray(p), k=2**63), xnp.polyint(xnp.asarray(p), k=2**63),
+                xnp.jit(lambda q: xnp.polyint(q, k=2**63))(p)):
+        np.testing.assert_array_equal(np.asarray(got), want)

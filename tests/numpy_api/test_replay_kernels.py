@@ -209,3 +209,18 @@ def test_choose_replays_numpys_results_and_its_bounds_error(mode):
                 got = xnp.jit(lambda i, *cs: xnp.choose(i, list(cs), mode=mode))(idx, *choices)
                 np.testing.assert_array_equal(np.asarray(got), want)
     assert _replay.stats(xnp.choose)["refused"] == []
+
+
+@pytest.mark.parametrize("v", [np.array([257, 1]), 257, np.array([257.0]), np.float32(257),
+                               np.array([1], np.float16), np.array([257], np.int16), 1e-50])
+def test_searchsorted_of_ml_dtypes_compares_as_numpy(v):
+    """A bfloat16 ``a`` has no common dtype with an integer in NumPy's promotion; NumPy's
+    searchsorted compares them all the same, as floats (257 falls between 256 and 258,
+    which bfloat16 would round it to). xnp compares in float32's place (it raised
+    DTypePromotionError); a Python scalar argument of jit as the scalar eagerly."""
+    a = np.array([0, 256, 258, 300], ml_dtypes.bfloat16)
+    want = np.searchsorted(a, v)
+    xv = xnp.asarray(v) if isinstance(v, np.ndarray) else v
+    for got in (xnp.searchsorted(xnp.asarray(a), xv), xnp.searchsorted(xnp.asarray(a), xv),
+                xnp.jit(xnp.searchsorted)(a, v)):
+        np.testing.assert_array_equal(np.asarray(got), want)

@@ -544,3 +544,15 @@ def test_float16_sort_is_sorted_where_numpys_default_is_not():
                 xnp.asarray(x).__array_namespace__().sort(xnp.asarray(x)),
                 xnp.jit(xnp.sort)(x), xnp.lax.sort(xnp.asarray(x))):
         _same_values(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_sort_of_bfloat16_keeps_the_memory_order_as_numpy(axis):
+    """ml_dtypes floats are sorted through float32 keys; the sorted copy keeps the operand's
+    memory order, as numpy.sort's copy does (it was C-ordered)."""
+    a = np.asfortranarray(np.random.default_rng(2).standard_normal((3, 4)).astype(
+        ml_dtypes.bfloat16))
+    got = xnp.sort(xnp.asarray(a), axis=axis)
+    want = np.sort(a.astype(np.float32), axis=axis).astype(a.dtype)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert got.flags.f_contiguous == np.sort(a, axis=axis).flags.f_contiguous

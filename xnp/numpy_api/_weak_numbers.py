@@ -37,7 +37,9 @@ def weak_numbers(fname: str, items, asarray) -> tuple[list, np.dtype | None]:
     items = [a if n else asarray(fname, a, "arrays") for a, n in zip(items, numbers)]
     out = []
     try:
-        dt, _ = result_dtype(*(core.aval_of(a) for a in items))
+        # (an int beyond int64 is a weak int all the same: beside floats NumPy converts it)
+        dt, _ = result_dtype(*(core.aval_of(0) if type(a) is int and not -2**63 <= a < 2**63
+                               else core.aval_of(a) for a in items))
         empty = np.empty(0, dt)
         for a, number in zip(items, numbers):
             out.append(fp_warnings.at_user_line(np.concatenate, (empty, a), axis=None)

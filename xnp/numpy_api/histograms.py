@@ -214,14 +214,11 @@ def digitize(x, bins, right=False):
         raise TypeError("xnp.digitize: x may not be complex")
     if core.aval_of(b).ndim != 1:
         raise ValueError("xnp.digitize: object too deep for desired array (`bins` must be 1-D)")
-    if core.aval_of(xs).dtype.kind != "V" and core.aval_of(b).dtype.kind != "V":
-        # eagerly NumPy's digitize of the values (its monotonicity check on every replay)
-        out = eager_host_call(functools.partial(_host_digitize, right=bool(right)), xs, b,
-                              weak=False)
-        if out is not None:
-            return out
-    side = "left" if right else "right"
-    n = core.aval_of(b).shape[0]
+    out = None if "V" in (core.aval_of(xs).dtype.kind, core.aval_of(b).dtype.kind) else \
+        eager_host_call(functools.partial(_host_digitize, right=bool(right)), xs, b, weak=False)
+    if out is not None:  # eagerly NumPy's digitize (its check of bins on every replay)
+        return out
+    side, n = "left" if right else "right", core.aval_of(b).shape[0]
     host = _concrete(b)
     inc = lambda: searchsorted(b, xs, side=side)  # noqa: E731
     dec = lambda: lax.sub(_const(n, _INDEX), searchsorted(lax.rev(b, (0,)), xs, side=side))  # noqa: E731
@@ -240,10 +237,9 @@ def digitize(x, bins, right=False):
 
 def _host_digitize(x, bins, right):
     try:
-        out = np.digitize(x, bins, right)
+        return np.digitize(x, bins, right).astype(_INDEX, copy=False)
     except ValueError as e:
         raise ValueError(f"xnp.digitize: {e}") from None
-    return out.astype(_INDEX, copy=False)
 
 
 # --------------------------------------------------------------------------- edges

@@ -26,6 +26,7 @@ from xnp.numpy_api._util import (asarray_for, binary_operands, broadcast_shapes,
 from xnp.numpy_api.linalg import (LinAlgError, _inv, cast, check_converged, concrete, inv,
                                      linalg_dtype, singular_values, solve, stacked, svd)
 from xnp.tracing import ShapedArray, core
+from xnp.tracing.custom_derivatives import custom_jvp
 
 __all__ = ["norm", "matrix_norm", "vector_norm", "cond", "matrix_rank", "pinv", "lstsq",
            "matrix_power", "multi_dot", "cross", "trace", "diagonal", "outer", "tensorsolve",
@@ -322,14 +323,41 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     if 0 in shape:
         return lax.broadcast_in_dim(M.scalar(0, core.aval_of(xv).dtype),
                                     shape[:-2] + (shape[-1], shape[-2]), ())
-    u, s, vh = svd(xv, full_matrices=False)
     rc = asarray_for("linalg.pinv", rcond, "rcond")
+    if isinstance(xv, core.Tracer):  # (the rule only where a transformation can see it)
+        return _pinv_differentiable(xv, rc)
+    return _pinv(xv, rc)
+
+
+def _pinv(xv, rc):
+    u, s, vh = svd(xv, full_matrices=False)
     cutoff = _ew.multiply(_mn.expand_dims(rc, -1), _rd.max(s, axis=-1, keepdims=True))
     large = _lg.greater(s, cutoff)
     safe = _ew.where_weak(large, s, 1)
     s_inv = _ew.where_weak(large, _ew.divide(1, safe), 0)
     s_inv = cast(_mn.expand_dims(s_inv, -1), core.aval_of(xv).dtype)
     return M.matmul(M.mH(vh), _ew.multiply(s_inv, M.mH(u)))
+
+
+@custom_jvp
+def _pinv_differentiable(x, rc):
+    return _pinv(x, rc)
+
+
+@_pinv_differentiable.defjvp
+def _pinv_jvp(primals, tangents):
+    """The derivative of the pseudo-inverse at constant rank (Golub and Pereyra, 1973):
+    ``-P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P``, finite at every matrix (the
+    SVD's own derivative divides by differences of singular values: NaN at a zero matrix).
+    The cutoff ``rcond`` decides the rank: no derivative in it."""
+    (x, rc), (t, _) = primals, tangents
+    p = _pinv_differentiable(x, rc)
+    mm, th, ph = M.matmul, M.mH(t), M.mH(p)
+    right = mm(mm(p, ph), th)  # P P^H dA^H, then times (I - A P)
+    left = mm(th, mm(ph, p))  # dA^H P^H P, after (I - P A)
+    dp = lax.add(lax.neg(mm(mm(p, t), p)),
+                 lax.add(lax.sub(right, mm(right, mm(x, p))), lax.sub(left, mm(mm(p, x), left))))
+    return p, dp
 
 
 def lstsq(a, b, rcond=None):

@@ -378,6 +378,9 @@ def _join_dtype(fname, avals, dtype, casting):
 
 
 def _promote_all(xs, avals, dt, weak):
+    for av in avals:  # (a dtype= of another kind, casting='unsafe': NumPy's warning each)
+        if av.dtype.kind == "c" and dt.kind not in "cb":
+            _util.warn_complex_to_real()
     return [x if av.dtype == dt else lax.convert_element_type(x, dt, weak_type=weak)
             for x, av in zip(xs, avals)]
 

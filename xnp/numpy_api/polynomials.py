@@ -33,9 +33,12 @@ __all__ = ["polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder", "po
 
 
 def _asarray(fname, a, argname="p"):
-    """NumPy's ``asarray``: Python scalars become strong 0-d arrays; poly1d its coeffs."""
+    """NumPy's ``asarray``: Python scalars become strong 0-d arrays (an int beyond int64 a
+    uint64 one, as NumPy makes it); poly1d its coeffs."""
     if isinstance(a, poly1d):
         return a.coeffs
+    if type(a) is int and 2**63 <= a < 2**64:
+        return core.lift(np.asarray(a, np.uint64))
     if core.is_python_scalar(a):
         return core.lift(_default_dtypes.scalar_to_ndarray(a))
     return asarray_for(fname, a, argname)
@@ -389,8 +392,9 @@ def poly(seq_of_zeros):
     sh = core.aval_of(z).shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
         z = linalg.eigvals(z)
-    elif len(sh) == 1:
-        z = _float(z)
+    elif len(sh) == 1:  # NumPy's mintypecode: float32/64 and complex kept, else float64
+        if core.aval_of(z).dtype not in _POLY_DTYPES:
+            z = lax.convert_element_type(z, default_float())
     else:
         raise ValueError("xnp.poly: input must be 1d or non-empty square 2d array.")
     if core.aval_of(z).shape[0] == 0:
@@ -405,6 +409,10 @@ def poly(seq_of_zeros):
         if host is not None and np.array_equal(np.sort(host), np.sort(host.conjugate())):
             return lax.real(a)
     return a
+
+
+_POLY_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64,
+                                               np.complex128))
 
 
 class poly1d:  # noqa: N801  (NumPy's name)

@@ -252,6 +252,20 @@ def lexsort(keys, axis=-1):
     return lax.sort(ops, dimension=ax, num_keys=len(items))[-1]
 
 
+def _comparison_dtype(a, v) -> np.dtype:
+    """The dtype ``searchsorted`` compares ``a`` and ``v`` in: their common dtype, or where an
+    ml_dtypes float (bfloat16, float8) has none with the other (an integer), that of
+    float32 in its place, which holds its values exactly, as NumPy compares them
+    (``searchsorted(bfloat16 [0, 256, 258], 257)`` is 2)."""
+    try:
+        return result_dtype(a, v)[0]
+    except np.exceptions.DTypePromotionError:
+        if a.dtype.kind != "V" and v.dtype.kind != "V":
+            raise
+        wide = [np.dtype(np.float32) if d.kind == "V" else d for d in (a.dtype, v.dtype)]
+        return np.result_type(*wide)
+
+
 # --------------------------------------------------------------------------- partition
 
 
@@ -422,7 +436,8 @@ def searchsorted(a, v, side="left", sorter=None):
     # compares it: float32 `a` with 1e-50, or int8 `a` with 300, compare in (float/int)64
     vals = core.lift(np.asarray(v)) if core.is_python_scalar(v) else asarray_for(
         "searchsorted", v, "v")
-    dt, _ = result_dtype(core.aval_of(arr), core.aval_of(vals))
+    # (a weak value, such as a Python scalar argument of jit, as the scalar eagerly)
+    dt = _comparison_dtype(core.aval_of(arr), core.aval_of(vals).strip_weak_type())
     arr = promote_to("searchsorted", arr, dt)
     vals = promote_to("searchsorted", vals, dt)
     shape = core.aval_of(vals).shape

@@ -49,6 +49,10 @@ def _sort(xp, *operands, dimension, is_stable, num_keys):
         perm = xp.argsort(keys[0], axis=dimension, kind=kind)
     else:
         perm = xp.lexsort(keys[::-1], axis=dimension)  # lexsort's primary key is the last
+    if len(operands) == 1:  # a sorted copy in the operand's memory order, as numpy.sort's
+        out = xp.empty_like(operands[0])
+        out[...] = xp.take_along_axis(operands[0], perm, axis=dimension)
+        return [out]
     return [xp.take_along_axis(o, perm, axis=dimension) for o in operands]
 
 

@@ -142,10 +142,10 @@ def dense_attr(value: np.ndarray) -> str:
     flat = a.reshape(-1)
     if dt.kind != "c" and flat.size > 0 and (flat.size == 1 or _is_splat(flat)):
         return f"dense<{_scalar_text(flat[0], dt)}>"
+    if flat.size == 0:  # (any empty shape; a nested list of a bool (0, 4) would be "[]")
+        return "dense<>"
     if dt == np.bool_:
         return f"dense<{_nested_bool(a)}>"
-    if flat.size == 0:
-        return "dense<>"
     data = np.ascontiguousarray(a).astype(dt.newbyteorder("<"), copy=False).tobytes()
     return f'dense<"0x{data.hex().upper()}">'
 

@@ -68,7 +68,7 @@ def _eager() -> bool:
     return type(core._STATE.trace) is core.EvalTrace
 
 
-def _delegating(full, np_fn, name: str):
+def _delegating(full, np_fn, name: str, floats: int = 0):
     """``full`` (an xnp function's full path), running ``np_fn`` eagerly when ``full``
     meets a dtype XLA has no type for; with the eager dispatch cache
     (:mod:`xnp.numpy_api._replay`), whose replays (arrays of XLA's dtypes only) need no
@@ -86,7 +86,7 @@ def _delegating(full, np_fn, name: str):
 
         return call
 
-    return _replay.cached(full, guard)
+    return _replay.cached(full, guard, floats=floats)
 
 
 #: keywords of xnp functions that NumPy's function of the same name lacks: their defaults
@@ -153,7 +153,8 @@ def install(namespace: dict, numpy_module, names) -> None:
                 done.add(id(obj))
                 cls = type(obj)
                 cls.__call__ = staticmethod(fastpath.with_full_path(
-                    cls.__call__, functools.partial(_delegating, np_fn=np_obj, name=name)))
+                    cls.__call__, functools.partial(_delegating, np_fn=np_obj, name=name,
+                                                    floats=np_obj.nin)))
         elif _is_function(obj):
             if id(obj) not in replaced:
                 replaced[id(obj)] = (obj, _replacement(namespace, obj, np_obj, name, names))

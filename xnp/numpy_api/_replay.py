@@ -31,7 +31,8 @@ bits, so ``-0.0`` and each NaN are their own), ``Ellipsis``; a slice: its bounds
 or list: its items'. Anything
 else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
 than :data:`MAX_ITEMS` items) has none. Which array arguments are one object is part of the
-signature too. Each function keeps at most
+signature too (a ufunc's Python float operands may also stand for any float:
+:class:`_FloatGeneric`). Each function keeps at most
 :data:`MAX_SIGNATURES` signatures, and after :data:`MISSES_IN_A_ROW` new ones in a row it
 takes the full path for the next :data:`SKIP_CALLS` calls before it looks again; the caches are dropped when an option that changes
 tracing (``xnp.config``) changes. The ``eager_dispatch_cache`` option (environment
@@ -307,14 +308,16 @@ def _check_error(full, args, kwargs, error: Exception):
     raise error
 
 
-def cached(full, guard=None):
+def cached(full, guard=None, floats: int = 0):
     """``full`` (a function's full path) with the eager dispatch cache (module
     docstring). ``guard(fn)``: a wrapper around every call that is not a replay (the
     full path, and the recording of a new signature), such as the host-dtype fallback of
     ``xnp.host_dispatch``; a replay, which only ever ran on arrays of XLA's dtypes, needs
-    none, and skips its frame."""
+    none, and skips its frame. ``floats``: ``full`` is the call of a ufunc of that many
+    inputs, whose Python float operands are NumPy's weak scalars (:class:`_FloatGeneric`)."""
     cache: dict = {}
     _CACHES.append(cache)
+    generic = _FloatGeneric(full, cache, floats) if floats else None
     on, state, base, busy, scopes = _ON, core._STATE, core._BASE_TRACE, core._TRACING_THREADS, \
         core._SCOPES_ON
     misses = [0, 0]  # new signatures in a row; calls left to skip (racy counts: harmless)
@@ -332,6 +335,11 @@ def cached(full, guard=None):
         if key is None:
             return at_user_line(full, *args, **kwargs)
         program = cache.get(key)
+        if program is None and generic is not None and not kwargs:
+            out = generic.call(args, leaves)
+            if out is not _MISS:
+                misses[0] = 0
+                return out
         if program is not None:
             misses[0] = 0
             if program.__class__ is _Refused:
@@ -383,6 +391,92 @@ def cached(full, guard=None):
     functools.update_wrapper(fast, full)
     fast._replay_cache = cache  # (in its __dict__: wrappers made with functools.wraps copy it)
     return fast
+
+
+_MISS = object()
+_GENERIC = "any Python float at these positions"
+
+
+class _FloatGeneric:
+    """One program for every value of a ufunc call's Python float operands.
+
+    A Python float beside arrays is NumPy's weak scalar (NEP 50): a ufunc computes the
+    same as with a weak 0-d float64 array of its value (an eager input). The call's key
+    with each such float standing for any float (:data:`_GENERIC`) gets the program
+    recorded with those arrays in their place, so a loop over ever-new values replays
+    instead of recording each value (and then taking the full path). The program is
+    learnt at the second value of a key: the call itself runs as usual (its own key
+    recorded); the recording with arrays runs after it with NumPy's floating-point errors
+    ignored (no warning is issued twice; the settings of a replay are the caller's), and
+    its result must equal the call's bit for bit (dtype, weak type, layout), else the key
+    keeps the exact path. Only while the default float is float64 (``enable_x64``)."""
+
+    __slots__ = ("full", "cache", "nin", "seen")
+
+    def __init__(self, full, cache, nin: int):
+        self.full, self.cache, self.nin, self.seen = full, cache, nin, set()
+
+    def call(self, args, leaves):
+        """The call's result by the generic program, or :data:`_MISS` (also for a call with
+        a positional ``out``: learning runs the call twice)."""
+        positions = tuple([i for i, a in enumerate(args) if type(a) is float])
+        if not positions or not leaves or len(args) > self.nin:
+            return _MISS
+        plain = list(args)
+        for i in positions:
+            plain[i] = 0.0
+        arrays: list = []
+        key = _signature(tuple(plain), {}, arrays)
+        if key is None:
+            return _MISS
+        key = (_GENERIC, positions, key)
+        program = self.cache.get(key)
+        if program is None:  # (the caches are cleared when enable_x64 changes)
+            if core.aval_of(0.0).dtype != _F64:
+                return _MISS
+            if key not in self.seen:  # (the first value: its own key is recorded)
+                if len(self.seen) >= MAX_SIGNATURES:
+                    self.seen.clear()
+                self.seen.add(key)
+                return _MISS
+            self.seen.discard(key)
+            out = at_user_line(self.full, *args)
+            self.cache[key] = self._learn(args, positions, arrays, out)
+            return out
+        if program.__class__ is _Refused:
+            return _MISS
+        scalars = [Array(np.array(args[i]), True) for i in positions]
+        if _CHECK[0]:
+            out = program.run(arrays + scalars)
+            _check_hit(self.full, out, args, {}, arrays)
+            return out
+        return program.run(arrays + scalars)
+
+    def _learn(self, args, positions, arrays, out):
+        """The generic program of ``args`` (whose call gave ``out``), or why there is none."""
+        weak = list(args)
+        scalars = []
+        for i in positions:
+            weak[i] = a = Array(np.array(args[i]), True)
+            scalars.append(a)
+        try:
+            with np.errstate(all="ignore"):
+                got, program, why = recording.record(self.full, tuple(weak), {},
+                                                     arrays + scalars)
+        except Exception:  # noqa: BLE001  (the call itself did not raise: no program)
+            return _Refused("floats as arrays: raised")
+        if program is None:
+            return _Refused(why or "floats as arrays: not recorded")
+        if program.writes:
+            return _Refused("floats as arrays: wrote into an argument")
+        try:
+            _compare("", got, out, arrays)
+        except AssertionError:
+            return _Refused("floats as arrays: another result than with the floats")
+        return program
+
+
+_F64 = np.dtype(np.float64)
 
 
 config.watch("eager_dispatch_cache", _refresh)

@@ -1,0 +1,111 @@
+"""Ufunc calls with Python float operands whose values change every call (a loop over a
+parameter) replay one program for every value (``_replay._FloatGeneric``): the float is
+NumPy's weak scalar, which the program takes as a weak 0-d float64 input.
+
+Each call gives NumPy's result (values bit for bit, dtype, warnings, errors) whatever the
+value, also values the program was not learnt from (overflow to inf in a narrow dtype,
+NaN, -0.0, infinities), and the call that learns the program issues its warnings once.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import xnp
+from tests.helpers import run_threads
+from xnp.numpy_api import _replay
+
+VALUES = [0.5, 1.5, -2.25, 3.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e300, -1e-320, 7.0]
+UFUNCS = ["hypot", "arctan2", "logaddexp", "fmod", "copysign", "nextafter", "heaviside",
+          "fmax", "float_power", "power", "remainder", "floor_divide", "ldexp"]
+
+
+def _call(m, name, x, v, first):
+    fn = getattr(m, name)
+    if name == "ldexp":  # (its second operand is an integer)
+        return fn(v, x) if first else None
+    return fn(x, v) if first else fn(v, x)
+
+
+def _outcome(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = call()
+        except Exception as e:  # noqa: BLE001  (compared with NumPy's)
+            return type(e), [str(w.message) for w in caught]
+    return out, [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["array first", "float first"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.int32])
+@pytest.mark.parametrize("name", UFUNCS)
+def test_ufunc_of_ever_new_floats_is_numpys(name, dtype, first):
+    if name == "ldexp" and (not first or np.dtype(dtype).kind != "i"):
+        pytest.skip("ldexp takes the float first and an integer array")
+    _replay.clear()
+    a = np.array([-3, -1, 0, 2, 5], dtype) if np.dtype(dtype).kind == "i" else \
+        np.array([-2.5, -0.0, 0.0, 1.5, np.inf], dtype)
+    x = xnp.asarray(a)
+    for v in VALUES:
+        want, want_warnings = _outcome(lambda: _call(np, name, a, v, first))
+        got, got_warnings = _outcome(lambda: _call(xnp, name, x, v, first))
+        if isinstance(want, type):
+            assert got is want, (name, v, got)
+        else:
+            got = np.asarray(got)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (name, v, got)
+        assert got_warnings == want_warnings, (name, v)
+
+
+def test_one_program_serves_every_value():
+    _replay.clear()
+    x = xnp.asarray(np.linspace(0.0, 1.0, 7))
+    for i in range(40):
+        xnp.hypot(x, 0.25 * i + 0.5)
+    st = _replay.stats(xnp.hypot)
+    # the first value's own program and the program of any value; no refusal
+    assert st == {"programs": 2, "refused": []}, st
+
+
+def test_floating_point_errors_follow_the_callers_settings_on_generic_replays():
+    _replay.clear()
+    x = xnp.asarray(np.ones(3, np.float32))
+    for v in (0.5, 1.5, 2.5):
+        xnp.hypot(x, v)
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
+        xnp.hypot(x, 1e300)  # (the float's cast into float32, as NumPy's)
+    with np.errstate(over="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isinf(np.asarray(xnp.hypot(x, 1e300))).all()
+
+
+def test_a_positional_out_keeps_the_exact_path():
+    """``hypot(x, v, x)`` writes into ``x``: never run twice to learn a program."""
+    _replay.clear()
+    a = np.arange(3.0)
+    x = xnp.asarray(a.copy())
+    for v in (0.5, 1.5, 2.5, 3.5):
+        xnp.hypot(x, v, x)
+        np.hypot(a, v, a)
+        np.testing.assert_array_equal(np.asarray(x), a)
+
+
+def test_generic_replays_in_threads_are_numpys():
+    _replay.clear()
+    a = np.linspace(-1.0, 1.0, 5)
+    x = xnp.asarray(a)
+
+    bad = []
+
+    def work(k):
+        for i in range(50):
+            v = 0.37 * i - k
+            if np.asarray(xnp.arctan2(x, v)).tobytes() != np.arctan2(a, v).tobytes():
+                bad.append((k, v))
+
+    run_threads(work, range(4))
+    assert not bad

@@ -11,6 +11,8 @@ small eager ops per iteration on f64[10]. Target: xnp within 3x of NumPy's call.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy
 
 import _jax
@@ -110,6 +112,7 @@ def _replayed_cases():
     def j(fn):
         return fn if jax is not None else None
 
+    ts = itertools.count(0.5, 0.25)  # (floats: a new value for each call of any column)
     return [
         ("arctan2(x, f32)", lambda: numpy.arctan2(x_np, f_np), lambda: xnp.arctan2(x, f),
          j(lambda: jnp.arctan2(xj, fj))),
@@ -202,6 +205,14 @@ def _replayed_cases():
         ("zeros_like(x)", lambda: numpy.zeros_like(x_np), lambda: xnp.zeros_like(x),
          j(lambda: jnp.zeros_like(xj))),
         ("eye(4)", lambda: numpy.eye(4), lambda: xnp.eye(4), j(lambda: jnp.eye(4))),
+        # a Python float of a new value on every call (a loop over a parameter): one
+        # program for every value; kernels with the decisions taken once; native calls
+        ("hypot(v, t), a new t each call", lambda: numpy.hypot(v_np, next(ts)),
+         lambda: xnp.hypot(v, next(ts)), j(lambda: jnp.hypot(vj, next(ts)))),
+        ("lexsort(x)", lambda: numpy.lexsort(x_np), lambda: xnp.lexsort(x),
+         j(lambda: jnp.lexsort(xj))),
+        ("digitize(x, v)", lambda: numpy.digitize(x_np, v_np), lambda: xnp.digitize(x, v),
+         j(lambda: jnp.digitize(xj, vj))),
     ]
 
 

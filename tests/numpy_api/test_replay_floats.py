@@ -20,7 +20,9 @@ from xnp.numpy_api import _replay
 
 VALUES = [0.5, 1.5, -2.25, 3.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e300, -1e-320, 7.0]
 UFUNCS = ["hypot", "arctan2", "logaddexp", "fmod", "copysign", "nextafter", "heaviside",
-          "fmax", "float_power", "power", "remainder", "floor_divide", "ldexp"]
+          "fmax", "float_power", "power", "remainder", "floor_divide", "ldexp", "logical_and",
+          "logical_xor", "less"]
+ERRSTATES = [{}, {"under": "warn"}, {"all": "raise"}]
 
 
 def _call(m, name, x, v, first):
@@ -40,19 +42,26 @@ def _outcome(call):
     return out, [str(w.message) for w in caught]
 
 
+@pytest.mark.parametrize("errstate", ERRSTATES, ids=["default", "under warn", "raise"])
 @pytest.mark.parametrize("first", [True, False], ids=["array first", "float first"])
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.int32])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.int32, np.complex64])
 @pytest.mark.parametrize("name", UFUNCS)
-def test_ufunc_of_ever_new_floats_is_numpys(name, dtype, first):
+def test_ufunc_of_ever_new_floats_is_numpys(name, dtype, first, errstate):
+    """Beside a narrow float (float32, float16, complex64) NumPy converts the Python float
+    itself (no underflow signalled; a logical ufunc tests its truth): those calls keep
+    their exact keys, and must match NumPy all the same."""
     if name == "ldexp" and (not first or np.dtype(dtype).kind != "i"):
         pytest.skip("ldexp takes the float first and an integer array")
+    if np.dtype(dtype).kind == "c" and name not in ("logical_and", "logical_xor", "power"):
+        pytest.skip("NumPy has no complex loop for it (or no order of complex numbers)")
     _replay.clear()
     a = np.array([-3, -1, 0, 2, 5], dtype) if np.dtype(dtype).kind == "i" else \
         np.array([-2.5, -0.0, 0.0, 1.5, np.inf], dtype)
     x = xnp.asarray(a)
-    for v in VALUES:
-        want, want_warnings = _outcome(lambda: _call(np, name, a, v, first))
-        got, got_warnings = _outcome(lambda: _call(xnp, name, x, v, first))
+    for v in VALUES + [1e-8, 5e-324, 1e-300]:
+        with np.errstate(**errstate):
+            want, want_warnings = _outcome(lambda: _call(np, name, a, v, first))
+            got, got_warnings = _outcome(lambda: _call(xnp, name, x, v, first))
         if isinstance(want, type):
             assert got is want, (name, v, got)
         else:
@@ -81,6 +90,18 @@ def test_floating_point_errors_follow_the_callers_settings_on_generic_replays():
     with np.errstate(over="ignore"), warnings.catch_warnings():
         warnings.simplefilter("error")
         assert np.isinf(np.asarray(xnp.hypot(x, 1e300))).all()
+
+
+def test_with_the_xla_eager_backend_floats_keep_their_exact_keys():
+    """The XLA eager backend flushes subnormals and issues no floating-point warnings,
+    where NumPy's conversion of the Python float keeps and reports them."""
+    _replay.clear()
+    a = np.array([1.0, -2.0])
+    with xnp.config.override(eager_backend="xla"):
+        x = xnp.asarray(a)
+        for v in (0.5, 1.5, 1e-320, 2.5):
+            np.testing.assert_array_equal(np.asarray(xnp.copysign(v, x)), np.copysign(v, a))
+        assert _replay.stats(xnp.copysign)["programs"] <= 4
 
 
 def test_a_positional_out_keeps_the_exact_path():

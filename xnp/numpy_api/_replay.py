@@ -409,7 +409,7 @@ class _FloatGeneric:
     recorded); the recording with arrays runs after it with NumPy's floating-point errors
     ignored (no warning is issued twice; the settings of a replay are the caller's), and
     its result must equal the call's bit for bit (dtype, weak type, layout), else the key
-    keeps the exact path. Only while the default float is float64 (``enable_x64``)."""
+    keeps the exact path. Only where the float is used as float64 (:func:`_learnable`)."""
 
     __slots__ = ("full", "cache", "nin", "seen")
 
@@ -431,8 +431,8 @@ class _FloatGeneric:
             return _MISS
         key = (_GENERIC, positions, key)
         program = self.cache.get(key)
-        if program is None:  # (the caches are cleared when enable_x64 changes)
-            if core.aval_of(0.0).dtype != _F64:
+        if program is None:  # (the caches are cleared when these options change)
+            if not _learnable(arrays):
                 return _MISS
             if key not in self.seen:  # (the first value: its own key is recorded)
                 if len(self.seen) >= MAX_SIGNATURES:
@@ -477,6 +477,22 @@ class _FloatGeneric:
 
 
 _F64 = np.dtype(np.float64)
+#: array dtypes beside which a Python float is used as the float64 it is: a ufunc
+#: computes in float64 or complex128 (or tests its truth), so a float64 input stands for it
+#: exactly. Beside a narrower float (float16/32, complex64, ml_dtypes') NumPy converts the
+#: Python float itself, where a cast of a float64 array would signal underflow and a
+#: logical ufunc would test the rounded value's truth: such calls keep their exact keys.
+_WIDE = frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.bool_, np.int8,
+                                        np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                        np.uint32, np.uint64))
+
+
+def _learnable(arrays) -> bool:
+    """Whether a generic program may be learnt for a call on ``arrays``: every one of a
+    :data:`_WIDE` dtype, the default float float64, and the eager backend NumPy's (the
+    XLA eager backend flushes subnormals and issues no floating-point warnings)."""
+    return (core.aval_of(0.0).dtype == _F64 and all(a.dtype in _WIDE for a in arrays)
+            and getattr(core.eager_backend(), "computes_with_numpy", False))
 
 
 config.watch("eager_dispatch_cache", _refresh)

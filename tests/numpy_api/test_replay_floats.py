@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import xnp
-from tests.helpers import run_threads
+from tests.helpers import python_frames, run_threads
 from xnp.numpy_api import _replay
 
 VALUES = [0.5, 1.5, -2.25, 3.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e300, -1e-320, 7.0]
@@ -130,3 +130,15 @@ def test_generic_replays_in_threads_are_numpys():
 
     run_threads(work, range(4))
     assert not bad
+
+
+def test_generic_replays_run_no_python_frame(no_check):
+    """The program for any float is found from C (the key of the arguments with each float
+    0.0) and its float input made there: no Python frame of xnp."""
+    _replay.clear()
+    x = xnp.asarray(np.linspace(0.0, 1.0, 5))
+    for i in range(4):
+        xnp.hypot(x, 0.5 + i)
+    out, frames = python_frames(xnp.hypot, x, 7.25)
+    np.testing.assert_array_equal(np.asarray(out), np.hypot(np.linspace(0.0, 1.0, 5), 7.25))
+    assert frames == [], frames

@@ -112,6 +112,7 @@ typedef struct {
     PyObject *refused;
     PyObject *ctx;
     PyObject *rule;  /* NumPy's scalar rule for the results of hits, or None */
+    PyObject *generic;  /* a ufunc's programs for any Python float operands, or None */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } ReplayObject;
@@ -185,6 +186,86 @@ apply_rule(ReplayObject *self, PyObject *out, int all_new, PyObject *const *args
     return r;
 }
 
+static PyObject *g_zero = NULL;  /* 0.0: the stand-in of any Python float in a key */
+
+/* The program of ``self->generic`` (xnp/numpy_api/_replay.py, ``_FloatGeneric``) for a
+ * call whose Python floats stand for any float (the key of its arguments with each float
+ * 0.0), as a new reference in ``*program`` (NULL: none, or a refused key), and in
+ * ``*gleaves`` its inputs: the arrays, then a weak 0-d float64 array of each float.
+ * -1 on an error. */
+static int
+generic_program(ReplayObject *self, PyObject *const *args, Py_ssize_t nargs,
+                PyObject **program, PyObject **gleaves)
+{
+    PyObject *plain[8];
+    int floats = 0;
+    *program = NULL;
+    if (nargs > 8) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        int f = PyFloat_CheckExact(args[i]);
+        plain[i] = f ? g_zero : args[i];
+        floats += f;
+    }
+    if (!floats) {
+        return 0;
+    }
+    PyObject *leaves = PyList_New(0);
+    if (leaves == NULL) {
+        return -1;
+    }
+    Builder b;
+    xnp_builder_init(&b);
+    int r = xnp_build_signature(&b, plain, nargs, NULL, NULL, leaves, CTX(self, C_PART),
+                                CTX(self, C_NOSIG));
+    SignatureObject probe;
+    memset(&probe, 0, sizeof probe);
+    Py_SET_REFCNT((PyObject *)&probe, PY_SSIZE_T_MAX / 2);  /* never freed */
+    Py_SET_TYPE((PyObject *)&probe, &xnp_SignatureType);
+    Py_SET_SIZE((PyVarObject *)&probe, b.n);
+    probe.words = b.words;
+    PyObject *found = NULL;
+    if (r == 0) {
+        r = xnp_finish_signature(&probe, &b);
+    }
+    if (r == 0) {
+        found = PyDict_GetItemWithError(self->generic, (PyObject *)&probe);  /* borrowed */
+        r = found == NULL && PyErr_Occurred() ? -1 : 0;
+    }
+    Py_XDECREF(probe.values);
+    xnp_builder_free(&b);
+    if (r != 0 || found == NULL || Py_TYPE(found) == (PyTypeObject *)self->refused) {
+        Py_DECREF(leaves);
+        return r < 0 ? -1 : 0;
+    }
+    Py_INCREF(found);  /* another thread may clear the cache meanwhile */
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        if (!PyFloat_CheckExact(args[i])) {
+            continue;
+        }
+        PyObject *value = PyArray_SimpleNew(0, NULL, NPY_DOUBLE);
+        if (value == NULL) {
+            goto error;
+        }
+        *(double *)PyArray_DATA((PyArrayObject *)value) = PyFloat_AS_DOUBLE(args[i]);
+        PyObject *scalar = xnp_new_array(value, Py_True);
+        Py_DECREF(value);
+        if (scalar == NULL || PyList_Append(leaves, scalar) < 0) {
+            Py_XDECREF(scalar);
+            goto error;
+        }
+        Py_DECREF(scalar);
+    }
+    *program = found;
+    *gleaves = leaves;
+    return 0;
+error:
+    Py_DECREF(found);
+    Py_DECREF(leaves);
+    return -1;
+}
+
 static PyObject *
 replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
                   PyObject *kwnames)
@@ -244,10 +325,21 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
         return r < 0 ? NULL : PyObject_Vectorcall(self->full, args, nargsf, kwnames);
     }
     if (program == NULL) {
-        Py_DECREF(leaves);
-        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        PyObject *gleaves = NULL;
+        if (self->generic != Py_None && kwnames == NULL &&
+            generic_program(self, args, nargs, &program, &gleaves) < 0) {
+            Py_DECREF(leaves);
+            return NULL;
+        }
+        if (program == NULL) {
+            Py_DECREF(leaves);
+            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        }
+        Py_SETREF(leaves, gleaves);  /* (program: a new reference) */
     }
-    Py_INCREF(program);  /* another thread may clear the cache meanwhile */
+    else {
+        Py_INCREF(program);  /* another thread may clear the cache meanwhile */
+    }
     PyObject *zero = PyLong_FromLong(0);
     if (zero == NULL || PyList_SetItem(misses, 0, zero) < 0) {
         Py_DECREF(program);
@@ -327,11 +419,16 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
 static PyObject *
 replay_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *slow, *full, *cache, *refused, *ctx, *rule = Py_None;
-    static char *kwlist[] = {"slow", "full", "cache", "refused", "ctx", "rule", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!O!O!|O:Replay", kwlist, &slow, &full,
+    PyObject *slow, *full, *cache, *refused, *ctx, *rule = Py_None, *generic = Py_None;
+    static char *kwlist[] = {"slow", "full", "cache", "refused", "ctx", "rule", "generic",
+                             NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!O!O!|OO:Replay", kwlist, &slow, &full,
                                      &PyDict_Type, &cache, &PyType_Type, &refused,
-                                     &PyTuple_Type, &ctx, &rule)) {
+                                     &PyTuple_Type, &ctx, &rule, &generic)) {
+        return NULL;
+    }
+    if (generic != Py_None && !PyDict_Check(generic)) {
+        PyErr_SetString(PyExc_TypeError, "Replay: generic is a dict or None");
         return NULL;
     }
     if (PyTuple_GET_SIZE(ctx) != C_N || !PyList_Check(PyTuple_GET_ITEM(ctx, C_ON)) ||
@@ -362,6 +459,7 @@ replay_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->refused = Py_NewRef(refused);
     self->ctx = Py_NewRef(ctx);
     self->rule = Py_NewRef(rule);
+    self->generic = Py_NewRef(generic);
     self->vectorcall = (vectorcallfunc)replay_vectorcall;
     return (PyObject *)self;
 }
@@ -375,6 +473,7 @@ replay_traverse(ReplayObject *self, visitproc visit, void *arg)
     Py_VISIT(self->refused);
     Py_VISIT(self->ctx);
     Py_VISIT(self->rule);
+    Py_VISIT(self->generic);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -388,6 +487,7 @@ replay_clear(ReplayObject *self)
     Py_CLEAR(self->refused);
     Py_CLEAR(self->ctx);
     Py_CLEAR(self->rule);
+    Py_CLEAR(self->generic);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -432,6 +532,7 @@ static PyMemberDef replay_members[] = {
     {"_replay_full", T_OBJECT_EX, offsetof(ReplayObject, full), READONLY, NULL},
     {"_replay_refused", T_OBJECT_EX, offsetof(ReplayObject, refused), READONLY, NULL},
     {"_replay_ctx", T_OBJECT_EX, offsetof(ReplayObject, ctx), READONLY, NULL},
+    {"_replay_generic", T_OBJECT_EX, offsetof(ReplayObject, generic), READONLY, NULL},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(ReplayObject, vectorcall), READONLY,
      NULL},
     {NULL}
@@ -511,7 +612,8 @@ PyInit__replay(void)
     }
     str_trace = PyUnicode_InternFromString("trace");
     xnp_empty_tuple = PyTuple_New(0);
-    if (!str_trace || !xnp_empty_tuple) {
+    g_zero = PyFloat_FromDouble(0.0);
+    if (!str_trace || !xnp_empty_tuple || !g_zero) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&moduledef);

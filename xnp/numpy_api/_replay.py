@@ -135,8 +135,9 @@ def stats(fn) -> dict:
         cache = getattr(fn, "_replay_cache", None)
     if cache is None:
         return {"programs": 0, "refused": []}
-    refused = [p.why for p in cache.values() if type(p) is _Refused]
-    return {"programs": len(cache) - len(refused), "refused": refused}
+    entries = list(cache.values()) + list((getattr(fn, "_replay_floats", None) or {}).values())
+    refused = [p.why for p in entries if type(p) is _Refused]
+    return {"programs": len(entries) - len(refused), "refused": refused}
 
 
 class _NoSignature(Exception):
@@ -317,7 +318,7 @@ def cached(full, guard=None, floats: int = 0):
     inputs, whose Python float operands are NumPy's weak scalars (:class:`_FloatGeneric`)."""
     cache: dict = {}
     _CACHES.append(cache)
-    generic = _FloatGeneric(full, cache, floats) if floats else None
+    generic = _FloatGeneric(full, floats) if floats else None
     on, state, base, busy, scopes = _ON, core._STATE, core._BASE_TRACE, core._TRACING_THREADS, \
         core._SCOPES_ON
     misses = [0, 0]  # new signatures in a row; calls left to skip (racy counts: harmless)
@@ -384,17 +385,18 @@ def cached(full, guard=None, floats: int = 0):
     slow, plain = (call, unrecorded) if guard is None else (guard(call), guard(unrecorded))
     if _native is None:
         slow._replay_cache = cache
+        slow._replay_floats = None if generic is None else generic.programs
         return slow
     fast = _native.Replay(slow, plain, cache, _Refused, (
         _ON, _CHECK, misses, scopes, busy, state, base, _part, _NoSignature, _check_hit,
-        _check_error, _check_before))
+        _check_error, _check_before), generic=None if generic is None else generic.programs)
     functools.update_wrapper(fast, full)
     fast._replay_cache = cache  # (in its __dict__: wrappers made with functools.wraps copy it)
+    fast._replay_floats = None if generic is None else generic.programs
     return fast
 
 
 _MISS = object()
-_GENERIC = "any Python float at these positions"
 
 
 class _FloatGeneric:
@@ -411,10 +413,13 @@ class _FloatGeneric:
     its result must equal the call's bit for bit (dtype, weak type, layout), else the key
     keeps the exact path. Only where the float is used as float64 (:func:`_learnable`)."""
 
-    __slots__ = ("full", "cache", "nin", "seen")
+    __slots__ = ("full", "programs", "nin", "seen")
 
-    def __init__(self, full, cache, nin: int):
-        self.full, self.cache, self.nin, self.seen = full, cache, nin, set()
+    def __init__(self, full, nin: int):
+        # {the key of the arguments with each Python float 0.0: its program or _Refused},
+        # looked up by the C hit path too (xnp/_native/replay.c, ``generic_program``)
+        self.full, self.programs, self.nin, self.seen = full, {}, nin, set()
+        _CACHES.append(self.programs)
 
     def call(self, args, leaves):
         """The call's result by the generic program, or :data:`_MISS` (also for a call with
@@ -429,8 +434,7 @@ class _FloatGeneric:
         key = _signature(tuple(plain), {}, arrays)
         if key is None:
             return _MISS
-        key = (_GENERIC, positions, key)
-        program = self.cache.get(key)
+        program = self.programs.get(key)
         if program is None:  # (the caches are cleared when these options change)
             if not _learnable(arrays):
                 return _MISS
@@ -441,7 +445,7 @@ class _FloatGeneric:
                 return _MISS
             self.seen.discard(key)
             out = at_user_line(self.full, *args)
-            self.cache[key] = self._learn(args, positions, arrays, out)
+            self.programs[key] = self._learn(args, positions, arrays, out)
             return out
         if program.__class__ is _Refused:
             return _MISS

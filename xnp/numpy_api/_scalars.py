@@ -216,7 +216,7 @@ def _python_bool(fn):
     if _Replay is None or type(fn) is not _Replay:
         return _bool_of(fn)
     new = _Replay(_bool_of(fn._replay_slow), _bool_of(fn._replay_full), fn._replay_cache,
-                  fn._replay_refused, fn._replay_ctx, bool)
+                  fn._replay_refused, fn._replay_ctx, bool, generic=fn._replay_generic)
     new.__dict__.update(fn.__dict__)
     new.__wrapped__ = _bool_of(fn.__wrapped__)
     return new
@@ -230,7 +230,7 @@ def _replayed_with_rule(fn, behind_fast_path: bool = False):
     full path behind a fast path) or :func:`_full_path` (its full path with the rule) would
     give."""
     new = _Replay(_with_rule(fn._replay_slow), _with_rule(fn._replay_full), fn._replay_cache,
-                  fn._replay_refused, fn._replay_ctx, _apply_rule)
+                  fn._replay_refused, fn._replay_ctx, _apply_rule, generic=fn._replay_generic)
     new.__dict__.update(fn.__dict__)
     new.__wrapped__ = fn if behind_fast_path else _with_rule(fn.__wrapped__)
     new._scalar_rule_of = fn  # the function before the rule (subclasses wrap its results)

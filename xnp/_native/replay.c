@@ -186,6 +186,37 @@ apply_rule(ReplayObject *self, PyObject *out, int all_new, PyObject *const *args
     return r;
 }
 
+/* ``dict``'s entry for the key of a call (borrowed, or NULL), the call's arrays appended to
+ * ``leaves``: 0, or 1 where the call has no key, or -1 on an error. The key is a probe on
+ * the C stack: the lookup keeps no reference to it (a miss makes the slow path compute
+ * its own key). */
+static int
+lookup(ReplayObject *self, PyObject *dict, PyObject *const *args, Py_ssize_t nargs,
+       PyObject *kwnames, PyObject *leaves, PyObject **found)
+{
+    Builder b;
+    xnp_builder_init(&b);
+    int r = xnp_build_signature(&b, args, nargs, kwnames, NULL, leaves, CTX(self, C_PART),
+                                CTX(self, C_NOSIG));
+    SignatureObject probe;
+    memset(&probe, 0, sizeof probe);
+    Py_SET_REFCNT((PyObject *)&probe, PY_SSIZE_T_MAX / 2);  /* never freed */
+    Py_SET_TYPE((PyObject *)&probe, &xnp_SignatureType);
+    Py_SET_SIZE((PyVarObject *)&probe, b.n);
+    probe.words = b.words;
+    *found = NULL;
+    if (r == 0) {
+        r = xnp_finish_signature(&probe, &b);
+    }
+    if (r == 0) {
+        *found = PyDict_GetItemWithError(dict, (PyObject *)&probe);
+        r = *found == NULL && PyErr_Occurred() ? -1 : 0;
+    }
+    Py_XDECREF(probe.values);
+    xnp_builder_free(&b);
+    return r;
+}
+
 static PyObject *g_zero = NULL;  /* 0.0: the stand-in of any Python float in a key */
 
 /* The program of ``self->generic`` (xnp/numpy_api/_replay.py, ``_FloatGeneric``) for a
@@ -215,26 +246,8 @@ generic_program(ReplayObject *self, PyObject *const *args, Py_ssize_t nargs,
     if (leaves == NULL) {
         return -1;
     }
-    Builder b;
-    xnp_builder_init(&b);
-    int r = xnp_build_signature(&b, plain, nargs, NULL, NULL, leaves, CTX(self, C_PART),
-                                CTX(self, C_NOSIG));
-    SignatureObject probe;
-    memset(&probe, 0, sizeof probe);
-    Py_SET_REFCNT((PyObject *)&probe, PY_SSIZE_T_MAX / 2);  /* never freed */
-    Py_SET_TYPE((PyObject *)&probe, &xnp_SignatureType);
-    Py_SET_SIZE((PyVarObject *)&probe, b.n);
-    probe.words = b.words;
-    PyObject *found = NULL;
-    if (r == 0) {
-        r = xnp_finish_signature(&probe, &b);
-    }
-    if (r == 0) {
-        found = PyDict_GetItemWithError(self->generic, (PyObject *)&probe);  /* borrowed */
-        r = found == NULL && PyErr_Occurred() ? -1 : 0;
-    }
-    Py_XDECREF(probe.values);
-    xnp_builder_free(&b);
+    PyObject *found = NULL;  /* (borrowed) */
+    int r = lookup(self, self->generic, plain, nargs, NULL, leaves, &found);
     if (r != 0 || found == NULL || Py_TYPE(found) == (PyTypeObject *)self->refused) {
         Py_DECREF(leaves);
         return r < 0 ? -1 : 0;
@@ -298,28 +311,8 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
     if (leaves == NULL) {
         return NULL;
     }
-    /* the key as a probe on the C stack: the lookup keeps no reference to it (a miss
-     * makes the slow path compute its own key) */
-    Builder b;
-    xnp_builder_init(&b);
-    int r = xnp_build_signature(&b, args, nargs, kwnames, NULL, leaves, CTX(self, C_PART),
-                            CTX(self, C_NOSIG));
-    SignatureObject probe;
-    memset(&probe, 0, sizeof probe);
-    Py_SET_REFCNT((PyObject *)&probe, PY_SSIZE_T_MAX / 2);  /* never freed */
-    Py_SET_TYPE((PyObject *)&probe, &xnp_SignatureType);
-    Py_SET_SIZE((PyVarObject *)&probe, b.n);
-    probe.words = b.words;
-    PyObject *program = NULL;
-    if (r == 0) {
-        r = xnp_finish_signature(&probe, &b);
-    }
-    if (r == 0) {
-        program = PyDict_GetItemWithError(self->cache, (PyObject *)&probe);  /* borrowed */
-        r = program == NULL && PyErr_Occurred() ? -1 : 0;
-    }
-    Py_XDECREF(probe.values);
-    xnp_builder_free(&b);
+    PyObject *program = NULL;  /* (borrowed) */
+    int r = lookup(self, self->cache, args, nargs, kwnames, leaves, &program);
     if (r != 0) {
         Py_DECREF(leaves);
         return r < 0 ? NULL : PyObject_Vectorcall(self->full, args, nargsf, kwnames);

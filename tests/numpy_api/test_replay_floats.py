@@ -16,6 +16,7 @@ import pytest
 
 import xnp
 from tests.helpers import python_frames, run_threads
+from xnp import ndarray_class
 from xnp.numpy_api import _replay
 
 VALUES = [0.5, 1.5, -2.25, 3.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e300, -1e-320, 7.0]
@@ -141,4 +142,8 @@ def test_generic_replays_run_no_python_frame(no_check):
         xnp.hypot(x, 0.5 + i)
     out, frames = python_frames(xnp.hypot, x, 7.25)
     np.testing.assert_array_equal(np.asarray(out), np.hypot(np.linspace(0.0, 1.0, 5), 7.25))
-    assert frames == [], frames
+    # (a user subclass of xnp.ndarray, which other tests define, makes every ufunc object
+    # wrap its results: xnp/ndarray_class.py's frames, not the replay's)
+    wrapping = {"wrapped", "_wrap", "_subclass_operands", "<listcomp>"} \
+        if ndarray_class._ACTIVE else set()
+    assert [f for f in frames if f not in wrapping] == [], frames

@@ -147,3 +147,34 @@ def test_generic_replays_run_no_python_frame(no_check):
     wrapping = {"wrapped", "_wrap", "_subclass_operands", "<listcomp>"} \
         if ndarray_class._ACTIVE else set()
     assert [f for f in frames if f not in wrapping] == [], frames
+
+
+def test_generic_programs_are_bounded_and_not_kept_across_an_option_change(monkeypatch):
+    """At most MAX_SIGNATURES generic programs per ufunc (a loop over ever-new shapes keeps
+    no more), and one learnt while an option changes (enable_x64: the caches are cleared)
+    is dropped: the next call is NumPy's under the new option."""
+    _replay.clear()
+    src = np.linspace(0.0, 1.0, _replay.MAX_SIGNATURES + 20)
+    for n in range(1, _replay.MAX_SIGNATURES + 20):
+        xn = xnp.asarray(src[:n])
+        xnp.arctan2(xn, 0.5)
+        xnp.arctan2(xn, 1.5)
+    # (the exact keys and the generic ones: at most MAX_SIGNATURES each)
+    assert _replay.stats(xnp.arctan2)["programs"] <= 2 * _replay.MAX_SIGNATURES
+
+    _replay.clear()
+    x = xnp.asarray(np.arange(3, dtype=np.int32))
+    learn = _replay._FloatGeneric._learn
+
+    def learn_then_change(self, *args):
+        out = learn(self, *args)
+        xnp.config.update("enable_x64", False)  # (clears every cache)
+        return out
+
+    monkeypatch.setattr(_replay._FloatGeneric, "_learn", learn_then_change)
+    try:
+        xnp.add(x, 0.5)
+        xnp.add(x, 1.5)  # learns, and the option changes meanwhile
+        assert np.asarray(xnp.add(x, 2.5)).dtype == np.float32  # (x64 off: float32)
+    finally:
+        xnp.config.update("enable_x64", True)

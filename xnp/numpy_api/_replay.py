@@ -444,8 +444,12 @@ class _FloatGeneric:
                 self.seen.add(key)
                 return _MISS
             self.seen.discard(key)
+            generation = _GENERATION[0]
             out = at_user_line(self.full, *args)
-            self.programs[key] = self._learn(args, positions, arrays, out)
+            if len(self.programs) < MAX_SIGNATURES:  # (as many as the exact keys)
+                learnt = self._learn(args, positions, arrays, out)
+                if generation == _GENERATION[0]:  # (not learnt under options since changed)
+                    self.programs[key] = learnt
             return out
         if program.__class__ is _Refused:
             return _MISS

@@ -153,8 +153,11 @@ def install(namespace: dict, numpy_module, names) -> None:
                 done.add(id(obj))
                 cls = type(obj)
                 cls.__call__ = staticmethod(fastpath.with_full_path(
-                    cls.__call__, functools.partial(_delegating, np_fn=np_obj, name=name,
-                                                    floats=np_obj.nin)))
+                    cls.__call__, functools.partial(
+                        _delegating, np_fn=np_obj, name=name,
+                        # (a logical ufunc tests a Python float's truth itself: a float
+                        # input would meet a signalling NaN in its loop)
+                        floats=0 if name.startswith("logical_") else np_obj.nin)))
         elif _is_function(obj):
             if id(obj) not in replaced:
                 replaced[id(obj)] = (obj, _replacement(namespace, obj, np_obj, name, names))

@@ -178,3 +178,27 @@ def test_generic_programs_are_bounded_and_not_kept_across_an_option_change(monke
         assert np.asarray(xnp.add(x, 2.5)).dtype == np.float32  # (x64 off: float32)
     finally:
         xnp.config.update("enable_x64", True)
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
+def test_logical_ufuncs_of_a_signalling_nan_replay_as_their_full_path(name):
+    """A logical ufunc tests a Python float's truth itself (no loop sees the float), so
+    its calls keep their exact keys: a signalling NaN (bits 0x7ff0000000000001), whose
+    cast in a loop signals 'invalid', gives on every call what the full path gives."""
+    snan = np.frombuffer(np.array([0x7FF0000000000001], np.uint64).tobytes(), np.float64)[0]
+    snan = float(snan)
+    x = xnp.asarray(np.array([1.0, 0.0, 2.0]))
+
+    def run():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = np.asarray(getattr(xnp, name)(x, snan))
+        return out.tolist(), [str(w.message) for w in caught]
+
+    with xnp.config.override(eager_dispatch_cache=False):
+        want = run()
+    _replay.clear()
+    for v in (0.5, 1.5, 2.5):
+        getattr(xnp, name)(x, v)
+    for _ in range(2):
+        assert run() == want

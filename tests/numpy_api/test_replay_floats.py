@@ -5,6 +5,8 @@ NumPy's weak scalar, which the program takes as a weak 0-d float64 input.
 Each call gives NumPy's result (values bit for bit, dtype, warnings, errors) whatever the
 value, also values the program was not learnt from (overflow to inf in a narrow dtype,
 NaN, -0.0, infinities), and the call that learns the program issues its warnings once.
+Eager only: the dispatch cache serves eager calls; under ``jit`` a Python float is a weak
+scalar of the trace, which nothing here changes.
 """
 
 from __future__ import annotations

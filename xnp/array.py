@@ -653,10 +653,7 @@ _FAST_BINARY_OPERATORS = {
 }
 
 
-_BINARY_OPERATORS = tuple(
-    f"__{r}{op}__" for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "divmod", "pow",
-                             "matmul", "and", "or", "xor", "lshift", "rshift") for r in ("", "r")
-) + ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
+_BINARY_OPERATORS = tuple(sorted(host_dispatch.UFUNC_OPERATORS | {"__matmul__", "__rmatmul__"}))
 
 
 def _sharding(self):

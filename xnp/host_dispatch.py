@@ -42,6 +42,7 @@ from xnp.numpy_api.ufunc import ufunc as _ufunc
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api import _replay
+from xnp.numpy_api.elementwise import OPERATOR_POWER_SHORTCUTS
 from xnp.tracing.host_arrays import host_class, to_host, wrap
 
 __all__ = ["numpy_call", "install", "install_lazy", "install_array_methods", "host_function", "host_module",
@@ -68,7 +69,7 @@ def _eager() -> bool:
     return type(core._STATE.trace) is core.EvalTrace
 
 
-def _delegating(full, np_fn, name: str, floats: int = 0):
+def _delegating(full, np_fn, name: str, scalars: int = 0):
     """``full`` (an xnp function's full path), running ``np_fn`` eagerly when ``full``
     meets a dtype XLA has no type for; with the eager dispatch cache
     (:mod:`xnp.numpy_api._replay`), whose replays (arrays of XLA's dtypes only) need no
@@ -86,7 +87,7 @@ def _delegating(full, np_fn, name: str, floats: int = 0):
 
         return call
 
-    return _replay.cached(full, guard, floats=floats)
+    return _replay.cached(full, guard, scalars=scalars)
 
 
 #: keywords of xnp functions that NumPy's function of the same name lacks: their defaults
@@ -112,9 +113,18 @@ def _numpy_keywords(name: str, args, kwargs) -> dict:
     return out
 
 
+#: ``Array``'s binary operators that are a ufunc of their two operands (``x ** 2.5`` is
+#: ``power(x, 2.5)``): their Python scalar operands are NumPy's weak scalars
+UFUNC_OPERATORS = frozenset(
+    f"__{r}{op}__" for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "divmod", "pow",
+                             "and", "or", "xor", "lshift", "rshift") for r in ("", "r")
+) | {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"}
+
+
 def _delegating_method(full, name: str):
     """A method of ``xnp.ufunc`` (``np_method`` of the NumPy ufunc) or ``Array``
-    (``numpy.ndarray``'s) with the same fallback (and the eager dispatch cache)."""
+    (``numpy.ndarray``'s) with the same fallback (and the eager dispatch cache; for
+    :data:`UFUNC_OPERATORS`, one program for every value of a Python scalar operand)."""
 
     def guard(fn):
         @functools.wraps(fn)
@@ -134,7 +144,9 @@ def _delegating_method(full, name: str):
 
         return call
 
-    return _replay.cached(full, guard)
+    return _replay.cached(full, guard, scalars=2 if name in UFUNC_OPERATORS else 0,
+                          exact=OPERATOR_POWER_SHORTCUTS
+                          if name == "__pow__" else frozenset())
 
 
 def install(namespace: dict, numpy_module, names) -> None:
@@ -157,7 +169,7 @@ def install(namespace: dict, numpy_module, names) -> None:
                         _delegating, np_fn=np_obj, name=name,
                         # (a logical ufunc tests a Python float's truth itself: a float
                         # input would meet a signalling NaN in its loop)
-                        floats=0 if name.startswith("logical_") else np_obj.nin)))
+                        scalars=0 if name.startswith("logical_") else np_obj.nin)))
         elif _is_function(obj):
             if id(obj) not in replaced:
                 replaced[id(obj)] = (obj, _replacement(namespace, obj, np_obj, name, names))
@@ -173,11 +185,18 @@ def _is_function(obj) -> bool:
     return isinstance(obj, types.FunctionType) or hasattr(obj, "_fast_decorator")
 
 
+#: functions other than ufunc objects that are a NumPy ufunc of their first ``n``
+#: positional arguments (``numpy.clip`` calls the ufunc ``clip``): their Python scalar
+#: operands are weak scalars there too
+_UFUNC_FUNCTIONS = {"clip": 3}
+
+
 def _replacement(namespace: dict, fn, np_fn, name: str, names):
     """``fn`` with :func:`_delegating` around its full path, named as the attribute of
     ``namespace`` it replaces, so that ``pickle`` (which looks a function up by
     ``__module__`` and ``__qualname__``) finds this object and not ``fn``."""
-    new = fastpath.with_full_path(fn, functools.partial(_delegating, np_fn=np_fn, name=name))
+    new = fastpath.with_full_path(fn, functools.partial(
+        _delegating, np_fn=np_fn, name=name, scalars=_UFUNC_FUNCTIONS.get(name, 0)))
     new.__module__ = namespace["__name__"]
     if new.__qualname__ not in names or namespace.get(new.__qualname__) is not fn:
         new.__qualname__ = name  # reached only under this name (an alias of a private def)

@@ -44,6 +44,7 @@
  */
 #define XNP_REPLAY_IMPORTS_NUMPY
 #include "replay.h"
+#include <math.h>
 
 PyTypeObject *xnp_array_type = NULL;
 PyObject *xnp_empty_tuple = NULL;
@@ -112,7 +113,8 @@ typedef struct {
     PyObject *refused;
     PyObject *ctx;
     PyObject *rule;  /* NumPy's scalar rule for the results of hits, or None */
-    PyObject *generic;  /* a ufunc's programs for any Python float operands, or None */
+    PyObject *generic;  /* a ufunc's programs for any Python float and int operands, or None */
+    PyObject *exact;    /* the scalars that keep their exact keys (a frozenset), or None */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } ReplayObject;
@@ -217,29 +219,77 @@ lookup(ReplayObject *self, PyObject *dict, PyObject *const *args, Py_ssize_t nar
     return r;
 }
 
-static PyObject *g_zero = NULL;  /* 0.0: the stand-in of any Python float in a key */
+/* The stand-ins of Python scalars in a generic key (xnp/numpy_api/_replay.py,
+ * ``_float_class``, ``_int_class``): a float by its class, 0.0 (zero, NaN, infinities and
+ * magnitudes within float16's normal range), 1.0 (within float32's) or 2.0 (any other);
+ * an int by its class, 0 (0 to 127), 1 (-128 to -1), 2 (within +-2**53) or 3 (any other
+ * int64). */
+static PyObject *g_fclass[3] = {NULL, NULL, NULL};
+static PyObject *g_iclass[4] = {NULL, NULL, NULL, NULL};
 
-/* The program of ``self->generic`` (xnp/numpy_api/_replay.py, ``_FloatGeneric``) for a
- * call whose Python floats stand for any float (the key of its arguments with each float
- * 0.0), as a new reference in ``*program`` (NULL: none, or a refused key), and in
- * ``*gleaves`` its inputs: the arrays, then a weak 0-d float64 array of each float.
- * -1 on an error. */
+static int
+int_class(long long v)
+{
+    if (v >= 0 && v <= 127) {
+        return 0;
+    }
+    if (v >= -128 && v < 0) {
+        return 1;
+    }
+    return v >= -(1LL << 53) && v <= (1LL << 53) ? 2 : 3;
+}
+
+static int
+float_class(double v)
+{
+    double m = fabs(v);
+    if (m == 0.0 || isnan(m) || isinf(m) || (m >= 0x1p-14 && m <= 65504.0)) {
+        return 0;
+    }
+    return m >= 0x1p-126 && m <= 0x1.fffffep127 ? 1 : 2;
+}
+
+/* The program of ``self->generic`` (``_ScalarGeneric``) for a call whose Python floats and
+ * ints stand for any value of their class (the key of its arguments with each float and
+ * int its class's stand-in; an int out of int64's range, or a scalar in
+ * ``self->exact``, has none), as a new reference in ``*program`` (NULL: none, or a
+ * refused key), and in ``*gleaves`` its inputs: the arrays, then a weak 0-d float64
+ * (int64) array of each scalar. -1 on an error. */
 static int
 generic_program(ReplayObject *self, PyObject *const *args, Py_ssize_t nargs,
                 PyObject **program, PyObject **gleaves)
 {
     PyObject *plain[8];
-    int floats = 0;
+    long long ints[8];
+    int scalars = 0;
     *program = NULL;
     if (nargs > 8) {
         return 0;
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
-        int f = PyFloat_CheckExact(args[i]);
-        plain[i] = f ? g_zero : args[i];
-        floats += f;
+        plain[i] = args[i];
+        int scalar = PyFloat_CheckExact(args[i]) || PyLong_CheckExact(args[i]);
+        if (scalar && self->exact != Py_None) {
+            int special = PySet_Contains(self->exact, args[i]);
+            if (special != 0) {
+                return special < 0 ? -1 : 0;
+            }
+        }
+        if (PyFloat_CheckExact(args[i])) {
+            plain[i] = g_fclass[float_class(PyFloat_AS_DOUBLE(args[i]))];
+            scalars++;
+        }
+        else if (PyLong_CheckExact(args[i])) {
+            int overflow;
+            ints[i] = PyLong_AsLongLongAndOverflow(args[i], &overflow);
+            if (overflow) {
+                return 0;
+            }
+            plain[i] = g_iclass[int_class(ints[i])];
+            scalars++;
+        }
     }
-    if (!floats) {
+    if (!scalars) {
         return 0;
     }
     PyObject *leaves = PyList_New(0);
@@ -254,14 +304,25 @@ generic_program(ReplayObject *self, PyObject *const *args, Py_ssize_t nargs,
     }
     Py_INCREF(found);  /* another thread may clear the cache meanwhile */
     for (Py_ssize_t i = 0; i < nargs; i++) {
-        if (!PyFloat_CheckExact(args[i])) {
+        PyObject *value;
+        if (PyFloat_CheckExact(args[i])) {
+            value = PyArray_SimpleNew(0, NULL, NPY_DOUBLE);
+            if (value != NULL) {
+                *(double *)PyArray_DATA((PyArrayObject *)value) = PyFloat_AS_DOUBLE(args[i]);
+            }
+        }
+        else if (PyLong_CheckExact(args[i])) {
+            value = PyArray_SimpleNew(0, NULL, NPY_INT64);
+            if (value != NULL) {
+                *(npy_int64 *)PyArray_DATA((PyArrayObject *)value) = (npy_int64)ints[i];
+            }
+        }
+        else {
             continue;
         }
-        PyObject *value = PyArray_SimpleNew(0, NULL, NPY_DOUBLE);
         if (value == NULL) {
             goto error;
         }
-        *(double *)PyArray_DATA((PyArrayObject *)value) = PyFloat_AS_DOUBLE(args[i]);
         PyObject *scalar = xnp_new_array(value, Py_True);
         Py_DECREF(value);
         if (scalar == NULL || PyList_Append(leaves, scalar) < 0) {
@@ -412,16 +473,21 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
 static PyObject *
 replay_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *slow, *full, *cache, *refused, *ctx, *rule = Py_None, *generic = Py_None;
+    PyObject *slow, *full, *cache, *refused, *ctx, *rule = Py_None, *generic = Py_None,
+             *exact = Py_None;
     static char *kwlist[] = {"slow", "full", "cache", "refused", "ctx", "rule", "generic",
-                             NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!O!O!|OO:Replay", kwlist, &slow, &full,
+                             "exact", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!O!O!|OOO:Replay", kwlist, &slow, &full,
                                      &PyDict_Type, &cache, &PyType_Type, &refused,
-                                     &PyTuple_Type, &ctx, &rule, &generic)) {
+                                     &PyTuple_Type, &ctx, &rule, &generic, &exact)) {
         return NULL;
     }
     if (generic != Py_None && !PyDict_Check(generic)) {
         PyErr_SetString(PyExc_TypeError, "Replay: generic is a dict or None");
+        return NULL;
+    }
+    if (exact != Py_None && !PyFrozenSet_Check(exact)) {
+        PyErr_SetString(PyExc_TypeError, "Replay: exact is a frozenset or None");
         return NULL;
     }
     if (PyTuple_GET_SIZE(ctx) != C_N || !PyList_Check(PyTuple_GET_ITEM(ctx, C_ON)) ||
@@ -453,6 +519,7 @@ replay_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->ctx = Py_NewRef(ctx);
     self->rule = Py_NewRef(rule);
     self->generic = Py_NewRef(generic);
+    self->exact = Py_NewRef(exact);
     self->vectorcall = (vectorcallfunc)replay_vectorcall;
     return (PyObject *)self;
 }
@@ -467,6 +534,7 @@ replay_traverse(ReplayObject *self, visitproc visit, void *arg)
     Py_VISIT(self->ctx);
     Py_VISIT(self->rule);
     Py_VISIT(self->generic);
+    Py_VISIT(self->exact);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -481,6 +549,7 @@ replay_clear(ReplayObject *self)
     Py_CLEAR(self->ctx);
     Py_CLEAR(self->rule);
     Py_CLEAR(self->generic);
+    Py_CLEAR(self->exact);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -605,8 +674,16 @@ PyInit__replay(void)
     }
     str_trace = PyUnicode_InternFromString("trace");
     xnp_empty_tuple = PyTuple_New(0);
-    g_zero = PyFloat_FromDouble(0.0);
-    if (!str_trace || !xnp_empty_tuple || !g_zero) {
+    int made = 1;
+    for (int c = 0; c < 4; c++) {
+        if (c < 3) {
+            g_fclass[c] = PyFloat_FromDouble((double)c);
+            made &= g_fclass[c] != NULL;
+        }
+        g_iclass[c] = PyLong_FromLong(c);
+        made &= g_iclass[c] != NULL;
+    }
+    if (!str_trace || !xnp_empty_tuple || !made) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&moduledef);

@@ -31,8 +31,8 @@ bits, so ``-0.0`` and each NaN are their own), ``Ellipsis``; a slice: its bounds
 or list: its items'. Anything
 else (NumPy arrays, callables, user subclasses, host-dtype arrays, a tuple or list of more
 than :data:`MAX_ITEMS` items) has none. Which array arguments are one object is part of the
-signature too (a ufunc's Python float operands may also stand for any float:
-:class:`_FloatGeneric`). Each function keeps at most
+signature too (a ufunc's Python float and int operands may also stand for any value:
+:class:`_ScalarGeneric`). Each function keeps at most
 :data:`MAX_SIGNATURES` signatures, and after :data:`MISSES_IN_A_ROW` new ones in a row it
 takes the full path for the next :data:`SKIP_CALLS` calls before it looks again; the caches are dropped when an option that changes
 tracing (``xnp.config``) changes. The ``eager_dispatch_cache`` option (environment
@@ -43,6 +43,7 @@ is not built (value reads cannot be seen there).
 from __future__ import annotations
 
 import functools
+import math
 import os
 import struct
 import threading
@@ -135,7 +136,7 @@ def stats(fn) -> dict:
         cache = getattr(fn, "_replay_cache", None)
     if cache is None:
         return {"programs": 0, "refused": []}
-    entries = list(cache.values()) + list((getattr(fn, "_replay_floats", None) or {}).values())
+    entries = list(cache.values()) + list((getattr(fn, "_replay_scalars", None) or {}).values())
     refused = [p.why for p in entries if type(p) is _Refused]
     return {"programs": len(entries) - len(refused), "refused": refused}
 
@@ -309,16 +310,19 @@ def _check_error(full, args, kwargs, error: Exception):
     raise error
 
 
-def cached(full, guard=None, floats: int = 0):
+def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
     """``full`` (a function's full path) with the eager dispatch cache (module
     docstring). ``guard(fn)``: a wrapper around every call that is not a replay (the
     full path, and the recording of a new signature), such as the host-dtype fallback of
     ``xnp.host_dispatch``; a replay, which only ever ran on arrays of XLA's dtypes, needs
-    none, and skips its frame. ``floats``: ``full`` is the call of a ufunc of that many
-    inputs, whose Python float operands are NumPy's weak scalars (:class:`_FloatGeneric`)."""
+    none, and skips its frame. ``scalars``: ``full`` is the call of a ufunc of that many
+    inputs (or an operator), whose Python float and int operands are NumPy's weak scalars
+    (:class:`_ScalarGeneric`), except the values in ``exact``, which ``full`` computes
+    otherwise (``x ** 2`` squares): those keep their exact keys (a value equal to one of
+    them, ``2.0``, too)."""
     cache: dict = {}
     _CACHES.append(cache)
-    generic = _FloatGeneric(full, floats) if floats else None
+    generic = _ScalarGeneric(full, scalars, exact) if scalars else None
     on, state, base, busy, scopes = _ON, core._STATE, core._BASE_TRACE, core._TRACING_THREADS, \
         core._SCOPES_ON
     misses = [0, 0]  # new signatures in a row; calls left to skip (racy counts: harmless)
@@ -385,58 +389,77 @@ def cached(full, guard=None, floats: int = 0):
     slow, plain = (call, unrecorded) if guard is None else (guard(call), guard(unrecorded))
     if _native is None:
         slow._replay_cache = cache
-        slow._replay_floats = None if generic is None else generic.programs
+        slow._replay_scalars = None if generic is None else generic.programs
         return slow
     fast = _native.Replay(slow, plain, cache, _Refused, (
         _ON, _CHECK, misses, scopes, busy, state, base, _part, _NoSignature, _check_hit,
-        _check_error, _check_before), generic=None if generic is None else generic.programs)
+        _check_error, _check_before), generic=None if generic is None else generic.programs,
+        exact=None if generic is None or not exact else exact)
     functools.update_wrapper(fast, full)
     fast._replay_cache = cache  # (in its __dict__: wrappers made with functools.wraps copy it)
-    fast._replay_floats = None if generic is None else generic.programs
+    fast._replay_scalars = None if generic is None else generic.programs
     return fast
 
 
 _MISS = object()
 
 
-class _FloatGeneric:
-    """One program for every value of a ufunc call's Python float operands.
+class _ScalarGeneric:
+    """One program for every value of a ufunc call's Python float and int operands.
 
-    A Python float beside arrays is NumPy's weak scalar (NEP 50): a ufunc computes the
-    same as with a weak 0-d float64 array of its value (an eager input). The call's key
-    with each such float standing for any float (:data:`_GENERIC`) gets the program
-    recorded with those arrays in their place, so a loop over ever-new values replays
-    instead of recording each value (and then taking the full path). The program is
-    learnt at the second value of a key: the call itself runs as usual (its own key
-    recorded); the recording with arrays runs after it with NumPy's floating-point errors
-    ignored (no warning is issued twice; the settings of a replay are the caller's), and
-    its result must equal the call's bit for bit (dtype, weak type, layout), else the key
-    keeps the exact path. Only where the float is used as float64 (:func:`_learnable`)."""
+    A Python float or int beside arrays is NumPy's weak scalar (NEP 50): a ufunc computes
+    the same as with a weak 0-d float64 (int64) array of its value (an eager input). The
+    call's key with each such scalar standing for any value of its type (0.0 or 0 in the
+    key) gets the program recorded with those arrays in their place, so a loop over
+    ever-new values replays instead of recording each value (and then taking the full
+    path). The program is learnt at the second value of a key: the call itself runs as
+    usual (its own key recorded); the recording with arrays runs after it with NumPy's
+    floating-point errors ignored (no warning is issued twice; the settings of a replay
+    are the caller's), and its result must equal the call's bit for bit (dtype, weak type,
+    layout), else the key keeps the exact path. A recording that reads the value of such an
+    array (a check in Python, a result shape) is no program, so a learnt program computes
+    every value as the arrays' values. Only where the scalar is used exactly as its 0-d
+    array (:func:`_learnable`), and for an int only within int64's range."""
 
-    __slots__ = ("full", "programs", "nin", "seen")
+    __slots__ = ("full", "programs", "nin", "seen", "exact")
 
-    def __init__(self, full, nin: int):
-        # {the key of the arguments with each Python float 0.0: its program or _Refused},
-        # looked up by the C hit path too (xnp/_native/replay.c, ``generic_program``)
+    def __init__(self, full, nin: int, exact: frozenset = frozenset()):
+        # {the key of the arguments with each Python float 0.0 and int 0: its program or
+        # _Refused}, looked up by the C hit path too (xnp/_native/replay.c,
+        # ``generic_program``)
         self.full, self.programs, self.nin, self.seen = full, {}, nin, set()
+        self.exact = exact  # (values that keep their exact keys: see ``cached``)
         _CACHES.append(self.programs)
 
     def call(self, args, leaves):
         """The call's result by the generic program, or :data:`_MISS` (also for a call with
         a positional ``out``: learning runs the call twice)."""
-        positions = tuple([i for i, a in enumerate(args) if type(a) is float])
-        if not positions or not leaves or len(args) > self.nin:
+        if not leaves or len(args) > self.nin:
             return _MISS
         plain = list(args)
-        for i in positions:
-            plain[i] = 0.0
+        positions = []
+        for i, a in enumerate(args):
+            t = type(a)
+            if (t is float or t is int) and a in self.exact:
+                return _MISS
+            if t is float:
+                plain[i] = _float_class(a)
+            elif t is int:
+                if not _INT64_MIN <= a <= _INT64_MAX:
+                    return _MISS
+                plain[i] = _int_class(a)
+            else:
+                continue
+            positions.append(i)
+        if not positions:
+            return _MISS
         arrays: list = []
         key = _signature(tuple(plain), {}, arrays)
         if key is None:
             return _MISS
         program = self.programs.get(key)
         if program is None:  # (the caches are cleared when these options change)
-            if not _learnable(arrays):
+            if not _learnable(arrays, [args[i] for i in positions]):
                 return _MISS
             if key not in self.seen:  # (the first value: its own key is recorded)
                 if len(self.seen) >= MAX_SIGNATURES:
@@ -453,7 +476,7 @@ class _FloatGeneric:
             return out
         if program.__class__ is _Refused:
             return _MISS
-        scalars = [Array(np.array(args[i]), True) for i in positions]
+        scalars = [_weak_array(args[i]) for i in positions]
         if _CHECK[0]:
             out = program.run(arrays + scalars)
             _check_hit(self.full, out, args, {}, arrays)
@@ -465,41 +488,101 @@ class _FloatGeneric:
         weak = list(args)
         scalars = []
         for i in positions:
-            weak[i] = a = Array(np.array(args[i]), True)
+            weak[i] = a = _weak_array(args[i])
             scalars.append(a)
         try:
             with np.errstate(all="ignore"):
                 got, program, why = recording.record(self.full, tuple(weak), {},
                                                      arrays + scalars)
         except Exception:  # noqa: BLE001  (the call itself did not raise: no program)
-            return _Refused("floats as arrays: raised")
+            return _Refused("scalars as arrays: raised")
         if program is None:
-            return _Refused(why or "floats as arrays: not recorded")
+            return _Refused(why or "scalars as arrays: not recorded")
         if program.writes:
-            return _Refused("floats as arrays: wrote into an argument")
+            return _Refused("scalars as arrays: wrote into an argument")
         try:
             _compare("", got, out, arrays)
         except AssertionError:
-            return _Refused("floats as arrays: another result than with the floats")
+            return _Refused("scalars as arrays: another result than with the scalars")
         return program
 
 
-_F64 = np.dtype(np.float64)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_F16_TINY, _F16_MAX = float(np.finfo(np.float16).tiny), float(np.finfo(np.float16).max)
+_F32_TINY, _F32_MAX = float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max)
+
+
+def _float_class(v: float) -> float:
+    """The stand-in of the Python float ``v`` in a generic key: 0.0 for zero, NaN, the
+    infinities and magnitudes within float16's normal range, 1.0 within float32's, else
+    2.0 (what ``float_class`` of xnp/_native/replay.c computes). Beside a narrow float
+    array a float of a class it converts into without overflow or underflow is used as its
+    float64 array: :func:`_learnable`."""
+    m = abs(v)
+    if m == 0.0 or m != m or m == math.inf or _F16_TINY <= m <= _F16_MAX:
+        return 0.0
+    return 1.0 if _F32_TINY <= m <= _F32_MAX else 2.0
+
+
+def _int_class(v: int) -> int:
+    """The stand-in of the Python int ``v`` (in int64's range) in a generic key: 0 for 0 to
+    127 (in every integer dtype's range, exact in float16), 1 for -128 to -1 (in every
+    signed one's), 2 within +-2**53 (exact in float64: NumPy's conversion into float32 is
+    then the cast's), else 3 (what ``int_class`` of xnp/_native/replay.c computes)."""
+    if 0 <= v <= 127:
+        return 0
+    if -128 <= v < 0:
+        return 1
+    return 2 if -(2**53) <= v <= 2**53 else 3
+
+
+def _weak_array(v) -> Array:
+    """The weak 0-d input standing for the Python float or int ``v`` (what the C hit path
+    makes too)."""
+    return Array(np.array(v, np.float64 if type(v) is float else np.int64), True)
+
+
+_F64, _I64 = np.dtype(np.float64), np.dtype(np.int64)
 #: array dtypes beside which a Python float is used as the float64 it is: a ufunc
 #: computes in float64 or complex128 (or tests its truth), so a float64 input stands for it
-#: exactly. Beside a narrower float (float16/32, complex64, ml_dtypes') NumPy converts the
-#: Python float itself, where a cast of a float64 array would signal underflow and a
-#: logical ufunc would test the rounded value's truth: such calls keep their exact keys.
+#: exactly.
 _WIDE = frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.bool_, np.int8,
                                         np.int16, np.int32, np.int64, np.uint8, np.uint16,
                                         np.uint32, np.uint64))
+#: by a float's class (:func:`_float_class`), the array dtypes beside which it is used as
+#: its float64 array. Beside a narrower float NumPy converts the Python float itself,
+#: rounded once as the cast of a float64 array is, but without the cast's overflow or
+#: underflow signal: only floats of a class that converts without either (and not
+#: beside ml_dtypes' floats, whose conversions NumPy makes otherwise).
+_FLOAT_WIDE = {0.0: _WIDE | {np.dtype(t) for t in (np.float32, np.complex64, np.float16)},
+               1.0: _WIDE | {np.dtype(t) for t in (np.float32, np.complex64)},
+               2.0: _WIDE}
+#: by an int's class (:func:`_int_class`), the array dtypes beside which it is used as its
+#: int64 array: int64 itself, bool (the default int), float64 and complex128 (an int64
+#: converts to them rounded to nearest, as a Python int does); the integer dtypes whose
+#: range holds every int of the class (elsewhere NumPy raises ``OverflowError``, where a
+#: cast would wrap); float32 and complex64 while NumPy's conversion through a float64 is
+#: exact, float16 while it is exact and finite.
+_SIGNED = {np.dtype(t) for t in (np.int8, np.int16, np.int32)}
+_NARROW = {np.dtype(t) for t in (np.float32, np.complex64)}
+_INT_WIDE = {3: frozenset(np.dtype(t) for t in (np.float64, np.complex128, np.bool_, np.int64))}
+_INT_WIDE[2] = _INT_WIDE[3] | _NARROW
+_INT_WIDE[1] = _INT_WIDE[2] | _SIGNED | {np.dtype(np.float16)}
+_INT_WIDE[0] = _INT_WIDE[1] | {np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)}
 
 
-def _learnable(arrays) -> bool:
-    """Whether a generic program may be learnt for a call on ``arrays``: every one of a
-    :data:`_WIDE` dtype, the default float float64, and the eager backend NumPy's (the
-    XLA eager backend flushes subnormals and issues no floating-point warnings)."""
-    return (core.aval_of(0.0).dtype == _F64 and all(a.dtype in _WIDE for a in arrays)
+def _learnable(arrays, values) -> bool:
+    """Whether a generic program may be learnt for a call on ``arrays`` with the Python
+    scalars ``values``: every array of a dtype beside which each is used as its 0-d array
+    (:data:`_FLOAT_WIDE`, :data:`_INT_WIDE` with an int), the default float float64 and int
+    int64, and the eager backend NumPy's (the XLA eager backend flushes subnormals and
+    issues no floating-point warnings)."""
+    wide = _WIDE | _INT_WIDE[0]
+    for v in values:
+        wide = wide & (_INT_WIDE[_int_class(v)] if type(v) is int else
+                       _FLOAT_WIDE[_float_class(v)])
+    return (core.aval_of(0.0).dtype == _F64 and core.aval_of(0).dtype == _I64
+            and all(a.dtype in wide for a in arrays)
             and getattr(core.eager_backend(), "computes_with_numpy", False))
 
 

@@ -209,6 +209,19 @@ def _binary(fname, x1, x2, dtype, casting):
     return a, b, dt
 
 
+def scalar_loop_dtype(fname, x1, x2, dtype):
+    """The dtype NumPy's loop computes in when an operand is a Python scalar, found before
+    the scalar is converted (a value out of a narrow dtype's range warns in that cast, where
+    NumPy raises a function's dtype error only); None when neither is one, or ``dtype=``
+    is given."""
+    if dtype is None and (type(x1) in _PY_SCALARS or type(x2) in _PY_SCALARS):
+        # (a scalar's aval by its type: an int beyond int64 promotes as any other)
+        avals = [core.aval_of(type(x)(0) if type(x) in _PY_SCALARS else
+                              asarray_for(fname, x, name)) for x, name in ((x1, "x1"), (x2, "x2"))]
+        return _util.result_dtype(*avals)[0]
+    return None
+
+
 def _unary(fname, x, dtype, casting):
     x = asarray_for(fname, x, "x")
     if dtype is not None:

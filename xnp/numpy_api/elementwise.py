@@ -312,6 +312,11 @@ def power(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
 pow = power  # noqa: A001  (Array API spelling)
 
 
+#: the exponents ``x ** y`` computes other than as ``power(x, y)`` (:func:`_power_operator`;
+#: the eager dispatch cache keeps their exact keys: ``host_dispatch``)
+OPERATOR_POWER_SHORTCUTS = frozenset({2, -1, 0.5})
+
+
 def _power_operator(x, y):
     """``x ** y`` for an array ``x``, as ``ndarray.__pow__``: an exact Python ``2`` squares
     (a bool array gives int8, where ``power`` gives int64), and for a float or complex ``x``

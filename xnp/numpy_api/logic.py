@@ -16,7 +16,7 @@ from xnp.numpy_api._ufunc import (
     _BOOL, _INT8,
     _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge, _complex_has_nan, _copy,
     _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan, _reject, _scalar, _signbit_float,
-    _truth, _unary, _zero_like_dtype, _zeros_like,
+    _truth, _unary, _zero_like_dtype, _zeros_like, scalar_loop_dtype,
 )
 from xnp.tracing import core
 from xnp.tracing.fp_warnings import at_user_line
@@ -217,6 +217,10 @@ def logical_not(x, /, out=None, *, where=True, casting="same_kind", order="K", d
 
 
 def _integer_operands(fname, x1, x2, dtype, casting):
+    loop = scalar_loop_dtype(fname, x1, x2, dtype)  # (an inexact loop: before any conversion)
+    if loop is not None:
+        _reject(fname, np.empty(0, loop), "fcV", "needs integer or bool inputs",
+                inputs=(x1, x2))
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
     _reject(fname, a, "fcV", "needs integer or bool inputs", inputs=(x1, x2))
     return a, b, dt

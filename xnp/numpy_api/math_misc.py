@@ -222,16 +222,26 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     (``TypeError`` otherwise); the result has ``x1``'s float dtype (ints as NumPy's
     float loops), or ``dtype``, to which ``x1`` must cast safely (NumPy's loop search)."""
     _extras("ldexp", casting, order, subok, signature, dtype, (x1, x2))
-    a = _float_operand("ldexp", x1)
+    number = type(x1) is int or type(x1) is bool
+    if not number:
+        a = _float_operand("ldexp", x1)
+    if number or _dtype(asarray_for("ldexp", x1, "x1")) != np.bool_:  # (a bool array:
+        _check_exponent_range(x2)  # NumPy takes the int64 loop, 'el')
+    k = asarray_for("ldexp", x2, "x2")
+    kt = _dtype(k)
+    if kt == np.uint64 or (kt not in kit.INTEGER and kt != np.bool_):  # bool: int loop
+        raise TypeError(f"xnp.ldexp: `x2` must be an integer array of a type that casts "
+                        f"safely to int64 (NumPy's loops), got {kt}")
+    if number:  # NumPy's first loop that takes the weak Python int: float16 ('ei', 'el'),
+        # float64 beside a bool exponent (as a float, as NumPy converts a large int)
+        narrow = dtype is None and (type(x1) is bool or kt != np.bool_)
+        a = _float_operand("ldexp", float(x1), np.float16 if narrow else None, "unsafe")
     if dtype is not None:
         dt = canonical_dtype(dtype)
         if dt.kind != "f" or not np.can_cast(_dtype(a), dt, "safe"):
             raise TypeError(f"xnp.ldexp: no loop for dtype={dt} with `x1` of dtype "
                             f"{_dtype(asarray_for('ldexp', x1, 'x1'))}")
         a = lax.convert_element_type(a, dt, weak_type=False)
-    k = asarray_for("ldexp", x2, "x2")
-    if _dtype(k) not in kit.INTEGER and _dtype(k) != np.bool_:  # bool: NumPy's int loop
-        raise TypeError(f"xnp.ldexp: `x2` must be an integer array, got {_dtype(k)}")
     dt = _dtype(a)
     i32 = np.dtype(np.int32)
     bias = -int(ml_dtypes.finfo(dt).minexp) + 1
@@ -239,6 +249,19 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     n = lax.convert_element_type(_ew.clip(k, -lim, lim), i32)
     (a, n), _ = _util.broadcast_arrays("ldexp", a, n)  # equal ranks (NumPy's ValueError)
     return _finish("ldexp", lax.composite("ldexp", _ldexp, a, n), out, where, casting)
+
+
+def _check_exponent_range(x2) -> None:
+    """NumPy's loops take a Python int exponent as an int32: ``OverflowError`` out of its
+    range. A weak 0-d eager integer array stands for a Python int (the eager dispatch
+    cache's program for any value, ``numpy_api/_replay.py``): its value is read, so that
+    program is not made and each value keeps this check."""
+    if isinstance(x2, core.Array) and x2.ndim == 0 and x2.dtype.kind in "iu" and \
+            core.aval_of(x2).weak_type:
+        x2 = int(x2)
+    if type(x2) is int and not -(2**31) <= x2 < 2**31:
+        raise OverflowError(f"xnp.ldexp: Python integer {x2} out of bounds for int32 (the "
+                            "exponent of NumPy's loops)")
 
 
 @_uf.in_float32  # (so float16/bfloat16 results keep their subnormals under jit too)
@@ -278,13 +301,20 @@ def _modf(v):
 
 
 def _int_pair(fname, x1, x2, dtype, casting):
+    loop = _uf.scalar_loop_dtype(fname, x1, x2, dtype)  # (an inexact loop: before any conversion)
+    if loop is not None:
+        _require_integer(fname, x1, x2, loop)
     a, b, dt = _binary(fname, x1, x2, dtype, casting)
+    _require_integer(fname, x1, x2, dt)
+    a, b = _util.broadcast_all(fname, a, b)
+    return a, b, dt
+
+
+def _require_integer(fname, x1, x2, dt) -> None:
     if dt not in kit.INTEGER:
         names = ", ".join(_uf.input_dtype_name(v) for v in (x1, x2))
         raise TypeError(f"xnp.{fname}: needs integer inputs, got inputs of dtypes ({names}), "
                         f"computed as {dt}")
-    a, b = _util.broadcast_all(fname, a, b)
-    return a, b, dt
 
 
 def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,

@@ -450,3 +450,62 @@ def test_piecewise_and_select_results_have_numpys_memory_order(layout, body):
         flags = xnp.asarray(got).flags
         assert (flags.c_contiguous, flags.f_contiguous) == (
             want.flags.c_contiguous, want.flags.f_contiguous), layout
+
+
+def test_eager_put_replays_numpys_put_on_new_values():
+    """An eager ``put`` is NumPy's ``put`` writing into the array's memory, and its
+    recorded call replays that write with each call's values: into a view (through to its
+    base), into a jit output (its own copy first), with NumPy's errors and cycling."""
+    from xnp.numpy_api import _replay
+
+    _replay.clear()
+    rng = np.random.default_rng(0)
+    for k in range(12):
+        a = np.arange(20.0).reshape(4, 5)
+        x = xnp.asarray(a.copy())
+        ind = rng.integers(-20, 20, size=3)
+        v = rng.normal(size=2)
+        xnp.put(x, xnp.asarray(ind), xnp.asarray(v), mode="wrap" if k % 2 else "raise")
+        np.put(a, ind, v, mode="wrap" if k % 2 else "raise")
+        assert np.asarray(x).tobytes() == a.tobytes()
+    assert _replay.stats(xnp.put)["programs"] == 2  # (one per mode)
+    base = xnp.jit(lambda: xnp.zeros(6))()  # (a jit output: written in a copy of its own)
+    view = base[1:]
+    for k in range(3):
+        xnp.put(view, xnp.asarray([0, 2]), xnp.asarray([1.0 + k, 2.0]))
+    want = np.zeros(6)
+    np.put(want[1:], [0, 2], [3.0, 2.0])
+    assert np.asarray(base).tobytes() == want.tobytes()
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 5"):
+        xnp.put(view, xnp.asarray([0, 9]), xnp.asarray([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("name", ["place", "putmask", "copyto"])
+def test_eager_writers_replay_numpys_function_on_new_values(name):
+    """``place``, ``putmask`` and ``copyto`` eagerly are NumPy's functions writing into the
+    array's memory; their recorded calls replay with each call's values (mask, values, a
+    target that is a view), NumPy's casts and errors included."""
+    from xnp.numpy_api import _replay
+
+    def call(m, a, mask, vals):
+        if name == "copyto":
+            return m.copyto(a, vals, where=mask)
+        return getattr(m, name)(a, mask, vals)
+
+    _replay.clear()
+    rng = np.random.default_rng(2)
+    for _ in range(8):
+        a = np.arange(24, dtype=np.int32).reshape(4, 6)
+        x = xnp.asarray(a.copy())
+        mask = rng.random((4, 6)) < 0.4
+        vals = rng.integers(-99, 99, size=6 if name == "copyto" else 5).astype(np.int16)
+        call(np, a[:, 1:] if name != "copyto" else a, mask[:, 1:] if name != "copyto"
+             else mask, vals if name != "copyto" else vals)
+        call(xnp, x[:, 1:] if name != "copyto" else x, xnp.asarray(
+            mask[:, 1:] if name != "copyto" else mask), xnp.asarray(vals))
+        assert np.asarray(x).tobytes() == a.tobytes()
+    assert _replay.stats(getattr(xnp, name)) == {"programs": 1, "refused": []}
+    x = xnp.asarray(np.zeros((4, 6), np.int32))
+    bad = xnp.asarray(np.full(6, 1.5))  # (float64 into int32: NumPy's TypeError)
+    with pytest.raises(TypeError, match="Cannot cast"):
+        call(xnp, x, xnp.asarray(np.ones((4, 6), bool)), bad)

@@ -319,3 +319,26 @@ def test_static_arguments_are_required():
     assert xnp.jit(lambda x, k: xnp.tril(x, k), static_argnums=1)(xnp.ones((2, 2)), 0).shape == (
         2, 2)
 
+
+
+def test_eager_fill_diagonal_of_other_lengths_replays_numpys():
+    """The general route (a ``val`` that is not one per diagonal element) is NumPy's
+    ``fill_diagonal`` eagerly, and its recorded call replays with each call's values:
+    cycled, wrapped, cast (a float into an int array), into a view's base."""
+    from xnp.numpy_api import _replay
+
+    _replay.clear()
+    rng = np.random.default_rng(1)
+    for k in range(10):
+        a = np.zeros((7, 3), np.int32)
+        x = xnp.asarray(a.copy())
+        val = rng.normal(scale=50, size=2)
+        xnp.fill_diagonal(x, xnp.asarray(val), wrap=bool(k % 2))
+        np.fill_diagonal(a, val, wrap=bool(k % 2))
+        assert np.asarray(x).tobytes() == a.tobytes()
+    assert _replay.stats(xnp.fill_diagonal)["programs"] == 2  # (one per wrap)
+    big = xnp.asarray(np.zeros((4, 6)))
+    xnp.fill_diagonal(big[:, 1:5], xnp.asarray([1.0, 2.0, 3.0]))
+    want = np.zeros((4, 6))
+    np.fill_diagonal(want[:, 1:5], [1.0, 2.0, 3.0])
+    assert np.asarray(big).tobytes() == want.tobytes()

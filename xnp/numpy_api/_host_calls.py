@@ -7,14 +7,17 @@ Such a call's full path would read the values in Python (to check them, or to si
 result), which the eager dispatch cache cannot replay, so every call paid the full path.
 Through :func:`xnp.tracing.recording.native_call` the call is recorded as NumPy's function
 of its inputs, and each replay calls it on the new values: NumPy's errors, NumPy's result.
-Traced calls (``jit``, ``grad``, ``vmap``) keep their primitives.
+Traced calls (``jit``, ``grad``, ``vmap``) keep their primitives. The same for the
+functions that write computed values into an argument (``put``, ``fill_diagonal``):
+:func:`eager_host_write` is NumPy's function writing into the eager array's memory, each
+replay on the new values.
 """
 
 from __future__ import annotations
 
 from xnp.tracing import core, recording
 
-__all__ = ["eager_host_call"]
+__all__ = ["eager_host_call", "eager_host_write"]
 
 _ARRAY = core.Array
 
@@ -37,3 +40,36 @@ def eager_host_call(fn, *arrays, weak: bool | None = None, multiple: bool = Fals
         return None
     return recording.native_call(fn, *arrays, view=False, weak=weak, multiple=multiple,
                                  shaped_by_values=shaped_by_values)
+
+
+def eager_host_write(fn, target, *args) -> bool:
+    """``fn(target's writable host value, *args)`` with each eager array of ``args`` as its
+    host value: NumPy's function that writes into its first argument (``numpy.put``),
+    noted by a recording as a write its replays repeat on the new values
+    (:func:`xnp.tracing.recording.native_write`). The other ``args`` are part of the call's
+    signature (numbers, strings, lists of them, NumPy's arrays, with which a call has
+    none). False, writing nothing, where it does not apply: as :func:`eager_host_call`, an
+    argument holds xnp arrays inside a list, the target is a ``broadcast_arrays`` result,
+    and while a function of ``grad``/``vmap`` runs (its arrays may stand for traced
+    values). NumPy's floating-point warnings name the user's line."""
+    if not getattr(core.eager_backend(), "computes_with_numpy", False) or any(
+            type(a) is not _ARRAY and _holds_xnp(a) for a in args):
+        return False
+    v = target._v if type(target) is _ARRAY else None  # (unwatched: its flags only)
+    if v is not None and v.flags.num < 0:  # a broadcast_arrays result (NumPy's write
+        return False  # warning, which the full path issues at the user's line)
+    where = [i for i, a in enumerate(args) if type(a) is _ARRAY]
+
+    def write(t, *values):
+        full = list(args)
+        for i, v in zip(where, values):
+            full[i] = v
+        fn(t, *full)
+
+    return recording.native_write(write, target, *[args[i] for i in where])
+
+
+def _holds_xnp(a) -> bool:
+    if isinstance(a, (core.Array, core.Tracer)):
+        return True
+    return type(a) in (list, tuple) and any(_holds_xnp(x) for x in a)

@@ -12,10 +12,13 @@ back to the caller; docs/architecture.md, "In-place updates and views").
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from xnp import lax
 from xnp.numpy_api import _inplace
+from xnp.numpy_api._host_calls import eager_host_write
 from xnp.numpy_api import creation as _cr
 from xnp.numpy_api import cumulative as _cum
 from xnp.numpy_api import indexing as _ix
@@ -455,6 +458,8 @@ def place(arr, mask, vals):
         'safe' into ``arr``'s (NumPy's rule).
     """
     _inplace.check_target("place", arr)
+    if eager_host_write(np.place, arr, mask, vals):
+        return None  # (an eager call: NumPy's place, which the rest computes when traced)
     aval = _aval(arr)
     m = asarray_for("place", mask, "mask")
     if _aval(m).size != aval.size:
@@ -507,6 +512,8 @@ def put(a, ind, v, mode="raise"):
     _inplace.check_target("put", a)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if eager_host_write(functools.partial(np.put, mode=mode), a, ind, v):
+        return None  # (an eager call: NumPy's put, which the rest computes when traced)
     aval = _aval(a)
     n = aval.size
     idx = ind if is_xnp(ind) else np.asarray(ind)
@@ -569,6 +576,8 @@ def putmask(a, /, mask, values):
         rule).
     """
     _inplace.check_target("putmask", a)
+    if eager_host_write(np.putmask, a, mask, values):
+        return None  # (an eager call: NumPy's putmask, which the rest computes when traced)
     aval = _aval(a)
     m = asarray_for("putmask", mask, "mask")
     if _aval(m).size != aval.size:
@@ -601,6 +610,8 @@ def copyto(dst, src, casting="same_kind", where=True):
         ``src`` or ``where`` does not broadcast to ``dst.shape``.
     """
     _inplace.check_target("copyto", dst, "dst")
+    if eager_host_write(functools.partial(_numpy_copyto, casting=casting), dst, src, where):
+        return None  # (an eager call: NumPy's copyto, which the rest computes when traced)
     daval = _aval(dst)
     if type(src) in (int, float, complex, bool):
         kind = np.dtype(type(src))
@@ -621,6 +632,10 @@ def copyto(dst, src, casting="same_kind", where=True):
     w = _mn.broadcast_to(asarray_for("copyto", where, "where"), daval.shape)
     _inplace.assign(dst, s, w)
     return None
+
+
+def _numpy_copyto(dst, src, where, casting):
+    np.copyto(dst, src, casting=casting, where=where)
 
 
 # --------------------------------------------------------------------------- trim, apply

@@ -12,6 +12,7 @@ writes in place: an eager array is modified, a tracer is rebound (docs/architect
 
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -21,6 +22,7 @@ from xnp.lax import _matrix as M
 from xnp.numpy_api import _inplace
 from xnp.numpy_api import manipulation as _mn
 from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api._host_calls import eager_host_write
 from xnp.numpy_api._shape_views import read_only_view
 from xnp.numpy_api._util import (check_unsupported, default_float, default_int,
                                  normalize_axis, static_int, warn_complex_to_real)
@@ -384,6 +386,8 @@ def fill_diagonal(a, val, wrap=False):
         # its indices: a replay of the call repeats it with each call's values
         a[np.unravel_index(positions, aval.shape)] = val
         return None
+    if eager_host_write(functools.partial(np.fill_diagonal, wrap=wrap), a, val):
+        return None  # (an eager call: NumPy's fill_diagonal, which the rest computes traced)
     val = _diagonal_values(val, aval.dtype)
     if positions.size == 0:
         return None  # (`val` converted all the same, as NumPy's `a.flat[...] = val`)

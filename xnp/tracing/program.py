@@ -37,6 +37,10 @@ _OUT = "out"
 #: writes an item: its "multiple results"
 _SETITEM = "setitem"
 
+#: the marker of a write noted by :func:`native_write` (its params: the function, which
+#: writes into its first operand and returns it)
+_NATIVE_WRITE = "native write"
+
 #: in a program's item write, an index item or value that is the next operand
 _OPERAND = NotImplemented
 
@@ -116,6 +120,12 @@ class Program:
             if prim is _SETITEM:  # NumPy's __setitem__ of the new values: the template
                 eqns.append(((params[0], params[1]), params[2],  # (is a tuple, items)
                              tuple(slot_of[o] for o in ops), _SETITEM))  # and the value
+                counts.append(1)
+                weaks.append(False)  # (the target, once more)
+                writes.append(ops[0])
+                continue
+            if prim is _NATIVE_WRITE:  # NumPy's function writing into its first operand
+                eqns.append((params, None, tuple(slot_of[o] for o in ops), False))
                 counts.append(1)
                 weaks.append(False)  # (the target, once more)
                 writes.append(ops[0])

@@ -52,12 +52,13 @@ from xnp.tracing import core
 from xnp.tracing.array_base import set_access_hook
 from xnp.tracing.core import Array, EvalTrace
 from xnp.tracing.fp_warnings import at_user_line, fp_warnings_at_user_line
-from xnp.tracing.program import (_NATIVE, _OPERAND, _SETITEM, _WRITE, MAX_CONSTANT_BYTES,
+from xnp.tracing.program import (_NATIVE, _NATIVE_WRITE, _OPERAND, _SETITEM, _WRITE,
+                                 MAX_CONSTANT_BYTES,
                                  Program, _copy, _kernel, _returns_arguments, _Scalar,
                                  _spec_slots)
 
 __all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call",
-           "write_result"]
+           "native_write", "write_result"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -146,6 +147,30 @@ def write_result(target, value, write) -> None:
     rec.write_result(target, value, write)
 
 
+
+
+def native_write(fn, target, *operands) -> bool:
+    """``fn(target's writable host value, *operands' host values)``, a NumPy function that
+    writes into its first argument (``numpy.put``, ``numpy.fill_diagonal``), for the eager
+    arrays ``target`` and ``operands``; ``fn`` holds the call's other arguments, which
+    must be part of the call's signature (numbers, strings, lists of them). Returns False,
+    writing nothing, where it does not apply: an argument is not an eager array, a trace
+    stages, or a function of ``grad``/``vmap`` runs (its arrays may stand for traced
+    values).
+
+    A recording of the call notes it when a replay can repeat it on the new values:
+    ``target`` is an input array holding writable host memory of its own kind (as for
+    :func:`write_result`) and each operand an input or a recorded result. Any other write
+    makes the recording fail."""
+    if type(target) is not Array or any(type(o) is not Array for o in operands) or \
+            core._SCOPES_ON[0] or core._REBOUND_ON[0] or core.staging_active():
+        return False
+    rec = getattr(_STATE.trace, "recording", None)
+    if rec is None:
+        at_user_line(fn, target._writable_value(), *[o._value for o in operands])
+    else:
+        rec.native_write(fn, target, operands)
+    return True
 
 
 def write_item(target, idx, value, native_idx, native_value, write) -> None:
@@ -297,6 +322,29 @@ class Recording:
             self.evaluating = False
         if self.failed is None:
             self.eqns.append((_SETITEM, noted[0], noted[1], False, 0))
+
+    def native_write(self, fn, target, operands) -> None:
+        """:func:`native_write` while recording: the write, noted as an equation."""
+        slots = [self._slot(o) for o in operands]
+        if self.failed is None:
+            why = self._writable_input(target)
+            if why is not None:
+                self.fail(why)
+            elif None in slots:
+                self.fail("passed a native write an array made outside the recording")
+            elif self.value_shaped.intersection(slots):
+                self.fail("passed a native write an array whose shape values decided")
+        self.evaluating = True
+        try:
+            at_user_line(fn, target._writable_value(), *[o._value for o in operands])
+        finally:
+            self.evaluating = False
+        if self.failed is None:
+            if _errstate() != self.errstate or warnings.filters is not self.filters:
+                self.fail("wrote under other error settings or warning filters")
+            else:
+                self.eqns.append((_NATIVE_WRITE, _returning_target(fn),
+                                  (self._slot(target),) + tuple(slots), False, 0))
 
     def _item_write(self, target, idx, value):
         """``(template, operand slots)`` of writing ``value`` at ``idx`` into ``target``
@@ -461,12 +509,21 @@ class Recording:
         for prim, _, ops, _, _ in self.eqns:
             if prim is _WRITE:
                 written.add(ops[1])
-            elif prim is _SETITEM:
+            elif prim is _SETITEM or prim is _NATIVE_WRITE:
                 if written and any(o in written for o in ops):
                     return True
             elif written and any(type(o) is int and o in written for o in ops):
                 return True
         return bool(written) and bool(written & set(_spec_slots(spec)))
+
+
+def _returning_target(fn):
+    """A program's kernel of :func:`native_write`: ``fn``'s write, giving its target."""
+    def write(target, *values):
+        fn(target, *values)
+        return target
+
+    return write
 
 
 def _watch(delta: int) -> None:

@@ -3,7 +3,9 @@
 A call that returns its own argument arrays as they are (NumPy's ``squeeze(a) is a``) is
 replayed: the replay returns the same objects, as the full path and NumPy do. A call that
 binds nothing and returns anything else (a shape, a Python value) may have done what a
-replay would not repeat, and keeps its full path. The complex parts as properties, and
+replay would not repeat, and keeps its full path, unless its function is declared to compute
+from its arguments' metadata alone (``recording.metadata_function``: ``shape``,
+``result_type``, ...), whose calls replay as their result. The complex parts as properties, and
 ``outer``'s kernel; a program that calls a kernel written in Python runs it with NumPy's
 warnings named at the user's line (``Program.python_kernels``).
 """
@@ -71,13 +73,57 @@ def test_a_tuple_of_its_arguments_replays_as_a_new_tuple():
     assert _replay.stats(xnp.atleast_1d) == {"programs": 1, "refused": []}
 
 
-@pytest.mark.parametrize("name", ["shape", "ndim", "size"])
-def test_a_call_binding_nothing_and_returning_a_value_keeps_its_full_path(name):
+_METADATA_CALLS = {
+    "shape": lambda m, x: m.shape(x), "ndim": lambda m, x: m.ndim(x),
+    "size": lambda m, x: m.size(x, 1), "iterable": lambda m, x: m.iterable(x),
+    "isscalar": lambda m, x: m.isscalar(x), "iscomplexobj": lambda m, x: m.iscomplexobj(x),
+    "isrealobj": lambda m, x: m.isrealobj(x), "isfortran": lambda m, x: m.isfortran(x),
+    "result_type": lambda m, x: m.result_type(x, 1.5),
+    "promote_types": lambda m, x: m.promote_types(x.dtype, m.int16),
+    "can_cast": lambda m, x: m.can_cast(x, m.float32, "same_kind"),
+    "issubdtype": lambda m, x: m.issubdtype(x.dtype, m.floating),
+    "isdtype": lambda m, x: m.isdtype(x.dtype, "real floating"),
+    "common_type": lambda m, x: m.common_type(x), "mintypecode": lambda m, x: m.mintypecode([x]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_METADATA_CALLS))
+def test_metadata_functions_replay_their_result(name, no_check):
+    """A function that computes from its arguments' metadata alone and has no effect
+    (``recording.metadata_function``) replays a call that binds nothing as its result: one
+    program per signature (shape, dtype, layout), NumPy's result each call, no Python
+    frame of xnp's in a replay."""
     _replay.clear()
+    call = _METADATA_CALLS[name]
+    arrays = [np.ones((2, 3)), np.ones((4, 2), np.float32), np.ones((3, 2), np.int64, order="F"),
+              np.ones((2, 2), np.complex64)]
+    for a in arrays:
+        x = xnp.asarray(a)
+        for _ in range(3):
+            assert call(xnp, x) == call(np, a), (name, a.dtype)
+    assert _replay.stats(getattr(xnp, name)) == {"programs": len(arrays), "refused": []}
+    x = xnp.asarray(arrays[0])
+    out, frames = python_frames(lambda: call(xnp, x))
+    assert out == call(np, arrays[0])
+    assert [f for f in frames if f != "<lambda>"] == [], frames
+
+
+def test_a_call_binding_nothing_keeps_its_full_path_unless_declared_metadata():
+    """A call that binds nothing may have had an effect a replay would not repeat (here a
+    Python side effect): it keeps its full path, every call running it."""
+    _replay.clear()
+    calls = []
+
+    def with_effect(x):
+        calls.append(x.shape)
+        return x.shape
+
+    cached = _replay.cached(with_effect)
     x = xnp.ones((2, 3))
-    for _ in range(3):
-        assert getattr(xnp, name)(x) == getattr(np, name)(np.ones((2, 3)))
-    assert _replay.stats(getattr(xnp, name))["refused"] == ["bound no primitive"]
+    for _ in range(4):
+        assert cached(x) == (2, 3)
+    assert len(calls) == 4
+    assert _replay.stats(cached)["refused"] == ["bound no primitive"]
 
 
 @pytest.mark.skipif(_replay._native is None, reason="the C hit path is not built")

@@ -176,6 +176,9 @@ apply_rule(ReplayObject *self, PyObject *out, int all_new, PyObject *const *args
     if (all_new) {
         return xnp_scalar_rule(out);
     }
+    if (Py_TYPE(out) != xnp_array_type && !PyTuple_Check(out)) {
+        return out;  /* a Python value (a metadata function's): the rule keeps it */
+    }
     PyObject *t, *d;
     if (as_call(args, nargs, kwnames, &t, &d) < 0) {
         Py_DECREF(out);

@@ -15,6 +15,7 @@ import numpy as np
 from xnp.numpy_api._util import asarray_for, result_dtype
 from xnp.tracing import core, errors, host_arrays
 from xnp.tracing.avals import ShapedArray, canonical_dtype
+from xnp.tracing.recording import metadata_function
 
 __all__ = [
     "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -346,6 +347,7 @@ def _as_np_dtype(t):
     return np.dtype(t)
 
 
+@metadata_function
 def issubdtype(arg1, arg2) -> bool:
     """``numpy.issubdtype`` that also understands xnp scalar types and ml_dtypes
     (bfloat16 and float8 are floating)."""
@@ -372,6 +374,7 @@ _KINDS = {
 _KINDS["numeric"] = lambda d: d.kind in "iufc" or _KINDS["real floating"](d)
 
 
+@metadata_function
 def isdtype(dtype, kind) -> bool:
     """Array API ``isdtype``: is ``dtype`` of ``kind`` (a dtype, a kind name, or a tuple).
 
@@ -396,6 +399,7 @@ def isdtype(dtype, kind) -> bool:
     return d == _as_np_dtype(kind)
 
 
+@metadata_function
 def result_type(*arrays_and_dtypes) -> np.dtype:
     """NumPy 2 result dtype (NEP 50): Python scalars and weakly typed arrays defer to the
     other operands; xnp arrays and tracers are looked at by their aval only."""
@@ -415,11 +419,13 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
     return result_dtype(*avals)[0]
 
 
+@metadata_function
 def promote_types(type1, type2) -> np.dtype:
     """The smallest dtype both can be safely cast to (``numpy.promote_types``)."""
     return np.promote_types(_as_np_dtype(type1), _as_np_dtype(type2))
 
 
+@metadata_function
 def can_cast(from_, to, casting="safe") -> bool:
     """``numpy.can_cast`` for dtypes and xnp arrays (by dtype)."""
     if type(from_) is core.Array or isinstance(from_, core.Tracer):

@@ -15,6 +15,7 @@ import numpy as np
 
 from xnp.numpy_api import creation as _cr
 from xnp.numpy_api._util import is_xnp
+from xnp.tracing.recording import metadata_function
 
 __all__ = [
     "set_printoptions", "get_printoptions", "printoptions", "array2string", "array_repr",
@@ -112,6 +113,7 @@ def _dtype_of(a) -> np.dtype:
     return np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
 
 
+@metadata_function
 def common_type(*arrays):
     """The inexact scalar type common to the arrays (``numpy.common_type``): integers count
     as float64; result ``numpy.float16/32/64`` or ``complex64/128``. Metadata only (works on
@@ -119,6 +121,7 @@ def common_type(*arrays):
     return np.common_type(*(np.empty((0,), _dtype_of(a)) for a in arrays))
 
 
+@metadata_function
 def min_scalar_type(a, /):
     """Smallest dtype holding ``a`` (``numpy.min_scalar_type``).
 
@@ -131,6 +134,7 @@ def min_scalar_type(a, /):
     return np.min_scalar_type(_host(a) if is_xnp(a) else a)
 
 
+@metadata_function
 def mintypecode(typechars, typeset="GDFgdf", default="d"):
     """Type character of the smallest safe type in ``typeset`` for ``typechars``
     (``numpy.mintypecode``). ``typechars`` holds type characters or arrays/dtypes (only

@@ -20,6 +20,7 @@ from xnp.numpy_api._scalars import scalar_result
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, is_xnp, normalize_axes
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.recording import metadata_function
 from xnp.tracing.host_arrays import to_host, wrap
 from xnp.tracing.transformations import vmap
 
@@ -38,16 +39,19 @@ def _shape_of(a) -> tuple[int, ...]:
     return np.shape(a)
 
 
+@metadata_function
 def shape(a):
     """The shape of ``a`` as a tuple of ints (``numpy.shape``); static under ``jit``."""
     return _shape_of(a)
 
 
+@metadata_function
 def ndim(a):
     """The number of dimensions of ``a`` (``numpy.ndim``); static under ``jit``."""
     return len(_shape_of(a))
 
 
+@metadata_function
 def size(a, axis=None):
     """The number of elements of ``a``, or along ``axis`` (an int or tuple of ints)
     (``numpy.size``); a static Python int.
@@ -62,12 +66,14 @@ def size(a, axis=None):
     return math.prod([s[d] for d in axes])
 
 
+@metadata_function
 def isscalar(element):
     """Whether ``element`` is a scalar (Python number, NumPy scalar, str, bytes) as in
     ``numpy.isscalar``: xnp arrays, including 0-d ones and tracers, are not."""
     return bool(np.isscalar(element))
 
 
+@metadata_function
 def iterable(y):
     """Whether ``iter(y)`` works (``numpy.iterable``): False for 0-d arrays."""
     try:

@@ -34,6 +34,7 @@ from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupporte
 from xnp.tracing import core, errors
 from xnp.tracing.custom_derivatives import custom_jvp
 from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.recording import metadata_function
 
 __all__ = ["heaviside", "sinc", "fix",
            "frexp", "ldexp", "modf", "gcd", "lcm", "spacing", "iscomplex", "isreal",
@@ -418,6 +419,7 @@ def isreal(x):
     return _lg.equal(_lg.imag(v), 0)
 
 
+@metadata_function
 def iscomplexobj(x):
     """Whether ``x`` has a complex dtype (``numpy.iscomplexobj``): a Python bool from the
     dtype only (also under ``jit``)."""
@@ -427,6 +429,7 @@ def iscomplexobj(x):
     return np.dtype(dt).kind == "c"
 
 
+@metadata_function
 def isrealobj(x):
     """Whether ``x`` has a non-complex dtype (``numpy.isrealobj``); Python bool."""
     return not iscomplexobj(x)

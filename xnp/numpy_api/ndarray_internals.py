@@ -32,6 +32,7 @@ from xnp.tracing import core, errors
 from xnp.tracing.avals import SUPPORTED_DTYPES
 from xnp.tracing.core import Array, Tracer
 from xnp.tracing.host_arrays import HostArray
+from xnp.tracing.recording import metadata_function
 
 __all__ = ["TracerMemoryError", "asfortranarray", "flatiter", "install", "isfortran",
            "wrapper_of"]
@@ -458,6 +459,7 @@ def asfortranarray(a, dtype=None, *, like=None):
     return _layout.with_order(x, "F")
 
 
+@metadata_function
 def isfortran(a):
     """Whether ``a`` is Fortran-contiguous and not also C-contiguous
     (``numpy.isfortran``: False for 1-D arrays).
@@ -471,8 +473,9 @@ def isfortran(a):
     if isinstance(a, Tracer) and _layout.layout(a) is None:
         raise TypeError(f"xnp.isfortran: the memory layout of the traced array "
                         f"({errors.aval_str(a.aval)}) is not known while tracing")
-    if type(a) is Array:
-        return bool(a._value.flags.fnc)
+    if type(a) is Array:  # (its strides: part of a call's signature, read unwatched)
+        v = a._v
+        return bool((a._value if v is None else v).flags.fnc)
     if isinstance(a, Tracer):
         return _layout.fortran_only(a)
     return np.isfortran(np.asarray(a))

@@ -58,7 +58,7 @@ from xnp.tracing.program import (_NATIVE, _NATIVE_WRITE, _OPERAND, _SETITEM, _WR
                                  _spec_slots)
 
 __all__ = ["AVAILABLE", "Recording", "Program", "record", "note_effect", "native_call",
-           "native_write", "write_result"]
+           "native_write", "write_result", "metadata_function"]
 
 #: whether recordings can see value reads (the C storage of arrays is built)
 AVAILABLE = set_access_hook is not None
@@ -483,15 +483,18 @@ class Recording:
         if t is tuple or t is list or (isinstance(out, tuple) and hasattr(t, "_fields")):
             parts = [self._output(o, n_in) for o in out]
             return None if self.failed else (t, parts)
-        if t in _CONSTANTS or isinstance(out, np.generic):
+        if t in _CONSTANTS or isinstance(out, (np.generic, np.dtype)):
             return ("const", out)
         self.fail(f"returned a {t.__name__}")
         return None
 
-    def program(self, out, n_in: int):
-        """The :class:`Program` of this recording and the call's result ``out``, or None."""
+    def program(self, out, n_in: int, metadata: bool = False):
+        """The :class:`Program` of this recording and the call's result ``out``, or None.
+        ``metadata``: the function computes from its arguments' metadata alone, with no
+        effect (:func:`metadata_function`), so a call that binds nothing is its result."""
         spec = self._output(out, n_in) if self.failed is None else None
-        if self.failed is None and not self.eqns and not _returns_arguments(spec, n_in):
+        if self.failed is None and not self.eqns and not metadata and \
+                not _returns_arguments(spec, n_in):
             # binding nothing, it may have done what a replay would not repeat (a Python
             # side effect: a random seed, a print); returning its own arrays as they are
             # (``squeeze(x) is x``), it did nothing a replay must repeat
@@ -573,5 +576,15 @@ def record(fn, args, kwargs, leaves):
         out, rec = _attempt(fn, args, kwargs, leaves, caller, inside=caller)
     if out is rec:  # (its floating-point warnings name the user's line, as NumPy's)
         return at_user_line(fn, *args, **kwargs), None, None
-    program = rec.program(out, len(leaves))
+    program = rec.program(out, len(leaves), getattr(fn, "_metadata_function", False))
     return out, program, rec.failed
+
+
+def metadata_function(fn):
+    """Decorator: ``fn`` computes its result from its arguments' metadata alone (shapes,
+    dtypes, strides, types, Python values: what a call's signature holds) and has no
+    effect, so a recorded call that binds no primitive replays as its result
+    (``numpy.shape``, ``numpy.result_type``); other calls that bind nothing are not
+    replayed (they may have had a Python side effect)."""
+    fn._metadata_function = True
+    return fn

@@ -135,6 +135,28 @@ def test_geomspace_zero_raises_and_dtype():
     check_vs_numpy(lambda m, a: m.geomspace(a, 10, 3), np.float32(2.0), kind="reduction")
 
 
+def test_geomspace_of_eager_arrays_replays_with_its_zero_check():
+    """Array endpoints: the zero check is an equation, so a call replays (one program for
+    every value) and raises NumPy's ValueError on any call whose values hold a zero, also
+    under vmap (the whole batch) and grad."""
+    from xnp.numpy_api import _replay
+
+    _replay.clear()
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        lo, hi = rng.uniform(0.5, 2, 3), rng.uniform(-20, -5, 3)
+        got = np.asarray(xnp.geomspace(xnp.asarray(lo), xnp.asarray(hi), 4, axis=1))
+        np.testing.assert_allclose(got, np.geomspace(lo, hi, 4, axis=1), rtol=1e-14)
+    assert _replay.stats(xnp.geomspace) == {"programs": 1, "refused": []}
+    for bad in ([1.0, 0.0, 2.0], [1.0, -0.0, 2.0]):
+        with pytest.raises(ValueError, match="Geometric sequence cannot include zero"):
+            xnp.geomspace(xnp.asarray(bad), xnp.asarray([3.0, 4.0, 5.0]), 4)
+        with pytest.raises(ValueError, match="Geometric sequence cannot include zero"):
+            xnp.vmap(lambda a: xnp.geomspace(a, 2.0, 3))(xnp.asarray(bad))
+    with pytest.raises(ValueError, match="Geometric sequence cannot include zero"):
+        xnp.grad(lambda a: xnp.geomspace(a, 2.0, 3).sum())(0.0)
+
+
 def test_fromfunction_matches_numpy():
     check_vs_numpy(lambda m: m.fromfunction(lambda i, j: i * 10 + j, (3, 4)))
     check_vs_numpy(lambda m: m.fromfunction(lambda i, j, s: (i - j) * s, (2, 2), dtype=int, s=3))

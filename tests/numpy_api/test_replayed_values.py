@@ -180,14 +180,24 @@ def test_histogram_unsorted_edges_raise_on_every_replay():
                         bins=[np.array([0.0, 1.0]), np.array([1.0, 0.0])])
 
 
-def test_histogram_of_an_estimator_keeps_the_full_path():
-    # bins="auto": the bin count comes from the values (the result's shape), read in Python
+@pytest.mark.parametrize("estimator", ["auto", "fd", "doane", "scott", "stone", "rice",
+                                       "sturges", "sqrt"])
+def test_histogram_of_an_estimator_is_numpys_and_replays(estimator):
+    # the bin count comes from the values (the result's shape): eagerly NumPy's function of
+    # the data, a native call each replay repeats on the new values
     _replay.clear()
     for x in _data():
-        got, want = xnp.histogram(xnp.asarray(x), bins="auto"), np.histogram(x, bins="auto")
-        for g, w in zip(got, want):
-            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=0)
-    assert _replay.stats(xnp.histogram)["programs"] == 0
+        for rng in (None, (-1.0, 2.5)):
+            got = xnp.histogram(xnp.asarray(x), bins=estimator, range=rng)
+            want = np.histogram(x, bins=estimator, range=rng)
+            for g, w in zip(got, want):
+                assert np.asarray(g).dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
+            edges = xnp.histogram_bin_edges(xnp.asarray(x), bins=estimator, range=rng)
+            want = np.histogram_bin_edges(x, bins=estimator, range=rng)
+            assert np.asarray(edges).tobytes() == want.tobytes()
+    assert _replay.stats(xnp.histogram) == {"programs": 2, "refused": []}
+    with pytest.raises(TypeError, match="xnp.histogram: Automated estimation"):
+        xnp.histogram(xnp.asarray(_data()[0]), bins=estimator, weights=xnp.ones(12))
 
 
 # -- NumPy's answers at the edges of these functions (found by trying to break them)

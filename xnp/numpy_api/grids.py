@@ -388,15 +388,17 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     Raises
     ------
     ValueError
-        A concrete zero ``start`` or ``stop``. Traced endpoints cannot be checked:
-        a zero gives NaN/inf values instead.
+        A zero in ``start`` or ``stop`` (eagerly, and under ``grad``/``vmap``). Under
+        ``jit`` nothing is checked: a zero gives NaN/inf values instead.
     """
     for v in (start, stop):
-        host = _concrete(v) if is_xnp(v) else np.asarray(v)  # host data stays concrete
-        if host is not None and (host == 0).any():
+        if not is_xnp(v) and (np.asarray(v) == 0).any():  # (host data: checked here)
             raise ValueError("Geometric sequence cannot include zero")
     start = _mn._asarray("geomspace", start, "start")
     stop = _mn._asarray("geomspace", stop, "stop")
+    for v in (start, stop):  # (an equation: each replay of an eager call checks its values)
+        lax.runtime_error(lax.eq(v, core.lift(np.zeros((), core.aval_of(v).dtype))),
+                          "Geometric sequence cannot include zero")
     num = static_int("geomspace", num, "num")
     dt = np.result_type(core.aval_of(start).dtype, core.aval_of(stop).dtype, 1.0)
     start = lax.convert_element_type(start, dt)

@@ -286,51 +286,35 @@ def _linspace(first, last, n, out_dt):
     return edges if dt == out_dt else lax.convert_element_type(edges, out_dt)
 
 
-def _estimated_bins(fname, name, a, first, last, weights):
-    """NumPy's string bin estimators: the bin count from the data (eager only)."""
+_ESTIMATORS = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
+
+
+def _check_estimator(fname, name, weights) -> None:
     if weights is not None:
         raise TypeError(f"xnp.{fname}: Automated estimation of the number of bins is not "
                         "supported for weighted data")
-    host = _concrete(a)
-    names = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
-    if name not in names:
+    if name not in _ESTIMATORS:
         raise ValueError(f"xnp.{fname}: {name!r} is not a valid estimator for `bins`")
+
+
+def _estimated_bins(fname, name, a, first, last, weights):
+    """NumPy's string bin estimators: the bin count NumPy's ``histogram_bin_edges`` finds
+    from the data over ``[first, last]`` (concrete values only)."""
+    _check_estimator(fname, name, weights)
+    host = _concrete(a)
     if host is None:
         static_count(fname, a, None, f"the number of bins chosen by bins={name!r}")
-    if name == "stone":
-        raise NotImplementedError(f"xnp.{fname}: bins='stone' is not supported")
-    lo, hi = float(_concrete(first)), float(_concrete(last))
-    # NumPy drops data outside an explicit range before estimating (metadata: a bin count)
-    x = np.asarray(host, np.float64)
-    x = x[(x >= lo) & (x <= hi)]
-    n = x.size
-    if n == 0:
-        return 1
-    ptp = float(x.max() - x.min())
-    sturges = ptp / (np.log2(n) + 1.0)
-    q75, q25 = np.percentile(x, [75, 25])
-    fd = 2.0 * (q75 - q25) * n ** (-1.0 / 3.0)
-    width = {"sqrt": lambda: ptp / np.sqrt(n), "sturges": lambda: sturges,
-             "rice": lambda: ptp / (2.0 * n ** (1.0 / 3)),
-             "scott": lambda: (24.0 * np.pi ** 0.5 / n) ** (1.0 / 3.0) * np.std(x),
-             "fd": lambda: fd,
-             # (NumPy's heuristic bounds the count: fd at least half the sqrt width)
-             "auto": lambda: min(max(fd, ptp / np.sqrt(n) / 2), sturges),
-             "doane": lambda: _doane(x, ptp)}[name]()
-    if not width:
-        return 1
-    if core.aval_of(a).dtype in kit.INTEGER and width < 1:
-        width = 1
-    return int(np.ceil((hi - lo) / width))
+    rng = (float(_concrete(first)), float(_concrete(last)))
+    return np.histogram_bin_edges(np.asarray(host), bins=name, range=rng).size - 1
 
 
-def _doane(x, ptp):
-    n = x.size
-    if n <= 2 or np.std(x) <= 0:
-        return 0.0
-    sg1 = np.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
-    g1 = np.mean(((x - np.mean(x)) / np.std(x)) ** 3)
-    return ptp / (1.0 + np.log2(n) + np.log2(1.0 + np.absolute(g1) / sg1))
+def _host_estimated(fname, np_fn, a, bins, rng, weights, **kwargs):
+    """NumPy's ``np_fn(a, bins=<estimator>, range=rng, **kwargs)`` for an eager ``a`` (a
+    native call whose results' shapes the values decide: replayed with each call's data),
+    or None (traced ``a``)."""
+    _check_estimator(fname, bins, weights)
+    return eager_host_call(functools.partial(np_fn, bins=bins, range=rng, **kwargs), a,
+                           weak=False, multiple=np_fn is np.histogram, shaped_by_values=True)
 
 
 def _edges(fname, a, bins, rng, weights=None, label="`bins`", dd=False):
@@ -429,8 +413,9 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
     ``bins``: an int (static count of equal bins over ``range`` or the data's
     min..max), a 1-D increasing array of edges, or a NumPy estimator name
     (``'auto'``, ``'fd'``, ``'doane'``, ``'scott'``, ``'rice'``, ``'sturges'``,
-    ``'sqrt'``; eager only). ``range``: static ``(lo, hi)``. Returns edges of
-    ``a``'s float dtype (float64 for integer data; explicit edges keep theirs).
+    ``'sqrt'``, ``'stone'``: NumPy's own function of the data, eager only). ``range``:
+    static ``(lo, hi)``. Returns edges of ``a``'s float dtype (float64 for integer data;
+    explicit edges keep theirs).
 
     Raises
     ------
@@ -440,6 +425,11 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
         ``bins`` of another type; an estimator with ``weights``.
     """
     x = _ravel(_from_bool(asarray_for("histogram_bin_edges", a)))
+    if isinstance(bins, str):
+        edges = _host_estimated("histogram_bin_edges", np.histogram_bin_edges, x, bins, range,
+                                weights)
+        if edges is not None:
+            return edges
     return _edges("histogram_bin_edges", x, bins, range, weights)
 
 
@@ -486,6 +476,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
             raise ValueError("xnp.histogram: weights should have the same shape as a.")
         w = _ravel(w)
     x = _ravel(x)
+    if isinstance(bins, str):
+        out = _host_estimated("histogram", np.histogram, x, bins, range, weights,
+                              density=density)
+        if out is not None:
+            return out
     edges = _edges("histogram", x, bins, range, weights)
     nb = core.aval_of(edges).shape[0] - 1
     if nb < 0:  # no edges: no bins (NumPy's empty counts)

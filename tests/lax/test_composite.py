@@ -255,6 +255,41 @@ def test_logical_functions_reject_python_ints_beyond_int64():
             xnp.logical_or(x, v)
 
 
+_SNAN = float(np.frombuffer(np.array([0x7FF0000000000001], np.uint64).tobytes(),
+                            np.float64)[0])
+
+
+def _caught(fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = np.asarray(fn())
+    return out.tolist(), [(w.category, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.bool_, np.complex64])
+@pytest.mark.parametrize("scalar", [_SNAN, complex(0.0, _SNAN), float("nan")])
+def test_logical_functions_cast_a_signalling_nan_python_float_as_numpy(op, dt, scalar):
+    """NumPy casts a Python float (complex) operand to its bool loop: a signalling NaN's
+    cast warns "invalid value encountered in cast" beside an array of any dtype (a quiet
+    NaN's does not), raises under errstate 'raise'; under jit when the function traces."""
+    x = np.array([0, 1, 2]).astype(dt)
+    for args, xargs in (((x, scalar), (xnp.asarray(x), scalar)),
+                        ((scalar, x), (scalar, xnp.asarray(x)))):
+        want = _caught(lambda: getattr(np, op)(*args))
+        assert _caught(lambda: getattr(xnp, op)(*xargs)) == want
+        with np.errstate(invalid="raise"):
+            if want[1]:
+                with pytest.raises(FloatingPointError, match="invalid value encountered in "
+                                                             "cast"):
+                    getattr(xnp, op)(*xargs)
+        jitted = xnp.jit(lambda a: getattr(xnp, op)(*((a, scalar) if args[0] is x else
+                                                      (scalar, a))))
+        assert _caught(lambda: jitted(xnp.asarray(x))) == want
+    assert _caught(lambda: getattr(xnp, op)(scalar, scalar)) == \
+        _caught(lambda: getattr(np, op)(scalar, scalar))
+
+
 @pytest.mark.parametrize("name", ["logaddexp", "logaddexp2", "hypot"])
 def test_float16_under_jit_computes_in_float32(name):
     """As NumPy's half loops: in float32, rounded once (in float16 the cancellation of

@@ -2,6 +2,7 @@
 shapes, errors with NumPy's classes, eager aliasing (views where NumPy has views), and
 lax-level properties of the shape primitives: weak types, eager views, StableHLO text."""
 
+import functools
 import warnings
 
 import numpy as np
@@ -753,3 +754,34 @@ def test_joins_of_complex_into_real_dtype_warn_as_numpy(fname, dtype):
         got, got_warnings = count(xnp, xnp.asarray)
         assert got_warnings == want_warnings
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("numbers, kw", [
+    ((2**63, 1), {}), ((2**64 - 1, 1), {}), ((2**63, True), {}), ((2**63, 2**63), {}),
+    ((2**63, -1), {}), ((2**64, -1), {}), ((2**64, 1.5), {}), ((2**63, 1.5), {}),
+    ((2**63, 1j), {}), (([2**63], [1]), {}), ((2**63,), {}), ((1.5, 1), {"casting": "no"}),
+    ((2**63, 1), {"dtype": np.uint64}), ((2**63, 1), {"dtype": np.float32}),
+    ((2**63, 1), {"out": np.int64}), ((300, -1), {"dtype": np.int8, "casting": "no"}),
+])
+def test_concatenate_flat_numbers_only_is_numpys(numbers, kw):
+    """``concatenate(numbers, axis=None)`` of Python numbers only: NumPy's result dtype of
+    weak numbers (``(2**63, 1)`` is int64, 2**63 wrapped, NumPy's array of it being uint64),
+    a ``dtype=``/``out`` holding a Python int whatever ``casting``; a Python int NumPy
+    cannot convert into the result raises its OverflowError. Eagerly and under jit."""
+    def run(m, jit=False):
+        kws = dict(kw)
+        if "out" in kws:
+            kws["out"] = m.zeros(len(numbers), kw["out"])
+        try:
+            call = functools.partial(m.concatenate, numbers, axis=None, **kws)
+            out = np.asarray(xnp.jit(call)() if jit else call())
+        except OverflowError as e:
+            return OverflowError, str(e)
+        return out.dtype, out.tolist()
+
+    want = run(np)
+    for got in [run(xnp) for _ in range(3)] + [run(xnp, jit="out" not in kw)]:
+        if want[0] is OverflowError:
+            assert got[0] is OverflowError and "xnp.concatenate" in got[1] and want[1] in got[1]
+        else:
+            assert got == want

@@ -275,3 +275,14 @@ def _no_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         yield
+
+
+@pytest.mark.parametrize("fname, kw", _CONCATENATING)
+@pytest.mark.parametrize("pair", [(2**63, 1), (1, 2**64 - 1), (2**63, True), (2**64, 1.5),
+                                  (2**64, 1), (True, 2), (1, 2.5)])
+def test_concatenating_set_operations_of_two_python_numbers_as_numpy(fname, kw, pair):
+    """Two Python numbers concatenate as NumPy's weak numbers: ``union1d(2**63, 1)`` is
+    int64 (2**63 wrapped), ``(2**64, 1)`` NumPy's OverflowError."""
+    want, want_w = _set_op_outcome(lambda: getattr(np, fname)(*pair, **kw))
+    for _ in range(3):
+        assert _set_op_outcome(lambda: getattr(xnp, fname)(*pair, **kw)) == (want, want_w)

@@ -160,10 +160,16 @@ def _logical(fname, lax_op, x1, x2, dtype):
 
 
 def _truth_of_python_scalar(fname, x):
-    if type(x) is int and not -2**63 <= x < 2**63:
+    """A Python scalar's truth. NumPy casts a Python float or complex to its bool loop from
+    float64 (complex128): a signalling NaN's cast signals 'invalid' ("invalid value
+    encountered in cast", under the caller's ``errstate``, at the user's line)."""
+    t = type(x)
+    if t is int and not -2**63 <= x < 2**63:
         raise OverflowError(f"xnp.{fname}: Python int {x} too large to convert to C long "
                             "(NumPy's logical loops take Python ints as int64)")
-    return bool(x) if type(x) in (int, float, complex) else x
+    if (t is float or t is complex) and x != x:
+        at_user_line(np.asarray(x).astype, _BOOL)
+    return bool(x) if t in (int, float, complex) else x
 
 
 def _truth_op(lax_op):

@@ -420,8 +420,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if out is not None and dtype is not None:
         raise TypeError("xnp.concatenate: concatenate() only takes `out` or `dtype` as an "
                         "argument, but both were provided.")
-    if axis is None and dtype is None:
-        arrays, dtype = weak_numbers("concatenate", arrays, _asarray)
+    if axis is None:
+        arrays, dtype = weak_numbers("concatenate", arrays, _asarray, dtype, out)
     xs = [_asarray("concatenate", a, "arrays") for a in arrays]
     if not xs:
         raise ValueError("xnp.concatenate: need at least one array to concatenate")

@@ -464,9 +464,11 @@ def _concatenated_pair(fname, ar1, ar2):
     array is weak (NEP 50), so the array's dtype holds it where its kind is the number's or
     above (``union1d(int8_array, 300)`` is int8: ``manipulation.weak_numbers``). Otherwise
     as :func:`_pair`."""
-    if core.is_python_scalar(ar1) == core.is_python_scalar(ar2):
+    if not (core.is_python_scalar(ar1) or core.is_python_scalar(ar2)):
         return _pair(fname, ar1, ar2)
-    pair, dt = weak_numbers(fname, (ar1, ar2), _asarray)
+    pair, dt = weak_numbers(fname, (ar1, ar2), _asarray, argnames=("ar1", "ar2"))
+    if dt is None:  # (no int, float or complex: a Python bool is NumPy's bool array)
+        return _pair(fname, ar1, ar2)
     return tuple(promote_to(fname, core.lift(v) if isinstance(v, np.ndarray) else v, dt)
                  for v in pair)
 

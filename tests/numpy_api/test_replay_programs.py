@@ -84,6 +84,7 @@ _METADATA_CALLS = {
     "issubdtype": lambda m, x: m.issubdtype(x.dtype, m.floating),
     "isdtype": lambda m, x: m.isdtype(x.dtype, "real floating"),
     "common_type": lambda m, x: m.common_type(x), "mintypecode": lambda m, x: m.mintypecode([x]),
+    "broadcast_shapes": lambda m, x: m.broadcast_shapes(x.shape, (1,) + x.shape[1:]),
 }
 
 

@@ -32,6 +32,7 @@ from xnp.numpy_api._util import (api_sequence, axis_tuple, check_unsupported, is
 from xnp.tracing import core, errors
 from xnp.numpy_api import _fastpath as fastpath
 from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.recording import metadata_function
 
 __all__ = [
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
@@ -570,6 +571,7 @@ def append(arr, values, axis=None):
 # --------------------------------------------------------------------------- broadcasting
 
 
+@metadata_function
 def broadcast_shapes(*args):
     """The shape NumPy broadcasting gives for ``args`` (ints or tuples of ints; static).
 

@@ -162,6 +162,62 @@ def test_special_derivatives_at_special_points(f, x, want):
         np.testing.assert_allclose(float(g), want, rtol=1e-5)
 
 
+def _derivatives(f, x):
+    """``f'(x)`` four ways: grad and jvp, eagerly and under ``jit``."""
+    def tangent(v):
+        return xnp.jvp(f, (v,), (xnp.ones_like(v),))[1]
+
+    g = xnp.grad(f)
+    return [g(x), xnp.jit(g)(x), tangent(x), xnp.jit(tangent)(x)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("p", [0.0, -0.0, 1.0])
+def test_logit_derivative_is_inf_at_0_and_1(p, dtype):
+    """``d logit = 1 / (p (1 - p))`` is +inf at both ends (it was NaN); the value stays
+    SciPy's (``-inf``, ``-inf``, ``inf``); the second derivative ``(2p - 1) / (p (1 - p))^2``
+    is -inf at 0 and +inf at 1."""
+    x = dtype(p)
+    for got in _derivatives(xnp.special.logit, x):
+        assert np.asarray(got).dtype == dtype and float(got) == INF
+    assert float(xnp.special.logit(x)) == float(sp.logit(x))
+    second = xnp.grad(xnp.grad(xnp.special.logit))
+    for h in (second, xnp.jit(second)):
+        assert float(h(x)) == (INF if p == 1.0 else -INF)
+    # beside the ends the derivative is the closed form (vmap of grad included)
+    q = np.array([p, 1e-10, 0.2, 0.5, 0.9, 1 - 1e-10 if dtype == np.float64 else 0.99],
+                 dtype)
+    q64 = q.astype(np.float64) + 0.0  # (-0.0 is the point 0)
+    want = 1 / (q64 * (1 - q64))
+    for g in (xnp.vmap(xnp.grad(xnp.special.logit)), xnp.jit(xnp.vmap(xnp.grad(
+            xnp.special.logit)))):
+        np.testing.assert_allclose(np.asarray(g(q), np.float64), want,
+                                   rtol=1e-5 if dtype == np.float32 else 1e-13)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("x", [-1.0, -2.0, -7.0, -1e20])
+def test_digamma_derivative_at_poles_is_scipys_polygamma(x, dtype):
+    """At the poles ``digamma``'s derivative is ``polygamma(1, x)`` as SciPy gives it, +inf
+    (it was NaN at the negative integers, where the value is NaN); the values stay SciPy's."""
+    v = dtype(x)
+    want = sp.polygamma(1, np.float64(v))
+    assert want == INF
+    for f in (xnp.special.digamma, xnp.special.psi):
+        for got in _derivatives(f, v):
+            assert np.asarray(got).dtype == dtype and float(got) == want
+        np.testing.assert_array_equal(np.asarray(f(v)), sp.digamma(v))
+        np.testing.assert_array_equal(np.asarray(xnp.jit(f)(v)), sp.digamma(v))
+    # the pole at 0 and points beside the poles: SciPy's polygamma(1, x) (vmap of grad
+    # included; under jit XLA's polygamma, ~3e-8 relative at -7.25 in float64)
+    xs = np.array([x, 0.0, -0.0, x + 0.5, x - 0.25, 3.0], dtype)
+    want = sp.polygamma(1, xs.astype(np.float64))
+    g = xnp.vmap(xnp.grad(xnp.special.digamma))
+    for got, rtol in ((g(xs), 1e-12), (xnp.jit(g)(xs), 1e-6)):
+        np.testing.assert_allclose(np.asarray(got, np.float64), want,
+                                   rtol=1e-4 if dtype == np.float32 else rtol)
+
+
 def test_xlogy_xlog1py_entr_values_and_signs_are_scipys():
     x = np.array([0., -0., 3., 0., 0., 2., 0., 1.5])
     y = np.array([2., 2., 0., np.nan, 0., np.inf, -1., 0.5])

@@ -181,11 +181,16 @@ def gammaln(x):
 
 
 def digamma(x):
-    """``Γ'(x)/Γ(x)``: ``∓inf`` at ``±0``, NaN at the negative integers and ``-inf``."""
+    """``Γ'(x)/Γ(x)``: ``∓inf`` at ``±0``, NaN at the negative integers and ``-inf``.
+
+    The derivative is ``polygamma(1, x)``, also at the poles 0, -1, -2, ...: +inf there
+    (SciPy's ``polygamma(1, x)``), not NaN."""
     (x,) = _operands("digamma", x)
     out = lax.digamma(x)
     negative_integer = lax.and_(lax.lt(x, _c(0, x)), lax.eq(lax.floor(x), x))
-    return lax.select(negative_integer, _full(np.nan, x), out)
+    # NaN at a pole with out's tangent (polygamma(1, x) = +inf): a constant NaN's zero
+    # cotangent would meet that infinite slope as 0 * inf = NaN in reverse mode
+    return lax.select(negative_integer, lax.add(out, _c(np.nan, x)), out)
 
 
 psi = digamma
@@ -303,13 +308,20 @@ def expit(x):
 
 def logit(p):
     """``log(p / (1 - p))``: ``∓inf`` at 0 and 1, NaN outside ``[0, 1]``; near 1/2 as
-    ``log1p(2p - 1) - log1p(1 - 2p)`` (SciPy's form, no cancellation)."""
+    ``log1p(2p - 1) - log1p(1 - 2p)`` (SciPy's form, no cancellation).
+
+    The derivative is ``1 / (p (1 - p))``, +inf at 0 and 1 (0 outside ``[0, 1]``)."""
     (p,) = _operands("logit", p)
     one = _c(1, p)
-    ratio = lax.log(lax.div(p, lax.sub(one, p)))
+    # each form on its own range only: an infinite slope where a form is not taken would
+    # make reverse mode's 0 * inf a NaN (log1p(-1)'s in the centre's form, the quotient's
+    # at 0 and 1, where log(p) - log1p(-p) gives the same value with the slope +inf)
+    end = lax.or_(lax.eq(p, _c(0, p)), lax.eq(p, one))
+    q = lax.select(end, _full(0.25, p), p)
+    ratio = lax.log(lax.div(q, lax.sub(one, q)))
+    e = lax.select(end, lax.abs(p), _full(0.5, p))  # (+0.0 for -0.0: the slope +inf)
+    ratio = lax.select(end, lax.sub(lax.log(e), lax.log1p(lax.neg(e))), ratio)
     near = lax.and_(lax.gt(p, _c(0.3, p)), lax.lt(p, _c(0.65, p)))
-    # (the centre's form on its own range only: log1p(-1)'s infinite slope where it is not
-    # taken would make reverse mode's 0 * inf a NaN)
     s = lax.sub(lax.mul(_c(2, p), lax.select(near, p, _full(0.5, p))), one)
     centre = lax.sub(lax.log1p(s), lax.log1p(lax.neg(s)))
     out = lax.select(near, centre, ratio)

@@ -19,8 +19,10 @@ comment says otherwise (README, "Derivatives at special points"):
   ``where(x > 0, x, 0)`` has derivative 0 at 0).
 * piecewise-linear rules route the tangent by comparisons, which are False for NaN:
   ``abs'(nan) = -1``, ``max(nan, y)`` gives both operands 0 (as JAX).
-* ``x ** 0`` has derivative 0 in ``x`` also at ``x = 0`` and in the exponent where
-  ``x = 0`` (``0 ** y`` is constant in ``y``).
+* ``x ** 0`` has derivative 0 in ``x`` also at ``x = 0``; in the exponent ``0 ** y`` has
+  derivative 0 where ``y > 0`` (JAX's value) and -inf where ``y <= 0``: the limit of
+  ``log(x) x ** y`` as ``x -> 0+`` (JAX: 0 at ``y = 0``, NaN below), so ``x ** x`` has
+  derivative -inf at 0, the limit of ``x ** x (log x + 1)``.
 * xnp's own choices where JAX gives NaN or a one-sided value: ``logaddexp`` of equal
   infinities splits 1/2 : 1/2 (JAX: 1 : 1 at +inf, NaN at -inf); ``atan2``'s
   derivatives are 0 at infinity (JAX: NaN); ``det``'s derivative is the adjugate at
@@ -36,6 +38,7 @@ Complex functions, indexing, convolution, FFT, decompositions and control flow:
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -220,7 +223,11 @@ FIRST = [
     ("div@(1,inf)", lax.div, (1.0, inf), (0.0, 0.0)),
     ("div@(1e300,1e300)", lax.div, (1e300, 1e300), (1e-300, -1e-300)),  # y**2 overflows
     ("rem@(-5,3)", lax.rem, (-5.0, 3.0), (1.0, 1.0)),
-    ("pow@(0,0)", lax.pow, (0.0, 0.0), (0.0, 0.0)),
+    ("pow@(0,0)", lax.pow, (0.0, 0.0), (0.0, -inf)),  # d/dy: log(x) -> -inf (JAX: 0)
+    ("pow@(0,-1)", lax.pow, (0.0, -1.0), (-inf, -inf)),  # -x**-2; log(x) x**-1 -> -inf
+    ("pow@(0,-0.5)", lax.pow, (0.0, -0.5), (-inf, -inf)),
+    ("x**x@0", lambda x: lax.pow(x, x), (0.0,), (-inf,)),  # x**x (log x + 1) -> -inf
+    ("power(x,x)@0", lambda x: xnp.power(x, x), (0.0,), (-inf,)),
     ("pow@(0,2)", lax.pow, (0.0, 2.0), (0.0, 0.0)),
     ("pow@(0,1)", lax.pow, (0.0, 1.0), (1.0, 0.0)),
     ("pow@(0,0.5)", lax.pow, (0.0, 0.5), (inf, 0.0)),
@@ -415,6 +422,92 @@ def test_det_second_derivative_at_identity():
     want[0, 1, 1, 0] = want[1, 0, 0, 1] = -1.0
     for h in (xnp.hessian(xnp.linalg.det), xnp.jit(xnp.hessian(xnp.linalg.det))):
         _check(h(np.eye(2)), want, "hessian of det at I")
+
+
+def _det_hessian(a):
+    """The closed form ``d^2 det / dA_ij dA_km``: the signed minor of ``a`` without rows
+    ``i, k`` and columns ``j, m`` (0 where ``i == k`` or ``j == m``; the (n-2)-minors are
+    NumPy's determinants of the submatrices)."""
+    n = a.shape[0]
+    h = np.zeros((n,) * 4, a.dtype)
+    for i, j, k, m in itertools.product(range(n), repeat=4):
+        if i != k and j != m:
+            rows = [r for r in range(n) if r not in (i, k)]
+            cols = [c for c in range(n) if c not in (j, m)]
+            minor = np.linalg.det(a[np.ix_(rows, cols)]) if rows else 1.0
+            # the cofactor of a_ij, then of a_km inside the minor without row i, column j
+            h[i, j, k, m] = (-1) ** (i + j + k - (k > i) + m - (m > j)) * minor
+    return h
+
+
+SINGULAR = {  # rank n - 1 and n - 2, zero pivots first, in the middle and last
+    "2x2_rank1": [[1.0, 2.0], [2.0, 4.0]],
+    "2x2_zero": [[0.0, 0.0], [0.0, 0.0]],
+    "3x3_rank2": [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],
+    "3x3_zero_column": [[0.0, 1.0, 2.0], [0.0, 3.0, 4.0], [0.0, 5.0, 7.0]],
+    "3x3_rank1": [[1.0, -1.0, 2.0], [2.0, -2.0, 4.0], [3.0, -3.0, 6.0]],
+    "4x4_rank2": np.diag([1.0, 2.0, 0.0, 0.0]),
+    "4x4_rank2_mixed": [[1.0, 2.0, 1.0, 0.0], [2.0, 4.0, 0.0, 1.0], [3.0, 6.0, 1.0, 1.0],
+                        [1.0, 2.0, 0.0, 1.0]],
+    "4x4_rank3": [[2.0, 1.0, 0.0, 3.0], [1.0, 1.0, 1.0, 1.0], [3.0, 2.0, 1.0, 4.0],
+                  [0.0, 5.0, 1.0, 2.0]],
+}
+
+
+@pytest.mark.parametrize("name", list(SINGULAR))
+def test_det_second_derivative_at_singular_matrices(name):
+    """det is a polynomial: its Hessian is the (n-2)-minors everywhere, also at singular
+    matrices (rank n-1 and n-2), where it was NaN; forward over reverse, reverse over
+    reverse and forward over forward, eagerly and under jit."""
+    a = np.asarray(SINGULAR[name], F64)
+    want = _det_hessian(a)
+    assert np.linalg.matrix_rank(a) < a.shape[0]
+    grad = xnp.grad(xnp.linalg.det)
+    e, v = np.random.default_rng(0).normal(size=(2,) + a.shape)
+
+    def fwd_fwd(x):  # forward over forward: the second derivative along e and v
+        return xnp.jvp(lambda y: xnp.jvp(xnp.linalg.det, (y,), (e,))[1], (x,), (v,))[1]
+
+    for h in (xnp.hessian(xnp.linalg.det), xnp.jacfwd(grad), xnp.jacrev(grad)):
+        for mode, fn in (("eager", h), ("jit", xnp.jit(h))):
+            np.testing.assert_allclose(np.asarray(fn(a)), want, rtol=1e-12, atol=1e-12,
+                                       err_msg=f"{mode} {name}")
+    for fn in (fwd_fwd, xnp.jit(fwd_fwd)):
+        np.testing.assert_allclose(float(fn(a)), np.einsum("ijkm,ij,km->", want, e, v),
+                                   rtol=1e-12, atol=1e-12)
+    # the closed form against central differences of the (exact) gradient (cubic terms:
+    # an error ~ step^2)
+    step = 1e-5
+    fd = (np.asarray(grad(a + step * v)) - np.asarray(grad(a - step * v))) / (2 * step)
+    np.testing.assert_allclose(np.einsum("ijkm,km->ij", want, v), fd, rtol=1e-6, atol=1e-7)
+
+
+def test_det_second_derivative_at_singular_complex_and_batched_matrices():
+    """Complex (the second directional derivative ``sum H_ijkm E_ij F_km``), float32,
+    batched and vmapped singular matrices."""
+    rng = np.random.default_rng(1)
+    c = (rng.normal(size=(3, 2)) + 1j * rng.normal(size=(3, 2))) @ (
+        rng.normal(size=(2, 3)) + 1j * rng.normal(size=(2, 3)))  # rank 2
+    e, f = (rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3)) for _ in range(2))
+    want = np.einsum("ijkm,ij,km->", _det_hessian(c), e, f)
+
+    def second(x):
+        return xnp.jvp(lambda y: xnp.jvp(xnp.linalg.det, (y,), (f,))[1], (x,), (e,))[1]
+
+    for fn in (second, xnp.jit(second)):
+        np.testing.assert_allclose(complex(fn(c)), want, rtol=1e-12)
+    mats = np.stack([np.asarray(SINGULAR[k], F64) for k in ("3x3_rank2", "3x3_rank1",
+                                                            "3x3_zero_column")])
+    want = np.stack([_det_hessian(m) for m in mats])
+    for fn in (xnp.vmap(xnp.hessian(xnp.linalg.det)), xnp.jit(xnp.vmap(xnp.hessian(
+            xnp.linalg.det)))):
+        np.testing.assert_allclose(np.asarray(fn(mats)), want, rtol=1e-12, atol=1e-12)
+    batched = xnp.jacfwd(xnp.grad(lambda x: xnp.sum(xnp.linalg.det(x))))(mats)
+    np.testing.assert_allclose(np.einsum("bijbkm->bijkm", np.asarray(batched)), want,
+                               rtol=1e-12, atol=1e-12)
+    h32 = xnp.hessian(xnp.linalg.det)(mats[0].astype(np.float32))
+    assert h32.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(h32), want[0], rtol=1e-5, atol=1e-5)
 
 
 def test_det_gradient_batched_and_vmapped():

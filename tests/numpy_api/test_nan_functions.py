@@ -174,6 +174,50 @@ def test_nanmean_grad_vs_finite_differences(rng):
     np.testing.assert_allclose(np.sum(g * v), central_difference(f, x, v), rtol=1e-6)
 
 
+def _tie_split(x, axis, fname):
+    """The closed-form gradient of ``sum(nanmax(x, axis))`` (``nanmin``): ``1/k`` on each of
+    the ``k`` non-NaN elements equal to their slice's extremum, 0 elsewhere (NaN included,
+    and all over an all-NaN slice)."""
+    m = getattr(np, fname)(x, axis=axis, keepdims=True)
+    at = (x == m) & ~np.isnan(x)
+    return np.where(at, 1.0 / np.maximum(at.sum(axis=axis, keepdims=True), 1), 0.0)
+
+
+@pytest.mark.parametrize("fname", ["nanmax", "nanmin"])
+@pytest.mark.parametrize("axis", [None, 2, -1, (1, 2)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_nanmax_nanmin_grad_splits_ties_as_max(fname, axis, keepdims):
+    """Tied extrema share the gradient equally, as ``max``/``min``'s (JAX's rule; it was all
+    given to the first one, on short innermost slices); NaN elements (and all-NaN slices)
+    get 0."""
+    x = np.array([[[2., 2.], [np.nan, -1.]], [[np.nan, np.nan], [-1., -1.]]])
+    want = _tie_split(x, axis, fname)
+    f = getattr(xnp, fname)
+    g = xnp.grad(lambda v: xnp.sum(f(v, axis=axis, keepdims=keepdims)))
+    for mode, fn in (("eager", g), ("jit", xnp.jit(g))):
+        np.testing.assert_array_equal(np.asarray(fn(x)), want, err_msg=mode)
+    jac = xnp.jacfwd(lambda v: xnp.sum(f(v, axis=axis, keepdims=keepdims)))(x)
+    np.testing.assert_array_equal(np.asarray(jac), want)
+
+
+@pytest.mark.parametrize("fname,ref", [("nanmax", "max"), ("nanmin", "min")])
+def test_nanmax_nanmin_grad_equals_max_min_grad_without_nan(fname, ref):
+    """Without NaN the gradient is exactly ``max``'s (``min``'s), eagerly and under ``jit``;
+    with NaN it is that of the extremum of the other elements (-inf beside a NaN gets 1
+    from ``nanmax``)."""
+    for wrap in (lambda h: h, xnp.jit):
+        for x in (np.array([1., 3., 3., 2., 3.]), np.array([-0.0, 0.0]),
+                  np.array([[1., 2., 1.], [2., 2., 2.]]).T):
+            got = wrap(xnp.grad(lambda v: xnp.sum(getattr(xnp, fname)(v, axis=-1))))(x)
+            want = xnp.grad(lambda v: xnp.sum(getattr(xnp, ref)(v, axis=-1)))(x)
+            np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+        fill = -np.inf if fname == "nanmax" else np.inf  # (NaN's stand-in: not a tie)
+        got = wrap(xnp.grad(getattr(xnp, fname)))(np.array([np.nan, fill]))
+        np.testing.assert_array_equal(np.asarray(got), [0.0, 1.0])
+    assert np.asarray(xnp.vmap(xnp.grad(getattr(xnp, fname)))(
+        np.array([[4., 4.], [np.nan, 7.]]))).tolist() == [[0.5, 0.5], [0.0, 1.0]]
+
+
 @pytest.mark.parametrize("fname", ["nanmax", "nanmin"])
 @pytest.mark.parametrize("dtype,kwargs", [(np.float64, {"axis": 0}), (np.int32, {}),
                                           (np.float32, {"where": np.ones((0, 3), bool)})])

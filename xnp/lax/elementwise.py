@@ -150,7 +150,12 @@ def _pow_jvp_x(t, ans, x, y):
 
 
 def _pow_jvp_y(t, ans, x, y):
-    # log(x) * x**y, with log(1) where x == 0 (0 ** y has derivative 0 in y)
+    # log(x) * x**y. Where x == 0 its limit as x -> 0+: 0 for y > 0 (log taken as log(1)),
+    # log(0) * 0**y = -inf for y <= 0 (so x**x has derivative -inf at 0, the limit of
+    # x**x (log x + 1)); NaN for a NaN y. Complex (and integer) x: log(1) at x == 0.
+    if R.aval(x).dtype in kit.FLOATING:
+        at_pole = and_(eq(x, _c(x, 0)), not_(gt(y, _c(y, 0))))
+        return mul(t, mul(select_n(at_pole, log(_replace_zero(x)), _c(x, -np.inf)), ans))
     return mul(t, mul(log(_replace_zero(x)), ans))
 
 
@@ -246,6 +251,11 @@ def pow(x: Array, y: Array) -> Array:  # noqa: A001  (lax name)
     Integers: wraps on overflow; for ``y < 0`` the result is 1 where ``x == 1``,
     ``(-1) ** y`` where ``x == -1`` and 0 elsewhere (XLA's rule; ``xnp.power``
     raises for a concrete negative integer exponent, as NumPy does).
+
+    Derivatives (floating): ``y x ** (y - 1)`` in ``x``, 0 where ``y == 0``; ``log(x) x ** y``
+    in ``y``, where ``x == 0`` its limit as ``x -> 0+``: 0 for ``y > 0`` (JAX's value), -inf
+    for ``y <= 0`` (JAX: 0 at ``y == 0``, NaN below), so ``pow(x, x)`` has derivative -inf
+    at 0. Complex ``x == 0``: 0 in ``y``, as JAX.
     """
     return pow_p.bind(x, y)
 

@@ -37,6 +37,7 @@ from xnp import lax
 from xnp.lax import _matrix as M
 from xnp.lax.decompositions import lu_solve
 from xnp.numpy_api import _util
+from xnp.numpy_api._adjugate import adjugate, lu_diagonal_and_parity
 from xnp.numpy_api._det_arithmetic import det_from_pivots
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, default_float, result_dtype
 from xnp.tracing import ShapedArray, core
@@ -621,18 +622,6 @@ def _checked_inv(x):
     return [out]
 
 
-def _lu_diagonal_and_parity(x, lu_parts=None):
-    """(diagonal of U, +-1 permutation sign as x's real dtype) of ``x``'s LU."""
-    lu, pivots, _ = lax.lu(x) if lu_parts is None else lu_parts
-    pa = core.aval_of(pivots)
-    swaps = lax.ne(pivots, lax.iota(np.dtype(np.int32), pa.shape, pa.ndim - 1))
-    count = lax.reduce_sum(lax.convert_element_type(swaps, np.int32), (pa.ndim - 1,))
-    odd = lax.rem(count, M.scalar(2, np.int32))
-    rdt = np.finfo(core.aval_of(x).dtype).dtype
-    sign = lax.sub(M.scalar(1, rdt), lax.mul(M.scalar(2, rdt), lax.convert_element_type(odd, rdt)))
-    return M.diagonal(lu), sign
-
-
 def det(a):
     """Determinant (``numpy.linalg.det``) from the LU factorisation: NumPy's
     ``sign * exp(sum(log|pivot|))`` (eagerly NumPy's value; under ``jit`` its arithmetic,
@@ -642,7 +631,8 @@ def det(a):
     ``a``: (..., M, M); result (...), dtype of ``a`` (ints/bool as float64). A singular
     matrix gives 0 (no error). Raises ``numpy.linalg.LinAlgError`` for rank < 2 or
     non-square input. The derivative is ``d det(a) = trace(adj(a) da)``, finite also
-    where ``a`` is singular.
+    where ``a`` is singular, and so are the second derivatives (``hessian``: the signed
+    (M-2)-minors; the adjugate's own rule, :mod:`xnp.numpy_api._adjugate`).
     """
     x = stacked("det", a, square=True)
     aval = core.aval_of(x)
@@ -658,7 +648,7 @@ def _det_decomposition(x):
 
 def _det(x):
     """NumPy's ``sign * exp(sum(log|pivot|))`` from ``x``'s LU (``_det_arithmetic``)."""
-    return det_from_pivots(*_lu_diagonal_and_parity(x))
+    return det_from_pivots(*lu_diagonal_and_parity(x))
 
 
 @custom_jvp
@@ -670,58 +660,7 @@ def _det_differentiable(x):
 def _det_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     nb = M.batch_ndim(x)
-    return _det_differentiable(x), lax.reduce_sum(lax.mul(M.mT(_adjugate(x)), t), (nb, nb + 1))
-
-
-def _adjugate(x):
-    """``adj(x) = det(x) inv(x)`` of square ``x`` (..., n, n), also where ``x`` is singular.
-
-    With ``P x = L U``: ``adj(x) = sign(P) adj(U) L^-1 P``. Let ``W`` be the inverse of ``U``
-    with its zero pivots ``k1 < ... < km`` set to 1 and ``D`` the product of the nonzero
-    pivots: ``adj(U) = D W`` when there is none, else the part of ``det(U) U^-1`` through
-    every zero pivot, ``D W[k1,k2] ... W[k(m-1),km] W[:, k1] W[km, :]`` (rank one).
-    """
-    aval = core.aval_of(x)
-    dt, shape, n, nb = aval.dtype, aval.shape, aval.shape[-1], aval.ndim - 2
-    vec, batch, i32 = shape[:-1], tuple(range(nb)), np.dtype(np.int32)
-
-    def full(value, dtype, shp):
-        return lax.broadcast_in_dim(M.scalar(value, dtype), shp, ())
-
-    def along(v, dims):  # a (..., n) or (...) value broadcast to the matrix shape
-        return lax.broadcast_in_dim(v, shape, dims)
-
-    def pick(mask, m):  # per row of m: the sum of its entries where mask
-        return lax.reduce_sum(lax.select(mask, m, full(0, dt, shape)), (nb + 1,))
-
-    lu, pivots, perm = lax.lu(x)
-    d, sign = _lu_diagonal_and_parity(x, (lu, pivots, perm))
-    zpiv = lax.eq(d, M.scalar(0, dt))
-    rows = along(lax.iota(i32, (n, n), 0), (nb, nb + 1))
-    cols = along(lax.iota(i32, (n, n), 1), (nb, nb + 1))
-    zero_col = along(zpiv, batch + (nb + 1,))  # column j is a zero pivot
-    eye = lax.convert_element_type(lax.eq(rows, cols), dt)
-    u1 = lax.select(lax.and_(lax.eq(rows, cols), zero_col), full(1, dt, shape), lu)
-    w = lax.triangular_solve(u1, eye, left_side=True, lower=False)
-    nonzero = lax.reduce_prod(lax.select(zpiv, full(1, dt, vec), d), (nb,))
-    # nxt[k]: the first zero pivot after k (n if none); chain: W[k, nxt[k]] over linked k
-    later = lax.and_(zero_col, lax.gt(cols, rows))
-    nxt = lax.reduce_min(lax.select(later, cols, full(n, i32, shape)), (nb + 1,))
-    w_next = pick(lax.eq(cols, along(nxt, batch + (nb,))), w)
-    linked = lax.and_(zpiv, lax.lt(nxt, M.scalar(n, i32)))
-    chain = lax.reduce_prod(lax.select(linked, w_next, full(1, dt, vec)), (nb,))
-    idx = lax.iota(i32, vec, nb)
-    k1 = lax.reduce_min(lax.select(zpiv, idx, full(n, i32, vec)), (nb,))
-    km = lax.reduce_max(lax.select(zpiv, idx, full(-1, i32, vec)), (nb,))
-    col_k1 = pick(lax.eq(cols, along(k1, batch)), w)  # W[:, k1]
-    row_km = pick(lax.eq(cols, along(km, batch)), M.mT(w))  # W[km, :]
-    outer = lax.mul(along(col_k1, batch + (nb,)), along(row_km, batch + (nb + 1,)))
-    singular = along(lax.reduce_or(zpiv, (nb,)), batch)
-    adj_u = lax.select(singular, lax.mul(outer, along(chain, batch)), w)
-    adj_u = lax.mul(adj_u, along(lax.mul(nonzero, cast(sign, dt)), batch))
-    p = M.row_permutation(perm, eye)  # P x = x[perm]
-    return M.matmul(adj_u, lax.triangular_solve(lu, p, left_side=True, lower=True,
-                                                unit_diagonal=True))
+    return _det_differentiable(x), lax.reduce_sum(lax.mul(M.mT(adjugate(x)), t), (nb, nb + 1))
 
 
 def slogdet(a):
@@ -773,7 +712,7 @@ def _slogdet_jvp(primals, tangents):
 
 def _slogdet(x):
     dt = core.aval_of(x).dtype
-    d, sign = _lu_diagonal_and_parity(x)
+    d, sign = lu_diagonal_and_parity(x)
     absd = lax.abs(d)
     rdt = core.aval_of(absd).dtype
     axis = (core.aval_of(d).ndim - 1,)

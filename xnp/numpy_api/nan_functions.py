@@ -16,6 +16,8 @@ under ``jit`` nothing warns and the values are the same.
 
 from __future__ import annotations
 
+import functools
+
 import ml_dtypes
 import numpy as np
 
@@ -29,6 +31,7 @@ from xnp.numpy_api._util import (asarray_for, check_reduction_axis, is_xnp, norm
                                  normalize_axis, write_out)
 from xnp.tracing import core, recording
 from xnp.tracing.avals import ShapedArray
+from xnp.tracing.custom_derivatives import custom_jvp
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
            "nanargmax", "nanargmin", "nan_to_num", "isposinf", "isneginf"]
@@ -159,13 +162,15 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     to 8 elements; no ``initial`` or ``where``), as NumPy's scalar ``fmax`` loop gives it:
     ``nanmax([-0.0, 0.0])`` is ``-0.0``; over longer slices and outer axes NumPy's
     vectorised loops return either zero, as the hardware does, and so does xnp (not
-    always the same one).
+    always the same one). The derivative is :func:`xnp.max`'s over the non-NaN elements:
+    ``k`` tied maxima get ``1/k`` each (whichever of them is the value), NaN elements 0.
     """
     return _nanextremum("nanmax", "max", -np.inf, a, axis, out, keepdims, initial, where)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Minimum ignoring NaN (``numpy.nanmin``); see :func:`nanmax`."""
+    """Minimum ignoring NaN (``numpy.nanmin``); see :func:`nanmax` (derivatives too: tied
+    minima share the gradient equally, as :func:`xnp.min`'s)."""
     return _nanextremum("nanmin", "min", np.inf, a, axis, out, keepdims, initial, where)
 
 
@@ -203,13 +208,51 @@ def _nan_extremum_steps(fname, kind, fill, x, axis, keepdims, initial, where):
     inf), the plain extremum, NaN for an all-NaN slice without ``initial``, and "All-NaN
     slice encountered" where the result is NaN."""
     x0, nan = _fill(x, fill)
-    res = _rd._extremum(fname, kind, x0, axis, None, keepdims, initial, where, first=True)
+    if initial is None and (where is None or where is True) and isinstance(x, core.Tracer):
+        # (the derivative rule is attached only where a transformation can see it)
+        res = _first_extremum(fname, kind, fill, axis, bool(keepdims), x)
+    else:
+        res = _rd._extremum(fname, kind, x0, axis, None, keepdims, initial, where, first=True)
     if initial is None:
         all_nan = _rd.all(nan, axis=axis, keepdims=keepdims)
         res = lax.select_n(all_nan, res, lax.add(res, core.lift(
             np.asarray(np.nan, core.aval_of(res).dtype))))
     _sw.warn_all_nan(res)
     return res
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(0, 1, 2, 3, 4))
+def _first_extremum(fname, kind, fill, axis, keepdims, x):
+    """The extremum of ``x`` with NaN filled with ``fill``, the first of equal ones (the
+    value NumPy's fmax/fmin loop gives), differentiated as ``max``/``min`` (JAX's rule):
+    the tangent averaged over the tied elements that are not NaN (see
+    :func:`_first_extremum_jvp`), not given to the first one."""
+    x0, _ = _fill(x, fill)
+    return _rd._extremum(fname, kind, x0, axis, None, keepdims, None, None, first=True)
+
+
+@_first_extremum.defjvp
+def _first_extremum_jvp(fname, kind, fill, axis, keepdims, primals, tangents):
+    """``max``/``min``'s derivative over the non-NaN elements: on ``k`` tied extrema each
+    gets weight ``1/k``; NaN elements get 0; an all-NaN slice has tangent 0 (its value is
+    NaN, a constant)."""
+    (x,), (t,) = primals, tangents
+    res = _first_extremum(fname, kind, fill, axis, keepdims, x)
+    x0, nan = _fill(x, fill)
+    aval = core.aval_of(x)
+    axes = _rd._axes(fname, axis, aval.ndim)
+    kept = tuple(i for i in range(aval.ndim) if i not in axes)
+    flat = lax.reshape(res, tuple(aval.shape[i] for i in kept)) if keepdims and axes else res
+    at = _lg.logical_and(lax.eq(x0, lax.broadcast_in_dim(flat, aval.shape, kept)),
+                         _lg.logical_not(nan))
+    zero, one = (core.lift(np.asarray(v, aval.dtype)) for v in (0, 1))
+    count = lax.reduce_sum(lax.convert_element_type(at, aval.dtype), axes)
+    total = lax.reduce_sum(lax.select_n(at, lax.broadcast_in_dim(zero, aval.shape, ()), t),
+                           axes)
+    tan = lax.div(total, lax.max(count, one))
+    if keepdims and axes:
+        tan = lax.reshape(tan, core.aval_of(res).shape)
+    return res, tan
 
 
 def _nanmax_steps(x, *, axis, keepdims):

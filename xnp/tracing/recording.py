@@ -245,7 +245,7 @@ class Recording:
         else:
             out = _BASE.process_primitive(prim, args, params)
         if self.failed is None:
-            if _errstate() != self.errstate or warnings.filters is not self.filters:
+            if self._settings_changed():
                 self.fail(f"ran {prim.name} under other error settings or warning filters")
             else:
                 outs = out if prim.multiple_results else [out]
@@ -270,13 +270,10 @@ class Recording:
                 self.fail("passed a native call an array whose shape values decided")
             elif view and x._dev is not None:  # (its host memory is copied first: not
                 self.fail("took a view of a jit output")  # repeated)
-        self.evaluating = True
-        try:
-            outs = tuple(Array(o, weak) for o in _native_results(fn, x, more, view, multiple))
-        finally:
-            self.evaluating = False
+        outs = tuple(Array(o, weak) for o in self._evaluated(
+            lambda: _native_results(fn, x, more, view, multiple)))
         if self.failed is None:
-            if _errstate() != self.errstate or warnings.filters is not self.filters:
+            if self._settings_changed():
                 self.fail("took a view under other error settings or warning filters")
             else:
                 for out in outs:
@@ -299,11 +296,7 @@ class Recording:
             why = self._unrepeatable_write(target, value)
             if why is not None:
                 self.fail(why)
-        self.evaluating = True
-        try:
-            write(target._writable_value(), value._value)
-        finally:
-            self.evaluating = False
+        self._evaluated(lambda: write(target._writable_value(), value._value))
         if self.failed is None:
             self.eqns.append((_WRITE, None, (self._slot(target), self._slot(value)),
                               False, 0))
@@ -315,11 +308,7 @@ class Recording:
             noted = self._item_write(target, idx, value)
             if type(noted) is str:
                 self.fail(noted)
-        self.evaluating = True
-        try:
-            write(target._writable_value(), native_idx, native_value)
-        finally:
-            self.evaluating = False
+        self._evaluated(lambda: write(target._writable_value(), native_idx, native_value))
         if self.failed is None:
             self.eqns.append((_SETITEM, noted[0], noted[1], False, 0))
 
@@ -334,17 +323,26 @@ class Recording:
                 self.fail("passed a native write an array made outside the recording")
             elif self.value_shaped.intersection(slots):
                 self.fail("passed a native write an array whose shape values decided")
-        self.evaluating = True
-        try:
-            at_user_line(fn, target._writable_value(), *[o._value for o in operands])
-        finally:
-            self.evaluating = False
+        self._evaluated(lambda: at_user_line(fn, target._writable_value(),
+                                             *[o._value for o in operands]))
         if self.failed is None:
-            if _errstate() != self.errstate or warnings.filters is not self.filters:
+            if self._settings_changed():
                 self.fail("wrote under other error settings or warning filters")
             else:
                 self.eqns.append((_NATIVE_WRITE, _returning_target(fn),
                                   (self._slot(target),) + tuple(slots), False, 0))
+
+    def _evaluated(self, run):
+        """``run()``, whose reads and writes of array values are the recording's own."""
+        self.evaluating = True
+        try:
+            return run()
+        finally:
+            self.evaluating = False
+
+    def _settings_changed(self) -> bool:
+        """Whether NumPy's error settings or the warning filters are not the call's."""
+        return _errstate() != self.errstate or warnings.filters is not self.filters
 
     def _item_write(self, target, idx, value):
         """``(template, operand slots)`` of writing ``value`` at ``idx`` into ``target``

@@ -452,6 +452,28 @@ def test_piecewise_and_select_results_have_numpys_memory_order(layout, body):
             want.flags.c_contiguous, want.flags.f_contiguous), layout
 
 
+@pytest.mark.parametrize("layout", list(_LAYOUTS))
+@pytest.mark.parametrize("body", [
+    lambda m, x, c: m.piecewise(x, [c[0]], [1.0, 2.0]),
+    lambda m, x, c: m.piecewise(x, c, [lambda v: v * 2, 7.0]),
+    lambda m, x, c: m.piecewise(x, c, [lambda v: v * 2, 7.0, -1.0]),
+], ids=["one", "callable", "default"])
+def test_piecewise_keeps_x_memory_order_whatever_the_conditions(layout, body):
+    # NumPy fills zeros_like(x) in place: x's order also for row-major conditions (which
+    # give a row-major `where`) of a Fortran-ordered or transposed x
+    x = _LAYOUTS[layout]
+    conds = [np.ascontiguousarray(x > 3), np.ascontiguousarray(x < 0)]
+    want = body(np, x, conds)
+    for xc in ([xnp.asarray(c) for c in conds], conds):
+        for how in ("first", "replayed"):
+            got = np.asarray(body(xnp, xnp.asarray(x), xc))
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), how
+            assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+                want.flags.c_contiguous, want.flags.f_contiguous), (layout, how)
+    got = xnp.jit(lambda x, c0, c1: body(xnp, x, [c0, c1]))(x, *conds)
+    assert np.asarray(got).tobytes() == want.tobytes()
+
+
 def test_eager_put_replays_numpys_put_on_new_values():
     """An eager ``put`` is NumPy's ``put`` writing into the array's memory, and its
     recorded call replays that write with each call's values: into a view (through to its

@@ -273,3 +273,89 @@ def test_einsum_signed_zero_start_keeps_the_derivative():
                      [2.0])):
         for g in (xnp.grad(f), xnp.jit(xnp.grad(f))):
             assert np.asarray(g(x0)).tolist() == want
+
+
+# --------------------------------------------------------------------------- memory order
+
+def _layout_operands(shapes, order, dtype, seed):
+    rng = np.random.default_rng(seed)
+    ops = [(rng.integers(-2, 3, s) > 0 if dtype == np.bool_ else rng.integers(-2, 3, s))
+           .astype(dtype) for s in shapes]
+    if order == "F":
+        return [np.asfortranarray(o) for o in ops]
+    if order == "T":  # transposed, as a view of a row-major array
+        return [np.ascontiguousarray(o.T).T for o in ops]
+    return ops
+
+
+LAYOUT_CASES = [
+    ("ij,jk->ik", [(3, 4), (4, 5)]), ("ij,jk", [(3, 4), (4, 5)]), ("ij,kj->ik", [(3, 4), (5, 4)]),
+    ("ij,jk->ki", [(3, 4), (4, 5)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("...j,jk->...k", [(2, 3, 4), (4, 5)]), ("ijk,kl->il", [(2, 3, 4), (4, 5)]),
+    ("ij,jk,kl->il", [(3, 4), (4, 5), (5, 2)]), ("ij,jk,kl->li", [(3, 4), (4, 5), (5, 2)]),
+    ("ab,bc,cd,de->ae", [(2, 3), (3, 4), (4, 5), (5, 2)]), ("ij,ij->ij", [(3, 4), (3, 4)]),
+    ("ij,ij->ji", [(3, 4), (3, 4)]), ("i,j->ij", [(3,), (4,)]), ("ijk,jk->i", [(2, 3, 4), (3, 4)]),
+    ("ijk,ik->kj", [(2, 3, 4), (2, 4)]), ("ij,jk->ik", [(3, 1), (1, 5)]),
+    ("ijk->kj", [(2, 3, 4)]), ("iij->ji", [(3, 3, 2)]), ("i,i,i->i", [(3,), (3,), (3,)]),
+    ("ij,j,jk->ki", [(3, 4), (4,), (4, 5)]),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int64, np.float64], ids=str)
+@pytest.mark.parametrize("order", ["C", "F", "T"])
+@pytest.mark.parametrize("optimize", [True, "optimal", False])
+@pytest.mark.parametrize("subscripts,shapes", LAYOUT_CASES)
+def test_einsum_result_has_numpys_memory_order(subscripts, shapes, optimize, order, dtype):
+    # NumPy's layout (order='K'): a path takes each pair later operand first and contracts it
+    # with matmul, whose row-major result is transposed to the output ('ij,jk->ik' of
+    # row-major operands is column-major), or multiplies it; c_einsum lays its new array out
+    # after the operands. Small integers: the sums are exact whatever their order.
+    ops = _layout_operands(shapes, order, dtype, seed=len(subscripts))
+    want = np.einsum(subscripts, *ops, optimize=optimize)
+    for operands in ([xnp.asarray(o) for o in ops], ops):
+        for how in ("eager", "replay"):
+            got = np.asarray(xnp.einsum(subscripts, *operands, optimize=optimize))
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), how
+            assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+                want.flags.c_contiguous, want.flags.f_contiguous), (how, got.strides, want.strides)
+    got = xnp.jit(lambda *a: xnp.einsum(subscripts, *a, optimize=optimize))(*ops)
+    assert np.asarray(got).tobytes() == want.tobytes()
+
+
+def test_einsum_implicit_output_sorts_labels_as_numpy():
+    # NumPy's implicit output: the labels used once in character order (upper case first)
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4)
+    for subscripts, ops in (("aB", [a]), ("Ba", [a]), ("aB,Bc", [a, b]), ("aC,Cb", [a, b]),
+                            ("...aB", [a[None]]), ("Ab,bA", [a, a.T])):
+        check_vs_numpy(lambda xp, *o: xp.einsum(subscripts, *o), *ops, kind="reduction")
+
+
+_B = np.array([[True, False, True], [True, True, False]])
+_I8 = np.array([[100, 7, -3], [90, 1, 2], [50, 0, 1]], np.int8)
+STEP_DTYPE_CASES = [  # (subscripts, operands, optimize)
+    ("i,j->", [_B[0], np.array([2, 3])], True),
+    ("ij,j->", [_B, np.array([2, 3, 4])], True),
+    ("A,bAb->", [_B[1, :2], np.ones((1, 1, 1))], True),
+    ("ij,jk->ik", [_B, _B.T.astype(np.int64)], True),
+    ("ij,jk,kl->il", [_B, _B.T, np.array([[2, 5], [3, 7]])], ["einsum_path", (0, 1), (0, 1)]),
+    ("ij,jk,kl->il", [_B.astype(np.int8) * 60, _B.T.astype(np.int8) * 70,
+                      np.array([[1, 2], [3, 4]])], ["einsum_path", (0, 1), (0, 1)]),
+    ("ij,jk,k->i", [_I8, _I8, np.array([1, 2, 3])], ["einsum_path", (0, 1), (0, 1)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(STEP_DTYPE_CASES)))
+def test_einsum_path_computes_each_step_in_its_operands_dtype(case):
+    # NumPy's path runs each step in its operands' result dtype: two bool operands are
+    # contracted with logical OR (and a pair's labels of one operand summed in that
+    # operand's dtype first), two int8 ones wrap around in int8, before the next step
+    # promotes; optimize=False is one sum in the common dtype
+    subscripts, ops, optimize = STEP_DTYPE_CASES[case]
+    for opt in (optimize, False):
+        want = np.einsum(subscripts, *ops, optimize=opt)
+        for how in ("eager", "replay"):
+            got = xnp.einsum(subscripts, *[xnp.asarray(o) for o in ops], optimize=opt)
+            assert np.asarray(got).dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"{how} {opt}")
+        got = xnp.jit(lambda *a: xnp.einsum(subscripts, *a, optimize=opt))(*ops)
+        np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"jit {opt}")

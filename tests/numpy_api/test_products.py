@@ -638,3 +638,98 @@ def test_matmul_of_one_product_per_element_is_plus_zero_as_numpy(sa, sb, dtype):
                 xnp.jit(lambda p, q: p @ q)(a, b)):
         assert np.asarray(got).dtype == want.dtype
         np.testing.assert_array_equal(np.signbit(np.asarray(got)), np.signbit(want))
+
+
+# Complex one-product sums: NumPy adds each part of the product to +0.0 (numpy.vdot's and
+# the gufuncs' loops, the axpy of numpy.dot's BLAS path for a 0-d or one-element operand
+# times a larger one, its loops beyond two dimensions), except where numpy.dot multiplies
+# two one-element operands (or a 0-d one outside BLAS). Left out: numpy.dot's zgemm of a
+# column by a row ((2, 1) . (1, 2), tensordot of two larger operands), whose signs of
+# zero are those of the BLAS kernel.
+COMPLEX_ONE_PRODUCT_CASES = [
+    ("dot", (), ()), ("dot", (), (1,)), ("dot", (), (2,)), ("dot", (2, 2), ()),
+    ("dot", (), (2, 2, 2)), ("dot", (1,), (1,)), ("dot", (1, 1), (1, 1)), ("dot", (2, 1), (1,)),
+    ("dot", (1,), (1, 2)), ("dot", (1, 1), (1, 1, 1)), ("dot", (2, 1), (2, 1, 1)),
+    ("inner", (), (2,)), ("inner", (2, 1), ()), ("inner", (1,), (1,)), ("inner", (1,), (2, 1)),
+    ("inner", (1,), (1, 1, 1)), ("inner", (2, 1, 1), (2, 1)), ("vdot", (), ()),
+    ("vdot", (1,), (1,)), ("vdot", (1, 1), ()), ("vdot", (1,), (1, 1, 1)),
+    ("tensordot0", (), ()), ("tensordot0", (), (2,)), ("tensordot0", (1, 1), (2, 1)),
+    ("tensordot0", (2,), (1,)), ("tensordot1", (1,), (1, 1)), ("tensordot1", (1,), (1, 2)),
+    ("tensordot1", (2, 1), (1,)), ("matmul", (1,), (1,)), ("matmul", (1, 1), (1,)),
+    ("matmul", (1, 1), (1, 1)), ("matmul", (2, 1), (1, 2)), ("matmul", (2, 1, 1), (1, 1)),
+    ("vecdot", (1,), (1,)), ("vecdot", (2, 1), (1,)), ("matvec", (2, 1), (1,)),
+    ("vecmat", (1,), (1, 2)),
+]
+_SIGNED_ZERO_PARTS = [complex(r, i) for r in (0.0, -0.0) for i in (0.0, -0.0)]
+
+
+@pytest.mark.parametrize("dtypes", [(np.complex64, np.complex64), (np.complex128, np.complex128),
+                                    (np.float32, np.complex64), (np.complex64, np.float64),
+                                    (np.float64, np.complex128), (np.complex128, np.float32)],
+                         ids=lambda d: f"{np.dtype(d[0]).name}-{np.dtype(d[1]).name}")
+@pytest.mark.parametrize("fname,sa,sb", COMPLEX_ONE_PRODUCT_CASES)
+def test_complex_signs_of_zero_of_one_product_sums_match_numpy(fname, sa, sb, dtypes):
+    body = _ONE_PRODUCT_FNS.get(fname, lambda xp, a, b: getattr(xp, fname)(a, b))
+    # (every pair of signs in each complex operand; a real one's two signed zeros)
+    values = [_SIGNED_ZERO_PARTS if np.dtype(d).kind == "c" else [0.0, -0.0] for d in dtypes]
+    for va in values[0]:
+        for vb in values[1]:
+            a, b = np.full(sa, va, dtypes[0]), np.full(sb, vb, dtypes[1])
+            want = _eager_twice_and_jit(body, a, b)
+            # NumPy arrays as operands: the same values (matmul's full path, not the fast
+            # path of two xnp arrays)
+            _same_as_numpy(_outcome(lambda: body(xnp, a, b)), want, "NumPy operands")
+
+
+# --------------------------------------------------------------------------- gufunc memory order
+
+def _fortran(shape):
+    return np.asfortranarray(np.arange(np.prod(shape)).reshape(shape) % 7 - 3)
+
+
+def _c(shape):
+    return np.arange(np.prod(shape)).reshape(shape) % 5 - 2
+
+
+_PERMUTED = np.arange(120).reshape(3, 2, 4, 5).transpose(1, 0, 2, 3) % 7 - 3  # (2, 3, 4, 5)
+
+# NumPy allocates a gufunc's result with order='K': its loop dimensions ordered by the
+# operands' strides along them (a missing or length-1 axis has no say), its core dimensions
+# innermost: a stack of Fortran-ordered operands gives a column-major stack of results
+GUFUNC_LAYOUT_CASES = [
+    ("vecdot", _fortran((2, 3, 4, 5)), _c((5,)), {}),
+    ("vecdot", _c((5,)), _fortran((2, 3, 4, 5)), {}),
+    ("vecdot", _c((3, 4, 5)), _fortran((2, 3, 4, 5)), {}),
+    ("vecdot", _fortran((3, 4, 5)), _fortran((2, 3, 4, 5)), {}),
+    ("vecdot", _fortran((2, 1, 4, 5)), _c((3, 1, 5)), {}),
+    ("vecdot", _fortran((3, 4, 5)), _fortran((4, 5)), {}),
+    ("vecdot", _fortran((5, 3, 4)), _c((5, 1, 1)), {"axis": 0}),
+    ("vecdot", _PERMUTED, _c((5,)), {}),
+    ("matvec", _fortran((2, 3, 4, 5)), _c((5,)), {}),
+    ("matvec", _c((4, 5)), _fortran((2, 3, 5)), {}),
+    ("matvec", _fortran((2, 3, 4, 5)), _fortran((3, 5)), {}),
+    ("matvec", _PERMUTED, _c((5,)), {}),
+    ("vecmat", _fortran((2, 3, 4)), _c((4, 5)), {}),
+    ("vecmat", _c((3, 4)), _fortran((2, 3, 4, 5)), {}),
+    ("vecmat", _c((4,)), _PERMUTED, {}),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.complex128, np.bool_], ids=str)
+@pytest.mark.parametrize("case", range(len(GUFUNC_LAYOUT_CASES)))
+def test_gufunc_results_have_numpys_memory_order(case, dtype):
+    fname, a, b, kw = GUFUNC_LAYOUT_CASES[case]
+    a, b = a.astype(dtype), b.astype(dtype)  # (astype keeps the layout; small exact sums)
+    want = getattr(np, fname)(a, b, **kw)
+    # (complex vecmat is BLAS's zgemm, whose signs of zero xnp does not follow)
+    same = np.testing.assert_array_equal if fname == "vecmat" and dtype == np.complex128 else (
+        lambda g, w, err_msg: _same_as_numpy(("ok", g), ("ok", w), err_msg))
+    for operands in ((xnp.asarray(a), xnp.asarray(b)), (a, b), (xnp.asarray(a), b)):
+        for how in ("eager", "replay"):
+            got = np.asarray(getattr(xnp, fname)(*operands, **kw))
+            assert got.dtype == want.dtype and got.shape == want.shape
+            same(got, want, err_msg=how)
+            assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+                want.flags.c_contiguous, want.flags.f_contiguous), (how, got.strides, want.strides)
+    same(np.asarray(xnp.jit(lambda p, q: getattr(xnp, fname)(p, q, **kw))(a, b)), want,
+         err_msg="jit")

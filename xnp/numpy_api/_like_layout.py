@@ -27,7 +27,7 @@ from xnp.numpy_api import _layout
 from xnp.numpy_api._util import is_xnp
 from xnp.tracing import core, recording
 
-__all__ = ["like_layout", "kept_strides"]
+__all__ = ["like_layout", "laid_out", "kept_strides"]
 
 
 def kept_strides(shape, strides) -> tuple:
@@ -89,7 +89,18 @@ def like_layout(x, order: str, source, *, fresh: bool = False):
     if x is source and order == "K":  # no new array (astype with copy=False): as it is
         return x
     want = _target(order, x, source)
-    if want is None or 0 in x.shape:
+    if want is None:
+        return x
+    return laid_out(x, want, source, fresh=fresh)
+
+
+def laid_out(x, want: tuple, source=None, *, fresh: bool = False):
+    """``x`` with the element strides ``want`` (those of a new NumPy array, e.g. of
+    :func:`kept_strides`): eagerly ``x`` itself where it has them, else a copy laid out
+    so; traced, ``x`` (``fresh``: a value the caller made) or a copy, with ``want``
+    recorded as its layout. ``source``: the array ``x`` was made like (``x`` itself where
+    it is that array and already contiguous as asked)."""
+    if 0 in x.shape:
         return x
     shape = tuple(x.shape)
     if x is source and _layout._matches(shape, _layout.layout(x), want):

@@ -8,7 +8,9 @@ is one ``lax.dot_general`` (batch dims = labels shared and still needed,
 contracting dims = labels shared and not needed any more), preceded by
 diagonals (a label repeated in one operand) and sums (a label used by one
 operand only) and followed by a transpose to the output order. Everything is
-differentiable and batches under ``vmap`` through those primitives.
+differentiable and batches under ``vmap`` through those primitives. The result has
+NumPy's memory order (``order='K'``), which NumPy's own steps decide (its ``c_einsum``,
+``bmm_einsum``): followed on the operands' layouts, a copy where xnp's differs.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.lax import _matrix as M
 from xnp.numpy_api import _util
-from xnp.numpy_api.products import _asarray
+from xnp.numpy_api import _layout
+from xnp.numpy_api.products import _asarray, in_layout, iter_order
 from xnp.numpy_api._signed_zeros import plus_zero, sum_from_zero
 from xnp.numpy_api._util import asarray_for, check_unsupported, result_dtype
 from xnp.tracing import core, errors
@@ -116,8 +119,8 @@ def parse(fname, subscripts: str, shapes) -> tuple[list[str], str]:
         for t in inputs:
             for c in t:
                 counts[c] = counts.get(c, 0) + 1
-        named = sorted((c for c, n in counts.items() if n == 1 and c not in ell),
-                       key=_LETTERS.index)
+        # (in character order, as NumPy's: upper case first)
+        named = sorted(c for c, n in counts.items() if n == 1 and c not in ell)
         # NumPy's implicit mode puts the broadcast (ellipsis) dimensions first
         used_ell = [c for c in ell if c in counts]
         output = "".join(used_ell) + "".join(named)
@@ -291,16 +294,27 @@ def _drop_contracted(x, labels: str, other: str, needed: set):
     return lax.reshape(x, tuple(shape[k] for k in keep)), "".join(labels[k] for k in keep)
 
 
-def contract(fname, operands, inputs, output, path, sizes, one_sum=False):
+def _in_common_dtype(xs):
+    """The operands in their NumPy result dtype (as the arrays they are: not weak)."""
+    dt = result_dtype(*(core.aval_of(x).strip_weak_type() for x in xs))[0]
+    return [x if core.aval_of(x).dtype == dt else lax.convert_element_type(x, dt) for x in xs]
+
+
+def contract(fname, operands, inputs, output, path, sizes, one_sum=False, by_step=False):
     """Evaluate the parsed einsum with the given contraction path. ``one_sum``: the path
     is one step, evaluated as NumPy's ``c_einsum`` (``optimize=False``), not pairwise
-    as its ``bmm_einsum``: their signs of zero differ."""
+    as its ``bmm_einsum``: their signs of zero differ. ``by_step``: each step in its
+    operands' result dtype, as NumPy's path computes it (a pair's labels of one operand
+    summed in that operand's own dtype first: a bool one's by logical OR)."""
     ops = [_squeeze_broadcast(*_dedupe(x, t), sizes) for x, t in zip(operands, inputs)]
     for step in path:
         step = sorted(step, reverse=True)
         picked = [ops.pop(i) for i in step][::-1]
         rest_labels = set(output).union(*[set(t) for _, t, _ in ops])
         step_one_sum = one_sum or len(picked) > 2
+        if by_step and len(picked) > 2:  # (c_einsum: all in the common dtype first)
+            xs = _in_common_dtype([x for x, _, _ in picked])
+            picked = [(x,) + p[1:] for x, p in zip(xs, picked)]
         if len(picked) == 1 and any(c not in rest_labels for c in picked[0][2]):
             picked = [(_plus_zero(picked[0][0]),) + picked[0][1:]]
         while len(picked) > 1:
@@ -308,6 +322,8 @@ def contract(fname, operands, inputs, output, path, sizes, one_sum=False):
             needed = rest_labels.union(*[set(t) for _, t, _ in picked[2:]])
             a, la = _sum_unused(a, la, needed | set(lb))
             b, lb = _sum_unused(b, lb, needed | set(la))
+            if by_step:
+                a, b = _in_common_dtype([a, b])
             one = _one_product(a, la, lb, needed)
             if one and not step_one_sum:
                 a, b = (_bmm_operand(a, la, da, lb, needed),
@@ -327,6 +343,108 @@ def contract(fname, operands, inputs, output, path, sizes, one_sum=False):
     if t != output:
         x = lax.transpose(x, tuple(t.index(c) for c in output))
     return x
+
+
+# --------------------------------------------------------------------------- memory order
+
+# NumPy's memory order of the result (order='K'), followed step by step on (labels, shape,
+# element strides) triples: optimize=False is one c_einsum of the operands, a path takes
+# each step's operands in NumPy's order (the later operand first), contracts a pair with
+# bmm_einsum and any other step with c_einsum, and labels an intermediate result by size
+# then label. c_einsum returns a view of a single operand where nothing is summed, else a
+# new array NumPy's iterator lays out over the output labels and then the summed ones (in
+# character order); bmm_einsum's matmul result is row-major in its own label order
+# (singletons, batch, first operand's, second operand's), transposed to the output, and
+# its multiply (no contracted label) a new array the iterator lays out.
+
+
+def _step_sizes(operands) -> dict:
+    sizes: dict = {}
+    for labels, shape, _ in operands:
+        for c, d in zip(labels, shape):
+            if sizes.get(c, 1) == 1:
+                sizes[c] = d
+    return sizes
+
+
+def _allocated(out, iter_labels, operands, sizes) -> tuple:
+    """Strides of the new array of labels ``out`` NumPy's iterator over ``iter_labels``
+    allocates for ``operands`` (each label once, a repeated one's strides summed)."""
+    rows = []
+    for labels, shape, st in operands:
+        per = {}
+        for c, d, x in zip(labels, shape, st):
+            per[c] = per.get(c, 0) + (0 if d == 1 else x)
+        rows.append([0 if sizes[c] == 1 else per.get(c, 0) for c in iter_labels])
+    strides, step = {}, 1
+    for i in iter_order(rows):
+        c = iter_labels[i]
+        if c in out:
+            strides[c] = step
+            step *= sizes[c]
+    return tuple(strides[c] for c in out)
+
+
+def _c_einsum_layout(operands, out):
+    """``(strides, view)`` of NumPy's ``c_einsum`` of ``operands`` into the labels ``out``."""
+    if len(operands) == 1 and set(operands[0][0]) <= set(out):
+        labels, _, st = operands[0]
+        return tuple(sum(x for c2, x in zip(labels, st) if c2 == c) for c in out), True
+    sizes = _step_sizes(operands)
+    summed = sorted(set("".join(t for t, _, _ in operands)) - set(out))
+    return _allocated(out, out + "".join(summed), operands, sizes), False
+
+
+def _bmm_layout(a, b, out):
+    """Strides of NumPy's ``bmm_einsum`` of the pair ``a``, ``b`` into the labels ``out``."""
+    sizes = _step_sizes([a, b])
+    left = [c for c, d in zip(a[0], a[1]) if d != 1]
+    right = [c for c, d in zip(b[0], b[1]) if d != 1]
+    if not any(c in right and c not in out for c in left):  # multiply
+        ops = []
+        for labels, shape, st in (a, b):
+            if not set(labels) <= set(out):  # (c_einsum sums the others out first)
+                dims = dict(zip(labels, shape))
+                want = "".join(c for c in out if c in labels)
+                st, labels = _c_einsum_layout([(labels, shape, st)], want)[0], want
+                shape = tuple(dims[c] for c in labels)
+            ops.append((labels, shape, st))
+        return _allocated(out, out, ops, sizes)
+    left, right = list(dict.fromkeys(left)), list(dict.fromkeys(right))
+    produced = ([c for c in out if sizes[c] == 1] + [c for c in left if c in right and c in out]
+                + [c for c in left if c not in right and c in out]
+                + [c for c in right if c not in left and c in out])
+    strides = dict(zip(produced, _layout.c_strides(tuple(sizes[c] for c in produced))))
+    return tuple(strides[c] for c in out)
+
+
+def _numpy_layout(operands, inputs, output, path, one_sum):
+    """``(strides, view)``: the element strides of NumPy's einsum result and whether it is
+    a view of the one operand; None where an operand's layout is unknown (a ``jit``
+    argument)."""
+    ops = []
+    for x, t in zip(operands, inputs):
+        st = _layout.layout(x)
+        if st is None:
+            return None
+        ops.append((t, tuple(core.aval_of(x).shape), st))
+    if one_sum:
+        return _c_einsum_layout(ops, output)
+    sizes = _step_sizes(ops)
+    for n, step in enumerate(path):
+        picked = [ops.pop(i) for i in sorted(step, reverse=True)]
+        if n == len(path) - 1:
+            out = output
+        else:
+            keep = set(output).union(*[set(t) for t, _, _ in ops])
+            out = "".join(sorted({c for t, _, _ in picked for c in t if c in keep},
+                                 key=lambda c: (sizes[c], c)))
+        if len(picked) == 2:
+            st, view = _bmm_layout(picked[0], picked[1], out), False
+        else:
+            st, view = _c_einsum_layout(picked, out)
+        ops.append((out, tuple(_step_sizes(picked)[c] for c in out), st))
+    return ops[0][2], view
 
 
 # --------------------------------------------------------------------------- public
@@ -351,7 +469,12 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         as NumPy's, with one operand of which nothing is summed (NumPy returns a view
         of it: its own dtype).
     order : {'K', 'C', 'A'}
-        Results are C-contiguous; ``'F'`` raises ``NotImplementedError``.
+        ``'K'``: NumPy's memory order of the result, followed through its steps from the
+        operands' layouts (``'ij,jk->ik'`` with ``optimize=True`` is column-major, as
+        NumPy's transposed matmul result; left as computed where an operand's layout is
+        unknown, a ``jit`` argument); ``'C'``: row-major (NumPy's view of a single operand
+        of which nothing is summed aside); ``'A'``: as computed; ``'F'`` raises
+        ``NotImplementedError``.
     casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}
         Rule for each operand's cast to the compute dtype (``dtype``, or the operands'
         result dtype: ``'no'`` refuses operands of different dtypes), default ``'safe'``,
@@ -388,12 +511,16 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     around in the operand dtype, as NumPy's do. Signs of zero are NumPy's: with
     ``optimize=False`` two or more operands are one sum of products from +0.0 (never
     -0.0, also where nothing is summed); along a path a pair contracting a label is
-    summed from +0.0 (NumPy's matmul) and a pair contracting none is a product.
+    summed from +0.0 (NumPy's matmul) and a pair contracting none is a product. Along a
+    path without ``dtype``, each step is computed in its operands' result dtype, as
+    NumPy's: two bool operands by logical OR, two int8 ones wrapping in int8, before a
+    later step promotes (the path is ``opt_einsum``'s, which may differ from NumPy's own
+    greedy choice where costs tie).
     """
     check_unsupported("einsum", out=(out, None, "xnp.einsum returns a new array"))
     if order not in ("K", "C", "A"):
         raise NotImplementedError(f"xnp.einsum: order={order!r} is not supported: results are "
-                                  "C-contiguous")
+                                  "in NumPy's 'K' order or C-contiguous")
     if casting not in _CASTINGS:
         raise ValueError(f"xnp.einsum: casting must be one of {_CASTINGS}, got {casting!r}")
     subscripts, ops = _split_operands("einsum", operands)
@@ -409,20 +536,30 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         dtype, casting = None, "unsafe"
     dt = (result_dtype(*(a.strip_weak_type() for a in avals))[0] if dtype is None
           else canonical_dtype(dtype, name="dtype"))
-    xs = _cast_operands(xs, avals, dt, casting)
+    given = _cast_operands(xs, avals, dt, casting, cast=False)  # (the checks first)
     kind, memory = _path_kind("einsum", optimize)
+    # (a path without dtype= computes each step in its operands' result dtype, as NumPy's)
+    by_step = dtype is None and kind is not False
+    if not by_step:
+        xs = _cast_operands(xs, avals, dt, casting)
     path = _compute_path("einsum", inputs, output, sizes, kind, memory)
-    res = contract("einsum", xs, inputs, output, path, sizes, one_sum=kind is False)
+    res = contract("einsum", xs, inputs, output, path, sizes, one_sum=kind is False,
+                   by_step=by_step)
     if core.aval_of(res).dtype != dt:
         res = lax.convert_element_type(res, dt)
-    return res
+    # NumPy's memory order ('A' left as it is); a view of the one operand is xnp's too
+    laid = None if order == "A" else _numpy_layout(given, inputs, output, path, kind is False)
+    if laid is None or laid[1]:
+        return res
+    return in_layout(res, laid[0] if order == "K" else _layout.c_strides(res.shape))
 
 
-def _cast_operands(xs, avals, dt, casting):
+def _cast_operands(xs, avals, dt, casting, cast=True):
     """The operands in the compute dtype ``dt``, each cast checked under ``casting`` as
     NumPy's iterator checks it (also without ``dtype=``: ``'no'`` refuses operands of
     another dtype), with NumPy's ``ComplexWarning`` for each complex operand cast to a
-    real or integer ``dt``. All checks come before any warning."""
+    real or integer ``dt``. All checks come before any warning. ``cast=False``: the
+    checks only, the operands as they are."""
     for i, a in enumerate(avals):
         if not np.can_cast(a.dtype, dt, casting):
             raise TypeError(f"xnp.einsum: cannot cast operand {i} (`operands[{i}]`, "
@@ -430,7 +567,7 @@ def _cast_operands(xs, avals, dt, casting):
                             f"casting rule {casting!r}")
     out = []
     for x, a in zip(xs, avals):
-        if a.dtype != dt:
+        if a.dtype != dt and cast:
             if a.dtype in kit.COMPLEX and dt not in kit.COMPLEX and dt not in kit.BOOL:
                 _util.warn_complex_to_real()
             x = lax.convert_element_type(x, dt)

@@ -10,6 +10,7 @@ from xnp.numpy_api import elementwise as _el
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import manipulation as _mp
 from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api._like_layout import like_layout
 from xnp.numpy_api._util import is_xnp
 from xnp.tracing import core
 
@@ -102,7 +103,9 @@ def piecewise(x, condlist, funclist, *args, **kw):
         value = func(x, *args, **kw) if callable(func) else func
         name = f"the result of funclist[{i}]" if callable(func) else f"funclist[{i}]"
         y = _el.where_weak(cond, _value(value, x.dtype, name), y)
-    return y
+    # NumPy fills zeros_like(x) in place: x's memory order, whatever the conditions' and
+    # values' (where's own order follows them: row-major conditions give a row-major one)
+    return like_layout(y, "K", x, fresh=True)
 
 
 def _value(value, dtype, name):

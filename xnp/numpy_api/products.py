@@ -16,10 +16,12 @@ these in object dtype). bool products are bool (OR of ANDs), as in NumPy. All sh
 axes are static.
 
 The gufuncs (``matmul``, ``vecdot``, ``matvec``, ``vecmat``) contract their operands as they
-are wherever that gives NumPy's result order (the loop dimensions of both operands equal,
-or one operand without loop dimensions): one ``dot_general``, with no broadcast, transpose or
-reshape around it, which is all an eager call replays (``_replay``). Signs of zero: see the
-comment above :func:`_summed` (``_signed_zeros.plus_zero``).
+are where the loop dimensions of both operands are equal or one operand has none: one
+``dot_general``, with no broadcast, transpose or reshape around it, which is all an eager call
+replays (``_replay``). The results of ``vecdot``, ``matvec`` and ``vecmat`` have the memory
+order NumPy allocates them in (:func:`_gufunc_layout`: a stack of Fortran-ordered operands
+gives a column-major stack of results), a copy where the ``dot_general`` gives another.
+Signs of zero: see the comment above :func:`_summed` (``_signed_zeros.plus_zero``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from xnp.numpy_api._ufunc import _cast as _cast_checked
 from xnp.numpy_api._ufunc import _extras
 from xnp.numpy_api._fp_out import writes_out
 from xnp.numpy_api._signed_zeros import plus_zero
+from xnp.numpy_api import _layout
+from xnp.numpy_api._like_layout import laid_out
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "vecdot"]
@@ -178,9 +182,11 @@ def _dot(x, y, contract_x, contract_y, batch_x=(), batch_y=(), dtype=None):
 # multiplied (outer, kron and einsum's products multiply too). XLA compiles a sum of one
 # product to the product itself, and xnp's eager kernels for matmul's one-element forms
 # are numpy.dot's, so where each element is one product (k == 1) the +0.0 start is
-# restated for real floating results. Longer sums are the backend's (NumPy's kernels
-# eagerly; XLA's dot may keep -0.0 under jit), and complex BLAS products keep their own
-# signs.
+# restated, in each part of a complex result too (numpy.vdot's, the gufuncs' and the
+# axpy of numpy.dot's BLAS path add to +0.0 for complex as for real). Longer sums are
+# the backend's (NumPy's kernels eagerly; XLA's dot may keep -0.0 under jit), and so is
+# a complex zgemm of a column (m, 1) by a row (1, n) (numpy.dot's BLAS path where
+# neither operand is one element): its signs of zero are those of the BLAS kernel.
 
 _BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64,
                                                np.complex128))
@@ -193,26 +199,30 @@ def _one_element(x) -> bool:
 def _summed(res, k):
     """``res``, whose elements are sums of ``k`` products each, with NumPy's +0.0 start
     where ``k == 1`` (module comment above)."""
-    if k == 1 and core.aval_of(res).dtype in kit.FLOATING:
+    if k == 1 and core.aval_of(res).dtype in kit.INEXACT:
         return plus_zero(res)
     return res
 
 
-def _dot_zeros(x, y, res, k):
-    """``res``, ``numpy.dot``/``numpy.inner`` of ``x``, ``y`` summing ``k`` products per
-    element, with their signs of zero where each element is one product (module comment):
-    the exact product where NumPy's BLAS path multiplies two one-element operands or where
-    a 0-d operand is multiplied outside it; otherwise NumPy's +0.0 start (its BLAS path's
-    ``axpy`` for a 0-d operand times a larger one)."""
+def _dot_zeros(sa, sb, res, k):
+    """``res``, ``numpy.dot`` of operands of shapes ``sa``, ``sb`` (``numpy.inner``'s with
+    ``sb``'s last two dimensions swapped) summing ``k`` products per element, with their
+    signs of zero where each element is one product (module comment): the exact product
+    where NumPy's BLAS path multiplies two one-element operands or where a 0-d operand is
+    multiplied outside it; otherwise NumPy's +0.0 start (its BLAS path's ``axpy`` for a
+    0-d operand times a larger one), but for complex the signs of BLAS's ``zgemm`` of a
+    column by a row."""
     dt = core.aval_of(res).dtype
-    if dt not in kit.FLOATING:
+    if dt not in kit.INEXACT:
         return res
-    sa, sb = _shape(x), _shape(y)
     blas = dt in _BLAS_DTYPES and len(sa) <= 2 and len(sb) <= 2
+    one_a, one_b = math.prod(sa) == 1, math.prod(sb) == 1
     if not sa or not sb:
-        plus = blas and not (_one_element(x) and _one_element(y))
+        plus = blas and not (one_a and one_b)
+    elif blas and dt in kit.COMPLEX and not (one_a or one_b):
+        plus = False  # (k == 1: a column times a row, BLAS's gemm)
     else:
-        plus = k == 1 and not (blas and _one_element(x) and _one_element(y))
+        plus = k == 1 and not (blas and one_a and one_b)
     return plus_zero(res) if plus else res
 
 
@@ -250,12 +260,12 @@ def dot(a, b, out=None):
     x, y, dt = _operands("dot", a, b)
     sa, sb = _shape(x), _shape(y)
     if not sa or not sb:
-        res = _dot_zeros(x, y, _dot(x, y, (), ()), 1)
+        res = _dot_zeros(sa, sb, _dot(x, y, (), ()), 1)
     else:
         ib = 0 if len(sb) == 1 else len(sb) - 2
         if sa[-1] != sb[ib]:
             _not_aligned("dot", sa, sb, len(sa) - 1, ib)
-        res = _dot_zeros(x, y, _dot(x, y, (len(sa) - 1,), (ib,)), sa[-1])
+        res = _dot_zeros(sa, sb, _dot(x, y, (len(sa) - 1,), (ib,)), sa[-1])
     return write_out("dot", out, res)
 
 
@@ -388,10 +398,12 @@ def inner(a, b, /):
     x, y, dt = _operands("inner", a, b)
     sa, sb = _shape(x), _shape(y)
     if not sa or not sb:
-        return _dot_zeros(x, y, _dot(x, y, (), ()), 1)
+        return _dot_zeros(sa, sb, _dot(x, y, (), ()), 1)
     if sa[-1] != sb[-1]:
         _not_aligned("inner", sa, sb, len(sa) - 1, len(sb) - 1)
-    return _dot_zeros(x, y, _dot(x, y, (len(sa) - 1,), (len(sb) - 1,)), sa[-1])
+    # (numpy.inner is numpy.dot of `a` and `b` with its last two dimensions swapped)
+    return _dot_zeros(sa, sb[:-2] + sb[-1:] + sb[-2:-1],
+                      _dot(x, y, (len(sa) - 1,), (len(sb) - 1,)), sa[-1])
 
 
 @writes_out()
@@ -443,6 +455,8 @@ def tensordot(a, b, axes=2):
         shape = tuple(d for i, d in enumerate(sa) if i not in axes_a) + tuple(
             d for i, d in enumerate(sb) if i not in axes_b)
         return lax.reshape(_dot(lax.reshape(x, ()), lax.reshape(y, ()), (), ()), shape)
+    if dt in kit.COMPLEX and not (_one_element(x) or _one_element(y)):
+        k = 0  # (k == 1: NumPy's dot of a column by a row, BLAS's zgemm: module comment)
     return _summed(_dot(x, y, axes_a, axes_b), k)
 
 
@@ -509,6 +523,70 @@ def _shape_mismatch(lists, sa, sb):
                      f"{_fmt(sa)} vs axes {lists[1]} of {_fmt(sb)}")
 
 
+# --------------------------------------------------------------------------- gufunc layout
+
+
+def iter_order(strides) -> list:
+    """The axes of an iteration in the order NumPy's iterator lays a new array out in
+    (``order='K'``, ``npyiter_find_best_axis_ordering``), innermost first: ``strides``
+    holds each operand's strides along the axes (0 where it broadcasts or the axis has
+    length 1: no say). A stable insertion sort from the row-major order that moves an axis
+    inwards where every operand with a say on the pair has a smaller stride along it (where
+    the operands disagree, row-major order wins)."""
+    n = len(strides[0]) if strides else 0
+    perm = list(range(n - 1, -1, -1))
+    for i0 in range(1, n):
+        pos, j0 = i0, perm[i0]
+        for i1 in range(i0 - 1, -1, -1):
+            j1, ambiguous, swap = perm[i1], True, False
+            for st in strides:
+                if st[j0] and st[j1]:
+                    swap = abs(st[j1]) > abs(st[j0]) and (ambiguous or swap)
+                    ambiguous = False
+            if not ambiguous:
+                if not swap:
+                    break
+                pos = i1
+        perm.insert(pos, perm.pop(i0))
+    return perm
+
+
+def in_layout(res, want):
+    """``res`` (a new array) with the element strides ``want``: itself where its flags
+    already say so, else laid out so (``_like_layout.laid_out``)."""
+    if _layout._matches(_shape(res), _layout.layout(res), want):
+        return res
+    return laid_out(res, want, fresh=True)
+
+
+def _gufunc_layout(res, operands):
+    """``res``, the result of the gufunc ``vecdot``, ``matvec`` or ``vecmat``, in the memory
+    order NumPy allocates it in (``order='K'``): its core dimensions innermost and
+    row-major, its loop dimensions in :func:`iter_order` of the operands' strides along
+    them (``operands``: ``(value, loop_axes)`` pairs, the value as given and its axes that
+    are loop dimensions, in order; a missing axis broadcasts). A stack of Fortran-ordered
+    operands gives a column-major stack of results. Left as it is where an operand's
+    layout is unknown (a ``jit`` argument)."""
+    shape = _shape(res)
+    nloop = max(len(a) for _, a in operands)
+    if nloop < 2:
+        return res
+    loop = []
+    for v, axes in operands:
+        st = _layout.layout(v)
+        if st is None:
+            return res
+        sv = _shape(v)
+        loop.append((0,) * (nloop - len(axes)) + tuple(
+            0 if sv[a] == 1 else st[a] for a in axes))
+    step = math.prod(shape[nloop:])
+    want = [0] * nloop
+    for a in iter_order(loop):
+        want[a] = step
+        step *= shape[a]
+    return in_layout(res, tuple(want) + _layout.c_strides(shape[nloop:]))
+
+
 # --------------------------------------------------------------------------- vecdot
 
 
@@ -549,6 +627,7 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
                          f"{sa[ia]}); shapes {_fmt(sa)} and {_fmt(sb)}")
     loop_a = sa[:ia] + sa[ia + 1:]
     loop_b = sb[:ib] + sb[ib + 1:]
+    given = ((x, _other(len(sa), ia)), (y, _other(len(sb), ib)))
     if dt in kit.COMPLEX:
         x = lax.conj(x)
     if loop_a == loop_b:  # the other dimensions pair up: batch dimensions, in order
@@ -562,7 +641,7 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
         x = broadcast_to(x, batch + (sa[ia],))
         y = broadcast_to(y, batch + (sb[ib],))
         res = _dot(x, y, (nb,), (nb,), tuple(range(nb)), tuple(range(nb)))
-    return write_out("vecdot", out, _summed(res, sa[ia]), casting)
+    return write_out("vecdot", out, _gufunc_layout(_summed(res, sa[ia]), given), casting)
 
 
 def _other(ndim, axis):
@@ -586,6 +665,7 @@ def _matvec_values(x, y):
     sa, sb = _shape(x), _shape(y)
     na, nb = len(sa), len(sb)
     loop_a, loop_b = sa[:-2], sb[:-1]
+    given = ((x, tuple(range(na - 2))), (y, tuple(range(nb - 1))))
     if loop_a == loop_b:
         k = tuple(range(len(loop_a)))
     elif not loop_b:  # one vector y: x's loop dimensions are free ones, first in the result
@@ -594,7 +674,7 @@ def _matvec_values(x, y):
         batch = broadcast_shapes("matvec", loop_a, loop_b)
         x, y = broadcast_to(x, batch + sa[-2:]), broadcast_to(y, batch + sb[-1:])
         na, nb, k = len(batch) + 2, len(batch) + 1, tuple(range(len(batch)))
-    return _summed(_dot(x, y, (na - 1,), (nb - 1,), k, k), sa[-1])
+    return _gufunc_layout(_summed(_dot(x, y, (na - 1,), (nb - 1,), k, k), sa[-1]), given)
 
 
 def _vecmat_values(x, y):
@@ -604,6 +684,7 @@ def _vecmat_values(x, y):
     sa, sb = _shape(x), _shape(y)
     na, nb = len(sa), len(sb)
     loop_a, loop_b = sa[:-1], sb[:-2]
+    given = ((x, tuple(range(na - 1))), (y, tuple(range(nb - 2))))
     if loop_a == loop_b:
         k = tuple(range(len(loop_a)))
     elif not loop_a or not loop_b:  # one operand without loop dimensions: free ones
@@ -612,4 +693,4 @@ def _vecmat_values(x, y):
         batch = broadcast_shapes("vecmat", loop_a, loop_b)
         x, y = broadcast_to(x, batch + sa[-1:]), broadcast_to(y, batch + sb[-2:])
         na, nb, k = len(batch) + 1, len(batch) + 2, tuple(range(len(batch)))
-    return _summed(_dot(x, y, (na - 1,), (nb - 2,), k, k), sa[-1])
+    return _gufunc_layout(_summed(_dot(x, y, (na - 1,), (nb - 2,), k, k), sa[-1]), given)

@@ -113,6 +113,7 @@ def _replayed_cases():
         return fn if jax is not None else None
 
     ts = itertools.count(0.5, 0.25)  # (floats: a new value for each call of any column)
+    ks = itertools.cycle(range(3, 40))  # (ints: a new value for each call, as a loop's)
     return [
         ("arctan2(x, f32)", lambda: numpy.arctan2(x_np, f_np), lambda: xnp.arctan2(x, f),
          j(lambda: jnp.arctan2(xj, fj))),
@@ -209,6 +210,12 @@ def _replayed_cases():
         # program for every value; kernels with the decisions taken once; native calls
         ("hypot(v, t), a new t each call", lambda: numpy.hypot(v_np, next(ts)),
          lambda: xnp.hypot(v, next(ts)), j(lambda: jnp.hypot(vj, next(ts)))),
+        ("v ** k, a new int k each call", lambda: v_np ** next(ks), lambda: v ** next(ks),
+         j(lambda: vj ** next(ks))),
+        ("clip(v, 0, t), a new t each call", lambda: numpy.clip(v_np, 0, next(ts)),
+         lambda: xnp.clip(v, 0, next(ts)), j(lambda: jnp.clip(vj, 0, next(ts)))),
+        ("shape(x)", lambda: numpy.shape(x_np), lambda: xnp.shape(x),
+         j(lambda: jnp.shape(xj))),
         ("lexsort(x)", lambda: numpy.lexsort(x_np), lambda: xnp.lexsort(x),
          j(lambda: jnp.lexsort(xj))),
         ("digitize(x, v)", lambda: numpy.digitize(x_np, v_np), lambda: xnp.digitize(x, v),
@@ -240,6 +247,7 @@ def _write_cases():
                 "add(z, 1, out=o)": lambda: m.add(z, 1, out=o),
                 "a[1:4] = 5.0": lambda: a.__setitem__(slice(1, 4), 5.0),
                 "a[i] = b (index array)": lambda: a.__setitem__(i, b),
+                "put(a, i, b)": lambda: m.put(a, i, b),
                 "for k in range(10): a[k] = k * 0.5": fill}
 
     ways_np, ways_x = make(numpy), make(xnp)

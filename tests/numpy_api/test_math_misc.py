@@ -473,3 +473,38 @@ def test_isclose_bool_operands_and_array_tolerances_are_numpys(args, kw):
     (want, want_w), (got, got_w) = run(np), run(xnp)
     np.testing.assert_array_equal(got, want)
     assert got_w == want_w
+
+
+_E = np.array([1, 2])
+_LDEXP_CASES = [
+    ((3, 20), {}), ((1, 16), {}), ((0, 2**31), {}), ((2.0, 2**31), {}), ((True, 3), {}),
+    ((3, True), {}), ((3, 2), {"dtype": np.float32}), ((True, 3), {"dtype": np.float32}),
+    ((3, _E), {}), ((True, _E), {}), ((3, np.array([True, False])), {}),
+    ((3, _E), {"dtype": np.float32}), ((True, _E), {"dtype": np.float32}),
+    ((1.5, _E), {"dtype": np.float32}), ((np.array([1.5]), 2**31), {}),
+    ((np.array([1.5]), -(2**31) - 1), {}), ((np.array([True]), 2**31), {}),
+    ((np.array([1.5], np.float32), 2**31 - 1), {}), ((np.array([2.0]), _E.astype(np.uint64)), {}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_LDEXP_CASES)))
+def test_ldexp_python_scalar_operands_as_numpy(case):
+    """NumPy's loop choice for Python operands: a weak int mantissa beside an exponent array
+    is float16 (or ``dtype=``), two Python scalars are int64/float64 (no int32 check), a
+    bool mantissa is a bool; a Python int exponent beside a non-bool array must fit int32."""
+    args, kw = _LDEXP_CASES[case]
+
+    def run(m):
+        xs = tuple(xnp.asarray(a) if m is xnp and isinstance(a, np.ndarray) else a for a in args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                r = np.asarray(m.ldexp(*xs, **kw))
+            except Exception as e:  # noqa: BLE001  (compared with NumPy's)
+                return type(e).__name__
+        return r.dtype, r.tobytes()
+
+    want = run(np)
+    for _ in range(3):  # (and its replays)
+        got = run(xnp)
+        assert got == want or (got == "TypeError" and want == "UFuncTypeError"), (args, kw)

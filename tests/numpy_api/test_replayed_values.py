@@ -420,3 +420,21 @@ def test_logspace_with_an_array_base_is_numpys(args, kw):
     got = np.asarray(xnp.jit(f)([args[i] for i in pos], traced))
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x, f: m.histogram(x, bins="auto", density=f)[0],
+    lambda m, x, f: m.isin(x, x[:3], invert=f),
+    lambda m, x, f: m.unique(m.concatenate([x, x * np.nan]), equal_nan=f),
+], ids=["histogram density", "isin invert", "unique equal_nan"])
+def test_a_flag_given_as_an_array_is_read_on_every_call(call):
+    """A NumPy function of the values whose flag is an xnp 0-d array: the flag's value is
+    the call's (a program that kept its first value would give the first call's result)."""
+    _replay.clear()
+    a = RNG.standard_normal(12)
+    x = xnp.asarray(a)
+    for flag in (False, True, False, True):
+        want = call(np, a, np.asarray(flag))
+        got = np.asarray(call(xnp, x, xnp.asarray(flag)))
+        assert got.dtype == want.dtype and got.shape == want.shape, flag
+        np.testing.assert_array_equal(got, want)

@@ -223,8 +223,9 @@ lookup(ReplayObject *self, PyObject *dict, PyObject *const *args, Py_ssize_t nar
 }
 
 /* The stand-ins of Python scalars in a generic key (xnp/numpy_api/_replay.py,
- * ``_float_class``, ``_int_class``): a float by its class, 0.0 (zero, NaN, infinities and
- * magnitudes within float16's normal range), 1.0 (within float32's) or 2.0 (any other);
+ * ``_float_class``, ``_int_class``): a float by its class, 0.0 (zero, infinities and
+ * magnitudes within float16's normal range), 1.0 (within float32's) or 2.0 (any other,
+ * NaNs);
  * an int by its class, 0 (0 to 127), 1 (-128 to -1), 2 (within +-2**53) or 3 (any other
  * int64). */
 static PyObject *g_fclass[3] = {NULL, NULL, NULL};
@@ -246,7 +247,10 @@ static int
 float_class(double v)
 {
     double m = fabs(v);
-    if (m == 0.0 || isnan(m) || isinf(m) || (m >= 0x1p-14 && m <= 65504.0)) {
+    if (isnan(m)) {
+        return 2;  /* (a signalling NaN's cast into a narrow float signals: exact keys) */
+    }
+    if (m == 0.0 || isinf(m) || (m >= 0x1p-14 && m <= 65504.0)) {
         return 0;
     }
     return m >= 0x1p-126 && m <= 0x1.fffffep127 ? 1 : 2;

@@ -15,6 +15,8 @@ replay on the new values.
 
 from __future__ import annotations
 
+import functools
+
 from xnp.tracing import core, recording
 
 __all__ = ["eager_host_call", "eager_host_write"]
@@ -27,14 +29,19 @@ def eager_host_call(fn, *arrays, weak: bool | None = None, multiple: bool = Fals
     """``fn(*host values)`` as an eager array (of the first array's weak type, or
     ``weak``; a tuple of them with ``multiple``), or None
     where it does not apply: an argument is not an eager array (a tracer, a grad/vmap
-    buffer standing for one, a host-dtype array), a trace stages, or the eager backend
-    computes with something other than NumPy. ``fn`` is a NumPy function of the values
+    buffer standing for one, a host-dtype array), ``fn`` binds an xnp array among its
+    parameters (a flag given as an array: a replay would keep its first value), a trace
+    stages, or the eager backend computes with something other than NumPy. ``fn`` is a
+    NumPy function of the values
     alone (its parameters bound), whose result is a new array (not a view);
     ``shaped_by_values``: its result's shape depends on the values (see
     :func:`xnp.tracing.recording.native_call`)."""
     for a in arrays:
         if type(a) is not _ARRAY:
             return None
+    if type(fn) is functools.partial and (any(_holds_xnp(a) for a in fn.args) or any(
+            _holds_xnp(v) for v in fn.keywords.values())):
+        return None  # (an xnp array bound in fn: a replay would keep its first value)
     if core.staging_active() or not getattr(core.eager_backend(), "computes_with_numpy",
                                             False):
         return None

@@ -513,13 +513,15 @@ _F32_TINY, _F32_MAX = float(np.finfo(np.float32).tiny), float(np.finfo(np.float3
 
 
 def _float_class(v: float) -> float:
-    """The stand-in of the Python float ``v`` in a generic key: 0.0 for zero, NaN, the
+    """The stand-in of the Python float ``v`` in a generic key: 0.0 for zero, the
     infinities and magnitudes within float16's normal range, 1.0 within float32's, else
-    2.0 (what ``float_class`` of xnp/_native/replay.c computes). Beside a narrow float
-    array a float of a class it converts into without overflow or underflow is used as its
-    float64 array: :func:`_learnable`."""
+    2.0, NaNs too (what ``float_class`` of xnp/_native/replay.c computes). Beside a narrow
+    float array a float of a class it converts into without overflow, underflow or any
+    other signal (a signalling NaN's) is used as its float64 array: :func:`_learnable`."""
     m = abs(v)
-    if m == 0.0 or m != m or m == math.inf or _F16_TINY <= m <= _F16_MAX:
+    if m != m:
+        return 2.0
+    if m == 0.0 or m == math.inf or _F16_TINY <= m <= _F16_MAX:
         return 0.0
     return 1.0 if _F32_TINY <= m <= _F32_MAX else 2.0
 

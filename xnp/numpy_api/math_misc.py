@@ -226,17 +226,23 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     number = type(x1) is int or type(x1) is bool
     if not number:
         a = _float_operand("ldexp", x1)
-    if number or _dtype(asarray_for("ldexp", x1, "x1")) != np.bool_:  # (a bool array:
-        _check_exponent_range(x2)  # NumPy takes the int64 loop, 'el')
+        if type(x1) not in (float, complex) and \
+                _dtype(asarray_for("ldexp", x1, "x1")) != np.bool_:  # (a bool array, or
+            _check_exponent_range(x2)  # Python scalars only: NumPy's int64 loop, 'el')
     k = asarray_for("ldexp", x2, "x2")
     kt = _dtype(k)
     if kt == np.uint64 or (kt not in kit.INTEGER and kt != np.bool_):  # bool: int loop
         raise TypeError(f"xnp.ldexp: `x2` must be an integer array of a type that casts "
                         f"safely to int64 (NumPy's loops), got {kt}")
-    if number:  # NumPy's first loop that takes the weak Python int: float16 ('ei', 'el'),
-        # float64 beside a bool exponent (as a float, as NumPy converts a large int)
-        narrow = dtype is None and (type(x1) is bool or kt != np.bool_)
-        a = _float_operand("ldexp", float(x1), np.float16 if narrow else None, "unsafe")
+    if number:  # a Python int beside an exponent array is weak: NumPy's first loop takes
+        # it, float16 ('ei', 'el'), or dtype=; beside a bool exponent, or with a Python
+        # exponent, an int64 (float64); a Python bool is a bool (float16, or dtype=)
+        weak = type(x1) is int and type(x2) not in (int, bool)
+        if dtype is not None and (weak or type(x1) is bool):
+            a = _float_operand("ldexp", float(x1), canonical_dtype(dtype), "unsafe")
+        else:
+            narrow = dtype is None and (type(x1) is bool or (weak and kt != np.bool_))
+            a = _float_operand("ldexp", float(x1), np.float16 if narrow else None, "unsafe")
     if dtype is not None:
         dt = canonical_dtype(dtype)
         if dt.kind != "f" or not np.can_cast(_dtype(a), dt, "safe"):

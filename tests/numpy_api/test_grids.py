@@ -157,6 +157,18 @@ def test_geomspace_of_eager_arrays_replays_with_its_zero_check():
         xnp.grad(lambda a: xnp.geomspace(a, 2.0, 3).sum())(0.0)
 
 
+@pytest.mark.parametrize("dtype", [None, np.float32, np.float16, np.int32, np.complex64])
+def test_geomspace_of_float32_endpoints_computes_as_numpy(dtype):
+    """NumPy's dtype is result_type(start, stop, float, zeros((), dtype)): float32
+    endpoints give float64 unless dtype= says otherwise; eagerly and under jit."""
+    a, b = np.array([1.0, 2.0], np.float32), np.array([10.0, -20.0], np.float32)
+    want = np.geomspace(a, b, 4, dtype=dtype)
+    for f in (xnp.geomspace, xnp.jit(xnp.geomspace, static_argnames=("num", "dtype"))):
+        got = np.asarray(f(xnp.asarray(a), xnp.asarray(b), num=4, dtype=dtype))
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6 if want.dtype.itemsize > 2 else 1e-3)
+
+
 def test_fromfunction_matches_numpy():
     check_vs_numpy(lambda m: m.fromfunction(lambda i, j: i * 10 + j, (3, 4)))
     check_vs_numpy(lambda m: m.fromfunction(lambda i, j, s: (i - j) * s, (2, 2), dtype=int, s=3))

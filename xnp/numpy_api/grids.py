@@ -383,7 +383,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     ``start`` rotated onto the positive real axis, then rotated back); the first
     and (with ``endpoint``) last values are exactly ``start`` and ``stop``.
     ``num``, ``endpoint`` and ``axis`` are static; the endpoints may be traced.
-    Dtype: ``result_type(start, stop, float)`` or ``dtype``.
+    Dtype: ``result_type(start, stop, default float)`` (NumPy's), or ``dtype``.
 
     Raises
     ------
@@ -400,7 +400,11 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
         lax.runtime_error(lax.eq(v, core.lift(np.zeros((), core.aval_of(v).dtype))),
                           "Geometric sequence cannot include zero")
     num = static_int("geomspace", num, "num")
-    dt = np.result_type(core.aval_of(start).dtype, core.aval_of(stop).dtype, 1.0)
+    # (NumPy's: with a 0-d array of ``dtype``, the default float when None, so float32
+    # endpoints compute in float64 unless dtype= says otherwise)
+    dt = np.result_type(core.aval_of(start).dtype, core.aval_of(stop).dtype, 1.0,
+                        np.zeros((), default_float() if dtype is None else
+                                 canonical_dtype(dtype)))
     start = lax.convert_element_type(start, dt)
     stop = lax.convert_element_type(stop, dt)
     sign = _ew.sign(start)

@@ -785,3 +785,26 @@ def test_concatenate_flat_numbers_only_is_numpys(numbers, kw):
             assert got[0] is OverflowError and "xnp.concatenate" in got[1] and want[1] in got[1]
         else:
             assert got == want
+
+
+@pytest.mark.parametrize("casting", ["unsafe", "same_kind", "safe", "no"])
+@pytest.mark.parametrize("fname", ["concatenate", "stack"])
+def test_join_into_out_follows_casting(fname, casting):
+    """``out=`` of another dtype: the inputs are cast into it under ``casting`` (NumPy's
+    rule), eagerly and under jit (the write-back of an updated argument)."""
+    a, b = np.array([1.5, 2.5]), np.array([3.5, -4.5])
+    shape = (4,) if fname == "concatenate" else (2, 2)
+
+    def run(m, jitted=False):
+        o = np.zeros(shape, np.int32) if m is np else xnp.zeros(shape, np.int32)
+        fn = lambda x, y, o: getattr(m, fname)((x, y), out=o, casting=casting)  # noqa: E731
+        try:
+            (xnp.jit(fn) if jitted else fn)(a if m is np else xnp.asarray(a),
+                                            b if m is np else xnp.asarray(b), o)
+        except TypeError:
+            return "TypeError"
+        return np.asarray(o).tolist()
+
+    want = run(np)
+    assert run(xnp) == want
+    assert run(xnp, jitted=True) == want

@@ -449,7 +449,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
                     f"{av.shape[d]}")
     dt, weak = _join_dtype("concatenate", avals, dtype, casting)
     res = lax.concatenate(_promote_all(xs, avals, dt, weak), ax)
-    return write_out("concatenate", out, res)
+    return write_out("concatenate", out, res, casting)
 
 
 concat = concatenate
@@ -480,7 +480,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     ax = normalize_axis("stack", axis, avals[0].ndim + 1)
     dt, weak = _join_dtype("stack", avals, dtype, casting)
     xs = [lax.expand_dims(x, (ax,)) for x in _promote_all(xs, avals, dt, weak)]
-    return write_out("stack", out, lax.concatenate(xs, ax))
+    return write_out("stack", out, lax.concatenate(xs, ax), casting)
 
 
 def _at_least(fname, nd_min, a):

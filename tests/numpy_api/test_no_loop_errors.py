@@ -121,3 +121,31 @@ def test_casting_no_with_dtype_or_out_of_another_dtype(casting):
                 fn(xnp.asarray(a))
     got = xnp.add(xnp.asarray(a), xnp.asarray(a), dtype=np.float64, casting=casting)
     assert got.dtype == np.float64 and got.tolist() == [2.0, 4.0]
+
+
+_REAL_ONLY = ["hypot", "arctan2", "floor_divide", "remainder", "fmod", "copysign",
+              "nextafter", "heaviside", "logaddexp", "logaddexp2", "divmod", "bitwise_and",
+              "left_shift", "gcd"]
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["array first", "float first"])
+@pytest.mark.parametrize("name", _REAL_ONLY)
+def test_no_loop_raises_before_a_python_float_is_converted(name, first):
+    """A complex64 (float16) array beside a Python float beyond its range: NumPy finds no
+    loop and raises TypeError without converting the float (no "overflow encountered in
+    cast" warning, no FloatingPointError under errstate 'raise')."""
+    import warnings
+
+    for a, v in ((np.array([1 + 1j], np.complex64), 1e300),
+                 (np.array([1.5], np.float16), 1e300 if name in ("bitwise_and", "left_shift",
+                                                                 "gcd") else None)):
+        if v is None:
+            continue
+        args = (a, v) if first else (v, a)
+        with pytest.raises(TypeError):  # the oracle: NumPy has no loop
+            getattr(np, name)(*args)
+        for errstate in ("warn", "raise"):
+            with np.errstate(all=errstate), warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with pytest.raises(TypeError):
+                    getattr(xnp, name)(*_xnp_args(args))

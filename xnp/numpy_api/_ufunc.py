@@ -222,6 +222,19 @@ def scalar_loop_dtype(fname, x1, x2, dtype):
     return None
 
 
+def real_operands(fname, binary, x1, x2, dtype, casting, what):
+    """``binary(fname, x1, x2, dtype, casting)`` (``_binary`` or ``_binary_inexact``) for a
+    function with no complex loop: NumPy's ``TypeError`` (:func:`_reject`, saying ``what``)
+    for complex operands, before a Python scalar is converted (a float beyond complex64's
+    range would warn in that cast first, where NumPy only raises)."""
+    loop = scalar_loop_dtype(fname, x1, x2, dtype)
+    if loop is not None:
+        _reject(fname, np.empty(0, loop), "c", what, inputs=(x1, x2))
+    out = binary(fname, x1, x2, dtype, casting)
+    _reject(fname, out[0], "c", what, inputs=(x1, x2))
+    return out
+
+
 def _unary(fname, x, dtype, casting):
     x = asarray_for(fname, x, "x")
     if dtype is not None:

@@ -53,7 +53,7 @@ from xnp.numpy_api._ufunc import (
     _F16, _NoValue, _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge,
     _complex_has_nan, _copy, _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan,
     _no_bool_loop,
-    _reject, _scalar, _truth, _unary, two_outs, _cast, ufunc_loop,
+    _reject, _scalar, _truth, _unary, two_outs, _cast, ufunc_loop, real_operands,
 )
 
 __all__ = [
@@ -172,8 +172,8 @@ def _float_floor_divmod(a, b, dt, want_div, want_mod):
 def _floor_divmod(fname, x1, x2, dtype, casting, want_div, want_mod):
     """``(quotient or None, remainder or None)``: eagerly NumPy's loop where the backend
     has it (``lax.composite``), else the steps above with NumPy's errors."""
-    a, b, dt = _binary(fname, x1, x2, dtype, casting)
-    _reject(fname, a, "c", "complex numbers have no floor division", inputs=(x1, x2))
+    a, b, dt = real_operands(fname, _binary, x1, x2, dtype, casting,
+                             "complex numbers have no floor division")
     a, b, dt = _bool_to_int8(fname, a, b, dt, dtype)
     if want_div and want_mod:
         return tuple(lax.composite_multi("divmod", _divmod_steps, a, b, out_dtypes=(dt, dt)))
@@ -255,8 +255,8 @@ def fmod(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
          subok=True, signature=None):
     """Remainder with the sign of the dividend (C ``fmod``); integer ``fmod(x, 0)`` is 0."""
     _extras("fmod", casting, order, subok, signature, dtype, (x1, x2))
-    a, b, dt = _binary("fmod", x1, x2, dtype, casting)
-    _reject("fmod", a, "c", "complex numbers have no remainder", inputs=(x1, x2))
+    a, b, dt = real_operands("fmod", _binary, x1, x2, dtype, casting,
+                             "complex numbers have no remainder")
     a, b, dt = _bool_to_int8("fmod", a, b, dt, dtype)
     if dt.kind not in "iu":  # lax.rem is fmod: eagerly NumPy's own, errors included
         return _finish("fmod", lax.rem(a, b), out, where, casting)

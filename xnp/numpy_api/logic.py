@@ -16,7 +16,7 @@ from xnp.numpy_api._ufunc import (
     _BOOL, _INT8,
     _as_dtype, _binary, _binary_inexact, _bool_to_int8, _complex_ge, _complex_has_nan, _copy,
     _copysign, _dtype_of, _extras, _finish, _inexact, _is_nan, _reject, _scalar, _signbit_float,
-    _truth, _unary, _zero_like_dtype, _zeros_like, scalar_loop_dtype,
+    _truth, _unary, _zero_like_dtype, _zeros_like, real_operands, scalar_loop_dtype,
 )
 from xnp.tracing import core
 from xnp.tracing.fp_warnings import at_user_line
@@ -396,8 +396,8 @@ def copysign(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K",
              subok=True, signature=None):
     """``|x1|`` with the sign bit of ``x2`` (real floats; integers convert as for ``sin``)."""
     _extras("copysign", casting, order, subok, signature, dtype, (x1, x2))
-    a, b, _ = _binary_inexact("copysign", x1, x2, dtype, casting)
-    _reject("copysign", a, "c", "real inputs only", inputs=(x1, x2))
+    a, b, _ = real_operands("copysign", _binary_inexact, x1, x2, dtype, casting,
+                            "real inputs only")
     return _finish("copysign", lax.composite("copysign", _copysign, a, b), out, where,
                    casting)
 
@@ -414,8 +414,8 @@ def nextafter(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     NumPy's float16 loop: it matters for ``nextafter(0.0, -0.0)``).
     """
     _extras("nextafter", casting, order, subok, signature, dtype, (x1, x2))
-    a, b, dt = _binary_inexact("nextafter", x1, x2, dtype, casting)
-    _reject("nextafter", a, "c", "real inputs only", inputs=(x1, x2))
+    a, b, dt = real_operands("nextafter", _binary_inexact, x1, x2, dtype, casting,
+                             "real inputs only")
     res = lax.nextafter(a, b)
     if dt == np.float16:  # both zeros (bit test: XLA's CPU compares flush subnormals)
         magnitude = np.asarray(0x7FFF, np.int16)

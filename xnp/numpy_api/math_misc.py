@@ -68,9 +68,8 @@ def heaviside(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     :mod:`xnp.numpy_api.elementwise`). Integer inputs compute in float as NumPy's loops
     (float16 for 8-bit, float64 for 64-bit). Complex raises ``TypeError``."""
     _extras("heaviside", casting, order, subok, signature, dtype, (x1, x2))
-    a, b, dt = _binary_inexact("heaviside", x1, x2, dtype, casting)
-    if dt in kit.COMPLEX:
-        raise TypeError("xnp.heaviside: not supported for complex input")
+    a, b, dt = _uf.real_operands("heaviside", _binary_inexact, x1, x2, dtype, casting,
+                                 "real inputs only")
     return _finish("heaviside", lax.composite("heaviside", _heaviside, a, b), out, where,
                    casting)
 

@@ -11,7 +11,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for
 from xnp.numpy_api._ufunc import (
     _LN10, _LN2, _as_dtype, _binary_inexact, _copysign, _dtype_of, _extras, _finish, _inexact,
-    _reject, _scalar, in_float32,
+    _reject, _scalar, in_float32, real_operands,
 )
 from xnp.tracing import core
 from xnp.numpy_api import _fastpath as fastpath
@@ -164,8 +164,8 @@ def logaddexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K"
     (0 or 1; 1/2 each for equal infinities), never NaN from overflow.
     """
     _extras("logaddexp", casting, order, subok, signature, dtype, (x1, x2))
-    a, b, _ = _binary_inexact("logaddexp", x1, x2, dtype, casting)
-    _reject("logaddexp", a, "c", "real inputs only", inputs=(x1, x2))
+    a, b, _ = real_operands("logaddexp", _binary_inexact, x1, x2, dtype, casting,
+                            "real inputs only")
     res = lax.composite("logaddexp", _log_add_exp, a, b)
     return _finish("logaddexp", res, out, where, casting)
 
@@ -175,8 +175,8 @@ def logaddexp2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K
     """``log2(2**x1 + 2**x2)`` without overflow (real floats; NumPy's algorithm);
     derivatives as :func:`logaddexp`'s (``2**(x_i - result)``)."""
     _extras("logaddexp2", casting, order, subok, signature, dtype, (x1, x2))
-    a, b, _ = _binary_inexact("logaddexp2", x1, x2, dtype, casting)
-    _reject("logaddexp2", a, "c", "real inputs only", inputs=(x1, x2))
+    a, b, _ = real_operands("logaddexp2", _binary_inexact, x1, x2, dtype, casting,
+                            "real inputs only")
     res = lax.composite("logaddexp2", _log_add_exp2, a, b)
     return _finish("logaddexp2", res, out, where, casting)
 
@@ -219,8 +219,8 @@ def hypot(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     ``(0, 0)``, ``(sign x1, 0)`` at ``(+-inf, finite)`` and ``(sign x1, sign x2) /
     sqrt(2)`` where both are infinite."""
     _extras("hypot", casting, order, subok, signature, dtype, (x1, x2))
-    a, b, dt = _binary_inexact("hypot", x1, x2, dtype, casting)
-    _reject("hypot", a, "c", "real inputs only", inputs=(x1, x2))
+    a, b, dt = real_operands("hypot", _binary_inexact, x1, x2, dtype, casting,
+                             "real inputs only")
     # the derivative rule is attached only where a transformation can see it
     traced = isinstance(a, core.Tracer) or isinstance(b, core.Tracer)
     # eagerly the backend's kernel (NumPy's C hypot, whose rounding the formula can miss)
@@ -326,8 +326,8 @@ def arctan2(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", 
             subok=True, signature=None):
     """Angle of the point ``(x2, x1)`` in radians, in ``[-pi, pi]`` (real floats)."""
     _extras("arctan2", casting, order, subok, signature, dtype, (x1, x2))
-    a, b, _ = _binary_inexact("arctan2", x1, x2, dtype, casting)
-    _reject("arctan2", a, "c", "real inputs only", inputs=(x1, x2))
+    a, b, _ = real_operands("arctan2", _binary_inexact, x1, x2, dtype, casting,
+                            "real inputs only")
     return _finish("arctan2", lax.atan2(a, b), out, where, casting)
 
 

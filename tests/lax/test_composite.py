@@ -54,7 +54,8 @@ def _grid(sig, subnormal=True):
     elif dt.kind in "iu":
         ops = _int_grid(dt, len(sig))
     elif dt.kind == "c":
-        re = _float_grid(np.dtype(np.float32 if dt.itemsize == 8 else np.float64), 1)[0]
+        re = _float_grid(np.dtype(np.float32 if dt.itemsize == 8 else np.float64), 1,
+                         subnormal)[0]
         z = (re[:, None] + 1j * re[None, :]).ravel().astype(dt)
         ops = (z,) if len(sig) == 1 else (z, z[::-1].copy())
     else:

@@ -913,3 +913,35 @@ def test_integer_power_of_an_empty_result_checks_nothing():
     check_vs_numpy(lambda xp, a, b: xp.power(a, b), np.zeros((0, 3), np.int64),
                    np.array([2, -1, 0]))
     check_vs_numpy(lambda xp, a: xp.power(a, -1), np.zeros((0, 3), np.int64))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", ["less", "less_equal", "greater", "greater_equal"])
+def test_complex_order_with_nans_warns_as_numpy(name, dtype):
+    """NumPy's complex order loops signal 'invalid' where they compare a NaN: eagerly xnp
+    runs that loop (values and warnings as NumPy's, on every call); under jit the values."""
+    import operator
+    import warnings
+
+    nan = np.nan
+    a = np.array([nan, 1 + 1j, complex(1, nan), 2, complex(1, 2), 3j, 0], dtype)
+    b = np.array([1, complex(nan, 0), 1, 1 + 1j, complex(1, nan), 3j, -0.0], dtype)
+    op = {"less": operator.lt, "less_equal": operator.le, "greater": operator.gt,
+          "greater_equal": operator.ge}[name]
+
+    def run(call):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = np.asarray(call())
+        return out.tolist(), [str(w.message) for w in caught]
+
+    for lhs, rhs in ((a, b), (a[2:], b[2:]), (a[5:], b[5:])):  # (the last two: no NaN)
+        want = run(lambda: getattr(np, name)(lhs, rhs))
+        x, y = xnp.asarray(lhs), xnp.asarray(rhs)
+        for _ in range(3):  # (and replays)
+            assert run(lambda: getattr(xnp, name)(x, y)) == want
+            assert run(lambda: op(x, y)) == want
+        if want[1]:
+            with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+                getattr(xnp, name)(x, y)
+        assert np.asarray(xnp.jit(getattr(xnp, name))(x, y)).tolist() == want[0]

@@ -3,6 +3,7 @@ complex parts (NumPy ufuncs; conventions as in :mod:`xnp.numpy_api.elementwise`)
 
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -75,11 +76,18 @@ def _lit(value, like):
 
 
 def _ordered(fname, x1, x2, dtype, lax_op, swap, strict):
-    """``lax_op(a, b)`` for real dtypes; NumPy's lexicographic order for complex."""
+    """``lax_op(a, b)`` for real dtypes; NumPy's lexicographic order for complex, eagerly
+    NumPy's own loop (a composite: its 'invalid value' warning where a NaN is compared)."""
     a, b, dt = _compare_operands(fname, x1, x2, dtype)
     if dt.kind == "c":
-        return _complex_ge(b, a, strict) if swap else _complex_ge(a, b, strict)
+        return lax.composite(fname, _COMPLEX_ORDER[swap, strict], a, b, out_dtype=_BOOL)
     return lax_op(a, b)
+
+
+#: NumPy's complex order as decompositions, by (swapped operands, strict)
+_COMPLEX_ORDER = {(s, t): functools.partial(
+    lambda swap, strict, a, b: _complex_ge(b, a, strict) if swap else _complex_ge(a, b, strict),
+    s, t) for s in (False, True) for t in (False, True)}
 
 
 @fastpath.binary("equal")

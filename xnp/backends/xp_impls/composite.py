@@ -75,6 +75,11 @@ KERNELS = {
     "radians": _same(_FLOATS, 1),
     "modf": _same(_FLOATS + _BF16, 1),
     "sinc": _same(_FLOATS, 1),
+    # NumPy's complex order (its loops warn where a NaN is compared)
+    "less": _same(_COMPLEX, 2),
+    "less_equal": _same(_COMPLEX, 2),
+    "greater": _same(_COMPLEX, 2),
+    "greater_equal": _same(_COMPLEX, 2),
 }
 
 

@@ -484,6 +484,11 @@ _LDEXP_CASES = [
     ((1.5, _E), {"dtype": np.float32}), ((np.array([1.5]), 2**31), {}),
     ((np.array([1.5]), -(2**31) - 1), {}), ((np.array([True]), 2**31), {}),
     ((np.array([1.5], np.float32), 2**31 - 1), {}), ((np.array([2.0]), _E.astype(np.uint64)), {}),
+    ((3, np.array([True, False])), {"dtype": np.float32}), ((-7, np.array([True])),
+                                                           {"dtype": np.float16}),
+    ((np.array([1, 2], np.int8), 2**31), {"dtype": np.int32}),
+    ((1.5, 2**63), {"dtype": np.float32}),
+    ((np.array([1.5], np.float32), _E), {"dtype": np.float64}),
 ]
 
 

@@ -378,6 +378,12 @@ def _join_dtype(fname, avals, dtype, casting):
     return dt, weak
 
 
+def _into(dtype, out):
+    """The dtype a join computes in: ``out``'s (NumPy casts each input into it under
+    ``casting``, not their common dtype), else ``dtype``."""
+    return dtype if out is None else np.dtype(out.dtype)
+
+
 def _promote_all(xs, avals, dt, weak):
     for av in avals:  # (a dtype= of another kind, casting='unsafe': NumPy's warning each)
         if av.dtype.kind == "c" and dt.kind not in "cb":
@@ -447,7 +453,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
                     f"concatenation axis must match exactly, but along dimension {d}, the array "
                     f"at index 0 has size {avals[0].shape[d]} and the array at index {i} has size "
                     f"{av.shape[d]}")
-    dt, weak = _join_dtype("concatenate", avals, dtype, casting)
+    dt, weak = _join_dtype("concatenate", avals, _into(dtype, out), casting)
     res = lax.concatenate(_promote_all(xs, avals, dt, weak), ax)
     return write_out("concatenate", out, res, casting)
 
@@ -478,7 +484,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         raise ValueError("xnp.stack: all input arrays must have the same shape, got "
                          + errors.avals_str(avals))
     ax = normalize_axis("stack", axis, avals[0].ndim + 1)
-    dt, weak = _join_dtype("stack", avals, dtype, casting)
+    dt, weak = _join_dtype("stack", avals, _into(dtype, out), casting)
     xs = [lax.expand_dims(x, (ax,)) for x in _promote_all(xs, avals, dt, weak)]
     return write_out("stack", out, lax.concatenate(xs, ax), casting)
 

@@ -224,7 +224,7 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     _extras("ldexp", casting, order, subok, signature, dtype, (x1, x2))
     number = type(x1) is int or type(x1) is bool
     if not number:
-        a = _float_operand("ldexp", x1)
+        a = _ldexp_loop(x1, _float_operand("ldexp", x1), dtype)  # (its TypeError first)
         if type(x1) not in (float, complex) and \
                 _dtype(asarray_for("ldexp", x1, "x1")) != np.bool_:  # (a bool array, or
             _check_exponent_range(x2)  # Python scalars only: NumPy's int64 loop, 'el')
@@ -233,21 +233,16 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     if kt == np.uint64 or (kt not in kit.INTEGER and kt != np.bool_):  # bool: int loop
         raise TypeError(f"xnp.ldexp: `x2` must be an integer array of a type that casts "
                         f"safely to int64 (NumPy's loops), got {kt}")
-    if number:  # a Python int beside an exponent array is weak: NumPy's first loop takes
-        # it, float16 ('ei', 'el'), or dtype=; beside a bool exponent, or with a Python
-        # exponent, an int64 (float64); a Python bool is a bool (float16, or dtype=)
-        weak = type(x1) is int and type(x2) not in (int, bool)
+    if number:  # a Python int beside an integer exponent array is weak: NumPy's first
+        # loop takes it, float16 ('ei', 'el'), or dtype=; beside a bool exponent, or with
+        # a Python exponent, an int64 (float64); a Python bool is a bool (float16, dtype=)
+        weak = type(x1) is int and type(x2) not in (int, bool) and kt != np.bool_
         if dtype is not None and (weak or type(x1) is bool):
             a = _float_operand("ldexp", float(x1), canonical_dtype(dtype), "unsafe")
         else:
-            narrow = dtype is None and (type(x1) is bool or (weak and kt != np.bool_))
+            narrow = dtype is None and (type(x1) is bool or weak)
             a = _float_operand("ldexp", float(x1), np.float16 if narrow else None, "unsafe")
-    if dtype is not None:
-        dt = canonical_dtype(dtype)
-        if dt.kind != "f" or not np.can_cast(_dtype(a), dt, "safe"):
-            raise TypeError(f"xnp.ldexp: no loop for dtype={dt} with `x1` of dtype "
-                            f"{_dtype(asarray_for('ldexp', x1, 'x1'))}")
-        a = lax.convert_element_type(a, dt, weak_type=False)
+        a = _ldexp_loop(x1, a, dtype)
     dt = _dtype(a)
     i32 = np.dtype(np.int32)
     bias = -int(ml_dtypes.finfo(dt).minexp) + 1
@@ -255,6 +250,18 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
     n = lax.convert_element_type(_ew.clip(k, -lim, lim), i32)
     (a, n), _ = _util.broadcast_arrays("ldexp", a, n)  # equal ranks (NumPy's ValueError)
     return _finish("ldexp", lax.composite("ldexp", _ldexp, a, n), out, where, casting)
+
+
+def _ldexp_loop(x1, a, dtype):
+    """``a`` (the mantissa in its float dtype) cast into ``dtype=``'s loop, or NumPy's
+    ``TypeError`` where it has none (a float dtype ``a`` casts into safely)."""
+    if dtype is None:
+        return a
+    dt = canonical_dtype(dtype)
+    if dt.kind != "f" or not np.can_cast(_dtype(a), dt, "safe"):
+        raise TypeError(f"xnp.ldexp: no loop for dtype={dt} with `x1` of dtype "
+                        f"{_dtype(asarray_for('ldexp', x1, 'x1'))}")
+    return lax.convert_element_type(a, dt, weak_type=False)
 
 
 def _check_exponent_range(x2) -> None:

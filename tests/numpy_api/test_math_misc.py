@@ -513,3 +513,21 @@ def test_ldexp_python_scalar_operands_as_numpy(case):
     for _ in range(3):  # (and its replays)
         got = run(xnp)
         assert got == want or (got == "TypeError" and want == "UFuncTypeError"), (args, kw)
+    # under jit: the arrays traced, the Python scalars as they are (their dtype rules and
+    # range checks are decided while tracing)
+    where = [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
+
+    def traced(*arrays):
+        full = list(args)
+        for i, a in zip(where, arrays):
+            full[i] = a
+        return xnp.ldexp(*full, **kw)
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = np.asarray(xnp.jit(traced)(*[xnp.asarray(args[i]) for i in where]))
+        got = (r.dtype, r.tobytes())
+    except Exception as e:  # noqa: BLE001  (compared with NumPy's)
+        got = type(e).__name__
+    assert got == want or (got == "TypeError" and want == "UFuncTypeError"), ("jit", args, kw)

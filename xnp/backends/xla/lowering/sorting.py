@@ -272,19 +272,21 @@ def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
         return _not(b, _lexicographic(b, list(zip(mine, at_keys)))[0])
 
     base = ctx.broadcast_in_dim(ctx.constant(0, it), iaval.shape, ())
-    state = [ctx.constant(n, it), base, *a_keys, *v_keys]
+    steps = (n - 1).bit_length()  # length n -> n - n // 2 until 1: ceil(log2(n)) steps
+    state = [ctx.constant(0, it), ctx.constant(n, it), base, *a_keys, *v_keys]
     avals = [x.aval for x in state]
 
-    def cond(b, length, *rest):
-        return [compare(b, length, b.constant(np.asarray(1, it)), "GT")]
+    def cond(b, step, *rest):
+        return [compare(b, step, b.constant(np.asarray(steps, it)), "LT")]
 
-    def body(b, length, base, *keys):
-        half = b.op("stablehlo.shift_right_logical", [length, b.constant(np.asarray(1, it))],
-                    [length.aval])[0]
+    def body(b, step, length, base, *keys):
+        one = b.constant(np.asarray(1, it))
+        half = b.op("stablehlo.shift_right_logical", [length, one], [length.aval])[0]
         probe = binop(b, "stablehlo.add", base, b.op(
             "stablehlo.broadcast_in_dim", [half], [iaval], "broadcast_dimensions = array<i64>")[0])
         base = select(b, left_of_query(b, probe, *keys), probe, base)
-        return [binop(b, "stablehlo.subtract", length, half), base, *keys]
+        return [binop(b, "stablehlo.add", step, one),
+                binop(b, "stablehlo.subtract", length, half), base, *keys]
 
     if v.aval.size <= _UNROLLED_SEARCH_MAX:
         # few queries: each step's work is less than a loop iteration's own cost, so the
@@ -299,7 +301,7 @@ def _lower_searchsorted(ctx, a, v, *, side, index_dtype):
     else:
         results = ctx.ops("stablehlo.while", state, avals,
                           regions=[ctx.region(avals, cond), ctx.region(avals, body)])
-        base = results[1]
+        base = results[2]
     after = left_of_query(ctx.b, base, *a_keys, *v_keys)
     step = ctx.b.op("stablehlo.convert", [after], [iaval])[0]
     return [ctx.convert(binop(ctx.b, "stablehlo.add", base, step), index_dtype)]

@@ -330,9 +330,6 @@ class ArrayMethods:
         res = _api.sort(self, axis=axis, kind=kind, order=order, stable=stable)
         self[...] = res
 
-    # the function's fast path (NumPy's argsort of the host value), before the method's
-    # own cache: a replay of its primitives (iota, a sort of two operands) costs more
-    @fastpath.sort("argsort", default_stable=True)
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
         return _api.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
 
@@ -765,8 +762,6 @@ def install() -> None:
         setattr(Array, name, fastpath.unary(fname)(getattr(ArrayMethods, name)))
     Array.__getitem__ = _fast_getitem.getitem(_scalars.scalar_getitem(ArrayMethods.__getitem__))
     Array.__setitem__ = _fast_getitem.setitem(ArrayMethods.__setitem__)
-    Array.__matmul__ = fastpath.matmul("matmul")(Array.__matmul__)
-    Array.__rmatmul__ = fastpath.matmul("matmul", swap=True)(Array.__rmatmul__)
     Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))
     for name, served in (("reshape", fastpath.reshape_method),
                          ("transpose", fastpath.transpose_method)):  # (the methods)

@@ -246,8 +246,6 @@ def install_array_methods(method_names) -> None:
         if not (fast or isinstance(member, types.FunctionType)) or not callable(
                 getattr(np.ndarray, name, None)):
             continue
-        if hasattr(member, "__wrapped__") and not fast:
-            continue  # a fast path that cannot be rebuilt (Array.reshape): left as it is
         setattr(core.Array, name, fastpath.with_full_path(
             member, functools.partial(_delegating_method, name=name)))
 

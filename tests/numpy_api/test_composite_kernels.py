@@ -86,7 +86,30 @@ def test_every_kernel_is_tested_here():
                                      "interp_left_right", "interp_period", "cross", "clip",
                                      "power", "nanmax", "nanmin", "nanargmax", "nanargmin",
                                      "quantile", "percentile", "nanquantile", "nanpercentile",
-                                     "nanmedian", "scalar_divide", "convolve", "correlate"}
+                                     "nanmedian", "scalar_divide", "convolve", "correlate",
+                                     "argsort"}
+
+
+# --------------------------------------------------------------------------- argsort
+
+
+@pytest.mark.parametrize("dt", sorted({s[0] for s in FUNCTION_KERNELS["argsort"]}, key=str),
+                         ids=str)
+def test_argsort_is_numpys(ways, dt):
+    """Runs of special values (NaN of both signs, signed zeros, infinities) of each dtype
+    the kernel serves, long enough for the run-ordering branch of the stable kernel (2048
+    elements and more), along each axis and flattened; stable by default, NumPy's default
+    kind with ``stable=False`` (its order of ties is NumPy's own, compared eagerly only)."""
+    rng = np.random.default_rng(3)
+    with np.errstate(all="ignore"):
+        vals = np.array(_SPECIAL + [2.5, 7.0]).astype(dt)
+    x = vals[rng.integers(0, len(vals), (4, 700))]
+    x[:, :40] = vals[1]
+    jit = dt.name in ("float64", "int8", "bool")
+    for axis in (1, 0, None):
+        _check(ways, lambda m, a: m.argsort(a, axis=axis, kind="stable"), x, jit=jit)
+    got = xnp.argsort(xnp.asarray(x), axis=1, stable=False)
+    _assert_bits(got, np.argsort(x, axis=1))
 
 
 # --------------------------------------------------------------------------- scalar_divide

@@ -33,22 +33,16 @@ import functools
 import sys
 from typing import Callable
 
-import numpy as np
 
 from xnp import config
 from xnp.tracing import core
-from xnp.tracing.avals import canonical_dtype
 from xnp.numpy_api._fast_tables import FAST_CALLS, FAST_OPS, FastOp
-from xnp.tracing.fp_warnings import renamed_fp_error as renamed
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
-__all__ = ["FastOp", "SCALAR_AWARE", "with_full_path", "binary", "unary", "refresh", "reduction",
-           "matmul", "where", "reshape", "reshape_method", "transpose", "transpose_property",
-           "transpose_method", "metadata",
-           "sort",
-           "concatenate", "fill", "full", "asarray", "array", "NATIVE_OPERATORS",
-           "install_native_operators"]
+__all__ = ["FastOp", "SCALAR_AWARE", "with_full_path", "binary", "unary", "refresh", "reshape",
+           "reshape_method", "transpose", "transpose_property", "transpose_method", "metadata",
+           "asarray", "array", "NATIVE_OPERATORS", "install_native_operators"]
 
 
 _STATE = core._STATE  # per thread: ``_STATE.trace`` is the calling thread's current trace
@@ -58,10 +52,8 @@ _EVAL = core._BASE_TRACE  # the base trace: eager evaluation, no transformation 
 _TRACING_THREADS = core._TRACING_THREADS
 _TABLE: list = [{}]  # FAST_OPS while the eager backend computes with NumPy, else {}
 _CALLS: list = [{}]  # FAST_CALLS likewise
-_OPTIONS = config._OPTIONS  # enable_x64 decides default dtypes and accumulator widths
 _WRAP: list = [None]  # the current eager backend's wrap_native
 _NATIVE: list = [None]
-_INT_KINDS = frozenset("iu")
 _INEXACT_KINDS = frozenset("fc")
 
 
@@ -265,144 +257,6 @@ def _int_tuple(t) -> bool:
     return True
 
 
-def _axis_ok(axis) -> bool:
-    return axis is None or type(axis) is int or (type(axis) is tuple and _int_tuple(axis))
-
-
-def reduction(name: str, positional: tuple, keyword: tuple = (), *,
-              scalars: bool = False) -> Callable:
-    """Decorator: a NumPy reduction ``slow(a, axis=None, <positional...>, *, <keyword...>)``
-    served by ``FAST_CALLS[name].fn(value, axis, keepdims)`` for a strong eager ``a``,
-    ``axis`` None / int / tuple of ints, a bool ``keepdims`` and every other parameter
-    None. ``positional`` names the parameters after ``axis`` in order (one is
-    ``keepdims``), ``keyword`` the keyword-only ones. Only with ``enable_x64`` (the
-    accumulator dtypes of bool and narrow integers follow the default integer).
-    ``scalars``: NumPy's scalar result of a full reduction is returned as it is (the
-    decorator's ``scalar_variant``, used by numpy_api._scalars)."""
-    kpos = positional.index("keepdims")
-    npos = len(positional)
-    names = frozenset(positional) | frozenset(keyword)
-    calls, state, array, opts, busy = _CALLS, _STATE, Array, _OPTIONS, _TRACING_THREADS
-
-    def deco(slow: Callable) -> Callable:
-        def fast(a, axis=None, *args, **kwargs):
-            if (not busy or state.trace is _EVAL) and type(a) is array and not a._weak:
-                op = calls[0].get(name)
-                v = a._v
-                if op is not None and v is not None and v.dtype in op[1] and opts["enable_x64"]:
-                    keepdims = False
-                    ok = len(args) <= npos
-                    for i, x in enumerate(args):
-                        if i == kpos:
-                            keepdims = x
-                        elif x is not None:
-                            ok = False
-                    for k, x in kwargs.items():
-                        if k == "keepdims" and len(args) <= kpos:
-                            keepdims = x
-                        elif x is not None or k not in names:
-                            ok = False
-                    if ok and type(keepdims) is bool and _axis_ok(axis):
-                        try:
-                            out = op[0](v, axis, keepdims)
-                        except Exception:  # noqa: BLE001  (the full path words the error)
-                            return slow(a, axis, *args, **kwargs)
-                        if type(out) is not _NATIVE[0]:
-                            return out if scalars else array(_WRAP[0](out), False)
-                        return array(out, False)
-            return slow(a, axis, *args, **kwargs)
-
-        return _served(deco, slow, fast)
-
-    deco.scalar_variant = None if scalars else (
-        lambda: reduction(name, positional, keyword, scalars=True))
-    return deco
-
-
-def matmul(name: str, *, swap: bool = False, scalars: bool = False) -> Callable:
-    """Decorator: ``matmul``/``dot`` (or the ``@`` operator methods; ``swap`` for
-    ``__rmatmul__``) served by ``FAST_CALLS[name].fn(a, b)`` for two eager arrays of one
-    dtype, ``a`` at least 1-D and ``b`` 1-D or 2-D (the forms that are one ``numpy.dot``
-    on the full path too), no other argument but a None ``out``. The result is strong;
-    ``scalars`` as :func:`reduction`'s (a product of two vectors). For ``matmul``, a
-    floating-point error NumPy's ``dot`` raises is NumPy's ``matmul``'s (its wording),
-    on either path and on replays of the full path."""
-    calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
-
-    rename = "matmul" if name == "matmul" else None
-
-    def deco(slow: Callable) -> Callable:
-        def fast(x1, x2, *args, **kwargs):
-            a, b = (x2, x1) if swap else (x1, x2)
-            try:
-                if ((not busy or state.trace is _EVAL) and type(a) is array
-                        and type(b) is array and not kwargs
-                        and (not args or (len(args) == 1 and args[0] is None))):
-                    op = calls[0].get(name)
-                    va, vb = a._v, b._v
-                    if (op is not None and va is not None and vb is not None
-                            and va.dtype in op[1] and vb.dtype == va.dtype
-                            and va.ndim >= 1 and 1 <= vb.ndim <= 2):
-                        try:
-                            out = op[0](va, vb)
-                        except ValueError:  # core dimensions differ: the full path words it
-                            return slow(x1, x2, *args, **kwargs)
-                        if type(out) is not _NATIVE[0]:
-                            return out if scalars else array(_WRAP[0](out), False)
-                        return array(out, False)
-                return slow(x1, x2, *args, **kwargs)
-            except (FloatingPointError, RuntimeWarning) as e:
-                if rename is None:
-                    raise
-                raise renamed(e, rename, only="dot") from None
-
-        return _served(deco, slow, fast)
-
-    deco.scalar_variant = None if scalars else (
-        lambda: matmul(name, swap=swap, scalars=True))
-    return deco
-
-
-def where(slow: Callable) -> Callable:
-    """``where(condition, x, y)`` served by ``FAST_CALLS["where"].fn`` for an eager bool
-    ``condition`` and ``x``, ``y`` eager arrays of one dtype (weak iff both are), or one of
-    them a small Python scalar the other's dtype wins over (as :func:`binary`)."""
-    calls, state, array, fits, busy = _CALLS, _STATE, Array, _scalar_fits, _TRACING_THREADS
-
-    def fast(*args, **kwargs):
-        if (not busy or state.trace is _EVAL) and len(args) == 3 and not kwargs:
-            c, x, y = args
-            op = calls[0].get("where")
-            if op is not None and type(c) is array:
-                vc = c._v
-                if vc is not None and vc.dtype.kind == "b":
-                    vx = vy = v = None
-                    if type(x) is array:
-                        vx = v = x._v
-                        if type(y) is array:
-                            vy = y._v
-                            if v is None or (vy is not None and vy.dtype != v.dtype):
-                                vy = None
-                            weak = x._weak and y._weak
-                        elif v is not None and fits(v, y):
-                            vy, weak = y, x._weak
-                    elif type(y) is array:
-                        vy = v = y._v
-                        if v is not None and fits(v, x):
-                            vx, weak = x, y._weak
-                    if vx is not None and vy is not None and v.dtype in op[1]:
-                        try:
-                            out = op[0](vc, vx, vy)
-                        except ValueError:  # shapes do not broadcast
-                            return slow(*args)
-                        if out.dtype == v.dtype:  # (NumPy's array: never weak)
-                            return array(out if type(out) is _NATIVE[0] else _WRAP[0](out),
-                                         False)
-        return slow(*args, **kwargs)
-
-    return _served(where, slow, fast)
-
-
 def _view_value(a, name):
     """The host value of an eager ``a`` a view may be taken of (not a jit output's
     read-only buffer view, which the full path copies first), or None."""
@@ -445,49 +299,6 @@ def reshape(slow: Callable) -> Callable:
         return slow(a, shape, order, copy=copy)
 
     return _served(reshape, slow, fast)
-
-
-_SORT_KEYWORDS = frozenset(("stable", "descending"))
-
-
-def sort(name: str, default_stable: bool) -> Callable:
-    """Decorator: ``sort``/``argsort(a, axis=-1, kind=None, order=None, *, stable=None,
-    descending=False)`` served by ``FAST_CALLS[name].fn(value, axis, is_stable)`` for a
-    strong eager ``a``, ``axis`` None or an int, ``kind`` None or one of NumPy's kind names
-    (first letter q/h/m/s) with ``stable`` None, or ``stable`` a bool with ``kind`` None,
-    no ``order`` and ``descending`` False. ``default_stable``: whether neither ``kind``
-    nor ``stable`` asks for a stable sort (``argsort``, as the Array API standard)."""
-    calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
-
-    def deco(slow: Callable) -> Callable:
-        def fast(a, axis=-1, kind=None, order=None, **kwargs):
-            # keywords are passed on as given (a host-dtype array's call goes to NumPy,
-            # which has no ``descending``)
-            stable = kwargs.get("stable")
-            if ((not busy or state.trace is _EVAL) and type(a) is array and not a._weak
-                    and order is None and kwargs.get("descending", False) is False
-                    and (axis is None or type(axis) is int) and _SORT_KEYWORDS >= kwargs.keys()):
-                op = calls[0].get(name)
-                v = a._v
-                if kind is None:
-                    is_stable = default_stable if stable is None else stable
-                elif (stable is None and type(kind) is str and kind
-                      and kind[0] in "qhmsQHMS"):
-                    is_stable = kind[0] in "msMS"
-                else:
-                    is_stable = None
-                if (op is not None and v is not None and v.dtype in op[1]
-                        and type(is_stable) is bool):
-                    try:
-                        out = op[0](v, axis, is_stable)
-                    except (ValueError, TypeError):  # numpy.exceptions.AxisError included
-                        return slow(a, axis, kind, order, **kwargs)
-                    return array(out if type(out) is _NATIVE[0] else _WRAP[0](out), False)
-            return slow(a, axis, kind, order, **kwargs)
-
-        return _served(deco, slow, fast)
-
-    return deco
 
 
 def transpose(slow: Callable) -> Callable:
@@ -574,192 +385,10 @@ def metadata(name: str, slow: Callable) -> Callable:
                    FastFunc(name, 1, False, slow, kind="meta"))
 
 
-def concatenate(slow: Callable) -> Callable:
-    """``concatenate(arrays, axis=0)`` served by ``FAST_CALLS["concatenate"].fn`` for a
-    list/tuple of eager arrays of one dtype and an int ``axis`` (weak iff all are)."""
-    calls, state, array, busy = _CALLS, _STATE, Array, _TRACING_THREADS
-
-    def fast(arrays, /, axis=0, *args, **kwargs):
-        if ((not busy or state.trace is _EVAL) and not args and not kwargs and type(axis) is int
-                and type(arrays) in (list, tuple) and arrays):
-            op = calls[0].get("concatenate")
-            if op is not None:
-                vals = []
-                weak = True
-                dt = None
-                for a in arrays:
-                    if type(a) is not array or a._v is None:
-                        break
-                    v = a._v
-                    if dt is None:
-                        dt = v.dtype
-                        if dt not in op[1]:
-                            break
-                    elif v.dtype != dt:
-                        break
-                    vals.append(v)
-                    weak = weak and a._weak
-                else:
-                    try:
-                        out = op[0](vals, axis)
-                    except (ValueError, TypeError):  # numpy.exceptions.AxisError included
-                        return slow(arrays, axis)
-                    return array(out, weak)
-        return slow(arrays, axis, *args, **kwargs)
-
-    return _served(concatenate, slow, fast)
-
-
-_DTYPE_ARGS: dict = {}
-
-
-def _dtype(dtype):
-    """``canonical_dtype(dtype)`` cached per argument, or None when it is not a dtype. A
-    dtype object is its own canonical form, not cached: equal dtypes may differ in what
-    equality ignores (``metadata``), which a cache keyed by them would mix up."""
-    if isinstance(dtype, np.dtype):
-        try:
-            return canonical_dtype(dtype)
-        except Exception:  # noqa: BLE001  (the full path raises its own message)
-            return None
-    try:
-        dt = _DTYPE_ARGS.get(dtype)
-    except TypeError:  # unhashable
-        return None
-    if dt is None:
-        try:
-            dt = canonical_dtype(dtype)
-        except Exception:  # noqa: BLE001  (the full path raises its own message)
-            return None
-        if len(_DTYPE_ARGS) < 1024:
-            _DTYPE_ARGS[dtype] = dt
-    return dt
-
-
-_F64 = np.dtype(np.float64)
-
-
-def _shape_ok(shape) -> bool:
-    if type(shape) is int:
-        return shape >= 0
-    if type(shape) is tuple:
-        for d in shape:
-            if type(d) is not int or d < 0:
-                return False
-        return True
-    return False
-
-
-def _creation_dtype(name, dtype, shape, order, device, like):
-    """``(fn, dtype)`` when a creation call can be served, else None."""
-    if ((not _TRACING_THREADS or _STATE.trace is _EVAL) and device is None and like is None
-            and type(order) is str and order == "C" and _OPTIONS["enable_x64"]
-            and _shape_ok(shape)):
-        op = _CALLS[0].get(name)
-        if op is not None:
-            dt = _F64 if dtype is None else _dtype(dtype)
-            if dt is not None and dt in op[1]:
-                return op[0], dt
-    return None
-
-
-def fill(name: str) -> Callable:
-    """Decorator: ``zeros``/``ones``/``empty(shape, dtype=None, order="C")`` served by
-    ``FAST_CALLS[name].fn(shape, dtype)`` for an int or tuple-of-ints shape (float64
-    default, ``enable_x64`` only)."""
-    calls, state, array, opts, busy = _CALLS, _STATE, Array, _OPTIONS, _TRACING_THREADS
-
-    def deco(slow: Callable) -> Callable:
-        def fast(shape, dtype=None, order="C", *, device=None, like=None):
-            if (dtype is None and type(shape) is int and shape >= 0 and type(order) is str
-                    and order == "C" and device is None and like is None
-                    and (not busy or state.trace is _EVAL)
-                    and opts["enable_x64"]):  # the common case
-                op = calls[0].get(name)
-                if op is not None:
-                    try:
-                        return array(op[0](shape, _F64), False)
-                    except (MemoryError, ValueError):
-                        pass  # too big: the full path raises xnp's message
-            fd = _creation_dtype(name, dtype, shape, order, device, like)
-            if fd is not None:
-                try:
-                    return array(fd[0](shape, fd[1]), False)
-                except (MemoryError, ValueError):
-                    pass
-            return slow(shape, dtype, order, device=device, like=like)
-
-        return _served(deco, slow, fast)
-
-    return deco
-
-
-_PY_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: _F64,
-              complex: np.dtype(np.complex128)}
-
-
-def full(slow: Callable) -> Callable:
-    """``full(shape, fill_value, dtype=None, order="C")`` served by
-    ``FAST_CALLS["full"].fn(shape, fill, dtype)`` for a Python scalar fill (dtype default:
-    NumPy's for the scalar; the fill is converted as ``numpy.full`` converts it, and a
-    conversion error goes to the full path)."""
-
-    def fast(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
-        t = type(fill_value)
-        if t in _PY_DTYPES:
-            fd = _creation_dtype("full", _PY_DTYPES[t] if dtype is None else dtype, shape,
-                                 order, device, like)
-            if fd is not None:
-                try:
-                    return Array(fd[0](shape, fill_value, fd[1]), False)
-                except (OverflowError, TypeError, ValueError, MemoryError):
-                    pass
-        return slow(shape, fill_value, dtype, order, device=device, like=like)
-
-    return _served(full, slow, fast)
-
-
-def _python_data(obj, depth: int) -> bool:
-    """A (nested, up to ``depth`` levels) list/tuple of Python scalars only."""
-    for v in obj:
-        t = type(v)
-        if t in _PY_DTYPES:
-            continue
-        if (t is list or t is tuple) and depth and _python_data(v, depth - 1):
-            continue
-        return False
-    return True
-
-
-def _host_data(name, obj, copy):
-    """The host array an eager ``asarray``/``array`` of ``obj`` (an ndarray, Python scalar
-    or nested list of Python scalars) would hold, or None."""
-    op = _CALLS[0].get(name)
-    if op is None or (_TRACING_THREADS and _STATE.trace is not _EVAL):
-        return None
-    t = type(obj)
-    if t is _NATIVE[0]:
-        if obj.dtype in op[1]:
-            return op[0](obj, copy)
-        return None
-    if (t in _PY_DTYPES or ((t is list or t is tuple) and _python_data(obj, 3))) and (
-            _OPTIONS["enable_x64"]):
-        try:
-            host = op[0](obj, copy)
-        except (ValueError, TypeError, OverflowError):
-            return None
-        if host.dtype in _PY_DTYPE_SET:
-            return host
-    return None
-
-
-_PY_DTYPE_SET = frozenset(_PY_DTYPES.values())
-
-
 def asarray(slow: Callable) -> Callable:
     """``asarray(a)`` (no other argument) served for an eager ``Array`` (returned as is, as
-    the full path does), a NumPy array of a served dtype (shared, not copied) and Python
-    data (``FAST_CALLS["asarray"].fn(obj, None)``)."""
+    the full path does) and a NumPy array of a served dtype (shared, not copied). Python
+    data takes the full path, whose repeated calls are replays (``_replay``)."""
 
     def fast(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         if (dtype is None and order is None and device is None and copy is None
@@ -772,10 +401,6 @@ def asarray(slow: Callable) -> Callable:
                         return a
                     if a.dtype in op[1]:
                         return Array(a, False)  # shared, as numpy.asarray (and the full path)
-            else:
-                host = _host_data("asarray", a, None)
-                if host is not None:
-                    return Array(host, False)
         return slow(a, dtype, order, device=device, copy=copy, like=like)
 
     if FastFunc is not None:  # its one-argument ndarray and Array cases in C (the same rule)
@@ -785,14 +410,16 @@ def asarray(slow: Callable) -> Callable:
 
 
 def array(slow: Callable) -> Callable:
-    """``array(object)`` (no other argument) served for a NumPy array of a served dtype
-    and Python data: ``FAST_CALLS["array"].fn(obj, True)``, a new array."""
+    """``array(object)`` (no other argument) served for a NumPy array of a served dtype:
+    ``FAST_CALLS["array"].fn(obj, True)``, a copy in its memory order (NumPy arrays have no
+    dispatch-cache signature). Python data takes the full path, replayed."""
 
     def fast(object, dtype=None, *args, **kwargs):  # noqa: A002  (NumPy's parameter name)
-        if dtype is None and not args and not kwargs:
-            host = _host_data("array", object, True)
-            if host is not None:
-                return Array(host, False)
+        if (dtype is None and not args and not kwargs and type(object) is _NATIVE[0]
+                and (not _TRACING_THREADS or _STATE.trace is _EVAL)):
+            op = _CALLS[0].get("array")
+            if op is not None and object.dtype in op[1]:
+                return Array(op[0](object, True), False)
         return slow(object, dtype, *args, **kwargs)
 
     return _served(array, slow, fast)

@@ -45,7 +45,7 @@ from xnp.tracing import core
 from xnp.tracing.fp_warnings import ignoring_fp_errors, is_fp_error
 from xnp.tracing.fp_warnings import renamed_fp_error as renamed
 
-__all__ = ["writes_out", "call_writing_out", "shares_memory_with", "at_loop_name"]
+__all__ = ["names_fp_errors", "writes_out", "call_writing_out", "shares_memory_with", "at_loop_name"]
 
 def _host(x):
     """The NumPy array holding ``x``'s values (None for anything else, or a jit output
@@ -103,6 +103,31 @@ def call_writing_out(fn, args, kwargs, out, inputs=(), *, where=None, only=None,
         first(*args, **kwargs)
     ignoring_fp_errors(lambda: fn(*args, **kwargs))
     raise error
+
+
+def names_fp_errors(where: str, only):
+    """Decorator: the function's floating-point errors (a ``FloatingPointError``, or the
+    ``RuntimeWarning`` under a warnings filter 'error') reported by the loop ``only`` are
+    raised as the loop ``where``'s (``matmul``, computed with NumPy's ``dot``, reports
+    "... in matmul" as NumPy's ``matmul`` does). It marks the function
+    (``fp_errors_named``), so that the eager dispatch cache renames the errors of its
+    replays too (``_replay.cached``); warnings under 'warn' keep the loop's name."""
+
+    def deco(fn):
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except (FloatingPointError, RuntimeWarning) as e:
+                new = renamed(e, where, only)
+                if new is e:
+                    raise
+                raise new from None
+
+        call.fp_errors_named = (where, only)
+        return call
+
+    return deco
 
 
 def writes_out(where=None, only=None, first=None, temporary=True):

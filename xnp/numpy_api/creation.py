@@ -474,7 +474,6 @@ def copy(a, order="K", subok=False):
 # --------------------------------------------------------------------------- filled arrays
 
 
-@fastpath.fill("zeros")
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     """An array of ``shape`` filled with 0.
 
@@ -504,7 +503,6 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
                               order, fresh=True)
 
 
-@fastpath.fill("ones")
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     """An array of ``shape`` filled with 1; as :func:`zeros` otherwise."""
     check_unsupported("ones", like=(like, None, _NO_LIKE))
@@ -515,7 +513,6 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None):
                               order, fresh=True)
 
 
-@fastpath.fill("empty")
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     """Same as :func:`zeros`: xnp fills "uninitialised" arrays with 0 so results are
     deterministic (NumPy leaves the memory as it was)."""
@@ -527,7 +524,6 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
                               order, fresh=True)
 
 
-@fastpath.full
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """An array of ``shape`` filled with ``fill_value``.
 

@@ -559,7 +559,6 @@ def fmin(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dty
 
 
 
-@fastpath.where
 def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     """Elementwise ``x if condition else y``; with only ``condition``, ``nonzero(condition)``.
 

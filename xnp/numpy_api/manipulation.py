@@ -392,7 +392,6 @@ def _promote_all(xs, avals, dt, weak):
             for x, av in zip(xs, avals)]
 
 
-@fastpath.concatenate
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays along an existing axis.
 

@@ -39,10 +39,9 @@ from xnp.numpy_api._util import (AxisError, asarray_for, binary_operands, broadc
                                  promote_to, raise_host_dtype, static_int, ufunc_result_dtype,
                                  write_out)
 from xnp.tracing import core, errors
-from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api._ufunc import _cast as _cast_checked
 from xnp.numpy_api._ufunc import _extras
-from xnp.numpy_api._fp_out import writes_out
+from xnp.numpy_api._fp_out import names_fp_errors, writes_out
 from xnp.numpy_api._signed_zeros import plus_zero
 from xnp.numpy_api import _layout
 from xnp.numpy_api._like_layout import laid_out
@@ -229,7 +228,6 @@ def _dot_zeros(sa, sb, res, k):
 # --------------------------------------------------------------------------- dot
 
 
-@fastpath.matmul("dot")
 @writes_out()
 def dot(a, b, out=None):
     """Dot product (``numpy.dot``).
@@ -272,7 +270,7 @@ def dot(a, b, out=None):
 # --------------------------------------------------------------------------- matmul
 
 
-@fastpath.matmul("matmul")
+@names_fp_errors("matmul", only="dot")
 @writes_out(where="matmul", only="dot")
 def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting="same_kind",
            order="K", dtype=None, subok=True, signature=None):

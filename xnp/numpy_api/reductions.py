@@ -31,7 +31,6 @@ from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_ran
 from xnp.tracing import core, errors
 from xnp.numpy_api import _complex_order
 from xnp.numpy_api import _util
-from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api._fp_out import writes_out
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api._reduce_common import (_accumulator, _asarray, _axes, _cast, _const,
@@ -50,7 +49,6 @@ _NUMPY_OP_NAMES = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin
 # --------------------------------------------------------------------------- sum / prod
 
 
-@fastpath.reduction("sum", ("dtype", "out", "keepdims", "initial", "where"))
 @writes_out(where="reduce")
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Sum of array elements over the given axes.
@@ -110,7 +108,6 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     return _sum_or_prod("sum", a, axis, dtype, out, keepdims, initial, where)
 
 
-@fastpath.reduction("prod", ("dtype", "out", "keepdims", "initial", "where"))
 @writes_out(where="reduce")
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """Product of array elements over the given axes.
@@ -152,7 +149,6 @@ def _sum_or_prod(fname, a, axis, dtype, out, keepdims, initial, where):
 # --------------------------------------------------------------------------- max / min
 
 
-@fastpath.reduction("max", ("out", "keepdims", "initial", "where"))
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Maximum of array elements over the given axes (``numpy.max``).
 
@@ -198,13 +194,11 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
     return _extremum("max", "max", a, axis, out, keepdims, initial, where)
 
 
-@fastpath.reduction("max", ("out", "keepdims", "initial", "where"))
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Alias of :func:`max` (``numpy.amax``)."""
     return _extremum("amax", "max", a, axis, out, keepdims, initial, where)
 
 
-@fastpath.reduction("min", ("out", "keepdims", "initial", "where"))
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Minimum of array elements over the given axes (``numpy.min``).
 
@@ -213,7 +207,6 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
     return _extremum("min", "min", a, axis, out, keepdims, initial, where)
 
 
-@fastpath.reduction("min", ("out", "keepdims", "initial", "where"))
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Alias of :func:`min` (``numpy.amin``)."""
     return _extremum("amin", "min", a, axis, out, keepdims, initial, where)
@@ -381,7 +374,6 @@ def _argextremum(fname, kind, a, axis, out, keepdims):
 # --------------------------------------------------------------------------- all / any
 
 
-@fastpath.reduction("all", ("out", "keepdims"), ("where",))
 def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     """Whether every element over the given axes is true (non-zero; NaN counts as true),
     as ``numpy.all``.
@@ -412,7 +404,6 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     return _logical("all", lax.reduce_and, "and", a, axis, out, keepdims, where)
 
 
-@fastpath.reduction("any", ("out", "keepdims"), ("where",))
 def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     """Whether any element over the given axes is true (non-zero), as ``numpy.any``.
 
@@ -471,7 +462,6 @@ def _mean_sum(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None)
     return sum(a, axis, dtype, out, keepdims, where=where)
 
 
-@fastpath.reduction("mean", ("dtype", "out", "keepdims"), ("where",))
 @writes_out(first=_mean_sum)
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """Arithmetic mean over the given axes (``numpy.mean``).

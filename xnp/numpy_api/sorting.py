@@ -17,7 +17,6 @@ import numpy as np
 from xnp import _default_dtypes
 from xnp import lax
 from xnp.lax import _kit as kit
-from xnp.numpy_api import _fastpath as fastpath
 from xnp.numpy_api._util import asarray_for, is_xnp, normalize_axis, promote_to, result_dtype
 from xnp.tracing import core
 
@@ -89,7 +88,6 @@ def _iota(shape, axis):
 # --------------------------------------------------------------------------- sort / argsort
 
 
-@fastpath.sort("sort", default_stable=False)
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """A sorted copy of ``a`` along ``axis``.
 
@@ -140,7 +138,6 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     return lax.sort([*keys, x], dimension=ax, is_stable=is_stable, num_keys=len(keys))[-1]
 
 
-@fastpath.sort("argsort", default_stable=True)
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """Indices that sort ``a`` along ``axis``.
 
@@ -153,9 +150,10 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     argsort of a bool, integer or real floating array costs about what NumPy's
     quicksort does: for 2048 elements or more (and not of a radix-sorted dtype: bool,
     8- and 16-bit integers) it is NumPy's quicksort with the indices of each run of
-    equal values put in order afterwards (``_fast_tables.stable_argsort``). Returns an int64 array of
-    ``a``'s shape (``(a.size,)`` for ``axis=None``; as in NumPy, a 0-d input counts
-    as 1-d); ``take_along_axis(a, argsort(a, axis), axis)`` is ``sort(a, axis)``.
+    equal values put in order afterwards (``stable_argsort`` of
+    ``xnp/backends/xp_impls/sorting.py``). Returns an int64 array of ``a``'s shape
+    (``(a.size,)`` for ``axis=None``; as in NumPy, a 0-d input counts as 1-d);
+    ``take_along_axis(a, argsort(a, axis), axis)`` is ``sort(a, axis)``.
 
     Raises
     ------
@@ -175,10 +173,27 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     if core.aval_of(x).ndim == 0:  # NumPy's argsort treats a 0-d input as 1-d
         x = lax.reshape(x, (1,))
     x, ax = _flat_or_axis("argsort", x, axis)
-    shape = core.aval_of(x).shape
+    aval = core.aval_of(x)
+    if descending or aval.dtype not in _ARGSORT_KERNEL_DTYPES:
+        return _argsort_steps(x, axis=ax, stable=is_stable, descending=descending)[0]
+    # eagerly NumPy's argsort (one kernel, replayed as one call); traced the sort of
+    # (x, iota)
+    return lax.composite_general("argsort", _argsort_steps, x,
+                                 out_avals=(aval.update(dtype=_INDEX, weak_type=False),),
+                                 params={"axis": ax, "stable": is_stable})[0]
+
+
+#: dtypes whose NumPy argsort orders as lax.sort does (NaN last, -0.0 equal to 0.0)
+_ARGSORT_KERNEL_DTYPES = frozenset(np.dtype(t) for t in (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+    np.uint64, np.float16, np.float32, np.float64))
+
+
+def _argsort_steps(x, *, axis, stable, descending=False):
+    """``[argsort of x along axis]``: the sort of ``(keys, iota)`` by the keys."""
     keys = _sort_keys(x, descending)
-    return lax.sort([*keys, _iota(shape, ax)], dimension=ax, is_stable=is_stable,
-                    num_keys=len(keys))[-1]
+    return [lax.sort([*keys, _iota(core.aval_of(x).shape, axis)], dimension=axis,
+                     is_stable=stable, num_keys=len(keys))[-1]]
 
 
 def sort_complex(a):

@@ -668,8 +668,6 @@ def _gufunc_call(name, fn):
                                                keepdims, kwargs), {}, out, (x1, x2), where=name,
                                 only="dot")
 
-    if fn is not slow and name == "matmul":
-        return fastpath.matmul("matmul")(call)
     call.__wrapped__ = slow
     return call
 

@@ -22,6 +22,7 @@ from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 from xnp.backends.xp_impls.checks import _runtime_warning
 from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS
 from xnp.backends.xp_impls.linalg import dot_general_kernel
+from xnp.backends.xp_impls.sorting import stable_argsort
 from xnp.tracing.fp_warnings import fp_warnings_at_user_line
 from xnp.tracing.recording import note_effect
 
@@ -456,6 +457,14 @@ def _scalar_divide(xp, a, b):
     return xp.asarray(quotient, dtype=a.dtype)
 
 
+def _argsort(xp, x, *, axis, stable):
+    """NumPy's argsort of ``x`` along ``axis`` (non-negative) as int64: its stable order
+    (``sorting.stable_argsort``) or its default kind's (float16's too: NumPy's float16
+    argsort orders right, unlike its float16 sort, ``sorting.UNSAFE_DEFAULT_SORT``)."""
+    perm = stable_argsort(xp, x, axis) if stable else xp.argsort(x, axis=axis)
+    return perm.astype(np.int64, copy=False)
+
+
 _INTERP_SIGS = ((_F64, _F64, _F64), (_F64, _F64, _C128))
 #: name -> (kernel, operand-dtype signatures), as ``_MATRIX_TABLE``; ``clip`` is NumPy's
 #: ``clip`` ufunc, which ``numpy.clip`` calls with two array bounds
@@ -486,6 +495,8 @@ _FUNCTION_TABLE = {
        for name in ("quantile", "percentile", "nanquantile", "nanpercentile")},
     # with keywords axis and keepdims
     "nanmedian": (_warnings_at_user(_nanmedian), _same(_FLOATS, 1)),
+    # with keywords axis (non-negative) and stable; real dtypes NumPy orders as lax does
+    "argsort": (_argsort, _same((np.dtype(np.bool_),) + _INTS + _FLOATS, 1)),
     # a mean's (total, count) or an average's (total, weight sum): NumPy's scalars' division
     "scalar_divide": (_scalar_divide, _same(_FLOATS + _COMPLEX, 2) | frozenset(
         (c, np.dtype(np.intp)) for c in _COMPLEX)),

@@ -18,7 +18,7 @@ import numpy as np
 from xnp import lax
 from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 
-__all__: list = []
+__all__ = ["stable_argsort", "RADIX_SORTED"]
 
 
 def _foreign(dtype) -> bool:
@@ -39,13 +39,49 @@ def _orderable(xp, key):
 UNSAFE_DEFAULT_SORT = frozenset({np.dtype(np.float16)})
 
 
+#: dtypes whose stable sort in NumPy is a radix sort, faster than any other of its sorts
+RADIX_SORTED = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.uint8, np.int16,
+                                               np.uint16))
+
+
+def stable_argsort(xp, v, axis: int):
+    """``argsort(v, axis, kind="stable")`` of a real NumPy array (ints, bool, floats),
+    computed with NumPy's (vectorised) quicksort: a sorted order keeps equal elements
+    together, so only the indices inside each run of equal values (NaN equal to NaN,
+    ``-0.0`` to ``0.0``: the lax order) need ordering, and when there are runs they are
+    ordered by one more sort of ``run * n + index``, unique keys (``n`` the axis length).
+    NumPy's own stable sort where it is as fast: a radix sort (:data:`RADIX_SORTED`), fewer
+    than 2048 elements, or an array module other than NumPy."""
+    if xp is not np or v.dtype in RADIX_SORTED or v.size < 2048 or v.dtype.kind not in "biuf":
+        return xp.argsort(v, axis=axis, kind="stable")
+    perm = np.argsort(v, axis)
+    n = v.shape[axis]
+    if n < 2:
+        return perm
+    p = np.moveaxis(perm, axis, -1)
+    s = np.take_along_axis(np.moveaxis(v, axis, -1), p, -1)
+    tie = s[..., 1:] == s[..., :-1]
+    if s.dtype.kind == "f":
+        nan = np.isnan(s)
+        tie |= nan[..., 1:] & nan[..., :-1]
+    if not tie.any():
+        return perm
+    run = np.zeros(p.shape, np.int64)
+    np.cumsum(~tie, axis=-1, out=run[..., 1:])
+    key = run * n + p  # run < n: below n * n, int64 for n < 3e9
+    key.sort(axis=-1)
+    return np.moveaxis(key % n, -1, axis)
+
+
 def _sort(xp, *operands, dimension, is_stable, num_keys):
     # an unstable sort is NumPy's default kind, so eager results equal NumPy's own
     kind = "stable" if is_stable or operands[0].dtype in UNSAFE_DEFAULT_SORT else None
     if len(operands) == 1 and not _foreign(operands[0].dtype):
         return [xp.sort(operands[0], axis=dimension, kind=kind)]
     keys = [_orderable(xp, k) for k in operands[:num_keys]]
-    if num_keys == 1:
+    if num_keys == 1 and is_stable:
+        perm = stable_argsort(xp, keys[0], dimension % keys[0].ndim)
+    elif num_keys == 1:
         perm = xp.argsort(keys[0], axis=dimension, kind=kind)
     else:
         perm = xp.lexsort(keys[::-1], axis=dimension)  # lexsort's primary key is the last

@@ -67,5 +67,16 @@ def test_default_dtypes_follow_numpy_and_enable_x64():
         assert xnp.asarray(2.5).dtype == np.float32  # what the layers above take from it
         with pytest.raises(OverflowError, match="Python integer 4294967296 out of bounds for int32"):
             dd.scalar_to_ndarray(2**32)
+        # Python data of asarray/array: int32 or NumPy's OverflowError naming the value, on
+        # every call (the repeated ones are replays), never a wrapped value
+        for fn in (xnp.asarray, xnp.array):
+            for data, bad in (([2**40], 2**40), (2**31, 2**31), ([[1], [-2**31 - 1]], -2**31 - 1)):
+                for _ in range(3):
+                    with pytest.raises(OverflowError, match=f"xnp.{fn.__name__}: Python integer "
+                                                            f"{bad} out of bounds for int32"):
+                        fn(data)
+            for _ in range(3):
+                got = fn([2**31 - 1, -2**31])
+                assert got.dtype == np.int32 and got.tolist() == [2**31 - 1, -2**31]
     with pytest.raises(KeyError):
         dd.python_scalar_dtype(np.float32(1))  # not a Python scalar

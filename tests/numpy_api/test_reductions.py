@@ -348,6 +348,17 @@ def test_real_sum_of_complex_initial_raises_type_error():
                    np.ones((2, 2), np.int32))
 
 
+@pytest.mark.parametrize("fname", ["sum", "prod", "max", "min"])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int64, np.uint64, np.bool_], ids=str)
+@pytest.mark.parametrize("initial", [np.nan, np.inf, -np.inf, -1.5, 2.7, -0.0, 1e30, 1e19])
+def test_float_initial_of_an_integer_reduction_is_numpys_int_of_it(fname, dtype, initial):
+    """NumPy takes a Python float ``initial`` of an integer or bool reduction as its
+    ``int()``: NaN ValueError, infinities and ints beyond a C long OverflowError, an int out
+    of the loop's range OverflowError, else the truncated value (never a wrapped one)."""
+    x = np.array([[1, 0, 1], [1, 1, 1]], dtype)
+    check_vs_numpy(lambda xp, a: getattr(xp, fname)(a, axis=0, initial=initial), x)
+
+
 
 # --------------------------------------------------------------------------- var/std dtype=
 

@@ -89,6 +89,27 @@ def _cast(x, dtype):
     return lax.convert_element_type(x, dtype)
 
 
+def _float_as_int(fname: str, initial: float, unsigned: bool) -> int:
+    """A Python float ``initial`` of an integer reduction as NumPy converts it: its
+    ``int()`` (truncated), a C long (``unsigned``: an unsigned one, for uint64 loops).
+
+    Raises
+    ------
+    ValueError
+        ``initial`` is NaN.
+    OverflowError
+        ``initial`` is infinite or its integer is beyond a C long."""
+    if initial != initial:
+        raise ValueError(f"xnp.{fname}: `initial`: cannot convert float NaN to integer")
+    if initial in (float("inf"), float("-inf")):
+        raise OverflowError(f"xnp.{fname}: `initial`: cannot convert float infinity to integer")
+    value = int(initial)
+    if not -2**63 <= value < (2**64 if unsigned else 2**63):
+        raise OverflowError(f"xnp.{fname}: `initial` {initial!r}: Python int too large to "
+                            "convert to C long")
+    return value
+
+
 def _initial_value(fname: str, initial, dtype: np.dtype):
     """``initial`` as a 0-d value of ``dtype`` (unsafe cast, as NumPy; out-of-range Python
     ints raise OverflowError, a Python complex for a real ``dtype`` TypeError)."""
@@ -97,6 +118,8 @@ def _initial_value(fname: str, initial, dtype: np.dtype):
             raise TypeError(f"xnp.{fname}: `initial` {initial!r} is complex but the reduction "
                             f"runs in {dtype}, which cannot hold it (as in NumPy). Fix: pass a "
                             "real `initial`.")
+        if type(initial) is float and dtype in kit.INTEGER:  # NumPy's int() of it
+            initial = _float_as_int(fname, initial, dtype == np.uint64)
         if type(initial) is int and dtype in kit.INTEGER:
             return core.lift(_default_dtypes.scalar_to_ndarray(initial, dtype))
         with np.errstate(all="ignore"):

@@ -91,12 +91,24 @@ def _is_python_data(obj) -> bool:
 
 
 def _narrow_defaults(a: np.ndarray) -> np.ndarray:
-    """With ``enable_x64`` off, Python numbers get 32-bit default dtypes."""
+    """With ``enable_x64`` off, Python numbers get 32-bit default dtypes.
+
+    Raises
+    ------
+    OverflowError
+        A Python int out of the 32-bit default integer's range (as a Python int operand
+        beside an int32 array raises), instead of wrapping."""
     if config.get("enable_x64"):
         return a
     kind = a.dtype.kind
     if kind == "i" and a.dtype.itemsize == 8:
-        return a.astype(default_int())
+        dt = default_int()
+        info = np.iinfo(dt)
+        if a.size and (a.min() < info.min or a.max() > info.max):
+            bad = a.min() if a.min() < info.min else a.max()
+            raise OverflowError(f"Python integer {bad} out of bounds for {dt} (enable_x64 "
+                                "is off: Python ints convert to int32)")
+        return a.astype(dt)
     if kind == "f" and a.dtype.itemsize == 8:
         return a.astype(default_float())
     if kind == "c" and a.dtype.itemsize == 16:
@@ -113,7 +125,10 @@ def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
     except ValueError as e:
         raise ValueError(f"xnp.{fname}: {e}") from None
     if dt is None and _is_python_data(obj):
-        host = _narrow_defaults(host)
+        try:
+            host = _narrow_defaults(host)
+        except OverflowError as e:
+            raise OverflowError(f"xnp.{fname}: {e}") from None
     if host.dtype not in SUPPORTED_DTYPES:
         raise_host_dtype(fname, "object", host.dtype)
     return core.lift(host)

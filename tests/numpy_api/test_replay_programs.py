@@ -181,12 +181,16 @@ def test_outer_replays_as_numpys_outer_product(no_check):
         assert record[0].filename == __file__
 
 
+_TAKE_INDEX = xnp.asarray([0, 1])  # (made once: asarray of a list is a replayed call too)
+_ALONG_INDEX = xnp.asarray([[0], [1]])
+
+
 @pytest.mark.parametrize("call,python", [
     (lambda x: xnp.hypot(x, x), False),  # a ufunc
     (lambda x: xnp.add.reduce(x, axis=0), False),  # a ufunc reduction, parameters bound
-    (lambda x: xnp.take(x, xnp.asarray([0, 1])), False),  # ndarray.take, bound
+    (lambda x: xnp.take(x, _TAKE_INDEX), False),  # ndarray.take, bound
     (lambda x: xnp.inner(x[0], x[1]), True),  # dot_general's kernel, a Python function
-    (lambda x: xnp.take_along_axis(x, xnp.asarray([[0], [1]]), axis=1), True),
+    (lambda x: xnp.take_along_axis(x, _ALONG_INDEX, axis=1), True),
 ])
 def test_programs_note_kernels_written_in_python(call, python):
     x = xnp.asarray(np.arange(6.0).reshape(2, 3))

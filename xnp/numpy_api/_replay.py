@@ -55,7 +55,8 @@ from xnp import config
 from xnp.numpy_api.ufunc import ufunc as _ufunc
 from xnp.numpy_api import dtypes as _dtypes
 from xnp.tracing import core, program, recording
-from xnp.tracing.fp_warnings import at_user_line, renamed_fp_error
+from xnp.tracing.fp_warnings import at_user_line
+from xnp.numpy_api._fp_out import names_fp_errors
 from xnp.tracing.core import Array
 
 try:  # the hit path and the key in C (xnp/_native/replay.c)
@@ -399,24 +400,8 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
     fast._replay_cache = cache  # (in its __dict__: wrappers made with functools.wraps copy it)
     fast._replay_scalars = None if generic is None else generic.programs
     named = getattr(full, "fp_errors_named", None)
-    return fast if named is None else _naming_fp_errors(fast, *named)
-
-
-def _naming_fp_errors(fn, where, only):
-    """The cached ``fn`` whose full path names its floating-point errors as the loop
-    ``where`` (``_fp_out.names_fp_errors``), with its replays' errors named so too."""
-
-    @functools.wraps(fn)
-    def call(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except (FloatingPointError, RuntimeWarning) as e:
-            new = renamed_fp_error(e, where, only)
-            if new is e:
-                raise
-            raise new from None
-
-    return call
+    # (its replays' errors named too: the same renaming around the cached function)
+    return fast if named is None else names_fp_errors(*named)(fast)
 
 
 _MISS = object()

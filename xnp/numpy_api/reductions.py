@@ -34,7 +34,8 @@ from xnp.numpy_api import _util
 from xnp.numpy_api._fp_out import writes_out
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api._reduce_common import (_accumulator, _asarray, _axes, _cast, _const,
-                                          _count, _inexact_dtype, _keep, _mask, _reduce,
+                                          _count, _full_mask, _inexact_dtype,
+                                          _initial_value, _keep, _mask, _reduce,
                                           _sum_dtype, _warn_if_imaginary_dropped)
 from xnp.tracing.avals import canonical_dtype
 
@@ -157,7 +158,8 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
     Parameters
     ----------
     a : array_like
-        bool, integer or floating (complex is not supported, see Notes).
+        bool, integer, floating or complex (NumPy's lexicographic order: real parts
+        first, then imaginary parts).
     axis : None, int or tuple of int
         Axes to reduce (static); None means all.
     out : Array, optional
@@ -183,8 +185,6 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
         ``initial``, or a repeated axis.
     numpy.exceptions.AxisError
         An axis is out of range.
-    NotImplementedError
-        ``a`` is complex and ``initial`` or ``where`` is given.
 
     Notes
     -----
@@ -212,20 +212,12 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     return _extremum("amin", "min", a, axis, out, keepdims, initial, where)
 
 
-def _check_ordered(fname, aval, initial=None, where=None):
-    if aval.dtype in kit.COMPLEX and (initial is not None or not (where is None or where is True)):
-        raise NotImplementedError(
-            f"xnp.{fname}: complex input ({errors.aval_str(aval)}) with `initial` or `where` "
-            "is not supported (NumPy's lexicographic order is implemented without them).")
-
-
 def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=False):
     """``max``/``min`` (``kind``) of ``a``. ``first``: as NumPy's fmax/fmin reductions
     (``nanmax``/``nanmin``), of equal extrema the first one over a short innermost slice
     (see :func:`_first_extremum`), without ``initial`` or ``where``."""
     x = _asarray(fname, a)
     aval = core.aval_of(x)
-    _check_ordered(fname, aval, initial, where)
     axes = _axes(fname, axis, aval.ndim)
     op = _NUMPY_OP_NAMES.get(fname, _NUMPY_OP_NAMES[kind])
     if initial is None:
@@ -237,7 +229,9 @@ def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=Fals
                              f"has no identity (input shape {aval.shape}, axis={axis!r})")
     reducer, combine = (lax.reduce_max, lax.max) if kind == "max" else (lax.reduce_min, lax.min)
     mask = _mask(fname, where, aval.shape)
-    if aval.dtype in kit.COMPLEX and not axes:  # (no axis reduced, a 0-d input: a copy)
+    if aval.dtype in kit.COMPLEX and (initial is not None or mask is not None):
+        res = _keep(_complex_extremum_from(fname, x, axes, kind, initial, mask), axes, keepdims)
+    elif aval.dtype in kit.COMPLEX and not axes:  # (no axis reduced, a 0-d input: a copy)
         res = lax.copy(x)
     elif aval.dtype in kit.COMPLEX:  # NumPy's lexicographic order
         rest = tuple(d for d in range(aval.ndim) if d not in axes)
@@ -251,6 +245,27 @@ def _extremum(fname, kind, a, axis, out, keepdims, initial, where, *, first=Fals
         res = _reduce(fname, x, axes, reducer, kind, keepdims=keepdims, initial=initial,
                       mask=mask, combine=combine)
     return write_out(fname, out, res, casting="unsafe")
+
+
+def _complex_extremum_from(fname, x, axes, kind, initial, mask):
+    """NumPy's complex maximum/minimum reduction (lexicographic order) of ``x`` over
+    ``axes`` starting from ``initial`` (required with a ``mask``): the masked-out elements
+    stand for ``initial``, and ``initial`` comes first in each slice, so the first
+    extremum of ``[initial, *slice]`` is the running value NumPy's loop keeps (a tie keeps
+    it; a NaN propagates as without ``initial``)."""
+    aval = core.aval_of(x)
+    init = _initial_value(fname, initial, aval.dtype)
+    rest = tuple(d for d in range(aval.ndim) if d not in axes)
+    order = rest + axes
+    if mask is not None:
+        x = lax.select_n(_full_mask(mask, aval.shape),
+                         lax.broadcast_in_dim(init, aval.shape, ()), x)
+    if order != tuple(range(aval.ndim)):
+        x = lax.transpose(x, order)
+    kept = tuple(aval.shape[d] for d in rest)
+    flat = lax.reshape(x, kept + (math.prod(aval.shape[d] for d in axes),))
+    first = lax.broadcast_in_dim(init, kept + (1,), ())
+    return _first_extremum(lax.concatenate([first, flat], len(kept)), (len(kept),), kind)
 
 
 #: NumPy's fmax/fmin reductions run a scalar loop over an innermost slice this short (of
@@ -290,7 +305,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
     ------
     TypeError
         ``a`` is bool (NumPy has no bool subtraction).
-    ValueError, numpy.exceptions.AxisError, NotImplementedError
+    ValueError, numpy.exceptions.AxisError
         As :func:`max`.
     """
     x = _asarray("ptp", a)

@@ -200,13 +200,13 @@ class Program:
 def _kernel(backend, prim, params, ops, keep):
     """``(function, params or None)`` a program calls for the recorded ``prim`` with
     ``params`` on the operands ``ops`` (slots of ``keep``, or scalars): the backend's direct
-    kernel for the first array operand (its dtype, shape and strides: a program serves one
-    call signature) (a function of the operands alone, e.g. a
+    kernel for the first two array operands (their dtypes, shapes and strides: a program
+    serves one call signature) (a function of the operands alone, e.g. a
     composite's), else its implementation with the params."""
     direct = getattr(backend, "direct", None)  # the backend's call for (prim, params)
     if direct is not None:
-        operand = next((keep[o] for o in ops if type(o) is int), None)
-        kernel = direct(prim, params, operand)
+        arrays = [keep[o] for o in ops if type(o) is int]
+        kernel = direct(prim, params, *arrays[:2])
         if kernel is not None:
             return kernel, None
     return backend.impls.get(prim), params or None

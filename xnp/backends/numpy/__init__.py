@@ -34,12 +34,12 @@ class NumpyBackend:
         self.kernels = {**KERNELS, **MATRIX_KERNELS, **FUNCTION_KERNELS}
 
     @staticmethod
-    def direct(prim, params, operand=None):
+    def direct(prim, params, operand=None, second=None):
         """The function a recorded program calls for ``prim`` with ``params`` on operands
-        like ``operand`` (the first array operand of the recorded call: its dtype, shape and
-        strides) instead of ``impls[prim](..., **params)``, or None
+        like ``operand`` and ``second`` (the first two array operands of the recorded call:
+        their dtypes, shapes and strides) instead of ``impls[prim](..., **params)``, or None
         (xnp/tracing/recording.py)."""
-        return kernel_of(np, prim, params, operand)
+        return kernel_of(np, prim, params, operand, second)
 
     #: a result that is not an ndarray (a NumPy scalar) as one; NumPy's own function, so
     #: the C paths that wrap a result run no Python frame

@@ -533,7 +533,7 @@ def _composite_general(xp, *operands, name, decomposition, out_avals, params=())
     return _general(_kernel(xp, name))(*operands, **dict(params))
 
 
-def kernel_of(xp, prim, params, operand=None):
+def kernel_of(xp, prim, params, operand=None, second=None):
     """The function a recorded program calls for ``prim`` with ``params`` (no parameters):
     the kernel itself for a composite (a general composite's static ``params`` bound to
     it), ``linalg.dot_general_kernel`` for ``dot_general``, the ufunc that is the whole
@@ -541,7 +541,8 @@ def kernel_of(xp, prim, params, operand=None):
     ufunc called by the program has no frame of xnp's, so its warnings name the user's
     line) or such a callable with the parameters bound for operands of ``operand``'s dtype,
     shape and strides (``_table.PARAM_KERNELS``; ``operand`` is the first array operand of
-    the recorded call, whose signature fixes these), None for any other primitive."""
+    the recorded call, whose signature fixes these, ``second`` the second, which
+    ``dot_general``'s kernel reads too), None for any other primitive."""
     by_dtype = DTYPE_UFUNCS.get(prim)
     if by_dtype is not None and operand is not None and not params:
         name = by_dtype(operand.dtype)
@@ -556,7 +557,7 @@ def kernel_of(xp, prim, params, operand=None):
         static = params.get("params")
         return _general(functools.partial(kernel, **dict(static)) if static else kernel)
     if prim is lax.dot_general_p:
-        return dot_general_kernel(xp, operand, **params)
+        return dot_general_kernel(xp, operand, second, **params)
     return None
 
 

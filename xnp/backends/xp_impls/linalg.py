@@ -136,15 +136,16 @@ def _contracted(xp, lhs, rhs, plan):
                   rhs.transpose(rperm).reshape(rshape)).reshape(out_shape)
 
 
-def dot_general_kernel(xp, operand=None, *, dimension_numbers, preferred_element_type,
-                       precision=None):
+def dot_general_kernel(xp, operand=None, second=None, *, dimension_numbers,
+                       preferred_element_type, precision=None):
     """``dot_general`` with these parameters as a function of its two operands alone, the
     call a recorded program makes (``kernel_of``; ``operand``: the recorded lhs, whose dtype
     the signature fixes, as the rhs's, equal to it): where the operands have the dtype
     ``preferred_element_type``, one of NumPy's own dtypes, with no contracting or batch
     dimension, NumPy's ``multiply.outer`` itself (the exact products, no Python frame);
     where :func:`_form` names NumPy's product for their ranks, that product and nothing
-    else; otherwise :func:`_dot_general`.
+    else (with ``second``, the recorded rhs, of that dtype too: ``dot`` or ``matmul``
+    itself, decided once); otherwise :func:`_dot_general`.
     """
     params = {"dimension_numbers": dimension_numbers,
               "preferred_element_type": preferred_element_type, "precision": precision}
@@ -158,6 +159,14 @@ def dot_general_kernel(xp, operand=None, *, dimension_numbers, preferred_element
     if (outer is not None and operand is not None and own is not None
             and operand.dtype == own and dimension_numbers == (((), ()), ((), ()))):
         return outer
+
+    if (operand is not None and second is not None and own is not None
+            and operand.dtype == own and second.dtype == own):
+        form, _ = _form(dimension_numbers, operand.ndim, second.ndim)
+        if form == _DOT:
+            return dot
+        if form == _MATMUL:
+            return matmul
 
     contraction = bool(dimension_numbers[0][0]) and not dimension_numbers[1][0]
     plans: dict = {}

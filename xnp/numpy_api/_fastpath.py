@@ -403,9 +403,9 @@ def asarray(slow: Callable) -> Callable:
                         return Array(a, False)  # shared, as numpy.asarray (and the full path)
         return slow(a, dtype, order, device=device, copy=copy, like=like)
 
-    if FastFunc is not None:  # its one-argument ndarray and Array cases in C (the same rule)
-        return _served(asarray, slow, FastFunc("asarray", 1, False, functools.wraps(slow)(
-            fast), kind="asarray"))
+    if FastFunc is not None:  # its one-argument ndarray and Array cases in C (the same rule;
+        # any other call is the full path's, whose repeats are replays)
+        return _served(asarray, slow, FastFunc("asarray", 1, False, slow, kind="asarray"))
     return _served(asarray, slow, fast)
 
 

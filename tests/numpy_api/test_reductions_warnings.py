@@ -191,3 +191,25 @@ def test_complex_reduced_in_a_real_dtype_warns_as_numpy(call):
     np.testing.assert_array_equal(seen[xnp][0], seen[np][0])
     assert seen[xnp][0].dtype == seen[np][0].dtype
     assert seen[xnp][1] == seen[np][1]
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("case", ["empty", "masked"])
+def test_mean_warnings_name_the_callers_line_on_every_call(case, keepdims):
+    """The first call of a signature (its recording, which a mean of empty slices fails:
+    the call sets its own warning settings), its later calls and NumPy all warn "Mean of
+    empty slice" and "invalid value encountered in divide" at the caller's line."""
+    _replay.clear()
+    if case == "empty":
+        x, kw = xnp.asarray(np.zeros((0, 3))), {"axis": 0}
+    else:
+        x, kw = xnp.asarray(np.ones((2, 3))), {"axis": 0, "where": np.zeros((2, 3), bool)}
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            got = xnp.mean(x, keepdims=keepdims, **kw)
+        assert [str(w.message) for w in record] == [
+            "Mean of empty slice", "invalid value encountered in divide"]
+        assert [w.filename for w in record] == [__file__] * 2
+        assert np.isnan(np.asarray(got)).all() and np.asarray(got).shape == (
+            (1, 3) if keepdims else (3,))

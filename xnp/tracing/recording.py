@@ -67,6 +67,7 @@ _PY_SCALARS = (bool, int, float, complex)
 _CONSTANTS = (type(None), bool, int, float, complex, str, np.dtype, type)
 _STATE = core._STATE
 _BASE = core._BASE_TRACE
+_ALL_RAISE = dict.fromkeys(np.geterr(), "raise")  # a first attempt's settings (_attempt)
 _LOCK = threading.Lock()
 _RECORDING_THREADS = [0]
 try:  # NumPy 2's floating-point error state: one object per errstate context (cheap)
@@ -223,27 +224,34 @@ class Recording:
         if self.failed is None:
             self.failed = why
 
+    def _evaluate(self, prim, args, params):
+        """The primitive on the eager backend under the recording's settings (``inside``),
+        or under settings the call set itself (NumPy's warnings of a ``mean`` of empty
+        slices, which fail the recording): either way a warning names the user's line."""
+        settings = self.inside
+        if settings is None:
+            current = np.geterr()
+            if current != _ALL_RAISE:
+                settings = current
+        if settings is None:
+            return _BASE.process_primitive(prim, args, params)
+        return fp_warnings_at_user_line(
+            lambda: _BASE.process_primitive(prim, args, params), settings)
+
     def process_primitive(self, prim, args, params):
         if self.failed is None:
             ops = self._operands(prim, args)
         if self.failed is None:  # (no impl: only the eager backend's functions run)
             self.evaluating = True
             try:
-                if self.inside is not None:
-                    out = fp_warnings_at_user_line(
-                        lambda: _BASE.process_primitive(prim, args, params), self.inside)
-                else:
-                    out = _BASE.process_primitive(prim, args, params)
+                out = self._evaluate(prim, args, params)
             except FloatingPointError:
                 self.error_in_primitive = True
                 raise
             finally:
                 self.evaluating = False
-        elif self.inside is not None:
-            out = fp_warnings_at_user_line(
-                lambda: _BASE.process_primitive(prim, args, params), self.inside)
         else:
-            out = _BASE.process_primitive(prim, args, params)
+            out = self._evaluate(prim, args, params)
         if self.failed is None:
             if self._settings_changed():
                 self.fail(f"ran {prim.name} under other error settings or warning filters")

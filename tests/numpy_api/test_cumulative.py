@@ -4,6 +4,8 @@ plus errors, and transformation checks of the cumulative and window primitives
 (jvp vs finite differences, vjp vs jvp, vmap vs a loop, ``associative_scan``)."""
 
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -285,3 +287,42 @@ def test_cumsum_keeps_the_sign_of_zeros_as_numpy(dtype):
             for part in ((np.real,) if x.dtype.kind == "f" else (np.real, np.imag)):
                 np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)),
                                               err_msg=f"{how} axis={axis} {part.__name__}")
+
+
+_C = np.array([[1 + 2j, 3 - 1j, -0.5j], [2.0, -1 + 1j, 4 - 3j]])
+_F = np.array([[1.5, 2.5, -3.25], [0.5, 7.75, -1.5]])
+
+
+@pytest.mark.parametrize("fname", ["cumsum", "cumprod", "nancumsum", "nancumprod",
+                                   "cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("src,dst", [(_F, np.int8), (_F, np.int64), (_C, np.float64),
+                                     (_C, np.int32), (_C, np.bool_), (_F, np.float32)],
+                         ids=["f64->i8", "f64->i64", "c128->f64", "c128->i32", "c128->bool",
+                              "f64->f32"])
+@pytest.mark.parametrize("out_kind", ["xnp", "numpy"])
+def test_accumulations_cast_into_out_unsafely_as_numpy(fname, src, dst, out_kind):
+    """NumPy's accumulations write ``out=`` with unsafe casting (the values computed in the
+    input's dtype, then cast); a complex result into a real or integer ``out`` warns its
+    ``ComplexWarning`` (at the user's line: this file), into bool takes the truth silently.
+    Every call (the repeated ones may be replays), into an xnp or a NumPy ``out``."""
+    want_out = np.zeros(src.shape, dst)
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        getattr(np, fname)(src, axis=1, out=want_out)
+    want_cats = {w.category for w in want_w}
+    x = xnp.asarray(src)
+    for _ in range(3):
+        out = xnp.zeros(src.shape, dst) if out_kind == "xnp" else np.zeros(src.shape, dst)
+        with warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            ret = getattr(xnp, fname)(x, axis=1, out=out)
+        assert ret is out
+        np.testing.assert_array_equal(np.asarray(out), want_out)
+        assert {w.category for w in got_w} == want_cats
+        assert all(w.filename == __file__ for w in got_w)
+    if out_kind == "xnp":  # under jit: the values, written back into the argument
+        out = xnp.zeros(src.shape, dst)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            xnp.jit(lambda a, o: getattr(xnp, fname)(a, axis=1, out=o))(x, out)
+        np.testing.assert_array_equal(np.asarray(out), want_out)

@@ -213,3 +213,24 @@ def test_mean_warnings_name_the_callers_line_on_every_call(case, keepdims):
         assert [w.filename for w in record] == [__file__] * 2
         assert np.isnan(np.asarray(got)).all() and np.asarray(got).shape == (
             (1, 3) if keepdims else (3,))
+
+
+@pytest.mark.parametrize("fname", ["sum", "prod", "mean", "max", "min", "nansum"])
+@pytest.mark.parametrize("dst", [np.float64, np.int32, np.bool_], ids=str)
+def test_complex_result_into_a_real_out_warns_as_numpy(fname, dst):
+    """A complex reduction written into a real or integer ``out`` (unsafe casting) warns
+    NumPy's ``ComplexWarning`` at the caller's line, on every call; into bool, silently."""
+    c = np.array([[1 + 2j, 3 - 1j], [-2 + 0.5j, 0.25 + 4j]])
+    want = np.zeros(2, dst)
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        getattr(np, fname)(c, axis=0, out=want)
+    x = xnp.asarray(c)
+    for _ in range(3):
+        out = xnp.zeros(2, dst)
+        with warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            assert getattr(xnp, fname)(x, axis=0, out=out) is out
+        np.testing.assert_array_equal(np.asarray(out), want)
+        assert {w.category for w in got_w} == {w.category for w in want_w}
+        assert all(w.filename == __file__ for w in got_w)

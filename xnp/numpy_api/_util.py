@@ -615,13 +615,18 @@ def _write_numpy_out(fname: str, out: np.ndarray, res, casting: str):
         raise TypeError(
             f"xnp.{fname}: cannot cast the result from {ra.dtype} to `out` dtype {out.dtype} "
             f"with casting rule {casting!r}")
-    np.copyto(out, res._value, casting="unsafe")
+    value = res._value
+    if ra.dtype.kind == "c" and out.dtype.kind not in "cb":  # NumPy's warning, at the user's
+        warn_complex_to_real()  # line (not at the copy's)
+        value = value.real
+    np.copyto(out, value, casting="unsafe")
     return out
 
 
 def write_out(fname: str, out, res, casting: str = "same_kind"):
     """NumPy's ``out=``: write ``res`` into ``out`` (same shape; ``casting`` rule: NumPy's
-    ufuncs use same_kind, its reductions unsafe).
+    ufuncs use same_kind, its reductions and accumulations unsafe; a complex result cast to
+    a real or integer ``out`` warns NumPy's ``ComplexWarning``).
 
     Eager: in place, as NumPy does. Under jit the traced ``out`` is rebound to
     the new value (functionalized). Returns ``out`` (or ``res`` when ``out`` is None).
@@ -649,6 +654,8 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
             f"xnp.{fname}: cannot cast the result from {ra.dtype} to `out` dtype {oa.dtype} "
             f"with casting rule {casting!r}")
     if ra.dtype != oa.dtype:
+        if ra.dtype.kind == "c" and oa.dtype.kind not in "cb":  # (an unsafe cast)
+            warn_complex_to_real()
         res = lax.convert_element_type(res, oa.dtype)
     adopted = rebound.adopt(out, (res,)) if type(out) is core.Array else None
     if adopted is not None:  # an array the running grad/vmap function made: now traced

@@ -99,14 +99,14 @@ def cumsum(a, axis=None, dtype=None, out=None):
     sums wrap around on overflow, as in NumPy.
     """
     x, ax = _operand("cumsum", a, axis)
-    return write_out("cumsum", out, _accumulate("cumsum", "sum", x, ax, dtype))
+    return write_out("cumsum", out, _accumulate("cumsum", "sum", x, ax, dtype), "unsafe")
 
 
 @writes_out(temporary=False)
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product along ``axis``; parameters, dtypes and errors as :func:`cumsum`."""
     x, ax = _operand("cumprod", a, axis)
-    return write_out("cumprod", out, _accumulate("cumprod", "prod", x, ax, dtype))
+    return write_out("cumprod", out, _accumulate("cumprod", "prod", x, ax, dtype), "unsafe")
 
 
 def _cumulative(fname: str, kind: str, x, axis, dtype, out, include_initial):
@@ -125,7 +125,7 @@ def _cumulative(fname: str, kind: str, x, axis, dtype, out, include_initial):
         config[ax] = (1, 0, 0)
         ident = np.asarray(0 if kind == "sum" else 1).astype(rdt)
         res = lax.pad(res, ident, tuple(config))
-    return write_out(fname, out, res)
+    return write_out(fname, out, res, "unsafe")
 
 
 def _initial_last(accumulate):
@@ -188,7 +188,8 @@ def _nan_to(x, value):
 def nancumsum(a, axis=None, dtype=None, out=None):
     """:func:`cumsum` with NaN counted as 0 (leading NaNs give 0, not NaN)."""
     x, ax = _operand("nancumsum", a, axis)
-    return write_out("nancumsum", out, _accumulate("nancumsum", "sum", _nan_to(x, 0), ax, dtype))
+    return write_out("nancumsum", out,
+                     _accumulate("nancumsum", "sum", _nan_to(x, 0), ax, dtype), "unsafe")
 
 
 @writes_out(temporary=False)
@@ -196,7 +197,7 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     """:func:`cumprod` with NaN counted as 1."""
     x, ax = _operand("nancumprod", a, axis)
     return write_out("nancumprod", out,
-                     _accumulate("nancumprod", "prod", _nan_to(x, 1), ax, dtype))
+                     _accumulate("nancumprod", "prod", _nan_to(x, 1), ax, dtype), "unsafe")
 
 
 # --------------------------------------------------------------------------- differences

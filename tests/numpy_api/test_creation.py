@@ -614,3 +614,25 @@ def test_order_spellings_as_numpy(order):
         got = np.asarray(call(xnp, xnp.asarray(a)))
         assert got.strides == want.strides and got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("fn", ["asarray", "array"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.bool_, None], ids=str)
+@pytest.mark.parametrize("src", [np.array([1 + 2j, 3 - 0.5j]), np.array([], np.complex64),
+                                 np.array([[2.5 - 1j]], np.complex64)],
+                         ids=["c128", "empty", "c64-2d"])
+def test_complex_numpy_array_to_a_real_dtype_warns_at_the_callers_line(fn, dtype, src):
+    """``asarray``/``array`` of a complex NumPy array with a real or integer ``dtype``: NumPy's
+    values and its ``ComplexWarning``, naming the caller's line (not xnp's), on every call;
+    into bool or complex, silently."""
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        want = np.array(src, dtype=dtype)
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            got = getattr(xnp, fn)(src, dtype=dtype)
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert [w.category for w in got_w] == [w.category for w in want_w]
+        assert all(w.filename == __file__ for w in got_w)

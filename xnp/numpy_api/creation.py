@@ -118,6 +118,11 @@ def _narrow_defaults(a: np.ndarray) -> np.ndarray:
 
 def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
     """Convert host data (no xnp values inside) on the host and lift it (strongly typed)."""
+    if (dt is not None and dt.kind not in "cb" and copy is not False
+            and isinstance(obj, np.ndarray) and obj.dtype.kind == "c"):
+        # NumPy's ComplexWarning, at the user's line (copy=False: NumPy's ValueError)
+        _util.warn_complex_to_real()
+        obj = obj.real
     try:
         host = np.array(obj, dtype=dt, copy=copy)
     except OverflowError as e:

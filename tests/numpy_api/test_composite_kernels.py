@@ -87,7 +87,7 @@ def test_every_kernel_is_tested_here():
                                      "power", "nanmax", "nanmin", "nanargmax", "nanargmin",
                                      "quantile", "percentile", "nanquantile", "nanpercentile",
                                      "nanmedian", "scalar_divide", "convolve", "correlate",
-                                     "argsort"}
+                                     "argsort", "vdot"}
 
 
 # --------------------------------------------------------------------------- argsort
@@ -110,6 +110,35 @@ def test_argsort_is_numpys(ways, dt):
         _check(ways, lambda m, a: m.argsort(a, axis=axis, kind="stable"), x, jit=jit)
     got = xnp.argsort(xnp.asarray(x), axis=1, stable=False)
     _assert_bits(got, np.argsort(x, axis=1))
+
+
+# --------------------------------------------------------------------------- vdot
+
+
+@pytest.mark.parametrize("dt", sorted({s[0] for s in FUNCTION_KERNELS["vdot"]}, key=str),
+                         ids=str)
+def test_vdot_is_numpys(ways, dt):
+    """Small integers and halves (exact sums) with signed zeros, in 1-D, 2-D and empty
+    operands; complex operands conjugate the first. Floating-point errors: NumPy's vdot
+    checks none (an overflow is inf, silently, even under errstate 'raise'), nor does the
+    kernel; the decomposition under jit checks none either."""
+    rng = np.random.default_rng(4)
+    vals = np.array([0.0, -0.0, 1.0, -2.0, 0.5, 3.0])
+    for shape_a, shape_b in (((6,), (6,)), ((2, 3), (6,)), ((0,), (0,)), ((1,), (1,))):
+        a = vals[rng.integers(0, len(vals), shape_a)]
+        b = vals[rng.integers(0, len(vals), shape_b)]
+        if np.dtype(dt).kind == "c":
+            a, b = _complex(a, a[::-1] if a.ndim == 1 else a), _complex(b, -b)
+        with np.errstate(all="ignore"):
+            a, b = a.astype(dt), b.astype(dt)
+        _check(ways, lambda m, x, y: m.vdot(x, y), a, b, jit=np.dtype(dt).name in (
+            "float64", "int8", "complex128", "bool"))
+    if np.dtype(dt).kind in "fc":
+        big = np.full(3, np.finfo(dt).max, dt)
+        with np.errstate(all="raise"):
+            want = np.vdot(big, big)
+            for _ in range(3):
+                _assert_bits(xnp.vdot(xnp.asarray(big), xnp.asarray(big)), want)
 
 
 # --------------------------------------------------------------------------- scalar_divide

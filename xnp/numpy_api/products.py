@@ -45,7 +45,7 @@ from xnp.numpy_api._fp_out import names_fp_errors, writes_out
 from xnp.numpy_api._signed_zeros import plus_zero
 from xnp.numpy_api import _layout
 from xnp.numpy_api._like_layout import laid_out
-from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.avals import ShapedArray, canonical_dtype
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "vecdot"]
 
@@ -377,10 +377,18 @@ def vdot(a, b, /):
     if ax.size != ay.size:
         raise ValueError(f"xnp.vdot: the operands must have the same number of elements, got "
                          f"shapes {_fmt(ax.shape)} ({ax.size}) and {_fmt(ay.shape)} ({ay.size})")
+    # eagerly NumPy's vdot itself (its one C call, which checks no floating-point error, as
+    # NumPy's: an overflow gives inf silently); traced its decomposition
+    return lax.composite_general("vdot", _vdot_steps, x, y,
+                                 out_avals=(ShapedArray((), dt),))[0]
+
+
+def _vdot_steps(x, y):
+    """``[numpy.vdot(x, y)]`` of two operands of one dtype and size."""
     x, y = _ravel(x), _ravel(y)
-    if dt in kit.COMPLEX:
+    if core.aval_of(x).dtype in kit.COMPLEX:
         x = lax.conj(x)
-    return _summed(_dot(x, y, (0,), (0,)), ax.size)
+    return [_summed(_dot(x, y, (0,), (0,)), core.aval_of(x).size)]
 
 
 def inner(a, b, /):

@@ -495,6 +495,8 @@ _FUNCTION_TABLE = {
        for name in ("quantile", "percentile", "nanquantile", "nanpercentile")},
     # with keywords axis and keepdims
     "nanmedian": (_warnings_at_user(_nanmedian), _same(_FLOATS, 1)),
+    # (a, b) of one dtype and size: NumPy's vdot (one C call, no floating-point check)
+    "vdot": ("vdot", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
     # with keywords axis (non-negative) and stable; real dtypes NumPy orders as lax does
     "argsort": (_argsort, _same((np.dtype(np.bool_),) + _INTS + _FLOATS, 1)),
     # a mean's (total, count) or an average's (total, weight sum): NumPy's scalars' division

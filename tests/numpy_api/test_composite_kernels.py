@@ -87,7 +87,7 @@ def test_every_kernel_is_tested_here():
                                      "power", "nanmax", "nanmin", "nanargmax", "nanargmin",
                                      "quantile", "percentile", "nanquantile", "nanpercentile",
                                      "nanmedian", "scalar_divide", "convolve", "correlate",
-                                     "argsort", "vdot"}
+                                     "argsort", "vdot", "einsum"}
 
 
 # --------------------------------------------------------------------------- argsort
@@ -110,6 +110,51 @@ def test_argsort_is_numpys(ways, dt):
         _check(ways, lambda m, a: m.argsort(a, axis=axis, kind="stable"), x, jit=jit)
     got = xnp.argsort(xnp.asarray(x), axis=1, stable=False)
     _assert_bits(got, np.argsort(x, axis=1))
+
+
+# --------------------------------------------------------------------------- einsum
+
+
+@pytest.mark.parametrize("dt", sorted({s[0] for s in FUNCTION_KERNELS["einsum"]}, key=str),
+                         ids=str)
+def test_einsum_is_numpys(ways, dt):
+    """Without path optimisation an einsum of 2-8 operands of one dtype is eagerly NumPy's
+    own (its sums of products, signs of zero, float16 accumulation); small integers and
+    halves make the sums exact, so the decomposition and jit give NumPy's bits too (not
+    for float16, whose accumulation NumPy runs in float32: kernel only). NumPy's einsum
+    checks no floating-point error (an overflow is inf even under 'raise'), nor does it."""
+    rng = np.random.default_rng(5)
+    vals = np.array([0.0, -0.0, 1.0, -2.0, 0.5, 3.0])
+    exact = np.dtype(dt).name != "float16"
+    for sub, shapes in (("ij,jk->ik", ((3, 4), (4, 2))), ("ij,jk,k->i", ((2, 3), (3, 4), (4,))),
+                        ("...j,jk", ((2, 3, 4), (4, 2))), ("ij,ij->", ((2, 3), (2, 3))),
+                        ("ii,i->i", ((3, 3), (3,))), ("ij,kj->ki", ((2, 3), (4, 3))),
+                        ("i,j->ij", ((3,), (2,))), ("ij,jk->ik", ((0, 3), (3, 2)))):
+        ops = []
+        for shp in shapes:
+            v = vals[rng.integers(0, len(vals), shp)]
+            if np.dtype(dt).kind == "c":
+                v = _complex(v, v[::-1] if v.ndim == 1 else v[..., ::-1])
+            with np.errstate(all="ignore"):
+                ops.append(v.astype(dt))
+        call = (lambda m, *a, s=sub: m.einsum(s, *a))
+        if exact and np.dtype(dt).kind != "c":
+            _check(ways, call, *ops, jit=np.dtype(dt).name in ("float64", "int8"))
+            continue
+        # the kernel bit for bit; complex: the decomposition and jit equal in value (their
+        # real parts' signs of zero are not NumPy's sum-of-products ones)
+        want = call(np, *ops)
+        for way, got in ways(call, *ops, jit=np.dtype(dt).name == "complex128").items():
+            if way == "kernel":
+                _assert_bits(got, want, way)
+            elif exact:
+                np.testing.assert_array_equal(np.asarray(got), want, err_msg=way)
+    if np.dtype(dt).kind in "fc":
+        big = np.full((2, 2), np.finfo(dt).max, dt)
+        with np.errstate(all="raise"):
+            want = np.einsum("ij,jk", big, big)
+            for _ in range(3):
+                _assert_bits(xnp.einsum("ij,jk", xnp.asarray(big), xnp.asarray(big)), want)
 
 
 # --------------------------------------------------------------------------- vdot

@@ -30,7 +30,7 @@ from xnp.numpy_api.products import _asarray, in_layout, iter_order
 from xnp.numpy_api._signed_zeros import plus_zero, sum_from_zero
 from xnp.numpy_api._util import asarray_for, check_unsupported, result_dtype
 from xnp.tracing import core, errors
-from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.avals import ShapedArray, canonical_dtype
 
 __all__ = ["einsum", "einsum_path"]
 
@@ -543,8 +543,18 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if not by_step:
         xs = _cast_operands(xs, avals, dt, casting)
     path = _compute_path("einsum", inputs, output, sizes, kind, memory)
-    res = contract("einsum", xs, inputs, output, path, sizes, one_sum=kind is False,
-                   by_step=by_step)
+    if (kind is False and dtype is None and 2 <= len(xs) <= _KERNEL_OPERANDS
+            and all(a.dtype == dt for a in avals) and dt in _KERNEL_DTYPES):
+        # eagerly NumPy's own einsum (its sums of products: its values, signs of zero and
+        # floating-point checks), replayed as one call; traced the one sum below
+        text = ",".join(inputs) + "->" + output
+        res = lax.composite_general(
+            "einsum", _one_sum, *xs,
+            out_avals=(ShapedArray(tuple(sizes[c] for c in output), dt),),
+            params={"subscripts": text})[0]
+    else:
+        res = contract("einsum", xs, inputs, output, path, sizes, one_sum=kind is False,
+                       by_step=by_step)
     if core.aval_of(res).dtype != dt:
         res = lax.convert_element_type(res, dt)
     # NumPy's memory order ('A' left as it is); a view of the one operand is xnp's too
@@ -552,6 +562,26 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if laid is None or laid[1]:
         return res
     return in_layout(res, laid[0] if order == "K" else _layout.c_strides(res.shape))
+
+
+#: the einsum calls NumPy's own einsum computes eagerly: ``optimize=False``, no ``dtype``,
+#: 2 to this many operands of one of these dtypes (xnp/backends/xp_impls/composite.py)
+_KERNEL_OPERANDS = 8
+_KERNEL_DTYPES = frozenset(np.dtype(t) for t in (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+    np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128))
+
+
+def _one_sum(*xs, subscripts):
+    """``[einsum(subscripts, *xs)]`` (``subscripts`` explicit, ``"ij,jk->ik"``) of operands
+    of one dtype, as one sum of products (``optimize=False``)."""
+    inputs, output = subscripts.split("->")
+    inputs = inputs.split(",")
+    shapes = [core.aval_of(x).shape for x in xs]
+    sizes = _sizes("einsum", inputs, shapes)
+    path = _compute_path("einsum", inputs, output, sizes, False, None)
+    return [contract("einsum", list(xs), inputs, output, path, sizes, one_sum=True,
+                     by_step=False)]
 
 
 def _cast_operands(xs, avals, dt, casting, cast=True):

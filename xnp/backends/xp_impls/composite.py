@@ -457,6 +457,11 @@ def _scalar_divide(xp, a, b):
     return xp.asarray(quotient, dtype=a.dtype)
 
 
+def _einsum(xp, *operands, subscripts):
+    """NumPy's ``einsum(subscripts, *operands)`` without path optimisation."""
+    return xp.einsum(subscripts, *operands, optimize=False)
+
+
 def _argsort(xp, x, *, axis, stable):
     """NumPy's argsort of ``x`` along ``axis`` (non-negative) as int64: its stable order
     (``sorting.stable_argsort``) or its default kind's (float16's too: NumPy's float16
@@ -495,6 +500,10 @@ _FUNCTION_TABLE = {
        for name in ("quantile", "percentile", "nanquantile", "nanpercentile")},
     # with keywords axis and keepdims
     "nanmedian": (_warnings_at_user(_nanmedian), _same(_FLOATS, 1)),
+    # 2 to 8 operands of one dtype, keyword subscripts (explicit): NumPy's einsum with
+    # optimize=False (xnp/numpy_api/einsum.py, _KERNEL_DTYPES)
+    "einsum": (_einsum, frozenset((d,) * n for d in (np.dtype(np.bool_),) + _INTS + _FLOATS
+                                  + _COMPLEX for n in range(2, 9))),
     # (a, b) of one dtype and size: NumPy's vdot (one C call, no floating-point check)
     "vdot": ("vdot", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
     # with keywords axis (non-negative) and stable; real dtypes NumPy orders as lax does

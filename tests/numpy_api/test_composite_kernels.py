@@ -87,7 +87,7 @@ def test_every_kernel_is_tested_here():
                                      "power", "nanmax", "nanmin", "nanargmax", "nanargmin",
                                      "quantile", "percentile", "nanquantile", "nanpercentile",
                                      "nanmedian", "scalar_divide", "convolve", "correlate",
-                                     "argsort", "vdot", "einsum"}
+                                     "argsort", "vdot", "einsum", "matmul"}
 
 
 # --------------------------------------------------------------------------- argsort
@@ -110,6 +110,46 @@ def test_argsort_is_numpys(ways, dt):
         _check(ways, lambda m, a: m.argsort(a, axis=axis, kind="stable"), x, jit=jit)
     got = xnp.argsort(xnp.asarray(x), axis=1, stable=False)
     _assert_bits(got, np.argsort(x, axis=1))
+
+
+# --------------------------------------------------------------------------- matmul
+
+
+@pytest.mark.parametrize("dt", sorted({s[0] for s in FUNCTION_KERNELS["matmul"]}, key=str),
+                         ids=str)
+def test_matmul_is_numpys(ways, dt):
+    """``matmul``/``@`` of operands of one dtype is eagerly NumPy's matmul ufunc: its values
+    (exact sums here), signs of zero, memory order and floating-point warnings ("... in
+    matmul", also for a transposed operand); 1-D promotion, batches and broadcast batches."""
+    rng = np.random.default_rng(6)
+    vals = np.array([0.0, -0.0, 1.0, -2.0, 0.5, 3.0])
+    for sa, sb in (((3, 4), (4, 2)), ((4,), (4, 2)), ((3, 4), (4,)), ((2, 3, 4), (4, 2)),
+                   ((2, 3, 4), (2, 4, 5)), ((4,), (2, 4, 5)), ((1, 3, 4), (2, 4, 5)),
+                   ((4,), (4,)), ((0, 3), (3, 2)), ((3, 1), (1, 2))):
+        a, b = vals[rng.integers(0, len(vals), sa)], vals[rng.integers(0, len(vals), sb)]
+        if np.dtype(dt).kind == "c":
+            a, b = _complex(a, -a), _complex(b, b)
+        with np.errstate(all="ignore"):
+            a, b = a.astype(dt), b.astype(dt)
+        call = (lambda m, x, y: m.matmul(x, y))
+        jit = np.dtype(dt).name in ("float64", "int8", "complex128", "bool")
+        if np.dtype(dt).kind != "c":
+            _check(ways, call, a, b, jit=jit)
+        else:  # the kernel bit for bit; the decomposition's complex signs of zero are its own
+            for way, got in ways(call, a, b, jit=jit).items():
+                if way == "kernel":
+                    _assert_bits(got, a @ b, way)
+                else:
+                    np.testing.assert_array_equal(np.asarray(got), a @ b, err_msg=way)
+        got = xnp.asarray(a) @ xnp.asarray(b)
+        assert np.asarray(got).flags.c_contiguous == (a @ b).flags.c_contiguous
+    if np.dtype(dt).kind == "f":
+        x = np.ones((4, 4), dt)
+        x[1, 1] = np.inf  # (inf * 0: invalid)
+        for _ in range(3):
+            with pytest.warns(RuntimeWarning, match="invalid value encountered in matmul") as w:
+                xnp.asarray(x.T) @ xnp.asarray(np.zeros((4, 4), dt))
+            assert w[0].filename == __file__
 
 
 # --------------------------------------------------------------------------- einsum

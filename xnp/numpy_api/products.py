@@ -318,13 +318,30 @@ def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting
                       subok=(subok, True, "xnp has no array subclasses"),
                       signature=(signature, None, "loop signatures are NumPy-internal"))
     x, y, dt = _gufunc_operands("matmul", x1, x2, casting, dtype)
-    return write_out("matmul", out, _matmul_values("matmul", x, y, x1, x2), casting)
+    shape = _matmul_shape("matmul", _shape(x), _shape(y), x1, x2)
+    # eagerly NumPy's matmul itself (its loop: values, signs of zero, memory order and
+    # floating-point checks "in matmul"), replayed as one call; traced the dot_general
+    res = lax.composite_general("matmul", _matmul_steps, x, y,
+                                out_avals=(ShapedArray(shape, dt),))[0]
+    return write_out("matmul", out, res, casting)
 
 
-def _matmul_values(fname, x, y, x1, x2):
-    """``x @ y`` of two operands already in their loop dtype (``x1``, ``x2``: the
-    operands as given, named in errors); ``fname`` is the function named in errors."""
-    sa, sb = _shape(x), _shape(y)
+def _matmul_steps(x, y):
+    return [_matmul_values("matmul", x, y, x, y)]
+
+
+def _matmul_shape(fname, sa, sb, x1, x2):
+    """The shape of ``x1 @ x2`` for operands of shapes ``sa`` and ``sb``, checked as
+    :func:`_matmul_values` checks them (its errors)."""
+    _check_matmul_cores(fname, sa, sb)
+    if len(sb) == 1:
+        return sa[:-1]
+    if len(sa) == 1:
+        return sb[:-2] + sb[-1:]
+    return _matmul_batch(fname, sa, sb, x1, x2) + (sa[-2], sb[-1])
+
+
+def _check_matmul_cores(fname, sa, sb):
     for i, s in enumerate((sa, sb)):
         if not s:
             raise ValueError(f"xnp.{fname}: Input operand {i} does not have enough dimensions "
@@ -336,19 +353,35 @@ def _matmul_values(fname, x, y, x1, x2):
             f"xnp.{fname}: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
             f"signature {_MATMUL_SIG} (size {sb[ib]} is different from {sa[-1]}); shapes "
             f"{_fmt(sa)} and {_fmt(sb)}")
+
+
+def _matmul_batch(fname, sa, sb, x1, x2):
+    """The broadcast batch dimensions of two operands of at least two dimensions each (``sb``
+    with more than two)."""
+    if len(sb) <= 2:
+        return sa[:-2]
+    try:
+        return broadcast_shapes(fname, sa[:-2], sb[:-2])
+    except ValueError:
+        raise ValueError(
+            f"xnp.{fname}: operands could not be broadcast together: the batch dimensions "
+            f"{_fmt(sa[:-2])} of x1 (dtype {_dtype_name(x1)}, shape {_fmt(sa)}) and "
+            f"{_fmt(sb[:-2])} of x2 (dtype {_dtype_name(x2)}, shape {_fmt(sb)}) do not "
+            "broadcast (the last two dimensions are the matrices)") from None
+
+
+def _matmul_values(fname, x, y, x1, x2):
+    """``x @ y`` of two operands already in their loop dtype (``x1``, ``x2``: the
+    operands as given, named in errors); ``fname`` is the function named in errors."""
+    sa, sb = _shape(x), _shape(y)
+    _check_matmul_cores(fname, sa, sb)
+    ib = 0 if len(sb) == 1 else len(sb) - 2
     if len(sb) <= 2:  # (..., n, k) @ (k, m) or (k,): no batch dims, no broadcasting
         res = _dot(x, y, (len(sa) - 1,), (0,))
     elif len(sa) == 1:  # (k,) @ (..., k, m)
         res = _dot(x, y, (0,), (ib,))
     else:
-        try:
-            batch = broadcast_shapes(fname, sa[:-2], sb[:-2])
-        except ValueError:
-            raise ValueError(
-                f"xnp.{fname}: operands could not be broadcast together: the batch dimensions "
-                f"{_fmt(sa[:-2])} of x1 (dtype {_dtype_name(x1)}, shape {_fmt(sa)}) and "
-                f"{_fmt(sb[:-2])} of x2 (dtype {_dtype_name(x2)}, shape {_fmt(sb)}) do not "
-                "broadcast (the last two dimensions are the matrices)") from None
+        batch = _matmul_batch(fname, sa, sb, x1, x2)
         nb = len(batch)
         x = broadcast_to(x, batch + sa[-2:])
         y = broadcast_to(y, batch + sb[-2:])

@@ -136,6 +136,9 @@ class Program:
                 writes.append(ops[0])
                 continue
             kernel, kernel_params = _kernel(backend, prim, params, ops, rec.keep)
+            single = getattr(kernel, "single_result", None)
+            if single is not None and multiple is True and n_out == 1:
+                kernel, multiple = single, False  # (its one result, without a list around it)
             ops = tuple(slot_of[o] if type(o) is int else constant(_scalar(backend, o))
                         for o in ops)
             # (not the ufunc of a write that follows: the write repeats it with its out)

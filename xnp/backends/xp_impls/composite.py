@@ -504,6 +504,8 @@ _FUNCTION_TABLE = {
     # optimize=False (xnp/numpy_api/einsum.py, _KERNEL_DTYPES)
     "einsum": (_einsum, frozenset((d,) * n for d in (np.dtype(np.bool_),) + _INTS + _FLOATS
                                   + _COMPLEX for n in range(2, 9))),
+    # (a, b) of one dtype, at least 1-D, core dimensions checked: NumPy's matmul ufunc
+    "matmul": ("matmul", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
     # (a, b) of one dtype and size: NumPy's vdot (one C call, no floating-point check)
     "vdot": ("vdot", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
     # with keywords axis (non-negative) and stable; real dtypes NumPy orders as lax does
@@ -527,6 +529,11 @@ def _kernel(xp, name: str):
     for part in spec.split("."):
         fn = getattr(fn, part)
     return fn
+
+
+#: kernels that return one array (or NumPy scalar) and run no Python frame: NumPy's ufuncs
+#: and its C functions behind ``__array_function__`` dispatch (``numpy.vdot``)
+_ONE_ARRAY_KERNELS = (np.ufunc, type(np.vdot))
 
 
 def _composite(xp, *operands, name, decomposition, out_dtypes):
@@ -566,7 +573,10 @@ def kernel_of(xp, prim, params, operand=None, second=None):
     if prim is lax.composite_general_p:
         kernel = _kernel(xp, params["name"])
         static = params.get("params")
-        return _general(functools.partial(kernel, **dict(static)) if static else kernel)
+        general = _general(functools.partial(kernel, **dict(static)) if static else kernel)
+        if not static and isinstance(kernel, _ONE_ARRAY_KERNELS):
+            general.single_result = kernel  # (a program of one result may call it itself)
+        return general
     if prim is lax.dot_general_p:
         return dot_general_kernel(xp, operand, second, **params)
     return None

@@ -319,13 +319,19 @@ def bitwise_count(x, /, out=None, *, where=True, casting="same_kind", order="K",
                                   "is always uint8, as NumPy's only loops")
     x = _unary("bitwise_count", x, None, casting)
     _reject("bitwise_count", x, "fcV", "needs integer or bool input")
+    # eagerly NumPy's bitwise_count ufunc (one loop); traced the steps below
+    res = lax.composite("bitwise_count", _bitwise_count_steps, x, out_dtype=np.uint8)
+    return _finish("bitwise_count", res, out, where, casting)
+
+
+def _bitwise_count_steps(x):
+    """The 1-bits of ``|x|`` (bool: of its 0 or 1) as uint8."""
     kind = _dtype_of(x).kind
     if kind == "b":
         x = lax.convert_element_type(x, np.dtype(np.uint8))
     elif kind == "i":
         x = lax.abs(x)
-    res = lax.convert_element_type(lax.population_count(x), np.dtype(np.uint8))
-    return _finish("bitwise_count", res, out, where, casting)
+    return lax.convert_element_type(lax.population_count(x), np.dtype(np.uint8))
 
 
 # =========================================================================== classification

@@ -58,6 +58,7 @@ KERNELS = {
     "logical_xor": _same(_ALL, 2),
     "logical_not": _same(_ALL, 1),
     "gcd": _same(_INTS, 2),
+    "bitwise_count": _same((np.dtype(np.bool_),) + _INTS, 1),
     "lcm": _same(_INTS, 2),
     "ldexp": frozenset((f, _I32) for f in _FLOATS + _BF16),
     "frexp": _same(_FLOATS + _BF16, 1),

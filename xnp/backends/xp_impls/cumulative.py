@@ -5,6 +5,7 @@ the axis before and after."""
 
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -42,6 +43,8 @@ def _quiet(fn):
     (NumPy's own float types do not warn there)."""
 
     def run(xp, x, axis):
+        if x.dtype.kind != "V":  # (NumPy's own dtypes: no errstate to enter)
+            return fn(xp, x, axis)
         with np.errstate(invalid="ignore"):
             return fn(xp, x, axis)
 
@@ -52,5 +55,10 @@ XP_IMPLS[lax.cummax_p] = _accumulate(
     _quiet(lambda xp, x, axis: xp.maximum.accumulate(x, axis=axis)))
 XP_IMPLS[lax.cummin_p] = _accumulate(
     _quiet(lambda xp, x, axis: xp.minimum.accumulate(x, axis=axis)))
+# the same without a Python frame in a replay, for NumPy's own dtypes (forward only)
+PARAM_KERNELS[lax.cummax_p] = lambda xp, x, *, axis, reverse: None if (
+    reverse or x.dtype.kind == "V") else functools.partial(xp.maximum.accumulate, axis=axis)
+PARAM_KERNELS[lax.cummin_p] = lambda xp, x, *, axis, reverse: None if (
+    reverse or x.dtype.kind == "V") else functools.partial(xp.minimum.accumulate, axis=axis)
 XP_IMPLS[lax.cumlogsumexp_p] = _accumulate(
     lambda xp, x, axis: xp.logaddexp.accumulate(x, axis=axis))

@@ -12,6 +12,7 @@ NumPy's ufuncs (NumPy with ml_dtypes is the oracle for bfloat16).
 from __future__ import annotations
 
 import functools
+import operator
 import warnings
 
 import ml_dtypes
@@ -22,7 +23,7 @@ from xnp.backends.xp_impls._table import PARAM_KERNELS, XP_IMPLS
 from xnp.backends.xp_impls.checks import _runtime_warning
 from xnp.backends.xp_impls.elementwise import DTYPE_UFUNCS
 from xnp.backends.xp_impls.linalg import dot_general_kernel
-from xnp.backends.xp_impls.sorting import stable_argsort
+from xnp.backends.xp_impls.sorting import RADIX_SORTED, stable_argsort
 from xnp.tracing.fp_warnings import fp_warnings_at_user_line
 from xnp.tracing.recording import note_effect
 
@@ -471,6 +472,20 @@ def _argsort(xp, x, *, axis, stable):
     return perm.astype(np.int64, copy=False)
 
 
+def _argsort_method(xp, x, *, axis, stable):
+    """``x.argsort(axis, kind)`` as a C callable where it is what :func:`_argsort` computes
+    for arrays like ``x`` (a program serves one signature): NumPy's own stable sort (a radix
+    sort, or fewer than 2048 elements, ``sorting.stable_argsort``) or its default kind,
+    with int64 indices; else None."""
+    if xp is not np or np.dtype(np.intp) != np.dtype(np.int64):
+        return None
+    if not stable:
+        return operator.methodcaller("argsort", axis=axis)
+    if x.dtype in RADIX_SORTED or x.size < 2048:
+        return operator.methodcaller("argsort", axis=axis, kind="stable")
+    return None
+
+
 _INTERP_SIGS = ((_F64, _F64, _F64), (_F64, _F64, _C128))
 #: name -> (kernel, operand-dtype signatures), as ``_MATRIX_TABLE``; ``clip`` is NumPy's
 #: ``clip`` ufunc, which ``numpy.clip`` calls with two array bounds
@@ -577,6 +592,10 @@ def kernel_of(xp, prim, params, operand=None, second=None):
         general = _general(functools.partial(kernel, **dict(static)) if static else kernel)
         if not static and isinstance(kernel, _ONE_ARRAY_KERNELS):
             general.single_result = kernel  # (a program of one result may call it itself)
+        elif params["name"] == "argsort" and operand is not None:
+            direct = _argsort_method(xp, operand, **dict(static))
+            if direct is not None:
+                general.single_result = direct
         return general
     if prim is lax.dot_general_p:
         return dot_general_kernel(xp, operand, second, **params)

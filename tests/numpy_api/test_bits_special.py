@@ -77,8 +77,10 @@ def test_bitwise_count_scalars_and_errors():
     for v in (7, -8, np.int8(-128), np.uint64(2**64 - 1), True):
         check_vs_numpy(lambda xp, a: xp.bitwise_count(a), v)
     check_vs_numpy(lambda xp, a: xp.bitwise_count(a), np.ones(3))  # TypeError both
-    with pytest.raises(NotImplementedError, match="dtype"):
-        xnp.bitwise_count(np.arange(3), dtype=np.uint8)
+    # dtype=: uint8 (NumPy's loops' result) only, another dtype NumPy's TypeError
+    for dt in (np.uint8, "uint8", np.int32, np.float64, bool):
+        check_vs_numpy(lambda xp, a, d=dt: xp.bitwise_count(a, dtype=d),
+                       np.array([0, 3, -5, 2**40]))
 
 
 @pytest.mark.parametrize("case", grid(n=16, seed=3, dtype=_F + [np.dtype(np.int32),

@@ -152,6 +152,30 @@ def test_matmul_is_numpys(ways, dt):
             assert w[0].filename == __file__
 
 
+@pytest.mark.parametrize("da,db", [(np.float32, np.float64), (np.float16, np.float32),
+                                   (np.complex64, np.float64), (np.int32, np.complex128),
+                                   (np.int64, np.float32), (np.bool_, np.float16)],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_mixed_dtype_matmul_and_einsum_are_numpys(da, db, order):
+    """Operands of two dtypes: NumPy's matmul casts each into a C-contiguous buffer of the
+    loop dtype, and its einsum casts them to their result dtype, before the same loops; xnp
+    casts so, then calls them: NumPy's bits for F-ordered operands too, on every call."""
+    rng = np.random.default_rng(8)
+    for sa, sb in (((3, 5), (5,)), ((5,), (5, 4)), ((3, 5), (5, 4)), ((2, 3, 5), (5, 2))):
+        a = np.asarray((rng.standard_normal(sa) * 3).astype(da), order=order)
+        b = np.asarray((rng.standard_normal(sb) * 3).astype(db), order=order)
+        sub = {1: "i", 2: "ij", 3: "bij"}[a.ndim] + "," + {1: "j" if a.ndim > 1 else "i",
+                                                          2: "jk" if a.ndim > 1 else "ik",
+                                                          3: "bjk"}[b.ndim]
+        for _ in range(3):
+            for got, want in ((xnp.matmul(xnp.asarray(a), xnp.asarray(b)), np.matmul(a, b)),
+                              (xnp.asarray(a) @ b, a @ b),
+                              (xnp.einsum(sub, xnp.asarray(a), xnp.asarray(b)),
+                               np.einsum(sub, a, b))):
+                _assert_bits(got, want)
+
+
 # --------------------------------------------------------------------------- einsum
 
 

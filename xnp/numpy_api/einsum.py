@@ -544,7 +544,8 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         xs = _cast_operands(xs, avals, dt, casting)
     path = _compute_path("einsum", inputs, output, sizes, kind, memory)
     if (kind is False and dtype is None and 2 <= len(xs) <= _KERNEL_OPERANDS
-            and all(a.dtype == dt for a in avals) and dt in _KERNEL_DTYPES):
+            and all(core.aval_of(x).dtype == dt for x in xs) and dt in _KERNEL_DTYPES):
+        # (operands of other dtypes are cast to `dt` first, as NumPy's einsum casts them)
         # eagerly NumPy's own einsum (its sums of products: its values, signs of zero and
         # floating-point checks), replayed as one call; traced the one sum below
         text = ",".join(inputs) + "->" + output
@@ -565,7 +566,8 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
 
 
 #: the einsum calls NumPy's own einsum computes eagerly: ``optimize=False``, no ``dtype``,
-#: 2 to this many operands of one of these dtypes (xnp/backends/xp_impls/composite.py)
+#: 2 to this many operands, cast to their result dtype, one of these
+#: (xnp/backends/xp_impls/composite.py)
 _KERNEL_OPERANDS = 8
 _KERNEL_DTYPES = frozenset(np.dtype(t) for t in (
     np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,

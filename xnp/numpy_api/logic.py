@@ -311,12 +311,14 @@ def bitwise_count(x, /, out=None, *, where=True, casting="same_kind", order="K",
 
     Integer or bool ``x`` (floats and complex raise ``TypeError``); result ``uint8`` of
     ``x``'s shape. ``bitwise_count(-128 as int8)`` is 1 (``|x|`` wraps to itself).
-    ``dtype=`` is not supported (``NotImplementedError``).
+    ``dtype=`` may only name uint8, as NumPy's loops (another dtype: ``TypeError``).
     """
     _extras("bitwise_count", casting, order, subok, signature, dtype, (x,))
-    if dtype is not None:
-        raise NotImplementedError("xnp.bitwise_count: `dtype=` is not supported; the result "
-                                  "is always uint8, as NumPy's only loops")
+    if dtype is not None and canonical_dtype(dtype, name="dtype") != np.dtype(np.uint8):
+        raise TypeError(f"xnp.bitwise_count: no loop matching dtype="
+                        f"{np.dtype(dtype).name}: NumPy's loops all give uint8 (No loop "
+                        "matching the specified signature and casting was found for ufunc "
+                        "bitwise_count)")
     x = _unary("bitwise_count", x, None, casting)
     _reject("bitwise_count", x, "fcV", "needs integer or bool input")
     # eagerly NumPy's bitwise_count ufunc (one loop); traced the steps below

@@ -319,11 +319,23 @@ def matmul(x1, x2, /, out=None, *, axes=None, axis=None, keepdims=False, casting
                       signature=(signature, None, "loop signatures are NumPy-internal"))
     x, y, dt = _gufunc_operands("matmul", x1, x2, casting, dtype)
     shape = _matmul_shape("matmul", _shape(x), _shape(y), x1, x2)
+    # an operand NumPy's loop casts is a C-contiguous buffer there: so here too (the BLAS
+    # call, and its rounding, follow the operands' memory order)
+    x, y = (_c_ordered_cast(v, given) for v, given in ((x, x1), (y, x2)))
     # eagerly NumPy's matmul itself (its loop: values, signs of zero, memory order and
     # floating-point checks "in matmul"), replayed as one call; traced the dot_general
     res = lax.composite_general("matmul", _matmul_steps, x, y,
                                 out_avals=(ShapedArray(shape, dt),))[0]
     return write_out("matmul", out, res, casting)
+
+
+def _c_ordered_cast(x, given):
+    """``x``, the operand ``given`` in the loop dtype, laid out C-contiguous where the cast
+    made a new array of another dtype."""
+    if not (is_xnp(given) or isinstance(given, np.ndarray)) or (
+            np.dtype(_dtype_name(given)) == core.aval_of(x).dtype):
+        return x
+    return in_layout(x, _layout.c_strides(_shape(x)))
 
 
 def _matmul_steps(x, y):

@@ -87,7 +87,8 @@ def test_every_kernel_is_tested_here():
                                      "power", "nanmax", "nanmin", "nanargmax", "nanargmin",
                                      "quantile", "percentile", "nanquantile", "nanpercentile",
                                      "nanmedian", "scalar_divide", "convolve", "correlate",
-                                     "argsort", "vdot", "einsum", "matmul"}
+                                     "argsort", "vdot", "einsum", "matmul", "matvec",
+                                     "vecmat"}
 
 
 # --------------------------------------------------------------------------- argsort
@@ -149,6 +150,45 @@ def test_matmul_is_numpys(ways, dt):
         for _ in range(3):
             with pytest.warns(RuntimeWarning, match="invalid value encountered in matmul") as w:
                 xnp.asarray(x.T) @ xnp.asarray(np.zeros((4, 4), dt))
+            assert w[0].filename == __file__
+
+
+@pytest.mark.parametrize("fname", ["matvec", "vecmat"])
+@pytest.mark.parametrize("dt", sorted({s[0] for s in FUNCTION_KERNELS["matvec"]}, key=str),
+                         ids=str)
+def test_matvec_and_vecmat_are_numpys(ways, fname, dt):
+    """``matvec``/``vecmat`` of operands of one dtype are eagerly NumPy's ufuncs (``vecmat``
+    conjugates its first operand itself): values on exact grids, broadcast stacks, empty
+    stacks; their overflow warnings name them, at the caller's line."""
+    rng = np.random.default_rng(9)
+    vals = np.array([0.0, -0.0, 1.0, -2.0, 0.5, 3.0])
+    for sm, sv in (((3, 4), (4,)), ((2, 3, 4), (4,)), ((3, 4), (2, 4)), ((1, 3, 4), (2, 1, 4)),
+                   ((0, 3, 4), (4,))):
+        m, v = vals[rng.integers(0, len(vals), sm)], vals[rng.integers(0, len(vals), sv)]
+        if fname == "vecmat":
+            m = np.swapaxes(m, -1, -2).copy()
+        if np.dtype(dt).kind == "c":
+            m, v = _complex(m, -m), _complex(v, v[..., ::-1])
+        with np.errstate(all="ignore"):
+            m, v = m.astype(dt), v.astype(dt)
+        ops = (m, v) if fname == "matvec" else (v, m)
+        call = (lambda mod, a, b: getattr(mod, fname)(a, b))
+        jit = np.dtype(dt).name in ("float64", "int8", "complex128")
+        if np.dtype(dt).kind != "c":
+            _check(ways, call, *ops, jit=jit)
+        else:  # the kernel bit for bit; the decomposition's complex zero signs are its own
+            for way, got in ways(call, *ops, jit=jit).items():
+                want = call(np, *ops)
+                if way == "kernel":
+                    _assert_bits(got, want, way)
+                else:
+                    np.testing.assert_array_equal(np.asarray(got), want, err_msg=way)
+    if np.dtype(dt).kind == "f":
+        big_m, big_v = np.full((2, 2), np.finfo(dt).max, dt), np.full(2, np.finfo(dt).max, dt)
+        ops = (big_m, big_v) if fname == "matvec" else (big_v, big_m)
+        for _ in range(3):
+            with pytest.warns(RuntimeWarning, match=f"overflow encountered in {fname}") as w:
+                getattr(xnp, fname)(*[xnp.asarray(o) for o in ops])
             assert w[0].filename == __file__
 
 

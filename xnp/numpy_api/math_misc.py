@@ -32,6 +32,7 @@ from xnp.numpy_api._ufunc import _binary, _binary_inexact, _extras, _finish, _in
 from xnp.numpy_api._util import (asarray_for, broadcast_shapes, check_unsupported,
                                  normalize_axis, write_out)
 from xnp.tracing import core, errors
+from xnp.tracing.avals import ShapedArray
 from xnp.tracing.custom_derivatives import custom_jvp
 from xnp.tracing.avals import canonical_dtype
 from xnp.tracing.recording import metadata_function
@@ -728,7 +729,8 @@ def _core_mismatch(fname, sig, sa, sb, n1, n2):
 def _vector_product_operands(name, sig, ranks, contracted, x1, x2, casting, dtype, subok,
                              signature, axes, axis):
     """The checks of ``matvec``/``vecmat`` (gufunc ``sig`` with core ranks ``ranks``, the
-    contracted axes ``contracted``) and their operands in the loop dtype ``(x, y, dt)``."""
+    contracted axes ``contracted``), their operands in the loop dtype and the result's
+    aval: ``(x, y, aval)``."""
     check_unsupported(name, axes=(axes, None, "use moveaxis"),
                       axis=(axis, None, "use moveaxis"),
                       subok=(subok, True, "xnp has no array subclasses"),
@@ -737,8 +739,11 @@ def _vector_product_operands(name, sig, ranks, contracted, x1, x2, casting, dtyp
     _check_core_dims(name, sig, x, y, *ranks)
     sa, sb = _shape(x), _shape(y)
     _core_mismatch(name, sig, sa, sb, sa[contracted[0]], sb[contracted[1]])
-    broadcast_shapes(name, sa[:-ranks[0]], sb[:-ranks[1]])
-    return x, y, dt
+    loop = broadcast_shapes(name, sa[:-ranks[0]], sb[:-ranks[1]])
+    out = loop + ((sa[-2],) if ranks[0] == 2 else (sb[-1],))
+    # (an operand NumPy's loop casts is a C-contiguous buffer there, as in matmul)
+    x, y = _la._c_ordered_cast(x, x1), _la._c_ordered_cast(y, x2)
+    return x, y, ShapedArray(out, dt)
 
 
 def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
@@ -747,9 +752,23 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     ``(m,n),(n)->(m)``): stacks broadcast; no conjugation. ``axes``/``axis`` raise
     ``NotImplementedError``; otherwise as :func:`xnp.matmul` (``dtype``, ``casting``
     and ``out`` included)."""
-    x, y, _ = _vector_product_operands("matvec", "(m,n),(n)->(m)", (2, 1), (-1, -1), x1, x2,
-                                       casting, dtype, subok, signature, axes, axis)
-    return write_out("matvec", out, _la._matvec_values(x, y), casting)
+    x, y, aval = _vector_product_operands("matvec", "(m,n),(n)->(m)", (2, 1), (-1, -1), x1,
+                                          x2, casting, dtype, subok, signature, axes, axis)
+    # eagerly NumPy's matvec ufunc itself (its loop, its "... in matvec" errors); traced the
+    # dot_general
+    res = lax.composite_general("matvec", _matvec_steps, x, y, out_avals=(aval,))[0]
+    return write_out("matvec", out, res, casting)
+
+
+def _matvec_steps(x, y):
+    return [_la._matvec_values(x, y)]
+
+
+def _vecmat_steps(x, y):
+    """``[numpy.vecmat(x, y)]``: ``x`` conjugated (complex), then the product."""
+    if core.aval_of(x).dtype in kit.COMPLEX:
+        x = _lg.conjugate(x)
+    return [_la._vecmat_values(x, y)]
 
 
 def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
@@ -757,8 +776,7 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     """Vector-matrix product ``conj(x1) @ x2`` over the last axes (``numpy.vecmat``, a
     gufunc ``(n),(n,m)->(m)``); stacks broadcast. The first operand is conjugated (in
     the loop dtype); ``dtype``, ``casting`` and ``out`` as :func:`xnp.matmul`."""
-    x, y, dt = _vector_product_operands("vecmat", "(n),(n,m)->(m)", (1, 2), (-1, -2), x1,
-                                        x2, casting, dtype, subok, signature, axes, axis)
-    if dt in kit.COMPLEX:
-        x = _lg.conjugate(x)
-    return write_out("vecmat", out, _la._vecmat_values(x, y), casting)
+    x, y, aval = _vector_product_operands("vecmat", "(n),(n,m)->(m)", (1, 2), (-1, -2), x1,
+                                          x2, casting, dtype, subok, signature, axes, axis)
+    res = lax.composite_general("vecmat", _vecmat_steps, x, y, out_avals=(aval,))[0]
+    return write_out("vecmat", out, res, casting)

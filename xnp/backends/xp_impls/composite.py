@@ -522,6 +522,10 @@ _FUNCTION_TABLE = {
                                   + _COMPLEX for n in range(2, 9))),
     # (a, b) of one dtype, at least 1-D, core dimensions checked: NumPy's matmul ufunc
     "matmul": ("matmul", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
+    # (a, b) of one dtype, core dimensions checked: NumPy's matvec/vecmat ufuncs (vecmat
+    # conjugates its first operand itself)
+    "matvec": ("matvec", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
+    "vecmat": ("vecmat", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
     # (a, b) of one dtype and size: NumPy's vdot (one C call, no floating-point check)
     "vdot": ("vdot", _same((np.dtype(np.bool_),) + _INTS + _FLOATS + _COMPLEX, 2)),
     # with keywords axis (non-negative) and stable; real dtypes NumPy orders as lax does

@@ -600,3 +600,28 @@ def test_convolve_and_correlate_are_numpys(ways, fn, dt):
         v = np.array([0.5, 1.0, -1.0], dtype=dt)
         for mode in ("full", "same", "valid"):
             _check(ways, lambda mod, x, y: getattr(mod, fn)(x, y, mode), a, v, jit=jit)
+
+
+@pytest.mark.parametrize("name", ["matmul", "matvec", "vecmat", "einsum", "vdot"])
+def test_product_kernels_differentiate_by_their_decomposition(name):
+    """Under grad the products whose eager kernel is NumPy's run their decomposition: the
+    gradient of ``sum(w * f(a, b))`` with respect to ``a`` is the closed form, at operands
+    holding zeros, signed zeros and ties, eagerly and under jit."""
+    a = np.array([[0.0, -0.0, 1.5], [2.0, 2.0, -1.0]])
+    b = np.array([[1.0, 0.0], [-0.0, 3.0], [2.0, 2.0]])
+    v, w2 = np.array([0.0, -2.0, 2.0]), np.array([[1.0, -1.0], [0.5, 2.0]])
+    cases = {  # f, its operands, the closed-form d sum(w * f) / d a
+        "matmul": (lambda m, x, y: m.matmul(x, y), (a, b), w2 @ b.T),
+        "matvec": (lambda m, x, y: m.matvec(x, y), (a, v), np.outer(w2[0], v)),
+        "vecmat": (lambda m, x, y: m.vecmat(x, y), (v, b), b @ w2[0]),
+        "einsum": (lambda m, x, y: m.einsum("ij,jk->ik", x, y), (a, b), w2 @ b.T),
+        "vdot": (lambda m, x, y: m.vdot(x, y), (v, v[::-1].copy()), v[::-1] * 1.0),
+    }
+    f, ops, want = cases[name]
+    weight = {"matmul": w2, "einsum": w2, "matvec": w2[0], "vecmat": w2[0], "vdot": 1.0}[name]
+
+    def loss(x):
+        return xnp.sum(weight * f(xnp, x, *[xnp.asarray(o) for o in ops[1:]]))
+
+    for g in (xnp.grad(loss)(xnp.asarray(ops[0])), xnp.jit(xnp.grad(loss))(ops[0])):
+        np.testing.assert_array_equal(np.asarray(g), want)

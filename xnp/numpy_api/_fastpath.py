@@ -19,12 +19,13 @@ the calling thread: every fast path tests ``not busy or state.trace is base``, w
 ``busy`` is ``core._TRACING_THREADS`` (empty while no thread transforms anything)
 and ``state.trace`` the calling thread's current trace.
 
-Besides the ufunc-like ``FAST_OPS``, the ``FAST_CALLS`` table serves common
-NumPy calls (reductions, ``matmul``/``dot``, ``where``, ``reshape``/``transpose``,
-``concatenate``, ``sort``/``argsort``, filled-array creation, ``asarray``/``array``)
+Besides the ufunc-like ``FAST_OPS``, the ``FAST_CALLS`` table serves NumPy's own view
+functions (``reshape``/``transpose``/``.T``) and ``asarray``/``array`` of a NumPy array
 through the decorators below; each serves only the argument forms listed in its docstring
 (defaults for every other parameter) and falls through to the full path when NumPy
-raises, so errors keep xnp's wording.
+raises, so errors keep xnp's wording. Every other function (reductions, products,
+``where``, ``concatenate``, sorts, creation) has no fast path: its repeated calls are
+replays of its full path (:mod:`xnp.numpy_api._replay`).
 """
 
 from __future__ import annotations

@@ -636,3 +636,34 @@ def test_complex_numpy_array_to_a_real_dtype_warns_at_the_callers_line(fn, dtype
         np.testing.assert_array_equal(np.asarray(got), want)
         assert [w.category for w in got_w] == [w.category for w in want_w]
         assert all(w.filename == __file__ for w in got_w)
+
+
+@pytest.mark.parametrize("data", [
+    lambda a: [a(np.int8(1)), 300], lambda a: [a(np.float32(1)), 1e300],
+    lambda a: [a(np.int8(1)), True], lambda a: [[a(np.int8(1)), 2], (3, 4)],
+    lambda a: [a(np.float32(1)), 2], lambda a: [a(np.arange(2, dtype=np.int8)), [1, 2]],
+    lambda a: [a(np.uint8(3)), -1], lambda a: [a(np.complex64(1j)), 2.5]])
+@pytest.mark.parametrize("fn", ["array", "asarray"])
+def test_python_numbers_beside_arrays_in_a_sequence_are_numpys_items(fn, data):
+    """Eagerly a Python number in a sequence with xnp arrays is an item of NumPy's default
+    dtype, not a weak scalar: ``array([int8 array, 300])`` is int64 [1, 300], as NumPy's (it
+    was int8 [1, 44]), on every call. (Beside traced values the numbers stay weak, as
+    ``xnp.stack`` joins them: test_array_of_traced_values_nested_and_mixed.)"""
+    want = getattr(np, fn)(data(np.asarray))
+    for _ in range(3):
+        got = getattr(xnp, fn)(data(xnp.asarray))
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_complex_numpy_scalar_to_a_real_dtype_warns_on_every_call():
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        want = np.asarray(np.complex128(1 + 2j), dtype=np.float32)
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            got = xnp.asarray(np.complex128(1 + 2j), dtype=np.float32)
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert [w.category for w in got_w] == [w.category for w in want_w]
+        assert all(w.filename == __file__ for w in got_w)

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from xnp import config, lax
+from xnp._default_dtypes import scalar_to_ndarray
 from xnp.lax.shape_ops import canonicalize_shape
 from xnp.numpy_api import _layout, _like_layout, _util
 from xnp.numpy_api._util import (asarray_for, broadcast_to, check_unsupported, default_float,
@@ -119,7 +120,7 @@ def _narrow_defaults(a: np.ndarray) -> np.ndarray:
 def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
     """Convert host data (no xnp values inside) on the host and lift it (strongly typed)."""
     if (dt is not None and dt.kind not in "cb" and copy is not False
-            and isinstance(obj, np.ndarray) and obj.dtype.kind == "c"):
+            and isinstance(obj, (np.ndarray, np.generic)) and obj.dtype.kind == "c"):
         # NumPy's ComplexWarning, at the user's line (copy=False: NumPy's ValueError)
         _util.warn_complex_to_real()
         obj = obj.real
@@ -166,6 +167,22 @@ def _numpy_scalar(x):
     return x
 
 
+def _holds_tracer(obj) -> bool:
+    if isinstance(obj, core.Tracer):
+        return True
+    return isinstance(obj, (list, tuple)) and any(_holds_tracer(v) for v in obj)
+
+
+def _strong_numbers(obj):
+    """``obj`` (nested lists/tuples) with each Python number as a 0-d NumPy array of its
+    default dtype (OverflowError for an int out of it, as NumPy's conversion)."""
+    if type(obj) in _PY_SCALARS:
+        return scalar_to_ndarray(obj)
+    if isinstance(obj, (list, tuple)):
+        return [_strong_numbers(v) for v in obj]
+    return obj
+
+
 def _convert(fname: str, obj, dtype, copy):
     dt = _dtype_arg(dtype)
     obj = _numpy_scalar(obj)
@@ -176,7 +193,10 @@ def _convert(fname: str, obj, dtype, copy):
             raise ValueError(
                 f"xnp.{fname}: Unable to avoid copy while creating an array as requested "
                 "(a sequence of arrays is always copied).")
-        x = asarray_for(fname, obj, "object")
+        # (eagerly a Python number in the sequence is NumPy's array item of its default
+        # dtype, not a weak scalar: array([int8 array, 300]) is int64, as NumPy's; beside
+        # traced values it stays weak, as xnp.stack joins them)
+        x = asarray_for(fname, obj if _holds_tracer(obj) else _strong_numbers(obj), "object")
         if dt is not None and dt.kind not in "cb":  # NumPy warns once per complex array
             for _ in range(_complex_items(obj)):
                 _util.warn_complex_to_real()

@@ -18,7 +18,7 @@ from xnp.numpy_api._util import (asarray_for, broadcast_shapes, broadcast_to_ran
                                  check_reduction_axis, default_float, default_int,
                                  normalize_axes)
 from xnp.tracing import core
-from xnp.tracing.avals import canonical_dtype
+from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
 
 _NARROW_FLOATS = frozenset(d for d in kit.FLOATING if d.itemsize < 4)
 
@@ -50,6 +50,42 @@ def _sum_dtype(fname: str, in_dtype: np.dtype, dtype) -> tuple[np.dtype, np.dtyp
     else:
         result = in_dtype
     return (result if result == _F16 else _accumulator(result)), result
+
+
+_OUT_LOOPS: dict = {}  # (ufunc, out dtype, input dtype) -> NumPy's loop dtype, or False
+
+
+def out_loop_dtype(ufunc: np.ufunc, out, in_dtype: np.dtype):
+    """The dtype of NumPy's ``ufunc.reduce``/``accumulate`` loop for an input of ``in_dtype``
+    written into ``out`` with no ``dtype=`` given, or None without ``out``.
+
+    NumPy resolves such a loop from ``out``'s dtype and the input's together
+    (``ufunc.resolve_dtypes((out.dtype, in_dtype, None), reduction=True)``), so a float32
+    sum into a float64 ``out`` adds in float64, and a float64 one into float32 also adds in
+    float64 before the cast. ``numpy.sum``, ``prod``, ``cumsum``, ``cumprod``, their nan-
+    forms, ``mean``'s sum and the ufunc methods reduce this way. None also where NumPy
+    has no such loop (its call then raises as it does without ``out``).
+    """
+    if out is None:
+        return None
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            return None
+        out = out[0]
+    odt = getattr(out, "dtype", None)
+    if not isinstance(odt, np.dtype):
+        return None
+    key = (ufunc, odt, in_dtype)
+    loop = _OUT_LOOPS.get(key)
+    if loop is None:
+        try:
+            loop = ufunc.resolve_dtypes((odt, np.dtype(in_dtype), None), reduction=True,
+                                        casting="unsafe")[0]
+        except (TypeError, ValueError):
+            loop = False
+        if len(_OUT_LOOPS) < 4096:
+            _OUT_LOOPS[key] = loop
+    return loop if loop is not False and loop in SUPPORTED_DTYPES else None
 
 
 def _warn_if_imaginary_dropped(in_dtype: np.dtype, dtype: np.dtype) -> None:

@@ -22,6 +22,7 @@ from xnp.lax import _kit as kit
 from xnp.numpy_api import manipulation
 from xnp.numpy_api._util import asarray_for, normalize_axis, write_out
 from xnp.numpy_api._fp_out import writes_out
+from xnp.numpy_api._reduce_common import out_loop_dtype
 from xnp.numpy_api.reductions import _sum_dtype
 from xnp.tracing import core
 
@@ -54,9 +55,13 @@ def _operand(fname: str, a, axis):
     return x, normalize_axis(fname, axis, aval.ndim)
 
 
-def _accumulate(fname: str, kind: str, x, axis: int, dtype):
-    """``x`` accumulated along ``axis`` with NumPy's dtype rules (``kind``: sum/prod)."""
-    acc, result = _sum_dtype(fname, core.aval_of(x).dtype, dtype)
+def _accumulate(fname: str, kind: str, x, axis: int, dtype, out=None):
+    """``x`` accumulated along ``axis`` with NumPy's dtype rules (``kind``: sum/prod; with
+    ``out`` and no ``dtype``, in NumPy's loop for both dtypes)."""
+    in_dtype = core.aval_of(x).dtype
+    if dtype is None:
+        dtype = out_loop_dtype(np.add if kind == "sum" else np.multiply, out, in_dtype)
+    acc, result = _sum_dtype(fname, in_dtype, dtype)
     x = _cast(x, acc)
     if acc in kit.BOOL:  # add/multiply on bool are or/and
         res = lax.cummax(x, axis) if kind == "sum" else lax.cummin(x, axis)
@@ -99,14 +104,14 @@ def cumsum(a, axis=None, dtype=None, out=None):
     sums wrap around on overflow, as in NumPy.
     """
     x, ax = _operand("cumsum", a, axis)
-    return write_out("cumsum", out, _accumulate("cumsum", "sum", x, ax, dtype), "unsafe")
+    return write_out("cumsum", out, _accumulate("cumsum", "sum", x, ax, dtype, out), "unsafe")
 
 
 @writes_out(temporary=False)
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product along ``axis``; parameters, dtypes and errors as :func:`cumsum`."""
     x, ax = _operand("cumprod", a, axis)
-    return write_out("cumprod", out, _accumulate("cumprod", "prod", x, ax, dtype), "unsafe")
+    return write_out("cumprod", out, _accumulate("cumprod", "prod", x, ax, dtype, out), "unsafe")
 
 
 def _cumulative(fname: str, kind: str, x, axis, dtype, out, include_initial):
@@ -118,7 +123,7 @@ def _cumulative(fname: str, kind: str, x, axis, dtype, out, include_initial):
         raise ValueError(f"xnp.{fname}: For arrays which have more than one dimension "
                          "``axis`` argument is required.")
     ax = normalize_axis(fname, 0 if axis is None else axis, core.aval_of(x).ndim)
-    res = _accumulate(fname, kind, x, ax, dtype)
+    res = _accumulate(fname, kind, x, ax, dtype, out)
     if include_initial:
         rdt = core.aval_of(res).dtype
         config = [(0, 0, 0)] * core.aval_of(res).ndim
@@ -189,7 +194,7 @@ def nancumsum(a, axis=None, dtype=None, out=None):
     """:func:`cumsum` with NaN counted as 0 (leading NaNs give 0, not NaN)."""
     x, ax = _operand("nancumsum", a, axis)
     return write_out("nancumsum", out,
-                     _accumulate("nancumsum", "sum", _nan_to(x, 0), ax, dtype), "unsafe")
+                     _accumulate("nancumsum", "sum", _nan_to(x, 0), ax, dtype, out), "unsafe")
 
 
 @writes_out(temporary=False)
@@ -197,7 +202,7 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     """:func:`cumprod` with NaN counted as 1."""
     x, ax = _operand("nancumprod", a, axis)
     return write_out("nancumprod", out,
-                     _accumulate("nancumprod", "prod", _nan_to(x, 1), ax, dtype), "unsafe")
+                     _accumulate("nancumprod", "prod", _nan_to(x, 1), ax, dtype, out), "unsafe")
 
 
 # --------------------------------------------------------------------------- differences

@@ -36,7 +36,8 @@ from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api._reduce_common import (_accumulator, _asarray, _axes, _cast, _const,
                                           _count, _full_mask, _inexact_dtype,
                                           _initial_value, _keep, _mask, _reduce,
-                                          _sum_dtype, _warn_if_imaginary_dropped)
+                                          _sum_dtype, _warn_if_imaginary_dropped,
+                                          out_loop_dtype)
 from xnp.tracing.avals import canonical_dtype
 
 __all__ = ["sum", "prod", "mean", "max", "amax", "min", "amin", "argmax", "argmin", "all",
@@ -137,6 +138,8 @@ def _sum_or_prod(fname, a, axis, dtype, out, keepdims, initial, where):
     x = _asarray(fname, a)
     aval = core.aval_of(x)
     axes = _axes(fname, axis, aval.ndim)
+    if dtype is None:  # NumPy's loop for ``out`` (a float32 sum into float64 adds in float64)
+        dtype = out_loop_dtype(np.add if fname == "sum" else np.multiply, out, aval.dtype)
     acc, result = _sum_dtype(fname, aval.dtype, dtype)
     reducer, combine, bool_reducer, bool_combine, kind, bool_kind = _SUM_PROD[fname]
     if acc in kit.BOOL:  # NumPy: add/multiply on bool are logical or/and
@@ -521,6 +524,10 @@ def _mean_call(fname, a, axis, dtype, out, keepdims, where, *, quiet=False):
     aval = core.aval_of(x)
     check_reduction_axis(fname, axis)
     axes = normalize_axes(fname, axis, aval.ndim)
+    if dtype is None and aval.dtype.kind in "fc" and aval.dtype != np.float16:
+        # NumPy's ``_mean`` sums a float input into ``out`` in the loop of both dtypes
+        loop = out_loop_dtype(np.add, out, aval.dtype)
+        dtype = loop if loop is not None and loop.kind in "fc" else None
     result = _inexact_dtype(aval.dtype, dtype)
     mask = _mask(fname, where, aval.shape)
     acc = _mean_accumulator(result)
@@ -629,10 +636,10 @@ def _var(fname, a, axis, dtype, out, ddof, keepdims, where, mean_, correction, r
     mask = _mask(fname, where, aval.shape)
     scalar = out is None and not keepdims and not nan_policy
     if nan_policy:
-        res = _nan_var(fname, x, axes, dtype, ddof, mask, mean_, root)
+        res = _nan_var(fname, x, axes, dtype, ddof, mask, mean_, root, out)
     else:
         res = _numpy_var(fname, x, axes, dtype, ddof, mask, mean_, root,
-                         scalar and len(axes) == aval.ndim)
+                         scalar and len(axes) == aval.ndim, out)
     return write_out(fname, out, _keep(res, axes, keepdims),
                      casting="same_kind" if root else "unsafe")
 
@@ -647,7 +654,7 @@ def _given_mean(fname, mean_, aval):
     return m
 
 
-def _numpy_var(fname, x, axes, dtype, ddof, mask, mean_, root, scalar):
+def _numpy_var(fname, x, axes, dtype, ddof, mask, mean_, root, scalar, out=None):
     """NumPy's ``_var`` step by step: the mean summed in ``dtype`` (float64 for integer and
     bool input; the input's dtype by default) and divided in it; the deviations from the
     input itself in the input's and the mean's common dtype (so a complex input with a real
@@ -655,7 +662,9 @@ def _numpy_var(fname, x, axes, dtype, ddof, mask, mean_, root, scalar):
     ``dtype`` and divided by ``max(N - ddof, 0)``. An integer or bool ``dtype`` truncates
     each quotient, as NumPy's cast back into it; ``std`` of one then exists only for a
     scalar result (NumPy casts ``sqrt``'s float back into an array of that dtype only
-    with ``same_kind``: ``TypeError``). ``scalar``: NumPy's result is a scalar."""
+    with ``same_kind``: ``TypeError``). ``scalar``: NumPy's result is a scalar. With
+    ``out`` and no ``dtype``, the squared deviations are summed and divided in NumPy's
+    loop for ``out`` and their dtype, as NumPy sums them into ``out``."""
     aval = core.aval_of(x)
     given = None if dtype is None else canonical_dtype(dtype, name="dtype")
     if given is None and aval.dtype in kit.INT_OR_BOOL:
@@ -684,6 +693,9 @@ def _numpy_var(fname, x, axes, dtype, ddof, mask, mean_, root, scalar):
     else:
         sq = lax.mul(d, d)
     sdt = core.aval_of(sq).dtype if given is None else given
+    loop = None if given is not None else out_loop_dtype(np.add, out, sdt)
+    if loop is not None and loop.kind in "fc":
+        sdt = loop
     dof = lax.max(lax.sub(n, _const(ddof, default_float())), _const(0, default_float()))
     res = _divide_in(_sum_in(fname, sq, sdt, axes, mask), dof, divisor, sdt)
     if not root:
@@ -725,9 +737,10 @@ def _divide_in(total, count, divisor, dt):
     return _cast(res, dt)
 
 
-def _nan_var(fname, x, axes, dtype, ddof, mask, mean_, root):
+def _nan_var(fname, x, axes, dtype, ddof, mask, mean_, root, out=None):
     """``nanvar``/``nanstd`` on ``x`` with its NaNs masked out by ``mask``: the input cast to
-    the computation dtype first, quiet divisions, NaN where ``N - ddof <= 0``."""
+    the computation dtype first, quiet divisions, NaN where ``N - ddof <= 0``; with ``out``
+    and no ``dtype``, the squares summed and divided in NumPy's loop for ``out``."""
     aval = core.aval_of(x)
     result = _inexact_dtype(aval.dtype, dtype)
     acc = _accumulator(result)
@@ -747,6 +760,9 @@ def _nan_var(fname, x, axes, dtype, ddof, mask, mean_, root):
         sq = lax.add(lax.mul(re, re), lax.mul(im, im))
     else:
         sq = lax.mul(d, d)
+    loop = None if dtype is not None else out_loop_dtype(np.add, out, core.aval_of(sq).dtype)
+    if loop is not None and loop.kind == "f" and loop != real_acc:
+        sq, n, real_acc, result = _cast(sq, loop), _cast(n, loop), loop, loop
     total = _reduce(fname, sq, axes, lax.reduce_sum, "sum", mask=mask)
     dof = lax.sub(n, _const(ddof, real_acc))
     res = _sw.divide(total, lax.max(dof, _const(0, real_acc)), None, quiet=True)

@@ -271,6 +271,13 @@ class ufunc:
     def _dtype_arg(self, dtype):
         return None if dtype is None else canonical_dtype(dtype)
 
+    def _loop_dtype(self, dtype, out, in_dtype):
+        """``dtype=`` of a reduce-like method, or without it NumPy's loop for ``out`` and
+        the input together (``_reduce_common.out_loop_dtype``), else None."""
+        if dtype is not None:
+            return canonical_dtype(dtype)
+        return _rc.out_loop_dtype(self._np, out, in_dtype)
+
     # ------------------------------------------------------------------ reduce
 
     def reduce(self, array, /, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
@@ -311,7 +318,8 @@ class ufunc:
         x = _operand(fname, array, "array")
         shape = core.aval_of(x).shape
         axes = self._reduce_axes(fname, axis, len(shape))
-        dt, et = _probe(self._np, "reduce", fname, core.aval_of(x).dtype, self._dtype_arg(dtype))
+        dt, et = _probe(self._np, "reduce", fname, core.aval_of(x).dtype,
+                        self._loop_dtype(dtype, out, core.aval_of(x).dtype))
         if len(axes) > 1 and name not in _REORDERABLE:
             raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
                              "axis may be specified")
@@ -433,7 +441,8 @@ class ufunc:
         if axis is None and aval.ndim > 1:  # None: every axis (NumPy's error)
             raise ValueError("accumulate does not allow multiple axes")
         ax = normalize_axis(fname, 0 if axis is None else axis, aval.ndim)
-        dt, _ = _probe(self._np, "accumulate", fname, aval.dtype, self._dtype_arg(dtype))
+        dt, _ = _probe(self._np, "accumulate", fname, aval.dtype,
+                       self._loop_dtype(dtype, out, aval.dtype))
         x = _strong(x, dt)
         prim = _FAST_ACCUMULATE.get((self.__name__, dt.kind == "b"))
         if prim is not None and not (prim in (lax.cummax, lax.cummin) and dt.kind == "c"):
@@ -487,7 +496,8 @@ class ufunc:
             raise TypeError("cannot reduceat on a scalar")
         idx = self._static_indices(fname, indices)
         ax = normalize_axis(fname, axis, aval.ndim)
-        dt, _ = _probe(self._np, "reduceat", fname, aval.dtype, self._dtype_arg(dtype))
+        dt, _ = _probe(self._np, "reduceat", fname, aval.dtype,
+                       self._loop_dtype(dtype, out, aval.dtype))
         n = aval.shape[ax]
         for i in idx:
             if not 0 <= i < n:
@@ -497,7 +507,7 @@ class ufunc:
             stop = idx[k + 1] if k + 1 < len(idx) else n
             if start < stop:
                 seg = lax.slice_in_dim(x, start, stop, axis=ax)
-                pieces.append(self.reduce(seg, ax, dtype, None, True))
+                pieces.append(self.reduce(seg, ax, dt, None, True))
             else:
                 pieces.append(lax.slice_in_dim(x, start, start + 1, axis=ax))
         if pieces:

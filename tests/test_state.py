@@ -47,6 +47,19 @@ class XRef:
         lax.ref_addupdate(self.r, idx, v)
 
 
+class IRef(XRef):
+    """A ref read and written with NumPy's indexing syntax (``r[idx]``, ``r[idx] = v``)."""
+
+    def get(self, idx=()):
+        return self.r[idx]
+
+    def set(self, idx, v):
+        self.r[idx] = v
+
+
+REFS = [XRef, IRef]
+
+
 def _as(xp, a):
     return np.asarray(a) if xp is np else xnp.asarray(a)
 
@@ -101,22 +114,25 @@ def oracle(prog, x):
     return prog(np, NpRef, np.asarray(x, np.float64))
 
 
-def run(prog):
-    return lambda x: prog(xnp, XRef, x)
+def run(prog, R=XRef):
+    return lambda x: prog(xnp, R, x)
 
 
+@pytest.mark.parametrize("R", REFS, ids=lambda r: r.__name__)
 @pytest.mark.parametrize("prog", PROGRAMS, ids=lambda p: p.__name__)
-def test_eager_and_jit_match_numpy(prog):
+def test_eager_and_jit_match_numpy(prog, R):
     x = _x()
     want = oracle(prog, x)
-    np.testing.assert_allclose(np.asarray(run(prog)(xnp.asarray(x))), want, rtol=1e-12)
-    np.testing.assert_allclose(np.asarray(xnp.jit(run(prog))(xnp.asarray(x))), want, rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(run(prog, R)(xnp.asarray(x))), want, rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(xnp.jit(run(prog, R))(xnp.asarray(x))), want,
+                               rtol=1e-12)
 
 
+@pytest.mark.parametrize("R", REFS, ids=lambda r: r.__name__)
 @pytest.mark.parametrize("prog", PROGRAMS, ids=lambda p: p.__name__)
-def test_jaxpr_records_refs_and_discharges(prog):
+def test_jaxpr_records_refs_and_discharges(prog, R):
     x = _x()
-    closed = xnp.make_jaxpr(run(prog))(xnp.asarray(x))
+    closed = xnp.make_jaxpr(run(prog, R))(xnp.asarray(x))
     text = str(closed)
     assert "new_ref" in text and "Ref{f64[" in text
     assert uses_refs(closed)
@@ -132,14 +148,15 @@ def _weights(prog, x):
     return np.random.default_rng(1).normal(size=np.shape(oracle(prog, x)))
 
 
+@pytest.mark.parametrize("R", REFS, ids=lambda r: r.__name__)
 @pytest.mark.parametrize("prog", PROGRAMS, ids=lambda p: p.__name__)
 @pytest.mark.parametrize("jit", [False, True])
-def test_grad_matches_finite_differences(prog, jit):
+def test_grad_matches_finite_differences(prog, jit, R):
     x = _x()
     w = _weights(prog, x)
 
     def loss(x):
-        return (run(prog)(x) * xnp.asarray(w)).sum()
+        return (run(prog, R)(x) * xnp.asarray(w)).sum()
 
     g = (xnp.jit(xnp.grad(loss)) if jit else xnp.grad(loss))(xnp.asarray(x))
     for k in range(3):
@@ -166,11 +183,12 @@ def test_jvp_and_vjp(prog):
     np.testing.assert_allclose(np.asarray(t_jit), fd, rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("R", REFS, ids=lambda r: r.__name__)
 @pytest.mark.parametrize("prog", PROGRAMS, ids=lambda p: p.__name__)
 @pytest.mark.parametrize("jit", [False, True])
-def test_vmap_matches_loop(prog, jit):
+def test_vmap_matches_loop(prog, jit, R):
     xs = np.stack([_x(seed=s) for s in range(3)])
-    f = xnp.vmap(run(prog))
+    f = xnp.vmap(run(prog, R))
     got = (xnp.jit(f) if jit else f)(xnp.asarray(xs))
     want = np.stack([oracle(prog, x) for x in xs])
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
@@ -366,3 +384,49 @@ def test_refs_inside_a_custom_jvp_body_are_discharged_under_jit():
     x = xnp.asarray(2.0)
     assert float(f(x)) == 4.0 and float(xnp.jit(f)(x)) == 4.0
     assert float(xnp.grad(f)(x)) == 3.0 and float(xnp.jit(xnp.grad(f))(x)) == 3.0
+
+
+def test_indexing_a_ref_stages_state_equations():
+    """``r[idx]`` and ``r[idx] = v`` on a staged ref are ``ref_get``/``ref_swap`` equations
+    (not array indexing rebinding the ref to an array), and ``r[idx] += v`` reads then
+    writes."""
+    def f(x):
+        r = lax.new_ref(x)
+        r[1] = 5.0
+        r[0:2] += 1.0
+        return r[...]
+
+    text = str(xnp.make_jaxpr(f)(xnp.arange(3.0)))
+    assert text.count("ref_swap") == 2 and text.count("ref_get") == 2
+    assert "dynamic_update_slice" not in text
+    for g in (f, xnp.jit(f)):
+        np.testing.assert_array_equal(np.asarray(g(xnp.arange(3.0))), [1.0, 6.0, 2.0])
+    grad = xnp.grad(lambda x: (f(x) * xnp.asarray([1.0, 2.0, 3.0])).sum())
+    np.testing.assert_array_equal(np.asarray(grad(xnp.arange(3.0))), [1.0, 0.0, 3.0])
+
+
+_ARRAY_USES = {
+    "operator": lambda r: r * 2.0,
+    "function": lambda r: xnp.sin(r),
+    "lax": lambda r: lax.add(r, r),
+    "asarray": lambda r: xnp.asarray(r) + 1.0,
+    "numpy": lambda r: np.asarray(r),
+}
+
+
+@pytest.mark.parametrize("use", list(_ARRAY_USES), ids=str)
+@pytest.mark.parametrize("mode", ["eager", "jit", "grad"])
+def test_a_ref_used_as_an_array_raises_type_error(use, mode):
+    """A ref is not an array: every use as one raises ``TypeError`` (eagerly, staged and
+    under grad), where a staged ref was silently accepted by the array primitives."""
+    op = _ARRAY_USES[use]
+
+    def f(x):
+        out = op(lax.new_ref(x))
+        return xnp.sum(xnp.asarray(out))
+
+    run_ = {"eager": f, "jit": xnp.jit(f), "grad": xnp.grad(f)}[mode]
+    # (eagerly an operator names the class ArrayRef; NumPy's conversion of a staged ref is
+    # the tracer's conversion error)
+    with pytest.raises(TypeError, match="(?i)ref|traced array"):
+        run_(xnp.arange(3.0))

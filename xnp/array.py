@@ -30,6 +30,7 @@ from xnp.numpy_api._util import cast_may_warn
 from xnp.tracing import core, errors, host_arrays
 from xnp.tracing.fp_warnings import at_user_line
 from xnp.tracing.core import Array, Tracer
+from xnp.tracing.state import RefAval as _RefAval
 
 __all__ = ["Array", "ArrayMethods"]
 
@@ -198,9 +199,14 @@ class ArrayMethods:
 
     # -- indexing
     def __getitem__(self, idx):
+        if self.aval.__class__ is _RefAval:  # a staged ref (xnp.lax.new_ref): read it
+            return lax.ref_get(self, idx)
         return _api.indexing.getitem(self, idx)
 
     def __setitem__(self, idx, value):
+        if self.aval.__class__ is _RefAval:
+            lax.ref_set(self, idx, value)
+            return
         _api.indexing.setitem(self, idx, value)
 
     @property

@@ -32,7 +32,8 @@ from xnp.tracing.errors import aval_str
 from xnp.tracing.state import Indexer, Ref, RefAval, indexed_shape, is_ref_aval
 
 __all__ = ["new_ref", "new_ref_p", "ref_get", "ref_get_p", "ref_swap", "ref_swap_p",
-           "ref_set", "ref_addupdate", "ref_addupdate_p", "Ref", "RefAval", "Indexer"]
+           "ref_set", "ref_addupdate", "ref_addupdate_p", "Ref", "ArrayRef", "RefAval",
+           "Indexer"]
 
 
 # --------------------------------------------------------------------------- indexers
@@ -253,6 +254,8 @@ class _StatePrimitive(core.Primitive):
     """A state primitive: outside staging its operand is a :class:`Ref` box and ``bind``
     runs the ``discharge`` rule on the box at once."""
 
+    accepts_refs = True
+
     def __init__(self, name, *, discharge, no_batch, **rules):
         super().__init__(name, **rules)
         self.discharge = discharge
@@ -265,7 +268,7 @@ class _StatePrimitive(core.Primitive):
         if self is new_ref_p:
             if not core.current_trace().staging:
                 return self.discharge(*args, **params)
-        elif type(first) is Ref and not core.current_trace().staging:
+        elif isinstance(first, Ref) and not core.current_trace().staging:
             return self.discharge(*args, **params)
         return super().bind(*args, **params)
 
@@ -336,6 +339,20 @@ def _outer_ref_batch(name):
 
 # discharge rules: on a Ref box (also the boxes discharge_state makes for staged refs)
 
+class ArrayRef(Ref):
+    """The ref :func:`new_ref` makes outside staging: a :class:`xnp.tracing.state.Ref` box
+    read and written by indexing, as a staged ref is (``ref[idx]`` is :func:`ref_get`,
+    ``ref[idx] = v`` :func:`ref_set`, so ``ref[idx] += v`` reads and writes)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, idx):
+        return ref_get(self, idx)
+
+    def __setitem__(self, idx, value):
+        ref_set(self, idx, value)
+
+
 def _new_ref_discharge(x):
     aval = core.aval_of(x)
     _new_ref_abstract(aval)
@@ -343,7 +360,7 @@ def _new_ref_discharge(x):
         x = shape_ops.copy(x)  # the ref owns its value: later writes to x do not reach it
     elif not isinstance(x, core.Tracer):
         x = core.lift(np.array(x, dtype=aval.dtype), aval.weak_type)
-    return Ref(x, RefAval(aval))
+    return ArrayRef(x, RefAval(aval))
 
 
 def _checked(name, ref, v, idx, indexer, rule):

@@ -181,7 +181,7 @@ def discharge_state(closed: ClosedJaxpr, should_discharge=None) -> ClosedJaxpr:
         for eqn in j.eqns:
             ins = [read(v) for v in eqn.invars]
             prim = eqn.primitive
-            if is_state_primitive(prim) and (prim.name == "new_ref" or type(ins[0]) is Ref):
+            if is_state_primitive(prim) and (prim.name == "new_ref" or isinstance(ins[0], Ref)):
                 outs = prim.discharge(*ins, **eqn.params)
             else:
                 outs = prim.bind(*ins, **_discharged_params(eqn.params))

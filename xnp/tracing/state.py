@@ -95,6 +95,10 @@ class Ref:
     def __repr__(self):
         return f"Ref({self.value!r})"
 
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"a ref ({self.aval.str_short()}) is not an array; read its value "
+                        "with ref[...] (xnp.lax.ref_get) first")
+
 
 class Indexer:
     """The static part of an index into a ref of rank ``len`` of its consuming entries.

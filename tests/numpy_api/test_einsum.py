@@ -103,9 +103,35 @@ def test_einsum_errors(body, rng):
     check_vs_numpy(body, a, b)
 
 
-def test_einsum_out_not_supported():
-    with pytest.raises(NotImplementedError):
-        xnp.einsum("i->i", xnp.ones(3), out=xnp.zeros(3))
+@pytest.mark.parametrize("subscripts,odt,casting", [
+    ("ij,jk->ik", np.float64, "safe"), ("ij,jk->ik", np.complex128, "safe"),
+    ("ij,jk->ik", np.float32, "unsafe"), ("ij,jk->ik", np.float32, "safe"),
+    ("ij->j", np.float64, "safe"), ("ij->ji", np.float64, "no"), ("ij->ij", np.int64, "safe"),
+])
+def test_einsum_out_writes_the_result_as_numpy(subscripts, odt, casting, rng):
+    """``out=`` receives the result cast under ``casting`` (NumPy's TypeError where it does
+    not cast) and is returned, eagerly, into a NumPy array and under jit."""
+    a, b = make_array(rng, (2, 3), np.float64), make_array(rng, (3, 4), np.float64)
+    ops = (a, b) if "," in subscripts else (a,)
+    shape = np.einsum(subscripts, *ops).shape
+    want = np.zeros(shape, odt)
+    try:
+        np.einsum(subscripts, *ops, out=want, casting=casting)
+    except TypeError:
+        with pytest.raises(TypeError, match="cast"):
+            xnp.einsum(subscripts, *map(xnp.asarray, ops), out=xnp.zeros(shape, odt),
+                       casting=casting)
+        return
+    out = xnp.zeros(shape, odt)
+    assert xnp.einsum(subscripts, *map(xnp.asarray, ops), out=out, casting=casting) is out
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-6 if odt == np.float32 else 1e-13)
+    host = np.zeros(shape, odt)
+    xnp.einsum(subscripts, *map(xnp.asarray, ops), out=host, casting=casting)
+    np.testing.assert_array_equal(host, np.asarray(out))
+    jout = xnp.zeros(shape, odt)
+    xnp.jit(lambda o, *xs: xnp.einsum(subscripts, *xs, out=o, casting=casting))(
+        jout, *map(xnp.asarray, ops))
+    np.testing.assert_allclose(np.asarray(jout), want, rtol=1e-6 if odt == np.float32 else 1e-13)
 
 
 @pytest.mark.parametrize("subscripts,shapes", [CASES[0], CASES[2], CASES[6], CASES[5]])

@@ -735,3 +735,35 @@ def test_gufunc_results_have_numpys_memory_order(case, dtype):
                 want.flags.c_contiguous, want.flags.f_contiguous), (how, got.strides, want.strides)
     same(np.asarray(xnp.jit(lambda p, q: getattr(xnp, fname)(p, q, **kw))(a, b)), want,
          err_msg="jit")
+
+
+@pytest.mark.parametrize("odt,shape,order", [
+    (np.float64, (2, 4), "C"), (np.float32, (2, 4), "C"), (np.complex128, (2, 4), "C"),
+    (np.float64, (4, 2), "C"), (np.float64, (2, 4), "F"), (np.float64, (8,), "C"),
+])
+def test_dot_out_must_be_the_exact_result_array(odt, shape, order):
+    """NumPy's ``dot`` writes only into an ``out`` of the result's shape and dtype, laid out
+    C-contiguous (``ValueError`` otherwise, never a cast); eagerly and under jit."""
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4)
+    want = np.zeros(shape, odt, order=order)
+    try:
+        np.dot(a, b, out=want)
+        ok = True
+    except ValueError:
+        ok = False
+    out = xnp.zeros(shape, odt, order=order)
+    jout = xnp.zeros(shape, odt, order=order)
+    jitted = xnp.jit(lambda x, y, o: xnp.dot(x, y, out=o))
+    if ok:
+        assert xnp.dot(xnp.asarray(a), xnp.asarray(b), out=out) is out
+        np.testing.assert_array_equal(np.asarray(out), want)
+        jitted(xnp.asarray(a), xnp.asarray(b), jout)
+        np.testing.assert_array_equal(np.asarray(jout), want)
+        return
+    with pytest.raises(ValueError, match="output array"):
+        xnp.dot(xnp.asarray(a), xnp.asarray(b), out=out)
+    with pytest.raises(ValueError, match="output array"):
+        xnp.dot(xnp.asarray(a), xnp.asarray(b), out=np.zeros(shape, odt, order=order))
+    if order == "C":  # (a traced out's layout is a jit argument's: not known)
+        with pytest.raises(ValueError, match="output array"):
+            jitted(xnp.asarray(a), xnp.asarray(b), jout)

@@ -28,7 +28,7 @@ from xnp.numpy_api import _util
 from xnp.numpy_api import _layout
 from xnp.numpy_api.products import _asarray, in_layout, iter_order
 from xnp.numpy_api._signed_zeros import plus_zero, sum_from_zero
-from xnp.numpy_api._util import asarray_for, check_unsupported, result_dtype
+from xnp.numpy_api._util import asarray_for, check_unsupported, result_dtype, write_out
 from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray, canonical_dtype
 
@@ -462,8 +462,9 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         the interleaved form ``a, [0, 1], b, [1, 2], [0, 2]`` (ints in [0, 52) and
         ``Ellipsis``). A label repeated within one operand takes its diagonal;
         labels absent from the output are summed. Size-1 dimensions broadcast.
-    out : None
-        Not supported (``NotImplementedError`` otherwise).
+    out : Array, optional
+        The result is written into it (its shape; the result's dtype cast to its dtype
+        under ``casting``, NumPy's ``TypeError`` otherwise) and it is returned.
     dtype : dtype, optional
         Compute and result dtype; the operands are cast to it under ``casting``. Unused,
         as NumPy's, with one operand of which nothing is summed (NumPy returns a view
@@ -517,7 +518,9 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     later step promotes (the path is ``opt_einsum``'s, which may differ from NumPy's own
     greedy choice where costs tie).
     """
-    check_unsupported("einsum", out=(out, None, "xnp.einsum returns a new array"))
+    if out is not None:
+        res = einsum(*operands, dtype=dtype, order=order, casting=casting, optimize=optimize)
+        return write_out("einsum", out, res, casting=casting)
     if order not in ("K", "C", "A"):
         raise NotImplementedError(f"xnp.einsum: order={order!r} is not supported: results are "
                                   "in NumPy's 'K' order or C-contiguous")

@@ -264,7 +264,33 @@ def dot(a, b, out=None):
         if sa[-1] != sb[ib]:
             _not_aligned("dot", sa, sb, len(sa) - 1, ib)
         res = _dot_zeros(sa, sb, _dot(x, y, (len(sa) - 1,), (ib,)), sa[-1])
+    if out is not None:
+        _check_dot_out(out, res)
     return write_out("dot", out, res)
+
+
+def _check_dot_out(out, res) -> None:
+    """NumPy's ``dot`` writes only into an ``out`` of the result's shape and exact dtype,
+    laid out C-contiguous (no cast: ``ValueError`` otherwise, also under ``jit``, where a
+    traced ``out``'s layout counts when the model knows it, ``numpy_api._layout``)."""
+    o = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    try:
+        oa = core.aval_of(o)
+    except TypeError:
+        return  # (not an array: write_out's error)
+    ra = core.aval_of(res)
+    if oa.shape != ra.shape:
+        raise ValueError(f"xnp.dot: output array has wrong dimensions: `out` has shape "
+                         f"{oa.shape}, the result {ra.shape}")
+    st = _layout.layout(o)
+    c_layout = st is None or all(n == 1 or s == c for n, s, c in
+                                 zip(oa.shape, st, _layout.c_strides(oa.shape)))
+    if oa.dtype != ra.dtype or not c_layout:
+        raise ValueError(
+            "xnp.dot: output array is not acceptable (must have the right datatype, number of "
+            f"dimensions, and be a C-Array): `out` is {oa.dtype.name}{list(oa.shape)}"
+            f"{'' if c_layout else ' not C-contiguous'}, the result {ra.dtype.name}"
+            f"{list(ra.shape)}")
 
 
 # --------------------------------------------------------------------------- matmul

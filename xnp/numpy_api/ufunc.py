@@ -112,9 +112,12 @@ def _reraise(fname, exc):
 _PROBES: dict = {}
 
 
-def _probe(npu, method, fname, dt, dtype):
+def _probe(npu, method, fname, dt, dtype, out=None):
     """``(accumulator dtype, element dtype)`` of NumPy's ``npu.<method>`` loop for input
-    dtype ``dt`` (from a one-element host array: metadata only), or NumPy's error."""
+    dtype ``dt`` and ``dtype=`` (without it, the loop for ``out`` and the input together:
+    ``_reduce_common.out_loop_dtype``), from a one-element host array (metadata only), or
+    NumPy's error."""
+    dtype = _rc.out_loop_dtype(npu, out, dt) if dtype is None else canonical_dtype(dtype)
     key = (npu, method, dt, dtype)
     hit = _PROBES.get(key)
     if hit is None:
@@ -268,16 +271,6 @@ class ufunc:
         if self.nout != 1 and method != "outer":
             raise ValueError(f"{method} only supported for functions returning a single value")
 
-    def _dtype_arg(self, dtype):
-        return None if dtype is None else canonical_dtype(dtype)
-
-    def _loop_dtype(self, dtype, out, in_dtype):
-        """``dtype=`` of a reduce-like method, or without it NumPy's loop for ``out`` and
-        the input together (``_reduce_common.out_loop_dtype``), else None."""
-        if dtype is not None:
-            return canonical_dtype(dtype)
-        return _rc.out_loop_dtype(self._np, out, in_dtype)
-
     # ------------------------------------------------------------------ reduce
 
     def reduce(self, array, /, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
@@ -318,8 +311,7 @@ class ufunc:
         x = _operand(fname, array, "array")
         shape = core.aval_of(x).shape
         axes = self._reduce_axes(fname, axis, len(shape))
-        dt, et = _probe(self._np, "reduce", fname, core.aval_of(x).dtype,
-                        self._loop_dtype(dtype, out, core.aval_of(x).dtype))
+        dt, et = _probe(self._np, "reduce", fname, core.aval_of(x).dtype, dtype, out)
         if len(axes) > 1 and name not in _REORDERABLE:
             raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
                              "axis may be specified")
@@ -441,8 +433,7 @@ class ufunc:
         if axis is None and aval.ndim > 1:  # None: every axis (NumPy's error)
             raise ValueError("accumulate does not allow multiple axes")
         ax = normalize_axis(fname, 0 if axis is None else axis, aval.ndim)
-        dt, _ = _probe(self._np, "accumulate", fname, aval.dtype,
-                       self._loop_dtype(dtype, out, aval.dtype))
+        dt, _ = _probe(self._np, "accumulate", fname, aval.dtype, dtype, out)
         x = _strong(x, dt)
         prim = _FAST_ACCUMULATE.get((self.__name__, dt.kind == "b"))
         if prim is not None and not (prim in (lax.cummax, lax.cummin) and dt.kind == "c"):
@@ -496,8 +487,7 @@ class ufunc:
             raise TypeError("cannot reduceat on a scalar")
         idx = self._static_indices(fname, indices)
         ax = normalize_axis(fname, axis, aval.ndim)
-        dt, _ = _probe(self._np, "reduceat", fname, aval.dtype,
-                       self._loop_dtype(dtype, out, aval.dtype))
+        dt, _ = _probe(self._np, "reduceat", fname, aval.dtype, dtype, out)
         n = aval.shape[ax]
         for i in idx:
             if not 0 <= i < n:

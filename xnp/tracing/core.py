@@ -37,7 +37,7 @@ from xnp.tracing import errors
 from xnp.tracing.annotations import Annotated
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.sizes import check_result_sizes
-from xnp.tracing.state import Ref, RefAval
+from xnp.tracing.state import Ref, RefAval, refuse_ref_operand
 from xnp.tracing.source import SourceInfo, source_info
 
 from xnp.tracing.array_base import ArrayBase as _ArrayBase
@@ -142,21 +142,14 @@ class Primitive:
             args = tuple([_RESOLVE[0](a) for a in args])
         return _STATE.trace.process_primitive(self, args, params)
 
-    #: whether operands may be refs (``RefAval``): only the state primitives read refs
-    accepts_refs = False
+    accepts_refs = False  # whether operands may be refs: the state primitives'
 
     def abstract_eval(self, *avals: ShapedArray, **params):
         """Output aval(s) from input avals: the shape, dtype and weak-type rules, each
-        result's size checked (:func:`xnp.tracing.sizes.check_result_sizes`).
-
-        Raises ``TypeError`` for a ref operand of a primitive that is not a state
-        primitive: a ref is read with ``ref[...]`` (``xnp.lax.ref_get``) first."""
-        if not self.accepts_refs:
-            for i, a in enumerate(avals):
-                if a.__class__ is RefAval:
-                    raise TypeError(
-                        f"xnp.lax.{self.name}: operand {i} is a ref ({a.str_short()}), not "
-                        "an array; read its value with ref[...] (xnp.lax.ref_get) first")
+        result's size checked (:func:`xnp.tracing.sizes.check_result_sizes`); a ref operand
+        raises ``TypeError`` unless the primitive ``accepts_refs``."""
+        if not self.accepts_refs and RefAval in map(type, avals):
+            refuse_ref_operand(f"xnp.lax.{self.name}", avals)
         out = self.out_avals(*avals, **params)
         check_result_sizes(self.name, out if self.multiple_results else (out,),
                            bool(self.allocates),
@@ -364,19 +357,12 @@ _PY_SCALAR_TYPES = frozenset(PYTHON_SCALAR_TYPES)
 
 
 def aval_of(x) -> ShapedArray:
-    """Aval of an xnp Array, tracer, NumPy array/scalar or Python scalar.
-
-    Raises
-    ------
-    TypeError
-        ``x`` is not array-like.
-    """
+    """Aval of an xnp Array, tracer, ref, NumPy array/scalar or Python scalar
+    (``TypeError`` when ``x`` is not array-like)."""
     t = type(x)
     if t is Array:
         return x.aval
-    if isinstance(x, Tracer) or (isinstance(x, Array) and x._user_subclass):
-        return x.aval
-    if isinstance(x, Ref):
+    if isinstance(x, (Tracer, Ref)) or (isinstance(x, Array) and x._user_subclass):
         return x.aval
     if t in _PY_SCALAR_TYPES:
         dt = python_scalar_dtype(x)

@@ -26,7 +26,7 @@ import numpy as np
 from xnp.tracing.avals import ShapedArray
 
 __all__ = ["RefAval", "Ref", "Indexer", "is_ref_aval", "is_state_primitive",
-           "indexed_shape"]
+           "indexed_shape", "refuse_ref_operand"]
 
 
 class RefAval:
@@ -64,6 +64,14 @@ class RefAval:
 
     def __repr__(self):
         return f"RefAval({self.inner!r})"
+
+
+def refuse_ref_operand(what: str, avals) -> None:
+    """The ``TypeError`` for a ref among the ``avals`` of an operation (``what``) that takes
+    arrays only."""
+    i, a = next((i, a) for i, a in enumerate(avals) if type(a) is RefAval)
+    raise TypeError(f"{what}: operand {i} is a ref ({a.str_short()}), not an array; read its "
+                    "value with ref[...] (xnp.lax.ref_get) first")
 
 
 def is_ref_aval(aval) -> bool:

@@ -430,3 +430,79 @@ def test_a_ref_used_as_an_array_raises_type_error(use, mode):
     # the tracer's conversion error)
     with pytest.raises(TypeError, match="(?i)ref|traced array"):
         run_(xnp.arange(3.0))
+
+
+def test_a_read_of_a_ref_is_a_new_array():
+    """``r[...]`` and ``r[1:3]`` are new arrays: writing the read, or the ref after the
+    read, leaves the other as it was (eagerly a copy, not the box's array or NumPy's view
+    of it), as under jit."""
+    def f(x):
+        r = lax.new_ref(x)
+        v = r[...]
+        r[...] += 1.0
+        w = r[1:3]
+        w[0] = 99.0
+        return v, r[...], w
+
+    for g in (f, xnp.jit(f)):
+        v, r, w = g(xnp.arange(4.0))
+        np.testing.assert_array_equal(np.asarray(v), [0.0, 1.0, 2.0, 3.0])
+        np.testing.assert_array_equal(np.asarray(r), [1.0, 2.0, 3.0, 4.0])
+        np.testing.assert_array_equal(np.asarray(w), [99.0, 3.0])
+
+
+@pytest.mark.parametrize("transform", ["grad", "vmap"])
+def test_writing_a_traced_value_into_a_ref_made_outside_raises(transform):
+    """A grad/vmap value written into an eager ref made before the transformation began
+    would outlive it: ``ForeignWriteError``, and the ref keeps its value."""
+    r = lax.new_ref(xnp.zeros(3))
+
+    def f(v):
+        r[...] = v * 2.0
+        return v.sum()
+
+    with pytest.raises(xnp.errors.ForeignWriteError, match="ref_swap"):
+        getattr(xnp, transform)(f)(xnp.ones(3))
+    np.testing.assert_array_equal(np.asarray(r[...]), np.zeros(3))
+
+
+@pytest.mark.parametrize("transform", ["grad", "vmap", "jvp"])
+def test_a_ref_is_not_an_argument_of_a_transformation(transform):
+    r = lax.new_ref(xnp.ones(3))
+
+    def f(a):
+        return (a[...] ** 2).sum()
+
+    call = {"grad": lambda: xnp.grad(f)(r), "vmap": lambda: xnp.vmap(f)(r),
+            "jvp": lambda: xnp.jvp(f, (r,), (xnp.ones(3),))}[transform]
+    with pytest.raises(TypeError, match="is a ref"):
+        call()
+
+
+def _strided_in_bodies(xp, R, x):
+    """Strided (step != 1) reads and writes of a ref closed over by cond and loop bodies."""
+    r = R(xp.reshape(x[:8], (8,)))
+    if xp is np:
+        first = r.get((slice(None, None, 2),))
+        for _ in range(3):
+            r.set((slice(None, None, 2),), r.get((slice(None, None, 2),)) + 1.0)
+            r.set((slice(None, None, -3),), r.get((slice(1, None, 3),)) * 0.5)
+        return np.concatenate([first, r.get()])
+    first = lax.cond(x[0] < 100.0, lambda: r.get((slice(None, None, 2),)),
+                     lambda: r.get((slice(0, 4),)))
+
+    def body(i, c):
+        r.set((slice(None, None, 2),), r.get((slice(None, None, 2),)) + 1.0)
+        r.set((slice(None, None, -3),), r.get((slice(1, None, 3),)) * 0.5)
+        return c
+
+    lax.fori_loop(0, 3, body, 0)
+    return xnp.concatenate([first, r.get()])
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_strided_ref_index_inside_control_flow(jit):
+    x = _x(n=9)
+    f = run(_strided_in_bodies)
+    got = (xnp.jit(f) if jit else f)(xnp.asarray(x))
+    np.testing.assert_allclose(np.asarray(got), oracle(_strided_in_bodies, x), rtol=1e-12)

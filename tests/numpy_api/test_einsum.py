@@ -385,3 +385,34 @@ def test_einsum_path_computes_each_step_in_its_operands_dtype(case):
             np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"{how} {opt}")
         got = xnp.jit(lambda *a: xnp.einsum(subscripts, *a, optimize=opt))(*ops)
         np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"jit {opt}")
+
+
+@pytest.mark.parametrize("subscripts,dtypes,odt", [
+    ("i,i->i", (np.int8, np.int8), np.int16), ("ij,jk->ik", (np.bool_, np.bool_), np.int64),
+    ("ij->", (np.float32,), np.float64), ("ij,jk->ik", (np.float32, np.float32), np.complex128),
+])
+def test_einsum_computes_in_the_operands_and_outs_dtype(subscripts, dtypes, odt):
+    """NumPy's einsum into ``out`` computes in the result dtype of the operands and
+    ``out`` (int8 products into an int16 ``out`` do not wrap in int8). (With ``optimize``
+    NumPy's tensordot steps keep the operands' dtype, its c_einsum steps do not.)"""
+    optimize = False
+    shapes = {"i,i->i": [(3,), (3,)], "ij,jk->ik": [(2, 3), (3, 2)], "ij->": [(2, 3)]}
+    base = [np.array([2**24 + 1, 3, 5, 7, 100, 1]), np.array([100, 9, 2, 1, 6, 100])]
+    ops = [base[i][:int(np.prod(s))].reshape(s).astype(d)
+           for i, (s, d) in enumerate(zip(shapes[subscripts], dtypes))]
+    want = np.zeros(np.einsum(subscripts, *ops).shape, odt)
+    np.einsum(subscripts, *ops, out=want, optimize=optimize)
+    out = xnp.zeros(want.shape, odt)
+    xnp.einsum(subscripts, *map(xnp.asarray, ops), out=out, optimize=optimize)
+    np.testing.assert_array_equal(np.asarray(out), want)
+    jout = xnp.zeros(want.shape, odt)
+    xnp.jit(lambda o, *xs: xnp.einsum(subscripts, *xs, out=o, optimize=optimize))(
+        jout, *map(xnp.asarray, ops))
+    np.testing.assert_array_equal(np.asarray(jout), want)
+
+
+def test_einsum_out_tuple_refused():
+    with pytest.raises(TypeError):
+        np.einsum("i->i", np.ones(3), out=(np.zeros(3),))
+    with pytest.raises(TypeError, match="tuple"):
+        xnp.einsum("i->i", xnp.ones(3), out=(xnp.zeros(3),))

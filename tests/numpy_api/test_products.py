@@ -767,3 +767,22 @@ def test_dot_out_must_be_the_exact_result_array(odt, shape, order):
     if order == "C":  # (a traced out's layout is a jit argument's: not known)
         with pytest.raises(ValueError, match="output array"):
             jitted(xnp.asarray(a), xnp.asarray(b), jout)
+
+
+@pytest.mark.parametrize("a_shape,b_shape", [((0, 3), (3, 4)), ((2, 3), (3, 0)), ((0,), (0,))])
+def test_dot_out_of_an_empty_result(a_shape, b_shape):
+    a, b = np.ones(a_shape), np.ones(b_shape)
+    want = np.dot(a, b)
+    out = xnp.zeros(want.shape)
+    assert xnp.dot(xnp.asarray(a), xnp.asarray(b), out=out) is out
+    np.testing.assert_array_equal(np.asarray(out), want)
+
+
+def test_dot_with_a_0d_operand_writes_like_multiply():
+    """NumPy's dot of a 0-d operand is its multiply into ``out`` (a same-kind cast)."""
+    b = np.arange(3, dtype=np.int8)
+    want = np.zeros(3, np.int8)
+    np.dot(2, b, out=want)
+    out = xnp.zeros(3, np.int8)
+    xnp.dot(2, xnp.asarray(b), out=out)
+    np.testing.assert_array_equal(np.asarray(out), want)

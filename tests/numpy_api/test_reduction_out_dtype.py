@@ -132,3 +132,58 @@ def test_reduceat_into_wider_out():
     out = xnp.zeros(2, np.float64)
     xnp.add.reduceat(xnp.asarray(x), [0, 3], out=out)
     np.testing.assert_array_equal(np.asarray(out), want)
+
+
+def _mean_cases():
+    return [
+        # (name, input, out dtype, dtype=): NumPy's _mean sums into out, then divides it
+        ("mean", np.full(3, 2**24 + 1, np.int32), np.float32, None),
+        ("mean", np.array([0.5, 1.0, 0.6], np.float16), np.float64, None),
+        ("mean", np.full(300, 1000, np.float16), np.float16, None),  # the sum overflows
+        ("mean", np.full(12, 100, np.int8), np.float64, np.int8),  # wraps in int8
+        ("mean", np.arange(12, dtype=np.float32) + 2**24, np.float64, np.float32),
+        ("mean", np.array([1 + 2j, 3 - 1j]), np.complex64, None),
+        ("mean", np.array([1.5, 2.5, 4.0]), np.int64, None),
+        ("nanmean", np.array([2**24 + 1, np.nan, 2**24 + 2], np.float32), np.float64, None),
+    ]
+
+
+@pytest.mark.parametrize("case", _mean_cases(), ids=lambda c: f"{c[0]}-{c[1].dtype}-"
+                         f"{np.dtype(c[2]).name}-{c[3]}")
+def test_mean_into_out_as_numpy(case):
+    name, x, odt, dtype = case
+    want = np.zeros((), odt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        getattr(np, name)(x, out=want, dtype=dtype)
+        out = xnp.zeros((), odt)
+        getattr(xnp, name)(xnp.asarray(x), out=out, dtype=dtype)
+        jout = xnp.zeros((), odt)
+        xnp.jit(lambda a, o: getattr(xnp, name)(a, out=o, dtype=dtype))(xnp.asarray(x), jout)
+    np.testing.assert_array_equal(np.asarray(out), want)
+    np.testing.assert_allclose(np.asarray(jout), want, rtol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("odt", [np.int64, np.bool_])
+def test_nan_means_of_inexact_input_refuse_an_exact_out(name, odt):
+    x = np.array([1.0, np.nan, 3.0])
+    with pytest.raises(TypeError, match="out must be inexact"):
+        getattr(np, name)(x, out=np.zeros((), odt))
+    with pytest.raises(TypeError, match="out must be inexact"):
+        getattr(xnp, name)(xnp.asarray(x), out=xnp.zeros((), odt))
+    with pytest.raises(TypeError, match="out must be inexact"):
+        xnp.jit(lambda a, o: getattr(xnp, name)(a, out=o))(xnp.asarray(x), xnp.zeros((), odt))
+
+
+@pytest.mark.parametrize("ufunc", ["fmax", "fmin"])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint32, np.int64])
+def test_fmax_fmin_reduce_of_integers(ufunc, dtype):
+    """Under jit the tree reduction's start value for integers is the dtype's extreme, not
+    NaN cast to an integer."""
+    x = np.array([[-5, -3, 7], [2, 9, -1]]).astype(dtype)
+    for axis in (None, 0, 1):
+        want = getattr(np, ufunc).reduce(x, axis=axis)
+        f = lambda a: getattr(xnp, ufunc).reduce(a, axis=axis)  # noqa: E731
+        np.testing.assert_array_equal(np.asarray(f(xnp.asarray(x))), want)
+        np.testing.assert_array_equal(np.asarray(xnp.jit(f)(xnp.asarray(x))), want)

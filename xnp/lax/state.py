@@ -25,7 +25,7 @@ import numpy as np
 from xnp import config
 from xnp.lax import _kit as kit
 from xnp.lax import elementwise, gather_scatter, shape_ops, slicing
-from xnp.tracing import core
+from xnp.tracing import core, errors
 from xnp.tracing.ad import Zero
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.errors import aval_str
@@ -188,7 +188,9 @@ def _flat_indices(shape, indexer, operands, out_shape, positions):
         if e[0] == "slice":
             start, _, step = e[1:]
             n = out_shape[pos]
-            vals = np.arange(n, dtype=dtype) * step + start
+            # (an iota, not a constant array: a control-flow body's discharge stages no consts)
+            vals = elementwise.add(elementwise.mul(shape_ops.iota(dtype, (n,)), np.asarray(
+                step, dtype)), np.asarray(start, dtype))
             term = shape_ops.broadcast_in_dim(vals, out_shape, (pos,))
         elif e[0] == "int":
             term = shape_ops.broadcast_in_dim(np.asarray(e[1], dtype), out_shape, ())
@@ -342,9 +344,15 @@ def _outer_ref_batch(name):
 class ArrayRef(Ref):
     """The ref :func:`new_ref` makes outside staging: a :class:`xnp.tracing.state.Ref` box
     read and written by indexing, as a staged ref is (``ref[idx]`` is :func:`ref_get`,
-    ``ref[idx] = v`` :func:`ref_set`, so ``ref[idx] += v`` reads and writes)."""
+    ``ref[idx] = v`` :func:`ref_set`, so ``ref[idx] += v`` reads and writes). ``level``: the
+    level of the trace it was made on; a transformation begun later cannot write its
+    values into it (they would outlive it)."""
 
-    __slots__ = ()
+    __slots__ = ("level",)
+
+    def __init__(self, value, aval, level):
+        super().__init__(value, aval)
+        self.level = level
 
     def __getitem__(self, idx):
         return ref_get(self, idx)
@@ -360,7 +368,7 @@ def _new_ref_discharge(x):
         x = shape_ops.copy(x)  # the ref owns its value: later writes to x do not reach it
     elif not isinstance(x, core.Tracer):
         x = core.lift(np.array(x, dtype=aval.dtype), aval.weak_type)
-    return ArrayRef(x, RefAval(aval))
+    return ArrayRef(x, RefAval(aval), core.current_trace().level)
 
 
 def _checked(name, ref, v, idx, indexer, rule):
@@ -368,13 +376,33 @@ def _checked(name, ref, v, idx, indexer, rule):
          *[core.aval_of(i) for i in idx], indexer=indexer)
 
 
+def _own(out, ref):
+    """A read of a box as a new array: never the box's value itself, nor (eagerly) NumPy's
+    view of its memory, so that writing the read does not write the ref."""
+    if out is ref.value or type(out) is core.Array:
+        return shape_ops.copy(out)
+    return out
+
+
+def _check_foreign(name, ref, v) -> None:
+    """A value of a transformation begun after ``ref`` was made is not written into it."""
+    if (type(ref) is ArrayRef and isinstance(v, core.Tracer) and not v._trace.staging
+            and v._trace.level > ref.level):
+        raise errors.ForeignWriteError(
+            f"xnp.lax.{name}: writing a value of a grad/jvp/vmap begun after the ref was "
+            f"made into it ({ref.aval.str_short()}) would leak the transformation's value; "
+            "make the ref inside the transformed function, or return the value",
+            v._trace)
+
+
 def _get_discharge(ref, *idx, indexer):
     _checked("ref_get", ref, None, idx, indexer, _get_abstract)
-    return index_get(ref.value, indexer, list(idx))
+    return _own(index_get(ref.value, indexer, list(idx)), ref)
 
 
 def _swap_discharge(ref, v, *idx, indexer):
     _checked("ref_swap", ref, v, idx, indexer, _swap_abstract)
+    _check_foreign("ref_swap", ref, v)
     old = index_get(ref.value, indexer, list(idx))
     ref.value = index_update(ref.value, indexer, list(idx), v)
     return old
@@ -382,6 +410,7 @@ def _swap_discharge(ref, v, *idx, indexer):
 
 def _addupdate_discharge(ref, v, *idx, indexer):
     _checked("ref_addupdate", ref, v, idx, indexer, _addupdate_abstract)
+    _check_foreign("ref_addupdate", ref, v)
     ref.value = index_update(ref.value, indexer, list(idx), v, add=True)
     return []
 

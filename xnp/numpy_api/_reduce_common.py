@@ -55,6 +55,27 @@ def _sum_dtype(fname: str, in_dtype: np.dtype, dtype) -> tuple[np.dtype, np.dtyp
 _OUT_LOOPS: dict = {}  # (ufunc, out dtype, input dtype) -> NumPy's loop dtype, or False
 
 
+def out_dtype(out):
+    """The dtype of an ``out=`` argument (an array or a 1-tuple of one; a dtype stands for
+    itself), else None."""
+    if isinstance(out, np.dtype):
+        return out
+    if isinstance(out, tuple):
+        out = out[0] if len(out) == 1 else None
+    odt = getattr(out, "dtype", None)
+    return odt if isinstance(odt, np.dtype) else None
+
+
+def divide_loop_dtype(odt: np.dtype) -> np.dtype:
+    """The dtype of NumPy's ``true_divide(out, count)`` for an ``out`` of ``odt`` and an
+    intp count (a mean's or a variance's last step): float64, complex128 for complex."""
+    try:
+        q = np.true_divide.resolve_dtypes((odt, np.dtype(np.intp), None), casting="unsafe")[2]
+    except (TypeError, ValueError):
+        return default_float()
+    return q if q in SUPPORTED_DTYPES else default_float()
+
+
 def out_loop_dtype(ufunc: np.ufunc, out, in_dtype: np.dtype):
     """The dtype of NumPy's ``ufunc.reduce``/``accumulate`` loop for an input of ``in_dtype``
     written into ``out`` with no ``dtype=`` given, or None without ``out``.
@@ -66,14 +87,8 @@ def out_loop_dtype(ufunc: np.ufunc, out, in_dtype: np.dtype):
     forms, ``mean``'s sum and the ufunc methods reduce this way. None also where NumPy
     has no such loop (its call then raises as it does without ``out``).
     """
-    if out is None:
-        return None
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            return None
-        out = out[0]
-    odt = getattr(out, "dtype", None)
-    if not isinstance(odt, np.dtype):
+    odt = out_dtype(out)
+    if odt is None:
         return None
     key = (ufunc, odt, in_dtype)
     loop = _OUT_LOOPS.get(key)

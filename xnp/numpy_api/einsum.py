@@ -518,9 +518,17 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     later step promotes (the path is ``opt_einsum``'s, which may differ from NumPy's own
     greedy choice where costs tie).
     """
-    if out is not None:
-        res = einsum(*operands, dtype=dtype, order=order, casting=casting, optimize=optimize)
-        return write_out("einsum", out, res, casting=casting)
+    if isinstance(out, tuple):
+        raise TypeError("xnp.einsum: `out` must be an array, got a tuple")
+    out_dtype = None if out is None else getattr(out, "dtype", None)
+    res = _einsum(operands, dtype, order, casting, optimize, out_dtype)
+    return res if out is None else write_out("einsum", out, res, casting=casting)
+
+
+def _einsum(operands, dtype, order, casting, optimize, out_dtype):
+    """:func:`einsum`'s result; ``out_dtype``: its ``out``'s dtype, which NumPy computes in
+    together with the operands' without ``optimize`` (two int8 operands into an int16
+    ``out`` multiply and add in int16)."""
     if order not in ("K", "C", "A"):
         raise NotImplementedError(f"xnp.einsum: order={order!r} is not supported: results are "
                                   "in NumPy's 'K' order or C-contiguous")
@@ -533,16 +541,23 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     shapes = [a.shape for a in avals]
     inputs, output = parse("einsum", subscripts, shapes)
     sizes = _sizes("einsum", inputs, shapes)
-    if len(xs) == 1 and set(inputs[0]) <= set(output):
+    view = len(xs) == 1 and set(inputs[0]) <= set(output)
+    if view:
         # NumPy returns a view of the one operand where nothing is summed: of its own dtype,
         # `dtype` and `casting` unused
         dtype, casting = None, "unsafe"
     dt = (result_dtype(*(a.strip_weak_type() for a in avals))[0] if dtype is None
           else canonical_dtype(dtype, name="dtype"))
+    # (NumPy's c_einsum, optimize=False; a path's steps keep their operands' dtypes, as
+    # NumPy's tensordot steps do)
+    widen = (dtype is None and out_dtype is not None and not view and optimize is False
+             and np.result_type(dt, out_dtype) != dt)
+    if widen:
+        dt = np.result_type(dt, out_dtype)
     given = _cast_operands(xs, avals, dt, casting, cast=False)  # (the checks first)
     kind, memory = _path_kind("einsum", optimize)
     # (a path without dtype= computes each step in its operands' result dtype, as NumPy's)
-    by_step = dtype is None and kind is not False
+    by_step = dtype is None and kind is not False and not widen
     if not by_step:
         xs = _cast_operands(xs, avals, dt, casting)
     path = _compute_path("einsum", inputs, output, sizes, kind, memory)

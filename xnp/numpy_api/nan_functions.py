@@ -25,6 +25,7 @@ from xnp import lax
 from xnp.lax import _kit as kit
 from xnp.numpy_api import logic as _lg
 from xnp.numpy_api import reductions as _rd
+from xnp.numpy_api import _reduce_common as _rc
 from xnp.numpy_api import _slice_warnings as _sw
 from xnp.numpy_api._fp_out import writes_out
 from xnp.numpy_api._util import (asarray_for, check_reduction_axis, is_xnp, normalize_axes,
@@ -103,6 +104,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     x = _operand("nanmean", a, axis)
     if not _inexact(x):
         return _rd.mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+    _inexact_out("nanmean", out)
     x0, nan = _fill(x, 0)
     valid = _and_where("nanmean", _lg.logical_not(nan), where)
     return _rd._mean_call("nanmean", x0, _scalar_axis(x, axis), dtype, out, keepdims, valid,
@@ -138,11 +140,20 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
                    True)
 
 
+def _inexact_out(fname, out) -> None:
+    """NumPy's nan-means and -variances of an inexact input write only inexact ``out``s."""
+    odt = _rc.out_dtype(out)
+    if odt is not None and odt.kind not in "fc":
+        raise TypeError(f"xnp.{fname}: If a is inexact, then out must be inexact (got an out "
+                        f"of dtype {odt.name})")
+
+
 def _nanvar(fname, a, axis, dtype, out, ddof, keepdims, where, mean, correction, root):
     x = _operand(fname, a, axis)
     args = (axis, dtype, out, ddof, keepdims)
     if not _inexact(x):  # NumPy's nanvar of integers is its var, warnings included
         return _rd._var(fname, x, *args, where, mean, correction, root)
+    _inexact_out(fname, out)
     x0, nan = _fill(x, 0)
     valid = _and_where(fname, _lg.logical_not(nan), where)
     args = (_scalar_axis(x, axis),) + args[1:]

@@ -264,7 +264,7 @@ def dot(a, b, out=None):
         if sa[-1] != sb[ib]:
             _not_aligned("dot", sa, sb, len(sa) - 1, ib)
         res = _dot_zeros(sa, sb, _dot(x, y, (len(sa) - 1,), (ib,)), sa[-1])
-    if out is not None:
+    if out is not None and sa and sb:  # (a 0-d operand: NumPy's multiply into out)
         _check_dot_out(out, res)
     return write_out("dot", out, res)
 
@@ -283,8 +283,8 @@ def _check_dot_out(out, res) -> None:
         raise ValueError(f"xnp.dot: output array has wrong dimensions: `out` has shape "
                          f"{oa.shape}, the result {ra.shape}")
     st = _layout.layout(o)
-    c_layout = st is None or all(n == 1 or s == c for n, s, c in
-                                 zip(oa.shape, st, _layout.c_strides(oa.shape)))
+    c_layout = st is None or 0 in oa.shape or all(
+        n == 1 or s == c for n, s, c in zip(oa.shape, st, _layout.c_strides(oa.shape)))
     if oa.dtype != ra.dtype or not c_layout:
         raise ValueError(
             "xnp.dot: output array is not acceptable (must have the right datatype, number of "

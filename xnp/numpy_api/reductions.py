@@ -37,8 +37,8 @@ from xnp.numpy_api._reduce_common import (_accumulator, _asarray, _axes, _cast, 
                                           _count, _full_mask, _inexact_dtype,
                                           _initial_value, _keep, _mask, _reduce,
                                           _sum_dtype, _warn_if_imaginary_dropped,
-                                          out_loop_dtype)
-from xnp.tracing.avals import canonical_dtype
+                                          divide_loop_dtype, out_dtype, out_loop_dtype)
+from xnp.tracing.avals import SUPPORTED_DTYPES, canonical_dtype
 
 __all__ = ["sum", "prod", "mean", "max", "amax", "min", "amin", "argmax", "argmin", "all",
            "any", "var", "std", "count_nonzero", "ptp"]
@@ -524,18 +524,38 @@ def _mean_call(fname, a, axis, dtype, out, keepdims, where, *, quiet=False):
     aval = core.aval_of(x)
     check_reduction_axis(fname, axis)
     axes = normalize_axes(fname, axis, aval.ndim)
-    if dtype is None and aval.dtype.kind in "fc" and aval.dtype != np.float16:
-        # NumPy's ``_mean`` sums a float input into ``out`` in the loop of both dtypes
-        loop = out_loop_dtype(np.add, out, aval.dtype)
-        dtype = loop if loop is not None and loop.kind in "fc" else None
-    result = _inexact_dtype(aval.dtype, dtype)
     mask = _mask(fname, where, aval.shape)
+    odt = out_dtype(out)
+    if odt is not None and odt in SUPPORTED_DTYPES:
+        res = _keep(_mean_into(fname, x, axes, dtype, odt, mask, quiet), axes, keepdims)
+        return write_out(fname, out, res, casting="unsafe")
+    result = _inexact_dtype(aval.dtype, dtype)
     acc = _mean_accumulator(result)
     count = _count(x, axes, mask, acc)
     divisor = _sw.check_counts(x, axes, count, mask is not None, "Mean of empty slice",
                                scalar=out is None and not keepdims and not quiet)
     res = _mean(x, axes, result, mask, keepdims, count=count, divisor=divisor, quiet=quiet)
     return write_out(fname, out, res, casting="unsafe")
+
+
+def _mean_into(fname, x, axes, dtype, odt, mask, quiet):
+    """``mean`` into an ``out`` of dtype ``odt`` as NumPy's ``_mean`` computes it: the sum
+    (in ``dtype``; without it in float64 for integer and bool input, float32 for float16,
+    else NumPy's loop for ``out`` and the input) cast into ``odt``, then divided by the
+    count as ``true_divide(out, intp count)`` is: in float64 (complex128 for a complex
+    ``out``), the quotient cast back into ``out`` by the caller."""
+    in_dt = core.aval_of(x).dtype
+    sdt = (canonical_dtype(dtype, name="dtype") if dtype is not None else default_float()
+           if in_dt in kit.INT_OR_BOOL else np.dtype(np.float32) if in_dt == np.float16
+           else out_loop_dtype(np.add, odt, in_dt) or in_dt)
+    total = _sum_in(fname, x, sdt, axes, mask)
+    if sdt.kind == "c" and odt.kind not in "cb":
+        _util.warn_complex_to_real()  # (NumPy's cast of the sum into ``out``)
+    qdt = divide_loop_dtype(odt)
+    count = _count(x, axes, mask, qdt)
+    divisor = _sw.check_counts(x, axes, count, mask is not None, "Mean of empty slice",
+                               scalar=False)
+    return _sw.divide(_cast(_cast(total, odt), qdt), count, divisor, quiet=quiet)
 
 
 def _mean_accumulator(result):

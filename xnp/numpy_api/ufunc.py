@@ -374,6 +374,8 @@ class ufunc:
                 m).shape != shape else m
             mask, _, _ = _to_front(m, axes)
         tree = _TREE_IDENTITY.get(self.__name__)
+        if tree is not None and tree != tree and dt.kind in "iu":  # fmax/fmin: NaN's role
+            tree = np.iinfo(dt).min if self.__name__ == "fmax" else np.iinfo(dt).max
         if tree is not None and mask is None and n > 1 and dt.kind in "fiu" and not _eager(xs):
             # staged: one parallel lax.reduce (equal to the fold up to rounding order)
             fn = self._fn

@@ -20,6 +20,7 @@ import numpy as np
 from xnp.tracing import ad, batching, core, errors, rebound
 from xnp.tracing.ad import Zero
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names
+from xnp.tracing.state import Ref
 from xnp.tracing.pytree import (keystr, tree_flatten, tree_flatten_with_path,
                                 tree_structure, tree_unflatten)
 
@@ -97,6 +98,8 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
         raise TypeError("xnp.jvp: primals and tangents must be tuples or lists, got "
                         f"{type(primals).__name__} and {type(tangents).__name__}")
     p_leaves, p_tree = tree_flatten(tuple(primals))
+    for i, leaf in enumerate(p_leaves):
+        _refuse_ref("jvp", leaf, i)
     t_leaves, t_tree = tree_flatten(tuple(tangents))
     if p_tree != t_tree:
         raise TypeError(f"xnp.jvp: primal and tangent structures differ: {p_tree} vs {t_tree}")
@@ -114,6 +117,8 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
 
 def _linearize(fun, primals, fname, has_aux=False):
     p_leaves, p_tree = tree_flatten(tuple(primals))
+    for i, leaf in enumerate(p_leaves):
+        _refuse_ref(fname, leaf, i)
     p_leaves = [_as_value(p, fname, "arguments") for p in p_leaves]
     store = {}
     flat = _flat_fun(fun, p_tree, store)
@@ -199,8 +204,16 @@ def _check_argnums(fname, argnums, nargs):
     return nums
 
 
+def _refuse_ref(fname, leaf, i) -> None:
+    """A ref is not an argument of a transformation (its value is: ``ref[...]``)."""
+    if isinstance(leaf, Ref):
+        raise TypeError(f"xnp.{fname}: argument {i} is a ref ({leaf.aval.str_short()}); "
+                        "transformations take arrays: pass ref[...], or close over the ref")
+
+
 def _check_diff_input(fname, x, i, allow_int, holomorphic):
     for leaf in tree_flatten(x)[0]:
+        _refuse_ref(fname, leaf, i)
         try:
             aval = core.aval_of(leaf)
         except errors.HostDtypeError as e:
@@ -357,6 +370,7 @@ def _vmap_in_dims(name, fun, args, kwargs, in_axes, axis_size):
         axes = [in_axes] * (len(leaves) - n_kw) + [0] * n_kw
     dims = []
     for i, (x, ax) in enumerate(zip(leaves, axes)):
+        _refuse_ref("vmap", x, i)
         if ax is None:
             dims.append(None)
             continue

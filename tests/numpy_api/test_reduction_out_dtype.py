@@ -145,12 +145,15 @@ def _mean_cases():
         ("mean", np.array([1 + 2j, 3 - 1j]), np.complex64, None),
         ("mean", np.array([1.5, 2.5, 4.0]), np.int64, None),
         ("nanmean", np.array([2**24 + 1, np.nan, 2**24 + 2], np.float32), np.float64, None),
+        # var/std: the squared deviations summed into out (with dtype=, in it), divided there
+        ("var", np.arange(12, dtype=np.float32) + 2**24, np.float64, np.float32),
+        ("std", np.arange(100.0), np.float16, None),  # the sum of squares overflows float16
     ]
 
 
 @pytest.mark.parametrize("case", _mean_cases(), ids=lambda c: f"{c[0]}-{c[1].dtype}-"
                          f"{np.dtype(c[2]).name}-{c[3]}")
-def test_mean_into_out_as_numpy(case):
+def test_mean_and_var_into_out_as_numpy(case):
     name, x, odt, dtype = case
     want = np.zeros((), odt)
     with warnings.catch_warnings():

@@ -713,11 +713,16 @@ def _numpy_var(fname, x, axes, dtype, ddof, mask, mean_, root, scalar, out=None)
     else:
         sq = lax.mul(d, d)
     sdt = core.aval_of(sq).dtype if given is None else given
-    loop = None if given is not None else out_loop_dtype(np.add, out, sdt)
-    if loop is not None and loop.kind in "fc":
-        sdt = loop
+    odt = out_dtype(out)
+    odt = odt if odt is not None and odt.kind in "fc" else None
+    if odt is not None and given is None:
+        sdt = out_loop_dtype(np.add, odt, sdt) or sdt
     dof = lax.max(lax.sub(n, _const(ddof, default_float())), _const(0, default_float()))
-    res = _divide_in(_sum_in(fname, sq, sdt, axes, mask), dof, divisor, sdt)
+    total = _sum_in(fname, sq, sdt, axes, mask)
+    if odt is not None:  # NumPy sums into ``out``, then divides (and roots) there
+        res = _divide_in(_cast(total, odt), dof, divisor, odt, divide_loop_dtype(odt))
+        return lax.sqrt(res) if root else res
+    res = _divide_in(total, dof, divisor, sdt)
     if not root:
         return res
     if sdt not in kit.INT_OR_BOOL:
@@ -741,16 +746,14 @@ def _sum_in(fname, v, dt, axes, mask):
     return _reduce(fname, _cast(v, acc), axes, lax.reduce_sum, "sum", mask=mask)
 
 
-def _divide_in(total, count, divisor, dt):
+def _divide_in(total, count, divisor, dt, q=None):
     """``total / count`` cast into ``dt`` as NumPy's ``true_divide(total, count, out=...,
-    casting='unsafe')``: an integer or bool ``dt`` divides in float64 and truncates, a
-    complex one in complex128 (NumPy's loop for complex64 and its integer count)."""
-    if dt in kit.INT_OR_BOOL:
-        q = default_float()
-    elif dt in kit.COMPLEX:
-        q = np.result_type(dt, default_float())
-    else:
-        q = _accumulator(dt)
+    casting='unsafe')``, in ``q``: by default float64 for an integer or bool ``dt`` (which
+    truncates), complex128 for a complex one (NumPy's loop for complex64 and its integer
+    count), else ``dt``'s accumulator (NumPy's scalar division of an array's sum)."""
+    if q is None:
+        q = (default_float() if dt in kit.INT_OR_BOOL else np.result_type(dt, default_float())
+             if dt in kit.COMPLEX else _accumulator(dt))
     res = _sw.divide(_cast(total, q), _cast(count, q), divisor)
     if dt in kit.BOOL:
         return lax.ne(res, _const(0, q))

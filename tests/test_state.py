@@ -506,3 +506,15 @@ def test_strided_ref_index_inside_control_flow(jit):
     f = run(_strided_in_bodies)
     got = (xnp.jit(f) if jit else f)(xnp.asarray(x))
     np.testing.assert_allclose(np.asarray(got), oracle(_strided_in_bodies, x), rtol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["eager", "jit", "grad"])
+def test_a_ref_as_a_function_argument_names_the_function_and_the_ref(mode):
+    """The same message in every mode: the function, its argument and the ref's full
+    dtype and shape."""
+    def f(x):
+        return xnp.sin(lax.new_ref(x)).sum()
+
+    run_ = {"eager": f, "jit": xnp.jit(f), "grad": xnp.grad(f)}[mode]
+    with pytest.raises(TypeError, match=r"xnp\.sin: argument `x` is a ref \(Ref\{float64\[3\]\}\)"):
+        run_(xnp.arange(3.0))

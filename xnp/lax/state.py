@@ -390,7 +390,7 @@ def _check_foreign(name, ref, v) -> None:
             and v._trace.level > ref.level):
         raise errors.ForeignWriteError(
             f"xnp.lax.{name}: writing a value of a grad/jvp/vmap begun after the ref was "
-            f"made into it ({ref.aval.str_short()}) would leak the transformation's value; "
+            f"made into it ({ref.aval}) would leak the transformation's value; "
             "make the ref inside the transformed function, or return the value",
             v._trace)
 

@@ -19,6 +19,7 @@ from xnp.numpy_api._views import rebind_traced, resolve
 from xnp.tracing import core, errors, fp_warnings, rebound, recording
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
 from xnp.tracing.source import outside_stacklevel
+from xnp.tracing.state import Ref, RefAval
 
 __all__ = [
     "is_xnp", "asarray_for", "aval_for", "result_dtype", "promote", "promote_to",
@@ -74,6 +75,8 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         ``x`` is not array-like (names ``fname`` and ``argname``).
     """
     if is_xnp(x):
+        if type(x) is not core.Array and x.aval.__class__ is RefAval:  # a staged ref
+            _refuse_ref(fname, argname, x)
         return resolve(x)  # an array rebound to a traced value is that tracer
     t = type(x)
     if t in _PY_SCALARS:
@@ -91,6 +94,8 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         if x._user_subclass:  # a subclass of xnp.ndarray: computed on as a plain array
             return x._plain()
         raise_host_dtype(fname, argname, x.dtype)  # of a dtype XLA lacks (xnp.host_arrays)
+    if isinstance(x, Ref):
+        _refuse_ref(fname, argname, x)
     if hasattr(x, "__array__") or hasattr(x, "__array_interface__"):
         # a Python number subclass with __array__ (xnp.finfo's limits) is what that gives:
         # numpy.asarray would see the number and ignore it
@@ -102,6 +107,11 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
         return core.lift(_checked_ndarray(fname, np.asarray(x), argname))
     raise TypeError(
         f"xnp.{fname}: argument `{argname}` of type {t.__name__} is not array-like: {x!r}")
+
+
+def _refuse_ref(fname: str, argname: str, ref) -> None:
+    raise TypeError(f"xnp.{fname}: argument `{argname}` is a ref ({ref.aval}), not an array; "
+                    "read its value with ref[...] (xnp.lax.ref_get) first")
 
 
 def raise_host_dtype(fname: str, argname: str, dtype) -> None:

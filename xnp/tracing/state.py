@@ -70,7 +70,7 @@ def refuse_ref_operand(what: str, avals) -> None:
     """The ``TypeError`` for a ref among the ``avals`` of an operation (``what``) that takes
     arrays only."""
     i, a = next((i, a) for i, a in enumerate(avals) if type(a) is RefAval)
-    raise TypeError(f"{what}: operand {i} is a ref ({a.str_short()}), not an array; read its "
+    raise TypeError(f"{what}: operand {i} is a ref ({a}), not an array; read its "
                     "value with ref[...] (xnp.lax.ref_get) first")
 
 
@@ -104,7 +104,7 @@ class Ref:
         return f"Ref({self.value!r})"
 
     def __array__(self, dtype=None, copy=None):
-        raise TypeError(f"a ref ({self.aval.str_short()}) is not an array; read its value "
+        raise TypeError(f"a ref ({self.aval}) is not an array; read its value "
                         "with ref[...] (xnp.lax.ref_get) first")
 
 

@@ -207,7 +207,7 @@ def _check_argnums(fname, argnums, nargs):
 def _refuse_ref(fname, leaf, i) -> None:
     """A ref is not an argument of a transformation (its value is: ``ref[...]``)."""
     if isinstance(leaf, Ref):
-        raise TypeError(f"xnp.{fname}: argument {i} is a ref ({leaf.aval.str_short()}); "
+        raise TypeError(f"xnp.{fname}: argument {i} is a ref ({leaf.aval}); "
                         "transformations take arrays: pass ref[...], or close over the ref")
 
 

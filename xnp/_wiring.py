@@ -3,8 +3,7 @@
 The tracing layer imports nothing above it, yet it runs what those layers define: the
 eager backends (``backends/numpy``, ``backends/xla/eager.py``) and the jit backend
 (``backends/xla``), the lax operations of the AD and batching traces
-(``lax/_transform_ops.py``), NumPy's aliasing rules for in-place writes
-(``numpy_api/_views.py``) and NumPy's ``ndarray`` constructor and subclass protocol
+(``lax/_transform_ops.py``) and NumPy's ``ndarray`` constructor and subclass protocol
 (``ndarray_class.py``). Each is handed to it here, by :func:`connect`, and nowhere else:
 the modules that define these objects only define them, so what an import does never
 depends on what was imported before. Until :func:`connect` has run, each hook of the
@@ -22,12 +21,11 @@ from xnp.backends import numpy as numpy_backend
 from xnp.backends import xla as xla_backend
 from xnp.backends.xla import eager as xla_eager
 from xnp.lax import _transform_ops as transform_ops
-from xnp.numpy_api import _fastpath, _views
+from xnp.numpy_api import _fastpath
 from xnp.tracing.ad import register_tangent_ops
 from xnp.tracing.batching import register_batch_ops
 from xnp.tracing.core import register_eager_backend
 from xnp.tracing.jit import register_jit_backend
-from xnp.tracing.rebound import register_adopter, register_in_place_writer
 
 __all__ = ["connect"]
 
@@ -41,9 +39,6 @@ def connect() -> None:
       then the eager fast path reads which one the ``eager_backend`` option names;
     * the jit backend (``jit.register_jit_backend``): XLA's;
     * the tangent arithmetic of ``ad`` and the batch-axis operations of ``batching``;
-    * NumPy's aliasing for writes: ``rebound.register_adopter`` (eager arrays written
-      with traced values inside ``grad``/``vmap``) and ``rebound.register_in_place_writer``
-      (traced arrays updated by a jitted function);
     * ``Array``'s and ``Tracer``'s methods and NumPy's protocols (``xnp.array.install``,
       which sets the ``ndarray`` constructor and subclass hooks of ``array_base``).
     """
@@ -56,8 +51,6 @@ def connect() -> None:
                          convert=transform_ops.convert)
     register_batch_ops(moveaxis=transform_ops.moveaxis, broadcast=transform_ops.broadcast_along,
                        sum_axis=transform_ops.sum_axis)
-    register_adopter(_views.adopt)
-    register_in_place_writer(_views.rebind)
     install_array_methods()  # with ndarray_class.install: array_base.register_ndarray_hooks
     _fastpath.refresh()
     _CONNECTED[0] = True

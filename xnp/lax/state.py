@@ -20,6 +20,8 @@ update is differentiated and batched by the rules of ``dynamic_update_slice``,
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from xnp import config
@@ -216,8 +218,11 @@ _PUT = gather_scatter.ScatterDimensionNumbers(update_window_dims=(), inserted_wi
 
 
 def index_get(x, indexer: Indexer, operands):
-    """``x[indexer]`` as a functional value (``dynamic_slice`` or a flat ``gather``)."""
+    """``x[indexer]`` as a functional value (``dynamic_slice`` or a flat ``gather``; ``x``
+    itself for the whole array)."""
     shape = core.aval_of(x).shape
+    if indexer.is_whole(shape):
+        return x
     out_shape, positions = indexed_shape(shape, indexer, [core.aval_of(o).shape
                                                           for o in operands])
     if _is_block(indexer):
@@ -231,8 +236,11 @@ def index_get(x, indexer: Indexer, operands):
 
 def index_update(x, indexer: Indexer, operands, v, *, add: bool = False):
     """``x`` with ``x[indexer]`` replaced by (``add``: increased by) ``v``, functionally
-    (``dynamic_update_slice`` or a flat ``scatter``/``scatter_add``)."""
+    (``dynamic_update_slice`` or a flat ``scatter``/``scatter_add``; ``v`` for the whole
+    array)."""
     shape = core.aval_of(x).shape
+    if not add and indexer.is_whole(shape) and core.aval_of(v).shape == shape:
+        return v
     out_shape, positions = indexed_shape(shape, indexer, [core.aval_of(o).shape
                                                           for o in operands])
     if _is_block(indexer):
@@ -378,8 +386,17 @@ def _checked(name, ref, v, idx, indexer, rule):
 
 def _own(out, ref):
     """A read of a box as a new array: never the box's value itself, nor (eagerly) NumPy's
-    view of its memory, so that writing the read does not write the ref."""
+    view of its memory, so that writing the read does not write the ref. A tracer is
+    immutable: a new tracer of the same value is enough (none while ``discharge_state``
+    evaluates a jaxpr, whose values no user code holds)."""
     if out is ref.value or type(out) is core.Array:
+        if isinstance(out, core.Tracer):
+            trace = core.current_trace()
+            if trace.staging:
+                return out
+            const = getattr(trace, "const_tracer", None)
+            if const is not None and out._trace is trace:
+                return const(out)
         return shape_ops.copy(out)
     return out
 
@@ -479,6 +496,29 @@ def ref_swap(ref, value, idx=()):
 def ref_set(ref, idx, value) -> None:
     """``ref[idx] = value`` (:func:`ref_swap` without the old value)."""
     ref_swap(ref, value, idx)
+
+
+@functools.lru_cache(maxsize=64)
+def _whole(shape) -> Indexer:
+    return Indexer(tuple(("slice", 0, n, 1) for n in shape))
+
+
+def read_whole(ref):
+    """``ref[...]`` (:func:`ref_get` of the whole value, ``ref``'s dtype and shape); a box's
+    value is read at once, as its ``discharge`` rule would."""
+    if isinstance(ref, Ref) and not core.current_trace().staging:
+        return _own(ref.value, ref)
+    return ref_get_p.bind(ref, indexer=_whole(core.aval_of(ref).shape))
+
+
+def write_whole(ref, value) -> None:
+    """``ref[...] = value`` (:func:`ref_set` of the whole value; ``value`` has the ref's
+    dtype and shape); a box's value is replaced at once, as its ``discharge`` rule would."""
+    if isinstance(ref, Ref) and not core.current_trace().staging:
+        _check_foreign("ref_swap", ref, value)
+        ref.value = value
+        return
+    ref_swap_p.bind(ref, value, indexer=_whole(core.aval_of(ref).shape))
 
 
 def ref_addupdate(ref, idx, value) -> None:

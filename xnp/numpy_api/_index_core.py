@@ -18,7 +18,7 @@ from xnp import lax
 from xnp.lax.slicing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, is_xnp
-from xnp.numpy_api._views import is_write_back_of, track_view
+from xnp.numpy_api._views import adopt, is_place_of, track_view
 from xnp.numpy_api._views import rebind as _rebind
 from xnp.tracing import core, errors, rebound, recording
 
@@ -693,6 +693,16 @@ def _eager_mismatch(e: ValueError, x, value) -> ValueError:
     return value_mismatch(basic, v.shape, v.dtype, out, x.aval)
 
 
+def _writes_its_place(x, value, idx) -> bool:
+    """Whether ``value`` is bound to the place ``x[idx]`` (a basic index) of the cell ``x``
+    is bound to: writing it there changes nothing."""
+    place = is_place_of(value, x)
+    if place is None or not isinstance(idx, (int, slice, tuple, type(Ellipsis), type(None))):
+        return False
+    entries, _ = _parse(x.aval.shape, idx, defer_arrays=True)
+    return [e.key() for e in entries] == [e.key() for e in place]
+
+
 def setitem(x, idx, value) -> None:
     """``x[idx] = value`` with NumPy semantics (used by ``Array.__setitem__``).
 
@@ -718,11 +728,11 @@ def setitem(x, idx, value) -> None:
         A traced mask with a value of data-dependent shape.
     """
     if core._REBOUND_ON[0]:
-        value, idx = rebound.resolve(value), rebound.resolve_index(idx)
-    if type(x) is core.Array:
-        adopted = rebound.adopt(x, (value, idx))  # made by the running grad/vmap function
-        x = x if adopted is None else adopted
-    if type(x) is core.Array:
+        idx = rebound.resolve_index(idx)
+        if _writes_its_place(x, value, idx):
+            return  # x[idx] = x[idx] (the tail of `x[idx] += y`): writes nothing
+        value = rebound.resolve(value)
+    if type(x) is core.Array and not adopt(x, (value, idx)):  # (adopted: bound to a cell)
         try:
             core.check_eager_write(x.aval, value, idx)
         except errors.ForeignWriteError as e:
@@ -734,14 +744,13 @@ def setitem(x, idx, value) -> None:
             raise _eager_mismatch(e, x, nval) from None
         return
     mask = _traced_mask(idx)
+    xv = rebound.resolve(x)  # (a bound array: its current value)
     try:
         if mask is not None:
-            _rebind(x, _masked_write(x, mask, value))
+            _rebind(x, _masked_write(xv, mask, value))
             return
         entries, _ = _parse(x.aval.shape, idx, defer_arrays=True)
-        if is_write_back_of(x, value, entries):
-            return  # x[idx] = x[idx] (the tail of `x[idx] += y`): already written through
-        _rebind(x, _write(x, entries, value, check_arrays=True))
+        _rebind(x, _write(xv, entries, value, check_arrays=True))
     except errors.ForeignWriteError as e:
         raise _util.unmapped_write_error(e, x, value, idx) from None
 

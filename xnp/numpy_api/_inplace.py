@@ -19,7 +19,7 @@ from xnp.numpy_api._fp_out import shares_memory_with
 from xnp.numpy_api._ufunc import refuse_inplace_cast, scalar_cast_overflows
 from xnp.numpy_api._util import (check_writable, is_xnp, raise_host_dtype,
                                   unmapped_write_error, write_whole)
-from xnp.numpy_api._views import rebind, rebind_traced
+from xnp.numpy_api._views import adopt, rebind, rebind_traced
 from xnp.tracing import core, rebound
 from xnp.tracing.fp_warnings import ignoring_fp_errors, is_fp_error, renamed_fp_error
 from xnp.tracing.recording import write_result
@@ -118,8 +118,9 @@ def operator_method(name: str, op):
     array, tracer = core.Array, core.Tracer
 
     def method(self, other):
-        target = rebound.resolve(self)  # an array rebound to a traced value: its tracer
-        if target is self and type(self) is array:
+        target = rebound.resolve(self)  # an array bound to a cell: its current value
+        bound = target is not self
+        if not bound and type(self) is array:
             check_writable(self)  # (NumPy checks its output, then the output's cast,
             refuse_inplace_cast(name, self, other)  # before it computes anything)
         fp_error = None
@@ -129,7 +130,7 @@ def operator_method(name: str, op):
             refuse_inplace_cast(name, target, other)
             raise
         except (FloatingPointError, RuntimeWarning) as e:
-            if (type(self) is not array or target is not self or not is_fp_error(e)
+            if (type(self) is not array or bound or not is_fp_error(e)
                     or name == "matmul" or shares_memory_with(self, (other,), True)
                     or scalar_cast_overflows(name, (self, other), e)):
                 # (NumPy computes `a @= b`, or an operand overlapping `self` other than
@@ -140,11 +141,10 @@ def operator_method(name: str, op):
             # (numpy.errstate 'raise', or its warning under a warnings filter 'error')
             fp_error = e
             res = ignoring_fp_errors(op, target, other)
-        if type(target) is array and isinstance(res, tracer):
-            adopted = rebound.adopt(self, (res,))  # made by the running grad/vmap function
-            target = self if adopted is None else adopted
-        if target is not self:
-            rebind_traced(target, res, name)
+        if not bound and type(self) is array and isinstance(res, tracer):
+            bound = adopt(self, (res,))  # made by the running grad/vmap function
+        if bound:
+            rebind_traced(self, res, name)
             return self
         if type(self) is array:
             if isinstance(res, tracer):  # under vmap with a batched operand: vmap's error

@@ -25,7 +25,7 @@ import numpy as np
 
 from xnp import lax
 from xnp.lax._strides import c_strides, reshape_strides
-from xnp.tracing import core, recording
+from xnp.tracing import core, rebound, recording
 
 __all__ = ["c_strides", "layout", "set_layout", "reshape_strides", "index_strides"]
 
@@ -145,6 +145,9 @@ def layout(t):
         return _eager_strides(t)
     if not isinstance(t, core.Tracer):
         return c_strides(np.shape(t))
+    origin = getattr(rebound.binding_of(t), "origin", t)
+    if origin is not t and origin is not None:  # read from a cell: the layout of the array
+        return layout(origin)  # it is
     rec = getattr(t, "view_of", None)
     if rec is not None:
         return rec.strides

@@ -15,8 +15,8 @@ from numpy.exceptions import DTypePromotionError
 from xnp import _default_dtypes
 from xnp._default_dtypes import default_complex, default_float, default_int
 from xnp import config, lax
-from xnp.numpy_api._views import rebind_traced, resolve
-from xnp.tracing import core, errors, fp_warnings, rebound, recording
+from xnp.numpy_api._views import adopt, rebind_traced, resolve
+from xnp.tracing import core, errors, fp_warnings, recording
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
 from xnp.tracing.source import outside_stacklevel
 from xnp.tracing.state import Ref, RefAval
@@ -667,9 +667,8 @@ def write_out(fname: str, out, res, casting: str = "same_kind"):
         if ra.dtype.kind == "c" and oa.dtype.kind not in "cb":  # (an unsafe cast)
             warn_complex_to_real()
         res = lax.convert_element_type(res, oa.dtype)
-    adopted = rebound.adopt(out, (res,)) if type(out) is core.Array else None
-    if adopted is not None:  # an array the running grad/vmap function made: now traced
-        rebind_traced(adopted, res, fname)
+    if type(out) is core.Array and adopt(out, (res,)):  # bound to a cell (e.g. an array
+        rebind_traced(out, res, fname)  # the running grad/vmap function made)
         return out
     try:
         if type(out) is core.Array:

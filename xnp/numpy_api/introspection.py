@@ -18,6 +18,7 @@ import numpy as np
 from xnp import lax
 from xnp.numpy_api._scalars import scalar_result
 from xnp.numpy_api._util import asarray_for, broadcast_shapes, is_xnp, normalize_axes
+from xnp.numpy_api._views import memory_root
 from xnp.tracing import core, errors
 from xnp.tracing.avals import canonical_dtype
 from xnp.tracing.recording import metadata_function
@@ -90,12 +91,8 @@ def _host(x):
 
 
 def _root(t):
-    """The traced array ``t`` is (a chain of basic-index views of)."""
-    rec = getattr(t, "view_of", None)
-    while rec is not None:
-        t = rec.base
-        rec = getattr(t, "view_of", None)
-    return t
+    """The traced array ``t`` is (a chain of views of), or the cell holding them."""
+    return memory_root(t)
 
 
 def _traced_overlap(a, b):

@@ -170,15 +170,6 @@ class JVPTracer(core.Tracer):
     def __format__(self, spec):
         return repr(self)
 
-    def _with_value(self, new) -> "JVPTracer":
-        return JVPTracer(self._trace, *self._trace.to_primal_tangent(new), core.source_info())
-
-    def _assign(self, new) -> None:
-        self.primal, self.tangent = self._trace.to_primal_tangent(new)
-        self.src = core.source_info()
-
-    def _value_token(self):
-        return self.primal
 
 
 class JVPTrace(core.Trace):

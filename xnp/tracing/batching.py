@@ -84,15 +84,6 @@ class BatchTracer(core.Tracer):
         return (f"The error occurred while tracing the function {dbg} for vmap: values "
                 "differ between batch members, so Python cannot branch on them.")
 
-    def _with_value(self, new) -> "BatchTracer":
-        return BatchTracer(self._trace, *self._trace.to_val_dim(new), core.source_info())
-
-    def _assign(self, new) -> None:
-        self.val, self.batch_dim = self._trace.to_val_dim(new)
-        self.src = core.source_info()
-
-    def _value_token(self):
-        return self.val
 
 
 class BatchTrace(core.Trace):

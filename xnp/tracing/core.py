@@ -534,12 +534,13 @@ class Tracer(Annotated):
     ``xnp.errors`` class, unless the tracer is concrete (``to_concrete_value``).
     Operators and array methods are installed by :mod:`xnp.array`.
 
-    In-place updates (``x[idx] = v``, ``x += y``) are functionalized: every tracer
-    class implements ``_assign``, ``_with_value`` and ``_value_token`` (used by
-    :mod:`xnp.numpy_api._views`); ``view_of`` records the base of a traced view.
-    Per-value state lives on the tracer: ``_annotations`` (:mod:`xnp.tracing.annotations`;
-    every tracer class sets it and ``view_of`` to None) and ``_scope_note``
-    (:mod:`xnp.tracing.rebound`, while a function of ``grad``/``vmap`` runs).
+    A tracer is never changed: an in-place update (``x[idx] = v``, ``x += y``) binds it
+    to a cell, a ref of its trace that holds its value from then on
+    (:mod:`xnp.tracing.rebound`, :mod:`xnp.numpy_api._views`); ``view_of`` records the
+    base of a traced view. Per-value state lives on the tracer: ``_annotations``
+    (:mod:`xnp.tracing.annotations`; every tracer class sets it and ``view_of`` to None)
+    and ``_scope_note`` (:mod:`xnp.tracing.rebound`: its bindings, and the scope of the
+    ``grad``/``vmap`` function that made it).
     """
 
     __slots__ = ("_trace", "view_of", "_annotations", "_scope_note", "__weakref__")
@@ -575,23 +576,6 @@ class Tracer(Annotated):
 
     def _origin_message(self) -> str:
         return ""
-
-    # -- in-place update protocol (functionalization, see xnp/numpy_api/_views.py)
-    def _with_value(self, new) -> "Tracer":
-        """A new tracer of this tracer's trace standing for ``new`` (a value of this trace or
-        of an enclosing one, e.g. a constant)."""
-        raise NotImplementedError(
-            f"xnp: in-place updates of a {type(self).__name__} are not supported")
-
-    def _assign(self, new) -> None:
-        """Rebind this tracer to ``new`` (same aval; a value of this trace or an enclosing
-        one): the functionalized ``x[idx] = v`` / ``x += y``."""
-        raise NotImplementedError(
-            f"xnp: in-place updates of a {type(self).__name__} are not supported")
-
-    def _value_token(self):
-        """An object whose identity names the value held now; ``_assign`` changes it."""
-        raise NotImplementedError
 
     def _check_alive(self, use: str = "a later xnp operation", cls: type | None = None):
         """A tracer whose trace has ended raises ``UnexpectedTracerError`` (also ``cls``, the

@@ -136,6 +136,52 @@ def _discharged_params(params):
     return params if new is None else new
 
 
+def _rename_whole_refs(closed: ClosedJaxpr):
+    """``discharge_state`` of a jaxpr whose refs are all made in it and only read and
+    written whole (the cells of arrays updated in place, ``xnp/numpy_api/_views.py``):
+    each read is the value written last, so discharging renames variables and re-traces
+    nothing. None when the jaxpr has other state (its general discharge then runs)."""
+    from xnp.tracing.jaxpr import JaxprEqn, Literal  # noqa: PLC0415  (local names only)
+
+    j = closed.jaxpr
+    if any(is_ref_aval(v.aval) for v in j.constvars + j.invars):
+        return None
+    value: dict = {}  # ref variable -> the variable it holds
+    subst: dict = {}
+    eqns = []
+    for e in j.eqns:
+        ins = [v if type(v) is Literal else subst.get(v, v) for v in e.invars]
+        prim = e.primitive
+        if is_state_primitive(prim):
+            name = prim.name
+            if name == "new_ref":
+                if type(ins[0]) is Literal:
+                    return None
+                value[e.outvars[0]] = ins[0]
+                continue
+            ref = ins[0]
+            if name not in ("ref_get", "ref_swap") or ref not in value or not (
+                    e.params["indexer"].is_whole(ref.aval.shape)):
+                return None
+            old = value[ref]
+            if old.aval != e.outvars[0].aval:
+                return None
+            subst[e.outvars[0]] = old
+            if name == "ref_swap":
+                if type(ins[1]) is Literal or ins[1].aval != old.aval:
+                    return None
+                value[ref] = ins[1]
+            continue
+        if any(is_ref_aval(v.aval) for v in ins) or _discharged_params(e.params) is not e.params:
+            return None
+        eqns.append(e if ins == e.invars else JaxprEqn(prim, ins, e.params, e.outvars,
+                                                        e.source_info))
+    outvars = [v if type(v) is Literal else subst.get(v, v) for v in j.outvars]
+    if any(is_ref_aval(v.aval) for v in outvars):
+        return None
+    return ClosedJaxpr(Jaxpr(j.constvars, j.invars, eqns, outvars, j.debug_info), closed.consts)
+
+
 def discharge_state(closed: ClosedJaxpr, should_discharge=None) -> ClosedJaxpr:
     """``closed`` with its refs turned into functional updates.
 
@@ -159,6 +205,10 @@ def discharge_state(closed: ClosedJaxpr, should_discharge=None) -> ClosedJaxpr:
     if should_discharge is None:
         should_discharge = [is_ref_aval(v.aval) for v in j.invars]
     should_discharge = [bool(d) and is_ref_aval(v.aval) for d, v in zip(should_discharge, j.invars)]
+    if not any(should_discharge):
+        renamed = _rename_whole_refs(closed)
+        if renamed is not None:
+            return renamed
     in_avals = [v.aval.inner if d else v.aval for v, d in zip(j.invars, should_discharge)]
     from xnp.tracing.jaxpr import Literal  # noqa: PLC0415  (local name only)
 

@@ -514,34 +514,27 @@ class JitWrapped(_HotCall):
 
     def _bind_nested(self, entry, leaves, key):
         """Stage one ``jit`` equation. The arguments the function updates in place are its
-        extra outputs (as in the eager call's write-back): each such traced argument is
-        rebound to its new value with NumPy's aliasing (``rebound.write_in_place``, views
-        written through); an eager one is written as ``x[...] = v`` on it would be
-        (``core.check_eager_write``: a ``ForeignWriteError`` unless the value is constant
-        under grad/vmap)."""
+        extra outputs (as in the eager call's write-back): each is written as ``x[...] = v``
+        writes it (a traced or bound argument's cell, with NumPy's aliasing; an eager one
+        in place when the value is constant under grad/vmap, else a ``ForeignWriteError``
+        unless the running grad/vmap function made it)."""
         if any(type(x) is int for x in leaves):  # concrete: checked now, as a call would be
             avals = key[3:]
             python_ints.check_values(python_ints.int_checks(entry.closed, avals), leaves)
             leaves = [python_ints.nested_leaf(x, a) for x, a in zip(leaves, avals)]
-        targets = [leaf for leaf, m in zip(leaves, entry.mutated) if m]
-        for k, leaf in enumerate(targets):
-            if not isinstance(leaf, core.Tracer):
-                adopted = rebound.adopt(leaf, leaves)  # made by the running grad/vmap fun
-                if adopted is not None:
-                    leaves = [adopted if x is leaf else x for x in leaves]
-                    targets[k] = adopted
-                    continue
-                core.check_eager_write(core.aval_of(leaf), leaves)
         jaxpr, consts = _closure_convert(entry.closed)
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
-        traced = [isinstance(leaf, core.Tracer) for leaf in leaves]
-        for leaf, new in zip(targets, outs[entry.n_out:]):
-            if isinstance(leaf, core.Tracer):
-                rebound.write_in_place(leaf, new)
-        if not all(t for t, m in zip(traced, entry.mutated) if m):
-            write_back(leaves, [m and not t for m, t in zip(entry.mutated, traced)],
-                        [new for leaf, new in zip(targets, outs[entry.n_out:])
-                         if not isinstance(leaf, core.Tracer)])
+        targets = [leaf for leaf, m in zip(leaves, entry.mutated) if m]
+        news = outs[entry.n_out:]
+        plain = [not isinstance(x, core.Tracer) and not isinstance(v, core.Tracer)
+                 for x, v in zip(targets, news)]  # an eager argument, a constant value
+        for leaf, new, p in zip(targets, news, plain):
+            if not p:
+                leaf[...] = new  # the array's own write (xnp.numpy_api: cells, NumPy's rules)
+        if any(plain):
+            it = iter(plain)
+            write_back(leaves, [m and next(it) for m in entry.mutated],
+                       [v for v, p in zip(news, plain) if p])
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])
 
 

@@ -20,7 +20,7 @@ import weakref
 import numpy as np
 
 from xnp import _default_dtypes
-from xnp.tracing import core, errors
+from xnp.tracing import core, errors, rebound
 from xnp.tracing.avals import ShapedArray
 from xnp.tracing.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, pp_eqn, typecheck_jaxpr
 
@@ -142,19 +142,6 @@ class JitTracer(core.Tracer):
     def _origin_message(self) -> str:
         return self._trace.origin_message(self)
 
-    def _with_value(self, new) -> "JitTracer":
-        return self._trace.to_tracer(new)
-
-    def _assign(self, new) -> None:
-        """Rebind this tracer to ``new``'s value (functionalized in-place update)."""
-        new = self._trace.to_tracer(new)
-        self._aval = new._aval
-        self.val = new.val
-        self.src = new.src
-
-    def _value_token(self):
-        return self.val
-
 
 def _is_literal_candidate(x) -> bool:
     return isinstance(x, np.generic) or (isinstance(x, np.ndarray) and x.ndim == 0)
@@ -198,12 +185,10 @@ class DynamicJaxprTrace(core.Trace):
         return t
 
     def to_tracer(self, x) -> JitTracer:
+        if core._REBOUND_ON[0]:
+            x = core._RESOLVE[0](x)  # an array bound to a cell: its value (tracing/rebound)
         if isinstance(x, JitTracer) and x._trace is self:
             return x
-        if core._REBOUND_ON[0]:
-            x = core._RESOLVE[0](x)  # an array rebound to a traced value (tracing/rebound)
-            if isinstance(x, JitTracer) and x._trace is self:
-                return x
         if isinstance(x, core.Tracer):
             x._check_alive()
             return self._new_const(x, x.aval)  # closure over an enclosing trace's value
@@ -227,6 +212,13 @@ class DynamicJaxprTrace(core.Trace):
         if x.ndim == 0:
             return JitTracer(self, x.aval, Literal(np.asarray(val), x.aval))
         return self._new_const(val, x.aval)
+
+    def const_tracer(self, x) -> JitTracer:
+        """A new tracer of this trace standing for ``x`` (as ``JVPTrace``'s and
+        ``BatchTrace``'s, a new object each time, also for one of its own tracers: a new
+        name of the same variable)."""
+        t = x if isinstance(x, JitTracer) and x._trace is self else self.to_tracer(x)
+        return JitTracer(self, t._aval, t.val, t.src)
 
     # -- what produced a value (read by the layers above, e.g. numpy_api's layout model)
     def producer_of(self, var):
@@ -387,17 +379,24 @@ def trace_to_jaxpr(fun, in_avals, debug_info: DebugInfo):
             in_tracers = [trace.new_arg(a) for a in in_avals]
             outs = fun(*in_tracers)
             out_tracers = [_output_tracer(trace, o, debug_info, i) for i, o in enumerate(outs)]
-            mutated = [t.val is not v for t, v in zip(trace.arg_tracers, trace.invars)]
-            out_tracers += [t for t, m in zip(trace.arg_tracers, mutated) if m]
+            mutated = [_bound_here(t, trace) for t in trace.arg_tracers]
+            out_tracers += [trace.to_tracer(t) for t, m in zip(trace.arg_tracers, mutated) if m]
             closed = trace.to_jaxpr(out_tracers)
     finally:
         trace.alive = False
+        rebound.release(trace)
     if _CHECK_TYPES[0]:
         typecheck_jaxpr(closed.jaxpr)
     if _CHECK_LEAKS.on:
         del in_tracers, outs, out_tracers
         _check_no_leaks(trace)
     return closed, mutated
+
+
+def _bound_here(t, trace) -> bool:
+    """Whether the argument tracer ``t`` was written in place: bound to a cell of ``trace``."""
+    b = rebound.binding_of(t)
+    return b is not None and b.trace is trace
 
 
 def _output_tracer(trace, out, debug_info, i):

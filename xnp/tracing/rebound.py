@@ -1,73 +1,76 @@
-"""Eager arrays rebound to traced values: buffers filled inside ``grad``/``jvp``/``vmap``.
+"""Objects that stand for a traced value: buffers filled inside ``grad``/``vmap``, and
+arrays written in place under any transformation.
 
-``grad``, ``jvp``, ``vjp`` and ``vmap`` run the user's function once, on concrete values,
-and do not stage constants: ``y = zeros(n)`` inside it is an eager ``Array``. When the
-function writes a traced value into such an array (``y[i] = x``), the array is *rebound*:
-it is given a tracer of the running transformation that stands for its value from then
-on (:func:`rebind_value`), and every later use of the array object is a use of that
-tracer. The write itself is then the traced write (``dynamic_update_slice``/``scatter``
-by rule), so the function is never re-run.
+A tracer cannot be written, and ``grad``, ``jvp``, ``vjp`` and ``vmap`` do not stage
+constants (``y = zeros(n)`` inside their function is an eager ``Array``). When a traced
+array, or such an eager array, is written in place (``y[i] = x``, ``y += x``), its memory
+becomes a *cell*: a ref of the running trace (``xnp/numpy_api/_views.py``), and the
+array object is *bound* to its place in the cell (:func:`bind_value`). From then on every
+use of the object is a read of the ref, and every write a ref write, so the mutation is
+in the program as state effects that each transformation handles by rule, and the
+function is never re-run.
 
+* A binding is any object with ``trace`` (the trace whose ref holds the value) and
+  ``read()`` (the current value, on the calling thread's current trace). An object may
+  have several, the innermost last (a body of a loop captures a buffer of the ``grad``
+  function around it); they are kept on the object itself (its ``_scope_note`` slot,
+  :class:`xnp.tracing.core.Tracer` and ``Array``) and dropped when their trace ends
+  (:func:`release`).
+* While any binding lives, :func:`resolve` maps a bound object to its current value:
+  ``Primitive.bind``, ``asarray_for``, indexing, in-place operators, ``jit`` calls, the
+  staging trace's constants and a transformed function's outputs resolve through it. An
+  eager array itself is not changed: a derivative's residual that captured it before
+  the write keeps the old value, as the eager computation saw it.
 * Each function a transformation runs is a :class:`Scope` (:func:`push_scope`): the eager
   arrays (and the tracers of an enclosing ``jit``) made while it is the calling thread's
   innermost scope are recorded, so a write into an array made outside it (a global or a
   closure) is still refused.
-* While the scope runs, :func:`resolve` maps a rebound value to its tracer:
-  ``Primitive.bind``, ``asarray_for``, indexing, in-place operators, ``jit`` calls and the
-  staging trace's constants resolve their operands through it. The eager array itself is
-  not changed: a derivative's residual that captured it before the write keeps the old
-  value, as the eager computation saw it. When the scope ends the mapping is dropped.
-* Which arrays share memory with the written one (NumPy views of one buffer) is decided
-  by :mod:`xnp.numpy_api._views`, whose policy is set with :func:`register_adopter`; its
-  writer of traced arrays with NumPy's aliasing (:func:`write_in_place`) likewise.
 """
 
 from __future__ import annotations
 
+import threading
 import weakref
 
 import numpy as np
 
-from xnp.tracing import core, errors
+from xnp.tracing import core
 
 __all__ = ["Scope", "push_scope", "pop_scope", "current_scope", "resolve", "resolve_index",
-           "rebind_value", "register_adopter", "adopt", "register_in_place_writer",
-           "write_in_place"]
+           "bind_value", "binding_of", "release"]
 
 
 class _Note:
     """What the scopes know about one value, kept on the value itself (its ``_scope_note``
     slot, :class:`xnp.tracing.core.Tracer` and ``Array``), so it dies with it: the scope
-    that made it (None once that scope ended) and the tracer it stands for (None: not
-    rebound)."""
+    that made it (None once that scope ended) and its bindings, the innermost last."""
 
-    __slots__ = ("made_in", "tracer")
+    __slots__ = ("made_in", "bindings")
 
     def __init__(self, made_in):
         self.made_in = made_in
-        self.tracer = None
+        self.bindings = []
 
 
 class Scope:
     """One run of a transformed function: its trace, the eager arrays (and tracers of
-    enclosing staging traces) it made, and those it rebound.
+    enclosing staging traces) it made.
 
     What a scope knows of a value is on the value (:class:`_Note`); the scope keeps weak
-    references to what it made and rebound, to list them and to clear the notes when it
-    ends. ``captured`` is None, or (for the body of a control-flow primitive, which
+    references to what it made, to list them and to clear the notes when it ends. ``captured`` is None, or (for the body of a control-flow primitive, which
     captures the arrays it writes and did not make) the list of ``(array, tracer)`` pairs
-    captured so far, in order; ``foreign_views`` (such a body only) weak references to the
+    captured so far, in order (the array, and the object the body read it from);
+    ``foreign_views`` (such a body only) weak references to the
     traced views the body made of arrays it did not make, which follow the array when it is
     captured."""
 
-    __slots__ = ("trace", "created", "buffers", "rebound", "captured", "foreign_views", "prev",
+    __slots__ = ("trace", "created", "buffers", "captured", "foreign_views", "prev",
                  "__weakref__")
 
     def __init__(self, trace, prev, captures: bool = False):
         self.trace = trace
         self.created: list = []  # weak references to the values made inside
         self.buffers: list = []  # weak references to the host memory of the arrays made
-        self.rebound: list = []  # weak references to the values rebound
         self.captured: list | None = [] if captures else None
         self.foreign_views: list = []  # (capturing scopes) weak references to views
         self.prev = prev
@@ -122,17 +125,13 @@ def push_scope(trace, captures: bool = False) -> Scope:
 
 
 def pop_scope(scope: Scope) -> None:
-    """End ``scope``: its rebound values are plain again (an eager array keeps the value
-    it had before its first traced write, which is what a residual of a derivative
-    captured before that write needs)."""
+    """End ``scope``: the bindings to its trace's cells are dropped (an eager array keeps
+    the value it had before its first traced write, which is what a residual of a
+    derivative captured before that write needs)."""
     core._STATE.scope = scope.prev
     if scope.captured is None:
         core._SCOPES_ON[0] -= 1
-    for r in scope.rebound:
-        x = r()
-        if x is not None:
-            x._scope_note.tracer = None
-    core._REBOUND_ON[0] -= len(scope.rebound)
+        release(scope.trace)
     for r in scope.created:
         x = r()
         if x is not None:
@@ -141,24 +140,18 @@ def pop_scope(scope: Scope) -> None:
                 note.made_in = None
     scope.created = []
     scope.buffers = []
-    scope.rebound = []
     if scope.captured is not None:
         scope.captured = []
         scope.foreign_views = []
 
 
 def resolve(x):
-    """The tracer a rebound array (or rebound tracer of an enclosing staging trace) stands
-    for, following a tracer that is rebound in turn (a grad function's buffer written in
-    a loop body); ``x`` itself for anything else."""
+    """The current value of a bound object (its innermost binding's ``read()``); ``x``
+    itself for anything else."""
     if core._REBOUND_ON[0]:
         note = getattr(x, "_scope_note", None)
-        while note is not None:
-            t = note.tracer
-            if t is None:
-                break
-            x = t
-            note = getattr(x, "_scope_note", None)
+        if note is not None and note.bindings:
+            return note.bindings[-1].read()
     return x
 
 
@@ -166,56 +159,56 @@ core._RESOLVE[0] = resolve
 
 
 def resolve_index(idx):
-    """An index (an entry or a tuple of entries) with rebound arrays resolved."""
+    """An index (an entry or a tuple of entries) with bound arrays resolved."""
     if type(idx) is tuple:
         return tuple([resolve(i) for i in idx])
     return resolve(idx)
 
 
-def rebind_value(x, tracer, scope: Scope) -> None:
-    """Make ``x`` (an eager array, or a tracer of an enclosing staging trace, made in
-    ``scope``) stand for ``tracer`` while ``scope`` runs."""
+def binding_of(x):
+    """``x``'s innermost binding, or None."""
+    note = getattr(x, "_scope_note", None)
+    if note is None or not note.bindings:
+        return None
+    return note.bindings[-1]
+
+
+_BOUND = "bound"  # the annotation of a trace: [weak reference to the object, binding] pairs
+_COUNT = threading.Lock()  # guards core._REBOUND_ON, which every thread's traces change
+
+
+def bind_value(x, binding) -> None:
+    """Bind ``x`` (a tracer or an eager array) to ``binding`` until ``binding.trace`` ends
+    (:func:`release`); nothing when it is already ``x``'s innermost binding."""
     note = getattr(x, "_scope_note", None)
     if note is None:
         note = x._scope_note = _Note(None)
-    note.tracer = tracer
-    scope.rebound.append(weakref.ref(x))
-    core._REBOUND_ON[0] += 1
+    elif note.bindings and note.bindings[-1] is binding:
+        return
+    note.bindings.append(binding)
+    notes = binding.trace.annotations()
+    pairs = notes.get(_BOUND)
+    if pairs is None:
+        pairs = notes[_BOUND] = []
+        weakref.finalize(binding.trace, _release_pairs, pairs)  # a trace nobody released
+    pairs.append((weakref.ref(x), binding))
+    with _COUNT:
+        core._REBOUND_ON[0] += 1
 
 
-# --------------------------------------------------------------------------- NumPy's aliasing
-# The tracing layer may not import ``xnp.numpy_api``, which models NumPy's views; its two
-# policies are handed in by ``xnp._wiring.connect``.
-
-_ADOPTER: list = [errors.not_connected("the adopter of eager arrays written with traced "
-                                       "values", "rebound.register_adopter")]
-_IN_PLACE_WRITER: list = [errors.not_connected("the in-place writer of traced arrays",
-                                               "rebound.register_in_place_writer")]
-
-
-def register_adopter(fn) -> None:
-    """Set ``fn(x, values) -> tracer | None``: before a write of ``values`` into the eager
-    array ``x``, rebind ``x`` (and the arrays sharing its memory) when the running
-    function made it and ``values`` are traced; None leaves the write to the eager path
-    (:mod:`xnp.numpy_api._views`'s ``adopt``: it knows NumPy's views)."""
-    _ADOPTER[0] = fn
+def _release_pairs(pairs) -> None:
+    for r, binding in pairs:
+        x = r()
+        note = None if x is None else getattr(x, "_scope_note", None)
+        if note is not None and binding in note.bindings:
+            note.bindings.remove(binding)
+    with _COUNT:
+        core._REBOUND_ON[0] -= len(pairs)
+    pairs.clear()
 
 
-def adopt(x, values):
-    """:func:`register_adopter`'s policy for writing ``values`` into the eager ``x``."""
-    return _ADOPTER[0](x, values)
-
-
-def register_in_place_writer(fn) -> None:
-    """Set ``fn(tracer, new)``, which writes ``new`` (``tracer``'s aval) into the traced
-    array ``tracer`` with NumPy's aliasing: rebinds it, writes a view through to its
-    base and re-reads its live views (:mod:`xnp.numpy_api._views`'s ``rebind``)."""
-    _IN_PLACE_WRITER[0] = fn
-
-
-def write_in_place(tracer, new) -> None:
-    """``tracer``'s value becomes ``new``, views included (:func:`register_in_place_writer`):
-    a jitted function that updates a traced argument in place, called inside another
-    transformation. Raises ``NotImplementedError`` where ``x[idx] = v`` would (e.g.
-    ``tracer`` belongs to an enclosing transformation)."""
-    _IN_PLACE_WRITER[0](tracer, new)
+def release(trace) -> None:
+    """Drop every binding to ``trace``'s cells (the trace ended)."""
+    pairs = trace.annotation(_BOUND)
+    if pairs:
+        _release_pairs(pairs)

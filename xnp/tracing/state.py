@@ -139,6 +139,12 @@ class Indexer:
     def has_arrays(self) -> bool:
         return any(e[0] == "arr" for e in self.entries)
 
+    def is_whole(self, shape) -> bool:
+        """Whether this index selects all of an array of ``shape``, in order (``ref[...]``)."""
+        return len(self.entries) == len(shape) and all(
+            e[0] == "slice" and e[1] == 0 and e[2] == n and e[3] == 1
+            for e, n in zip(self.entries, shape))
+
     def __eq__(self, other):
         return type(other) is Indexer and other.entries == self.entries
 

@@ -113,10 +113,10 @@ def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_
     from ``fun``'s signature) and ``transformation`` (tracer errors say "for scan").
 
     The body runs in a capturing scope (:func:`xnp.tracing.rebound.push_scope`): an array
-    it writes without having made it is rebound, for the rest of the body, to the body's
-    tracer of its value, and becomes state the body carries (``ref_consts``): it is read
-    where the body first used it, as the value at the start of the iteration, so reads
-    before the write see the previous iteration's writes.
+    it writes without having made it is bound, for the rest of the body, to a cell of the
+    body holding the body's constant of its value, and becomes state the body carries
+    (``ref_consts``): it is read where the body first used it, as the value at the start
+    of the iteration, so reads before the write see the previous iteration's writes.
 
     Raises
     ------
@@ -138,8 +138,8 @@ def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_
             out_leaves, out_tree = tree_flatten(out)
             out_leaves = [rebound.resolve(x) for x in out_leaves]
             store["out_tree"] = out_tree
-            store["captured"] = [x for x, _ in scope.captured]
-            return out_leaves + [t for _, t in scope.captured]
+            store["captured"] = [src for _, src in scope.captured]
+            return out_leaves + [rebound.resolve(x) for x, _ in scope.captured]
         finally:
             rebound.pop_scope(scope)
 
@@ -166,8 +166,11 @@ def trace_body(fun, args, in_avals, *, transformation: str, debug_fun=None, arg_
 
 
 def _memory_root(x):
-    """What ``x``'s memory belongs to: the NumPy array owning an eager array's buffer, or
-    the base at the end of a traced view's chain."""
+    """What ``x``'s memory belongs to: the cell of an array bound to one, the NumPy array
+    owning an eager array's buffer, or the base at the end of a traced view's chain."""
+    b = rebound.binding_of(x)
+    if b is not None:
+        return b.memory
     if type(x) is core.Array:
         v = np.asarray(x)
         while isinstance(v.base, np.ndarray):
@@ -175,6 +178,8 @@ def _memory_root(x):
         return v
     while getattr(x, "view_of", None) is not None:
         x = x.view_of.base
+        if rebound.binding_of(x) is not None:
+            return rebound.binding_of(x).memory
     return _memory_root(x) if type(x) is core.Array else x
 
 

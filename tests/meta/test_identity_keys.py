@@ -1,7 +1,7 @@
 """No registry keyed by ``id()`` for per-value state (read with ``ast``; nothing is imported).
 
 What xnp knows about one traced value or trace (its live views, its modelled memory
-layout, the tracer an eager array was rebound to) is kept on that object
+layout, the cell an array written in place is bound to) is kept on that object
 (``xnp/tracing/annotations.py``, ``Tracer``/``Array._scope_note``), so it dies with it and
 no reused ``id`` can make two objects share it. This test finds every ``id(...)`` used as
 a key of a container: a subscript, the first argument of ``get``/``pop``/``setdefault``/

@@ -19,6 +19,7 @@ import numpy as np
 
 from xnp.tracing import core
 from xnp.tracing.avals import ShapedArray
+from xnp.backends.xla.lowering._write_hazards import write_hazards
 from xnp.tracing.jaxpr import Jaxpr, Literal
 
 __all__ = ["Value", "Token", "TOKEN", "lowering", "LOWERINGS", "UNSUPPORTED",
@@ -297,13 +298,15 @@ class FunctionBuilder:
 class LoweringRuleContext:
     """What a lowering rule sees: the builder, the equation's avals and helpers."""
 
-    __slots__ = ("b", "avals_in", "avals_out", "module")
+    __slots__ = ("b", "avals_in", "avals_out", "module", "write_hazard")
 
-    def __init__(self, builder: FunctionBuilder, avals_in, avals_out):
+    def __init__(self, builder: FunctionBuilder, avals_in, avals_out, write_hazard=False):
         self.b = builder
         self.module = builder.module
         self.avals_in = avals_in
         self.avals_out = avals_out
+        #: an in-place write XLA would get wrong (``_write_hazards.py``): lower it without
+        self.write_hazard = write_hazard
 
     def op(self, name, operands, out_aval=None, attrs="", regions=None) -> Value:
         """One-result op; the result aval defaults to the equation's only output."""
@@ -315,6 +318,10 @@ class LoweringRuleContext:
 
     def constant(self, value, dtype=None) -> Value:
         return self.b.constant(np.asarray(value, dtype=dtype))
+
+    def full(self, value, dtype, shape) -> Value:
+        """A constant of ``shape`` filled with ``value`` (a scalar constant, broadcast)."""
+        return self.broadcast_in_dim(self.constant(value, dtype), shape, ())
 
     def broadcast_in_dim(self, x: Value, shape, dims) -> Value:
         shape = tuple(shape)
@@ -375,6 +382,7 @@ def lower_jaxpr_body(builder: FunctionBuilder, jaxpr: Jaxpr, consts, args) -> li
         env[v] = c
     for v, a in zip(jaxpr.invars, args):
         env[v] = a
+    hazards = write_hazards(jaxpr)
     for eqn in jaxpr.eqns:
         rule = LOWERINGS.get(eqn.primitive)
         if rule is None:
@@ -383,7 +391,7 @@ def lower_jaxpr_body(builder: FunctionBuilder, jaxpr: Jaxpr, consts, args) -> li
                 f"xnp: the XLA backend cannot lower primitive '{eqn.primitive.name}' ({reason}).")
         ins = [read(v) for v in eqn.invars]
         ctx = LoweringRuleContext(builder, [v.aval for v in eqn.invars],
-                                  [v.aval for v in eqn.outvars])
+                                  [v.aval for v in eqn.outvars], eqn in hazards)
         outs = rule(ctx, *ins, **eqn.params)
         if len(outs) != len(eqn.outvars):
             raise AssertionError(f"internal error in xnp: lowering of {eqn.primitive.name} "

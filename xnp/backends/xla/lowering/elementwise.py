@@ -114,8 +114,7 @@ def _lower_bitcast(ctx, x, *, new_dtype):
 
 def _full(ctx, value, dtype, shape):
     """A constant of ``shape`` filled with ``value`` (a scalar constant, broadcast)."""
-    c = ctx.constant(np.asarray(value, dtype))
-    return ctx.broadcast_in_dim(c, shape, ())
+    return ctx.full(value, dtype, shape)
 
 
 def _compare_values(ctx, x, y, direction):

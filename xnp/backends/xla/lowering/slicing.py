@@ -65,7 +65,19 @@ def _lower_dynamic_slice(ctx, x, *starts, slice_sizes):
 def _lower_dynamic_update_slice(ctx, x, update, *starts):
     if not starts:
         return [update]
-    return [ctx.op("stablehlo.dynamic_update_slice", [x, update, *_start_scalars(ctx, starts)])]
+    starts = _start_scalars(ctx, starts)
+    if not ctx.write_hazard:
+        return [ctx.op("stablehlo.dynamic_update_slice", [x, update, *starts])]
+    # (an update reading the operand's memory through a reshape: written into a buffer of
+    # its own and selected into the operand, _write_hazards.py)
+    aval = x.aval
+    placed = ctx.op("stablehlo.dynamic_update_slice",
+                    [ctx.full(0, aval.dtype, aval.shape), update, *starts])
+    block = ctx.full(True, _BOOL, update.aval.shape)
+    where = ctx.op("stablehlo.dynamic_update_slice",
+                   [ctx.full(False, _BOOL, aval.shape), block, *starts],
+                   aval.update(dtype=_BOOL))
+    return [ctx.op("stablehlo.select", [where, placed, x])]
 
 
 def _compare(ctx, x, y, direction):
@@ -170,10 +182,43 @@ def _scatter_rule(combiner):
                  f"{_dims(dn.inserted_window_dims)}, {batching}scatter_dims_to_operand_dims = "
                  f"{_dims(dn.scatter_dims_to_operand_dims)}, index_vector_dim = "
                  f"{idx.aval.ndim - 1}>, unique_indices = {str(bool(unique_indices)).lower()}")
-        return [ctx.op("stablehlo.scatter", [operand, idx, updates], attrs=attrs,
-                       regions=[region])]
+        if not ctx.write_hazard:
+            return [ctx.op("stablehlo.scatter", [operand, idx, updates], attrs=attrs,
+                           regions=[region])]
+        # (updates reading the operand's memory through a reshape: scattered into a buffer
+        # of their own, then combined with the operand, _write_hazards.py)
+        aval = operand.aval
+        placed = ctx.op("stablehlo.scatter", [ctx.full(_identity(combiner, aval.dtype),
+                                                        aval.dtype, aval.shape), idx, updates],
+                        attrs=attrs, regions=[region])
+        if combiner is not None:
+            return [ctx.op(combiner[aval.dtype == _BOOL], [operand, placed])]
+        flag = ShapedArray((), _BOOL)
+        where = ctx.op("stablehlo.scatter",
+                       [ctx.full(False, _BOOL, aval.shape), idx,
+                        ctx.full(True, _BOOL, updates.aval.shape)],
+                       aval.update(dtype=_BOOL), attrs=attrs,
+                       regions=[ctx.region([flag, flag], lambda b, p, q: [q])])
+        return [ctx.op("stablehlo.select", [where, placed, operand])]
 
     return rule
+
+
+def _identity(combiner, dtype):
+    """The value a scatter's ``combiner`` leaves unchanged (0 for a plain scatter)."""
+    if combiner is None:
+        return 0
+    name = combiner[0]
+    if dtype == _BOOL:
+        return name in ("stablehlo.multiply", "stablehlo.minimum")  # and: True, or: False
+    if name == "stablehlo.add":
+        return 0
+    if name == "stablehlo.multiply":
+        return 1
+    info = np.finfo(dtype) if dtype.kind in "fc" else np.iinfo(dtype)
+    big = np.inf if dtype.kind in "fc" else info.max
+    small = -np.inf if dtype.kind in "fc" else info.min
+    return big if name == "stablehlo.minimum" else small
 
 
 # (non-bool op, bool op): StableHLO's add/multiply/max/min on i1 are or/and, spelled out here.

@@ -278,3 +278,61 @@ def test_threads_tracing_writes_concurrently():
     assert not errors
     for got, want in results.values():
         np.testing.assert_allclose(np.asarray(got[0]), want[0], rtol=1e-14)
+
+
+def _filled_from_outer(x, w):
+    y = w.copy()  # a buffer made from a value of the enclosing transformation
+    y[0] = x[0] * x[1]
+    y[2:] *= x[2]
+    return (y * y).sum()
+
+
+def _numpy_total(w, xs):
+    return sum(_filled_from_outer(x, w.copy()) for x in xs)
+
+
+@pytest.mark.parametrize("how", ["grad(vmap)", "jit(grad(vmap))", "grad(grad)"])
+def test_buffer_made_from_an_enclosing_transformations_value(how):
+    xs = np.linspace(0.5, 2.0, 12).reshape(3, 4)
+    w = np.array([0.3, -1.2, 0.7, 2.0])
+    if how == "grad(grad)":
+        def outer(w):
+            inner = xnp.grad(lambda x: _filled_from_outer(x, w))
+            return inner(xnp.asarray(xs[0])).sum()
+
+        def numpy_outer(w):
+            x = xs[0]
+            return (2 * x[1] * (x[0] * x[1]) + 2 * x[0] * (x[0] * x[1])
+                    + 2 * x[2] * (w[2] ** 2 + w[3] ** 2))
+    else:
+        def outer(w):
+            return xnp.vmap(_filled_from_outer, in_axes=(0, None))(xnp.asarray(xs), w).sum()
+
+        def numpy_outer(w):
+            return _numpy_total(np.asarray(w), xs)
+
+    g = xnp.grad(outer) if how != "jit(grad(vmap))" else xnp.jit(xnp.grad(outer))
+    want = np.array([central_difference(lambda a: numpy_outer(np.asarray(a)), w, e)
+                     for e in np.eye(4)])
+    np.testing.assert_allclose(np.asarray(g(xnp.asarray(w))), want, rtol=1e-6, atol=1e-8)
+
+
+def test_an_integer_indexed_element_is_a_scalar_under_jit_and_vmap():
+    """``x[i]`` with integers is a NumPy scalar: ``v += 1.5`` makes a new (float) value
+    and leaves ``x`` alone; ``x[i] += 1.5`` then casts it back into ``x``."""
+    def f(x):
+        v = x[1]
+        v += 1.5
+        x[0] += 1.5
+        return x, v
+
+    for g in (f, xnp.jit(f)):
+        got = g(xnp.arange(3))
+        want = f(np.arange(3))
+        np.testing.assert_array_equal(np.asarray(got[0]), want[0])
+        assert float(got[1]) == want[1] == 2.5
+    got = xnp.vmap(f)(xnp.arange(6).reshape(2, 3))
+    for k in range(2):
+        want = f(np.arange(6).reshape(2, 3)[k].copy())
+        np.testing.assert_array_equal(np.asarray(got[0][k]), want[0])
+        assert float(got[1][k]) == want[1]

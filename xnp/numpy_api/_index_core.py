@@ -18,6 +18,7 @@ from xnp import lax
 from xnp.lax.slicing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 from xnp.numpy_api import _util
 from xnp.numpy_api._util import asarray_for, is_xnp
+from xnp.numpy_api import _views
 from xnp.numpy_api._views import adopt, is_place_of, track_view
 from xnp.numpy_api._views import rebind as _rebind
 from xnp.tracing import core, errors, rebound, recording
@@ -620,6 +621,8 @@ def getitem(x, idx):
     if scalar:  # NumPy returns a scalar: never an alias of x
         if out is x or type(out) is core.Array:
             out = lax.copy(out)
+        if isinstance(out, core.Tracer):  # immutable, as NumPy's: `s += 1.5` makes a new value
+            out.annotations()[_views.NUMPY_SCALAR] = True
         return out
     if out is not x:
         out = track_view(x, out, entries, read=lambda base: _read(base, entries),

@@ -391,15 +391,23 @@ def rebind(t, new) -> None:
         t.src = getattr(new, "src", None) or core.source_info()
 
 
+#: the annotation of a 0-d tracer that stands for a NumPy scalar (``x[i]`` of integers)
+NUMPY_SCALAR = "numpy_scalar"
+
+
 def rebind_traced(tracer, new, opname: str):
-    """``tracer op= y`` under a transformation: rebind ``tracer`` to ``new`` (``op(tracer, y)``).
+    """``tracer op= y`` under a transformation: write ``new`` (``op(tracer, y)``) into
+    ``tracer``.
 
     NumPy's in-place rules: the result must keep ``tracer``'s shape
     (``ValueError``) and cast to its dtype with ``same_kind`` (``TypeError``).
     A view writes through to its base. A weakly typed 0-d tracer stands for a
-    Python scalar, which is immutable: ``new`` is returned and nothing is rebound.
+    Python scalar, and one read with integer indices for a NumPy scalar; both are
+    immutable: ``new`` is returned (``s += 1.5`` of an integer gives a float) and nothing
+    is written.
     """
-    if tracer.aval.weak_type and tracer.aval.ndim == 0:
+    if tracer.aval.ndim == 0 and (tracer.aval.weak_type or (
+            isinstance(tracer, core.Tracer) and tracer.annotation(NUMPY_SCALAR))):
         return new
     na, ta = core.aval_of(new), tracer.aval
     if na.shape != ta.shape:
@@ -554,10 +562,10 @@ def _capture(x, trace, scope) -> None:
 
 def _adopt_tracer(node, t, trace, scope, values) -> bool:
     """A grad/vmap function writes a traced value into ``t``, below ``node`` (a tracer of an
-    enclosing ``jit`` that the function made, or an array bound to a cell of one): the
-    family (from the root of ``node``'s views on that trace) becomes a cell of ``trace``,
-    holding the root's current value."""
-    if trace.staging or not isinstance(node, core.Tracer) or not node._trace.staging:
+    enclosing transformation that the function made, or an array bound to a cell of one):
+    the family (from the root of ``node``'s views on that trace) becomes a cell of
+    ``trace``, holding the root's current value."""
+    if trace.staging or not isinstance(node, core.Tracer) or node._trace is trace:
         return False
     if not (scope.made_here(node) or scope.made_here(t)) or not core._holds_tracer(
             tuple(values)):

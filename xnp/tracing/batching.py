@@ -62,6 +62,8 @@ class BatchTracer(core.Tracer):
         self.src = src
         self.view_of = None
         self._annotations = None
+        if core._SCOPES_ON[0]:  # made while an inner grad/vmap function runs: it may fill it
+            core._NOTE_CREATED[0](self)
 
     @property
     def aval(self):

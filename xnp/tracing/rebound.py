@@ -104,7 +104,8 @@ def current_scope():
 
 def _note_created(value) -> None:
     scope = getattr(core._STATE, "scope", None)
-    if scope is not None and scope.captured is None:  # a body's own values are tracers
+    if scope is not None and scope.captured is None and (  # (a body's own values are tracers,
+            getattr(value, "_trace", None) is not scope.trace):  # as the scope trace's are)
         value._scope_note = _Note(scope)
         scope.created.append(weakref.ref(value))
         buf = getattr(value, "_val", None)

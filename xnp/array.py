@@ -4,8 +4,8 @@ The value containers themselves live in :mod:`xnp.tracing.core` (``Array`` for
 eager values, ``Tracer`` for traced ones); this module gives both the same
 NumPy-style surface, written on :mod:`xnp.numpy_api`. Eager arrays have
 NumPy's semantics (in-place operators write into the array; basic slices are
-views). On a tracer, ``x[idx] = v`` and ``x += y`` rebind the tracer to the
-updated value (functionalization: docs/architecture.md, "In-place updates and views").
+views). On a tracer, ``x[idx] = v`` and ``x += y`` write the updated value into the
+tracer's cell, a ref (docs/architecture.md, "In-place updates and views").
 """
 
 from __future__ import annotations

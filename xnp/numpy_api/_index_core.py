@@ -710,10 +710,10 @@ def setitem(x, idx, value) -> None:
     """``x[idx] = value`` with NumPy semantics (used by ``Array.__setitem__``).
 
     Eager arrays are written in place (NumPy's casting, broadcasting, masks,
-    last write wins for repeated indices). A tracer is rebound to the updated
-    value (``dynamic_update_slice`` or ``scatter``) under every transformation;
-    writes into a traced view reach its base, and the base's other live views
-    are re-read. Out-of-bounds traced indices are dropped. A traced boolean mask
+    last write wins for repeated indices). Under every transformation a tracer's
+    memory is a cell (a ref) that the updated value (``dynamic_update_slice`` or
+    ``scatter``) is written into; writes into a traced view reach its base, and the
+    base's other views read the new value. Out-of-bounds traced indices are dropped. A traced boolean mask
     (``x[x > 0] = 0`` under ``jit``) is a ``select``, for a value that broadcasts to
     ``x.shape[mask.ndim:]`` (NumPy's result; other values raise
     ``NonConcreteBooleanIndexError``).

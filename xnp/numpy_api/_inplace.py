@@ -3,7 +3,7 @@
 operators of ``Array`` and of tracers (``operator_method``: ``a += b``, ...).
 
 The new value is computed functionally; then an eager ``Array`` is overwritten
-in place (as NumPy does) and a tracer is rebound (:func:`xnp.numpy_api._views.rebind`,
+in place (as NumPy does) and a tracer's cell is written (:func:`xnp.numpy_api._views.rebind`,
 so views and a jitted function's written-back arguments see the update).
 """
 

@@ -77,7 +77,7 @@ def asarray_for(fname: str, x, argname: str = "a", dtype=None):
     if is_xnp(x):
         if type(x) is not core.Array and x.aval.__class__ is RefAval:  # a staged ref
             _refuse_ref(fname, argname, x)
-        return resolve(x)  # an array rebound to a traced value is that tracer
+        return resolve(x)  # an array bound to a cell is its current value
     t = type(x)
     if t in _PY_SCALARS:
         dt = _default_dtypes.python_scalar_dtype(x)

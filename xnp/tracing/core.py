@@ -225,8 +225,8 @@ class _State(threading.local):
 _TRACING_THREADS: set = set()
 _get_ident = threading.get_ident
 
-#: :mod:`xnp.tracing.rebound`'s counters (functions run by grad/jvp/vmap, arrays rebound
-#: to traced values) and its recorder of the arrays such a function makes (called where
+#: :mod:`xnp.tracing.rebound`'s counters (functions run by grad/jvp/vmap, bindings of
+#: arrays to cells) and its recorder of the arrays such a function makes (called where
 #: eager arrays are made under a transformation: ``EvalTrace`` results and ``lift``)
 _SCOPES_ON = [0]
 _REBOUND_ON = [0]

@@ -100,8 +100,8 @@ class ForeignWriteError(NotImplementedError):
     Under ``jit``/``make_jaxpr`` such an ``x`` is a global or a closure: the write would be
     a side effect that happens once, while tracing. Under ``grad``/``jvp``/``vjp``/``vmap``
     arrays computed from constants stay eager; writing a traced value into one the
-    transformed function made (a buffer it fills) rebinds it to a traced value
-    (:mod:`xnp.tracing.rebound`), so this error is raised for an array made outside the
+    transformed function made (a buffer it fills) binds it to a cell of the
+    transformation (:mod:`xnp.tracing.rebound`), so this error is raised for an array made outside the
     function (a global or a closure). ``trace`` is that transformation's trace, or None.
     Fix: pass the array as an argument (jit writes updated arguments back), return a new
     value (``x.at[idx].set(v)``), or make the array inside the function.

@@ -316,7 +316,7 @@ class JitWrapped(_HotCall):
         """Any call: the key from the flattened arguments; traced on a miss, compiled on the
         first eager call, or staged into the enclosing trace."""
         flat, tree = tree_flatten((args, kwargs))
-        if core._REBOUND_ON[0]:  # arrays rebound to traced values are their tracers
+        if core._REBOUND_ON[0]:  # arrays bound to cells are their current values
             args, kwargs = tree_unflatten(tree, [rebound.resolve(x) for x in flat])
         elif any(type(x) not in _NUMBER_TYPES and isinstance(x, _NUMBER_TYPES) and
                  not isinstance(x, np.generic) for x in flat):

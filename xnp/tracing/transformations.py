@@ -7,8 +7,8 @@ function and the argument.
 
 These traces do not stage constants: an array the function computes from constants
 only (``y = zeros(n)``) stays eager. When the function writes a traced value into
-such an array (``y[i] = x``), the array is rebound to a tracer of the transformation
-(:mod:`xnp.tracing.rebound`) and the write is traced, so the function runs once.
+such an array (``y[i] = x``), the array is bound to a cell, a ref of the transformation
+(:mod:`xnp.tracing.rebound`), and the write is traced, so the function runs once.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ def _flat_fun(fun, in_tree, store, with_kwargs=False):
     (``with_kwargs``) of the pair ``(args, kwargs)``. The trace it runs on (jvp, grad,
     vmap) learns ``fun``'s name and file:line for the message of a tracer that leaks.
     ``fun`` runs in a :class:`rebound.Scope`, so the arrays it makes from constants can
-    be written with traced values (they are rebound to tracers); rebound arrays among
-    its outputs are their tracers."""
+    be written with traced values (they are bound to cells); bound arrays among its
+    outputs are their current values."""
     def flat(*leaves):
         args = tree_unflatten(in_tree, leaves)
         args, kwargs = args if with_kwargs else (args, {})

@@ -175,7 +175,7 @@ def binding_of(x):
 
 
 _BOUND = "bound"  # the annotation of a trace: [weak reference to the object, binding] pairs
-_COUNT = threading.Lock()  # guards core._REBOUND_ON, which every thread's traces change
+_COUNT = threading.RLock()  # guards core._REBOUND_ON (reentrant: a finalizer may run inside)
 
 
 def bind_value(x, binding) -> None:

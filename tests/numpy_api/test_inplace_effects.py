@@ -336,3 +336,69 @@ def test_an_integer_indexed_element_is_a_scalar_under_jit_and_vmap():
         want = f(np.arange(6).reshape(2, 3)[k].copy())
         np.testing.assert_array_equal(np.asarray(got[0][k]), want[0])
         assert float(got[1][k]) == want[1]
+
+
+def _special_writes(xp, x):
+    """Special values written through views (a slice, a transpose, a reshape); the cells
+    move the bits unchanged: signed zeros, infinities, NaN, subnormals."""
+    y = xp.zeros((2, 4))
+    row = y[1]
+    row[...] = x[3::-1]
+    y.T[:, 0] = x[:2].repeat(2) if xp is np else xp.repeat(x[:2], 2)
+    flat = y.reshape(8)
+    flat[3] = x[5]
+    return y
+
+
+@pytest.mark.parametrize("how", ["eager", "jit", "vmap"])
+def test_special_values_written_through_views(how):
+    # six values, x[5] a subnormal
+    arg = np.array([-0.0, 5e-324, np.inf, -2.2e-308, np.nan, 5e-324])
+    want = _special_writes(np, arg)
+    f = lambda a: _special_writes(xnp, a)  # noqa: E731
+    if how == "vmap":
+        got = np.asarray(xnp.vmap(f)(xnp.asarray(np.stack([arg, arg[::-1]]))))
+        wants = [want, _special_writes(np, arg[::-1])]
+    else:
+        got = np.asarray((f if how == "eager" else xnp.jit(f))(xnp.asarray(arg)))[None]
+        wants = [want]
+    for g, w in zip(got, wants):
+        np.testing.assert_array_equal(g, w)  # NaN at the same places, values bit-equal
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+
+
+def test_gradient_through_writes_of_infinities_and_signed_zeros():
+    """A write of an infinity or -0.0 over an element cuts its derivative; a product with
+    a written zero has a zero derivative; the others flow (finite differences)."""
+    def f(xp, x):
+        y = x * 1.0
+        y[0] = -0.0
+        y[1] = np.inf
+        y[2] *= y[0]
+        return (y[2:] ** 2).sum() + xp.exp(-y[1]) * x[3]
+
+    x = np.array([0.5, 1.5, -2.0, 0.75, 1.25])
+    want = np.array([central_difference(lambda a: f(np, np.array(a)), x, e)
+                     for e in np.eye(5)])
+    for g in (xnp.grad(lambda a: f(xnp, a)), xnp.jit(xnp.grad(lambda a: f(xnp, a)))):
+        got = np.asarray(g(xnp.asarray(x)))
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+        assert got[0] == 0.0 and got[1] == 0.0 and got[2] == 0.0
+
+
+def test_a_bad_write_into_a_view_of_a_cell_says_the_same_eagerly_and_transformed():
+    def f(x):
+        y = x * 1.0
+        y[0] = 1.0  # y is a cell under a transformation
+        v = y[1:3]
+        v[...] = np.ones(3)
+        return y
+
+    msg = (r"could not broadcast input array from shape \(3,\) into shape \(2,\) "
+           r"\(xnp.Array.__setitem__: value of dtype float64 and shape \(3,\) into an array "
+           r"of dtype float64 and shape \(2,\)\)")
+    x, xs = xnp.arange(4.0), xnp.arange(8.0).reshape(2, 4)
+    for g, arg in ((f, x), (xnp.jit(f), x), (xnp.grad(lambda a: f(a).sum()), x),
+                   (xnp.vmap(f), xs)):
+        with pytest.raises(ValueError, match=msg):
+            g(arg)

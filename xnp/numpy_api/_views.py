@@ -361,6 +361,10 @@ def _writable_member(t, values) -> Member:
         # which the body closes over: the loop carries it, and writes it back after)
         return _place(node, path, t) if path else b
     if b is None and isinstance(node, core.Tracer) and node._trace is trace:
+        if node.annotation(core.BORROWED):  # made of shared host memory (asarray of NumPy's)
+            raise errors.ForeignWriteError(errors.borrowed_write_message(
+                t.aval, trace.transformation),
+                None if trace.staging else trace)
         _bind_tree(node, Member(Cell(node), (), node))
         return binding_of(t) or _place(node, path, t)
     if scope is not None and scope.trace is trace:

@@ -137,7 +137,9 @@ def _from_host(fname: str, obj, dt: np.dtype | None, copy) -> object:
             raise OverflowError(f"xnp.{fname}: {e}") from None
     if host.dtype not in SUPPORTED_DTYPES:
         raise_host_dtype(fname, "object", host.dtype)
-    return core.lift(host)
+    # NumPy's array(copy=None) shares memory it can use as it is (an ndarray, a buffer):
+    # the result is then that memory, which the caller may hold
+    return core.lift(host, borrowed=host is obj or not host.flags.owndata)
 
 
 def _cast(fname: str, x, dt: np.dtype | None, copy):

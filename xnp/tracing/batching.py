@@ -13,7 +13,8 @@ from __future__ import annotations
 from xnp.tracing import core, errors
 from xnp.tracing.avals import ShapedArray
 
-__all__ = ["BatchTrace", "BatchTracer", "batch_call", "batch_call_dims", "register_batch_ops",
+__all__ = ["BatchTrace", "BatchTracer", "batch_call", "batch_call_dims", "batched_value",
+           "register_batch_ops",
            "not_mapped", "moveaxis", "broadcast_batched", "sum_batched"]
 
 not_mapped = None
@@ -46,6 +47,17 @@ def broadcast_batched(x, size: int, axis: int):
 def sum_batched(x, axis: int):
     """Sum over the batch axis ``axis`` (the cotangent of a value broadcast along it)."""
     return _OPS["sum_axis"](x, axis)
+
+
+def batched_value(x, trace, axis: int, size: int):
+    """``x``, a value of the function run under the BatchTrace ``trace``, as a value of the
+    caller with its batch axis at ``axis``: a batched tracer's value moved there, anything
+    else (the same for every example) broadcast along it."""
+    if isinstance(x, BatchTracer) and x._trace is trace:
+        if x.batch_dim is not None:
+            return moveaxis(x.val, x.batch_dim, axis)
+        x = x.val
+    return broadcast_batched(x, size, axis)
 
 
 class BatchTracer(core.Tracer):

@@ -501,26 +501,42 @@ def find_top_trace(current: Trace, args) -> Trace:
     return top
 
 
-def lift(value, weak_type: bool = False):
+#: the annotation (``Tracer.annotations``) of a tracer that :func:`lift` made from host
+#: memory it borrows (a NumPy array shared, not copied): writing into it would have to
+#: reach that memory, which a traced function cannot do
+BORROWED = "borrowed_host_memory"
+
+
+def lift(value, weak_type: bool = False, borrowed: bool = False):
     """Make a host value (NumPy array) an xnp value of the current trace: eagerly an
     ``Array``; while staging a tracer bound to a constvar (or a literal for scalars), so
     creation functions called under ``jit`` return tracers (omnistaging) without recording
-    an equation."""
+    an equation.
+
+    ``borrowed``: ``value`` is memory the caller shares with others (``asarray`` of a NumPy
+    array): eagerly the array is that memory, as NumPy's; under a transformation it is not
+    an array the transformed function made (a traced write into it is refused instead of
+    silently not reaching the shared memory), and a tracer made of it carries the
+    :data:`BORROWED` annotation."""
     t = _STATE.trace
     try:
         backend = _EAGER_BACKENDS[_OPTIONS["eager_backend"]]
     except KeyError:
         backend = eager_backend()  # raises, naming what is missing
     arr = Array(backend.from_host(value), weak_type)
-    if _SCOPES_ON[0]:  # a function of grad/vmap runs: it may fill this array
+    if _SCOPES_ON[0] and not borrowed:  # a function of grad/vmap runs: it may fill this array
         _NOTE_CREATED[0](arr)
     if getattr(t, "recording", None) is not None:  # a constant of the recorded call
         t.recording.lifted(arr)
     lift_fresh = getattr(t, "lift_fresh", None)
     if lift_fresh is not None:  # staging: a new array nothing else holds, so a constant
-        return lift_fresh(arr)
-    to_tracer = getattr(t, "to_tracer", None)
-    return arr if to_tracer is None else to_tracer(arr)
+        out = lift_fresh(arr)
+    else:
+        to_tracer = getattr(t, "to_tracer", None)
+        out = arr if to_tracer is None else to_tracer(arr)
+    if borrowed and isinstance(out, Tracer):
+        out.annotations()[BORROWED] = True
+    return out
 
 
 # --------------------------------------------------------------------------- tracers

@@ -404,11 +404,27 @@ def eager_write_message(aval, transformation: str, staging: bool) -> str:
     return (
         f"xnp: writing a traced value into the eager array {aval_str(aval)} inside a "
         f"function transformed by {transformation} is not supported: the array is a "
-        "global or a closure (it was not made inside the transformed function, or is a "
-        "view of memory made outside it), so it cannot hold a value that depends on the "
-        "transformed arguments. Fix: make the array inside the function (arrays made "
-        "there can be written with traced values), pass it as an argument and return the "
-        "new value, or return a new value (x.at[idx].set(v)).")
+        "global or a closure (it was not made inside the transformed function, is a "
+        "view of memory made outside it, or shares the memory of a NumPy array, as "
+        "xnp.asarray(a) of one does), so it cannot hold a value that depends on the "
+        "transformed arguments. Fix: make the array inside the function with xnp (arrays "
+        "made there can be written with traced values; xnp.array(a) copies a NumPy array), "
+        "pass it as an argument and return the new value, or return a new value "
+        "(x.at[idx].set(v)).")
+
+
+def borrowed_write_message(aval, transformation: str) -> str:
+    """``ForeignWriteError`` text for writing into ``aval``, an array made inside a function
+    traced by ``transformation`` that shares the memory of a NumPy array (``asarray`` does
+    not copy one): the write would have to reach that array."""
+    return (
+        f"xnp: writing into the array {aval_str(aval)} inside a function traced by "
+        f"{transformation} is not supported: it shares the memory of a NumPy array "
+        "(xnp.asarray(a) and xnp.array(a, copy=False) do not copy a NumPy array), and the "
+        "write would have to reach that array, which a traced function cannot do. Fix: "
+        "copy it first (xnp.array(a)), make it with xnp (xnp.zeros, xnp.empty, ...), pass it "
+        "as an argument (jit writes updated arguments back to the caller), or return a new "
+        "value (x.at[idx].set(v)).")
 
 
 def unmapped_write_message(aval, fun_name: str, batched: list, eager: bool) -> str:

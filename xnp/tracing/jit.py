@@ -40,7 +40,7 @@ from xnp import _default_dtypes
 from xnp import config
 from xnp.tracing import core, errors, jaxpr_transforms, jit_sharding, python_ints, rebound
 from xnp.tracing.jaxpr import ClosedJaxpr, eval_jaxpr
-from xnp.tracing.jit_aot import CallSignature, Traced, out_structs, write_back
+from xnp.tracing.jit_aot import CallSignature, Traced, out_structs, write_back, write_back_any
 from xnp.tracing.jit_args import (Static, arg_aval, check_donate_call, resolve_donate,
                                   resolve_static)
 from xnp.tracing.jit_cache import (KEYING, MISS, NO_HOT, Entry, ExecutableHold, JitCache,
@@ -524,17 +524,8 @@ class JitWrapped(_HotCall):
             leaves = [python_ints.nested_leaf(x, a) for x, a in zip(leaves, avals)]
         jaxpr, consts = _closure_convert(entry.closed)
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
-        targets = [leaf for leaf, m in zip(leaves, entry.mutated) if m]
-        news = outs[entry.n_out:]
-        plain = [not isinstance(x, core.Tracer) and not isinstance(v, core.Tracer)
-                 for x, v in zip(targets, news)]  # an eager argument, a constant value
-        for leaf, new, p in zip(targets, news, plain):
-            if not p:
-                leaf[...] = new  # the array's own write (xnp.numpy_api: cells, NumPy's rules)
-        if any(plain):
-            it = iter(plain)
-            write_back(leaves, [m and next(it) for m in entry.mutated],
-                       [v for v, p in zip(news, plain) if p])
+        if entry.any_mutated:
+            write_back_any(leaves, entry.mutated, outs[entry.n_out:])
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])
 
 

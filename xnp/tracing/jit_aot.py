@@ -17,7 +17,8 @@ from xnp.tracing.avals import ShapeDtypeStruct
 from xnp.tracing.jit_args import arg_aval
 from xnp.tracing.pytree import tree_flatten, tree_unflatten
 
-__all__ = ["Traced", "CallSignature", "out_structs", "write_back", "check_no_aliasing"]
+__all__ = ["Traced", "CallSignature", "out_structs", "write_back", "write_back_any",
+           "check_no_aliasing"]
 
 
 def out_structs(entry):
@@ -27,9 +28,10 @@ def out_structs(entry):
     return tree_unflatten(entry.out_tree, structs)
 
 
-def check_no_aliasing(leaves, mutated, names=None):
+def check_no_aliasing(leaves, mutated, names=None, fname: str = "jit"):
     """A mutated argument that shares memory with another argument would see a different
-    update order than eager NumPy code; refuse instead of returning a different answer."""
+    update order than eager NumPy code; refuse instead of returning a different answer.
+    ``fname``: the transformation the message names (``jit``, ``grad``, ``vmap``, ...)."""
     arrays = [(i, leaf._value if type(leaf) is core.Array else leaf) for i, leaf in
               enumerate(leaves) if type(leaf) is core.Array or isinstance(leaf, np.ndarray)]
     for i, leaf in enumerate(leaves):
@@ -41,29 +43,48 @@ def check_no_aliasing(leaves, mutated, names=None):
         for j, other in arrays:
             if j != i and np.shares_memory(mine, other):
                 raise NotImplementedError(
-                    f"xnp.jit: argument {i} is updated in place and shares memory with argument "
-                    f"{j} (the same array passed twice, or overlapping views); a jitted call "
-                    "cannot reproduce NumPy's aliasing there. Pass a copy (a.copy()).")
+                    f"xnp.{fname}: argument {i} is updated in place and shares memory with "
+                    f"argument {j} (the same array passed twice, or overlapping views); a "
+                    f"{fname} call cannot reproduce NumPy's aliasing there. Pass a copy "
+                    "(a.copy()).")
 
 
-def write_back(leaves, mutated, values):
+def write_back(leaves, mutated, values, fname: str = "jit"):
     """Write each updated argument's new value into it: all or nothing (every destination
     is checked writable before the first is written, as eager code raises at the first
     write into a read-only array before touching later ones)."""
-    check_no_aliasing(leaves, mutated)
+    check_no_aliasing(leaves, mutated, fname=fname)
     dsts = []
     for i, (leaf, m) in enumerate(zip(leaves, mutated)):
         if not m:
             continue
         dst = leaf._writable_value() if type(leaf) is core.Array else leaf
         if isinstance(dst, np.ndarray) and not dst.flags.writeable:
-            raise ValueError(f"xnp.jit: argument {i} ({errors.aval_str(core.aval_of(leaf))}) "
+            raise ValueError(f"xnp.{fname}: argument {i} ({errors.aval_str(core.aval_of(leaf))}) "
                              "is updated in place but is read-only (assignment destination "
                              "is read-only); no argument was written")
         dsts.append(dst)
     for dst, new in zip(dsts, values):
         if isinstance(dst, np.ndarray):
             np.copyto(dst, np.asarray(new._value), casting="same_kind")
+
+
+def write_back_any(leaves, mutated, news, fname: str = "jit") -> None:
+    """Write the new values ``news`` of the arguments ``leaves`` marked in ``mutated`` (a
+    function that updated them in place ran on their stand-ins: a nested jitted call, or the
+    function of grad/vjp/jvp/vmap). A traced or bound argument, or one whose new value is
+    traced, is written as ``x[...] = v`` writes it (a cell write of the running trace,
+    NumPy's rules); an eager argument with a constant value by :func:`write_back`."""
+    targets = [leaf for leaf, m in zip(leaves, mutated) if m]
+    plain = [not isinstance(x, core.Tracer) and not isinstance(v, core.Tracer)
+             for x, v in zip(targets, news)]  # an eager argument, a constant value
+    for leaf, new, p in zip(targets, news, plain):
+        if not p:
+            leaf[...] = new  # the array's own write (xnp.numpy_api: cells, NumPy's rules)
+    if any(plain):
+        it = iter(plain)
+        write_back(leaves, [m and next(it) for m in mutated],
+                   [v for v, p in zip(news, plain) if p], fname)
 
 
 class Traced:

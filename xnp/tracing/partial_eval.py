@@ -379,7 +379,7 @@ def trace_to_jaxpr(fun, in_avals, debug_info: DebugInfo):
             in_tracers = [trace.new_arg(a) for a in in_avals]
             outs = fun(*in_tracers)
             out_tracers = [_output_tracer(trace, o, debug_info, i) for i, o in enumerate(outs)]
-            mutated = [_bound_here(t, trace) for t in trace.arg_tracers]
+            mutated = [rebound.bound_on(t, trace) for t in trace.arg_tracers]
             out_tracers += [trace.to_tracer(t) for t, m in zip(trace.arg_tracers, mutated) if m]
             closed = trace.to_jaxpr(out_tracers)
     finally:
@@ -391,12 +391,6 @@ def trace_to_jaxpr(fun, in_avals, debug_info: DebugInfo):
         del in_tracers, outs, out_tracers
         _check_no_leaks(trace)
     return closed, mutated
-
-
-def _bound_here(t, trace) -> bool:
-    """Whether the argument tracer ``t`` was written in place: bound to a cell of ``trace``."""
-    b = rebound.binding_of(t)
-    return b is not None and b.trace is trace
 
 
 def _output_tracer(trace, out, debug_info, i):

@@ -37,7 +37,7 @@ import numpy as np
 from xnp.tracing import core
 
 __all__ = ["Scope", "push_scope", "pop_scope", "current_scope", "resolve", "resolve_index",
-           "bind_value", "binding_of", "release"]
+           "bind_value", "binding_of", "bound_on", "release"]
 
 
 class _Note:
@@ -172,6 +172,13 @@ def binding_of(x):
     if note is None or not note.bindings:
         return None
     return note.bindings[-1]
+
+
+def bound_on(x, trace) -> bool:
+    """Whether ``x`` was written in place on ``trace``: its innermost binding is to a cell of
+    ``trace`` (an argument of a traced function that the function updated)."""
+    b = binding_of(x)
+    return b is not None and b.trace is trace
 
 
 _BOUND = "bound"  # the annotation of a trace: [weak reference to the object, binding] pairs

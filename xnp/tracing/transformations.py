@@ -19,6 +19,7 @@ import numpy as np
 
 from xnp.tracing import ad, batching, core, errors, rebound
 from xnp.tracing.ad import Zero
+from xnp.tracing.jit_aot import write_back_any
 from xnp.tracing.partial_eval import debug_info_for, signature_arg_names
 from xnp.tracing.state import Ref
 from xnp.tracing.pytree import (keystr, tree_flatten, tree_flatten_with_path,
@@ -38,7 +39,9 @@ def _flat_fun(fun, in_tree, store, with_kwargs=False):
     vmap) learns ``fun``'s name and file:line for the message of a tracer that leaks.
     ``fun`` runs in a :class:`rebound.Scope`, so the arrays it makes from constants can
     be written with traced values (they are bound to cells); bound arrays among its
-    outputs are their current values."""
+    outputs are their current values. The arguments ``fun`` updated in place are
+    ``store["written"]``: ``(flat index, final value)`` pairs (values of the trace), which
+    the transformation writes back into the caller's arrays (:func:`_write_back`)."""
     def flat(*leaves):
         args = tree_unflatten(in_tree, leaves)
         args, kwargs = args if with_kwargs else (args, {})
@@ -56,12 +59,65 @@ def _flat_fun(fun, in_tree, store, with_kwargs=False):
             out = fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(out)
             out_leaves = [rebound.resolve(x) for x in out_leaves]
+            store["written"] = [(i, rebound.resolve(x)) for i, x in enumerate(leaves)
+                                if rebound.bound_on(x, trace)]
+            store["trace"] = trace
         finally:
             rebound.pop_scope(scope)
         store["out_tree"] = out_tree
         return out_leaves
 
     return flat
+
+
+def _write_back(fname, leaves, store, value_of) -> None:
+    """Write the final values of the arguments the transformed function updated in place
+    (``store["written"]``, see :func:`_flat_fun`) into the caller's ``leaves``, as calling
+    the function would have left them (``jit`` does the same): ``value_of(i, v)`` is the
+    value of the caller's trace for flat argument ``i`` whose final value on the function's
+    trace ``trace`` is ``v`` (the primal of a JVP tracer, the batched value of a vmap one,
+    with the argument's batch axis)."""
+    written = store.get("written")
+    if written:
+        trace = store["trace"]
+        mutated = [False] * len(leaves)
+        news = []
+        for i, v in written:
+            mutated[i] = True
+            news.append(value_of(i, v, trace))
+        write_back_any(leaves, mutated, news, fname)
+
+
+def _host(x):
+    if type(x) is core.Array:
+        return x._value
+    return x if isinstance(x, np.ndarray) else None
+
+
+def _unshared(consts, targets) -> list:
+    """``consts`` (a linearized function's residuals) with every eager one that may share
+    memory with an eager array in ``targets`` replaced by a copy, and every tracer by a new
+    tracer of the same value (``const_tracer``: an object no write binds; a traced target,
+    or a view of one, reads its cell once written): the write-back into ``targets`` must
+    not change what the derivative reads."""
+    hosts = [h for h in map(_host, targets) if h is not None]
+    out = []
+    for c in consts:
+        const_tracer = getattr(getattr(c, "_trace", None), "const_tracer", None)
+        if isinstance(c, core.Tracer) and const_tracer is not None:
+            out.append(const_tracer(c))
+            continue
+        h = _host(c)
+        if h is not None and any(np.may_share_memory(h, t) for t in hosts):
+            c = core.Array(core.eager_backend().from_host(np.array(h, copy=True)),
+                           getattr(c, "weak_type", False))
+        out.append(c)
+    return out
+
+
+def _primal(i, v, trace):
+    """The primal of ``v``, a final value of a function run under the JVP trace ``trace``."""
+    return v.primal if isinstance(v, ad.JVPTracer) and v._trace is trace else v
 
 
 def _as_value(x, fname, what):
@@ -107,6 +163,7 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
     store = {}
     flat = _flat_fun(fun, p_tree, store)
     p_out, t_out = ad.jvp_call(flat, p_leaves, t_leaves)
+    _write_back(getattr(fun, "api_name", "jvp"), p_leaves, store, _primal)
     out_tree = store["out_tree"]
     t_out = [ad.instantiate(t) for t in t_out]
     if has_aux:
@@ -124,6 +181,9 @@ def _linearize(fun, primals, fname, has_aux=False):
     flat = _flat_fun(fun, p_tree, store)
     dbg = debug_info_for(fun, fname, [f"args{i}" for i in range(len(p_leaves))])
     p_out, lin_jaxpr, consts, out_zero, in_nz = ad.linearize_call(flat, p_leaves, dbg)
+    if store.get("written"):  # the residuals keep the values the function read
+        consts = _unshared(consts, [p_leaves[i] for i, _ in store["written"]])
+    _write_back(getattr(fun, "api_name", fname), p_leaves, store, _primal)
     return p_leaves, p_tree, p_out, store["out_tree"], lin_jaxpr, consts, out_zero, in_nz
 
 
@@ -265,6 +325,7 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
             return fun(*full, **kwargs)
 
         partial_fun.debug_fun = fun  # messages name the user's function
+        partial_fun.api_name = "grad"  # and the transformation it was given to
         out, vjp_fn, *aux = vjp(partial_fun, *diff_args, has_aux=has_aux)
         aval = core.aval_of(out) if not isinstance(out, (tuple, list, dict)) else None
         if aval is None or aval.shape != ():
@@ -467,6 +528,8 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
         outs = batching.batch_call(flat, leaves, dims, size, out_dims, name,
                                    out_names=lambda: _output_names(store["out_tree"]),
                                    fun_where=where)
+        _write_back("vmap", leaves, store,
+                    lambda i, v, trace: batching.batched_value(v, trace, dims[i], size))
         return tree_unflatten(store["out_tree"], outs)
 
     return vmapped
@@ -547,7 +610,8 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
                 store["n_y"] = len(y_leaves)
                 return list(y_leaves) + list(aux_leaves)
 
-            y, t = jvp(lambda *xs: flat(*xs), tuple(x_leaves), ts)
+            flat.api_name = "jacfwd"
+            y, t = jvp(flat, tuple(x_leaves), ts)
             n_y = store["n_y"]
             store["y_avals"] = [core.aval_of(v).strip_weak_type() for v in y[:n_y]]
             # the aux values come out of the same (one) call of the function, unbatched
@@ -588,6 +652,7 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
             y_leaves, store["y_tree"], aux = g(*xs)
             return y_leaves, aux
 
+        flat.api_name = "jacrev"
         y, pullback, aux = vjp(flat, *x_leaves, has_aux=True)
         y_avals = [core.aval_of(v).strip_weak_type() for v in y]
         m = sum(int(np.prod(a.shape, dtype=np.int64)) for a in y_avals)

@@ -262,3 +262,26 @@ def test_constant_write_into_borrowed_array_under_grad_reaches_it():
 
     np.testing.assert_allclose(float(xnp.grad(f)(2.0)), 4.0)
     np.testing.assert_array_equal(g, [0.0, 4.0])
+
+
+def cube_doubled(x):
+    x *= 2.0
+    return (x ** 3).sum()  # 8 sum(x^3): jacobian 24 x^2, hessian 48 diag(x)
+
+
+@pytest.mark.parametrize("name", ["jit(hessian)", "jit(jacfwd)", "vmap(hessian)",
+                                  "grad(sum of jacfwd)", "jacfwd(jit)"])
+def test_forward_jacobians_nested_write_back(name):
+    base = np.array([[1.5, 2.0, 3.0], [1.0, -0.5, 0.0]]) if name.startswith("vmap") else X0
+    x = xnp.asarray(base.copy())
+    fun = {"jit(hessian)": xnp.jit(xnp.hessian(cube_doubled)),
+           "jit(jacfwd)": xnp.jit(xnp.jacfwd(cube_doubled)),
+           "vmap(hessian)": xnp.vmap(xnp.hessian(cube_doubled)),
+           "grad(sum of jacfwd)": xnp.grad(lambda a: xnp.jacfwd(cube_doubled)(a).sum()),
+           "jacfwd(jit)": xnp.jacfwd(xnp.jit(cube_doubled))}[name]
+    got = np.asarray(fun(x))
+    want = {"jit(hessian)": lambda: np.diag(48 * X0), "jit(jacfwd)": lambda: 24 * X0 ** 2,
+            "vmap(hessian)": lambda: np.stack([np.diag(48 * r) for r in base]),
+            "grad(sum of jacfwd)": lambda: 48 * X0, "jacfwd(jit)": lambda: 24 * X0 ** 2}[name]()
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    np.testing.assert_array_equal(np.asarray(x), 2.0 * base)

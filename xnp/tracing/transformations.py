@@ -163,7 +163,11 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
     store = {}
     flat = _flat_fun(fun, p_tree, store)
     p_out, t_out = ad.jvp_call(flat, p_leaves, t_leaves)
-    _write_back(getattr(fun, "api_name", "jvp"), p_leaves, store, _primal)
+    deferred = getattr(fun, "deferred_write_back", None)
+    if deferred is None:
+        _write_back(getattr(fun, "api_name", "jvp"), p_leaves, store, _primal)
+    else:  # the caller writes back (jacfwd, from outside the vmap it runs this in)
+        deferred.extend((i, _primal(i, v, store["trace"])) for i, v in store.get("written", ()))
     out_tree = store["out_tree"]
     t_out = [ad.instantiate(t) for t in t_out]
     if has_aux:
@@ -610,15 +614,22 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
                 store["n_y"] = len(y_leaves)
                 return list(y_leaves) + list(aux_leaves)
 
-            flat.api_name = "jacfwd"
+            flat.deferred_write_back = written = []
             y, t = jvp(flat, tuple(x_leaves), ts)
             n_y = store["n_y"]
             store["y_avals"] = [core.aval_of(v).strip_weak_type() for v in y[:n_y]]
-            # the aux values come out of the same (one) call of the function, unbatched
-            return tuple(t[:n_y]), tuple(y[n_y:])
+            store["written"] = [i for i, _ in written]
+            # the aux values and the final values of the arguments the function updated
+            # come out of the same (one) call of the function, unbatched
+            return tuple(t[:n_y]), tuple(y[n_y:]) + tuple(v for _, v in written)
 
         cols, aux_leaves = vmap(push, in_axes=0, out_axes=(-1, None))(
             *_basis_blocks(x_avals, n))
+        if store["written"]:  # the caller's arrays, as the function's one call left them
+            n_aux = len(aux_leaves) - len(store["written"])
+            aux_leaves, news = aux_leaves[:n_aux], aux_leaves[n_aux:]
+            mutated = [i in store["written"] for i in range(len(x_leaves))]
+            write_back_any(x_leaves, mutated, list(news), "jacfwd")
         y_avals = store["y_avals"]
         offsets = np.cumsum([0] + [int(np.prod(a.shape, dtype=np.int64)) for a in x_avals])
 

@@ -285,3 +285,43 @@ def test_forward_jacobians_nested_write_back(name):
             "grad(sum of jacfwd)": lambda: 48 * X0, "jacfwd(jit)": lambda: 24 * X0 ** 2}[name]()
     np.testing.assert_allclose(got, want, rtol=1e-12)
     np.testing.assert_array_equal(np.asarray(x), 2.0 * base)
+
+
+@pytest.mark.parametrize("kind", ["xnp", "numpy"])
+def test_vjp_and_linearize_evaluate_at_the_call_point(kind):
+    """The derivative functions returned by vjp and linearize use the arguments' values
+    at the call, also after the caller writes into the arguments (``x*x*x`` keeps ``x``
+    itself as a residual)."""
+    def cube(x):
+        return (x * x * x).sum()
+
+    want = 3 * X0 ** 2
+    x = xnp.asarray(X0.copy()) if kind == "xnp" else X0.copy()
+    _, vjp_fn = xnp.vjp(cube, x)
+    _, f_jvp = xnp.linearize(cube, x)
+    x[0] = 100.0
+    np.testing.assert_allclose(np.asarray(vjp_fn(xnp.asarray(1.0))[0]), want, rtol=1e-12)
+    np.testing.assert_allclose(float(f_jvp(xnp.asarray(np.eye(3)[0]))), want[0], rtol=1e-12)
+
+    def inside(x):  # the same under jit: a traced argument written after vjp
+        _, vjp_fn = xnp.vjp(cube, x)
+        x[0] = 100.0
+        return vjp_fn(xnp.asarray(1.0))[0]
+
+    y = xnp.asarray(X0.copy())
+    np.testing.assert_allclose(np.asarray(xnp.jit(inside)(y)), want, rtol=1e-12)
+    np.testing.assert_array_equal(np.asarray(y), [100.0, *X0[1:]])
+
+
+def test_augmented_assignment_into_borrowed_array_is_a_foreign_write():
+    g = np.zeros(3)
+
+    def f(x):
+        v = xnp.asarray(g)
+        v += x
+        return v.sum()
+
+    for transform in (xnp.jit, xnp.grad):
+        with pytest.raises(errors.ForeignWriteError, match="NumPy array"):
+            transform(f)(1.5)
+    np.testing.assert_array_equal(g, 0.0)

@@ -20,7 +20,7 @@ from xnp.numpy_api._ufunc import refuse_inplace_cast, scalar_cast_overflows
 from xnp.numpy_api._util import (check_writable, is_xnp, raise_host_dtype,
                                   unmapped_write_error, write_whole)
 from xnp.numpy_api._views import adopt, rebind, rebind_traced
-from xnp.tracing import core, rebound
+from xnp.tracing import core, errors, rebound
 from xnp.tracing.fp_warnings import ignoring_fp_errors, is_fp_error, renamed_fp_error
 from xnp.tracing.recording import write_result
 
@@ -147,12 +147,11 @@ def operator_method(name: str, op):
             rebind_traced(self, res, name)
             return self
         if type(self) is array:
-            if isinstance(res, tracer):  # under vmap with a batched operand: vmap's error
-                raise unmapped_write_error(TypeError(
-                    f"xnp: an eager array cannot be updated in place with a traced value "
-                    f"(`{name}` inside a transformation); the array lives outside the traced "
-                    "function. Pass it as an argument (jit writes argument updates back) or "
-                    "return the new value."), self, other)
+            if isinstance(res, tracer):  # the error of `self[...] = res` (vmap's when batched)
+                trace = core.current_trace()
+                err = errors.ForeignWriteError(errors.eager_write_message(
+                    self.aval, trace.transformation, core.staging_active(trace)))
+                raise unmapped_write_error(err, self, other)
             ra = core.aval_of(res)
             if ra.shape != self.shape:
                 raise ValueError(

@@ -176,7 +176,12 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
     return tree_unflatten(out_tree, p_out), tree_unflatten(out_tree, t_out)
 
 
-def _linearize(fun, primals, fname, has_aux=False):
+def _linearize(fun, primals, fname, has_aux=False, snapshot=False):
+    """``fun`` linearized at ``primals``. ``snapshot``: the derivative is evaluated later
+    (``vjp``'s ``vjp_fn``, ``linearize``'s ``f_jvp``), so the residuals must not change
+    when the caller writes into an argument meanwhile (copies of the eager residuals that
+    share an argument's memory, new names for traced ones); ``grad`` and ``jacrev``
+    evaluate it at once and skip the copies."""
     p_leaves, p_tree = tree_flatten(tuple(primals))
     for i, leaf in enumerate(p_leaves):
         _refuse_ref(fname, leaf, i)
@@ -185,7 +190,9 @@ def _linearize(fun, primals, fname, has_aux=False):
     flat = _flat_fun(fun, p_tree, store)
     dbg = debug_info_for(fun, fname, [f"args{i}" for i in range(len(p_leaves))])
     p_out, lin_jaxpr, consts, out_zero, in_nz = ad.linearize_call(flat, p_leaves, dbg)
-    if store.get("written"):  # the residuals keep the values the function read
+    if snapshot:  # the residuals keep the values the function read
+        consts = _unshared(consts, p_leaves)
+    elif store.get("written"):
         consts = _unshared(consts, [p_leaves[i] for i, _ in store["written"]])
     _write_back(getattr(fun, "api_name", fname), p_leaves, store, _primal)
     return p_leaves, p_tree, p_out, store["out_tree"], lin_jaxpr, consts, out_zero, in_nz
@@ -197,7 +204,7 @@ def linearize(fun, *primals):
     from xnp.tracing.jaxpr import eval_jaxpr  # noqa: PLC0415
 
     p_leaves, p_tree, p_out, out_tree, jaxpr, consts, out_zero, in_nz = _linearize(
-        fun, primals, "linearize")
+        fun, primals, "linearize", snapshot=True)
     out_avals = [core.aval_of(p).strip_weak_type() for p in p_out]
 
     def f_jvp(*tangents):
@@ -218,9 +225,15 @@ def linearize(fun, *primals):
 def vjp(fun, *primals, has_aux: bool = False):
     """Reverse-mode: ``(fun(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per
     primal (a tuple), each shaped like its primal. With ``has_aux``, ``fun`` returns
-    ``(out, aux)`` and the result is ``(out, vjp_fn, aux)``."""
+    ``(out, aux)`` and the result is ``(out, vjp_fn, aux)``. ``vjp_fn`` evaluates the
+    derivative at ``primals`` as they were at this call, also when the caller writes into
+    them before calling it."""
+    return _vjp(fun, primals, has_aux, snapshot=True)
+
+
+def _vjp(fun, primals, has_aux: bool, snapshot: bool):
     p_leaves, p_tree, p_out, out_tree, jaxpr, consts, out_zero, in_nz = _linearize(
-        fun, primals, "vjp")
+        fun, primals, "vjp", snapshot=snapshot)
     aux = None
     if has_aux:
         out_struct = tree_unflatten(out_tree, p_out)
@@ -330,7 +343,7 @@ def value_and_grad(fun, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
 
         partial_fun.debug_fun = fun  # messages name the user's function
         partial_fun.api_name = "grad"  # and the transformation it was given to
-        out, vjp_fn, *aux = vjp(partial_fun, *diff_args, has_aux=has_aux)
+        out, vjp_fn, *aux = _vjp(partial_fun, diff_args, has_aux, snapshot=False)
         aval = core.aval_of(out) if not isinstance(out, (tuple, list, dict)) else None
         if aval is None or aval.shape != ():
             shape = aval.shape if aval is not None else type(out).__name__
@@ -664,7 +677,7 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
             return y_leaves, aux
 
         flat.api_name = "jacrev"
-        y, pullback, aux = vjp(flat, *x_leaves, has_aux=True)
+        y, pullback, aux = _vjp(flat, x_leaves, True, snapshot=False)
         y_avals = [core.aval_of(v).strip_weak_type() for v in y]
         m = sum(int(np.prod(a.shape, dtype=np.int64)) for a in y_avals)
         rows = vmap(lambda *cts: pullback(list(cts)))(*_basis_blocks(y_avals, m))

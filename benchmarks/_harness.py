@@ -29,7 +29,7 @@ import numpy
 import _jax
 
 __all__ = ["Stats", "measure", "settle", "calibrate", "block", "print_table", "machine_line", "us", "ms",
-           "examples_on_path", "measure_cases", "print_compare", "compare", "jit_case",
+           "examples_on_path", "measure_cases", "print_compare", "compare", "jit_case", "waited_case",
            "device_resident", "ratio", "paired_ratio", "vs_jax_cell", "print_summary"]
 
 
@@ -341,6 +341,18 @@ def device_resident(*arrays):
     out = xnp.jit(lambda *v: tuple(a if a.dtype == bool else a + 0 for a in v))(*arrays)
     block(out)
     return out[0] if len(arrays) == 1 else out
+
+
+def waited_case(case):
+    """``case`` (a :func:`jit_case`) with each call of the jitted ways waited for
+    (``block_until_ready``): JAX's CPU client runs independent calls on worker threads,
+    so when a round waits only for its last call, up to two calls run at once on two
+    cores; xnp's client runs each call on the calling thread (``xnp/backends/xla/client.py``).
+    The pair of tables separates that overlap from the time of one call."""
+    label, ways = case
+    keep = ("xnp.jit", "jax.jit")
+    return (label + ", waited each call",
+            {k: (lambda f=f: block(f())) for k, f in ways.items() if k in keep})
 
 
 def jit_case(label: str, data: tuple, xnp_fn, numpy_fn, jax_fn=None, *, device: bool = False):

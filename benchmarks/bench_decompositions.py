@@ -11,7 +11,7 @@ import numpy
 
 import _jax
 import xnp
-from _harness import compare, jit_case
+from _harness import compare, jit_case, waited_case
 
 __all__ = ["main"]
 
@@ -48,6 +48,8 @@ def main() -> None:
             cases.append((label, ways))
     compare("(h) decompositions, float64", cases, repeat=3, target_s=0.05, unit="ms",
             layout="wide", note="all call LAPACK")
+    compare("(h) decompositions, each call waited for", [waited_case(c) for c in cases],
+            repeat=3, target_s=0.05, unit="ms", layout="wide", vs_jax=("xnp.jit",))
 
 
 if __name__ == "__main__":

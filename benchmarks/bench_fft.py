@@ -10,7 +10,7 @@ import numpy
 
 import _jax
 import xnp
-from _harness import compare, jit_case
+from _harness import compare, jit_case, waited_case
 
 __all__ = ["main"]
 
@@ -40,6 +40,8 @@ def main() -> None:
     compare("(fft) Fourier transforms", cases, repeat=5, target_s=0.05, unit="ms",
             layout="wide", vs_jax=("xnp.jit",),
             note="xnp eager runs numpy.fft through xnp's dispatch")
+    compare("(fft) Fourier transforms, each call waited for", [waited_case(c) for c in cases],
+            repeat=5, target_s=0.05, unit="ms", layout="wide", vs_jax=("xnp.jit",))
 
 
 if __name__ == "__main__":

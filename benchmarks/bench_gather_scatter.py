@@ -11,7 +11,7 @@ import numpy
 
 import _jax
 import xnp
-from _harness import block, compare, jit_case
+from _harness import compare, jit_case, waited_case
 
 __all__ = ["main"]
 
@@ -26,17 +26,6 @@ def _np_scatter_set(x, idx, v):
     out = x.copy()
     out[idx] = v
     return out
-
-
-def _waited(case):
-    """``case`` with each call of the jitted ways waited for (``block_until_ready``): JAX's
-    CPU client runs independent calls on worker threads, so when a round waits only for its
-    last call, up to two gathers or scatters run at once on two cores; xnp's runs each call on the
-    calling thread (its client is synchronous, see ``xnp/backends/xla/client.py``)."""
-    label, ways = case
-    keep = ("xnp.jit", "jax.jit")
-    return (label + ", waited each call",
-            {k: (lambda f=f: block(f())) for k, f in ways.items() if k in keep})
 
 
 def main() -> None:
@@ -64,7 +53,7 @@ def main() -> None:
             target_s=0.02, unit="ms", layout="wide", vs_jax=("xnp.jit",),
             note="numpy scatter includes the copy that the functional update implies")
     compare("(gs) gathers and scatters, each call waited for",
-            [_waited(jit_case(*c)) for c in cases], repeat=5, target_s=0.02, unit="ms",
+            [waited_case(jit_case(*c)) for c in cases], repeat=5, target_s=0.02, unit="ms",
             layout="wide", vs_jax=("xnp.jit",))
 
 

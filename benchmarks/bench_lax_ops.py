@@ -11,7 +11,7 @@ import numpy
 
 import _jax
 import xnp
-from _harness import compare, jit_case
+from _harness import compare, jit_case, waited_case
 
 __all__ = ["main"]
 
@@ -43,6 +43,9 @@ def main() -> None:
     compare("(g) sorting and cumulative ops, float64", cases, repeat=5, target_s=0.02,
             unit="ms", layout="wide", vs_jax=("xnp.jit",),
             note="xnp eager runs NumPy through xnp's dispatch")
+    compare("(g) sorting and cumulative ops, each call waited for",
+            [waited_case(c) for c in cases], repeat=5, target_s=0.02, unit="ms",
+            layout="wide", vs_jax=("xnp.jit",))
 
 
 if __name__ == "__main__":

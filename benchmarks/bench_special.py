@@ -14,7 +14,7 @@ import scipy.special
 
 import _jax
 import xnp
-from _harness import compare, jit_case
+from _harness import compare, jit_case, waited_case
 
 __all__ = ["main"]
 
@@ -60,6 +60,9 @@ def main() -> None:
     compare(f"(s) special functions and bit ops, n={n}", cases, repeat=5, target_s=0.02,
             unit="ms", layout="wide", vs_jax=("xnp.jit",),
             note="xnp eager runs SciPy/NumPy through xnp")
+    compare(f"(s) special functions and bit ops, n={n}, each call waited for",
+            [waited_case(c) for c in cases], repeat=5, target_s=0.02, unit="ms",
+            layout="wide", vs_jax=("xnp.jit",))
 
 
 if __name__ == "__main__":

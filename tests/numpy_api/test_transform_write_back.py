@@ -325,3 +325,26 @@ def test_augmented_assignment_into_borrowed_array_is_a_foreign_write():
         with pytest.raises(errors.ForeignWriteError, match="NumPy array"):
             transform(f)(1.5)
     np.testing.assert_array_equal(g, 0.0)
+
+
+def test_jit_refuses_argument_update_seen_through_a_closure():
+    """Eagerly a view the function closes over sees the write into the argument (NumPy);
+    a jitted call would read the value from before the write, so it refuses, and writes
+    nothing back."""
+    base = xnp.asarray(np.arange(4.0))
+    view = base[1:]
+
+    def f(x):
+        x[1] = 5.0
+        return (view * x[1:]).sum()
+
+    want = f(xnp.asarray(np.arange(4.0)))  # a private argument: the view is not touched
+    assert float(want) == 1 * 5 + 2 * 2 + 3 * 3
+    with pytest.raises(NotImplementedError, match=r"xnp\.jit: argument 0 \(float64\[4\]\) is "
+                                                  r"updated in place and shares memory with "
+                                                  r"an array the function closes over"):
+        xnp.jit(f)(base)
+    np.testing.assert_array_equal(np.asarray(base), np.arange(4.0))
+    other = xnp.asarray(np.arange(4.0))  # no sharing: runs, as eagerly
+    assert float(xnp.jit(f)(other)) == float(want)
+    np.testing.assert_array_equal(np.asarray(other), [0.0, 5.0, 2.0, 3.0])

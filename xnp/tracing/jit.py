@@ -567,9 +567,11 @@ def _runner(entry):
     call, n_out, mutated = c.call_flat, entry.n_out, entry.mutated
     build = entry.out_tree.builder()
     if entry.any_mutated:
+        consts = entry.closed.consts
+
         def run(leaves):
             outs = call(leaves)
-            write_back(leaves, mutated, outs[n_out:])
+            write_back(leaves, mutated, outs[n_out:], closed_over=consts)
             return build(outs[:n_out])
 
         return run

@@ -28,10 +28,12 @@ def out_structs(entry):
     return tree_unflatten(entry.out_tree, structs)
 
 
-def check_no_aliasing(leaves, mutated, names=None, fname: str = "jit"):
-    """A mutated argument that shares memory with another argument would see a different
-    update order than eager NumPy code; refuse instead of returning a different answer.
-    ``fname``: the transformation the message names (``jit``, ``grad``, ``vmap``, ...)."""
+def check_no_aliasing(leaves, mutated, names=None, fname: str = "jit", closed_over=()):
+    """A mutated argument that shares memory with another argument, or with an array the
+    function closes over (``closed_over``: the host values of its constants), would see a
+    different update order than eager NumPy code (there a read of the other array after
+    the write sees it); refuse instead of returning a different answer. ``fname``: the
+    transformation the message names (``jit``, ``grad``, ``vmap``, ...)."""
     arrays = [(i, leaf._value if type(leaf) is core.Array else leaf) for i, leaf in
               enumerate(leaves) if type(leaf) is core.Array or isinstance(leaf, np.ndarray)]
     for i, leaf in enumerate(leaves):
@@ -47,13 +49,25 @@ def check_no_aliasing(leaves, mutated, names=None, fname: str = "jit"):
                     f"argument {j} (the same array passed twice, or overlapping views); a "
                     f"{fname} call cannot reproduce NumPy's aliasing there. Pass a copy "
                     "(a.copy()).")
+        for other in closed_over:
+            if type(other) is core.Array:
+                other = other._value
+            if isinstance(other, np.ndarray) and np.may_share_memory(mine, other) and (
+                    np.shares_memory(mine, other)):
+                raise NotImplementedError(
+                    f"xnp.{fname}: argument {i} ({errors.aval_str(core.aval_of(leaf))}) is "
+                    "updated in place and shares memory with an array the function closes "
+                    f"over (a global or a closure, e.g. a view of the argument); a {fname} "
+                    "call reads that array's value from before the write, where NumPy would "
+                    "see the write. Pass that array as an argument too, or copy it.")
 
 
-def write_back(leaves, mutated, values, fname: str = "jit"):
+def write_back(leaves, mutated, values, fname: str = "jit", closed_over=()):
     """Write each updated argument's new value into it: all or nothing (every destination
     is checked writable before the first is written, as eager code raises at the first
-    write into a read-only array before touching later ones)."""
-    check_no_aliasing(leaves, mutated, fname=fname)
+    write into a read-only array before touching later ones). ``closed_over``: see
+    :func:`check_no_aliasing`."""
+    check_no_aliasing(leaves, mutated, fname=fname, closed_over=closed_over)
     dsts = []
     for i, (leaf, m) in enumerate(zip(leaves, mutated)):
         if not m:
@@ -159,5 +173,6 @@ class CallSignature:
         entry = self._entry
         outs = compiled.call_flat(leaves)
         if entry.any_mutated:
-            write_back(leaves, entry.mutated, outs[entry.n_out:])
+            write_back(leaves, entry.mutated, outs[entry.n_out:],
+                       closed_over=entry.closed.consts)
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])

@@ -438,10 +438,11 @@ class JitWrapped(_HotCall):
             closed, mutated = trace_to_jaxpr(flat_fun, avals, dbg)
         finally:
             _TRACING.count -= 1
+        read_late = _read_after_write(closed) if any(mutated) else ()
         if jaxpr_transforms.uses_refs(closed):
             closed = self._discharged(closed)
         n_out = len(closed.jaxpr.outvars) - sum(mutated)
-        return Entry(closed, flat_fun.out_tree, mutated, n_out, in_tree)
+        return Entry(closed, flat_fun.out_tree, mutated, n_out, in_tree, read_late)
 
     def _discharged(self, closed):
         """``closed`` with its refs discharged (:func:`jaxpr_transforms.discharge_state`);
@@ -558,6 +559,31 @@ def _single(entry) -> bool:
     return entry.out_tree == _LEAF_TREE and entry.n_out == 1 and not entry.any_mutated
 
 
+_WRITES = ("ref_swap", "ref_addupdate")
+
+
+def _read_after_write(closed) -> list:
+    """The constants of ``closed`` (a staged jaxpr, before discharge) that the function
+    reads after its first in-place write: operands of a later equation or outputs. The
+    first write is the first ``ref_swap``/``ref_addupdate``, or an equation that takes a ref
+    otherwise (a loop writing one: its own operands count as read after)."""
+    eqns = closed.jaxpr.eqns
+    for k, e in enumerate(eqns):
+        name = e.primitive.name
+        if name in _WRITES:
+            later = eqns[k + 1:]
+            break
+        if name not in ("new_ref", "ref_get") and any(
+                is_ref_aval(getattr(v, "aval", None)) for v in e.invars):
+            later = eqns[k:]
+            break
+    else:
+        return []
+    read = {v for e in later for v in e.invars}
+    read.update(closed.jaxpr.outvars)
+    return [c for v, c in zip(closed.jaxpr.constvars, closed.consts) if v in read]
+
+
 def _runner(entry):
     """Run ``entry``'s executable on the flat arguments: the call's result (outputs rebuilt
     by the output treedef's builder, arguments updated in place written back)."""
@@ -567,11 +593,11 @@ def _runner(entry):
     call, n_out, mutated = c.call_flat, entry.n_out, entry.mutated
     build = entry.out_tree.builder()
     if entry.any_mutated:
-        consts = entry.closed.consts
+        late = entry.read_late
 
         def run(leaves):
             outs = call(leaves)
-            write_back(leaves, mutated, outs[n_out:], closed_over=consts)
+            write_back(leaves, mutated, outs[n_out:], closed_over=late)
             return build(outs[:n_out])
 
         return run

@@ -57,9 +57,11 @@ def check_no_aliasing(leaves, mutated, names=None, fname: str = "jit", closed_ov
                 raise NotImplementedError(
                     f"xnp.{fname}: argument {i} ({errors.aval_str(core.aval_of(leaf))}) is "
                     "updated in place and shares memory with an array the function closes "
-                    f"over (a global or a closure, e.g. a view of the argument); a {fname} "
-                    "call reads that array's value from before the write, where NumPy would "
-                    "see the write. Pass that array as an argument too, or copy it.")
+                    "over (a global or a closure, e.g. a view of the argument) and reads "
+                    f"after its first in-place write; a {fname} call reads that array's values "
+                    "from before the call, where NumPy could see the write. Read the array "
+                    "from the argument inside the function (x[1:] instead of a view made "
+                    "outside), or pass a copy of the argument (x.copy()).")
 
 
 def write_back(leaves, mutated, values, fname: str = "jit", closed_over=()):
@@ -174,5 +176,5 @@ class CallSignature:
         outs = compiled.call_flat(leaves)
         if entry.any_mutated:
             write_back(leaves, entry.mutated, outs[entry.n_out:],
-                       closed_over=entry.closed.consts)
+                       closed_over=entry.read_late)
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])

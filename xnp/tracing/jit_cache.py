@@ -62,10 +62,15 @@ class Entry:
     """
 
     __slots__ = ("closed", "out_tree", "mutated", "any_mutated", "n_out", "in_tree", "compiled",
-                 "compile_lock", "run", "int_bounds", "used", "hold", "__weakref__")
+                 "compile_lock", "run", "int_bounds", "used", "hold", "read_late",
+                 "__weakref__")
 
-    def __init__(self, closed, out_tree, mutated, n_out, in_tree):
+    def __init__(self, closed, out_tree, mutated, n_out, in_tree, read_late=()):
         self.closed = closed
+        # the constants (host values of closed-over arrays) the function reads after its
+        # first in-place write: an argument update that shares their memory is refused
+        # (``jit_aot.check_no_aliasing``)
+        self.read_late = read_late
         self.out_tree = out_tree
         self.mutated = mutated
         self.any_mutated = any(mutated)

@@ -361,3 +361,23 @@ def test_jit_allows_closure_overlapping_argument_read_before_the_write():
 
     assert float(xnp.jit(f)(base)) == 2.0 * (1 + 2 + 3) + (0 + 5 + 2 + 3)
     np.testing.assert_array_equal(np.asarray(base), [0.0, 5.0, 2.0, 3.0])
+
+
+def test_jit_aliasing_messages_name_arguments_by_parameter_and_path():
+    base = xnp.asarray(np.arange(4.0))
+
+    def f(pair, d):
+        d["x"][0] = 5.0
+        return pair[1].sum()
+
+    with pytest.raises(NotImplementedError, match=r"xnp\.jit: argument 2 is updated in place "
+                                                  r"and shares memory with argument 1 .*"
+                                                  r"Argument 2 is d\['x'\], argument 1 is "
+                                                  r"pair\[1\]\.$"):
+        xnp.jit(f)([xnp.ones(2), base[1:]], {"x": base})
+    np.testing.assert_array_equal(np.asarray(base), np.arange(4.0))
+    ro = np.arange(3.0)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match=r"xnp\.jit: argument 2 \(float64\[3\]\) is updated "
+                                         r"in place but is read-only.*Argument 2 is d\['x'\]\."):
+        xnp.jit(f)([xnp.ones(2), xnp.ones(2)], {"x": ro})

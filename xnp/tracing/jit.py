@@ -442,7 +442,8 @@ class JitWrapped(_HotCall):
         if jaxpr_transforms.uses_refs(closed):
             closed = self._discharged(closed)
         n_out = len(closed.jaxpr.outvars) - sum(mutated)
-        return Entry(closed, flat_fun.out_tree, mutated, n_out, in_tree, read_late)
+        return Entry(closed, flat_fun.out_tree, mutated, n_out, in_tree, read_late,
+                     list(paths))
 
     def _discharged(self, closed):
         """``closed`` with its refs discharged (:func:`jaxpr_transforms.discharge_state`);
@@ -593,11 +594,11 @@ def _runner(entry):
     call, n_out, mutated = c.call_flat, entry.n_out, entry.mutated
     build = entry.out_tree.builder()
     if entry.any_mutated:
-        late = entry.read_late
+        late, names = entry.read_late, entry.arg_names
 
         def run(leaves):
             outs = call(leaves)
-            write_back(leaves, mutated, outs[n_out:], closed_over=late)
+            write_back(leaves, mutated, outs[n_out:], closed_over=late, names=names)
             return build(outs[:n_out])
 
         return run

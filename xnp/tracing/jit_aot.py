@@ -28,12 +28,21 @@ def out_structs(entry):
     return tree_unflatten(entry.out_tree, structs)
 
 
+def _which(names, *flat) -> str:
+    """The sentence naming flat arguments ``flat`` by parameter name and pytree path
+    (``names``: one per flat argument), or "" without names."""
+    if not names:
+        return ""
+    return " A" + ", ".join(f"argument {i} is {names[i]}" for i in flat)[1:] + "."
+
+
 def check_no_aliasing(leaves, mutated, names=None, fname: str = "jit", closed_over=()):
     """A mutated argument that shares memory with another argument, or with an array the
     function closes over (``closed_over``: the host values of its constants), would see a
     different update order than eager NumPy code (there a read of the other array after
     the write sees it); refuse instead of returning a different answer. ``fname``: the
-    transformation the message names (``jit``, ``grad``, ``vmap``, ...)."""
+    transformation the message names (``jit``, ``grad``, ``vmap``, ...); ``names``: the
+    flat arguments' names (parameter name and pytree path) for the message."""
     arrays = [(i, leaf._value if type(leaf) is core.Array else leaf) for i, leaf in
               enumerate(leaves) if type(leaf) is core.Array or isinstance(leaf, np.ndarray)]
     for i, leaf in enumerate(leaves):
@@ -48,7 +57,7 @@ def check_no_aliasing(leaves, mutated, names=None, fname: str = "jit", closed_ov
                     f"xnp.{fname}: argument {i} is updated in place and shares memory with "
                     f"argument {j} (the same array passed twice, or overlapping views); a "
                     f"{fname} call cannot reproduce NumPy's aliasing there. Pass a copy "
-                    "(a.copy()).")
+                    f"(a.copy()).{_which(names, i, j)}")
         for other in closed_over:
             if type(other) is core.Array:
                 other = other._value
@@ -61,15 +70,15 @@ def check_no_aliasing(leaves, mutated, names=None, fname: str = "jit", closed_ov
                     f"after its first in-place write; a {fname} call reads that array's values "
                     "from before the call, where NumPy could see the write. Read the array "
                     "from the argument inside the function (x[1:] instead of a view made "
-                    "outside), or pass a copy of the argument (x.copy()).")
+                    f"outside), or pass a copy of the argument (x.copy()).{_which(names, i)}")
 
 
-def write_back(leaves, mutated, values, fname: str = "jit", closed_over=()):
+def write_back(leaves, mutated, values, fname: str = "jit", closed_over=(), names=None):
     """Write each updated argument's new value into it: all or nothing (every destination
     is checked writable before the first is written, as eager code raises at the first
     write into a read-only array before touching later ones). ``closed_over``: see
     :func:`check_no_aliasing`."""
-    check_no_aliasing(leaves, mutated, fname=fname, closed_over=closed_over)
+    check_no_aliasing(leaves, mutated, names, fname, closed_over)
     dsts = []
     for i, (leaf, m) in enumerate(zip(leaves, mutated)):
         if not m:
@@ -78,7 +87,7 @@ def write_back(leaves, mutated, values, fname: str = "jit", closed_over=()):
         if isinstance(dst, np.ndarray) and not dst.flags.writeable:
             raise ValueError(f"xnp.{fname}: argument {i} ({errors.aval_str(core.aval_of(leaf))}) "
                              "is updated in place but is read-only (assignment destination "
-                             "is read-only); no argument was written")
+                             f"is read-only); no argument was written.{_which(names, i)}")
         dsts.append(dst)
     for dst, new in zip(dsts, values):
         if isinstance(dst, np.ndarray):
@@ -176,5 +185,5 @@ class CallSignature:
         outs = compiled.call_flat(leaves)
         if entry.any_mutated:
             write_back(leaves, entry.mutated, outs[entry.n_out:],
-                       closed_over=entry.read_late)
+                       closed_over=entry.read_late, names=entry.arg_names)
         return tree_unflatten(entry.out_tree, outs[: entry.n_out])

@@ -62,11 +62,12 @@ class Entry:
     """
 
     __slots__ = ("closed", "out_tree", "mutated", "any_mutated", "n_out", "in_tree", "compiled",
-                 "compile_lock", "run", "int_bounds", "used", "hold", "read_late",
+                 "compile_lock", "run", "int_bounds", "used", "hold", "read_late", "arg_names",
                  "__weakref__")
 
-    def __init__(self, closed, out_tree, mutated, n_out, in_tree, read_late=()):
+    def __init__(self, closed, out_tree, mutated, n_out, in_tree, read_late=(), arg_names=None):
         self.closed = closed
+        self.arg_names = arg_names  # the flat arguments' names (parameter and pytree path)
         # the constants (host values of closed-over arrays) the function reads after its
         # first in-place write: an argument update that shares their memory is refused
         # (``jit_aot.check_no_aliasing``)

@@ -446,3 +446,56 @@ def test_asarray_of_one_array_is_served_in_c():
     assert frames and np.asarray(out).tolist() == [1.0, 2.0]
     big = np.ones(3, ">f8")  # a dtype outside the fast path's set: the full path
     assert xnp.asarray(big).dtype == np.asarray(xnp.asarray.__wrapped__(big)).dtype
+
+
+def _weak(dtype, seed):
+    """A weak array of ``dtype`` (as a Python scalar passed through ``jit`` gives one)."""
+    return xnp.Array(_sample(dtype, (2, 3), seed), True)
+
+
+FIT_SCALARS = [0.5, -0.0, 0, 127, -1, -128, 128, -129, 2**40]
+
+
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d != xnp.bfloat16], ids=str)
+def test_scalar_operands_fast_equal_full_path_for_weak_arrays(dtype):
+    """Which Python scalars the fast path serves beside an array is the full path's own
+    promotion (``fastpath.SCALAR_FITS``), for weak arrays as for strong ones: the served
+    result equals the full path's in value, dtype and weak type."""
+    for x in (_weak(dtype, 0), xnp.asarray(_sample(dtype, (2, 3), 0))):
+        for name in ("add", "multiply", "subtract", "less", "bitwise_and"):
+            fn = getattr(xnp, name)
+            for s in FIT_SCALARS:
+                _same(_outcome(fn, x, s), _outcome(fn.__wrapped__, x, s))
+                _same(_outcome(fn, s, x), _outcome(fn.__wrapped__, s, x))
+        for op, name in (("__add__", "add"), ("__rsub__", "subtract"), ("__mul__", "multiply")):
+            full = getattr(xnp, name).__wrapped__
+            for s in FIT_SCALARS:
+                args = (s, x) if op.startswith("__r") else (x, s)
+                _same(_outcome(getattr(x, op), s), _outcome(full, *args))
+
+
+def test_scalar_fits_follow_the_options(monkeypatch):
+    """``x + 1.0`` with a weak float32 ``x`` is float64 with x64 on (a weak array and a
+    Python float promote to the default float): the fast path leaves it to the full path;
+    with x64 off it is float32 and served. A strong float32 array keeps float32 and is
+    served under both."""
+    calls = []
+    op = FAST_OPS["add"]
+
+    def counting(a, b):
+        calls.append(1)
+        return op.fn(a, b)
+
+    monkeypatch.setitem(FAST_OPS, "add", type(op)(counting, op.dtypes, op.bool_out))
+    for x64, weak_served in ((True, False), (False, True)):
+        with xnp.config.override(enable_x64=x64):
+            w = _weak(np.float32, 0)
+            s = xnp.asarray(_sample(np.float32, (2, 3), 1))
+            for x, served in ((w, weak_served), (s, True)):
+                for call in (lambda: x + 1.5, lambda: xnp.add(1.5, x)):
+                    del calls[:]
+                    fast = _outcome(call)
+                    assert bool(calls) == served, (x64, x.weak_type)
+                    _same(fast, _outcome(xnp.add.__wrapped__, x, 1.5))
+            r = w + 1.5
+            assert r.dtype == (np.float64 if x64 else np.float32) and r.weak_type

@@ -275,7 +275,8 @@ static PyMemberDef base_members[] = {
  * active in any thread, or the calling thread's trace is the base trace; the eager
  * ``FAST_OPS[name]`` (xnp/numpy_api/_fast_tables.py) is ``(fn, dtypes, bool_out)``; both operands exact
  * ``Array``s with host values of one dtype in ``dtypes``, or one such ``Array`` and a
- * Python float or small int that keeps its dtype; then ``Array(fn(a, b), weak)``.
+ * Python float or small int that keeps its dtype (``fastpath.SCALAR_FITS``, derived from the
+ * full path's promotion); then ``Array(fn(a, b), weak)``.
  * Anything else, and a ``ValueError`` from ``fn``, calls the operator's full path
  * (``forward(self, other)``, or ``reflected(self, other)`` when the left operand is not
  * an xnp array).
@@ -286,40 +287,43 @@ static const char *op_slots[N_OPS] = {"__add__", "__sub__", "__mul__", "__truedi
                                       "__and__", "__or__", "__xor__"};
 static PyObject *op_name[N_OPS], *op_forward[N_OPS], *op_reflected[N_OPS];
 static PyObject *g_array_type, *g_busy, *g_state, *g_base, *g_table, *g_native, *g_wrap;
-static PyObject *str_trace, *str_dtype, *str_kind;
+static PyObject *g_fits;
+static PyObject *str_trace, *str_dtype;
 
-/* 1 when ``scalar`` (a Python float or int) keeps the dtype ``dt`` (fastpath._scalar_fits),
- * 0 when not, -1 on error */
+/* 1 when ``scalar`` (a Python float or int) keeps the dtype ``dt`` of a (``weak``) array,
+ * by the bits ``fastpath.SCALAR_FITS`` (``g_fits``) derives from the full path's NEP 50 rule
+ * (fastpath._scalar_fits), 0 when not, -1 on error */
 static int
-scalar_fits(PyObject *dt, PyObject *scalar)
+scalar_fits(PyObject *dt, int weak, PyObject *scalar)
 {
     PyTypeObject *t = Py_TYPE(scalar);
-    if (t != &PyFloat_Type && t != &PyLong_Type) {
-        return 0;
-    }
-    PyObject *kind = PyObject_GetAttr(dt, str_kind);
-    if (kind == NULL) {
-        return -1;
-    }
-    Py_UCS4 k = PyUnicode_Check(kind) && PyUnicode_GET_LENGTH(kind) == 1
-                    ? PyUnicode_READ_CHAR(kind, 0) : 0;
-    Py_DECREF(kind);
-    int inexact = k == 'f' || k == 'c';
+    long bit;
     if (t == &PyFloat_Type) {
-        return inexact;
+        bit = 1;
     }
-    int overflow;
-    long v = PyLong_AsLongAndOverflow(scalar, &overflow);
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
+    else if (t == &PyLong_Type) {
+        int overflow;
+        long v = PyLong_AsLongAndOverflow(scalar, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (overflow || v < -128 || v >= 128) {
+            return 0;
+        }
+        bit = v >= 0 ? 2 : 4;
     }
-    if (overflow) {
+    else {
         return 0;
     }
-    if (inexact || k == 'i') {
-        return -128 <= v && v < 128;
+    PyObject *mask = PyDict_GetItemWithError(g_fits, dt);  /* borrowed */
+    if (mask == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
     }
-    return k == 'u' && 0 <= v && v < 128;
+    long m = PyLong_AsLong(mask);
+    if (m == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    return (m & (bit << (weak ? 3 : 0))) != 0;
 }
 
 /* 1 when eager calls may be served now: the operators are configured and no thread is
@@ -456,7 +460,7 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
                 }
             }
             else {
-                int fits = scalar_fits(dta, right);
+                int fits = scalar_fits(dta, wa, right);
                 if (fits < 0) {
                     goto error;
                 }
@@ -483,14 +487,15 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
             goto error;
         }
         if (in) {
-            int fits = scalar_fits(dtb, left);
+            int wb = b->weak != NULL && PyObject_IsTrue(b->weak) == 1;
+            int fits = scalar_fits(dtb, wb, left);
             if (fits < 0) {
                 goto error;
             }
             if (fits) {
                 va = left;
                 vb = b->val;
-                weak = b->weak != NULL && PyObject_IsTrue(b->weak) == 1;
+                weak = wb;
                 ok = 1;
             }
         }
@@ -1305,10 +1310,10 @@ static PyNumberMethods base_as_number = {
 static PyObject *
 configure_operators(PyObject *module, PyObject *args)
 {
-    PyObject *array, *busy, *state, *base, *table, *native, *wrap, *ops;
-    if (!PyArg_ParseTuple(args, "OO!OOO!O!O!O!:configure_operators", &array, &PySet_Type, &busy,
-                          &state, &base, &PyList_Type, &table, &PyList_Type, &native,
-                          &PyList_Type, &wrap, &PyDict_Type, &ops)) {
+    PyObject *array, *busy, *state, *base, *table, *native, *wrap, *ops, *fits;
+    if (!PyArg_ParseTuple(args, "OO!OOO!O!O!O!O!:configure_operators", &array, &PySet_Type,
+                          &busy, &state, &base, &PyList_Type, &table, &PyList_Type, &native,
+                          &PyList_Type, &wrap, &PyDict_Type, &ops, &PyDict_Type, &fits)) {
         return NULL;
     }
     if (!PyType_Check(array) || !PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
@@ -1342,6 +1347,7 @@ configure_operators(PyObject *module, PyObject *args)
     Py_XSETREF(g_table, Py_NewRef(table));
     Py_XSETREF(g_native, Py_NewRef(native));
     Py_XSETREF(g_wrap, Py_NewRef(wrap));
+    Py_XSETREF(g_fits, Py_NewRef(fits));
     Py_XSETREF(g_array_type, Py_NewRef(array));
     Py_RETURN_NONE;
 }
@@ -1389,10 +1395,11 @@ static PyMethodDef module_methods[] = {
      "array); refused(slow, x, idx, value) runs the full path of an assignment whose index "
      "NumPy refused after its cast of the value (its own cast's warnings silenced)."},
     {"configure_operators", configure_operators, METH_VARARGS,
-     "configure_operators(array, busy, state, base, table, native, wrap, ops): serve the "
+     "configure_operators(array, busy, state, base, table, native, wrap, ops, fits): serve the "
      "binary operators of ``array`` (an ArrayBase subclass) by the number slots; ``ops`` "
      "maps each of __add__, __sub__, __mul__, __truediv__, __and__, __or__, __xor__ to "
-     "(FAST_OPS name, forward full path, reflected full path)."},
+     "(FAST_OPS name, forward full path, reflected full path); ``fits`` is "
+     "fastpath.SCALAR_FITS (dtype -> which Python scalars keep it), read on each call."},
     {"configure_calls", configure_calls, METH_O,
      "configure_calls(calls): the one-element list holding FAST_CALLS that the view fast "
      "paths (FastFunc(..., kind='view')) read."},
@@ -1435,11 +1442,10 @@ PyInit__array_base(void)
     }
     str_trace = PyUnicode_InternFromString("trace");
     str_dtype = PyUnicode_InternFromString("dtype");
-    str_kind = PyUnicode_InternFromString("kind");
     str_hot = PyUnicode_InternFromString("hot");
     str_call_miss = PyUnicode_InternFromString("_call_miss");
     str_len = PyUnicode_InternFromString("__len__");
-    if (str_len == NULL || str_trace == NULL || str_dtype == NULL || str_kind == NULL || str_hot == NULL ||
+    if (str_len == NULL || str_trace == NULL || str_dtype == NULL || str_hot == NULL ||
             str_call_miss == NULL) {
         return NULL;
     }

@@ -35,9 +35,13 @@ import sys
 from typing import Callable
 
 
+import numpy as np
+
 from xnp import config
 from xnp.tracing import core
 from xnp.numpy_api._fast_tables import FAST_CALLS, FAST_OPS, FastOp
+from xnp.numpy_api._util import result_dtype
+from xnp.tracing.avals import ShapedArray
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
@@ -85,19 +89,60 @@ def refresh() -> None:
 config.watch("eager_backend", lambda name: refresh())  # first run by xnp._wiring.connect
 
 
-def _scalar_fits(v, scalar) -> bool:
-    """True when ``array(dtype=v.dtype) op scalar`` keeps ``v.dtype`` without overflow:
-    a float with a float/complex array, or a small int (0..127 fits every integer
-    dtype, negative ones only signed and inexact dtypes)."""
+#: which Python scalars keep an array's dtype, by dtype: bit 1 a float, bit 2 an int 0..127,
+#: bit 4 an int -128..-1, for a strong array; the same bits shifted left by 3 for a weak one.
+#: Derived from the full path's NEP 50 rule (``_util.result_dtype``) by :func:`refresh_fits`
+#: for every dtype of ``FAST_OPS``, and read by the C operators (xnp/_native/array_base.c)
+#: as well as by :func:`_scalar_fits`. The int classes are those every dtype that keeps
+#: a Python int holds exactly (NumPy's conversion of the scalar then equals the full path's
+#: ``promote_to``); an int outside them takes the full path.
+SCALAR_FITS: dict = {}
+_FLOAT, _SMALL, _NEGATIVE, _WEAK_SHIFT = 1, 2, 4, 3
+
+
+def _holds(dt, lo: int, hi: int) -> bool:
+    """Whether every int in ``lo..hi`` converts to ``dt`` exactly."""
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return info.min <= lo and hi <= info.max
+    return dt.kind in _INEXACT_KINDS  # 8-bit ints are exact in every inexact dtype
+
+
+def refresh_fits() -> None:
+    """Fill :data:`SCALAR_FITS` under the current options (the default dtypes change
+    what a Python scalar promotes to); run at import and after every option update.
+    Updated in place: the C operators hold this dict."""
+    fits = {}
+    for dt in {dt for op in FAST_OPS.values() for dt in op.dtypes}:
+        mask = 0
+        for shift, weak in ((0, False), (_WEAK_SHIFT, True)):
+            array = ShapedArray((), dt, weak)
+            if result_dtype(array, core.aval_of(0.0)) == (dt, weak):
+                mask |= _FLOAT << shift
+            if result_dtype(array, core.aval_of(0)) == (dt, weak):
+                mask |= ((_SMALL if _holds(dt, 0, 127) else 0)
+                         | (_NEGATIVE if _holds(dt, -128, -1) else 0)) << shift
+        fits[dt] = mask
+    SCALAR_FITS.update(fits)
+
+
+def _scalar_fits(v, weak: bool, scalar) -> bool:
+    """True when ``array(dtype=v.dtype, weak) op scalar`` keeps ``v.dtype`` and weakness
+    (:data:`SCALAR_FITS`): a float, or an int of -128..127, that the full path would
+    convert to that dtype exactly."""
     t = type(scalar)
-    kind = v.dtype.kind
     if t is float:
-        return kind in _INEXACT_KINDS
-    if t is int:
-        if kind in _INEXACT_KINDS or kind == "i":
-            return -128 <= scalar < 128
-        return kind == "u" and 0 <= scalar < 128
-    return False
+        bit = _FLOAT
+    elif t is int and -128 <= scalar < 128:
+        bit = _SMALL if scalar >= 0 else _NEGATIVE
+    else:
+        return False
+    return bool(SCALAR_FITS.get(v.dtype, 0) & (bit << (_WEAK_SHIFT if weak else 0)))
+
+
+refresh_fits()
+for _name, _ in config.snapshot():  # the options that change what a scalar promotes to
+    config.watch(_name, lambda value: refresh_fits())
 
 
 def _wrap(out, weak: bool) -> Array:
@@ -159,11 +204,11 @@ def _binary(name: str, swap: bool, slow: Callable, *, scalars: bool = False) -> 
                                     vb.dtype != va.dtype):
                                 vb = None
                             weak = a._weak and b._weak
-                        elif fits(va, b):
+                        elif fits(va, a._weak, b):
                             vb, weak = b, a._weak
                 elif tb is array:
                     vb = b._v
-                    if vb is not None and vb.dtype in dtypes and fits(vb, a):
+                    if vb is not None and vb.dtype in dtypes and fits(vb, b._weak, a):
                         va, weak = a, b._weak
                 if va is not None and vb is not None:
                     try:
@@ -235,7 +280,7 @@ def install_native_operators(cls, names: dict) -> bool:
             raise TypeError(f"install_native_operators: {cls.__name__}.{name} is not a "
                             "binary fast path")
         ops[name] = (names[name], fwd.__wrapped__, rev.__wrapped__)
-    configure(cls, _TRACING_THREADS, _STATE, _EVAL, _TABLE, _NATIVE, _WRAP, ops)
+    configure(cls, _TRACING_THREADS, _STATE, _EVAL, _TABLE, _NATIVE, _WRAP, ops, SCALAR_FITS)
     sys.modules[base.__module__].configure_calls(_CALLS)  # the view fast paths' table
     for name in NATIVE_OPERATORS:
         delattr(cls, name)

@@ -642,18 +642,8 @@ def _array_function(self, func, types, args, kwargs):
 
 
 # eager operators that skip the dispatch layers when they can (xnp.numpy_api._fastpath)
-_FAST_BINARY_OPERATORS = {
-    "__add__": ("add", False), "__radd__": ("add", True),
-    "__sub__": ("subtract", False), "__rsub__": ("subtract", True),
-    "__mul__": ("multiply", False), "__rmul__": ("multiply", True),
-    "__truediv__": ("true_divide", False), "__rtruediv__": ("true_divide", True),
-    "__and__": ("bitwise_and", False), "__rand__": ("bitwise_and", True),
-    "__or__": ("bitwise_or", False), "__ror__": ("bitwise_or", True),
-    "__xor__": ("bitwise_xor", False), "__rxor__": ("bitwise_xor", True),
-    "__eq__": ("equal", False), "__ne__": ("not_equal", False),
-    "__lt__": ("less", False), "__le__": ("less_equal", False),
-    "__gt__": ("greater", False), "__ge__": ("greater_equal", False),
-}
+_FAST_BINARY_OPERATORS = {name: fast for name, fast in fastpath.OPERATOR_OPS.items()
+                          if name not in ("__neg__", "__abs__")}
 
 
 _BINARY_OPERATORS = tuple(sorted(host_dispatch.UFUNC_OPERATORS | {"__matmul__", "__rmatmul__"}))

@@ -87,7 +87,7 @@ def _delegating(full, np_fn, name: str, scalars: int = 0):
 
         return call
 
-    return _replay.cached(full, guard, scalars=scalars)
+    return _replay.cached(full, guard, scalars=scalars, learn=fastpath.learner(name))
 
 
 #: keywords of xnp functions that NumPy's function of the same name lacks: their defaults
@@ -144,9 +144,11 @@ def _delegating_method(full, name: str):
 
         return call
 
+    fast = fastpath.OPERATOR_OPS.get(name)
     return _replay.cached(full, guard, scalars=2 if name in UFUNC_OPERATORS else 0,
                           exact=OPERATOR_POWER_SHORTCUTS
-                          if name == "__pow__" else frozenset())
+                          if name == "__pow__" else frozenset(),
+                          learn=None if fast is None else fastpath.learner(*fast))
 
 
 def install(namespace: dict, numpy_module, names) -> None:

@@ -328,6 +328,19 @@ def _big(seed, dtype=np.float64, shape=(_N,)):
     return _sample(dtype, shape, seed)
 
 
+def _learn_operators(dtype):
+    """Run the operators once on small arrays of ``dtype`` (and a Python int), so that the
+    fast path has learnt their kernels from the full path (``fastpath.learn``)."""
+    s1, s2 = (xnp.asarray(_sample(dtype, (4,), k)) for k in (7, 8))
+    for op in (operator.add, operator.sub, operator.mul, operator.and_, operator.or_):
+        try:
+            op(s1, s2)
+            op(s1, 2)
+            op(2, s1)
+        except TypeError:  # (bitwise operators of inexact dtypes)
+            pass
+
+
 @pytest.mark.skipif(not hasattr(fastpath, "FastFunc") or fastpath.FastFunc is None,
                     reason="the C fast path is not built (optional extension)")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128, np.bool_])
@@ -337,6 +350,7 @@ def test_operators_compute_into_a_temporary_operand(dtype):
     do; values, dtype and weak type equal NumPy's, and the named arrays are unchanged."""
     a_np, b_np, c_np = _big(1, dtype), _big(2, dtype), _big(3, dtype)
     a, b, c = xnp.asarray(a_np), xnp.asarray(b_np), xnp.asarray(c_np)
+    _learn_operators(dtype)
     before = _elisions()
     if dtype is np.bool_:
         got, want = (a & b) | c, (a_np & b_np) | c_np
@@ -475,21 +489,23 @@ def test_scalar_operands_fast_equal_full_path_for_weak_arrays(dtype):
 
 
 def test_scalar_fits_follow_the_options(monkeypatch):
-    """``x + 1.0`` with a weak float32 ``x`` is float64 with x64 on (a weak array and a
+    """``x + 1.5`` with a weak float32 ``x`` is float64 with x64 on (a weak array and a
     Python float promote to the default float): the fast path leaves it to the full path;
     with x64 off it is float32 and served. A strong float32 array keeps float32 and is
     served under both."""
     calls = []
-    op = FAST_OPS["add"]
 
     def counting(a, b):
         calls.append(1)
-        return op.fn(a, b)
+        return np.add(a, b)
 
-    monkeypatch.setitem(FAST_OPS, "add", type(op)(counting, op.dtypes, op.bool_out))
+    op = FAST_OPS["add"]
+    patched = type(op)({}, {}, op.bool_out, op.arity)
+    monkeypatch.setitem(FAST_OPS, "add", patched)
     for x64, weak_served in ((True, False), (False, True)):
         with xnp.config.override(enable_x64=x64):
-            w = _weak(np.float32, 0)
+            patched.scalar_kernels[np.dtype(np.float32)] = counting  # (an option update
+            w = _weak(np.float32, 0)                                  # forgets kernels)
             s = xnp.asarray(_sample(np.float32, (2, 3), 1))
             for x, served in ((w, weak_served), (s, True)):
                 for call in (lambda: x + 1.5, lambda: xnp.add(1.5, x)):
@@ -499,3 +515,93 @@ def test_scalar_fits_follow_the_options(monkeypatch):
                     _same(fast, _outcome(xnp.add.__wrapped__, x, 1.5))
             r = w + 1.5
             assert r.dtype == (np.float64 if x64 else np.float32) and r.weak_type
+
+
+def _fresh():
+    """Forget the recorded programs and the learnt kernels (as an option update does)."""
+    from xnp.numpy_api import _replay  # noqa: PLC0415
+
+    _replay.clear()
+    fastpath._options_changed()
+
+
+_INTS = [np.dtype(t) for t in (np.int32, np.int64)]
+_INEXACT = [np.dtype(t) for t in (np.float32, np.float64, np.complex128)]
+
+
+def _served_dtypes(name):
+    """The common dtypes whose full path is the NumPy ufunc itself (float functions of
+    integers convert them first; bitwise functions take integers only)."""
+    if name.startswith("bitwise_"):
+        return _INTS
+    if name in ("divide", "true_divide") or name not in BINARY + ["negative", "absolute"]:
+        return _INEXACT
+    if name in ("maximum", "minimum"):  # (complex: the full path is more than the ufunc)
+        return _INTS + _INEXACT[:2]
+    return _INTS + _INEXACT
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_kernels_are_learnt_from_the_full_path(name):
+    """One call of a function on arrays of a dtype (and one with a Python scalar) teaches
+    the fast path the kernel of that dtype: the NumPy ufunc the full path's recording
+    applied. The common dtypes whose full path is that ufunc are then served."""
+    _fresh()
+    op = FAST_OPS[name]
+    # (xnp.true_divide is xnp.divide, whose fast path is "divide"'s: "/" is true_divide's)
+    fn = operator.truediv if name == "true_divide" else getattr(xnp, name)
+    for dtype in _served_dtypes(name):
+        xs = [xnp.asarray(_sample(dtype, (2, 3), k)) for k in range(op.arity)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                fn(*xs)
+                if op.arity == 2:
+                    fn(xs[0], 2)
+            except TypeError:  # (a function NumPy does not define for the dtype)
+                continue
+        assert op.kernels.get(dtype) is getattr(np, name), (name, dtype)
+        if op.arity == 2:
+            assert op.scalar_kernels.get(dtype) is getattr(np, name), (name, dtype)
+
+
+def test_dtypes_whose_full_path_is_not_one_kernel_are_never_served():
+    """Integer true division converts first, the absolute value of an unsigned integer
+    is its copy, bfloat16 over a Python float computes in a wider float in NumPy: no
+    kernel is learnt for them, so the fast path leaves them to the full path."""
+    _fresh()
+    i = xnp.asarray(np.arange(6, dtype=np.int64))
+    u = xnp.asarray(np.arange(6, dtype=np.uint8))
+    b = xnp.asarray(np.arange(6).astype(xnp.bfloat16))
+    for _ in range(2):
+        i / xnp.asarray(np.arange(1, 7))
+        xnp.absolute(u)
+        b + 0.5
+    assert np.dtype(np.int64) not in FAST_OPS["true_divide"].kernels
+    assert np.dtype(np.uint8) not in FAST_OPS["absolute"].kernels
+    assert not fastpath._scalar_fits(np.asarray(b), False, 0.5)
+    _same(_outcome(lambda: b + 0.5), _outcome(xnp.add.__wrapped__, b, 0.5))
+
+
+def test_kernels_are_learnt_while_the_dispatch_cache_skips_or_is_full():
+    """A function that met many new signatures in a row (it skips recordings) or as many
+    as its cache keeps still records the first call of a dtype it has no kernel for."""
+    from xnp.numpy_api import _replay  # noqa: PLC0415
+
+    _fresh()
+    for n in range(1, _replay.MAX_SIGNATURES + 10):  # ever-new shapes: full, then skipping
+        xnp.asarray(np.ones(n)) - xnp.asarray(np.ones(n))
+    assert np.dtype(np.int16) not in FAST_OPS["subtract"].kernels
+    a, b = (xnp.asarray(np.arange(5, dtype=np.int16)) for _ in range(2))
+    np.testing.assert_array_equal(np.asarray(a - b), np.zeros(5, np.int16))
+    assert FAST_OPS["subtract"].kernels[np.dtype(np.int16)] is np.subtract
+
+
+def test_an_option_update_forgets_the_kernels():
+    a, b = (xnp.asarray(np.ones(3)) for _ in range(2))
+    a * b
+    assert FAST_OPS["multiply"].kernels
+    with xnp.config.override(enable_x64=True):
+        assert not FAST_OPS["multiply"].kernels
+        a * b
+        assert FAST_OPS["multiply"].kernels[np.dtype(np.float64)] is np.multiply

@@ -273,8 +273,9 @@ static PyMemberDef base_members[] = {
  * ``a + b`` runs no Python frame when it is served. The rule is the one of
  * ``fastpath._binary`` (read it first; this is the same code in C): no transformation
  * active in any thread, or the calling thread's trace is the base trace; the eager
- * ``FAST_OPS[name]`` (xnp/numpy_api/_fast_tables.py) is ``(fn, dtypes, bool_out)``; both operands exact
- * ``Array``s with host values of one dtype in ``dtypes``, or one such ``Array`` and a
+ * ``FAST_OPS[name]`` (xnp/numpy_api/_fast_tables.py) is ``(kernels, bool_out, arity)``; both
+ * operands exact ``Array``s with host values of one dtype with a kernel ``fn`` learnt from
+ * the full path (``kernels[dtype]``, ``fastpath.learn``), or one such ``Array`` and a
  * Python float or small int that keeps its dtype (``fastpath.SCALAR_FITS``, derived from the
  * full path's promotion); then ``Array(fn(a, b), weak)``.
  * Anything else, and a ``ValueError`` from ``fn``, calls the operator's full path
@@ -348,24 +349,35 @@ eager_now(void)
     return 1;
 }
 
-/* ``FAST_OPS[name]``: sets ``fn`` and ``dtypes`` (borrowed) and returns its
- * ``bool_out`` (0 or 1), or -1 with no error set when there is none */
+/* ``FAST_OPS[name]`` (a ``FastUfunc``, ``(kernels, scalar_kernels, bool_out, arity)``): sets
+ * ``kernels`` and ``scalar_kernels`` (borrowed: the dicts dtype -> ufunc learnt from the
+ * full path) and returns ``bool_out`` (0 or 1), or -1 with no error set when there is none */
 static int
-fast_op(PyObject *name, PyObject **fn, PyObject **dtypes)
+fast_op(PyObject *name, PyObject **kernels, PyObject **scalar_kernels)
 {
     PyObject *table = PyList_GET_ITEM(g_table, 0);
     PyObject *op = PyDict_Check(table) ? PyDict_GetItemWithError(table, name) : NULL;
-    if (op == NULL || !PyTuple_Check(op) || PyTuple_GET_SIZE(op) != 3) {
+    if (op == NULL || !PyTuple_Check(op) || PyTuple_GET_SIZE(op) != 4 ||
+        !PyDict_Check(PyTuple_GET_ITEM(op, 0)) || !PyDict_Check(PyTuple_GET_ITEM(op, 1))) {
         PyErr_Clear();
         return -1;
     }
-    *fn = PyTuple_GET_ITEM(op, 0);
-    *dtypes = PyTuple_GET_ITEM(op, 1);
+    *kernels = PyTuple_GET_ITEM(op, 0);
+    *scalar_kernels = PyTuple_GET_ITEM(op, 1);
     int bool_out = PyObject_IsTrue(PyTuple_GET_ITEM(op, 2));
     if (bool_out < 0) {
         PyErr_Clear();
     }
     return bool_out;
+}
+
+/* the kernel ``kernels`` holds for ``dt`` (a new reference), or NULL: none (no error set)
+ * or an error */
+static PyObject *
+kernel_for(PyObject *kernels, PyObject *dt)
+{
+    PyObject *fn = PyDict_GetItemWithError(kernels, dt);
+    return fn == NULL ? NULL : Py_NewRef(fn);
 }
 
 /* ``Array(out, weak)`` for a backend result ``out`` (a new reference, stolen), wrapped as
@@ -417,8 +429,8 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
     if (!eager_now()) {
         return NULL;
     }
-    PyObject *fn, *dtypes;
-    int bool_out = fast_op(name, &fn, &dtypes);
+    PyObject *kernels, *scalar_kernels, *fn = NULL;
+    int bool_out = fast_op(name, &kernels, &scalar_kernels);
     if (bool_out < 0) {
         return NULL;
     }
@@ -434,11 +446,11 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
         if (dta == NULL) {
             goto error;
         }
-        int in = PySequence_Contains(dtypes, dta);
-        if (in < 0) {
+        fn = kernel_for(Py_TYPE(right) == array ? kernels : scalar_kernels, dta);
+        if (fn == NULL && PyErr_Occurred()) {
             goto error;
         }
-        if (in) {
+        if (fn != NULL) {
             int wa = a->weak != NULL && PyObject_IsTrue(a->weak) == 1;
             if (Py_TYPE(right) == array) {
                 ArrayBaseObject *b = (ArrayBaseObject *)right;
@@ -482,11 +494,11 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
         if (dtb == NULL) {
             goto error;
         }
-        int in = PySequence_Contains(dtypes, dtb);
-        if (in < 0) {
+        fn = kernel_for(scalar_kernels, dtb);
+        if (fn == NULL && PyErr_Occurred()) {
             goto error;
         }
-        if (in) {
+        if (fn != NULL) {
             int wb = b->weak != NULL && PyObject_IsTrue(b->weak) == 1;
             int fits = scalar_fits(dtb, wb, left);
             if (fits < 0) {
@@ -503,6 +515,7 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
     Py_XDECREF(dta);
     Py_XDECREF(dtb);
     if (!ok) {
+        Py_XDECREF(fn);
         return NULL;
     }
     PyObject *out = NULL;
@@ -513,6 +526,7 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
         PyObject *args[2] = {va, vb};
         out = PyObject_Vectorcall(fn, args, 2, NULL);
     }
+    Py_DECREF(fn);
     if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_ValueError) && !elide_broadcastable(va, vb)) {
             PyErr_Clear();  /* shapes that do not broadcast: the full path words the error */
@@ -523,6 +537,7 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
 error:
     Py_XDECREF(dta);
     Py_XDECREF(dtb);
+    Py_XDECREF(fn);
     return NULL;
 }
 
@@ -558,7 +573,7 @@ BINARY_SLOT(nb_or, OP_OR)
 BINARY_SLOT(nb_xor, OP_XOR)
 
 /* the served result of ``name(x)`` for a unary ``FAST_OPS`` entry (``fastpath._unary``):
- * an exact ``Array`` with a host value of a dtype in ``dtypes``; NULL with no error set
+ * an exact ``Array`` with a host value of a dtype with a learnt kernel; NULL with no error set
  * when the call is not served, NULL with an error set on error */
 static PyObject *
 fast_unary(PyObject *name, PyObject *x, int scalars)
@@ -570,8 +585,8 @@ fast_unary(PyObject *name, PyObject *x, int scalars)
     if (a->val == NULL || a->val == Py_None) {
         return NULL;
     }
-    PyObject *fn, *dtypes;
-    int bool_out = fast_op(name, &fn, &dtypes);
+    PyObject *kernels, *scalar_kernels;
+    int bool_out = fast_op(name, &kernels, &scalar_kernels);
     if (bool_out < 0) {
         return NULL;
     }
@@ -579,13 +594,14 @@ fast_unary(PyObject *name, PyObject *x, int scalars)
     if (dt == NULL) {
         return NULL;
     }
-    int in = PySequence_Contains(dtypes, dt);
+    PyObject *fn = kernel_for(kernels, dt);
     Py_DECREF(dt);
-    if (in <= 0) {
+    if (fn == NULL) {
         return NULL;
     }
     int weak = a->weak != NULL && PyObject_IsTrue(a->weak) == 1;
     PyObject *out = PyObject_CallOneArg(fn, a->val);
+    Py_DECREF(fn);
     if (out == NULL) {
         return NULL;
     }

@@ -1,13 +1,21 @@
-"""The NumPy functions the eager fast path (:mod:`xnp.numpy_api._fastpath`) calls directly,
-each for the dtypes where its result is exactly what xnp's full eager path computes.
+"""The calls the eager fast path (:mod:`xnp.numpy_api._fastpath`) serves directly.
 
 They apply while the eager backend computes with NumPy itself (its
 ``computes_with_numpy`` is true: the NumPy backend); with any other backend the fast path
-is off and every call takes the full path. ``FAST_OPS`` holds the ufunc-like functions
-(``fastpath.unary``/``binary``), ``FAST_CALLS`` the other calls the decorators serve:
-NumPy's own view functions (``reshape``, ``transpose``) and ``asarray``/``array`` of a
-NumPy array. Every other call's repeats are replays of its full path
-(:mod:`xnp.numpy_api._replay`).
+is off and every call takes the full path.
+
+``FAST_OPS`` holds the ufunc-like functions (``fastpath.unary``/``binary``): for each, the
+NumPy ufunc that serves each dtype is *learnt* from the function's own full path, not
+listed here. When the eager dispatch cache (:mod:`xnp.numpy_api._replay`) records a call of
+the function on plain eager arrays of one dtype and the recording is exactly one NumPy
+ufunc applied to the operands, with the result's weak type the fast path gives
+(``fastpath.learn``), that ufunc becomes the function's kernel for that dtype
+(``FastUfunc.kernels``; ``scalar_kernels`` when the other operand is a Python float or int
+that the full path converted to that dtype); a dtype whose full path does anything else (a conversion first,
+a check, another kernel: bfloat16 through float32, an integer division's warnings) is
+never served and keeps its replays. ``FAST_CALLS`` holds the other calls the decorators
+serve: NumPy's own view functions (``reshape``, ``transpose``) and ``asarray``/``array``
+of a NumPy array. Every other call's repeats are replays of its full path.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import numpy as np
 
 from xnp.tracing.avals import SUPPORTED_DTYPES
 
-__all__ = ["FastOp", "FAST_OPS", "FAST_CALLS"]
+__all__ = ["FastOp", "FastUfunc", "FAST_OPS", "FAST_CALLS"]
 
 
 class FastOp(NamedTuple):
@@ -35,43 +43,34 @@ class FastOp(NamedTuple):
     bool_out: bool = False
 
 
-_INTS = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8,
-                                        np.uint16, np.uint32, np.uint64))
-_REAL_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
-_INEXACT = _REAL_FLOATS | {np.dtype(np.complex64), np.dtype(np.complex128)}
-_BOOL = frozenset({np.dtype(np.bool_)})
-_ORDERED = _INTS | _REAL_FLOATS | _BOOL
-_FLOAT_UNARY = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos",
-                "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "arcsinh",
-                "arccosh", "arctanh")
+class FastUfunc(NamedTuple):
+    """A ufunc-like function the fast path serves: ``kernels`` maps each dtype learnt from
+    the function's full path on arrays of that dtype to the NumPy ufunc that computes it,
+    ``scalar_kernels`` each dtype learnt from calls on an array of it and a Python float or
+    int (filled by ``fastpath.learn``, emptied when an option changes); ``bool_out`` marks
+    the functions whose result is a strong bool (comparisons: never weak); ``arity`` is
+    the number of operands."""
+
+    kernels: dict
+    scalar_kernels: dict
+    bool_out: bool
+    arity: int
+
+
+_BINARY = ("add", "subtract", "multiply", "divide", "true_divide", "maximum", "minimum",
+           "bitwise_and", "bitwise_or", "bitwise_xor")
+_COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
+_UNARY = ("negative", "absolute", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+          "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan",
+          "arcsinh", "arccosh", "arctanh")
 
 
 def _fast_ops() -> dict:
-    """NumPy functions whose result on operands of one of the listed dtypes is exactly what
-    xnp's full eager path computes (xnp's eager semantics are NumPy's); see
-    :mod:`xnp.numpy_api._fastpath`. Left out on purpose: integer floor_divide/remainder/power
-    (xnp silences or words NumPy's warnings and errors differently), bfloat16/float8
-    (computed through float32 by xnp), ordering comparisons of complex numbers."""
-    ops = {
-        "add": FastOp(np.add, _INTS | _INEXACT | _BOOL),
-        "subtract": FastOp(np.subtract, _INTS | _INEXACT),
-        "multiply": FastOp(np.multiply, _INTS | _INEXACT | _BOOL),
-        "divide": FastOp(np.divide, _INEXACT),
-        "true_divide": FastOp(np.true_divide, _INEXACT),
-        "maximum": FastOp(np.maximum, _INTS | _REAL_FLOATS),
-        "minimum": FastOp(np.minimum, _INTS | _REAL_FLOATS),
-        "bitwise_and": FastOp(np.bitwise_and, _INTS | _BOOL),
-        "bitwise_or": FastOp(np.bitwise_or, _INTS | _BOOL),
-        "bitwise_xor": FastOp(np.bitwise_xor, _INTS | _BOOL),
-        "equal": FastOp(np.equal, _INTS | _INEXACT | _BOOL, True),
-        "not_equal": FastOp(np.not_equal, _INTS | _INEXACT | _BOOL, True),
-        "negative": FastOp(np.negative, _INTS | _INEXACT),
-        "absolute": FastOp(np.absolute, _INTS | _REAL_FLOATS),
-    }
-    for name in ("less", "less_equal", "greater", "greater_equal"):
-        ops[name] = FastOp(getattr(np, name), _ORDERED, True)
-    for name in _FLOAT_UNARY:
-        ops[name] = FastOp(getattr(np, name), _INEXACT)
+    """The ufunc-like functions with a fast path (module docstring), each with no kernel
+    learnt yet."""
+    ops = {name: FastUfunc({}, {}, False, 2) for name in _BINARY}
+    ops.update((name, FastUfunc({}, {}, True, 2)) for name in _COMPARISONS)
+    ops.update((name, FastUfunc({}, {}, False, 1)) for name in _UNARY)
     return ops
 
 

@@ -5,11 +5,15 @@ broadcasting) -> ``lax.add`` -> ``Primitive.bind`` -> ``EvalTrace`` -> the eager
 backend. When no transformation is active and the operands are already in the
 form all those layers would pass through unchanged (eager arrays of one dtype (NumPy
 broadcasting is xnp's), or an eager array and a small Python scalar whose dtype the array's
-dtype wins under NEP 50), the result is the eager backend's native function
-applied directly, which is what the layers would compute. The functions and the dtypes
-each serves are the tables of :mod:`xnp.numpy_api._fast_tables` (``FAST_OPS``:
-``name -> FastOp``), in force while the eager backend computes with NumPy; with another
-backend (the eager XLA mode) every call takes the full path.
+dtype wins under NEP 50: :data:`SCALAR_FITS`), the result is the NumPy ufunc the full path
+applies, called directly. Which ufunc serves which dtype is not written down anywhere: it
+is learnt from the full path itself (:func:`learn`), from the eager dispatch cache's
+recording of the first call of the function on arrays of that dtype, when that recording
+is the ufunc alone (``FAST_OPS``: ``name -> FastUfunc``, :mod:`xnp.numpy_api._fast_tables`).
+So fast == full holds by construction; until a dtype is learnt (the first call of each
+function and dtype, and every call while the dispatch cache is off) the call takes the
+full path. The fast path is in force while the eager backend computes with NumPy; with
+another backend (the eager XLA mode) every call takes the full path.
 
 Anything else -- a tracer, an active ``jit``/``grad``/``vmap`` (omnistaging must
 record the operation), mixed dtypes or shapes, keyword arguments, a device buffer
@@ -41,7 +45,7 @@ from xnp import config
 from xnp.tracing import core
 from xnp.numpy_api._fast_tables import FAST_CALLS, FAST_OPS, FastOp
 from xnp.numpy_api._util import result_dtype
-from xnp.tracing.avals import ShapedArray
+from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
 
@@ -91,11 +95,14 @@ config.watch("eager_backend", lambda name: refresh())  # first run by xnp._wirin
 
 #: which Python scalars keep an array's dtype, by dtype: bit 1 a float, bit 2 an int 0..127,
 #: bit 4 an int -128..-1, for a strong array; the same bits shifted left by 3 for a weak one.
-#: Derived from the full path's NEP 50 rule (``_util.result_dtype``) by :func:`refresh_fits`
-#: for every dtype of ``FAST_OPS``, and read by the C operators (xnp/_native/array_base.c)
-#: as well as by :func:`_scalar_fits`. The int classes are those every dtype that keeps
-#: a Python int holds exactly (NumPy's conversion of the scalar then equals the full path's
-#: ``promote_to``); an int outside them takes the full path.
+#: A bit is set where the full path's NEP 50 rule (``_util.result_dtype``) keeps the dtype,
+#: NumPy's own promotion treats the scalar alike (``numpy.result_type``: not so for a
+#: Python float beside ml_dtypes' floats, which NumPy computes in a wider float) and every
+#: int of the class converts to the dtype exactly, so that a ufunc given the Python scalar
+#: computes what it computes given the full path's conversion of it. Derived by
+#: :func:`refresh_fits` for every dtype, and read by the C operators
+#: (xnp/_native/array_base.c) as well as by :func:`_scalar_fits`; an int outside the classes
+#: takes the full path.
 SCALAR_FITS: dict = {}
 _FLOAT, _SMALL, _NEGATIVE, _WEAK_SHIFT = 1, 2, 4, 3
 
@@ -105,7 +112,7 @@ def _holds(dt, lo: int, hi: int) -> bool:
     if dt.kind in "iu":
         info = np.iinfo(dt)
         return info.min <= lo and hi <= info.max
-    return dt.kind in _INEXACT_KINDS  # 8-bit ints are exact in every inexact dtype
+    return dt.kind in _INEXACT_KINDS or dt.kind == "V"  # 8-bit ints: exact in every float
 
 
 def refresh_fits() -> None:
@@ -113,15 +120,20 @@ def refresh_fits() -> None:
     what a Python scalar promotes to); run at import and after every option update.
     Updated in place: the C operators hold this dict."""
     fits = {}
-    for dt in {dt for op in FAST_OPS.values() for dt in op.dtypes}:
+    for dt in SUPPORTED_DTYPES:
+        empty = np.zeros(0, dt)
         mask = 0
         for shift, weak in ((0, False), (_WEAK_SHIFT, True)):
             array = ShapedArray((), dt, weak)
-            if result_dtype(array, core.aval_of(0.0)) == (dt, weak):
-                mask |= _FLOAT << shift
-            if result_dtype(array, core.aval_of(0)) == (dt, weak):
-                mask |= ((_SMALL if _holds(dt, 0, 127) else 0)
-                         | (_NEGATIVE if _holds(dt, -128, -1) else 0)) << shift
+            for bits, scalar in ((_FLOAT, 0.5), (_SMALL | _NEGATIVE, 1)):
+                if result_dtype(array, core.aval_of(scalar)) != (dt, weak) or (
+                        np.result_type(empty, scalar) != dt):
+                    continue
+                if bits == _FLOAT:
+                    mask |= _FLOAT << shift
+                else:
+                    mask |= ((_SMALL if _holds(dt, 0, 127) else 0)
+                             | (_NEGATIVE if _holds(dt, -128, -1) else 0)) << shift
         fits[dt] = mask
     SCALAR_FITS.update(fits)
 
@@ -140,9 +152,144 @@ def _scalar_fits(v, weak: bool, scalar) -> bool:
     return bool(SCALAR_FITS.get(v.dtype, 0) & (bit << (_WEAK_SHIFT if weak else 0)))
 
 
-refresh_fits()
-for _name, _ in config.snapshot():  # the options that change what a scalar promotes to
-    config.watch(_name, lambda value: refresh_fits())
+#: the call forms (name, dtype, operand order, each operand's weak type and rank or Python
+#: type) whose recording was no kernel (:class:`_Learner`): a form whose full path is not
+#: one ufunc (an integer division, a float function of integers) is not recorded again
+#: for the fast path's sake
+_TRIED: set = set()
+
+
+def _options_changed(_value=None) -> None:
+    """After any option update: forget the kernels learnt under the old options (a
+    recording may depend on them) and recompute :data:`SCALAR_FITS`."""
+    _TRIED.clear()
+    for op in FAST_OPS.values():
+        op.kernels.clear()
+        op.scalar_kernels.clear()
+    refresh_fits()
+
+
+_options_changed()
+for _name, _ in config.snapshot():  # the options that change what a call computes
+    config.watch(_name, _options_changed)
+
+
+#: ``Array``'s operators with a fast path: name -> (``FAST_OPS`` name, swap), ``swap``
+#: for a reflected operator (``__radd__(self, o)`` is ``add(o, self)``)
+OPERATOR_OPS = {
+    "__add__": ("add", False), "__radd__": ("add", True),
+    "__sub__": ("subtract", False), "__rsub__": ("subtract", True),
+    "__mul__": ("multiply", False), "__rmul__": ("multiply", True),
+    "__truediv__": ("true_divide", False), "__rtruediv__": ("true_divide", True),
+    "__and__": ("bitwise_and", False), "__rand__": ("bitwise_and", True),
+    "__or__": ("bitwise_or", False), "__ror__": ("bitwise_or", True),
+    "__xor__": ("bitwise_xor", False), "__rxor__": ("bitwise_xor", True),
+    "__eq__": ("equal", False), "__ne__": ("not_equal", False),
+    "__lt__": ("less", False), "__le__": ("less_equal", False),
+    "__gt__": ("greater", False), "__ge__": ("greater_equal", False),
+    "__neg__": ("negative", False), "__abs__": ("absolute", False),
+}
+
+
+class _Learner:
+    """The ``learn`` hook (:func:`xnp.numpy_api._replay.cached`) of one fast path's full
+    path: calling it learns from a program (:func:`learn`); :meth:`wants` tells the cache
+    that a call would teach a kernel not learnt yet, so that it records it even while it
+    skips recordings, is full or would replay a generic scalar program."""
+
+    __slots__ = ("name", "op", "order")
+
+    def __init__(self, name: str, op, order: tuple):
+        self.name, self.op, self.order = name, op, order
+
+    def _form(self, args):
+        """``(kernels dict, dtype, form key)`` of a call in the fast path's form (distinct
+        eager arrays with host values, or one and Python floats and ints), else None."""
+        op = self.op
+        if len(args) != op.arity or _TABLE[0] is not FAST_OPS:
+            return None
+        arrays = [a for a in args if type(a) is Array]
+        if not arrays or len(arrays) + sum(type(a) in (float, int) for a in args) != len(args):
+            return None
+        if any(a._v is None for a in arrays) or (len(arrays) == 2 and arrays[0] is arrays[1]):
+            return None
+        # (the ranks too: operands of different ranks are broadcast by a reshape first)
+        kinds = tuple((a._weak, a._v.ndim) if type(a) is Array else type(a) for a in args)
+        dtype = arrays[0]._v.dtype
+        kernels = op.kernels if len(arrays) == op.arity else op.scalar_kernels
+        return kernels, dtype, (self.name, dtype, self.order, kinds)
+
+    def __call__(self, args, kwargs, leaves, program) -> None:
+        learn(self.op, self.order, args, kwargs, leaves, program)
+        form = None if kwargs else self._form(args)
+        if form is not None and form[1] not in form[0]:
+            _TRIED.add(form[2])  # (this form's full path is not one ufunc)
+
+    def wants(self, args) -> bool:
+        """Whether ``args`` are in the fast path's form for a dtype with no kernel yet,
+        and no recording of that form has shown it is no kernel (:data:`_TRIED`)."""
+        form = self._form(args)
+        return form is not None and form[1] not in form[0] and form[2] not in _TRIED
+
+
+def learner(name: str, swap: bool = False) -> "_Learner | None":
+    """The ``learn`` hook of the full path of ``FAST_OPS[name]`` (``swap``: of a
+    reflected operator, whose arguments ``(self, o)`` are the operands ``(o, self)``), or
+    None when ``name`` has no fast path."""
+    op = FAST_OPS.get(name)
+    if op is None:
+        return None
+    order = tuple(range(op.arity))
+    return _Learner(name, op, order[::-1] if swap else order)
+
+
+def learn(op, order: tuple, args: tuple, kwargs: dict, leaves: list, program) -> None:
+    """Learn ``op``'s kernel for a dtype from ``program``, the recording of its full path
+    on ``args`` (``order``: the operands' positions among them).
+
+    The call must be the fast path's form: no keyword; distinct eager arrays with host
+    values of one dtype, or (``scalar_kernels``) one such array and a Python float or int,
+    which the program makes as a 0-d constant of that dtype. The program must be exactly
+    one NumPy ufunc applied to the operands in order, giving one new array whose weak type
+    is the fast path's (every array operand weak, and not a comparison). That ufunc then
+    computes the function for that dtype as the full path does, for any shapes NumPy
+    broadcasts (``_fast_tables`` docstring). Only while the fast path is on (the NumPy
+    eager backend)."""
+    if kwargs or len(args) != op.arity or _TABLE[0] is not FAST_OPS:
+        return
+    eqns, single = program.eqns, program.single
+    if single is None or program.writes or len(eqns) > op.arity:
+        return
+    kernel, params, ops, multiple = eqns[-1]
+    if params is not None or multiple or type(kernel) is not np.ufunc or len(ops) != len(args):
+        return
+    arrays = [a for a in args if type(a) is Array]
+    if len(leaves) != len(arrays) or not all(x is y for x, y in zip(arrays, leaves)):
+        return
+    dtype = arrays[0]._v.dtype if arrays and arrays[0]._v is not None else None
+    constants = eqns[:-1]  # slots len(leaves), ...: the Python scalars, converted
+    expected, leaf, const = [], 0, len(leaves)
+    for pos in order:
+        a = args[pos]
+        if type(a) is Array:
+            if a._v is None or a._v.dtype != dtype:
+                return
+            expected.append(leaf)
+            leaf += 1
+        elif type(a) in (float, int) and const - len(leaves) < len(constants):
+            make, cparams, cops, _ = constants[const - len(leaves)]
+            value = getattr(make, "__self__", None)
+            if cparams is not None or cops or not isinstance(value, np.ndarray) or (
+                    value.shape != () or value.dtype != dtype):
+                return
+            expected.append(const)
+            const += 1
+        else:
+            return
+    if (dtype is None or tuple(ops) != tuple(expected) or const - len(leaves) != len(constants)
+            or single[1] != (all(a._weak for a in arrays) and not op.bool_out)):
+        return
+    (op.kernels if len(arrays) == op.arity else op.scalar_kernels)[dtype] = kernel
 
 
 def _wrap(out, weak: bool) -> Array:
@@ -192,12 +339,14 @@ def _binary(name: str, swap: bool, slow: Callable, *, scalars: bool = False) -> 
             op = table[0].get(name)
             if op is not None:
                 a, b = (x2, x1) if swap else (x1, x2)
-                fn, dtypes, bool_out = op
+                kernels, scalar_kernels, bool_out = op[0], op[1], op[2]
                 ta, tb = type(a), type(b)
-                va = vb = None
+                va = vb = fn = None
                 if ta is array:
                     va = a._v
-                    if va is not None and va.dtype in dtypes:
+                    if va is not None:
+                        fn = (kernels if tb is array else scalar_kernels).get(va.dtype)
+                    if fn is not None:
                         if tb is array:
                             vb = b._v
                             if vb is not None and vb.dtype is not va.dtype and (
@@ -208,8 +357,12 @@ def _binary(name: str, swap: bool, slow: Callable, *, scalars: bool = False) -> 
                             vb, weak = b, a._weak
                 elif tb is array:
                     vb = b._v
-                    if vb is not None and vb.dtype in dtypes and fits(vb, b._weak, a):
+                    if vb is not None:
+                        fn = scalar_kernels.get(vb.dtype)
+                    if fn is not None and fits(vb, b._weak, a):
                         va, weak = a, b._weak
+                    else:
+                        vb = None
                 if va is not None and vb is not None:
                     try:
                         out = fn(va, vb)
@@ -240,8 +393,9 @@ def _unary(name: str, slow: Callable, *, scalars: bool = False) -> Callable:
         if (not busy or state.trace is _EVAL) and not args and not kwargs and type(x) is array:
             op = table[0].get(name)
             v = x._v
-            if op is not None and v is not None and v.dtype in op[1]:
-                out = op[0](v)
+            fn = None if op is None or v is None else op[0].get(v.dtype)
+            if fn is not None:
+                out = fn(v)
                 if type(out) is not native[0] and scalars:
                     return out
                 return array(out if type(out) is native[0] else _WRAP[0](out),

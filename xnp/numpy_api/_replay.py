@@ -311,7 +311,7 @@ def _check_error(full, args, kwargs, error: Exception):
     raise error
 
 
-def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
+def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset(), learn=None):
     """``full`` (a function's full path) with the eager dispatch cache (module
     docstring). ``guard(fn)``: a wrapper around every call that is not a replay (the
     full path, and the recording of a new signature), such as the host-dtype fallback of
@@ -320,7 +320,10 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
     inputs (or an operator), whose Python float and int operands are NumPy's weak scalars
     (:class:`_ScalarGeneric`), except the values in ``exact``, which ``full`` computes
     otherwise (``x ** 2`` squares): those keep their exact keys (a value equal to one of
-    them, ``2.0``, too)."""
+    them, ``2.0``, too). ``learn(args, kwargs, leaves, program)`` is told each program
+    recorded (``fastpath.learner``: the eager fast path learns its kernels from them); a
+    call for which ``learn.wants(args)`` is recorded even while the cache skips
+    recordings or is full (the program then not kept)."""
     cache: dict = {}
     _CACHES.append(cache)
     generic = _ScalarGeneric(full, scalars, exact) if scalars else None
@@ -333,7 +336,8 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
     def call(*args, **kwargs):
         if not on[0] or (busy and state.trace is not base) or scopes[0]:
             return full(*args, **kwargs)
-        if misses[1]:
+        teach = learn is not None and not kwargs and learn.wants(args)
+        if misses[1] and not teach:
             misses[1] -= 1
             return at_user_line(full, *args, **kwargs)
         leaves: list = []
@@ -342,7 +346,8 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
             return at_user_line(full, *args, **kwargs)
         program = cache.get(key)
         if program is None and generic is not None and not kwargs:
-            out = generic.call(args, leaves)
+            # (a call the fast path learns from is recorded: the generic program only notes it)
+            out = generic.call(args, leaves, run=not teach)
             if out is not _MISS:
                 misses[0] = 0
                 return out
@@ -350,6 +355,8 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
             misses[0] = 0
             if program.__class__ is _Refused:
                 return at_user_line(full, *args, **kwargs)
+            if teach:  # (a program recorded before the kernels were last forgotten)
+                learn(args, kwargs, leaves, program)
             if _CHECK[0]:
                 _check_before(program, leaves)
             try:
@@ -361,10 +368,11 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
             if _CHECK[0]:
                 _check_hit(full, out, args, kwargs, leaves)
             return out
-        if len(cache) >= MAX_SIGNATURES:
+        store = len(cache) < MAX_SIGNATURES
+        if not store and not teach:
             return at_user_line(full, *args, **kwargs)
         misses[0] += 1
-        if misses[0] > MISSES_IN_A_ROW:
+        if misses[0] > MISSES_IN_A_ROW and not teach:
             misses[1] = SKIP_CALLS
             return at_user_line(full, *args, **kwargs)
         generation = _GENERATION[0]
@@ -380,7 +388,10 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset()):
         # (neither a program nor a reason: a floating-point error stopped the recording,
         # which may depend on values; the signature records again on its next call)
         if generation == _GENERATION[0] and (program is not None or why is not None):
-            cache[key] = _Refused(why) if program is None else program
+            if store:
+                cache[key] = _Refused(why) if program is None else program
+            if learn is not None and program is not None:
+                learn(args, kwargs, leaves, program)
         return out
 
     @functools.wraps(full)
@@ -434,9 +445,10 @@ class _ScalarGeneric:
         self.exact = exact  # (values that keep their exact keys: see ``cached``)
         _CACHES.append(self.programs)
 
-    def call(self, args, leaves):
+    def call(self, args, leaves, run: bool = True):
         """The call's result by the generic program, or :data:`_MISS` (also for a call with
-        a positional ``out``: learning runs the call twice)."""
+        a positional ``out``: learning runs the call twice). ``run=False``: only note the
+        key as seen (the call is recorded by its exact key), and return :data:`_MISS`."""
         if not leaves or len(args) > self.nin:
             return _MISS
         plain = list(args)
@@ -469,6 +481,8 @@ class _ScalarGeneric:
                     self.seen.clear()
                 self.seen.add(key)
                 return _MISS
+            if not run:
+                return _MISS
             self.seen.discard(key)
             generation = _GENERATION[0]
             out = at_user_line(self.full, *args)
@@ -477,7 +491,7 @@ class _ScalarGeneric:
                 if generation == _GENERATION[0]:  # (not learnt under options since changed)
                     self.programs[key] = learnt
             return out
-        if program.__class__ is _Refused:
+        if program.__class__ is _Refused or not run:
             return _MISS
         scalars = [_weak_array(args[i]) for i in positions]
         if _CHECK[0]:

@@ -381,3 +381,37 @@ def test_jit_aliasing_messages_name_arguments_by_parameter_and_path():
     with pytest.raises(ValueError, match=r"xnp\.jit: argument 2 \(float64\[3\]\) is updated "
                                          r"in place but is read-only.*Argument 2 is d\['x'\]\."):
         xnp.jit(f)([xnp.ones(2), xnp.ones(2)], {"x": ro})
+
+
+def test_write_back_messages_name_arguments_by_parameter_and_path():
+    """vmap, jvp, vjp and linearize name an argument they cannot write back by its
+    parameter and pytree path too, as jit does (grad's function sees only the
+    differentiated arguments, so it keeps the position)."""
+    def f(x, d):
+        d["w"][0] = x[0] * 2.0
+        return (x * d["w"]).sum()
+
+    ro, ro2 = np.ones(3), np.ones((2, 3))
+    ro.flags.writeable = ro2.flags.writeable = False
+    x = xnp.asarray(np.arange(3.0))
+    calls = {"vmap": lambda: xnp.vmap(f)(xnp.ones((2, 3)), {"w": ro2}),
+             "jvp": lambda: xnp.jvp(f, (x, {"w": ro}), (x, {"w": np.zeros(3)})),
+             "vjp": lambda: xnp.vjp(f, x, {"w": ro}),
+             "linearize": lambda: xnp.linearize(f, x, {"w": ro})}
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match=rf"xnp\.{name}: argument 1 \(float64\[.*\]\) is "
+                                             r"updated in place but is read-only.*no argument "
+                                             r"was written\. Argument 1 is d\['w'\]\.$"):
+            call()
+    np.testing.assert_array_equal(ro, np.ones(3))
+    with pytest.raises(ValueError, match=r"xnp\.grad: argument 0 \(float64\[3\]\) .*"
+                                         r"no argument was written\.$"):
+        xnp.grad(lambda d: f(x, d))({"w": ro})
+    with pytest.raises(ValueError, match=r"^xnp\.hessian: argument 0 \(float64\[3\]\) is "
+                                         r"updated in place but is read-only"):
+        xnp.hessian(_write_then_cube)(ro)
+
+
+def _write_then_cube(v):
+    v[0] = v[1] * 2.0
+    return (v ** 3).sum()

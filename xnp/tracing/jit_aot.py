@@ -30,7 +30,10 @@ def out_structs(entry):
 
 def _which(names, *flat) -> str:
     """The sentence naming flat arguments ``flat`` by parameter name and pytree path
-    (``names``: one per flat argument), or "" without names."""
+    (``names``: one per flat argument, or a function giving them, called only here), or ""
+    without names."""
+    if callable(names):
+        names = names()
     if not names:
         return ""
     return " A" + ", ".join(f"argument {i} is {names[i]}" for i in flat)[1:] + "."
@@ -94,12 +97,13 @@ def write_back(leaves, mutated, values, fname: str = "jit", closed_over=(), name
             np.copyto(dst, np.asarray(new._value), casting="same_kind")
 
 
-def write_back_any(leaves, mutated, news, fname: str = "jit") -> None:
+def write_back_any(leaves, mutated, news, fname: str = "jit", names=None) -> None:
     """Write the new values ``news`` of the arguments ``leaves`` marked in ``mutated`` (a
     function that updated them in place ran on their stand-ins: a nested jitted call, or the
     function of grad/vjp/jvp/vmap). A traced or bound argument, or one whose new value is
     traced, is written as ``x[...] = v`` writes it (a cell write of the running trace,
-    NumPy's rules); an eager argument with a constant value by :func:`write_back`."""
+    NumPy's rules); an eager argument with a constant value by :func:`write_back`, whose
+    errors name the arguments by ``names`` (see :func:`_which`)."""
     targets = [leaf for leaf, m in zip(leaves, mutated) if m]
     plain = [not isinstance(x, core.Tracer) and not isinstance(v, core.Tracer)
              for x, v in zip(targets, news)]  # an eager argument, a constant value
@@ -109,7 +113,7 @@ def write_back_any(leaves, mutated, news, fname: str = "jit") -> None:
     if any(plain):
         it = iter(plain)
         write_back(leaves, [m and next(it) for m in mutated],
-                   [v for v, p in zip(news, plain) if p], fname)
+                   [v for v, p in zip(news, plain) if p], fname, names=names)
 
 
 class Traced:

@@ -70,13 +70,14 @@ def _flat_fun(fun, in_tree, store, with_kwargs=False):
     return flat
 
 
-def _write_back(fname, leaves, store, value_of) -> None:
+def _write_back(fname, leaves, store, value_of, names=None) -> None:
     """Write the final values of the arguments the transformed function updated in place
     (``store["written"]``, see :func:`_flat_fun`) into the caller's ``leaves``, as calling
     the function would have left them (``jit`` does the same): ``value_of(i, v)`` is the
     value of the caller's trace for flat argument ``i`` whose final value on the function's
     trace ``trace`` is ``v`` (the primal of a JVP tracer, the batched value of a vmap one,
-    with the argument's batch axis)."""
+    with the argument's batch axis). ``names``: a function giving the flat arguments'
+    names for an error message (:func:`_arg_leaf_names`)."""
     written = store.get("written")
     if written:
         trace = store["trace"]
@@ -85,7 +86,7 @@ def _write_back(fname, leaves, store, value_of) -> None:
         for i, v in written:
             mutated[i] = True
             news.append(value_of(i, v, trace))
-        write_back_any(leaves, mutated, news, fname)
+        write_back_any(leaves, mutated, news, fname, names)
 
 
 def _host(x):
@@ -165,7 +166,8 @@ def jvp(fun, primals, tangents, has_aux: bool = False):
     p_out, t_out = ad.jvp_call(flat, p_leaves, t_leaves)
     deferred = getattr(fun, "deferred_write_back", None)
     if deferred is None:
-        _write_back(getattr(fun, "api_name", "jvp"), p_leaves, store, _primal)
+        _write_back(getattr(fun, "api_name", "jvp"), p_leaves, store, _primal,
+                    names=_names_of(fun, primals))
     else:  # the caller writes back (jacfwd, from outside the vmap it runs this in)
         deferred.extend((i, _primal(i, v, store["trace"])) for i, v in store.get("written", ()))
     out_tree = store["out_tree"]
@@ -194,7 +196,8 @@ def _linearize(fun, primals, fname, has_aux=False, snapshot=False):
         consts = _unshared(consts, p_leaves)
     elif store.get("written"):
         consts = _unshared(consts, [p_leaves[i] for i, _ in store["written"]])
-    _write_back(getattr(fun, "api_name", fname), p_leaves, store, _primal)
+    _write_back(getattr(fun, "api_name", fname), p_leaves, store, _primal,
+                names=_names_of(fun, primals))
     return p_leaves, p_tree, p_out, store["out_tree"], lin_jaxpr, consts, out_zero, in_nz
 
 
@@ -416,6 +419,15 @@ def _broadcast_prefix(fname, prefix, tree, what):
     return out
 
 
+def _names_of(fun, primals):
+    """A function giving the flat argument names of ``fun`` called on ``primals`` (for the
+    write-back errors), or None for the internal functions of ``grad``/``jacrev``/
+    ``jacfwd`` (``api_name`` set), whose arguments are the differentiated ones only."""
+    if hasattr(fun, "api_name"):
+        return None
+    return lambda: _arg_leaf_names(fun, tuple(primals), {})
+
+
 def _arg_leaf_names(fun, args, kwargs) -> list[str]:
     """One name per leaf of ``(args, kwargs)`` (``tree_flatten`` order): the parameter
     name from ``fun``'s signature plus the pytree path (``x``, ``params['w']``,
@@ -546,7 +558,8 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
                                    out_names=lambda: _output_names(store["out_tree"]),
                                    fun_where=where)
         _write_back("vmap", leaves, store,
-                    lambda i, v, trace: batching.batched_value(v, trace, dims[i], size))
+                    lambda i, v, trace: batching.batched_value(v, trace, dims[i], size),
+                    names=lambda: _arg_leaf_names(fun, args, kwargs))
         return tree_unflatten(store["out_tree"], outs)
 
     return vmapped
@@ -611,10 +624,15 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
     pytree of blocks (output structure outside, argument structure inside). With
     ``has_aux`` the function returns ``(out, aux)`` and the result is ``(jac, aux)``.
     """
+    return _jacfwd("jacfwd", fun, argnums, has_aux, holomorphic)
+
+
+def _jacfwd(api: str, fun, argnums, has_aux: bool, holomorphic: bool):
+    """:func:`jacfwd`, whose errors name the transformation ``api`` (``hessian`` too)."""
 
     @functools.wraps(fun)
     def jac(*args):
-        x_leaves, x_tree, g = _jac_setup("jacfwd", fun, argnums, args, has_aux, False,
+        x_leaves, x_tree, g = _jac_setup(api, fun, argnums, args, has_aux, False,
                                          holomorphic)
         x_avals = [core.aval_of(x).strip_weak_type() for x in x_leaves]
         n = sum(int(np.prod(a.shape, dtype=np.int64)) for a in x_avals)
@@ -642,7 +660,7 @@ def jacfwd(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
             n_aux = len(aux_leaves) - len(store["written"])
             aux_leaves, news = aux_leaves[:n_aux], aux_leaves[n_aux:]
             mutated = [i in store["written"] for i in range(len(x_leaves))]
-            write_back_any(x_leaves, mutated, list(news), "jacfwd")
+            write_back_any(x_leaves, mutated, list(news), api)
         y_avals = store["y_avals"]
         offsets = np.cumsum([0] + [int(np.prod(a.shape, dtype=np.int64)) for a in x_avals])
 
@@ -694,5 +712,6 @@ def jacrev(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False,
 
 
 def hessian(fun, argnums=0, has_aux: bool = False, holomorphic: bool = False):
-    """Hessian: ``jacfwd(jacrev(fun))``."""
-    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)
+    """Hessian: ``jacfwd(jacrev(fun))`` (its errors name ``xnp.hessian``)."""
+    return _jacfwd("hessian", jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux,
+                   holomorphic)

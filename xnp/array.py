@@ -756,6 +756,8 @@ def install() -> None:
         setattr(Array, name, fastpath.binary(fname, swap=swap)(getattr(Array, name)))
     for name, fname in (("__neg__", "negative"), ("__abs__", "absolute")):
         setattr(Array, name, fastpath.unary(fname)(getattr(ArrayMethods, name)))
+    for name, fname in fastpath.INPLACE_OPS.items():  # a += b: add(a, b, out=a), in C
+        setattr(Array, name, fastpath.inplace(fname)(getattr(ArrayMethods, name)))
     Array.__getitem__ = _fast_getitem.getitem(_scalars.scalar_getitem(ArrayMethods.__getitem__))
     Array.__setitem__ = _fast_getitem.setitem(ArrayMethods.__setitem__)
     Array.T = property(fastpath.transpose_property(ArrayMethods.T.fget))

@@ -145,10 +145,12 @@ def _delegating_method(full, name: str):
         return call
 
     fast = fastpath.OPERATOR_OPS.get(name)
+    learn = (fastpath.learner(*fast) if fast is not None else
+             fastpath.learner(fastpath.INPLACE_OPS[name], inplace=True)
+             if name in fastpath.INPLACE_OPS else None)
     return _replay.cached(full, guard, scalars=2 if name in UFUNC_OPERATORS else 0,
                           exact=OPERATOR_POWER_SHORTCUTS
-                          if name == "__pow__" else frozenset(),
-                          learn=None if fast is None else fastpath.learner(*fast))
+                          if name == "__pow__" else frozenset(), learn=learn)
 
 
 def install(namespace: dict, numpy_module, names) -> None:

@@ -522,7 +522,7 @@ def _fresh():
     from xnp.numpy_api import _replay  # noqa: PLC0415
 
     _replay.clear()
-    fastpath._options_changed()
+    fastpath.forget()
 
 
 _INTS = [np.dtype(t) for t in (np.int32, np.int64)]
@@ -597,11 +597,199 @@ def test_kernels_are_learnt_while_the_dispatch_cache_skips_or_is_full():
     assert FAST_OPS["subtract"].kernels[np.dtype(np.int16)] is np.subtract
 
 
-def test_an_option_update_forgets_the_kernels():
-    a, b = (xnp.asarray(np.ones(3)) for _ in range(2))
+def test_kernels_follow_the_options():
+    """What is learnt under some options serves under them only: an update that changes
+    the options starts from what was learnt under the new ones before (nothing at first),
+    and what was learnt under the old ones comes back with them."""
+    _fresh()
+    f32 = np.dtype(np.float32)
+    a, b = (xnp.asarray(np.ones(3, np.float32)) for _ in range(2))
     a * b
-    assert FAST_OPS["multiply"].kernels
-    with xnp.config.override(enable_x64=True):
+    assert FAST_OPS["multiply"].kernels == {f32: np.multiply}
+    with xnp.config.override(enable_x64=False):
         assert not FAST_OPS["multiply"].kernels
-        a * b
-        assert FAST_OPS["multiply"].kernels[np.dtype(np.float64)] is np.multiply
+        a - b
+        assert FAST_OPS["subtract"].kernels == {f32: np.subtract}
+    assert FAST_OPS["multiply"].kernels == {f32: np.multiply}
+    assert not FAST_OPS["subtract"].kernels
+    with xnp.config.override(enable_x64=False):
+        assert FAST_OPS["subtract"].kernels == {f32: np.subtract}
+    with xnp.config.override(enable_x64=True):  # (no change of the options: kept)
+        assert FAST_OPS["multiply"].kernels == {f32: np.multiply}
+
+
+def test_kernels_are_learnt_with_the_dispatch_cache_off():
+    """The fast path does not depend on the eager dispatch cache: with it off, the first
+    call of a function and dtype is still recorded once to learn the kernel (and kept
+    nowhere), and the next calls are served."""
+    _fresh()
+    a, b = (xnp.asarray(np.arange(3, dtype=np.int16)) for _ in range(2))
+    with xnp.config.override(eager_dispatch_cache=False):
+        np.testing.assert_array_equal(np.asarray(a + b), [0, 2, 4])
+        assert FAST_OPS["add"].kernels[np.dtype(np.int16)] is np.add
+        if fastpath.FastFunc is not None:
+            assert python_frames(lambda: a + b)[1] == ["<lambda>"]
+        xnp.true_divide(a, b)  # (int16 division converts first: no kernel, tried once)
+        assert np.dtype(np.int16) not in FAST_OPS["divide"].kernels
+
+
+def test_two_weak_arrays_promote_by_nep50_whatever_their_shapes():
+    """Two weak float32 arrays (Python floats traced with x64 off) are two Python floats to
+    NEP 50: float64 with x64 on, for equal or different shapes, by the fast path or not."""
+    with xnp.config.override(enable_x64=False):
+        w0 = xnp.jit(lambda t: t)(2.5)
+        w6 = xnp.jit(lambda t: xnp.broadcast_to(t, (6,)))(1.5)
+        v6 = xnp.jit(lambda t: xnp.broadcast_to(t, (6,)))(0.5)
+    s, t = (xnp.asarray(np.ones(3, np.float32)) for _ in range(2))
+    for _ in range(3):
+        s + t  # (teaches add for float32)
+        for x, y in ((w0, w6), (w6, v6), (w6, w6)):
+            for r in (x + y, xnp.add(x, y), xnp.add.__wrapped__(x, y)):
+                assert r.dtype == np.float64 and r.weak_type, (x.shape, y.shape, r.dtype)
+    with xnp.config.override(enable_x64=False):
+        assert (w6 + v6).dtype == np.float32
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8, np.complex128],
+                         ids=str)
+def test_out_calls_fast_equal_full_path_and_numpy(dtype):
+    """``xnp.log(x, out=o)``, ``xnp.add(x, y, out=o)``, ``xnp.add(x, 2, out=o)``...: served by
+    the learnt kernel writing into ``o`` (NumPy's ``out=``) from the second call on. Every
+    call (three of each) leaves ``o`` as NumPy leaves its array, and as the full path
+    does, and raises where they raise, for each form: ``out`` of the operands' dtype or of
+    another (a cast), broadcasting, ``out`` overlapping an operand, ``out`` as a tuple, a
+    read-only ``out``."""
+    x_np, y_np = _sample(dtype, (3, 4), 1), _sample(dtype, (3, 4), 2)
+    if np.dtype(dtype).kind in "fc":
+        x_np = np.abs(x_np) + 1  # (no NaN: log of a positive number)
+    cases = [("add", lambda x, y: (x, y)), ("add", lambda x, y: (x, 2)),
+             ("multiply", lambda x, y: (x, y[0])), ("subtract", lambda x, y: (3, x))]
+    if np.dtype(dtype).kind in "fc":
+        cases.append(("log", lambda x, y: (x,)))
+    forms = [(dtype, "plain"), (dtype, "tuple"), (dtype, "overlap"), (dtype, "read-only"),
+             (np.complex128, "plain")]
+    for name, operands in cases:
+        for out_dtype, form in forms:
+            states = []
+            for way in ("xnp", "numpy", "full path"):
+                mod = np if way == "numpy" else xnp
+                x, y = mod.asarray(x_np.copy()), mod.asarray(y_np.copy())
+                o = x if form == "overlap" else mod.zeros((3, 4), out_dtype)
+                if form == "read-only":  # (xnp.asarray shares a read-only NumPy array)
+                    held = np.zeros((3, 4), out_dtype)
+                    held.flags.writeable = False
+                    o = mod.asarray(held)
+                f = getattr(mod, name)
+                f = f.__wrapped__ if way == "full path" else f
+                out = (o,) if form == "tuple" else o
+                for _ in range(3):  # (the first call teaches the kernel)
+                    got = []
+                    res = _outcome(lambda: got.append(f(*operands(x, y), out=out)))
+                    assert not got or got[0] is o  # (NumPy's `out=` is returned as given)
+                    states.append((way, res[0], res[1] if res[0] == "raise" else None,
+                                   np.array(np.asarray(o))))
+            for k, (way, kind, error, after) in enumerate(states):
+                ref = states[3 + k % 3]  # NumPy's state after the same call
+                assert kind == ref[1], (name, form, out_dtype, way, k, error, ref[2])
+                np.testing.assert_array_equal(after, ref[3])
+
+
+def test_out_calls_are_served_and_return_out():
+    """After one call has taught the kernel, ``xnp.add(x, y, out=o)`` calls the kernel with
+    NumPy's ``out=`` (no Python frame of xnp) and returns ``o``; a jit output's buffer, a
+    grad/vmap scope, a comparison and an ``out`` of another dtype take the full path."""
+    _fresh()
+    x, y = xnp.asarray(np.arange(4.0)), xnp.asarray(np.ones(4))
+    o = xnp.zeros(4)
+    xnp.add(x, y, out=o)  # (a call with out= teaches the kernel too)
+    assert FAST_OPS["add"].kernels[np.dtype(np.float64)] is np.add
+    assert xnp.add(x, y, out=o) is o and xnp.add(x, y, out=(o,)) is o
+    np.testing.assert_array_equal(np.asarray(o), [1.0, 2.0, 3.0, 4.0])
+    if fastpath.FastFunc is not None:  # (the C fast path: no Python frame of xnp)
+        assert python_frames(lambda: xnp.add(x, y, out=o))[1] == ["<lambda>"]
+    j = xnp.jit(lambda t: t * 1.0)(x)  # a jit output: its buffer is copied on write
+    assert xnp.add(x, y, out=j) is j
+    np.testing.assert_array_equal(np.asarray(j), [1.0, 2.0, 3.0, 4.0])
+    w = xnp.jit(lambda t: t)(2.0)
+    ow = xnp.Array(np.zeros(4), True)  # a weak out keeps its weak type
+    xnp.multiply(x, w, out=ow)
+    assert ow.weak_type
+    np.testing.assert_array_equal(np.asarray(ow), [0.0, 2.0, 4.0, 6.0])
+
+    def f(v):
+        buf = xnp.zeros(4)
+        xnp.add(v, y, out=buf)  # under grad: the buffer is bound to a cell
+        return (buf * buf).sum()
+
+    np.testing.assert_allclose(np.asarray(xnp.grad(f)(x)), 2 * (np.arange(4.0) + 1))
+    with np.errstate(divide="raise"):  # NumPy writes, then raises; so does the fast path
+        z = xnp.zeros(2)
+        o2 = xnp.full(2, 7.0)
+        for _ in range(2):
+            with pytest.raises(FloatingPointError):
+                xnp.log(z, out=o2)
+        np.testing.assert_array_equal(np.asarray(o2), [-np.inf, -np.inf])
+
+
+INPLACE = [("__iadd__", operator.iadd), ("__isub__", operator.isub),
+           ("__imul__", operator.imul), ("__itruediv__", operator.itruediv),
+           ("__iand__", operator.iand), ("__ior__", operator.ior), ("__ixor__", operator.ixor)]
+
+
+@pytest.mark.parametrize("name,op", INPLACE)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8, np.bool_,
+                                   np.complex64], ids=str)
+def test_inplace_operators_fast_equal_full_path_and_numpy(name, op, dtype):
+    """``a += b`` and the other in-place operators, served from the second call on as
+    NumPy's ``add(a, b, out=a)``: each call (three in a row) leaves ``a`` as NumPy leaves its
+    array and as the full path (``Array.<name>.__wrapped__``) does, returns ``a`` itself,
+    and raises where they raise, for another array of the dtype, a broadcast one, a view
+    of ``a`` itself, Python scalars, another dtype, and a read-only ``a``."""
+    a_np, b_np = _sample(dtype, (3, 4), 1), _sample(dtype, (3, 4), 2)
+    others = [lambda m, a: m.asarray(b_np.copy()), lambda m, a: m.asarray(b_np[0].copy()),
+              lambda m, a: a[::-1], lambda m, a: 2, lambda m, a: -1, lambda m, a: 1.5,
+              lambda m, a: m.asarray(np.real(b_np).astype(np.float32))]
+    for k, other in enumerate(others):
+        for read_only in (False, True):
+            states = []
+            for way in ("xnp", "numpy", "full path"):
+                m = np if way == "numpy" else xnp
+                held = a_np.copy()
+                held.flags.writeable = not read_only
+                a = m.asarray(held)
+                b = other(m, a)
+                fn = op if way != "full path" else getattr(xnp.Array, name).__wrapped__
+                for _ in range(3):  # (the first call teaches the kernel)
+                    got = []
+                    res = _outcome(lambda: got.append(fn(a, b)))
+                    assert not got or got[0] is a
+                    states.append((res[0], res[2] if res[0] == "raise" else None,
+                                   np.array(np.asarray(a))))
+            for j, (kind, error, after) in enumerate(states):
+                ref = states[3 + j % 3]
+                assert kind == ref[0], (name, dtype, k, read_only, j, error, ref[1])
+                if dtype == np.float32 or dtype == np.complex64:
+                    np.testing.assert_array_equal(after, ref[2])
+                else:
+                    np.testing.assert_array_equal(after, ref[2])
+
+
+def test_inplace_operators_are_served():
+    """After one ``a += b`` has taught the kernel, the next runs no Python frame of xnp;
+    arrays a grad/vmap function fills keep their rules (tested elsewhere), and a jit
+    output is copied before it is written."""
+    _fresh()
+    a, b = xnp.asarray(np.zeros(4)), xnp.asarray(np.arange(4.0))
+    a += b
+    assert FAST_OPS["add"].kernels[np.dtype(np.float64)] is np.add
+    if fastpath.FastFunc is not None:
+        def step():
+            nonlocal a
+            a += b
+
+        assert python_frames(step)[1] == ["step"]
+    np.testing.assert_array_equal(np.asarray(a), 2 * np.arange(4.0))
+    j = xnp.jit(lambda t: t * 1.0)(b)
+    j += b
+    np.testing.assert_array_equal(np.asarray(j), 2 * np.arange(4.0))
+    np.testing.assert_array_equal(np.asarray(b), np.arange(4.0))

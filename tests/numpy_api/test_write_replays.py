@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import xnp
-from xnp.numpy_api import _replay
+from xnp.numpy_api import _fastpath, _replay
 
 from tests.helpers import outcome
 
@@ -29,6 +29,17 @@ _OPS = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
         "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
         "**=": operator.ipow, "&=": operator.iand, "|=": operator.ior, "^=": operator.ixor,
         "<<=": operator.ilshift, ">>=": operator.irshift}
+
+
+@pytest.fixture(autouse=True)
+def _no_fast_path():
+    """These tests are of the dispatch cache's programs that write (``out=``, ``a += b``):
+    the eager fast path, which serves the same calls of one dtype by NumPy's own ``out=``
+    once it has learnt their kernel (tests/numpy_api/test_fastpath.py), is off here."""
+    table = _fastpath._TABLE[0]
+    _fastpath._TABLE[0] = {}
+    yield
+    _fastpath._TABLE[0] = table
 
 
 def _operand(m, kind, dtype):

@@ -291,6 +291,22 @@ static PyObject *g_array_type, *g_busy, *g_state, *g_base, *g_table, *g_native, 
 static PyObject *g_fits;
 static PyObject *str_trace, *str_dtype;
 
+/* 1 when ``fastpath.SCALAR_FITS[dt]`` (``g_fits``) has one of ``bits``, 0 when not (or
+ * when ``dt`` has no entry), -1 on error */
+static int
+fits_bits(PyObject *dt, long bits)
+{
+    PyObject *mask = PyDict_GetItemWithError(g_fits, dt);  /* borrowed */
+    if (mask == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    long m = PyLong_AsLong(mask);
+    if (m == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    return (m & bits) != 0;
+}
+
 /* 1 when ``scalar`` (a Python float or int) keeps the dtype ``dt`` of a (``weak``) array,
  * by the bits ``fastpath.SCALAR_FITS`` (``g_fits``) derives from the full path's NEP 50 rule
  * (fastpath._scalar_fits), 0 when not, -1 on error */
@@ -316,15 +332,15 @@ scalar_fits(PyObject *dt, int weak, PyObject *scalar)
     else {
         return 0;
     }
-    PyObject *mask = PyDict_GetItemWithError(g_fits, dt);  /* borrowed */
-    if (mask == NULL) {
-        return PyErr_Occurred() ? -1 : 0;
-    }
-    long m = PyLong_AsLong(mask);
-    if (m == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    return (m & (bit << (weak ? 3 : 0))) != 0;
+    return fits_bits(dt, bit << (weak ? 3 : 0));
+}
+
+/* 1 when two weak arrays of dtype ``dt`` keep it (bit 64 of ``fastpath.SCALAR_FITS``),
+ * 0 when not, -1 on error */
+static int
+weak_pair_fits(PyObject *dt)
+{
+    return fits_bits(dt, 64);
 }
 
 /* 1 when eager calls may be served now: the operators are configured and no thread is
@@ -420,19 +436,21 @@ served_result(PyObject *out, int weak, int scalars)
     return new_array(out, weak);
 }
 
-/* the served result of ``left op right`` (a new reference), or NULL with no error set
- * when the call is not served, or NULL with an error set; ``scalars``: see
- * served_result */
-static PyObject *
-fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int elide)
+/* The operands of ``left op right`` when the fast path serves it (the rule above): 1 and
+ * ``*fn`` (the kernel, a new reference), ``*va``/``*vb`` (borrowed: the host values or the
+ * Python scalar), ``*weak`` (the result's weak type) and ``*bool_out`` set; 0 when not
+ * served (no error set); -1 on error */
+static int
+binary_operands(PyObject *name, PyObject *left, PyObject *right, PyObject **fn_out,
+                PyObject **va_out, PyObject **vb_out, int *weak_out, int *bool_out_out)
 {
     if (!eager_now()) {
-        return NULL;
+        return 0;
     }
     PyObject *kernels, *scalar_kernels, *fn = NULL;
     int bool_out = fast_op(name, &kernels, &scalar_kernels);
     if (bool_out < 0) {
-        return NULL;
+        return 0;
     }
     PyTypeObject *array = (PyTypeObject *)g_array_type;
     PyObject *va = NULL, *vb = NULL, *dta = NULL, *dtb = NULL;
@@ -440,7 +458,7 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
     if (Py_TYPE(left) == array) {
         ArrayBaseObject *a = (ArrayBaseObject *)left;
         if (a->val == NULL || a->val == Py_None) {
-            return NULL;
+            return 0;
         }
         dta = PyObject_GetAttr(a->val, str_dtype);
         if (dta == NULL) {
@@ -463,10 +481,16 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
                     if (same < 0) {
                         goto error;
                     }
+                    weak = wa && b->weak != NULL && PyObject_IsTrue(b->weak) == 1;
+                    if (same && weak) {  /* two weak arrays keep the dtype (SCALAR_FITS) */
+                        same = weak_pair_fits(dta);
+                        if (same < 0) {
+                            goto error;
+                        }
+                    }
                     if (same) {
                         va = a->val;
                         vb = b->val;
-                        weak = wa && b->weak != NULL && PyObject_IsTrue(b->weak) == 1;
                         ok = 1;
                     }
                 }
@@ -488,7 +512,7 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
     else if (Py_TYPE(right) == array) {
         ArrayBaseObject *b = (ArrayBaseObject *)right;
         if (b->val == NULL || b->val == Py_None) {
-            return NULL;
+            return 0;
         }
         dtb = PyObject_GetAttr(b->val, str_dtype);
         if (dtb == NULL) {
@@ -516,11 +540,36 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
     Py_XDECREF(dtb);
     if (!ok) {
         Py_XDECREF(fn);
+        return 0;
+    }
+    *fn_out = fn;
+    *va_out = va;
+    *vb_out = vb;
+    *weak_out = weak;
+    *bool_out_out = bool_out;
+    return 1;
+error:
+    Py_XDECREF(dta);
+    Py_XDECREF(dtb);
+    Py_XDECREF(fn);
+    return -1;
+}
+
+/* the served result of ``left op right`` (a new reference), or NULL with no error set
+ * when the call is not served, or NULL with an error set; ``scalars``: see
+ * served_result */
+static PyObject *
+fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int elide)
+{
+    PyObject *fn, *va, *vb;
+    int weak, bool_out;
+    int served = binary_operands(name, left, right, &fn, &va, &vb, &weak, &bool_out);
+    if (served <= 0) {
         return NULL;
     }
     PyObject *out = NULL;
     if (elide && !bool_out) {  /* an operator: a temporary operand may hold the result */
-        out = elide_call(fn, left, right, va, vb, array);
+        out = elide_call(fn, left, right, va, vb, (PyTypeObject *)g_array_type);
     }
     if (out == NULL && !PyErr_Occurred()) {
         PyObject *args[2] = {va, vb};
@@ -534,11 +583,6 @@ fast_binary(PyObject *name, PyObject *left, PyObject *right, int scalars, int el
         return NULL;  /* anything else (an errstate callback's error) is the call's own */
     }
     return served_result(out, weak && !bool_out, scalars);
-error:
-    Py_XDECREF(dta);
-    Py_XDECREF(dtb);
-    Py_XDECREF(fn);
-    return NULL;
 }
 
 static PyObject *
@@ -757,6 +801,7 @@ fast_meta(PyObject *name, PyObject *x)
  * is active (nor a grad/vmap scope, nor a rebound array), the eager backend computes with
  * NumPy and ``x`` is an eager array holding its host value: 1 served, 0 not, -1 error */
 static PyObject *g_scopes = NULL, *g_rebound = NULL;  /* one-element lists of counts */
+static PyObject *g_out_kwnames = NULL;  /* ("out",): fast_out's call of a kernel */
 static PyObject *g_refused = NULL;  /* refused(slow, x, idx, value): see configure_setitem */
 
 /* the host value of the eager array ``x`` (borrowed), or NULL (no error) for a jit
@@ -866,6 +911,103 @@ fast_setitem(PyObject *x, PyObject *idx, PyObject *value)
     return served;
 }
 
+/* ``name(x, out=o)`` or ``name(x1, x2, out=o)`` (``o`` also as a 1-tuple) served by the
+ * learnt kernel writing into ``o``'s host memory, as NumPy's ``out=`` does: the operands
+ * in the fast path's form (fast_unary, binary_operands; not a comparison), ``o`` an
+ * exact ``Array`` holding its host memory (no device buffer) of the operands' dtype, and
+ * no grad/vmap scope or rebound array (fast_setitem's rule). Returns ``o`` (a new
+ * reference); NULL with no error set when not served, also when NumPy refused the output
+ * (a ValueError or TypeError, raised before it writes: the full path words it); NULL
+ * with an error set on error (a floating-point error NumPy raises after writing). */
+static PyObject *
+fast_out(PyObject *name, PyObject *const *args, int arity, int swap, PyObject *o)
+{
+    if (g_scopes == NULL || !eager_now()) {
+        return NULL;
+    }
+    if (PyTuple_CheckExact(o)) {
+        if (PyTuple_GET_SIZE(o) != 1) {
+            return NULL;
+        }
+        o = PyTuple_GET_ITEM(o, 0);
+    }
+    if (Py_TYPE(o) != (PyTypeObject *)g_array_type) {
+        return NULL;
+    }
+    ArrayBaseObject *ob = (ArrayBaseObject *)o;
+    if (ob->dev != Py_None || ob->val == NULL ||
+        (PyObject *)Py_TYPE(ob->val) != PyList_GET_ITEM(g_native, 0)) {
+        return NULL;
+    }
+    int scoped = PyObject_IsTrue(PyList_GET_ITEM(g_scopes, 0));
+    int bound = PyObject_IsTrue(PyList_GET_ITEM(g_rebound, 0));
+    if (scoped != 0 || bound != 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *fn = NULL, *va = NULL, *vb = NULL, *arr = NULL;
+    int weak, bool_out;
+    if (arity == 1) {
+        if (Py_TYPE(args[0]) != (PyTypeObject *)g_array_type) {
+            return NULL;
+        }
+        arr = ((ArrayBaseObject *)args[0])->val;
+        PyObject *kernels, *scalar_kernels;
+        bool_out = fast_op(name, &kernels, &scalar_kernels);
+        if (bool_out != 0 || arr == NULL || arr == Py_None) {
+            return NULL;
+        }
+        PyObject *dt = PyObject_GetAttr(arr, str_dtype);
+        if (dt == NULL) {
+            return NULL;
+        }
+        fn = kernel_for(kernels, dt);
+        Py_DECREF(dt);
+        if (fn == NULL) {
+            return NULL;
+        }
+        va = arr;
+    }
+    else {
+        PyObject *left = swap ? args[1] : args[0], *right = swap ? args[0] : args[1];
+        int served = binary_operands(name, left, right, &fn, &va, &vb, &weak, &bool_out);
+        if (served <= 0) {
+            return NULL;
+        }
+        if (bool_out) {
+            Py_DECREF(fn);
+            return NULL;
+        }
+        arr = (PyObject *)Py_TYPE(va) == PyList_GET_ITEM(g_native, 0) ? va : vb;
+    }
+    /* the result's dtype is the operands': ``o`` must have it (no cast into ``o``) */
+    PyObject *dt = PyObject_GetAttr(arr, str_dtype);
+    PyObject *odt = dt == NULL ? NULL : PyObject_GetAttr(ob->val, str_dtype);
+    int same = odt == NULL ? -1 : odt == dt ? 1 : PyObject_RichCompareBool(odt, dt, Py_EQ);
+    Py_XDECREF(dt);
+    Py_XDECREF(odt);
+    if (same <= 0) {
+        Py_DECREF(fn);
+        return NULL;
+    }
+    PyObject *call[4] = {NULL, va, vb, ob->val};
+    if (arity == 1) {
+        call[2] = ob->val;
+    }
+    PyObject *res = PyObject_Vectorcall(fn, call + 1, arity | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                        g_out_kwnames);
+    Py_DECREF(fn);
+    if (res == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) ||
+            PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();  /* NumPy refused ``o`` before writing: the full path words it */
+        }
+        return NULL;
+    }
+    Py_DECREF(res);
+    return Py_NewRef(o);
+}
+
 static PyObject *
 configure_setitem(PyObject *module, PyObject *args)
 {
@@ -908,10 +1050,11 @@ typedef struct {
     int arity;
     int swap;
     int scalars;
-    int kind;  /* KIND_OP (arity 1-3), KIND_VIEW, KIND_META, KIND_GETITEM or KIND_ASARRAY */
+    int kind;  /* KIND_OP (arity 1-3), KIND_VIEW, KIND_META, KIND_GETITEM, KIND_ASARRAY or
+                * KIND_INPLACE (``a += b``: fast_out into ``a``) */
 } FastFuncObject;
 
-enum { KIND_OP, KIND_VIEW, KIND_META, KIND_GETITEM, KIND_ASARRAY };
+enum { KIND_OP, KIND_VIEW, KIND_META, KIND_GETITEM, KIND_ASARRAY, KIND_INPLACE };
 
 static PyObject *
 fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
@@ -919,7 +1062,15 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
 {
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
     int no_keywords = kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0;
-    if (self->kind != KIND_OP) {
+    if (self->kind == KIND_INPLACE) {
+        if (n == 2 && no_keywords) {
+            PyObject *out = fast_out(self->name, args, 2, 0, args[0]);
+            if (out != NULL || PyErr_Occurred()) {
+                return out;
+            }
+        }
+    }
+    else if (self->kind != KIND_OP) {
         if (n >= 1 && no_keywords) {
             PyObject *out = self->kind == KIND_VIEW ? fast_view(self->name, args, n, self->arity)
                             : self->kind == KIND_GETITEM ? (n == 2 ? fast_getitem(args[0], args[1])
@@ -940,6 +1091,13 @@ fastfunc_vectorcall(FastFuncObject *self, PyObject *const *args, size_t nargsf,
         }
         if (served != 0) {
             return served < 0 ? NULL : Py_NewRef(Py_None);
+        }
+    }
+    else if (n == self->arity && n <= 2 && kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1 &&
+             PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "out") == 0) {
+        PyObject *out = fast_out(self->name, args, self->arity, self->swap, args[n]);
+        if (out != NULL || PyErr_Occurred()) {
+            return out;
         }
     }
     else if (n == self->arity && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
@@ -967,10 +1125,11 @@ fastfunc_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     int kind = strcmp(kind_name, "op") == 0 ? KIND_OP : strcmp(kind_name, "view") == 0
                ? KIND_VIEW : strcmp(kind_name, "meta") == 0 ? KIND_META
                : strcmp(kind_name, "getitem") == 0 ? KIND_GETITEM
-               : strcmp(kind_name, "asarray") == 0 ? KIND_ASARRAY : -1;
+               : strcmp(kind_name, "asarray") == 0 ? KIND_ASARRAY
+               : strcmp(kind_name, "inplace") == 0 ? KIND_INPLACE : -1;
     if (kind < 0) {
-        PyErr_SetString(PyExc_ValueError,
-                        "FastFunc: kind must be 'op', 'view', 'meta', 'getitem' or 'asarray'");
+        PyErr_SetString(PyExc_ValueError, "FastFunc: kind must be 'op', 'view', 'meta', "
+                        "'getitem', 'asarray' or 'inplace'");
         return NULL;
     }
     if (kind == KIND_VIEW ? arity < 0 : (arity < 1 || arity > 3)) {
@@ -1461,8 +1620,9 @@ PyInit__array_base(void)
     str_hot = PyUnicode_InternFromString("hot");
     str_call_miss = PyUnicode_InternFromString("_call_miss");
     str_len = PyUnicode_InternFromString("__len__");
+    g_out_kwnames = Py_BuildValue("(s)", "out");
     if (str_len == NULL || str_trace == NULL || str_dtype == NULL || str_hot == NULL ||
-            str_call_miss == NULL) {
+            str_call_miss == NULL || g_out_kwnames == NULL) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&moduledef);

@@ -353,8 +353,8 @@ replay_vectorcall(ReplayObject *self, PyObject *const *args, size_t nargsf,
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     int on = first_true(CTX(self, C_ON));
-    if (on <= 0) {
-        return on < 0 ? NULL : PyObject_Vectorcall(self->full, args, nargsf, kwnames);
+    if (on <= 0) {  /* (slow: the fast path may still learn from a recording) */
+        return on < 0 ? NULL : PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
     }
     if (PySet_GET_SIZE(CTX(self, C_BUSY))) {  /* some thread transforms: is it this one? */
         PyObject *trace = PyObject_GetAttr(CTX(self, C_STATE), str_trace);

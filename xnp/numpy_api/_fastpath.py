@@ -48,8 +48,10 @@ from xnp.numpy_api._util import result_dtype
 from xnp.tracing.avals import SUPPORTED_DTYPES, ShapedArray
 from xnp.tracing.array_base import FastFunc
 from xnp.tracing.core import Array
+from xnp.tracing.program import _OUT
 
-__all__ = ["FastOp", "SCALAR_AWARE", "with_full_path", "binary", "unary", "refresh", "reshape",
+__all__ = ["FastOp", "SCALAR_AWARE", "with_full_path", "binary", "unary", "inplace", "refresh",
+           "reshape",
            "reshape_method", "transpose", "transpose_property", "transpose_method", "metadata",
            "asarray", "array", "NATIVE_OPERATORS", "install_native_operators"]
 
@@ -94,7 +96,9 @@ config.watch("eager_backend", lambda name: refresh())  # first run by xnp._wirin
 
 
 #: which Python scalars keep an array's dtype, by dtype: bit 1 a float, bit 2 an int 0..127,
-#: bit 4 an int -128..-1, for a strong array; the same bits shifted left by 3 for a weak one.
+#: bit 4 an int -128..-1, for a strong array; the same bits shifted left by 3 for a weak one;
+#: bit 64 (:data:`_WEAK_PAIR`): two weak arrays of the dtype keep it (NEP 50 promotes two
+#: weak float32 arrays to the default float, as two Python floats).
 #: A bit is set where the full path's NEP 50 rule (``_util.result_dtype``) keeps the dtype,
 #: NumPy's own promotion treats the scalar alike (``numpy.result_type``: not so for a
 #: Python float beside ml_dtypes' floats, which NumPy computes in a wider float) and every
@@ -104,7 +108,7 @@ config.watch("eager_backend", lambda name: refresh())  # first run by xnp._wirin
 #: (xnp/_native/array_base.c) as well as by :func:`_scalar_fits`; an int outside the classes
 #: takes the full path.
 SCALAR_FITS: dict = {}
-_FLOAT, _SMALL, _NEGATIVE, _WEAK_SHIFT = 1, 2, 4, 3
+_FLOAT, _SMALL, _NEGATIVE, _WEAK_SHIFT, _WEAK_PAIR = 1, 2, 4, 3, 64
 
 
 def _holds(dt, lo: int, hi: int) -> bool:
@@ -134,6 +138,9 @@ def refresh_fits() -> None:
                 else:
                     mask |= ((_SMALL if _holds(dt, 0, 127) else 0)
                              | (_NEGATIVE if _holds(dt, -128, -1) else 0)) << shift
+        weak = ShapedArray((), dt, True)
+        if result_dtype(weak, weak) == (dt, True):
+            mask |= _WEAK_PAIR
         fits[dt] = mask
     SCALAR_FITS.update(fits)
 
@@ -159,14 +166,60 @@ def _scalar_fits(v, weak: bool, scalar) -> bool:
 _TRIED: set = set()
 
 
-def _options_changed(_value=None) -> None:
-    """After any option update: forget the kernels learnt under the old options (a
-    recording may depend on them) and recompute :data:`SCALAR_FITS`."""
+#: the options (``config.snapshot()``) that :data:`SCALAR_FITS`, the learnt kernels and
+#: :data:`_TRIED` hold for; and what they held for other options lately (restored when an
+#: ``override`` ends): snapshot -> (fits, {name: (kernels, scalar kernels)}, tried)
+_SNAPSHOT: list = [None]
+_SAVED: dict = {}
+_MAX_SAVED = 8
+
+
+def _clear() -> None:
     _TRIED.clear()
     for op in FAST_OPS.values():
-        op.kernels.clear()
-        op.scalar_kernels.clear()
+        if op.kernels or op.scalar_kernels:
+            op.kernels.clear()
+            op.scalar_kernels.clear()
+
+
+def _options_changed(_value=None) -> None:
+    """After an option update that changes ``config.snapshot()``: keep what was learnt
+    under the old options, and take what was learnt under the new ones before (or nothing:
+    a recording may depend on the options), with :data:`SCALAR_FITS` for them. The dicts
+    are updated in place: the C operators hold them."""
+    new, old = config.snapshot(), _SNAPSHOT[0]
+    if new == old:
+        return
+    if old is not None:
+        if len(_SAVED) >= _MAX_SAVED:
+            _SAVED.clear()
+        _SAVED[old] = (dict(SCALAR_FITS), {
+            name: ({d: k for d, k in op.kernels.items() if type(k) is np.ufunc},
+                   {d: k for d, k in op.scalar_kernels.items() if type(k) is np.ufunc})
+            for name, op in FAST_OPS.items() if op.kernels or op.scalar_kernels}, set(_TRIED))
+    saved = _SAVED.pop(new, None)
+    _clear()
+    if saved is None:
+        refresh_fits()
+    else:
+        fits, kernels, tried = saved
+        SCALAR_FITS.update(fits)
+        for name, (k, sk) in kernels.items():
+            op = FAST_OPS.get(name)
+            if op is not None:
+                op.kernels.update(k)
+                op.scalar_kernels.update(sk)
+        _TRIED.update(tried)
+    _SNAPSHOT[0] = new
+
+
+def forget() -> None:
+    """Forget every learnt kernel, under every options (tests; the next call of each
+    function and dtype is recorded again)."""
+    _SAVED.clear()
+    _clear()
     refresh_fits()
+    _SNAPSHOT[0] = config.snapshot()
 
 
 _options_changed()
@@ -197,10 +250,10 @@ class _Learner:
     that a call would teach a kernel not learnt yet, so that it records it even while it
     skips recordings, is full or would replay a generic scalar program."""
 
-    __slots__ = ("name", "op", "order")
+    __slots__ = ("name", "op", "order", "inplace")
 
-    def __init__(self, name: str, op, order: tuple):
-        self.name, self.op, self.order = name, op, order
+    def __init__(self, name: str, op, order: tuple, inplace: bool = False):
+        self.name, self.op, self.order, self.inplace = name, op, order, inplace
 
     def _form(self, args):
         """``(kernels dict, dtype, form key)`` of a call in the fast path's form (distinct
@@ -217,11 +270,16 @@ class _Learner:
         kinds = tuple((a._weak, a._v.ndim) if type(a) is Array else type(a) for a in args)
         dtype = arrays[0]._v.dtype
         kernels = op.kernels if len(arrays) == op.arity else op.scalar_kernels
-        return kernels, dtype, (self.name, dtype, self.order, kinds)
+        return kernels, dtype, (self.name, dtype, self.order, self.inplace, kinds)
 
     def __call__(self, args, kwargs, leaves, program) -> None:
-        learn(self.op, self.order, args, kwargs, leaves, program)
-        form = None if kwargs else self._form(args)
+        learn(self.op, self.order, args, kwargs, leaves, program, self.inplace)
+        if not kwargs:
+            self.mark(args)
+
+    def mark(self, args) -> None:
+        """Note ``args``' form as recorded (:data:`_TRIED`) unless it taught a kernel."""
+        form = self._form(args)
         if form is not None and form[1] not in form[0]:
             _TRIED.add(form[2])  # (this form's full path is not one ufunc)
 
@@ -232,39 +290,84 @@ class _Learner:
         return form is not None and form[1] not in form[0] and form[2] not in _TRIED
 
 
-def learner(name: str, swap: bool = False) -> "_Learner | None":
+def learner(name: str, swap: bool = False, inplace: bool = False) -> "_Learner | None":
     """The ``learn`` hook of the full path of ``FAST_OPS[name]`` (``swap``: of a
-    reflected operator, whose arguments ``(self, o)`` are the operands ``(o, self)``), or
-    None when ``name`` has no fast path."""
+    reflected operator, whose arguments ``(self, o)`` are the operands ``(o, self)``;
+    ``inplace``: of an in-place operator, which writes into ``self``), or None when
+    ``name`` has no fast path."""
     op = FAST_OPS.get(name)
     if op is None:
         return None
     order = tuple(range(op.arity))
-    return _Learner(name, op, order[::-1] if swap else order)
+    return _Learner(name, op, order[::-1] if swap else order, inplace)
 
 
-def learn(op, order: tuple, args: tuple, kwargs: dict, leaves: list, program) -> None:
+#: ``Array``'s in-place operators with a fast path: name -> ``FAST_OPS`` name
+INPLACE_OPS = {"__iadd__": "add", "__isub__": "subtract", "__imul__": "multiply",
+               "__itruediv__": "true_divide", "__iand__": "bitwise_and",
+               "__ior__": "bitwise_or", "__ixor__": "bitwise_xor"}
+
+
+def inplace(name: str) -> Callable:
+    """Decorator: the in-place operator ``slow`` (``Array.__iadd__``...) gets the fast
+    path of ``FAST_OPS[name]`` writing into ``self`` (``a += b`` is NumPy's
+    ``add(a, b, out=a)``; ``fast_out`` in xnp/_native/array_base.c). Without the C module
+    nothing is served (no kernel is learnt then either)."""
+    return functools.partial(_inplace, name)
+
+
+def _inplace(name: str, slow: Callable) -> Callable:
+    if FastFunc is None:
+        return slow
+    return _served(functools.partial(_inplace, name), slow,
+                   FastFunc(name, 2, False, slow, kind="inplace"))
+
+
+def learn(op, order: tuple, args: tuple, kwargs: dict, leaves: list, program,
+          inplace: bool = False) -> None:
     """Learn ``op``'s kernel for a dtype from ``program``, the recording of its full path
     on ``args`` (``order``: the operands' positions among them).
 
-    The call must be the fast path's form: no keyword; distinct eager arrays with host
-    values of one dtype, or (``scalar_kernels``) one such array and a Python float or int,
-    which the program makes as a 0-d constant of that dtype. The program must be exactly
-    one NumPy ufunc applied to the operands in order, giving one new array whose weak type
-    is the fast path's (every array operand weak, and not a comparison). That ufunc then
-    computes the function for that dtype as the full path does, for any shapes NumPy
+    The call must be the fast path's form: distinct eager arrays with host values of one
+    dtype, or (``scalar_kernels``) one such array and a Python float or int, which the
+    program makes as a 0-d constant of that dtype; no keyword but ``out=``, an eager array
+    of that dtype (not for a comparison). The program must be exactly one NumPy ufunc
+    applied to the operands in order, giving one new array whose weak type is the fast
+    path's (every array operand weak, and not a comparison), or writing into ``out`` as
+    the ufunc's own ``out`` (``inplace``: into the first operand, ``a += b``). That ufunc
+    then computes the function for that dtype as the full path does, for any shapes NumPy
     broadcasts (``_fast_tables`` docstring). Only while the fast path is on (the NumPy
     eager backend)."""
-    if kwargs or len(args) != op.arity or _TABLE[0] is not FAST_OPS:
+    out = out_slot = None
+    if inplace:
+        if kwargs or op.bool_out or type(args[0]) is not Array:
+            return
+        out, out_slot = args[0], 0
+    elif kwargs:
+        out = kwargs.get("out")
+        if len(kwargs) != 1 or op.bool_out:
+            return
+        if type(out) is tuple and len(out) == 1:
+            out = out[0]
+        if type(out) is not Array or out._v is None:
+            return
+        out_slot = len(leaves) - 1
+    if len(args) != op.arity or _TABLE[0] is not FAST_OPS:
         return
-    eqns, single = program.eqns, program.single
-    if single is None or program.writes or len(eqns) > op.arity:
+    eqns = program.eqns
+    if not eqns or len(eqns) > op.arity:
         return
     kernel, params, ops, multiple = eqns[-1]
-    if params is not None or multiple or type(kernel) is not np.ufunc or len(ops) != len(args):
+    if out is None:
+        if program.single is None or program.writes or multiple:
+            return
+    elif multiple != _OUT or tuple(program.writes) != (out_slot,):
+        return
+    if params is not None or type(kernel) is not np.ufunc:
         return
     arrays = [a for a in args if type(a) is Array]
-    if len(leaves) != len(arrays) or not all(x is y for x, y in zip(arrays, leaves)):
+    given = arrays + [out] if out is not None and not inplace else arrays
+    if len(leaves) != len(given) or not all(x is y for x, y in zip(given, leaves)):
         return
     dtype = arrays[0]._v.dtype if arrays and arrays[0]._v is not None else None
     constants = eqns[:-1]  # slots len(leaves), ...: the Python scalars, converted
@@ -286,8 +389,13 @@ def learn(op, order: tuple, args: tuple, kwargs: dict, leaves: list, program) ->
             const += 1
         else:
             return
-    if (dtype is None or tuple(ops) != tuple(expected) or const - len(leaves) != len(constants)
-            or single[1] != (all(a._weak for a in arrays) and not op.bool_out)):
+    if out is not None:
+        if out._v.dtype != dtype:
+            return
+        expected.append(out_slot)
+    elif program.single[1] != (all(a._weak for a in arrays) and not op.bool_out):
+        return
+    if dtype is None or tuple(ops) != tuple(expected) or const - len(leaves) != len(constants):
         return
     (op.kernels if len(arrays) == op.arity else op.scalar_kernels)[dtype] = kernel
 
@@ -353,6 +461,8 @@ def _binary(name: str, swap: bool, slow: Callable, *, scalars: bool = False) -> 
                                     vb.dtype != va.dtype):
                                 vb = None
                             weak = a._weak and b._weak
+                            if weak and not SCALAR_FITS.get(va.dtype, 0) & _WEAK_PAIR:
+                                vb = None
                         elif fits(va, a._weak, b):
                             vb, weak = b, a._weak
                 elif tb is array:

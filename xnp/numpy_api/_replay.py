@@ -334,9 +334,11 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset(), l
 
     @functools.wraps(full)
     def call(*args, **kwargs):
-        if not on[0] or (busy and state.trace is not base) or scopes[0]:
+        if (busy and state.trace is not base) or scopes[0]:
             return full(*args, **kwargs)
         teach = learn is not None and not kwargs and learn.wants(args)
+        if not on[0]:
+            return full(*args, **kwargs) if not teach else _teach(full, args, learn)
         if misses[1] and not teach:
             misses[1] -= 1
             return at_user_line(full, *args, **kwargs)
@@ -416,6 +418,22 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset(), l
 
 
 _MISS = object()
+
+
+def _teach(full, args, learn):
+    """``full(*args)`` recorded only for the fast path to learn from (``learn``), while
+    the dispatch cache is off: the program is not kept."""
+    if not recording.AVAILABLE:
+        return full(*args)
+    leaves: list = []
+    if _signature(args, {}, leaves) is None:
+        return at_user_line(full, *args)
+    out, program, _ = recording.record(full, args, {}, leaves)
+    if program is None:
+        learn.mark(args)
+    else:
+        learn(args, {}, leaves, program)
+    return out
 
 
 class _ScalarGeneric:

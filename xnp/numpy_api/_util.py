@@ -427,8 +427,8 @@ def binary_operands(fname: str, x1, x2, *, argnames=("x1", "x2"), ufunc: bool = 
     if t1 is _ARRAY:
         if t2 is _ARRAY:
             # fast path for the common eager case: same dtype, same shape
-            m1, m2 = x1._meta(), x2._meta()
-            if m1.dtype == m2.dtype and m1.shape == m2.shape:
+            m1, m2 = x1._meta(), x2._meta()  # (two weak arrays: NEP 50 below, any shapes)
+            if m1.dtype == m2.dtype and m1.shape == m2.shape and not (x1._weak and x2._weak):
                 return x1, x2, m1.dtype
         elif t2 in _PY_SCALARS:
             b, dt = _scalar_operand(x1, x2)

@@ -629,7 +629,7 @@ def test_kernels_are_learnt_with_the_dispatch_cache_off():
         assert FAST_OPS["add"].kernels[np.dtype(np.int16)] is np.add
         if fastpath.FastFunc is not None:
             assert python_frames(lambda: a + b)[1] == ["<lambda>"]
-        xnp.true_divide(a, b)  # (int16 division converts first: no kernel, tried once)
+        xnp.true_divide(a, b + 1)  # (int16 division converts first: no kernel, tried once)
         assert np.dtype(np.int16) not in FAST_OPS["divide"].kernels
 
 
@@ -793,3 +793,54 @@ def test_inplace_operators_are_served():
     j += b
     np.testing.assert_array_equal(np.asarray(j), 2 * np.arange(4.0))
     np.testing.assert_array_equal(np.asarray(b), np.arange(4.0))
+
+
+def test_out_errors_after_numpys_write_are_raised_once():
+    """An errstate callback (or a warnings filter) raising after NumPy's loop wrote its
+    output: ``xnp.sqrt(x, out=x)`` and ``a /= b`` leave what NumPy leaves and raise its
+    exception, once, on every call (the fast path calls NumPy only where NumPy takes the
+    output, so no exception it raises is a refusal to retry by the full path)."""
+    def handler(kind, flag):
+        calls.append(kind)
+        raise ValueError(kind)
+
+    t = xnp.ones(2)
+    xnp.sqrt(xnp.ones(2), out=t)  # (teach the kernels: the full path's first call differs,
+    t /= xnp.ones(2)  # writing nothing before the callback's error)
+    for m in (np, xnp, xnp):
+        calls = []
+        x = m.asarray(np.array([4.0, -1.0, 16.0]))
+        a, b = m.asarray(np.array([1.0, 2.0, 4.0])), m.asarray(np.array([0.0, 2.0, 2.0]))
+        with np.errstate(all="call", call=handler):
+            with pytest.raises(ValueError, match="invalid value"):
+                m.sqrt(x, out=x)
+            with pytest.raises(ValueError, match="divide by zero"):
+                a /= b
+        np.testing.assert_array_equal(np.asarray(x), [2.0, np.nan, 4.0])
+        np.testing.assert_array_equal(np.asarray(a), [np.inf, 1.0, 2.0])
+        assert calls == ["invalid value", "divide by zero"], (m, calls)
+
+
+def test_warnings_name_the_callers_line_with_the_dispatch_cache_off():
+    z, o = xnp.zeros(2), xnp.zeros(2)
+    with xnp.config.override(eager_dispatch_cache=False):
+        for _ in range(3):
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                xnp.log(z, out=o)
+                z // z
+            assert [w.filename for w in seen] == [__file__, __file__], seen
+
+
+def test_out_calls_teach_while_the_dispatch_cache_skips():
+    """A function that met many new signatures in a row skips recordings; a call with
+    ``out=`` of a dtype whose kernel is not learnt is still recorded to learn it."""
+    from xnp.numpy_api import _replay  # noqa: PLC0415
+
+    _fresh()
+    for n in range(1, _replay.MISSES_IN_A_ROW + 4):  # (ever-new shapes: skipping)
+        xnp.multiply(xnp.asarray(np.ones(n)), 2.0)
+    x, o = xnp.asarray(np.arange(3, dtype=np.int32)), xnp.zeros(3, np.int32)
+    xnp.multiply(x, x[::-1].copy(), out=o)
+    assert FAST_OPS["multiply"].kernels[np.dtype(np.int32)] is np.multiply
+    np.testing.assert_array_equal(np.asarray(o), [0, 1, 0])

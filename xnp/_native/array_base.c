@@ -915,10 +915,10 @@ fast_setitem(PyObject *x, PyObject *idx, PyObject *value)
  * learnt kernel writing into ``o``'s host memory, as NumPy's ``out=`` does: the operands
  * in the fast path's form (fast_unary, binary_operands; not a comparison), ``o`` an
  * exact ``Array`` holding its host memory (no device buffer) of the operands' dtype, and
- * no grad/vmap scope or rebound array (fast_setitem's rule). Returns ``o`` (a new
- * reference); NULL with no error set when not served, also when NumPy refused the output
- * (a ValueError or TypeError, raised before it writes: the full path words it); NULL
- * with an error set on error (a floating-point error NumPy raises after writing). */
+ * no grad/vmap scope or rebound array (fast_setitem's rule), and an ``o`` NumPy takes
+ * (elide_out_takes: writeable, the operands broadcast to it). Returns ``o`` (a new reference);
+ * NULL with no error set when not served; NULL with an error set on error (a
+ * floating-point error, or an errstate callback's, raised after NumPy's write). */
 static PyObject *
 fast_out(PyObject *name, PyObject *const *args, int arity, int swap, PyObject *o)
 {
@@ -994,15 +994,16 @@ fast_out(PyObject *name, PyObject *const *args, int arity, int swap, PyObject *o
     if (arity == 1) {
         call[2] = ob->val;
     }
+    int takes = elide_out_takes(ob->val, call + 1, arity);
+    if (takes <= 0) {  /* a refused ``o``: the full path words it */
+        Py_DECREF(fn);
+        return NULL;
+    }
     PyObject *res = PyObject_Vectorcall(fn, call + 1, arity | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                         g_out_kwnames);
     Py_DECREF(fn);
     if (res == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_ValueError) ||
-            PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();  /* NumPy refused ``o`` before writing: the full path words it */
-        }
-        return NULL;
+        return NULL;  /* after NumPy's write (an errstate callback's or warning's error) */
     }
     Py_DECREF(res);
     return Py_NewRef(o);

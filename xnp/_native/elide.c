@@ -243,6 +243,33 @@ elide_broadcastable(PyObject *va, PyObject *vb)
     return 1;
 }
 
+int
+elide_out_takes(PyObject *out, PyObject *const *operands, int n)
+{
+    if (!PyArray_Check(out) || !PyArray_ISWRITEABLE((PyArrayObject *)out)) {
+        return 0;
+    }
+    PyArrayObject *o = (PyArrayObject *)out;
+    int no = PyArray_NDIM(o);
+    for (int k = 0; k < n; k++) {
+        if (!PyArray_Check(operands[k])) {
+            continue;
+        }
+        PyArrayObject *a = (PyArrayObject *)operands[k];
+        int na = PyArray_NDIM(a);
+        if (na > no) {
+            return 0;
+        }
+        for (int i = 1; i <= na; i++) {
+            npy_intp m = PyArray_DIM(a, na - i);
+            if (m != 1 && m != PyArray_DIM(o, no - i)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 PyObject *
 elide_count(PyObject *module, PyObject *unused)
 {

@@ -16,6 +16,12 @@ PyObject *elide_call(PyObject *fn, PyObject *left, PyObject *right, PyObject *va
  * callback's), not a shape mismatch the full path words */
 int elide_broadcastable(PyObject *va, PyObject *vb);
 
+/* 1 when a ufunc takes the native array ``out`` as its output without refusing it:
+ * writeable, and each native array among ``operands`` (the others are Python scalars)
+ * broadcasts to its shape. A refusal is a ValueError, which an errstate callback may also
+ * raise after the write, so array_base.c's fast_out calls only where there is none */
+int elide_out_takes(PyObject *out, PyObject *const *operands, int n);
+
 /* ``elisions()``: how many operations elide_call served */
 PyObject *elide_count(PyObject *module, PyObject *unused);
 

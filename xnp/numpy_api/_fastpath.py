@@ -255,12 +255,19 @@ class _Learner:
     def __init__(self, name: str, op, order: tuple, inplace: bool = False):
         self.name, self.op, self.order, self.inplace = name, op, order, inplace
 
-    def _form(self, args):
+    def _form(self, args, kwargs=None):
         """``(kernels dict, dtype, form key)`` of a call in the fast path's form (distinct
-        eager arrays with host values, or one and Python floats and ints), else None."""
+        eager arrays with host values, or one and Python floats and ints; no keyword but
+        an eager array as ``out=``), else None."""
         op = self.op
         if len(args) != op.arity or _TABLE[0] is not FAST_OPS:
             return None
+        out = None
+        if kwargs:
+            out = kwargs.get("out")
+            out = out[0] if type(out) is tuple and len(out) == 1 else out
+            if len(kwargs) != 1 or type(out) is not Array or out._v is None:
+                return None
         arrays = [a for a in args if type(a) is Array]
         if not arrays or len(arrays) + sum(type(a) in (float, int) for a in args) != len(args):
             return None
@@ -268,25 +275,27 @@ class _Learner:
             return None
         # (the ranks too: operands of different ranks are broadcast by a reshape first)
         kinds = tuple((a._weak, a._v.ndim) if type(a) is Array else type(a) for a in args)
+        if out is not None:
+            kinds += ("out", out._v.dtype)
         dtype = arrays[0]._v.dtype
         kernels = op.kernels if len(arrays) == op.arity else op.scalar_kernels
         return kernels, dtype, (self.name, dtype, self.order, self.inplace, kinds)
 
     def __call__(self, args, kwargs, leaves, program) -> None:
         learn(self.op, self.order, args, kwargs, leaves, program, self.inplace)
-        if not kwargs:
-            self.mark(args)
+        self.mark(args, kwargs)
 
-    def mark(self, args) -> None:
-        """Note ``args``' form as recorded (:data:`_TRIED`) unless it taught a kernel."""
-        form = self._form(args)
+    def mark(self, args, kwargs=None) -> None:
+        """Note the form of the call ``args``/``kwargs`` as recorded (:data:`_TRIED`)
+        unless it taught a kernel."""
+        form = self._form(args, kwargs)
         if form is not None and form[1] not in form[0]:
             _TRIED.add(form[2])  # (this form's full path is not one ufunc)
 
-    def wants(self, args) -> bool:
-        """Whether ``args`` are in the fast path's form for a dtype with no kernel yet,
+    def wants(self, args, kwargs=None) -> bool:
+        """Whether the call is in the fast path's form for a dtype with no kernel yet,
         and no recording of that form has shown it is no kernel (:data:`_TRIED`)."""
-        form = self._form(args)
+        form = self._form(args, kwargs)
         return form is not None and form[1] not in form[0] and form[2] not in _TRIED
 
 

@@ -336,9 +336,10 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset(), l
     def call(*args, **kwargs):
         if (busy and state.trace is not base) or scopes[0]:
             return full(*args, **kwargs)
-        teach = learn is not None and not kwargs and learn.wants(args)
+        teach = learn is not None and learn.wants(args, kwargs)
         if not on[0]:
-            return full(*args, **kwargs) if not teach else _teach(full, args, learn)
+            return (at_user_line(full, *args, **kwargs) if not teach else
+                    _teach(full, args, kwargs, learn))
         if misses[1] and not teach:
             misses[1] -= 1
             return at_user_line(full, *args, **kwargs)
@@ -420,19 +421,17 @@ def cached(full, guard=None, scalars: int = 0, exact: frozenset = frozenset(), l
 _MISS = object()
 
 
-def _teach(full, args, learn):
-    """``full(*args)`` recorded only for the fast path to learn from (``learn``), while
-    the dispatch cache is off: the program is not kept."""
-    if not recording.AVAILABLE:
-        return full(*args)
+def _teach(full, args, kwargs, learn):
+    """``full(*args, **kwargs)`` recorded only for the fast path to learn from
+    (``learn``), while the dispatch cache is off: the program is not kept."""
     leaves: list = []
-    if _signature(args, {}, leaves) is None:
-        return at_user_line(full, *args)
-    out, program, _ = recording.record(full, args, {}, leaves)
+    if not recording.AVAILABLE or _signature(args, kwargs, leaves) is None:
+        return at_user_line(full, *args, **kwargs)
+    out, program, _ = recording.record(full, args, kwargs, leaves)
     if program is None:
-        learn.mark(args)
+        learn.mark(args, kwargs)
     else:
-        learn(args, {}, leaves, program)
+        learn(args, kwargs, leaves, program)
     return out
 
 

@@ -844,3 +844,38 @@ def test_out_calls_teach_while_the_dispatch_cache_skips():
     xnp.multiply(x, x[::-1].copy(), out=o)
     assert FAST_OPS["multiply"].kernels[np.dtype(np.int32)] is np.multiply
     np.testing.assert_array_equal(np.asarray(o), [0, 1, 0])
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # (inf - inf: by design)
+def test_learnt_kernels_leave_traced_writes_to_the_transformations():
+    """Kernels taught eagerly (operators, ``out=``, ``a += b``) do not serve traced calls:
+    the same function under ``jit`` and ``grad`` gives NumPy's values and derivatives
+    (central differences), writes its updated argument back as NumPy does, and eager
+    calls after it are still NumPy's."""
+    def f(m, a, b):
+        o = m.zeros(3)
+        m.multiply(a, b, out=o)
+        a += o
+        a *= 0.5
+        return (a * a + b).sum()
+
+    a_np, b_np = np.array([0.0, -0.0, 2.5]), np.array([1.0, 5e-324, -np.inf])
+    _fresh()
+    x, y = xnp.asarray(a_np.copy()), xnp.asarray(b_np.copy())
+    for _ in range(2):  # (teach the kernels)
+        f(xnp, xnp.asarray(a_np.copy()), xnp.asarray(b_np.copy()))
+    assert FAST_OPS["multiply"].kernels and FAST_OPS["add"].kernels
+    want_a = a_np.copy()
+    want = f(np, want_a, b_np)
+    got = xnp.jit(lambda a, b: f(xnp, a, b))(x, y)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(x), want_a)  # (written back, signed zero kept)
+    assert np.signbit(np.asarray(x)[1]) == np.signbit(want_a[1])
+    b_fin = np.array([1.0, 0.0, 2.0])
+    g = xnp.grad(lambda a: f(xnp, a, xnp.asarray(b_fin)))(xnp.asarray(a_np.copy()))
+    h = 1e-6
+    fd = [(f(np, a_np + h * e, b_fin) - f(np, a_np - h * e, b_fin)) / (2 * h)
+          for e in np.eye(3)]
+    np.testing.assert_allclose(np.asarray(g), fd, rtol=1e-6, atol=1e-8)
+    z = xnp.asarray(a_np.copy())
+    np.testing.assert_array_equal(np.asarray(f(xnp, z, xnp.asarray(b_np.copy()))), want)

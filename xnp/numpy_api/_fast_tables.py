@@ -30,13 +30,9 @@ __all__ = ["FastOp", "FastUfunc", "FAST_OPS", "FAST_CALLS"]
 
 
 class FastOp(NamedTuple):
-    """A NumPy function computing what xnp's full eager path computes, for some dtypes.
-
-    ``fn(*natives)`` must return exactly what the full path returns for operands
-    of one dtype in ``dtypes`` (a native array or a 0-d scalar), and raise
-    ``ValueError`` for shapes that do not broadcast; ``bool_out``
-    marks functions whose result is a strong bool (comparisons).
-    """
+    """A ``FAST_CALLS`` entry: the NumPy call ``fn`` that serves the xnp function for
+    arrays of the ``dtypes`` (NumPy's own view functions, ``asarray``/``array`` of a
+    NumPy array: for every dtype); ``bool_out`` is unused by these calls."""
 
     fn: Callable
     dtypes: frozenset
